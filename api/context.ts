@@ -1,0 +1,30 @@
+import type { Client } from '@temporalio/client';
+import type Koa from 'koa';
+import type { Config } from '../config/env';
+import type { Sql } from '../db/client';
+import type { Mode } from '../domain/session';
+import type { Logger } from '../observability/logger';
+
+export interface AppDeps {
+  config: Config;
+  sql: Sql;
+  temporal: Client;
+  logger: Logger;
+  /** Injected so tests can pin time; the service uses the wall clock. */
+  now?: () => Date;
+}
+
+/** Who an API-key request speaks for: one merchant, in one mode. */
+export interface MerchantAuth {
+  merchantId: string;
+  mode: Mode;
+  keyId: string;
+}
+
+export interface AppState {
+  requestId: string;
+  log: Logger;
+  auth?: MerchantAuth;
+}
+
+export type AppContext = Koa.ParameterizedContext<AppState>;

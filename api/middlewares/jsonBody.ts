@@ -1,0 +1,31 @@
+import type Koa from 'koa';
+import getRawBody from 'raw-body';
+import type { AppState } from '../context';
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors';
+
+/** Reads a JSON request body into ctx.request.body with a size limit; bad input becomes a clean 4xx. */
+export function jsonBody(limitBytes: number): Koa.Middleware<AppState> {
+  return async (ctx, next) => {
+    if (!['POST', 'PUT', 'PATCH'].includes(ctx.method)) return next();
+    const length = Number(ctx.get('content-length') || 0);
+    if (length > limitBytes) throw new PayloadTooLargeError(`Request body exceeds ${limitBytes} bytes`);
+    if (ctx.request.length === undefined && !ctx.get('transfer-encoding')) {
+      (ctx.request as { body?: unknown }).body = undefined;
+      return next();
+    }
+    if (!ctx.is('application/json')) throw new UnsupportedMediaTypeError('Content-Type must be application/json');
+    let text: string;
+    try {
+      text = await getRawBody(ctx.req, { limit: limitBytes, encoding: 'utf8' });
+    } catch (error) {
+      if ((error as { type?: string }).type === 'entity.too.large') throw new PayloadTooLargeError(`Request body exceeds ${limitBytes} bytes`);
+      throw new BadRequestError('Request body could not be read');
+    }
+    try {
+      (ctx.request as { body?: unknown }).body = text.length === 0 ? undefined : JSON.parse(text);
+    } catch {
+      throw new BadRequestError('Malformed JSON in request body');
+    }
+    return next();
+  };
+}

@@ -1,0 +1,24 @@
+import type Koa from 'koa';
+import { ulid } from 'ulid';
+import type { AppState } from '../context';
+import type { Logger } from '../../observability/logger';
+
+const INCOMING_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Gives every request an id (the caller's X-Request-Id when sane) and one access-log line. */
+export function requestContext(logger: Logger): Koa.Middleware<AppState> {
+  return async (ctx, next) => {
+    const incoming = ctx.get('x-request-id');
+    const requestId = INCOMING_ID.test(incoming) ? incoming : `req_${ulid()}`;
+    ctx.state.requestId = requestId;
+    ctx.state.log = logger.child({ requestId });
+    ctx.set('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+    }
+  };
+}

@@ -1,0 +1,113 @@
+// Creating a session writes the read model and starts the session workflow as one unit: the workflow is
+// started inside the database transaction, so a failed start rolls the rows back, and a commit lost after
+// the start is healed by the workflow's own first write (recordSession is idempotent).
+import type { checkoutSession } from '../../../workflows/checkoutSession';
+import { findMerchant } from '../../../db/repositories/merchants';
+import { findSessionByTransaction, insertSessionRecord, type SessionView } from '../../../db/repositories/sessions';
+import { newSessionId, newTransactionId } from '../../../domain/ids';
+import { centsToUsd, usdToCents } from '../../../domain/money';
+import type { CreateSessionRequest, SessionRecord } from '../../../domain/session';
+import { errorFields } from '../../../observability/logger';
+import { CHECKOUT_SESSION_WORKFLOW } from '../../../workflows/messages';
+import { ExtTransactionIdAttribute, MerchantIdAttribute } from '../../../workflows/searchAttributes';
+import type { AppDeps, MerchantAuth } from '../../context';
+import { ConflictError, ForbiddenError, ServiceUnavailableError, ValidationFailedError } from '../../errors';
+
+const UNIQUE_VIOLATION = '23505';
+
+export interface CreatedSession {
+  session: { sessionId: string; expiresAt: Date; createdAt: Date };
+  /** True when an earlier identical request had already created it (Stripe's Idempotent-Replayed). */
+  replayed: boolean;
+}
+
+export async function createSession(deps: AppDeps, auth: MerchantAuth, body: CreateSessionRequest): Promise<CreatedSession> {
+  if (body.merchant_id !== auth.merchantId) throw new ForbiddenError('This API key does not belong to merchant_id');
+  if (auth.mode === 'live' && new URL(body.webhook_url).protocol !== 'https:') {
+    throw new ValidationFailedError(['webhook_url: Must use https with a live key']);
+  }
+
+  const owner = { merchantId: auth.merchantId, mode: auth.mode };
+  const existing = await findSessionByTransaction(deps.sql, owner, { extTransactionId: body.transaction_id });
+  if (existing) return replay(existing, body);
+
+  const merchant = await findMerchant(deps.sql, auth.merchantId);
+  if (!merchant) throw new ForbiddenError('Invalid API key');
+  const now = deps.now?.() ?? new Date();
+  const expiresAt = new Date(now.getTime() + merchant.sessionLifetimeSeconds * 1000);
+  const record: SessionRecord = {
+    sessionId: newSessionId(),
+    transactionId: newTransactionId(),
+    merchantId: merchant.id,
+    mode: auth.mode,
+    extTransactionId: body.transaction_id,
+    amountUsdCents: usdToCents(body.amount_usd).toString(),
+    ...(body.merchant_currency !== undefined && body.merchant_amount !== undefined
+      ? { merchantCurrency: body.merchant_currency, merchantAmount: String(body.merchant_amount) }
+      : {}),
+    webhookUrl: body.webhook_url,
+    metadata: body.metadata ?? {},
+    supportedMethods: { crypto: true, bank: false },
+    supportedTokens: merchant.supportedTokens,
+    createdAt: now.toISOString(),
+    expiresAt: expiresAt.toISOString(),
+  };
+
+  try {
+    await deps.sql.begin(async (tx) => {
+      await insertSessionRecord(tx, record, 'pending');
+      await startWorkflow(deps, record);
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
+      // A concurrent request with the same transaction_id won the race; answer as its replay.
+      const winner = await findSessionByTransaction(deps.sql, owner, { extTransactionId: body.transaction_id });
+      if (winner) return replay(winner, body);
+    }
+    throw error;
+  }
+  return { session: { sessionId: record.sessionId, expiresAt, createdAt: now }, replayed: false };
+}
+
+async function startWorkflow(deps: AppDeps, record: SessionRecord): Promise<void> {
+  try {
+    await deps.temporal.workflow.start<typeof checkoutSession>(CHECKOUT_SESSION_WORKFLOW, {
+      workflowId: record.sessionId,
+      taskQueue: deps.config.temporal.taskQueue,
+      args: [record],
+      typedSearchAttributes: [
+        { key: MerchantIdAttribute, value: record.merchantId },
+        { key: ExtTransactionIdAttribute, value: record.extTransactionId },
+      ],
+    });
+  } catch (error) {
+    deps.logger.error({ err: errorFields(error), sessionId: record.sessionId }, 'could not start the session workflow');
+    throw new ServiceUnavailableError('The session could not be started; retry the request with the same transaction_id');
+  }
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The same transaction_id again: the first session when the request is the same, 409 when it differs. */
+function replay(existing: SessionView, body: CreateSessionRequest): CreatedSession {
+  const differences = [
+    centsToUsd(existing.amountUsdCents) !== body.amount_usd && 'amount_usd',
+    existing.webhookUrl !== body.webhook_url && 'webhook_url',
+    (existing.merchantCurrency ?? undefined) !== body.merchant_currency && 'merchant_currency',
+    (existing.merchantAmount === null ? undefined : Number(existing.merchantAmount)) !== body.merchant_amount && 'merchant_amount',
+    canonicalJson(existing.metadata) !== canonicalJson(body.metadata ?? {}) && 'metadata',
+  ].filter((field): field is string => typeof field === 'string');
+  if (differences.length > 0) {
+    throw new ConflictError(
+      `A session for transaction_id ${body.transaction_id} already exists with different ${differences.join(', ')}`,
+    );
+  }
+  return { session: { sessionId: existing.sessionId, expiresAt: existing.expiresAt, createdAt: existing.createdAt }, replayed: true };
+}

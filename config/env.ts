@@ -1,0 +1,72 @@
+// All configuration comes from environment variables, validated once at start-up. README lists them.
+import { z } from 'zod';
+
+const DEV_SESSION_TOKEN_SECRET = 'dev-only-session-token-secret-do-not-use-in-production';
+
+const EnvSchema = z
+  .object({
+    APP_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    HOST: z.string().default('127.0.0.1'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    PUBLIC_BASE_URL: z.url().optional(),
+    DATABASE_URL: z.string().optional(),
+    DATA_DIR: z.string().default('.data'),
+    EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(5433),
+    TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
+    TEMPORAL_NAMESPACE: z.string().default('default'),
+    TEMPORAL_TASK_QUEUE: z.string().default('checkout-sessions'),
+    TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
+    SESSION_TOKEN_SECRET: z.string().min(32).optional(),
+    MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.APP_ENV === 'production' && !env.SESSION_TOKEN_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['SESSION_TOKEN_SECRET'], message: 'is required when APP_ENV=production' });
+    }
+  });
+
+export type Config = {
+  appEnv: 'development' | 'test' | 'production';
+  host: string;
+  port: number;
+  publicBaseUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  embeddedPostgresPort: number;
+  temporal: { address: string; namespace: string; taskQueue: string; uiPort: number };
+  sessionTokenSecret: string;
+  maxBodyBytes: number;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    appEnv: e.APP_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/$/, ''),
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    embeddedPostgresPort: e.EMBEDDED_POSTGRES_PORT,
+    temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE, uiPort: e.TEMPORAL_UI_PORT },
+    sessionTokenSecret: e.SESSION_TOKEN_SECRET ?? DEV_SESSION_TOKEN_SECRET,
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+export function requireDatabaseUrl(config: Config): string {
+  if (!config.databaseUrl) throw new ConfigError('invalid configuration: DATABASE_URL: Required (npm start provides an embedded Postgres)');
+  return config.databaseUrl;
+}

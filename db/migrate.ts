@@ -1,0 +1,40 @@
+// Applies db/migrations/*.sql in name order inside one transaction, recording each in schema_migrations.
+// Safe to re-run and to run from several processes at once (advisory lock); an edited applied file is refused.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Sql } from './client';
+
+const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+const LOCK_KEY = 7_316_001;
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
+
+export async function migrate(sql: Sql, log: (line: string) => void = () => undefined): Promise<string[]> {
+  const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort();
+  return sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(${LOCK_KEY})`;
+    await tx`create table if not exists schema_migrations (
+      name text primary key,
+      checksum text not null,
+      applied_at timestamptz not null default now()
+    )`;
+    const applied = new Map((await tx<{ name: string; checksum: string }[]>`select name, checksum from schema_migrations`).map((r) => [r.name, r.checksum]));
+    const ran: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(join(MIGRATIONS_DIR, file), 'utf8');
+      const checksum = createHash('sha256').update(text).digest('hex');
+      const previous = applied.get(file);
+      if (previous === checksum) continue;
+      if (previous) throw new MigrationError(`migration ${file} changed after it was applied; add a new migration instead`);
+      log(`applying migration ${file}`);
+      await tx.unsafe(text);
+      await tx`insert into schema_migrations (name, checksum) values (${file}, ${checksum})`;
+      ran.push(file);
+    }
+    return ran;
+  });
+}

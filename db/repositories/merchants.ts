@@ -1,0 +1,62 @@
+import type { TokenChainPairs } from '../../domain/chains';
+import { newMerchantId } from '../../domain/ids';
+import type { Sql } from '../client';
+
+export interface Merchant {
+  id: string;
+  name: string;
+  settlementWallet: string | null;
+  toleranceBps: number;
+  toleranceMinCents: bigint;
+  sessionLifetimeSeconds: number;
+  supportedTokens: TokenChainPairs;
+}
+
+export interface NewMerchant {
+  name: string;
+  settlementWallet?: string;
+  toleranceBps?: number;
+  toleranceMinCents?: bigint;
+  sessionLifetimeSeconds?: number;
+  supportedTokens: TokenChainPairs;
+}
+
+interface MerchantRow {
+  id: string;
+  name: string;
+  settlement_wallet: string | null;
+  tolerance_bps: number;
+  tolerance_min_cents: bigint;
+  session_lifetime_seconds: number;
+  supported_tokens: TokenChainPairs;
+}
+
+const toMerchant = (r: MerchantRow): Merchant => ({
+  id: r.id,
+  name: r.name,
+  settlementWallet: r.settlement_wallet,
+  toleranceBps: r.tolerance_bps,
+  toleranceMinCents: r.tolerance_min_cents,
+  sessionLifetimeSeconds: r.session_lifetime_seconds,
+  supportedTokens: r.supported_tokens,
+});
+
+export async function insertMerchant(sql: Sql, merchant: NewMerchant): Promise<Merchant> {
+  const [row] = await sql<MerchantRow[]>`
+    insert into merchants (id, name, settlement_wallet, tolerance_bps, tolerance_min_cents, session_lifetime_seconds, supported_tokens)
+    values (${newMerchantId()}, ${merchant.name}, ${merchant.settlementWallet ?? null}, ${merchant.toleranceBps ?? 50},
+            ${(merchant.toleranceMinCents ?? 1n).toString()}, ${merchant.sessionLifetimeSeconds ?? 3600},
+            ${sql.json(merchant.supportedTokens as Record<string, string[]>)})
+    returning *`;
+  return toMerchant(row!);
+}
+
+export async function findMerchant(sql: Sql, id: string): Promise<Merchant | undefined> {
+  const [row] = await sql<MerchantRow[]>`select * from merchants where id = ${id}`;
+  return row && toMerchant(row);
+}
+
+export async function findMerchantByName(sql: Sql, name: string): Promise<Merchant | undefined> {
+  const [row] = await sql<MerchantRow[]>`select * from merchants where name = ${name} order by created_at limit 1`;
+  return row && toMerchant(row);
+}

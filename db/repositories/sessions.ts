@@ -1,0 +1,112 @@
+// The read model of sessions and their transactions. The API writes a session's first row; after that
+// only the session workflow (through activities) changes it.
+import type { TokenChainPairs } from '../../domain/chains';
+import type { Metadata, Mode, SessionRecord, SessionStatusChange, SupportedMethods } from '../../domain/session';
+import type { SessionStatus } from '../../domain/status';
+import type { Queryable, Sql } from '../client';
+
+export interface SessionView {
+  sessionId: string;
+  merchantId: string;
+  mode: Mode;
+  transactionId: string;
+  extTransactionId: string;
+  amountUsdCents: bigint;
+  merchantCurrency: string | null;
+  merchantAmount: string | null;
+  webhookUrl: string;
+  metadata: Metadata;
+  supportedMethods: SupportedMethods;
+  supportedTokens: TokenChainPairs;
+  status: SessionStatus;
+  expiresAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface SessionViewRow {
+  id: string;
+  merchant_id: string;
+  mode: Mode;
+  transaction_id: string;
+  ext_transaction_id: string;
+  amount_usd_cents: bigint;
+  merchant_currency: string | null;
+  merchant_amount: string | null;
+  webhook_url: string;
+  metadata: Metadata;
+  supported_methods: SupportedMethods;
+  supported_tokens: TokenChainPairs;
+  status: SessionStatus;
+  expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toView = (r: SessionViewRow): SessionView => ({
+  sessionId: r.id,
+  merchantId: r.merchant_id,
+  mode: r.mode,
+  transactionId: r.transaction_id,
+  extTransactionId: r.ext_transaction_id,
+  amountUsdCents: r.amount_usd_cents,
+  merchantCurrency: r.merchant_currency,
+  merchantAmount: r.merchant_amount,
+  webhookUrl: r.webhook_url,
+  metadata: r.metadata,
+  supportedMethods: r.supported_methods,
+  supportedTokens: r.supported_tokens,
+  status: r.status,
+  expiresAt: r.expires_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/**
+ * Writes the session and its transaction. Idempotent: the workflow calls it again on start, which heals
+ * the read model if the API's own transaction was lost after the workflow had started.
+ */
+export async function insertSessionRecord(sql: Queryable, r: SessionRecord, initialStatus: SessionStatus): Promise<void> {
+  await sql`
+    insert into sessions (id, merchant_id, mode, amount_usd_cents, merchant_currency, merchant_amount, webhook_url, metadata,
+                          supported_methods, supported_tokens, status, expires_at, created_at, updated_at)
+    values (${r.sessionId}, ${r.merchantId}, ${r.mode}, ${r.amountUsdCents}, ${r.merchantCurrency ?? null}, ${r.merchantAmount ?? null},
+            ${r.webhookUrl}, ${sql.json(r.metadata)}, ${sql.json(r.supportedMethods)}, ${sql.json(r.supportedTokens as Record<string, string[]>)},
+            ${initialStatus}, ${r.expiresAt}, ${r.createdAt}, ${r.createdAt})
+    on conflict (id) do nothing`;
+  await sql`
+    insert into transactions (id, session_id, merchant_id, mode, ext_transaction_id, created_at)
+    values (${r.transactionId}, ${r.sessionId}, ${r.merchantId}, ${r.mode}, ${r.extTransactionId}, ${r.createdAt})
+    on conflict (id) do nothing`;
+}
+
+const selectView = (sql: Sql) => sql`
+  select s.*, t.id as transaction_id, t.ext_transaction_id
+  from sessions s join transactions t on t.session_id = s.id`;
+
+/** A session as its owner sees it: other merchants' and the other mode's sessions do not exist. */
+export async function findSession(sql: Sql, owner: { merchantId: string; mode: Mode }, sessionId: string): Promise<SessionView | undefined> {
+  const [row] = await sql<SessionViewRow[]>`
+    ${selectView(sql)} where s.id = ${sessionId} and s.merchant_id = ${owner.merchantId} and s.mode = ${owner.mode}`;
+  return row && toView(row);
+}
+
+export async function findSessionByTransaction(
+  sql: Sql,
+  owner: { merchantId: string; mode: Mode },
+  lookup: { transactionId: string } | { extTransactionId: string },
+): Promise<SessionView | undefined> {
+  const condition = 'transactionId' in lookup ? sql`t.id = ${lookup.transactionId}` : sql`t.ext_transaction_id = ${lookup.extTransactionId}`;
+  const [row] = await sql<SessionViewRow[]>`
+    ${selectView(sql)} where ${condition} and t.merchant_id = ${owner.merchantId} and t.mode = ${owner.mode}`;
+  return row && toView(row);
+}
+
+/** Applies a workflow status change unless the read model already holds this or a later one. */
+export async function applyStatusChange(sql: Sql, change: SessionStatusChange): Promise<boolean> {
+  const rows = await sql`
+    update sessions set status = ${change.status}, status_version = ${change.version}, updated_at = ${change.at}
+    where id = ${change.sessionId} and status_version < ${change.version}
+    returning id`;
+  return rows.length === 1;
+}

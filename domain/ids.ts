@@ -1,0 +1,24 @@
+import { ulid } from 'ulid';
+
+/** Resource id prefixes of the contract (spec 2.1). Transactions use a bare ULID. */
+export const ID_PREFIX = {
+  session: 'cs_',
+  payment: 'pay_',
+  quote: 'qt_',
+  merchant: 'mer_',
+  webhookDelivery: 'wh_',
+} as const;
+
+const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
+
+export const newSessionId = () => `${ID_PREFIX.session}${ulid()}`;
+export const newPaymentId = () => `${ID_PREFIX.payment}${ulid()}`;
+export const newQuoteId = () => `${ID_PREFIX.quote}${ulid()}`;
+export const newMerchantId = () => `${ID_PREFIX.merchant}${ulid()}`;
+export const newWebhookDeliveryId = () => `${ID_PREFIX.webhookDelivery}${ulid()}`;
+export const newTransactionId = () => ulid();
+export const newApiKeyId = () => `key_${ulid()}`;
+
+export const SESSION_ID_PATTERN = new RegExp(`^${ID_PREFIX.session}${ULID}$`);
+export const MERCHANT_ID_PATTERN = new RegExp(`^${ID_PREFIX.merchant}${ULID}$`);
+export const TRANSACTION_ID_PATTERN = new RegExp(`^${ULID}$`);

@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// Entry point of `npm start`, `npm test` and `npm run setup` on a fresh clone. It may only use Node
+// built-ins: it is what installs the dependencies everything else needs.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const command = process.argv[2];
+const steps = {
+  setup: [],
+  start: [['tsx', 'bin/dev.ts']],
+  test: [
+    ['tsc', '--noEmit'],
+    ['eslint', '--max-warnings', '0', '.'],
+    ['vitest', 'run'],
+  ],
+};
+
+if (!(command in steps)) {
+  console.error(`usage: node toolchain/bootstrap.mjs ${Object.keys(steps).join('|')}`);
+  process.exit(2);
+}
+
+function step(title) {
+  console.log(`\n▶ ${title}`);
+}
+
+function run(bin, args, extraEnv = {}) {
+  const result = spawnSync(bin, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...extraEnv } });
+  if (result.error) {
+    console.error(`✖ could not run ${bin}: ${result.error.message}`);
+    process.exit(1);
+  }
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+// npm ci only when package-lock.json changed since the last install: a warm run costs nothing.
+function ensureNodeModules() {
+  const lock = readFileSync(join(root, 'package-lock.json'));
+  const digest = createHash('sha256').update(lock).update(process.version).digest('hex');
+  const stamp = join(root, 'node_modules', '.checkout-install-stamp');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) {
+    step('npm dependencies: up to date');
+    return;
+  }
+  step('npm dependencies: npm ci (first run takes about 2 minutes)');
+  run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error']);
+  writeFileSync(stamp, digest);
+}
+
+const started = Date.now();
+ensureNodeModules();
+step('tools: Temporal CLI and Java time-skipping test server');
+run(process.execPath, ['--import', 'tsx', 'toolchain/provision.ts']);
+for (const [bin, ...args] of steps[command]) {
+  step(`${bin} ${args.join(' ')}`);
+  run(join(root, 'node_modules', '.bin', bin), args);
+}
+if (command !== 'start') console.log(`\n✔ ${command} finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
