@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps, AppState } from './context';
-import { MethodNotAllowedError, NotFoundError } from './errors';
+import { MethodNotAllowedError } from './errors';
 import { errorHandler } from './middlewares/errorHandler';
 import { jsonBody } from './middlewares/jsonBody';
 import { requestContext } from './middlewares/requestContext';
@@ -30,8 +30,5 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       notImplemented: () => new MethodNotAllowedError('Method not allowed'),
     }),
   );
-  app.use(() => {
-    throw new NotFoundError('Not found');
-  });
   return app;
 }

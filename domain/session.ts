@@ -34,7 +34,7 @@ export const CreateSessionRequest = z
       .string()
       .min(1)
       .max(255)
-      .regex(/^[\x21-\x7e]+$/, 'Must be printable ASCII without spaces'),
+      .regex(/^[\x21-\x7e]*$/, 'Must be printable ASCII without spaces'),
     amount_usd: UsdAmount,
     webhook_url: WebhookUrl,
     merchant_currency: z

@@ -62,7 +62,7 @@ function provisionTestServerClasspath(): boolean {
   mkdirSync(testServerDir, { recursive: true });
   const result = spawnSync(
     'mvn',
-    ['-B', '-q', '-f', testServerPom, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${testServerLibDir}`],
+    ['-B', '-q', '-Dstyle.color=never', '-f', testServerPom, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${testServerLibDir}`],
     { stdio: 'inherit' },
   );
   if (result.status !== 0) throw new Error(`mvn could not resolve the Temporal test server (exit ${result.status})`);

@@ -7,6 +7,11 @@ export function errorHandler(): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
+      // Nothing answered: an unknown path (the router has already turned known paths into 405s).
+      if (ctx.status === 404 && ctx.body === undefined) {
+        ctx.body = { error: 'Not found' };
+        ctx.status = 404;
+      }
     } catch (error) {
       if (error instanceof ApiError) {
         ctx.status = error.status;

@@ -9,7 +9,8 @@ export function jsonBody(limitBytes: number): Koa.Middleware<AppState> {
     if (!['POST', 'PUT', 'PATCH'].includes(ctx.method)) return next();
     const length = Number(ctx.get('content-length') || 0);
     if (length > limitBytes) throw new PayloadTooLargeError(`Request body exceeds ${limitBytes} bytes`);
-    if (ctx.request.length === undefined && !ctx.get('transfer-encoding')) {
+    const declared = ctx.request.length;
+    if (declared === 0 || (declared === undefined && !ctx.get('transfer-encoding'))) {
       (ctx.request as { body?: unknown }).body = undefined;
       return next();
     }

@@ -1,0 +1,29 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate, MigrationError } from '../../db/migrate';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(() => db?.drop());
+
+describe('migration runner', () => {
+  it('records every applied file and applies nothing on a re-run', async () => {
+    const recorded = await db.sql<{ name: string }[]>`select name from schema_migrations order by name`;
+    expect(recorded.map((r) => r.name)).toContain('0001_initial.sql');
+    expect(await migrate(db.sql)).toEqual([]);
+    expect(await migrate(db.sql)).toEqual([]);
+  });
+
+  it('is safe when several processes migrate at once', async () => {
+    const results = await Promise.all([migrate(db.sql), migrate(db.sql), migrate(db.sql)]);
+    expect(results).toEqual([[], [], []]);
+  });
+
+  it('refuses to continue when an applied migration was edited', async () => {
+    await db.sql`update schema_migrations set checksum = 'edited' where name = '0001_initial.sql'`;
+    await expect(migrate(db.sql)).rejects.toBeInstanceOf(MigrationError);
+    await expect(migrate(db.sql)).rejects.toThrow('migration 0001_initial.sql changed after it was applied; add a new migration instead');
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../config/env';
+
+describe('configuration', () => {
+  it('starts on documented defaults with nothing set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      appEnv: 'development',
+      host: '127.0.0.1',
+      port: 3000,
+      publicBaseUrl: 'http://127.0.0.1:3000',
+      databaseUrl: undefined,
+      temporal: { address: '127.0.0.1:7233', namespace: 'default', taskQueue: 'checkout-sessions', uiPort: 8233 },
+      maxBodyBytes: 65536,
+    });
+  });
+
+  it('refuses production without a session-token secret, naming the variable', () => {
+    expect(() => loadConfig({ APP_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ APP_ENV: 'production' })).toThrow('SESSION_TOKEN_SECRET: is required when APP_ENV=production');
+  });
+
+  it('reports every invalid variable at once without echoing secrets', () => {
+    let message = '';
+    try {
+      loadConfig({ PORT: 'eighty', SESSION_TOKEN_SECRET: 'short-secret-value' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('PORT:');
+    expect(message).toContain('SESSION_TOKEN_SECRET:');
+    expect(message).not.toContain('short-secret-value');
+  });
+});

@@ -1,0 +1,34 @@
+import type { Sql } from '../../db/client';
+import { createApiKey } from '../../db/repositories/apiKeys';
+import { insertMerchant, type Merchant } from '../../db/repositories/merchants';
+import { ALL_TOKEN_CHAIN_PAIRS, type TokenChainPairs } from '../../domain/chains';
+
+export interface TestMerchant {
+  merchant: Merchant;
+  testKey: string;
+  liveKey: string;
+}
+
+export async function createTestMerchant(
+  sql: Sql,
+  overrides: { name?: string; supportedTokens?: TokenChainPairs; sessionLifetimeSeconds?: number } = {},
+): Promise<TestMerchant> {
+  const merchant = await insertMerchant(sql, {
+    name: overrides.name ?? 'Test merchant',
+    supportedTokens: overrides.supportedTokens ?? ALL_TOKEN_CHAIN_PAIRS,
+    ...(overrides.sessionLifetimeSeconds ? { sessionLifetimeSeconds: overrides.sessionLifetimeSeconds } : {}),
+  });
+  const testKey = await createApiKey(sql, merchant.id, 'test');
+  const liveKey = await createApiKey(sql, merchant.id, 'live');
+  return { merchant, testKey: testKey.raw, liveKey: liveKey.raw };
+}
+
+export function sessionRequest(merchantId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    merchant_id: merchantId,
+    transaction_id: `order-${Math.random().toString(36).slice(2, 10)}`,
+    amount_usd: 42.5,
+    webhook_url: 'https://merchant.example/webhooks/checkout',
+    ...overrides,
+  };
+}

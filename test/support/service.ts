@@ -1,0 +1,68 @@
+// The service as the tests meet it: the real API over HTTP and a real worker, both on the run's
+// Temporal dev server and a fresh Postgres database. Each file gets its own task queue.
+import { randomBytes } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { pino } from 'pino';
+import { inject } from 'vitest';
+import { startApiServer } from '../../api/server';
+import { loadConfig, type Config } from '../../config/env';
+import { createWorker } from '../../worker/createWorker';
+import { createTestDatabase, type TestDatabase } from './database';
+
+export interface TestService {
+  baseUrl: string;
+  config: Config;
+  db: TestDatabase;
+  temporal: Client;
+  stop(): Promise<void>;
+}
+
+export async function startTestService(options: { worker?: boolean } = {}): Promise<TestService> {
+  const db = await createTestDatabase();
+  const address = inject('temporalAddress');
+  const config = loadConfig({
+    APP_ENV: 'test',
+    TEMPORAL_ADDRESS: address,
+    TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
+    DATABASE_URL: db.url,
+    PUBLIC_BASE_URL: 'http://checkout.test',
+    SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'silent',
+  });
+  const connection = await Connection.connect({ address });
+  const temporal = new Client({ connection, namespace: config.temporal.namespace });
+
+  let worker: Worker | undefined;
+  let workerRun: Promise<void> | undefined;
+  let nativeConnection: NativeConnection | undefined;
+  if (options.worker !== false) {
+    nativeConnection = await NativeConnection.connect({ address });
+    worker = await createWorker({
+      connection: nativeConnection,
+      namespace: config.temporal.namespace,
+      taskQueue: config.temporal.taskQueue,
+      sql: db.sql,
+      workflowBundle: { code: inject('workflowBundleCode') },
+    });
+    workerRun = worker.run();
+  }
+
+  const api = await startApiServer({ config, sql: db.sql, temporal, logger: pino({ level: 'silent' }) }, '127.0.0.1', 0);
+  return {
+    baseUrl: api.url,
+    config,
+    db,
+    temporal,
+    async stop() {
+      await api.close();
+      if (worker) {
+        worker.shutdown();
+        await workerRun;
+      }
+      await nativeConnection?.close();
+      await connection.close();
+      await db.drop();
+    },
+  };
+}
