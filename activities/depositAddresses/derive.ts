@@ -1,0 +1,119 @@
+/**
+ * Deposit address derivation: one index per session (from a Postgres sequence) gives one address per
+ * chain family. EVM and Tron use BIP-44 over secp256k1, which allows non-hardened public derivation, so
+ * the api and indexers can work from the account-level xpubs alone; Solana uses SLIP-0010 ed25519, which
+ * is hardened-only and therefore always needs the seed.
+ */
+import { HDKey } from '@scure/bip32';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha512 } from '@noble/hashes/sha2.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { evmAddressFromPublicKey } from '../../domain/addresses/evm';
+import type { EvmAddress } from '../../domain/addresses/evm';
+import { tronAddressFromEvmHex } from '../../domain/addresses/tron';
+import { solanaAddressFromPublicKey } from '../../domain/addresses/solana';
+
+/** Account-level paths whose xpubs are handed to public-only components; the address index is their child. */
+export const EVM_ACCOUNT_PATH = "m/44'/60'/0'/0";
+export const TRON_ACCOUNT_PATH = "m/44'/195'/0'/0";
+
+const HARDENED_OFFSET = 0x8000_0000;
+const ACCOUNT_XPUB_DEPTH = 4;
+const SOLANA_PURPOSE = 44;
+const SOLANA_COIN_TYPE = 501;
+const ED25519_SEED_KEY = utf8ToBytes('ed25519 seed');
+
+export type DepositAddresses = { evm: EvmAddress; tron: string; solana: string };
+export type AccountXpubs = { evm: string; tron: string };
+
+/** Either the BIP-39 seed (full private derivation) or the account-level xpub for that chain family. */
+export type Secp256k1KeySource = { seed: Uint8Array } | { accountXpub: string };
+
+export class InvalidAccountXpubError extends Error {
+  override name = 'InvalidAccountXpubError';
+}
+
+/** Every BIP-32/SLIP-0010 index is below 2^31 before hardening; beyond that a hardened and a plain index would collide. */
+function assertIndex(index: number): void {
+  if (!Number.isSafeInteger(index) || index < 0 || index >= HARDENED_OFFSET) {
+    throw new RangeError(`derivation index must be an integer in [0, 2^31), got ${index}`);
+  }
+}
+
+function accountXpub(seed: Uint8Array, accountPath: string): string {
+  return HDKey.fromMasterSeed(seed).derive(accountPath).publicExtendedKey;
+}
+
+export function accountXpubsFromSeed(seed: Uint8Array): AccountXpubs {
+  return { evm: accountXpub(seed, EVM_ACCOUNT_PATH), tron: accountXpub(seed, TRON_ACCOUNT_PATH) };
+}
+
+function parseAccountXpub(xpub: string): HDKey {
+  let key: HDKey;
+  try {
+    key = HDKey.fromExtendedKey(xpub);
+  } catch (cause) {
+    throw new InvalidAccountXpubError('not a valid BIP-32 extended public key', { cause });
+  }
+  // Public-only components must never be handed private material, even by mistake.
+  if (key.privateKey !== null) throw new InvalidAccountXpubError('expected an extended public key, got a private one');
+  // An xpub from another level still derives valid-looking addresses, just not the ones the seed holder can spend.
+  if (key.depth !== ACCOUNT_XPUB_DEPTH) {
+    throw new InvalidAccountXpubError(`expected an account-level xpub (depth ${ACCOUNT_XPUB_DEPTH}), got depth ${key.depth}`);
+  }
+  return key;
+}
+
+function secp256k1PublicKey(source: Secp256k1KeySource, accountPath: string, index: number): Uint8Array {
+  assertIndex(index);
+  const key =
+    'seed' in source
+      ? HDKey.fromMasterSeed(source.seed).derive(`${accountPath}/${index}`)
+      : parseAccountXpub(source.accountXpub).deriveChild(index);
+  if (key.publicKey === null) throw new Error(`BIP-32 derivation at ${accountPath}/${index} produced no public key`);
+  return key.publicKey;
+}
+
+/** m/44'/60'/0'/0/{index}; one address serves all six EVM chains. */
+export function deriveEvmAddress(source: Secp256k1KeySource, index: number): EvmAddress {
+  return evmAddressFromPublicKey(secp256k1PublicKey(source, EVM_ACCOUNT_PATH, index));
+}
+
+/** m/44'/195'/0'/0/{index}; Tron hashes the key exactly as EVM does and only the encoding differs. */
+export function deriveTronAddress(source: Secp256k1KeySource, index: number): string {
+  return tronAddressFromEvmHex(evmAddressFromPublicKey(secp256k1PublicKey(source, TRON_ACCOUNT_PATH, index)));
+}
+
+export type Slip10Ed25519Node = { privateKey: Uint8Array; chainCode: Uint8Array; publicKey: Uint8Array };
+
+/**
+ * SLIP-0010 for ed25519. Only hardened derivation exists for this curve, so every element of `path` is
+ * hardened here and is given without the 2^31 offset.
+ */
+export function slip10Ed25519(seed: Uint8Array, path: readonly number[]): Slip10Ed25519Node {
+  if (seed.length < 16 || seed.length > 64) throw new RangeError(`SLIP-0010 seed must be 16 to 64 bytes, got ${seed.length}`);
+  let node = hmac(sha512, ED25519_SEED_KEY, seed);
+  for (const index of path) {
+    assertIndex(index);
+    const data = new Uint8Array(1 + 32 + 4);
+    data.set(node.subarray(0, 32), 1);
+    new DataView(data.buffer).setUint32(33, index + HARDENED_OFFSET, false);
+    node = hmac(sha512, node.subarray(32), data);
+  }
+  const privateKey = node.slice(0, 32);
+  return { privateKey, chainCode: node.slice(32), publicKey: ed25519.getPublicKey(privateKey) };
+}
+
+/** m/44'/501'/{index}'/0', the account layout of Phantom, Solflare and `solana-keygen`. */
+export function deriveSolanaAddress(seed: Uint8Array, index: number): string {
+  return solanaAddressFromPublicKey(slip10Ed25519(seed, [SOLANA_PURPOSE, SOLANA_COIN_TYPE, index, 0]).publicKey);
+}
+
+export function deriveDepositAddresses(seed: Uint8Array, index: number): DepositAddresses {
+  return {
+    evm: deriveEvmAddress({ seed }, index),
+    tron: deriveTronAddress({ seed }, index),
+    solana: deriveSolanaAddress(seed, index),
+  };
+}

@@ -1,0 +1,32 @@
+/** EVM address format (EIP-55), shared by the six EVM chains of spec 2.8. */
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { getAddress, isAddress } from 'viem';
+
+export type EvmAddress = `0x${string}`;
+
+export class InvalidEvmAddressError extends Error {
+  override name = 'InvalidEvmAddressError';
+}
+
+/**
+ * All-lowercase hex is accepted as unchecksummed; mixed case must carry a correct EIP-55 checksum, so a
+ * mistyped character in a checksummed address is caught rather than silently becoming another address.
+ */
+export function isEvmAddress(value: string): value is EvmAddress {
+  return isAddress(value, { strict: true });
+}
+
+/** The canonical (EIP-55) spelling, which is how the service stores and shows EVM addresses. */
+export function toChecksumEvmAddress(value: string): EvmAddress {
+  if (!isEvmAddress(value)) throw new InvalidEvmAddressError(`not an EVM address: ${JSON.stringify(value)}`);
+  return getAddress(value);
+}
+
+/** Last 20 bytes of keccak256 over the uncompressed point without its 0x04 tag; compressed keys are expanded first. */
+export function evmAddressFromPublicKey(publicKey: Uint8Array): EvmAddress {
+  const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
+  const hash = keccak_256(uncompressed.subarray(1));
+  return getAddress(`0x${bytesToHex(hash.subarray(12))}`);
+}
