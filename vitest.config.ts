@@ -10,6 +10,6 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 180_000,
-    reporters: ['default'],
+    reporters: ['default', './test/support/summaryReporter.ts'],
   },
 });

@@ -1,0 +1,25 @@
+# One image for every service process (api, worker, migrate, and the indexers once they exist);
+# docker-compose.yml chooses the command.
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production APP_ENV=production
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json tsconfig.json ./
+COPY api ./api
+COPY activities ./activities
+COPY bin ./bin
+COPY config ./config
+COPY db ./db
+COPY domain ./domain
+COPY indexers ./indexers
+COPY observability ./observability
+COPY worker ./worker
+COPY workflows ./workflows
+USER node
+EXPOSE 3000
+CMD ["npm", "run", "api"]
