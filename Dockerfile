@@ -3,7 +3,8 @@
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+# --no-save instead of ci: see toolchain/bootstrap.mjs for why no lockfile satisfies `npm ci` here.
+RUN npm install --omit=dev --no-save --no-audit --no-fund
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production APP_ENV=production

@@ -37,7 +37,10 @@ function run(bin, args, extraEnv = {}) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-// npm ci only when package-lock.json changed since the last install: a warm run costs nothing.
+// Installs only when package-lock.json changed since the last install: a warm run costs nothing.
+// `npm install --no-save` rather than `npm ci`: it installs the lockfile's pinned versions without
+// rewriting it, and tolerates what `npm ci` refuses here: the registry this project builds from lacks
+// other platforms' optional builds (e.g. @swc/core for darwin and win32), so no lockfile can list them.
 function ensureNodeModules() {
   const lock = readFileSync(join(root, 'package-lock.json'));
   const digest = createHash('sha256').update(lock).update(process.version).digest('hex');
@@ -46,8 +49,8 @@ function ensureNodeModules() {
     step('npm dependencies: up to date');
     return;
   }
-  step('npm dependencies: npm ci (first run takes about 2 minutes)');
-  run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error']);
+  step('npm dependencies: installing from package-lock.json (first run takes about 2 minutes)');
+  run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error']);
   writeFileSync(stamp, digest);
 }
 
