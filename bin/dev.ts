@@ -15,7 +15,7 @@ import { findMerchantByName, insertMerchant } from '../db/repositories/merchants
 import { ALL_TOKEN_CHAIN_PAIRS } from '../domain/chains';
 import { createLogger, errorFields } from '../observability/logger';
 import { startTemporalDevServer } from '../toolchain/temporalDevServer';
-import { createWorker } from '../worker/createWorker';
+import { activityDepsFromConfig, createWorker } from '../worker/createWorker';
 import { onShutdown } from './shutdown';
 
 const DEMO_MERCHANT = 'Demo merchant';
@@ -58,7 +58,12 @@ try {
   }
 
   const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
-  const worker = await createWorker({ connection: nativeConnection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, sql });
+  const worker = await createWorker({
+    connection: nativeConnection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    activities: activityDepsFromConfig(config, sql),
+  });
   const workerRun = worker.run();
   stops.unshift(async () => {
     worker.shutdown();

@@ -3,14 +3,19 @@ import { NativeConnection } from '@temporalio/worker';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
 import { createSql } from '../db/client';
 import { createLogger, errorFields } from '../observability/logger';
-import { createWorker } from '../worker/createWorker';
+import { activityDepsFromConfig, createWorker } from '../worker/createWorker';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel, 'worker');
 try {
   const sql = createSql(requireDatabaseUrl(config));
   const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const worker = await createWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, sql });
+  const worker = await createWorker({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    activities: activityDepsFromConfig(config, sql),
+  });
   logger.info({ taskQueue: config.temporal.taskQueue }, 'worker running');
   // The SDK installs its own SIGINT/SIGTERM handling: run() resolves once the worker has drained.
   await worker.run();

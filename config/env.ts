@@ -1,5 +1,7 @@
 // All configuration comes from environment variables, validated once at start-up. README lists them.
 import { z } from 'zod';
+import { parseLivePrices, type Rate } from '../domain/pricing';
+import type { TokenSymbol } from '../domain/chains';
 
 const DEV_SESSION_TOKEN_SECRET = 'dev-only-session-token-secret-do-not-use-in-production';
 
@@ -19,10 +21,22 @@ const EnvSchema = z
     SESSION_TOKEN_SECRET: z.string().min(32).optional(),
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LIVE_TOKEN_PRICES_USD: z.string().optional(),
+    QUOTE_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+    DEPOSIT_MNEMONIC: z.string().optional(),
+    LATE_DEPOSIT_WATCH_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
+    TRUST_PROXY: z.stringbool().default(false),
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV === 'production' && !env.SESSION_TOKEN_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_TOKEN_SECRET'], message: 'is required when APP_ENV=production' });
+    }
+    try {
+      parseLivePrices(env.LIVE_TOKEN_PRICES_USD);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', path: ['LIVE_TOKEN_PRICES_USD'], message: (error as Error).message });
     }
   });
 
@@ -38,6 +52,18 @@ export type Config = {
   sessionTokenSecret: string;
   maxBodyBytes: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  /** Operator-set USD prices for live quotes; empty means live quotes are refused, never 1:1. */
+  liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
+  quoteTtlSeconds: number;
+  /** BIP-39 mnemonic of the deposit-address seed; test mode falls back to the development mnemonic. */
+  depositMnemonic: string | undefined;
+  /** How long after a session closes its deposit address is still watched, so late deposits are caught. */
+  lateDepositWatchHours: number;
+  webhookTimeoutMs: number;
+  /** Behind one reverse proxy: the client address is the last X-Forwarded-For entry, the one the proxy added. */
+  trustProxy: boolean;
+  /** Requests per API key per minute, counted in Postgres so every API replica shares one budget. */
+  rateLimitPerMinute: number;
 };
 
 export class ConfigError extends Error {
@@ -63,6 +89,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTokenSecret: e.SESSION_TOKEN_SECRET ?? DEV_SESSION_TOKEN_SECRET,
     maxBodyBytes: e.MAX_BODY_BYTES,
     logLevel: e.LOG_LEVEL,
+    liveTokenPrices: parseLivePrices(e.LIVE_TOKEN_PRICES_USD),
+    quoteTtlSeconds: e.QUOTE_TTL_SECONDS,
+    depositMnemonic: e.DEPOSIT_MNEMONIC,
+    lateDepositWatchHours: e.LATE_DEPOSIT_WATCH_HOURS,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    trustProxy: e.TRUST_PROXY,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
   };
 }
 

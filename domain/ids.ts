@@ -17,7 +17,10 @@ export const newQuoteId = () => `${ID_PREFIX.quote}${ulid()}`;
 export const newMerchantId = () => `${ID_PREFIX.merchant}${ulid()}`;
 export const newWebhookDeliveryId = () => `${ID_PREFIX.webhookDelivery}${ulid()}`;
 export const newTransactionId = () => ulid();
+/** A session has one payment; deriving its id keeps every retry and replay pointing at the same record. */
+export const paymentIdForSession = (sessionId: string) => `${ID_PREFIX.payment}${sessionId.slice(ID_PREFIX.session.length)}`;
 export const newApiKeyId = () => `key_${ulid()}`;
+export const newBankAccountId = () => `ba_${ulid()}`;
 
 export const SESSION_ID_PATTERN = new RegExp(`^${ID_PREFIX.session}${ULID}$`);
 export const MERCHANT_ID_PATTERN = new RegExp(`^${ID_PREFIX.merchant}${ULID}$`);

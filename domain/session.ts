@@ -139,6 +139,10 @@ export interface SessionRecord {
   metadata: Metadata;
   supportedMethods: SupportedMethods;
   supportedTokens: TokenChainPairs;
+  /** The merchant's amount tolerance when the session was created: basis points, with a floor in cents. */
+  tolerance: { bps: number; minCents: string };
+  /** How long after closing the session still records (never credits) deposits, for refunds. */
+  lateDepositWatchHours: number;
   createdAt: string;
   expiresAt: string;
 }

@@ -1,7 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { type NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
-import { createReadModelActivities } from '../activities/readModel';
+import { createActivities, type ActivityDeps } from '../activities';
+import { chainRegistryPaymentNetwork } from '../activities/payments/paymentNetwork';
+import { loadChainsConfig } from '../config/chains';
+import type { Config } from '../config/env';
 import type { Sql } from '../db/client';
+import { createChainRegistry } from '../domain/chainRegistry';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -9,8 +13,8 @@ export interface WorkerDeps {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
-  sql: Sql;
-  /** A prebuilt bundle (tests build one per file); otherwise the worker bundles workflows/ itself. */
+  activities: ActivityDeps;
+  /** A prebuilt bundle (tests build one per run); otherwise the worker bundles workflows/ itself. */
   workflowBundle?: WorkflowBundle;
 }
 
@@ -20,6 +24,18 @@ export function createWorker(deps: WorkerDeps): Promise<Worker> {
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath }),
-    activities: { ...createReadModelActivities({ sql: deps.sql }) },
+    activities: createActivities(deps.activities),
   });
+}
+
+/** The activity dependencies the service's own configuration calls for (`env` feeds the chain registry). */
+export function activityDepsFromConfig(config: Config, sql: Sql, env: NodeJS.ProcessEnv = process.env): ActivityDeps {
+  return {
+    sql,
+    paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig(env))),
+    depositMnemonic: config.depositMnemonic,
+    liveTokenPrices: config.liveTokenPrices,
+    lateDepositWatchHours: config.lateDepositWatchHours,
+    webhookTimeoutMs: config.webhookTimeoutMs,
+  };
 }

@@ -14,6 +14,8 @@ export function sessionRecord(merchantId: string, options: { createdAt: Date; li
     metadata: { order: 'A-1' },
     supportedMethods: { crypto: true, bank: false },
     supportedTokens: { USDC: ['base', 'solana'] },
+    tolerance: { bps: 50, minCents: '1' },
+    lateDepositWatchHours: 168,
     createdAt: options.createdAt.toISOString(),
     expiresAt: new Date(options.createdAt.getTime() + options.lifetimeMinutes * 60_000).toISOString(),
   };

@@ -1,14 +1,22 @@
+import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { testServerInstalled, testServerWrapper } from '../../toolchain/paths';
+import { SEARCH_ATTRIBUTES } from '../../workflows/searchAttributes';
 
 /**
  * The Java time-skipping test server provisioned by `npm run setup`, started through its wrapper; where
  * it could not be provisioned, the SDK's own download (needs internet).
  */
-export function createTimeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
-  return TestWorkflowEnvironment.createTimeSkipping({
+export async function createTimeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
     server: {
       executable: testServerInstalled() ? { type: 'existing-path', path: testServerWrapper } : { type: 'cached-download' },
     },
   });
+  // The session workflow upserts these; the dev server registers them at start, this server on request.
+  await env.connection.operatorService.addSearchAttributes({
+    namespace: env.namespace ?? 'default',
+    searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTES.map((a) => [a.name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD])),
+  });
+  return env;
 }

@@ -1,93 +1,379 @@
-// The session workflow on the Java time-skipping test server, with its activities writing to a real
-// Postgres read model.
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { createWorker } from '../../worker/createWorker';
-import { getStateQuery } from '../../workflows/messages';
-import type { checkoutSession } from '../../workflows/checkoutSession';
-import { createTestDatabase, type TestDatabase } from '../support/database';
-import { createTestMerchant } from '../support/factories';
-import { sessionRecord } from '../support/sessionRecords';
-import { createTimeSkippingEnvironment } from '../support/timeSkipping';
+// Every path of the session workflow on the time-skipping test server, with real activities, a real
+// Postgres read model and real webhook deliveries to a loopback receiver.
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { verifyWebhookSignature } from '../../domain/webhookSignature';
+import type { WebhookPayload } from '../../domain/webhookPayload';
+import {
+  cancelUpdate,
+  depositConfirmedSignal,
+  depositDetectedSignal,
+  depositReorgedSignal,
+  getStateQuery,
+  selectPaymentUpdate,
+  simulateUpdate,
+  type DepositObservation,
+} from '../../workflows/messages';
+import { createWorkflowHarness, deposit, finishedDeliveries, waitForState, type WorkflowHarness } from '../support/workflowHarness';
 
-const TASK_QUEUE = 'checkout-session-workflow-test';
-let env: TestWorkflowEnvironment;
-let db: TestDatabase;
-let merchantId: string;
-
+let h: WorkflowHarness;
 beforeAll(async () => {
-  const started = performance.now();
-  [env, db] = await Promise.all([createTimeSkippingEnvironment(), createTestDatabase()]);
-  console.log(`[checkoutSession.test] time-skipping test server ready in ${Math.round(performance.now() - started)} ms`);
-  merchantId = (await createTestMerchant(db.sql)).merchant.id;
+  h = await createWorkflowHarness();
 });
+beforeEach(() => h.freshEnvironment());
+afterAll(() => h?.teardown());
 
-/** A worker runs once, so each test gets its own for the length of `fn`. */
-async function withWorker<T>(fn: () => Promise<T>): Promise<T> {
-  const worker = await createWorker({
-    connection: env.nativeConnection,
-    namespace: env.namespace ?? 'default',
-    taskQueue: TASK_QUEUE,
-    sql: db.sql,
-    workflowBundle: { code: inject('workflowBundleCode') },
-  });
-  return worker.runUntil(fn);
-}
+const confirmed = (d: DepositObservation, confirmations = 64) => ({ ...d, confirmations });
 
-afterAll(async () => {
-  await env?.teardown();
-  await db?.drop();
-});
-
-async function readModelStatus(sessionId: string) {
-  const [row] = await db.sql<{ status: string; updated_at: Date; status_version: number }[]>`
-    select status, updated_at, status_version from sessions where id = ${sessionId}`;
+async function readModel(sessionId: string) {
+  const [row] = await h.db.sql<{ status: string; status_version: number }[]>`select status, status_version from sessions where id = ${sessionId}`;
   return row;
 }
 
-describe('checkoutSession workflow', () => {
-  it('expires a 60-minute session at expires_at and records it in the read model', async () => {
-    const record = sessionRecord(merchantId, { createdAt: new Date(await env.currentTimeMs()), lifetimeMinutes: 60 });
-    const { final, wallMs } = await withWorker(async () => {
-      const wallStart = performance.now();
-      const result = await env.client.workflow.execute<typeof checkoutSession>('checkoutSession', {
-        workflowId: record.sessionId,
-        taskQueue: TASK_QUEUE,
-        args: [record],
+/** Waits for the session's `expected` webhook deliveries to finish; returns what the receiver got for each. */
+async function deliveredWebhooks(sessionId: string, expected = 1) {
+  const deliveries = await finishedDeliveries(h, sessionId, expected);
+  return deliveries.map((d) => {
+    expect(d.result).toBe('delivered');
+    const got = h.receiver.received.filter((r) => r.headers['x-service-idempotency-key'] === d.id && r.answeredWith === 200);
+    expect(got).toHaveLength(1);
+    const request = got[0]!;
+    return { id: d.id, event: d.event, request, payload: JSON.parse(request.rawBody) as WebhookPayload };
+  });
+}
+
+async function webhookSecret(): Promise<string> {
+  const [row] = await h.db.sql<{ webhook_secret_test: string }[]>`select webhook_secret_test from merchants where id = ${h.merchant.merchant.id}`;
+  return row!.webhook_secret_test;
+}
+
+describe('checkoutSession lifecycle', () => {
+  it('pending → awaiting_payment → confirming → completed, settled, with a signed payment.completed webhook', async () => {
+    const record = await h.record({ metadata: { order: 'A-1' }, amountUsdCents: '2550' });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      const instructions = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      expect(instructions).toMatchObject({
+        token: 'USDC',
+        chain: 'base',
+        amount: '25.500000',
+        amount_base_units: '25500000',
+        decimals: 6,
+        confirmations_required: 64,
+        expires_at: record.expiresAt,
+        token_address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
       });
-      return { final: result, wallMs: performance.now() - wallStart };
+      expect(instructions.deposit_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+      expect(instructions.payment_uri).toBe(
+        `ethereum:0x036CbD53842c5426634e7929541eC2318f3dCF7e@84532/transfer?address=${instructions.deposit_address}&uint256=25500000`,
+      );
+      expect((await readModel(record.sessionId))?.status).toBe('awaiting_payment');
+
+      const paid = deposit({ amount: '25500000', toAddress: instructions.deposit_address });
+      await handle.signal(depositDetectedSignal, paid);
+      await waitForState(handle, (s) => s.status === 'confirming');
+      await handle.signal(depositConfirmedSignal, confirmed(paid));
+      const state = await waitForState(handle, (s) => s.status === 'completed');
+      expect(state.transitions.map((t) => t.status)).toEqual(['pending', 'awaiting_payment', 'confirming', 'completed']);
+      expect(state.receivedBaseUnits).toBe('25500000');
+      expect(state.settlement).toMatchObject({ provider: 'simulated', amountUsdc: '25500000' });
+      expect(await readModel(record.sessionId)).toEqual({ status: 'completed', status_version: 3 });
+
+      const [webhook] = await deliveredWebhooks(record.sessionId);
+      expect(webhook!.event).toBe('payment.completed');
+      expect(webhook!.request.headers['x-service-event']).toBe('payment.completed');
+      expect(webhook!.id).toMatch(/^wh_[0-9A-HJKMNP-TV-Z]{26}$/);
+      expect(verifyWebhookSignature(webhook!.request.rawBody, webhook!.request.headers['x-service-signature'] as string, await webhookSecret(), 300)).toMatchObject({ valid: true });
+      expect(webhook!.payload).toEqual({
+        event: 'payment.completed',
+        payment_id: `pay_${record.sessionId.slice(3)}`,
+        session_id: record.sessionId,
+        transaction_id: record.extTransactionId,
+        status: 'completed',
+        amount: { usd_requested: 25.5, token_expected: '25.500000', token_received: '25.500000', token_symbol: 'USDC', chain: 'base' },
+        settlement: { amount_usdc: '25.500000', chain: 'solana', settled_at: state.settlement!.settledAt },
+        metadata: { order: 'A-1' },
+        timestamp: state.transitions[3]!.at,
+      });
+      // The workflow owns the verdict on a deposit row; block, stage and depth belong to the indexer.
+      const [row] = await h.db.sql`select credited, late, amount_base_units from deposits where tx_hash = ${paid.txHash}`;
+      expect(row).toEqual({ credited: true, late: false, amount_base_units: '25500000' });
+      const [payment] = await h.db.sql`select received_base_units, expected_base_units from payments where session_id = ${record.sessionId}`;
+      expect(payment).toEqual({ received_base_units: '25500000', expected_base_units: '25500000' });
     });
-    console.log(`[checkoutSession.test] 60 minutes of workflow time took ${Math.round(wallMs)} ms of wall time`);
-
-    expect(final.status).toBe('expired');
-    expect(final.transitions.map((t) => t.status)).toEqual(['pending', 'expired']);
-    const expiredAt = Date.parse(final.transitions[1]!.at);
-    expect(expiredAt).toBeGreaterThanOrEqual(Date.parse(record.expiresAt));
-    expect(expiredAt - Date.parse(record.expiresAt)).toBeLessThan(60_000);
-
-    const row = await readModelStatus(record.sessionId);
-    expect(row?.status).toBe('expired');
-    expect(row?.status_version).toBe(1);
-    expect(row?.updated_at.getTime()).toBe(expiredAt);
   });
 
-  it('writes the read model itself when the API never did, and stays pending until expiry', async () => {
-    const record = sessionRecord(merchantId, { createdAt: new Date(await env.currentTimeMs()), lifetimeMinutes: 30 });
-    expect(await readModelStatus(record.sessionId)).toBeUndefined();
-    await withWorker(async () => {
-      const handle = await env.client.workflow.start<typeof checkoutSession>('checkoutSession', {
-        workflowId: record.sessionId,
-        taskQueue: TASK_QUEUE,
-        args: [record],
-      });
-      await env.sleep('10 minutes');
-      expect((await handle.query(getStateQuery)).status).toBe('pending');
-      const [transaction] = await db.sql`select ext_transaction_id from transactions where session_id = ${record.sessionId}`;
-      expect(transaction?.ext_transaction_id).toBe(record.extTransactionId);
-      expect((await readModelStatus(record.sessionId))?.status).toBe('pending');
-      await handle.result();
+  it('underpaid, then topped up to completed by a second deposit', async () => {
+    const record = await h.record({ amountUsdCents: '10000' });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      const first = deposit({ amount: '60000000', toAddress: deposit_address });
+      await handle.signal(depositDetectedSignal, first);
+      await handle.signal(depositConfirmedSignal, confirmed(first));
+      await waitForState(handle, (s) => s.status === 'underpaid');
+      const second = deposit({ amount: '40000000', toAddress: deposit_address });
+      await handle.signal(depositDetectedSignal, second);
+      await handle.signal(depositConfirmedSignal, confirmed(second));
+      const state = await waitForState(handle, (s) => s.status === 'completed');
+      expect(state.transitions.map((t) => t.status)).toEqual(['pending', 'awaiting_payment', 'confirming', 'underpaid', 'confirming', 'completed']);
+      expect(state.receivedBaseUnits).toBe('100000000');
+      const webhooks = await deliveredWebhooks(record.sessionId, 2);
+      expect(webhooks.map((w) => w.event)).toEqual(['payment.underpaid', 'payment.completed']);
+      expect(webhooks[0]!.payload.amount).toMatchObject({ token_expected: '100.000000', token_received: '60.000000' });
+      expect(webhooks[0]!.payload).not.toHaveProperty('settlement');
     });
-    expect((await readModelStatus(record.sessionId))?.status).toBe('expired');
+  });
+
+  it('accepts an amount within tolerance as completed and judges one beyond it overpaid', async () => {
+    const within = await h.record({ amountUsdCents: '10000' });
+    const over = await h.record({ amountUsdCents: '10000' });
+    await h.withWorker(async () => {
+      for (const [record, amount, status] of [
+        [within, '99500000', 'completed'],
+        [over, '100600000', 'overpaid'],
+      ] as const) {
+        const handle = await h.start(record);
+        const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+        const paid = deposit({ amount, toAddress: deposit_address });
+        await handle.signal(depositDetectedSignal, paid);
+        await handle.signal(depositConfirmedSignal, confirmed(paid));
+        const state = await waitForState(handle, (s) => s.status === status);
+        expect(state.settlement?.amountUsdc).toBe(amount);
+      }
+      const [withinWebhook] = await deliveredWebhooks(within.sessionId);
+      expect(withinWebhook!.payload).toMatchObject({ event: 'payment.completed', amount: { token_received: '99.500000' } });
+      const [overWebhook] = await deliveredWebhooks(over.sessionId);
+      expect(overWebhook!.payload).toMatchObject({ event: 'payment.overpaid', amount: { token_received: '100.600000' }, settlement: { amount_usdc: '100.600000' } });
+    });
+  });
+
+  it('normalises bsc 18-decimal amounts exactly to 6-decimal webhook strings', async () => {
+    const record = await h.record({ amountUsdCents: '1999' });
+    await h.withWorker(
+      async () => {
+        const handle = await h.start(record);
+        const instructions = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'bsc' }] });
+        expect(instructions).toMatchObject({ decimals: 18, amount: '19.990000', amount_base_units: '19990000000000000000' });
+        const paid = deposit({ chain: 'bsc', amount: '19990000000000000001', toAddress: instructions.deposit_address });
+        await handle.signal(depositDetectedSignal, paid);
+        await handle.signal(depositConfirmedSignal, confirmed(paid, 15));
+        await waitForState(handle, (s) => s.status === 'completed');
+        const [webhook] = await deliveredWebhooks(record.sessionId);
+        expect(webhook!.payload.amount).toMatchObject({ token_expected: '19.990000', token_received: '19.990000', chain: 'bsc' });
+        expect(webhook!.payload.settlement?.amount_usdc).toBe('19.990000');
+      },
+      { paymentNetwork: { tokenContract: () => ({ address: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', decimals: 18 }), evmChainId: () => 97 } },
+    );
+  });
+
+  it('expires an unpaid 60-minute session at expires_at, with a payment.expired webhook', async () => {
+    const record = await h.record({ lifetimeMinutes: 60 });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      const state = await handle.result();
+      expect(state.status).toBe('expired');
+      expect(state.transitions.map((t) => t.status)).toEqual(['pending', 'expired']);
+      const expiredAt = Date.parse(state.transitions[1]!.at);
+      expect(expiredAt).toBeGreaterThanOrEqual(Date.parse(record.expiresAt));
+      expect(expiredAt - Date.parse(record.expiresAt)).toBeLessThan(60_000);
+      expect(await readModel(record.sessionId)).toEqual({ status: 'expired', status_version: 1 });
+      const [webhook] = await deliveredWebhooks(record.sessionId);
+      expect(webhook!.payload).toEqual({
+        event: 'payment.expired',
+        session_id: record.sessionId,
+        transaction_id: record.extTransactionId,
+        status: 'expired',
+        amount: { usd_requested: 19.99 },
+        metadata: record.metadata,
+        timestamp: state.transitions[1]!.at,
+      });
+    });
+  });
+
+  it('writes the read model itself when the API never did', async () => {
+    const record = await h.record({ lifetimeMinutes: 30 });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      await waitForState(handle, (s) => s.status === 'pending');
+      await expect.poll(async () => (await readModel(record.sessionId))?.status).toBe('pending');
+      const [transaction] = await h.db.sql`select ext_transaction_id from transactions where session_id = ${record.sessionId}`;
+      expect(transaction?.ext_transaction_id).toBe(record.extTransactionId);
+    });
+  });
+
+  it('cancels on request before any deposit, and refuses once one was seen', async () => {
+    const cancellable = await h.record();
+    const paying = await h.record();
+    await h.withWorker(async () => {
+      const handle = await h.start(cancellable);
+      const state = await handle.executeUpdate(cancelUpdate, { args: [{ reason: 'customer left', by: 'merchant' }] });
+      expect(state.status).toBe('cancelled');
+      expect((await readModel(cancellable.sessionId))?.status).toBe('cancelled');
+
+      const busy = await h.start(paying);
+      const { deposit_address } = await busy.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      await busy.signal(depositDetectedSignal, deposit({ amount: '1', toAddress: deposit_address }));
+      await waitForState(busy, (s) => s.status === 'confirming');
+      const refused = await busy.executeUpdate(cancelUpdate, { args: [{ reason: 'too late', by: 'operator' }] }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
+      expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'CancelRefused' });
+    });
+  });
+
+  it('fails when a different token than selected is deposited, keeping it for a refund', async () => {
+    const record = await h.record();
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      const wrong = deposit({ token: 'USDT', amount: '19990000', toAddress: deposit_address });
+      await handle.signal(depositDetectedSignal, wrong);
+      await handle.signal(depositConfirmedSignal, confirmed(wrong));
+      const state = await waitForState(handle, (s) => s.status === 'failed');
+      expect(state.failureReason).toBe('USDT on base received, but the session expects USDC on base; refund needed');
+      expect(state.receivedBaseUnits).toBe('0');
+      const [row] = await h.db.sql`select credited, late from deposits where tx_hash = ${wrong.txHash}`;
+      expect(row).toEqual({ credited: false, late: true });
+      const [webhook] = await deliveredWebhooks(record.sessionId);
+      expect(webhook!.payload).toMatchObject({ event: 'payment.failed', status: 'failed' });
+    });
+  });
+
+  it('fails live payments loudly when no settlement provider exists for the route', async () => {
+    const record = await h.record({ mode: 'live', webhookUrl: 'https://127.0.0.1/webhooks' });
+    await h.withWorker(
+      async () => {
+        const handle = await h.start(record);
+        const { deposit_address, token_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+        expect(token_address).toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
+        const paid = deposit({ amount: '19990000', toAddress: deposit_address });
+        await handle.signal(depositDetectedSignal, paid);
+        await handle.signal(depositConfirmedSignal, confirmed(paid));
+        const state = await waitForState(handle, (s) => s.status === 'failed');
+        expect(state.failureReason).toBe('No live settlement provider for USDC on base to USDC on solana; funds are held at the deposit address');
+        expect(state.settlement).toBeUndefined();
+        // Live webhooks never reach loopback: refused before connecting, once, without retries.
+        const [delivery] = await finishedDeliveries(h, record.sessionId, 1);
+        expect(delivery).toMatchObject({ event: 'payment.failed', result: 'failed' });
+        const attempts = await h.db.sql`select attempt, status_code, error from webhook_attempts where delivery_id = ${delivery!.id}`;
+        expect(attempts).toEqual([{ attempt: 1, status_code: null, error: 'webhook host 127.0.0.1 is not a public address' }]);
+      },
+      { depositMnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about', liveTokenPrices: { USDC: { numerator: 1n, denominator: 1n, text: '1' } } },
+    );
+  });
+
+  it('goes back to awaiting payment when the deposit is reorged out, and counts the replacement once', async () => {
+    const record = await h.record();
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      const original = deposit({ amount: '19990000', toAddress: deposit_address });
+      await handle.signal(depositDetectedSignal, original);
+      await waitForState(handle, (s) => s.status === 'confirming');
+      await handle.signal(depositReorgedSignal, { chain: original.chain, txHash: original.txHash, logIndex: original.logIndex });
+      await waitForState(handle, (s) => s.status === 'awaiting_payment');
+      const replacement = deposit({ amount: '19990000', toAddress: deposit_address });
+      await handle.signal(depositDetectedSignal, replacement);
+      await handle.signal(depositConfirmedSignal, confirmed(replacement));
+      await handle.signal(depositConfirmedSignal, confirmed(replacement));
+      const state = await waitForState(handle, (s) => s.status === 'completed');
+      expect(state.receivedBaseUnits).toBe('19990000');
+      expect(state.transitions.map((t) => t.status)).toEqual(['pending', 'awaiting_payment', 'confirming', 'awaiting_payment', 'confirming', 'completed']);
+      expect(state.deposits.map((d) => d.stage)).toEqual(['reorged', 'confirmed']);
+      const [webhook] = await deliveredWebhooks(record.sessionId);
+      expect(webhook!.payload.amount).toMatchObject({ token_received: '19.990000' });
+    });
+  });
+
+  it('revives a reorged deposit when the same transfer is mined again in another block', async () => {
+    const record = await h.record();
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      const original = deposit({ amount: '19990000', toAddress: deposit_address });
+      await handle.signal(depositDetectedSignal, original);
+      await handle.signal(depositReorgedSignal, { chain: original.chain, txHash: original.txHash, logIndex: original.logIndex });
+      await waitForState(handle, (s) => s.status === 'awaiting_payment' && s.transitions.length === 4);
+      const remined = { ...original, blockNumber: '1002', blockHash: `0x${'ab'.repeat(32)}` };
+      await handle.signal(depositDetectedSignal, remined);
+      const confirming = await waitForState(handle, (s) => s.status === 'confirming' && s.transitions.length === 5);
+      expect(confirming.deposits).toEqual([expect.objectContaining({ stage: 'detected', blockHash: remined.blockHash, blockNumber: '1002' })]);
+      await handle.signal(depositConfirmedSignal, confirmed(remined));
+      const state = await waitForState(handle, (s) => s.status === 'completed');
+      expect(state.receivedBaseUnits).toBe('19990000');
+      await deliveredWebhooks(record.sessionId);
+    });
+  });
+
+  it('counts duplicate signals once', async () => {
+    const record = await h.record({ amountUsdCents: '5000' });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      const half = deposit({ amount: '25000000', toAddress: deposit_address });
+      for (let i = 0; i < 3; i++) await handle.signal(depositDetectedSignal, half);
+      for (let i = 0; i < 3; i++) await handle.signal(depositConfirmedSignal, confirmed(half));
+      const state = await waitForState(handle, (s) => s.status === 'underpaid');
+      expect(state.receivedBaseUnits).toBe('25000000');
+      expect(state.deposits).toHaveLength(1);
+      const webhooks = await deliveredWebhooks(record.sessionId);
+      expect(webhooks.map((w) => w.event)).toEqual(['payment.underpaid']);
+    });
+  });
+
+  it('records a deposit that arrives after expiry for a refund, without crediting it', async () => {
+    const record = await h.record({ lifetimeMinutes: 15 });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      await h.env.sleep('20 minutes');
+      await waitForState(handle, (s) => s.status === 'expired');
+      const late = deposit({ amount: '19990000', toAddress: deposit_address });
+      await handle.signal(depositDetectedSignal, late);
+      await handle.signal(depositConfirmedSignal, confirmed(late));
+      const state = await waitForState(handle, (s) => s.deposits.some((d) => d.late));
+      expect(state.status).toBe('expired');
+      expect(state.receivedBaseUnits).toBe('0');
+      expect(state.transitions.at(-1)?.reason).toBe(`deposit ${late.txHash} recorded for refund: arrived after the session closed as expired`);
+      const [row] = await h.db.sql`select credited, late, session_id from deposits where tx_hash = ${late.txHash}`;
+      expect(row).toEqual({ credited: false, late: true, session_id: record.sessionId });
+      // Last: waiting on a delivery lets the test server skip ahead, past the session's late-deposit window.
+      const [expired] = await deliveredWebhooks(record.sessionId);
+      expect(expired!.payload).toMatchObject({ event: 'payment.expired', amount: { token_received: '0.000000' } });
+    });
+  });
+
+  it('replaces the payment choice before a deposit and refuses a change after one', async () => {
+    const record = await h.record();
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      const first = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      const second = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDT', chain: 'base' }] }).catch((e: unknown) => e);
+      // USDT has no published Base Sepolia token: test keys cannot pay with it there.
+      expect((second as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'SelectionRefused', message: 'USDT on base is not available for test payments' });
+      const third = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'bsc' }] }).catch((e: unknown) => e);
+      expect((third as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'SelectionRefused' });
+      const unsupported = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'tron' }] }).catch((e: unknown) => e);
+      expect((unsupported as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'SelectionRefused', message: 'USDC on tron is not supported for this session' });
+      const again = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      expect(again.deposit_address).toBe(first.deposit_address);
+      await handle.signal(depositDetectedSignal, deposit({ amount: '1', toAddress: first.deposit_address }));
+      await waitForState(handle, (s) => s.status === 'confirming');
+      const refused = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] }).catch((e: unknown) => e);
+      expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'SelectionRefused' });
+      expect((await handle.query(getStateQuery)).selection?.chain).toBe('base');
+    });
+  });
+
+  it('simulate drives the same status path, read model and webhook as a natural change', async () => {
+    const record = await h.record();
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      expect(await handle.executeUpdate(simulateUpdate, { args: [{ status: 'failed' }] })).toEqual({ session_id: record.sessionId, status: 'failed' });
+      expect((await readModel(record.sessionId))?.status).toBe('failed');
+      const [webhook] = await deliveredWebhooks(record.sessionId);
+      expect(webhook!.payload).toMatchObject({ event: 'payment.failed', status: 'failed', session_id: record.sessionId });
+      expect(verifyWebhookSignature(webhook!.request.rawBody, webhook!.request.headers['x-service-signature'] as string, await webhookSecret())).toMatchObject({ valid: true });
+    });
   });
 });

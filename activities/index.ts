@@ -1,0 +1,44 @@
+// Every activity the worker registers, built from its dependencies. Workflows import the type only.
+import type { Sql } from '../db/client';
+import type { Rate } from '../domain/pricing';
+import type { TokenSymbol } from '../domain/chains';
+import type { PaymentNetwork } from './payments/paymentNetwork';
+import { createPreparePayment } from './payments/preparePayment';
+import { createRecordDeposit } from './payments/recordDeposit';
+import { createReadModelActivities } from './readModel';
+import { createSettlePayment, defaultSettlementProviders, type SettlementDeps } from './settlement/settlePayment';
+import { simulatedSettlement } from './settlement/simulatedSettlement';
+import { createWebhookActivities } from './webhooks/webhookActivities';
+
+export interface ActivityDeps {
+  sql: Sql;
+  depositMnemonic: string | undefined;
+  liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
+  lateDepositWatchHours: number;
+  webhookTimeoutMs: number;
+  /** Token contracts and chain ids per network, from the chain registry (tests may pass their own). */
+  paymentNetwork: PaymentNetwork;
+  /** Defaults to simulated settlement for test mode and none (fail loudly) for live mode. */
+  settlementProviderFor?: SettlementDeps['providerFor'];
+}
+
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createReadModelActivities({ sql: deps.sql }),
+    preparePayment: createPreparePayment({
+      sql: deps.sql,
+      network: deps.paymentNetwork,
+      depositMnemonic: deps.depositMnemonic,
+      liveTokenPrices: deps.liveTokenPrices,
+      lateDepositWatchHours: deps.lateDepositWatchHours,
+    }),
+    recordDeposit: createRecordDeposit({ sql: deps.sql }),
+    settlePayment: createSettlePayment({
+      sql: deps.sql,
+      providerFor: deps.settlementProviderFor ?? defaultSettlementProviders(simulatedSettlement()),
+    }),
+    ...createWebhookActivities({ sql: deps.sql, timeoutMs: deps.webhookTimeoutMs }),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

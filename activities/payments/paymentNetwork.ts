@@ -1,0 +1,29 @@
+// Which token contract and EVM chain id a session pays with, per network: read from the chain registry,
+// so select-payment shows exactly the contract and chain id the indexer watches (local chains included).
+import type { Chain, TokenSymbol } from '../../domain/chains';
+import type { ChainRegistry } from '../../domain/chainRegistry';
+import type { Network } from '../../domain/tokenContracts';
+import type { Mode } from '../../domain/session';
+
+export interface PaymentToken {
+  address: string;
+  decimals: number;
+}
+
+export interface PaymentNetwork {
+  tokenContract(token: TokenSymbol, chain: Chain, network: Network): PaymentToken | null;
+  /** Numeric chain id for EIP-681 links, EVM chains only. */
+  evmChainId(chain: Chain, network: Network): number | undefined;
+}
+
+export const networkForMode = (mode: Mode): Network => (mode === 'live' ? 'mainnet' : 'testnet');
+
+export function chainRegistryPaymentNetwork(registry: ChainRegistry): PaymentNetwork {
+  return {
+    tokenContract(token, chain, network) {
+      const deployment = registry.token(chain, network, token);
+      return deployment ? { address: deployment.address, decimals: deployment.decimals } : null;
+    },
+    evmChainId: (chain, network) => registry.get(chain, network).chainId,
+  };
+}

@@ -1,0 +1,110 @@
+// select-payment's I/O in one database transaction: quote, the session's HD deposit address (one
+// derivation index per session, reused when the customer changes token or chain), the payment record
+// and the indexer watch. Idempotent, so Temporal may retry it freely.
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Sql } from '../../db/client';
+import { insertQuote } from '../../db/repositories/quotes';
+import { CHAIN_FACTS } from '../../domain/chains';
+import { paymentIdForSession } from '../../domain/ids';
+import { paymentUri } from '../../domain/paymentUri';
+import { baseUnitsForUsd, PriceUnavailableError, toSixDecimalString, tokenPrice, type Rate } from '../../domain/pricing';
+import type { SessionRecord } from '../../domain/session';
+import type { TokenSymbol } from '../../domain/chains';
+import type { PaymentInstructions, PaymentSelection } from '../../workflows/messages';
+import { deriveDepositAddresses, type DepositAddresses } from '../depositAddresses/derive';
+import { depositSeed } from '../depositAddresses/seed';
+import { networkForMode, type PaymentNetwork } from './paymentNetwork';
+
+export interface PaymentDeps {
+  sql: Sql;
+  network: PaymentNetwork;
+  depositMnemonic: string | undefined;
+  liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
+  lateDepositWatchHours: number;
+}
+
+export const SELECTION_REFUSED = 'SelectionRefused';
+
+async function depositAddressesFor(tx: Sql, deps: PaymentDeps, record: SessionRecord): Promise<DepositAddresses> {
+  const [existing] = await tx<{ evm_address: string; tron_address: string; solana_address: string }[]>`
+    select evm_address, tron_address, solana_address from deposit_addresses where session_id = ${record.sessionId}`;
+  if (existing) return { evm: existing.evm_address as `0x${string}`, tron: existing.tron_address, solana: existing.solana_address };
+  const [{ index }] = (await tx`select nextval('deposit_address_index_seq')::int as index`) as unknown as [{ index: number }];
+  const addresses = deriveDepositAddresses(depositSeed({ mode: record.mode, mnemonic: deps.depositMnemonic }), index);
+  await tx`
+    insert into deposit_addresses (session_id, derivation_index, evm_address, tron_address, solana_address)
+    values (${record.sessionId}, ${index}, ${addresses.evm}, ${addresses.tron}, ${addresses.solana})`;
+  return addresses;
+}
+
+export function createPreparePayment(deps: PaymentDeps) {
+  return async function preparePayment(record: SessionRecord, selection: PaymentSelection): Promise<PaymentInstructions> {
+    const network = networkForMode(record.mode);
+    const contract = deps.network.tokenContract(selection.token, selection.chain, network);
+    if (!contract) {
+      throw ApplicationFailure.nonRetryable(`${selection.token} on ${selection.chain} is not available for ${record.mode} payments`, SELECTION_REFUSED);
+    }
+    let price;
+    try {
+      price = tokenPrice(record.mode, selection.token, deps.liveTokenPrices);
+    } catch (error) {
+      if (error instanceof PriceUnavailableError) throw ApplicationFailure.nonRetryable(error.message, SELECTION_REFUSED);
+      throw error;
+    }
+    const expected = baseUnitsForUsd(BigInt(record.amountUsdCents), contract.decimals, price.rate);
+    const family = CHAIN_FACTS[selection.chain].family;
+    const paymentId = paymentIdForSession(record.sessionId);
+
+    return deps.sql.begin(async (tx) => {
+      const addresses = await depositAddressesFor(tx as unknown as Sql, deps, record);
+      const depositAddress = family === 'evm' ? addresses.evm : family === 'tron' ? addresses.tron : addresses.solana;
+      const quote = await insertQuote(tx, {
+        mode: record.mode,
+        sessionId: record.sessionId,
+        token: selection.token,
+        chain: selection.chain,
+        amountUsdCents: BigInt(record.amountUsdCents),
+        tokenBaseUnits: expected,
+        decimals: contract.decimals,
+        rate: price.rate.text,
+        priceSource: price.source,
+        expiresAt: new Date(record.expiresAt),
+      });
+      await tx`
+        insert into payments (id, session_id, quote_id, token, chain, deposit_address, expected_base_units, decimals)
+        values (${paymentId}, ${record.sessionId}, ${quote.id}, ${selection.token}, ${selection.chain}, ${depositAddress},
+                ${expected.toString()}, ${contract.decimals})
+        on conflict (session_id) do update set quote_id = excluded.quote_id, token = excluded.token, chain = excluded.chain,
+          deposit_address = excluded.deposit_address, expected_base_units = excluded.expected_base_units,
+          decimals = excluded.decimals, updated_at = now()`;
+      // Earlier choices stay watched too: a customer may still pay an address shown to them before.
+      const watchUntil = new Date(Date.parse(record.expiresAt) + deps.lateDepositWatchHours * 3_600_000);
+      await tx`
+        insert into deposit_watches (session_id, chain, network, address, watch_until)
+        values (${record.sessionId}, ${selection.chain}, ${network}, ${depositAddress}, ${watchUntil})
+        on conflict (session_id, chain) do update set address = excluded.address, watch_until = excluded.watch_until`;
+      const evmChainId = deps.network.evmChainId(selection.chain, network);
+      return {
+        payment_id: paymentId,
+        quote_id: quote.id,
+        token: selection.token,
+        chain: selection.chain,
+        deposit_address: depositAddress,
+        token_address: contract.address,
+        amount: toSixDecimalString(expected, contract.decimals),
+        amount_base_units: expected.toString(),
+        decimals: contract.decimals,
+        payment_uri: paymentUri({
+          chain: selection.chain,
+          ...(evmChainId !== undefined ? { evmChainId } : {}),
+          tokenAddress: contract.address,
+          depositAddress,
+          baseUnits: expected,
+          decimals: contract.decimals,
+        }),
+        confirmations_required: CHAIN_FACTS[selection.chain].confirmations,
+        expires_at: record.expiresAt,
+      };
+    });
+  };
+}

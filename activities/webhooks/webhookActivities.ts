@@ -1,0 +1,110 @@
+// Webhook deliveries: one row per event of one status change (its `wh_` id is the receiver's
+// idempotency key, stable across retries and redeliveries), and one row per HTTP attempt.
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Sql } from '../../db/client';
+import { newWebhookDeliveryId } from '../../domain/ids';
+import type { Mode } from '../../domain/session';
+import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../domain/webhookSignature';
+import { postWebhook } from './postWebhook';
+import { assertLiveWebhookUrl, publicOnlyLookup, WebhookTargetRefusedError } from './webhookTarget';
+
+export const WEBHOOK_TARGET_REFUSED = 'WebhookTargetRefused';
+
+export interface WebhookDeps {
+  sql: Sql;
+  timeoutMs: number;
+  now?: () => Date;
+}
+
+export interface NewWebhookDelivery {
+  sessionId: string;
+  event: string;
+  statusVersion: number;
+  url: string;
+  body: string;
+}
+
+interface DeliveryRow {
+  id: string;
+  event: string;
+  url: string;
+  body: string;
+  mode: Mode;
+  webhook_secret_test: string;
+  webhook_secret_live: string;
+}
+
+export function createWebhookActivities(deps: WebhookDeps) {
+  const now = deps.now ?? (() => new Date());
+  return {
+    /** Idempotent on (session, status version, event): a retried call returns the first delivery's id. */
+    async createWebhookDelivery(delivery: NewWebhookDelivery): Promise<string> {
+      const [row] = await deps.sql<{ id: string }[]>`
+        with inserted as (
+          insert into webhook_deliveries (id, session_id, event, status_version, url, body)
+          values (${newWebhookDeliveryId()}, ${delivery.sessionId}, ${delivery.event}, ${delivery.statusVersion}, ${delivery.url}, ${delivery.body})
+          on conflict (session_id, status_version, event) do nothing
+          returning id)
+        select id from inserted
+        union all
+        select id from webhook_deliveries
+        where session_id = ${delivery.sessionId} and status_version = ${delivery.statusVersion} and event = ${delivery.event}
+        limit 1`;
+      return row!.id;
+    },
+
+    /** One attempt; a non-2xx answer or a network error throws, and Temporal retries on its schedule. */
+    async deliverWebhook(deliveryId: string): Promise<number> {
+      const [delivery] = await deps.sql<DeliveryRow[]>`
+        select d.id, d.event, d.url, d.body, s.mode, m.webhook_secret_test, m.webhook_secret_live
+        from webhook_deliveries d join sessions s on s.id = d.session_id join merchants m on m.id = s.merchant_id
+        where d.id = ${deliveryId}`;
+      if (!delivery) throw ApplicationFailure.nonRetryable(`webhook delivery ${deliveryId} does not exist`, 'WebhookDeliveryMissing');
+      const startedAt = now();
+      const started = performance.now();
+      // Numbered per delivery, not by Temporal's attempt: a redelivery is a new workflow that starts again at 1.
+      const record = (statusCode: number | null, error: string | null) => deps.sql`
+        insert into webhook_attempts (delivery_id, attempt, started_at, status_code, latency_ms, error)
+        select ${deliveryId}, coalesce(max(attempt), 0) + 1, ${startedAt}, ${statusCode}, ${Math.round(performance.now() - started)}, ${error}
+        from webhook_attempts where delivery_id = ${deliveryId}`;
+
+      const url = new URL(delivery.url);
+      const live = delivery.mode === 'live';
+      const secret = live ? delivery.webhook_secret_live : delivery.webhook_secret_test;
+      const timestamp = Math.floor(startedAt.getTime() / 1000);
+      let statusCode: number;
+      try {
+        if (live) assertLiveWebhookUrl(url);
+        ({ statusCode } = await postWebhook(
+          url,
+          delivery.body,
+          {
+            'user-agent': 'stablecoin-checkout-webhooks/1',
+            [IDEMPOTENCY_HEADER]: delivery.id,
+            [EVENT_HEADER]: delivery.event,
+            [SIGNATURE_HEADER]: signatureHeader(secret, timestamp, delivery.body),
+          },
+          { timeoutMs: deps.timeoutMs, ...(live ? { lookup: publicOnlyLookup } : {}) },
+        ));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await record(null, message);
+        if (error instanceof WebhookTargetRefusedError) throw ApplicationFailure.nonRetryable(message, WEBHOOK_TARGET_REFUSED);
+        throw ApplicationFailure.retryable(`delivery failed: ${message}`, 'WebhookDeliveryFailed');
+      }
+      if (statusCode < 200 || statusCode >= 300) {
+        await record(statusCode, `HTTP ${statusCode}`);
+        throw ApplicationFailure.retryable(`receiver answered HTTP ${statusCode}`, 'WebhookDeliveryFailed');
+      }
+      await record(statusCode, null);
+      await deps.sql`update webhook_deliveries set state = 'delivered', delivered_at = ${now()} where id = ${deliveryId}`;
+      return statusCode;
+    },
+
+    async markWebhookFailed(deliveryId: string): Promise<void> {
+      await deps.sql`update webhook_deliveries set state = 'failed' where id = ${deliveryId} and state = 'pending'`;
+    },
+  };
+}
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

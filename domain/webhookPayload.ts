@@ -1,0 +1,82 @@
+// The payload of spec 6.1. The other four events carry the same fields where they apply: no payment_id
+// or token amounts before a method was chosen, no settlement before funds were settled.
+import { centsToUsd } from './money';
+import { toSixDecimalString } from './pricing';
+import type { Metadata } from './session';
+import type { SessionStatus } from './status';
+
+export const WEBHOOK_EVENTS = ['payment.completed', 'payment.expired', 'payment.underpaid', 'payment.overpaid', 'payment.failed'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** Statuses whose arrival is announced to the merchant; the others are visible by polling. */
+export const EVENT_FOR_STATUS: Partial<Record<SessionStatus, WebhookEvent>> = {
+  completed: 'payment.completed',
+  expired: 'payment.expired',
+  underpaid: 'payment.underpaid',
+  overpaid: 'payment.overpaid',
+  failed: 'payment.failed',
+};
+
+export interface WebhookPayloadInput {
+  event: WebhookEvent;
+  status: SessionStatus;
+  sessionId: string;
+  extTransactionId: string;
+  amountUsdCents: string;
+  metadata: Metadata;
+  payment?: {
+    paymentId: string;
+    tokenSymbol: string;
+    chain: string;
+    expectedBaseUnits: string;
+    receivedBaseUnits: string;
+    decimals: number;
+  };
+  settlement?: { amountUsdcBaseUnits: string; settledAt: string };
+  timestamp: string;
+}
+
+export interface WebhookPayload {
+  event: WebhookEvent;
+  payment_id?: string;
+  session_id: string;
+  transaction_id: string;
+  status: SessionStatus;
+  amount: {
+    usd_requested: number;
+    token_expected?: string;
+    token_received?: string;
+    token_symbol?: string;
+    chain?: string;
+  };
+  settlement?: { amount_usdc: string; chain: 'solana'; settled_at: string };
+  metadata: Metadata;
+  timestamp: string;
+}
+
+export function buildWebhookPayload(input: WebhookPayloadInput): WebhookPayload {
+  const payment = input.payment;
+  return {
+    event: input.event,
+    ...(payment ? { payment_id: payment.paymentId } : {}),
+    session_id: input.sessionId,
+    transaction_id: input.extTransactionId,
+    status: input.status,
+    amount: {
+      usd_requested: centsToUsd(BigInt(input.amountUsdCents)),
+      ...(payment
+        ? {
+            token_expected: toSixDecimalString(BigInt(payment.expectedBaseUnits), payment.decimals),
+            token_received: toSixDecimalString(BigInt(payment.receivedBaseUnits), payment.decimals),
+            token_symbol: payment.tokenSymbol,
+            chain: payment.chain,
+          }
+        : {}),
+    },
+    ...(input.settlement
+      ? { settlement: { amount_usdc: toSixDecimalString(BigInt(input.settlement.amountUsdcBaseUnits), 6), chain: 'solana' as const, settled_at: input.settlement.settledAt } }
+      : {}),
+    metadata: input.metadata,
+    timestamp: input.timestamp,
+  };
+}

@@ -1,0 +1,157 @@
+// Session workflows on the Java time-skipping test server, with real activities writing to a real
+// Postgres database and delivering webhooks over real HTTP to a loopback receiver.
+import { randomBytes } from 'node:crypto';
+import type { WorkflowHandle } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { inject } from 'vitest';
+import type { ActivityDeps } from '../../activities';
+import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
+import { loadChainsConfig } from '../../config/chains';
+import { createChainRegistry } from '../../domain/chainRegistry';
+import type { Chain, TokenSymbol } from '../../domain/chains';
+import type { SessionRecord } from '../../domain/session';
+import { createWorker } from '../../worker/createWorker';
+import type { checkoutSession } from '../../workflows/checkoutSession';
+import { getStateQuery, type DepositObservation, type SessionState } from '../../workflows/messages';
+import { createTestDatabase, type TestDatabase } from './database';
+import { createTestMerchant, type TestMerchant } from './factories';
+import { sessionRecord } from './sessionRecords';
+import { createTimeSkippingEnvironment } from './timeSkipping';
+import { startWebhookReceiver, type WebhookReceiver } from './webhookReceiver';
+
+export interface WorkflowHarness {
+  /** The current test's own time-skipping server (see `freshEnvironment`). */
+  readonly env: TestWorkflowEnvironment;
+  /**
+   * Replaces the time-skipping server. Call before each test: a server shared across tests lets one
+   * test's open timers and pending child starts hold back another test's clock.
+   */
+  freshEnvironment(): Promise<void>;
+  db: TestDatabase;
+  merchant: TestMerchant;
+  receiver: WebhookReceiver;
+  /** Runs `fn` with a worker on a fresh task queue, which `start` uses while `fn` runs. A worker runs once. */
+  withWorker<T>(fn: () => Promise<T>, activityOverrides?: Partial<ActivityDeps>): Promise<T>;
+  /** A session record on the test server's clock, its webhooks pointed at the receiver. */
+  record(overrides?: Partial<SessionRecord> & { lifetimeMinutes?: number }): Promise<SessionRecord>;
+  start(record: SessionRecord): Promise<WorkflowHandle<typeof checkoutSession>>;
+  teardown(): Promise<void>;
+}
+
+export async function createWorkflowHarness(): Promise<WorkflowHarness> {
+  let env: TestWorkflowEnvironment | undefined;
+  const [db, receiver] = await Promise.all([createTestDatabase(), startWebhookReceiver()]);
+  const current = (): TestWorkflowEnvironment => {
+    if (!env) throw new Error('call freshEnvironment() first');
+    return env;
+  };
+  const merchant = await createTestMerchant(db.sql);
+  let taskQueue = '';
+  let started: string[] = [];
+  const baseDeps: ActivityDeps = {
+    sql: db.sql,
+    paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig({}))),
+    depositMnemonic: undefined,
+    liveTokenPrices: {},
+    lateDepositWatchHours: 168,
+    webhookTimeoutMs: 5_000,
+  };
+  return {
+    get env() {
+      return current();
+    },
+    async freshEnvironment() {
+      await env?.teardown();
+      env = await createTimeSkippingEnvironment();
+    },
+    db,
+    merchant,
+    receiver,
+    async withWorker(fn, activityOverrides = {}) {
+      taskQueue = `lifecycle-${randomBytes(4).toString('hex')}`;
+      started = [];
+      const env = current();
+      const worker = await createWorker({
+        connection: env.nativeConnection,
+        namespace: env.namespace ?? 'default',
+        taskQueue,
+        activities: { ...baseDeps, ...activityOverrides },
+        workflowBundle: { code: inject('workflowBundleCode') },
+      });
+      try {
+        return await worker.runUntil(fn);
+      } finally {
+        // Workflows left open on a queue nobody polls would stall the test server's clock for later tests.
+        // Sessions first, so none can start another delivery after the deliveries were listed.
+        const terminate = (id: string) => env.client.workflow.getHandle(id).terminate('test finished').catch(() => undefined);
+        for (const id of started) await terminate(id);
+        const deliveries = await db.sql<{ id: string }[]>`select id from webhook_deliveries where session_id in ${db.sql(started.length ? started : [''])}`;
+        for (const { id } of deliveries) await terminate(id);
+      }
+    },
+    async record(overrides = {}) {
+      const { lifetimeMinutes = 60, ...rest } = overrides;
+      const base = sessionRecord(merchant.merchant.id, { createdAt: new Date(await current().currentTimeMs()), lifetimeMinutes });
+      return { ...base, webhookUrl: receiver.url, supportedTokens: { USDC: ['base', 'bsc'], USDT: ['base'] }, ...rest };
+    },
+    start(record) {
+      started.push(record.sessionId);
+      return current().client.workflow.start<typeof checkoutSession>('checkoutSession', { workflowId: record.sessionId, taskQueue, args: [record] });
+    },
+    async teardown() {
+      await receiver.close();
+      await env?.teardown();
+      await db.drop();
+    },
+  };
+}
+
+/** Polls the workflow's own state (queries do not move the test server's clock) until `until` holds. */
+export async function waitForState(handle: WorkflowHandle, until: (state: SessionState) => boolean, timeoutMs = 15_000): Promise<SessionState> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const state = await handle.query(getStateQuery);
+    if (until(state)) return state;
+    if (Date.now() > deadline) throw new Error(`state never matched; last status ${state.status}: ${JSON.stringify(state.transitions)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export function deposit(overrides: { chain?: Chain; token?: TokenSymbol; amount: string; toAddress: string }): DepositObservation {
+  return {
+    chain: overrides.chain ?? 'base',
+    token: overrides.token ?? 'USDC',
+    txHash: `0x${randomBytes(32).toString('hex')}`,
+    logIndex: 0,
+    amount: overrides.amount,
+    toAddress: overrides.toAddress,
+    fromAddress: `0x${randomBytes(20).toString('hex')}`,
+    blockNumber: '1000',
+    blockHash: `0x${randomBytes(32).toString('hex')}`,
+  };
+}
+
+/** Waits until `expected` deliveries exist and their delivery workflows finished, and returns them in order. */
+export async function finishedDeliveries(h: WorkflowHarness, sessionId: string, expected: number): Promise<Array<{ id: string; event: string; result: string }>> {
+  let deliveries: Array<{ id: string; event: string }> = [];
+  const deadline = Date.now() + 15_000;
+  while (deliveries.length < expected) {
+    if (Date.now() > deadline) throw new Error(`expected ${expected} webhook deliveries for ${sessionId}, found ${deliveries.length}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    deliveries = await h.db.sql<Array<{ id: string; event: string }>>`
+      select id, event from webhook_deliveries where session_id = ${sessionId} order by status_version`;
+  }
+  const results = [];
+  for (const delivery of deliveries) {
+    const handle = h.env.client.workflow.getHandle(delivery.id);
+    // The delivery row is written just before its child workflow starts.
+    for (;;) {
+      const started = await handle.describe().then(() => true, () => false);
+      if (started) break;
+      if (Date.now() > deadline) throw new Error(`delivery workflow ${delivery.id} never started`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    results.push({ ...delivery, result: (await handle.result()) as string });
+  }
+  return results;
+}
