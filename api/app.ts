@@ -5,12 +5,22 @@ import { MethodNotAllowedError } from './errors';
 import { errorHandler } from './middlewares/errorHandler';
 import { jsonBody } from './middlewares/jsonBody';
 import { requestContext } from './middlewares/requestContext';
+import { registerDocsRoutes } from './openapi/routes';
+import { registerBankRoutes } from './routes/bank/routes';
+import { registerPaymentRoutes } from './routes/payments/routes';
+import { registerQuoteRoutes } from './routes/quotes/routes';
 import { registerSessionRoutes } from './routes/sessions/routes';
+import { registerSimulateRoute } from './routes/sessions/simulate';
+import { registerTokenRoutes } from './routes/tokens/routes';
 import { registerTransactionRoutes } from './routes/transactions/routes';
 
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   app.silent = true;
+  // Behind a reverse proxy ctx.ip comes from X-Forwarded-For; only its last entry, the one our proxy
+  // appended, is believed, so a client cannot pick its own address for the API keys' IP allowlists.
+  app.proxy = deps.config.trustProxy;
+  app.maxIpsCount = 1;
   app.use(requestContext(deps.logger));
   app.use(errorHandler());
   app.use(jsonBody(deps.config.maxBodyBytes));
@@ -19,7 +29,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   router.get('/healthz', (ctx) => {
     ctx.body = { data: { status: 'ok' } };
   });
+  registerDocsRoutes(router, deps);
+  registerTokenRoutes(router, deps);
+  registerQuoteRoutes(router, deps);
+  // Literal paths under /checkout/sessions/ first: /checkout/sessions/:session_id would match them too.
+  registerPaymentRoutes(router, deps);
+  registerBankRoutes(router, deps);
   registerSessionRoutes(router, deps);
+  registerSimulateRoute(router, deps);
   registerTransactionRoutes(router, deps);
 
   app.use(router.routes());

@@ -21,10 +21,18 @@ export interface MerchantAuth {
   keyId: string;
 }
 
+/** Who a session-token request speaks for: the hosted page of exactly one session. */
+export interface SessionAuth {
+  sessionId: string;
+  merchantId: string;
+  mode: Mode;
+}
+
 export interface AppState {
   requestId: string;
   log: Logger;
   auth?: MerchantAuth;
+  session?: SessionAuth;
 }
 
 export type AppContext = Koa.ParameterizedContext<AppState>;

@@ -57,10 +57,26 @@ export class UnsupportedMediaTypeError extends ApiError {
   readonly status = 415;
 }
 
+export class TooManyRequestsError extends ApiError {
+  override name = 'TooManyRequestsError';
+  readonly status = 429;
+  override readonly headers: Record<string, string>;
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message);
+    this.headers = { 'Retry-After': String(retryAfterSeconds) };
+  }
+}
+
 export class ServiceUnavailableError extends ApiError {
   override name = 'ServiceUnavailableError';
   readonly status = 503;
   override readonly headers = { 'Retry-After': '1' };
+}
+
+/** Something an operator must configure is missing: unlike ServiceUnavailableError, an immediate retry will not help. */
+export class NotConfiguredError extends ApiError {
+  override name = 'NotConfiguredError';
+  readonly status = 503;
 }
 
 export const sessionNotFound = () => new NotFoundError('Session not found');

@@ -31,6 +31,8 @@ z.config({
       case 'too_big':
         return bound('big', issue.origin, issue.maximum, issue.inclusive);
       case 'invalid_value':
+        // Zod 4 reports a missing enum field as an invalid value; zod 3 (and the contract) call it Required.
+        if (issue.input === undefined) return 'Required';
         return `Invalid enum value. Expected ${issue.values.map((v) => `'${String(v)}'`).join(' | ')}, received '${String(issue.input)}'`;
       case 'invalid_format':
         return issue.format === 'url' ? 'Invalid url' : undefined;

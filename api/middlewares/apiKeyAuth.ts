@@ -1,18 +1,23 @@
 import type Koa from 'koa';
-import type { Sql } from '../../db/client';
 import { findApiKeyByHash } from '../../db/repositories/apiKeys';
 import { apiKeyMode, hashApiKey, sameHash } from '../../domain/apiKeys';
-import type { AppState } from '../context';
+import { ipAllowed } from '../../domain/ipAllowlist';
+import type { AppDeps, AppState } from '../context';
 import { ForbiddenError, UnauthenticatedError } from '../errors';
+import { rateLimit } from './rateLimit';
 
 export const USER_TYPE_HEADER = 'x-service-user-type';
 export const CHECKOUT_USER_TYPE = 'checkout';
 
 /**
  * Merchant API calls (spec 5.1): a missing header is 401, anything else wrong with them is 403.
- * Every refusal of a present key reads the same, so a caller cannot tell revoked from unknown.
+ * Every refusal of a present key reads the same, so a caller cannot tell revoked from unknown. A key
+ * with an IP allowlist is refused from any other address. Every authenticated request then counts
+ * against the key's rate limit, so no route using this middleware can forget it.
  */
-export function apiKeyAuth(sql: Sql): Koa.Middleware<AppState> {
+export function apiKeyAuth(deps: Pick<AppDeps, 'sql' | 'config'>): Koa.Middleware<AppState> {
+  const { sql } = deps;
+  const limited = rateLimit(deps);
   return async (ctx, next) => {
     const rawKey = ctx.get('x-api-key');
     if (!rawKey) throw new UnauthenticatedError('Missing API key: send it in the x-api-key header');
@@ -24,9 +29,13 @@ export function apiKeyAuth(sql: Sql): Koa.Middleware<AppState> {
     const hash = hashApiKey(rawKey);
     const key = mode ? await findApiKeyByHash(sql, hash) : undefined;
     if (!key || key.revokedAt || key.mode !== mode || !sameHash(key.keyHash, hash)) throw new ForbiddenError('Invalid API key');
+    if (key.allowedIps && !ipAllowed(key.allowedIps, ctx.ip)) {
+      ctx.state.log.warn({ keyId: key.id, ip: ctx.ip }, 'API key used from an address outside its allowlist');
+      throw new ForbiddenError('API key not allowed from this IP address');
+    }
 
     ctx.state.auth = { merchantId: key.merchantId, mode: key.mode, keyId: key.id };
     ctx.state.log = ctx.state.log.child({ merchantId: key.merchantId, mode: key.mode, keyId: key.id });
-    await next();
+    await limited(ctx, next);
   };
 }

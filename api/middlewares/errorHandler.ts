@@ -3,6 +3,11 @@ import { errorFields } from '../../observability/logger';
 import type { AppState } from '../context';
 import { ApiError } from '../errors';
 
+/** The contract's error body (spec 7) for a deliberate refusal; also what an Idempotency-Key replays. */
+export function apiErrorBody(error: ApiError): { error: string; details?: { validation_errors: string[] } } {
+  return error.details ? { error: error.message, details: error.details } : { error: error.message };
+}
+
 export function errorHandler(): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     try {
@@ -15,7 +20,7 @@ export function errorHandler(): Koa.Middleware<AppState> {
     } catch (error) {
       if (error instanceof ApiError) {
         ctx.status = error.status;
-        ctx.body = error.details ? { error: error.message, details: error.details } : { error: error.message };
+        ctx.body = apiErrorBody(error);
         for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
         return;
       }

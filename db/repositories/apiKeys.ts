@@ -32,3 +32,59 @@ export async function revokeApiKey(sql: Sql, id: string): Promise<boolean> {
   const rows = await sql`update api_keys set revoked_at = now() where id = ${id} and revoked_at is null returning id`;
   return rows.length === 1;
 }
+
+/** A key as operators see it: never the hash, only the prefix and last four characters. */
+export interface ApiKeySummary {
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  prefix: string;
+  last4: string;
+  label: string | null;
+  allowedIps: string[] | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+interface ApiKeySummaryRow {
+  id: string;
+  merchant_id: string;
+  mode: Mode;
+  key_prefix: string;
+  key_last4: string;
+  label: string | null;
+  allowed_ips: string[] | null;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+const toSummary = (r: ApiKeySummaryRow): ApiKeySummary => ({
+  id: r.id,
+  merchantId: r.merchant_id,
+  mode: r.mode,
+  prefix: r.key_prefix,
+  last4: r.key_last4,
+  label: r.label,
+  allowedIps: r.allowed_ips,
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at,
+});
+
+export async function findApiKeySummary(sql: Sql, id: string): Promise<ApiKeySummary | undefined> {
+  const [row] = await sql<ApiKeySummaryRow[]>`
+    select id, merchant_id, mode, key_prefix, key_last4, label, allowed_ips, created_at, revoked_at from api_keys where id = ${id}`;
+  return row && toSummary(row);
+}
+
+export async function listApiKeys(sql: Sql, merchantId: string): Promise<ApiKeySummary[]> {
+  const rows = await sql<ApiKeySummaryRow[]>`
+    select id, merchant_id, mode, key_prefix, key_last4, label, allowed_ips, created_at, revoked_at
+    from api_keys where merchant_id = ${merchantId} order by created_at, id`;
+  return rows.map(toSummary);
+}
+
+/** Restricts the key to `allowedIps` (addresses and CIDR ranges); null lifts the restriction. */
+export async function setApiKeyAllowedIps(sql: Sql, id: string, allowedIps: string[] | null): Promise<boolean> {
+  const rows = await sql`update api_keys set allowed_ips = ${allowedIps === null ? null : sql.array(allowedIps)} where id = ${id} returning id`;
+  return rows.length === 1;
+}

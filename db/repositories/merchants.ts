@@ -1,5 +1,6 @@
 import type { TokenChainPairs } from '../../domain/chains';
 import { newMerchantId } from '../../domain/ids';
+import type { Mode } from '../../domain/session';
 import type { Sql } from '../client';
 
 export interface Merchant {
@@ -59,4 +60,13 @@ export async function findMerchant(sql: Sql, id: string): Promise<Merchant | und
 export async function findMerchantByName(sql: Sql, name: string): Promise<Merchant | undefined> {
   const [row] = await sql<MerchantRow[]>`select * from merchants where name = ${name} order by created_at limit 1`;
   return row && toMerchant(row);
+}
+
+/** Replaces the merchant's webhook signing secret of one mode; false when there is no such merchant. */
+export async function setWebhookSecret(sql: Sql, merchantId: string, mode: Mode, secret: string): Promise<boolean> {
+  const rows =
+    mode === 'test'
+      ? await sql`update merchants set webhook_secret_test = ${secret} where id = ${merchantId} returning id`
+      : await sql`update merchants set webhook_secret_live = ${secret} where id = ${merchantId} returning id`;
+  return rows.length === 1;
 }

@@ -110,3 +110,12 @@ export async function applyStatusChange(sql: Sql, change: SessionStatusChange): 
     returning id`;
   return rows.length === 1;
 }
+
+/**
+ * A session by id alone, for credentials that already name their session (a verified session token).
+ * Merchant-key requests use findSession, which scopes by owner.
+ */
+export async function findSessionById(sql: Sql, sessionId: string): Promise<SessionView | undefined> {
+  const [row] = await sql<SessionViewRow[]>`${selectView(sql)} where s.id = ${sessionId}`;
+  return row && toView(row);
+}

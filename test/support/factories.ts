@@ -1,5 +1,6 @@
 import type { Sql } from '../../db/client';
 import { createApiKey } from '../../db/repositories/apiKeys';
+import { insertBankAccount, type BankAccount, type NewBankAccount } from '../../db/repositories/bankAccounts';
 import { insertMerchant, type Merchant } from '../../db/repositories/merchants';
 import { ALL_TOKEN_CHAIN_PAIRS, type TokenChainPairs } from '../../domain/chains';
 
@@ -31,4 +32,17 @@ export function sessionRequest(merchantId: string, overrides: Record<string, unk
     webhook_url: 'https://merchant.example/webhooks/checkout',
     ...overrides,
   };
+}
+
+/** An active bank account of `merchantId` in `currency`; IBAN-style unless overridden. */
+export function createBankAccount(sql: Sql, merchantId: string, currency: string, overrides: Partial<NewBankAccount> = {}): Promise<BankAccount> {
+  return insertBankAccount(sql, {
+    merchantId,
+    currency,
+    accountName: 'Test Merchant Ltd',
+    bankName: 'Example Bank',
+    iban: `DE89370400440532${Math.floor(Math.random() * 1e6).toString().padStart(6, '0')}`,
+    swiftBic: 'COBADEFFXXX',
+    ...overrides,
+  });
 }

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { inject } from 'vitest';
 import { startApiServer } from '../../api/server';
 import { loadConfig, type Config } from '../../config/env';
-import { createWorker } from '../../worker/createWorker';
+import { activityDepsFromConfig, createWorker } from '../../worker/createWorker';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface TestService {
@@ -18,7 +18,8 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
-export async function startTestService(options: { worker?: boolean } = {}): Promise<TestService> {
+/** `env` overrides configuration variables, e.g. `{ RATE_LIMIT_PER_MINUTE: '3' }`. */
+export async function startTestService(options: { worker?: boolean; env?: Record<string, string> } = {}): Promise<TestService> {
   const db = await createTestDatabase();
   const address = inject('temporalAddress');
   const config = loadConfig({
@@ -29,6 +30,7 @@ export async function startTestService(options: { worker?: boolean } = {}): Prom
     PUBLIC_BASE_URL: 'http://checkout.test',
     SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
+    ...options.env,
   });
   const connection = await Connection.connect({ address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
@@ -42,7 +44,7 @@ export async function startTestService(options: { worker?: boolean } = {}): Prom
       connection: nativeConnection,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
-      sql: db.sql,
+      activities: activityDepsFromConfig(config, db.sql, options.env ?? {}),
       workflowBundle: { code: inject('workflowBundleCode') },
     });
     workerRun = worker.run();

@@ -2,8 +2,10 @@
 // started inside the database transaction, so a failed start rolls the rows back, and a commit lost after
 // the start is healed by the workflow's own first write (recordSession is idempotent).
 import type { checkoutSession } from '../../../workflows/checkoutSession';
+import { hasActiveBankAccount } from '../../../db/repositories/bankAccounts';
 import { findMerchant } from '../../../db/repositories/merchants';
 import { findSessionByTransaction, insertSessionRecord, type SessionView } from '../../../db/repositories/sessions';
+import { canonicalJson } from '../../../domain/canonicalJson';
 import { newSessionId, newTransactionId } from '../../../domain/ids';
 import { centsToUsd, usdToCents } from '../../../domain/money';
 import type { CreateSessionRequest, SessionRecord } from '../../../domain/session';
@@ -47,8 +49,10 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
       : {}),
     webhookUrl: body.webhook_url,
     metadata: body.metadata ?? {},
-    supportedMethods: { crypto: true, bank: false },
+    supportedMethods: { crypto: true, bank: await hasActiveBankAccount(deps.sql, merchant.id) },
     supportedTokens: merchant.supportedTokens,
+    tolerance: { bps: merchant.toleranceBps, minCents: merchant.toleranceMinCents.toString() },
+    lateDepositWatchHours: deps.config.lateDepositWatchHours,
     createdAt: now.toISOString(),
     expiresAt: expiresAt.toISOString(),
   };
@@ -84,15 +88,6 @@ async function startWorkflow(deps: AppDeps, record: SessionRecord): Promise<void
     deps.logger.error({ err: errorFields(error), sessionId: record.sessionId }, 'could not start the session workflow');
     throw new ServiceUnavailableError('The session could not be started; retry the request with the same transaction_id');
   }
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /** The same transaction_id again: the first session when the request is the same, 409 when it differs. */

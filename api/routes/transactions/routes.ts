@@ -10,7 +10,7 @@ import { presentTransaction } from '../sessions/present';
 export function registerTransactionRoutes(router: Router<AppState>, deps: AppDeps): void {
   router.get(
     '/checkout/transactions/:transaction_id',
-    apiKeyAuth(deps.sql),
+    apiKeyAuth(deps),
     validated({ params: TransactionLookup.pick({ transaction_id: true }), query: TransactionLookup.pick({ by_ext_transaction_id: true }) }, async (ctx, { params, query }) => {
       const id = params.transaction_id;
       const lookup = query.by_ext_transaction_id === 'true' ? { extTransactionId: id } : { transactionId: id };

@@ -1,0 +1,38 @@
+import type Koa from 'koa';
+import { findSessionById } from '../../db/repositories/sessions';
+import { verifySessionToken } from '../../domain/sessionToken';
+import type { AppContext, AppDeps, AppState } from '../context';
+import { ForbiddenError, UnauthenticatedError } from '../errors';
+import { CHECKOUT_USER_TYPE, USER_TYPE_HEADER } from './apiKeyAuth';
+
+/** The session token from `Authorization: Bearer <token>`, else from `?token=` (spec 5.3). */
+export function presentedSessionToken(ctx: AppContext): string | undefined {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
+  if (bearer?.[1]) return bearer[1];
+  const query = ctx.query.token;
+  return typeof query === 'string' && query.length > 0 ? query : undefined;
+}
+
+/**
+ * Hosted-page calls (spec 5.3, 7): the token names its session and lives as long as the session does.
+ * A forged token, one for a session that does not exist, and one past the session's expires_at all read
+ * the same, so a caller learns nothing about sessions it holds no token for.
+ */
+export function sessionTokenAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now'>): Koa.Middleware<AppState> {
+  return async (ctx, next) => {
+    const token = presentedSessionToken(ctx);
+    if (!token) throw new UnauthenticatedError('Missing session token');
+    const userType = ctx.get(USER_TYPE_HEADER);
+    if (!userType) throw new UnauthenticatedError(`Missing ${USER_TYPE_HEADER} header`);
+    if (userType !== CHECKOUT_USER_TYPE) throw new ForbiddenError(`${USER_TYPE_HEADER} must be ${CHECKOUT_USER_TYPE}`);
+
+    const sessionId = verifySessionToken(token, deps.config.sessionTokenSecret);
+    const session = sessionId ? await findSessionById(deps.sql, sessionId) : undefined;
+    const now = deps.now?.() ?? new Date();
+    if (!session || session.expiresAt.getTime() <= now.getTime()) throw new UnauthenticatedError('Invalid or expired session token');
+
+    ctx.state.session = { sessionId: session.sessionId, merchantId: session.merchantId, mode: session.mode };
+    ctx.state.log = ctx.state.log.child({ sessionId: session.sessionId, merchantId: session.merchantId, mode: session.mode });
+    await next();
+  };
+}

@@ -1,0 +1,187 @@
+// Every route of the API, described with the very zod schemas its handler validates with and answers in.
+// The OpenAPI document and the docs page are generated from this list; a test holds it to the router.
+import { z } from 'zod';
+import { BankCurrenciesResponse, BankDetailsQuery, BankDetailsResponse } from '../../domain/bankTransfer';
+import { PaymentInstructions, SelectPaymentRequest } from '../../domain/payment';
+import { QuoteQuery, QuoteResponse } from '../../domain/quote';
+import { CheckoutSession, CreateSessionRequest, CreateSessionResponse, SessionIdParam, Transaction, TransactionLookup } from '../../domain/session';
+import { SessionTokenQuery } from '../../domain/sessionTokenQuery';
+import { SimulateRequest, SimulateResponse } from '../../domain/simulate';
+import { TokenListQuery, TokenListResponse } from '../../domain/tokenCatalog';
+
+/** Credentials an operation accepts; any one of the listed alternatives suffices. */
+export type Auth = 'apiKey' | 'sessionToken';
+
+export interface Operation {
+  method: 'get' | 'post';
+  /** Router syntax (`:name`); the document writes `{name}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  tag: 'Checkout' | 'Hosted checkout page' | 'Testing' | 'Service';
+  auth: Auth[];
+  params?: z.ZodObject;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  success: { status: number; description: string; data?: z.ZodType; contentType?: 'application/json' | 'text/html' };
+  /** Error statuses this operation can answer with, besides 500. */
+  errors: number[];
+}
+
+// Every API-key request counts against the key's rate limit (429).
+const KEY_ERRORS = [401, 403, 429];
+const TOKEN_ERRORS = [401, 403];
+
+export const OPERATIONS: Operation[] = [
+  {
+    method: 'get',
+    path: '/checkout/tokens',
+    operationId: 'listTokens',
+    summary: 'List supported tokens and chains',
+    description:
+      'Every token/chain pair: contract (or SPL mint) and decimals on mainnet (live keys) and on the test network (test keys), chain id, confirmations required, average block time and estimated finality. `mainnet: null` marks a pair live keys cannot pay in.',
+    tag: 'Checkout',
+    auth: ['apiKey'],
+    query: TokenListQuery,
+    success: { status: 200, description: 'The matching pairs, token-major.', data: TokenListResponse },
+    errors: [400, ...KEY_ERRORS],
+  },
+  {
+    method: 'get',
+    path: '/checkout/quote',
+    operationId: 'getQuote',
+    summary: 'Price a USD amount in a token on a chain',
+    description:
+      'Returns and records a quote (`qt_` id) valid until `expires_at`. Test keys price every stablecoin at exactly 1 USD; live keys use operator-configured prices and answer 503 when none is configured.',
+    tag: 'Checkout',
+    auth: ['apiKey'],
+    query: QuoteQuery,
+    success: { status: 200, description: 'The quote.', data: QuoteResponse },
+    errors: [400, ...KEY_ERRORS, 503],
+  },
+  {
+    method: 'post',
+    path: '/checkout/sessions',
+    operationId: 'createSession',
+    summary: 'Create a checkout session',
+    description:
+      'Idempotent on `transaction_id`: the same request again answers 200 with the original session and `Idempotent-Replayed: true`; a different body answers 409.',
+    tag: 'Checkout',
+    auth: ['apiKey'],
+    body: CreateSessionRequest,
+    success: { status: 201, description: 'The session was created.', data: CreateSessionResponse },
+    errors: [400, ...KEY_ERRORS, 409, 413, 415, 503],
+  },
+  {
+    method: 'post',
+    path: '/checkout/sessions/select-payment',
+    operationId: 'selectPayment',
+    summary: 'Choose token and chain and get the deposit address',
+    description:
+      'Callable by the merchant server (API key) or the hosted page (session token, which works only for its own session). The pair must be in the session\'s `supported_tokens`. 409 when the session no longer accepts a selection.',
+    tag: 'Hosted checkout page',
+    auth: ['apiKey', 'sessionToken'],
+    query: SessionTokenQuery,
+    body: SelectPaymentRequest,
+    success: { status: 200, description: 'Payment instructions.', data: PaymentInstructions },
+    errors: [400, ...KEY_ERRORS, 404, 409, 413, 415, 503],
+  },
+  {
+    method: 'get',
+    path: '/checkout/sessions/bank-currencies',
+    operationId: 'listBankCurrencies',
+    summary: 'Currencies the session can be paid in by bank transfer',
+    description: 'The session is the one the session token names.',
+    tag: 'Hosted checkout page',
+    auth: ['sessionToken'],
+    query: SessionTokenQuery,
+    success: { status: 200, description: 'Distinct ISO 4217 codes, sorted.', data: BankCurrenciesResponse },
+    errors: [400, ...TOKEN_ERRORS],
+  },
+  {
+    method: 'get',
+    path: '/checkout/sessions/bank-details',
+    operationId: 'getBankDetails',
+    summary: 'Bank account and reference for a bank transfer',
+    description:
+      '`currency` may be omitted when exactly one bank currency exists; with several it is required (the 400 lists them). 409 once a payment is under way or the session is closed.',
+    tag: 'Hosted checkout page',
+    auth: ['sessionToken'],
+    query: BankDetailsQuery,
+    success: { status: 200, description: 'Base64 of a JSON object with the account fields, reference, currency and amount_usd.', data: BankDetailsResponse },
+    errors: [400, ...TOKEN_ERRORS, 409],
+  },
+  {
+    method: 'get',
+    path: '/checkout/sessions/:session_id',
+    operationId: 'getSession',
+    summary: 'Read a checkout session',
+    description: "Another merchant's session, and a session of the other mode (test/live), read as not found.",
+    tag: 'Checkout',
+    auth: ['apiKey'],
+    params: SessionIdParam,
+    success: { status: 200, description: 'The session.', data: CheckoutSession },
+    errors: [400, ...KEY_ERRORS, 404],
+  },
+  {
+    method: 'post',
+    path: '/checkout/sessions/:session_id/simulate',
+    operationId: 'simulateStatus',
+    summary: 'Force a test session into a status',
+    description:
+      'Test keys in non-production environments only (403 otherwise). The change goes through the session workflow, so the read model and webhooks follow as for a natural change.',
+    tag: 'Testing',
+    auth: ['apiKey'],
+    params: SessionIdParam,
+    body: SimulateRequest,
+    success: { status: 200, description: 'The session and its new status.', data: SimulateResponse },
+    errors: [400, ...KEY_ERRORS, 404, 409, 413, 415, 503],
+  },
+  {
+    method: 'get',
+    path: '/checkout/transactions/:transaction_id',
+    operationId: 'getTransaction',
+    summary: 'Read a transaction',
+    description: 'By internal id, or by your own transaction id with `by_ext_transaction_id=true`.',
+    tag: 'Checkout',
+    auth: ['apiKey'],
+    params: TransactionLookup.pick({ transaction_id: true }),
+    query: TransactionLookup.pick({ by_ext_transaction_id: true }),
+    success: { status: 200, description: 'The transaction.', data: Transaction },
+    errors: [400, ...KEY_ERRORS, 404],
+  },
+  {
+    method: 'get',
+    path: '/healthz',
+    operationId: 'health',
+    summary: 'Liveness',
+    description: 'Answers while the API process serves requests.',
+    tag: 'Service',
+    auth: [],
+    success: { status: 200, description: 'Up.', data: z.object({ status: z.literal('ok') }).strict() },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'openApiDocument',
+    summary: 'This OpenAPI 3.1 document',
+    description: 'Generated from the schemas the API validates with.',
+    tag: 'Service',
+    auth: [],
+    success: { status: 200, description: 'The document (not wrapped in `data`).' },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/docs',
+    operationId: 'apiDocs',
+    summary: 'Human-readable API reference',
+    description: 'A self-contained HTML page rendered from this document.',
+    tag: 'Service',
+    auth: [],
+    success: { status: 200, description: 'HTML.', contentType: 'text/html' },
+    errors: [],
+  },
+];

@@ -1,0 +1,15 @@
+import type Router from '@koa/router';
+import { TokenListQuery, tokenCatalog } from '../../../domain/tokenCatalog';
+import type { AppDeps, AppState } from '../../context';
+import { apiKeyAuth } from '../../middlewares/apiKeyAuth';
+import { validated } from '../../middlewares/validated';
+
+export function registerTokenRoutes(router: Router<AppState>, deps: AppDeps): void {
+  router.get(
+    '/checkout/tokens',
+    apiKeyAuth(deps),
+    validated({ query: TokenListQuery }, async (ctx, { query }) => {
+      ctx.body = { data: { tokens: tokenCatalog(query) } };
+    }),
+  );
+}

@@ -1,0 +1,73 @@
+// The operator CLI: `npm run admin -- <group> <command> [options]` (or `checkout-admin …`). Reads
+// DATABASE_URL and TEMPORAL_ADDRESS like the other processes. Errors are one line on stderr with a
+// non-zero exit (2 for a malformed command line); `--json` prints results for scripts.
+import { loadConfig } from '../config/env';
+import { bankCommands } from './admin/bank';
+import { CliError, commandHelp, createContext, parseOptions, printResult, type CommandGroup } from './admin/cli';
+import { keyCommands } from './admin/keys';
+import { merchantCommands } from './admin/merchants';
+import { webhookSecretCommands } from './admin/webhookSecrets';
+import { webhookCommands } from './admin/webhooks';
+
+const GROUPS: CommandGroup[] = [merchantCommands, keyCommands, webhookSecretCommands, bankCommands, webhookCommands];
+
+const isHelp = (word: string | undefined) => word === undefined || word === '--help' || word === '-h' || word === 'help';
+
+function overview(): string {
+  const lines = GROUPS.flatMap((group) => group.commands.map((command) => [`${group.name} ${command.name}`, command.summary] as const));
+  const width = Math.max(...lines.map(([name]) => name.length));
+  return [
+    'usage: checkout-admin <group> <command> [options] [--json]',
+    '',
+    ...lines.map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}`),
+    '',
+    'Every command takes --help. Configuration: DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE.',
+  ].join('\n');
+}
+
+function groupHelp(group: CommandGroup): string {
+  const width = Math.max(...group.commands.map((command) => command.name.length));
+  return [
+    `usage: checkout-admin ${group.name} <command> [options] [--json]`,
+    '',
+    ...group.commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const json = argv.includes('--json');
+  try {
+    const [groupName, commandName, ...rest] = argv;
+    if (isHelp(groupName)) {
+      console.log(overview());
+      return 0;
+    }
+    const group = GROUPS.find((g) => g.name === groupName);
+    if (!group) throw new CliError(`unknown command group ${groupName}; run with --help for the list`, 2);
+    if (isHelp(commandName)) {
+      console.log(groupHelp(group));
+      return 0;
+    }
+    const command = group.commands.find((c) => c.name === commandName);
+    if (!command) throw new CliError(`unknown command ${group.name} ${commandName}; run \`${group.name} --help\` for the list`, 2);
+    const options = parseOptions(command, rest);
+    if (options.help) {
+      console.log(commandHelp(group, command));
+      return 0;
+    }
+    const context = createContext(loadConfig());
+    try {
+      printResult(await command.execute(context, options.values), options.json);
+    } finally {
+      await context.close();
+    }
+    return 0;
+  } catch (error) {
+    // One line, never a stack: operators read it, scripts parse it with --json.
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'failed';
+    console.error(json ? JSON.stringify({ error: message }) : `error: ${message}`);
+    return error instanceof CliError ? error.exitCode : 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,196 @@
+// `bank add | deactivate | list | mark-received`: the accounts customers pay by bank transfer, and the
+// operator's confirmation that a transfer arrived, which signals the session's workflow.
+import { userInfo } from 'node:os';
+import { insertBankAccount, setBankAccountActive, type BankAccount } from '../../db/repositories/bankAccounts';
+import { findBankAccount, listBankAccounts } from '../../db/repositories/bankAccountListing';
+import { findMerchant } from '../../db/repositories/merchants';
+import { findSessionById } from '../../db/repositories/sessions';
+import { AccountNumber, Iban, SortCode, SwiftBic } from '../../domain/bankAccountFields';
+import { bankTransferReference, CurrencyCode } from '../../domain/bankTransfer';
+import { centsToUsd, usdToCents } from '../../domain/money';
+import { z } from '../../domain/validationMessages';
+import { bankTransferReceivedSignal, type BankTransferReceipt } from '../../workflows/messages';
+import { CliError, defineCommand, MerchantIdOption, SessionIdOption, table, when, type CommandGroup } from './cli';
+
+const UNIQUE_VIOLATION = '23505';
+const BankAccountIdOption = z.string().regex(/^ba_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a bank account id (ba_…)');
+const Text = z.string().trim().min(1).max(200);
+
+const accountJson = (a: BankAccount) => ({
+  bank_account_id: a.id,
+  merchant_id: a.merchantId,
+  currency: a.currency,
+  account_name: a.accountName,
+  bank_name: a.bankName,
+  iban: a.iban,
+  swift_bic: a.swiftBic,
+  account_number: a.accountNumber,
+  sort_code: a.sortCode,
+  active: a.active,
+  created_at: a.createdAt.toISOString(),
+  updated_at: a.updatedAt.toISOString(),
+});
+
+const add = defineCommand({
+  name: 'add',
+  summary: 'add an active bank account; customers of the merchant can then pay in its currency',
+  options: {
+    merchant: { value: '<mer_…>', description: 'merchant (required)' },
+    currency: { value: '<ISO 4217>', description: 'e.g. EUR; one active account per currency (required)' },
+    'account-name': { value: '<text>', description: 'account holder (required)' },
+    'bank-name': { value: '<text>', description: '(required)' },
+    iban: { value: '<iban>', description: 'checked with its check digits; give an IBAN or an account number' },
+    'swift-bic': { value: '<bic>', description: '8 or 11 characters' },
+    'account-number': { value: '<number>', description: 'domestic account number' },
+    'sort-code': { value: '<nn-nn-nn>', description: 'UK sort code' },
+  },
+  schema: z
+    .object({
+      merchant: MerchantIdOption,
+      currency: z.string().transform((v) => v.toUpperCase()).pipe(CurrencyCode),
+      'account-name': Text,
+      'bank-name': Text,
+      iban: Iban.optional(),
+      'swift-bic': SwiftBic.optional(),
+      'account-number': AccountNumber.optional(),
+      'sort-code': SortCode.optional(),
+    })
+    .refine((o) => o.iban !== undefined || o['account-number'] !== undefined, { message: 'give --iban or --account-number: a customer needs one to pay' }),
+  async run(context, input) {
+    if (!(await findMerchant(context.sql(), input.merchant))) throw new CliError(`merchant ${input.merchant} does not exist`);
+    let account: BankAccount;
+    try {
+      account = await insertBankAccount(context.sql(), {
+        merchantId: input.merchant,
+        currency: input.currency,
+        accountName: input['account-name'],
+        bankName: input['bank-name'],
+        iban: input.iban ?? null,
+        swiftBic: input['swift-bic'] ?? null,
+        accountNumber: input['account-number'] ?? null,
+        sortCode: input['sort-code'] ?? null,
+      });
+    } catch (error) {
+      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+      const current = (await listBankAccounts(context.sql(), input.merchant)).find((a) => a.active && a.currency === input.currency);
+      throw new CliError(`${input.merchant} already has an active ${input.currency} account${current ? ` (${current.id})` : ''}; deactivate it first`);
+    }
+    return {
+      json: accountJson(account),
+      text: [`bank account ${account.id} (${account.currency}, ${account.bankName}) added for ${account.merchantId}`],
+    };
+  },
+});
+
+const deactivate = defineCommand({
+  name: 'deactivate',
+  summary: 'stop offering a bank account: bank-currencies and bank-details no longer return it',
+  options: { id: { value: '<ba_…>', description: 'bank account id (required)' } },
+  schema: z.object({ id: BankAccountIdOption }),
+  async run(context, input) {
+    const before = await findBankAccount(context.sql(), input.id);
+    if (!before) throw new CliError(`bank account ${input.id} does not exist`);
+    if (before.active) await setBankAccountActive(context.sql(), input.id, false);
+    const account = (await findBankAccount(context.sql(), input.id)) ?? before;
+    return {
+      json: { ...accountJson(account), already_inactive: !before.active },
+      text: [before.active ? `bank account ${account.id} (${account.currency}) deactivated` : `bank account ${account.id} was already inactive`],
+    };
+  },
+});
+
+const list = defineCommand({
+  name: 'list',
+  summary: "list a merchant's bank accounts, active first",
+  options: { merchant: { value: '<mer_…>', description: 'merchant (required)' } },
+  schema: z.object({ merchant: MerchantIdOption }),
+  async run(context, input) {
+    if (!(await findMerchant(context.sql(), input.merchant))) throw new CliError(`merchant ${input.merchant} does not exist`);
+    const accounts = await listBankAccounts(context.sql(), input.merchant);
+    return {
+      json: { merchant_id: input.merchant, bank_accounts: accounts.map(accountJson) },
+      text:
+        accounts.length === 0
+          ? [`${input.merchant} has no bank accounts`]
+          : table(
+              ['ID', 'CURRENCY', 'ACTIVE', 'ACCOUNT NAME', 'BANK', 'IBAN / ACCOUNT', 'BIC / SORT CODE', 'CREATED'],
+              accounts.map((a) => [
+                a.id,
+                a.currency,
+                a.active ? 'yes' : 'no',
+                a.accountName,
+                a.bankName,
+                a.iban ?? a.accountNumber ?? '-',
+                a.swiftBic ?? a.sortCode ?? '-',
+                when(a.createdAt),
+              ]),
+            ),
+    };
+  },
+});
+
+const AmountUsd = z
+  .string()
+  .regex(/^\d+(\.\d{1,2})?$/, 'Must be a USD amount with at most 2 decimals, e.g. 25.50')
+  .transform(Number)
+  .pipe(z.number().positive());
+
+function operatorName(): string {
+  try {
+    return `operator:${userInfo().username}`;
+  } catch {
+    return 'operator';
+  }
+}
+
+const compactReference = (value: string) => value.replace(/[\s-]/g, '').toUpperCase();
+
+const markReceived = defineCommand({
+  name: 'mark-received',
+  summary: 'confirm that a bank transfer for a session arrived; the session workflow judges the amount',
+  options: {
+    session: { value: '<cs_…>', description: 'session the transfer pays (required)' },
+    'amount-usd': { value: '<amount>', description: 'amount received, in USD, e.g. 25.50 (required)' },
+    reference: { value: '<text>', description: 'the reference on the bank statement (required)' },
+    by: { value: '<name>', description: 'who confirms it, for the audit trail (default operator:<login name>)' },
+  },
+  schema: z.object({ session: SessionIdOption, 'amount-usd': AmountUsd, reference: Text, by: Text.optional() }),
+  async run(context, input) {
+    const session = await findSessionById(context.sql(), input.session);
+    if (!session) throw new CliError(`session ${input.session} does not exist`);
+    const receipt: BankTransferReceipt = {
+      amountUsdCents: usdToCents(input['amount-usd']).toString(),
+      reference: input.reference,
+      receivedBy: input.by ?? operatorName(),
+    };
+    const expected = bankTransferReference(session.sessionId);
+    const warnings = compactReference(input.reference).includes(compactReference(expected))
+      ? []
+      : [`reference ${input.reference} does not contain the session's reference ${expected}; check the transfer is for this session`];
+    try {
+      await (await context.temporal()).workflow.getHandle(session.sessionId).signal(bankTransferReceivedSignal, receipt);
+    } catch (error) {
+      const { WorkflowNotFoundError } = await import('@temporalio/client');
+      if (error instanceof WorkflowNotFoundError) throw new CliError(`session ${session.sessionId} is closed (${session.status}); its workflow takes no more payments`);
+      throw error;
+    }
+    const amount = centsToUsd(BigInt(receipt.amountUsdCents));
+    return {
+      json: {
+        session_id: session.sessionId,
+        amount_usd: amount,
+        amount_usd_cents: receipt.amountUsdCents,
+        reference: receipt.reference,
+        received_by: receipt.receivedBy,
+        session_amount_usd: centsToUsd(session.amountUsdCents),
+      },
+      text: [
+        `bank transfer of ${amount.toFixed(2)} USD (reference ${receipt.reference}) signalled to ${session.sessionId}`,
+        `session amount ${centsToUsd(session.amountUsdCents).toFixed(2)} USD, status before the signal: ${session.status}`,
+      ],
+      warnings,
+    };
+  },
+});
+
+export const bankCommands: CommandGroup = { name: 'bank', summary: 'bank accounts and bank transfers', commands: [add, deactivate, list, markReceived] };

@@ -1,0 +1,108 @@
+// `merchant create`: a merchant with its settlement wallet, amount tolerance, session lifetime and tokens.
+import { insertMerchant } from '../../db/repositories/merchants';
+import { isSolanaAddress } from '../../domain/addresses/solana';
+import { CHAINS, TOKENS, type Chain, type TokenChainPairs, type TokenSymbol } from '../../domain/chains';
+import { tokenContract } from '../../domain/tokenContracts';
+import { z } from '../../domain/validationMessages';
+import { defineCommand, integerOption, type CommandGroup } from './cli';
+
+/** Every pair a live session can actually be paid with: the default when --tokens is not given. */
+function pairsWithMainnetContract(): TokenChainPairs {
+  const pairs: TokenChainPairs = {};
+  for (const token of TOKENS) pairs[token] = CHAINS.filter((chain) => tokenContract(token, chain, 'mainnet') !== null);
+  return pairs;
+}
+
+/** `USDC:base,solana;USDT:tron` → { USDC: ['base', 'solana'], USDT: ['tron'] }, or a list of what is wrong. */
+function parseTokenPairs(text: string): { pairs: TokenChainPairs } | { problems: string[] } {
+  const pairs: TokenChainPairs = {};
+  const problems: string[] = [];
+  for (const group of text.split(';').map((g) => g.trim()).filter(Boolean)) {
+    const [tokenText = '', chainsText, extra] = group.split(':').map((part) => part.trim());
+    const token = tokenText.toUpperCase() as TokenSymbol;
+    if (!TOKENS.includes(token)) problems.push(`unknown token ${tokenText || '(empty)'} (expected ${TOKENS.join(' or ')})`);
+    else if (pairs[token]) problems.push(`${token} is listed twice`);
+    if (chainsText === undefined || extra !== undefined) {
+      problems.push(`${group} must look like TOKEN:chain,chain`);
+      continue;
+    }
+    const chains = chainsText.split(',').map((c) => c.trim().toLowerCase()).filter(Boolean);
+    const unknown = chains.filter((chain) => !(CHAINS as readonly string[]).includes(chain));
+    if (unknown.length > 0) problems.push(`unknown chain ${unknown.join(', ')} (expected one of ${CHAINS.join(', ')})`);
+    if (chains.length === 0) problems.push(`${token} lists no chain`);
+    if (TOKENS.includes(token) && unknown.length === 0) pairs[token] = CHAINS.filter((chain) => chains.includes(chain));
+  }
+  if (problems.length === 0 && Object.keys(pairs).length === 0) problems.push('lists no token');
+  return problems.length > 0 ? { problems } : { pairs };
+}
+
+const TokensOption = z.string().transform((text, ctx) => {
+  const result = parseTokenPairs(text);
+  if ('problems' in result) {
+    for (const message of result.problems) ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  }
+  return result.pairs;
+});
+
+const create = defineCommand({
+  name: 'create',
+  summary: 'create a merchant',
+  options: {
+    name: { value: '<text>', description: 'display name (required)' },
+    'settlement-wallet': { value: '<solana address>', description: 'where payments settle as USDC on Solana (required)' },
+    'tolerance-bps': { value: '<n>', description: 'amount tolerance in basis points of the amount (default 50 = 0.5 %)' },
+    'tolerance-min-cents': { value: '<n>', description: 'tolerance floor in US cents (default 1)' },
+    'session-lifetime-minutes': { value: '<n>', description: 'time from creation to expires_at, 1 to 10080 (default 60)' },
+    tokens: { value: '<pairs>', description: 'accepted pairs, e.g. "USDC:base,solana;USDT:tron" (default: every pair with a mainnet contract)' },
+  },
+  schema: z.object({
+    name: z.string().trim().min(1).max(200),
+    'settlement-wallet': z.string().refine(isSolanaAddress, 'Must be a Solana address (base58 of 32 bytes)'),
+    'tolerance-bps': integerOption(0, 10_000).default(50),
+    'tolerance-min-cents': integerOption(0, 1_000_000).default(1),
+    'session-lifetime-minutes': integerOption(1, 7 * 24 * 60).default(60),
+    tokens: TokensOption.optional(),
+  }),
+  async run(context, input) {
+    const supportedTokens = input.tokens ?? pairsWithMainnetContract();
+    // Test mode may still use such a pair (a test deployment configures its own token), so it is allowed.
+    const warnings = Object.entries(supportedTokens).flatMap(([token, chains]) =>
+      (chains as Chain[])
+        .filter((chain) => tokenContract(token as TokenSymbol, chain, 'mainnet') === null)
+        .map((chain) => `${token} on ${chain} has no mainnet contract: live sessions cannot be paid with it`),
+    );
+    const merchant = await insertMerchant(context.sql(), {
+      name: input.name,
+      settlementWallet: input['settlement-wallet'],
+      toleranceBps: input['tolerance-bps'],
+      toleranceMinCents: BigInt(input['tolerance-min-cents']),
+      sessionLifetimeSeconds: input['session-lifetime-minutes'] * 60,
+      supportedTokens,
+    });
+    const tokens = Object.entries(merchant.supportedTokens).map(([token, chains]) => `${token}:${(chains ?? []).join(',')}`).join(';');
+    return {
+      json: {
+        merchant_id: merchant.id,
+        name: merchant.name,
+        settlement_wallet: merchant.settlementWallet,
+        tolerance_bps: merchant.toleranceBps,
+        tolerance_min_cents: Number(merchant.toleranceMinCents),
+        session_lifetime_minutes: merchant.sessionLifetimeSeconds / 60,
+        supported_tokens: merchant.supportedTokens,
+      },
+      text: [
+        `merchant ${merchant.id} created`,
+        `  name               ${merchant.name}`,
+        `  settlement wallet  ${merchant.settlementWallet ?? '-'}`,
+        `  tolerance          ${merchant.toleranceBps} bps, at least ${merchant.toleranceMinCents} cent(s)`,
+        `  session lifetime   ${merchant.sessionLifetimeSeconds / 60} minutes`,
+        `  tokens             ${tokens}`,
+        'next: `key create --merchant ' + merchant.id + ' --mode test`, and `webhook-secret rotate` to learn a signing secret',
+      ],
+      warnings,
+    };
+  },
+});
+
+export const merchantCommands: CommandGroup = { name: 'merchant', summary: 'merchants', commands: [create] };

@@ -1,0 +1,14 @@
+// The error body of spec part 7, as a schema for the OpenAPI document and the tests.
+import { z } from './validationMessages';
+
+export const ErrorBody = z
+  .object({
+    error: z.string(),
+    details: z
+      .object({ validation_errors: z.array(z.string()).meta({ description: 'Each entry is "<field>: <message>".' }) })
+      .strict()
+      .optional(),
+    request_id: z.string().optional().meta({ description: 'Only on 500s, to quote to support.' }),
+  })
+  .strict();
+export type ErrorBody = z.infer<typeof ErrorBody>;

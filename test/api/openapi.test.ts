@@ -1,0 +1,113 @@
+// /openapi.json and /docs: generated from the validation schemas, covering every route the router has.
+import type Router from '@koa/router';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../api/app';
+import type { AppDeps } from '../../api/context';
+import { OPERATIONS } from '../../api/openapi/operations';
+import { openApiPath, type OpenApiDocument } from '../../api/openapi/document';
+import { CreateSessionRequest } from '../../domain/session';
+import { call } from '../support/http';
+import { startTestService, type TestService } from '../support/service';
+
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startTestService({ worker: false });
+});
+afterAll(() => service?.stop());
+
+/** Method + path of every route on the app's router (HEAD is Koa's automatic twin of GET). */
+function registeredRoutes(): string[] {
+  const deps: AppDeps = { config: service.config, sql: service.db.sql, temporal: service.temporal, logger: pino({ level: 'silent' }) };
+  const app = createApp(deps);
+  const dispatch = app.middleware.find((m) => (m as { router?: Router }).router) as { router: Router } | undefined;
+  if (!dispatch) throw new Error('router middleware not found');
+  return dispatch.router.stack.flatMap((layer) =>
+    layer.methods.filter((m) => m !== 'HEAD').map((method) => `${method.toLowerCase()} ${openApiPath(String(layer.path))}`),
+  );
+}
+
+async function fetchDocument(): Promise<OpenApiDocument> {
+  const response = await fetch(`${service.baseUrl}/openapi.json`);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  return (await response.json()) as OpenApiDocument;
+}
+
+describe('GET /openapi.json', () => {
+  it('is an OpenAPI 3.1 document served without credentials', async () => {
+    const doc = await fetchDocument();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([{ url: 'http://checkout.test' }]);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'sessionBearer', 'sessionQuery', 'userType']);
+  });
+
+  it('documents every route registered on the router, and nothing else', async () => {
+    const doc = await fetchDocument();
+    const documented = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`));
+    const routes = registeredRoutes();
+    expect(routes.length).toBeGreaterThanOrEqual(12);
+    expect([...documented].sort()).toEqual([...new Set(routes)].sort());
+    expect(OPERATIONS).toHaveLength(documented.length);
+  });
+
+  it('uses the validation schemas themselves for bodies and parameters', async () => {
+    const doc = await fetchDocument();
+    const create = doc.paths['/checkout/sessions']?.post;
+    const body = create?.requestBody?.content['application/json'].schema as { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean };
+    expect(Object.keys(body.properties)).toEqual(Object.keys(CreateSessionRequest.shape));
+    expect(body.required).toEqual(['merchant_id', 'transaction_id', 'amount_usd', 'webhook_url']);
+    expect(body.additionalProperties).toBe(false);
+    expect(body.properties.amount_usd).toMatchObject({ type: 'number', exclusiveMinimum: 0 });
+
+    const quote = doc.paths['/checkout/quote']?.get;
+    expect(quote?.parameters.map((p) => [p.name, p.in, p.required])).toEqual([
+      ['amount_usd', 'query', true],
+      ['token', 'query', true],
+      ['chain', 'query', true],
+    ]);
+    const simulate = doc.paths['/checkout/sessions/{session_id}/simulate']?.post;
+    expect(simulate?.parameters).toEqual([expect.objectContaining({ name: 'session_id', in: 'path', required: true })]);
+    expect(simulate?.responses['403']).toBeDefined();
+  });
+
+  it('describes the credentials of each endpoint as the spec does', async () => {
+    const doc = await fetchDocument();
+    const security = (path: string, method: 'get' | 'post') => doc.paths[path]?.[method]?.security;
+    expect(security('/checkout/tokens', 'get')).toEqual([{ apiKey: [], userType: [] }]);
+    expect(security('/checkout/sessions/bank-details', 'get')).toEqual([
+      { sessionBearer: [], userType: [] },
+      { sessionQuery: [], userType: [] },
+    ]);
+    expect(security('/checkout/sessions/select-payment', 'post')).toHaveLength(3);
+    expect(security('/openapi.json', 'get')).toEqual([]);
+  });
+
+  it('wraps success payloads in data and points errors at the error schema', async () => {
+    const doc = await fetchDocument();
+    const tokens = doc.paths['/checkout/tokens']?.get;
+    const success = tokens?.responses['200']?.content?.['application/json']?.schema as { properties: Record<string, unknown>; required: string[] };
+    expect(success.required).toEqual(['data']);
+    expect(tokens?.responses['400']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(doc.components.schemas.Error).toMatchObject({ required: ['error'] });
+  });
+});
+
+describe('GET /docs', () => {
+  it('renders a self-contained HTML page listing every operation', async () => {
+    const response = await fetch(`${service.baseUrl}/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    const html = await response.text();
+    expect(html).toMatch(/^<!doctype html>/);
+    for (const op of OPERATIONS) expect(html, op.path).toContain(`<code>${openApiPath(op.path)}</code>`);
+    expect(html).not.toMatch(/<script|<link|src="http|href="http/i);
+  });
+
+  it('needs no credentials, like the document', async () => {
+    const response = await call(service.baseUrl, 'GET', '/openapi.json', { headers: {} });
+    expect(response.status).toBe(200);
+  });
+});
