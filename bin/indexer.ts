@@ -1,0 +1,54 @@
+// The indexer process: `npm run indexer` with DATABASE_URL, TEMPORAL_ADDRESS and RPC_URLS_<CHAIN>_<NETWORK>
+// set. Runs one EVM indexer loop per configured chain/network; SIGINT/SIGTERM lets each tick in progress finish
+// (its deposits and cursor are committed together), then stops.
+import { Client, Connection } from '@temporalio/client';
+import { loadChainsConfig } from '../config/chains';
+import { loadConfig, requireDatabaseUrl } from '../config/env';
+import { createSql } from '../db/client';
+import { createChainRegistry } from '../domain/chainRegistry';
+import { createTemporalSignalSender } from '../indexers/core/signalSender';
+import { indexedEvmDeployments, startEvmIndexers } from '../indexers/evm/startEvmIndexers';
+import { createLogger, errorFields } from '../observability/logger';
+import { onShutdown } from './shutdown';
+
+const METRICS_LOG_MS = 60_000;
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel, 'indexer');
+try {
+  const chains = loadChainsConfig();
+  const registry = createChainRegistry(chains);
+  const deployments = indexedEvmDeployments(registry);
+  if (deployments.length === 0) throw new Error('no EVM chain to index: set RPC_URLS_<CHAIN>_<NETWORK> (and a token contract where none is published)');
+  // Each indexer holds one connection for its advisory lock, besides the ones its queries use.
+  const sql = createSql(requireDatabaseUrl(config), { max: deployments.length + 4 });
+  const connection = await Connection.connect({ address: config.temporal.address });
+  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const sender = createTemporalSignalSender(client, { namespace: config.temporal.namespace });
+  const running = await startEvmIndexers({ sql, registry, tuning: chains.indexer, sender, logger });
+  logger.info({ chains: deployments.map((d) => `${d.chain}:${d.network}`) }, 'indexers started');
+
+  const metricsTimer = setInterval(() => {
+    for (const m of running.metrics.snapshot()) {
+      logger.info({ ...m, head: m.head?.toString(), cursor: m.cursor?.toString(), lag: m.lag?.toString() }, 'indexer metrics');
+    }
+  }, METRICS_LOG_MS);
+  metricsTimer.unref();
+
+  const stop = async () => {
+    clearInterval(metricsTimer);
+    await running.stop();
+    await connection.close();
+    await sql.end({ timeout: 5 });
+    logger.info('indexers stopped');
+  };
+  onShutdown(logger, stop);
+  running.done.catch(async (error: unknown) => {
+    logger.fatal({ err: errorFields(error) }, 'indexer failed');
+    await stop().catch(() => undefined);
+    process.exit(1);
+  });
+} catch (error) {
+  logger.fatal({ err: errorFields(error) }, 'indexer failed to start');
+  process.exit(1);
+}

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { insertSessionRecord } from '../../../db/repositories/sessions';
+import { listenForWatchChanges, WatchSet } from '../../../indexers/core/watchSet';
+import { createTestDatabase, type TestDatabase } from '../../support/database';
+import { createTestMerchant } from '../../support/factories';
+import { sessionRecord } from '../../support/sessionRecords';
+import { randomAddress } from '../evm/indexerFixture';
+
+describe('watched address set', () => {
+  let db: TestDatabase;
+  let merchantId: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    merchantId = (await createTestMerchant(db.sql)).merchant.id;
+  });
+
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  async function watch(chain: string, address: string, watchUntil = new Date(Date.now() + 3_600_000)): Promise<string> {
+    const record = sessionRecord(merchantId, { createdAt: new Date(), lifetimeMinutes: 60 });
+    await insertSessionRecord(db.sql, record, 'awaiting_payment');
+    await db.sql`insert into deposit_watches (session_id, chain, network, address, watch_until) values (${record.sessionId}, ${chain}, 'testnet', ${address}, ${watchUntil})`;
+    return record.sessionId;
+  }
+
+  test('a NOTIFY on deposit_watches reloads the set of its own chain only, long before the periodic reload', async () => {
+    const options = { reloadMs: 3_600_000, graceMs: 0, normalize: (a: string) => a.toLowerCase() };
+    const ethereum = new WatchSet(db.sql, { chain: 'ethereum', network: 'testnet' }, options);
+    const polygon = new WatchSet(db.sql, { chain: 'polygon', network: 'testnet' }, options);
+    const listener = await listenForWatchChanges(db.sql, [ethereum, polygon]);
+    try {
+      await ethereum.refreshIfNeeded();
+      await polygon.refreshIfNeeded();
+      expect([ethereum.size, polygon.size]).toEqual([0, 0]);
+
+      const address = randomAddress();
+      const sessionId = await watch('ethereum', address);
+      await vi.waitFor(
+        async () => {
+          await ethereum.refreshIfNeeded();
+          expect(ethereum.match(address.toLowerCase(), new Date())?.sessionId).toBe(sessionId);
+        },
+        { timeout: 5_000, interval: 20 },
+      );
+      await polygon.refreshIfNeeded();
+      expect(polygon.size).toBe(0);
+    } finally {
+      await listener.unlisten();
+    }
+  });
+
+  test('a watch matches blocks up to its deadline and loads during the grace period after it', async () => {
+    const address = randomAddress();
+    const until = new Date(Date.now() - 30 * 60_000);
+    await watch('base', address, until);
+    const set = new WatchSet(db.sql, { chain: 'base', network: 'testnet' }, { reloadMs: 1_000, graceMs: 3_600_000, normalize: (a) => a.toLowerCase() });
+    await set.refreshIfNeeded();
+    expect(set.match(address, new Date(until.getTime() - 1_000))).toBeDefined();
+    expect(set.match(address, new Date(until.getTime() + 1_000))).toBeUndefined();
+  });
+});

@@ -1,0 +1,73 @@
+// A JSON-RPC proxy in front of the local Hardhat node: counts every request by method and can answer with
+// HTTP errors or hang instead of forwarding, to stand in for a rate-limited or failing RPC provider.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What to do with one request: forward it (possibly late), answer with this HTTP status, or never answer. */
+export type ProxyAction = 'forward' | 'hang' | { status: number } | { delayMs: number };
+
+export interface RpcProxy {
+  url: string;
+  /** Requests received (forwarded or not), per JSON-RPC method. */
+  calls: Map<string, number>;
+  totalCalls(): number;
+  resetCalls(): void;
+  /** Decides each request's fate; `index` counts requests since the policy was set, from 0. */
+  setPolicy(policy: (method: string, index: number) => ProxyAction): void;
+  failures: number;
+  close(): Promise<void>;
+}
+
+export async function startRpcProxy(targetUrl: string): Promise<RpcProxy> {
+  const calls = new Map<string, number>();
+  let policy: (method: string, index: number) => ProxyAction = () => 'forward';
+  let index = 0;
+  const proxy: RpcProxy = {
+    url: '',
+    calls,
+    totalCalls: () => [...calls.values()].reduce((sum, n) => sum + n, 0),
+    resetCalls: () => calls.clear(),
+    setPolicy(next) {
+      policy = next;
+      index = 0;
+    },
+    failures: 0,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const parsed = JSON.parse(body) as { method: string } | { method: string }[];
+      const methods = Array.isArray(parsed) ? parsed.map((r) => r.method) : [parsed.method];
+      for (const method of methods) calls.set(method, (calls.get(method) ?? 0) + 1);
+      const action = policy(methods[0] ?? '', index++);
+      if (action === 'hang') {
+        proxy.failures += 1;
+        return;
+      }
+      if (action !== 'forward' && 'status' in action) {
+        proxy.failures += 1;
+        response.writeHead(action.status, { 'content-type': 'text/plain' }).end('injected failure');
+        return;
+      }
+      const delayMs = action === 'forward' ? 0 : action.delayMs;
+      setTimeout(() => {
+        fetch(targetUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+          async (upstream) => {
+            response.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text());
+          },
+          () => response.writeHead(502).end(),
+        );
+      }, delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return proxy;
+}
