@@ -62,10 +62,14 @@ function provisionTestServerClasspath(): boolean {
   mkdirSync(testServerDir, { recursive: true });
   const result = spawnSync(
     'mvn',
-    ['-B', '-q', '-Dstyle.color=never', '-f', testServerPom, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${testServerLibDir}`],
-    { stdio: 'inherit' },
+    ['-B', '-q', '-f', testServerPom, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${testServerLibDir}`],
+    { encoding: 'utf8' },
   );
-  if (result.status !== 0) throw new Error(`mvn could not resolve the Temporal test server (exit ${result.status})`);
+  // Maven's quiet mode still writes terminal escape codes; its output is only worth showing on failure.
+  if (result.status !== 0) {
+    process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+    throw new Error(`mvn could not resolve the Temporal test server (exit ${result.status})`);
+  }
   writeFileSync(stamp, pomDigest);
   say(`Temporal test server: classpath resolved in ${seconds(started)}`);
   return true;
