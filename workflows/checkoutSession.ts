@@ -74,7 +74,8 @@ type InboxEvent =
   | { kind: 'reorged'; ref: DepositRef }
   | { kind: 'bank'; receipt: BankTransferReceipt };
 
-interface Carried {
+/** What a run hands to the next after continue-as-new (long-lived sessions keep their history bounded). */
+export interface Carried {
   state: SessionState;
   expiryReached: boolean;
   closedAt?: string;

@@ -14,6 +14,7 @@ import {
   simulateUpdate,
   type DepositObservation,
 } from '../../workflows/messages';
+import type { checkoutSession } from '../../workflows/checkoutSession';
 import { createWorkflowHarness, deposit, finishedDeliveries, waitForState, type WorkflowHarness } from '../support/workflowHarness';
 
 let h: WorkflowHarness;
@@ -362,6 +363,30 @@ describe('checkoutSession lifecycle', () => {
       const refused = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] }).catch((e: unknown) => e);
       expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'SelectionRefused' });
       expect((await handle.query(getStateQuery)).selection?.chain).toBe('base');
+    });
+  });
+
+  it('continues from carried state as a new run would after continue-as-new', async () => {
+    const record = await h.record();
+    await h.withWorker(async () => {
+      const first = await h.start(record);
+      const { deposit_address } = await first.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      const paid = deposit({ amount: '19990000', toAddress: deposit_address });
+      await first.signal(depositDetectedSignal, paid);
+      const snapshot = await waitForState(first, (s) => s.status === 'confirming');
+      await first.terminate('replaced by the continued run below');
+
+      const next = await h.env.client.workflow.start<typeof checkoutSession>('checkoutSession', {
+        workflowId: record.sessionId,
+        taskQueue: (await first.describe()).taskQueue,
+        args: [record, { state: snapshot, expiryReached: false }],
+      });
+      await next.signal(depositConfirmedSignal, confirmed(paid));
+      const state = await waitForState(next, (s) => s.status === 'completed');
+      expect(state.version).toBe(snapshot.version + 1);
+      expect(state.transitions.map((t) => t.status)).toEqual(['pending', 'awaiting_payment', 'confirming', 'completed']);
+      expect(await readModel(record.sessionId)).toEqual({ status: 'completed', status_version: snapshot.version + 1 });
+      await deliveredWebhooks(record.sessionId);
     });
   });
 
