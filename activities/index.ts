@@ -4,6 +4,7 @@ import type { Rate } from '../domain/pricing';
 import type { TokenSymbol } from '../domain/chains';
 import type { PaymentNetwork } from './payments/paymentNetwork';
 import { createPreparePayment } from './payments/preparePayment';
+import { createRecordBankPayment } from './payments/recordBankPayment';
 import { createRecordDeposit } from './payments/recordDeposit';
 import { createReadModelActivities } from './readModel';
 import { createSettlePayment, defaultSettlementProviders, type SettlementDeps } from './settlement/settlePayment';
@@ -33,6 +34,7 @@ export function createActivities(deps: ActivityDeps) {
       lateDepositWatchHours: deps.lateDepositWatchHours,
     }),
     recordDeposit: createRecordDeposit({ sql: deps.sql }),
+    recordBankPayment: createRecordBankPayment({ sql: deps.sql }),
     settlePayment: createSettlePayment({
       sql: deps.sql,
       providerFor: deps.settlementProviderFor ?? defaultSettlementProviders(simulatedSettlement()),

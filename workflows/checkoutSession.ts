@@ -256,7 +256,9 @@ export async function checkoutSession(record: SessionRecord, carried?: Carried):
       state.transitions.push({ status: state.status, at: new Date().toISOString(), reason: `bank transfer ${receipt.reference} recorded for refund` });
       return;
     }
-    const received = BigInt(receipt.amountUsdCents);
+    const received = BigInt(state.bankReceivedCents ?? '0') + BigInt(receipt.amountUsdCents);
+    state.bankReceivedCents = received.toString();
+    await acts.recordBankPayment(record.sessionId, record.amountUsdCents, state.bankReceivedCents, receipt.reference);
     const tolerance = { bps: record.tolerance.bps, minCents: BigInt(record.tolerance.minCents) };
     const verdict = judgeAmount(received, BigInt(record.amountUsdCents), 2, tolerance);
     const reason = `bank transfer ${receipt.reference} marked received by ${receipt.receivedBy}`;

@@ -92,6 +92,8 @@ export interface SessionState {
   deposits: DepositState[];
   /** Sum of confirmed, credited deposits in the selected token's base units. */
   receivedBaseUnits: string;
+  /** Sum of bank transfers marked received, in USD cents. */
+  bankReceivedCents?: string;
   settlement?: SettlementState;
   failureReason?: string;
   transitions: StatusTransition[];

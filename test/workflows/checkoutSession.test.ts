@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../domain/webhookSignature';
 import type { WebhookPayload } from '../../domain/webhookPayload';
 import {
+  bankTransferReceivedSignal,
   cancelUpdate,
   depositConfirmedSignal,
   depositDetectedSignal,
@@ -363,6 +364,24 @@ describe('checkoutSession lifecycle', () => {
       const refused = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] }).catch((e: unknown) => e);
       expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'SelectionRefused' });
       expect((await handle.query(getStateQuery)).selection?.chain).toBe('base');
+    });
+  });
+
+  it('completes a bank-transfer session once the transfers marked received add up, settling it', async () => {
+    const record = await h.record({ amountUsdCents: '10000', supportedMethods: { crypto: true, bank: true } });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      await handle.signal(bankTransferReceivedSignal, { amountUsdCents: '4000', reference: 'CS-ABCDEFGHJK', receivedBy: 'operator' });
+      await waitForState(handle, (s) => s.status === 'underpaid');
+      await handle.signal(bankTransferReceivedSignal, { amountUsdCents: '6000', reference: 'CS-ABCDEFGHJK', receivedBy: 'operator' });
+      const state = await waitForState(handle, (s) => s.status === 'completed');
+      expect(state.bankReceivedCents).toBe('10000');
+      expect(state.settlement).toMatchObject({ provider: 'simulated', amountUsdc: '100000000' });
+      const [payment] = await h.db.sql`select chain, expected_base_units, received_base_units from payments where session_id = ${record.sessionId}`;
+      expect(payment).toEqual({ chain: 'bank', expected_base_units: '100000000', received_base_units: '100000000' });
+      const webhooks = await deliveredWebhooks(record.sessionId, 2);
+      expect(webhooks.map((w) => w.event)).toEqual(['payment.underpaid', 'payment.completed']);
+      expect(webhooks[1]!.payload.settlement).toMatchObject({ amount_usdc: '100.000000', chain: 'solana' });
     });
   });
 
