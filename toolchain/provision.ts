@@ -1,6 +1,7 @@
 // Provisions the tools that do not come from npm, idempotently, into .tools/:
 //   - the Temporal CLI (dev server + Web UI), built from the Go module proxy;
-//   - the Java time-skipping test server's classpath, resolved from Maven Central, plus an AppCDS archive.
+//   - the Java time-skipping test server's classpath, resolved from Maven Central, plus an AppCDS archive;
+//   - Debian's Chromium, which the hosted checkout page's browser tests drive (test/page/).
 // A missing toolchain is reported in one line and left to the Temporal SDK's own download (needs internet).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -95,5 +96,31 @@ async function provisionTestServerArchive(): Promise<void> {
   say(existsSync(testServerArchive) ? `Temporal test server: archive written in ${seconds(started)}` : 'Temporal test server: this JVM wrote no archive; starts will be slower');
 }
 
+const CHROMIUM = '/usr/bin/chromium';
+
+/** Installed with apt only where that is possible without asking (root with apt-get); otherwise named once. */
+function provisionChromium(): void {
+  if (existsSync(CHROMIUM)) {
+    say(`Chromium: ${CHROMIUM}`);
+    return;
+  }
+  if (process.getuid?.() !== 0 || !onPath('apt-get')) {
+    say(`✖ ${CHROMIUM} not found: the hosted checkout page tests (test/page/) need it; install Debian's chromium package`);
+    return;
+  }
+  const started = Date.now();
+  say('Chromium: apt-get update && apt-get install -y chromium…');
+  for (const args of [['update'], ['install', '-y', 'chromium']]) {
+    const result = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    // Like the other tools, a failed install is reported, not fatal: only the page tests need Chromium.
+    if (result.status !== 0) {
+      say(`✖ apt-get ${args.join(' ')} failed (exit ${result.status}): the hosted checkout page tests (test/page/) need ${CHROMIUM}`);
+      return;
+    }
+  }
+  say(`Chromium: installed in ${seconds(started)}`);
+}
+
 provisionTemporalCli();
 if (provisionTestServerClasspath()) await provisionTestServerArchive();
+provisionChromium();

@@ -70,20 +70,20 @@ export function createPreparePayment(deps: PaymentDeps) {
         priceSource: price.source,
         expiresAt: new Date(record.expiresAt),
       });
+      const evmChainId = deps.network.evmChainId(selection.chain, network);
       await tx`
-        insert into payments (id, session_id, quote_id, token, chain, deposit_address, expected_base_units, decimals)
+        insert into payments (id, session_id, quote_id, token, chain, deposit_address, expected_base_units, decimals, token_address, evm_chain_id)
         values (${paymentId}, ${record.sessionId}, ${quote.id}, ${selection.token}, ${selection.chain}, ${depositAddress},
-                ${expected.toString()}, ${contract.decimals})
+                ${expected.toString()}, ${contract.decimals}, ${contract.address}, ${evmChainId ?? null})
         on conflict (session_id) do update set quote_id = excluded.quote_id, token = excluded.token, chain = excluded.chain,
           deposit_address = excluded.deposit_address, expected_base_units = excluded.expected_base_units,
-          decimals = excluded.decimals, updated_at = now()`;
+          decimals = excluded.decimals, token_address = excluded.token_address, evm_chain_id = excluded.evm_chain_id, updated_at = now()`;
       // Earlier choices stay watched too: a customer may still pay an address shown to them before.
       const watchUntil = new Date(Date.parse(record.expiresAt) + deps.lateDepositWatchHours * 3_600_000);
       await tx`
         insert into deposit_watches (session_id, chain, network, address, watch_until)
         values (${record.sessionId}, ${selection.chain}, ${network}, ${depositAddress}, ${watchUntil})
         on conflict (session_id, chain) do update set address = excluded.address, watch_until = excluded.watch_until`;
-      const evmChainId = deps.network.evmChainId(selection.chain, network);
       return {
         payment_id: paymentId,
         quote_id: quote.id,
