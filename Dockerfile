@@ -1,5 +1,5 @@
-# One image for every service process (api, worker, migrate, and the indexers once they exist);
-# docker-compose.yml chooses the command.
+# One image for every service process (api, worker, indexer, migrate); docker-compose.yml chooses the command.
+# test/ops/compose.test.ts checks that it copies every folder those processes load.
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -19,8 +19,10 @@ COPY db ./db
 COPY domain ./domain
 COPY indexers ./indexers
 COPY observability ./observability
+COPY page ./page
 COPY worker ./worker
 COPY workflows ./workflows
 USER node
-EXPOSE 3000
+# 3000: the API; 9464 and 9465: the worker's and the indexer's Prometheus endpoints when enabled.
+EXPOSE 3000 9464 9465
 CMD ["npm", "run", "api"]

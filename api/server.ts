@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { createApp } from './app';
 import type { AppDeps } from './context';
 
@@ -7,11 +7,22 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
-/** Listens on host:port (0 = any free port); close() lets in-flight requests finish. */
+/**
+ * Listens on host:port (0 = any free port). close() stops accepting connections and lets in-flight requests
+ * finish, answering them with `Connection: close` so keep-alive clients reconnect elsewhere; whatever still
+ * runs after `config.shutdownTimeoutMs` is cut off.
+ */
 export function startApiServer(deps: AppDeps, host: string, port: number): Promise<RunningApi> {
   const app = createApp(deps);
+  let closing = false;
+  const inFlight = new Set<ServerResponse>();
   return new Promise((resolve, reject) => {
     const server: Server = app.listen(port, host);
+    server.on('request', (_request, response: ServerResponse) => {
+      if (closing) response.shouldKeepAlive = false;
+      inFlight.add(response);
+      response.once('close', () => inFlight.delete(response));
+    });
     server.once('error', reject);
     server.once('listening', () => {
       const address = server.address();
@@ -20,7 +31,15 @@ export function startApiServer(deps: AppDeps, host: string, port: number): Promi
         url: `http://${host}:${actualPort}`,
         close: () =>
           new Promise<void>((done) => {
-            server.close(() => done());
+            closing = true;
+            // Their answers end their connections, which would otherwise idle until the keep-alive timeout.
+            for (const response of inFlight) if (!response.headersSent) response.shouldKeepAlive = false;
+            const force = setTimeout(() => server.closeAllConnections(), deps.config.shutdownTimeoutMs);
+            force.unref();
+            server.close(() => {
+              clearTimeout(force);
+              done();
+            });
             server.closeIdleConnections();
           }),
       });

@@ -3,11 +3,15 @@ import { NativeConnection } from '@temporalio/worker';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
 import { createSql } from '../db/client';
 import { createLogger, errorFields } from '../observability/logger';
+import { installWorkerRuntime } from '../observability/temporalRuntime';
 import { activityDepsFromConfig, createWorker } from '../worker/createWorker';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel, 'worker');
+const metricsBindAddress = config.metrics.workerPort ? `${config.metrics.host}:${config.metrics.workerPort}` : undefined;
 try {
+  // Before any connection or worker: SDK and activity log lines become JSON, Core serves Prometheus metrics.
+  installWorkerRuntime({ logger, metricsBindAddress });
   const sql = createSql(requireDatabaseUrl(config));
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await createWorker({
@@ -15,9 +19,11 @@ try {
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     activities: activityDepsFromConfig(config, sql),
+    shutdownGraceTimeMs: config.shutdownTimeoutMs,
   });
-  logger.info({ taskQueue: config.temporal.taskQueue }, 'worker running');
-  // The SDK installs its own SIGINT/SIGTERM handling: run() resolves once the worker has drained.
+  logger.info({ taskQueue: config.temporal.taskQueue, metrics: metricsBindAddress ? `http://${metricsBindAddress}/metrics` : 'off' }, 'worker running');
+  // The SDK installs its own SIGINT/SIGTERM handling: run() resolves once the worker has drained (running
+  // activities get shutdownGraceTimeMs to finish, then are cancelled and retried elsewhere by Temporal).
   await worker.run();
   await connection.close();
   await sql.end({ timeout: 5 });

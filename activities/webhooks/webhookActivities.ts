@@ -6,6 +6,7 @@ import { newWebhookDeliveryId } from '../../domain/ids';
 import type { Mode } from '../../domain/session';
 import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../domain/webhookSignature';
 import { postWebhook } from './postWebhook';
+import { recordWebhookAttempt } from './webhookMetrics';
 import { assertLiveWebhookUrl, publicOnlyLookup, WebhookTargetRefusedError } from './webhookTarget';
 
 export const WEBHOOK_TARGET_REFUSED = 'WebhookTargetRefused';
@@ -89,14 +90,18 @@ export function createWebhookActivities(deps: WebhookDeps) {
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         await record(null, message);
-        if (error instanceof WebhookTargetRefusedError) throw ApplicationFailure.nonRetryable(message, WEBHOOK_TARGET_REFUSED);
+        const refused = error instanceof WebhookTargetRefusedError;
+        recordWebhookAttempt(deliveryId, refused ? 'refused' : 'network_error', null);
+        if (refused) throw ApplicationFailure.nonRetryable(message, WEBHOOK_TARGET_REFUSED);
         throw ApplicationFailure.retryable(`delivery failed: ${message}`, 'WebhookDeliveryFailed');
       }
       if (statusCode < 200 || statusCode >= 300) {
         await record(statusCode, `HTTP ${statusCode}`);
+        recordWebhookAttempt(deliveryId, 'http_error', statusCode);
         throw ApplicationFailure.retryable(`receiver answered HTTP ${statusCode}`, 'WebhookDeliveryFailed');
       }
       await record(statusCode, null);
+      recordWebhookAttempt(deliveryId, 'delivered', statusCode);
       await deps.sql`update webhook_deliveries set state = 'delivered', delivered_at = ${now()} where id = ${deliveryId}`;
       return statusCode;
     },

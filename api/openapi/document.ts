@@ -81,8 +81,8 @@ export const openApiPath = (routerPath: string) => routerPath.replace(/:([A-Za-z
 function operationObject(op: Operation): OpenApiOperation {
   const success = op.success;
   const successContent: Record<string, { schema: JsonSchema }> =
-    success.contentType === 'text/html'
-      ? { 'text/html': { schema: { type: 'string' } } }
+    success.contentType && success.contentType !== 'application/json'
+      ? { [success.contentType]: { schema: { type: 'string' } } }
       : { 'application/json': { schema: success.data ? jsonSchema(z.object({ data: success.data }).strict(), 'output') : { type: 'object' } } };
   const responses: OpenApiOperation['responses'] = { [String(success.status)]: { description: success.description, content: successContent } };
   for (const status of [...op.errors, 500]) {

@@ -2,6 +2,7 @@
 // The OpenAPI document and the docs page are generated from this list; a test holds it to the router.
 import { z } from 'zod';
 import { BankCurrenciesResponse, BankDetailsQuery, BankDetailsResponse } from '../../domain/bankTransfer';
+import { HostedCheckoutSession } from '../../domain/hostedCheckout';
 import { PaymentInstructions, SelectPaymentRequest } from '../../domain/payment';
 import { QuoteQuery, QuoteResponse } from '../../domain/quote';
 import { CheckoutSession, CreateSessionRequest, CreateSessionResponse, SessionIdParam, Transaction, TransactionLookup } from '../../domain/session';
@@ -24,7 +25,7 @@ export interface Operation {
   params?: z.ZodObject;
   query?: z.ZodType;
   body?: z.ZodType;
-  success: { status: number; description: string; data?: z.ZodType; contentType?: 'application/json' | 'text/html' };
+  success: { status: number; description: string; data?: z.ZodType; contentType?: 'application/json' | 'text/html' | 'text/javascript' | 'text/css' | 'text/plain' };
   /** Error statuses this operation can answer with, besides 500. */
   errors: number[];
 }
@@ -114,6 +115,19 @@ export const OPERATIONS: Operation[] = [
   },
   {
     method: 'get',
+    path: '/checkout/sessions/current',
+    operationId: 'getCurrentSession',
+    summary: 'The session of the hosted checkout page',
+    description:
+      'The session the session token names, as the hosted page shows it: status, amounts, methods and token/chain pairs, expiry, the chosen payment (deposit address, exact amount, amount received and still due, wallet URIs) and the confirmation progress of a deposit under way. Read from the read model; the page polls it.',
+    tag: 'Hosted checkout page',
+    auth: ['sessionToken'],
+    query: SessionTokenQuery,
+    success: { status: 200, description: 'The session as the page shows it.', data: HostedCheckoutSession },
+    errors: [400, ...TOKEN_ERRORS],
+  },
+  {
+    method: 'get',
     path: '/checkout/sessions/:session_id',
     operationId: 'getSession',
     summary: 'Read a checkout session',
@@ -164,6 +178,32 @@ export const OPERATIONS: Operation[] = [
   },
   {
     method: 'get',
+    path: '/readyz',
+    operationId: 'readiness',
+    summary: 'Readiness',
+    description: 'Postgres (`select 1`) and Temporal (`GetSystemInfo`) both answer within READINESS_TIMEOUT_MS. A 503 names each dependency that failed, in `error` and in `details.checks`.',
+    tag: 'Service',
+    auth: [],
+    success: {
+      status: 200,
+      description: 'Ready.',
+      data: z.object({ status: z.literal('ready'), checks: z.object({ postgres: z.literal('ok'), temporal: z.literal('ok') }).strict() }).strict(),
+    },
+    errors: [503],
+  },
+  {
+    method: 'get',
+    path: '/metrics',
+    operationId: 'metrics',
+    summary: 'Prometheus metrics',
+    description: 'Request durations by route pattern and status, sessions by status and mode, process metrics. Keep it off the public proxy.',
+    tag: 'Service',
+    auth: [],
+    success: { status: 200, description: 'Prometheus text exposition format.', contentType: 'text/plain' },
+    errors: [],
+  },
+  {
+    method: 'get',
     path: '/openapi.json',
     operationId: 'openApiDocument',
     summary: 'This OpenAPI 3.1 document',
@@ -183,5 +223,39 @@ export const OPERATIONS: Operation[] = [
     auth: [],
     success: { status: 200, description: 'HTML.', contentType: 'text/html' },
     errors: [],
+  },
+  {
+    method: 'get',
+    path: '/checkout/:session_id',
+    operationId: 'hostedCheckoutPage',
+    summary: 'The hosted checkout page',
+    description:
+      'Open `checkout_url_with_token` in a browser. The HTML carries no session data: its script authenticates every call with the `token` of its URL. A path that is not a session id answers 404; whether a session exists is told only to holders of its token.',
+    tag: 'Hosted checkout page',
+    auth: [],
+    success: { status: 200, description: 'HTML, with a strict Content-Security-Policy.', contentType: 'text/html' },
+    errors: [404, 503],
+  },
+  {
+    method: 'get',
+    path: '/checkout/assets/checkout.js',
+    operationId: 'hostedCheckoutScript',
+    summary: "The hosted page's script",
+    description: 'Bundled from page/src at start-up; gzip when accepted; cacheable for good under its `?v=` content hash.',
+    tag: 'Hosted checkout page',
+    auth: [],
+    success: { status: 200, description: 'JavaScript.', contentType: 'text/javascript' },
+    errors: [503],
+  },
+  {
+    method: 'get',
+    path: '/checkout/assets/checkout.css',
+    operationId: 'hostedCheckoutStyles',
+    summary: "The hosted page's stylesheet",
+    description: 'Bundled from page/styles.css at start-up; gzip when accepted; cacheable for good under its `?v=` content hash.',
+    tag: 'Hosted checkout page',
+    auth: [],
+    success: { status: 200, description: 'CSS.', contentType: 'text/css' },
+    errors: [503],
   },
 ];

@@ -1,5 +1,5 @@
-// Plain in-memory counters per chain and network, read through snapshot(); a Prometheus exporter can read
-// the same snapshot later without the indexer changing.
+// Plain in-memory counters per chain and network, read through snapshot(); prometheus.ts serves the same
+// snapshots on the indexer's /metrics without the loops knowing.
 import type { Chain } from '../../domain/chains';
 import type { Network } from '../../domain/tokenContracts';
 import type { RpcErrorClass } from './rpcRetry';

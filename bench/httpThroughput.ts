@@ -1,0 +1,178 @@
+// API throughput against its yardsticks on the same machine: create-session through the API process against a
+// bare loop of client.workflow.start on the same Temporal dev server, and get-session through the API against
+// a bare Koa route running the same SQL. The ratios say what the API itself costs.
+import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+import { Client, Connection } from '@temporalio/client';
+import { createApiKey } from '../db/repositories/apiKeys';
+import { insertMerchant } from '../db/repositories/merchants';
+import { ALL_TOKEN_CHAIN_PAIRS } from '../domain/chains';
+import { freePort } from '../toolchain/ports';
+import { CHECKOUT_SESSION_WORKFLOW } from '../workflows/messages';
+import { ExtTransactionIdAttribute, MerchantIdAttribute } from '../workflows/searchAttributes';
+import { sessionRecord } from '../test/support/sessionRecords';
+import { startServiceProcess, type ServiceProcess } from '../test/support/serviceProcess';
+import type { BenchEnvironment } from './environment';
+import { median, progress, type Row } from './report';
+
+const RUNS = 3;
+const CONNECTIONS = 16;
+const CREATES_PER_RUN = 600;
+const GETS_PER_RUN = 2_000;
+const RUN_TIMEOUT_S = 60;
+
+interface Sample {
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+async function cannon(options: autocannon.Options): Promise<Sample> {
+  const result = await autocannon({ connections: CONNECTIONS, timeout: 10, duration: RUN_TIMEOUT_S, ...options });
+  const ok = result['2xx'];
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${options.url}: ${result.non2xx} non-2xx answers (${JSON.stringify(result.statusCodeStats)}) and ${result.errors} errors`);
+  }
+  return { perSecond: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+const summary = (samples: Sample[]) => ({
+  perSecond: median(samples.map((s) => s.perSecond)),
+  p50: median(samples.map((s) => s.p50)),
+  p99: median(samples.map((s) => s.p99)),
+});
+const fmt = (s: Sample) => `${Math.round(s.perSecond)} req/s, p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms`;
+
+export async function benchHttp(env: BenchEnvironment): Promise<Row[]> {
+  const db = await env.database();
+  const merchant = await insertMerchant(db.sql, { name: 'Bench merchant', supportedTokens: ALL_TOKEN_CHAIN_PAIRS });
+  const key = await createApiKey(db.sql, merchant.id, 'test');
+  // No worker polls this queue: both sides measure starting a workflow, not running it.
+  const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
+  const [apiPort, barePort] = await Promise.all([freePort(), freePort()]);
+  const processes: ServiceProcess[] = [];
+  const connection = await Connection.connect({ address: env.temporalAddress });
+  try {
+    const api = startServiceProcess('bin/api.ts', {
+      APP_ENV: 'test',
+      PORT: String(apiPort),
+      DATABASE_URL: db.url,
+      TEMPORAL_ADDRESS: env.temporalAddress,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      LOG_LEVEL: 'warn',
+    });
+    const bare = startServiceProcess('bench/bareSessionServer.ts', { DATABASE_URL: db.url, PORT: String(barePort), BENCH_MERCHANT_ID: merchant.id });
+    processes.push(api, bare);
+    // The API logs nothing below warn here; its readiness is the listening port answering /healthz.
+    await waitForHttp(`http://127.0.0.1:${apiPort}/healthz`);
+    await bare.waitForLine((line) => line.includes('bare server listening'));
+    const headers = { 'content-type': 'application/json', 'x-service-user-type': 'checkout', 'x-api-key': key.raw };
+
+    const apiCreates: Sample[] = [];
+    const bareStarts: Sample[] = [];
+    const client = new Client({ connection });
+    for (let run = 1; run <= RUNS; run++) {
+      progress(`create-session run ${run}/${RUNS}: ${CREATES_PER_RUN} requests through the API, then ${CREATES_PER_RUN} bare workflow starts`);
+      apiCreates.push(
+        await cannon({
+          url: `http://127.0.0.1:${apiPort}`,
+          amount: CREATES_PER_RUN,
+          requests: [
+            {
+              method: 'POST',
+              path: '/checkout/sessions',
+              headers,
+              setupRequest: (request) => ({
+                ...request,
+                body: JSON.stringify({ merchant_id: merchant.id, transaction_id: `bench-${randomBytes(8).toString('hex')}`, amount_usd: 25.5, webhook_url: 'https://merchant.example/webhooks' }),
+              }),
+            },
+          ],
+        }),
+      );
+      bareStarts.push(await bareWorkflowStarts(client, taskQueue, merchant.id));
+    }
+
+    const sessionIds = (await db.sql<{ id: string }[]>`select id from sessions limit 500`).map((r) => r.id);
+    const apiGets: Sample[] = [];
+    const bareGets: Sample[] = [];
+    let next = 0;
+    const pick = () => sessionIds[next++ % sessionIds.length] as string;
+    for (let run = 1; run <= RUNS; run++) {
+      progress(`get-session run ${run}/${RUNS}: ${GETS_PER_RUN} requests through the API, then through the bare route`);
+      apiGets.push(
+        await cannon({
+          url: `http://127.0.0.1:${apiPort}`,
+          amount: GETS_PER_RUN,
+          requests: [{ method: 'GET', headers, setupRequest: (request) => ({ ...request, path: `/checkout/sessions/${pick()}` }) }],
+        }),
+      );
+      bareGets.push(
+        await cannon({
+          url: `http://127.0.0.1:${barePort}`,
+          amount: GETS_PER_RUN,
+          requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `/sessions/${pick()}` }) }],
+        }),
+      );
+    }
+
+    const [create, start, get, bareGet] = [summary(apiCreates), summary(bareStarts), summary(apiGets), summary(bareGets)];
+    return [
+      { benchmark: 'create-session, API (POST /checkout/sessions)', figure: fmt(create), detail: `${CONNECTIONS} connections, ${CREATES_PER_RUN} requests per run` },
+      { benchmark: 'bare client.workflow.start, same server', figure: fmt(start), detail: `${CONNECTIONS} concurrent loops, ${CREATES_PER_RUN} starts per run` },
+      { benchmark: 'create-session ÷ bare start', figure: `${((create.perSecond / start.perSecond) * 100).toFixed(0)} % of the throughput`, detail: 'the API writes the read model and checks auth, rate limit and idempotency around the start' },
+      { benchmark: 'get-session, API (GET /checkout/sessions/:id)', figure: fmt(get), detail: `${CONNECTIONS} connections, ${GETS_PER_RUN} requests per run` },
+      { benchmark: 'bare Koa route, same SQL', figure: fmt(bareGet), detail: 'no auth, rate limit or logging' },
+      { benchmark: 'get-session ÷ bare route', figure: `${((get.perSecond / bareGet.perSecond) * 100).toFixed(0)} % of the throughput`, detail: 'API key lookup and the Postgres rate-limit counter are the extra round trips' },
+    ];
+  } finally {
+    await Promise.allSettled(processes.map((p) => p.stop('SIGTERM')));
+    await connection.close();
+  }
+}
+
+async function bareWorkflowStarts(client: Client, taskQueue: string, merchantId: string): Promise<Sample> {
+  const latencies: number[] = [];
+  let issued = 0;
+  const started = performance.now();
+  const loop = async () => {
+    while (issued < CREATES_PER_RUN) {
+      issued++;
+      const record = sessionRecord(merchantId, { createdAt: new Date(), lifetimeMinutes: 60 });
+      const t0 = performance.now();
+      await client.workflow.start(CHECKOUT_SESSION_WORKFLOW, {
+        workflowId: record.sessionId,
+        taskQueue,
+        args: [record],
+        typedSearchAttributes: [
+          { key: MerchantIdAttribute, value: record.merchantId },
+          { key: ExtTransactionIdAttribute, value: record.extTransactionId },
+        ],
+      });
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, loop));
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

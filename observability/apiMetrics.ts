@@ -1,0 +1,40 @@
+// The API process's Prometheus registry: request durations by matched route pattern and status, sessions by
+// status read from the read model on each scrape, and Node's process metrics (RSS, heap, event loop lag).
+// One registry per app, so several apps in one process (the tests) never register a metric twice.
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Sql } from '../db/client';
+import { SESSION_STATUSES } from '../domain/status';
+
+export interface ApiMetrics {
+  registry: Registry;
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
+}
+
+const MODES = ['test', 'live'] as const;
+
+export function createApiMetrics(sql: Sql): ApiMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const httpDuration = new Histogram({
+    name: 'checkout_http_request_duration_seconds',
+    help: 'API request duration, by the router pattern that matched (unmatched for none) and status code',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'checkout_sessions',
+    help: 'Checkout sessions in the read model, by status and mode',
+    labelNames: ['status', 'mode'] as const,
+    registers: [registry],
+    // One grouped count per scrape; every status/mode pair is reported, zero included, so series never vanish.
+    async collect() {
+      const rows = await sql<{ status: string; mode: string; count: number }[]>`
+        select status, mode, count(*)::int as count from sessions group by status, mode`;
+      this.reset();
+      for (const status of SESSION_STATUSES) for (const mode of MODES) this.set({ status, mode }, 0);
+      for (const row of rows) this.set({ status: row.status, mode: row.mode }, row.count);
+    },
+  });
+  return { registry, httpDuration };
+}

@@ -1,0 +1,126 @@
+// docker-compose.yml and the Dockerfile, checked without a Docker engine: every service built from this
+// repository runs an npm script that exists, has the configuration its process validates at start-up, and
+// finds in the image every folder and package its code loads. `docker compose config` runs too where the
+// Compose plugin exists.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, test } from 'vitest';
+import { loadChainsConfig } from '../../config/chains';
+import { loadConfig } from '../../config/env';
+import { projectRoot } from '../../toolchain/paths';
+import { importGraph } from '../support/importGraph';
+
+interface ComposeService {
+  build?: string | { context?: string };
+  command?: string[] | string;
+  environment?: Record<string, string | number | boolean | null>;
+  init?: boolean;
+}
+
+const compose = parse(readFileSync(join(projectRoot, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
+const packageJson = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+};
+const dockerfile = readFileSync(join(projectRoot, 'Dockerfile'), 'utf8');
+
+const built = Object.entries(compose.services).filter(([, service]) => {
+  const context = typeof service.build === 'string' ? service.build : service.build?.context;
+  return context === '.';
+});
+
+/** The npm script a service runs (`npm run <script>`). */
+function scriptOf(service: ComposeService): string {
+  const command = Array.isArray(service.command) ? service.command : (service.command ?? '').split(/\s+/);
+  expect(command.slice(0, 2), `command ${JSON.stringify(command)}`).toEqual(['npm', 'run']);
+  return command[2] ?? '';
+}
+
+/** What Compose would pass, with `${VAR:?…}` filled by a stand-in value and `${VAR:-default}` by its default. */
+function resolvedEnv(service: ComposeService): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(service.environment ?? {})) {
+    env[name] = String(value ?? '')
+      .replace(/\$\{[A-Z0-9_]+:\?[^}]*\}/g, 'x'.repeat(40))
+      .replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1');
+  }
+  return env;
+}
+
+const REQUIRED_ENV: Record<string, string[]> = {
+  migrate: ['DATABASE_URL'],
+  api: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'SESSION_TOKEN_SECRET', 'PUBLIC_BASE_URL', 'HOST', 'PORT'],
+  worker: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'DEPOSIT_MNEMONIC', 'METRICS_HOST', 'WORKER_METRICS_PORT'],
+  indexer: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'METRICS_HOST', 'INDEXER_METRICS_PORT'],
+};
+
+describe('docker-compose.yml', () => {
+  test('migrate, api, worker and indexer are separate services built from this repository', () => {
+    expect(built.map(([name]) => name).sort()).toEqual(['api', 'indexer', 'migrate', 'worker']);
+  });
+
+  test.each(built)('%s runs an npm script of package.json, through tsx (a runtime dependency)', (_name, service) => {
+    const script = scriptOf(service);
+    expect(Object.keys(packageJson.scripts)).toContain(script);
+    expect(packageJson.scripts[script]).toMatch(/^tsx bin\/[\w-]+\.ts$/);
+    expect(Object.keys(packageJson.dependencies)).toContain('tsx');
+  });
+
+  test.each(built)('%s has the environment its process needs, and that environment passes validation', (name, service) => {
+    const env = resolvedEnv(service);
+    for (const variable of REQUIRED_ENV[name] ?? []) expect(env[variable], `${name}: ${variable}`).toBeTruthy();
+    expect(() => loadConfig(env)).not.toThrow();
+    expect(() => loadChainsConfig(env)).not.toThrow();
+  });
+
+  test('the indexer is offered an RPC endpoint variable for every chain it can index, and long-running services get SIGTERM through an init', () => {
+    const indexerEnv = Object.keys(compose.services.indexer?.environment ?? {});
+    for (const chain of ['ETHEREUM', 'POLYGON', 'ARBITRUM', 'OPTIMISM', 'BASE', 'BSC', 'SOLANA', 'TRON']) {
+      expect(indexerEnv).toContain(`RPC_URLS_${chain}_MAINNET`);
+    }
+    for (const name of ['api', 'worker', 'indexer']) expect(compose.services[name]?.init, name).toBe(true);
+  });
+
+  test('docker compose config accepts the file where the Compose plugin exists', () => {
+    const probe = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
+    if (probe.status !== 0) {
+      // No Compose here: the checks above are the whole verdict.
+      expect(built.length).toBeGreaterThan(0);
+      return;
+    }
+    execFileSync('docker', ['compose', 'config', '-q'], {
+      cwd: projectRoot,
+      env: { ...process.env, CHECKOUT_DB_PASSWORD: 'x', TEMPORAL_DB_PASSWORD: 'x', SESSION_TOKEN_SECRET: 'x'.repeat(40), DEPOSIT_MNEMONIC: 'x' },
+    });
+  });
+});
+
+describe('Dockerfile', () => {
+  const stages = dockerfile.match(/^FROM /gm) ?? [];
+  const finalStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  const copied = [...finalStage.matchAll(/^COPY (?!--from)(.+)$/gm)].flatMap((match) => {
+    const parts = (match[1] ?? '').trim().split(/\s+/);
+    return parts.slice(0, -1);
+  });
+
+  test('is multi-stage, installs production dependencies only without npm ci, and runs as a non-root user', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    expect(dockerfile).toMatch(/RUN npm install --omit=dev --no-save/);
+    expect(dockerfile).not.toMatch(/^RUN .*npm ci/m);
+    expect(finalStage).toMatch(/^USER (?!root)\w+/m);
+  });
+
+  test('copies only paths that exist', () => {
+    for (const path of copied) expect(existsSync(join(projectRoot, path)), path).toBe(true);
+  });
+
+  test('copies every top-level folder, and declares as dependencies every package, that the services load', () => {
+    const entryPoints = built.map(([, service]) => (packageJson.scripts[scriptOf(service)] ?? '').replace(/^tsx /, ''));
+    const graph = importGraph(projectRoot, entryPoints);
+    const copiedFolders = copied.filter((path) => statSync(join(projectRoot, path)).isDirectory());
+    expect([...graph.topLevelFolders].filter((folder) => !copiedFolders.includes(folder)), 'folders loaded but not copied').toEqual([]);
+    expect([...graph.packages].filter((name) => !(name in packageJson.dependencies)), 'packages loaded but not in dependencies').toEqual([]);
+  });
+});

@@ -1,0 +1,116 @@
+// The API and worker processes (bin/api.ts, bin/worker.ts) at debug level through a whole flow: session
+// created, payment selected, completion simulated, webhook delivered. Every stdout line is JSON; API lines
+// carry the request id, activity lines the workflow id; no line holds a credential: the raw API key, the
+// session token, the webhook secret, the session-token HMAC key, the deposit mnemonic or the DB password.
+// The worker's Prometheus endpoint counts the webhook attempt next to the Temporal SDK's own metrics.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest';
+import { freePort } from '../../toolchain/ports';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
+import { call } from '../support/http';
+import { startServiceProcess, type ServiceProcess } from '../support/serviceProcess';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
+
+const MNEMONIC = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
+
+describe('process logs and worker metrics through a whole flow', () => {
+  let db: TestDatabase;
+  let merchant: TestMerchant;
+  let receiver: WebhookReceiver;
+  let api: ServiceProcess | undefined;
+  let worker: ServiceProcess | undefined;
+  let baseUrl = '';
+  let metricsPort = 0;
+  const dbPassword = `pw${randomBytes(12).toString('hex')}`;
+  const sessionTokenSecret = randomBytes(32).toString('hex');
+
+  beforeAll(async () => {
+    [db, receiver] = await Promise.all([createTestDatabase(), startWebhookReceiver()]);
+    merchant = await createTestMerchant(db.sql);
+    // A role of its own, so the password searched for in the logs is one nothing else contains.
+    const role = `ops_${randomBytes(4).toString('hex')}`;
+    await db.sql.unsafe(`create role ${role} login superuser password '${dbPassword}'`);
+    const roleUrl = new URL(db.url);
+    roleUrl.username = role;
+    roleUrl.password = dbPassword;
+    const env = {
+      APP_ENV: 'test',
+      LOG_LEVEL: 'debug',
+      DATABASE_URL: roleUrl.toString(),
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TEMPORAL_TASK_QUEUE: `ops-${randomBytes(4).toString('hex')}`,
+      SESSION_TOKEN_SECRET: sessionTokenSecret,
+      DEPOSIT_MNEMONIC: MNEMONIC,
+    };
+    const [apiPort, workerMetricsPort] = await Promise.all([freePort(), freePort()]);
+    baseUrl = `http://127.0.0.1:${apiPort}`;
+    metricsPort = workerMetricsPort;
+    api = startServiceProcess('bin/api.ts', { ...env, PORT: String(apiPort) });
+    worker = startServiceProcess('bin/worker.ts', { ...env, WORKER_METRICS_PORT: String(metricsPort) });
+    await Promise.all([
+      api.waitForLine((line) => line.includes('"api listening"')),
+      worker.waitForLine((line) => line.includes('"worker running"'), 120_000),
+    ]);
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.allSettled([api?.stop('SIGKILL'), worker?.stop('SIGKILL'), receiver?.close()]);
+    await db?.drop();
+  });
+
+  test('JSON lines with request and workflow ids, no secrets, webhook attempts counted', async () => {
+    if (!api || !worker) throw new Error('processes did not start');
+    const created = await call(baseUrl, 'POST', '/checkout/sessions', {
+      apiKey: merchant.testKey,
+      body: sessionRequest(merchant.merchant.id, { webhook_url: receiver.url }),
+    });
+    expect(created.status).toBe(201);
+    const sessionId = created.body.data?.session_id as string;
+    const sessionToken = new URL(created.body.data?.checkout_url_with_token as string).searchParams.get('token') ?? '';
+    expect(sessionToken.length).toBeGreaterThan(10);
+
+    const selected = await call(baseUrl, 'POST', '/checkout/sessions/select-payment', {
+      headers: { 'x-service-user-type': 'checkout', authorization: `Bearer ${sessionToken}` },
+      body: { session_id: sessionId, token: 'USDC', chain: 'base' },
+    });
+    expect(selected.status, JSON.stringify(selected.body)).toBe(200);
+    const simulated = await call(baseUrl, 'POST', `/checkout/sessions/${sessionId}/simulate`, { apiKey: merchant.testKey, body: { status: 'completed' } });
+    expect(simulated.status, JSON.stringify(simulated.body)).toBe(200);
+    await vi.waitFor(() => expect(receiver.received.some((w) => w.rawBody.includes('completed'))).toBe(true), { timeout: 30_000, interval: 100 });
+    const [webhookSecret] = await db.sql<{ webhook_secret_test: string }[]>`select webhook_secret_test from merchants where id = ${merchant.merchant.id}`;
+
+    const metrics = await vi.waitFor(
+      async () => {
+        const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+        expect(text).toMatch(/^checkout_webhook_attempts\{[^}]*outcome="delivered"[^}]*\} [1-9]/m);
+        return text;
+      },
+      { timeout: 15_000, interval: 250 },
+    );
+    expect(metrics).toMatch(/^temporal_worker_task_slots_available\{/m);
+    expect(metrics).not.toMatch(/^checkout_webhook_failures\{/m);
+
+    expect(await worker.stop('SIGTERM')).toBe(0);
+    expect(await api.stop('SIGTERM')).toBe(0);
+
+    const apiLines = api.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const workerLines = worker.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const requests = apiLines.filter((line) => line.msg === 'request');
+    expect(requests.length).toBeGreaterThanOrEqual(3);
+    for (const line of requests) expect(line.requestId).toMatch(/\S/);
+    const attempts = workerLines.filter((line) => line.msg === 'webhook attempt');
+    expect(attempts.length).toBeGreaterThan(0);
+    for (const line of attempts) {
+      expect(line).toMatchObject({ outcome: 'delivered', activityType: 'deliverWebhook', taskQueue: expect.any(String) });
+      expect(line.workflowId).toMatch(/^wh_/);
+    }
+
+    const everything = [...api.lines, ...worker.lines].join('\n');
+    const secrets = { apiKey: merchant.testKey, sessionToken, webhookSecret: webhookSecret?.webhook_secret_test ?? '', dbPassword, sessionTokenSecret, mnemonic: MNEMONIC };
+    for (const [name, secret] of Object.entries(secrets)) {
+      expect(secret.length, name).toBeGreaterThan(8);
+      expect(everything.includes(secret), `${name} appears in the logs`).toBe(false);
+    }
+  });
+});
