@@ -3,6 +3,8 @@
 // Kept apart from config/env.ts because only the indexers and the chain registry read it.
 import { z } from 'zod';
 import { isEvmAddress } from '../domain/addresses/evm';
+import { isSolanaAddress } from '../domain/addresses/solana';
+import { isTronAddress } from '../domain/addresses/tron';
 import { CHAIN_FACTS, CHAINS, TOKENS, type Chain, type TokenSymbol } from '../domain/chains';
 import type { Network } from '../domain/tokenContracts';
 import { ConfigError } from './env';
@@ -71,6 +73,8 @@ function tokenOverride(chain: Chain) {
       return { address, decimals: Number(decimals) };
     })
     .refine(({ address }) => CHAIN_FACTS[chain].family !== 'evm' || isEvmAddress(address), 'is not an EVM address (EIP-55 checksum or all lowercase)')
+    .refine(({ address }) => CHAIN_FACTS[chain].family !== 'tron' || isTronAddress(address), 'is not a Tron address (base58check T…)')
+    .refine(({ address }) => CHAIN_FACTS[chain].family !== 'solana' || isSolanaAddress(address), 'is not a Solana mint address (32-byte base58)')
     .refine(({ decimals }) => decimals <= 36, 'decimals must be at most 36');
 }
 

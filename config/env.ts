@@ -28,6 +28,12 @@ const EnvSchema = z
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
     TRUST_PROXY: z.stringbool().default(false),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+    METRICS_HOST: z.string().default('127.0.0.1'),
+    WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    INDEXER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    READINESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(25_000),
+    LOCAL_CHAIN_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
   })
   .superRefine((env, ctx) => {
     if (env.APP_ENV === 'production' && !env.SESSION_TOKEN_SECRET) {
@@ -64,6 +70,14 @@ export type Config = {
   trustProxy: boolean;
   /** Requests per API key per minute, counted in Postgres so every API replica shares one budget. */
   rateLimitPerMinute: number;
+  /** Where the worker's and the indexer's own metrics endpoints listen; port 0 turns one off. */
+  metrics: { host: string; workerPort: number; indexerPort: number };
+  /** How long /readyz waits for Postgres and for Temporal before it reports the dependency as failed. */
+  readinessTimeoutMs: number;
+  /** After SIGTERM: how long in-flight requests and activities may run before the process stops anyway. */
+  shutdownTimeoutMs: number;
+  /** Port of the local Hardhat chain `npm start` runs when no RPC_URLS_* are set; 0 picks a free one. */
+  localChainPort: number;
 };
 
 export class ConfigError extends Error {
@@ -96,6 +110,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    metrics: { host: e.METRICS_HOST, workerPort: e.WORKER_METRICS_PORT, indexerPort: e.INDEXER_METRICS_PORT },
+    readinessTimeoutMs: e.READINESS_TIMEOUT_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    localChainPort: e.LOCAL_CHAIN_PORT,
   };
 }
 

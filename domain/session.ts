@@ -70,7 +70,7 @@ export const CreateSessionResponse = z
   .strict();
 export type CreateSessionResponse = z.infer<typeof CreateSessionResponse>;
 
-const TokenChainSetSchema = z
+export const TokenChainSetSchema = z
   .object({
     tokens: z.partialRecord(z.enum(TOKENS), z.object({ chain: z.array(z.enum(CHAINS)) }).strict()),
   })

@@ -12,6 +12,8 @@ const command = process.argv[2];
 const steps = {
   setup: [],
   start: [['tsx', 'bin/dev.ts']],
+  demo: [['tsx', 'bin/demo.ts']],
+  bench: [['tsx', 'bench/run.ts']],
   test: [
     ['tsc', '--noEmit'],
     ['eslint', '--max-warnings', '0', '.'],
@@ -62,4 +64,4 @@ for (const [bin, ...args] of steps[command]) {
   step(`${bin} ${args.join(' ')}`);
   run(join(root, 'node_modules', '.bin', bin), args);
 }
-if (command !== 'start') console.log(`\n✔ ${command} finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+if (command === 'setup' || command === 'test') console.log(`\n✔ ${command} finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -16,6 +16,8 @@ export interface WorkerDeps {
   activities: ActivityDeps;
   /** A prebuilt bundle (tests build one per run); otherwise the worker bundles workflows/ itself. */
   workflowBundle?: WorkflowBundle;
+  /** After shutdown is requested, how long running activities may finish before they are cancelled (SDK default: 0). */
+  shutdownGraceTimeMs?: number;
 }
 
 export function createWorker(deps: WorkerDeps): Promise<Worker> {
@@ -25,6 +27,7 @@ export function createWorker(deps: WorkerDeps): Promise<Worker> {
     taskQueue: deps.taskQueue,
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath }),
     activities: createActivities(deps.activities),
+    ...(deps.shutdownGraceTimeMs === undefined ? {} : { shutdownGraceTime: deps.shutdownGraceTimeMs }),
   });
 }
 

@@ -70,3 +70,12 @@ export async function setWebhookSecret(sql: Sql, merchantId: string, mode: Mode,
       : await sql`update merchants set webhook_secret_live = ${secret} where id = ${merchantId} returning id`;
   return rows.length === 1;
 }
+
+/** The merchant's webhook signing secret of one mode: shown by the dev commands for their demo merchant only. */
+export async function findWebhookSecret(sql: Sql, merchantId: string, mode: Mode): Promise<string | undefined> {
+  const [row] =
+    mode === 'test'
+      ? await sql<{ secret: string }[]>`select webhook_secret_test as secret from merchants where id = ${merchantId}`
+      : await sql<{ secret: string }[]>`select webhook_secret_live as secret from merchants where id = ${merchantId}`;
+  return row?.secret;
+}

@@ -47,3 +47,12 @@ export async function recentBlockHashes(sql: Queryable, key: ChainKey, atOrBelow
     order by block_number desc`;
   return rows.map((row) => ({ number: row.block_number, hash: row.block_hash }));
 }
+
+/**
+ * Forgets where the indexer got to on a chain that was replaced by a new one with the same chain id: the fresh
+ * local chain of each `npm start`, whose blocks the stored cursor and hashes no longer describe.
+ */
+export async function resetCursor(sql: Queryable, key: ChainKey): Promise<void> {
+  await sql`delete from indexer_block_hashes where chain = ${key.chain} and network = ${key.network}`;
+  await sql`delete from indexer_cursors where chain = ${key.chain} and network = ${key.network}`;
+}

@@ -12,7 +12,7 @@ import { createTemporalSignalSender } from '../../../indexers/core/signalSender'
 import type { EvmIndexer } from '../../../indexers/evm/evmIndexer';
 import { buildEvmIndexer } from '../../../indexers/evm/startEvmIndexers';
 import { getStateQuery } from '../../../workflows/messages';
-import { createLocalChain, type LocalChain } from '../../support/evm/localChain';
+import { createLocalChain, type LocalChain } from '../../../toolchain/localChain/localChain';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../../support/factories';
 import { call } from '../../support/http';
 import { startTestService, type TestService } from '../../support/service';

@@ -12,7 +12,7 @@ import type { IndexerSignal, SignalOutcome, SignalSender } from '../../../indexe
 import type { EvmIndexer } from '../../../indexers/evm/evmIndexer';
 import { buildEvmIndexer } from '../../../indexers/evm/startEvmIndexers';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
-import { createLocalChain, type LocalChain } from '../../support/evm/localChain';
+import { createLocalChain, type LocalChain } from '../../../toolchain/localChain/localChain';
 import { createTestMerchant } from '../../support/factories';
 import { sessionRecord } from '../../support/sessionRecords';
 

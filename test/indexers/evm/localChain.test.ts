@@ -1,8 +1,8 @@
 import { BlockNotFoundError, erc20Abi, getAbiItem, TransactionReceiptNotFoundError, zeroAddress } from 'viem';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { createLocalChain } from '../../support/evm/localChain';
-import type { LocalChain } from '../../support/evm/localChain';
+import { createLocalChain } from '../../../toolchain/localChain/localChain';
+import type { LocalChain } from '../../../toolchain/localChain/localChain';
 
 const transferEvent = getAbiItem({ abi: erc20Abi, name: 'Transfer' });
 

@@ -129,5 +129,5 @@ describe('indexer process: killed mid-range and restarted', () => {
       }
       await temporal.workflow.getHandle(session.sessionId).terminate('test finished');
     }
-  });
+  }, 180_000);
 });

@@ -3,8 +3,8 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { projectRoot } from '../../../toolchain/paths';
-import { freePort } from '../../../toolchain/ports';
+import { projectRoot } from '../paths';
+import { freePort } from '../ports';
 
 export interface HardhatNode {
   rpcUrl: string;
@@ -20,26 +20,43 @@ const STOP_GRACE_MS = 5_000;
 const OUTPUT_TAIL_CHARS = 8_000;
 const PORT_ATTEMPTS = 3;
 
-const hardhatCli = createRequire(import.meta.url).resolve('hardhat/internal/cli/bootstrap.js');
 const configPath = fileURLToPath(new URL('./hardhat.config.cjs', import.meta.url));
 
-// A test worker that is SIGKILLed never runs its exit handlers, and a Hardhat node never exits on its own. The
-// parent holds the write end of the node's stdin and the kernel closes it however the parent dies, so the node
-// exits on EOF. `node -e` leaves no script path in argv, and Hardhat's CLI parses argv from index 2.
-const launcher = [
-  `process.stdin.on('end', () => process.exit(0)).resume();`,
-  `process.argv.splice(1, 0, ${JSON.stringify(hardhatCli)});`,
-  `require(${JSON.stringify(hardhatCli)});`,
-].join(' ');
+// A parent that is SIGKILLed (a test worker, a killed `npm start`) never runs its exit handlers, and a Hardhat node
+// never exits on its own. The parent holds the write end of the node's stdin and the kernel closes it however the
+// parent dies, so the node exits on EOF. `node -e` leaves no script path in argv, and Hardhat's CLI parses argv
+// from index 2. Resolved on first use: Hardhat is a devDependency, and importing this module must not need it.
+function launcher(): string {
+  const hardhatCli = createRequire(import.meta.url).resolve('hardhat/internal/cli/bootstrap.js');
+  return [
+    `process.stdin.on('end', () => process.exit(0)).resume();`,
+    `process.argv.splice(1, 0, ${JSON.stringify(hardhatCli)});`,
+    `require(${JSON.stringify(hardhatCli)});`,
+  ].join(' ');
+}
 
 class PortTakenError extends Error {}
 
+export interface HardhatNodeOptions {
+  /** Loopback port to listen on; omitted or 0: a free one. */
+  port?: number;
+  startupTimeoutMs?: number;
+}
+
 /**
- * Starts `hardhat node` (chain id 31337, automine on, the 20 funded default accounts) on a free loopback port.
+ * Starts `hardhat node` (chain id 31337, automine on, the 20 funded default accounts) on a loopback port.
  * A child process rather than an in-process server: Hardhat keeps one runtime environment per process, and a
- * separate process can be killed outright however a test ends.
+ * separate process can be killed outright however its parent ends.
  */
-export async function startHardhatNode({ startupTimeoutMs = 30_000 }: { startupTimeoutMs?: number } = {}): Promise<HardhatNode> {
+export async function startHardhatNode({ port: fixedPort, startupTimeoutMs = 30_000 }: HardhatNodeOptions = {}): Promise<HardhatNode> {
+  if (fixedPort) {
+    try {
+      return await launch(fixedPort, startupTimeoutMs);
+    } catch (error) {
+      if (error instanceof PortTakenError) throw new Error(`cannot start the local chain: 127.0.0.1:${fixedPort} is already in use`);
+      throw error;
+    }
+  }
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     try {
@@ -54,7 +71,7 @@ export async function startHardhatNode({ startupTimeoutMs = 30_000 }: { startupT
 async function launch(port: number, startupTimeoutMs: number): Promise<HardhatNode> {
   const child = spawn(
     process.execPath,
-    ['-e', launcher, 'node', '--config', configPath, '--hostname', '127.0.0.1', '--port', String(port)],
+    ['-e', launcher(), 'node', '--config', configPath, '--hostname', '127.0.0.1', '--port', String(port)],
     // Hardhat refuses to run unless the working directory resolves its own local installation.
     { cwd: projectRoot, env: hardhatEnv(), stdio: ['pipe', 'pipe', 'pipe'] },
   );

@@ -1,10 +1,12 @@
+// A local EVM chain with viem clients: a Hardhat node, test tokens, funded accounts, mining, snapshots and reverts.
+// The EVM indexer tests use it, and so do `npm start` and `npm run demo` (devChain.ts).
 import { mnemonicToSeed } from '@scure/bip39';
 import { createPublicClient, createTestClient, createWalletClient, defineChain, erc20Abi, http, isAddressEqual, parseAbi, parseEventLogs } from 'viem';
 import type { Address, Chain, Hash, HDAccount, Hex, PublicClient, TestClient, Transport, WalletClient } from 'viem';
 import { HDKey, hdKeyToAccount } from 'viem/accounts';
 import { hardhat } from 'viem/chains';
 import { compileTestToken } from './compileTestToken';
-import { startHardhatNode } from './hardhatNode';
+import { startHardhatNode, type HardhatNodeOptions } from './hardhatNode';
 
 /** Hardhat's built-in dev mnemonic; the node funds its first 20 accounts (m/44'/60'/0'/0/i) with 10 000 ETH each. */
 export const HARDHAT_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -34,7 +36,10 @@ export interface LocalChain {
    * start the call, then `mine()` (or let interval mining run), then await it.
    */
   mint(token: Address, to: Address, amount: bigint): Promise<TransferReceipt>;
-  transfer(token: Address, fromAccountIndex: number, to: Address, amount: bigint): Promise<TransferReceipt>;
+  /** From one of the funded accounts by index, or from any account (fund it first: `fund`). */
+  transfer(token: Address, from: number | HDAccount, to: Address, amount: bigint): Promise<TransferReceipt>;
+  /** Sets the account's ETH balance, for gas (hardhat_setBalance). */
+  fund(address: Address, wei: bigint): Promise<void>;
   /** Mines `blocks` empty blocks (pending transactions go into the first), timestamps one second apart. */
   mine(blocks: number): Promise<void>;
   /** Hardhat forgets a snapshot once it has been reverted to: take a new one to revert again. */
@@ -52,10 +57,10 @@ const testTokenAbi = [
   ...parseAbi(['constructor(string name, string symbol, uint8 decimals)', 'function mint(address to, uint256 value)']),
 ] as const;
 
-export async function createLocalChain(): Promise<LocalChain> {
+export async function createLocalChain(options: HardhatNodeOptions = {}): Promise<LocalChain> {
   // The BIP-39 seed costs 2048 PBKDF2 rounds; the async variant yields, so it overlaps with the node booting.
   const [started, prepared] = await Promise.allSettled([
-    startHardhatNode(),
+    startHardhatNode(options),
     Promise.all([compileTestToken(), mnemonicToSeed(HARDHAT_MNEMONIC)]),
   ]);
   if (prepared.status === 'rejected') {
@@ -79,8 +84,8 @@ export async function createLocalChain(): Promise<LocalChain> {
   // chain answers in milliseconds and tests read the head right after mining.
   const publicClient = createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 50 });
   const testClient = createTestClient({ chain, transport, mode: 'hardhat', cacheTime: 0, pollingInterval: 50 });
-  const walletClientFor = (accountIndex: number) =>
-    createWalletClient({ chain, transport, account: account(accountIndex), cacheTime: 0, pollingInterval: 50 });
+  const walletClientOf = (signer: HDAccount) => createWalletClient({ chain, transport, account: signer, cacheTime: 0, pollingInterval: 50 });
+  const walletClientFor = (accountIndex: number) => walletClientOf(account(accountIndex));
   const walletClient = walletClientFor(0);
 
   async function transferReceipt(hash: Hash, token: Address): Promise<TransferReceipt> {
@@ -114,14 +119,18 @@ export async function createLocalChain(): Promise<LocalChain> {
       return transferReceipt(hash, tokenAddress);
     },
 
-    async transfer(tokenAddress, fromAccountIndex, to, amount) {
-      const hash = await walletClientFor(fromAccountIndex).writeContract({
+    async transfer(tokenAddress, from, to, amount) {
+      const hash = await (typeof from === 'number' ? walletClientFor(from) : walletClientOf(from)).writeContract({
         address: tokenAddress,
         abi: testTokenAbi,
         functionName: 'transfer',
         args: [to, amount],
       });
       return transferReceipt(hash, tokenAddress);
+    },
+
+    async fund(address, wei) {
+      await testClient.setBalance({ address, value: wei });
     },
 
     async mine(blocks) {

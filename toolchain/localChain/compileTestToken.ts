@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Abi, Hex } from 'viem';
 import { z } from 'zod';
-import { toolsDir } from '../../../toolchain/paths';
+import { toolsDir } from '../paths';
 
 export interface CompiledContract {
   abi: Abi;
@@ -14,7 +14,7 @@ export interface CompiledContract {
 
 const SOURCE_NAME = 'TestToken.sol';
 const CONTRACT_NAME = 'TestToken';
-const sourcePath = fileURLToPath(new URL(`../../fixtures/contracts/${SOURCE_NAME}`, import.meta.url));
+const sourcePath = fileURLToPath(new URL(`./${SOURCE_NAME}`, import.meta.url));
 const cachePath = join(toolsDir, 'cache', `${CONTRACT_NAME}.json`);
 
 const settings = {
@@ -40,7 +40,7 @@ const solcOutputSchema = z.object({
 let compiled: Promise<CompiledContract> | undefined;
 
 /**
- * ABI and creation bytecode of test/fixtures/contracts/TestToken.sol. solc-js takes about a second to load, so
+ * ABI and creation bytecode of TestToken.sol (next to this file). solc-js takes about a second to load, so
  * the result is cached on disk, keyed by the source, the compiler version and the settings.
  */
 export function compileTestToken(): Promise<CompiledContract> {

@@ -1,0 +1,191 @@
+// `npm run demo`: one test-mode payment from start to finish, printed as it happens. It starts the same stack as
+// `npm start` (bin/devStack.ts), creates a session whose webhook_url is a receiver on loopback, selects USDC on
+// base, pays it with a real ERC-20 transfer on the local chain, mines blocks to the required depth, follows the
+// status to completed and checks the webhook's signature with verifyWebhookSignature.
+//
+// It always runs its own stack, on free ports with a throw-away data directory, never a running `npm start`: a
+// payment needs that process's chain RPC URL, token, funded account, API key and webhook secret, and reaching
+// them from outside would tie the demo to one configuration of it. Its own stack costs a few seconds and can
+// neither collide with nor leave anything behind in `npm start`'s data.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Address } from 'viem';
+import { loadConfig } from '../config/env';
+import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, verifyWebhookSignature } from '../domain/webhookSignature';
+import { createLogger } from '../observability/logger';
+import { installWorkerRuntime } from '../observability/temporalRuntime';
+import { freePort } from '../toolchain/ports';
+import { followSession } from './demo/sessionProgress';
+import { startDemoWebhookReceiver, type DemoWebhookReceiver } from './demo/webhookReceiver';
+import { startDevStack, type DevStack } from './devStack';
+
+const AMOUNT_USD = 25.5;
+const MINING_STEPS = 3;
+const SIGNATURE_TOLERANCE_SECONDS = 300;
+const STARTUP_NOTE_TIMEOUT_MS = 500;
+
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+const say = (line: string) => console.log(`▸ ${line}`);
+const detail = (label: string, value: string) => console.log(`    ${label.padEnd(27)}${value}`);
+
+const userConfig = loadConfig();
+// Progress lines are the demo's output; the service's own JSON log lines only when something goes wrong.
+const logLevel = process.env.LOG_LEVEL ? userConfig.logLevel : 'warn';
+const dataDir = mkdtempSync(join(tmpdir(), 'checkout-demo-'));
+let stack: DevStack | undefined;
+let receiver: DemoWebhookReceiver | undefined;
+
+async function cleanUp(): Promise<void> {
+  await receiver?.close();
+  await stack?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+process.once('SIGINT', () => {
+  console.error('\n✖ demo interrupted');
+  cleanUp().finally(() => process.exit(130));
+});
+
+// The demo orders shutdown itself, as `npm start` does, and serves no worker metrics beside a running one.
+installWorkerRuntime({ logger: createLogger(logLevel, 'worker'), metricsBindAddress: undefined, shutdownSignals: [] });
+
+try {
+  console.log('Stablecoin checkout demo: one test-mode USDC payment on a local chain, start to finish\n');
+  await noteRunningService();
+  stack = await startStack();
+  const chain = stack.devChain;
+  if (!chain) throw new Error('the stack started without its local chain');
+  say(`service up after ${elapsed()}: API ${stack.apiUrl}, local chain ${chain.local.rpcUrl}, USDC test token ${chain.usdc}`);
+
+  receiver = await startDemoWebhookReceiver();
+  say(`webhook receiver listening on ${receiver.url}`);
+
+  const api = apiClient(stack.apiUrl, stack.testKey);
+  const created = await api('POST', '/checkout/sessions', {
+    merchant_id: stack.merchant.id,
+    transaction_id: `demo-${Date.now()}`,
+    amount_usd: AMOUNT_USD,
+    webhook_url: receiver.url,
+    metadata: { source: 'npm run demo' },
+  });
+  const sessionId = text(created, 'session_id');
+  say(`POST /checkout/sessions → session ${sessionId} for ${AMOUNT_USD.toFixed(2)} USD (merchant ${stack.merchant.id})`);
+
+  const selected = await api('POST', '/checkout/sessions/select-payment', { session_id: sessionId, token: 'USDC', chain: chain.chain });
+  const depositAddress = text(selected, 'deposit_address') as Address;
+  const tokenAddress = text(selected, 'token_address');
+  const amount = BigInt(text(selected, 'amount_base_units'));
+  const required = Number(selected.confirmations_required);
+  say(`POST /checkout/sessions/select-payment USDC on ${chain.chain}`);
+  detail('deposit address', depositAddress);
+  detail('token contract', tokenAddress);
+  detail('amount', `${text(selected, 'amount')} USDC (${amount} base units)`);
+  detail('payment URI', text(selected, 'payment_uri'));
+  detail('confirmations required', String(required));
+  if (tokenAddress.toLowerCase() !== chain.usdc.toLowerCase()) {
+    throw new Error(`select-payment quoted token ${tokenAddress}, not the local chain's USDC ${chain.usdc}: the worker's chain registry missed the local chain`);
+  }
+
+  const progress = followSession({
+    readStatus: async () => text(await api('GET', `/checkout/sessions/${sessionId}`), 'status'),
+    temporal: stack.temporal,
+    sessionId,
+    confirmationsRequired: required,
+    print: say,
+  });
+  await progress.until((p) => p.status === 'awaiting_payment', 10_000, 'the session awaiting payment');
+
+  const paid = await chain.local.transfer(chain.usdc, chain.payer, depositAddress, amount);
+  say(`USDC transfer(${depositAddress}, ${amount}) from ${chain.payer.address}: tx ${paid.hash} in block #${paid.blockNumber}`);
+  await progress.until((p) => p.confirmations !== undefined, 30_000, 'the indexer seeing the transfer');
+
+  // The transfer's own block is its first confirmation; the others are mined in a few steps to show them arrive.
+  const toMine = required - 1;
+  let mined = 0;
+  for (let step = 1; step <= MINING_STEPS && mined < toMine; step++) {
+    const blocks = Math.ceil((toMine - mined) / (MINING_STEPS - step + 1));
+    await chain.local.mine(blocks);
+    mined += blocks;
+    say(`hardhat_mine ${blocks} blocks → head #${await chain.local.blockNumber()}`);
+    const depth = mined + 1;
+    await progress.until((p) => p.status === 'completed' || (p.confirmations ?? 0) >= depth, 30_000, `${depth} confirmations`);
+  }
+  say(`mined ${mined} blocks after the transfer's own: ${mined + 1} confirmations, ${required} required`);
+  await progress.until((p) => p.status === 'completed', 60_000, 'completion');
+
+  const delivery = await receiver.next(30_000);
+  const header = (name: string) => String(delivery.headers[name.toLowerCase()] ?? '');
+  say(`webhook received: POST ${delivery.path}`);
+  for (const name of [EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER]) detail(name, header(name));
+  console.log(`    body ${JSON.stringify(JSON.parse(delivery.rawBody), null, 2).replaceAll('\n', '\n    ')}`);
+  const verified = verifyWebhookSignature(delivery.rawBody, header(SIGNATURE_HEADER), stack.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
+  if (!verified.valid) throw new Error(`the webhook's signature was rejected: ${verified.reason}`);
+  say(`verifyWebhookSignature(rawBody, ${SIGNATURE_HEADER}, test webhook secret, ${SIGNATURE_TOLERANCE_SECONDS}) → valid, signed at ${new Date(verified.timestamp * 1000).toISOString()}`);
+
+  console.log(`\n✔ demo finished in ${elapsed()}: session ${sessionId} completed, webhook verified`);
+  await cleanUp();
+  process.exit(0);
+} catch (error) {
+  console.error(`\n✖ demo failed after ${elapsed()}: ${error instanceof Error ? error.message : String(error)}`);
+  await cleanUp().catch(() => undefined);
+  process.exit(1);
+}
+
+/** A running `npm start` is left alone; saying so explains why the demo's URLs differ from its banner. */
+async function noteRunningService(): Promise<void> {
+  const url = `http://${userConfig.host}:${userConfig.port}/healthz`;
+  const answered = await fetch(url, { signal: AbortSignal.timeout(STARTUP_NOTE_TIMEOUT_MS) }).then(
+    (response) => response.ok,
+    () => false,
+  );
+  if (answered) say(`a service already answers on ${userConfig.host}:${userConfig.port}; the demo leaves it alone and runs its own`);
+}
+
+async function startStack(): Promise<DevStack> {
+  const [apiPort, postgresPort, temporalPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  say(`starting the service on free ports with a throw-away data directory (${dataDir})`);
+  // Only what makes this stack its own is set; everything else is the embedded default.
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: String(apiPort),
+    DATA_DIR: dataDir,
+    EMBEDDED_POSTGRES_PORT: String(postgresPort),
+    TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+    LOCAL_CHAIN_PORT: '0',
+    WORKER_METRICS_PORT: '0',
+    INDEXER_METRICS_PORT: '0',
+    LOG_LEVEL: logLevel,
+  });
+  return startDevStack({
+    config,
+    chainEnv: {},
+    startTemporal: true,
+    persistent: false,
+    keyLabel: 'npm run demo',
+    progress: say,
+    logger: createLogger(config.logLevel, 'demo'),
+  });
+}
+
+type Json = Record<string, unknown>;
+
+function apiClient(baseUrl: string, apiKey: string) {
+  return async (method: 'GET' | 'POST', path: string, body?: Json): Promise<Json> => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', 'x-service-user-type': 'checkout', 'x-api-key': apiKey },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const raw = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${raw}`);
+    return (JSON.parse(raw) as { data: Json }).data;
+  };
+}
+
+function text(data: Json, field: string): string {
+  const value = data[field];
+  if (typeof value !== 'string') throw new Error(`the API answered without ${field}: ${JSON.stringify(data)}`);
+  return value;
+}

@@ -1,0 +1,197 @@
+// The whole service on its embedded defaults, in one process tree: an embedded Postgres (unless DATABASE_URL is
+// set), a Temporal dev server (unless the caller uses one already running), migrations, a local EVM chain with a
+// USDC test token and its indexer (unless RPC_URLS_* are configured: then the indexers of those chains), the
+// worker, the API and a demo merchant with a fresh test key. `npm start` (bin/dev.ts) and `npm run demo`
+// (bin/demo.ts) both run it, so the demo exercises exactly what `npm start` runs.
+import { join, resolve } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode, NativeConnection, Runtime } from '@temporalio/worker';
+import { startApiServer } from '../api/server';
+import { loadChainsConfig } from '../config/chains';
+import type { Config } from '../config/env';
+import { createSql } from '../db/client';
+import { startEmbeddedPostgres } from '../db/embeddedPostgres';
+import { ensureDatabase } from '../db/ensureDatabase';
+import { migrate } from '../db/migrate';
+import { createApiKey } from '../db/repositories/apiKeys';
+import { findMerchantByName, findWebhookSecret, insertMerchant, type Merchant } from '../db/repositories/merchants';
+import { createChainRegistry } from '../domain/chainRegistry';
+import { ALL_TOKEN_CHAIN_PAIRS } from '../domain/chains';
+import { resetCursor } from '../indexers/core/cursor';
+import { createTemporalSignalSender } from '../indexers/core/signalSender';
+import { indexedEvmDeployments, startEvmIndexers } from '../indexers/evm/startEvmIndexers';
+import { createLogger, errorFields, type Logger } from '../observability/logger';
+import { startDevChain, type DevChain } from '../toolchain/localChain/devChain';
+import { startTemporalDevServer } from '../toolchain/temporalDevServer';
+import { activityDepsFromConfig, createWorker, workflowsPath } from '../worker/createWorker';
+
+const DEMO_MERCHANT = 'Demo merchant';
+// The local node answers in milliseconds and mines only when asked: polling it often costs nothing and lets a
+// payment show up at once, where the base default (its 2 s block time) would make every step wait.
+const LOCAL_CHAIN_POLL_MS = '250';
+
+export interface DevStackOptions {
+  config: Config;
+  /** Where the chain variables come from (RPC_URLS_…, CHAIN_ID_…, TOKEN_…, INDEXER_…). */
+  chainEnv: NodeJS.ProcessEnv;
+  /** Start a Temporal dev server on config.temporal.address; false: use the server already there. */
+  startTemporal: boolean;
+  /** Web UI port of that dev server; omitted: headless. */
+  temporalUiPort?: number;
+  /** Postgres data and Temporal history survive restarts in config.dataDir; false: they are thrown away. */
+  persistent: boolean;
+  /** Label of the fresh test key. */
+  keyLabel: string;
+  progress(line: string): void;
+  logger: Logger;
+}
+
+export interface DevStack {
+  apiUrl: string;
+  temporal: Client;
+  temporalAddress: string;
+  temporalUiUrl: string | undefined;
+  /** Where Postgres runs, in words. */
+  postgres: string;
+  /** The local chain, unless RPC_URLS_* were configured. */
+  devChain: DevChain | undefined;
+  /** `chain:network` of every running indexer. */
+  indexed: string[];
+  merchant: Merchant;
+  testKey: string;
+  webhookSecret: string;
+  /** Stops everything in order: API, indexers, worker (drained), chain, Temporal, Postgres. */
+  stop(): Promise<void>;
+}
+
+type Stop = () => Promise<void>;
+
+async function runStops(stops: Stop[]): Promise<void> {
+  const errors: unknown[] = [];
+  for (const stop of stops.splice(0)) await stop().catch((error: unknown) => errors.push(error));
+  if (errors.length > 0) throw errors[0];
+}
+
+export async function startDevStack(options: DevStackOptions): Promise<DevStack> {
+  const { config, progress, logger } = options;
+  // Pushed to the front as things start, so stopping runs in reverse order of starting.
+  const stops: Stop[] = [];
+  try {
+    const dataDir = resolve(config.dataDir);
+    const useLocalChain = !Object.entries(options.chainEnv).some(([name, value]) => name.startsWith('RPC_URLS_') && value?.trim());
+    const temporalPort = Number(config.temporal.address.split(':').at(-1));
+
+    if (!config.databaseUrl) progress(`starting embedded Postgres on 127.0.0.1:${config.embeddedPostgresPort} (data in ${join(dataDir, 'postgres')})`);
+    if (options.startTemporal) progress(`starting Temporal dev server on ${config.temporal.address}${options.temporalUiPort ? ` with its Web UI on port ${options.temporalUiPort}` : ''}`);
+    if (useLocalChain) progress(`starting a local Hardhat chain on ${config.localChainPort ? `127.0.0.1:${config.localChainPort}` : 'a free loopback port'} with a USDC test token`);
+    // These are independent and each takes seconds (bundling the workflow code too): do them side by side.
+    const [pg, temporalServer, devChain, workflowBundle] = await settleAll(stops, [
+      config.databaseUrl ? undefined : startEmbeddedPostgres({ dataDir: join(dataDir, 'postgres'), port: config.embeddedPostgresPort, persistent: options.persistent }),
+      options.startTemporal
+        ? startTemporalDevServer({
+            port: temporalPort,
+            ...(options.temporalUiPort ? { uiPort: options.temporalUiPort } : {}),
+            ...(options.persistent ? { dbFile: join(dataDir, 'temporal.sqlite') } : {}),
+            log: (line) => logger.debug({ temporal: line }),
+          })
+        : undefined,
+      useLocalChain ? startDevChain({ port: config.localChainPort }) : undefined,
+      bundleWorkflowCode({ workflowsPath, logger: Runtime.instance().logger }),
+    ] as const);
+
+    let databaseUrl = config.databaseUrl;
+    if (pg) {
+      await ensureDatabase(pg.adminUrl, 'checkout');
+      databaseUrl = pg.urlFor('checkout');
+    }
+    if (!databaseUrl) throw new Error('no database: DATABASE_URL is unset and no embedded Postgres was started');
+    const sql = createSql(databaseUrl);
+    stops.unshift(() => sql.end({ timeout: 5 }));
+    await migrate(sql, progress);
+
+    // The worker's chain registry (select-payment's token contract and chain id) and the indexers read the same
+    // variables, the local chain's included.
+    const chainEnv: NodeJS.ProcessEnv = devChain ? { INDEXER_POLL_INTERVAL_MS: LOCAL_CHAIN_POLL_MS, ...options.chainEnv, ...devChain.env } : options.chainEnv;
+    const chains = loadChainsConfig(chainEnv);
+    const registry = createChainRegistry(chains);
+
+    const temporalAddress = temporalServer?.address ?? config.temporal.address;
+    const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
+    const worker = await createWorker({
+      connection: nativeConnection,
+      namespace: config.temporal.namespace,
+      taskQueue: config.temporal.taskQueue,
+      activities: activityDepsFromConfig(config, sql, chainEnv),
+      workflowBundle,
+    });
+    const workerRun = worker.run();
+    stops.unshift(async () => {
+      worker.shutdown();
+      await workerRun;
+      await nativeConnection.close();
+    });
+
+    const connection = await Connection.connect({ address: temporalAddress });
+    stops.unshift(() => connection.close());
+    const temporal = new Client({ connection, namespace: config.temporal.namespace });
+
+    const deployments = indexedEvmDeployments(registry);
+    // A fresh local chain has the chain id of the previous run's but none of its blocks.
+    if (devChain) await resetCursor(sql, { chain: devChain.chain, network: 'testnet' });
+    if (deployments.length > 0) {
+      // Each indexer holds one connection for its advisory lock and the process one for LISTEN.
+      const indexerSql = createSql(databaseUrl, { max: deployments.length + 4 });
+      stops.unshift(() => indexerSql.end({ timeout: 5 }));
+      const indexers = await startEvmIndexers({
+        sql: indexerSql,
+        registry,
+        tuning: chains.indexer,
+        sender: createTemporalSignalSender(temporal, { namespace: config.temporal.namespace }),
+        logger: createLogger(config.logLevel, 'indexer'),
+      });
+      stops.unshift(() => indexers.stop());
+      indexers.done.catch((error: unknown) => logger.error({ err: errorFields(error) }, 'an indexer stopped; deposits on its chain are no longer seen'));
+    }
+
+    const api = await startApiServer({ config, sql, temporal, logger: createLogger(config.logLevel, 'api') }, config.host, config.port);
+    stops.unshift(() => api.close());
+
+    const merchant =
+      (await findMerchantByName(sql, DEMO_MERCHANT)) ?? (await insertMerchant(sql, { name: DEMO_MERCHANT, supportedTokens: ALL_TOKEN_CHAIN_PAIRS }));
+    const key = await createApiKey(sql, merchant.id, 'test', options.keyLabel);
+    const webhookSecret = await findWebhookSecret(sql, merchant.id, 'test');
+    if (!webhookSecret) throw new Error(`merchant ${merchant.id} has no test webhook secret`);
+
+    return {
+      apiUrl: api.url,
+      temporal,
+      temporalAddress,
+      temporalUiUrl: temporalServer?.uiUrl,
+      postgres: pg ? `embedded on 127.0.0.1:${config.embeddedPostgresPort}, data in ${join(dataDir, 'postgres')}` : 'DATABASE_URL',
+      devChain,
+      indexed: deployments.map((d) => `${d.chain}:${d.network}`),
+      merchant,
+      testKey: key.raw,
+      webhookSecret,
+      stop: () => runStops(stops),
+    };
+  } catch (error) {
+    await runStops(stops).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Awaits every start; registers a stop for each that succeeded, then rethrows the first failure, so nothing that
+ * did start is left running.
+ */
+async function settleAll<T extends readonly unknown[]>(stops: Stop[], starts: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(starts);
+  for (const result of settled) {
+    const value: unknown = result.status === 'fulfilled' ? result.value : undefined;
+    if (value && typeof value === 'object' && 'stop' in value && typeof value.stop === 'function') stops.unshift(() => (value.stop as Stop).call(value));
+  }
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+}

@@ -1,0 +1,57 @@
+// `npm run demo` as a new user runs it: a real child process (`node --import tsx bin/demo.ts`) that starts its own
+// stack (embedded Postgres, Temporal dev server, local Hardhat chain, indexer, worker, API), pays one session with
+// a real ERC-20 transfer and checks the webhook's signature. Nothing of the test run's own servers is shared.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const DEMO_TIMEOUT_MS = 110_000;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runDemo(): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/demo.ts'], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    // SIGINT, as Ctrl-C would: the demo then stops what it started.
+    const timer = setTimeout(() => child.kill('SIGINT'), DEMO_TIMEOUT_MS);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('npm run demo', () => {
+  it('pays a session on the local chain, follows it to completed and verifies the webhook', { timeout: DEMO_TIMEOUT_MS + 20_000 }, async () => {
+    const run = await runDemo();
+    const output = `${run.stdout}\n${run.stderr}`;
+    expect(run.code, output).toBe(0);
+
+    expect(run.stdout).toMatch(/status awaiting_payment\n/);
+    expect(run.stdout).toMatch(/USDC transfer\(0x[0-9a-fA-F]{40}, 25500000\) from 0x[0-9a-fA-F]{40}: tx 0x[0-9a-f]{64} in block #\d+/);
+    expect(run.stdout).toMatch(/status confirming \d+\/64\n/);
+    expect(run.stdout).toMatch(/mined 63 blocks after the transfer's own: 64 confirmations, 64 required/);
+    expect(run.stdout).toMatch(/status completed 64\/64\n/);
+    expect(run.stdout).toMatch(/X-Service-Event +payment\.completed/);
+    expect(run.stdout).toMatch(/"status": "completed"/);
+    expect(run.stdout).toMatch(/verifyWebhookSignature\(rawBody, X-Service-Signature, test webhook secret, 300\) → valid/);
+    expect(run.stdout).toMatch(/✔ demo finished in [\d.]+ s: session cs_\w+ completed, webhook verified/);
+
+    // The throw-away data directory is gone once the demo exits.
+    const dataDir = /throw-away data directory \((.+)\)/.exec(run.stdout)?.[1];
+    expect(dataDir).toBeDefined();
+    expect(existsSync(dataDir!)).toBe(false);
+  });
+});

@@ -1,0 +1,64 @@
+// The local EVM chain the dev commands (`npm start`, `npm run demo`) index when no RPC_URLS_* are configured: a
+// Hardhat node on loopback with a 6-decimal USDC test token, standing in for base's test network. The chain
+// variables it returns point the chain registry there, so select-payment quotes the very token contract and
+// chain id the indexer watches.
+import { getAddress, parseEther, toHex, type Address, type HDAccount, type Hex } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { envSuffix } from '../../config/chains';
+import type { Chain } from '../../domain/chains';
+import { createLocalChain, HARDHAT_MNEMONIC, type LocalChain } from './localChain';
+
+/** The chain whose test network the local node replaces: test-mode sessions paying on it are paid locally. */
+export const DEV_CHAIN: Chain = 'base';
+export const DEV_USDC_DECIMALS = 6;
+/**
+ * The customer's wallet. Test-mode deposit addresses come from the Hardhat mnemonic too, as m/44'/60'/0'/0/<i>,
+ * the very accounts Hardhat funds; the payer is account 1' of that mnemonic, so it is never a session's deposit
+ * address and a payment is never a transfer to oneself.
+ */
+export const DEV_PAYER_PATH = "m/44'/60'/1'/0/0";
+const PAYER_USDC = 1_000_000n * 10n ** BigInt(DEV_USDC_DECIMALS);
+const PAYER_ETH = parseEther('1000');
+
+export interface DevChain {
+  local: LocalChain;
+  chain: Chain;
+  usdc: Address;
+  payer: HDAccount;
+  /** Development only: derived from Hardhat's public mnemonic. */
+  payerPrivateKey: Hex;
+  payerUsdc: bigint;
+  /** RPC_URLS_, CHAIN_ID_ and TOKEN_USDC_ of the chain's test network, as config/chains.ts reads them. */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export async function startDevChain(options: { port: number }): Promise<DevChain> {
+  const local = await createLocalChain({ port: options.port });
+  try {
+    const usdc = getAddress(await local.deployToken({ symbol: 'USDC', name: 'USD Coin (local test token)', decimals: DEV_USDC_DECIMALS }));
+    const payer = mnemonicToAccount(HARDHAT_MNEMONIC, { path: DEV_PAYER_PATH });
+    const payerKey = payer.getHdKey().privateKey;
+    if (!payerKey) throw new Error(`no private key at ${DEV_PAYER_PATH}`);
+    await local.fund(payer.address, PAYER_ETH);
+    await local.mint(usdc, payer.address, PAYER_USDC);
+    const suffix = envSuffix(DEV_CHAIN, 'testnet');
+    return {
+      local,
+      chain: DEV_CHAIN,
+      usdc,
+      payer,
+      payerPrivateKey: toHex(payerKey),
+      payerUsdc: PAYER_USDC,
+      env: {
+        [`RPC_URLS_${suffix}`]: local.rpcUrl,
+        [`CHAIN_ID_${suffix}`]: String(local.chainId),
+        [`TOKEN_USDC_${suffix}`]: `${usdc}:${DEV_USDC_DECIMALS}`,
+      },
+      stop: local.stop,
+    };
+  } catch (error) {
+    await local.stop();
+    throw error;
+  }
+}
