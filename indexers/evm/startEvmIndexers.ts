@@ -4,10 +4,10 @@ import type { Logger } from 'pino';
 import type { IndexerTuning } from '../../config/chains';
 import type { Sql } from '../../db/client';
 import type { ChainDeployment, ChainRegistry } from '../../domain/chainRegistry';
-import { acquireChainLock } from '../core/chainLock';
-import { IndexerMetrics } from '../core/metrics';
+import type { IndexerMetrics } from '../core/metrics';
 import type { SignalSender } from '../core/signalSender';
-import { listenForWatchChanges, WatchSet } from '../core/watchSet';
+import { runIndexers, type RunningIndexers } from '../core/runIndexers';
+import { WatchSet } from '../core/watchSet';
 import { createEvmRpc } from './evmRpc';
 import { EvmIndexer } from './evmIndexer';
 
@@ -17,15 +17,6 @@ export interface StartEvmIndexersDeps {
   tuning: IndexerTuning;
   sender: SignalSender;
   logger: Logger;
-}
-
-export interface RunningIndexers {
-  deployments: ChainDeployment[];
-  metrics: IndexerMetrics;
-  /** Rejects if an indexer cannot run at all (its node reports another chain id). */
-  done: Promise<void>;
-  /** Lets every tick in progress finish (its cursor is then stored), stops the loops and releases the locks. */
-  stop(): Promise<void>;
 }
 
 const MAX_BACKOFF_MS = 5_000;
@@ -64,35 +55,6 @@ export function buildEvmIndexer(deployment: ChainDeployment, deps: BuildEvmIndex
   return new EvmIndexer({ sql, deployment, rpc, watches, sender: deps.sender, metrics, logger: deps.logger, maxLogRange: tuning.maxLogRange, pollIntervalMs });
 }
 
-export async function startEvmIndexers(deps: StartEvmIndexersDeps): Promise<RunningIndexers> {
-  const { sql, logger } = deps;
-  const deployments = indexedEvmDeployments(deps.registry);
-  const abort = new AbortController();
-  const metrics = new IndexerMetrics();
-  const indexers = deployments.map((deployment) => buildEvmIndexer(deployment, { ...deps, metrics, signal: abort.signal }));
-  const listener = await listenForWatchChanges(sql, indexers.map((indexer) => indexer.watches));
-
-  const runs = indexers.map(async (indexer) => {
-    const lock = await acquireChainLock(sql, indexer.key, abort.signal, MIN_POLL_MS * 4);
-    if (!lock) return;
-    logger.info({ chain: indexer.key.chain, network: indexer.key.network }, 'indexer running');
-    try {
-      await indexer.run(abort.signal);
-    } finally {
-      await lock.release();
-    }
-  });
-  const done = Promise.all(runs).then(() => undefined);
-  // A failed indexer surfaces through `done`; stop() waits for the others regardless.
-  done.catch(() => undefined);
-  return {
-    deployments,
-    metrics,
-    done,
-    async stop() {
-      abort.abort();
-      await Promise.allSettled(runs);
-      await listener.unlisten();
-    },
-  };
+export function startEvmIndexers(deps: StartEvmIndexersDeps): Promise<RunningIndexers> {
+  return runIndexers(deps, indexedEvmDeployments(deps.registry), (deployment, shared) => buildEvmIndexer(deployment, { ...deps, ...shared }));
 }

@@ -4,11 +4,10 @@ import type { Logger } from 'pino';
 import type { IndexerTuning } from '../../config/chains';
 import type { Sql } from '../../db/client';
 import type { ChainDeployment, ChainRegistry } from '../../domain/chainRegistry';
-import { acquireChainLock } from '../core/chainLock';
-import { IndexerMetrics } from '../core/metrics';
+import type { IndexerMetrics } from '../core/metrics';
 import type { SignalSender } from '../core/signalSender';
-import { listenForWatchChanges, WatchSet } from '../core/watchSet';
-import type { RunningIndexers } from '../evm/startEvmIndexers';
+import { WatchSet } from '../core/watchSet';
+import { runIndexers, type RunningIndexers } from '../core/runIndexers';
 import { TronIndexer } from './tronIndexer';
 import { createTronRpc } from './tronRpc';
 
@@ -57,35 +56,6 @@ export function buildTronIndexer(deployment: ChainDeployment, deps: BuildTronInd
   return new TronIndexer({ sql, deployment, rpc, watches, sender: deps.sender, metrics, logger: deps.logger, maxLogRange: tuning.maxLogRange, pollIntervalMs });
 }
 
-export async function startTronIndexers(deps: StartTronIndexersDeps): Promise<RunningIndexers> {
-  const { sql, logger } = deps;
-  const deployments = indexedTronDeployments(deps.registry);
-  const abort = new AbortController();
-  const metrics = new IndexerMetrics();
-  const indexers = deployments.map((deployment) => buildTronIndexer(deployment, { ...deps, metrics, signal: abort.signal }));
-  const listener = await listenForWatchChanges(sql, indexers.map((indexer) => indexer.watches));
-
-  const runs = indexers.map(async (indexer) => {
-    const lock = await acquireChainLock(sql, indexer.key, abort.signal, MIN_POLL_MS * 4);
-    if (!lock) return;
-    logger.info({ chain: indexer.key.chain, network: indexer.key.network }, 'indexer running');
-    try {
-      await indexer.run(abort.signal);
-    } finally {
-      await lock.release();
-    }
-  });
-  const done = Promise.all(runs).then(() => undefined);
-  // A failed indexer surfaces through `done`; stop() waits for the others regardless.
-  done.catch(() => undefined);
-  return {
-    deployments,
-    metrics,
-    done,
-    async stop() {
-      abort.abort();
-      await Promise.allSettled(runs);
-      await listener.unlisten();
-    },
-  };
+export function startTronIndexers(deps: StartTronIndexersDeps): Promise<RunningIndexers> {
+  return runIndexers(deps, indexedTronDeployments(deps.registry), (deployment, shared) => buildTronIndexer(deployment, { ...deps, ...shared }));
 }
