@@ -4,9 +4,10 @@ import type { Logger } from 'pino';
 import type { Sql } from '../../db/client';
 import type { ChainDeployment } from '../../domain/chainRegistry';
 import { errorFields } from '../../observability/logger';
+import { depositsToWatched } from '../core/matchTransfers';
 import { trackConfirmations } from '../core/confirmations';
 import { loadCursor, saveCursor, type BlockRef, type ChainKey } from '../core/cursor';
-import { upsertDeposits, type NewDeposit } from '../core/depositStore';
+import { upsertDeposits } from '../core/depositStore';
 import type { ChainMetrics } from '../core/metrics';
 import { findCommonAncestor, rewindTo, type ReorgDeps } from '../core/reorg';
 import { sleep } from '../core/sleep';
@@ -14,7 +15,7 @@ import { flushSignals } from '../core/signalOutbox';
 import type { SignalSender } from '../core/signalSender';
 import type { WatchSet } from '../core/watchSet';
 import type { EvmRpc } from './evmRpc';
-import { scanTransfers, type TokenTransfer } from './scanTransfers';
+import { scanTransfers } from './scanTransfers';
 
 export interface EvmIndexerDeps {
   sql: Sql;
@@ -187,7 +188,7 @@ export class EvmIndexer {
     // after a pause, once the node has settled.
     const moved = transfers.some((t) => (t.blockNumber === from && t.blockHash !== first.hash) || (t.blockNumber === to && t.blockHash !== last.hash));
     if (moved) return 'done';
-    const deposits = this.matchWatched(transfers, new Date(Number(first.timestamp) * 1000));
+    const deposits = depositsToWatched(transfers, this.deps.watches, new Date(Number(first.timestamp) * 1000));
     const next = { number: to, hash: last.hash };
     const written = await this.deps.sql.begin(async (tx) => {
       const count = await upsertDeposits(tx, this.key, deposits);
@@ -197,28 +198,6 @@ export class EvmIndexer {
     this.deps.metrics.depositsDetected += written;
     this.setCursor(next);
     return to < head ? 'more' : 'done';
-  }
-
-  private matchWatched(transfers: readonly TokenTransfer[], rangeStart: Date): NewDeposit[] {
-    const deposits: NewDeposit[] = [];
-    for (const transfer of transfers) {
-      // Zero-value transfers move no money; they are the address-poisoning spam every deposit address receives.
-      if (transfer.amount === 0n) continue;
-      const watch = this.deps.watches.match(transfer.to, rangeStart);
-      if (!watch) continue;
-      deposits.push({
-        sessionId: watch.sessionId,
-        token: transfer.token,
-        txHash: transfer.txHash,
-        logIndex: transfer.logIndex,
-        amount: transfer.amount,
-        fromAddress: transfer.from,
-        toAddress: transfer.to,
-        blockNumber: transfer.blockNumber,
-        blockHash: transfer.blockHash,
-      });
-    }
-    return deposits;
   }
 
   private async recoverFromReorg(below: bigint): Promise<boolean> {

@@ -1,0 +1,37 @@
+// Token transfers (as log-based chains report them) → the deposits of watched addresses they represent.
+import type { TokenSymbol } from '../../domain/chains';
+import type { NewDeposit } from './depositStore';
+import type { WatchSet } from './watchSet';
+
+export interface ObservedTransfer {
+  token: TokenSymbol;
+  from: string;
+  to: string;
+  amount: bigint;
+  txHash: string;
+  logIndex: number;
+  blockNumber: bigint;
+  blockHash: string;
+}
+
+export function depositsToWatched(transfers: readonly ObservedTransfer[], watches: WatchSet, rangeStart: Date): NewDeposit[] {
+  const deposits: NewDeposit[] = [];
+  for (const transfer of transfers) {
+    // Zero-value transfers move no money; they are the address-poisoning spam every deposit address receives.
+    if (transfer.amount === 0n) continue;
+    const watch = watches.match(transfer.to, rangeStart);
+    if (!watch) continue;
+    deposits.push({
+      sessionId: watch.sessionId,
+      token: transfer.token,
+      txHash: transfer.txHash,
+      logIndex: transfer.logIndex,
+      amount: transfer.amount,
+      fromAddress: transfer.from,
+      toAddress: transfer.to,
+      blockNumber: transfer.blockNumber,
+      blockHash: transfer.blockHash,
+    });
+  }
+  return deposits;
+}
