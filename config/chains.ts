@@ -19,6 +19,8 @@ export interface TokenOverride {
 export interface ChainNetworkConfig {
   /** HTTP(S) JSON-RPC endpoints; each retry of a failed call goes to the next one. Empty: not indexed. */
   rpcUrls: string[];
+  /** WS(S) endpoints for eth_subscribe newHeads (EVM only): blocks are read as they arrive, polling slows down. */
+  wsUrls: string[];
   /** Replaces the chain id the node must report (a local test node is 31337, not the public testnet's id). */
   chainId?: number;
   /** First block scanned when no cursor exists yet. */
@@ -29,6 +31,8 @@ export interface ChainNetworkConfig {
 export interface IndexerTuning {
   /** Overrides the per-chain default (its average block time). */
   pollIntervalMs?: number;
+  /** The safety-net poll while a new-head subscription is live. */
+  subscribedPollIntervalMs: number;
   /** Most blocks one eth_getLogs call may span; catch-up after downtime advances in ranges of this size. */
   maxLogRange: number;
   rpcTimeoutMs: number;
@@ -48,10 +52,14 @@ export function envSuffix(chain: Chain, network: Network): string {
   return `${chain.toUpperCase()}_${network.toUpperCase()}`;
 }
 
-const urlList = z
-  .string()
-  .transform((value) => value.split(',').map((url) => url.trim()).filter((url) => url.length > 0))
-  .pipe(z.array(z.url({ protocol: /^https?$/ })));
+const urlList = (protocol: RegExp) =>
+  z
+    .string()
+    .transform((value) => value.split(',').map((url) => url.trim()).filter((url) => url.length > 0))
+    .pipe(z.array(z.url({ protocol })));
+
+// A setting the operator expects to work must not be silently ignored.
+const notForThisFamily = z.string().refine(() => false, 'new-head subscriptions are for EVM chains only; Solana and Tron indexers poll');
 
 const chainIdValue = z
   .string()
@@ -83,6 +91,7 @@ const positiveInt = (min: number, max: number) => z.coerce.number().int().min(mi
 function buildSchema() {
   const shape: Record<string, z.ZodType> = {
     INDEXER_POLL_INTERVAL_MS: positiveInt(50, 600_000).optional(),
+    INDEXER_SUBSCRIBED_POLL_INTERVAL_MS: positiveInt(1_000, 3_600_000).default(30_000),
     INDEXER_MAX_LOG_RANGE: positiveInt(1, 100_000).default(500),
     INDEXER_RPC_TIMEOUT_MS: positiveInt(100, 120_000).default(10_000),
     INDEXER_RPC_ATTEMPTS: positiveInt(1, 20).default(4),
@@ -93,7 +102,8 @@ function buildSchema() {
   for (const chain of CHAINS) {
     for (const network of NETWORKS) {
       const suffix = envSuffix(chain, network);
-      shape[`RPC_URLS_${suffix}`] = urlList.optional();
+      shape[`RPC_URLS_${suffix}`] = urlList(/^https?$/).optional();
+      shape[`WS_URLS_${suffix}`] = (CHAIN_FACTS[chain].family === 'evm' ? urlList(/^wss?$/) : notForThisFamily).optional();
       shape[`CHAIN_ID_${suffix}`] = chainIdValue.optional();
       shape[`INDEXER_START_BLOCK_${suffix}`] = blockValue.optional();
       for (const token of TOKENS) shape[`TOKEN_${token}_${suffix}`] = tokenOverride(chain).optional();
@@ -123,6 +133,7 @@ export function loadChainsConfig(env: NodeJS.ProcessEnv = process.env): ChainsCo
       const startBlock = e[`INDEXER_START_BLOCK_${suffix}`] as bigint | undefined;
       perNetwork[network] = {
         rpcUrls: (e[`RPC_URLS_${suffix}`] as string[] | undefined) ?? [],
+        wsUrls: (e[`WS_URLS_${suffix}`] as string[] | undefined) ?? [],
         ...(chainId === undefined ? {} : { chainId }),
         ...(startBlock === undefined ? {} : { startBlock }),
         tokens,
@@ -135,6 +146,7 @@ export function loadChainsConfig(env: NodeJS.ProcessEnv = process.env): ChainsCo
     networks,
     indexer: {
       ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }),
+      subscribedPollIntervalMs: e.INDEXER_SUBSCRIBED_POLL_INTERVAL_MS as number,
       maxLogRange: e.INDEXER_MAX_LOG_RANGE as number,
       rpcTimeoutMs: e.INDEXER_RPC_TIMEOUT_MS as number,
       rpcAttempts: e.INDEXER_RPC_ATTEMPTS as number,

@@ -25,6 +25,8 @@ export interface ChainDeployment {
   /** What eth_chainId must answer; undefined where the chain has no numeric id (solana, tron). */
   chainId: number | undefined;
   rpcUrls: string[];
+  /** Websocket endpoints for new-head subscriptions (EVM); empty: the indexer polls. */
+  wsUrls: string[];
   tokens: TokenDeployment[];
   /** Blocks including the deposit's own (spec 2.8). */
   confirmations: number;
@@ -57,6 +59,7 @@ export function createChainRegistry(config: ChainsConfig): ChainRegistry {
         family: facts.family,
         chainId: configured.chainId ?? (publishedId === undefined ? undefined : Number.parseInt(publishedId, 16)),
         rpcUrls: configured.rpcUrls,
+        wsUrls: configured.wsUrls,
         tokens,
         confirmations: facts.confirmations,
         blockTimeMs: Math.round(facts.averageBlockTimeSeconds * 1000),

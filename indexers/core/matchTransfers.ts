@@ -1,7 +1,7 @@
 // Token transfers (as log-based chains report them) → the deposits of watched addresses they represent.
 import type { TokenSymbol } from '../../domain/chains';
 import type { NewDeposit } from './depositStore';
-import type { WatchSet } from './watchSet';
+import type { WatchMatcher } from './watchSet';
 
 export interface ObservedTransfer {
   token: TokenSymbol;
@@ -14,7 +14,7 @@ export interface ObservedTransfer {
   blockHash: string;
 }
 
-export function depositsToWatched(transfers: readonly ObservedTransfer[], watches: WatchSet, rangeStart: Date): NewDeposit[] {
+export function depositsToWatched(transfers: readonly ObservedTransfer[], watches: WatchMatcher, rangeStart: Date): NewDeposit[] {
   const deposits: NewDeposit[] = [];
   for (const transfer of transfers) {
     // Zero-value transfers move no money; they are the address-poisoning spam every deposit address receives.

@@ -15,9 +15,13 @@ export interface ChainMetrics {
   depositsDetected: number;
   depositsConfirmed: number;
   depositsReorged: number;
+  /** Of depositsDetected: found by re-scanning for a watch the indexer learnt of after passing its blocks. */
+  depositsBackfilled: number;
   reorgs: number;
   /** A block whose parentHash is not the hash the node gives for the block below it. */
   parentHashAnomalies: number;
+  /** Whether the node's new-head subscription (EVM websocket) is delivering; undefined when none is configured. */
+  subscriptionLive: boolean | undefined;
   signalsSent: number;
   /** The session workflow no longer exists: the deposit stays recorded for an operator. */
   signalsUndeliverable: number;
@@ -48,8 +52,10 @@ export class IndexerMetrics {
         depositsDetected: 0,
         depositsConfirmed: 0,
         depositsReorged: 0,
+        depositsBackfilled: 0,
         reorgs: 0,
         parentHashAnomalies: 0,
+        subscriptionLive: undefined,
         signalsSent: 0,
         signalsUndeliverable: 0,
         signalErrors: 0,

@@ -10,10 +10,10 @@ import { classifyEvmRpcError } from '../../../indexers/evm/evmRpc';
 describe('chain configuration and registry', () => {
   test('defaults: published contracts, CHAIN_FACTS depths, nothing indexed without an RPC URL', () => {
     const config = loadChainsConfig({});
-    expect(config.indexer).toEqual({ maxLogRange: 500, rpcTimeoutMs: 10_000, rpcAttempts: 4, rpcBackoffMs: 250, watchReloadMs: 60_000, watchGraceHours: 24 });
+    expect(config.indexer).toEqual({ maxLogRange: 500, subscribedPollIntervalMs: 30_000, rpcTimeoutMs: 10_000, rpcAttempts: 4, rpcBackoffMs: 250, watchReloadMs: 60_000, watchGraceHours: 24 });
     const registry = createChainRegistry(config);
     const bsc = registry.get('bsc', 'mainnet');
-    expect(bsc).toMatchObject({ chainId: 56, confirmations: 15, blockTimeMs: 3000, rpcUrls: [] });
+    expect(bsc).toMatchObject({ chainId: 56, confirmations: 15, blockTimeMs: 3000, rpcUrls: [], wsUrls: [] });
     expect(bsc.tokens).toEqual([
       { symbol: 'USDC', address: TOKEN_CONTRACTS.USDC.bsc.mainnet?.address, decimals: 18 },
       { symbol: 'USDT', address: TOKEN_CONTRACTS.USDT.bsc.mainnet?.address, decimals: 18 },
@@ -28,6 +28,7 @@ describe('chain configuration and registry', () => {
     const registry = createChainRegistry(
       loadChainsConfig({
         RPC_URLS_BSC_TESTNET: 'http://127.0.0.1:8545, http://127.0.0.1:8546',
+        WS_URLS_BSC_TESTNET: 'ws://127.0.0.1:8545',
         CHAIN_ID_BSC_TESTNET: '31337',
         TOKEN_USDT_BSC_TESTNET: '0x5fbdb2315678afecb367f032d93f642f64180aa3:18',
         INDEXER_START_BLOCK_BSC_TESTNET: '42',
@@ -36,6 +37,7 @@ describe('chain configuration and registry', () => {
     );
     expect(registry.get('bsc', 'testnet')).toMatchObject({
       rpcUrls: ['http://127.0.0.1:8545', 'http://127.0.0.1:8546'],
+      wsUrls: ['ws://127.0.0.1:8545'],
       chainId: 31337,
       startBlock: 42n,
       tokens: [{ symbol: 'USDT', address: '0x5fbdb2315678afecb367f032d93f642f64180aa3', decimals: 18 }],
@@ -55,6 +57,13 @@ describe('chain configuration and registry', () => {
       expect((error as Error).message).toMatch(/TOKEN_USDC_BASE_MAINNET: is not an EVM address/);
       expect((error as Error).message).toMatch(/INDEXER_MAX_LOG_RANGE/);
     }
+  });
+
+  test('websocket endpoints must be ws(s) URLs, and only EVM chains take them', () => {
+    expect(() => loadChainsConfig({ WS_URLS_BASE_MAINNET: 'https://base.example' })).toThrow(/WS_URLS_BASE_MAINNET/);
+    expect(() => loadChainsConfig({ RPC_URLS_BASE_MAINNET: 'wss://base.example' })).toThrow(/RPC_URLS_BASE_MAINNET/);
+    expect(() => loadChainsConfig({ WS_URLS_TRON_MAINNET: 'wss://tron.example' })).toThrow(/WS_URLS_TRON_MAINNET: new-head subscriptions are for EVM chains only/);
+    expect(loadChainsConfig({ WS_URLS_BASE_MAINNET: 'wss://a.example,ws://b.example' }).networks.base.mainnet.wsUrls).toEqual(['wss://a.example', 'ws://b.example']);
   });
 });
 

@@ -52,6 +52,32 @@ describe('watched address set', () => {
     }
   });
 
+  test('stamping a watch backfilled notifies nobody; a new deadline does', async () => {
+    const options = { reloadMs: 3_600_000, graceMs: 0, normalize: (a: string) => a.toLowerCase() };
+    const optimism = new WatchSet(db.sql, { chain: 'optimism', network: 'testnet' }, options);
+    const arbitrum = new WatchSet(db.sql, { chain: 'arbitrum', network: 'testnet' }, options);
+    const sessionId = await watch('optimism', randomAddress());
+    await optimism.refreshIfNeeded();
+    expect(optimism.toBackfill.map((w) => w.sessionId)).toEqual([sessionId]);
+    const listener = await listenForWatchChanges(db.sql, [optimism, arbitrum]);
+    try {
+      const optimismStale = vi.spyOn(optimism, 'markStale');
+      const arbitrumStale = vi.spyOn(arbitrum, 'markStale');
+      await optimism.recordBackfilled(db.sql, optimism.toBackfill);
+      // Notifications arrive in commit order: once arbitrum's has, optimism's stamp would have been delivered too.
+      await watch('arbitrum', randomAddress());
+      await vi.waitFor(() => expect(arbitrumStale).toHaveBeenCalled(), { timeout: 5_000, interval: 20 });
+      expect(optimismStale).not.toHaveBeenCalled();
+
+      await db.sql`update deposit_watches set watch_until = watch_until + interval '1 hour' where session_id = ${sessionId}`;
+      await vi.waitFor(() => expect(optimismStale).toHaveBeenCalled(), { timeout: 5_000, interval: 20 });
+      await optimism.refreshIfNeeded();
+      expect(optimism.toBackfill).toEqual([]);
+    } finally {
+      await listener.unlisten();
+    }
+  });
+
   test('a watch matches blocks up to its deadline and loads during the grace period after it', async () => {
     const address = randomAddress();
     const until = new Date(Date.now() - 30 * 60_000);

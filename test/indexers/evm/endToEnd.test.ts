@@ -9,7 +9,7 @@ import { createChainRegistry } from '../../../domain/chainRegistry';
 import { CHAIN_FACTS } from '../../../domain/chains';
 import { IndexerMetrics } from '../../../indexers/core/metrics';
 import { createTemporalSignalSender } from '../../../indexers/core/signalSender';
-import type { EvmIndexer } from '../../../indexers/evm/evmIndexer';
+import type { ChainIndexer } from '../../../indexers/core/chainIndexer';
 import { buildEvmIndexer } from '../../../indexers/evm/startEvmIndexers';
 import { getStateQuery } from '../../../workflows/messages';
 import { createLocalChain, type LocalChain } from '../../../toolchain/localChain/localChain';
@@ -25,7 +25,7 @@ describe('EVM deposit → session workflow, end to end', () => {
   let chain: LocalChain;
   let tokens: Tokens;
   let merchant: TestMerchant;
-  let indexer: EvmIndexer;
+  let indexer: ChainIndexer;
 
   beforeAll(async () => {
     [service, chain] = await Promise.all([startTestService(), createLocalChain()]);

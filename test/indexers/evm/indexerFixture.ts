@@ -9,7 +9,7 @@ import { createChainRegistry, type ChainDeployment } from '../../../domain/chain
 import type { Chain } from '../../../domain/chains';
 import { IndexerMetrics, type ChainMetrics } from '../../../indexers/core/metrics';
 import type { IndexerSignal, SignalOutcome, SignalSender } from '../../../indexers/core/signalSender';
-import type { EvmIndexer } from '../../../indexers/evm/evmIndexer';
+import type { ChainIndexer } from '../../../indexers/core/chainIndexer';
 import { buildEvmIndexer } from '../../../indexers/evm/startEvmIndexers';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { createLocalChain, type LocalChain } from '../../../toolchain/localChain/localChain';
@@ -45,7 +45,7 @@ export interface Tokens {
 }
 
 export interface IndexerUnderTest {
-  indexer: EvmIndexer;
+  indexer: ChainIndexer;
   sender: RecordingSignalSender;
   metrics: ChainMetrics;
   deployment: ChainDeployment;

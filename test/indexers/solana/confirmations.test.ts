@@ -3,7 +3,7 @@ import { loadChainsConfig } from '../../../config/chains';
 import { createChainRegistry } from '../../../domain/chainRegistry';
 import { CHAIN_FACTS } from '../../../domain/chains';
 import { IndexerMetrics } from '../../../indexers/core/metrics';
-import { ClusterMismatchError } from '../../../indexers/solana/solanaIndexer';
+import { NetworkMismatchError } from '../../../indexers/core/chainReader';
 import { buildSolanaIndexer } from '../../../indexers/solana/startSolanaIndexers';
 import { createMint, fundedSigner, mintTo, transfer } from '../../support/solana/splToken';
 import { RecordingSignalSender, silentLogger } from '../evm/indexerFixture';
@@ -136,7 +136,7 @@ describe('Solana indexer: detection and confirmation depth in slots', () => {
       logger: silentLogger,
       metrics: new IndexerMetrics(),
     });
-    await expect(mainnet.verifyCluster()).rejects.toBeInstanceOf(ClusterMismatchError);
-    await expect(fx.createIndexer().indexer.verifyCluster()).resolves.toBeUndefined();
+    await expect(mainnet.verifyNetwork()).rejects.toBeInstanceOf(NetworkMismatchError);
+    await expect(fx.createIndexer().indexer.verifyNetwork()).resolves.toBeUndefined();
   });
 });

@@ -9,7 +9,7 @@ import { createChainRegistry } from '../../../domain/chainRegistry';
 import { CHAIN_FACTS } from '../../../domain/chains';
 import { IndexerMetrics } from '../../../indexers/core/metrics';
 import { createTemporalSignalSender } from '../../../indexers/core/signalSender';
-import type { SolanaIndexer } from '../../../indexers/solana/solanaIndexer';
+import type { ChainIndexer } from '../../../indexers/core/chainIndexer';
 import { buildSolanaIndexer } from '../../../indexers/solana/startSolanaIndexers';
 import { getStateQuery } from '../../../workflows/messages';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../../support/factories';
@@ -25,7 +25,7 @@ describe('Solana deposit → session workflow, end to end', () => {
   let rpc: SolanaRpcServer;
   let usdc: TestMint;
   let merchant: TestMerchant;
-  let indexer: SolanaIndexer;
+  let indexer: ChainIndexer;
 
   beforeAll(async () => {
     chain = new LocalSolanaChain();

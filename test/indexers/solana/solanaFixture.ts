@@ -6,7 +6,7 @@ import { loadChainsConfig } from '../../../config/chains';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
 import { createChainRegistry } from '../../../domain/chainRegistry';
 import { IndexerMetrics, type ChainMetrics } from '../../../indexers/core/metrics';
-import type { SolanaIndexer } from '../../../indexers/solana/solanaIndexer';
+import type { ChainIndexer } from '../../../indexers/core/chainIndexer';
 import { buildSolanaIndexer } from '../../../indexers/solana/startSolanaIndexers';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { createTestMerchant } from '../../support/factories';
@@ -22,7 +22,7 @@ export interface Mints {
 }
 
 export interface SolanaIndexerUnderTest {
-  indexer: SolanaIndexer;
+  indexer: ChainIndexer;
   sender: RecordingSignalSender;
   metrics: ChainMetrics;
   /** Ticks until the indexer has nothing more to read right away. */

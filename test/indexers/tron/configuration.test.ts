@@ -4,7 +4,7 @@ import { ConfigError } from '../../../config/env';
 import { createChainRegistry } from '../../../domain/chainRegistry';
 import { IndexerMetrics } from '../../../indexers/core/metrics';
 import { buildTronIndexer, indexedTronDeployments } from '../../../indexers/tron/startTronIndexers';
-import { TronChainIdMismatchError } from '../../../indexers/tron/tronIndexer';
+import { NetworkMismatchError } from '../../../indexers/core/chainReader';
 import { startTronTestNode, type TronTestNode } from '../../support/tron/tronNode';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { RecordingSignalSender, silentLogger, USDT } from './tronFixture';
@@ -41,7 +41,7 @@ describe('Tron indexer: configuration', () => {
     const registry = createChainRegistry(config);
     const deps = { sql: db.sql, tuning: config.indexer, sender: new RecordingSignalSender(), logger: silentLogger, metrics: new IndexerMetrics() };
     const mainnet = buildTronIndexer(registry.get('tron', 'mainnet'), deps);
-    await expect(mainnet.run(new AbortController().signal)).rejects.toThrow(TronChainIdMismatchError);
-    await expect(buildTronIndexer(registry.get('tron', 'testnet'), deps).verifyChainId()).resolves.toBeUndefined();
+    await expect(mainnet.run(new AbortController().signal)).rejects.toThrow(NetworkMismatchError);
+    await expect(buildTronIndexer(registry.get('tron', 'testnet'), deps).verifyNetwork()).resolves.toBeUndefined();
   });
 });

@@ -9,7 +9,7 @@ import { createChainRegistry, type ChainDeployment } from '../../../domain/chain
 import { IndexerMetrics, type ChainMetrics } from '../../../indexers/core/metrics';
 import type { IndexerSignal, SignalOutcome, SignalSender } from '../../../indexers/core/signalSender';
 import { buildTronIndexer } from '../../../indexers/tron/startTronIndexers';
-import type { TronIndexer } from '../../../indexers/tron/tronIndexer';
+import type { ChainIndexer } from '../../../indexers/core/chainIndexer';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { createTestMerchant } from '../../support/factories';
 import { sessionRecord } from '../../support/sessionRecords';
@@ -46,7 +46,7 @@ export class RecordingSignalSender implements SignalSender {
 }
 
 export interface TronIndexerUnderTest {
-  indexer: TronIndexer;
+  indexer: ChainIndexer;
   sender: RecordingSignalSender;
   metrics: ChainMetrics;
   deployment: ChainDeployment;

@@ -1,0 +1,86 @@
+// eth_subscribe("newHeads") over a websocket (WS_URLS_<CHAIN>_<NETWORK>): each head wakes the indexer loop.
+// The heads' contents are not used: the loop reads the head number and the range as it does when polling, so
+// the subscription changes only how soon a block is read, never what is stored. viem's own reconnect gives up
+// after a few attempts; this reconnects for as long as the indexer runs, rotating through the URLs.
+import type { Logger } from 'pino';
+import { webSocket } from 'viem';
+import { errorFields } from '../../observability/logger';
+import type { ChainKey } from '../core/cursor';
+import { HeadWakeup, type HeadNotifications } from '../core/headNotifications';
+import type { ChainMetrics } from '../core/metrics';
+
+export interface NewHeadsOptions {
+  key: ChainKey;
+  urls: string[];
+  /** How long opening the socket and subscribing may take. */
+  timeoutMs: number;
+  /** The pause before subscribing again after the socket closed or failed. */
+  reconnectMs: number;
+  metrics: ChainMetrics;
+  logger: Logger;
+}
+
+export function subscribeToNewHeads(options: NewHeadsOptions): HeadNotifications {
+  const { key, metrics, logger } = options;
+  const wakeup = new HeadWakeup();
+  let live = false;
+  let closed = false;
+  let attempt = 0;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let closeSocket: (() => void) | undefined;
+  metrics.subscriptionLive = false;
+
+  const setLive = (value: boolean) => {
+    live = value;
+    metrics.subscriptionLive = value;
+  };
+
+  const connect = async () => {
+    if (closed) return;
+    const url = options.urls[attempt % options.urls.length] as string;
+    attempt += 1;
+    // A key of its own: viem shares one socket per (url, options, key), and a failure must not close another chain's.
+    const transport = webSocket(url, { key: `newHeads:${key.chain}:${key.network}`, reconnect: false, timeout: options.timeoutMs })({});
+    let failed = false;
+    const release = () => void transport.value?.getRpcClient().then((client) => client.close(), () => undefined);
+    const fail = (error: unknown) => {
+      if (failed || closed) return;
+      failed = true;
+      const wasLive = live;
+      setLive(false);
+      release();
+      logger.warn({ ...key, err: errorFields(error) }, wasLive ? 'new-head subscription lost; polling until it is back' : 'new-head subscription failed; polling meanwhile');
+      retryTimer = setTimeout(() => void connect(), options.reconnectMs);
+    };
+    try {
+      await transport.value?.subscribe({ params: ['newHeads'], onData: () => wakeup.notify(), onError: fail });
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    if (failed) return;
+    if (closed) {
+      release();
+      return;
+    }
+    closeSocket = release;
+    setLive(true);
+    logger.info({ ...key }, 'subscribed to new heads');
+    // Heads that came while the socket was down were not announced: read once now.
+    wakeup.notify();
+  };
+
+  void connect();
+  return {
+    get live() {
+      return live;
+    },
+    wait: (ms, signal) => wakeup.wait(ms, signal),
+    close() {
+      closed = true;
+      clearTimeout(retryTimer);
+      closeSocket?.();
+      setLive(false);
+    },
+  };
+}
