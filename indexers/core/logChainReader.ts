@@ -26,8 +26,12 @@ export interface LogChainNode {
 export interface LogChainReaderOptions {
   key: ChainKey;
   node: LogChainNode;
-  /** The USDC/USDT transfers of [from, to], oldest first. */
-  transfers(from: bigint, to: bigint): Promise<ObservedTransfer[]>;
+  /**
+   * The USDC/USDT transfers of [from, to], oldest first. For a one-block range `blockHash` is the block's hash,
+   * for a family that can ask by hash (EVM): a pooled node lagging behind that block then errs rather than
+   * answering an empty list. Following the head mostly reads one block at a time, where the lag bites.
+   */
+  transfers(from: bigint, to: bigint, blockHash: string | undefined): Promise<ObservedTransfer[]>;
   /** The chain id the node must report; undefined accepts any. */
   expectedChainId: number | undefined;
   formatChainId(id: number): string;
@@ -82,7 +86,7 @@ async function scanLogRange(context: LogChainReaderOptions, range: RangeRequest,
   }
   const last = to === from ? first : await node.block(to);
   if (!last) return { kind: 'unsettled' };
-  const transfers = await context.transfers(from, to);
+  const transfers = await context.transfers(from, to, from === to ? first.hash : undefined);
   // Logs from another fork than the headers just read: the chain moved between the calls. Read it again
   // after a pause, once the node has settled.
   const moved = transfers.some((t) => (t.blockNumber === from && t.blockHash !== first.hash) || (t.blockNumber === to && t.blockHash !== last.hash));

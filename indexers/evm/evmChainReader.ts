@@ -1,6 +1,7 @@
 // The EVM family's side of the indexer loop (core/chainIndexer.ts), one code path for ethereum, polygon,
 // arbitrum, optimism, base and bsc: headers and the USDC/USDT Transfer logs of a range through viem.
 import type { Logger } from 'pino';
+import type { Hash } from 'viem';
 import type { ChainDeployment } from '../../domain/chainRegistry';
 import type { ChainReader } from '../core/chainReader';
 import { createLogChainReader } from '../core/logChainReader';
@@ -20,7 +21,7 @@ export function createEvmChainReader({ deployment, rpc, metrics, logger, maxLogR
   return createLogChainReader({
     key: { chain: deployment.chain, network: deployment.network },
     node: rpc,
-    transfers: (from, to) => scanTransfers(rpc, deployment.tokens, from, to),
+    transfers: (from, to, blockHash) => scanTransfers(rpc, deployment.tokens, from, to, blockHash as Hash | undefined),
     expectedChainId: deployment.chainId,
     formatChainId: String,
     maxRange: maxLogRange,

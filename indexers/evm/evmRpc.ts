@@ -39,9 +39,16 @@ export interface EvmRpc {
   blockNumber(): Promise<bigint>;
   /** null when the node has no block at that height (the chain is shorter than asked). */
   block(number: bigint): Promise<EvmBlockHeader | null>;
-  /** Every `Transfer` emitted by any of `tokens` in [fromBlock, toBlock]: one eth_getLogs call. */
-  transferLogs(tokens: readonly Address[], fromBlock: bigint, toBlock: bigint): Promise<RawTransferLog[]>;
+  /** Every `Transfer` emitted by any of `tokens` in [fromBlock, toBlock], or in one block by hash: one eth_getLogs call. */
+  transferLogs(tokens: readonly Address[], blocks: LogBlocks): Promise<RawTransferLog[]>;
 }
+
+/**
+ * A block range, or one block by hash (EIP-234). By hash, a node that does not have the block answers with an
+ * error (retried on the next endpoint) instead of an empty list, as a node lagging behind a pool's head does
+ * for a range it has not reached.
+ */
+export type LogBlocks = { fromBlock: bigint; toBlock: bigint } | { blockHash: Hash };
 
 export interface EvmRpcOptions {
   urls: string[];
@@ -115,9 +122,9 @@ export function createEvmRpc(options: EvmRpcOptions): EvmRpc {
           throw error;
         }
       }),
-    transferLogs: (tokens, fromBlock, toBlock) =>
+    transferLogs: (tokens, blocks) =>
       call('eth_getLogs', async (client) => {
-        const logs = await client.getLogs({ address: [...tokens], event: transferEvent, fromBlock, toBlock, strict: true });
+        const logs = await client.getLogs({ address: [...tokens], event: transferEvent, ...blocks, strict: true });
         return logs.map((log) => ({
           address: log.address.toLowerCase() as Address,
           from: log.args.from,

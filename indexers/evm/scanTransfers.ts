@@ -20,10 +20,12 @@ export interface TokenTransfer {
   blockHash: Hash;
 }
 
-export async function scanTransfers(rpc: EvmRpc, tokens: readonly TokenDeployment[], fromBlock: bigint, toBlock: bigint): Promise<TokenTransfer[]> {
+/** `blockHash`: the range is that one block, asked for by hash (see LogBlocks). */
+export async function scanTransfers(rpc: EvmRpc, tokens: readonly TokenDeployment[], fromBlock: bigint, toBlock: bigint, blockHash?: Hash): Promise<TokenTransfer[]> {
   if (tokens.length === 0 || toBlock < fromBlock) return [];
   const symbolByAddress = new Map(tokens.map((token) => [token.address.toLowerCase(), token.symbol]));
-  const logs = await logsSplittingOnRangeErrors(rpc, [...symbolByAddress.keys()] as Address[], fromBlock, toBlock);
+  const contracts = [...symbolByAddress.keys()] as Address[];
+  const logs = blockHash !== undefined && fromBlock === toBlock ? await rpc.transferLogs(contracts, { blockHash }) : await logsSplittingOnRangeErrors(rpc, contracts, fromBlock, toBlock);
   const transfers: TokenTransfer[] = [];
   for (const log of logs) {
     const token = symbolByAddress.get(log.address);
@@ -46,7 +48,7 @@ export async function scanTransfers(rpc: EvmRpc, tokens: readonly TokenDeploymen
 /** A provider that refuses the range (too many blocks or results) gets the two halves instead. */
 async function logsSplittingOnRangeErrors(rpc: EvmRpc, addresses: Address[], fromBlock: bigint, toBlock: bigint): Promise<RawTransferLog[]> {
   try {
-    return await rpc.transferLogs(addresses, fromBlock, toBlock);
+    return await rpc.transferLogs(addresses, { fromBlock, toBlock });
   } catch (error) {
     if (!(error instanceof RpcCallError) || error.errorClass !== 'range-too-large' || fromBlock === toBlock) throw error;
     const middle = fromBlock + (toBlock - fromBlock) / 2n;

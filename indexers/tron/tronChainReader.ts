@@ -28,6 +28,8 @@ export function createTronChainReader({ deployment, rpc, metrics, logger, maxLog
   return createLogChainReader({
     key: { chain: deployment.chain, network: deployment.network },
     node: rpc,
+    // By range only: java-tron accepts blockHash filters too, but no TronGrid answer to one is recorded to test
+    // against here (indexers/README.md, lagging pooled nodes).
     transfers: (from, to) => scanTransfers(rpc, deployment.tokens, from, to),
     expectedChainId: deployment.chainId ?? TRON_CHAIN_IDS[deployment.network],
     formatChainId: (id) => `0x${id.toString(16)}`,

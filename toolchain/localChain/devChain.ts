@@ -52,6 +52,8 @@ export async function startDevChain(options: { port: number }): Promise<DevChain
       payerUsdc: PAYER_USDC,
       env: {
         [`RPC_URLS_${suffix}`]: local.rpcUrl,
+        // Hardhat answers websockets on the same port: blocks reach the indexer as they are mined.
+        [`WS_URLS_${suffix}`]: local.rpcUrl.replace(/^http/, 'ws'),
         [`CHAIN_ID_${suffix}`]: String(local.chainId),
         [`TOKEN_USDC_${suffix}`]: `${usdc}:${DEV_USDC_DECIMALS}`,
       },

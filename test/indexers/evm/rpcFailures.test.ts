@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { CHAIN_FACTS } from '../../../domain/chains';
-import { startRpcProxy, type RpcProxy } from '../../support/evm/rpcProxy';
+import { startRpcProxy, type JsonRpcRequest, type RpcProxy } from '../../support/evm/rpcProxy';
 import { createIndexerFixture, deployTokens, depositsOf, type IndexerFixture, type Tokens } from './indexerFixture';
 
 const PAYER = 1;
@@ -81,6 +81,32 @@ describe('EVM indexer: RPC failures and RPC cost', () => {
       abort.abort();
       await running;
     }
+  });
+
+  test('a pooled node behind the head does not make the indexer skip the newest block', async () => {
+    const pool = await proxy();
+    const { sessionId, address } = await fx.watchedSession('ethereum');
+    const { drain, sender, metrics } = await fx.createIndexer('ethereum', tokens, { rpcUrl: pool.url });
+    await drain();
+    const sent = await fx.chain.transfer(tokens.usdt, PAYER, address, 5n * 10n ** 18n);
+    // The first eth_getLogs lands on a node that has not imported the new block yet. Asked for a range, such a
+    // node answers [] (the block is beyond its head); asked by block hash, it errs and the call is retried.
+    const lagging = (request: JsonRpcRequest) => {
+      const filter = (request.params?.[0] ?? {}) as { blockHash?: string };
+      return filter.blockHash ? { error: { code: -32000, message: 'unknown block' } } : { result: [] };
+    };
+    let answeredByLaggingNode = false;
+    pool.setPolicy((method) => {
+      if (method !== 'eth_getLogs' || answeredByLaggingNode) return 'forward';
+      answeredByLaggingNode = true;
+      return { respond: lagging };
+    });
+    await drain();
+    expect(answeredByLaggingNode).toBe(true);
+    const deposits = (await depositsOf(fx.db, 'ethereum')).filter((d) => d.session_id === sessionId);
+    expect(deposits.map((d) => [d.tx_hash, d.block_number])).toEqual([[sent.hash, sent.blockNumber]]);
+    expect(metrics.rpcErrors.server).toBeGreaterThanOrEqual(1);
+    expect(sender.kinds(sessionId)).toEqual(['depositDetected']);
   });
 
   test('RPC calls per block are the same with 10 and with 1,000 watched addresses', async () => {

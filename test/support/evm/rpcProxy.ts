@@ -3,8 +3,19 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+export interface JsonRpcRequest {
+  id: number;
+  method: string;
+  params?: unknown[];
+}
+
 /** What to do with one request: forward it (possibly late), answer with this HTTP status, or never answer. */
 export type ProxyAction = 'forward' | 'hang' | { status: number } | { delayMs: number };
+
+/** Or answer in the node's place (`result` or `error` of a JSON-RPC response), as another node of a pool would. */
+export interface AnswerAction {
+  respond(request: JsonRpcRequest): { result: unknown } | { error: { code: number; message: string } };
+}
 
 export interface RpcProxy {
   url: string;
@@ -13,14 +24,14 @@ export interface RpcProxy {
   totalCalls(): number;
   resetCalls(): void;
   /** Decides each request's fate; `index` counts requests since the policy was set, from 0. */
-  setPolicy(policy: (method: string, index: number) => ProxyAction): void;
+  setPolicy(policy: (method: string, index: number) => ProxyAction | AnswerAction): void;
   failures: number;
   close(): Promise<void>;
 }
 
 export async function startRpcProxy(targetUrl: string): Promise<RpcProxy> {
   const calls = new Map<string, number>();
-  let policy: (method: string, index: number) => ProxyAction = () => 'forward';
+  let policy: (method: string, index: number) => ProxyAction | AnswerAction = () => 'forward';
   let index = 0;
   const proxy: RpcProxy = {
     url: '',
@@ -43,7 +54,7 @@ export async function startRpcProxy(targetUrl: string): Promise<RpcProxy> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const parsed = JSON.parse(body) as { method: string } | { method: string }[];
+      const parsed = JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[];
       const methods = Array.isArray(parsed) ? parsed.map((r) => r.method) : [parsed.method];
       for (const method of methods) calls.set(method, (calls.get(method) ?? 0) + 1);
       const action = policy(methods[0] ?? '', index++);
@@ -56,7 +67,11 @@ export async function startRpcProxy(targetUrl: string): Promise<RpcProxy> {
         response.writeHead(action.status, { 'content-type': 'text/plain' }).end('injected failure');
         return;
       }
-      const delayMs = action === 'forward' ? 0 : action.delayMs;
+      if (action !== 'forward' && 'respond' in action && !Array.isArray(parsed)) {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: parsed.id, ...action.respond(parsed) }));
+        return;
+      }
+      const delayMs = action === 'forward' || !('delayMs' in action) ? 0 : action.delayMs;
       setTimeout(() => {
         fetch(targetUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
           async (upstream) => {
