@@ -71,9 +71,10 @@ export class WatchSet implements WatchMatcher {
   /** Stamps the watches backfilled; call it in the transaction that stores what the backfill found. */
   async recordBackfilled(tx: Queryable, watches: readonly WatchToBackfill[]): Promise<void> {
     if (watches.length === 0) return;
+    // One array parameter: a first start may stamp every open watch at once, beyond the protocol's 65,535 parameters.
     await tx`
       update deposit_watches set backfilled_at = now()
-      where chain = ${this.key.chain} and session_id in ${tx(watches.map((watch) => watch.sessionId))} and backfilled_at is null`;
+      where chain = ${this.key.chain} and session_id = any(${tx.array(watches.map((watch) => watch.sessionId))}::text[]) and backfilled_at is null`;
   }
 
   /** After the backfill's transaction committed: they are covered like every other watch from now on. */

@@ -78,6 +78,24 @@ describe('watched address set', () => {
     }
   });
 
+  test('more open watches than a statement takes parameters are stamped backfilled at once (a first start)', async () => {
+    const count = 70_000;
+    await db.sql`
+      insert into sessions (id, merchant_id, mode, amount_usd_cents, webhook_url, supported_methods, supported_tokens, status, expires_at, created_at, updated_at)
+      select 'cs_many' || g, ${merchantId}, 'test', 100, 'https://merchant.example/webhooks', '{}', '{}', 'awaiting_payment', now() + interval '1 day', now(), now()
+      from generate_series(1, ${count}) g`;
+    await db.sql`
+      insert into deposit_watches (session_id, chain, network, address, watch_until)
+      select 'cs_many' || g, 'bsc', 'testnet', '0x' || substr(encode(sha256(convert_to('many' || g, 'UTF8')), 'hex'), 1, 40), now() + interval '1 day'
+      from generate_series(1, ${count}) g`;
+    const set = new WatchSet(db.sql, { chain: 'bsc', network: 'testnet' }, { reloadMs: 3_600_000, graceMs: 0, normalize: (a) => a.toLowerCase() });
+    await set.refreshIfNeeded();
+    expect(set.toBackfill).toHaveLength(count);
+    await set.recordBackfilled(db.sql, set.toBackfill);
+    const [row] = await db.sql<{ open: number }[]>`select count(*)::int as open from deposit_watches where chain = 'bsc' and backfilled_at is null`;
+    expect(row?.open).toBe(0);
+  });
+
   test('a watch matches blocks up to its deadline and loads during the grace period after it', async () => {
     const address = randomAddress();
     const until = new Date(Date.now() - 30 * 60_000);
