@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type Koa from 'koa';
 import type { Config } from '../config/env';
 import type { Sql } from '../db/client';
+import type { ChainRegistry } from '../domain/chainRegistry';
 import type { Mode } from '../domain/session';
 import type { Logger } from '../observability/logger';
 
@@ -10,6 +11,8 @@ export interface AppDeps {
   sql: Sql;
   temporal: Client;
   logger: Logger;
+  /** The chains and token contracts this deployment pays in (RPC_URLS_*, TOKEN_*, CHAIN_ID_*), as the worker and indexers see them. */
+  registry: ChainRegistry;
   /** Injected so tests can pin time; the service uses the wall clock. */
   now?: () => Date;
 }

@@ -153,7 +153,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       indexers.done.catch((error: unknown) => logger.error({ err: errorFields(error) }, 'an indexer stopped; deposits on its chain are no longer seen'));
     }
 
-    const api = await startApiServer({ config, sql, temporal, logger: createLogger(config.logLevel, 'api') }, config.host, config.port);
+    const api = await startApiServer({ config, sql, temporal, logger: createLogger(config.logLevel, 'api'), registry }, config.host, config.port);
     stops.unshift(() => api.close());
 
     const merchant =

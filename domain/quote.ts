@@ -1,7 +1,7 @@
 // GET /checkout/quote (spec 4.2): what a USD amount costs in one token on one chain, priced now.
 import { CHAINS, TOKENS, type Chain, type TokenSymbol } from './chains';
 import { MAX_AMOUNT_USD, Timestamp, UsdAmount, type Mode } from './session';
-import { tokenContract } from './tokenContracts';
+import type { ChainRegistry } from './chainRegistry';
 import { z } from './validationMessages';
 
 /** Query strings are text: the amount is read as a decimal literal, then held to the body's USD rules. */
@@ -41,6 +41,6 @@ export type QuoteResponse = z.infer<typeof QuoteResponse>;
  * test keys), or null when that network has no contract for the pair: such a pair cannot be paid, so it
  * is not quoted either.
  */
-export function paymentDecimals(mode: Mode, token: TokenSymbol, chain: Chain): number | null {
-  return tokenContract(token, chain, mode === 'live' ? 'mainnet' : 'testnet')?.decimals ?? null;
+export function paymentDecimals(registry: ChainRegistry, mode: Mode, token: TokenSymbol, chain: Chain): number | null {
+  return registry.token(chain, mode === 'live' ? 'mainnet' : 'testnet', token)?.decimals ?? null;
 }

@@ -1,5 +1,6 @@
 // GET /checkout/tokens (spec 4.1, 2.8): every token/chain pair the service handles, with the facts a
 // merchant needs to show or verify a payment. The spec leaves the payload open; this is its shape.
+import type { ChainRegistry, TokenDeployment } from './chainRegistry';
 import { CHAIN_FACTS, CHAINS, TOKENS, type Chain, type TokenSymbol } from './chains';
 import { TESTNETS, TOKEN_CONTRACTS, type TokenContract } from './tokenContracts';
 import { z } from './validationMessages';
@@ -16,7 +17,7 @@ const ContractInfo = z
   .object({
     address: z.string().meta({ description: 'Token contract (EVM, tron) or SPL mint (solana).' }),
     decimals: z.number().int(),
-    canonical: z.boolean().meta({ description: 'True when the issuer (Circle, Tether) itself names this contract; false for an exchange- or bridge-issued representation.' }),
+    canonical: z.boolean().meta({ description: 'True when the issuer (Circle, Tether) itself names this contract; false for an exchange- or bridge-issued representation, or a contract this deployment configured.' }),
     note: z.string().nullable(),
   })
   .strict();
@@ -34,8 +35,8 @@ export const TokenChainInfo = z
     testnet: z
       .object({
         network: z.string(),
-        chain_id: z.string().nullable(),
-        contract: ContractInfo.nullable().meta({ description: 'Public test-network contract; null where the issuer publishes none and a test deployment configures its own.' }),
+        chain_id: z.string().nullable().meta({ description: 'Hex chain id test payments are made on: the public test network, or the chain this deployment configured.' }),
+        contract: ContractInfo.nullable().meta({ description: 'The contract test keys pay in: the public test-network contract, or the one this deployment configured; null when there is none.' }),
       })
       .strict()
       .meta({ description: 'The test network test keys use.' }),
@@ -46,13 +47,23 @@ export type TokenChainInfo = z.infer<typeof TokenChainInfo>;
 export const TokenListResponse = z.object({ tokens: z.array(TokenChainInfo) }).strict();
 export type TokenListResponse = z.infer<typeof TokenListResponse>;
 
-function contractInfo(contract: TokenContract | null): ContractInfo | null {
-  return contract && { address: contract.address, decimals: contract.decimals, canonical: contract.canonical, note: contract.note ?? null };
+/**
+ * What payments are made in, from the chain registry (what select-payment and the indexers use), with the
+ * issuer's facts where it is the published contract. A configured override (a local test token) is shown as such.
+ */
+function contractInfo(deployed: TokenDeployment | undefined, published: TokenContract | null, chain: Chain): ContractInfo | null {
+  if (!deployed) return null;
+  const same = (a: string, b: string) => (CHAIN_FACTS[chain].family === 'evm' ? a.toLowerCase() === b.toLowerCase() : a === b);
+  if (published && same(published.address, deployed.address) && published.decimals === deployed.decimals) {
+    return { address: published.address, decimals: published.decimals, canonical: published.canonical, note: published.note ?? null };
+  }
+  return { address: deployed.address, decimals: deployed.decimals, canonical: false, note: 'Configured by this deployment, not the issuer\'s published contract.' };
 }
 
-function describePair(token: TokenSymbol, chain: Chain): TokenChainInfo {
+function describePair(registry: ChainRegistry, token: TokenSymbol, chain: Chain): TokenChainInfo {
   const facts = CHAIN_FACTS[chain];
-  const deployments = TOKEN_CONTRACTS[token][chain];
+  const published = TOKEN_CONTRACTS[token][chain];
+  const testChainId = registry.get(chain, 'testnet').chainId;
   return {
     symbol: token,
     chain,
@@ -60,14 +71,18 @@ function describePair(token: TokenSymbol, chain: Chain): TokenChainInfo {
     confirmations_required: facts.confirmations,
     average_block_time_seconds: facts.averageBlockTimeSeconds,
     estimated_finality_seconds: facts.estimatedFinalitySeconds,
-    mainnet: contractInfo(deployments.mainnet),
-    testnet: { network: TESTNETS[chain].name, chain_id: TESTNETS[chain].chainId ?? null, contract: contractInfo(deployments.testnet) },
+    mainnet: contractInfo(registry.token(chain, 'mainnet', token), published.mainnet, chain),
+    testnet: {
+      network: TESTNETS[chain].name,
+      chain_id: testChainId === undefined ? (TESTNETS[chain].chainId ?? null) : `0x${testChainId.toString(16)}`,
+      contract: contractInfo(registry.token(chain, 'testnet', token), published.testnet, chain),
+    },
   };
 }
 
 /** Token-major, in the order of TOKENS and CHAINS, so the list is stable across calls. */
-export function tokenCatalog(filter: TokenListQuery): TokenChainInfo[] {
+export function tokenCatalog(registry: ChainRegistry, filter: TokenListQuery): TokenChainInfo[] {
   return TOKENS.filter((t) => !filter.token || t === filter.token).flatMap((token) =>
-    CHAINS.filter((c) => !filter.chain || c === filter.chain).map((chain) => describePair(token, chain)),
+    CHAINS.filter((c) => !filter.chain || c === filter.chain).map((chain) => describePair(registry, token, chain)),
   );
 }

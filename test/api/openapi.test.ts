@@ -19,7 +19,7 @@ afterAll(() => service?.stop());
 
 /** Method + path of every route on the app's router (HEAD is Koa's automatic twin of GET). */
 function registeredRoutes(): string[] {
-  const deps: AppDeps = { config: service.config, sql: service.db.sql, temporal: service.temporal, logger: pino({ level: 'silent' }) };
+  const deps: AppDeps = { config: service.config, sql: service.db.sql, temporal: service.temporal, logger: pino({ level: 'silent' }), registry: service.registry };
   const app = createApp(deps);
   const dispatch = app.middleware.find((m) => (m as { router?: Router }).router) as { router: Router } | undefined;
   if (!dispatch) throw new Error('router middleware not found');

@@ -17,7 +17,7 @@ let merchant: TestMerchant;
 beforeAll(async () => {
   service = await startTestService({ worker: false, env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
   // A second API process on the same database, as a second replica behind a load balancer would be.
-  replica = await startApiServer({ config: service.config, sql: service.db.sql, temporal: service.temporal, logger: pino({ level: 'silent' }) }, '127.0.0.1', 0);
+  replica = await startApiServer({ config: service.config, sql: service.db.sql, temporal: service.temporal, logger: pino({ level: 'silent' }), registry: service.registry }, '127.0.0.1', 0);
 });
 afterAll(async () => {
   await replica?.close();

@@ -22,7 +22,7 @@ describe('health, readiness and metrics', () => {
     // Nothing listens on port 1: both dependencies refuse at once.
     brokenConnection = Connection.lazy({ address: '127.0.0.1:1' });
     const temporal = new Client({ connection: brokenConnection });
-    broken = await startApiServer({ config: service.config, sql: brokenSql, temporal, logger: pino({ level: 'silent' }) }, '127.0.0.1', 0);
+    broken = await startApiServer({ config: service.config, sql: brokenSql, temporal, logger: pino({ level: 'silent' }), registry: service.registry }, '127.0.0.1', 0);
   });
   afterAll(async () => {
     await broken?.close();

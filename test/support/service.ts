@@ -6,7 +6,9 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import { startApiServer } from '../../api/server';
+import { loadChainsConfig } from '../../config/chains';
 import { loadConfig, type Config } from '../../config/env';
+import { createChainRegistry, type ChainRegistry } from '../../domain/chainRegistry';
 import { activityDepsFromConfig, createWorker } from '../../worker/createWorker';
 import { createTestDatabase, type TestDatabase } from './database';
 
@@ -15,6 +17,8 @@ export interface TestService {
   config: Config;
   db: TestDatabase;
   temporal: Client;
+  /** From the same `env` the worker reads. */
+  registry: ChainRegistry;
   stop(): Promise<void>;
 }
 
@@ -50,12 +54,14 @@ export async function startTestService(options: { worker?: boolean; env?: Record
     workerRun = worker.run();
   }
 
-  const api = await startApiServer({ config, sql: db.sql, temporal, logger: pino({ level: 'silent' }) }, '127.0.0.1', 0);
+  const registry = createChainRegistry(loadChainsConfig(options.env ?? {}));
+  const api = await startApiServer({ config, sql: db.sql, temporal, logger: pino({ level: 'silent' }), registry }, '127.0.0.1', 0);
   return {
     baseUrl: api.url,
     config,
     db,
     temporal,
+    registry,
     async stop() {
       await api.close();
       if (worker) {
