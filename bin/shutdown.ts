@@ -1,7 +1,11 @@
 import type { Logger } from '../observability/logger';
 import { errorFields } from '../observability/logger';
 
-/** Runs `stop` once on the first SIGINT/SIGTERM, then exits; a second signal exits at once. */
+/**
+ * Runs `stop` once on the first SIGINT/SIGTERM, then exits; a second signal exits at once. The handlers stay
+ * installed: without one, the second signal would kill the process outright, skipping the 'exit' listeners
+ * that stop child processes (Temporal dev server, Hardhat node), which would then outlive it.
+ */
 export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
   let stopping = false;
   const handle = (signal: NodeJS.Signals) => {
@@ -16,6 +20,6 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
       },
     );
   };
-  process.once('SIGINT', handle);
-  process.once('SIGTERM', handle);
+  process.on('SIGINT', handle);
+  process.on('SIGTERM', handle);
 }

@@ -67,6 +67,10 @@ export async function startTemporalDevServer(options: DevServerOptions = {}): Pr
   for (const attribute of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${attribute.name}=${KEYWORD}`);
 
   const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A parent that exits without stop() (a forced second Ctrl-C, a crash) must not leave the server running.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const log = options.log ?? (() => undefined);
   child.stdout?.on('data', (chunk: Buffer) => log(chunk.toString().trimEnd()));
   child.stderr?.on('data', (chunk: Buffer) => log(chunk.toString().trimEnd()));
