@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Sql } from '../../db/client';
 import type { ChainDeployment } from '../../domain/chainRegistry';
 import { errorFields } from '../../observability/logger';
-import { NetworkMismatchError, type ChainReader } from './chainReader';
+import { NetworkMismatchError, type ChainReader, type RangeScan } from './chainReader';
 import { trackConfirmations } from './confirmations';
 import { loadCursor, saveCursor, type BlockRef, type ChainKey } from './cursor';
 import { upsertDeposits, type NewDeposit } from './depositStore';
@@ -132,16 +132,15 @@ export class ChainIndexer {
     } else {
       const from = this.scannedThrough + 1n;
       const last = this.scannedThrough + BigInt(reader.maxRange);
-      const scan = await reader.scanRange({ after: cursor, from, to: head < last ? head : last }, this.watches);
-      if (scan.kind === 'reorg') return this.recoverFromReorg(cursor.number - 1n);
-      if (scan.kind === 'unsettled') {
-        // Empty heights above the cursor are read again too: one of them may hold a block after all.
-        this.scannedThrough = cursor.number;
-      } else {
-        if (scan.newest) await this.store(scan.deposits, scan.newest);
-        this.scannedThrough = scan.through;
-        more = scan.complete && scan.through < head;
+      const to = head < last ? head : last;
+      // A reader that asks for the head by hash reads it alone, right after the blocks below it.
+      const headAlone = reader.readsHeadAlone === true && to === head && to > from;
+      let step = await this.scanStep(cursor, from, headAlone ? head - 1n : to);
+      if (headAlone && step.kind === 'scanned' && step.complete && this.scannedThrough === head - 1n) {
+        step = await this.scanStep(this.cursor ?? cursor, head, head);
       }
+      if (step.kind === 'reorg') return this.recoverFromReorg((this.cursor ?? cursor).number - 1n);
+      more = step.kind === 'scanned' && step.complete && this.scannedThrough < head;
     }
     // Depth counts heights, empty ones included: the tip is the highest height processed.
     const tip = { number: this.scannedThrough, hash: (this.cursor ?? cursor).hash };
@@ -161,6 +160,19 @@ export class ChainIndexer {
       more = true;
     }
     return more;
+  }
+
+  /** Scans [from, to] continuing `after`, storing what it found with the cursor. */
+  private async scanStep(after: BlockRef, from: bigint, to: bigint): Promise<RangeScan> {
+    const scan = await this.deps.reader.scanRange({ after, from, to }, this.watches);
+    if (scan.kind === 'unsettled') {
+      // Empty heights above the cursor are read again too: one of them may hold a block after all.
+      this.scannedThrough = after.number;
+    } else if (scan.kind === 'scanned') {
+      if (scan.newest) await this.store(scan.deposits, scan.newest);
+      this.scannedThrough = scan.through;
+    }
+    return scan;
   }
 
   /**

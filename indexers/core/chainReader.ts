@@ -35,6 +35,11 @@ export class NetworkMismatchError extends Error {
 export interface ChainReader {
   /** Most heights one scanRange call reads (a provider's log-range limit, or a memory bound). */
   readonly maxRange: number;
+  /**
+   * The head is read in a range of its own, which this reader asks for by block hash: a pooled node that has not
+   * imported it yet then errs, where asked for a range reaching it, it would answer short (see logChainReader).
+   */
+  readonly readsHeadAlone?: boolean;
   /** Rejects with NetworkMismatchError when the node serves another chain or network: crediting would be wrong. */
   verifyNetwork(): Promise<void>;
   head(): Promise<bigint>;

@@ -27,11 +27,13 @@ export interface LogChainReaderOptions {
   key: ChainKey;
   node: LogChainNode;
   /**
-   * The USDC/USDT transfers of [from, to], oldest first. For a one-block range `blockHash` is the block's hash,
-   * for a family that can ask by hash (EVM): a pooled node lagging behind that block then errs rather than
-   * answering an empty list. Following the head mostly reads one block at a time, where the lag bites.
+   * The USDC/USDT transfers of [from, to], oldest first. With `byBlockHash`, a one-block range comes with the
+   * block's hash to ask by (EIP-234): a pooled node lagging behind that block then errs rather than answering an
+   * empty list, as it does for a range beyond its head. The loop reads the head alone, so the newest block,
+   * the one a lagging node lacks, is always asked for that way.
    */
   transfers(from: bigint, to: bigint, blockHash: string | undefined): Promise<ObservedTransfer[]>;
+  byBlockHash: boolean;
   /** The chain id the node must report; undefined accepts any. */
   expectedChainId: number | undefined;
   formatChainId(id: number): string;
@@ -51,6 +53,7 @@ export function createLogChainReader(options: LogChainReaderOptions): ChainReade
   const { key, node } = options;
   return {
     maxRange: options.maxRange,
+    readsHeadAlone: options.byBlockHash,
     // A mainnet indexer pointed at a test network's node (or the reverse) would credit worthless tokens: refuse.
     async verifyNetwork() {
       const actual = await node.chainId();
@@ -86,7 +89,7 @@ async function scanLogRange(context: LogChainReaderOptions, range: RangeRequest,
   }
   const last = to === from ? first : await node.block(to);
   if (!last) return { kind: 'unsettled' };
-  const transfers = await context.transfers(from, to, from === to ? first.hash : undefined);
+  const transfers = await context.transfers(from, to, context.byBlockHash && from === to ? first.hash : undefined);
   // Logs from another fork than the headers just read: the chain moved between the calls. Read it again
   // after a pause, once the node has settled.
   const moved = transfers.some((t) => (t.blockNumber === from && t.blockHash !== first.hash) || (t.blockNumber === to && t.blockHash !== last.hash));

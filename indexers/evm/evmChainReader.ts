@@ -28,5 +28,6 @@ export function createEvmChainReader({ deployment, rpc, metrics, logger, maxLogR
     metrics,
     logger,
     onParentMismatch: 'continue',
+    byBlockHash: true,
   });
 }

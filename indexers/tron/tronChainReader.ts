@@ -28,8 +28,6 @@ export function createTronChainReader({ deployment, rpc, metrics, logger, maxLog
   return createLogChainReader({
     key: { chain: deployment.chain, network: deployment.network },
     node: rpc,
-    // By range only: java-tron accepts blockHash filters too, but no TronGrid answer to one is recorded to test
-    // against here (indexers/README.md, lagging pooled nodes).
     transfers: (from, to) => scanTransfers(rpc, deployment.tokens, from, to),
     expectedChainId: deployment.chainId ?? TRON_CHAIN_IDS[deployment.network],
     formatChainId: (id) => `0x${id.toString(16)}`,
@@ -38,5 +36,7 @@ export function createTronChainReader({ deployment, rpc, metrics, logger, maxLog
     logger,
     // Public gateways balance requests across nodes that may sit on different forks for a moment.
     onParentMismatch: 'reread',
+    // java-tron accepts blockHash filters too, but no TronGrid answer to one is recorded to test against here.
+    byBlockHash: false,
   });
 }

@@ -109,6 +109,39 @@ describe('EVM indexer: RPC failures and RPC cost', () => {
     expect(sender.kinds(sessionId)).toEqual(['depositDetected']);
   });
 
+  test('several new blocks at once: the newest is still read by hash, so a node without it cannot hide its deposits', async () => {
+    const pool = await proxy();
+    const { sessionId, address } = await fx.watchedSession('polygon');
+    const { drain, sender } = await fx.createIndexer('polygon', tokens, { rpcUrl: pool.url });
+    await drain();
+    const sent = [];
+    for (const amount of [1n, 2n, 3n]) sent.push(await fx.chain.transfer(tokens.usdc, PAYER, address, amount * 10n ** 18n));
+    const head = await fx.chain.blockNumber();
+    expect(sent.map((t) => t.blockNumber)).toEqual([head - 2n, head - 1n, head]);
+    // Each eth_getLogs lands on a node one block behind: it lacks the head, and answers a range reaching it with
+    // nothing (as for a range beyond its own head) and a query for it by hash with an error, once.
+    let hashQueriesRefused = 0;
+    pool.setPolicy((method) => {
+      if (method !== 'eth_getLogs') return 'forward';
+      return {
+        respond: (request: JsonRpcRequest) => {
+          const filter = (request.params?.[0] ?? {}) as { blockHash?: string; toBlock?: string };
+          if (filter.blockHash && hashQueriesRefused === 0) {
+            hashQueriesRefused += 1;
+            return { error: { code: -32000, message: 'unknown block' } };
+          }
+          if (filter.toBlock !== undefined && BigInt(filter.toBlock) >= head) return { result: [] };
+          return { forward: true };
+        },
+      };
+    });
+    await drain();
+    const deposits = (await depositsOf(fx.db, 'polygon')).filter((d) => d.session_id === sessionId);
+    expect(deposits.map((d) => d.tx_hash)).toEqual(sent.map((t) => t.hash));
+    expect(hashQueriesRefused).toBe(1);
+    expect(sender.kinds(sessionId).filter((kind) => kind === 'depositDetected')).toHaveLength(3);
+  });
+
   test('RPC calls per block are the same with 10 and with 1,000 watched addresses', async () => {
     const [few, many] = [await proxy(), await proxy()];
     const shared = [];

@@ -12,9 +12,12 @@ export interface JsonRpcRequest {
 /** What to do with one request: forward it (possibly late), answer with this HTTP status, or never answer. */
 export type ProxyAction = 'forward' | 'hang' | { status: number } | { delayMs: number };
 
-/** Or answer in the node's place (`result` or `error` of a JSON-RPC response), as another node of a pool would. */
+/**
+ * Or answer in the node's place (`result` or `error` of a JSON-RPC response), as another node of a pool would,
+ * deciding per request: `{ forward: true }` passes this one on after all.
+ */
 export interface AnswerAction {
-  respond(request: JsonRpcRequest): { result: unknown } | { error: { code: number; message: string } };
+  respond(request: JsonRpcRequest): { result: unknown } | { error: { code: number; message: string } } | { forward: true };
 }
 
 export interface RpcProxy {
@@ -67,8 +70,9 @@ export async function startRpcProxy(targetUrl: string): Promise<RpcProxy> {
         response.writeHead(action.status, { 'content-type': 'text/plain' }).end('injected failure');
         return;
       }
-      if (action !== 'forward' && 'respond' in action && !Array.isArray(parsed)) {
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: parsed.id, ...action.respond(parsed) }));
+      const answer = action !== 'forward' && 'respond' in action && !Array.isArray(parsed) ? action.respond(parsed) : undefined;
+      if (answer && !('forward' in answer) && !Array.isArray(parsed)) {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: parsed.id, ...answer }));
         return;
       }
       const delayMs = action === 'forward' || !('delayMs' in action) ? 0 : action.delayMs;
