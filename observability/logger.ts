@@ -19,8 +19,11 @@ export function createLogger(level: string, name: string): Logger {
 /** An error as a log field: class and message, never a stack (it would show SQL and file paths). */
 export function errorFields(error: unknown): { name: string; message: string; code?: string } {
   if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return { name: error.name, message: error.message, ...(typeof code === 'string' ? { code } : {}) };
+    const { code, shortMessage } = error as { code?: unknown; shortMessage?: unknown };
+    // viem's full message appends the endpoint URL, which carries the provider's API key in its path
+    // (…/v3/<key>); its shortMessage is the same statement without those details.
+    const message = typeof shortMessage === 'string' ? shortMessage : error.message;
+    return { name: error.name, message, ...(typeof code === 'string' ? { code } : {}) };
   }
   return { name: 'NonError', message: String(error) };
 }

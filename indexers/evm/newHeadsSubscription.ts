@@ -35,37 +35,49 @@ export function subscribeToNewHeads(options: NewHeadsOptions): HeadNotifications
     metrics.subscriptionLive = value;
   };
 
+  /** Failed attempts since the subscription was last live: only the first is a warning, the rest would be noise. */
+  let failures = 0;
+
   const connect = async () => {
     if (closed) return;
     const url = options.urls[attempt % options.urls.length] as string;
     attempt += 1;
-    // A key of its own: viem shares one socket per (url, options, key), and a failure must not close another chain's.
-    const transport = webSocket(url, { key: `newHeads:${key.chain}:${key.network}`, reconnect: false, timeout: options.timeoutMs })({});
+    // A socket per attempt: viem shares one per (url, options, key), and one that is still opening from an
+    // abandoned attempt, or another chain's, must not be the one this attempt uses or closes.
+    const transport = webSocket(url, { key: `newHeads:${key.chain}:${key.network}:${attempt}`, reconnect: false, timeout: options.timeoutMs })({});
     let failed = false;
+    let timer: NodeJS.Timeout | undefined;
+    // Closes the socket whenever it opens, should that be after this attempt gave up on it.
     const release = () => void transport.value?.getRpcClient().then((client) => client.close(), () => undefined);
     const fail = (error: unknown) => {
+      clearTimeout(timer);
       if (failed || closed) return;
       failed = true;
       const wasLive = live;
       setLive(false);
       release();
-      logger.warn({ ...key, err: errorFields(error) }, wasLive ? 'new-head subscription lost; polling until it is back' : 'new-head subscription failed; polling meanwhile');
+      failures += 1;
+      const message = wasLive ? 'new-head subscription lost; polling until it is back' : 'new-head subscription failed; polling meanwhile';
+      logger[failures === 1 ? 'warn' : 'debug']({ ...key, err: errorFields(error), attempts: failures }, message);
       retryTimer = setTimeout(() => void connect(), options.reconnectMs);
     };
+    // viem waits for the socket to open without a deadline; a blackholed endpoint would hold the attempt forever.
+    timer = setTimeout(() => fail(new Error(`no subscription within ${options.timeoutMs} ms`)), options.timeoutMs);
     try {
       await transport.value?.subscribe({ params: ['newHeads'], onData: () => wakeup.notify(), onError: fail });
     } catch (error) {
       fail(error);
       return;
     }
-    if (failed) return;
-    if (closed) {
+    clearTimeout(timer);
+    if (failed || closed) {
       release();
       return;
     }
     closeSocket = release;
+    failures = 0;
     setLive(true);
-    logger.info({ ...key }, 'subscribed to new heads');
+    logger.info({ ...key, url: new URL(url).host }, 'subscribed to new heads');
     // Heads that came while the socket was down were not announced: read once now.
     wakeup.notify();
   };

@@ -54,4 +54,24 @@ describe('EVM indexer: new-head websocket subscription', () => {
     await running;
     expect(metrics.subscriptionLive).toBe(false);
   }, 90_000);
+
+  test('an endpoint that accepts the connection and never answers is given up on, then subscribed to once it answers', async () => {
+    relay.hold();
+    const stop = new AbortController();
+    const { indexer, metrics } = await fx.createIndexer('arbitrum', tokens, {
+      env: { WS_URLS_ARBITRUM_TESTNET: `ws://${relay.address}`, INDEXER_RPC_TIMEOUT_MS: '500', INDEXER_POLL_INTERVAL_MS: TEN_MINUTES },
+    });
+    const before = relay.accepted;
+    const running = indexer.run(stop.signal);
+    try {
+      // Each attempt times out (500 ms) and the next follows 5 s later: a second connection proves the retry.
+      await vi.waitFor(() => expect(relay.accepted).toBeGreaterThanOrEqual(before + 2), { timeout: 20_000, interval: 100 });
+      expect(metrics.subscriptionLive).toBe(false);
+      relay.release();
+      await vi.waitFor(() => expect(metrics.subscriptionLive).toBe(true), { timeout: 20_000, interval: 100 });
+    } finally {
+      stop.abort();
+      await running;
+    }
+  }, 90_000);
 });

@@ -9,14 +9,24 @@ export interface TcpRelay {
   /** Connections accepted so far. */
   readonly accepted: number;
   dropAll(): void;
+  /** From now on accept connections and answer nothing, as a blackholed endpoint does; release() ends it. */
+  hold(): void;
+  release(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpRelay(target: { host: string; port: number }): Promise<TcpRelay> {
   const open = new Set<Socket>();
+  const held = new Set<Socket>();
+  let holding = false;
   let accepted = 0;
   const server = createServer((client) => {
     accepted += 1;
+    if (holding) {
+      held.add(client);
+      client.on('error', () => client.destroy());
+      return;
+    }
     const upstream = connect(target.port, target.host);
     for (const socket of [client, upstream]) {
       open.add(socket);
@@ -37,8 +47,16 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
     dropAll() {
       for (const socket of open) socket.destroy();
     },
+    hold() {
+      holding = true;
+    },
+    release() {
+      holding = false;
+      for (const socket of held) socket.destroy();
+      held.clear();
+    },
     close() {
-      for (const socket of open) socket.destroy();
+      for (const socket of [...open, ...held]) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
