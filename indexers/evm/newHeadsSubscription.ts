@@ -46,7 +46,6 @@ export function subscribeToNewHeads(options: NewHeadsOptions): HeadNotifications
     // abandoned attempt, or another chain's, must not be the one this attempt uses or closes.
     const transport = webSocket(url, { key: `newHeads:${key.chain}:${key.network}:${attempt}`, reconnect: false, timeout: options.timeoutMs })({});
     let failed = false;
-    let timer: NodeJS.Timeout | undefined;
     // Closes the socket whenever it opens, should that be after this attempt gave up on it.
     const release = () => void transport.value?.getRpcClient().then((client) => client.close(), () => undefined);
     const fail = (error: unknown) => {
@@ -62,7 +61,7 @@ export function subscribeToNewHeads(options: NewHeadsOptions): HeadNotifications
       retryTimer = setTimeout(() => void connect(), options.reconnectMs);
     };
     // viem waits for the socket to open without a deadline; a blackholed endpoint would hold the attempt forever.
-    timer = setTimeout(() => fail(new Error(`no subscription within ${options.timeoutMs} ms`)), options.timeoutMs);
+    const timer = setTimeout(() => fail(new Error(`no subscription within ${options.timeoutMs} ms`)), options.timeoutMs);
     try {
       await transport.value?.subscribe({ params: ['newHeads'], onData: () => wakeup.notify(), onError: fail });
     } catch (error) {
