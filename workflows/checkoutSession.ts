@@ -191,7 +191,8 @@ export async function checkoutSession(record: SessionRecord, carried?: Carried):
   function findOrAdd(observation: DepositObservation): { deposit: DepositState; isNew: boolean } {
     const existing = state.deposits.find((d) => depositKey(d) === depositKey(observation));
     if (existing) return { deposit: existing, isNew: false };
-    const deposit: DepositState = { ...observation, stage: 'detected', confirmations: 0, late: false };
+    // A detected deposit is in a block: that block is its first confirmation, as the indexers count.
+    const deposit: DepositState = { ...observation, stage: 'detected', confirmations: 1, late: false };
     state.deposits.push(deposit);
     return { deposit, isNew: true };
   }
@@ -214,7 +215,7 @@ export async function checkoutSession(record: SessionRecord, carried?: Carried):
         if (!isNew && deposit.stage !== 'reorged') return;
         if (!isNew) {
           // The same transfer, re-mined in another block after a reorg: it counts again from there.
-          Object.assign(deposit, { blockNumber: event.deposit.blockNumber, blockHash: event.deposit.blockHash, stage: 'detected', confirmations: 0 });
+          Object.assign(deposit, { blockNumber: event.deposit.blockNumber, blockHash: event.deposit.blockHash, stage: 'detected', confirmations: 1 });
         }
         const problem = mismatch(deposit);
         if (problem && isClosed()) return recordLate(deposit, problem);
