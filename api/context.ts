@@ -13,6 +13,8 @@ export interface AppDeps {
   logger: Logger;
   /** The chains and token contracts this deployment pays in (RPC_URLS_*, TOKEN_*, CHAIN_ID_*), as the worker and indexers see them. */
   registry: ChainRegistry;
+  /** True once the server is draining before it closes: /readyz then answers 503 (set by api/server.ts). */
+  draining?: () => boolean;
   /** Injected so tests can pin time; the service uses the wall clock. */
   now?: () => Date;
 }

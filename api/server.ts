@@ -8,12 +8,15 @@ export interface RunningApi {
 }
 
 /**
- * Listens on host:port (0 = any free port). close() stops accepting connections and lets in-flight requests
- * finish, answering them with `Connection: close` so keep-alive clients reconnect elsewhere; whatever still
- * runs after `config.shutdownTimeoutMs` is cut off.
+ * Listens on host:port (0 = any free port). close() first drains for `config.shutdownDrainMs`: requests are
+ * still served but /readyz answers 503, so a load balancer stops routing here before connections are refused.
+ * Then it stops accepting connections and lets in-flight requests finish, answering them with
+ * `Connection: close` so keep-alive clients reconnect elsewhere; whatever still runs after
+ * `config.shutdownTimeoutMs` is cut off.
  */
 export function startApiServer(deps: AppDeps, host: string, port: number): Promise<RunningApi> {
-  const app = createApp(deps);
+  let draining = false;
+  const app = createApp({ ...deps, draining: () => draining });
   let closing = false;
   const inFlight = new Set<ServerResponse>();
   return new Promise((resolve, reject) => {
@@ -29,8 +32,10 @@ export function startApiServer(deps: AppDeps, host: string, port: number): Promi
       const actualPort = typeof address === 'object' && address ? address.port : port;
       resolve({
         url: `http://${host}:${actualPort}`,
-        close: () =>
-          new Promise<void>((done) => {
+        close: async () => {
+          draining = true;
+          if (deps.config.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, deps.config.shutdownDrainMs));
+          await new Promise<void>((done) => {
             closing = true;
             // Their answers end their connections, which would otherwise idle until the keep-alive timeout.
             for (const response of inFlight) if (!response.headersSent) response.shouldKeepAlive = false;
@@ -41,7 +46,8 @@ export function startApiServer(deps: AppDeps, host: string, port: number): Promi
               done();
             });
             server.closeIdleConnections();
-          }),
+          });
+        },
       });
     });
   });

@@ -33,6 +33,7 @@ const EnvSchema = z
     INDEXER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
     READINESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(25_000),
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(300_000).default(0),
     LOCAL_CHAIN_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
   })
   .superRefine((env, ctx) => {
@@ -76,6 +77,8 @@ export type Config = {
   readinessTimeoutMs: number;
   /** After SIGTERM: how long in-flight requests and activities may run before the process stops anyway. */
   shutdownTimeoutMs: number;
+  /** After SIGTERM, before the API stops accepting connections: /readyz answers 503 so load balancers move away. */
+  shutdownDrainMs: number;
   /** Port of the local Hardhat chain `npm start` runs when no RPC_URLS_* are set; 0 picks a free one. */
   localChainPort: number;
 };
@@ -113,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { host: e.METRICS_HOST, workerPort: e.WORKER_METRICS_PORT, indexerPort: e.INDEXER_METRICS_PORT },
     readinessTimeoutMs: e.READINESS_TIMEOUT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     localChainPort: e.LOCAL_CHAIN_PORT,
   };
 }

@@ -181,7 +181,8 @@ export const OPERATIONS: Operation[] = [
     path: '/readyz',
     operationId: 'readiness',
     summary: 'Readiness',
-    description: 'Postgres (`select 1`) and Temporal (`GetSystemInfo`) both answer within READINESS_TIMEOUT_MS. A 503 names each dependency that failed, in `error` and in `details.checks`.',
+    description:
+      'Postgres (`select 1`) and Temporal (`GetSystemInfo`) both answer within READINESS_TIMEOUT_MS. A 503 names each dependency that failed, in `error` and in `details.checks`; during the SHUTDOWN_DRAIN_MS after SIGTERM it is `Not ready: shutting down`, while other requests are still served.',
     tag: 'Service',
     auth: [],
     success: {

@@ -70,4 +70,35 @@ describe('API process shutdown', () => {
     expect(answered.connection).toBe('close');
     expect(await exitCode).toBe(0);
   });
+
+  test('with SHUTDOWN_DRAIN_MS, /readyz turns 503 at SIGTERM while requests are still served, then the process exits 0', async () => {
+    const port = await freePort();
+    api = startServiceProcess('bin/api.ts', {
+      APP_ENV: 'test',
+      PORT: String(port),
+      DATABASE_URL: db.url,
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TEMPORAL_TASK_QUEUE: `drain-${randomBytes(4).toString('hex')}`,
+      SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
+      SHUTDOWN_DRAIN_MS: '3000',
+      LOG_LEVEL: 'info',
+    });
+    await api.waitForLine((line) => line.includes('"api listening"'));
+    const base = `http://127.0.0.1:${port}`;
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+
+    const exitCode = api.stop('SIGTERM');
+    await api.waitForLine((line) => line.includes('"shutting down"'));
+    const readiness = await fetch(`${base}/readyz`);
+    expect(readiness.status).toBe(503);
+    expect(await readiness.json()).toEqual({ error: 'Not ready: shutting down' });
+    const session = await fetch(`${base}/checkout/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-user-type': 'checkout', 'x-api-key': merchant.testKey },
+      body: JSON.stringify(sessionRequest(merchant.merchant.id)),
+    });
+    expect(session.status).toBe(201);
+    expect(await exitCode).toBe(0);
+    await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+  });
 });

@@ -26,6 +26,11 @@ export function registerHealthRoutes(router: Router<AppState>, deps: AppDeps): v
   });
 
   router.get('/readyz', async (ctx) => {
+    if (deps.draining?.()) {
+      ctx.status = 503;
+      ctx.body = { error: 'Not ready: shutting down' };
+      return;
+    }
     const names = Object.keys(checks) as Check[];
     const results = await Promise.allSettled(names.map((name) => checks[name]()));
     const report: Record<string, string> = {};
