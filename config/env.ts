@@ -28,6 +28,7 @@ const EnvSchema = z
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
     TRUST_PROXY: z.stringbool().default(false),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+    RATE_LIMIT_PER_SESSION_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
     METRICS_HOST: z.string().default('127.0.0.1'),
     WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
     INDEXER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
@@ -71,6 +72,8 @@ export type Config = {
   trustProxy: boolean;
   /** Requests per API key per minute, counted in Postgres so every API replica shares one budget. */
   rateLimitPerMinute: number;
+  /** Session-token requests (the hosted page) per checkout session per minute; the page polls 30 times a minute. */
+  rateLimitPerSessionPerMinute: number;
   /** Where the worker's and the indexer's own metrics endpoints listen; port 0 turns one off. */
   metrics: { host: string; workerPort: number; indexerPort: number };
   /** How long /readyz waits for Postgres and for Temporal before it reports the dependency as failed. */
@@ -113,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    rateLimitPerSessionPerMinute: e.RATE_LIMIT_PER_SESSION_PER_MINUTE,
     metrics: { host: e.METRICS_HOST, workerPort: e.WORKER_METRICS_PORT, indexerPort: e.INDEXER_METRICS_PORT },
     readinessTimeoutMs: e.READINESS_TIMEOUT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

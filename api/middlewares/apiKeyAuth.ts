@@ -17,7 +17,7 @@ export const CHECKOUT_USER_TYPE = 'checkout';
  */
 export function apiKeyAuth(deps: Pick<AppDeps, 'sql' | 'config'>): Koa.Middleware<AppState> {
   const { sql } = deps;
-  const limited = rateLimit(deps);
+  const limited = rateLimit(deps, 'apiKey');
   return async (ctx, next) => {
     const rawKey = ctx.get('x-api-key');
     if (!rawKey) throw new UnauthenticatedError('Missing API key: send it in the x-api-key header');

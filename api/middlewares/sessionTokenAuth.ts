@@ -4,6 +4,7 @@ import { verifySessionToken } from '../../domain/sessionToken';
 import type { AppContext, AppDeps, AppState } from '../context';
 import { ForbiddenError, UnauthenticatedError } from '../errors';
 import { CHECKOUT_USER_TYPE, USER_TYPE_HEADER } from './apiKeyAuth';
+import { rateLimit } from './rateLimit';
 
 /** The session token from `Authorization: Bearer <token>`, else from `?token=` (spec 5.3). */
 export function presentedSessionToken(ctx: AppContext): string | undefined {
@@ -16,9 +17,11 @@ export function presentedSessionToken(ctx: AppContext): string | undefined {
 /**
  * Hosted-page calls (spec 5.3, 7): the token names its session and lives as long as the session does.
  * A forged token, one for a session that does not exist, and one past the session's expires_at all read
- * the same, so a caller learns nothing about sessions it holds no token for.
+ * the same, so a caller learns nothing about sessions it holds no token for. Every authenticated request
+ * counts against the session's rate limit (a forged token is refused by its HMAC before any lookup).
  */
 export function sessionTokenAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now'>): Koa.Middleware<AppState> {
+  const limited = rateLimit(deps, 'session');
   return async (ctx, next) => {
     const token = presentedSessionToken(ctx);
     if (!token) throw new UnauthenticatedError('Missing session token');
@@ -33,6 +36,6 @@ export function sessionTokenAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now'>):
 
     ctx.state.session = { sessionId: session.sessionId, merchantId: session.merchantId, mode: session.mode };
     ctx.state.log = ctx.state.log.child({ sessionId: session.sessionId, merchantId: session.merchantId, mode: session.mode });
-    await next();
+    await limited(ctx, next);
   };
 }

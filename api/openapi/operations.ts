@@ -30,9 +30,9 @@ export interface Operation {
   errors: number[];
 }
 
-// Every API-key request counts against the key's rate limit (429).
+// Every authenticated request counts against a rate limit (429): the API key's, or the checkout session's.
 const KEY_ERRORS = [401, 403, 429];
-const TOKEN_ERRORS = [401, 403];
+const TOKEN_ERRORS = [401, 403, 429];
 
 export const OPERATIONS: Operation[] = [
   {

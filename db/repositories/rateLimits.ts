@@ -1,5 +1,5 @@
-// Per-key request counts in fixed one-minute windows. The database clock decides the window, so API
-// replicas with drifting clocks still agree on one count.
+// Request counts in fixed one-minute windows, per API key and per checkout session (session-token calls).
+// The database clock decides the window, so API replicas with drifting clocks still agree on one count.
 import type { Queryable } from '../client';
 
 export interface WindowCount {
@@ -9,12 +9,17 @@ export interface WindowCount {
   resetSeconds: number;
 }
 
-/** Counts one request against `apiKeyId` with a single upsert; a row from an older window restarts at 1. */
-export async function countRequest(sql: Queryable, apiKeyId: string): Promise<WindowCount> {
+/** Whose budget a request spends: an API key's, or a checkout session's. */
+export type RateLimitSubject = { apiKeyId: string } | { sessionId: string };
+
+/** Counts one request against `subject` with a single upsert; a row from an older window restarts at 1. */
+export async function countRequest(sql: Queryable, subject: RateLimitSubject): Promise<WindowCount> {
+  const [table, column, id] =
+    'apiKeyId' in subject ? ['rate_limit_windows', 'api_key_id', subject.apiKeyId] : ['session_rate_limit_windows', 'session_id', subject.sessionId];
   const [row] = await sql<{ request_count: number; reset_seconds: number }[]>`
-    insert into rate_limit_windows as w (api_key_id, window_start, request_count)
-    values (${apiKeyId}, date_trunc('minute', now()), 1)
-    on conflict (api_key_id) do update set
+    insert into ${sql(table)} as w (${sql(column)}, window_start, request_count)
+    values (${id}, date_trunc('minute', now()), 1)
+    on conflict (${sql(column)}) do update set
       request_count = case when w.window_start = excluded.window_start then w.request_count + 1 else 1 end,
       window_start = excluded.window_start
     returning request_count,
