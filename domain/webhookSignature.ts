@@ -11,8 +11,10 @@ export function computeSignature(secret: string, timestamp: number, rawBody: str
   return createHmac('sha256', secret).update(`${timestamp}.${rawBody}`, 'utf8').digest('hex');
 }
 
-export function signatureHeader(secret: string, timestamp: number, rawBody: string): string {
-  return `t=${timestamp},v1=${computeSignature(secret, timestamp, rawBody)}`;
+/** One v1 per secret: the current one first, then a previous one still in its rotation overlap. */
+export function signatureHeader(secrets: string | readonly string[], timestamp: number, rawBody: string): string {
+  const all = typeof secrets === 'string' ? [secrets] : secrets;
+  return [`t=${timestamp}`, ...all.map((secret) => `v1=${computeSignature(secret, timestamp, rawBody)}`)].join(',');
 }
 
 export type VerificationResult = { valid: true; timestamp: number } | { valid: false; reason: string };

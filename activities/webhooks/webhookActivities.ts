@@ -33,6 +33,9 @@ interface DeliveryRow {
   mode: Mode;
   webhook_secret_test: string;
   webhook_secret_live: string;
+  /** The secret being rotated out, while its overlap lasts (migration 0009). */
+  previous_secret: string | null;
+  previous_until: Date | null;
 }
 
 export function createWebhookActivities(deps: WebhookDeps) {
@@ -57,7 +60,9 @@ export function createWebhookActivities(deps: WebhookDeps) {
     /** One attempt; a non-2xx answer or a network error throws, and Temporal retries on its schedule. */
     async deliverWebhook(deliveryId: string): Promise<number> {
       const [delivery] = await deps.sql<DeliveryRow[]>`
-        select d.id, d.event, d.url, d.body, s.mode, m.webhook_secret_test, m.webhook_secret_live
+        select d.id, d.event, d.url, d.body, s.mode, m.webhook_secret_test, m.webhook_secret_live,
+          case when s.mode = 'live' then m.webhook_secret_live_previous else m.webhook_secret_test_previous end as previous_secret,
+          case when s.mode = 'live' then m.webhook_secret_live_previous_until else m.webhook_secret_test_previous_until end as previous_until
         from webhook_deliveries d join sessions s on s.id = d.session_id join merchants m on m.id = s.merchant_id
         where d.id = ${deliveryId}`;
       if (!delivery) throw ApplicationFailure.nonRetryable(`webhook delivery ${deliveryId} does not exist`, 'WebhookDeliveryMissing');
@@ -72,6 +77,8 @@ export function createWebhookActivities(deps: WebhookDeps) {
       const url = new URL(delivery.url);
       const live = delivery.mode === 'live';
       const secret = live ? delivery.webhook_secret_live : delivery.webhook_secret_test;
+      const overlapping = delivery.previous_secret !== null && delivery.previous_until !== null && delivery.previous_until > startedAt;
+      const secrets = overlapping && delivery.previous_secret ? [secret, delivery.previous_secret] : [secret];
       const timestamp = Math.floor(startedAt.getTime() / 1000);
       let statusCode: number;
       try {
@@ -83,7 +90,7 @@ export function createWebhookActivities(deps: WebhookDeps) {
             'user-agent': 'stablecoin-checkout-webhooks/1',
             [IDEMPOTENCY_HEADER]: delivery.id,
             [EVENT_HEADER]: delivery.event,
-            [SIGNATURE_HEADER]: signatureHeader(secret, timestamp, delivery.body),
+            [SIGNATURE_HEADER]: signatureHeader(secrets, timestamp, delivery.body),
           },
           { timeoutMs: deps.timeoutMs, ...(live ? { lookup: publicOnlyLookup } : {}) },
         ));

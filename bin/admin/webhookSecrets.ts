@@ -1,6 +1,6 @@
 // `webhook-secret rotate`: a new signing secret for one mode of a merchant, printed once.
 import { randomBytes } from 'node:crypto';
-import { setWebhookSecret } from '../../db/repositories/merchants';
+import { rotateWebhookSecret } from '../../db/repositories/merchants';
 import { z } from '../../domain/validationMessages';
 import { CliError, defineCommand, MerchantIdOption, ModeOption, type CommandGroup } from './cli';
 
@@ -10,19 +10,28 @@ const rotate = defineCommand({
   options: {
     merchant: { value: '<mer_…>', description: 'merchant (required)' },
     mode: { value: 'test|live', description: 'which secret: test-mode and live-mode deliveries are signed with different ones (required)' },
+    'overlap-hours': {
+      value: '<0-168>',
+      description: 'how long deliveries also carry a signature with the secret being replaced, so receivers can switch at leisure (default 24; 0: the old secret stops at once, e.g. when it leaked)',
+    },
   },
-  schema: z.object({ merchant: MerchantIdOption, mode: ModeOption }),
+  schema: z.object({ merchant: MerchantIdOption, mode: ModeOption, 'overlap-hours': z.coerce.number().int().min(0).max(168).default(24) }),
   async run(context, input) {
     const secret = `whsec_${randomBytes(32).toString('hex')}`;
-    if (!(await setWebhookSecret(context.sql(), input.merchant, input.mode, secret))) throw new CliError(`merchant ${input.merchant} does not exist`);
+    const hours = input['overlap-hours'];
+    const previousUntil = hours > 0 ? new Date(Date.now() + hours * 3_600_000) : null;
+    if (!(await rotateWebhookSecret(context.sql(), input.merchant, input.mode, secret, previousUntil))) throw new CliError(`merchant ${input.merchant} does not exist`);
     return {
-      json: { merchant_id: input.merchant, mode: input.mode, webhook_secret: secret },
+      json: { merchant_id: input.merchant, mode: input.mode, webhook_secret: secret, previous_secret_valid_until: previousUntil?.toISOString() ?? null },
       text: [
         `new ${input.mode} webhook signing secret for ${input.merchant}:`,
         '',
         `  ${secret}`,
         '',
-        'Deliveries signed from now on use it; the previous secret no longer verifies. It is not shown again.',
+        previousUntil
+          ? `Deliveries are signed with it from now on, and also with the previous secret until ${previousUntil.toISOString()} (two v1= values), so receivers can switch in that time.`
+          : 'Deliveries are signed with it from now on; the previous secret no longer verifies.',
+        'It is not shown again.',
       ],
     };
   },

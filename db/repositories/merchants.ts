@@ -62,12 +62,21 @@ export async function findMerchantByName(sql: Sql, name: string): Promise<Mercha
   return row && toMerchant(row);
 }
 
-/** Replaces the merchant's webhook signing secret of one mode; false when there is no such merchant. */
-export async function setWebhookSecret(sql: Sql, merchantId: string, mode: Mode, secret: string): Promise<boolean> {
+/**
+ * Replaces the merchant's webhook signing secret of one mode; the one it replaces keeps signing alongside
+ * until `previousUntil` (null: it stops at once). False when there is no such merchant.
+ */
+export async function rotateWebhookSecret(sql: Sql, merchantId: string, mode: Mode, secret: string, previousUntil: Date | null): Promise<boolean> {
   const rows =
     mode === 'test'
-      ? await sql`update merchants set webhook_secret_test = ${secret} where id = ${merchantId} returning id`
-      : await sql`update merchants set webhook_secret_live = ${secret} where id = ${merchantId} returning id`;
+      ? await sql`
+          update merchants set webhook_secret_test_previous = case when ${previousUntil}::timestamptz is null then null else webhook_secret_test end,
+            webhook_secret_test_previous_until = ${previousUntil}, webhook_secret_test = ${secret}
+          where id = ${merchantId} returning id`
+      : await sql`
+          update merchants set webhook_secret_live_previous = case when ${previousUntil}::timestamptz is null then null else webhook_secret_live end,
+            webhook_secret_live_previous_until = ${previousUntil}, webhook_secret_live = ${secret}
+          where id = ${merchantId} returning id`;
   return rows.length === 1;
 }
 

@@ -226,6 +226,31 @@ describe('checkout-admin webhook-secret rotate', () => {
     expect(after!.webhook_secret_live).toBe(before!.webhook_secret_live);
     expectOneLineError(await admin(['webhook-secret', 'rotate', '--merchant', `mer_${ulid()}`, '--mode', 'live']), 1, /does not exist/);
   });
+
+  it('keeps the replaced secret signing for 24 hours by default, for --overlap-hours, or not at all with 0', async () => {
+    const overlap = async () =>
+      (
+        await service.db.sql<{ previous: string | null; until: Date | null; current: string }[]>`
+          select webhook_secret_live_previous as previous, webhook_secret_live_previous_until as until, webhook_secret_live as current
+          from merchants where id = ${merchant.merchant.id}`
+      )[0]!;
+    const before = (await overlap()).current;
+    const out = await adminJson(['webhook-secret', 'rotate', '--merchant', merchant.merchant.id, '--mode', 'live']);
+    const rotated = await overlap();
+    expect(rotated.previous).toBe(before);
+    expect(rotated.current).toBe(out.webhook_secret);
+    expect(out.previous_secret_valid_until).toBe(rotated.until?.toISOString());
+    expect(Math.abs(rotated.until!.getTime() - (Date.now() + 24 * 3_600_000))).toBeLessThan(60_000);
+
+    const twoHours = await adminJson(['webhook-secret', 'rotate', '--merchant', merchant.merchant.id, '--mode', 'live', '--overlap-hours', '2']);
+    expect(Math.abs(new Date(twoHours.previous_secret_valid_until as string).getTime() - (Date.now() + 2 * 3_600_000))).toBeLessThan(60_000);
+    expect((await overlap()).previous).toBe(out.webhook_secret);
+
+    const leaked = await adminJson(['webhook-secret', 'rotate', '--merchant', merchant.merchant.id, '--mode', 'live', '--overlap-hours', '0']);
+    expect(leaked.previous_secret_valid_until).toBeNull();
+    expect(await overlap()).toEqual({ previous: null, until: null, current: leaked.webhook_secret });
+    expectOneLineError(await admin(['webhook-secret', 'rotate', '--merchant', merchant.merchant.id, '--mode', 'live', '--overlap-hours', '200']), 2, /overlap-hours/);
+  });
 });
 
 describe('checkout-admin bank', () => {

@@ -1,5 +1,6 @@
 // Durable webhook delivery on the time-skipping test server: days of receiver outage pass in seconds.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { rotateWebhookSecret } from '../../db/repositories/merchants';
 import { verifyWebhookSignature } from '../../domain/webhookSignature';
 import type { webhookDelivery } from '../../workflows/webhookDelivery';
 import { simulateUpdate } from '../../workflows/messages';
@@ -111,6 +112,37 @@ describe('webhook delivery', () => {
       for (const request of requests) {
         expect(verifyWebhookSignature(request.rawBody, request.headers['x-service-signature'] as string, secret!.webhook_secret_test)).toMatchObject({ valid: true });
       }
+    });
+  });
+
+  it('while a secret is rotated out, deliveries are signed with the old and the new one; without an overlap, with the new one only', async () => {
+    const record = await h.record();
+    const secretOf = async () =>
+      (await h.db.sql<{ webhook_secret_test: string }[]>`select webhook_secret_test from merchants where id = ${record.merchantId}`)[0]!.webhook_secret_test;
+    const original = await secretOf();
+    await rotateWebhookSecret(h.db.sql, record.merchantId, 'test', `whsec_${'a'.repeat(64)}`, new Date(Date.now() + 3_600_000));
+    const rotated = await secretOf();
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      await handle.executeUpdate(simulateUpdate, { args: [{ status: 'failed' }] });
+      const [delivery] = await finishedDeliveries(h, record.sessionId, 1);
+      const [during] = h.receiver.received.filter((r) => r.headers['x-service-idempotency-key'] === delivery!.id);
+      const header = during!.headers['x-service-signature'] as string;
+      expect(header.match(/v1=/g)).toHaveLength(2);
+      for (const secret of [original, rotated]) expect(verifyWebhookSignature(during!.rawBody, header, secret)).toMatchObject({ valid: true });
+
+      // A leaked secret is rotated without an overlap: the next delivery no longer verifies with it.
+      await rotateWebhookSecret(h.db.sql, record.merchantId, 'test', `whsec_${'b'.repeat(64)}`, null);
+      await h.env.client.workflow.execute<typeof webhookDelivery>('webhookDelivery', {
+        workflowId: `${delivery!.id}-redeliver-1`,
+        taskQueue: (await handle.describe()).taskQueue,
+        args: [{ deliveryId: delivery!.id }],
+      });
+      const after = h.receiver.received.filter((r) => r.headers['x-service-idempotency-key'] === delivery!.id)[1]!;
+      const single = after.headers['x-service-signature'] as string;
+      expect(single.match(/v1=/g)).toHaveLength(1);
+      expect(verifyWebhookSignature(after.rawBody, single, await secretOf())).toMatchObject({ valid: true });
+      expect(verifyWebhookSignature(after.rawBody, single, rotated)).toMatchObject({ valid: false });
     });
   });
 });
