@@ -63,7 +63,10 @@ function contractInfo(deployed: TokenDeployment | undefined, published: TokenCon
 function describePair(registry: ChainRegistry, token: TokenSymbol, chain: Chain): TokenChainInfo {
   const facts = CHAIN_FACTS[chain];
   const published = TOKEN_CONTRACTS[token][chain];
-  const testChainId = registry.get(chain, 'testnet').chainId;
+  const configuredId = registry.get(chain, 'testnet').chainId;
+  const testChainId = configuredId === undefined ? (TESTNETS[chain].chainId ?? null) : `0x${configuredId.toString(16)}`;
+  // A deployment that points the test network at a chain of its own (npm start's local node) says so.
+  const replaced = testChainId !== (TESTNETS[chain].chainId ?? null);
   return {
     symbol: token,
     chain,
@@ -73,8 +76,8 @@ function describePair(registry: ChainRegistry, token: TokenSymbol, chain: Chain)
     estimated_finality_seconds: facts.estimatedFinalitySeconds,
     mainnet: contractInfo(registry.token(chain, 'mainnet', token), published.mainnet, chain),
     testnet: {
-      network: TESTNETS[chain].name,
-      chain_id: testChainId === undefined ? (TESTNETS[chain].chainId ?? null) : `0x${testChainId.toString(16)}`,
+      network: replaced ? `chain ${testChainId} configured by this deployment (in place of ${TESTNETS[chain].name})` : TESTNETS[chain].name,
+      chain_id: testChainId,
       contract: contractInfo(registry.token(chain, 'testnet', token), published.testnet, chain),
     },
   };

@@ -33,7 +33,7 @@ describe('configured token contracts in the API', () => {
     const usdt = tokens.find((t) => t.symbol === 'USDT');
     const usdc = tokens.find((t) => t.symbol === 'USDC');
     expect(usdt?.testnet).toEqual({
-      network: 'Sepolia',
+      network: 'chain 0x7a69 configured by this deployment (in place of Sepolia)',
       chain_id: '0x7a69',
       contract: { address: LOCAL_TOKEN, decimals: 18, canonical: false, note: "Configured by this deployment, not the issuer's published contract." },
     });
