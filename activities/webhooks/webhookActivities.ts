@@ -77,8 +77,9 @@ export function createWebhookActivities(deps: WebhookDeps) {
       const url = new URL(delivery.url);
       const live = delivery.mode === 'live';
       const secret = live ? delivery.webhook_secret_live : delivery.webhook_secret_test;
-      const overlapping = delivery.previous_secret !== null && delivery.previous_until !== null && delivery.previous_until > startedAt;
-      const secrets = overlapping && delivery.previous_secret ? [secret, delivery.previous_secret] : [secret];
+      // A secret being rotated out signs too until its overlap ends, so receivers holding it still verify.
+      const previous = delivery.previous_until !== null && delivery.previous_until > startedAt ? delivery.previous_secret : null;
+      const secrets = previous ? [secret, previous] : [secret];
       const timestamp = Math.floor(startedAt.getTime() / 1000);
       let statusCode: number;
       try {
