@@ -22,9 +22,10 @@ describe('API process shutdown', () => {
     await db?.drop();
   });
 
-  test('a request in flight at SIGTERM completes, then the process exits 0', async () => {
+  /** bin/api.ts on a free port, listening; `env` adds to its configuration. */
+  async function startApi(env: Record<string, string> = {}): Promise<{ api: ServiceProcess; port: number }> {
     const port = await freePort();
-    api = startServiceProcess('bin/api.ts', {
+    const started = startServiceProcess('bin/api.ts', {
       APP_ENV: 'test',
       PORT: String(port),
       DATABASE_URL: db.url,
@@ -32,8 +33,15 @@ describe('API process shutdown', () => {
       TEMPORAL_TASK_QUEUE: `shutdown-${randomBytes(4).toString('hex')}`,
       SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'info',
+      ...env,
     });
-    await api.waitForLine((line) => line.includes('"api listening"'));
+    api = started;
+    await started.waitForLine((line) => line.includes('"api listening"'));
+    return { api: started, port };
+  }
+
+  test('a request in flight at SIGTERM completes, then the process exits 0', async () => {
+    const { api: running, port } = await startApi();
 
     // The request is under way (headers sent, body half-sent) when the signal arrives; its body finishes after.
     const body = JSON.stringify(sessionRequest(merchant.merchant.id));
@@ -55,14 +63,14 @@ describe('API process shutdown', () => {
       );
       req.on('error', reject);
       req.write(body.slice(0, half));
-      api?.waitForLine((line) => line.includes('"shutting down"')).then(() => {
+      running.waitForLine((line) => line.includes('"shutting down"')).then(() => {
         setTimeout(() => req.end(body.slice(half)), 300);
       }, reject);
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const exitCode = api.stop('SIGTERM');
+    const exitCode = running.stop('SIGTERM');
 
-    await api.waitForLine((line) => line.includes('"shutting down"'));
+    await running.waitForLine((line) => line.includes('"shutting down"'));
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
     const answered = await response;
     expect(answered.status, answered.body).toBe(201);
@@ -72,23 +80,12 @@ describe('API process shutdown', () => {
   });
 
   test('with SHUTDOWN_DRAIN_MS, /readyz turns 503 at SIGTERM while requests are still served, then the process exits 0', async () => {
-    const port = await freePort();
-    api = startServiceProcess('bin/api.ts', {
-      APP_ENV: 'test',
-      PORT: String(port),
-      DATABASE_URL: db.url,
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_TASK_QUEUE: `drain-${randomBytes(4).toString('hex')}`,
-      SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
-      SHUTDOWN_DRAIN_MS: '3000',
-      LOG_LEVEL: 'info',
-    });
-    await api.waitForLine((line) => line.includes('"api listening"'));
+    const { api: running, port } = await startApi({ SHUTDOWN_DRAIN_MS: '3000' });
     const base = `http://127.0.0.1:${port}`;
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
 
-    const exitCode = api.stop('SIGTERM');
-    await api.waitForLine((line) => line.includes('"shutting down"'));
+    const exitCode = running.stop('SIGTERM');
+    await running.waitForLine((line) => line.includes('"shutting down"'));
     const readiness = await fetch(`${base}/readyz`);
     expect(readiness.status).toBe(503);
     expect(await readiness.json()).toEqual({ error: 'Not ready: shutting down' });
