@@ -66,6 +66,12 @@ export interface IndexerFixture {
 
 export const silentLogger = pino({ level: process.env.DEBUG_INDEXER ? 'debug' : 'silent' });
 
+/** Ticks until the indexer has nothing more to scan right away; any chain family. */
+export async function drainIndexer(indexer: ChainIndexer): Promise<void> {
+  for (let i = 0; i < 10_000; i++) if (!(await indexer.tick())) return;
+  throw new Error('indexer did not catch up');
+}
+
 export function randomAddress(): Address {
   return privateKeyToAccount(generatePrivateKey()).address;
 }
@@ -117,10 +123,7 @@ export async function createIndexerFixture(): Promise<IndexerFixture> {
         sender,
         deployment,
         metrics: metrics.forChain(chainName, 'testnet'),
-        async drain() {
-          for (let i = 0; i < 10_000; i++) if (!(await indexer.tick())) return;
-          throw new Error('indexer did not catch up');
-        },
+        drain: () => drainIndexer(indexer),
       };
     },
     async stop() {
@@ -141,6 +144,7 @@ export interface DepositRecord {
   tx_hash: string;
   log_index: number;
   amount_base_units: string;
+  from_address: string;
   to_address: string;
   block_number: bigint;
   block_hash: string;
@@ -149,8 +153,9 @@ export interface DepositRecord {
   signalled_stage: string | null;
 }
 
+/** The deposits rows of `chain`, in block and log order, as the indexer stored them. */
 export async function depositsOf(db: TestDatabase, chain: Chain): Promise<DepositRecord[]> {
   return db.sql<DepositRecord[]>`
-    select session_id, token, tx_hash, log_index, amount_base_units, to_address, block_number, block_hash, stage, confirmations, signalled_stage
+    select session_id, token, tx_hash, log_index, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, signalled_stage
     from deposits where chain = ${chain} order by block_number, log_index, created_at`;
 }

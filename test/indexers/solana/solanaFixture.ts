@@ -14,7 +14,7 @@ import { sessionRecord } from '../../support/sessionRecords';
 import { LocalSolanaChain } from '../../support/solana/localSolanaChain';
 import { startSolanaRpcServer, type SolanaRpcServer } from '../../support/solana/solanaRpcServer';
 import { createMint, fundedSigner, mintTo, type TestMint } from '../../support/solana/splToken';
-import { RecordingSignalSender, silentLogger } from '../evm/indexerFixture';
+import { drainIndexer, RecordingSignalSender, silentLogger, type DepositRecord } from '../evm/indexerFixture';
 
 export interface Mints {
   usdc: TestMint;
@@ -103,10 +103,7 @@ export async function createSolanaFixture(): Promise<SolanaFixture> {
         indexer,
         sender,
         metrics: metrics.forChain('solana', 'testnet'),
-        async drain() {
-          for (let i = 0; i < 10_000; i++) if (!(await indexer.tick())) return;
-          throw new Error('indexer did not catch up');
-        },
+        drain: () => drainIndexer(indexer),
       };
     },
     async stop() {
@@ -115,23 +112,9 @@ export async function createSolanaFixture(): Promise<SolanaFixture> {
   };
 }
 
-export interface SolanaDepositRecord {
-  session_id: string;
-  token: string;
-  tx_hash: string;
-  log_index: number;
-  amount_base_units: string;
-  from_address: string;
-  to_address: string;
-  block_number: bigint;
-  block_hash: string;
-  stage: string;
-  confirmations: number;
-  signalled_stage: string | null;
-}
-
-export async function solanaDeposits(db: TestDatabase): Promise<SolanaDepositRecord[]> {
-  return db.sql<SolanaDepositRecord[]>`
+/** Ordered by signature within a slot: a Solana deposit's log_index is its token account's index in the transaction. */
+export async function solanaDeposits(db: TestDatabase): Promise<DepositRecord[]> {
+  return db.sql<DepositRecord[]>`
     select session_id, token, tx_hash, log_index, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, signalled_stage
     from deposits where chain = 'solana' order by block_number, tx_hash, log_index`;
 }

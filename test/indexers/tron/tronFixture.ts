@@ -1,18 +1,17 @@
 // What the Tron indexer tests share: a migrated database, the scripted Tron node of test/support/tron, sessions
 // with watched `T…` deposit addresses, and indexers built through the configuration path production uses.
 import { randomBytes } from 'node:crypto';
-import { pino } from 'pino';
 import { envSuffix, loadChainsConfig } from '../../../config/chains';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
 import { tronAddressFromEvmHex } from '../../../domain/addresses/tron';
 import { createChainRegistry, type ChainDeployment } from '../../../domain/chainRegistry';
 import { IndexerMetrics, type ChainMetrics } from '../../../indexers/core/metrics';
-import type { IndexerSignal, SignalOutcome, SignalSender } from '../../../indexers/core/signalSender';
 import { buildTronIndexer } from '../../../indexers/tron/startTronIndexers';
 import type { ChainIndexer } from '../../../indexers/core/chainIndexer';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { createTestMerchant } from '../../support/factories';
 import { sessionRecord } from '../../support/sessionRecords';
+import { depositsOf, drainIndexer, RecordingSignalSender, silentLogger, type DepositRecord } from '../evm/indexerFixture';
 import { startTronTestNode, type TronTestNode, type TronTestNodeOptions } from '../../support/tron/tronNode';
 
 /** Tether's USDT contract (domain/tokenContracts.ts), also the emitter of the recorded mainnet logs. */
@@ -25,25 +24,8 @@ export function randomTronAddress(): string {
 /** Stands in for the test network's USDC: Circle issues none on Tron any more, so a deployment configures one. */
 export const USDC = randomTronAddress();
 
-export interface SentSignal {
-  sessionId: string;
-  signal: IndexerSignal;
-  requestId: string;
-}
-
-/** The test double at the indexer's boundary: records every send, duplicates included. */
-export class RecordingSignalSender implements SignalSender {
-  readonly sent: SentSignal[] = [];
-
-  async send(sessionId: string, signal: IndexerSignal, requestId: string): Promise<SignalOutcome> {
-    this.sent.push({ sessionId, signal, requestId });
-    return 'delivered';
-  }
-
-  kinds(sessionId?: string): string[] {
-    return this.sent.filter((s) => sessionId === undefined || s.sessionId === sessionId).map((s) => s.signal.kind);
-  }
-}
+// The same test doubles as the EVM suites: one signal recorder and one logger for every chain family.
+export { RecordingSignalSender, silentLogger };
 
 export interface TronIndexerUnderTest {
   indexer: ChainIndexer;
@@ -64,7 +46,6 @@ export interface TronFixture {
   stop(): Promise<void>;
 }
 
-export const silentLogger = pino({ level: process.env.DEBUG_INDEXER ? 'debug' : 'silent' });
 
 export async function createTronFixture(nodeOptions: TronTestNodeOptions = {}): Promise<TronFixture> {
   const [db, node] = await Promise.all([createTestDatabase(), startTronTestNode(nodeOptions)]);
@@ -109,10 +90,7 @@ export async function createTronFixture(nodeOptions: TronTestNodeOptions = {}): 
         sender,
         deployment,
         metrics: metrics.forChain('tron', 'testnet'),
-        async drain() {
-          for (let i = 0; i < 10_000; i++) if (!(await indexer.tick())) return;
-          throw new Error('indexer did not catch up');
-        },
+        drain: () => drainIndexer(indexer),
       };
     },
     async stop() {
@@ -121,23 +99,6 @@ export async function createTronFixture(nodeOptions: TronTestNodeOptions = {}): 
   };
 }
 
-export interface TronDepositRecord {
-  session_id: string;
-  token: string;
-  tx_hash: string;
-  log_index: number;
-  amount_base_units: string;
-  from_address: string;
-  to_address: string;
-  block_number: bigint;
-  block_hash: string;
-  stage: string;
-  confirmations: number;
-  signalled_stage: string | null;
-}
-
-export async function tronDeposits(db: TestDatabase): Promise<TronDepositRecord[]> {
-  return db.sql<TronDepositRecord[]>`
-    select session_id, token, tx_hash, log_index, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, signalled_stage
-    from deposits where chain = 'tron' order by block_number, log_index, created_at`;
+export function tronDeposits(db: TestDatabase): Promise<DepositRecord[]> {
+  return depositsOf(db, 'tron');
 }
