@@ -6,6 +6,7 @@ import type { PaymentNetwork } from './payments/paymentNetwork';
 import { createPreparePayment } from './payments/preparePayment';
 import { createRecordBankPayment } from './payments/recordBankPayment';
 import { createRecordDeposit } from './payments/recordDeposit';
+import { createRecordSimulatedReceipt } from './payments/recordSimulatedReceipt';
 import { createReadModelActivities } from './readModel';
 import { createSettlePayment, defaultSettlementProviders, type SettlementDeps } from './settlement/settlePayment';
 import { simulatedSettlement } from './settlement/simulatedSettlement';
@@ -35,6 +36,7 @@ export function createActivities(deps: ActivityDeps) {
     }),
     recordDeposit: createRecordDeposit({ sql: deps.sql }),
     recordBankPayment: createRecordBankPayment({ sql: deps.sql }),
+    recordSimulatedReceipt: createRecordSimulatedReceipt({ sql: deps.sql }),
     settlePayment: createSettlePayment({
       sql: deps.sql,
       providerFor: deps.settlementProviderFor ?? defaultSettlementProviders(simulatedSettlement()),

@@ -40,11 +40,16 @@ export function tokenPrice(mode: Mode, token: TokenSymbol, livePrices: Partial<R
   return { rate, source: 'operator-configured LIVE_TOKEN_PRICES_USD' };
 }
 
-/** Base units needed to pay `amountUsdCents` at `rate`, rounded up so the merchant is never short. */
+/**
+ * Base units needed to pay `amountUsdCents` at `rate`, rounded up so the merchant is never short. Tokens
+ * with more than 6 decimals (bsc's 18) round up to a whole micro-unit: amounts are shown and credited at 6
+ * decimals, so the amount a customer sees is exactly the amount that completes the session.
+ */
 export function baseUnitsForUsd(amountUsdCents: bigint, decimals: number, rate: Rate): bigint {
+  const unit = decimals > 6 ? 10n ** BigInt(decimals - 6) : 1n;
   const numerator = amountUsdCents * 10n ** BigInt(decimals) * rate.denominator;
-  const denominator = 100n * rate.numerator;
-  return (numerator + denominator - 1n) / denominator;
+  const denominator = 100n * rate.numerator * unit;
+  return ((numerator + denominator - 1n) / denominator) * unit;
 }
 
 /**
@@ -56,11 +61,6 @@ export function toSixDecimalString(baseUnits: bigint, decimals: number): string 
   const sign = micro < 0n ? '-' : '';
   const abs = micro < 0n ? -micro : micro;
   return `${sign}${abs / 1_000_000n}.${(abs % 1_000_000n).toString().padStart(6, '0')}`;
-}
-
-/** USD cents that `baseUnits` are worth at `rate`, rounded down. */
-export function usdCentsForBaseUnits(baseUnits: bigint, decimals: number, rate: Rate): bigint {
-  return (baseUnits * rate.numerator * 100n) / (rate.denominator * 10n ** BigInt(decimals));
 }
 
 /** `LIVE_TOKEN_PRICES_USD="USDC=1,USDT=0.9998"` → rates per token. */

@@ -1,11 +1,20 @@
-// The payload of spec 6.1. The other four events carry the same fields where they apply: no payment_id
-// or token amounts before a method was chosen, no settlement before funds were settled.
+// The payload of spec 6.1. The other events carry the same fields where they apply: no payment_id or
+// token amounts before a method was chosen, no settlement before funds were settled. Beyond the
+// contract's five, `payment.confirming` announces a deposit seen and `payment.cancelled` a cancel.
 import { centsToUsd } from './money';
 import { toSixDecimalString } from './pricing';
 import type { Metadata } from './session';
 import type { SessionStatus } from './status';
 
-export const WEBHOOK_EVENTS = ['payment.completed', 'payment.expired', 'payment.underpaid', 'payment.overpaid', 'payment.failed'] as const;
+export const WEBHOOK_EVENTS = [
+  'payment.completed',
+  'payment.expired',
+  'payment.underpaid',
+  'payment.overpaid',
+  'payment.failed',
+  'payment.confirming',
+  'payment.cancelled',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** Statuses whose arrival is announced to the merchant; the others are visible by polling. */
@@ -15,6 +24,8 @@ export const EVENT_FOR_STATUS: Partial<Record<SessionStatus, WebhookEvent>> = {
   underpaid: 'payment.underpaid',
   overpaid: 'payment.overpaid',
   failed: 'payment.failed',
+  confirming: 'payment.confirming',
+  cancelled: 'payment.cancelled',
 };
 
 export interface WebhookPayloadInput {

@@ -10,7 +10,8 @@ import { paymentUri } from '../../domain/paymentUri';
 import { baseUnitsForUsd, PriceUnavailableError, toSixDecimalString, tokenPrice, type Rate } from '../../domain/pricing';
 import type { SessionRecord } from '../../domain/session';
 import type { TokenSymbol } from '../../domain/chains';
-import type { PaymentInstructions, PaymentSelection } from '../../workflows/messages';
+import type { PaymentInstructions, PaymentSelection } from '../../domain/payment';
+import { WorkflowFailure } from '../../domain/workflowFailures';
 import { deriveDepositAddresses, type DepositAddresses } from '../depositAddresses/derive';
 import { depositSeed } from '../depositAddresses/seed';
 import { networkForMode, type PaymentNetwork } from './paymentNetwork';
@@ -22,8 +23,6 @@ export interface PaymentDeps {
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
   lateDepositWatchHours: number;
 }
-
-export const SELECTION_REFUSED = 'SelectionRefused';
 
 async function depositAddressesFor(tx: Sql, deps: PaymentDeps, record: SessionRecord): Promise<DepositAddresses> {
   const [existing] = await tx<{ evm_address: string; tron_address: string; solana_address: string }[]>`
@@ -42,13 +41,13 @@ export function createPreparePayment(deps: PaymentDeps) {
     const network = networkForMode(record.mode);
     const contract = deps.network.tokenContract(selection.token, selection.chain, network);
     if (!contract) {
-      throw ApplicationFailure.nonRetryable(`${selection.token} on ${selection.chain} is not available for ${record.mode} payments`, SELECTION_REFUSED);
+      throw ApplicationFailure.nonRetryable(`${selection.token} on ${selection.chain} is not available for ${record.mode} payments`, WorkflowFailure.SelectionRefused);
     }
     let price;
     try {
       price = tokenPrice(record.mode, selection.token, deps.liveTokenPrices);
     } catch (error) {
-      if (error instanceof PriceUnavailableError) throw ApplicationFailure.nonRetryable(error.message, SELECTION_REFUSED);
+      if (error instanceof PriceUnavailableError) throw ApplicationFailure.nonRetryable(error.message, WorkflowFailure.SelectionRefused);
       throw error;
     }
     const expected = baseUnitsForUsd(BigInt(record.amountUsdCents), contract.decimals, price.rate);

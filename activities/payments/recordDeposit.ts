@@ -4,7 +4,7 @@
 import type { Sql } from '../../db/client';
 import { paymentIdForSession } from '../../domain/ids';
 import type { Mode } from '../../domain/session';
-import type { DepositState } from '../../workflows/messages';
+import type { DepositState } from '../../domain/deposit';
 import { networkForMode } from './paymentNetwork';
 
 export function createRecordDeposit(deps: { sql: Sql }) {

@@ -6,10 +6,9 @@ import { findMerchant } from '../../db/repositories/merchants';
 import type { Chain, TokenSymbol } from '../../domain/chains';
 import { paymentIdForSession } from '../../domain/ids';
 import type { Mode } from '../../domain/session';
-import type { SettlementState } from '../../workflows/messages';
+import type { SettlementState } from '../../domain/sessionState';
+import { WorkflowFailure } from '../../domain/workflowFailures';
 import type { SettlementProvider } from './settlementProvider';
-
-export const SETTLEMENT_UNAVAILABLE = 'SettlementUnavailable';
 
 export interface SettlementDeps {
   sql: Sql;
@@ -38,7 +37,7 @@ export function createSettlePayment(deps: SettlementDeps) {
     if (!provider) {
       throw ApplicationFailure.nonRetryable(
         `No ${input.mode} settlement provider for ${input.token} on ${input.chain} to USDC on solana; funds are held at the deposit address`,
-        SETTLEMENT_UNAVAILABLE,
+        WorkflowFailure.SettlementUnavailable,
       );
     }
     const merchant = await findMerchant(deps.sql, input.merchantId);

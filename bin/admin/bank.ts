@@ -9,7 +9,8 @@ import { AccountNumber, Iban, SortCode, SwiftBic } from '../../domain/bankAccoun
 import { bankTransferReference, CurrencyCode } from '../../domain/bankTransfer';
 import { centsToUsd, usdToCents } from '../../domain/money';
 import { z } from '../../domain/validationMessages';
-import { bankTransferReceivedSignal, type BankTransferReceipt } from '../../workflows/messages';
+import type { BankTransferReceipt } from '../../domain/sessionState';
+import { bankTransferReceivedSignal } from '../../workflows/messages';
 import { CliError, defineCommand, MerchantIdOption, SessionIdOption, table, when, type CommandGroup } from './cli';
 
 const UNIQUE_VIOLATION = '23505';

@@ -2,7 +2,7 @@
 // (chain, tx_hash, log_index), with its block, stage and confirmation depth, and what was signalled about it.
 import type { Queryable } from '../../db/client';
 import type { TokenSymbol } from '../../domain/chains';
-import type { DepositStage } from '../../workflows/messages';
+import type { DepositStage } from '../../domain/deposit';
 import type { ChainKey } from './cursor';
 
 export interface NewDeposit {

@@ -13,8 +13,8 @@ import {
   getStateQuery,
   selectPaymentUpdate,
   simulateUpdate,
-  type DepositObservation,
 } from '../../workflows/messages';
+import type { DepositObservation } from '../../domain/deposit';
 import type { checkoutSession } from '../../workflows/checkoutSession';
 import { createWorkflowHarness, deposit, finishedDeliveries, waitForState, type WorkflowHarness } from '../support/workflowHarness';
 
@@ -79,9 +79,12 @@ describe('checkoutSession lifecycle', () => {
       expect(state.transitions.map((t) => t.status)).toEqual(['pending', 'awaiting_payment', 'confirming', 'completed']);
       expect(state.receivedBaseUnits).toBe('25500000');
       expect(state.settlement).toMatchObject({ provider: 'simulated', amountUsdc: '25500000' });
-      expect(await readModel(record.sessionId)).toEqual({ status: 'completed', status_version: 3 });
+      // The query can run ahead of the read-model write that follows the decision.
+      await expect.poll(() => readModel(record.sessionId)).toEqual({ status: 'completed', status_version: 3 });
 
-      const [webhook] = await deliveredWebhooks(record.sessionId);
+      const [seen, webhook] = await deliveredWebhooks(record.sessionId, 2);
+      expect(seen!.payload).toMatchObject({ event: 'payment.confirming', status: 'confirming', amount: { token_received: '0.000000' } });
+      expect(seen!.payload).not.toHaveProperty('settlement');
       expect(webhook!.event).toBe('payment.completed');
       expect(webhook!.request.headers['x-service-event']).toBe('payment.completed');
       expect(webhook!.id).toMatch(/^wh_[0-9A-HJKMNP-TV-Z]{26}$/);
@@ -120,10 +123,10 @@ describe('checkoutSession lifecycle', () => {
       const state = await waitForState(handle, (s) => s.status === 'completed');
       expect(state.transitions.map((t) => t.status)).toEqual(['pending', 'awaiting_payment', 'confirming', 'underpaid', 'confirming', 'completed']);
       expect(state.receivedBaseUnits).toBe('100000000');
-      const webhooks = await deliveredWebhooks(record.sessionId, 2);
-      expect(webhooks.map((w) => w.event)).toEqual(['payment.underpaid', 'payment.completed']);
-      expect(webhooks[0]!.payload.amount).toMatchObject({ token_expected: '100.000000', token_received: '60.000000' });
-      expect(webhooks[0]!.payload).not.toHaveProperty('settlement');
+      const webhooks = await deliveredWebhooks(record.sessionId, 4);
+      expect(webhooks.map((w) => w.event)).toEqual(['payment.confirming', 'payment.underpaid', 'payment.confirming', 'payment.completed']);
+      expect(webhooks[1]!.payload.amount).toMatchObject({ token_expected: '100.000000', token_received: '60.000000' });
+      expect(webhooks[1]!.payload).not.toHaveProperty('settlement');
     });
   });
 
@@ -143,9 +146,9 @@ describe('checkoutSession lifecycle', () => {
         const state = await waitForState(handle, (s) => s.status === status);
         expect(state.settlement?.amountUsdc).toBe(amount);
       }
-      const [withinWebhook] = await deliveredWebhooks(within.sessionId);
+      const [, withinWebhook] = await deliveredWebhooks(within.sessionId, 2);
       expect(withinWebhook!.payload).toMatchObject({ event: 'payment.completed', amount: { token_received: '99.500000' } });
-      const [overWebhook] = await deliveredWebhooks(over.sessionId);
+      const [, overWebhook] = await deliveredWebhooks(over.sessionId, 2);
       expect(overWebhook!.payload).toMatchObject({ event: 'payment.overpaid', amount: { token_received: '100.600000' }, settlement: { amount_usdc: '100.600000' } });
     });
   });
@@ -161,7 +164,7 @@ describe('checkoutSession lifecycle', () => {
         await handle.signal(depositDetectedSignal, paid);
         await handle.signal(depositConfirmedSignal, confirmed(paid, 15));
         await waitForState(handle, (s) => s.status === 'completed');
-        const [webhook] = await deliveredWebhooks(record.sessionId);
+        const [, webhook] = await deliveredWebhooks(record.sessionId, 2);
         expect(webhook!.payload.amount).toMatchObject({ token_expected: '19.990000', token_received: '19.990000', chain: 'bsc' });
         expect(webhook!.payload.settlement?.amount_usdc).toBe('19.990000');
       },
@@ -236,7 +239,7 @@ describe('checkoutSession lifecycle', () => {
       expect(state.receivedBaseUnits).toBe('0');
       const [row] = await h.db.sql`select credited, late from deposits where tx_hash = ${wrong.txHash}`;
       expect(row).toEqual({ credited: false, late: true });
-      const [webhook] = await deliveredWebhooks(record.sessionId);
+      const [, webhook] = await deliveredWebhooks(record.sessionId, 2);
       expect(webhook!.payload).toMatchObject({ event: 'payment.failed', status: 'failed' });
     });
   });
@@ -255,7 +258,8 @@ describe('checkoutSession lifecycle', () => {
         expect(state.failureReason).toBe('No live settlement provider for USDC on base to USDC on solana; funds are held at the deposit address');
         expect(state.settlement).toBeUndefined();
         // Live webhooks never reach loopback: refused before connecting, once, without retries.
-        const [delivery] = await finishedDeliveries(h, record.sessionId, 1);
+        const [seen, delivery] = await finishedDeliveries(h, record.sessionId, 2);
+        expect(seen).toMatchObject({ event: 'payment.confirming', result: 'failed' });
         expect(delivery).toMatchObject({ event: 'payment.failed', result: 'failed' });
         const attempts = await h.db.sql`select attempt, status_code, error from webhook_attempts where delivery_id = ${delivery!.id}`;
         expect(attempts).toEqual([{ attempt: 1, status_code: null, error: 'webhook host 127.0.0.1 is not a public address' }]);
@@ -282,7 +286,7 @@ describe('checkoutSession lifecycle', () => {
       expect(state.receivedBaseUnits).toBe('19990000');
       expect(state.transitions.map((t) => t.status)).toEqual(['pending', 'awaiting_payment', 'confirming', 'awaiting_payment', 'confirming', 'completed']);
       expect(state.deposits.map((d) => d.stage)).toEqual(['reorged', 'confirmed']);
-      const [webhook] = await deliveredWebhooks(record.sessionId);
+      const webhook = (await deliveredWebhooks(record.sessionId, 3)).at(-1);
       expect(webhook!.payload.amount).toMatchObject({ token_received: '19.990000' });
     });
   });
@@ -303,7 +307,7 @@ describe('checkoutSession lifecycle', () => {
       await handle.signal(depositConfirmedSignal, confirmed(remined));
       const state = await waitForState(handle, (s) => s.status === 'completed');
       expect(state.receivedBaseUnits).toBe('19990000');
-      await deliveredWebhooks(record.sessionId);
+      expect((await deliveredWebhooks(record.sessionId, 3)).map((w) => w.event)).toEqual(['payment.confirming', 'payment.confirming', 'payment.completed']);
     });
   });
 
@@ -318,8 +322,8 @@ describe('checkoutSession lifecycle', () => {
       const state = await waitForState(handle, (s) => s.status === 'underpaid');
       expect(state.receivedBaseUnits).toBe('25000000');
       expect(state.deposits).toHaveLength(1);
-      const webhooks = await deliveredWebhooks(record.sessionId);
-      expect(webhooks.map((w) => w.event)).toEqual(['payment.underpaid']);
+      const webhooks = await deliveredWebhooks(record.sessionId, 2);
+      expect(webhooks.map((w) => w.event)).toEqual(['payment.confirming', 'payment.underpaid']);
     });
   });
 
@@ -373,8 +377,11 @@ describe('checkoutSession lifecycle', () => {
       const handle = await h.start(record);
       await handle.signal(bankTransferReceivedSignal, { amountUsdCents: '4000', reference: 'CS-ABCDEFGHJK', receivedBy: 'operator' });
       await waitForState(handle, (s) => s.status === 'underpaid');
-      await handle.signal(bankTransferReceivedSignal, { amountUsdCents: '6000', reference: 'CS-ABCDEFGHJK', receivedBy: 'operator' });
+      // The same transfer marked twice is one transfer; another reference adds up.
+      await handle.signal(bankTransferReceivedSignal, { amountUsdCents: '4000', reference: 'CS-ABCDEFGHJK', receivedBy: 'operator' });
+      await handle.signal(bankTransferReceivedSignal, { amountUsdCents: '6000', reference: 'CS-ABCDEFGHJK-2', receivedBy: 'operator' });
       const state = await waitForState(handle, (s) => s.status === 'completed');
+      expect(state.bankReceipts.map((r) => r.reference)).toEqual(['CS-ABCDEFGHJK', 'CS-ABCDEFGHJK-2']);
       expect(state.bankReceivedCents).toBe('10000');
       expect(state.settlement).toMatchObject({ provider: 'simulated', amountUsdc: '100000000' });
       const [payment] = await h.db.sql`select chain, expected_base_units, received_base_units from payments where session_id = ${record.sessionId}`;
@@ -382,6 +389,75 @@ describe('checkoutSession lifecycle', () => {
       const webhooks = await deliveredWebhooks(record.sessionId, 2);
       expect(webhooks.map((w) => w.event)).toEqual(['payment.underpaid', 'payment.completed']);
       expect(webhooks[1]!.payload.settlement).toMatchObject({ amount_usdc: '100.000000', chain: 'solana' });
+    });
+  });
+
+  it('keeps a partly paid bank-only session underpaid at expires_at and settles what arrived', async () => {
+    const record = await h.record({ amountUsdCents: '10000', lifetimeMinutes: 30, supportedMethods: { crypto: false, bank: true } });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      await handle.signal(bankTransferReceivedSignal, { amountUsdCents: '4000', reference: 'CS-PARTIAL', receivedBy: 'operator' });
+      await waitForState(handle, (s) => s.status === 'underpaid');
+      await h.env.sleep('31 minutes');
+      const state = await waitForState(handle, (s) => s.settlement !== undefined);
+      expect(state.status).toBe('underpaid');
+      expect(state.settlement).toMatchObject({ provider: 'simulated', amountUsdc: '40000000' });
+      expect(state.transitions.at(-1)?.reason).toBe('session reached expires_at; underpaid amount settled, session closed');
+      expect((await readModel(record.sessionId))?.status).toBe('underpaid');
+      const webhooks = await deliveredWebhooks(record.sessionId, 1);
+      expect(webhooks.map((w) => w.event)).toEqual(['payment.underpaid']);
+    });
+  });
+
+  it('lets one handler at a time into the lock, whatever arrives at once', async () => {
+    const record = await h.record({ amountUsdCents: '10000', supportedMethods: { crypto: true, bank: true }, supportedTokens: { USDC: ['base', 'solana'] } });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      await handle.signal(bankTransferReceivedSignal, { amountUsdCents: '100', reference: 'R-0', receivedBy: 'operator' });
+      await waitForState(handle, (s) => s.status === 'underpaid');
+      const pairs = [{ token: 'USDC', chain: 'base' }, { token: 'USDC', chain: 'solana' }, { token: 'USDC', chain: 'base' }] as const;
+      await Promise.all([
+        ...pairs.map((pair) => handle.executeUpdate(selectPaymentUpdate, { args: [pair] })),
+        ...[1, 2, 3].map((i) => handle.signal(bankTransferReceivedSignal, { amountUsdCents: '100', reference: `R-${i}`, receivedBy: 'operator' })),
+      ]);
+      await waitForState(handle, (s) => s.bankReceivedCents === '400');
+      // Every activity inside the lock completes before the next one is scheduled.
+      const { events } = await handle.fetchHistory();
+      const open = new Set<string>();
+      let most = 0;
+      for (const event of events ?? []) {
+        if (event.activityTaskScheduledEventAttributes) open.add(String(event.eventId));
+        const closed = event.activityTaskCompletedEventAttributes ?? event.activityTaskFailedEventAttributes ?? event.activityTaskTimedOutEventAttributes;
+        if (closed) open.delete(String(closed.scheduledEventId));
+        most = Math.max(most, open.size);
+      }
+      expect(most).toBe(1);
+    });
+  });
+
+  it('simulates a paid status on a session with no method chosen with every field a real payment carries', async () => {
+    const record = await h.record({ amountUsdCents: '2500', metadata: { order: 'S-1' } });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      expect(await handle.executeUpdate(simulateUpdate, { args: [{ status: 'completed' }] })).toEqual({ session_id: record.sessionId, status: 'completed' });
+      const state = await handle.query(getStateQuery);
+      expect(state.simulated).toEqual({ selection: true, receipt: true });
+      expect(state.settlement).toMatchObject({ provider: 'simulated', amountUsdc: '25000000' });
+      const [webhook] = await deliveredWebhooks(record.sessionId, 1);
+      expect(webhook!.payload).toEqual({
+        event: 'payment.completed',
+        payment_id: `pay_${record.sessionId.slice(3)}`,
+        session_id: record.sessionId,
+        transaction_id: record.extTransactionId,
+        status: 'completed',
+        amount: { usd_requested: 25, token_expected: '25.000000', token_received: '25.000000', token_symbol: state.selection!.token, chain: state.selection!.chain },
+        settlement: { amount_usdc: '25.000000', chain: 'solana', settled_at: state.settlement!.settledAt },
+        metadata: { order: 'S-1' },
+        timestamp: state.transitions.at(-1)!.at,
+      });
+      const [payment] = await h.db.sql`select token, chain, expected_base_units, received_base_units from payments where session_id = ${record.sessionId}`;
+      expect(payment).toEqual({ token: state.selection!.token, chain: state.selection!.chain, expected_base_units: '25000000', received_base_units: '25000000' });
+      expect(await readModel(record.sessionId)).toMatchObject({ status: 'completed' });
     });
   });
 
@@ -393,6 +469,8 @@ describe('checkoutSession lifecycle', () => {
       const paid = deposit({ amount: '19990000', toAddress: deposit_address });
       await first.signal(depositDetectedSignal, paid);
       const snapshot = await waitForState(first, (s) => s.status === 'confirming');
+      // The change is fully announced before the run ends, as continue-as-new waits for it too.
+      await finishedDeliveries(h, record.sessionId, 1);
       await first.terminate('replaced by the continued run below');
 
       const next = await h.env.client.workflow.start<typeof checkoutSession>('checkoutSession', {
@@ -405,7 +483,7 @@ describe('checkoutSession lifecycle', () => {
       expect(state.version).toBe(snapshot.version + 1);
       expect(state.transitions.map((t) => t.status)).toEqual(['pending', 'awaiting_payment', 'confirming', 'completed']);
       expect(await readModel(record.sessionId)).toEqual({ status: 'completed', status_version: snapshot.version + 1 });
-      await deliveredWebhooks(record.sessionId);
+      expect((await deliveredWebhooks(record.sessionId, 2)).map((w) => w.event)).toEqual(['payment.confirming', 'payment.completed']);
     });
   });
 

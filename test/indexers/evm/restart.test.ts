@@ -8,7 +8,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest';
 import { CHAIN_FACTS } from '../../../domain/chains';
 import { projectRoot } from '../../../toolchain/paths';
-import type { DepositConfirmations, DepositObservation } from '../../../workflows/messages';
+import type { DepositConfirmations, DepositObservation } from '../../../domain/deposit';
 import { startRpcProxy, type RpcProxy } from '../../support/evm/rpcProxy';
 import { createIndexerFixture, deployTokens, depositsOf, type IndexerFixture, type Tokens } from './indexerFixture';
 

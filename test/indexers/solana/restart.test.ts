@@ -10,7 +10,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest';
 import { CHAIN_FACTS } from '../../../domain/chains';
 import { projectRoot } from '../../../toolchain/paths';
-import type { DepositConfirmations, DepositObservation } from '../../../workflows/messages';
+import type { DepositConfirmations, DepositObservation } from '../../../domain/deposit';
 import { transfer, type SentTransaction } from '../../support/solana/splToken';
 import { createSolanaFixture, solanaDeposits, type SolanaFixture } from './solanaFixture';
 

@@ -10,7 +10,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest';
 import { CHAIN_FACTS } from '../../../domain/chains';
 import { projectRoot } from '../../../toolchain/paths';
-import type { DepositConfirmations, DepositObservation } from '../../../workflows/messages';
+import type { DepositConfirmations, DepositObservation } from '../../../domain/deposit';
 import { createTronFixture, randomTronAddress, RecordingSignalSender, tronDeposits, USDC, USDT, type TronFixture } from './tronFixture';
 
 const PAYER = randomTronAddress();

@@ -1,0 +1,14 @@
+// The ApplicationFailure types the session workflow and its activities refuse with. The API maps them to
+// HTTP answers and the workflow's retry policies name them, so they are spelled in exactly one place.
+export const WorkflowFailure = {
+  /** select-payment refused: the pair is not offered, a deposit was already seen, or the session is closed. */
+  SelectionRefused: 'SelectionRefused',
+  /** cancel refused: a deposit exists or the session is closed. */
+  CancelRefused: 'CancelRefused',
+  /** simulate refused: live sessions cannot be simulated. */
+  SimulateRefused: 'SimulateRefused',
+  /** No settlement route for the payment: it fails loudly, funds stay where they are. */
+  SettlementUnavailable: 'SettlementUnavailable',
+} as const;
+
+export type WorkflowFailureType = (typeof WorkflowFailure)[keyof typeof WorkflowFailure];

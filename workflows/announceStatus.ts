@@ -1,0 +1,47 @@
+// The webhook of a status change: one delivery per (change, event), written by an activity and delivered
+// by its own child workflow, which outlives the session workflow.
+import { ParentClosePolicy, startChild } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { SessionRecord } from '../domain/session';
+import type { SessionState } from '../domain/sessionState';
+import type { SessionStatus } from '../domain/status';
+import { buildWebhookPayload, EVENT_FOR_STATUS } from '../domain/webhookPayload';
+import { records } from './sessionActivities';
+import { webhookDelivery } from './webhookDelivery';
+
+export async function announceStatus(record: SessionRecord, state: SessionState, status: SessionStatus, at: string): Promise<void> {
+  const event = EVENT_FOR_STATUS[status];
+  if (!event) return;
+  const selection = state.selection;
+  const body = JSON.stringify(
+    buildWebhookPayload({
+      event,
+      status,
+      sessionId: record.sessionId,
+      extTransactionId: record.extTransactionId,
+      amountUsdCents: record.amountUsdCents,
+      metadata: record.metadata,
+      ...(selection
+        ? {
+            payment: {
+              paymentId: selection.payment_id,
+              tokenSymbol: selection.token,
+              chain: selection.chain,
+              expectedBaseUnits: selection.amount_base_units,
+              receivedBaseUnits: state.receivedBaseUnits,
+              decimals: selection.decimals,
+            },
+          }
+        : {}),
+      ...(state.settlement ? { settlement: { amountUsdcBaseUnits: state.settlement.amountUsdc, settledAt: state.settlement.settledAt } } : {}),
+      timestamp: at,
+    }),
+  );
+  const deliveryId = await records.createWebhookDelivery({ sessionId: record.sessionId, event, statusVersion: state.version, url: record.webhookUrl, body });
+  try {
+    await startChild(webhookDelivery, { workflowId: deliveryId, args: [{ deliveryId }], parentClosePolicy: ParentClosePolicy.ABANDON });
+  } catch (error) {
+    // Already started by an earlier run of this workflow (before a continue-as-new): nothing to do.
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}

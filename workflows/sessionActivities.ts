@@ -1,0 +1,22 @@
+// The session workflow's activities, grouped by what they do, each group with the retry policy its job needs.
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { WorkflowFailure } from '../domain/workflowFailures';
+
+/** Read-model and ledger writes: a decision the workflow made must reach Postgres, so they retry without limit. */
+export const records = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+/** Settlement talks to providers: longer calls, and a missing route is final. */
+export const settlement = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: [WorkflowFailure.SettlementUnavailable] },
+});
+
+/** select-payment answers a waiting customer: a few quick tries, then the update fails. */
+export const paymentSetup = proxyActivities<Activities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumAttempts: 5, nonRetryableErrorTypes: [WorkflowFailure.SelectionRefused] },
+});
