@@ -40,13 +40,13 @@ describe('the docs check', () => {
       'bad.md:6: link guide/target.md#absent: no heading with anchor #absent in guide/target.md',
       'bad.md:7: link ../../../README.md: points outside the repository',
       'bad.md:7: link guide/missing.png: no such file',
-      'bad.md:12: `npm run nonexistent`: no script "nonexistent" in package.json',
-      'bad.md:13: `npm ci`: npm ci is not a script in package.json (use npm run <script>)',
-      'bad.md:14: `npm run admin -- merchant delete --id mer_1`: the admin CLI has no command "merchant delete"',
-      'bad.md:15: `checkout-admin key create --merchant mer_1 --colour red`: checkout-admin key create has no option --colour',
-      'bad.md:16: `cat guide/target.md guide/absent.md`: guide/absent.md does not exist',
-      "bad.md:17: `npm run admin -- bank mark-received --session cs_1 --amount-usd 1 --by it's me --wrong`: checkout-admin bank mark-received has no option --wrong",
-      'bad.md:19: `npm run vanished`: no script "vanished" in package.json',
+      'bad.md:13: `npm run nonexistent`: no script "nonexistent" in package.json',
+      'bad.md:14: `npm ci`: npm ci is not a script in package.json (use npm run <script>)',
+      'bad.md:15: `npm run admin -- merchant delete --id mer_1`: the admin CLI has no command "merchant delete"',
+      'bad.md:16: `checkout-admin key create --merchant mer_1 --colour red`: checkout-admin key create has no option --colour',
+      'bad.md:17: `cat guide/target.md guide/absent.md`: guide/absent.md does not exist',
+      "bad.md:18: `npm run admin -- bank mark-received --session cs_1 --amount-usd 1 --by it's me --wrong`: checkout-admin bank mark-received has no option --wrong",
+      'bad.md:20: `npm run vanished`: no script "vanished" in package.json',
     ]);
   });
 });

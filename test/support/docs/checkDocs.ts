@@ -62,7 +62,8 @@ function programProblems(project: DocsProject, words: string[]): string[] {
   if (!project.scripts.has(script)) return [`no script "${script}" in package.json`];
   if (script !== 'admin') return [];
   const separator = words.indexOf('--');
-  return separator === -1 ? ['npm run admin needs -- before the command'] : adminProblems(project, words.slice(separator + 1));
+  if (separator !== -1) return adminProblems(project, words.slice(separator + 1));
+  return words.length > 3 ? ['npm run admin needs -- before the command'] : [];
 }
 
 function adminProblems(project: DocsProject, args: string[]): string[] {
@@ -82,9 +83,12 @@ function adminProblems(project: DocsProject, args: string[]): string[] {
     .map((option) => `checkout-admin ${name} has no option --${option}`);
 }
 
-/** A word that looks like a path into one of the repository's top-level folders must exist. */
+/**
+ * A word that looks like a path into one of the repository's top-level folders must exist. Dot folders
+ * (.data, .tools) are made by running the service, so a fresh checkout lacks them.
+ */
 function pathProblems(project: DocsProject, word: string): string[] {
-  const match = /^(?:\.\/)?([\w.-]+)\/[\w./*?[\]{},-]*$/.exec(word);
+  const match = /^(?:\.\/)?(\w[\w.-]*)\/[\w./*?[\]{},-]*$/.exec(word);
   if (!match?.[1] || !isDirectory(join(project.root, match[1]))) return [];
   const globAt = word.search(GLOB);
   const concrete = globAt === -1 ? word : word.slice(0, word.lastIndexOf('/', globAt) + 1);
