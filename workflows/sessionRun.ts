@@ -1,0 +1,236 @@
+// One run of a session workflow: its state, and the steps that change it. Each step asks the session
+// ledger (domain/sessionLedger.ts) what the money means, then moves the status and calls the activities
+// that record and announce it. The workflow function (checkoutSession.ts) feeds it signals and updates.
+import { ActivityFailure, ApplicationFailure, log, upsertSearchAttributes } from '@temporalio/workflow';
+import type { ConfirmedDeposit, DepositObservation, DepositRef } from '../domain/deposit';
+import type { PaymentInstructions, PaymentSelection } from '../domain/payment';
+import type { SessionRecord } from '../domain/session';
+import {
+  confirmDeposit,
+  decideStatus,
+  emptyLedger,
+  hasReceivedAnything,
+  observeDeposit,
+  receiveBankTransfer,
+  reorgDeposit,
+  settlementSource,
+  type DepositOutcome,
+  type LedgerTerms,
+  type LedgerWindow,
+} from '../domain/sessionLedger';
+import type { BankTransferReceipt, SessionState } from '../domain/sessionState';
+import type { SessionStatus } from '../domain/status';
+import { WorkflowFailure } from '../domain/workflowFailures';
+import { announceStatus } from './announceStatus';
+import { ChainAttribute, SessionStatusAttribute, TokenAttribute } from './searchAttributes';
+import { paymentSetup, records, settlement } from './sessionActivities';
+import { simulateStatus } from './simulateStatus';
+
+const FINAL: ReadonlySet<SessionStatus> = new Set(['completed', 'overpaid', 'expired', 'failed', 'cancelled']);
+
+export type InboxEvent =
+  | { kind: 'detected'; deposit: DepositObservation }
+  | { kind: 'confirmed'; deposit: ConfirmedDeposit }
+  | { kind: 'reorged'; ref: DepositRef }
+  | { kind: 'bank'; receipt: BankTransferReceipt };
+
+/** What a run hands to the next after continue-as-new (long-lived sessions keep their history bounded). */
+export interface Carried {
+  state: SessionState;
+  expiryReached: boolean;
+  closedAt?: string;
+}
+
+export const refuse = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
+
+export class SessionRun {
+  readonly state: SessionState;
+  readonly terms: LedgerTerms;
+  expiryReached: boolean;
+  closedAt: string | undefined;
+
+  constructor(
+    readonly record: SessionRecord,
+    carried?: Carried,
+  ) {
+    this.state = carried?.state ?? {
+      sessionId: record.sessionId,
+      status: 'pending',
+      version: 0,
+      expiresAt: record.expiresAt,
+      ...emptyLedger(),
+      transitions: [{ status: 'pending', at: record.createdAt, reason: 'session created' }],
+    };
+    this.terms = {
+      amountUsdCents: BigInt(record.amountUsdCents),
+      tolerance: { bps: record.tolerance.bps, minCents: BigInt(record.tolerance.minCents) },
+      bankAccepted: record.supportedMethods.bank,
+    };
+    this.expiryReached = carried?.expiryReached ?? false;
+    this.closedAt = carried?.closedAt;
+  }
+
+  carried(): Carried {
+    return { state: this.state, expiryReached: this.expiryReached, ...(this.closedAt ? { closedAt: this.closedAt } : {}) };
+  }
+
+  window(): LedgerWindow {
+    return { closed: this.closedAt !== undefined, status: this.state.status };
+  }
+
+  /** When the workflow next has something to do on its own: expiry, or the end of the late-deposit window. */
+  deadline(): number {
+    if (this.closedAt) return Math.max(Date.parse(this.record.expiresAt), Date.parse(this.closedAt)) + this.record.lateDepositWatchHours * 3_600_000;
+    return this.expiryReached ? Number.POSITIVE_INFINITY : Date.parse(this.record.expiresAt);
+  }
+
+  async moveTo(status: SessionStatus, reason: string, close = FINAL.has(status)): Promise<void> {
+    const { state, record } = this;
+    if (state.status === status) return;
+    const at = new Date().toISOString();
+    state.status = status;
+    state.version += 1;
+    state.transitions.push({ status, at, reason });
+    if (close) this.closedAt ??= at;
+    upsertSearchAttributes([{ key: SessionStatusAttribute, value: status }]);
+    await records.recordStatusChange({ sessionId: record.sessionId, status, at, version: state.version });
+    await announceStatus(record, state, status, at);
+  }
+
+  private note(reason: string): void {
+    this.state.transitions.push({ status: this.state.status, at: new Date().toISOString(), reason });
+  }
+
+  /** Settles what the ledger credited; a refused settlement fails the session. */
+  async settle(): Promise<boolean> {
+    const { state, record } = this;
+    const source = settlementSource(state, this.terms);
+    try {
+      state.settlement = await settlement.settlePayment({
+        sessionId: record.sessionId,
+        merchantId: record.merchantId,
+        mode: record.mode,
+        chain: source.chain,
+        token: source.token,
+        receivedBaseUnits: source.baseUnits,
+        decimals: source.decimals,
+      });
+      return true;
+    } catch (error) {
+      if (!(error instanceof ActivityFailure) || !(error.cause instanceof ApplicationFailure)) throw error;
+      state.failureReason = error.cause.message;
+      await this.moveTo('failed', `settlement refused: ${error.cause.message}`);
+      return false;
+    }
+  }
+
+  /** Moves to the status the ledger and the clock call for, settling first where the ledger says so. */
+  async reconcile(reason: string): Promise<void> {
+    if (this.window().closed) return;
+    const decision = decideStatus(this.state, this.terms, this.expiryReached);
+    if (decision.settle && !(await this.settle())) return;
+    if (this.state.status !== decision.status) return this.moveTo(decision.status, reason, decision.close);
+    if (decision.close) {
+      this.closedAt = new Date().toISOString();
+      this.note(`${reason}; ${this.state.status} amount settled, session closed`);
+    }
+  }
+
+  expire(): Promise<void> {
+    this.expiryReached = true;
+    return this.reconcile('session reached expires_at');
+  }
+
+  handle(event: InboxEvent): Promise<void> {
+    const { state } = this;
+    switch (event.kind) {
+      case 'detected':
+        return this.applyDeposit(observeDeposit(state, event.deposit, this.window()), (tx) => `deposit ${tx} detected`);
+      case 'confirmed':
+        return this.applyDeposit(confirmDeposit(state, event.deposit, this.window()), (tx) => `deposit ${tx} confirmed with ${event.deposit.confirmations} confirmations`);
+      case 'reorged':
+        return this.applyDeposit(reorgDeposit(state, event.ref), (tx) => `deposit ${tx} left the canonical chain`);
+      case 'bank':
+        return this.creditBankTransfer(event.receipt);
+    }
+  }
+
+  private async applyDeposit(outcome: DepositOutcome, reason: (txHash: string) => string): Promise<void> {
+    if (outcome.kind === 'ignored') return;
+    const { deposit } = outcome;
+    if (outcome.kind === 'refund') {
+      log.warn('deposit recorded for refund, not credited', { sessionId: this.record.sessionId, txHash: deposit.txHash, why: outcome.reason });
+      this.note(`deposit ${deposit.txHash} recorded for refund: ${outcome.reason}`);
+    }
+    await records.recordDeposit(this.record.sessionId, this.record.mode, deposit, this.state.receivedBaseUnits);
+    if (outcome.kind === 'refund') return;
+    if (outcome.kind === 'mismatch') {
+      this.state.failureReason = `${outcome.reason}; refund needed`;
+      return this.moveTo('failed', this.state.failureReason);
+    }
+    return this.reconcile(reason(deposit.txHash));
+  }
+
+  private async creditBankTransfer(receipt: BankTransferReceipt): Promise<void> {
+    const { state, record } = this;
+    const outcome = receiveBankTransfer(state, receipt, this.window(), this.terms);
+    if (outcome.kind === 'duplicate') {
+      if (!outcome.sameAmount) {
+        log.warn('bank reference marked again with another amount; ignored', { sessionId: record.sessionId, reference: receipt.reference });
+        this.note(`bank transfer ${receipt.reference} marked again with another amount (${receipt.amountUsdCents} cents); ignored`);
+      }
+      return;
+    }
+    if (outcome.kind === 'refund') return this.note(`bank transfer ${receipt.reference} recorded for refund: ${outcome.reason}`);
+    await records.recordBankPayment(record.sessionId, record.amountUsdCents, state.bankReceivedCents, receipt.reference);
+    await this.reconcile(`bank transfer ${receipt.reference} marked received by ${receipt.receivedBy}`);
+  }
+
+  refuseSelection(selection?: PaymentSelection): void {
+    if (selection && !this.record.supportedTokens[selection.token]?.includes(selection.chain)) {
+      throw refuse(WorkflowFailure.SelectionRefused, `${selection.token} on ${selection.chain} is not supported for this session`);
+    }
+    if (this.window().closed) throw refuse(WorkflowFailure.SelectionRefused, `The session is ${this.state.status}`);
+    if (this.state.deposits.length > 0) {
+      throw refuse(WorkflowFailure.SelectionRefused, 'A deposit has already been detected for this session; the payment method can no longer change');
+    }
+  }
+
+  async selectPayment(selection: PaymentSelection): Promise<PaymentInstructions> {
+    this.refuseSelection(selection);
+    let instructions;
+    try {
+      instructions = await paymentSetup.preparePayment(this.record, selection);
+    } catch (error) {
+      if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === WorkflowFailure.SelectionRefused) {
+        throw refuse(WorkflowFailure.SelectionRefused, error.cause.message);
+      }
+      throw error;
+    }
+    this.refuseSelection(selection);
+    this.state.selection = instructions;
+    upsertSearchAttributes([
+      { key: ChainAttribute, value: selection.chain },
+      { key: TokenAttribute, value: selection.token },
+    ]);
+    await this.moveTo('awaiting_payment', `${selection.token} on ${selection.chain} selected`);
+    return instructions;
+  }
+
+  refuseCancel(): void {
+    const received = hasReceivedAnything(this.state);
+    if (this.window().closed || received) {
+      throw refuse(WorkflowFailure.CancelRefused, `A session that is ${this.state.status}${received ? ' with payments received' : ''} cannot be cancelled`);
+    }
+  }
+
+  async cancel(reason: string, by: string): Promise<SessionState> {
+    this.refuseCancel();
+    await this.moveTo('cancelled', `cancelled by ${by}: ${reason}`);
+    return this.state;
+  }
+
+  simulate(status: SessionStatus): Promise<void> {
+    return simulateStatus({ record: this.record, state: this.state, terms: this.terms, status, settle: () => this.settle(), moveTo: (s, r) => this.moveTo(s, r) });
+  }
+}
