@@ -1,4 +1,4 @@
-// All configuration comes from environment variables, validated once at start-up. README lists them.
+// All configuration comes from environment variables, validated once at start-up. docs/configuration.md lists them.
 import { z } from 'zod';
 import { parseLivePrices, type Rate } from '../domain/pricing';
 import type { TokenSymbol } from '../domain/chains';

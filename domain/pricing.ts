@@ -35,7 +35,7 @@ export function parseRate(text: string): Rate {
 export function tokenPrice(mode: Mode, token: TokenSymbol, livePrices: Partial<Record<TokenSymbol, Rate>>): TokenPrice {
   if (mode === 'test') return { rate: parseRate('1'), source: 'test-mode fixed 1:1' };
   const rate = livePrices[token];
-  // Merchant-facing: the operator-side remedy (LIVE_TOKEN_PRICES_USD) is in the README, not in API answers.
+  // Merchant-facing: the operator-side remedy (LIVE_TOKEN_PRICES_USD) is in docs/configuration.md, not in API answers.
   if (!rate) throw new PriceUnavailableError(`Live payments in ${token} are unavailable: no price is configured for it`);
   return { rate, source: 'operator-configured LIVE_TOKEN_PRICES_USD' };
 }

@@ -1,6 +1,6 @@
 // Webhook signatures: `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`.
 // Signing the timestamp with the body lets receivers reject replays of old deliveries. This module is
-// also what merchants import to verify deliveries (README: Verifying webhooks).
+// also what merchants import to verify deliveries (docs/webhooks.md, "Verifying webhooks").
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'X-Service-Signature';

@@ -1,6 +1,6 @@
 // Custom search attributes that let an operator filter sessions in the Temporal Web UI. The dev server
 // registers them at start (toolchain/temporalDevServer.ts); a real cluster needs them registered once
-// with `temporal operator search-attribute create` (README).
+// with `temporal operator search-attribute create` (docs/operations.md, "Temporal search attributes").
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 export const MerchantIdAttribute = defineSearchAttributeKey('MerchantId', SearchAttributeType.KEYWORD);
