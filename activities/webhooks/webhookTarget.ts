@@ -1,25 +1,37 @@
 // Live webhooks may only reach public https endpoints. The address check runs in the socket's own DNS
 // lookup, so a hostname cannot pass the check with one address and connect with another.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
-
-const forbidden = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) forbidden.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['::ffff:0:0', 96]] as const) {
-  forbidden.addSubnet(network, prefix, 'ipv6');
-}
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 export class WebhookTargetRefusedError extends Error {
   override name = 'WebhookTargetRefusedError';
 }
 
+/**
+ * The IPv4 address an IPv6 address carries, for the forms that route to it: IPv4-mapped and translated
+ * (::ffff:a.b.c.d), the well-known NAT64 prefix (64:ff9b::/96) and 6to4 (2002:AABB:CCDD::/48).
+ */
+function carriedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const bytes = address.toByteArray();
+  const range = address.range();
+  const wellKnownNat64 = range === 'rfc6052' && bytes.slice(4, 12).every((b) => b === 0);
+  if (range === 'ipv4Mapped' || range === 'rfc6145' || wellKnownNat64) return new ipaddr.IPv4(bytes.slice(12, 16));
+  if (range === '6to4') return new ipaddr.IPv4(bytes.slice(2, 6));
+  return undefined;
+}
+
+/**
+ * Only global unicast addresses are public: ipaddr.js classifies every special-purpose range of RFC 6890
+ * and its successors (private, loopback, link-local, CGNAT, benchmarking, documentation, multicast, …).
+ * An IPv6 form that carries an IPv4 address is judged by that address; other transition forms (Teredo,
+ * local-use NAT64) are refused outright.
+ */
 export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  return !forbidden.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (isIP(address) === 0) return false;
+  const parsed = ipaddr.parse(address);
+  const judged = parsed.kind() === 'ipv6' ? (carriedIPv4(parsed as ipaddr.IPv6) ?? parsed) : parsed;
+  return judged.range() === 'unicast';
 }
 
 /** Rejects URLs a live webhook may not use before any connection is made. */
