@@ -3,7 +3,7 @@
 // contract's five, `payment.confirming` announces a deposit seen and `payment.cancelled` a cancel.
 import { centsToUsd } from './money';
 import { toSixDecimalString } from './pricing';
-import type { Metadata } from './session';
+import type { Metadata, Mode } from './session';
 import type { SessionStatus } from './status';
 
 export const WEBHOOK_EVENTS = [
@@ -49,6 +49,10 @@ export interface WebhookPayloadInput {
 
 export interface WebhookPayload {
   event: WebhookEvent;
+  /** The delivery's `wh_` id (the X-Service-Idempotency-Key), signed so a body cannot pass under another key. */
+  delivery_id: string;
+  /** Signed too, so a test-mode delivery can never pass as a live one (Stripe's `livemode`). */
+  livemode: boolean;
   payment_id?: string;
   session_id: string;
   transaction_id: string;
@@ -65,7 +69,10 @@ export interface WebhookPayload {
   timestamp: string;
 }
 
-export function buildWebhookPayload(input: WebhookPayloadInput): WebhookPayload {
+/** What a status change says; the delivery that carries it adds its identity (`webhookBody`). */
+export type WebhookContent = Omit<WebhookPayload, 'delivery_id' | 'livemode'>;
+
+export function buildWebhookPayload(input: WebhookPayloadInput): WebhookContent {
   const payment = input.payment;
   return {
     event: input.event,
@@ -90,4 +97,11 @@ export function buildWebhookPayload(input: WebhookPayloadInput): WebhookPayload 
     metadata: input.metadata,
     timestamp: input.timestamp,
   };
+}
+
+/** The exact bytes a delivery sends and signs: the content with the delivery's id and mode after the event name. */
+export function webhookBody(content: WebhookContent, deliveryId: string, mode: Mode): string {
+  const { event, ...rest } = content;
+  const payload: WebhookPayload = { event, delivery_id: deliveryId, livemode: mode === 'live', ...rest };
+  return JSON.stringify(payload);
 }

@@ -13,31 +13,29 @@ export async function announceStatus(record: SessionRecord, state: SessionState,
   const event = EVENT_FOR_STATUS[status];
   if (!event) return;
   const selection = state.selection;
-  const body = JSON.stringify(
-    buildWebhookPayload({
-      event,
-      status,
-      sessionId: record.sessionId,
-      extTransactionId: record.extTransactionId,
-      amountUsdCents: record.amountUsdCents,
-      metadata: record.metadata,
-      ...(selection
-        ? {
-            payment: {
-              paymentId: selection.payment_id,
-              tokenSymbol: selection.token,
-              chain: selection.chain,
-              expectedBaseUnits: selection.amount_base_units,
-              receivedBaseUnits: state.receivedBaseUnits,
-              decimals: selection.decimals,
-            },
-          }
-        : {}),
-      ...(state.settlement ? { settlement: { amountUsdcBaseUnits: state.settlement.amountUsdc, settledAt: state.settlement.settledAt } } : {}),
-      timestamp: at,
-    }),
-  );
-  const deliveryId = await records.createWebhookDelivery({ sessionId: record.sessionId, event, statusVersion: state.version, url: record.webhookUrl, body });
+  const content = buildWebhookPayload({
+    event,
+    status,
+    sessionId: record.sessionId,
+    extTransactionId: record.extTransactionId,
+    amountUsdCents: record.amountUsdCents,
+    metadata: record.metadata,
+    ...(selection
+      ? {
+          payment: {
+            paymentId: selection.payment_id,
+            tokenSymbol: selection.token,
+            chain: selection.chain,
+            expectedBaseUnits: selection.amount_base_units,
+            receivedBaseUnits: state.receivedBaseUnits,
+            decimals: selection.decimals,
+          },
+        }
+      : {}),
+    ...(state.settlement ? { settlement: { amountUsdcBaseUnits: state.settlement.amountUsdc, settledAt: state.settlement.settledAt } } : {}),
+    timestamp: at,
+  });
+  const deliveryId = await records.createWebhookDelivery({ sessionId: record.sessionId, mode: record.mode, statusVersion: state.version, url: record.webhookUrl, content });
   try {
     await startChild(webhookDelivery, { workflowId: deliveryId, args: [{ deliveryId }], parentClosePolicy: ParentClosePolicy.ABANDON });
   } catch (error) {

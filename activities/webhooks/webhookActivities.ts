@@ -4,6 +4,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
 import { newWebhookDeliveryId } from '../../domain/ids';
 import type { Mode } from '../../domain/session';
+import { webhookBody, type WebhookContent } from '../../domain/webhookPayload';
 import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../domain/webhookSignature';
 import { postWebhook } from './postWebhook';
 import { recordWebhookAttempt } from './webhookMetrics';
@@ -19,10 +20,10 @@ export interface WebhookDeps {
 
 export interface NewWebhookDelivery {
   sessionId: string;
-  event: string;
+  mode: Mode;
   statusVersion: number;
   url: string;
-  body: string;
+  content: WebhookContent;
 }
 
 interface DeliveryRow {
@@ -43,16 +44,18 @@ export function createWebhookActivities(deps: WebhookDeps) {
   return {
     /** Idempotent on (session, status version, event): a retried call returns the first delivery's id. */
     async createWebhookDelivery(delivery: NewWebhookDelivery): Promise<string> {
+      const id = newWebhookDeliveryId();
+      const event = delivery.content.event;
       const [row] = await deps.sql<{ id: string }[]>`
         with inserted as (
           insert into webhook_deliveries (id, session_id, event, status_version, url, body)
-          values (${newWebhookDeliveryId()}, ${delivery.sessionId}, ${delivery.event}, ${delivery.statusVersion}, ${delivery.url}, ${delivery.body})
+          values (${id}, ${delivery.sessionId}, ${event}, ${delivery.statusVersion}, ${delivery.url}, ${webhookBody(delivery.content, id, delivery.mode)})
           on conflict (session_id, status_version, event) do nothing
           returning id)
         select id from inserted
         union all
         select id from webhook_deliveries
-        where session_id = ${delivery.sessionId} and status_version = ${delivery.statusVersion} and event = ${delivery.event}
+        where session_id = ${delivery.sessionId} and status_version = ${delivery.statusVersion} and event = ${event}
         limit 1`;
       return row!.id;
     },

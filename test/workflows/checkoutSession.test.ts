@@ -91,6 +91,8 @@ describe('checkoutSession lifecycle', () => {
       expect(verifyWebhookSignature(webhook!.request.rawBody, webhook!.request.headers['x-service-signature'] as string, await webhookSecret(), 300)).toMatchObject({ valid: true });
       expect(webhook!.payload).toEqual({
         event: 'payment.completed',
+        delivery_id: webhook!.id,
+        livemode: false,
         payment_id: `pay_${record.sessionId.slice(3)}`,
         session_id: record.sessionId,
         transaction_id: record.extTransactionId,
@@ -186,6 +188,8 @@ describe('checkoutSession lifecycle', () => {
       const [webhook] = await deliveredWebhooks(record.sessionId);
       expect(webhook!.payload).toEqual({
         event: 'payment.expired',
+        delivery_id: webhook!.id,
+        livemode: false,
         session_id: record.sessionId,
         transaction_id: record.extTransactionId,
         status: 'expired',
@@ -261,6 +265,9 @@ describe('checkoutSession lifecycle', () => {
         const [seen, delivery] = await finishedDeliveries(h, record.sessionId, 2);
         expect(seen).toMatchObject({ event: 'payment.confirming', result: 'failed' });
         expect(delivery).toMatchObject({ event: 'payment.failed', result: 'failed' });
+        // The signed body binds the delivery id and the mode: a captured live body passes under no other key.
+        const [stored] = await h.db.sql<{ body: string }[]>`select body from webhook_deliveries where id = ${delivery!.id}`;
+        expect(JSON.parse(stored!.body)).toMatchObject({ event: 'payment.failed', delivery_id: delivery!.id, livemode: true });
         const attempts = await h.db.sql`select attempt, status_code, error from webhook_attempts where delivery_id = ${delivery!.id}`;
         expect(attempts).toEqual([{ attempt: 1, status_code: null, error: 'webhook host 127.0.0.1 is not a public address' }]);
       },
@@ -446,6 +453,8 @@ describe('checkoutSession lifecycle', () => {
       const [webhook] = await deliveredWebhooks(record.sessionId, 1);
       expect(webhook!.payload).toEqual({
         event: 'payment.completed',
+        delivery_id: webhook!.id,
+        livemode: false,
         payment_id: `pay_${record.sessionId.slice(3)}`,
         session_id: record.sessionId,
         transaction_id: record.extTransactionId,
