@@ -13,7 +13,12 @@ export interface LedgerTerms {
   amountUsdCents: bigint;
   tolerance: Tolerance;
   bankAccepted: boolean;
+  /** Deposits worth less (in micro-units of the amount due) are dust: kept for a refund, never credited. */
+  minimumDepositMicro: bigint;
 }
+
+/** Refund-only deposits a workflow keeps in its state; older ones stay in Postgres (`deposits.late`) only. */
+export const MAX_REFUND_DEPOSITS_IN_STATE = 20;
 
 /** Whether the session still takes money; a closed one keeps what arrives for refunds. */
 export interface LedgerWindow {
@@ -28,10 +33,11 @@ export type DepositOutcome =
   | { kind: 'tracked'; deposit: DepositState }
   | { kind: 'credited'; deposit: DepositState }
   | { kind: 'reorged'; deposit: DepositState }
-  /** Not creditable while the session is closed: kept for a refund, the session is unchanged. */
-  | { kind: 'refund'; deposit: DepositState; reason: string }
-  /** Not creditable to the open session (another token or chain): the payment fails, refund needed. */
-  | { kind: 'mismatch'; deposit: DepositState; reason: string };
+  /**
+   * Not creditable (the session is closed, another token or chain, dust): kept for a refund, the session
+   * and its selected payment unchanged, so a customer's real payment still counts.
+   */
+  | { kind: 'refund'; deposit: DepositState; reason: string };
 
 export type BankOutcome =
   | { kind: 'duplicate'; sameAmount: boolean }
@@ -50,14 +56,24 @@ export function emptyLedger(): LedgerState {
 }
 
 /** Why a deposit cannot be credited to this session, if it cannot. */
-export function depositMismatch(ledger: LedgerState, deposit: DepositObservation, window: LedgerWindow): string | undefined {
+export function depositMismatch(ledger: LedgerState, deposit: DepositObservation, window: LedgerWindow, terms: LedgerTerms): string | undefined {
   const selection = ledger.selection;
   if (window.closed) return `arrived after the session closed as ${window.status}`;
   if (!selection) return 'arrived before a payment method was chosen';
   if (deposit.chain !== selection.chain || deposit.token !== selection.token) {
     return `${deposit.token} on ${deposit.chain} received, but the session expects ${selection.token} on ${selection.chain}`;
   }
+  if (toMicroUnits(BigInt(deposit.amount), selection.decimals) < terms.minimumDepositMicro) return 'below the minimum deposit';
   return undefined;
+}
+
+/** Marks a deposit refund-only, keeping at most MAX_REFUND_DEPOSITS_IN_STATE of them in the state. */
+function keepForRefund(ledger: LedgerState, deposit: DepositState, reason: string): DepositOutcome {
+  deposit.late = true;
+  const refunds = ledger.deposits.filter((d) => d.late);
+  const dropped = new Set(refunds.slice(0, Math.max(0, refunds.length - MAX_REFUND_DEPOSITS_IN_STATE)));
+  if (dropped.size > 0) ledger.deposits = ledger.deposits.filter((d) => !dropped.has(d));
+  return { kind: 'refund', deposit, reason };
 }
 
 function findDeposit(ledger: LedgerState, ref: DepositRef): DepositState | undefined {
@@ -73,31 +89,24 @@ function findOrAdd(ledger: LedgerState, observation: DepositObservation): { depo
   return { deposit, isNew: true };
 }
 
-export function observeDeposit(ledger: LedgerState, observation: DepositObservation, window: LedgerWindow): DepositOutcome {
+export function observeDeposit(ledger: LedgerState, observation: DepositObservation, window: LedgerWindow, terms: LedgerTerms): DepositOutcome {
   const { deposit, isNew } = findOrAdd(ledger, observation);
   if (!isNew && deposit.stage !== 'reorged') return { kind: 'ignored' };
   if (!isNew) {
     // The same transfer (same key) included again after a reorg: it counts again from its new block.
     Object.assign(deposit, { blockNumber: observation.blockNumber, blockHash: observation.blockHash, stage: 'detected', confirmations: 1 });
   }
-  const reason = depositMismatch(ledger, deposit, window);
-  if (reason && window.closed) {
-    deposit.late = true;
-    return { kind: 'refund', deposit, reason };
-  }
-  return { kind: 'tracked', deposit };
+  const reason = depositMismatch(ledger, deposit, window, terms);
+  return reason ? keepForRefund(ledger, deposit, reason) : { kind: 'tracked', deposit };
 }
 
-export function confirmDeposit(ledger: LedgerState, confirmed: ConfirmedDeposit, window: LedgerWindow): DepositOutcome {
+export function confirmDeposit(ledger: LedgerState, confirmed: ConfirmedDeposit, window: LedgerWindow, terms: LedgerTerms): DepositOutcome {
   const { deposit } = findOrAdd(ledger, confirmed);
   if (deposit.stage === 'confirmed' || deposit.late) return { kind: 'ignored' };
   Object.assign(deposit, { blockNumber: confirmed.blockNumber, blockHash: confirmed.blockHash, stage: 'confirmed' });
   deposit.confirmations = Math.max(deposit.confirmations, confirmed.confirmations);
-  const reason = depositMismatch(ledger, deposit, window);
-  if (reason) {
-    deposit.late = true;
-    return window.closed ? { kind: 'refund', deposit, reason } : { kind: 'mismatch', deposit, reason };
-  }
+  const reason = depositMismatch(ledger, deposit, window, terms);
+  if (reason) return keepForRefund(ledger, deposit, reason);
   ledger.receivedBaseUnits = (BigInt(ledger.receivedBaseUnits) + BigInt(deposit.amount)).toString();
   return { kind: 'credited', deposit };
 }
@@ -195,9 +204,17 @@ export function refundsDue(ledger: LedgerState): Refund[] {
   return [...deposits, ...bank];
 }
 
-/** The payment method can change, and the session be cancelled, only while nothing has arrived. */
-export function hasReceivedAnything(ledger: LedgerState): boolean {
-  return ledger.deposits.length > 0 || ledger.bankReceipts.length > 0;
+/**
+ * Once a creditable deposit was seen, the payment method can no longer change (a bank transfer does not
+ * fix it: the rest may still come in crypto). Refund-only deposits (dust, another token) do not count.
+ */
+export function hasCreditableDeposit(ledger: LedgerState): boolean {
+  return ledger.deposits.some((d) => !d.late);
+}
+
+/** Once a creditable deposit was seen or a bank transfer credited, the session can no longer be cancelled. */
+export function hasPaymentUnderWay(ledger: LedgerState): boolean {
+  return hasCreditableDeposit(ledger) || ledger.bankReceipts.some((r) => r.credited);
 }
 
 /**

@@ -4,12 +4,13 @@
 import { ActivityFailure, ApplicationFailure, log, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ConfirmedDeposit, DepositObservation, DepositRef } from '../domain/deposit';
 import type { PaymentInstructions, PaymentSelection } from '../domain/payment';
-import type { SessionRecord } from '../domain/session';
+import { DEFAULT_MINIMUM_DEPOSIT_CENTS, type SessionRecord } from '../domain/session';
 import {
   confirmDeposit,
   decideStatus,
   emptyLedger,
-  hasReceivedAnything,
+  hasCreditableDeposit,
+  hasPaymentUnderWay,
   observeDeposit,
   receiveBankTransfer,
   reorgDeposit,
@@ -65,6 +66,7 @@ export class SessionRun {
       amountUsdCents: BigInt(record.amountUsdCents),
       tolerance: { bps: record.tolerance.bps, minCents: BigInt(record.tolerance.minCents) },
       bankAccepted: record.supportedMethods.bank,
+      minimumDepositMicro: BigInt(record.minimumDepositCents ?? DEFAULT_MINIMUM_DEPOSIT_CENTS) * 10_000n,
     };
     this.expiryReached = carried?.expiryReached ?? false;
     this.closedAt = carried?.closedAt;
@@ -145,9 +147,9 @@ export class SessionRun {
     const { state } = this;
     switch (event.kind) {
       case 'detected':
-        return this.applyDeposit(observeDeposit(state, event.deposit, this.window()), (tx) => `deposit ${tx} detected`);
+        return this.applyDeposit(observeDeposit(state, event.deposit, this.window(), this.terms), (tx) => `deposit ${tx} detected`);
       case 'confirmed':
-        return this.applyDeposit(confirmDeposit(state, event.deposit, this.window()), (tx) => `deposit ${tx} confirmed with ${event.deposit.confirmations} confirmations`);
+        return this.applyDeposit(confirmDeposit(state, event.deposit, this.window(), this.terms), (tx) => `deposit ${tx} confirmed with ${event.deposit.confirmations} confirmations`);
       case 'reorged':
         return this.applyDeposit(reorgDeposit(state, event.ref), (tx) => `deposit ${tx} left the canonical chain`);
       case 'bank':
@@ -164,10 +166,6 @@ export class SessionRun {
     }
     await records.recordDeposit(this.record.sessionId, this.record.mode, deposit, this.state.receivedBaseUnits);
     if (outcome.kind === 'refund') return;
-    if (outcome.kind === 'mismatch') {
-      this.state.failureReason = `${outcome.reason}; refund needed`;
-      return this.moveTo('failed', this.state.failureReason);
-    }
     return this.reconcile(reason(deposit.txHash));
   }
 
@@ -191,7 +189,7 @@ export class SessionRun {
       throw refuse(WorkflowFailure.SelectionRefused, `${selection.token} on ${selection.chain} is not supported for this session`);
     }
     if (this.window().closed) throw refuse(WorkflowFailure.SelectionRefused, `The session is ${this.state.status}`);
-    if (this.state.deposits.length > 0) {
+    if (hasCreditableDeposit(this.state)) {
       throw refuse(WorkflowFailure.SelectionRefused, 'A deposit has already been detected for this session; the payment method can no longer change');
     }
   }
@@ -218,9 +216,9 @@ export class SessionRun {
   }
 
   refuseCancel(): void {
-    const received = hasReceivedAnything(this.state);
-    if (this.window().closed || received) {
-      throw refuse(WorkflowFailure.CancelRefused, `A session that is ${this.state.status}${received ? ' with payments received' : ''} cannot be cancelled`);
+    const underWay = hasPaymentUnderWay(this.state);
+    if (this.window().closed || underWay) {
+      throw refuse(WorkflowFailure.CancelRefused, `A session that is ${this.state.status}${underWay ? ' with a payment under way' : ''} cannot be cancelled`);
     }
   }
 

@@ -1,7 +1,7 @@
 // The session ledger alone: every money decision of a session, without Temporal or Postgres.
 import { describe, expect, it } from 'vitest';
 import type { Chain, TokenSymbol } from '../../domain/chains';
-import type { DepositObservation } from '../../domain/deposit';
+import type { ConfirmedDeposit, DepositObservation } from '../../domain/deposit';
 import type { PaymentInstructions } from '../../domain/payment';
 import { baseUnitsForUsd, parseRate, toSixDecimalString } from '../../domain/pricing';
 import {
@@ -12,7 +12,9 @@ import {
   creditedTotal,
   decideStatus,
   emptyLedger,
-  hasReceivedAnything,
+  hasCreditableDeposit,
+  hasPaymentUnderWay,
+  MAX_REFUND_DEPOSITS_IN_STATE,
   observeDeposit,
   receiveBankTransfer,
   refundsDue,
@@ -24,7 +26,10 @@ import {
 } from '../../domain/sessionLedger';
 import type { LedgerState } from '../../domain/sessionState';
 
-const terms = (cents: bigint, bank = true): LedgerTerms => ({ amountUsdCents: cents, tolerance: { bps: 50, minCents: 1n }, bankAccepted: bank });
+const terms = (cents: bigint, bank = true): LedgerTerms => ({ amountUsdCents: cents, tolerance: { bps: 50, minCents: 1n }, bankAccepted: bank, minimumDepositMicro: 10_000n });
+/** Deposit handling depends on the terms only through the minimum deposit (one cent here). */
+const observe = (ledger: LedgerState, deposit: DepositObservation, window: LedgerWindow) => observeDeposit(ledger, deposit, window, terms(0n));
+const confirm = (ledger: LedgerState, deposit: ConfirmedDeposit, window: LedgerWindow) => confirmDeposit(ledger, deposit, window, terms(0n));
 const open: LedgerWindow = { closed: false, status: 'awaiting_payment' };
 const closedAs = (status: LedgerWindow['status']): LedgerWindow => ({ closed: true, status });
 
@@ -57,16 +62,16 @@ function ledgerFor(expected: bigint, chain?: Chain, token?: TokenSymbol, decimal
 
 /** Detects and confirms a transfer, as the indexer's two signals would. */
 function pay(ledger: LedgerState, deposit: DepositObservation, window = open) {
-  observeDeposit(ledger, deposit, window);
-  return confirmDeposit(ledger, { ...deposit, confirmations: 64 }, window);
+  observe(ledger, deposit, window);
+  return confirm(ledger, { ...deposit, confirmations: 64 }, window);
 }
 
 describe('session ledger', () => {
   it('judges an exact payment completed, settles the amount received', () => {
     const ledger = ledgerFor(25_500_000n);
-    expect(observeDeposit(ledger, transfer(25_500_000n), open).kind).toBe('tracked');
+    expect(observe(ledger, transfer(25_500_000n), open).kind).toBe('tracked');
     expect(decideStatus(ledger, terms(2550n), false)).toEqual({ status: 'confirming', settle: false, close: false });
-    expect(confirmDeposit(ledger, { ...ledger.deposits[0]!, confirmations: 64 }, open).kind).toBe('credited');
+    expect(confirm(ledger, { ...ledger.deposits[0]!, confirmations: 64 }, open).kind).toBe('credited');
     expect(decideStatus(ledger, terms(2550n), false)).toEqual({ status: 'completed', settle: true, close: true });
     expect(settlementSource(ledger, terms(2550n))).toEqual({ chain: 'base', token: 'USDC', baseUnits: '25500000', decimals: 6 });
     expect(amountDue(ledger, terms(2550n))).toBe(0n);
@@ -90,9 +95,9 @@ describe('session ledger', () => {
     pay(ledger, transfer(60_000_000n));
     expect(decideStatus(ledger, terms(10_000n), false).status).toBe('underpaid');
     expect(amountDue(ledger, terms(10_000n))).toBe(40_000_000n);
-    observeDeposit(ledger, transfer(40_000_000n), { closed: false, status: 'underpaid' });
+    observe(ledger, transfer(40_000_000n), { closed: false, status: 'underpaid' });
     expect(decideStatus(ledger, terms(10_000n), false).status).toBe('confirming');
-    confirmDeposit(ledger, { ...ledger.deposits[1]!, confirmations: 64 }, { closed: false, status: 'confirming' });
+    confirm(ledger, { ...ledger.deposits[1]!, confirmations: 64 }, { closed: false, status: 'confirming' });
     expect(ledger.receivedBaseUnits).toBe('100000000');
     expect(decideStatus(ledger, terms(10_000n), false)).toEqual({ status: 'completed', settle: true, close: true });
   });
@@ -107,7 +112,7 @@ describe('session ledger', () => {
 
   it('keeps a deposit seen before expiry confirming past it', () => {
     const ledger = ledgerFor(5_000_000n);
-    observeDeposit(ledger, transfer(5_000_000n), open);
+    observe(ledger, transfer(5_000_000n), open);
     expect(decideStatus(ledger, terms(500n), true).status).toBe('confirming');
   });
 
@@ -122,6 +127,9 @@ describe('session ledger', () => {
     expect(decideStatus(ledger, t, false)).toEqual({ status: 'underpaid', settle: false, close: false });
     expect(decideStatus(ledger, t, true)).toEqual({ status: 'underpaid', settle: true, close: true });
     expect(settlementSource(ledger, t)).toEqual({ chain: 'solana', token: 'USDC', baseUnits: '40000000', decimals: 6 });
+    // A credited bank transfer stops a cancel, not the choice of a crypto method for the rest.
+    expect(hasPaymentUnderWay(ledger)).toBe(true);
+    expect(hasCreditableDeposit(ledger)).toBe(false);
     receiveBankTransfer(ledger, { amountUsdCents: '6000', reference: 'CS-ABC-2', receivedBy: 'ops' }, window, t);
     expect(decideStatus(ledger, t, false)).toEqual({ status: 'completed', settle: true, close: true });
   });
@@ -148,20 +156,20 @@ describe('session ledger', () => {
     const ledger = ledgerFor(5_000_000n);
     const d = transfer(5_000_000n);
     expect(pay(ledger, d).kind).toBe('credited');
-    expect(observeDeposit(ledger, d, open).kind).toBe('ignored');
-    expect(confirmDeposit(ledger, { ...d, confirmations: 70 }, open).kind).toBe('ignored');
+    expect(observe(ledger, d, open).kind).toBe('ignored');
+    expect(confirm(ledger, { ...d, confirmations: 70 }, open).kind).toBe('ignored');
     expect(ledger.receivedBaseUnits).toBe('5000000');
   });
 
   it('returns to awaiting payment on a reorg and counts the replacement transfer once', () => {
     const ledger = ledgerFor(5_000_000n);
     const first = transfer(5_000_000n);
-    observeDeposit(ledger, first, open);
+    observe(ledger, first, open);
     countConfirmations(ledger, { chain: 'base', txHash: first.txHash, logIndex: 0, confirmations: 20 });
     expect(ledger.deposits[0]!.confirmations).toBe(20);
     expect(reorgDeposit(ledger, first).kind).toBe('reorged');
     expect(decideStatus(ledger, terms(500n), false).status).toBe('awaiting_payment');
-    expect(confirmDeposit(ledger, { ...first, confirmations: 64 }, open).kind).toBe('credited');
+    expect(confirm(ledger, { ...first, confirmations: 64 }, open).kind).toBe('credited');
     pay(ledger, transfer(5_000_000n, { txHash: '0xreplacement' }));
     // The same key seen again after a reorg revives; a confirmed deposit never leaves.
     expect(reorgDeposit(ledger, first).kind).toBe('ignored');
@@ -171,28 +179,48 @@ describe('session ledger', () => {
   it('revives a reorged deposit seen again under the same key, from its new block', () => {
     const ledger = ledgerFor(5_000_000n);
     const d = transfer(5_000_000n);
-    observeDeposit(ledger, d, open);
+    observe(ledger, d, open);
     reorgDeposit(ledger, d);
-    expect(observeDeposit(ledger, { ...d, blockNumber: '12', blockHash: '0xnew' }, open)).toMatchObject({ kind: 'tracked', deposit: { stage: 'detected', blockNumber: '12', confirmations: 1 } });
+    expect(observe(ledger, { ...d, blockNumber: '12', blockHash: '0xnew' }, open)).toMatchObject({ kind: 'tracked', deposit: { stage: 'detected', blockNumber: '12', confirmations: 1 } });
   });
 
   it('keeps late deposits for a refund without crediting them', () => {
     const ledger = ledgerFor(5_000_000n);
     const late = transfer(5_000_000n);
-    expect(observeDeposit(ledger, late, closedAs('expired'))).toMatchObject({ kind: 'refund', reason: 'arrived after the session closed as expired' });
-    expect(confirmDeposit(ledger, { ...late, confirmations: 64 }, closedAs('expired')).kind).toBe('ignored');
+    expect(observe(ledger, late, closedAs('expired'))).toMatchObject({ kind: 'refund', reason: 'arrived after the session closed as expired' });
+    expect(confirm(ledger, { ...late, confirmations: 64 }, closedAs('expired')).kind).toBe('ignored');
     expect(ledger.receivedBaseUnits).toBe('0');
     expect(refundsDue(ledger)).toEqual([{ kind: 'deposit', chain: 'base', txHash: late.txHash, logIndex: 0, token: 'USDC', amountBaseUnits: '5000000', fromAddress: '0xpayer' }]);
   });
 
-  it('fails the open session on a wrong-token deposit and keeps it for a refund', () => {
+  it('keeps wrong-token, wrong-chain and dust deposits for a refund without changing the session or its selection', () => {
     const ledger = ledgerFor(5_000_000n);
-    const wrong = transfer(5_000_000n, { token: 'USDT' });
-    expect(observeDeposit(ledger, wrong, open).kind).toBe('tracked');
-    expect(confirmDeposit(ledger, { ...wrong, confirmations: 64 }, open)).toMatchObject({ kind: 'mismatch', reason: 'USDT on base received, but the session expects USDC on base' });
-    expect(ledger.receivedBaseUnits).toBe('0');
-    expect(refundsDue(ledger)).toHaveLength(1);
-    expect(hasReceivedAnything(ledger)).toBe(true);
+    const wrongToken = transfer(5_000_000n, { token: 'USDT' });
+    expect(observe(ledger, wrongToken, open)).toMatchObject({ kind: 'refund', reason: 'USDT on base received, but the session expects USDC on base' });
+    expect(confirm(ledger, { ...wrongToken, confirmations: 64 }, open).kind).toBe('ignored');
+    expect(observe(ledger, transfer(5_000_000n, { chain: 'polygon' }), open)).toMatchObject({ kind: 'refund', reason: 'USDC on polygon received, but the session expects USDC on base' });
+    expect(confirm(ledger, { ...transfer(9_999n), confirmations: 64 }, open)).toMatchObject({ kind: 'refund', reason: 'below the minimum deposit' });
+    expect(decideStatus(ledger, terms(500n), false).status).toBe('awaiting_payment');
+    expect(hasCreditableDeposit(ledger)).toBe(false);
+    expect(hasPaymentUnderWay(ledger)).toBe(false);
+    expect(refundsDue(ledger)).toHaveLength(3);
+    // The customer's real payment still completes the session.
+    pay(ledger, transfer(10_000n));
+    expect(pay(ledger, transfer(4_990_000n)).kind).toBe('credited');
+    expect(hasPaymentUnderWay(ledger)).toBe(true);
+    expect(decideStatus(ledger, terms(500n), false).status).toBe('completed');
+  });
+
+  it('keeps at most MAX_REFUND_DEPOSITS_IN_STATE refund-only deposits in the state, dropping the oldest', () => {
+    const ledger = ledgerFor(5_000_000n);
+    const credited = transfer(5_000_000n);
+    pay(ledger, credited);
+    const dust = Array.from({ length: MAX_REFUND_DEPOSITS_IN_STATE + 5 }, () => transfer(1n));
+    for (const d of dust) expect(observe(ledger, d, open).kind).toBe('refund');
+    expect(ledger.deposits).toHaveLength(MAX_REFUND_DEPOSITS_IN_STATE + 1);
+    expect(ledger.deposits[0]!.txHash).toBe(credited.txHash);
+    expect(ledger.deposits.at(-1)!.txHash).toBe(dust.at(-1)!.txHash);
+    expect(ledger.deposits.some((d) => d.txHash === dust[0]!.txHash)).toBe(false);
   });
 
   it('on 18 decimals expects a whole micro-unit, so paying the displayed amount completes with nothing due', () => {
@@ -202,7 +230,7 @@ describe('session ledger', () => {
     const shown = toSixDecimalString(expected, 18);
     expect(shown).toBe('10.002001');
     const ledger = ledgerFor(expected, 'bsc', 'USDT', 18);
-    const exactTerms: LedgerTerms = { amountUsdCents: 1000n, tolerance: { bps: 0, minCents: 0n }, bankAccepted: false };
+    const exactTerms: LedgerTerms = { amountUsdCents: 1000n, tolerance: { bps: 0, minCents: 0n }, bankAccepted: false, minimumDepositMicro: 10_000n };
     pay(ledger, transfer(BigInt(shown.replace('.', '')) * 10n ** 12n, { chain: 'bsc', token: 'USDT' }));
     expect(amountVerdict(ledger, exactTerms)).toBe('exact');
     expect(amountDue(ledger, exactTerms)).toBe(0n);

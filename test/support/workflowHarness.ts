@@ -13,7 +13,7 @@ import type { SessionRecord } from '../../domain/session';
 import { createWorker } from '../../worker/createWorker';
 import type { checkoutSession } from '../../workflows/checkoutSession';
 import type { DepositObservation } from '../../domain/deposit';
-import type { SessionState } from '../../domain/sessionState';
+import type { SessionView } from '../../domain/sessionState';
 import { getStateQuery } from '../../workflows/messages';
 import { createTestDatabase, type TestDatabase } from './database';
 import { createTestMerchant, type TestMerchant } from './factories';
@@ -109,7 +109,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
 }
 
 /** Polls the workflow's own state (queries do not move the test server's clock) until `until` holds. */
-export async function waitForState(handle: WorkflowHandle, until: (state: SessionState) => boolean, timeoutMs = 15_000): Promise<SessionState> {
+export async function waitForState(handle: WorkflowHandle, until: (state: SessionView) => boolean, timeoutMs = 15_000): Promise<SessionView> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const state = await handle.query(getStateQuery);

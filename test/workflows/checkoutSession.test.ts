@@ -222,7 +222,7 @@ describe('checkoutSession lifecycle', () => {
 
       const busy = await h.start(paying);
       const { deposit_address } = await busy.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
-      await busy.signal(depositDetectedSignal, deposit({ amount: '1', toAddress: deposit_address }));
+      await busy.signal(depositDetectedSignal, deposit({ amount: '19990000', toAddress: deposit_address }));
       await waitForState(busy, (s) => s.status === 'confirming');
       const refused = await busy.executeUpdate(cancelUpdate, { args: [{ reason: 'too late', by: 'operator' }] }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
@@ -230,21 +230,34 @@ describe('checkoutSession lifecycle', () => {
     });
   });
 
-  it('fails when a different token than selected is deposited, keeping it for a refund', async () => {
+  it('keeps another token and dust for a refund without touching the session, then completes on the real payment', async () => {
     const record = await h.record();
     await h.withWorker(async () => {
       const handle = await h.start(record);
       const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
       const wrong = deposit({ token: 'USDT', amount: '19990000', toAddress: deposit_address });
-      await handle.signal(depositDetectedSignal, wrong);
-      await handle.signal(depositConfirmedSignal, confirmed(wrong));
-      const state = await waitForState(handle, (s) => s.status === 'failed');
-      expect(state.failureReason).toBe('USDT on base received, but the session expects USDC on base; refund needed');
-      expect(state.receivedBaseUnits).toBe('0');
-      const [row] = await h.db.sql`select credited, late from deposits where tx_hash = ${wrong.txHash}`;
-      expect(row).toEqual({ credited: false, late: true });
-      const [, webhook] = await deliveredWebhooks(record.sessionId, 2);
-      expect(webhook!.payload).toMatchObject({ event: 'payment.failed', status: 'failed' });
+      const dust = deposit({ amount: '1', toAddress: deposit_address });
+      for (const d of [wrong, dust]) {
+        await handle.signal(depositDetectedSignal, d);
+        await handle.signal(depositConfirmedSignal, confirmed(d));
+      }
+      const refunded = await waitForState(handle, (s) => s.refunds.length === 2);
+      expect(refunded.status).toBe('awaiting_payment');
+      expect(refunded.transitions.slice(-2).map((t) => t.reason)).toEqual([
+        `deposit ${wrong.txHash} recorded for refund: USDT on base received, but the session expects USDC on base`,
+        `deposit ${dust.txHash} recorded for refund: below the minimum deposit`,
+      ]);
+      await expect
+        .poll(() => h.db.sql`select tx_hash, credited, late from deposits where session_id = ${record.sessionId}`)
+        .toEqual(expect.arrayContaining([{ tx_hash: wrong.txHash, credited: false, late: true }, { tx_hash: dust.txHash, credited: false, late: true }]));
+
+      // The selected pair is not blocked: the customer's payment still completes the session.
+      const paid = deposit({ amount: '19990000', toAddress: deposit_address });
+      await handle.signal(depositDetectedSignal, paid);
+      await handle.signal(depositConfirmedSignal, confirmed(paid));
+      const state = await waitForState(handle, (s) => s.status === 'completed');
+      expect(state.receivedBaseUnits).toBe('19990000');
+      expect((await deliveredWebhooks(record.sessionId, 2)).map((w) => w.event)).toEqual(['payment.confirming', 'payment.completed']);
     });
   });
 
@@ -370,7 +383,7 @@ describe('checkoutSession lifecycle', () => {
       expect((unsupported as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'SelectionRefused', message: 'USDC on tron is not supported for this session' });
       const again = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
       expect(again.deposit_address).toBe(first.deposit_address);
-      await handle.signal(depositDetectedSignal, deposit({ amount: '1', toAddress: first.deposit_address }));
+      await handle.signal(depositDetectedSignal, deposit({ amount: '19990000', toAddress: first.deposit_address }));
       await waitForState(handle, (s) => s.status === 'confirming');
       const refused = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] }).catch((e: unknown) => e);
       expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'SelectionRefused' });
