@@ -1,7 +1,7 @@
 // Request and response shapes of checkout sessions and transactions (spec 2.2–2.4, 4.3–4.4, 4.9),
 // shared by the API (validation), the workflow (its input) and the tests (shape checks).
 import { CHAINS, TOKENS, type TokenChainPairs } from './chains';
-import { MERCHANT_ID_PATTERN } from './ids';
+import { MERCHANT_ID_PATTERN, SESSION_ID_PATTERN } from './ids';
 import { hasAtMostDecimals } from './money';
 import { SESSION_STATUSES, type SessionStatus } from './status';
 import { z } from './validationMessages';
@@ -113,7 +113,7 @@ export const Transaction = z
   .strict();
 export type Transaction = z.infer<typeof Transaction>;
 
-export const SessionIdParam = z.object({ session_id: z.string().min(1).max(64) });
+export const SessionIdParam = z.object({ session_id: z.string().regex(SESSION_ID_PATTERN, 'Must be a session id of the form cs_<ULID>') });
 export const TransactionLookup = z.object({
   transaction_id: z.string().min(1).max(255),
   by_ext_transaction_id: z.enum(['true', 'false']).optional(),

@@ -1,7 +1,6 @@
 // Creating a session writes the read model and starts the session workflow as one unit: the workflow is
 // started inside the database transaction, so a failed start rolls the rows back, and a commit lost after
 // the start is healed by the workflow's own first write (recordSession is idempotent).
-import type { checkoutSession } from '../../../workflows/checkoutSession';
 import { hasActiveBankAccount } from '../../../db/repositories/bankAccounts';
 import { findMerchant } from '../../../db/repositories/merchants';
 import { findSessionByTransaction, insertSessionRecord, type SessionView } from '../../../db/repositories/sessions';
@@ -75,10 +74,12 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
 
 async function startWorkflow(deps: AppDeps, record: SessionRecord): Promise<void> {
   try {
-    await deps.temporal.workflow.start<typeof checkoutSession>(CHECKOUT_SESSION_WORKFLOW, {
+    // By name: api/ never imports workflow code, so the argument list is typed here instead.
+    const args: [SessionRecord] = [record];
+    await deps.temporal.workflow.start(CHECKOUT_SESSION_WORKFLOW, {
       workflowId: record.sessionId,
       taskQueue: deps.config.temporal.taskQueue,
-      args: [record],
+      args,
       typedSearchAttributes: [
         { key: MerchantIdAttribute, value: record.merchantId },
         { key: ExtTransactionIdAttribute, value: record.extTransactionId },
