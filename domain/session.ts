@@ -2,11 +2,12 @@
 // shared by the API (validation), the workflow (its input) and the tests (shape checks).
 import { CHAINS, TOKENS, type TokenChainPairs } from './chains';
 import { MERCHANT_ID_PATTERN, SESSION_ID_PATTERN } from './ids';
-import { hasAtMostDecimals } from './money';
+import { centsToUsd, hasAtMostDecimals } from './money';
 import { SESSION_STATUSES, type SessionStatus } from './status';
 import { z } from './validationMessages';
 
-export const MAX_AMOUNT_USD = 99_999_999.99;
+export const MAX_AMOUNT_USD_CENTS = 9_999_999_999n;
+export const MAX_AMOUNT_USD = centsToUsd(MAX_AMOUNT_USD_CENTS);
 
 export const UsdAmount = z
   .number()

@@ -21,7 +21,7 @@ export interface OpenApiOperation {
   tags: string[];
   security: Record<string, string[]>[];
   parameters: OpenApiParameter[];
-  requestBody?: { required: true; content: { 'application/json': { schema: JsonSchema } } };
+  requestBody?: { required: boolean; content: { 'application/json': { schema: JsonSchema } } };
   responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema }> }>;
 }
 
@@ -98,7 +98,8 @@ function operationObject(op: Operation): OpenApiOperation {
     tags: [op.tag],
     security: op.auth.flatMap((auth) => SECURITY[auth]),
     parameters: [...parameters(op.params, 'path'), ...parameters(op.query, 'query')],
-    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } } } : {}),
+    // A schema that accepts no body at all (cancel's) makes the body optional.
+    ...(op.body ? { requestBody: { required: !op.body.safeParse(undefined).success, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } } } : {}),
     responses,
   };
 }

@@ -2,6 +2,7 @@
 // The OpenAPI document and the docs page are generated from this list; a test holds it to the router.
 import { z } from 'zod';
 import { BankCurrenciesResponse, BankDetailsQuery, BankDetailsResponse } from '../../domain/bankTransfer';
+import { CancelSessionRequest } from '../../domain/cancel';
 import { HostedCheckoutSession } from '../../domain/hostedCheckout';
 import { PaymentInstructions, SelectPaymentRequest } from '../../domain/payment';
 import { QuoteQuery, QuoteResponse } from '../../domain/quote';
@@ -137,6 +138,20 @@ export const OPERATIONS: Operation[] = [
     params: SessionIdParam,
     success: { status: 200, description: 'The session.', data: CheckoutSession },
     errors: [400, ...KEY_ERRORS, 404],
+  },
+  {
+    method: 'post',
+    path: '/checkout/sessions/:session_id/cancel',
+    operationId: 'cancelSession',
+    summary: 'Cancel a checkout session',
+    description:
+      'Ends a session no payment has arrived for; the optional `reason` is kept in its history. Answers the session as `GET /checkout/sessions/{session_id}` then shows it, with status `cancelled`. 409 (with the reason) once a deposit exists or the session is closed.',
+    tag: 'Checkout',
+    auth: ['apiKey'],
+    params: SessionIdParam,
+    body: CancelSessionRequest,
+    success: { status: 200, description: 'The cancelled session.', data: CheckoutSession },
+    errors: [400, ...KEY_ERRORS, 404, 409, 413, 415, 503],
   },
   {
     method: 'post',

@@ -7,6 +7,7 @@ import { findSessionByTransaction, insertSessionRecord, type SessionView } from 
 import { canonicalJson } from '../../../domain/canonicalJson';
 import { newSessionId, newTransactionId } from '../../../domain/ids';
 import { centsToUsd, usdToCents } from '../../../domain/money';
+import { payablePairs } from '../../../domain/payablePairs';
 import type { CreateSessionRequest, SessionRecord } from '../../../domain/session';
 import { errorFields } from '../../../observability/logger';
 import { CHECKOUT_SESSION_WORKFLOW } from '../../../workflows/messages';
@@ -49,7 +50,7 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
     webhookUrl: body.webhook_url,
     metadata: body.metadata ?? {},
     supportedMethods: { crypto: true, bank: await hasActiveBankAccount(deps.sql, merchant.id) },
-    supportedTokens: merchant.supportedTokens,
+    supportedTokens: payablePairs(deps.registry, auth.mode, merchant.supportedTokens),
     tolerance: { bps: merchant.toleranceBps, minCents: merchant.toleranceMinCents.toString() },
     lateDepositWatchHours: deps.config.lateDepositWatchHours,
     createdAt: now.toISOString(),

@@ -4,6 +4,7 @@ import type Router from '@koa/router';
 import { activeBankCurrencies } from '../../../db/repositories/bankAccounts';
 import { findSession } from '../../../db/repositories/sessions';
 import { BankDetailsQuery } from '../../../domain/bankTransfer';
+import { CancelSessionRequest } from '../../../domain/cancel';
 import { SelectPaymentRequest } from '../../../domain/payment';
 import { CreateSessionRequest, SessionIdParam } from '../../../domain/session';
 import { SessionTokenQuery } from '../../../domain/sessionTokenQuery';
@@ -16,6 +17,7 @@ import { merchantOrSessionAuth } from '../../middlewares/merchantOrSessionAuth';
 import { sessionTokenAuth } from '../../middlewares/sessionTokenAuth';
 import { validated } from '../../middlewares/validated';
 import { bankDetails } from './bankDetails';
+import { cancelSession } from './cancelSession';
 import { createSession } from './createSession';
 import { currentSession } from './currentSession';
 import { presentCreatedSession, presentSession } from './present';
@@ -44,7 +46,15 @@ export function registerSessionRoutes(router: Router<AppState>, deps: AppDeps): 
     validated({ params: SessionIdParam }, async (ctx, { params }) => {
       const session = await findSession(deps.sql, merchantAuth(ctx), params.session_id);
       if (!session) throw sessionNotFound();
-      ctx.body = { data: presentSession(session) };
+      ctx.body = { data: presentSession(session, deps.registry) };
+    }),
+  );
+
+  router.post(
+    '/checkout/sessions/:session_id/cancel',
+    byKey,
+    validated({ params: SessionIdParam, body: CancelSessionRequest }, async (ctx, { params, body }) => {
+      ctx.body = { data: await cancelSession(deps, merchantAuth(ctx), params.session_id, body) };
     }),
   );
 
