@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps, AppState } from './context';
-import { MethodNotAllowedError } from './errors';
 import { createApiMetrics } from '../observability/apiMetrics';
 import { errorHandler } from './middlewares/errorHandler';
 import { httpMetrics } from './middlewares/httpMetrics';
@@ -47,12 +46,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(unknownCheckoutPage(pageAssets));
   app.use(unknownSessionPath(deps));
   app.use(router.routes());
-  app.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new MethodNotAllowedError('Method not allowed'),
-      notImplemented: () => new MethodNotAllowedError('Method not allowed'),
-    }),
-  );
+  // Not thrown: answered by the router itself, a 405 carries the Allow header RFC 9110 requires (errorHandler adds the body).
+  app.use(router.allowedMethods());
   return app;
 }

@@ -2,18 +2,16 @@
 // shared by the API (validation), the workflow (its input) and the tests (shape checks).
 import { CHAINS, TOKENS, type TokenChainPairs } from './chains';
 import { MERCHANT_ID_PATTERN, SESSION_ID_PATTERN } from './ids';
-import { centsToUsd, hasAtMostDecimals } from './money';
+import { centsToUsd } from './money';
 import { SESSION_STATUSES, type SessionStatus } from './status';
 import { z } from './validationMessages';
 
 export const MAX_AMOUNT_USD_CENTS = 9_999_999_999n;
 export const MAX_AMOUNT_USD = centsToUsd(MAX_AMOUNT_USD_CENTS);
 
-export const UsdAmount = z
-  .number()
-  .positive()
-  .max(MAX_AMOUNT_USD)
-  .refine((value) => hasAtMostDecimals(value, 2), 'Number must have at most 2 decimal places');
+// multipleOf rather than a refinement, so /openapi.json states the rule too (zod compares decimal digits,
+// not floating-point remainders).
+export const UsdAmount = z.number().positive().max(MAX_AMOUNT_USD).multipleOf(0.01, 'Number must have at most 2 decimal places');
 
 export const Timestamp = z.iso.datetime({ offset: false });
 
@@ -42,11 +40,7 @@ export const CreateSessionRequest = z
       .string()
       .regex(/^[A-Z]{3}$/, 'Must be an ISO 4217 currency code such as EUR')
       .optional(),
-    merchant_amount: z
-      .number()
-      .positive()
-      .refine((value) => hasAtMostDecimals(value, 4), 'Number must have at most 4 decimal places')
-      .optional(),
+    merchant_amount: z.number().positive().multipleOf(0.0001, 'Number must have at most 4 decimal places').optional(),
     metadata: Metadata.optional(),
   })
   .strict()

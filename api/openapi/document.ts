@@ -78,17 +78,22 @@ function parameters(schema: z.ZodType | undefined, location: 'path' | 'query'): 
 
 export const openApiPath = (routerPath: string) => routerPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
+const TEXT = { schema: { type: 'string' } };
+
 function operationObject(op: Operation): OpenApiOperation {
   const success = op.success;
   const successContent: Record<string, { schema: JsonSchema }> =
     success.contentType && success.contentType !== 'application/json'
-      ? { [success.contentType]: { schema: { type: 'string' } } }
+      ? { [success.contentType]: TEXT }
       : { 'application/json': { schema: success.data ? jsonSchema(z.object({ data: success.data }).strict(), 'output') : { type: 'object' } } };
   const responses: OpenApiOperation['responses'] = { [String(success.status)]: { description: success.description, content: successContent } };
+  for (const other of op.alsoAnswers ?? []) {
+    responses[String(other.status)] = { description: other.description, ...(other.content === 'as success' ? { content: successContent } : {}) };
+  }
   for (const status of [...op.errors, 500]) {
     responses[String(status)] = {
       description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      content: op.htmlErrors?.includes(status) ? { 'text/html': TEXT } : { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
   }
   return {
