@@ -2,7 +2,7 @@
 // decides, and refuses with 409 once a deposit exists or the session is closed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckoutSession } from '../../domain/session';
-import { getStateQuery } from '../../workflows/messages';
+import { depositDetectedSignal, getStateQuery, type DepositObservation } from '../../workflows/messages';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';
@@ -68,6 +68,32 @@ describe('cancel', () => {
     const response = await cancel(sessionId);
     expect(response).toEqual(expect.objectContaining({ status: 409, body: { error: expect.stringMatching(/completed cannot be cancelled/) } }));
     expect(await readStatus(sessionId)).toBe('completed');
+  });
+
+  it('answers 409 once a deposit has been seen, and the session stays as it was', async () => {
+    const sessionId = await createSession();
+    const selected = await call(service.baseUrl, 'POST', '/checkout/sessions/select-payment', {
+      apiKey: alice.testKey,
+      body: { session_id: sessionId, token: 'USDC', chain: 'base' },
+    });
+    expect(selected.status).toBe(200);
+    const deposit: DepositObservation = {
+      chain: 'base',
+      token: 'USDC',
+      txHash: `0x${'ab'.repeat(32)}`,
+      logIndex: 0,
+      amount: '42500000',
+      toAddress: selected.body.data?.deposit_address as string,
+      fromAddress: `0x${'11'.repeat(20)}`,
+      blockNumber: '1000',
+      blockHash: `0x${'cd'.repeat(32)}`,
+    };
+    // As an indexer would; the cancel goes out once the workflow has recorded the deposit.
+    await service.temporal.workflow.getHandle(sessionId).signal(depositDetectedSignal, deposit);
+    await expect.poll(() => readStatus(sessionId), { timeout: 20_000 }).toBe('confirming');
+    const response = await cancel(sessionId, { reason: 'too late' });
+    expect(response).toEqual(expect.objectContaining({ status: 409, body: { error: expect.stringMatching(/with deposits cannot be cancelled/) } }));
+    expect(await readStatus(sessionId)).toBe('confirming');
   });
 
   it("answers 404 for unknown sessions, another merchant's and the other mode's, and cancels none", async () => {
