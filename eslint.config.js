@@ -16,10 +16,41 @@ export default tseslint.config(
     },
   },
   {
+    // A promise nobody awaits loses its errors (and, in a workflow, its determinism): every one is awaited,
+    // returned, or marked `void` on purpose. Temporal's samples lint the same way.
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
+  {
     // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no wall clock, no randomness.
     files: ['workflows/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: ['node:*', 'postgres', 'koa', '@temporalio/client', '@temporalio/worker', 'pino'] }],
+    },
+  },
+  {
+    // The API and the indexers talk to workflows through their messages only; workflow code is the worker's.
+    files: ['api/**/*.ts', 'indexers/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/workflows/*', '!**/workflows/messages', '!**/workflows/searchAttributes'],
+              message: 'Import workflows/messages.ts (signals, updates, queries and their types) or workflows/searchAttributes.ts, never workflow code.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Decisions in domain/ take their inputs as arguments, so they stay pure and testable without an environment.
+    files: ['domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/config', '**/config/*'], message: 'domain/ never reads configuration; pass the values in.' }] }],
     },
   },
 );

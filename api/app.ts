@@ -1,21 +1,19 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps, AppState } from './context';
-import { MethodNotAllowedError } from './errors';
 import { createApiMetrics } from '../observability/apiMetrics';
 import { errorHandler } from './middlewares/errorHandler';
 import { httpMetrics } from './middlewares/httpMetrics';
 import { jsonBody } from './middlewares/jsonBody';
 import { requestContext } from './middlewares/requestContext';
 import { registerDocsRoutes } from './openapi/routes';
-import { registerBankRoutes } from './routes/bank/routes';
-import { registerCurrentSessionRoute, registerHostedPageRoutes } from './routes/hostedPage/routes';
+import { loadHostedPageAssets, registerHostedPageRoutes, unknownCheckoutPage } from './routes/hostedPage/routes';
 import { registerHealthRoutes } from './routes/health/routes';
 import { registerMetricsRoute } from './routes/metrics/routes';
-import { registerPaymentRoutes } from './routes/payments/routes';
 import { registerQuoteRoutes } from './routes/quotes/routes';
+import { constrainSessionIdParams } from './routes/sessionIdParam';
 import { registerSessionRoutes } from './routes/sessions/routes';
-import { registerSimulateRoute } from './routes/sessions/simulate';
+import { unknownSessionPath } from './routes/sessions/unknownSessionPath';
 import { registerTokenRoutes } from './routes/tokens/routes';
 import { registerTransactionRoutes } from './routes/transactions/routes';
 
@@ -27,6 +25,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.proxy = deps.config.trustProxy;
   app.maxIpsCount = 1;
   const metrics = createApiMetrics(deps.sql);
+  const pageAssets = loadHostedPageAssets(deps);
   app.use(requestContext(deps.logger));
   app.use(httpMetrics(metrics.httpDuration));
   app.use(errorHandler());
@@ -38,23 +37,16 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   registerDocsRoutes(router, deps);
   registerTokenRoutes(router, deps);
   registerQuoteRoutes(router, deps);
-  // Literal paths under /checkout/sessions/ first: /checkout/sessions/:session_id would match them too.
-  registerPaymentRoutes(router, deps);
-  registerBankRoutes(router, deps);
-  registerCurrentSessionRoute(router, deps);
   registerSessionRoutes(router, deps);
-  registerSimulateRoute(router, deps);
   registerTransactionRoutes(router, deps);
-  // Last: its /checkout/:session_id would also match the one-segment paths above.
-  registerHostedPageRoutes(router, deps);
+  registerHostedPageRoutes(router, pageAssets);
+  constrainSessionIdParams(router);
 
+  // Paths no route took because their session id is no session id; after the router, so order never matters.
+  app.use(unknownCheckoutPage(pageAssets));
+  app.use(unknownSessionPath(deps));
   app.use(router.routes());
-  app.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new MethodNotAllowedError('Method not allowed'),
-      notImplemented: () => new MethodNotAllowedError('Method not allowed'),
-    }),
-  );
+  // Not thrown: answered by the router itself, a 405 carries the Allow header RFC 9110 requires (errorHandler adds the body).
+  app.use(router.allowedMethods());
   return app;
 }

@@ -41,3 +41,15 @@ export interface AppState {
 }
 
 export type AppContext = Koa.ParameterizedContext<AppState>;
+
+/** The API key's merchant; a route that calls this without apiKeyAuth in front of it is a programming error. */
+export function merchantAuth(ctx: AppContext): MerchantAuth {
+  if (!ctx.state.auth) throw new Error(`${ctx.method} ${ctx.path} must run after apiKeyAuth`);
+  return ctx.state.auth;
+}
+
+/** The session token's session; a route that calls this without sessionTokenAuth in front of it is a programming error. */
+export function sessionAuth(ctx: AppContext): SessionAuth {
+  if (!ctx.state.session) throw new Error(`${ctx.method} ${ctx.path} must run after sessionTokenAuth`);
+  return ctx.state.session;
+}

@@ -37,11 +37,6 @@ export class NotFoundError extends ApiError {
   readonly status = 404;
 }
 
-export class MethodNotAllowedError extends ApiError {
-  override name = 'MethodNotAllowedError';
-  readonly status = 405;
-}
-
 export class ConflictError extends ApiError {
   override name = 'ConflictError';
   readonly status = 409;

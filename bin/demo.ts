@@ -45,7 +45,8 @@ async function cleanUp(): Promise<void> {
 
 process.once('SIGINT', () => {
   console.error('\n✖ demo interrupted');
-  cleanUp().finally(() => process.exit(130));
+  // Exits in every case: a failing clean-up must not keep an interrupted demo alive.
+  void cleanUp().finally(() => process.exit(130));
 });
 
 // The demo orders shutdown itself, as `npm start` does, and serves no worker metrics beside a running one.

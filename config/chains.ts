@@ -5,28 +5,12 @@ import { z } from 'zod';
 import { isEvmAddress } from '../domain/addresses/evm';
 import { isSolanaAddress } from '../domain/addresses/solana';
 import { isTronAddress } from '../domain/addresses/tron';
-import { CHAIN_FACTS, CHAINS, TOKENS, type Chain, type TokenSymbol } from '../domain/chains';
+import { CHAIN_FACTS, CHAINS, TOKENS, type Chain } from '../domain/chains';
+import type { ChainNetworkConfig, ChainNetworks, TokenOverride } from '../domain/chainRegistry';
 import type { Network } from '../domain/tokenContracts';
 import { ConfigError } from './env';
 
 export const NETWORKS = ['testnet', 'mainnet'] as const satisfies readonly Network[];
-
-export interface TokenOverride {
-  address: string;
-  decimals: number;
-}
-
-export interface ChainNetworkConfig {
-  /** HTTP(S) JSON-RPC endpoints; each retry of a failed call goes to the next one. Empty: not indexed. */
-  rpcUrls: string[];
-  /** WS(S) endpoints for eth_subscribe newHeads (EVM only): blocks are read as they arrive, polling slows down. */
-  wsUrls: string[];
-  /** Replaces the chain id the node must report (a local test node is 31337, not the public testnet's id). */
-  chainId?: number;
-  /** First block scanned when no cursor exists yet. */
-  startBlock?: bigint;
-  tokens: Partial<Record<TokenSymbol, TokenOverride>>;
-}
 
 export interface IndexerTuning {
   /** Overrides the per-chain default (its average block time). */
@@ -43,8 +27,7 @@ export interface IndexerTuning {
   watchGraceHours: number;
 }
 
-export interface ChainsConfig {
-  networks: Record<Chain, Record<Network, ChainNetworkConfig>>;
+export interface ChainsConfig extends ChainNetworks {
   indexer: IndexerTuning;
 }
 

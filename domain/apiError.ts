@@ -5,7 +5,10 @@ export const ErrorBody = z
   .object({
     error: z.string(),
     details: z
-      .object({ validation_errors: z.array(z.string()).meta({ description: 'Each entry is "<field>: <message>".' }) })
+      .object({
+        validation_errors: z.array(z.string()).optional().meta({ description: 'Each entry is "<field>: <message>".' }),
+        checks: z.record(z.string(), z.string()).optional().meta({ description: 'Only on /readyz: each dependency, `ok` or what failed.' }),
+      })
       .strict()
       .optional(),
     request_id: z.string().optional().meta({ description: 'Only on 500s, to quote to support.' }),

@@ -7,9 +7,31 @@
  * contract and confirmation count the indexer watches: a local test chain configures its own deployed tokens,
  * and both sides have to see the same override. It is a pure function of the parsed configuration.
  */
-import type { ChainsConfig } from '../config/chains';
 import { CHAIN_FACTS, CHAINS, TOKENS, type Chain, type ChainFacts, type TokenSymbol } from './chains';
 import { TESTNETS, tokenContract, type Network } from './tokenContracts';
+
+export interface TokenOverride {
+  address: string;
+  decimals: number;
+}
+
+/** One chain on one network as configured (config/chains.ts parses it from the environment). */
+export interface ChainNetworkConfig {
+  /** HTTP(S) JSON-RPC endpoints; each retry of a failed call goes to the next one. Empty: not indexed. */
+  rpcUrls: string[];
+  /** WS(S) endpoints for eth_subscribe newHeads (EVM only): blocks are read as they arrive, polling slows down. */
+  wsUrls: string[];
+  /** Replaces the chain id the node must report (a local test node is 31337, not the public testnet's id). */
+  chainId?: number;
+  /** First block scanned when no cursor exists yet. */
+  startBlock?: bigint;
+  tokens: Partial<Record<TokenSymbol, TokenOverride>>;
+}
+
+/** What the registry is built from: the parsed configuration of every chain on every network. */
+export interface ChainNetworks {
+  networks: Record<Chain, Record<Network, ChainNetworkConfig>>;
+}
 
 export interface TokenDeployment {
   symbol: TokenSymbol;
@@ -40,7 +62,7 @@ export interface ChainRegistry {
   token(chain: Chain, network: Network, symbol: TokenSymbol): TokenDeployment | undefined;
 }
 
-export function createChainRegistry(config: ChainsConfig): ChainRegistry {
+export function createChainRegistry(config: ChainNetworks): ChainRegistry {
   const deployments = new Map<string, ChainDeployment>();
   const key = (chain: Chain, network: Network) => `${chain}:${network}`;
   for (const chain of CHAINS) {

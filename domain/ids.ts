@@ -12,7 +12,6 @@ export const ID_PREFIX = {
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 
 export const newSessionId = () => `${ID_PREFIX.session}${ulid()}`;
-export const newPaymentId = () => `${ID_PREFIX.payment}${ulid()}`;
 export const newQuoteId = () => `${ID_PREFIX.quote}${ulid()}`;
 export const newMerchantId = () => `${ID_PREFIX.merchant}${ulid()}`;
 export const newWebhookDeliveryId = () => `${ID_PREFIX.webhookDelivery}${ulid()}`;
@@ -22,6 +21,7 @@ export const paymentIdForSession = (sessionId: string) => `${ID_PREFIX.payment}$
 export const newApiKeyId = () => `key_${ulid()}`;
 export const newBankAccountId = () => `ba_${ulid()}`;
 
-export const SESSION_ID_PATTERN = new RegExp(`^${ID_PREFIX.session}${ULID}$`);
+/** A session id without anchors, for patterns that embed it (the router's path patterns). */
+export const SESSION_ID_SOURCE = `${ID_PREFIX.session}${ULID}`;
+export const SESSION_ID_PATTERN = new RegExp(`^${SESSION_ID_SOURCE}$`);
 export const MERCHANT_ID_PATTERN = new RegExp(`^${ID_PREFIX.merchant}${ULID}$`);
-export const TRANSACTION_ID_PATTERN = new RegExp(`^${ULID}$`);

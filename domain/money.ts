@@ -23,3 +23,18 @@ export function usdToCents(amountUsd: number): bigint {
 export function centsToUsd(cents: bigint): number {
   return Number(cents) / 100;
 }
+
+/** Digits, then optionally a point and one or two digits: what a person writes for dollars and cents. */
+export const USD_TEXT = /^(\d+)(?:\.(\d{1,2}))?$/;
+
+/**
+ * A USD amount given as text (a query parameter, a command-line argument) → integer cents, straight from
+ * the digits, never through a JS number, so "0.29" is 29 cents and no amount is too large to be exact.
+ * Throws a RangeError naming the text for anything else: signs, exponents, spaces, "5.", a third decimal.
+ */
+export function parseUsdCents(text: string): bigint {
+  const match = USD_TEXT.exec(text);
+  if (!match) throw new RangeError(`"${text}" is not a USD amount: write digits with at most 2 decimals, such as 25.50`);
+  const [, dollars = '0', cents = ''] = match;
+  return BigInt(dollars) * 100n + BigInt(cents.padEnd(2, '0'));
+}

@@ -1,17 +1,24 @@
 // GET /checkout/quote (spec 4.2): what a USD amount costs in one token on one chain, priced now.
 import { CHAINS, TOKENS, type Chain, type TokenSymbol } from './chains';
-import { MAX_AMOUNT_USD, Timestamp, UsdAmount, type Mode } from './session';
+import { parseUsdCents, USD_TEXT } from './money';
+import { MAX_AMOUNT_USD, MAX_AMOUNT_USD_CENTS, Timestamp, type Mode } from './session';
 import type { ChainRegistry } from './chainRegistry';
+import { networkForMode } from './payablePairs';
 import { z } from './validationMessages';
 
-/** Query strings are text: the amount is read as a decimal literal, then held to the body's USD rules. */
+/** Query strings are text: the amount goes from its digits straight to integer cents, never through a JS number. */
 export const QuoteQuery = z
   .object({
     amount_usd: z
       .string()
-      .regex(/^\d+(\.\d{1,2})?$/, 'Must be a USD amount with at most 2 decimal places, such as 25.50')
-      .transform(Number)
-      .pipe(UsdAmount)
+      .regex(USD_TEXT, 'Must be a USD amount with at most 2 decimal places, such as 25.50')
+      .transform(parseUsdCents)
+      .pipe(
+        z
+          .bigint()
+          .positive('Number must be greater than 0')
+          .max(MAX_AMOUNT_USD_CENTS, `Number must be less than or equal to ${MAX_AMOUNT_USD}`),
+      )
       .meta({ description: `USD amount, greater than 0 and at most ${MAX_AMOUNT_USD}, at most 2 decimal places.` }),
     token: z.enum(TOKENS),
     chain: z.enum(CHAINS),
@@ -42,5 +49,5 @@ export type QuoteResponse = z.infer<typeof QuoteResponse>;
  * is not quoted either.
  */
 export function paymentDecimals(registry: ChainRegistry, mode: Mode, token: TokenSymbol, chain: Chain): number | null {
-  return registry.token(chain, mode === 'live' ? 'mainnet' : 'testnet', token)?.decimals ?? null;
+  return registry.token(chain, networkForMode(mode), token)?.decimals ?? null;
 }

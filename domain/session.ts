@@ -1,18 +1,17 @@
 // Request and response shapes of checkout sessions and transactions (spec 2.2–2.4, 4.3–4.4, 4.9),
 // shared by the API (validation), the workflow (its input) and the tests (shape checks).
 import { CHAINS, TOKENS, type TokenChainPairs } from './chains';
-import { MERCHANT_ID_PATTERN } from './ids';
-import { hasAtMostDecimals } from './money';
+import { MERCHANT_ID_PATTERN, SESSION_ID_PATTERN } from './ids';
+import { centsToUsd } from './money';
 import { SESSION_STATUSES, type SessionStatus } from './status';
 import { z } from './validationMessages';
 
-export const MAX_AMOUNT_USD = 99_999_999.99;
+export const MAX_AMOUNT_USD_CENTS = 9_999_999_999n;
+export const MAX_AMOUNT_USD = centsToUsd(MAX_AMOUNT_USD_CENTS);
 
-export const UsdAmount = z
-  .number()
-  .positive()
-  .max(MAX_AMOUNT_USD)
-  .refine((value) => hasAtMostDecimals(value, 2), 'Number must have at most 2 decimal places');
+// multipleOf rather than a refinement, so /openapi.json states the rule too (zod compares decimal digits,
+// not floating-point remainders).
+export const UsdAmount = z.number().positive().max(MAX_AMOUNT_USD).multipleOf(0.01, 'Number must have at most 2 decimal places');
 
 export const Timestamp = z.iso.datetime({ offset: false });
 
@@ -41,11 +40,7 @@ export const CreateSessionRequest = z
       .string()
       .regex(/^[A-Z]{3}$/, 'Must be an ISO 4217 currency code such as EUR')
       .optional(),
-    merchant_amount: z
-      .number()
-      .positive()
-      .refine((value) => hasAtMostDecimals(value, 4), 'Number must have at most 4 decimal places')
-      .optional(),
+    merchant_amount: z.number().positive().multipleOf(0.0001, 'Number must have at most 4 decimal places').optional(),
     metadata: Metadata.optional(),
   })
   .strict()
@@ -113,7 +108,7 @@ export const Transaction = z
   .strict();
 export type Transaction = z.infer<typeof Transaction>;
 
-export const SessionIdParam = z.object({ session_id: z.string().min(1).max(64) });
+export const SessionIdParam = z.object({ session_id: z.string().regex(SESSION_ID_PATTERN, 'Must be a session id of the form cs_<ULID>') });
 export const TransactionLookup = z.object({
   transaction_id: z.string().min(1).max(255),
   by_ext_transaction_id: z.enum(['true', 'false']).optional(),

@@ -9,6 +9,8 @@ export const WorkflowFailure = {
   SimulateRefused: 'SimulateRefused',
   /** No settlement route for the payment: it fails loudly, funds stay where they are. */
   SettlementUnavailable: 'SettlementUnavailable',
+  /** recordSession: the merchant's transaction_id belongs to another session, so this one was never created. */
+  SessionSuperseded: 'SessionSuperseded',
 } as const;
 
 export type WorkflowFailureType = (typeof WorkflowFailure)[keyof typeof WorkflowFailure];

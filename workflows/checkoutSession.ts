@@ -3,7 +3,7 @@
 // status → activities, through a SessionRun (sessionRun.ts). The read model follows through activities,
 // merchants hear through webhook child workflows. After closing, the workflow stays open for the
 // late-deposit window, recording (never crediting) deposits.
-import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { PaymentSelection } from '../domain/payment';
 import type { SessionRecord } from '../domain/session';
 import { countConfirmations, refundsDue } from '../domain/sessionLedger';
@@ -48,7 +48,7 @@ export async function checkoutSession(record: SessionRecord, carried?: Carried):
     },
   );
 
-  if (!carried) await records.recordSession(record);
+  if (!carried && !(await recordSessionOnce(record))) return state;
 
   for (;;) {
     const wait = run.deadline() - Date.now();
@@ -66,4 +66,20 @@ export async function checkoutSession(record: SessionRecord, carried?: Carried):
   }
   await condition(allHandlersFinished);
   return state;
+}
+
+/**
+ * Writes the read model if the API's write was lost. False for an orphan: a workflow an older API started
+ * for a row it never committed, whose transaction_id another session now holds. It ends at once, quietly.
+ */
+async function recordSessionOnce(record: SessionRecord): Promise<boolean> {
+  try {
+    await records.recordSession(record);
+    return true;
+  } catch (error) {
+    const superseded = error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === WorkflowFailure.SessionSuperseded;
+    if (!superseded) throw error;
+    log.warn('orphan session workflow ends: its transaction_id belongs to another session', { sessionId: record.sessionId, reason: error.cause?.message });
+    return false;
+  }
 }

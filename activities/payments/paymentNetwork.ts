@@ -3,7 +3,6 @@
 import type { Chain, TokenSymbol } from '../../domain/chains';
 import type { ChainRegistry } from '../../domain/chainRegistry';
 import type { Network } from '../../domain/tokenContracts';
-import type { Mode } from '../../domain/session';
 
 export interface PaymentToken {
   address: string;
@@ -15,8 +14,6 @@ export interface PaymentNetwork {
   /** Numeric chain id for EIP-681 links, EVM chains only. */
   evmChainId(chain: Chain, network: Network): number | undefined;
 }
-
-export const networkForMode = (mode: Mode): Network => (mode === 'live' ? 'mainnet' : 'testnet');
 
 export function chainRegistryPaymentNetwork(registry: ChainRegistry): PaymentNetwork {
   return {

@@ -14,7 +14,8 @@ import type { PaymentInstructions, PaymentSelection } from '../../domain/payment
 import { WorkflowFailure } from '../../domain/workflowFailures';
 import { deriveDepositAddresses, type DepositAddresses } from '../depositAddresses/derive';
 import { depositSeed } from '../depositAddresses/seed';
-import { networkForMode, type PaymentNetwork } from './paymentNetwork';
+import { networkForMode } from '../../domain/payablePairs';
+import type { PaymentNetwork } from './paymentNetwork';
 
 export interface PaymentDeps {
   sql: Sql;

@@ -5,7 +5,7 @@ import type { Sql } from '../../db/client';
 import { paymentIdForSession } from '../../domain/ids';
 import type { Mode } from '../../domain/session';
 import type { DepositState } from '../../domain/deposit';
-import { networkForMode } from './paymentNetwork';
+import { networkForMode } from '../../domain/payablePairs';
 
 export function createRecordDeposit(deps: { sql: Sql }) {
   return async function recordDeposit(sessionId: string, mode: Mode, deposit: DepositState, creditedTotalBaseUnits: string): Promise<void> {

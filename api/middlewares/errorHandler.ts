@@ -8,14 +8,18 @@ export function apiErrorBody(error: ApiError): { error: string; details?: { vali
   return error.details ? { error: error.message, details: error.details } : { error: error.message };
 }
 
+const ROUTER_ANSWERS: Record<number, string> = { 404: 'Not found', 405: 'Method not allowed', 501: 'Not implemented' };
+
 export function errorHandler(): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
-      // Nothing answered: an unknown path (the router has already turned known paths into 405s).
-      if (ctx.status === 404 && ctx.body === undefined) {
-        ctx.body = { error: 'Not found' };
-        ctx.status = 404;
+      // The router's own answers come without a body: an unknown path, a method the path does not take
+      // (405, with the Allow header RFC 9110 requires) or a method the API knows nowhere (501).
+      if (ctx.body === undefined && ROUTER_ANSWERS[ctx.status]) {
+        const status = ctx.status;
+        ctx.body = { error: ROUTER_ANSWERS[status] };
+        ctx.status = status;
       }
     } catch (error) {
       if (error instanceof ApiError) {

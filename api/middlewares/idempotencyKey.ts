@@ -11,7 +11,7 @@ import {
 } from '../../db/repositories/idempotencyKeys';
 import { canonicalJson } from '../../domain/canonicalJson';
 import { errorFields } from '../../observability/logger';
-import type { AppContext, AppDeps, AppState } from '../context';
+import { merchantAuth, type AppContext, type AppDeps, type AppState } from '../context';
 import { ApiError, BadRequestError, ConflictError } from '../errors';
 import { apiErrorBody } from './errorHandler';
 
@@ -44,8 +44,7 @@ export function idempotencyKey(deps: Pick<AppDeps, 'sql'>): Koa.Middleware<AppSt
     const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
     if (!key) return next();
     if (!KEY_PATTERN.test(key)) throw new BadRequestError(`${IDEMPOTENCY_KEY_HEADER} must be 1 to 255 printable ASCII characters without spaces`);
-    const auth = ctx.state.auth;
-    if (!auth) throw new Error('idempotencyKey must run after apiKeyAuth');
+    const auth = merchantAuth(ctx);
 
     const scope: IdempotencyScope = { merchantId: auth.merchantId, mode: auth.mode, key };
     const requestHash = hashRequest(ctx);

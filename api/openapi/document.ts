@@ -21,7 +21,7 @@ export interface OpenApiOperation {
   tags: string[];
   security: Record<string, string[]>[];
   parameters: OpenApiParameter[];
-  requestBody?: { required: true; content: { 'application/json': { schema: JsonSchema } } };
+  requestBody?: { required: boolean; content: { 'application/json': { schema: JsonSchema } } };
   responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema }> }>;
 }
 
@@ -78,17 +78,22 @@ function parameters(schema: z.ZodType | undefined, location: 'path' | 'query'): 
 
 export const openApiPath = (routerPath: string) => routerPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
+const TEXT = { schema: { type: 'string' } };
+
 function operationObject(op: Operation): OpenApiOperation {
   const success = op.success;
   const successContent: Record<string, { schema: JsonSchema }> =
     success.contentType && success.contentType !== 'application/json'
-      ? { [success.contentType]: { schema: { type: 'string' } } }
+      ? { [success.contentType]: TEXT }
       : { 'application/json': { schema: success.data ? jsonSchema(z.object({ data: success.data }).strict(), 'output') : { type: 'object' } } };
   const responses: OpenApiOperation['responses'] = { [String(success.status)]: { description: success.description, content: successContent } };
+  for (const other of op.alsoAnswers ?? []) {
+    responses[String(other.status)] = { description: other.description, ...(other.content === 'as success' ? { content: successContent } : {}) };
+  }
   for (const status of [...op.errors, 500]) {
     responses[String(status)] = {
       description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      content: op.htmlErrors?.includes(status) ? { 'text/html': TEXT } : { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
   }
   return {
@@ -98,7 +103,8 @@ function operationObject(op: Operation): OpenApiOperation {
     tags: [op.tag],
     security: op.auth.flatMap((auth) => SECURITY[auth]),
     parameters: [...parameters(op.params, 'path'), ...parameters(op.query, 'query')],
-    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } } } : {}),
+    // A schema that accepts no body at all (cancel's) makes the body optional.
+    ...(op.body ? { requestBody: { required: !op.body.safeParse(undefined).success, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } } } : {}),
     responses,
   };
 }

@@ -2,6 +2,7 @@
 // The OpenAPI document and the docs page are generated from this list; a test holds it to the router.
 import { z } from 'zod';
 import { BankCurrenciesResponse, BankDetailsQuery, BankDetailsResponse } from '../../domain/bankTransfer';
+import { CancelSessionRequest } from '../../domain/cancel';
 import { HostedCheckoutSession } from '../../domain/hostedCheckout';
 import { PaymentInstructions, SelectPaymentRequest } from '../../domain/payment';
 import { QuoteQuery, QuoteResponse } from '../../domain/quote';
@@ -26,9 +27,15 @@ export interface Operation {
   query?: z.ZodType;
   body?: z.ZodType;
   success: { status: number; description: string; data?: z.ZodType; contentType?: 'application/json' | 'text/html' | 'text/javascript' | 'text/css' | 'text/plain' };
+  /** Other non-error answers: with the success's content (a replay), or none (304). */
+  alsoAnswers?: { status: number; description: string; content: 'as success' | 'none' }[];
   /** Error statuses this operation can answer with, besides 500. */
   errors: number[];
+  /** Error statuses answered with an HTML page for a person rather than the JSON error body. */
+  htmlErrors?: number[];
 }
+
+const NOT_MODIFIED = { status: 304, description: 'The If-None-Match ETag is current: no body.', content: 'none' } as const;
 
 // Every authenticated request counts against a rate limit (429): the API key's, or the checkout session's.
 const KEY_ERRORS = [401, 403, 429];
@@ -72,6 +79,7 @@ export const OPERATIONS: Operation[] = [
     auth: ['apiKey'],
     body: CreateSessionRequest,
     success: { status: 201, description: 'The session was created.', data: CreateSessionResponse },
+    alsoAnswers: [{ status: 200, description: 'The same request was made before: its session, with `Idempotent-Replayed: true`.', content: 'as success' }],
     errors: [400, ...KEY_ERRORS, 409, 413, 415, 503],
   },
   {
@@ -137,6 +145,20 @@ export const OPERATIONS: Operation[] = [
     params: SessionIdParam,
     success: { status: 200, description: 'The session.', data: CheckoutSession },
     errors: [400, ...KEY_ERRORS, 404],
+  },
+  {
+    method: 'post',
+    path: '/checkout/sessions/:session_id/cancel',
+    operationId: 'cancelSession',
+    summary: 'Cancel a checkout session',
+    description:
+      'Ends a session no payment has arrived for; the optional `reason` is kept in its history. Answers the session as `GET /checkout/sessions/{session_id}` then shows it, with status `cancelled`. 409 (with the reason) once a deposit exists or the session is closed.',
+    tag: 'Checkout',
+    auth: ['apiKey'],
+    params: SessionIdParam,
+    body: CancelSessionRequest,
+    success: { status: 200, description: 'The cancelled session.', data: CheckoutSession },
+    errors: [400, ...KEY_ERRORS, 404, 409, 413, 415, 503],
   },
   {
     method: 'post',
@@ -231,11 +253,13 @@ export const OPERATIONS: Operation[] = [
     operationId: 'hostedCheckoutPage',
     summary: 'The hosted checkout page',
     description:
-      'Open `checkout_url_with_token` in a browser. The HTML carries no session data: its script authenticates every call with the `token` of its URL. A path that is not a session id answers 404; whether a session exists is told only to holders of its token.',
+      'Open `checkout_url_with_token` in a browser. The HTML carries no session data: its script authenticates every call with the `token` of its URL. A path that is not a session id answers 404 with a "not found" page; whether a session exists is told only to holders of its token.',
     tag: 'Hosted checkout page',
     auth: [],
+    params: SessionIdParam,
     success: { status: 200, description: 'HTML, with a strict Content-Security-Policy.', contentType: 'text/html' },
     errors: [404, 503],
+    htmlErrors: [404],
   },
   {
     method: 'get',
@@ -246,6 +270,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'Hosted checkout page',
     auth: [],
     success: { status: 200, description: 'JavaScript.', contentType: 'text/javascript' },
+    alsoAnswers: [NOT_MODIFIED],
     errors: [503],
   },
   {
@@ -257,6 +282,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'Hosted checkout page',
     auth: [],
     success: { status: 200, description: 'CSS.', contentType: 'text/css' },
+    alsoAnswers: [NOT_MODIFIED],
     errors: [503],
   },
 ];

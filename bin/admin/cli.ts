@@ -40,9 +40,19 @@ interface OptionSpec {
   description: string;
 }
 
+/** A command's one word that is not an option, e.g. the session of `session cancel <cs_…>`. */
+interface PositionalSpec {
+  /** The key its value is handed to the schema under. */
+  name: string;
+  /** Shown in usage lines, e.g. `<cs_…>`. */
+  value: string;
+  description: string;
+}
+
 export interface Command {
   name: string;
   summary: string;
+  positional?: PositionalSpec;
   options: Record<string, OptionSpec>;
   /** Checks the option values and hands them to `run` typed. */
   execute(context: AdminContext, values: Record<string, string | boolean | undefined>): Promise<CommandResult>;
@@ -52,6 +62,7 @@ export interface Command {
 export function defineCommand<S extends z.ZodType>(definition: {
   name: string;
   summary: string;
+  positional?: PositionalSpec;
   options: Record<string, OptionSpec>;
   schema: S;
   run(context: AdminContext, input: z.infer<S>): Promise<CommandResult>;
@@ -59,11 +70,14 @@ export function defineCommand<S extends z.ZodType>(definition: {
   return {
     name: definition.name,
     summary: definition.summary,
+    ...(definition.positional ? { positional: definition.positional } : {}),
     options: definition.options,
     async execute(context, values) {
       const parsed = definition.schema.safeParse(values);
       if (!parsed.success) {
-        const problems = parsed.error.issues.map((issue) => (issue.path.length > 0 ? `--${issue.path.join('.')}: ${issue.message}` : issue.message));
+        const positional = definition.positional;
+        const name = (path: PropertyKey[]) => (positional && path[0] === positional.name ? positional.value : `--${path.join('.')}`);
+        const problems = parsed.error.issues.map((issue) => (issue.path.length > 0 ? `${name(issue.path)}: ${issue.message}` : issue.message));
         throw new CliError(problems.join('; '), 2);
       }
       return definition.run(context, parsed.data);
@@ -77,15 +91,18 @@ export interface CommandGroup {
   commands: Command[];
 }
 
-/** Splits argv after the command words into option values; unknown options and stray words are usage errors. */
+/** Splits argv after the command words into option values (and the command's positional word, if it takes one); unknown options and stray words are usage errors. */
 export function parseOptions(command: Command, args: string[]): { values: Record<string, string | boolean | undefined>; help: boolean; json: boolean } {
   const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' }, json: { type: 'boolean' } };
   for (const [name, spec] of Object.entries(command.options)) options[name] = { type: spec.value ? 'string' : 'boolean' };
   try {
-    const { values } = parseArgs({ args, options, strict: true, allowPositionals: false });
+    const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: command.positional !== undefined });
     const { help, json, ...rest } = values;
+    if (positionals.length > 1) throw new CliError(`unexpected argument ${positionals[1]}`, 2);
+    if (command.positional && positionals[0] !== undefined) rest[command.positional.name] = positionals[0];
     return { values: rest, help: help === true, json: json === true };
   } catch (error) {
+    if (error instanceof CliError) throw error;
     throw new CliError((error as Error).message.split('\n')[0] ?? 'invalid arguments', 2);
   }
 }
@@ -96,9 +113,11 @@ export function commandHelp(group: CommandGroup, command: Command): string {
     const flag = `--${name}${spec.value ? ` ${spec.value}` : ''}`;
     return `  ${flag.padEnd(width)}  ${spec.description}`;
   });
+  const positional = command.positional;
   return [
     `checkout-admin ${group.name} ${command.name}: ${command.summary}`,
     '',
+    ...(positional ? [`usage: checkout-admin ${group.name} ${command.name} ${positional.value} [options]`, `  ${positional.value}  ${positional.description}`, ''] : []),
     'Options:',
     ...lines,
     `  ${'--json'.padEnd(width)}  print the result as JSON`,

@@ -63,21 +63,41 @@ const toView = (r: SessionViewRow): SessionView => ({
 });
 
 /**
- * Writes the session and its transaction. Idempotent: the workflow calls it again on start, which heals
- * the read model if the API's own transaction was lost after the workflow had started.
+ * Writes the session and its transaction; call it inside a database transaction, so a clash on the
+ * merchant's transaction_id leaves neither. Idempotent per session id. `awaitingWorkflowStart` keeps the
+ * record as the input of a workflow start still to be confirmed (see startSessionWorkflow).
  */
-export async function insertSessionRecord(sql: Queryable, r: SessionRecord, initialStatus: SessionStatus): Promise<void> {
+export async function insertSessionRecord(sql: Queryable, r: SessionRecord, initialStatus: SessionStatus, options: { awaitingWorkflowStart?: boolean } = {}): Promise<void> {
+  const pendingInput = options.awaitingWorkflowStart ? sql.json(r as unknown as Parameters<typeof sql.json>[0]) : null;
   await sql`
     insert into sessions (id, merchant_id, mode, amount_usd_cents, merchant_currency, merchant_amount, webhook_url, metadata,
-                          supported_methods, supported_tokens, status, expires_at, created_at, updated_at)
+                          supported_methods, supported_tokens, status, expires_at, created_at, updated_at, pending_workflow_input)
     values (${r.sessionId}, ${r.merchantId}, ${r.mode}, ${r.amountUsdCents}, ${r.merchantCurrency ?? null}, ${r.merchantAmount ?? null},
             ${r.webhookUrl}, ${sql.json(r.metadata)}, ${sql.json(r.supportedMethods)}, ${sql.json(r.supportedTokens as Record<string, string[]>)},
-            ${initialStatus}, ${r.expiresAt}, ${r.createdAt}, ${r.createdAt})
+            ${initialStatus}, ${r.expiresAt}, ${r.createdAt}, ${r.createdAt}, ${pendingInput})
     on conflict (id) do nothing`;
   await sql`
     insert into transactions (id, session_id, merchant_id, mode, ext_transaction_id, created_at)
     values (${r.transactionId}, ${r.sessionId}, ${r.merchantId}, ${r.mode}, ${r.extTransactionId}, ${r.createdAt})
     on conflict (id) do nothing`;
+}
+
+/** The session that holds the merchant's transaction_id in this mode, if any. */
+export async function sessionIdForExtTransaction(sql: Queryable, owner: { merchantId: string; mode: Mode; extTransactionId: string }): Promise<string | undefined> {
+  const [row] = await sql<{ session_id: string }[]>`
+    select session_id from transactions
+    where merchant_id = ${owner.merchantId} and mode = ${owner.mode} and ext_transaction_id = ${owner.extTransactionId}`;
+  return row?.session_id;
+}
+
+/** The input of a session workflow whose start is not yet confirmed; undefined once it is. */
+export async function findPendingWorkflowInput(sql: Sql, sessionId: string): Promise<SessionRecord | undefined> {
+  const [row] = await sql<{ input: SessionRecord | null }[]>`select pending_workflow_input as input from sessions where id = ${sessionId}`;
+  return row?.input ?? undefined;
+}
+
+export async function confirmWorkflowStarted(sql: Sql, sessionId: string): Promise<void> {
+  await sql`update sessions set pending_workflow_input = null where id = ${sessionId} and pending_workflow_input is not null`;
 }
 
 const selectView = (sql: Sql) => sql`

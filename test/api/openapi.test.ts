@@ -1,5 +1,6 @@
 // /openapi.json and /docs: generated from the validation schemas, covering every route the router has.
 import type Router from '@koa/router';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app';
@@ -8,6 +9,7 @@ import { OPERATIONS } from '../../api/openapi/operations';
 import { openApiPath, type OpenApiDocument } from '../../api/openapi/document';
 import { CreateSessionRequest } from '../../domain/session';
 import { call } from '../support/http';
+import { expectDocumentedResponse } from '../support/openApiCheck';
 import { startTestService, type TestService } from '../support/service';
 
 let service: TestService;
@@ -59,7 +61,7 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(body.properties)).toEqual(Object.keys(CreateSessionRequest.shape));
     expect(body.required).toEqual(['merchant_id', 'transaction_id', 'amount_usd', 'webhook_url']);
     expect(body.additionalProperties).toBe(false);
-    expect(body.properties.amount_usd).toMatchObject({ type: 'number', exclusiveMinimum: 0 });
+    expect(body.properties.amount_usd).toMatchObject({ type: 'number', exclusiveMinimum: 0, maximum: 99999999.99, multipleOf: 0.01 });
 
     const quote = doc.paths['/checkout/quote']?.get;
     expect(quote?.parameters.map((p) => [p.name, p.in, p.required])).toEqual([
@@ -91,6 +93,56 @@ describe('GET /openapi.json', () => {
     expect(success.required).toEqual(['data']);
     expect(tokens?.responses['400']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Error' });
     expect(doc.components.schemas.Error).toMatchObject({ required: ['error'] });
+  });
+});
+
+describe('GET /openapi.json for client generators and fuzzers', () => {
+  it('is valid against the OpenAPI 3.1 meta-schema', async () => {
+    const validator = new Validator();
+    const result = await validator.validate((await fetchDocument()) as unknown as Record<string, unknown>);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+  });
+
+  it('declares every path parameter of every path, with the session id pattern the router matches', async () => {
+    const doc = await fetchDocument();
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      for (const [method, op] of Object.entries(methods)) {
+        expect(op.parameters.filter((p) => p.in === 'path').map((p) => p.name), `${method} ${path}`).toEqual(inPath);
+      }
+    }
+    const page = doc.paths['/checkout/{session_id}']?.get;
+    expect(page?.parameters).toEqual([expect.objectContaining({ name: 'session_id', in: 'path', required: true, schema: expect.objectContaining({ pattern: '^cs_[0-9A-HJKMNP-TV-Z]{26}$' }) })]);
+  });
+
+  it('documents the HTML answers as text/html', async () => {
+    const doc = await fetchDocument();
+    const page = doc.paths['/checkout/{session_id}']?.get;
+    expect(Object.keys(page?.responses['200']?.content ?? {})).toEqual(['text/html']);
+    expect(Object.keys(page?.responses['404']?.content ?? {})).toEqual(['text/html']);
+    expect(Object.keys(doc.paths['/docs']?.get?.responses['200']?.content ?? {})).toEqual(['text/html']);
+  });
+
+  it('makes the HTTP helper refuse a response the document does not describe', async () => {
+    const text = JSON.stringify({ data: { tokens: [{ symbol: 'DAI' }] } });
+    const headers = new Headers({ 'content-type': 'application/json' });
+    await expect(expectDocumentedResponse(service.baseUrl, 'GET', '/checkout/tokens', { status: 200, headers, text })).rejects.toThrow(/GET \/checkout\/tokens → 200/);
+    await expect(expectDocumentedResponse(service.baseUrl, 'GET', '/checkout/tokens', { status: 418, headers, text: '{"error":"teapot"}' })).rejects.toThrow(/status not documented/);
+    await expect(expectDocumentedResponse(service.baseUrl, 'POST', '/checkout/tokens', { status: 405, headers, text: '{"error":"Method not allowed"}' })).rejects.toThrow(/the Allow header/);
+  });
+});
+
+describe('405 Method not allowed', () => {
+  it.each([
+    ['POST', '/checkout/tokens', ['GET', 'HEAD']],
+    ['DELETE', '/checkout/sessions', ['POST']],
+    ['PUT', '/checkout/sessions/cs_01ARZ3NDEKTSV4RRFFQ69G5FAV', ['GET', 'HEAD']],
+    ['GET', '/checkout/sessions/cs_01ARZ3NDEKTSV4RRFFQ69G5FAV/cancel', ['POST']],
+  ])('%s %s answers 405 with Allow: %j', async (method, path, allowed) => {
+    const response = await call(service.baseUrl, method, path);
+    expect(response).toMatchObject({ status: 405, body: { error: 'Method not allowed' } });
+    expect((response.headers.get('allow') ?? '').split(', ').sort()).toEqual(allowed);
   });
 });
 

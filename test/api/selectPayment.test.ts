@@ -63,11 +63,12 @@ describe('select-payment, happy path (needs the workflow side of selectPaymentUp
 });
 
 describe('select-payment refusals', () => {
-  it('answers 409 with the reason when the workflow cannot prepare the pair', async () => {
+  it("refuses a pair the merchant accepts but the key's network cannot take (USDT has no tron test-network contract), as unsupported", async () => {
     const { sessionId } = await createSession(alice);
     const response = await call(service.baseUrl, 'POST', PATH, { apiKey: alice.testKey, body: { session_id: sessionId, token: 'USDT', chain: 'tron' } });
-    expect(response.status).toBe(409);
-    expect(response.body.error).toMatch(/USDT on tron/);
+    expect(response.status).toBe(400);
+    expect(response.body.details?.validation_errors).toEqual(['chain: USDT on tron is not supported for this session; supported: USDC on base, solana']);
+    expect(await readStatus(sessionId)).toBe('pending');
   });
 
   it('answers 409 with the workflow message when the session no longer accepts a selection', async () => {
@@ -84,16 +85,16 @@ describe('select-payment refusals', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       error: 'Validation failed',
-      details: { validation_errors: ['chain: USDT on ethereum is not supported for this session; supported: USDC on base, solana, tron; USDT on tron'] },
+      details: { validation_errors: ['chain: USDT on ethereum is not supported for this session; supported: USDC on base, solana'] },
     });
     expect(await readStatus(sessionId)).toBe('pending');
   });
 
-  it('answers 409 for a pair the live network has no contract for', async () => {
+  it('refuses a pair the live network has no contract for as unsupported', async () => {
     const { sessionId } = await createSession(alice, alice.liveKey);
     const response = await call(service.baseUrl, 'POST', PATH, { apiKey: alice.liveKey, body: { session_id: sessionId, token: 'USDC', chain: 'tron' } });
-    expect(response.status).toBe(409);
-    expect(response.body.error).toMatch(/USDC on tron/);
+    expect(response.status).toBe(400);
+    expect(response.body.details?.validation_errors?.[0]).toMatch(/^chain: USDC on tron is not supported for this session/);
   });
 
   it.each([

@@ -1,68 +1,26 @@
 // The admin CLI as operators run it: a real child process (`node --import tsx bin/admin.ts …`) against
 // this file's database and the run's Temporal server; effects are checked in Postgres, in Temporal and
 // through the API.
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { ulid } from 'ulid';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newSessionId } from '../../domain/ids';
 import { bankTransferReference } from '../../domain/bankTransfer';
+import { adminCli, expectOneLineError } from '../support/adminCli';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WALLET = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
 const IBAN = 'DE89 3704 0044 0532 0130 00';
 
 let service: TestService;
 let merchant: TestMerchant;
 
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function admin(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'bin/admin.ts', ...args],
-      {
-        cwd: ROOT,
-        env: {
-          PATH: process.env.PATH ?? '',
-          DATABASE_URL: service.db.url,
-          TEMPORAL_ADDRESS: inject('temporalAddress'),
-          TEMPORAL_TASK_QUEUE: service.config.temporal.taskQueue,
-          ...env,
-        },
-      },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-/** Runs with --json, expects success, returns the parsed output. */
-async function adminJson(args: string[]): Promise<Record<string, unknown>> {
-  const run = await admin([...args, '--json']);
-  expect(run.stderr.split('\n').filter((l) => l && !l.startsWith('warning:')), run.stderr).toEqual([]);
-  expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as Record<string, unknown>;
-}
-
-/** A refusal: the expected exit code and exactly one line on stderr, with no stack trace. */
-function expectOneLineError(run: CliRun, code: number, pattern: RegExp): void {
-  expect(run.code, run.stderr).toBe(code);
-  const lines = run.stderr.trimEnd().split('\n');
-  expect(lines, run.stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(pattern);
-  expect(run.stderr).not.toMatch(/\n\s+at /);
-}
+const cli = adminCli(() => service);
+const admin = cli.run;
+const adminJson = cli.json;
 
 const readUnknownSession = (apiKey: string) => call(service.baseUrl, 'GET', `/checkout/sessions/${newSessionId()}`, { apiKey });
 
@@ -76,9 +34,9 @@ describe('checkout-admin: help and errors', () => {
   it('prints help for the tool, a group and every command', async () => {
     const overview = await admin(['--help']);
     expect(overview.code).toBe(0);
-    for (const line of ['merchant create', 'key allow-ips', 'webhook-secret rotate', 'bank mark-received', 'webhooks redeliver']) expect(overview.stdout).toContain(line);
+    for (const line of ['merchant create', 'key allow-ips', 'webhook-secret rotate', 'bank mark-received', 'webhooks redeliver', 'session cancel']) expect(overview.stdout).toContain(line);
     const commands = [...overview.stdout.matchAll(/^ {2}([a-z-]+ [a-z-]+) {2,}/gm)].map((m) => m[1]!.split(' '));
-    expect(commands).toHaveLength(12);
+    expect(commands).toHaveLength(13);
     const helps = await Promise.all(commands.map((words) => admin([...words, '--help'])));
     for (const [index, help] of helps.entries()) {
       expect(help.code).toBe(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centsToUsd, hasAtMostDecimals, usdToCents } from '../../domain/money';
+import { centsToUsd, hasAtMostDecimals, parseUsdCents, usdToCents } from '../../domain/money';
 
 describe('USD amounts', () => {
   it.each([
@@ -28,5 +28,25 @@ describe('USD amounts', () => {
 
   it('refuses to round a third decimal away', () => {
     expect(() => usdToCents(0.125)).toThrow(RangeError);
+  });
+});
+
+describe('parseUsdCents', () => {
+  it.each([
+    ['0.1', 10n],
+    ['0.29', 29n],
+    ['19.99', 1999n],
+    ['5', 500n],
+    ['0', 0n],
+    ['007.50', 750n],
+    ['99999999.99', 9999999999n],
+    // Far past 2^53 cents: exact, because no JS number is ever involved.
+    ['123456789012345678901234567890.12', 12345678901234567890123456789012n],
+  ])('%s → %d cents', (text, cents) => {
+    expect(parseUsdCents(text)).toBe(cents);
+  });
+
+  it.each(['1e3', '  5', '5 ', '5.', '.5', '5.001', '-1', '+1', '0x10', '1,000.00', '5.5.5', '', 'NaN', 'Infinity', '٥'])('refuses %j, naming it', (text) => {
+    expect(() => parseUsdCents(text)).toThrow(new RangeError(`"${text}" is not a USD amount: write digits with at most 2 decimals, such as 25.50`));
   });
 });

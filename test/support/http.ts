@@ -1,4 +1,6 @@
-/** A merchant-server style HTTP call; `headers` replaces the default auth headers entirely when given. */
+import { expectDocumentedResponse } from './openApiCheck';
+
+/** A merchant-server style HTTP call, whose response must be as /openapi.json documents it; `headers` replaces the default auth headers entirely when given. */
 export async function call(
   baseUrl: string,
   method: string,
@@ -17,5 +19,6 @@ export async function call(
     ...(hasBody ? { body: options.rawBody ?? JSON.stringify(options.body) } : {}),
   });
   const text = await response.text();
+  await expectDocumentedResponse(baseUrl, method, path, { status: response.status, headers: response.headers, text });
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : {} };
 }

@@ -2,6 +2,7 @@
 // Postgres read model and real webhook deliveries to a loopback receiver.
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { insertSessionRecord } from '../../db/repositories/sessions';
 import { verifyWebhookSignature } from '../../domain/webhookSignature';
 import type { WebhookPayload } from '../../domain/webhookPayload';
 import {
@@ -208,6 +209,17 @@ describe('checkoutSession lifecycle', () => {
       await expect.poll(async () => (await readModel(record.sessionId))?.status).toBe('pending');
       const [transaction] = await h.db.sql`select ext_transaction_id from transactions where session_id = ${record.sessionId}`;
       expect(transaction?.ext_transaction_id).toBe(record.extTransactionId);
+    });
+  });
+
+  it('ends an orphan workflow at once when its transaction_id belongs to another session', async () => {
+    const owner = await h.record();
+    const orphan = { ...(await h.record()), extTransactionId: owner.extTransactionId };
+    await insertSessionRecord(h.db.sql, owner, 'pending');
+    await h.withWorker(async () => {
+      const state = await (await h.start(orphan)).result();
+      expect(state).toMatchObject({ sessionId: orphan.sessionId, status: 'pending', version: 0 });
+      expect(await readModel(orphan.sessionId)).toBeUndefined();
     });
   });
 

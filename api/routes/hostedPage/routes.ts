@@ -1,57 +1,58 @@
-// The hosted checkout page (checkout_url_with_token): its HTML, its bundled script and stylesheet, and the
-// session-token endpoint its script reads the session from.
+// The hosted checkout page (checkout_url_with_token): its HTML and its bundled script and stylesheet. The
+// session-token endpoints its script calls live with the other session routes.
 import type Router from '@koa/router';
+import type Koa from 'koa';
 import { SESSION_ID_PATTERN } from '../../../domain/ids';
-import { SessionTokenQuery } from '../../../domain/sessionTokenQuery';
-import type { AppContext, AppDeps, AppState, SessionAuth } from '../../context';
+import type { AppContext, AppDeps, AppState } from '../../context';
 import { ServiceUnavailableError } from '../../errors';
-import { sessionTokenAuth } from '../../middlewares/sessionTokenAuth';
-import { validated } from '../../middlewares/validated';
-import { currentSession } from './currentSession';
 import { pageAssets, type PageAsset, type PageAssets } from './pageAssets';
 import { PAGE_CSP, renderPageHtml } from './pageHtml';
 
-/** A literal path under /checkout/sessions/: app.ts registers it before /checkout/sessions/:session_id. */
-export function registerCurrentSessionRoute(router: Router<AppState>, deps: AppDeps): void {
-  router.get(
-    '/checkout/sessions/current',
-    sessionTokenAuth(deps),
-    validated({ query: SessionTokenQuery }, async (ctx) => {
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = { data: await currentSession(deps, ctx.state.session as SessionAuth) };
-    }),
-  );
-}
-
-/** Registered last: /checkout/:session_id would otherwise also match /checkout/tokens and /checkout/quote. */
-export function registerHostedPageRoutes(router: Router<AppState>, deps: AppDeps): void {
+/** The bundled assets once they are ready; a 503 for every page request if bundling failed. */
+export function loadHostedPageAssets(deps: Pick<AppDeps, 'logger'>): () => Promise<PageAssets> {
   const assets = pageAssets();
   // Logged once at start-up; every page request then answers 503 rather than a half-working page.
   assets.catch((error: unknown) => deps.logger.error({ err: { message: (error as Error).message } }, 'checkout page could not be bundled'));
-
-  const ready = async (): Promise<PageAssets> => {
+  return async () => {
     try {
       return await assets;
     } catch {
       throw new ServiceUnavailableError('The checkout page is unavailable');
     }
   };
+}
 
+export function registerHostedPageRoutes(router: Router<AppState>, ready: () => Promise<PageAssets>): void {
   router.get('/checkout/assets/checkout.js', async (ctx) => sendAsset(ctx, (await ready()).script));
   router.get('/checkout/assets/checkout.css', async (ctx) => sendAsset(ctx, (await ready()).styles));
 
   router.get('/checkout/:session_id', async (ctx) => {
-    const loaded = await ready();
     const sessionId = (ctx as unknown as { params: { session_id: string } }).params.session_id;
-    // Only the shape is checked: whether a session exists is told to holders of its token alone.
-    const known = SESSION_ID_PATTERN.test(sessionId);
-    ctx.status = known ? 200 : 404;
-    ctx.type = 'text/html; charset=utf-8';
-    setPageHeaders(ctx);
-    // The URL carries the session token: never cached, never sent on as a referrer.
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = renderPageHtml(loaded, { state: known ? 'checkout' : 'unknown-session' });
+    // Only the shape is checked: whether a session exists is told to holders of its token alone. The route
+    // matches ids case-insensitively, as every path does; an id in the wrong case is no session id.
+    sendPage(ctx, await ready(), SESSION_ID_PATTERN.test(sessionId));
   });
+}
+
+/**
+ * After the router: a one-segment path under /checkout/ that no route took (so not a session id) is a
+ * mistyped checkout link a person opened, and gets the page's "not found" rather than a JSON error.
+ */
+export function unknownCheckoutPage(ready: () => Promise<PageAssets>): Koa.Middleware<AppState> {
+  return async (ctx, next) => {
+    await next();
+    if (ctx.method !== 'GET' || ctx.status !== 404 || ctx.body !== undefined || !/^\/checkout\/[^/]+$/.test(ctx.path)) return;
+    sendPage(ctx, await ready(), false);
+  };
+}
+
+function sendPage(ctx: AppContext, assets: PageAssets, known: boolean): void {
+  ctx.status = known ? 200 : 404;
+  ctx.type = 'text/html; charset=utf-8';
+  setPageHeaders(ctx);
+  // The URL carries the session token: never cached, never sent on as a referrer.
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = renderPageHtml(assets, { state: known ? 'checkout' : 'unknown-session' });
 }
 
 function setPageHeaders(ctx: AppContext): void {

@@ -1,7 +1,7 @@
 // A quote prices a USD amount in one token on one chain and is kept, so a later payment can name the
 // price it was made at. Test keys price 1:1; live keys use only operator-configured prices.
 import { insertQuote } from '../../../db/repositories/quotes';
-import { usdToCents } from '../../../domain/money';
+import { centsToUsd } from '../../../domain/money';
 import { PriceUnavailableError, baseUnitsForUsd, toSixDecimalString, tokenPrice } from '../../../domain/pricing';
 import { paymentDecimals, type QuoteQuery, type QuoteResponse } from '../../../domain/quote';
 import type { AppDeps, MerchantAuth } from '../../context';
@@ -20,7 +20,7 @@ export async function createQuote(deps: AppDeps, auth: MerchantAuth, query: Quot
     throw new NotConfiguredError(`Live quotes for ${query.token} are unavailable: no price is configured for it`);
   }
 
-  const amountUsdCents = usdToCents(query.amount_usd);
+  const amountUsdCents = query.amount_usd;
   const tokenBaseUnits = baseUnitsForUsd(amountUsdCents, decimals, price.rate);
   const now = deps.now?.() ?? new Date();
   const quote = await insertQuote(deps.sql, {
@@ -37,7 +37,7 @@ export async function createQuote(deps: AppDeps, auth: MerchantAuth, query: Quot
   });
   return {
     quote_id: quote.id,
-    amount_usd: query.amount_usd,
+    amount_usd: centsToUsd(amountUsdCents),
     token: quote.token,
     chain: quote.chain,
     token_amount: toSixDecimalString(tokenBaseUnits, decimals),

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { QuoteQuery } from '../../../domain/quote';
-import type { AppDeps, AppState, MerchantAuth } from '../../context';
+import { merchantAuth, type AppDeps, type AppState } from '../../context';
 import { apiKeyAuth } from '../../middlewares/apiKeyAuth';
 import { validated } from '../../middlewares/validated';
 import { createQuote } from './createQuote';
@@ -10,7 +10,7 @@ export function registerQuoteRoutes(router: Router<AppState>, deps: AppDeps): vo
     '/checkout/quote',
     apiKeyAuth(deps),
     validated({ query: QuoteQuery }, async (ctx, { query }) => {
-      ctx.body = { data: await createQuote(deps, ctx.state.auth as MerchantAuth, query) };
+      ctx.body = { data: await createQuote(deps, merchantAuth(ctx), query) };
     }),
   );
 }

@@ -1,19 +1,18 @@
-// Creating a session writes the read model and starts the session workflow as one unit: the workflow is
-// started inside the database transaction, so a failed start rolls the rows back, and a commit lost after
-// the start is healed by the workflow's own first write (recordSession is idempotent).
-import type { checkoutSession } from '../../../workflows/checkoutSession';
+// Creating a session, idempotent per (merchant, mode, transaction_id) across a crash at any point: the
+// session row is committed first, then the workflow is started (workflow id = session id) outside any
+// database transaction. A retry finds the row: the same request answers as a replay, after starting the
+// row's workflow should the first request have died before it did; a different request is a 409.
 import { hasActiveBankAccount } from '../../../db/repositories/bankAccounts';
 import { findMerchant } from '../../../db/repositories/merchants';
 import { findSessionByTransaction, insertSessionRecord, type SessionView } from '../../../db/repositories/sessions';
 import { canonicalJson } from '../../../domain/canonicalJson';
 import { newSessionId, newTransactionId } from '../../../domain/ids';
 import { centsToUsd, usdToCents } from '../../../domain/money';
+import { payablePairs } from '../../../domain/payablePairs';
 import type { CreateSessionRequest, SessionRecord } from '../../../domain/session';
-import { errorFields } from '../../../observability/logger';
-import { CHECKOUT_SESSION_WORKFLOW } from '../../../workflows/messages';
-import { ExtTransactionIdAttribute, MerchantIdAttribute } from '../../../workflows/searchAttributes';
 import type { AppDeps, MerchantAuth } from '../../context';
-import { ConflictError, ForbiddenError, ServiceUnavailableError, ValidationFailedError } from '../../errors';
+import { ConflictError, ForbiddenError, ValidationFailedError } from '../../errors';
+import { resumeSessionWorkflowStart, startSessionWorkflow } from './startSessionWorkflow';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -31,7 +30,7 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
 
   const owner = { merchantId: auth.merchantId, mode: auth.mode };
   const existing = await findSessionByTransaction(deps.sql, owner, { extTransactionId: body.transaction_id });
-  if (existing) return replay(existing, body);
+  if (existing) return replay(deps, existing, body);
 
   const merchant = await findMerchant(deps.sql, auth.merchantId);
   if (!merchant) throw new ForbiddenError('Invalid API key');
@@ -50,7 +49,7 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
     webhookUrl: body.webhook_url,
     metadata: body.metadata ?? {},
     supportedMethods: { crypto: true, bank: await hasActiveBankAccount(deps.sql, merchant.id) },
-    supportedTokens: merchant.supportedTokens,
+    supportedTokens: payablePairs(deps.registry, auth.mode, merchant.supportedTokens),
     tolerance: { bps: merchant.toleranceBps, minCents: merchant.toleranceMinCents.toString() },
     lateDepositWatchHours: deps.config.lateDepositWatchHours,
     createdAt: now.toISOString(),
@@ -58,40 +57,21 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
   };
 
   try {
-    await deps.sql.begin(async (tx) => {
-      await insertSessionRecord(tx, record, 'pending');
-      await startWorkflow(deps, record);
-    });
+    await deps.sql.begin((tx) => insertSessionRecord(tx, record, 'pending', { awaitingWorkflowStart: true }));
   } catch (error) {
     if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
       // A concurrent request with the same transaction_id won the race; answer as its replay.
       const winner = await findSessionByTransaction(deps.sql, owner, { extTransactionId: body.transaction_id });
-      if (winner) return replay(winner, body);
+      if (winner) return replay(deps, winner, body);
     }
     throw error;
   }
+  await startSessionWorkflow(deps, record);
   return { session: { sessionId: record.sessionId, expiresAt, createdAt: now }, replayed: false };
 }
 
-async function startWorkflow(deps: AppDeps, record: SessionRecord): Promise<void> {
-  try {
-    await deps.temporal.workflow.start<typeof checkoutSession>(CHECKOUT_SESSION_WORKFLOW, {
-      workflowId: record.sessionId,
-      taskQueue: deps.config.temporal.taskQueue,
-      args: [record],
-      typedSearchAttributes: [
-        { key: MerchantIdAttribute, value: record.merchantId },
-        { key: ExtTransactionIdAttribute, value: record.extTransactionId },
-      ],
-    });
-  } catch (error) {
-    deps.logger.error({ err: errorFields(error), sessionId: record.sessionId }, 'could not start the session workflow');
-    throw new ServiceUnavailableError('The session could not be started; retry the request with the same transaction_id');
-  }
-}
-
 /** The same transaction_id again: the first session when the request is the same, 409 when it differs. */
-function replay(existing: SessionView, body: CreateSessionRequest): CreatedSession {
+async function replay(deps: AppDeps, existing: SessionView, body: CreateSessionRequest): Promise<CreatedSession> {
   const differences = [
     centsToUsd(existing.amountUsdCents) !== body.amount_usd && 'amount_usd',
     existing.webhookUrl !== body.webhook_url && 'webhook_url',
@@ -104,5 +84,6 @@ function replay(existing: SessionView, body: CreateSessionRequest): CreatedSessi
       `A session for transaction_id ${body.transaction_id} already exists with different ${differences.join(', ')}`,
     );
   }
+  await resumeSessionWorkflowStart(deps, existing.sessionId);
   return { session: { sessionId: existing.sessionId, expiresAt: existing.expiresAt, createdAt: existing.createdAt }, replayed: true };
 }

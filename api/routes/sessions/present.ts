@@ -1,8 +1,10 @@
 // Read-model rows → the contract's response shapes (spec 2.2–2.4).
 import type { Config } from '../../../config/env';
 import type { SessionView } from '../../../db/repositories/sessions';
+import type { ChainRegistry } from '../../../domain/chainRegistry';
 import { complementPairs, toTokenChainSet } from '../../../domain/chains';
 import { centsToUsd } from '../../../domain/money';
+import { payablePairs } from '../../../domain/payablePairs';
 import type { CheckoutSession, CreateSessionResponse, Transaction } from '../../../domain/session';
 import { issueSessionToken } from '../../../domain/sessionToken';
 
@@ -21,7 +23,9 @@ export function presentCreatedSession(
   };
 }
 
-export function presentSession(v: SessionView): CheckoutSession {
+/** `registry` decides which of the session's pairs are payable (payablePairs), as select-payment does. */
+export function presentSession(v: SessionView, registry: ChainRegistry): CheckoutSession {
+  const supported = payablePairs(registry, v.mode, v.supportedTokens);
   return {
     session_id: v.sessionId,
     merchant_id: v.merchantId,
@@ -32,8 +36,8 @@ export function presentSession(v: SessionView): CheckoutSession {
       : {}),
     status: v.status,
     supported_methods: v.supportedMethods,
-    supported_tokens: toTokenChainSet(v.supportedTokens),
-    unsupported_tokens: toTokenChainSet(complementPairs(v.supportedTokens)),
+    supported_tokens: toTokenChainSet(supported),
+    unsupported_tokens: toTokenChainSet(complementPairs(supported)),
     expires_at: v.expiresAt.toISOString(),
     created_at: v.createdAt.toISOString(),
     updated_at: v.updatedAt.toISOString(),

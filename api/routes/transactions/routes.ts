@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import { findSessionByTransaction } from '../../../db/repositories/sessions';
 import { TransactionLookup } from '../../../domain/session';
-import type { AppDeps, AppState, MerchantAuth } from '../../context';
+import { merchantAuth, type AppDeps, type AppState } from '../../context';
 import { NotFoundError } from '../../errors';
 import { apiKeyAuth } from '../../middlewares/apiKeyAuth';
 import { validated } from '../../middlewares/validated';
@@ -14,7 +14,7 @@ export function registerTransactionRoutes(router: Router<AppState>, deps: AppDep
     validated({ params: TransactionLookup.pick({ transaction_id: true }), query: TransactionLookup.pick({ by_ext_transaction_id: true }) }, async (ctx, { params, query }) => {
       const id = params.transaction_id;
       const lookup = query.by_ext_transaction_id === 'true' ? { extTransactionId: id } : { transactionId: id };
-      const session = await findSessionByTransaction(deps.sql, ctx.state.auth as MerchantAuth, lookup);
+      const session = await findSessionByTransaction(deps.sql, merchantAuth(ctx), lookup);
       if (!session) throw new NotFoundError('Transaction not found');
       ctx.body = { data: presentTransaction(session) };
     }),

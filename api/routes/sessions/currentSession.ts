@@ -5,6 +5,7 @@ import { findSessionById } from '../../../db/repositories/sessions';
 import { CHAIN_FACTS, toTokenChainSet } from '../../../domain/chains';
 import type { HostedCheckoutSession, HostedPayment } from '../../../domain/hostedCheckout';
 import { centsToUsd } from '../../../domain/money';
+import { payablePairs } from '../../../domain/payablePairs';
 import { paymentUri } from '../../../domain/paymentUri';
 import { toSixDecimalString } from '../../../domain/pricing';
 import type { AppDeps, SessionAuth } from '../../context';
@@ -22,7 +23,7 @@ export async function currentSession(deps: AppDeps, auth: SessionAuth): Promise<
       ? { merchant_currency: session.merchantCurrency, merchant_amount: Number(session.merchantAmount) }
       : {}),
     supported_methods: session.supportedMethods,
-    supported_tokens: toTokenChainSet(session.supportedTokens),
+    supported_tokens: toTokenChainSet(payablePairs(deps.registry, session.mode, session.supportedTokens)),
     expires_at: session.expiresAt.toISOString(),
     payment: payment ? presentPayment(payment) : null,
     deposit: deposit ? { confirmations: deposit.confirmations, confirmations_required: CHAIN_FACTS[deposit.chain].confirmations } : null,

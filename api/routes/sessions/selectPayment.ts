@@ -1,7 +1,8 @@
 // select-payment (spec 4.5): the merchant's server (API key) or the hosted page (session token) picks the
 // token and chain; the session workflow generates the deposit address and answers with the instructions.
 import { findSession, findSessionById, type SessionView } from '../../../db/repositories/sessions';
-import { toTokenChainSet } from '../../../domain/chains';
+import { toTokenChainSet, type TokenChainPairs } from '../../../domain/chains';
+import { payablePairs } from '../../../domain/payablePairs';
 import type { PaymentInstructions, SelectPaymentRequest } from '../../../domain/payment';
 import { selectPaymentUpdate } from '../../../workflows/messages';
 import type { AppDeps, AppState } from '../../context';
@@ -11,8 +12,9 @@ import { executeSessionUpdate } from '../../sessionUpdates';
 export async function selectPayment(deps: AppDeps, state: AppState, body: SelectPaymentRequest): Promise<PaymentInstructions> {
   const session = await sessionFor(deps, state, body.session_id);
   const { token, chain } = body;
-  if (!session.supportedTokens[token]?.includes(chain)) {
-    throw new ValidationFailedError([`chain: ${token} on ${chain} is not supported for this session; supported: ${describePairs(session)}`]);
+  const payable = payablePairs(deps.registry, session.mode, session.supportedTokens);
+  if (!payable[token]?.includes(chain)) {
+    throw new ValidationFailedError([`chain: ${token} on ${chain} is not supported for this session; supported: ${describePairs(payable)}`]);
   }
   // Typed against the response schema: a change to the workflow's PaymentInstructions that breaks the
   // contract's shape fails to compile here.
@@ -41,8 +43,8 @@ async function sessionFor(deps: AppDeps, state: AppState, sessionId: string): Pr
   return session;
 }
 
-function describePairs(session: SessionView): string {
-  const { tokens } = toTokenChainSet(session.supportedTokens);
+function describePairs(pairs: TokenChainPairs): string {
+  const { tokens } = toTokenChainSet(pairs);
   const parts = Object.entries(tokens).map(([symbol, { chain }]) => `${symbol} on ${chain.join(', ')}`);
   return parts.length > 0 ? parts.join('; ') : 'none';
 }
