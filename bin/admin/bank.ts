@@ -7,7 +7,7 @@ import { findMerchant } from '../../db/repositories/merchants';
 import { findSessionById } from '../../db/repositories/sessions';
 import { AccountNumber, Iban, SortCode, SwiftBic } from '../../domain/bankAccountFields';
 import { bankTransferReference, CurrencyCode } from '../../domain/bankTransfer';
-import { centsToUsd, usdToCents } from '../../domain/money';
+import { centsToUsd, parseUsdCents, USD_TEXT } from '../../domain/money';
 import { z } from '../../domain/validationMessages';
 import type { BankTransferReceipt } from '../../domain/sessionState';
 import { bankTransferReceivedSignal } from '../../workflows/messages';
@@ -130,11 +130,12 @@ const list = defineCommand({
   },
 });
 
-const AmountUsd = z
+/** Text straight to integer cents: a USD amount never passes through a JS number. */
+const AmountUsdCents = z
   .string()
-  .regex(/^\d+(\.\d{1,2})?$/, 'Must be a USD amount with at most 2 decimals, e.g. 25.50')
-  .transform(Number)
-  .pipe(z.number().positive());
+  .regex(USD_TEXT, 'Must be a USD amount with at most 2 decimals, e.g. 25.50')
+  .transform(parseUsdCents)
+  .refine((cents) => cents > 0n, 'Must be greater than 0');
 
 function operatorName(): string {
   try {
@@ -155,12 +156,12 @@ const markReceived = defineCommand({
     reference: { value: '<text>', description: 'the reference on the bank statement (required)' },
     by: { value: '<name>', description: 'who confirms it, for the audit trail (default operator:<login name>)' },
   },
-  schema: z.object({ session: SessionIdOption, 'amount-usd': AmountUsd, reference: Text, by: Text.optional() }),
+  schema: z.object({ session: SessionIdOption, 'amount-usd': AmountUsdCents, reference: Text, by: Text.optional() }),
   async run(context, input) {
     const session = await findSessionById(context.sql(), input.session);
     if (!session) throw new CliError(`session ${input.session} does not exist`);
     const receipt: BankTransferReceipt = {
-      amountUsdCents: usdToCents(input['amount-usd']).toString(),
+      amountUsdCents: input['amount-usd'].toString(),
       reference: input.reference,
       receivedBy: input.by ?? operatorName(),
     };

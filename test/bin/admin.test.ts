@@ -263,6 +263,10 @@ describe('checkout-admin bank', () => {
     });
     expect(signals).toEqual([{ amountUsdCents: '2550', reference: `Order ${reference}`, receivedBy: 'alice' }]);
 
+    // Text straight to cents: through a JS number this amount would come out as …994.
+    const exact = await admin(['bank', 'mark-received', '--session', sessionId, '--amount-usd', '90071992547409.93', '--reference', `${reference}-2`, '--json']);
+    expect(JSON.parse(exact.stdout)).toMatchObject({ amount_usd_cents: '9007199254740993' });
+
     const mismatched = await admin(['bank', 'mark-received', '--session', sessionId, '--amount-usd', '1', '--reference', 'CS-0000000000']);
     expect(mismatched.code).toBe(0);
     expect(mismatched.stderr).toContain(`does not contain the session's reference ${reference}`);
