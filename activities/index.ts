@@ -3,6 +3,7 @@ import type { Sql } from '../db/client';
 import type { Rate } from '../domain/pricing';
 import type { TokenSymbol } from '../domain/chains';
 import type { PaymentNetwork } from './payments/paymentNetwork';
+import { createConfirmedDepositFacts } from './payments/confirmedDepositFacts';
 import { createPreparePayment } from './payments/preparePayment';
 import { createRecordBankPayment } from './payments/recordBankPayment';
 import { createRecordDeposit } from './payments/recordDeposit';
@@ -35,6 +36,7 @@ export function createActivities(deps: ActivityDeps) {
       lateDepositWatchHours: deps.lateDepositWatchHours,
     }),
     recordDeposit: createRecordDeposit({ sql: deps.sql }),
+    confirmedDepositFacts: createConfirmedDepositFacts({ sql: deps.sql }),
     recordBankPayment: createRecordBankPayment({ sql: deps.sql }),
     recordSimulatedReceipt: createRecordSimulatedReceipt({ sql: deps.sql }),
     settlePayment: createSettlePayment({

@@ -119,6 +119,17 @@ export function reorgDeposit(ledger: LedgerState, ref: DepositRef): DepositOutco
   return { kind: 'reorged', deposit };
 }
 
+/**
+ * A confirmation the indexer's records do not back credits nothing; a deposit the ledger only knew from
+ * signals (detected, never credited) is forgotten with it, so it no longer holds the session confirming.
+ */
+export function forgetUnbacked(ledger: LedgerState, ref: DepositRef): boolean {
+  const deposit = findDeposit(ledger, ref);
+  if (!deposit || deposit.stage !== 'detected' || deposit.late) return false;
+  ledger.deposits = ledger.deposits.filter((d) => d !== deposit);
+  return true;
+}
+
 export function countConfirmations(ledger: LedgerState, progress: DepositConfirmations): void {
   const deposit = findDeposit(ledger, progress);
   if (deposit && deposit.stage === 'detected') deposit.confirmations = Math.max(deposit.confirmations, progress.confirmations);

@@ -9,6 +9,7 @@ import {
   confirmDeposit,
   decideStatus,
   emptyLedger,
+  forgetUnbacked,
   hasCreditableDeposit,
   hasPaymentUnderWay,
   observeDeposit,
@@ -149,12 +150,25 @@ export class SessionRun {
       case 'detected':
         return this.applyDeposit(observeDeposit(state, event.deposit, this.window(), this.terms), (tx) => `deposit ${tx} detected`);
       case 'confirmed':
-        return this.applyDeposit(confirmDeposit(state, event.deposit, this.window(), this.terms), (tx) => `deposit ${tx} confirmed with ${event.deposit.confirmations} confirmations`);
+        return this.confirm(event.deposit);
       case 'reorged':
         return this.applyDeposit(reorgDeposit(state, event.ref), (tx) => `deposit ${tx} left the canonical chain`);
       case 'bank':
         return this.creditBankTransfer(event.receipt);
     }
+  }
+
+  /** Credits a confirmation on the indexer's facts only: the signal names the deposit, the indexer's row says what it is. */
+  private async confirm(signalled: ConfirmedDeposit): Promise<void> {
+    const { chain, txHash, logIndex } = signalled;
+    const facts = await records.confirmedDepositFacts(this.record.sessionId, this.record.mode, { chain, txHash, logIndex });
+    if (!facts) {
+      forgetUnbacked(this.state, signalled);
+      this.note(`confirmation of deposit ${txHash} is not backed by the indexer's records; not credited`);
+      return this.reconcile(`deposit ${txHash} confirmation refused`);
+    }
+    const deposit: ConfirmedDeposit = { chain, txHash, logIndex, ...facts };
+    return this.applyDeposit(confirmDeposit(this.state, deposit, this.window(), this.terms), (tx) => `deposit ${tx} confirmed with ${facts.confirmations} confirmations`);
   }
 
   private async applyDeposit(outcome: DepositOutcome, reason: (txHash: string) => string): Promise<void> {

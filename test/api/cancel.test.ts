@@ -6,6 +6,7 @@ import type { DepositObservation } from '../../domain/deposit';
 import { depositDetectedSignal, getStateQuery } from '../../workflows/messages';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
+import { indexerRecords } from '../support/workflowHarness';
 import { startTestService, type TestService } from '../support/service';
 
 let service: TestService;
@@ -89,11 +90,12 @@ describe('cancel', () => {
       blockNumber: '1000',
       blockHash: `0x${'cd'.repeat(32)}`,
     };
-    // As an indexer would; the cancel goes out once the workflow has recorded the deposit.
+    // As an indexer would (row, then signal); the cancel goes out once the workflow has recorded the deposit.
+    await indexerRecords(service.db.sql, sessionId, deposit);
     await service.temporal.workflow.getHandle(sessionId).signal(depositDetectedSignal, deposit);
     await expect.poll(() => readStatus(sessionId), { timeout: 20_000 }).toBe('confirming');
     const response = await cancel(sessionId, { reason: 'too late' });
-    expect(response).toEqual(expect.objectContaining({ status: 409, body: { error: expect.stringMatching(/with deposits cannot be cancelled/) } }));
+    expect(response).toEqual(expect.objectContaining({ status: 409, body: { error: expect.stringMatching(/with a payment under way cannot be cancelled/) } }));
     expect(await readStatus(sessionId)).toBe('confirming');
   });
 

@@ -4,7 +4,10 @@
 // session token, the webhook secret, the session-token HMAC key, the deposit mnemonic or the DB password.
 // The worker's Prometheus endpoint counts the webhook attempt next to the Temporal SDK's own metrics.
 import { randomBytes } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest';
+import type { ConfirmedDeposit } from '../../domain/deposit';
+import { depositConfirmedSignal } from '../../workflows/messages';
 import { freePort } from '../../toolchain/ports';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
@@ -57,6 +60,41 @@ describe('process logs and worker metrics through a whole flow', () => {
   afterAll(async () => {
     await Promise.allSettled([api?.stop('SIGKILL'), worker?.stop('SIGKILL'), receiver?.close()]);
     await db?.drop();
+  });
+
+  test('a deposit confirmation no indexer recorded credits nothing and raises the alert counter', async () => {
+    if (!api || !worker) throw new Error('processes did not start');
+    const created = await call(baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id, { webhook_url: receiver.url }) });
+    const sessionId = created.body.data?.session_id as string;
+    const selected = await call(baseUrl, 'POST', '/checkout/sessions/select-payment', { apiKey: merchant.testKey, body: { session_id: sessionId, token: 'USDC', chain: 'base' } });
+    expect(selected.status, JSON.stringify(selected.body)).toBe(200);
+    // What anyone reaching Temporal could send: a confirmation of a deposit that never happened.
+    const connection = await Connection.connect({ address: inject('temporalAddress') });
+    try {
+      const forged: ConfirmedDeposit = {
+        chain: 'base',
+        token: 'USDC',
+        txHash: `0x${randomBytes(32).toString('hex')}`,
+        logIndex: 0,
+        amount: '19990000',
+        toAddress: selected.body.data?.deposit_address as string,
+        fromAddress: `0x${randomBytes(20).toString('hex')}`,
+        blockNumber: '1',
+        blockHash: `0x${randomBytes(32).toString('hex')}`,
+        confirmations: 64,
+      };
+      await new Client({ connection }).workflow.getHandle(sessionId).signal(depositConfirmedSignal, forged);
+    } finally {
+      await connection.close();
+    }
+    await vi.waitFor(
+      async () => expect(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()).toMatch(/^checkout_unverified_deposit_confirmations\{[^}]*chain="base"[^}]*\} 1$/m),
+      { timeout: 15_000, interval: 250 },
+    );
+    const session = await call(baseUrl, 'GET', `/checkout/sessions/${sessionId}`, { apiKey: merchant.testKey });
+    expect(session.body.data?.status).toBe('awaiting_payment');
+    const [payment] = await db.sql<{ received: string }[]>`select received_base_units::text as received from payments where session_id = ${sessionId}`;
+    expect(payment?.received).toBe('0');
   });
 
   test('JSON lines with request and workflow ids, no secrets, webhook attempts counted', async () => {

@@ -9,6 +9,7 @@ import type { DepositObservation } from '../../domain/deposit';
 import { depositConfirmedSignal, depositDetectedSignal } from '../../workflows/messages';
 import { createTestMerchant, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
+import { indexerRecords } from '../support/workflowHarness';
 import { startTestService, type TestService } from '../support/service';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import { createCheckout, expectSelfContained, launchBrowser, openTab, SCREENSHOT_DIR, screenshot, waitForStep, type CheckoutTab } from './pageHarness';
@@ -103,6 +104,8 @@ describe('hosted checkout page, stablecoin payment', () => {
 
     const handle = service.temporal.workflow.getHandle(session.sessionId);
     const paid = observation(address, '42500000', 1);
+    // As the indexer reports a deposit: its row first, then the signal.
+    await indexerRecords(service.db.sql, session.sessionId, paid);
     await handle.signal(depositDetectedSignal, paid);
     await waitForStep(page, 'progress');
     expect(await page.textContent('#status')).toContain('Payment detected');
@@ -112,6 +115,7 @@ describe('hosted checkout page, stablecoin payment', () => {
     expect(await page.getAttribute('#confirmations', 'aria-valuetext')).toBe('20 of 64 confirmations');
     await screenshot(page, '03-confirming');
 
+    await indexerRecords(service.db.sql, session.sessionId, paid, { confirmations: 64 });
     await handle.signal(depositConfirmedSignal, { ...paid, confirmations: 64 });
     await waitForStep(page, 'outcome');
     expect(await page.textContent('#outcome-heading')).toBe('Payment complete');
@@ -135,6 +139,7 @@ describe('hosted checkout page, stablecoin payment', () => {
 
     const short = observation(address, '30000000', 2);
     const handle = service.temporal.workflow.getHandle(session.sessionId);
+    await indexerRecords(service.db.sql, session.sessionId, short, { confirmations: 64 });
     await handle.signal(depositDetectedSignal, short);
     await handle.signal(depositConfirmedSignal, { ...short, confirmations: 64 });
     await expect.poll(() => page.textContent('#status'), SOON).toContain('12.50 USDC still due');

@@ -9,10 +9,13 @@ import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNe
 import { loadChainsConfig } from '../../config/chains';
 import { createChainRegistry } from '../../domain/chainRegistry';
 import type { Chain, TokenSymbol } from '../../domain/chains';
-import type { SessionRecord } from '../../domain/session';
 import { createWorker } from '../../worker/createWorker';
 import type { checkoutSession } from '../../workflows/checkoutSession';
+import type { Sql } from '../../db/client';
 import type { DepositObservation } from '../../domain/deposit';
+import { networkForMode } from '../../domain/payablePairs';
+import type { Mode, SessionRecord } from '../../domain/session';
+import { markConfirmed, upsertDeposits } from '../../indexers/core/depositStore';
 import type { SessionView } from '../../domain/sessionState';
 import { getStateQuery } from '../../workflows/messages';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -131,6 +134,16 @@ export function deposit(overrides: { chain?: Chain; token?: TokenSymbol; amount:
     blockNumber: '1000',
     blockHash: `0x${randomBytes(32).toString('hex')}`,
   };
+}
+
+/**
+ * The indexer's side of a deposit, as it writes it before signalling: the row attributed to the session,
+ * detected, and with `confirmations` confirmed. The workflow credits only what such a row backs.
+ */
+export async function indexerRecords(sql: Sql, sessionId: string, d: DepositObservation, options: { mode?: Mode; confirmations?: number } = {}): Promise<void> {
+  const key = { chain: d.chain, network: networkForMode(options.mode ?? 'test') };
+  await upsertDeposits(sql, key, [{ ...d, sessionId, amount: BigInt(d.amount), blockNumber: BigInt(d.blockNumber) }]);
+  if (options.confirmations !== undefined) await markConfirmed(sql, d, d.blockHash, options.confirmations);
 }
 
 /** Waits until `expected` deliveries exist and their delivery workflows finished, and returns them in order. */

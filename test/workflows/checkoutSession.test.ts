@@ -1,6 +1,6 @@
 // Every path of the session workflow on the time-skipping test server, with real activities, a real
 // Postgres read model and real webhook deliveries to a loopback receiver.
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import { verifyWebhookSignature } from '../../domain/webhookSignature';
@@ -16,8 +16,9 @@ import {
   simulateUpdate,
 } from '../../workflows/messages';
 import type { DepositObservation } from '../../domain/deposit';
+import type { Mode } from '../../domain/session';
 import type { checkoutSession } from '../../workflows/checkoutSession';
-import { createWorkflowHarness, deposit, finishedDeliveries, waitForState, type WorkflowHarness } from '../support/workflowHarness';
+import { createWorkflowHarness, deposit, finishedDeliveries, indexerRecords, waitForState, type WorkflowHarness } from '../support/workflowHarness';
 
 let h: WorkflowHarness;
 beforeAll(async () => {
@@ -27,6 +28,19 @@ beforeEach(() => h.freshEnvironment());
 afterAll(() => h?.teardown());
 
 const confirmed = (d: DepositObservation, confirmations = 64) => ({ ...d, confirmations });
+type SessionHandle = WorkflowHandle<typeof checkoutSession>;
+
+/** A deposit seen, as the indexer reports it: its row first, then the signal. */
+async function detect(handle: SessionHandle, d: DepositObservation, mode: Mode = 'test') {
+  await indexerRecords(h.db.sql, handle.workflowId, d, { mode });
+  await handle.signal(depositDetectedSignal, d);
+}
+
+/** A deposit confirmed, as the indexer reports it: its row marked confirmed, then the signal. */
+async function confirm(handle: SessionHandle, d: DepositObservation, confirmations = 64, mode: Mode = 'test') {
+  await indexerRecords(h.db.sql, handle.workflowId, d, { mode, confirmations });
+  await handle.signal(depositConfirmedSignal, confirmed(d, confirmations));
+}
 
 async function readModel(sessionId: string) {
   const [row] = await h.db.sql<{ status: string; status_version: number }[]>`select status, status_version from sessions where id = ${sessionId}`;
@@ -73,9 +87,9 @@ describe('checkoutSession lifecycle', () => {
       expect((await readModel(record.sessionId))?.status).toBe('awaiting_payment');
 
       const paid = deposit({ amount: '25500000', toAddress: instructions.deposit_address });
-      await handle.signal(depositDetectedSignal, paid);
+      await detect(handle, paid);
       await waitForState(handle, (s) => s.status === 'confirming');
-      await handle.signal(depositConfirmedSignal, confirmed(paid));
+      await confirm(handle, paid);
       const state = await waitForState(handle, (s) => s.status === 'completed');
       expect(state.transitions.map((t) => t.status)).toEqual(['pending', 'awaiting_payment', 'confirming', 'completed']);
       expect(state.receivedBaseUnits).toBe('25500000');
@@ -117,12 +131,12 @@ describe('checkoutSession lifecycle', () => {
       const handle = await h.start(record);
       const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
       const first = deposit({ amount: '60000000', toAddress: deposit_address });
-      await handle.signal(depositDetectedSignal, first);
-      await handle.signal(depositConfirmedSignal, confirmed(first));
+      await detect(handle, first);
+      await confirm(handle, first);
       await waitForState(handle, (s) => s.status === 'underpaid');
       const second = deposit({ amount: '40000000', toAddress: deposit_address });
-      await handle.signal(depositDetectedSignal, second);
-      await handle.signal(depositConfirmedSignal, confirmed(second));
+      await detect(handle, second);
+      await confirm(handle, second);
       const state = await waitForState(handle, (s) => s.status === 'completed');
       expect(state.transitions.map((t) => t.status)).toEqual(['pending', 'awaiting_payment', 'confirming', 'underpaid', 'confirming', 'completed']);
       expect(state.receivedBaseUnits).toBe('100000000');
@@ -144,8 +158,8 @@ describe('checkoutSession lifecycle', () => {
         const handle = await h.start(record);
         const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
         const paid = deposit({ amount, toAddress: deposit_address });
-        await handle.signal(depositDetectedSignal, paid);
-        await handle.signal(depositConfirmedSignal, confirmed(paid));
+        await detect(handle, paid);
+        await confirm(handle, paid);
         const state = await waitForState(handle, (s) => s.status === status);
         expect(state.settlement?.amountUsdc).toBe(amount);
       }
@@ -164,8 +178,8 @@ describe('checkoutSession lifecycle', () => {
         const instructions = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'bsc' }] });
         expect(instructions).toMatchObject({ decimals: 18, amount: '19.990000', amount_base_units: '19990000000000000000' });
         const paid = deposit({ chain: 'bsc', amount: '19990000000000000001', toAddress: instructions.deposit_address });
-        await handle.signal(depositDetectedSignal, paid);
-        await handle.signal(depositConfirmedSignal, confirmed(paid, 15));
+        await detect(handle, paid);
+        await confirm(handle, paid, 15);
         await waitForState(handle, (s) => s.status === 'completed');
         const [, webhook] = await deliveredWebhooks(record.sessionId, 2);
         expect(webhook!.payload.amount).toMatchObject({ token_expected: '19.990000', token_received: '19.990000', chain: 'bsc' });
@@ -234,11 +248,35 @@ describe('checkoutSession lifecycle', () => {
 
       const busy = await h.start(paying);
       const { deposit_address } = await busy.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
-      await busy.signal(depositDetectedSignal, deposit({ amount: '19990000', toAddress: deposit_address }));
+      await detect(busy, deposit({ amount: '19990000', toAddress: deposit_address }));
       await waitForState(busy, (s) => s.status === 'confirming');
       const refused = await busy.executeUpdate(cancelUpdate, { args: [{ reason: 'too late', by: 'operator' }] }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
       expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'CancelRefused' });
+    });
+  });
+
+  it("credits a confirmation only on the indexer's facts: a forged one credits nothing, an inflated one only what arrived", async () => {
+    const record = await h.record({ amountUsdCents: '1999' });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      // Signals straight to Temporal, for a deposit no indexer ever saw.
+      const forged = deposit({ amount: '19990000', toAddress: deposit_address });
+      await handle.signal(depositDetectedSignal, forged);
+      await handle.signal(depositConfirmedSignal, confirmed(forged));
+      const refused = await waitForState(handle, (s) => s.transitions.some((t) => t.reason.includes('not backed')));
+      expect(refused.transitions.at(-1)?.reason).toBe(`deposit ${forged.txHash} confirmation refused`);
+      expect(refused).toMatchObject({ status: 'awaiting_payment', receivedBaseUnits: '0', deposits: [] });
+      expect(refused.settlement).toBeUndefined();
+
+      // A real deposit of 5 USDC, confirmed by a signal that claims 19.99: the indexer's amount counts.
+      const real = deposit({ amount: '5000000', toAddress: deposit_address });
+      await indexerRecords(h.db.sql, record.sessionId, real, { confirmations: 64 });
+      await handle.signal(depositDetectedSignal, real);
+      await handle.signal(depositConfirmedSignal, confirmed({ ...real, amount: '19990000' }));
+      const state = await waitForState(handle, (s) => s.status === 'underpaid');
+      expect(state.receivedBaseUnits).toBe('5000000');
     });
   });
 
@@ -250,8 +288,8 @@ describe('checkoutSession lifecycle', () => {
       const wrong = deposit({ token: 'USDT', amount: '19990000', toAddress: deposit_address });
       const dust = deposit({ amount: '1', toAddress: deposit_address });
       for (const d of [wrong, dust]) {
-        await handle.signal(depositDetectedSignal, d);
-        await handle.signal(depositConfirmedSignal, confirmed(d));
+        await detect(handle, d);
+        await confirm(handle, d);
       }
       const refunded = await waitForState(handle, (s) => s.refunds.length === 2);
       expect(refunded.status).toBe('awaiting_payment');
@@ -265,8 +303,8 @@ describe('checkoutSession lifecycle', () => {
 
       // The selected pair is not blocked: the customer's payment still completes the session.
       const paid = deposit({ amount: '19990000', toAddress: deposit_address });
-      await handle.signal(depositDetectedSignal, paid);
-      await handle.signal(depositConfirmedSignal, confirmed(paid));
+      await detect(handle, paid);
+      await confirm(handle, paid);
       const state = await waitForState(handle, (s) => s.status === 'completed');
       expect(state.receivedBaseUnits).toBe('19990000');
       expect((await deliveredWebhooks(record.sessionId, 2)).map((w) => w.event)).toEqual(['payment.confirming', 'payment.completed']);
@@ -281,8 +319,8 @@ describe('checkoutSession lifecycle', () => {
         const { deposit_address, token_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
         expect(token_address).toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
         const paid = deposit({ amount: '19990000', toAddress: deposit_address });
-        await handle.signal(depositDetectedSignal, paid);
-        await handle.signal(depositConfirmedSignal, confirmed(paid));
+        await detect(handle, paid, 'live');
+        await confirm(handle, paid, 64, 'live');
         const state = await waitForState(handle, (s) => s.status === 'failed');
         expect(state.failureReason).toBe('No live settlement provider for USDC on base to USDC on solana; funds are held at the deposit address');
         expect(state.settlement).toBeUndefined();
@@ -306,14 +344,14 @@ describe('checkoutSession lifecycle', () => {
       const handle = await h.start(record);
       const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
       const original = deposit({ amount: '19990000', toAddress: deposit_address });
-      await handle.signal(depositDetectedSignal, original);
+      await detect(handle, original);
       await waitForState(handle, (s) => s.status === 'confirming');
       await handle.signal(depositReorgedSignal, { chain: original.chain, txHash: original.txHash, logIndex: original.logIndex });
       await waitForState(handle, (s) => s.status === 'awaiting_payment');
       const replacement = deposit({ amount: '19990000', toAddress: deposit_address });
-      await handle.signal(depositDetectedSignal, replacement);
-      await handle.signal(depositConfirmedSignal, confirmed(replacement));
-      await handle.signal(depositConfirmedSignal, confirmed(replacement));
+      await detect(handle, replacement);
+      await confirm(handle, replacement);
+      await confirm(handle, replacement);
       const state = await waitForState(handle, (s) => s.status === 'completed');
       expect(state.receivedBaseUnits).toBe('19990000');
       expect(state.transitions.map((t) => t.status)).toEqual(['pending', 'awaiting_payment', 'confirming', 'awaiting_payment', 'confirming', 'completed']);
@@ -329,14 +367,14 @@ describe('checkoutSession lifecycle', () => {
       const handle = await h.start(record);
       const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
       const original = deposit({ amount: '19990000', toAddress: deposit_address });
-      await handle.signal(depositDetectedSignal, original);
+      await detect(handle, original);
       await handle.signal(depositReorgedSignal, { chain: original.chain, txHash: original.txHash, logIndex: original.logIndex });
       await waitForState(handle, (s) => s.status === 'awaiting_payment' && s.transitions.length === 4);
       const remined = { ...original, blockNumber: '1002', blockHash: `0x${'ab'.repeat(32)}` };
-      await handle.signal(depositDetectedSignal, remined);
+      await detect(handle, remined);
       const confirming = await waitForState(handle, (s) => s.status === 'confirming' && s.transitions.length === 5);
       expect(confirming.deposits).toEqual([expect.objectContaining({ stage: 'detected', blockHash: remined.blockHash, blockNumber: '1002' })]);
-      await handle.signal(depositConfirmedSignal, confirmed(remined));
+      await confirm(handle, remined);
       const state = await waitForState(handle, (s) => s.status === 'completed');
       expect(state.receivedBaseUnits).toBe('19990000');
       expect((await deliveredWebhooks(record.sessionId, 3)).map((w) => w.event)).toEqual(['payment.confirming', 'payment.confirming', 'payment.completed']);
@@ -349,8 +387,8 @@ describe('checkoutSession lifecycle', () => {
       const handle = await h.start(record);
       const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
       const half = deposit({ amount: '25000000', toAddress: deposit_address });
-      for (let i = 0; i < 3; i++) await handle.signal(depositDetectedSignal, half);
-      for (let i = 0; i < 3; i++) await handle.signal(depositConfirmedSignal, confirmed(half));
+      for (let i = 0; i < 3; i++) await detect(handle, half);
+      for (let i = 0; i < 3; i++) await confirm(handle, half);
       const state = await waitForState(handle, (s) => s.status === 'underpaid');
       expect(state.receivedBaseUnits).toBe('25000000');
       expect(state.deposits).toHaveLength(1);
@@ -367,8 +405,8 @@ describe('checkoutSession lifecycle', () => {
       await h.env.sleep('20 minutes');
       await waitForState(handle, (s) => s.status === 'expired');
       const late = deposit({ amount: '19990000', toAddress: deposit_address });
-      await handle.signal(depositDetectedSignal, late);
-      await handle.signal(depositConfirmedSignal, confirmed(late));
+      await detect(handle, late);
+      await confirm(handle, late);
       const state = await waitForState(handle, (s) => s.deposits.some((d) => d.late));
       expect(state.status).toBe('expired');
       expect(state.receivedBaseUnits).toBe('0');
@@ -395,7 +433,7 @@ describe('checkoutSession lifecycle', () => {
       expect((unsupported as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'SelectionRefused', message: 'USDC on tron is not supported for this session' });
       const again = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
       expect(again.deposit_address).toBe(first.deposit_address);
-      await handle.signal(depositDetectedSignal, deposit({ amount: '19990000', toAddress: first.deposit_address }));
+      await detect(handle, deposit({ amount: '19990000', toAddress: first.deposit_address }));
       await waitForState(handle, (s) => s.status === 'confirming');
       const refused = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] }).catch((e: unknown) => e);
       expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'SelectionRefused' });
@@ -501,7 +539,7 @@ describe('checkoutSession lifecycle', () => {
       const first = await h.start(record);
       const { deposit_address } = await first.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
       const paid = deposit({ amount: '19990000', toAddress: deposit_address });
-      await first.signal(depositDetectedSignal, paid);
+      await detect(first, paid);
       const snapshot = await waitForState(first, (s) => s.status === 'confirming');
       // The change is fully announced before the run ends, as continue-as-new waits for it too.
       await finishedDeliveries(h, record.sessionId, 1);
@@ -512,7 +550,7 @@ describe('checkoutSession lifecycle', () => {
         taskQueue: (await first.describe()).taskQueue,
         args: [record, { state: snapshot, expiryReached: false }],
       });
-      await next.signal(depositConfirmedSignal, confirmed(paid));
+      await confirm(next, paid);
       const state = await waitForState(next, (s) => s.status === 'completed');
       expect(state.version).toBe(snapshot.version + 1);
       expect(state.transitions.map((t) => t.status)).toEqual(['pending', 'awaiting_payment', 'confirming', 'completed']);
