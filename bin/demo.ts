@@ -116,7 +116,13 @@ try {
   say(`mined ${mined} blocks after the transfer's own: ${mined + 1} confirmations, ${required} required`);
   await progress.until((p) => p.status === 'completed', 60_000, 'completion');
 
-  const delivery = await receiver.next(30_000);
+  // payment.confirming came when the deposit was seen; the outcome is payment.completed.
+  let delivery = await receiver.next(30_000);
+  const eventOf = (d: typeof delivery) => String(d.headers[EVENT_HEADER.toLowerCase()] ?? '');
+  while (eventOf(delivery) !== 'payment.completed') {
+    say(`webhook received: ${eventOf(delivery)}`);
+    delivery = await receiver.next(30_000);
+  }
   const header = (name: string) => String(delivery.headers[name.toLowerCase()] ?? '');
   say(`webhook received: POST ${delivery.path}`);
   for (const name of [EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER]) detail(name, header(name));
