@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps, AppState } from './context';
+import { createDashboardRouter } from './dashboard/router';
 import { MethodNotAllowedError } from './errors';
 import { createApiMetrics } from '../observability/apiMetrics';
 import { errorHandler } from './middlewares/errorHandler';
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   registerHostedPageRoutes(router, deps);
 
   app.use(router.routes());
+  app.use(createDashboardRouter(deps).routes());
   app.use(
     router.allowedMethods({
       throw: true,

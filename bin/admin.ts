@@ -6,10 +6,11 @@ import { bankCommands } from './admin/bank';
 import { CliError, commandHelp, createContext, parseOptions, printResult, type CommandGroup } from './admin/cli';
 import { keyCommands } from './admin/keys';
 import { merchantCommands } from './admin/merchants';
+import { userCommands } from './admin/users';
 import { webhookSecretCommands } from './admin/webhookSecrets';
 import { webhookCommands } from './admin/webhooks';
 
-const GROUPS: CommandGroup[] = [merchantCommands, keyCommands, webhookSecretCommands, bankCommands, webhookCommands];
+const GROUPS: CommandGroup[] = [merchantCommands, keyCommands, webhookSecretCommands, bankCommands, webhookCommands, userCommands];
 
 const isHelp = (word: string | undefined) => word === undefined || word === '--help' || word === '-h' || word === 'help';
 

@@ -1,6 +1,5 @@
 // `bank add | deactivate | list | mark-received`: the accounts customers pay by bank transfer, and the
 // operator's confirmation that a transfer arrived, which signals the session's workflow.
-import { userInfo } from 'node:os';
 import { insertBankAccount, setBankAccountActive, type BankAccount } from '../../db/repositories/bankAccounts';
 import { findBankAccount, listBankAccounts } from '../../db/repositories/bankAccountListing';
 import { findMerchant } from '../../db/repositories/merchants';
@@ -10,7 +9,7 @@ import { bankTransferReference, CurrencyCode } from '../../domain/bankTransfer';
 import { centsToUsd, usdToCents } from '../../domain/money';
 import { z } from '../../domain/validationMessages';
 import { bankTransferReceivedSignal, type BankTransferReceipt } from '../../workflows/messages';
-import { CliError, defineCommand, MerchantIdOption, SessionIdOption, table, when, type CommandGroup } from './cli';
+import { CliError, defineCommand, MerchantIdOption, operatorName, SessionIdOption, table, when, type CommandGroup } from './cli';
 
 const UNIQUE_VIOLATION = '23505';
 const BankAccountIdOption = z.string().regex(/^ba_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a bank account id (ba_…)');
@@ -134,14 +133,6 @@ const AmountUsd = z
   .regex(/^\d+(\.\d{1,2})?$/, 'Must be a USD amount with at most 2 decimals, e.g. 25.50')
   .transform(Number)
   .pipe(z.number().positive());
-
-function operatorName(): string {
-  try {
-    return `operator:${userInfo().username}`;
-  } catch {
-    return 'operator';
-  }
-}
 
 const compactReference = (value: string) => value.replace(/[\s-]/g, '').toUpperCase();
 

@@ -4,11 +4,10 @@ import type Router from '@koa/router';
 import { SESSION_ID_PATTERN } from '../../../domain/ids';
 import { SessionTokenQuery } from '../../../domain/sessionTokenQuery';
 import type { AppContext, AppDeps, AppState, SessionAuth } from '../../context';
-import { ServiceUnavailableError } from '../../errors';
 import { sessionTokenAuth } from '../../middlewares/sessionTokenAuth';
 import { validated } from '../../middlewares/validated';
 import { currentSession } from './currentSession';
-import { pageAssets, type PageAsset, type PageAssets } from './pageAssets';
+import { assetsWhenReady, pageAssets, type PageAsset } from './pageAssets';
 import { PAGE_CSP, renderPageHtml } from './pageHtml';
 
 /** A literal path under /checkout/sessions/: app.ts registers it before /checkout/sessions/:session_id. */
@@ -25,17 +24,7 @@ export function registerCurrentSessionRoute(router: Router<AppState>, deps: AppD
 
 /** Registered last: /checkout/:session_id would otherwise also match /checkout/tokens and /checkout/quote. */
 export function registerHostedPageRoutes(router: Router<AppState>, deps: AppDeps): void {
-  const assets = pageAssets();
-  // Logged once at start-up; every page request then answers 503 rather than a half-working page.
-  assets.catch((error: unknown) => deps.logger.error({ err: { message: (error as Error).message } }, 'checkout page could not be bundled'));
-
-  const ready = async (): Promise<PageAssets> => {
-    try {
-      return await assets;
-    } catch {
-      throw new ServiceUnavailableError('The checkout page is unavailable');
-    }
-  };
+  const ready = assetsWhenReady(pageAssets(), deps.logger, 'The checkout page is unavailable');
 
   router.get('/checkout/assets/checkout.js', async (ctx) => sendAsset(ctx, (await ready()).script));
   router.get('/checkout/assets/checkout.css', async (ctx) => sendAsset(ctx, (await ready()).styles));
@@ -54,14 +43,14 @@ export function registerHostedPageRoutes(router: Router<AppState>, deps: AppDeps
   });
 }
 
-function setPageHeaders(ctx: AppContext): void {
+export function setPageHeaders(ctx: AppContext): void {
   ctx.set('Content-Security-Policy', PAGE_CSP);
   ctx.set('Referrer-Policy', 'no-referrer');
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('X-Frame-Options', 'DENY');
 }
 
-function sendAsset(ctx: AppContext, asset: PageAsset): void {
+export function sendAsset(ctx: AppContext, asset: PageAsset): void {
   const etag = `"${asset.version}"`;
   ctx.set('ETag', etag);
   ctx.set('Vary', 'Accept-Encoding');

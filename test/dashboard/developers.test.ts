@@ -1,0 +1,90 @@
+// The Developers page in real Chromium: a key created there is shown once, works against the API, and is
+// refused with 403 once revoked from the page; its IP allowlist is set there too. Sign-in through the page:
+// a wrong password is refused in place.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAuditEvents } from '../../db/repositories/auditEvents';
+import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
+import { call } from '../support/http';
+import { startTestService, type TestService } from '../support/service';
+import { expectSelfContained, launchBrowser } from '../page/pageHarness';
+import { createDashboardUser } from './dashboardClient';
+import { dashboardScreenshot, openDashboardTab, signInThroughPage, waitForView } from './dashboardBrowser';
+
+let service: TestService;
+let browser: Browser;
+let merchant: TestMerchant;
+
+beforeAll(async () => {
+  [service, browser] = await Promise.all([startTestService({ worker: false }), launchBrowser()]);
+  merchant = await createTestMerchant(service.db.sql, { name: 'Keys shop' });
+  await createDashboardUser(service.db.sql, merchant.merchant.id, 'dev@example.com');
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+describe('dashboard: sign-in and API keys', () => {
+  it('refuses a wrong password in place, then signs in', async () => {
+    const tab = await openDashboardTab(browser);
+    const { page } = tab;
+    await signInThroughPage(page, service.baseUrl, 'dev@example.com', 'not the password');
+    await expect.poll(() => page.textContent('[role="alert"]')).toContain('Wrong email, password or authenticator code');
+    await dashboardScreenshot(page, 'sign-in');
+    await page.getByLabel('Password').fill('correct horse battery staple');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await waitForView(page, 'sessions');
+    expect(await page.textContent('.merchant')).toBe('Keys shop');
+    const cookies = await page.context().cookies();
+    expect(cookies.find((c) => c.name === 'dashboard_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', secure: true });
+    expectSelfContained(tab);
+    await tab.close();
+  });
+
+  it('creates a key shown once, which works against the API until it is revoked from the page', async () => {
+    const tab = await openDashboardTab(browser);
+    const { page } = tab;
+    page.on('dialog', (dialog) => void dialog.accept());
+    await signInThroughPage(page, service.baseUrl, 'dev@example.com');
+    await waitForView(page, 'sessions');
+    await page.getByRole('link', { name: 'Developers' }).click();
+    await waitForView(page, 'developers');
+    await page.getByLabel('Label').fill('production server');
+    await page.getByRole('button', { name: 'Create test key' }).click();
+    const raw = (await page.locator('#new-api-key').textContent({ timeout: 10_000 }))!;
+    expect(raw).toMatch(/^mk_test_/);
+    await page.getByRole('button', { name: 'Copy API key' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(raw);
+
+    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: raw, body: sessionRequest(merchant.merchant.id) });
+    expect(created.status).toBe(201);
+
+    const row = page.locator('tr', { hasText: 'production server' });
+    await row.getByLabel(/Allowed IP addresses/).fill('203.0.113.0/24, nonsense');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => row.textContent()).toContain('not an IP address or CIDR range: nonsense');
+    await row.getByLabel(/Allowed IP addresses/).fill('203.0.113.0/24');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => row.locator('.saved').textContent()).toBe('Saved');
+    const read = () => call(service.baseUrl, 'GET', `/checkout/sessions/${created.body.data?.session_id as string}`, { apiKey: raw });
+    expect((await read()).body.error).toBe('API key not allowed from this IP address');
+    await row.getByLabel(/Allowed IP addresses/).fill('');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => row.locator('.saved').textContent()).toBe('Saved: any address');
+    expect((await read()).status).toBe(200);
+    await dashboardScreenshot(page, 'developers');
+
+    await row.getByRole('button', { name: /Revoke/ }).click();
+    await expect.poll(() => row.textContent()).toContain('Revoked');
+    const refused = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: raw, body: sessionRequest(merchant.merchant.id) });
+    expect(refused.status).toBe(403);
+
+    const actions = (await listAuditEvents(service.db.sql, merchant.merchant.id)).map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(['api_key.create', 'api_key.allowed_ips', 'api_key.revoke']));
+    // The one refusal Chromium logs is the invalid allowlist's 400, shown in place above.
+    expect(tab.problems).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+    expect(tab.external).toEqual([]);
+    await tab.close();
+  });
+});
