@@ -15,6 +15,7 @@ import { registerHealthRoutes } from './routes/health/routes';
 import { registerMetricsRoute } from './routes/metrics/routes';
 import { registerPaymentRoutes } from './routes/payments/routes';
 import { registerQuoteRoutes } from './routes/quotes/routes';
+import { registerListSessionsRoute } from './routes/sessions/listSessions';
 import { registerSessionRoutes } from './routes/sessions/routes';
 import { registerSimulateRoute } from './routes/sessions/simulate';
 import { registerTokenRoutes } from './routes/tokens/routes';
@@ -44,6 +45,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   registerBankRoutes(router, deps);
   registerCurrentSessionRoute(router, deps);
   registerSessionRoutes(router, deps);
+  registerListSessionsRoute(router, deps);
   registerSimulateRoute(router, deps);
   registerTransactionRoutes(router, deps);
   // Last: its /checkout/:session_id would also match the one-segment paths above.
