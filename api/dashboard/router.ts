@@ -6,6 +6,7 @@ import { dashboardSession } from './middlewares/dashboardSession';
 import { registerDashboardPage } from './page';
 import { registerAuthRoutes } from './routes/auth';
 import { registerDeveloperRoutes } from './routes/developers';
+import { registerSessionPages } from './routes/sessions';
 import { registerUserRoutes } from './routes/users';
 
 export function createDashboardRouter(deps: AppDeps): Router<DashboardState> {
@@ -14,6 +15,7 @@ export function createDashboardRouter(deps: AppDeps): Router<DashboardState> {
   registerAuthRoutes(router, deps);
   registerUserRoutes(router, deps);
   registerDeveloperRoutes(router, deps);
+  registerSessionPages(router, deps);
   registerDashboardPage(router, deps);
   return router;
 }

@@ -1,5 +1,6 @@
 // Request bodies and parameters of the dashboard's JSON API.
 import { z } from '../../domain/validationMessages';
+import { SESSION_ID_PATTERN } from '../../domain/ids';
 import { IpAllowlistText } from '../../domain/ipAllowlist';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/signInPolicy';
 import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS } from '../../domain/webhookSecret';
@@ -31,3 +32,7 @@ export const CreateKeyBody = z.object({ label: z.string().trim().max(100).option
 export const AllowedIpsBody = z.object({ allowed_ips: AllowedIps });
 
 export const RotateSecretBody = z.object({ overlap_hours: z.number().int().min(0).max(MAX_OVERLAP_HOURS).default(DEFAULT_OVERLAP_HOURS) });
+
+export const SessionParams = ModeParam.extend({ session_id: z.string().regex(SESSION_ID_PATTERN, 'Must be a session id (cs_…)') });
+
+export const DeliveryParams = ModeParam.extend({ delivery_id: z.string().regex(/^wh_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a webhook delivery id (wh_…)') });
