@@ -36,3 +36,5 @@ export const RotateSecretBody = z.object({ overlap_hours: z.number().int().min(0
 export const SessionParams = ModeParam.extend({ session_id: z.string().regex(SESSION_ID_PATTERN, 'Must be a session id (cs_…)') });
 
 export const DeliveryParams = ModeParam.extend({ delivery_id: z.string().regex(/^wh_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a webhook delivery id (wh_…)') });
+
+export const TestEventBody = z.object({ url: z.url({ protocol: /^https?$/ }).max(2048) });

@@ -88,3 +88,14 @@ export async function findWebhookSecret(sql: Sql, merchantId: string, mode: Mode
       : await sql<{ secret: string }[]>`select webhook_secret_live as secret from merchants where id = ${merchantId}`;
   return row?.secret;
 }
+
+/** What deliveries of one mode are signed with: the current secret and, during a rotation's overlap, the replaced one. */
+export async function findSigningSecrets(sql: Sql, merchantId: string, mode: Mode): Promise<{ current: string; previous: string | null; previousUntil: Date | null } | undefined> {
+  const [row] =
+    mode === 'test'
+      ? await sql<{ current: string; previous: string | null; until: Date | null }[]>`
+          select webhook_secret_test as current, webhook_secret_test_previous as previous, webhook_secret_test_previous_until as until from merchants where id = ${merchantId}`
+      : await sql<{ current: string; previous: string | null; until: Date | null }[]>`
+          select webhook_secret_live as current, webhook_secret_live_previous as previous, webhook_secret_live_previous_until as until from merchants where id = ${merchantId}`;
+  return row && { current: row.current, previous: row.previous, previousUntil: row.until };
+}

@@ -7,6 +7,9 @@ import { listAuditEvents } from '../../db/repositories/auditEvents';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
+import { findWebhookSecret } from '../../db/repositories/merchants';
+import { verifyWebhookSignature } from '../../domain/webhookSignature';
 import { expectSelfContained, launchBrowser } from '../page/pageHarness';
 import { createDashboardUser } from './dashboardClient';
 import { dashboardScreenshot, openDashboardTab, signInThroughPage, waitForView } from './dashboardBrowser';
@@ -14,14 +17,16 @@ import { dashboardScreenshot, openDashboardTab, signInThroughPage, waitForView }
 let service: TestService;
 let browser: Browser;
 let merchant: TestMerchant;
+let webhooks: WebhookReceiver;
 
 beforeAll(async () => {
-  [service, browser] = await Promise.all([startTestService({ worker: false }), launchBrowser()]);
+  [service, browser, webhooks] = await Promise.all([startTestService({ worker: false }), launchBrowser(), startWebhookReceiver()]);
   merchant = await createTestMerchant(service.db.sql, { name: 'Keys shop' });
   await createDashboardUser(service.db.sql, merchant.merchant.id, 'dev@example.com');
 });
 afterAll(async () => {
   await browser?.close();
+  await webhooks?.close();
   await service?.stop();
 });
 
@@ -84,6 +89,40 @@ describe('dashboard: sign-in and API keys', () => {
     expect(actions).toEqual(expect.arrayContaining(['api_key.create', 'api_key.allowed_ips', 'api_key.revoke']));
     // The one refusal Chromium logs is the invalid allowlist's 400, shown in place above.
     expect(tab.problems).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+    expect(tab.external).toEqual([]);
+    await tab.close();
+  });
+
+  it('rotates the webhook secret with an overlap and sends a test event signed with both, its outcome shown', async () => {
+    const before = (await findWebhookSecret(service.db.sql, merchant.merchant.id, 'test'))!;
+    const tab = await openDashboardTab(browser);
+    const { page } = tab;
+    await signInThroughPage(page, service.baseUrl, 'dev@example.com');
+    await waitForView(page, 'sessions');
+    await page.getByRole('link', { name: 'Developers' }).click();
+    await waitForView(page, 'developers');
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    const rotated = (await page.locator('#new-webhook-secret').textContent({ timeout: 10_000 }))!;
+    expect(rotated).toMatch(/^whsec_[0-9a-f]{64}$/);
+    expect(await findWebhookSecret(service.db.sql, merchant.merchant.id, 'test')).toBe(rotated);
+
+    webhooks.respondWith(() => 500);
+    await page.getByLabel('Webhook URL').fill(webhooks.url);
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await expect.poll(() => page.locator('.test-events .attempt').allTextContents()).toEqual([expect.stringMatching(/500.*HTTP 500$/)]);
+    webhooks.respondWith(() => 200);
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await expect.poll(() => page.locator('.test-events .attempt').count()).toBe(2);
+    expect(await page.locator('.test-events .attempt').first().textContent()).toMatch(/200/);
+
+    const received = webhooks.received.at(-1)!;
+    expect(received.headers['x-service-event']).toBe('payment.completed');
+    expect(received.headers['x-service-idempotency-key']).toMatch(/^wh_/);
+    const signature = received.headers['x-service-signature'] as string;
+    for (const secret of [rotated, before]) expect(verifyWebhookSignature(received.rawBody, signature, secret, 300)).toMatchObject({ valid: true });
+    expect(JSON.parse(received.rawBody)).toMatchObject({ event: 'payment.completed', metadata: { test_event: 'true' } });
+    const actions = (await listAuditEvents(service.db.sql, merchant.merchant.id)).map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(['webhook_secret.rotate', 'webhook.test_event']));
     expect(tab.external).toEqual([]);
     await tab.close();
   });

@@ -1,8 +1,9 @@
 // The Developers page: API keys of the chosen mode (create, shown once; revoke; IP allowlist) and the
-// mode's webhook signing secret (rotate with an overlap). The same repositories as the admin CLI.
+// mode's webhook signing secret (rotate with an overlap), and signed test events with their outcomes. The same repositories as the admin CLI.
 import type Router from '@koa/router';
 import { createApiKey, findApiKeySummary, listApiKeys, revokeApiKey, setApiKeyAllowedIps, type ApiKeySummary } from '../../../db/repositories/apiKeys';
 import { rotateWebhookSecret } from '../../../db/repositories/merchants';
+import { listWebhookTestEvents, type WebhookTestEvent } from '../../../db/repositories/webhookTestEvents';
 import type { Mode } from '../../../domain/session';
 import { newWebhookSecret, previousSecretUntil } from '../../../domain/webhookSecret';
 import type { AppDeps } from '../../context';
@@ -10,7 +11,8 @@ import { NotFoundError } from '../../errors';
 import { validated } from '../../middlewares/validated';
 import { auditUserAction } from '../audit';
 import { signedInUser, type DashboardContext, type DashboardState } from '../context';
-import { AllowedIpsBody, CreateKeyBody, KeyParams, ModeParam, RotateSecretBody } from '../schema';
+import { AllowedIpsBody, CreateKeyBody, KeyParams, ModeParam, RotateSecretBody, TestEventBody } from '../schema';
+import { sendTestEvent } from '../testEvent';
 
 const keyJson = (key: ApiKeySummary) => ({
   key_id: key.id,
@@ -19,6 +21,15 @@ const keyJson = (key: ApiKeySummary) => ({
   allowed_ips: key.allowedIps,
   created_at: key.createdAt.toISOString(),
   revoked_at: key.revokedAt?.toISOString() ?? null,
+});
+
+const testEventJson = (e: WebhookTestEvent) => ({
+  delivery_id: e.id,
+  url: e.url,
+  sent_at: e.sentAt.toISOString(),
+  status_code: e.statusCode,
+  latency_ms: e.latencyMs,
+  error: e.error,
 });
 
 export function registerDeveloperRoutes(router: Router<DashboardState>, deps: AppDeps): void {
@@ -82,6 +93,24 @@ export function registerDeveloperRoutes(router: Router<DashboardState>, deps: Ap
       await rotateWebhookSecret(sql, auth.user.merchantId, params.mode, secret, previousUntil);
       await auditUserAction(deps, auth, params.mode, 'webhook_secret.rotate', { overlap_hours: body.overlap_hours });
       ctx.body = { data: { webhook_secret: secret, previous_secret_valid_until: previousUntil?.toISOString() ?? null } };
+    }),
+  );
+
+  router.get(
+    '/api/:mode/test-events',
+    validated({ params: ModeParam }, async (ctx: DashboardContext, { params }) => {
+      ctx.body = { data: (await listWebhookTestEvents(sql, { merchantId: signedInUser(ctx).user.merchantId, mode: params.mode })).map(testEventJson) };
+    }),
+  );
+
+  router.post(
+    '/api/:mode/test-events',
+    validated({ params: ModeParam, body: TestEventBody }, async (ctx: DashboardContext, { params, body }) => {
+      const auth = signedInUser(ctx);
+      const event = await sendTestEvent(deps, { merchantId: auth.user.merchantId, mode: params.mode }, new URL(body.url));
+      await auditUserAction(deps, auth, params.mode, 'webhook.test_event', { url: event.url, delivery_id: event.id, status_code: event.statusCode });
+      ctx.status = 201;
+      ctx.body = { data: testEventJson(event) };
     }),
   );
 }

@@ -109,6 +109,47 @@ function keyRow(key: ApiKeyRow, mode: Mode, refresh: () => Promise<void>): HTMLE
   );
 }
 
+interface TestEvent {
+  delivery_id: string;
+  url: string;
+  sent_at: string;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
 function testEventSection(mode: Mode): HTMLElement {
-  return h('section', { class: 'card', 'aria-labelledby': 'test-event-h', 'data-mode': mode }, h('h2', { id: 'test-event-h' }, 'Send a test event'), h('p', {}, 'Coming with the webhook log.'));
+  const log = h('div', { 'aria-live': 'polite' });
+  const refresh = async () => {
+    const events = await api<TestEvent[]>('GET', `/${mode}/test-events`);
+    replaceChildren(
+      log,
+      events.length === 0
+        ? h('p', {}, 'No test event sent yet.')
+        : h(
+            'table',
+            { class: 'test-events' },
+            h('caption', { class: 'visually-hidden' }, 'Test events sent, newest first'),
+            h('thead', {}, h('tr', {}, ...['Sent', 'URL', 'Status', 'Latency', 'Error'].map((t) => h('th', { scope: 'col' }, t)))),
+            h(
+              'tbody',
+              {},
+              ...events.map((e) =>
+                h('tr', { class: 'attempt' }, h('td', {}, e.sent_at), h('td', {}, h('code', {}, e.url)), h('td', {}, e.status_code === null ? '–' : String(e.status_code)), h('td', {}, `${e.latency_ms} ms`), h('td', {}, e.error ?? '')),
+              ),
+            ),
+          ),
+    );
+  };
+  const sendForm = form({
+    label: 'Send a test event',
+    submit: 'Send test event',
+    fields: [field('Webhook URL', input({ name: 'url', type: 'url', required: true }), 'Receives a payment.completed event for a made-up session, signed like a real delivery')],
+    async onSubmit(data) {
+      await api('POST', `/${mode}/test-events`, { url: text(data, 'url') });
+      await refresh();
+    },
+  });
+  refresh().catch((error: unknown) => showError(log, error));
+  return h('section', { class: 'card', 'aria-labelledby': 'test-event-h' }, h('h2', { id: 'test-event-h' }, 'Send a test event'), sendForm, log);
 }
