@@ -7,6 +7,7 @@ import { registerDashboardPage } from './page';
 import { registerAuthRoutes } from './routes/auth';
 import { registerDeveloperRoutes } from './routes/developers';
 import { registerSessionPages } from './routes/sessions';
+import { registerSettingsRoutes } from './routes/settings';
 import { registerUserRoutes } from './routes/users';
 
 export function createDashboardRouter(deps: AppDeps): Router<DashboardState> {
@@ -16,6 +17,7 @@ export function createDashboardRouter(deps: AppDeps): Router<DashboardState> {
   registerUserRoutes(router, deps);
   registerDeveloperRoutes(router, deps);
   registerSessionPages(router, deps);
+  registerSettingsRoutes(router, deps);
   registerDashboardPage(router, deps);
   return router;
 }

@@ -1,5 +1,6 @@
 // `bank add | deactivate | list | mark-received`: the accounts customers pay by bank transfer, and the
 // operator's confirmation that a transfer arrived, which signals the session's workflow.
+import { bankAccountJson } from '../../api/bankAccountJson';
 import { insertBankAccount, setBankAccountActive, type BankAccount } from '../../db/repositories/bankAccounts';
 import { findBankAccount, listBankAccounts } from '../../db/repositories/bankAccountListing';
 import { findMerchant } from '../../db/repositories/merchants';
@@ -15,20 +16,6 @@ const UNIQUE_VIOLATION = '23505';
 const BankAccountIdOption = z.string().regex(/^ba_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a bank account id (ba_…)');
 const Text = z.string().trim().min(1).max(200);
 
-const accountJson = (a: BankAccount) => ({
-  bank_account_id: a.id,
-  merchant_id: a.merchantId,
-  currency: a.currency,
-  account_name: a.accountName,
-  bank_name: a.bankName,
-  iban: a.iban,
-  swift_bic: a.swiftBic,
-  account_number: a.accountNumber,
-  sort_code: a.sortCode,
-  active: a.active,
-  created_at: a.createdAt.toISOString(),
-  updated_at: a.updatedAt.toISOString(),
-});
 
 const add = defineCommand({
   name: 'add',
@@ -75,7 +62,7 @@ const add = defineCommand({
       throw new CliError(`${input.merchant} already has an active ${input.currency} account${current ? ` (${current.id})` : ''}; deactivate it first`);
     }
     return {
-      json: accountJson(account),
+      json: bankAccountJson(account),
       text: [`bank account ${account.id} (${account.currency}, ${account.bankName}) added for ${account.merchantId}`],
     };
   },
@@ -92,7 +79,7 @@ const deactivate = defineCommand({
     if (before.active) await setBankAccountActive(context.sql(), input.id, false);
     const account = (await findBankAccount(context.sql(), input.id)) ?? before;
     return {
-      json: { ...accountJson(account), already_inactive: !before.active },
+      json: { ...bankAccountJson(account), already_inactive: !before.active },
       text: [before.active ? `bank account ${account.id} (${account.currency}) deactivated` : `bank account ${account.id} was already inactive`],
     };
   },
@@ -107,7 +94,7 @@ const list = defineCommand({
     if (!(await findMerchant(context.sql(), input.merchant))) throw new CliError(`merchant ${input.merchant} does not exist`);
     const accounts = await listBankAccounts(context.sql(), input.merchant);
     return {
-      json: { merchant_id: input.merchant, bank_accounts: accounts.map(accountJson) },
+      json: { merchant_id: input.merchant, bank_accounts: accounts.map(bankAccountJson) },
       text:
         accounts.length === 0
           ? [`${input.merchant} has no bank accounts`]

@@ -99,3 +99,22 @@ export async function findSigningSecrets(sql: Sql, merchantId: string, mode: Mod
           select webhook_secret_live as current, webhook_secret_live_previous as previous, webhook_secret_live_previous_until as until from merchants where id = ${merchantId}`;
   return row && { current: row.current, previous: row.previous, previousUntil: row.until };
 }
+
+export interface MerchantSettings {
+  toleranceBps: number;
+  toleranceMinCents: bigint;
+  sessionLifetimeSeconds: number;
+  supportedTokens: TokenChainPairs;
+}
+
+/** Applies to sessions created from now on; existing sessions keep what they were created with. */
+export async function updateMerchantSettings(sql: Sql, merchantId: string, settings: MerchantSettings): Promise<void> {
+  await sql`
+    update merchants set tolerance_bps = ${settings.toleranceBps}, tolerance_min_cents = ${settings.toleranceMinCents.toString()},
+      session_lifetime_seconds = ${settings.sessionLifetimeSeconds}, supported_tokens = ${sql.json(settings.supportedTokens as Record<string, string[]>)}
+    where id = ${merchantId}`;
+}
+
+export async function setSettlementWallet(sql: Sql, merchantId: string, wallet: string): Promise<void> {
+  await sql`update merchants set settlement_wallet = ${wallet} where id = ${merchantId}`;
+}
