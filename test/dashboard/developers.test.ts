@@ -4,6 +4,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAuditEvents } from '../../db/repositories/auditEvents';
+import { MAX_FAILED_SIGN_INS } from '../../domain/signInPolicy';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';
@@ -44,6 +45,22 @@ describe('dashboard: sign-in and API keys', () => {
     const cookies = await page.context().cookies();
     expect(cookies.find((c) => c.name === 'dashboard_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', secure: true });
     expectSelfContained(tab);
+    await tab.close();
+  });
+
+  it('locks the account after repeated wrong passwords, and says so in place', async () => {
+    await createDashboardUser(service.db.sql, merchant.merchant.id, 'locked@example.com');
+    const tab = await openDashboardTab(browser);
+    const { page } = tab;
+    await signInThroughPage(page, service.baseUrl, 'locked@example.com', 'wrong password');
+    for (let attempt = 2; attempt <= MAX_FAILED_SIGN_INS; attempt++) {
+      await expect.poll(() => page.textContent('[role="alert"]')).toContain('Wrong email, password or authenticator code');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    }
+    await page.getByLabel('Password').fill('correct horse battery staple');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.textContent('[role="alert"]')).toContain('Account locked after repeated failed sign-ins');
+    expect(await page.locator('main').getAttribute('data-view')).toBe('sign-in');
     await tab.close();
   });
 
@@ -124,6 +141,47 @@ describe('dashboard: sign-in and API keys', () => {
     const actions = (await listAuditEvents(service.db.sql, merchant.merchant.id)).map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['webhook_secret.rotate', 'webhook.test_event']));
     expect(tab.external).toEqual([]);
+    await tab.close();
+  });
+
+  it('works by keyboard alone: sign in, move between pages, create a key and copy it', async () => {
+    const tab = await openDashboardTab(browser);
+    const { page } = tab;
+    const focused = () => page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return el ? `${el.tagName.toLowerCase()}:${el.getAttribute('name') ?? el.textContent?.trim() ?? ''}` : '';
+    });
+    /** Presses Tab until `target` has the focus, as a keyboard user would; fails if it is never reached. */
+    const tabTo = async (target: string) => {
+      for (let i = 0; i < 40 && (await focused()) !== target; i++) await page.keyboard.press('Tab');
+      expect(await focused()).toBe(target);
+    };
+    await page.goto(`${service.baseUrl}/dashboard`);
+    await waitForView(page, 'sign-in');
+    await tabTo('input:email');
+    await page.keyboard.type('dev@example.com');
+    await tabTo('input:password');
+    await page.keyboard.type('correct horse battery staple');
+    await page.keyboard.press('Enter');
+    await waitForView(page, 'sessions');
+    expect(await focused()).toBe('h1:Sessions');
+
+    await tabTo('a:Developers');
+    await page.keyboard.press('Enter');
+    await waitForView(page, 'developers');
+    await tabTo('input:label');
+    await page.keyboard.type('keyboard key');
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe('button:Copy API key');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^mk_test_/);
+
+    await tabTo('a:Switch to live');
+    await page.keyboard.press('Enter');
+    await waitForView(page, 'developers');
+    expect(await page.textContent('.mode-label')).toBe('Live data');
+    expect(await page.locator('tr', { hasText: 'keyboard key' }).count()).toBe(0);
+    expectSelfContained(tab);
     await tab.close();
   });
 });
