@@ -4,6 +4,7 @@ import type Router from '@koa/router';
 import { assetsWhenReady, bundleAssets, PAGE_DIR, type PageAssets } from '../routes/hostedPage/pageAssets';
 import { sendAsset, setPageHeaders } from '../routes/hostedPage/routes';
 import type { AppDeps } from '../context';
+import { NotFoundError } from '../errors';
 import type { DashboardState } from './context';
 
 let bundled: Promise<PageAssets> | undefined;
@@ -36,6 +37,10 @@ const shell = (assets: PageAssets) => `<!doctype html>
 export function registerDashboardPage(router: Router<DashboardState>, deps: AppDeps): void {
   const ready = assetsWhenReady(dashboardAssets(), deps.logger, 'The dashboard is unavailable');
 
+  // The JSON API's unknown paths answer as the API does, not with the page.
+  router.all('/api/{*unknown}', () => {
+    throw new NotFoundError('Not found');
+  });
   router.get('/assets/dashboard.js', async (ctx) => sendAsset(ctx, (await ready()).script));
   router.get('/assets/dashboard.css', async (ctx) => sendAsset(ctx, (await ready()).styles));
   router.get(['/', '/{*page}'], async (ctx) => {

@@ -121,4 +121,18 @@ describe('dashboard sign-in', () => {
     const audit = await listAuditEvents(service.db.sql, merchant.merchant.id);
     expect(audit.find((e) => e.action === 'user.invite')?.changes).toMatchObject({ email: 'colleague@example.com' });
   });
+
+  it('answers unknown dashboard API paths with a JSON 404, and every other path with the page under its strict CSP', async () => {
+    const client = new DashboardClient(service.baseUrl);
+    const unknown = await client.request('GET', '/api/no-such-thing');
+    expect([unknown.status, unknown.body.error]).toEqual([404, 'Not found']);
+    const page = await client.request('GET', '/test/developers');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'; script-src 'self'/);
+    const script = /src="(\/dashboard\/assets\/dashboard\.js\?v=[0-9a-f]+)"/.exec(page.text)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${service.baseUrl}${script}`);
+    expect([asset.status, asset.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+  });
 });
