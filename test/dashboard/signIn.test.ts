@@ -98,6 +98,7 @@ describe('dashboard sign-in', () => {
     expect((await laptop.request('GET', '/api/me')).status).toBe(401);
     const audit = await listAuditEvents(service.db.sql, merchant.merchant.id);
     expect(audit.find((e) => e.action === 'user.sign_out_everywhere')?.changes).toEqual({ sessions_ended: 2 });
+    expect(audit.filter((e) => e.action === 'user.sign_out')).toHaveLength(1);
   });
 
   it('accepts an invitation once, and lets a user invite a colleague', async () => {

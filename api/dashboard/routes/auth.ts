@@ -62,8 +62,9 @@ export function registerAuthRoutes(router: Router<DashboardState>, deps: AppDeps
   });
 
   router.post('/api/sign-out', async (ctx) => {
-    const { sessionHash } = signedInUser(ctx);
+    const { user, sessionHash } = signedInUser(ctx);
     await deleteDashboardSession(sql, sessionHash);
+    await recordAudit(sql, { actor: { kind: 'user', id: user.id }, merchantId: user.merchantId, mode: null, action: 'user.sign_out', changes: {} });
     clearSessionCookie(ctx, config);
     ctx.body = { data: { signed_out: true } };
   });
