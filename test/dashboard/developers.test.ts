@@ -178,8 +178,10 @@ describe('dashboard: sign-in and API keys', () => {
 
     await tabTo('a:Switch to live');
     await page.keyboard.press('Enter');
-    await waitForView(page, 'developers');
-    expect(await page.textContent('.mode-label')).toBe('Live data');
+    // The view keeps its name across the switch: wait for the live page's own content.
+    await expect.poll(() => page.textContent('.mode-label')).toBe('Live data');
+    // The merchant's one live key (from the test factory), and not the test key just made.
+    await expect.poll(() => page.locator('.keys tr[data-key-id]').count()).toBe(1);
     expect(await page.locator('tr', { hasText: 'keyboard key' }).count()).toBe(0);
     expectSelfContained(tab);
     await tab.close();

@@ -69,8 +69,7 @@ describe('dashboard: sessions', () => {
     expect(Object.keys(rows[0]!)).toEqual([...CSV_COLUMNS]);
 
     await page.getByRole('link', { name: 'Switch to live' }).click();
-    await waitForView(page, 'sessions');
-    expect(await page.textContent('.mode-label')).toBe('Live data');
+    await expect.poll(() => page.textContent('.mode-label')).toBe('Live data');
     await expect.poll(() => listedIds(page)).toEqual([ids.live]);
     expect(tab.external).toEqual([]);
     expect(tab.problems).toEqual([]);
