@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps, AppState } from './context';
+import { createDashboardRouter } from './dashboard/router';
 import { createApiMetrics } from '../observability/apiMetrics';
 import { errorHandler } from './middlewares/errorHandler';
 import { httpMetrics } from './middlewares/httpMetrics';
@@ -12,6 +13,7 @@ import { registerHealthRoutes } from './routes/health/routes';
 import { registerMetricsRoute } from './routes/metrics/routes';
 import { registerQuoteRoutes } from './routes/quotes/routes';
 import { constrainSessionIdParams } from './routes/sessionIdParam';
+import { registerListSessionsRoute } from './routes/sessions/listSessions';
 import { registerSessionRoutes } from './routes/sessions/routes';
 import { unknownSessionPath } from './routes/sessions/unknownSessionPath';
 import { registerTokenRoutes } from './routes/tokens/routes';
@@ -38,6 +40,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   registerTokenRoutes(router, deps);
   registerQuoteRoutes(router, deps);
   registerSessionRoutes(router, deps);
+  registerListSessionsRoute(router, deps);
   registerTransactionRoutes(router, deps);
   registerHostedPageRoutes(router, pageAssets);
   constrainSessionIdParams(router);
@@ -46,6 +49,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(unknownCheckoutPage(pageAssets));
   app.use(unknownSessionPath(deps));
   app.use(router.routes());
+  app.use(createDashboardRouter(deps).routes());
   // Not thrown: answered by the router itself, a 405 carries the Allow header RFC 9110 requires (errorHandler adds the body).
   app.use(router.allowedMethods());
   return app;

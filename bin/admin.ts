@@ -7,10 +7,11 @@ import { CliError, commandHelp, createContext, parseOptions, printResult, type C
 import { keyCommands } from './admin/keys';
 import { merchantCommands } from './admin/merchants';
 import { sessionCommands } from './admin/sessions';
+import { userCommands } from './admin/users';
 import { webhookSecretCommands } from './admin/webhookSecrets';
 import { webhookCommands } from './admin/webhooks';
 
-const GROUPS: CommandGroup[] = [merchantCommands, keyCommands, webhookSecretCommands, bankCommands, webhookCommands, sessionCommands];
+const GROUPS: CommandGroup[] = [merchantCommands, keyCommands, webhookSecretCommands, bankCommands, webhookCommands, sessionCommands, userCommands];
 
 const isHelp = (word: string | undefined) => word === undefined || word === '--help' || word === '-h' || word === 'help';
 

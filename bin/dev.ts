@@ -80,6 +80,9 @@ ${chainLines(stack)}
                     (shown once, stored only as a hash; every start mints a new one)
   Webhook secret    ${stack.webhookSecret}
                     (test mode, development only: verifies the demo merchant's test webhooks)
+  Dashboard         ${stack.dashboard.dashboardUrl}
+  Sign-in link      ${stack.dashboard.signInUrl}
+                    (one-time: choose a password for ${stack.dashboard.email}, a user of the demo merchant)
 
 Create a session:
   curl -s -X POST ${stack.apiUrl}/checkout/sessions \\

@@ -14,6 +14,7 @@ import { startEmbeddedPostgres } from '../db/embeddedPostgres';
 import { ensureDatabase } from '../db/ensureDatabase';
 import { migrate } from '../db/migrate';
 import { createApiKey } from '../db/repositories/apiKeys';
+import { demoDashboardAccess } from './devDashboard';
 import { findMerchantByName, findWebhookSecret, insertMerchant, type Merchant } from '../db/repositories/merchants';
 import { createChainRegistry } from '../domain/chainRegistry';
 import { ALL_TOKEN_CHAIN_PAIRS } from '../domain/chains';
@@ -60,6 +61,8 @@ export interface DevStack {
   merchant: Merchant;
   testKey: string;
   webhookSecret: string;
+  /** The merchant dashboard, with a one-time sign-up link for a user of the demo merchant. */
+  dashboard: { dashboardUrl: string; email: string; signInUrl: string };
   /** Stops everything in order: API, indexers, worker (drained), chain, Temporal, Postgres. */
   stop(): Promise<void>;
 }
@@ -160,6 +163,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       (await findMerchantByName(sql, DEMO_MERCHANT)) ?? (await insertMerchant(sql, { name: DEMO_MERCHANT, supportedTokens: ALL_TOKEN_CHAIN_PAIRS }));
     const key = await createApiKey(sql, merchant.id, 'test', options.keyLabel);
     const webhookSecret = await findWebhookSecret(sql, merchant.id, 'test');
+    const dashboard = await demoDashboardAccess(sql, merchant.id, api.url);
     if (!webhookSecret) throw new Error(`merchant ${merchant.id} has no test webhook secret`);
 
     return {
@@ -173,6 +177,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       merchant,
       testKey: key.raw,
       webhookSecret,
+      dashboard,
       stop: () => runStops(stops),
     };
   } catch (error) {

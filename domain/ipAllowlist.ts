@@ -1,6 +1,7 @@
 // IP allowlists of API keys (spec 5.2: "keys can be restricted to specific IP addresses"). An entry is a
 // single address or a CIDR range, IPv4 or IPv6: `203.0.113.7`, `10.0.0.0/8`, `2001:db8::/32`.
 import { BlockList, isIP } from 'node:net';
+import { z } from './validationMessages';
 
 type Family = 'ipv4' | 'ipv6';
 
@@ -50,3 +51,13 @@ export function ipAllowed(allowlist: readonly string[], clientIp: string): boole
   if (version === 0) return false;
   return list.check(clientIp, version === 4 ? 'ipv4' : 'ipv6');
 }
+
+/** A comma-separated allowlist as people type it (CLI option, dashboard field): trimmed, de-duplicated, every entry valid. */
+export const IpAllowlistText = z
+  .string()
+  .transform((text) => [...new Set(text.split(',').map((entry) => entry.trim()).filter(Boolean))])
+  .superRefine((entries, ctx) => {
+    if (entries.length === 0) ctx.addIssue({ code: 'custom', message: 'lists no address' });
+    const invalid = invalidIpRules(entries);
+    if (invalid.length > 0) ctx.addIssue({ code: 'custom', message: `not an IP address or CIDR range: ${invalid.join(', ')}` });
+  });

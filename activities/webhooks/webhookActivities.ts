@@ -3,6 +3,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
 import { newWebhookDeliveryId } from '../../domain/ids';
+import { signingSecrets } from '../../domain/webhookSecret';
 import type { Mode } from '../../domain/session';
 import { webhookBody, type WebhookContent } from '../../domain/webhookPayload';
 import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../domain/webhookSignature';
@@ -81,8 +82,7 @@ export function createWebhookActivities(deps: WebhookDeps) {
       const live = delivery.mode === 'live';
       const secret = live ? delivery.webhook_secret_live : delivery.webhook_secret_test;
       // A secret being rotated out signs too until its overlap ends, so receivers holding it still verify.
-      const previous = delivery.previous_until !== null && delivery.previous_until > startedAt ? delivery.previous_secret : null;
-      const secrets = previous ? [secret, previous] : [secret];
+      const secrets = signingSecrets(secret, delivery.previous_secret, delivery.previous_until, startedAt);
       const timestamp = Math.floor(startedAt.getTime() / 1000);
       let statusCode: number;
       try {

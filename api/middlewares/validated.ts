@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import type { z } from 'zod';
 import { validationErrors } from '../../domain/validationMessages';
-import type { AppContext, AppState } from '../context';
+import type { AppState } from '../context';
 import { ValidationFailedError } from '../errors';
 
 interface Schemas {
@@ -16,7 +16,10 @@ type Input<S extends Schemas> = { [K in keyof S]: S[K] extends z.ZodType ? z.inf
  * Parses body, query and path parameters with their zod schemas and hands the typed result to the
  * handler; handlers never read raw input. Every failure is one 400 listing all problems.
  */
-export function validated<S extends Schemas>(schemas: S, handler: (ctx: AppContext, input: Input<S>) => Promise<void>): Koa.Middleware<AppState> {
+export function validated<S extends Schemas, State extends AppState = AppState>(
+  schemas: S,
+  handler: (ctx: Koa.ParameterizedContext<State>, input: Input<S>) => Promise<void>,
+): Koa.Middleware<State> {
   return async (ctx) => {
     const sources = {
       body: (ctx.request as { body?: unknown }).body,

@@ -7,6 +7,7 @@ import { HostedCheckoutSession } from '../../domain/hostedCheckout';
 import { PaymentInstructions, SelectPaymentRequest } from '../../domain/payment';
 import { QuoteQuery, QuoteResponse } from '../../domain/quote';
 import { CheckoutSession, CreateSessionRequest, CreateSessionResponse, SessionIdParam, Transaction, TransactionLookup } from '../../domain/session';
+import { MAX_LIST_RANGE_DAYS, SessionListQuery } from '../../domain/sessionListQuery';
 import { SessionTokenQuery } from '../../domain/sessionTokenQuery';
 import { SimulateRequest, SimulateResponse } from '../../domain/simulate';
 import { TokenListQuery, TokenListResponse } from '../../domain/tokenCatalog';
@@ -81,6 +82,18 @@ export const OPERATIONS: Operation[] = [
     success: { status: 201, description: 'The session was created.', data: CreateSessionResponse },
     alsoAnswers: [{ status: 200, description: 'The same request was made before: its session, with `Idempotent-Replayed: true`.', content: 'as success' }],
     errors: [400, ...KEY_ERRORS, 409, 413, 415, 503],
+  },
+  {
+    method: 'get',
+    path: '/checkout/sessions',
+    operationId: 'listSessions',
+    summary: 'List sessions created in a date range',
+    description: `Every session of the key's merchant and mode created in [created_from, created_to), newest first, without pagination (spec 8), so the range is required and at most ${MAX_LIST_RANGE_DAYS} days. Optional filters: status, chain and token (of the chosen payment), and transaction_id (part of the merchant's own id, any case).`,
+    tag: 'Checkout',
+    auth: ['apiKey'],
+    query: SessionListQuery,
+    success: { status: 200, description: 'The matching sessions.', data: z.array(CheckoutSession) },
+    errors: [400, ...KEY_ERRORS],
   },
   {
     method: 'post',

@@ -1,6 +1,6 @@
 // `bank add | deactivate | list | mark-received`: the accounts customers pay by bank transfer, and the
 // operator's confirmation that a transfer arrived, which signals the session's workflow.
-import { userInfo } from 'node:os';
+import { bankAccountJson } from '../../api/bankAccountJson';
 import { insertBankAccount, setBankAccountActive, type BankAccount } from '../../db/repositories/bankAccounts';
 import { findBankAccount, listBankAccounts } from '../../db/repositories/bankAccountListing';
 import { findMerchant } from '../../db/repositories/merchants';
@@ -11,26 +11,12 @@ import { centsToUsd, parseUsdCents, USD_TEXT } from '../../domain/money';
 import { z } from '../../domain/validationMessages';
 import type { BankTransferReceipt } from '../../domain/sessionState';
 import { bankTransferReceivedSignal } from '../../workflows/messages';
-import { CliError, defineCommand, MerchantIdOption, SessionIdOption, table, when, type CommandGroup } from './cli';
+import { CliError, defineCommand, MerchantIdOption, operatorName, SessionIdOption, table, when, type CommandGroup } from './cli';
 
 const UNIQUE_VIOLATION = '23505';
 const BankAccountIdOption = z.string().regex(/^ba_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a bank account id (ba_…)');
 const Text = z.string().trim().min(1).max(200);
 
-const accountJson = (a: BankAccount) => ({
-  bank_account_id: a.id,
-  merchant_id: a.merchantId,
-  currency: a.currency,
-  account_name: a.accountName,
-  bank_name: a.bankName,
-  iban: a.iban,
-  swift_bic: a.swiftBic,
-  account_number: a.accountNumber,
-  sort_code: a.sortCode,
-  active: a.active,
-  created_at: a.createdAt.toISOString(),
-  updated_at: a.updatedAt.toISOString(),
-});
 
 const add = defineCommand({
   name: 'add',
@@ -77,7 +63,7 @@ const add = defineCommand({
       throw new CliError(`${input.merchant} already has an active ${input.currency} account${current ? ` (${current.id})` : ''}; deactivate it first`);
     }
     return {
-      json: accountJson(account),
+      json: bankAccountJson(account),
       text: [`bank account ${account.id} (${account.currency}, ${account.bankName}) added for ${account.merchantId}`],
     };
   },
@@ -94,7 +80,7 @@ const deactivate = defineCommand({
     if (before.active) await setBankAccountActive(context.sql(), input.id, false);
     const account = (await findBankAccount(context.sql(), input.id)) ?? before;
     return {
-      json: { ...accountJson(account), already_inactive: !before.active },
+      json: { ...bankAccountJson(account), already_inactive: !before.active },
       text: [before.active ? `bank account ${account.id} (${account.currency}) deactivated` : `bank account ${account.id} was already inactive`],
     };
   },
@@ -109,7 +95,7 @@ const list = defineCommand({
     if (!(await findMerchant(context.sql(), input.merchant))) throw new CliError(`merchant ${input.merchant} does not exist`);
     const accounts = await listBankAccounts(context.sql(), input.merchant);
     return {
-      json: { merchant_id: input.merchant, bank_accounts: accounts.map(accountJson) },
+      json: { merchant_id: input.merchant, bank_accounts: accounts.map(bankAccountJson) },
       text:
         accounts.length === 0
           ? [`${input.merchant} has no bank accounts`]
@@ -136,14 +122,6 @@ const AmountUsdCents = z
   .regex(USD_TEXT, 'Must be a USD amount with at most 2 decimals, e.g. 25.50')
   .transform(parseUsdCents)
   .refine((cents) => cents > 0n, 'Must be greater than 0');
-
-function operatorName(): string {
-  try {
-    return `operator:${userInfo().username}`;
-  } catch {
-    return 'operator';
-  }
-}
 
 const compactReference = (value: string) => value.replace(/[\s-]/g, '').toUpperCase();
 

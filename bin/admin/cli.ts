@@ -1,5 +1,6 @@
 // The admin CLI's shared machinery: command definitions, option parsing and validation (node:util
 // parseArgs + zod), connections opened only by the commands that need them, and output as text or JSON.
+import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Client, Connection } from '@temporalio/client';
 import type { Config } from '../../config/env';
@@ -177,4 +178,13 @@ export function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
   return [line(header), ...rows.map(line)];
+}
+
+/** Who runs the command, for audit trails: the login name, when the system can tell it. */
+export function operatorName(): string {
+  try {
+    return `operator:${userInfo().username}`;
+  } catch {
+    return 'operator';
+  }
 }

@@ -2,7 +2,7 @@
 // only its SHA-256 hash is stored, so it can never be shown again.
 import { createApiKey, findApiKeySummary, listApiKeys, revokeApiKey, setApiKeyAllowedIps, type ApiKeySummary } from '../../db/repositories/apiKeys';
 import { findMerchant } from '../../db/repositories/merchants';
-import { invalidIpRules } from '../../domain/ipAllowlist';
+import { IpAllowlistText } from '../../domain/ipAllowlist';
 import { z } from '../../domain/validationMessages';
 import { CliError, defineCommand, MerchantIdOption, ModeOption, table, when, type AdminContext, type CommandGroup } from './cli';
 
@@ -93,15 +93,6 @@ const revoke = defineCommand({
   },
 });
 
-const IpList = z
-  .string()
-  .transform((text) => [...new Set(text.split(',').map((entry) => entry.trim()).filter(Boolean))])
-  .superRefine((entries, ctx) => {
-    if (entries.length === 0) ctx.addIssue({ code: 'custom', message: 'lists no address; use --clear to lift the restriction' });
-    const invalid = invalidIpRules(entries);
-    if (invalid.length > 0) ctx.addIssue({ code: 'custom', message: `not an IP address or CIDR range: ${invalid.join(', ')}` });
-  });
-
 const allowIps = defineCommand({
   name: 'allow-ips',
   summary: 'restrict an API key to IP addresses and CIDR ranges (IPv4 or IPv6), or lift the restriction',
@@ -111,7 +102,7 @@ const allowIps = defineCommand({
     clear: { description: 'allow the key from any address again' },
   },
   schema: z
-    .object({ key: KeyIdOption, ips: IpList.optional(), clear: z.boolean().optional() })
+    .object({ key: KeyIdOption, ips: IpAllowlistText.optional(), clear: z.boolean().optional() })
     .refine((o) => (o.ips !== undefined) !== (o.clear === true), { message: 'give exactly one of --ips and --clear' }),
   async run(context, input) {
     await requireKey(context, input.key);

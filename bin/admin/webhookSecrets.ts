@@ -1,6 +1,6 @@
 // `webhook-secret rotate`: a new signing secret for one mode of a merchant, printed once.
-import { randomBytes } from 'node:crypto';
 import { rotateWebhookSecret } from '../../db/repositories/merchants';
+import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS, newWebhookSecret, previousSecretUntil } from '../../domain/webhookSecret';
 import { z } from '../../domain/validationMessages';
 import { CliError, defineCommand, MerchantIdOption, ModeOption, type CommandGroup } from './cli';
 
@@ -15,11 +15,10 @@ const rotate = defineCommand({
       description: 'how long deliveries also carry a signature with the secret being replaced, so receivers can switch at leisure (default 24; 0: the old secret stops at once, e.g. when it leaked)',
     },
   },
-  schema: z.object({ merchant: MerchantIdOption, mode: ModeOption, 'overlap-hours': z.coerce.number().int().min(0).max(168).default(24) }),
+  schema: z.object({ merchant: MerchantIdOption, mode: ModeOption, 'overlap-hours': z.coerce.number().int().min(0).max(MAX_OVERLAP_HOURS).default(DEFAULT_OVERLAP_HOURS) }),
   async run(context, input) {
-    const secret = `whsec_${randomBytes(32).toString('hex')}`;
-    const hours = input['overlap-hours'];
-    const previousUntil = hours > 0 ? new Date(Date.now() + hours * 3_600_000) : null;
+    const secret = newWebhookSecret();
+    const previousUntil = previousSecretUntil(new Date(), input['overlap-hours']);
     if (!(await rotateWebhookSecret(context.sql(), input.merchant, input.mode, secret, previousUntil))) throw new CliError(`merchant ${input.merchant} does not exist`);
     return {
       json: { merchant_id: input.merchant, mode: input.mode, webhook_secret: secret, previous_secret_valid_until: previousUntil?.toISOString() ?? null },

@@ -1,9 +1,9 @@
 // `webhooks list | redeliver`: what was sent for a session, every attempt's outcome, and a manual resend.
-import { ulid } from 'ulid';
+import { webhookDeliveryJson } from '../../api/webhookDeliveryJson';
+import { startRedelivery } from '../../api/webhookRedelivery';
 import { findSessionById } from '../../db/repositories/sessions';
 import { findWebhookDeliverySession, listWebhookDeliveries } from '../../db/repositories/webhookHistory';
 import { z } from '../../domain/validationMessages';
-import { WEBHOOK_DELIVERY_WORKFLOW, type WebhookDeliveryInput } from '../../workflows/messages';
 import { CliError, defineCommand, SessionIdOption, table, when, type CommandGroup } from './cli';
 
 const DeliveryIdOption = z.string().regex(/^wh_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a webhook delivery id (wh_…)');
@@ -28,21 +28,7 @@ const list = defineCommand({
     return {
       json: {
         session_id: input.session,
-        deliveries: deliveries.map((d) => ({
-          delivery_id: d.id,
-          event: d.event,
-          url: d.url,
-          state: d.state,
-          created_at: d.createdAt.toISOString(),
-          delivered_at: d.deliveredAt?.toISOString() ?? null,
-          attempts: d.attempts.map((a) => ({
-            attempt: a.attempt,
-            started_at: a.startedAt.toISOString(),
-            status_code: a.statusCode,
-            latency_ms: a.latencyMs,
-            error: a.error,
-          })),
-        })),
+        deliveries: deliveries.map(webhookDeliveryJson),
       },
       text,
     };
@@ -57,14 +43,9 @@ const redeliver = defineCommand({
   async run(context, input) {
     const delivery = await findWebhookDeliverySession(context.sql(), input.delivery);
     if (!delivery) throw new CliError(`webhook delivery ${input.delivery} does not exist`);
-    // A fresh workflow id: the original delivery workflow (id = the wh_ id) may still be retrying or
-    // may have closed, and either way its id cannot start a second run.
-    const workflowId = `${input.delivery}-redeliver-${ulid()}`;
-    const args: [WebhookDeliveryInput] = [{ deliveryId: input.delivery }];
-    const temporal = await context.temporal();
-    const handle = await temporal.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, { workflowId, taskQueue: context.config.temporal.taskQueue, args });
+    const { workflowId, runId } = await startRedelivery(await context.temporal(), context.config.temporal.taskQueue, input.delivery);
     return {
-      json: { delivery_id: input.delivery, session_id: delivery.sessionId, previous_state: delivery.state, workflow_id: workflowId, run_id: handle.firstExecutionRunId },
+      json: { delivery_id: input.delivery, session_id: delivery.sessionId, previous_state: delivery.state, workflow_id: workflowId, run_id: runId },
       text: [
         `redelivery of ${input.delivery} (${delivery.state}) started as workflow ${workflowId}`,
         `follow it with: checkout-admin webhooks list --session ${delivery.sessionId}`,

@@ -88,3 +88,33 @@ export async function findWebhookSecret(sql: Sql, merchantId: string, mode: Mode
       : await sql<{ secret: string }[]>`select webhook_secret_live as secret from merchants where id = ${merchantId}`;
   return row?.secret;
 }
+
+/** What deliveries of one mode are signed with: the current secret and, during a rotation's overlap, the replaced one. */
+export async function findSigningSecrets(sql: Sql, merchantId: string, mode: Mode): Promise<{ current: string; previous: string | null; previousUntil: Date | null } | undefined> {
+  const [row] =
+    mode === 'test'
+      ? await sql<{ current: string; previous: string | null; until: Date | null }[]>`
+          select webhook_secret_test as current, webhook_secret_test_previous as previous, webhook_secret_test_previous_until as until from merchants where id = ${merchantId}`
+      : await sql<{ current: string; previous: string | null; until: Date | null }[]>`
+          select webhook_secret_live as current, webhook_secret_live_previous as previous, webhook_secret_live_previous_until as until from merchants where id = ${merchantId}`;
+  return row && { current: row.current, previous: row.previous, previousUntil: row.until };
+}
+
+export interface MerchantSettings {
+  toleranceBps: number;
+  toleranceMinCents: bigint;
+  sessionLifetimeSeconds: number;
+  supportedTokens: TokenChainPairs;
+}
+
+/** Applies to sessions created from now on; existing sessions keep what they were created with. */
+export async function updateMerchantSettings(sql: Sql, merchantId: string, settings: MerchantSettings): Promise<void> {
+  await sql`
+    update merchants set tolerance_bps = ${settings.toleranceBps}, tolerance_min_cents = ${settings.toleranceMinCents.toString()},
+      session_lifetime_seconds = ${settings.sessionLifetimeSeconds}, supported_tokens = ${sql.json(settings.supportedTokens as Record<string, string[]>)}
+    where id = ${merchantId}`;
+}
+
+export async function setSettlementWallet(sql: Sql, merchantId: string, wallet: string): Promise<void> {
+  await sql`update merchants set settlement_wallet = ${wallet} where id = ${merchantId}`;
+}

@@ -9,13 +9,19 @@ export interface WindowCount {
   resetSeconds: number;
 }
 
-/** Whose budget a request spends: an API key's, or a checkout session's. */
-export type RateLimitSubject = { apiKeyId: string } | { sessionId: string };
+/** Whose budget a request spends: an API key's, a checkout session's, or a client address's dashboard sign-ins. */
+export type RateLimitSubject = { apiKeyId: string } | { sessionId: string } | { signInIp: string };
+
+const WINDOW_TABLES = {
+  apiKeyId: ['rate_limit_windows', 'api_key_id'],
+  sessionId: ['session_rate_limit_windows', 'session_id'],
+  signInIp: ['sign_in_rate_limit_windows', 'ip'],
+} as const;
 
 /** Counts one request against `subject` with a single upsert; a row from an older window restarts at 1. */
 export async function countRequest(sql: Queryable, subject: RateLimitSubject): Promise<WindowCount> {
-  const [table, column, id] =
-    'apiKeyId' in subject ? ['rate_limit_windows', 'api_key_id', subject.apiKeyId] : ['session_rate_limit_windows', 'session_id', subject.sessionId];
+  const [kind, id] = Object.entries(subject)[0] as [keyof typeof WINDOW_TABLES, string];
+  const [table, column] = WINDOW_TABLES[kind];
   const [row] = await sql<{ request_count: number; reset_seconds: number }[]>`
     insert into ${sql(table)} as w (${sql(column)}, window_start, request_count)
     values (${id}, date_trunc('minute', now()), 1)

@@ -24,7 +24,7 @@ export interface SessionView {
   updatedAt: Date;
 }
 
-interface SessionViewRow {
+export interface SessionViewRow {
   id: string;
   merchant_id: string;
   mode: Mode;
@@ -43,7 +43,7 @@ interface SessionViewRow {
   updated_at: Date;
 }
 
-const toView = (r: SessionViewRow): SessionView => ({
+export const toView = (r: SessionViewRow): SessionView => ({
   sessionId: r.id,
   merchantId: r.merchant_id,
   mode: r.mode,
@@ -100,7 +100,7 @@ export async function confirmWorkflowStarted(sql: Sql, sessionId: string): Promi
   await sql`update sessions set pending_workflow_input = null where id = ${sessionId} and pending_workflow_input is not null`;
 }
 
-const selectView = (sql: Sql) => sql`
+export const selectView = (sql: Sql) => sql`
   select s.*, t.id as transaction_id, t.ext_transaction_id
   from sessions s join transactions t on t.session_id = s.id`;
 

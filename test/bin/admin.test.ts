@@ -34,7 +34,7 @@ describe('checkout-admin: help and errors', () => {
   it('prints help for the tool, a group and every command', async () => {
     const overview = await admin(['--help']);
     expect(overview.code).toBe(0);
-    for (const line of ['merchant create', 'key allow-ips', 'webhook-secret rotate', 'bank mark-received', 'webhooks redeliver', 'session cancel']) expect(overview.stdout).toContain(line);
+    for (const line of ['merchant create', 'key allow-ips', 'webhook-secret rotate', 'bank mark-received', 'webhooks redeliver', 'session cancel', 'user invite']) expect(overview.stdout).toContain(line);
     const commands = [...overview.stdout.matchAll(/^ {2}([a-z-]+ [a-z-]+) {2,}/gm)].map((m) => m[1]!.split(' '));
     expect(commands).toHaveLength(13);
     const helps = await Promise.all(commands.map((words) => admin([...words, '--help'])));
@@ -329,5 +329,31 @@ describe('checkout-admin webhooks', () => {
     expect(again.workflow_id).not.toBe(out.workflow_id);
     await service.temporal.workflow.getHandle(again.workflow_id as string).terminate('test over');
     expectOneLineError(await admin(['webhooks', 'redeliver', '--delivery', `wh_${ulid()}`]), 1, /webhook delivery wh_\w+ does not exist/);
+  });
+});
+
+describe('checkout-admin user', () => {
+  it('invites the first dashboard user with a one-time link that signs them in once, and audits it as the operator', async () => {
+    const out = await adminJson(['user', 'invite', '--merchant', merchant.merchant.id, '--email', 'Owner@Example.com']);
+    expect(out).toMatchObject({ merchant_id: merchant.merchant.id, email: 'owner@example.com' });
+    const link = new URL(out.invitation_url as string);
+    expect(link.pathname).toBe('/dashboard/invite');
+    const accept = () =>
+      fetch(`${service.baseUrl}/dashboard/api/invite/accept`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: link.hash.slice(1), password: 'a long enough password' }),
+      });
+    const first = await accept();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('set-cookie')).toMatch(/^dashboard_session=/);
+    expect((await accept()).status).toBe(400);
+    const [audit] = await service.db.sql<{ actor_kind: string; actor_id: string; action: string }[]>`
+      select actor_kind, actor_id, action from audit_events where merchant_id = ${merchant.merchant.id} and action = 'user.invite'`;
+    expect(audit).toMatchObject({ actor_kind: 'operator', action: 'user.invite' });
+    expect(audit!.actor_id).toMatch(/^operator/);
+
+    expectOneLineError(await admin(['user', 'invite', '--merchant', merchant.merchant.id, '--email', 'owner@example.com']), 1, /already has a dashboard account/);
+    expectOneLineError(await admin(['user', 'invite', '--merchant', merchant.merchant.id, '--email', 'not-an-email']), 2, /--email/);
   });
 });

@@ -5,6 +5,8 @@
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import type { Logger } from '../../../observability/logger';
+import { ServiceUnavailableError } from '../../errors';
 
 export interface PageAsset {
   body: Buffer;
@@ -19,21 +21,22 @@ export interface PageAssets {
   styles: PageAsset;
 }
 
-const PAGE_DIR = fileURLToPath(new URL('../../../page/', import.meta.url));
+export const PAGE_DIR = fileURLToPath(new URL('../../../page/', import.meta.url));
 
 let bundled: Promise<PageAssets> | undefined;
 
 /** Started by the first caller (the app, at construction) and shared by every app in the process. */
 export function pageAssets(): Promise<PageAssets> {
-  bundled ??= bundle();
+  bundled ??= bundleAssets(`${PAGE_DIR}src/main.ts`, `${PAGE_DIR}styles.css`);
   return bundled;
 }
 
-async function bundle(): Promise<PageAssets> {
+/** One script and one stylesheet, each bundled with what it imports; shared with the merchant dashboard. */
+export async function bundleAssets(scriptEntry: string, stylesEntry: string): Promise<PageAssets> {
   // Imported here, not at the top: only processes that serve the page need esbuild.
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
-    entryPoints: { checkout: `${PAGE_DIR}src/main.ts`, styles: `${PAGE_DIR}styles.css` },
+    entryPoints: { script: scriptEntry, styles: stylesEntry },
     outdir: 'page-out',
     bundle: true,
     minify: true,
@@ -47,9 +50,24 @@ async function bundle(): Promise<PageAssets> {
   });
   const output = (suffix: string, contentType: string): PageAsset => {
     const file = result.outputFiles.find((f) => f.path.endsWith(suffix));
-    if (!file) throw new Error(`esbuild produced no ${suffix} for the checkout page`);
+    if (!file) throw new Error(`esbuild produced no ${suffix} for ${scriptEntry}`);
     const body = Buffer.from(file.contents);
     return { body, gzip: gzipSync(body, { level: 9 }), version: createHash('sha256').update(body).digest('hex').slice(0, 16), contentType };
   };
-  return { script: output('checkout.js', 'text/javascript; charset=utf-8'), styles: output('styles.css', 'text/css; charset=utf-8') };
+  return { script: output('script.js', 'text/javascript; charset=utf-8'), styles: output('styles.css', 'text/css; charset=utf-8') };
+}
+
+/**
+ * The assets for serving: a bundling failure is logged once at start-up, and every request then answers
+ * 503 with `unavailable` rather than a half-working page.
+ */
+export function assetsWhenReady(assets: Promise<PageAssets>, logger: Logger, unavailable: string): () => Promise<PageAssets> {
+  assets.catch((error: unknown) => logger.error({ err: { message: (error as Error).message } }, `${unavailable}: bundling failed`));
+  return async () => {
+    try {
+      return await assets;
+    } catch {
+      throw new ServiceUnavailableError(unavailable);
+    }
+  };
 }

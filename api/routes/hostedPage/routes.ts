@@ -4,22 +4,12 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import { SESSION_ID_PATTERN } from '../../../domain/ids';
 import type { AppContext, AppDeps, AppState } from '../../context';
-import { ServiceUnavailableError } from '../../errors';
-import { pageAssets, type PageAsset, type PageAssets } from './pageAssets';
+import { assetsWhenReady, pageAssets, type PageAsset, type PageAssets } from './pageAssets';
 import { PAGE_CSP, renderPageHtml } from './pageHtml';
 
-/** The bundled assets once they are ready; a 503 for every page request if bundling failed. */
+/** The bundled assets once they are ready; a 503 for every page request if bundling failed (logged once). */
 export function loadHostedPageAssets(deps: Pick<AppDeps, 'logger'>): () => Promise<PageAssets> {
-  const assets = pageAssets();
-  // Logged once at start-up; every page request then answers 503 rather than a half-working page.
-  assets.catch((error: unknown) => deps.logger.error({ err: { message: (error as Error).message } }, 'checkout page could not be bundled'));
-  return async () => {
-    try {
-      return await assets;
-    } catch {
-      throw new ServiceUnavailableError('The checkout page is unavailable');
-    }
-  };
+  return assetsWhenReady(pageAssets(), deps.logger, 'The checkout page is unavailable');
 }
 
 export function registerHostedPageRoutes(router: Router<AppState>, ready: () => Promise<PageAssets>): void {
@@ -55,14 +45,14 @@ function sendPage(ctx: AppContext, assets: PageAssets, known: boolean): void {
   ctx.body = renderPageHtml(assets, { state: known ? 'checkout' : 'unknown-session' });
 }
 
-function setPageHeaders(ctx: AppContext): void {
+export function setPageHeaders(ctx: AppContext): void {
   ctx.set('Content-Security-Policy', PAGE_CSP);
   ctx.set('Referrer-Policy', 'no-referrer');
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('X-Frame-Options', 'DENY');
 }
 
-function sendAsset(ctx: AppContext, asset: PageAsset): void {
+export function sendAsset(ctx: AppContext, asset: PageAsset): void {
   const etag = `"${asset.version}"`;
   ctx.set('ETag', etag);
   ctx.set('Vary', 'Accept-Encoding');

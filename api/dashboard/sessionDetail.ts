@@ -1,0 +1,59 @@
+// One session as the dashboard's detail page shows it: the session, its timeline of status changes with
+// their reasons, the deposits with block explorer links, the settlement, and every webhook delivery.
+import { findPayment } from '../../db/repositories/paymentProgress';
+import { findSession } from '../../db/repositories/sessions';
+import { findSettlement, listSessionDeposits, listStatusChanges } from '../../db/repositories/sessionTimeline';
+import { listWebhookDeliveries } from '../../db/repositories/webhookHistory';
+import { transactionExplorerUrl } from '../../domain/blockExplorers';
+import { toSixDecimalString } from '../../domain/pricing';
+import type { Mode } from '../../domain/session';
+import type { SessionStatus } from '../../domain/status';
+import { STATUS_REASONS } from '../../domain/statusReasons';
+import type { AppDeps } from '../context';
+import { sessionNotFound } from '../errors';
+import { presentSession } from '../routes/sessions/present';
+import { webhookDeliveryJson } from '../webhookDeliveryJson';
+
+const USDC_DECIMALS = 6;
+
+export async function sessionDetail(deps: Pick<AppDeps, 'sql' | 'registry'>, owner: { merchantId: string; mode: Mode }, sessionId: string) {
+  const { sql } = deps;
+  const session = await findSession(sql, owner, sessionId);
+  if (!session) throw sessionNotFound();
+  const [changes, deposits, settlement, payment, deliveries] = await Promise.all([
+    listStatusChanges(sql, sessionId),
+    listSessionDeposits(sql, sessionId),
+    findSettlement(sql, sessionId),
+    findPayment(sql, sessionId),
+    listWebhookDeliveries(sql, sessionId),
+  ]);
+  return {
+    session: presentSession(session, deps.registry),
+    payment: payment ? { token: payment.token, chain: payment.chain, deposit_address: payment.depositAddress, amount: toSixDecimalString(payment.expectedBaseUnits, payment.decimals) } : null,
+    timeline: changes.map((c) => ({ from: c.from, to: c.to, at: c.at.toISOString(), reason: STATUS_REASONS[c.to as SessionStatus] ?? '' })),
+    deposits: deposits.map((d) => ({
+      chain: d.chain,
+      tx_hash: d.txHash,
+      explorer_url: transactionExplorerUrl(d.chain, d.network, d.txHash),
+      token: d.token,
+      amount: payment ? toSixDecimalString(d.amountBaseUnits, payment.decimals) : d.amountBaseUnits.toString(),
+      from_address: d.fromAddress,
+      block_number: d.blockNumber.toString(),
+      stage: d.stage,
+      confirmations: d.confirmations,
+      credited: d.credited,
+      late: d.late,
+      seen_at: d.seenAt.toISOString(),
+    })),
+    settlement: settlement
+      ? {
+          provider: settlement.provider,
+          reference: settlement.reference,
+          amount_usdc: toSixDecimalString(settlement.amountUsdcBaseUnits, USDC_DECIMALS),
+          chain: settlement.chain,
+          settled_at: settlement.settledAt.toISOString(),
+        }
+      : null,
+    webhook_deliveries: deliveries.map(webhookDeliveryJson),
+  };
+}

@@ -1,0 +1,33 @@
+// `user invite`: the first dashboard user of a merchant (later ones are invited from the dashboard itself).
+// Prints a one-time sign-up link; only the hash of its token is stored.
+import { recordAudit } from '../../db/repositories/auditEvents';
+import { findMerchant } from '../../db/repositories/merchants';
+import { inviteUser } from '../../db/repositories/userInvites';
+import { invitationUrl } from '../../domain/invitation';
+import { normalizeEmail } from '../../domain/signInPolicy';
+import { z } from '../../domain/validationMessages';
+import { CliError, defineCommand, MerchantIdOption, operatorName, type CommandGroup } from './cli';
+
+const invite = defineCommand({
+  name: 'invite',
+  summary: 'invite a dashboard user of a merchant; prints a one-time sign-up link (valid 7 days)',
+  options: {
+    merchant: { value: '<mer_…>', description: 'merchant the user belongs to (required)' },
+    email: { value: '<address>', description: "the user's email address, their sign-in name (required)" },
+  },
+  schema: z.object({ merchant: MerchantIdOption, email: z.email().max(254).transform(normalizeEmail) }),
+  async run(context, input) {
+    const sql = context.sql();
+    if (!(await findMerchant(sql, input.merchant))) throw new CliError(`merchant ${input.merchant} does not exist`);
+    const invited = await inviteUser(sql, input.merchant, input.email);
+    if (!invited) throw new CliError(`${input.email} already has a dashboard account`);
+    await recordAudit(sql, { actor: { kind: 'operator', id: operatorName() }, merchantId: input.merchant, mode: null, action: 'user.invite', changes: { email: input.email, user_id: invited.userId } });
+    const url = invitationUrl(context.config.publicBaseUrl, invited.token);
+    return {
+      json: { merchant_id: input.merchant, user_id: invited.userId, email: input.email, invitation_url: url },
+      text: [`${input.email} invited to the dashboard of ${input.merchant}. One-time sign-up link (valid 7 days):`, '', `  ${url}`],
+    };
+  },
+});
+
+export const userCommands: CommandGroup = { name: 'user', summary: 'merchant dashboard users', commands: [invite] };

@@ -1,0 +1,66 @@
+// What happened to one session, for the dashboard's detail page: its status changes, the deposits the
+// indexers saw for it, and its settlement.
+import type { Chain } from '../../domain/chains';
+import type { Queryable } from '../client';
+
+export interface StatusChange {
+  from: string | null;
+  to: string;
+  at: Date;
+}
+
+export interface DepositRecord {
+  chain: Chain;
+  network: 'mainnet' | 'testnet';
+  txHash: string;
+  token: string;
+  amountBaseUnits: bigint;
+  fromAddress: string;
+  blockNumber: bigint;
+  stage: string;
+  confirmations: number;
+  credited: boolean;
+  late: boolean;
+  seenAt: Date;
+}
+
+export interface SettlementRecord {
+  provider: string;
+  reference: string;
+  amountUsdcBaseUnits: bigint;
+  chain: string;
+  settledAt: Date;
+}
+
+export async function listStatusChanges(sql: Queryable, sessionId: string): Promise<StatusChange[]> {
+  const rows = await sql<{ from_status: string | null; to_status: string; at: Date }[]>`
+    select from_status, to_status, at from session_status_changes where session_id = ${sessionId} order by id`;
+  return rows.map((r) => ({ from: r.from_status, to: r.to_status, at: r.at }));
+}
+
+export async function listSessionDeposits(sql: Queryable, sessionId: string): Promise<DepositRecord[]> {
+  const rows = await sql<
+    { chain: Chain; network: 'mainnet' | 'testnet'; tx_hash: string; token: string; amount_base_units: string; from_address: string; block_number: string; stage: string; confirmations: number; credited: boolean; late: boolean; created_at: Date }[]
+  >`select chain, network, tx_hash, token, amount_base_units::text, from_address, block_number::text, stage, confirmations, credited, late, created_at
+    from deposits where session_id = ${sessionId} order by created_at, tx_hash, log_index`;
+  return rows.map((r) => ({
+    chain: r.chain,
+    network: r.network,
+    txHash: r.tx_hash,
+    token: r.token,
+    amountBaseUnits: BigInt(r.amount_base_units),
+    fromAddress: r.from_address,
+    blockNumber: BigInt(r.block_number),
+    stage: r.stage,
+    confirmations: r.confirmations,
+    credited: r.credited,
+    late: r.late,
+    seenAt: r.created_at,
+  }));
+}
+
+export async function findSettlement(sql: Queryable, sessionId: string): Promise<SettlementRecord | undefined> {
+  const [row] = await sql<{ provider: string; reference: string; amount_usdc_base_units: string; chain: string; settled_at: Date }[]>`
+    select provider, reference, amount_usdc_base_units::text, chain, settled_at from settlements where session_id = ${sessionId}`;
+  return row && { provider: row.provider, reference: row.reference, amountUsdcBaseUnits: BigInt(row.amount_usdc_base_units), chain: row.chain, settledAt: row.settled_at };
+}

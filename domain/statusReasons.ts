@@ -1,0 +1,14 @@
+// Why a session moved to a status, in words for the dashboard's timeline (DESIGN.md "Statuses").
+import type { SessionStatus } from './status';
+
+export const STATUS_REASONS: Record<SessionStatus, string> = {
+  pending: 'Session created; no payment method chosen yet',
+  awaiting_payment: 'Payment method chosen; deposit address issued',
+  confirming: 'Deposit seen on chain; waiting for confirmations',
+  completed: 'Amount received within tolerance, confirmed and settled',
+  underpaid: 'Less than the amount due arrived',
+  overpaid: 'More than the amount due arrived',
+  expired: 'Not paid before the session expired',
+  failed: 'Settlement refused or the payment could not be accepted',
+  cancelled: 'Cancelled by the merchant or an operator',
+};

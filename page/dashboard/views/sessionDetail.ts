@@ -1,0 +1,150 @@
+/// <reference lib="dom" />
+// One session: summary, timeline with reasons, deposits with block explorer links, settlement, and every
+// webhook delivery with its attempts and a Redeliver button (the list refreshes while a redelivery runs).
+import { h, replaceChildren, type Child } from '../../src/dom';
+import { api } from '../api';
+import { link } from '../app';
+import { showError } from '../forms';
+import type { Mode, View } from '../types';
+
+interface Attempt {
+  attempt: number;
+  started_at: string;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
+interface Delivery {
+  delivery_id: string;
+  event: string;
+  url: string;
+  state: string;
+  attempts: Attempt[];
+}
+
+interface Detail {
+  session: { session_id: string; transaction_id: string; status: string; amount_usd: number; created_at: string; expires_at: string; metadata: Record<string, string> };
+  payment: { token: string; chain: string; deposit_address: string; amount: string } | null;
+  timeline: { from: string | null; to: string; at: string; reason: string }[];
+  deposits: { chain: string; tx_hash: string; explorer_url: string; token: string; amount: string; stage: string; confirmations: number; block_number: string }[];
+  settlement: { provider: string; reference: string; amount_usdc: string; chain: string; settled_at: string } | null;
+  webhook_deliveries: Delivery[];
+}
+
+const REFRESHES_AFTER_REDELIVERY = 15;
+
+const pair = (label: string, value: Child) => h('div', { class: 'pair' }, h('dt', {}, label), h('dd', {}, value));
+
+export function sessionDetailView(mode: Mode, sessionId: string): View {
+  const body = h('div', {}, h('p', {}, 'Loading…'));
+  const deliveriesArea = h('div', { 'aria-live': 'polite' });
+
+  async function loadDeliveries(): Promise<Detail> {
+    const detail = await api<Detail>('GET', `/${mode}/sessions/${sessionId}`);
+    replaceChildren(deliveriesArea, deliveries(detail.webhook_deliveries));
+    return detail;
+  }
+
+  function refreshFor(times: number): void {
+    if (times === 0) return;
+    window.setTimeout(() => void loadDeliveries().then(() => refreshFor(times - 1)), 2000);
+  }
+
+  function deliveries(list: Delivery[]): HTMLElement {
+    if (list.length === 0) return h('p', {}, 'No webhook was sent for this session.');
+    return h('div', {}, ...list.map((d) => delivery(d)));
+  }
+
+  function delivery(d: Delivery): HTMLElement {
+    const note = h('p', { role: 'status' });
+    const redeliver = h('button', { type: 'button', 'aria-label': `Redeliver ${d.event} (${d.delivery_id})` }, 'Redeliver');
+    redeliver.addEventListener('click', () => {
+      redeliver.disabled = true;
+      api('POST', `/${mode}/webhook-deliveries/${d.delivery_id}/redeliver`).then(
+        () => {
+          note.textContent = 'Redelivery started; new attempts appear below.';
+          refreshFor(REFRESHES_AFTER_REDELIVERY);
+        },
+        (error: unknown) => showError(note, error),
+      );
+    });
+    return h(
+      'article',
+      { class: 'delivery', 'data-delivery-id': d.delivery_id },
+      h('h3', {}, `${d.event} · ${d.state}`),
+      h('p', {}, h('code', {}, d.delivery_id), ' to ', h('code', {}, d.url)),
+      h(
+        'table',
+        {},
+        h('caption', { class: 'visually-hidden' }, `Attempts of ${d.delivery_id}`),
+        h('thead', {}, h('tr', {}, ...['Attempt', 'Started', 'Status', 'Latency', 'Error'].map((t) => h('th', { scope: 'col' }, t)))),
+        h(
+          'tbody',
+          {},
+          ...d.attempts.map((a) =>
+            h('tr', { class: 'attempt' }, h('td', {}, String(a.attempt)), h('td', {}, a.started_at), h('td', {}, a.status_code === null ? '–' : String(a.status_code)), h('td', {}, `${a.latency_ms} ms`), h('td', {}, a.error ?? '')),
+          ),
+        ),
+      ),
+      redeliver,
+      note,
+    );
+  }
+
+  function render(detail: Detail): void {
+    const s = detail.session;
+    replaceChildren(
+      body,
+      h(
+        'section',
+        { class: 'card', 'aria-labelledby': 'summary-h' },
+        h('h2', { id: 'summary-h' }, 'Summary'),
+        h(
+          'dl',
+          { class: 'pairs' },
+          pair('Status', h('span', { class: `status status-${s.status}` }, s.status)),
+          pair('Transaction id', s.transaction_id),
+          pair('Amount', `${s.amount_usd.toFixed(2)} USD`),
+          detail.payment && pair('Payment', `${detail.payment.amount} ${detail.payment.token} on ${detail.payment.chain} to ${detail.payment.deposit_address}`),
+          pair('Created', s.created_at),
+          pair('Expires', s.expires_at),
+        ),
+      ),
+      h(
+        'section',
+        { class: 'card', 'aria-labelledby': 'timeline-h' },
+        h('h2', { id: 'timeline-h' }, 'Timeline'),
+        h('ol', { class: 'timeline' }, ...detail.timeline.map((t) => h('li', {}, h('strong', {}, t.to), ` at ${t.at}`, h('br', {}), h('span', { class: 'hint' }, t.reason)))),
+      ),
+      h(
+        'section',
+        { class: 'card', 'aria-labelledby': 'deposits-h' },
+        h('h2', { id: 'deposits-h' }, 'Deposits'),
+        detail.deposits.length === 0
+          ? h('p', {}, 'No deposit seen.')
+          : h(
+              'ul',
+              {},
+              ...detail.deposits.map((d) =>
+                h('li', {}, `${d.amount} ${d.token} on ${d.chain}, block ${d.block_number}, ${d.stage} (${d.confirmations} confirmations) `, h('a', { href: d.explorer_url, target: '_blank', rel: 'noopener noreferrer' }, 'View on block explorer')),
+              ),
+            ),
+      ),
+      h(
+        'section',
+        { class: 'card', 'aria-labelledby': 'settlement-h' },
+        h('h2', { id: 'settlement-h' }, 'Settlement'),
+        detail.settlement
+          ? h('dl', { class: 'pairs' }, pair('Amount', `${detail.settlement.amount_usdc} USDC on ${detail.settlement.chain}`), pair('Reference', h('code', {}, detail.settlement.reference)), pair('Provider', detail.settlement.provider), pair('Settled', detail.settlement.settled_at))
+          : h('p', {}, 'Not settled.'),
+      ),
+      h('section', { class: 'card', 'aria-labelledby': 'webhooks-h' }, h('h2', { id: 'webhooks-h' }, 'Webhook deliveries'), deliveriesArea),
+    );
+    replaceChildren(deliveriesArea, deliveries(detail.webhook_deliveries));
+  }
+
+  const element = h('div', {}, h('p', {}, link(`/dashboard/${mode}/sessions`, '← All sessions')), h('h1', {}, `Session ${sessionId}`), body);
+  api<Detail>('GET', `/${mode}/sessions/${sessionId}`).then(render, (error: unknown) => showError(body, error));
+  return { name: 'session', title: `Session ${sessionId}`, element };
+}

@@ -1,0 +1,121 @@
+// The Sessions pages in real Chromium against the real API, worker and Temporal: the filtered list (newest
+// first) and its CSV export parsed back, the detail page's timeline and webhook log, Redeliver producing a
+// new attempt, and isolation: merchant A never sees merchant B's sessions, test never shows live data.
+import { readFile } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAuditEvents } from '../../db/repositories/auditEvents';
+import { listWebhookDeliveries } from '../../db/repositories/webhookHistory';
+import { CSV_COLUMNS } from '../../api/dashboard/sessionsCsv';
+import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
+import { call } from '../support/http';
+import { startTestService, type TestService } from '../support/service';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
+import { launchBrowser } from '../page/pageHarness';
+import { createDashboardUser, DashboardClient } from './dashboardClient';
+import { dashboardScreenshot, openDashboardTab, signInThroughPage, waitForView } from './dashboardBrowser';
+
+let service: TestService;
+let browser: Browser;
+let webhooks: WebhookReceiver;
+let shopA: TestMerchant;
+let shopB: TestMerchant;
+const ids: Record<string, string> = {};
+
+async function create(m: TestMerchant, key: string, transactionId: string, overrides: Record<string, unknown> = {}): Promise<string> {
+  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: key, body: sessionRequest(m.merchant.id, { transaction_id: transactionId, ...overrides }) });
+  expect(created.status).toBe(201);
+  return created.body.data?.session_id as string;
+}
+
+beforeAll(async () => {
+  [service, browser, webhooks] = await Promise.all([startTestService(), launchBrowser(), startWebhookReceiver()]);
+  webhooks.respondWith(() => 500);
+  shopA = await createTestMerchant(service.db.sql, { name: 'Shop A' });
+  shopB = await createTestMerchant(service.db.sql, { name: 'Shop B' });
+  await createDashboardUser(service.db.sql, shopA.merchant.id, 'a@example.com');
+  await createDashboardUser(service.db.sql, shopB.merchant.id, 'b@example.com');
+  ids.paid = await create(shopA, shopA.testKey, 'order-1,"paid"', { webhook_url: webhooks.url, amount_usd: 12.3 });
+  ids.open = await create(shopA, shopA.testKey, 'order-2');
+  ids.live = await create(shopA, shopA.liveKey, 'live-order-3');
+  ids.otherMerchant = await create(shopB, shopB.testKey, 'b-order-4');
+  const simulated = await call(service.baseUrl, 'POST', `/checkout/sessions/${ids.paid}/simulate`, { apiKey: shopA.testKey, body: { status: 'completed' } });
+  expect(simulated.status).toBe(200);
+});
+afterAll(async () => {
+  await browser?.close();
+  await webhooks?.close();
+  await service?.stop();
+});
+
+const listedIds = (page: Page) => page.locator('tr[data-session-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-session-id')));
+
+describe('dashboard: sessions', () => {
+  it('lists only this merchant and mode, newest first, filters, and exports the filtered list as CSV', async () => {
+    const tab = await openDashboardTab(browser);
+    const { page } = tab;
+    await signInThroughPage(page, service.baseUrl, 'a@example.com');
+    await waitForView(page, 'sessions');
+    await expect.poll(() => listedIds(page)).toEqual([ids.open, ids.paid]);
+    await dashboardScreenshot(page, 'sessions');
+
+    await page.getByLabel('Status').selectOption('completed');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => listedIds(page)).toEqual([ids.paid]);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    const rows = parse(await readFile((await download.path())!, 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(rows).toEqual([expect.objectContaining({ session_id: ids.paid, transaction_id: 'order-1,"paid"', status: 'completed', amount_usd: '12.30' })]);
+    expect(Object.keys(rows[0]!)).toEqual([...CSV_COLUMNS]);
+
+    await page.getByRole('link', { name: 'Switch to live' }).click();
+    await expect.poll(() => page.textContent('.mode-label')).toBe('Live data');
+    await expect.poll(() => listedIds(page)).toEqual([ids.live]);
+    expect(tab.external).toEqual([]);
+    expect(tab.problems).toEqual([]);
+    await tab.close();
+  });
+
+  it('shows the timeline and webhook attempts, and Redeliver adds a new attempt', async () => {
+    // The receiver refuses the first attempt; the next retry is a minute away, so a new attempt soon after is the redelivery's.
+    await expect.poll(async () => (await listWebhookDeliveries(service.db.sql, ids.paid!))[0]?.attempts.length ?? 0, { timeout: 30_000 }).toBe(1);
+    const tab = await openDashboardTab(browser);
+    const { page } = tab;
+    await signInThroughPage(page, service.baseUrl, 'a@example.com');
+    await waitForView(page, 'sessions');
+    await page.getByRole('link', { name: ids.paid! }).click();
+    await waitForView(page, 'session');
+    const timeline = page.locator('.timeline li');
+    await expect.poll(() => timeline.allTextContents()).toEqual([expect.stringMatching(/^pending at .*Session created/), expect.stringMatching(/^completed at .*settled/)]);
+    const attempts = page.locator('.delivery .attempt');
+    await expect.poll(() => attempts.allTextContents()).toEqual([expect.stringMatching(/^1.*500.*HTTP 500$/)]);
+
+    webhooks.respondWith(() => 200);
+    await page.getByRole('button', { name: /^Redeliver payment.completed/ }).click();
+    await expect.poll(() => attempts.count(), { timeout: 40_000 }).toBe(2);
+    expect(await attempts.nth(1).textContent()).toMatch(/200/);
+    expect(webhooks.received.map((w) => w.answeredWith)).toEqual([500, 200]);
+    await dashboardScreenshot(page, 'session-detail');
+    expect((await listAuditEvents(service.db.sql, shopA.merchant.id)).map((e) => e.action)).toContain('webhook.redeliver');
+    expect(tab.problems).toEqual([]);
+    await tab.close();
+  });
+
+  it("never shows merchant A's sessions to merchant B, nor test sessions in live mode", async () => {
+    const b = new DashboardClient(service.baseUrl);
+    await b.signIn('b@example.com');
+    expect((await b.request('GET', `/api/test/sessions/${ids.paid}`)).status).toBe(404);
+    const deliveryId = (await listWebhookDeliveries(service.db.sql, ids.paid!))[0]!.id;
+    expect((await b.request('POST', `/api/test/webhook-deliveries/${deliveryId}/redeliver`)).status).toBe(404);
+    const from = encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString());
+    const to = encodeURIComponent(new Date(Date.now() + 86_400_000).toISOString());
+    const listed = (await b.request('GET', `/api/test/sessions?created_from=${from}&created_to=${to}`)).body.data as { session_id: string }[];
+    expect(listed.map((s) => s.session_id)).toEqual([ids.otherMerchant]);
+
+    const a = new DashboardClient(service.baseUrl);
+    await a.signIn('a@example.com');
+    expect((await a.request('GET', `/api/live/sessions/${ids.paid}`)).status).toBe(404);
+    const csv = await a.request('GET', `/api/live/export/sessions.csv?created_from=${from}&created_to=${to}`);
+    expect((parse(csv.text, { columns: true }) as { session_id: string }[]).map((r) => r.session_id)).toEqual([ids.live]);
+  });
+});
