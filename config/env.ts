@@ -25,6 +25,7 @@ const EnvSchema = z
     QUOTE_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
     DEPOSIT_MNEMONIC: z.string().optional(),
     LATE_DEPOSIT_WATCH_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
+    MINIMUM_DEPOSIT_CENTS: z.coerce.number().int().min(1).max(100_000).default(1),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
     TRUST_PROXY: z.stringbool().default(false),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
@@ -67,6 +68,8 @@ export type Config = {
   depositMnemonic: string | undefined;
   /** How long after a session closes its deposit address is still watched, so late deposits are caught. */
   lateDepositWatchHours: number;
+  /** Deposits worth less are dust: kept for a refund, never credited. */
+  minimumDepositCents: number;
   webhookTimeoutMs: number;
   /** Behind one reverse proxy: the client address is the last X-Forwarded-For entry, the one the proxy added. */
   trustProxy: boolean;
@@ -113,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS,
     depositMnemonic: e.DEPOSIT_MNEMONIC,
     lateDepositWatchHours: e.LATE_DEPOSIT_WATCH_HOURS,
+    minimumDepositCents: e.MINIMUM_DEPOSIT_CENTS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,

@@ -15,6 +15,12 @@ describe('configuration', () => {
     });
   });
 
+  it('reads the dust threshold in whole cents, one by default', () => {
+    expect(loadConfig({}).minimumDepositCents).toBe(1);
+    expect(loadConfig({ MINIMUM_DEPOSIT_CENTS: '50' }).minimumDepositCents).toBe(50);
+    expect(() => loadConfig({ MINIMUM_DEPOSIT_CENTS: '0.5' })).toThrow('MINIMUM_DEPOSIT_CENTS');
+  });
+
   it('refuses production without a session-token secret, naming the variable', () => {
     expect(() => loadConfig({ APP_ENV: 'production' })).toThrow(ConfigError);
     expect(() => loadConfig({ APP_ENV: 'production' })).toThrow('SESSION_TOKEN_SECRET: is required when APP_ENV=production');

@@ -52,6 +52,7 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
     supportedTokens: payablePairs(deps.registry, auth.mode, merchant.supportedTokens),
     tolerance: { bps: merchant.toleranceBps, minCents: merchant.toleranceMinCents.toString() },
     lateDepositWatchHours: deps.config.lateDepositWatchHours,
+    minimumDepositCents: String(deps.config.minimumDepositCents),
     createdAt: now.toISOString(),
     expiresAt: expiresAt.toISOString(),
   };
