@@ -67,6 +67,6 @@ export interface SessionState extends LedgerState {
 }
 
 /** getState's answer: the state and what must be refunded from it. */
-export interface SessionView extends SessionState {
+export interface SessionSnapshot extends SessionState {
   refunds: Refund[];
 }

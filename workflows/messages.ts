@@ -3,13 +3,13 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ConfirmedDeposit, DepositConfirmations, DepositObservation, DepositRef } from '../domain/deposit';
 import type { PaymentInstructions, PaymentSelection } from '../domain/payment';
-import type { BankTransferReceipt, SessionState, SessionView } from '../domain/sessionState';
+import type { BankTransferReceipt, SessionState, SessionSnapshot } from '../domain/sessionState';
 import type { SessionStatus } from '../domain/status';
 
 export const CHECKOUT_SESSION_WORKFLOW = 'checkoutSession';
 export const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDelivery';
 
-export const getStateQuery = defineQuery<SessionView>('getState');
+export const getStateQuery = defineQuery<SessionSnapshot>('getState');
 
 /** Rejected (ApplicationFailure type `SelectionRefused`) once a deposit has been seen or the session is closed. */
 export const selectPaymentUpdate = defineUpdate<PaymentInstructions, [PaymentSelection]>('selectPayment');

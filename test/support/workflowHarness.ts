@@ -16,7 +16,7 @@ import type { DepositObservation } from '../../domain/deposit';
 import { networkForMode } from '../../domain/payablePairs';
 import type { Mode, SessionRecord } from '../../domain/session';
 import { markConfirmed, upsertDeposits } from '../../indexers/core/depositStore';
-import type { SessionView } from '../../domain/sessionState';
+import type { SessionSnapshot } from '../../domain/sessionState';
 import { getStateQuery } from '../../workflows/messages';
 import { createTestDatabase, type TestDatabase } from './database';
 import { createTestMerchant, type TestMerchant } from './factories';
@@ -112,7 +112,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
 }
 
 /** Polls the workflow's own state (queries do not move the test server's clock) until `until` holds. */
-export async function waitForState(handle: WorkflowHandle, until: (state: SessionView) => boolean, timeoutMs = 15_000): Promise<SessionView> {
+export async function waitForState(handle: WorkflowHandle, until: (state: SessionSnapshot) => boolean, timeoutMs = 15_000): Promise<SessionSnapshot> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const state = await handle.query(getStateQuery);
