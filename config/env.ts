@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { parseLivePrices, type Rate } from '../domain/pricing';
 import type { TokenSymbol } from '../domain/chains';
+import { DEFAULT_MINIMUM_DEPOSIT_CENTS } from '../domain/session';
 
 const DEV_SESSION_TOKEN_SECRET = 'dev-only-session-token-secret-do-not-use-in-production';
 
@@ -25,7 +26,7 @@ const EnvSchema = z
     QUOTE_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
     DEPOSIT_MNEMONIC: z.string().optional(),
     LATE_DEPOSIT_WATCH_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
-    MINIMUM_DEPOSIT_CENTS: z.coerce.number().int().min(1).max(100_000).default(1),
+    MINIMUM_DEPOSIT_CENTS: z.coerce.number().int().min(1).max(100_000).default(Number(DEFAULT_MINIMUM_DEPOSIT_CENTS)),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
     TRUST_PROXY: z.stringbool().default(false),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
