@@ -154,4 +154,6 @@ export interface SessionStatusChange {
   at: string;
   /** Monotonic per session: the read model ignores a write older than what it holds. */
   version: number;
+  /** Why the workflow moved the session, for the merchant's timeline. */
+  reason?: string;
 }

@@ -96,7 +96,7 @@ export class SessionRun {
     state.transitions.push({ status, at, reason });
     if (close) this.closedAt ??= at;
     upsertSearchAttributes([{ key: SessionStatusAttribute, value: status }]);
-    await records.recordStatusChange({ sessionId: record.sessionId, status, at, version: state.version });
+    await records.recordStatusChange({ sessionId: record.sessionId, status, at, version: state.version, reason });
     await announceStatus(record, state, status, at);
   }
 

@@ -7,6 +7,8 @@ export interface StatusChange {
   from: string | null;
   to: string;
   at: Date;
+  /** The workflow's reason; null for changes written before migration 0023 and the creation row. */
+  reason: string | null;
 }
 
 export interface DepositRecord {
@@ -33,9 +35,9 @@ export interface SettlementRecord {
 }
 
 export async function listStatusChanges(sql: Queryable, sessionId: string): Promise<StatusChange[]> {
-  const rows = await sql<{ from_status: string | null; to_status: string; at: Date }[]>`
-    select from_status, to_status, at from session_status_changes where session_id = ${sessionId} order by id`;
-  return rows.map((r) => ({ from: r.from_status, to: r.to_status, at: r.at }));
+  const rows = await sql<{ from_status: string | null; to_status: string; at: Date; reason: string | null }[]>`
+    select from_status, to_status, at, reason from session_status_changes where session_id = ${sessionId} order by id`;
+  return rows.map((r) => ({ from: r.from_status, to: r.to_status, at: r.at, reason: r.reason }));
 }
 
 export async function listSessionDeposits(sql: Queryable, sessionId: string): Promise<DepositRecord[]> {

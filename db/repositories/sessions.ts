@@ -125,7 +125,7 @@ export async function findSessionByTransaction(
 /** Applies a workflow status change unless the read model already holds this or a later one. */
 export async function applyStatusChange(sql: Sql, change: SessionStatusChange): Promise<boolean> {
   const rows = await sql`
-    update sessions set status = ${change.status}, status_version = ${change.version}, updated_at = ${change.at}
+    update sessions set status = ${change.status}, status_version = ${change.version}, updated_at = ${change.at}, status_reason = ${change.reason ?? null}
     where id = ${change.sessionId} and status_version < ${change.version}
     returning id`;
   return rows.length === 1;

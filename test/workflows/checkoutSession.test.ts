@@ -122,6 +122,13 @@ describe('checkoutSession lifecycle', () => {
       expect(row).toEqual({ credited: true, late: false, amount_base_units: '25500000' });
       const [payment] = await h.db.sql`select received_base_units, expected_base_units from payments where session_id = ${record.sessionId}`;
       expect(payment).toEqual({ received_base_units: '25500000', expected_base_units: '25500000' });
+      // The merchant's timeline carries the workflow's own reason for each change.
+      expect(await h.db.sql`select to_status, reason from session_status_changes where session_id = ${record.sessionId} order by id`).toEqual([
+        { to_status: 'pending', reason: null },
+        { to_status: 'awaiting_payment', reason: 'USDC on base selected' },
+        { to_status: 'confirming', reason: `deposit ${paid.txHash} detected` },
+        { to_status: 'completed', reason: `deposit ${paid.txHash} confirmed with 64 confirmations` },
+      ]);
     });
   });
 
