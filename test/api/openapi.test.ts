@@ -136,7 +136,7 @@ describe('GET /openapi.json for client generators and fuzzers', () => {
 describe('405 Method not allowed', () => {
   it.each([
     ['POST', '/checkout/tokens', ['GET', 'HEAD']],
-    ['DELETE', '/checkout/sessions', ['POST']],
+    ['DELETE', '/checkout/sessions', ['GET', 'HEAD', 'POST']],
     ['PUT', '/checkout/sessions/cs_01ARZ3NDEKTSV4RRFFQ69G5FAV', ['GET', 'HEAD']],
     ['GET', '/checkout/sessions/cs_01ARZ3NDEKTSV4RRFFQ69G5FAV/cancel', ['POST']],
   ])('%s %s answers 405 with Allow: %j', async (method, path, allowed) => {
