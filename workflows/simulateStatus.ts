@@ -37,7 +37,7 @@ export async function simulateStatus(sim: Simulation): Promise<void> {
     await records.recordSimulatedReceipt(record.sessionId, state.receivedBaseUnits);
     if (!(await sim.settle())) return;
   }
-  await sim.moveTo(status, 'simulated');
+  await sim.moveTo(status, 'simulated through POST /checkout/sessions/{session_id}/simulate (test mode)');
 }
 
 async function simulatedSelection(record: SessionRecord): Promise<PaymentInstructions> {

@@ -86,7 +86,7 @@ describe('dashboard: sessions', () => {
     await page.getByRole('link', { name: ids.paid! }).click();
     await waitForView(page, 'session');
     const timeline = page.locator('.timeline li');
-    await expect.poll(() => timeline.allTextContents()).toEqual([expect.stringMatching(/^pending at .*Session created/), expect.stringMatching(/^completed at .*settled/)]);
+    await expect.poll(() => timeline.allTextContents()).toEqual([expect.stringMatching(/^pending at .*Session created/), expect.stringMatching(/^completed at .*simulated through POST \/checkout\/sessions\/{session_id}\/simulate/)]);
     const attempts = page.locator('.delivery .attempt');
     await expect.poll(() => attempts.allTextContents()).toEqual([expect.stringMatching(/^1.*500.*HTTP 500$/)]);
 
