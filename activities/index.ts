@@ -11,7 +11,7 @@ import { createRecordSimulatedReceipt } from './payments/recordSimulatedReceipt'
 import { createReadModelActivities } from './readModel';
 import { createSettlePayment, defaultSettlementProviders, type SettlementDeps } from './settlement/settlePayment';
 import { simulatedSettlement } from './settlement/simulatedSettlement';
-import { createWebhookActivities } from './webhooks/webhookActivities';
+import { createWebhookActivities, type WebhookTargetSettings } from './webhooks/webhookActivities';
 
 export interface ActivityDeps {
   sql: Sql;
@@ -19,6 +19,7 @@ export interface ActivityDeps {
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
   lateDepositWatchHours: number;
   webhookTimeoutMs: number;
+  webhookTargets: WebhookTargetSettings;
   /** Token contracts and chain ids per network, from the chain registry (tests may pass their own). */
   paymentNetwork: PaymentNetwork;
   /** Defaults to simulated settlement for test mode and none (fail loudly) for live mode. */
@@ -43,7 +44,7 @@ export function createActivities(deps: ActivityDeps) {
       sql: deps.sql,
       providerFor: deps.settlementProviderFor ?? defaultSettlementProviders(simulatedSettlement()),
     }),
-    ...createWebhookActivities({ sql: deps.sql, timeoutMs: deps.webhookTimeoutMs }),
+    ...createWebhookActivities({ sql: deps.sql, timeoutMs: deps.webhookTimeoutMs, targets: deps.webhookTargets }),
   };
 }
 

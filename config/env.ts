@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseLivePrices, type Rate } from '../domain/pricing';
 import type { TokenSymbol } from '../domain/chains';
 import { DEFAULT_MINIMUM_DEPOSIT_CENTS } from '../domain/session';
+import { invalidIpRules } from '../domain/ipAllowlist';
 
 const DEV_SESSION_TOKEN_SECRET = 'dev-only-session-token-secret-do-not-use-in-production';
 
@@ -28,6 +29,7 @@ const EnvSchema = z
     LATE_DEPOSIT_WATCH_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
     MINIMUM_DEPOSIT_CENTS: z.coerce.number().int().min(1).max(100_000).default(Number(DEFAULT_MINIMUM_DEPOSIT_CENTS)),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
+    WEBHOOK_ALLOWED_PRIVATE_TARGETS: z.string().default(''),
     TRUST_PROXY: z.stringbool().default(false),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
     RATE_LIMIT_PER_SESSION_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
@@ -42,6 +44,10 @@ const EnvSchema = z
   .superRefine((env, ctx) => {
     if (env.APP_ENV === 'production' && !env.SESSION_TOKEN_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_TOKEN_SECRET'], message: 'is required when APP_ENV=production' });
+    }
+    const badTargets = invalidIpRules(listEntries(env.WEBHOOK_ALLOWED_PRIVATE_TARGETS));
+    if (badTargets.length > 0) {
+      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOWED_PRIVATE_TARGETS'], message: `not an address or CIDR range: ${badTargets.join(', ')}` });
     }
     try {
       parseLivePrices(env.LIVE_TOKEN_PRICES_USD);
@@ -72,6 +78,8 @@ export type Config = {
   /** Deposits worth less are dust: kept for a refund, never credited. */
   minimumDepositCents: number;
   webhookTimeoutMs: number;
+  /** Private addresses and ranges webhooks may reach even where only public targets are allowed (live, or production). */
+  webhookAllowedPrivateTargets: string[];
   /** Behind one reverse proxy: the client address is the last X-Forwarded-For entry, the one the proxy added. */
   trustProxy: boolean;
   /** Requests per API key per minute, counted in Postgres so every API replica shares one budget. */
@@ -89,6 +97,11 @@ export type Config = {
   /** Port of the local Hardhat chain `npm start` runs when no RPC_URLS_* are set; 0 picks a free one. */
   localChainPort: number;
 };
+
+/** A comma-separated list, blanks dropped. */
+function listEntries(text: string): string[] {
+  return text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -119,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lateDepositWatchHours: e.LATE_DEPOSIT_WATCH_HOURS,
     minimumDepositCents: e.MINIMUM_DEPOSIT_CENTS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    webhookAllowedPrivateTargets: listEntries(e.WEBHOOK_ALLOWED_PRIVATE_TARGETS),
     trustProxy: e.TRUST_PROXY,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     rateLimitPerSessionPerMinute: e.RATE_LIMIT_PER_SESSION_PER_MINUTE,

@@ -40,5 +40,6 @@ export function activityDepsFromConfig(config: Config, sql: Sql, env: NodeJS.Pro
     liveTokenPrices: config.liveTokenPrices,
     lateDepositWatchHours: config.lateDepositWatchHours,
     webhookTimeoutMs: config.webhookTimeoutMs,
+    webhookTargets: { appEnv: config.appEnv, allowedPrivateTargets: config.webhookAllowedPrivateTargets },
   };
 }

@@ -5,18 +5,26 @@ import type { Sql } from '../../db/client';
 import { newWebhookDeliveryId } from '../../domain/ids';
 import { signingSecrets } from '../../domain/webhookSecret';
 import type { Mode } from '../../domain/session';
+import { webhookTargetPolicy } from '../../domain/webhookTargetPolicy';
 import { webhookBody, type WebhookContent } from '../../domain/webhookPayload';
 import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../domain/webhookSignature';
 import { postWebhook } from './postWebhook';
 import { recordWebhookAttempt } from './webhookMetrics';
-import { assertLiveWebhookUrl, publicOnlyLookup, WebhookTargetRefusedError } from './webhookTarget';
+import { assertWebhookUrl, policyLookup, WebhookTargetRefusedError } from './webhookTarget';
 
 export const WEBHOOK_TARGET_REFUSED = 'WebhookTargetRefused';
 
 export interface WebhookDeps {
   sql: Sql;
   timeoutMs: number;
+  targets: WebhookTargetSettings;
   now?: () => Date;
+}
+
+/** What decides which targets deliveries may reach (domain/webhookTargetPolicy.ts). */
+export interface WebhookTargetSettings {
+  appEnv: string;
+  allowedPrivateTargets: readonly string[];
 }
 
 export interface NewWebhookDelivery {
@@ -79,14 +87,15 @@ export function createWebhookActivities(deps: WebhookDeps) {
         from webhook_attempts where delivery_id = ${deliveryId}`;
 
       const url = new URL(delivery.url);
-      const live = delivery.mode === 'live';
-      const secret = live ? delivery.webhook_secret_live : delivery.webhook_secret_test;
+      const policy = webhookTargetPolicy(delivery.mode, deps.targets.appEnv, deps.targets.allowedPrivateTargets);
+      const lookup = policyLookup(policy);
+      const secret = delivery.mode === 'live' ? delivery.webhook_secret_live : delivery.webhook_secret_test;
       // A secret being rotated out signs too until its overlap ends, so receivers holding it still verify.
       const secrets = signingSecrets(secret, delivery.previous_secret, delivery.previous_until, startedAt);
       const timestamp = Math.floor(startedAt.getTime() / 1000);
       let statusCode: number;
       try {
-        if (live) assertLiveWebhookUrl(url);
+        assertWebhookUrl(policy, url);
         ({ statusCode } = await postWebhook(
           url,
           delivery.body,
@@ -96,7 +105,7 @@ export function createWebhookActivities(deps: WebhookDeps) {
             [EVENT_HEADER]: delivery.event,
             [SIGNATURE_HEADER]: signatureHeader(secrets, timestamp, delivery.body),
           },
-          { timeoutMs: deps.timeoutMs, ...(live ? { lookup: publicOnlyLookup } : {}) },
+          { timeoutMs: deps.timeoutMs, ...(lookup ? { lookup } : {}) },
         ));
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);

@@ -1,14 +1,15 @@
 // "Send test event": a payment.completed payload for a made-up session, signed with the mode's secrets
 // exactly as a real delivery is (same headers, same overlap rule), POSTed once, and kept with its outcome.
-// Live mode, and every mode in production, may only reach public https URLs, as real deliveries.
+// It obeys the same target policy as real deliveries (domain/webhookTargetPolicy.ts).
 import { ulid } from 'ulid';
 import { postWebhook } from '../../activities/webhooks/postWebhook';
-import { assertLiveWebhookUrl, publicOnlyLookup } from '../../activities/webhooks/webhookTarget';
+import { assertWebhookUrl, policyLookup } from '../../activities/webhooks/webhookTarget';
 import { findSigningSecrets } from '../../db/repositories/merchants';
 import { insertWebhookTestEvent, type WebhookTestEvent } from '../../db/repositories/webhookTestEvents';
 import { newWebhookDeliveryId } from '../../domain/ids';
 import type { Mode } from '../../domain/session';
 import { buildWebhookPayload, webhookBody } from '../../domain/webhookPayload';
+import { webhookTargetPolicy } from '../../domain/webhookTargetPolicy';
 import { signingSecrets } from '../../domain/webhookSecret';
 import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../domain/webhookSignature';
 import type { AppDeps } from '../context';
@@ -28,12 +29,13 @@ export async function sendTestEvent(deps: Pick<AppDeps, 'sql' | 'config'>, owner
     timestamp: sentAt.toISOString(),
   });
   const body = webhookBody(content, id, owner.mode);
-  const publicOnly = owner.mode === 'live' || deps.config.appEnv === 'production';
+  const policy = webhookTargetPolicy(owner.mode, deps.config.appEnv, deps.config.webhookAllowedPrivateTargets);
+  const lookup = policyLookup(policy);
   const started = performance.now();
   let statusCode: number | null = null;
   let error: string | null = null;
   try {
-    if (publicOnly) assertLiveWebhookUrl(url);
+    assertWebhookUrl(policy, url);
     ({ statusCode } = await postWebhook(
       url,
       body,
@@ -43,7 +45,7 @@ export async function sendTestEvent(deps: Pick<AppDeps, 'sql' | 'config'>, owner
         [EVENT_HEADER]: 'payment.completed',
         [SIGNATURE_HEADER]: signatureHeader(signingSecrets(secrets.current, secrets.previous, secrets.previousUntil, sentAt), Math.floor(sentAt.getTime() / 1000), body),
       },
-      { timeoutMs: deps.config.webhookTimeoutMs, ...(publicOnly ? { lookup: publicOnlyLookup } : {}) },
+      { timeoutMs: deps.config.webhookTimeoutMs, ...(lookup ? { lookup } : {}) },
     ));
     if (statusCode < 200 || statusCode >= 300) error = `HTTP ${statusCode}`;
   } catch (failure) {

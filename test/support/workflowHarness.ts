@@ -60,6 +60,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
     liveTokenPrices: {},
     lateDepositWatchHours: 168,
     webhookTimeoutMs: 5_000,
+    webhookTargets: { appEnv: 'test', allowedPrivateTargets: [] },
   };
   return {
     get env() {

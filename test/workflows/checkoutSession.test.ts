@@ -318,6 +318,23 @@ describe('checkoutSession lifecycle', () => {
     });
   });
 
+  it('in production, refuses a test session webhook to a loopback receiver at delivery, as for live', async () => {
+    const record = await h.record();
+    expect(new URL(record.webhookUrl).hostname).toBe('127.0.0.1');
+    await h.withWorker(
+      async () => {
+        const handle = await h.start(record);
+        const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+        await detect(handle, deposit({ amount: '19990000', toAddress: deposit_address }));
+        const [delivery] = await finishedDeliveries(h, record.sessionId, 1);
+        expect(delivery).toMatchObject({ event: 'payment.confirming', result: 'failed' });
+        const attempts = await h.db.sql`select attempt, status_code, error from webhook_attempts where delivery_id = ${delivery!.id}`;
+        expect(attempts).toEqual([{ attempt: 1, status_code: null, error: 'webhook URL refused: Must use https' }]);
+      },
+      { webhookTargets: { appEnv: 'production', allowedPrivateTargets: [] } },
+    );
+  });
+
   it('fails live payments loudly when no settlement provider exists for the route', async () => {
     const record = await h.record({ mode: 'live', webhookUrl: 'https://127.0.0.1/webhooks' });
     await h.withWorker(
@@ -339,7 +356,7 @@ describe('checkoutSession lifecycle', () => {
         const [stored] = await h.db.sql<{ body: string }[]>`select body from webhook_deliveries where id = ${delivery!.id}`;
         expect(JSON.parse(stored!.body)).toMatchObject({ event: 'payment.failed', delivery_id: delivery!.id, livemode: true });
         const attempts = await h.db.sql`select attempt, status_code, error from webhook_attempts where delivery_id = ${delivery!.id}`;
-        expect(attempts).toEqual([{ attempt: 1, status_code: null, error: 'webhook host 127.0.0.1 is not a public address' }]);
+        expect(attempts).toEqual([{ attempt: 1, status_code: null, error: 'webhook URL refused: Host 127.0.0.1 is not a public address' }]);
       },
       { depositMnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about', liveTokenPrices: { USDC: { numerator: 1n, denominator: 1n, text: '1' } } },
     );

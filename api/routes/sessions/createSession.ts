@@ -9,6 +9,7 @@ import { canonicalJson } from '../../../domain/canonicalJson';
 import { newSessionId, newTransactionId } from '../../../domain/ids';
 import { centsToUsd, usdToCents } from '../../../domain/money';
 import { payablePairs } from '../../../domain/payablePairs';
+import { webhookTargetPolicy, webhookUrlProblem } from '../../../domain/webhookTargetPolicy';
 import type { CreateSessionRequest, SessionRecord } from '../../../domain/session';
 import type { AppDeps, MerchantAuth } from '../../context';
 import { ConflictError, ForbiddenError, ValidationFailedError } from '../../errors';
@@ -24,9 +25,9 @@ export interface CreatedSession {
 
 export async function createSession(deps: AppDeps, auth: MerchantAuth, body: CreateSessionRequest): Promise<CreatedSession> {
   if (body.merchant_id !== auth.merchantId) throw new ForbiddenError('This API key does not belong to merchant_id');
-  if (auth.mode === 'live' && new URL(body.webhook_url).protocol !== 'https:') {
-    throw new ValidationFailedError(['webhook_url: Must use https with a live key']);
-  }
+  const targetPolicy = webhookTargetPolicy(auth.mode, deps.config.appEnv, deps.config.webhookAllowedPrivateTargets);
+  const targetProblem = webhookUrlProblem(targetPolicy, new URL(body.webhook_url));
+  if (targetProblem) throw new ValidationFailedError([`webhook_url: ${targetProblem}`]);
 
   const owner = { merchantId: auth.merchantId, mode: auth.mode };
   const existing = await findSessionByTransaction(deps.sql, owner, { extTransactionId: body.transaction_id });
