@@ -17,7 +17,6 @@ export interface ActivityDeps {
   sql: Sql;
   depositMnemonic: string | undefined;
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
-  lateDepositWatchHours: number;
   webhookTimeoutMs: number;
   webhookTargets: WebhookTargetSettings;
   /** Token contracts and chain ids per network, from the chain registry (tests may pass their own). */
@@ -34,7 +33,6 @@ export function createActivities(deps: ActivityDeps) {
       network: deps.paymentNetwork,
       depositMnemonic: deps.depositMnemonic,
       liveTokenPrices: deps.liveTokenPrices,
-      lateDepositWatchHours: deps.lateDepositWatchHours,
     }),
     recordDeposit: createRecordDeposit({ sql: deps.sql }),
     confirmedDepositFacts: createConfirmedDepositFacts({ sql: deps.sql }),

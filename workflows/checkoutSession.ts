@@ -1,8 +1,8 @@
 // One workflow per checkout session (workflow id = session id). It alone decides the session's status:
 // signals and updates → the session ledger (domain/sessionLedger.ts, where every money decision lives) →
 // status → activities, through a SessionRun (sessionRun.ts). The read model follows through activities,
-// merchants hear through webhook child workflows. After closing, the workflow stays open for the
-// late-deposit window, recording (never crediting) deposits.
+// merchants hear through webhook child workflows. It ends once the session closes; deposits that arrive
+// later are recorded as late by the indexer, which keeps watching the address.
 import { ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { PaymentSelection } from '../domain/payment';
 import type { SessionRecord } from '../domain/session';

@@ -81,9 +81,13 @@ export class SessionRun {
     return { closed: this.closedAt !== undefined, status: this.state.status };
   }
 
-  /** When the workflow next has something to do on its own: expiry, or the end of the late-deposit window. */
+  /**
+   * When the workflow next has something to do on its own: expiry, or its end once the session closed. It
+   * does not wait for late deposits: the indexer records those as late itself (indexers/core/signalOutbox.ts),
+   * so a closed session holds no open workflow.
+   */
   deadline(): number {
-    if (this.closedAt) return Math.max(Date.parse(this.record.expiresAt), Date.parse(this.closedAt)) + this.record.lateDepositWatchHours * 3_600_000;
+    if (this.closedAt) return Date.parse(this.closedAt);
     return this.expiryReached ? Number.POSITIVE_INFINITY : Date.parse(this.record.expiresAt);
   }
 

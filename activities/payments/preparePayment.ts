@@ -22,7 +22,6 @@ export interface PaymentDeps {
   network: PaymentNetwork;
   depositMnemonic: string | undefined;
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
-  lateDepositWatchHours: number;
 }
 
 async function depositAddressesFor(tx: Sql, deps: PaymentDeps, record: SessionRecord): Promise<DepositAddresses> {
@@ -78,8 +77,9 @@ export function createPreparePayment(deps: PaymentDeps) {
         on conflict (session_id) do update set quote_id = excluded.quote_id, token = excluded.token, chain = excluded.chain,
           deposit_address = excluded.deposit_address, expected_base_units = excluded.expected_base_units,
           decimals = excluded.decimals, token_address = excluded.token_address, evm_chain_id = excluded.evm_chain_id, updated_at = now()`;
-      // Earlier choices stay watched too: a customer may still pay an address shown to them before.
-      const watchUntil = new Date(Date.parse(record.expiresAt) + deps.lateDepositWatchHours * 3_600_000);
+      // Earlier choices stay watched too: a customer may still pay an address shown to them before. After
+      // the session closes its workflow ends, and the indexer alone records what arrives, as late.
+      const watchUntil = new Date(Date.parse(record.expiresAt) + record.lateDepositWatchHours * 3_600_000);
       await tx`
         insert into deposit_watches (session_id, chain, network, address, watch_until)
         values (${record.sessionId}, ${selection.chain}, ${network}, ${depositAddress}, ${watchUntil})

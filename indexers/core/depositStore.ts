@@ -170,6 +170,16 @@ export async function depositsWithPendingSignals(sql: Queryable, key: ChainKey, 
   return rows.map(toDeposit);
 }
 
+/**
+ * A deposit whose session workflow has ended (the session closed): it can never be credited, so the
+ * indexer records it as late, for a refund. The workflow's own verdict on a credited deposit is kept.
+ */
+export async function markLate(sql: Queryable, ref: Ref): Promise<void> {
+  await sql`
+    update deposits set late = true, updated_at = now()
+    where chain = ${ref.chain} and tx_hash = ${ref.txHash} and log_index = ${ref.logIndex} and not credited and not late`;
+}
+
 export interface SignalledState {
   stage: DepositStage;
   blockHash: string | null;

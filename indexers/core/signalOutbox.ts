@@ -8,7 +8,7 @@ import type { Sql } from '../../db/client';
 import { errorFields } from '../../observability/logger';
 import type { DepositObservation, DepositRef } from '../../domain/deposit';
 import type { ChainKey } from './cursor';
-import { depositsWithPendingSignals, recordSignalled, type DepositRow, type SignalledState } from './depositStore';
+import { depositsWithPendingSignals, markLate, recordSignalled, type DepositRow, type SignalledState } from './depositStore';
 import type { ChainMetrics } from './metrics';
 import type { IndexerSignal, SignalSender } from './signalSender';
 
@@ -89,8 +89,10 @@ export async function flushSignals({ sql, key, sender, metrics, logger }: FlushD
           const outcome = await sender.send(row.sessionId, step.signal, signalRequestId(row));
           if (outcome === 'delivered') metrics.signalsSent += 1;
           else {
+            // Session workflows end when their session closes; the address stays watched for late deposits.
             metrics.signalsUndeliverable += 1;
-            logger.warn({ sessionId: row.sessionId, txHash: row.txHash, logIndex: row.logIndex, signal: step.signal.kind }, 'no running session workflow for this deposit; left recorded in deposits');
+            await markLate(sql, row);
+            logger.info({ sessionId: row.sessionId, txHash: row.txHash, logIndex: row.logIndex, signal: step.signal.kind }, 'session closed: deposit recorded as late, for refund');
           }
         } catch (error) {
           metrics.signalErrors += 1;

@@ -58,7 +58,6 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
     paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig({}))),
     depositMnemonic: undefined,
     liveTokenPrices: {},
-    lateDepositWatchHours: 168,
     webhookTimeoutMs: 5_000,
     webhookTargets: { appEnv: 'test', allowedPrivateTargets: [] },
   };

@@ -113,6 +113,22 @@ describe('Temporal signal sender', () => {
     await handle.terminate('test finished');
   });
 
+  test('a deposit for a closed session, whose workflow has ended, is recorded as late for a refund', async () => {
+    const { merchant } = await createTestMerchant(db.sql);
+    const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
+    await insertSessionRecord(db.sql, record, 'expired');
+    const key = { chain: 'base' as const, network: 'testnet' as const };
+    await upsertDeposits(db.sql, key, [
+      { sessionId: record.sessionId, token: 'USDC', txHash: '0xlate', logIndex: 1, amount: 5n, fromAddress: '0x1', toAddress: '0x2', blockNumber: 8n, blockHash: '0xb8' },
+    ]);
+    const metrics = new IndexerMetrics().forChain('base', 'testnet');
+    const sender = createTemporalSignalSender(client, { namespace: 'default' });
+    expect(await flushSignals({ sql: db.sql, key, sender, metrics, logger: silentLogger })).toBe(true);
+    const [row] = await db.sql`select late, credited, signalled_stage from deposits where tx_hash = '0xlate'`;
+    expect(row).toEqual({ late: true, credited: false, signalled_stage: 'detected' });
+    expect(metrics.signalsUndeliverable).toBe(1);
+  });
+
   test('a session without a running workflow is reported, not retried forever', async () => {
     const temporal = createTemporalSignalSender(client, { namespace: 'default' });
     const outcome = await temporal.send('cs_does_not_exist', { kind: 'depositReorged', payload: { chain: 'bsc', txHash: '0x1', logIndex: 0 } }, randomBytes(16).toString('hex'));
