@@ -30,6 +30,8 @@ const EnvSchema = z
     MINIMUM_DEPOSIT_CENTS: z.coerce.number().int().min(1).max(100_000).default(Number(DEFAULT_MINIMUM_DEPOSIT_CENTS)),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
     WEBHOOK_ALLOWED_PRIVATE_TARGETS: z.string().default(''),
+    MAX_OPEN_SESSIONS_LIVE: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
+    MAX_OPEN_SESSIONS_TEST: z.coerce.number().int().min(1).max(10_000_000).default(1_000),
     TRUST_PROXY: z.stringbool().default(false),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
     RATE_LIMIT_PER_SESSION_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
@@ -82,6 +84,8 @@ export type Config = {
   webhookAllowedPrivateTargets: string[];
   /** Behind one reverse proxy: the client address is the last X-Forwarded-For entry, the one the proxy added. */
   trustProxy: boolean;
+  /** Open sessions a merchant may have at once per mode; test keys are cheap to get, so their cap is lower. */
+  maxOpenSessions: Record<'test' | 'live', number>;
   /** Requests per API key per minute, counted in Postgres so every API replica shares one budget. */
   rateLimitPerMinute: number;
   /** Session-token requests (the hosted page) per checkout session per minute; the page polls 30 times a minute. */
@@ -134,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     webhookAllowedPrivateTargets: listEntries(e.WEBHOOK_ALLOWED_PRIVATE_TARGETS),
     trustProxy: e.TRUST_PROXY,
+    maxOpenSessions: { test: e.MAX_OPEN_SESSIONS_TEST, live: e.MAX_OPEN_SESSIONS_LIVE },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     rateLimitPerSessionPerMinute: e.RATE_LIMIT_PER_SESSION_PER_MINUTE,
     metrics: { host: e.METRICS_HOST, workerPort: e.WORKER_METRICS_PORT, indexerPort: e.INDEXER_METRICS_PORT },

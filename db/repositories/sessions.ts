@@ -82,6 +82,19 @@ export async function insertSessionRecord(sql: Queryable, r: SessionRecord, init
     on conflict (id) do nothing`;
 }
 
+/**
+ * Sessions of the merchant in this mode that can still take a payment. Called inside the creating
+ * transaction: the advisory lock makes concurrent creates count one after another, so the cap holds exactly.
+ */
+export async function countOpenSessionsLocked(tx: Queryable, owner: { merchantId: string; mode: Mode }): Promise<number> {
+  await tx`select pg_advisory_xact_lock(hashtextextended(${`open-sessions:${owner.merchantId}:${owner.mode}`}, 0))`;
+  const [row] = await tx<{ n: number }[]>`
+    select count(*)::int as n from sessions
+    where merchant_id = ${owner.merchantId} and mode = ${owner.mode} and expires_at > now()
+      and status in ('pending', 'awaiting_payment', 'confirming', 'underpaid')`;
+  return row!.n;
+}
+
 /** The session that holds the merchant's transaction_id in this mode, if any. */
 export async function sessionIdForExtTransaction(sql: Queryable, owner: { merchantId: string; mode: Mode; extTransactionId: string }): Promise<string | undefined> {
   const [row] = await sql<{ session_id: string }[]>`

@@ -4,7 +4,7 @@
 // row's workflow should the first request have died before it did; a different request is a 409.
 import { hasActiveBankAccount } from '../../../db/repositories/bankAccounts';
 import { findMerchant } from '../../../db/repositories/merchants';
-import { findSessionByTransaction, insertSessionRecord, type SessionView } from '../../../db/repositories/sessions';
+import { countOpenSessionsLocked, findSessionByTransaction, insertSessionRecord, type SessionView } from '../../../db/repositories/sessions';
 import { canonicalJson } from '../../../domain/canonicalJson';
 import { newSessionId, newTransactionId } from '../../../domain/ids';
 import { centsToUsd, usdToCents } from '../../../domain/money';
@@ -12,7 +12,7 @@ import { payablePairs } from '../../../domain/payablePairs';
 import { webhookTargetPolicy, webhookUrlProblem } from '../../../domain/webhookTargetPolicy';
 import type { CreateSessionRequest, SessionRecord } from '../../../domain/session';
 import type { AppDeps, MerchantAuth } from '../../context';
-import { ConflictError, ForbiddenError, ValidationFailedError } from '../../errors';
+import { ConflictError, ForbiddenError, TooManyRequestsError, ValidationFailedError } from '../../errors';
 import { resumeSessionWorkflowStart, startSessionWorkflow } from './startSessionWorkflow';
 
 const UNIQUE_VIOLATION = '23505';
@@ -59,7 +59,13 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
   };
 
   try {
-    await deps.sql.begin((tx) => insertSessionRecord(tx, record, 'pending', { awaitingWorkflowStart: true }));
+    await deps.sql.begin(async (tx) => {
+      const cap = deps.config.maxOpenSessions[auth.mode];
+      if ((await countOpenSessionsLocked(tx, owner)) >= cap) {
+        throw new TooManyRequestsError(`Too many open sessions: at most ${cap} ${auth.mode} sessions may be open at once; wait for some to close or cancel them`, 60);
+      }
+      await insertSessionRecord(tx, record, 'pending', { awaitingWorkflowStart: true });
+    });
   } catch (error) {
     if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
       // A concurrent request with the same transaction_id won the race; answer as its replay.
