@@ -6,12 +6,13 @@ import { bankCommands } from './admin/bank';
 import { CliError, commandHelp, createContext, parseOptions, printResult, type CommandGroup } from './admin/cli';
 import { keyCommands } from './admin/keys';
 import { merchantCommands } from './admin/merchants';
+import { retentionCommands } from './admin/retention';
 import { sessionCommands } from './admin/sessions';
 import { userCommands } from './admin/users';
 import { webhookSecretCommands } from './admin/webhookSecrets';
 import { webhookCommands } from './admin/webhooks';
 
-const GROUPS: CommandGroup[] = [merchantCommands, keyCommands, webhookSecretCommands, bankCommands, webhookCommands, sessionCommands, userCommands];
+const GROUPS: CommandGroup[] = [merchantCommands, keyCommands, webhookSecretCommands, bankCommands, webhookCommands, sessionCommands, userCommands, retentionCommands];
 
 const isHelp = (word: string | undefined) => word === undefined || word === '--help' || word === '-h' || word === 'help';
 

@@ -25,6 +25,7 @@ import { createLogger, errorFields, type Logger } from '../observability/logger'
 import { startDevChain, type DevChain } from '../toolchain/localChain/devChain';
 import { startTemporalDevServer } from '../toolchain/temporalDevServer';
 import { activityDepsFromConfig, createWorker, workflowsPath } from '../worker/createWorker';
+import { startRetentionSweeper } from '../worker/retentionSweeper';
 
 const DEMO_MERCHANT = 'Demo merchant';
 // The local node answers in milliseconds and mines only when asked: polling it often costs nothing and lets a
@@ -128,9 +129,11 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       workflowBundle,
     });
     const workerRun = worker.run();
+    const sweeper = startRetentionSweeper(sql, config.retention, logger);
     stops.unshift(async () => {
       worker.shutdown();
       await workerRun;
+      await sweeper?.stop();
       await nativeConnection.close();
     });
 

@@ -5,6 +5,7 @@ import { createSql } from '../db/client';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
 import { activityDepsFromConfig, createWorker } from '../worker/createWorker';
+import { startRetentionSweeper } from '../worker/retentionSweeper';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel, 'worker');
@@ -21,10 +22,12 @@ try {
     activities: activityDepsFromConfig(config, sql),
     shutdownGraceTimeMs: config.shutdownTimeoutMs,
   });
+  const sweeper = startRetentionSweeper(sql, config.retention, logger);
   logger.info({ taskQueue: config.temporal.taskQueue, metrics: metricsBindAddress ? `http://${metricsBindAddress}/metrics` : 'off' }, 'worker running');
   // The SDK installs its own SIGINT/SIGTERM handling: run() resolves once the worker has drained (running
   // activities get shutdownGraceTimeMs to finish, then are cancelled and retried elsewhere by Temporal).
   await worker.run();
+  await sweeper?.stop();
   await connection.close();
   await sql.end({ timeout: 5 });
   logger.info('worker stopped');

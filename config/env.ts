@@ -4,6 +4,7 @@ import { parseLivePrices, type Rate } from '../domain/pricing';
 import type { TokenSymbol } from '../domain/chains';
 import { DEFAULT_MINIMUM_DEPOSIT_CENTS } from '../domain/session';
 import { invalidIpRules } from '../domain/ipAllowlist';
+import type { RetentionAges } from '../db/repositories/retention';
 
 const DEV_SESSION_TOKEN_SECRET = 'dev-only-session-token-secret-do-not-use-in-production';
 
@@ -32,6 +33,10 @@ const EnvSchema = z
     WEBHOOK_ALLOWED_PRIVATE_TARGETS: z.string().default(''),
     MAX_OPEN_SESSIONS_LIVE: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
     MAX_OPEN_SESSIONS_TEST: z.coerce.number().int().min(1).max(10_000_000).default(1_000),
+    RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(60),
+    RETENTION_QUOTE_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+    RETENTION_RATE_LIMIT_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24),
+    RETENTION_WEBHOOK_ATTEMPT_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     TRUST_PROXY: z.stringbool().default(false),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
     RATE_LIMIT_PER_SESSION_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
@@ -86,6 +91,8 @@ export type Config = {
   trustProxy: boolean;
   /** Open sessions a merchant may have at once per mode; test keys are cheap to get, so their cap is lower. */
   maxOpenSessions: Record<'test' | 'live', number>;
+  /** The worker's retention sweep (worker/retentionSweeper.ts): how often (0: never), and what age is old. */
+  retention: { intervalMinutes: number; ages: RetentionAges };
   /** Requests per API key per minute, counted in Postgres so every API replica shares one budget. */
   rateLimitPerMinute: number;
   /** Session-token requests (the hosted page) per checkout session per minute; the page polls 30 times a minute. */
@@ -139,6 +146,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowedPrivateTargets: listEntries(e.WEBHOOK_ALLOWED_PRIVATE_TARGETS),
     trustProxy: e.TRUST_PROXY,
     maxOpenSessions: { test: e.MAX_OPEN_SESSIONS_TEST, live: e.MAX_OPEN_SESSIONS_LIVE },
+    retention: {
+      intervalMinutes: e.RETENTION_INTERVAL_MINUTES,
+      ages: { quoteDays: e.RETENTION_QUOTE_DAYS, rateLimitHours: e.RETENTION_RATE_LIMIT_HOURS, webhookAttemptDays: e.RETENTION_WEBHOOK_ATTEMPT_DAYS },
+    },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     rateLimitPerSessionPerMinute: e.RATE_LIMIT_PER_SESSION_PER_MINUTE,
     metrics: { host: e.METRICS_HOST, workerPort: e.WORKER_METRICS_PORT, indexerPort: e.INDEXER_METRICS_PORT },

@@ -4,6 +4,7 @@ import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   findIdempotencyKey,
+  IDEMPOTENCY_KEY_TTL_SECONDS,
   purgeExpiredIdempotencyKeys,
   releaseIdempotencyKey,
   type IdempotencyScope,
@@ -19,7 +20,7 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 
 const TIMINGS: IdempotencyTimings = {
-  ttlSeconds: 24 * 60 * 60,
+  ttlSeconds: IDEMPOTENCY_KEY_TTL_SECONDS,
   // Far above any request's duration; only a request whose process died holds a key this long.
   lockTimeoutSeconds: 5 * 60,
 };

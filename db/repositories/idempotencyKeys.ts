@@ -2,6 +2,9 @@
 import type { Mode } from '../../domain/session';
 import type { Queryable } from '../client';
 
+/** How long a key replays its first response; older keys are treated as never used, then purged. */
+export const IDEMPOTENCY_KEY_TTL_SECONDS = 24 * 60 * 60;
+
 export interface IdempotencyScope {
   merchantId: string;
   mode: Mode;

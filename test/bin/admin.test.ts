@@ -30,13 +30,24 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
+describe('checkout-admin retention purge', () => {
+  it('deletes what is past its age now and says how much per table', async () => {
+    const [key] = await service.db.sql<{ id: string }[]>`select id from api_keys where merchant_id = ${merchant.merchant.id} order by id limit 1`;
+    await service.db.sql`insert into rate_limit_windows (api_key_id, window_start, request_count) values (${key!.id}, now() - interval '3 days', 1)`;
+    const purged = await admin(['retention', 'purge', '--json']);
+    expect(purged.code).toBe(0);
+    expect(JSON.parse(purged.stdout)).toMatchObject({ deleted: { rateLimitWindows: 1, quotes: 0 } });
+    expect(await service.db.sql`select count(*)::int as n from rate_limit_windows`).toEqual([{ n: 0 }]);
+  });
+});
+
 describe('checkout-admin: help and errors', () => {
   it('prints help for the tool, a group and every command', async () => {
     const overview = await admin(['--help']);
     expect(overview.code).toBe(0);
-    for (const line of ['merchant create', 'key allow-ips', 'webhook-secret rotate', 'bank mark-received', 'webhooks redeliver', 'session cancel', 'user invite']) expect(overview.stdout).toContain(line);
+    for (const line of ['merchant create', 'key allow-ips', 'webhook-secret rotate', 'bank mark-received', 'webhooks redeliver', 'session cancel', 'user invite', 'retention purge']) expect(overview.stdout).toContain(line);
     const commands = [...overview.stdout.matchAll(/^ {2}([a-z-]+ [a-z-]+) {2,}/gm)].map((m) => m[1]!.split(' '));
-    expect(commands).toHaveLength(14);
+    expect(commands).toHaveLength(15);
     const helps = await Promise.all(commands.map((words) => admin([...words, '--help'])));
     for (const [index, help] of helps.entries()) {
       expect(help.code).toBe(0);
