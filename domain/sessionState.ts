@@ -32,6 +32,8 @@ export interface SettlementState {
 /** The money a session holds: what was chosen, what arrived, what was credited. */
 export interface LedgerState {
   selection?: PaymentInstructions;
+  /** How many times select-payment succeeded (absent in state carried from before it was counted). */
+  selectionsMade?: number;
   deposits: DepositState[];
   /** Sum of confirmed, credited deposits in the selected token's base units. */
   receivedBaseUnits: string;

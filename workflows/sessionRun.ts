@@ -3,7 +3,7 @@
 // that record and announce it. The workflow function (checkoutSession.ts) feeds it signals and updates.
 import { ActivityFailure, ApplicationFailure, log, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ConfirmedDeposit, DepositObservation, DepositRef } from '../domain/deposit';
-import type { PaymentInstructions, PaymentSelection } from '../domain/payment';
+import { selectionLimitRefusal, type PaymentInstructions, type PaymentSelection } from '../domain/payment';
 import { DEFAULT_MINIMUM_DEPOSIT_CENTS, type SessionRecord } from '../domain/session';
 import {
   confirmDeposit,
@@ -210,6 +210,8 @@ export class SessionRun {
     if (hasCreditableDeposit(this.state)) {
       throw refuse(WorkflowFailure.SelectionRefused, 'A deposit has already been detected for this session; the payment method can no longer change');
     }
+    const limit = selectionLimitRefusal(this.state.selectionsMade ?? 0);
+    if (limit) throw refuse(WorkflowFailure.SelectionRefused, limit);
   }
 
   async selectPayment(selection: PaymentSelection): Promise<PaymentInstructions> {
@@ -225,6 +227,7 @@ export class SessionRun {
     }
     this.refuseSelection(selection);
     this.state.selection = instructions;
+    this.state.selectionsMade = (this.state.selectionsMade ?? 0) + 1;
     upsertSearchAttributes([
       { key: ChainAttribute, value: selection.chain },
       { key: TokenAttribute, value: selection.token },

@@ -71,12 +71,12 @@ describe('select-payment refusals', () => {
     expect(await readStatus(sessionId)).toBe('pending');
   });
 
-  it('answers 409 with the workflow message when the session no longer accepts a selection', async () => {
+  it('answers 409 when the session closed (its workflow has ended with it)', async () => {
     const { sessionId } = await createSession(alice);
     await service.temporal.workflow.getHandle(sessionId).executeUpdate(cancelUpdate, { args: [{ reason: 'test', by: 'operator' }] });
     const response = await call(service.baseUrl, 'POST', PATH, { apiKey: alice.testKey, body: { session_id: sessionId, token: 'USDC', chain: 'base' } });
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ error: 'The session is cancelled' });
+    expect(response.body).toEqual({ error: `Session ${sessionId} is cancelled and no longer accepts changes` });
   });
 
   it('rejects a pair outside the session supported_tokens, naming it', async () => {

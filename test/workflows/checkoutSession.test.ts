@@ -16,6 +16,7 @@ import {
   simulateUpdate,
 } from '../../workflows/messages';
 import type { DepositObservation } from '../../domain/deposit';
+import { MAX_PAYMENT_SELECTIONS } from '../../domain/payment';
 import type { Mode } from '../../domain/session';
 import type { checkoutSession } from '../../workflows/checkoutSession';
 import { createWorkflowHarness, deposit, finishedDeliveries, indexerRecords, waitForState, type WorkflowHarness } from '../support/workflowHarness';
@@ -437,6 +438,24 @@ describe('checkoutSession lifecycle', () => {
       expect(watch!.watch_until.getTime()).toBe(Date.parse(record.expiresAt) + record.lateDepositWatchHours * 3_600_000);
       const [expired] = await deliveredWebhooks(record.sessionId);
       expect(expired!.payload).toMatchObject({ event: 'payment.expired', amount: { token_received: '0.000000' } });
+    });
+  });
+
+  it(`lets a session choose its payment method at most ${MAX_PAYMENT_SELECTIONS} times`, async () => {
+    const record = await h.record();
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      // Choosing the same pair again counts too: each choice prices a new quote.
+      const choice = { token: 'USDC', chain: 'base' } as const;
+      for (let i = 0; i < MAX_PAYMENT_SELECTIONS; i++) await handle.executeUpdate(selectPaymentUpdate, { args: [choice] });
+      const refused = await handle.executeUpdate(selectPaymentUpdate, { args: [choice] }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
+      expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({
+        type: 'SelectionRefused',
+        message: `The payment method was already chosen ${MAX_PAYMENT_SELECTIONS} times for this session; it can no longer change`,
+      });
+      const [{ n }] = (await h.db.sql`select count(*)::int as n from quotes where session_id = ${record.sessionId}`) as unknown as [{ n: number }];
+      expect(n).toBe(MAX_PAYMENT_SELECTIONS);
     });
   });
 
