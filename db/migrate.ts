@@ -1,10 +1,12 @@
 // Applies db/migrations/*.sql in name order inside one transaction, recording each in schema_migrations.
 // Safe to re-run and to run from several processes at once (advisory lock); an edited applied file is refused.
+// Then it grants the service roles that exist their rights (db/serviceRoles.ts), every run.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sql } from './client';
+import { grantServiceRoles } from './serviceRoles';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 const LOCK_KEY = 7_316_001;
@@ -35,6 +37,7 @@ export async function migrate(sql: Sql, log: (line: string) => void = () => unde
       await tx`insert into schema_migrations (name, checksum) values (${file}, ${checksum})`;
       ran.push(file);
     }
+    await grantServiceRoles(tx);
     return ran;
   });
 }

@@ -1,5 +1,6 @@
 // The service as the tests meet it: the real API over HTTP and a real worker, both on the run's
-// Temporal dev server and a fresh Postgres database. Each file gets its own task queue.
+// Temporal dev server and a fresh Postgres database, each logged in as its own least-privilege role
+// (db/serviceRoles.ts) as in production. Each file gets its own task queue.
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
@@ -8,6 +9,7 @@ import { inject } from 'vitest';
 import { startApiServer } from '../../api/server';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig, type Config } from '../../config/env';
+import { createSql } from '../../db/client';
 import { createChainRegistry, type ChainRegistry } from '../../domain/chainRegistry';
 import { activityDepsFromConfig, createWorker } from '../../worker/createWorker';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -42,20 +44,22 @@ export async function startTestService(options: { worker?: boolean; env?: Record
   let worker: Worker | undefined;
   let workerRun: Promise<void> | undefined;
   let nativeConnection: NativeConnection | undefined;
+  const apiSql = createSql(db.urlAs('checkout_api'), { max: 5 });
+  const workerSql = createSql(db.urlAs('checkout_worker'), { max: 5 });
   if (options.worker !== false) {
     nativeConnection = await NativeConnection.connect({ address });
     worker = await createWorker({
       connection: nativeConnection,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
-      activities: activityDepsFromConfig(config, db.sql, options.env ?? {}),
+      activities: activityDepsFromConfig(config, workerSql, options.env ?? {}),
       workflowBundle: { code: inject('workflowBundleCode') },
     });
     workerRun = worker.run();
   }
 
   const registry = createChainRegistry(loadChainsConfig(options.env ?? {}));
-  const api = await startApiServer({ config, sql: db.sql, temporal, logger: pino({ level: 'silent' }), registry }, '127.0.0.1', 0);
+  const api = await startApiServer({ config, sql: apiSql, temporal, logger: pino({ level: 'silent' }), registry }, '127.0.0.1', 0);
   return {
     baseUrl: api.url,
     config,
@@ -70,6 +74,7 @@ export async function startTestService(options: { worker?: boolean; env?: Record
       }
       await nativeConnection?.close();
       await connection.close();
+      await Promise.all([apiSql.end({ timeout: 5 }), workerSql.end({ timeout: 5 })]);
       await db.drop();
     },
   };

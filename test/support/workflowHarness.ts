@@ -11,7 +11,7 @@ import { createChainRegistry } from '../../domain/chainRegistry';
 import type { Chain, TokenSymbol } from '../../domain/chains';
 import { createWorker } from '../../worker/createWorker';
 import type { checkoutSession } from '../../workflows/checkoutSession';
-import type { Sql } from '../../db/client';
+import { createSql, type Sql } from '../../db/client';
 import type { DepositObservation } from '../../domain/deposit';
 import { networkForMode } from '../../domain/payablePairs';
 import type { Mode, SessionRecord } from '../../domain/session';
@@ -51,10 +51,12 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
     return env;
   };
   const merchant = await createTestMerchant(db.sql);
+  // Activities run as the worker's least-privilege role, as in production.
+  const workerSql = createSql(db.urlAs('checkout_worker'), { max: 5 });
   let taskQueue = '';
   let started: string[] = [];
   const baseDeps: ActivityDeps = {
-    sql: db.sql,
+    sql: workerSql,
     paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig({}))),
     depositMnemonic: undefined,
     liveTokenPrices: {},
@@ -106,6 +108,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
     async teardown() {
       await receiver.close();
       await env?.teardown();
+      await workerSql.end({ timeout: 5 });
       await db.drop();
     },
   };

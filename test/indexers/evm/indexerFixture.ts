@@ -1,5 +1,6 @@
 // What the EVM indexer tests share: a migrated database, a local Hardhat chain with USDC/USDT test tokens,
 // sessions with deposit watches, and indexers built from the same configuration path production uses.
+import { createSql } from '../../../db/client';
 import { pino } from 'pino';
 import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -79,6 +80,8 @@ export function randomAddress(): Address {
 export async function createIndexerFixture(): Promise<IndexerFixture> {
   const [db, chain] = await Promise.all([createTestDatabase(), createLocalChain()]);
   const { merchant } = await createTestMerchant(db.sql);
+  // The indexer logs in as its own least-privilege role, as in production (db/serviceRoles.ts).
+  const indexerSql = createSql(db.urlAs('checkout_indexer'), { max: 5 });
 
   const chainEnv: IndexerFixture['chainEnv'] = (chainName, tokens, options = {}) => {
     const suffix = envSuffix(chainName, 'testnet');
@@ -117,7 +120,7 @@ export async function createIndexerFixture(): Promise<IndexerFixture> {
       const deployment = createChainRegistry(config).get(chainName, 'testnet');
       const sender = new RecordingSignalSender();
       const metrics = new IndexerMetrics();
-      const indexer = buildEvmIndexer(deployment, { sql: db.sql, tuning: config.indexer, sender, logger: silentLogger, metrics });
+      const indexer = buildEvmIndexer(deployment, { sql: indexerSql, tuning: config.indexer, sender, logger: silentLogger, metrics });
       return {
         indexer,
         sender,
@@ -127,6 +130,7 @@ export async function createIndexerFixture(): Promise<IndexerFixture> {
       };
     },
     async stop() {
+      await indexerSql.end({ timeout: 5 });
       await Promise.allSettled([chain.stop(), db.drop()]);
     },
   };

@@ -1,0 +1,92 @@
+// Least-privilege database roles for the service's processes (issue 12). Migrations run as the schema
+// owner; the api, the worker and the indexer each log in as their own role, which reads what it needs and
+// writes only the tables its code writes. The deposit facts (amount, block, stage, confirmations) belong to
+// the indexer alone: the worker may only record its verdict (credited, late), so no workflow activity, and
+// nobody holding the worker's credentials, can make up a deposit.
+//
+// The roles themselves are made by the operator, with passwords (docker-compose's Postgres init script, or
+// by hand on a managed server); migrate grants to the ones that exist, every run, so a table added by a
+// later migration is covered the moment it exists.
+import type { Queryable } from './client';
+
+export const SERVICE_ROLES = ['checkout_api', 'checkout_worker', 'checkout_indexer'] as const;
+export type ServiceRole = (typeof SERVICE_ROLES)[number];
+
+type Write = 'insert' | 'update' | 'delete';
+
+/** Per role, the tables it writes and how; an array of columns limits `update` to those columns. */
+export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write | { update: readonly string[] }>>> = {
+  checkout_api: {
+    api_keys: ['insert', 'update'],
+    audit_events: ['insert'],
+    bank_accounts: ['insert', 'update'],
+    dashboard_sessions: ['insert', 'update', 'delete'],
+    idempotency_keys: ['insert', 'update', 'delete'],
+    merchant_users: ['insert', 'update'],
+    merchants: ['insert', 'update'],
+    quotes: ['insert'],
+    rate_limit_windows: ['insert', 'update'],
+    session_rate_limit_windows: ['insert', 'update'],
+    sessions: ['insert', 'update'],
+    // Written by the trigger on sessions, which runs with the writer's rights.
+    session_status_changes: ['insert'],
+    transactions: ['insert'],
+    user_invites: ['insert', 'update'],
+    webhook_test_events: ['insert'],
+  },
+  checkout_worker: {
+    deposit_addresses: ['insert'],
+    deposit_watches: ['insert', 'update'],
+    deposits: [{ update: ['credited', 'late', 'updated_at'] }],
+    payments: ['insert', 'update'],
+    quotes: ['insert', 'delete'],
+    sessions: ['insert', 'update'],
+    session_status_changes: ['insert'],
+    settlements: ['insert'],
+    transactions: ['insert'],
+    webhook_attempts: ['insert', 'delete'],
+    webhook_deliveries: ['insert', 'update'],
+    // The retention sweep (worker/retentionSweeper.ts).
+    idempotency_keys: ['delete'],
+    rate_limit_windows: ['delete'],
+    session_rate_limit_windows: ['delete'],
+    webhook_test_events: ['delete'],
+  },
+  checkout_indexer: {
+    deposit_watches: [{ update: ['backfilled_at'] }],
+    deposits: ['insert', 'update'],
+    indexer_block_hashes: ['insert', 'update', 'delete'],
+    indexer_cursors: ['insert', 'update', 'delete'],
+  },
+};
+
+const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** The statements that give `role` exactly its rights, starting from none. */
+export function grantStatements(role: ServiceRole): string[] {
+  const r = quoteIdent(role);
+  const statements = [
+    `revoke all on all tables in schema public from ${r}`,
+    `grant usage on schema public to ${r}`,
+    `grant select on all tables in schema public to ${r}`,
+    `grant usage, select on all sequences in schema public to ${r}`,
+  ];
+  for (const [table, writes] of Object.entries(ROLE_WRITES[role])) {
+    for (const write of writes) {
+      statements.push(
+        typeof write === 'string'
+          ? `grant ${write} on ${quoteIdent(table)} to ${r}`
+          : `grant update (${write.update.map(quoteIdent).join(', ')}) on ${quoteIdent(table)} to ${r}`,
+      );
+    }
+  }
+  return statements;
+}
+
+/** Grants each existing service role its rights; roles the operator has not made are skipped. */
+export async function grantServiceRoles(sql: Queryable): Promise<ServiceRole[]> {
+  const existing = new Set((await sql<{ rolname: string }[]>`select rolname from pg_roles where rolname = any(${SERVICE_ROLES as unknown as string[]})`).map((r) => r.rolname));
+  const granted = SERVICE_ROLES.filter((role) => existing.has(role));
+  for (const role of granted) for (const statement of grantStatements(role)) await sql.unsafe(statement);
+  return granted;
+}
