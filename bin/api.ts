@@ -2,7 +2,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { startApiServer } from '../api/server';
 import { loadChainsConfig } from '../config/chains';
-import { loadConfig, requireDatabaseUrl } from '../config/env';
+import { loadConfig, requireDatabaseUrl, requireSessionTokenSecret } from '../config/env';
 import { createSql } from '../db/client';
 import { createChainRegistry } from '../domain/chainRegistry';
 import { createLogger, errorFields } from '../observability/logger';
@@ -13,6 +13,7 @@ const config = loadConfig();
 const registry = createChainRegistry(loadChainsConfig());
 const logger = createLogger(config.logLevel, 'api');
 try {
+  requireSessionTokenSecret(config);
   const sql = createSql(requireDatabaseUrl(config));
   const connection = await Connection.connect({ address: config.temporal.address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });

@@ -49,9 +49,6 @@ const EnvSchema = z
     LOCAL_CHAIN_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
   })
   .superRefine((env, ctx) => {
-    if (env.APP_ENV === 'production' && !env.SESSION_TOKEN_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['SESSION_TOKEN_SECRET'], message: 'is required when APP_ENV=production' });
-    }
     const badTargets = invalidIpRules(listEntries(env.WEBHOOK_ALLOWED_PRIVATE_TARGETS));
     if (badTargets.length > 0) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOWED_PRIVATE_TARGETS'], message: `not an address or CIDR range: ${badTargets.join(', ')}` });
@@ -72,7 +69,8 @@ export type Config = {
   dataDir: string;
   embeddedPostgresPort: number;
   temporal: { address: string; namespace: string; taskQueue: string; uiPort: number };
-  sessionTokenSecret: string;
+  /** Only the API signs and checks session tokens, so only its container is given the secret (requireSessionTokenSecret). */
+  sessionTokenSecret: string | undefined;
   maxBodyBytes: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   /** Operator-set USD prices for live quotes; empty means live quotes are refused, never 1:1. */
@@ -134,7 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.DATA_DIR,
     embeddedPostgresPort: e.EMBEDDED_POSTGRES_PORT,
     temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE, uiPort: e.TEMPORAL_UI_PORT },
-    sessionTokenSecret: e.SESSION_TOKEN_SECRET ?? DEV_SESSION_TOKEN_SECRET,
+    sessionTokenSecret: e.SESSION_TOKEN_SECRET ?? (e.APP_ENV === 'production' ? undefined : DEV_SESSION_TOKEN_SECRET),
     maxBodyBytes: e.MAX_BODY_BYTES,
     logLevel: e.LOG_LEVEL,
     liveTokenPrices: parseLivePrices(e.LIVE_TOKEN_PRICES_USD),
@@ -158,6 +156,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     localChainPort: e.LOCAL_CHAIN_PORT,
   };
+}
+
+/** The API's signing secret for session tokens; in production it must be configured. */
+export function requireSessionTokenSecret(config: Pick<Config, 'sessionTokenSecret'>): string {
+  if (!config.sessionTokenSecret) throw new ConfigError('invalid configuration: SESSION_TOKEN_SECRET: is required when APP_ENV=production');
+  return config.sessionTokenSecret;
 }
 
 export function requireDatabaseUrl(config: Config): string {

@@ -1,3 +1,4 @@
+import { requireSessionTokenSecret } from '../../config/env';
 import type Koa from 'koa';
 import { findSessionById } from '../../db/repositories/sessions';
 import { verifySessionToken } from '../../domain/sessionToken';
@@ -29,7 +30,7 @@ export function sessionTokenAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now'>):
     if (!userType) throw new UnauthenticatedError(`Missing ${USER_TYPE_HEADER} header`);
     if (userType !== CHECKOUT_USER_TYPE) throw new ForbiddenError(`${USER_TYPE_HEADER} must be ${CHECKOUT_USER_TYPE}`);
 
-    const sessionId = verifySessionToken(token, deps.config.sessionTokenSecret);
+    const sessionId = verifySessionToken(token, requireSessionTokenSecret(deps.config));
     const session = sessionId ? await findSessionById(deps.sql, sessionId) : undefined;
     const now = deps.now?.() ?? new Date();
     if (!session || session.expiresAt.getTime() <= now.getTime()) throw new UnauthenticatedError('Invalid or expired session token');

@@ -66,7 +66,7 @@ describe('session-token endpoints', () => {
       `${sessionId}.`,
       `${sessionId}.AAAA`,
       issueSessionToken(sessionId, 'another-secret-of-at-least-thirty-two-characters'),
-      issueSessionToken('cs_01ARZ3NDEKTSV4RRFFQ69G5FAV', service.config.sessionTokenSecret),
+      issueSessionToken('cs_01ARZ3NDEKTSV4RRFFQ69G5FAV', service.config.sessionTokenSecret!),
       `${token}.extra`,
       merchant.testKey,
     ];
@@ -82,7 +82,7 @@ describe('session-token endpoints', () => {
   it('answer 401 Invalid or expired session token once the session has expired', async () => {
     const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id) });
     const expiring = created.body.data?.session_id as string;
-    const expiringToken = issueSessionToken(expiring, service.config.sessionTokenSecret);
+    const expiringToken = issueSessionToken(expiring, service.config.sessionTokenSecret!);
     const headers = { authorization: `Bearer ${expiringToken}`, 'x-service-user-type': 'checkout' };
     expect((await get(ENDPOINTS[0] as string, headers)).status).toBe(200);
     await service.db.sql`update sessions set expires_at = now() - interval '1 second' where id = ${expiring}`;

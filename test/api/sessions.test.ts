@@ -38,7 +38,7 @@ describe('create → get session → get transaction', () => {
     expect(data.checkout_url).toBe(`http://checkout.test/checkout/${data.session_id}`);
     const withToken = new URL(data.checkout_url_with_token);
     expect(`${withToken.origin}${withToken.pathname}`).toBe(data.checkout_url);
-    expect(verifySessionToken(withToken.searchParams.get('token') ?? '', service.config.sessionTokenSecret)).toBe(data.session_id);
+    expect(verifySessionToken(withToken.searchParams.get('token') ?? '', service.config.sessionTokenSecret!)).toBe(data.session_id);
     expect(data.created_at).toMatch(ISO_UTC);
     expect(Date.parse(data.expires_at) - Date.parse(data.created_at)).toBe(60 * 60 * 1000);
 

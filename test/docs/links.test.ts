@@ -17,13 +17,13 @@ beforeAll(async () => {
   adminCommands = await adminCommandTable(projectRoot);
 });
 
-describe('README.md and docs/*.md', () => {
+describe('README.md, SECURITY.md and docs/*.md', () => {
   it('link only to files and headings that exist, and run only scripts, commands and paths that exist', () => {
     const docs = readdirSync(join(projectRoot, 'docs'))
       .filter((name) => name.endsWith('.md'))
       .map((name) => join(projectRoot, 'docs', name));
     expect(docs.length).toBeGreaterThan(0);
-    expect(checkDocs({ root: projectRoot, scripts, adminCommands }, [join(projectRoot, 'README.md'), ...docs])).toEqual([]);
+    expect(checkDocs({ root: projectRoot, scripts, adminCommands }, [join(projectRoot, 'README.md'), join(projectRoot, 'SECURITY.md'), ...docs])).toEqual([]);
   });
 });
 

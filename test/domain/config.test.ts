@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../config/env';
+import { ConfigError, loadConfig, requireSessionTokenSecret } from '../../config/env';
 
 describe('configuration', () => {
   it('starts on documented defaults with nothing set', () => {
@@ -21,9 +21,11 @@ describe('configuration', () => {
     expect(() => loadConfig({ MINIMUM_DEPOSIT_CENTS: '0.5' })).toThrow('MINIMUM_DEPOSIT_CENTS');
   });
 
-  it('refuses production without a session-token secret, naming the variable', () => {
-    expect(() => loadConfig({ APP_ENV: 'production' })).toThrow(ConfigError);
-    expect(() => loadConfig({ APP_ENV: 'production' })).toThrow('SESSION_TOKEN_SECRET: is required when APP_ENV=production');
+  it('refuses an API in production without a session-token secret, naming the variable; other processes need none', () => {
+    const production = loadConfig({ APP_ENV: 'production' });
+    expect(() => requireSessionTokenSecret(production)).toThrow(ConfigError);
+    expect(() => requireSessionTokenSecret(production)).toThrow('SESSION_TOKEN_SECRET: is required when APP_ENV=production');
+    expect(requireSessionTokenSecret(loadConfig({ APP_ENV: 'production', SESSION_TOKEN_SECRET: 'y'.repeat(40) }))).toBe('y'.repeat(40));
   });
 
   it('reports every invalid variable at once without echoing secrets', () => {

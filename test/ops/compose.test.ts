@@ -9,17 +9,24 @@ import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig } from '../../config/env';
+import { SERVICE_ROLES } from '../../db/serviceRoles';
 import { projectRoot } from '../../toolchain/paths';
 import { importGraph } from '../support/importGraph';
 
 interface ComposeService {
   build?: string | { context?: string };
+  ports?: string[];
+  networks?: string[];
+  volumes?: string[];
   command?: string[] | string;
   environment?: Record<string, string | number | boolean | null>;
   init?: boolean;
 }
 
-const compose = parse(readFileSync(join(projectRoot, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
+const compose = parse(readFileSync(join(projectRoot, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, ComposeService>;
+  networks: Record<string, { internal?: boolean }>;
+};
 const packageJson = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
@@ -83,6 +90,31 @@ describe('docker-compose.yml', () => {
     for (const name of ['api', 'worker', 'indexer']) expect(compose.services[name]?.init, name).toBe(true);
   });
 
+  test('publishes only the API; Postgres and Temporal are on an internal network, the Temporal UI on loopback only', () => {
+    const published = Object.entries(compose.services).filter(([, service]) => (service.ports ?? []).length > 0);
+    expect(Object.fromEntries(published.map(([name, service]) => [name, service.ports]))).toEqual({ api: ['3000:3000'], 'temporal-ui': ['127.0.0.1:8233:8080'] });
+    expect(compose.networks.backend?.internal).toBe(true);
+    for (const name of ['postgres', 'temporal-postgres', 'temporal', 'temporal-search-attributes']) expect(compose.services[name]?.networks, name).toEqual(['backend']);
+  });
+
+  test('each process logs in as its own database role and gets only the secrets it uses', () => {
+    const env = (name: string) => resolvedEnv(compose.services[name]!);
+    const user = (name: string) => new URL(env(name).DATABASE_URL ?? '').username;
+    expect(Object.fromEntries(['migrate', 'api', 'worker', 'indexer'].map((name) => [name, user(name)]))).toEqual({
+      migrate: 'checkout',
+      api: 'checkout_api',
+      worker: 'checkout_worker',
+      indexer: 'checkout_indexer',
+    });
+    const holders = (variable: string) => built.filter(([, service]) => variable in (service.environment ?? {})).map(([name]) => name);
+    expect(holders('SESSION_TOKEN_SECRET')).toEqual(['api']);
+    expect(holders('DEPOSIT_MNEMONIC')).toEqual(['worker']);
+    // The Postgres init script makes exactly the roles migrate grants to.
+    expect(compose.services.postgres?.volumes).toContain('./deploy/postgres-service-roles.sh:/docker-entrypoint-initdb.d/10-service-roles.sh:ro');
+    const script = readFileSync(join(projectRoot, 'deploy/postgres-service-roles.sh'), 'utf8');
+    expect([...script.matchAll(/create role (\w+) login password :'\w+'/g)].map((m) => m[1])).toEqual([...SERVICE_ROLES]);
+  });
+
   test('docker compose config accepts the file where the Compose plugin exists', () => {
     const probe = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
     if (probe.status !== 0) {
@@ -92,7 +124,16 @@ describe('docker-compose.yml', () => {
     }
     execFileSync('docker', ['compose', 'config', '-q'], {
       cwd: projectRoot,
-      env: { ...process.env, CHECKOUT_DB_PASSWORD: 'x', TEMPORAL_DB_PASSWORD: 'x', SESSION_TOKEN_SECRET: 'x'.repeat(40), DEPOSIT_MNEMONIC: 'x' },
+      env: {
+        ...process.env,
+        CHECKOUT_DB_PASSWORD: 'x',
+        CHECKOUT_API_DB_PASSWORD: 'x',
+        CHECKOUT_WORKER_DB_PASSWORD: 'x',
+        CHECKOUT_INDEXER_DB_PASSWORD: 'x',
+        TEMPORAL_DB_PASSWORD: 'x',
+        SESSION_TOKEN_SECRET: 'x'.repeat(40),
+        DEPOSIT_MNEMONIC: 'x',
+      },
     });
   });
 });

@@ -1,5 +1,5 @@
 // Read-model rows → the contract's response shapes (spec 2.2–2.4).
-import type { Config } from '../../../config/env';
+import { requireSessionTokenSecret, type Config } from '../../../config/env';
 import type { SessionView } from '../../../db/repositories/sessions';
 import type { ChainRegistry } from '../../../domain/chainRegistry';
 import { complementPairs, toTokenChainSet } from '../../../domain/chains';
@@ -13,7 +13,7 @@ export function presentCreatedSession(
   config: Pick<Config, 'publicBaseUrl' | 'sessionTokenSecret'>,
 ): CreateSessionResponse {
   const checkoutUrl = `${config.publicBaseUrl}/checkout/${session.sessionId}`;
-  const token = issueSessionToken(session.sessionId, config.sessionTokenSecret);
+  const token = issueSessionToken(session.sessionId, requireSessionTokenSecret(config));
   return {
     session_id: session.sessionId,
     checkout_url: checkoutUrl,
