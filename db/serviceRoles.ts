@@ -27,6 +27,7 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     quotes: ['insert'],
     rate_limit_windows: ['insert', 'update'],
     session_rate_limit_windows: ['insert', 'update'],
+    sign_in_rate_limit_windows: ['insert', 'update'],
     sessions: ['insert', 'update'],
     // Written by the trigger on sessions, which runs with the writer's rights.
     session_status_changes: ['insert'],
