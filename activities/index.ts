@@ -1,4 +1,5 @@
-// Every activity the worker registers, built from its dependencies. Workflows import the type only.
+// Every activity the session workflows' worker registers, built from its dependencies (webhook attempts run
+// on the webhook worker: worker/createWebhookWorker.ts). Workflows import the type only.
 import type { Sql } from '../db/client';
 import type { Rate } from '../domain/pricing';
 import type { TokenSymbol } from '../domain/chains';
@@ -11,14 +12,12 @@ import { createRecordSimulatedReceipt } from './payments/recordSimulatedReceipt'
 import { createReadModelActivities } from './readModel';
 import { createSettlePayment, defaultSettlementProviders, type SettlementDeps } from './settlement/settlePayment';
 import { simulatedSettlement } from './settlement/simulatedSettlement';
-import { createWebhookActivities, type WebhookTargetSettings } from './webhooks/webhookActivities';
+import { createWebhookRecords } from './webhooks/webhookActivities';
 
 export interface ActivityDeps {
   sql: Sql;
   depositMnemonic: string | undefined;
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
-  webhookTimeoutMs: number;
-  webhookTargets: WebhookTargetSettings;
   /** Token contracts and chain ids per network, from the chain registry (tests may pass their own). */
   paymentNetwork: PaymentNetwork;
   /** Defaults to simulated settlement for test mode and none (fail loudly) for live mode. */
@@ -42,7 +41,7 @@ export function createActivities(deps: ActivityDeps) {
       sql: deps.sql,
       providerFor: deps.settlementProviderFor ?? defaultSettlementProviders(simulatedSettlement()),
     }),
-    ...createWebhookActivities({ sql: deps.sql, timeoutMs: deps.webhookTimeoutMs, targets: deps.webhookTargets }),
+    ...createWebhookRecords({ sql: deps.sql }),
   };
 }
 

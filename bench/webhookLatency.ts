@@ -18,7 +18,9 @@ import { createTemporalSignalSender } from '../indexers/core/signalSender';
 import { startEvmIndexers } from '../indexers/evm/startEvmIndexers';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
 import type { LocalChain } from '../toolchain/localChain/localChain';
-import { activityDepsFromConfig, createWorker } from '../worker/createWorker';
+import { activityDepsFromConfig } from '../worker/createWorker';
+import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
+import { startInProcessWorkers } from '../worker/inProcessWorkers';
 import { startWebhookReceiver } from '../test/support/webhookReceiver';
 import type { BenchEnvironment } from './environment';
 import type { ChainTokens } from './indexerCost';
@@ -81,13 +83,14 @@ export async function benchWebhookLatency(env: BenchEnvironment, chain: LocalCha
   // The worker's runtime logs through pino like bin/worker.ts, here at warn so progress lines stay readable.
   installWorkerRuntime({ logger: pino({ level: 'warn' }), metricsBindAddress: undefined });
   const nativeConnection = await NativeConnection.connect({ address: env.temporalAddress });
-  const worker = await createWorker({
+  const workers = await startInProcessWorkers({
     connection: nativeConnection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     activities: activityDepsFromConfig(config, db.sql, chainEnv),
+    deliveries: webhookDeliveryDepsFromConfig(config, db.sql),
+    maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
   });
-  const workerRun = worker.run();
   const connection = await Connection.connect({ address: env.temporalAddress });
   const temporal = new Client({ connection });
   const api = await startApiServer({ config, sql: db.sql, temporal, logger: silent, registry: createChainRegistry(loadChainsConfig(chainEnv)) }, '127.0.0.1', 0);
@@ -144,8 +147,7 @@ export async function benchWebhookLatency(env: BenchEnvironment, chain: LocalCha
     return rows;
   } finally {
     await api.close();
-    worker.shutdown();
-    await workerRun;
+    await workers.stop();
     await nativeConnection.close();
     await connection.close();
     await receiver.close();

@@ -24,7 +24,9 @@ import { indexedEvmDeployments, startEvmIndexers } from '../indexers/evm/startEv
 import { createLogger, errorFields, type Logger } from '../observability/logger';
 import { startDevChain, type DevChain } from '../toolchain/localChain/devChain';
 import { startTemporalDevServer } from '../toolchain/temporalDevServer';
-import { activityDepsFromConfig, createWorker, workflowsPath } from '../worker/createWorker';
+import { activityDepsFromConfig, workflowsPath } from '../worker/createWorker';
+import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
+import { startInProcessWorkers } from '../worker/inProcessWorkers';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
 
 const DEMO_MERCHANT = 'Demo merchant';
@@ -121,18 +123,18 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
 
     const temporalAddress = temporalServer?.address ?? config.temporal.address;
     const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
-    const worker = await createWorker({
+    const workers = await startInProcessWorkers({
       connection: nativeConnection,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
       activities: activityDepsFromConfig(config, sql, chainEnv),
+      deliveries: webhookDeliveryDepsFromConfig(config, sql),
+      maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
       workflowBundle,
     });
-    const workerRun = worker.run();
     const sweeper = startRetentionSweeper(sql, config.retention, logger);
     stops.unshift(async () => {
-      worker.shutdown();
-      await workerRun;
+      await workers.stop();
       await sweeper?.stop();
       await nativeConnection.close();
     });

@@ -31,6 +31,8 @@ const EnvSchema = z
     MINIMUM_DEPOSIT_CENTS: z.coerce.number().int().min(1).max(100_000).default(Number(DEFAULT_MINIMUM_DEPOSIT_CENTS)),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
     WEBHOOK_ALLOWED_PRIVATE_TARGETS: z.string().default(''),
+    WEBHOOK_MAX_CONCURRENT_DELIVERIES: z.coerce.number().int().min(1).max(10_000).default(100),
+    WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT: z.coerce.number().int().min(1).max(10_000).default(10),
     MAX_OPEN_SESSIONS_LIVE: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
     MAX_OPEN_SESSIONS_TEST: z.coerce.number().int().min(1).max(10_000_000).default(1_000),
     RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(60),
@@ -85,6 +87,9 @@ export type Config = {
   webhookTimeoutMs: number;
   /** Private addresses and ranges webhooks may reach even where only public targets are allowed (live, or production). */
   webhookAllowedPrivateTargets: string[];
+  /** Delivery attempts one webhook worker runs at once, and at most this many for one merchant. */
+  webhookMaxConcurrentDeliveries: number;
+  webhookMaxInFlightPerMerchant: number;
   /** Behind one reverse proxy: the client address is the last X-Forwarded-For entry, the one the proxy added. */
   trustProxy: boolean;
   /** Open sessions a merchant may have at once per mode; test keys are cheap to get, so their cap is lower. */
@@ -142,6 +147,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     minimumDepositCents: e.MINIMUM_DEPOSIT_CENTS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     webhookAllowedPrivateTargets: listEntries(e.WEBHOOK_ALLOWED_PRIVATE_TARGETS),
+    webhookMaxConcurrentDeliveries: e.WEBHOOK_MAX_CONCURRENT_DELIVERIES,
+    webhookMaxInFlightPerMerchant: e.WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT,
     trustProxy: e.TRUST_PROXY,
     maxOpenSessions: { test: e.MAX_OPEN_SESSIONS_TEST, live: e.MAX_OPEN_SESSIONS_LIVE },
     retention: {

@@ -38,7 +38,5 @@ export function activityDepsFromConfig(config: Config, sql: Sql, env: NodeJS.Pro
     paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig(env))),
     depositMnemonic: config.depositMnemonic,
     liveTokenPrices: config.liveTokenPrices,
-    webhookTimeoutMs: config.webhookTimeoutMs,
-    webhookTargets: { appEnv: config.appEnv, allowedPrivateTargets: config.webhookAllowedPrivateTargets },
   };
 }

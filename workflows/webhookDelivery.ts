@@ -1,8 +1,9 @@
 // Delivers one webhook until the receiver answers 2xx: exponential backoff from one minute, at most an
 // hour between attempts, for up to three days. A child of the session workflow (abandoned on close, so
 // deliveries outlive the session's own history) and the target of operator redeliveries.
-import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks/webhookActivities';
+import { webhookTaskQueue } from '../domain/taskQueues';
 import type { WebhookDeliveryInput } from './messages';
 
 export const WEBHOOK_RETRY = {
@@ -12,16 +13,20 @@ export const WEBHOOK_RETRY = {
   giveUpAfter: '3 days',
 } as const;
 
-const { deliverWebhook } = proxyActivities<WebhookActivities>({
-  startToCloseTimeout: '1 minute',
-  scheduleToCloseTimeout: WEBHOOK_RETRY.giveUpAfter,
-  retry: {
-    initialInterval: WEBHOOK_RETRY.initialInterval,
-    backoffCoefficient: WEBHOOK_RETRY.backoffCoefficient,
-    maximumInterval: WEBHOOK_RETRY.maximumInterval,
-    nonRetryableErrorTypes: ['WebhookTargetRefused', 'WebhookDeliveryMissing'],
-  },
-});
+/** The attempts, on the webhook worker's own queue (domain/taskQueues.ts). */
+const deliveryAttempts = () =>
+  proxyActivities<WebhookActivities>({
+    taskQueue: webhookTaskQueue(workflowInfo().taskQueue),
+    // Above WEBHOOK_TIMEOUT_MS (at most 60 s), which bounds each attempt from inside.
+    startToCloseTimeout: '90 seconds',
+    scheduleToCloseTimeout: WEBHOOK_RETRY.giveUpAfter,
+    retry: {
+      initialInterval: WEBHOOK_RETRY.initialInterval,
+      backoffCoefficient: WEBHOOK_RETRY.backoffCoefficient,
+      maximumInterval: WEBHOOK_RETRY.maximumInterval,
+      nonRetryableErrorTypes: ['WebhookTargetRefused', 'WebhookDeliveryMissing'],
+    },
+  });
 
 const { markWebhookFailed } = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '30 seconds',
@@ -30,7 +35,7 @@ const { markWebhookFailed } = proxyActivities<WebhookActivities>({
 
 export async function webhookDelivery(input: WebhookDeliveryInput): Promise<'delivered' | 'failed'> {
   try {
-    await deliverWebhook(input.deliveryId);
+    await deliveryAttempts().deliverWebhook(input.deliveryId);
     return 'delivered';
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;

@@ -30,7 +30,7 @@ export async function sendTestEvent(deps: Pick<AppDeps, 'sql' | 'config'>, owner
   });
   const body = webhookBody(content, id, owner.mode);
   const policy = webhookTargetPolicy(owner.mode, deps.config.appEnv, deps.config.webhookAllowedPrivateTargets);
-  const lookup = policyLookup(policy);
+  const lookup = policyLookup(policy, deps.config.webhookTimeoutMs);
   const started = performance.now();
   let statusCode: number | null = null;
   let error: string | null = null;

@@ -61,11 +61,12 @@ const REQUIRED_ENV: Record<string, string[]> = {
   api: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'SESSION_TOKEN_SECRET', 'PUBLIC_BASE_URL', 'HOST', 'PORT'],
   worker: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'DEPOSIT_MNEMONIC', 'METRICS_HOST', 'WORKER_METRICS_PORT'],
   indexer: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'METRICS_HOST', 'INDEXER_METRICS_PORT'],
+  'webhook-worker': ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE'],
 };
 
 describe('docker-compose.yml', () => {
   test('migrate, api, worker and indexer are separate services built from this repository', () => {
-    expect(built.map(([name]) => name).sort()).toEqual(['api', 'indexer', 'migrate', 'worker']);
+    expect(built.map(([name]) => name).sort()).toEqual(['api', 'indexer', 'migrate', 'webhook-worker', 'worker']);
   });
 
   test.each(built)('%s runs an npm script of package.json, through tsx (a runtime dependency)', (_name, service) => {
@@ -87,7 +88,7 @@ describe('docker-compose.yml', () => {
     for (const chain of ['ETHEREUM', 'POLYGON', 'ARBITRUM', 'OPTIMISM', 'BASE', 'BSC', 'SOLANA', 'TRON']) {
       expect(indexerEnv).toContain(`RPC_URLS_${chain}_MAINNET`);
     }
-    for (const name of ['api', 'worker', 'indexer']) expect(compose.services[name]?.init, name).toBe(true);
+    for (const name of ['api', 'worker', 'webhook-worker', 'indexer']) expect(compose.services[name]?.init, name).toBe(true);
   });
 
   test('publishes only the API; Postgres and Temporal are on an internal network, the Temporal UI on loopback only', () => {
@@ -100,11 +101,12 @@ describe('docker-compose.yml', () => {
   test('each process logs in as its own database role and gets only the secrets it uses', () => {
     const env = (name: string) => resolvedEnv(compose.services[name]!);
     const user = (name: string) => new URL(env(name).DATABASE_URL ?? '').username;
-    expect(Object.fromEntries(['migrate', 'api', 'worker', 'indexer'].map((name) => [name, user(name)]))).toEqual({
+    expect(Object.fromEntries(['migrate', 'api', 'worker', 'indexer', 'webhook-worker'].map((name) => [name, user(name)]))).toEqual({
       migrate: 'checkout',
       api: 'checkout_api',
       worker: 'checkout_worker',
       indexer: 'checkout_indexer',
+      'webhook-worker': 'checkout_worker',
     });
     const holders = (variable: string) => built.filter(([, service]) => variable in (service.environment ?? {})).map(([name]) => name);
     expect(holders('SESSION_TOKEN_SECRET')).toEqual(['api']);

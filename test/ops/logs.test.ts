@@ -23,8 +23,10 @@ describe('process logs and worker metrics through a whole flow', () => {
   let receiver: WebhookReceiver;
   let api: ServiceProcess | undefined;
   let worker: ServiceProcess | undefined;
+  let webhookWorker: ServiceProcess | undefined;
   let baseUrl = '';
   let metricsPort = 0;
+  let webhookMetricsPort = 0;
   const dbPassword = `pw${randomBytes(12).toString('hex')}`;
   const sessionTokenSecret = randomBytes(32).toString('hex');
 
@@ -46,19 +48,22 @@ describe('process logs and worker metrics through a whole flow', () => {
       SESSION_TOKEN_SECRET: sessionTokenSecret,
       DEPOSIT_MNEMONIC: MNEMONIC,
     };
-    const [apiPort, workerMetricsPort] = await Promise.all([freePort(), freePort()]);
+    const [apiPort, workerMetricsPort, webhookWorkerMetricsPort] = await Promise.all([freePort(), freePort(), freePort()]);
     baseUrl = `http://127.0.0.1:${apiPort}`;
     metricsPort = workerMetricsPort;
+    webhookMetricsPort = webhookWorkerMetricsPort;
     api = startServiceProcess('bin/api.ts', { ...env, PORT: String(apiPort) });
     worker = startServiceProcess('bin/worker.ts', { ...env, WORKER_METRICS_PORT: String(metricsPort) });
+    webhookWorker = startServiceProcess('bin/webhookWorker.ts', { ...env, WORKER_METRICS_PORT: String(webhookMetricsPort) });
     await Promise.all([
       api.waitForLine((line) => line.includes('"api listening"')),
       worker.waitForLine((line) => line.includes('"worker running"'), 120_000),
+      webhookWorker.waitForLine((line) => line.includes('"webhook worker running"'), 120_000),
     ]);
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.allSettled([api?.stop('SIGKILL'), worker?.stop('SIGKILL'), receiver?.close()]);
+    await Promise.allSettled([api?.stop('SIGKILL'), worker?.stop('SIGKILL'), webhookWorker?.stop('SIGKILL'), receiver?.close()]);
     await db?.drop();
   });
 
@@ -98,7 +103,7 @@ describe('process logs and worker metrics through a whole flow', () => {
   });
 
   test('JSON lines with request and workflow ids, no secrets, webhook attempts counted', async () => {
-    if (!api || !worker) throw new Error('processes did not start');
+    if (!api || !worker || !webhookWorker) throw new Error('processes did not start');
     const created = await call(baseUrl, 'POST', '/checkout/sessions', {
       apiKey: merchant.testKey,
       body: sessionRequest(merchant.merchant.id, { webhook_url: receiver.url }),
@@ -120,7 +125,8 @@ describe('process logs and worker metrics through a whole flow', () => {
 
     const metrics = await vi.waitFor(
       async () => {
-        const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+        // Attempts run in the webhook worker process, on their own task queue.
+        const text = await (await fetch(`http://127.0.0.1:${webhookMetricsPort}/metrics`)).text();
         expect(text).toMatch(/^checkout_webhook_attempts\{[^}]*outcome="delivered"[^}]*\} [1-9]/m);
         return text;
       },
@@ -130,6 +136,7 @@ describe('process logs and worker metrics through a whole flow', () => {
     expect(metrics).not.toMatch(/^checkout_webhook_failures\{/m);
 
     expect(await worker.stop('SIGTERM')).toBe(0);
+    expect(await webhookWorker.stop('SIGTERM')).toBe(0);
     expect(await api.stop('SIGTERM')).toBe(0);
 
     const apiLines = api.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -137,14 +144,16 @@ describe('process logs and worker metrics through a whole flow', () => {
     const requests = apiLines.filter((line) => line.msg === 'request');
     expect(requests.length).toBeGreaterThanOrEqual(3);
     for (const line of requests) expect(line.requestId).toMatch(/\S/);
-    const attempts = workerLines.filter((line) => line.msg === 'webhook attempt');
+    const webhookLines = webhookWorker.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const attempts = webhookLines.filter((line) => line.msg === 'webhook attempt');
     expect(attempts.length).toBeGreaterThan(0);
+    expect(workerLines.filter((line) => line.msg === 'webhook attempt')).toEqual([]);
     for (const line of attempts) {
-      expect(line).toMatchObject({ outcome: 'delivered', activityType: 'deliverWebhook', taskQueue: expect.any(String) });
+      expect(line).toMatchObject({ outcome: 'delivered', activityType: 'deliverWebhook', taskQueue: expect.stringMatching(/-webhooks$/) });
       expect(line.workflowId).toMatch(/^wh_/);
     }
 
-    const everything = [...api.lines, ...worker.lines].join('\n');
+    const everything = [...api.lines, ...worker.lines, ...webhookWorker.lines].join('\n');
     const secrets = { apiKey: merchant.testKey, sessionToken, webhookSecret: webhookSecret?.webhook_secret_test ?? '', dbPassword, sessionTokenSecret, mnemonic: MNEMONIC };
     for (const [name, secret] of Object.entries(secrets)) {
       expect(secret.length, name).toBeGreaterThan(8);

@@ -3,7 +3,7 @@
 // (db/serviceRoles.ts) as in production. Each file gets its own task queue.
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import { startApiServer } from '../../api/server';
@@ -11,7 +11,9 @@ import { loadChainsConfig } from '../../config/chains';
 import { loadConfig, type Config } from '../../config/env';
 import { createSql } from '../../db/client';
 import { createChainRegistry, type ChainRegistry } from '../../domain/chainRegistry';
-import { activityDepsFromConfig, createWorker } from '../../worker/createWorker';
+import { activityDepsFromConfig } from '../../worker/createWorker';
+import { webhookDeliveryDepsFromConfig } from '../../worker/createWebhookWorker';
+import { startInProcessWorkers, type RunningWorkers } from '../../worker/inProcessWorkers';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface TestService {
@@ -41,21 +43,21 @@ export async function startTestService(options: { worker?: boolean; env?: Record
   const connection = await Connection.connect({ address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
 
-  let worker: Worker | undefined;
-  let workerRun: Promise<void> | undefined;
+  let workers: RunningWorkers | undefined;
   let nativeConnection: NativeConnection | undefined;
   const apiSql = createSql(db.urlAs('checkout_api'), { max: 5 });
   const workerSql = createSql(db.urlAs('checkout_worker'), { max: 5 });
   if (options.worker !== false) {
     nativeConnection = await NativeConnection.connect({ address });
-    worker = await createWorker({
+    workers = await startInProcessWorkers({
       connection: nativeConnection,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
       activities: activityDepsFromConfig(config, workerSql, options.env ?? {}),
+      deliveries: webhookDeliveryDepsFromConfig(config, workerSql),
+      maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
       workflowBundle: { code: inject('workflowBundleCode') },
     });
-    workerRun = worker.run();
   }
 
   const registry = createChainRegistry(loadChainsConfig(options.env ?? {}));
@@ -68,10 +70,7 @@ export async function startTestService(options: { worker?: boolean; env?: Record
     registry,
     async stop() {
       await api.close();
-      if (worker) {
-        worker.shutdown();
-        await workerRun;
-      }
+      await workers?.stop();
       await nativeConnection?.close();
       await connection.close();
       await Promise.all([apiSql.end({ timeout: 5 }), workerSql.end({ timeout: 5 })]);

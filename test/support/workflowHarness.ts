@@ -10,6 +10,8 @@ import { loadChainsConfig } from '../../config/chains';
 import { createChainRegistry } from '../../domain/chainRegistry';
 import type { Chain, TokenSymbol } from '../../domain/chains';
 import { createWorker } from '../../worker/createWorker';
+import { createWebhookWorker } from '../../worker/createWebhookWorker';
+import type { WebhookDeps } from '../../activities/webhooks/webhookActivities';
 import type { checkoutSession } from '../../workflows/checkoutSession';
 import { createSql, type Sql } from '../../db/client';
 import type { DepositObservation } from '../../domain/deposit';
@@ -36,7 +38,8 @@ export interface WorkflowHarness {
   merchant: TestMerchant;
   receiver: WebhookReceiver;
   /** Runs `fn` with a worker on a fresh task queue, which `start` uses while `fn` runs. A worker runs once. */
-  withWorker<T>(fn: () => Promise<T>, activityOverrides?: Partial<ActivityDeps>): Promise<T>;
+  /** Runs the session worker and the webhook worker on a fresh pair of queues while `fn` runs. */
+  withWorker<T>(fn: () => Promise<T>, activityOverrides?: Partial<ActivityDeps>, deliveryOverrides?: Partial<WebhookDeps>): Promise<T>;
   /** A session record on the test server's clock, its webhooks pointed at the receiver. */
   record(overrides?: Partial<SessionRecord> & { lifetimeMinutes?: number }): Promise<SessionRecord>;
   start(record: SessionRecord): Promise<WorkflowHandle<typeof checkoutSession>>;
@@ -60,8 +63,12 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
     paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig({}))),
     depositMnemonic: undefined,
     liveTokenPrices: {},
-    webhookTimeoutMs: 5_000,
-    webhookTargets: { appEnv: 'test', allowedPrivateTargets: [] },
+  };
+  const baseDeliveryDeps: WebhookDeps = {
+    sql: workerSql,
+    timeoutMs: 5_000,
+    targets: { appEnv: 'test', allowedPrivateTargets: [] },
+    maxInFlightPerMerchant: 10,
   };
   return {
     get env() {
@@ -74,7 +81,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
     db,
     merchant,
     receiver,
-    async withWorker(fn, activityOverrides = {}) {
+    async withWorker(fn, activityOverrides = {}, deliveryOverrides = {}) {
       taskQueue = `lifecycle-${randomBytes(4).toString('hex')}`;
       started = [];
       const env = current();
@@ -85,8 +92,15 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
         activities: { ...baseDeps, ...activityOverrides },
         workflowBundle: { code: inject('workflowBundleCode') },
       });
+      const webhookWorker = await createWebhookWorker({
+        connection: env.nativeConnection,
+        namespace: env.namespace ?? 'default',
+        sessionTaskQueue: taskQueue,
+        deliveries: { ...baseDeliveryDeps, ...deliveryOverrides },
+        maxConcurrentDeliveries: 20,
+      });
       try {
-        return await worker.runUntil(fn);
+        return await webhookWorker.runUntil(() => worker.runUntil(fn));
       } finally {
         // Workflows left open on a queue nobody polls would stall the test server's clock for later tests.
         // Sessions first, so none can start another delivery after the deliveries were listed.

@@ -334,7 +334,8 @@ describe('checkoutSession lifecycle', () => {
         const attempts = await h.db.sql`select attempt, status_code, error from webhook_attempts where delivery_id = ${delivery!.id}`;
         expect(attempts).toEqual([{ attempt: 1, status_code: null, error: 'webhook URL refused: Must use https' }]);
       },
-      { webhookTargets: { appEnv: 'production', allowedPrivateTargets: [] } },
+      {},
+      { targets: { appEnv: 'production', allowedPrivateTargets: [] } },
     );
   });
 

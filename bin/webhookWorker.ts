@@ -1,0 +1,37 @@
+// The webhook worker process: `npm run webhook-worker` with DATABASE_URL and TEMPORAL_ADDRESS set. It runs
+// only webhook delivery attempts, on their own task queue, so no receiver can slow payment work down.
+import { NativeConnection } from '@temporalio/worker';
+import { loadConfig, requireDatabaseUrl } from '../config/env';
+import { createSql } from '../db/client';
+import { webhookTaskQueue } from '../domain/taskQueues';
+import { createLogger, errorFields } from '../observability/logger';
+import { installWorkerRuntime } from '../observability/temporalRuntime';
+import { createWebhookWorker, webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel, 'webhook-worker');
+const metricsBindAddress = config.metrics.workerPort ? `${config.metrics.host}:${config.metrics.workerPort}` : undefined;
+try {
+  installWorkerRuntime({ logger, metricsBindAddress });
+  const sql = createSql(requireDatabaseUrl(config));
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const worker = await createWebhookWorker({
+    connection,
+    namespace: config.temporal.namespace,
+    sessionTaskQueue: config.temporal.taskQueue,
+    deliveries: webhookDeliveryDepsFromConfig(config, sql),
+    maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
+    shutdownGraceTimeMs: config.shutdownTimeoutMs,
+  });
+  logger.info(
+    { taskQueue: webhookTaskQueue(config.temporal.taskQueue), maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries, perMerchant: config.webhookMaxInFlightPerMerchant },
+    'webhook worker running',
+  );
+  await worker.run();
+  await connection.close();
+  await sql.end({ timeout: 5 });
+  logger.info('webhook worker stopped');
+} catch (error) {
+  logger.fatal({ err: errorFields(error) }, 'webhook worker failed');
+  process.exit(1);
+}

@@ -1,0 +1,39 @@
+// The webhook worker: polls only the webhook task queue and runs only HTTP delivery attempts, with its own
+// concurrency limit and a per-merchant cap (activities/webhooks/webhookActivities.ts). It runs no workflow.
+import { type NativeConnection, Worker } from '@temporalio/worker';
+import { createWebhookDeliveries, type WebhookDeps } from '../activities/webhooks/webhookActivities';
+import type { Config } from '../config/env';
+import type { Sql } from '../db/client';
+import { webhookTaskQueue } from '../domain/taskQueues';
+
+export interface WebhookWorkerDeps {
+  connection: NativeConnection;
+  namespace: string;
+  /** The session workflows' queue; the webhook queue is named after it. */
+  sessionTaskQueue: string;
+  deliveries: WebhookDeps;
+  /** Delivery attempts this process runs at once. */
+  maxConcurrentDeliveries: number;
+  shutdownGraceTimeMs?: number;
+}
+
+export function createWebhookWorker(deps: WebhookWorkerDeps): Promise<Worker> {
+  return Worker.create({
+    connection: deps.connection,
+    namespace: deps.namespace,
+    taskQueue: webhookTaskQueue(deps.sessionTaskQueue),
+    activities: createWebhookDeliveries(deps.deliveries),
+    maxConcurrentActivityTaskExecutions: deps.maxConcurrentDeliveries,
+    ...(deps.shutdownGraceTimeMs === undefined ? {} : { shutdownGraceTime: deps.shutdownGraceTimeMs }),
+  });
+}
+
+/** The delivery dependencies the service's own configuration calls for. */
+export function webhookDeliveryDepsFromConfig(config: Config, sql: Sql): WebhookDeps {
+  return {
+    sql,
+    timeoutMs: config.webhookTimeoutMs,
+    targets: { appEnv: config.appEnv, allowedPrivateTargets: config.webhookAllowedPrivateTargets },
+    maxInFlightPerMerchant: config.webhookMaxInFlightPerMerchant,
+  };
+}
