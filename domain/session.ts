@@ -11,6 +11,7 @@ export const MAX_AMOUNT_USD = centsToUsd(MAX_AMOUNT_USD_CENTS);
 
 // multipleOf rather than a refinement, so /openapi.json states the rule too (zod compares decimal digits,
 // not floating-point remainders).
+export const MAX_MERCHANT_AMOUNT = 99_999_999_999;
 export const UsdAmount = z.number().positive().max(MAX_AMOUNT_USD).multipleOf(0.01, 'Number must have at most 2 decimal places');
 
 export const Timestamp = z.iso.datetime({ offset: false });
@@ -40,7 +41,8 @@ export const CreateSessionRequest = z
       .string()
       .regex(/^[A-Z]{3}$/, 'Must be an ISO 4217 currency code such as EUR')
       .optional(),
-    merchant_amount: z.number().positive().multipleOf(0.0001, 'Number must have at most 4 decimal places').optional(),
+    // Bounded so that 4 decimals stay exact in a double (10^11 × 10^4 < 2^53).
+    merchant_amount: z.number().positive().max(MAX_MERCHANT_AMOUNT).multipleOf(0.0001, 'Number must have at most 4 decimal places').optional(),
     metadata: Metadata.optional(),
   })
   .strict()

@@ -1,9 +1,10 @@
 import type Koa from 'koa';
 import getRawBody from 'raw-body';
 import type { AppState } from '../context';
+import { jsonBodyProblem } from '../../domain/jsonLimits';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors';
 
-/** Reads a JSON request body into ctx.request.body with a size limit; bad input becomes a clean 4xx. */
+/** Reads a JSON request body into ctx.request.body with size, depth and content limits; bad input becomes a clean 4xx. */
 export function jsonBody(limitBytes: number): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     if (!['POST', 'PUT', 'PATCH'].includes(ctx.method)) return next();
@@ -22,11 +23,15 @@ export function jsonBody(limitBytes: number): Koa.Middleware<AppState> {
       if ((error as { type?: string }).type === 'entity.too.large') throw new PayloadTooLargeError(`Request body exceeds ${limitBytes} bytes`);
       throw new BadRequestError('Request body could not be read');
     }
+    let body: unknown;
     try {
-      (ctx.request as { body?: unknown }).body = text.length === 0 ? undefined : JSON.parse(text);
+      body = text.length === 0 ? undefined : JSON.parse(text);
     } catch {
       throw new BadRequestError('Malformed JSON in request body');
     }
+    const problem = jsonBodyProblem(body);
+    if (problem) throw new BadRequestError(problem);
+    (ctx.request as { body?: unknown }).body = body;
     return next();
   };
 }

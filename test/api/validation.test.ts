@@ -29,6 +29,7 @@ describe('create-session validation', () => {
     [{ amount_usd: 10.005 }, 'amount_usd: Number must have at most 2 decimal places'],
     [{ amount_usd: '10.00' }, 'amount_usd: Expected number, received string'],
     [{ amount_usd: 100_000_000 }, 'amount_usd: Number must be less than or equal to 99999999.99'],
+    [{ merchant_currency: 'JPY', merchant_amount: 1e15 }, 'merchant_amount: Number must be less than or equal to 99999999999'],
     [{ merchant_id: 'merchant-1' }, 'merchant_id: Must be a merchant id of the form mer_<ULID>'],
     [{ transaction_id: '' }, 'transaction_id: String must contain at least 1 character(s)'],
     [{ transaction_id: 'has space' }, 'transaction_id: Must be printable ASCII without spaces'],
@@ -96,6 +97,23 @@ describe('create-session validation', () => {
     expect(response.status).toBe(400);
     const clean = await call(service.baseUrl, 'POST', '/checkout/sessions', { headers: { 'x-service-user-type': 'checkout' }, body: {} });
     expect(clean.status).toBe(401);
+  });
+});
+
+describe('request bodies the server could not walk or the database could not store', () => {
+  it.each([
+    ['nested 5,000 levels deep', `${'{"n":'.repeat(5_000)}"leaf"${'}'.repeat(5_000)}`, 'Request body is nested deeper than 16 levels'],
+    ['with NUL in a metadata value', '{"note":"a\\u0000b"}', 'Request body contains a NUL character or an unpaired UTF-16 surrogate'],
+    ['with an unpaired surrogate in a metadata key', '{"\\ud800":"x"}', 'Request body contains a NUL character or an unpaired UTF-16 surrogate'],
+    ['with 5,000 array elements', `[${Array.from({ length: 5_000 }, () => 1).join(',')}]`, 'Request body has more than 1000 keys and array elements'],
+  ])('answers 400 to a body %s, and creates nothing', async (_name, metadataJson, message) => {
+    const rawBody = JSON.stringify(sessionRequest(merchant.merchant.id)).replace(/}$/, `,"metadata":${metadataJson}}`);
+    // With an Idempotency-Key, whose request hash walks the whole body.
+    const headers = { 'x-service-user-type': 'checkout', 'x-api-key': merchant.testKey, 'idempotency-key': `refused-${message.length}` };
+    const response = await call(service.baseUrl, 'POST', '/checkout/sessions', { rawBody, headers });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: message });
+    await expectNothingCreated();
   });
 });
 
