@@ -2,7 +2,8 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps, AppState } from './context';
 import { createDashboardRouter } from './dashboard/router';
-import { createApiMetrics } from '../observability/apiMetrics';
+import { createApiMetrics, type ApiMetrics } from '../observability/apiMetrics';
+import { clientAddress } from './middlewares/clientAddress';
 import { errorHandler } from './middlewares/errorHandler';
 import { httpMetrics } from './middlewares/httpMetrics';
 import { jsonBody } from './middlewares/jsonBody';
@@ -10,7 +11,6 @@ import { requestContext } from './middlewares/requestContext';
 import { registerDocsRoutes } from './openapi/routes';
 import { loadHostedPageAssets, registerHostedPageRoutes, unknownCheckoutPage } from './routes/hostedPage/routes';
 import { registerHealthRoutes } from './routes/health/routes';
-import { registerMetricsRoute } from './routes/metrics/routes';
 import { registerQuoteRoutes } from './routes/quotes/routes';
 import { constrainSessionIdParams } from './routes/sessionIdParam';
 import { registerListSessionsRoute } from './routes/sessions/listSessions';
@@ -19,23 +19,19 @@ import { unknownSessionPath } from './routes/sessions/unknownSessionPath';
 import { registerTokenRoutes } from './routes/tokens/routes';
 import { registerTransactionRoutes } from './routes/transactions/routes';
 
-export function createApp(deps: AppDeps): Koa<AppState> {
+/** The public app. `metrics` is shared with the internal listener, which serves it. */
+export function createApp(deps: AppDeps, metrics: ApiMetrics = createApiMetrics(deps.sql)): Koa<AppState> {
   const app = new Koa<AppState>();
   app.silent = true;
-  // Behind a reverse proxy ctx.ip comes from X-Forwarded-For; only its last entry, the one our proxy
-  // appended, is believed, so a client cannot pick its own address for the API keys' IP allowlists.
-  app.proxy = deps.config.trustProxy;
-  app.maxIpsCount = 1;
-  const metrics = createApiMetrics(deps.sql);
   const pageAssets = loadHostedPageAssets(deps);
+  app.use(clientAddress(deps.config.trustedProxies));
   app.use(requestContext(deps.logger));
   app.use(httpMetrics(metrics.httpDuration));
   app.use(errorHandler());
   app.use(jsonBody(deps.config.maxBodyBytes));
 
   const router = new Router<AppState>();
-  registerHealthRoutes(router, deps);
-  registerMetricsRoute(router, metrics);
+  registerHealthRoutes(router, deps, { detailed: false });
   registerDocsRoutes(router, deps);
   registerTokenRoutes(router, deps);
   registerQuoteRoutes(router, deps);

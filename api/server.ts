@@ -1,10 +1,34 @@
 import type { Server, ServerResponse } from 'node:http';
+import type Koa from 'koa';
+import { createApiMetrics } from '../observability/apiMetrics';
 import { createApp } from './app';
-import type { AppDeps } from './context';
+import type { AppDeps, AppState } from './context';
+import { createInternalApp } from './internalApp';
 
 export interface RunningApi {
   url: string;
+  /** The internal listener (/metrics, detailed /readyz), when INTERNAL_PORT is set. */
+  internalUrl?: string;
   close(): Promise<void>;
+}
+
+/** The internal listener: no drain, it closes with the process. */
+async function startInternalServer(app: Koa<AppState>, host: string, port: number): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = app.listen(port, host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.once('listening', () => resolve());
+  });
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  return {
+    url: `http://${host}:${actualPort}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /**
@@ -14,9 +38,12 @@ export interface RunningApi {
  * `Connection: close` so keep-alive clients reconnect elsewhere; whatever still runs after
  * `config.shutdownTimeoutMs` is cut off.
  */
-export function startApiServer(deps: AppDeps, host: string, port: number): Promise<RunningApi> {
+export async function startApiServer(deps: AppDeps, host: string, port: number): Promise<RunningApi> {
   let draining = false;
-  const app = createApp({ ...deps, draining: () => draining });
+  const metrics = createApiMetrics(deps.sql);
+  const app = createApp({ ...deps, draining: () => draining }, metrics);
+  const internalPort = deps.config.internal.port;
+  const internal = internalPort === undefined ? undefined : await startInternalServer(createInternalApp({ ...deps, draining: () => draining }, metrics), deps.config.internal.host, internalPort);
   let closing = false;
   const inFlight = new Set<ServerResponse>();
   return new Promise((resolve, reject) => {
@@ -32,6 +59,7 @@ export function startApiServer(deps: AppDeps, host: string, port: number): Promi
       const actualPort = typeof address === 'object' && address ? address.port : port;
       resolve({
         url: `http://${host}:${actualPort}`,
+        ...(internal ? { internalUrl: internal.url } : {}),
         close: async () => {
           draining = true;
           if (deps.config.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, deps.config.shutdownDrainMs));
@@ -47,6 +75,7 @@ export function startApiServer(deps: AppDeps, host: string, port: number): Promi
             });
             server.closeIdleConnections();
           });
+          await internal?.close();
         },
       });
     });

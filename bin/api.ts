@@ -18,7 +18,7 @@ try {
   const connection = await Connection.connect({ address: config.temporal.address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const api = await startApiServer({ config, sql, temporal, logger, registry }, config.host, config.port);
-  logger.info({ url: api.url }, 'api listening');
+  logger.info({ url: api.url, internal: api.internalUrl ?? 'off' }, 'api listening');
   onShutdown(logger, async () => {
     await api.close();
     await connection.close();

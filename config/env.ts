@@ -39,7 +39,9 @@ const EnvSchema = z
     RETENTION_QUOTE_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
     RETENTION_RATE_LIMIT_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24),
     RETENTION_WEBHOOK_ATTEMPT_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
-    TRUST_PROXY: z.stringbool().default(false),
+    TRUST_PROXY: z.string().default(''),
+    INTERNAL_HOST: z.string().default('127.0.0.1'),
+    INTERNAL_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
     RATE_LIMIT_PER_SESSION_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
     METRICS_HOST: z.string().default('127.0.0.1'),
@@ -51,6 +53,15 @@ const EnvSchema = z
     LOCAL_CHAIN_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
   })
   .superRefine((env, ctx) => {
+    if (/^(true|false|yes|no|1|0)$/i.test(env.TRUST_PROXY.trim())) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TRUST_PROXY'],
+        message: 'is a list of your reverse proxies\' addresses or CIDR ranges (e.g. 10.0.0.0/8), not a boolean: "true" believed X-Forwarded-For from anyone',
+      });
+    } else if (invalidIpRules(listEntries(env.TRUST_PROXY)).length > 0) {
+      ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: `not an address or CIDR range: ${invalidIpRules(listEntries(env.TRUST_PROXY)).join(', ')}` });
+    }
     const badTargets = invalidIpRules(listEntries(env.WEBHOOK_ALLOWED_PRIVATE_TARGETS));
     if (badTargets.length > 0) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOWED_PRIVATE_TARGETS'], message: `not an address or CIDR range: ${badTargets.join(', ')}` });
@@ -90,8 +101,10 @@ export type Config = {
   /** Delivery attempts one webhook worker runs at once, and at most this many for one merchant. */
   webhookMaxConcurrentDeliveries: number;
   webhookMaxInFlightPerMerchant: number;
-  /** Behind one reverse proxy: the client address is the last X-Forwarded-For entry, the one the proxy added. */
-  trustProxy: boolean;
+  /** The reverse proxies whose X-Forwarded-For is believed (domain/clientAddress.ts); empty: none. */
+  trustedProxies: string[];
+  /** The API's internal listener (/metrics, detailed /readyz); no port: not started. */
+  internal: { host: string; port: number | undefined };
   /** Open sessions a merchant may have at once per mode; test keys are cheap to get, so their cap is lower. */
   maxOpenSessions: Record<'test' | 'live', number>;
   /** The worker's retention sweep (worker/retentionSweeper.ts): how often (0: never), and what age is old. */
@@ -149,7 +162,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowedPrivateTargets: listEntries(e.WEBHOOK_ALLOWED_PRIVATE_TARGETS),
     webhookMaxConcurrentDeliveries: e.WEBHOOK_MAX_CONCURRENT_DELIVERIES,
     webhookMaxInFlightPerMerchant: e.WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT,
-    trustProxy: e.TRUST_PROXY,
+    trustedProxies: listEntries(e.TRUST_PROXY),
+    internal: { host: e.INTERNAL_HOST, port: e.INTERNAL_PORT },
     maxOpenSessions: { test: e.MAX_OPEN_SESSIONS_TEST, live: e.MAX_OPEN_SESSIONS_LIVE },
     retention: {
       intervalMinutes: e.RETENTION_INTERVAL_MINUTES,

@@ -217,26 +217,15 @@ export const OPERATIONS: Operation[] = [
     operationId: 'readiness',
     summary: 'Readiness',
     description:
-      'Postgres (`select 1`) and Temporal (`GetSystemInfo`) both answer within READINESS_TIMEOUT_MS. A 503 names each dependency that failed, in `error` and in `details.checks`; during the SHUTDOWN_DRAIN_MS after SIGTERM it is `Not ready: shutting down`, while other requests are still served.',
+      'Postgres (`select 1`) and Temporal (`GetSystemInfo`) both answer within READINESS_TIMEOUT_MS; otherwise 503 `Not ready`. During the SHUTDOWN_DRAIN_MS after SIGTERM it is `Not ready: shutting down`, while other requests are still served. Which dependency failed is reported on the internal listener only (INTERNAL_PORT), with the Prometheus metrics.',
     tag: 'Service',
     auth: [],
     success: {
       status: 200,
       description: 'Ready.',
-      data: z.object({ status: z.literal('ready'), checks: z.object({ postgres: z.literal('ok'), temporal: z.literal('ok') }).strict() }).strict(),
+      data: z.object({ status: z.literal('ready') }).strict(),
     },
     errors: [503],
-  },
-  {
-    method: 'get',
-    path: '/metrics',
-    operationId: 'metrics',
-    summary: 'Prometheus metrics',
-    description: 'Request durations by route pattern and status, sessions by status and mode, process metrics. Keep it off the public proxy.',
-    tag: 'Service',
-    auth: [],
-    success: { status: 200, description: 'Prometheus text exposition format.', contentType: 'text/plain' },
-    errors: [],
   },
   {
     method: 'get',

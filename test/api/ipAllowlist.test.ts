@@ -15,7 +15,7 @@ let proxied: TestService;
 let merchant: TestMerchant;
 
 beforeAll(async () => {
-  [service, proxied] = await Promise.all([startTestService({ worker: false }), startTestService({ worker: false, env: { TRUST_PROXY: 'true' } })]);
+  [service, proxied] = await Promise.all([startTestService({ worker: false }), startTestService({ worker: false, env: { TRUST_PROXY: '127.0.0.1/32,::1,10.0.0.0/8' } })]);
   merchant = await createTestMerchant(service.db.sql);
 });
 afterAll(() => Promise.all([service?.stop(), proxied?.stop()]));
@@ -80,13 +80,13 @@ describe('API key IP allowlist', () => {
     expect(response.body).toEqual({ error: 'Invalid API key' });
   });
 
-  it('ignores X-Forwarded-For unless TRUST_PROXY is set', async () => {
+  it('ignores X-Forwarded-For unless the peer is a proxy listed in TRUST_PROXY', async () => {
     const apiKey = await keyWithAllowlist(service, merchant.merchant.id, ['2001:db8::/32']);
     const response = await readUnknownSession(service, apiKey, { 'x-forwarded-for': '2001:db8::5' });
     expect(response.status).toBe(403);
   });
 
-  it('with TRUST_PROXY, matches the address the proxy appended (IPv6 ranges included) and nothing a client prepends', async () => {
+  it('behind trusted proxies, matches the right-most address that is not a proxy (IPv6 ranges included) and nothing a client prepends', async () => {
     const owner = await createTestMerchant(proxied.db.sql);
     const apiKey = await keyWithAllowlist(proxied, owner.merchant.id, ['2001:db8::/32', '198.51.100.7']);
     const cases: Array<[string, number]> = [
@@ -97,6 +97,11 @@ describe('API key IP allowlist', () => {
       // The client wrote the first entry itself; the proxy appended the real address after it.
       ['2001:db8::5, 192.0.2.44', 403],
       ['192.0.2.44, 198.51.100.7', 404],
+      // Two of our proxies in a row: the client is the address before them.
+      ['192.0.2.44, 198.51.100.7, 10.1.2.3', 404],
+      ['198.51.100.7, 2001:db9::5, 10.1.2.3', 403],
+      // A malformed hop ends the walk at the last address our proxies vouch for: here the proxy itself.
+      ['198.51.100.7, not-an-address, 10.1.2.3', 403],
     ];
     for (const [forwardedFor, status] of cases) {
       const response = await readUnknownSession(proxied, apiKey, { 'x-forwarded-for': forwardedFor });

@@ -1,5 +1,6 @@
-// /healthz, /readyz and /metrics of the API: readiness names the dependency that failed; request durations
-// are labelled by the matched route pattern, never by the raw URL; sessions are counted by status on scrape.
+// /healthz, /readyz and /metrics of the API: the public port says only ready or not, the internal listener
+// names the dependency that failed and serves /metrics (issue 12 item 8); request durations are labelled by
+// the matched route pattern, never by the raw URL; sessions are counted by status on scrape.
 import { Client, Connection } from '@temporalio/client';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -37,15 +38,18 @@ describe('health, readiness and metrics', () => {
     }
   });
 
-  test('/readyz is 200 with Postgres and Temporal reachable, 503 naming each one that is not', async () => {
-    expect(await call(service.baseUrl, 'GET', '/readyz', { headers: {} })).toMatchObject({
-      status: 200,
-      body: { data: { status: 'ready', checks: { postgres: 'ok', temporal: 'ok' } } },
-    });
+  test('/readyz is 200 with Postgres and Temporal reachable, 503 otherwise; only the internal listener names which', async () => {
+    expect(await call(service.baseUrl, 'GET', '/readyz', { headers: {} })).toMatchObject({ status: 200, body: { data: { status: 'ready' } } });
+    expect(await (await fetch(`${service.internalUrl}/readyz`)).json()).toEqual({ data: { status: 'ready', checks: { postgres: 'ok', temporal: 'ok' } } });
     const down = await call(broken.url, 'GET', '/readyz', { headers: {} });
     expect(down.status).toBe(503);
-    expect(down.body.error).toBe('Not ready: postgres, temporal unreachable');
-    expect(down.body.details).toEqual({ checks: { postgres: expect.any(String), temporal: expect.any(String) } });
+    expect(down.body).toEqual({ error: 'Not ready' });
+    const detailed = await fetch(`${broken.internalUrl}/readyz`);
+    expect(detailed.status).toBe(503);
+    expect(await detailed.json()).toEqual({
+      error: 'Not ready: postgres, temporal unreachable',
+      details: { checks: { postgres: expect.any(String), temporal: expect.any(String) } },
+    });
   });
 
   test('/metrics: durations by route pattern and status, sessions by status and mode', async () => {
@@ -55,7 +59,7 @@ describe('health, readiness and metrics', () => {
     expect((await call(service.baseUrl, 'GET', `/checkout/sessions/${sessionId}`, { apiKey: merchant.testKey })).status).toBe(200);
     expect((await call(service.baseUrl, 'GET', '/no/such/path', { apiKey: merchant.testKey })).status).toBe(404);
 
-    const response = await fetch(`${service.baseUrl}/metrics`);
+    const response = await fetch(`${service.internalUrl}/metrics`);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await response.text();
     expect(text).toMatch(/checkout_http_request_duration_seconds_count\{method="GET",route="\/checkout\/sessions\/:session_id",status="200"\} 1\n/);
@@ -65,5 +69,7 @@ describe('health, readiness and metrics', () => {
     expect(text).toMatch(/checkout_sessions\{status="pending",mode="test"\} 1\n/);
     expect(text).toMatch(/checkout_sessions\{status="completed",mode="live"\} 0\n/);
     expect(text).toMatch(/process_resident_memory_bytes \d+/);
+    // Not on the public port: it carries business counts.
+    expect((await fetch(`${service.baseUrl}/metrics`)).status).toBe(404);
   });
 });

@@ -18,6 +18,8 @@ import { createTestDatabase, type TestDatabase } from './database';
 
 export interface TestService {
   baseUrl: string;
+  /** The API's internal listener: /metrics and the detailed /readyz. */
+  internalUrl: string;
   config: Config;
   db: TestDatabase;
   temporal: Client;
@@ -38,6 +40,7 @@ export async function startTestService(options: { worker?: boolean; env?: Record
     PUBLIC_BASE_URL: 'http://checkout.test',
     SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
+    INTERNAL_PORT: '0',
     ...options.env,
   });
   const connection = await Connection.connect({ address });
@@ -64,6 +67,7 @@ export async function startTestService(options: { worker?: boolean; env?: Record
   const api = await startApiServer({ config, sql: apiSql, temporal, logger: pino({ level: 'silent' }), registry }, '127.0.0.1', 0);
   return {
     baseUrl: api.url,
+    internalUrl: api.internalUrl ?? '',
     config,
     db,
     temporal,

@@ -1,6 +1,7 @@
 // Liveness and readiness for orchestrators. /healthz: the process answers (restart it if not). /readyz: its
 // dependencies answer too (send it traffic only then); each check has a short deadline, so a hung dependency
-// makes the probe fail fast instead of hanging with it.
+// makes the probe fail fast instead of hanging with it. The public port says only ready or not; which
+// dependency failed, and why, is for the internal listener (api/internalApp.ts).
 import type Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';
 
@@ -14,7 +15,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-export function registerHealthRoutes(router: Router<AppState>, deps: AppDeps): void {
+export function registerHealthRoutes(router: Router<AppState>, deps: AppDeps, options: { detailed: boolean }): void {
   const timeoutMs = deps.config.readinessTimeoutMs;
   const checks: Record<Check, () => Promise<unknown>> = {
     postgres: () => withTimeout(deps.sql`select 1`.execute(), timeoutMs),
@@ -44,11 +45,11 @@ export function registerHealthRoutes(router: Router<AppState>, deps: AppDeps): v
       }
     });
     if (failed.length === 0) {
-      ctx.body = { data: { status: 'ready', checks: report } };
+      ctx.body = { data: options.detailed ? { status: 'ready', checks: report } : { status: 'ready' } };
       return;
     }
     ctx.state.log.warn({ checks: report }, 'not ready');
     ctx.status = 503;
-    ctx.body = { error: `Not ready: ${failed.join(', ')} unreachable`, details: { checks: report } };
+    ctx.body = options.detailed ? { error: `Not ready: ${failed.join(', ')} unreachable`, details: { checks: report } } : { error: 'Not ready' };
   });
 }
