@@ -19,6 +19,8 @@ export function apiKeyAuth(deps: Pick<AppDeps, 'sql' | 'config'>): Koa.Middlewar
   const { sql } = deps;
   const limited = rateLimit(deps, 'apiKey');
   return async (ctx, next) => {
+    // Whatever a credential unlocks is the merchant's: no shared or browser cache may keep it.
+    ctx.set('Cache-Control', 'no-store');
     const rawKey = ctx.get('x-api-key');
     if (!rawKey) throw new UnauthenticatedError('Missing API key: send it in the x-api-key header');
     const userType = ctx.get(USER_TYPE_HEADER);

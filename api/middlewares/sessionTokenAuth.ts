@@ -24,6 +24,8 @@ export function presentedSessionToken(ctx: AppContext): string | undefined {
 export function sessionTokenAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now'>): Koa.Middleware<AppState> {
   const limited = rateLimit(deps, 'session');
   return async (ctx, next) => {
+    // What a token unlocks is one customer's checkout: no shared or browser cache may keep it.
+    ctx.set('Cache-Control', 'no-store');
     const token = presentedSessionToken(ctx);
     if (!token) throw new UnauthenticatedError('Missing session token');
     const userType = ctx.get(USER_TYPE_HEADER);

@@ -34,6 +34,18 @@ describe('session-token endpoints', () => {
     }
   });
 
+  it('forbid caching of every answer a token or an API key gets, refusals included (Cache-Control: no-store)', async () => {
+    const byToken = [...ENDPOINTS, '/checkout/sessions/current'];
+    for (const path of byToken) {
+      const answered = await get(path, { authorization: `Bearer ${token}`, 'x-service-user-type': 'checkout' });
+      expect([answered.status, answered.headers.get('cache-control')], path).toEqual([200, 'no-store']);
+      expect((await get(path, { authorization: 'Bearer forged', 'x-service-user-type': 'checkout' })).headers.get('cache-control'), path).toBe('no-store');
+    }
+    const byKey = await call(service.baseUrl, 'GET', `/checkout/sessions/${sessionId}`, { apiKey: merchant.testKey });
+    expect([byKey.status, byKey.headers.get('cache-control')]).toEqual([200, 'no-store']);
+    expect((await call(service.baseUrl, 'GET', '/checkout/tokens', { apiKey: merchant.testKey })).headers.get('cache-control')).toBe('no-store');
+  });
+
   it('answer 401 Missing session token without one, even with an API key', async () => {
     for (const path of ENDPOINTS) {
       const withoutToken: Record<string, string>[] = [

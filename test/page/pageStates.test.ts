@@ -52,6 +52,18 @@ describe('hosted checkout page, states without a checkout', () => {
     await tab.close();
   });
 
+  it('takes the token out of the address bar at once, and still works after a reload', async () => {
+    const session = await createCheckout(service, shop, WEBHOOK_URL);
+    const tab = await openTab(browser);
+    await tab.page.goto(session.url);
+    await waitForStep(tab.page, 'choose');
+    expect(tab.page.url()).toBe(session.url.split('?')[0]);
+    await tab.page.reload();
+    await waitForStep(tab.page, 'choose');
+    expect(tab.page.url()).not.toContain('token=');
+    await tab.close();
+  });
+
   it('says the link is incomplete without a token', async () => {
     const session = await createCheckout(service, shop, WEBHOOK_URL);
     const tab = await openTab(browser);

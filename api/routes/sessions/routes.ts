@@ -79,7 +79,6 @@ export function registerSessionRoutes(router: Router<AppState>, deps: AppDeps): 
     '/checkout/sessions/current',
     byToken,
     validated({ query: SessionTokenQuery }, async (ctx) => {
-      ctx.set('Cache-Control', 'no-store');
       ctx.body = { data: await currentSession(deps, sessionAuth(ctx)) };
     }),
   );
