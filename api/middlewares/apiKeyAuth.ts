@@ -33,7 +33,8 @@ export function apiKeyAuth(deps: Pick<AppDeps, 'sql' | 'config'>): Koa.Middlewar
     if (!key || key.revokedAt || key.mode !== mode || !sameHash(key.keyHash, hash)) throw new ForbiddenError('Invalid API key');
     if (key.allowedIps && !ipAllowed(key.allowedIps, ctx.ip)) {
       ctx.state.log.warn({ keyId: key.id, ip: ctx.ip }, 'API key used from an address outside its allowlist');
-      throw new ForbiddenError('API key not allowed from this IP address');
+      // The same answer as for an unknown key: an attacker holding a stolen key learns nothing from the refusal.
+      throw new ForbiddenError('Invalid API key');
     }
 
     ctx.state.auth = { merchantId: key.merchantId, mode: key.mode, keyId: key.id };

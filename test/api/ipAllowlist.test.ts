@@ -8,7 +8,8 @@ import { createTestMerchant, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';
 
-const NOT_ALLOWED = { error: 'API key not allowed from this IP address' };
+// The same words as for an unknown key: no "valid key, wrong address" oracle.
+const NOT_ALLOWED = { error: 'Invalid API key' };
 
 let service: TestService;
 let proxied: TestService;
@@ -69,6 +70,13 @@ describe('API key IP allowlist', () => {
     await keyWithAllowlist(service, merchant.merchant.id, ['10.0.0.0/8']);
     const response = await readUnknownSession(service, merchant.testKey);
     expect(response.status).toBe(404);
+  });
+
+  it('refuses a valid key from the wrong address exactly as it refuses an unknown key', async () => {
+    const apiKey = await keyWithAllowlist(service, merchant.merchant.id, ['10.0.0.0/8']);
+    const wrongAddress = await readUnknownSession(service, apiKey);
+    const unknown = await readUnknownSession(service, 'mk_test_0000000000000000000000000000000000000000');
+    expect([wrongAddress.status, wrongAddress.body]).toEqual([unknown.status, unknown.body]);
   });
 
   it('still answers Invalid API key for a revoked key, whatever its allowlist', async () => {

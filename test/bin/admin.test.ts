@@ -166,7 +166,7 @@ describe('checkout-admin key', () => {
     expect(restricted.allowed_ips).toEqual(['10.0.0.0/8', '2001:db8::/32']);
     const refused = await readUnknownSession(apiKey);
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ error: 'API key not allowed from this IP address' });
+    expect(refused.body).toEqual({ error: 'Invalid API key' });
 
     await adminJson(['key', 'allow-ips', '--key', keyId, '--ips', '127.0.0.1']);
     expect((await readUnknownSession(apiKey)).status).toBe(404);

@@ -90,7 +90,7 @@ describe('dashboard: sign-in and API keys', () => {
     await row.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => row.locator('.saved').textContent()).toBe('Saved');
     const read = () => call(service.baseUrl, 'GET', `/checkout/sessions/${created.body.data?.session_id as string}`, { apiKey: raw });
-    expect((await read()).body.error).toBe('API key not allowed from this IP address');
+    expect((await read()).body.error).toBe('Invalid API key');
     await row.getByLabel(/Allowed IP addresses/).fill('');
     await row.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => row.locator('.saved').textContent()).toBe('Saved: any address');
