@@ -3,6 +3,7 @@
 import type { Sql } from '../db/client';
 import type { Rate } from '../domain/pricing';
 import type { TokenSymbol } from '../domain/chains';
+import type { DepositMnemonics } from './depositAddresses/seed';
 import type { PaymentNetwork } from './payments/paymentNetwork';
 import { createConfirmedDepositFacts } from './payments/confirmedDepositFacts';
 import { createPreparePayment } from './payments/preparePayment';
@@ -16,7 +17,7 @@ import { createWebhookRecords } from './webhooks/webhookActivities';
 
 export interface ActivityDeps {
   sql: Sql;
-  depositMnemonic: string | undefined;
+  depositMnemonics: DepositMnemonics;
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
   /** Token contracts and chain ids per network, from the chain registry (tests may pass their own). */
   paymentNetwork: PaymentNetwork;
@@ -30,7 +31,7 @@ export function createActivities(deps: ActivityDeps) {
     preparePayment: createPreparePayment({
       sql: deps.sql,
       network: deps.paymentNetwork,
-      depositMnemonic: deps.depositMnemonic,
+      depositMnemonics: deps.depositMnemonics,
       liveTokenPrices: deps.liveTokenPrices,
     }),
     recordDeposit: createRecordDeposit({ sql: deps.sql }),

@@ -27,6 +27,8 @@ const EnvSchema = z
     LIVE_TOKEN_PRICES_USD: z.string().optional(),
     QUOTE_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
     DEPOSIT_MNEMONIC: z.string().optional(),
+    DEPOSIT_MNEMONIC_TEST: z.string().optional(),
+    DEPOSIT_MNEMONIC_LIVE: z.string().optional(),
     LATE_DEPOSIT_WATCH_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
     MINIMUM_DEPOSIT_CENTS: z.coerce.number().int().min(1).max(100_000).default(Number(DEFAULT_MINIMUM_DEPOSIT_CENTS)),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
@@ -62,6 +64,17 @@ const EnvSchema = z
     } else if (invalidIpRules(listEntries(env.TRUST_PROXY)).length > 0) {
       ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: `not an address or CIDR range: ${invalidIpRules(listEntries(env.TRUST_PROXY)).join(', ')}` });
     }
+    if (env.DEPOSIT_MNEMONIC !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DEPOSIT_MNEMONIC'],
+        message: 'is split in two: set DEPOSIT_MNEMONIC_LIVE for live keys and, optionally, DEPOSIT_MNEMONIC_TEST for test keys (a different mnemonic)',
+      });
+    }
+    const words = (text: string | undefined) => text?.trim().split(/\s+/).join(' ');
+    if (env.DEPOSIT_MNEMONIC_LIVE && words(env.DEPOSIT_MNEMONIC_LIVE) === words(env.DEPOSIT_MNEMONIC_TEST)) {
+      ctx.addIssue({ code: 'custom', path: ['DEPOSIT_MNEMONIC_TEST'], message: 'must differ from DEPOSIT_MNEMONIC_LIVE: test keys must never derive from live key material' });
+    }
     const badTargets = invalidIpRules(listEntries(env.WEBHOOK_ALLOWED_PRIVATE_TARGETS));
     if (badTargets.length > 0) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOWED_PRIVATE_TARGETS'], message: `not an address or CIDR range: ${badTargets.join(', ')}` });
@@ -89,8 +102,8 @@ export type Config = {
   /** Operator-set USD prices for live quotes; empty means live quotes are refused, never 1:1. */
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
   quoteTtlSeconds: number;
-  /** BIP-39 mnemonic of the deposit-address seed; test mode falls back to the development mnemonic. */
-  depositMnemonic: string | undefined;
+  /** BIP-39 mnemonics of the deposit-address seeds, one per mode; test mode falls back to the development mnemonic. */
+  depositMnemonics: { test: string | undefined; live: string | undefined };
   /** How long after a session closes its deposit address is still watched, so late deposits are caught. */
   lateDepositWatchHours: number;
   /** Deposits worth less are dust: kept for a refund, never credited. */
@@ -155,7 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     liveTokenPrices: parseLivePrices(e.LIVE_TOKEN_PRICES_USD),
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS,
-    depositMnemonic: e.DEPOSIT_MNEMONIC,
+    depositMnemonics: { test: e.DEPOSIT_MNEMONIC_TEST, live: e.DEPOSIT_MNEMONIC_LIVE },
     lateDepositWatchHours: e.LATE_DEPOSIT_WATCH_HOURS,
     minimumDepositCents: e.MINIMUM_DEPOSIT_CENTS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,

@@ -22,7 +22,10 @@ export class DepositSeedRefusedError extends Error {
   }
 }
 
-export type DepositSeedSource = { mode: Mode; mnemonic?: string };
+export type DepositSeedSource = { mode: Mode; mnemonic?: string | undefined };
+
+/** One seed per mode (DEPOSIT_MNEMONIC_TEST, DEPOSIT_MNEMONIC_LIVE): test keys never derive from live key material. */
+export type DepositMnemonics = Record<Mode, string | undefined>;
 
 /** Wallets treat any run of whitespace as one separator; so do we, so the same words always give the same seed. */
 function normalizeMnemonic(mnemonic: string): string {

@@ -13,14 +13,15 @@ import type { TokenSymbol } from '../../domain/chains';
 import type { PaymentInstructions, PaymentSelection } from '../../domain/payment';
 import { WorkflowFailure } from '../../domain/workflowFailures';
 import { deriveDepositAddresses, type DepositAddresses } from '../depositAddresses/derive';
-import { depositSeed } from '../depositAddresses/seed';
+import { depositSeed, type DepositMnemonics } from '../depositAddresses/seed';
 import { networkForMode } from '../../domain/payablePairs';
 import type { PaymentNetwork } from './paymentNetwork';
 
 export interface PaymentDeps {
   sql: Sql;
   network: PaymentNetwork;
-  depositMnemonic: string | undefined;
+  /** Per mode; test mode falls back to the public development mnemonic, live mode has none unless given. */
+  depositMnemonics: DepositMnemonics;
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
 }
 
@@ -28,11 +29,12 @@ async function depositAddressesFor(tx: Sql, deps: PaymentDeps, record: SessionRe
   const [existing] = await tx<{ evm_address: string; tron_address: string; solana_address: string }[]>`
     select evm_address, tron_address, solana_address from deposit_addresses where session_id = ${record.sessionId}`;
   if (existing) return { evm: existing.evm_address as `0x${string}`, tron: existing.tron_address, solana: existing.solana_address };
-  const [{ index }] = (await tx`select nextval('deposit_address_index_seq')::int as index`) as unknown as [{ index: number }];
-  const addresses = deriveDepositAddresses(depositSeed({ mode: record.mode, mnemonic: deps.depositMnemonic }), index);
+  const sequence = record.mode === 'live' ? 'deposit_address_index_seq' : 'deposit_address_test_index_seq';
+  const [{ index }] = (await tx`select nextval(${sequence})::int as index`) as unknown as [{ index: number }];
+  const addresses = deriveDepositAddresses(depositSeed({ mode: record.mode, mnemonic: deps.depositMnemonics[record.mode] }), index);
   await tx`
-    insert into deposit_addresses (session_id, derivation_index, evm_address, tron_address, solana_address)
-    values (${record.sessionId}, ${index}, ${addresses.evm}, ${addresses.tron}, ${addresses.solana})`;
+    insert into deposit_addresses (session_id, mode, derivation_index, evm_address, tron_address, solana_address)
+    values (${record.sessionId}, ${record.mode}, ${index}, ${addresses.evm}, ${addresses.tron}, ${addresses.solana})`;
   return addresses;
 }
 

@@ -59,7 +59,7 @@ function resolvedEnv(service: ComposeService): Record<string, string> {
 const REQUIRED_ENV: Record<string, string[]> = {
   migrate: ['DATABASE_URL'],
   api: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'SESSION_TOKEN_SECRET', 'PUBLIC_BASE_URL', 'HOST', 'PORT'],
-  worker: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'DEPOSIT_MNEMONIC', 'METRICS_HOST', 'WORKER_METRICS_PORT'],
+  worker: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'DEPOSIT_MNEMONIC_LIVE', 'METRICS_HOST', 'WORKER_METRICS_PORT'],
   indexer: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'METRICS_HOST', 'INDEXER_METRICS_PORT'],
   'webhook-worker': ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE'],
 };
@@ -110,7 +110,7 @@ describe('docker-compose.yml', () => {
     });
     const holders = (variable: string) => built.filter(([, service]) => variable in (service.environment ?? {})).map(([name]) => name);
     expect(holders('SESSION_TOKEN_SECRET')).toEqual(['api']);
-    expect(holders('DEPOSIT_MNEMONIC')).toEqual(['worker']);
+    expect(holders('DEPOSIT_MNEMONIC_LIVE')).toEqual(['worker']);
     // The Postgres init script makes exactly the roles migrate grants to.
     expect(compose.services.postgres?.volumes).toContain('./deploy/postgres-service-roles.sh:/docker-entrypoint-initdb.d/10-service-roles.sh:ro');
     const script = readFileSync(join(projectRoot, 'deploy/postgres-service-roles.sh'), 'utf8');
@@ -134,7 +134,7 @@ describe('docker-compose.yml', () => {
         CHECKOUT_INDEXER_DB_PASSWORD: 'x',
         TEMPORAL_DB_PASSWORD: 'x',
         SESSION_TOKEN_SECRET: 'x'.repeat(40),
-        DEPOSIT_MNEMONIC: 'x',
+        DEPOSIT_MNEMONIC_LIVE: 'x',
       },
     });
   });

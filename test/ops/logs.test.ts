@@ -46,7 +46,7 @@ describe('process logs and worker metrics through a whole flow', () => {
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       TEMPORAL_TASK_QUEUE: `ops-${randomBytes(4).toString('hex')}`,
       SESSION_TOKEN_SECRET: sessionTokenSecret,
-      DEPOSIT_MNEMONIC: MNEMONIC,
+      DEPOSIT_MNEMONIC_LIVE: MNEMONIC,
     };
     const [apiPort, workerMetricsPort, webhookWorkerMetricsPort] = await Promise.all([freePort(), freePort(), freePort()]);
     baseUrl = `http://127.0.0.1:${apiPort}`;

@@ -61,7 +61,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
   const baseDeps: ActivityDeps = {
     sql: workerSql,
     paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig({}))),
-    depositMnemonic: undefined,
+    depositMnemonics: { test: undefined, live: undefined },
     liveTokenPrices: {},
   };
   const baseDeliveryDeps: WebhookDeps = {

@@ -362,7 +362,7 @@ describe('checkoutSession lifecycle', () => {
         const attempts = await h.db.sql`select attempt, status_code, error from webhook_attempts where delivery_id = ${delivery!.id}`;
         expect(attempts).toEqual([{ attempt: 1, status_code: null, error: 'webhook URL refused: Host 127.0.0.1 is not a public address' }]);
       },
-      { depositMnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about', liveTokenPrices: { USDC: { numerator: 1n, denominator: 1n, text: '1' } } },
+      { depositMnemonics: { test: undefined, live: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about' }, liveTokenPrices: { USDC: { numerator: 1n, denominator: 1n, text: '1' } } },
     );
   });
 
