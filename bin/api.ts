@@ -1,20 +1,23 @@
 // The API process: `npm run api` with DATABASE_URL and TEMPORAL_ADDRESS set.
+import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { startApiServer } from '../api/server';
 import { loadChainsConfig } from '../config/chains';
-import { loadConfig, requireDatabaseUrl, requireSessionTokenSecret } from '../config/env';
+import { loadConfig, requireDatabaseUrl } from '../config/env';
+import { resolveSessionTokenSecret } from '../config/sessionTokenSecret';
 import { createSql } from '../db/client';
 import { createChainRegistry } from '../domain/chainRegistry';
 import { createLogger, errorFields } from '../observability/logger';
 import { onShutdown } from './shutdown';
 
-const config = loadConfig();
+const loaded = loadConfig();
 // Read once at start-up with the rest: the tokens and quote endpoints show what select-payment will use.
 const registry = createChainRegistry(loadChainsConfig());
-const logger = createLogger(config.logLevel, 'api');
+const logger = createLogger(loaded.logLevel, 'api');
 try {
-  requireSessionTokenSecret(config);
-  const sql = createSql(requireDatabaseUrl(config));
+  const sql = createSql(requireDatabaseUrl(loaded));
+  const sessionTokenSecret = await resolveSessionTokenSecret(loaded, sql, join(loaded.dataDir, 'session-token-secret'));
+  const config = { ...loaded, sessionTokenSecret };
   const connection = await Connection.connect({ address: config.temporal.address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const api = await startApiServer({ config, sql, temporal, logger, registry }, config.host, config.port);

@@ -9,6 +9,7 @@ import { bundleWorkflowCode, NativeConnection, Runtime } from '@temporalio/worke
 import { startApiServer } from '../api/server';
 import { loadChainsConfig } from '../config/chains';
 import type { Config } from '../config/env';
+import { resolveSessionTokenSecret } from '../config/sessionTokenSecret';
 import { createSql } from '../db/client';
 import { startEmbeddedPostgres } from '../db/embeddedPostgres';
 import { ensureDatabase } from '../db/ensureDatabase';
@@ -161,7 +162,9 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       indexers.done.catch((error: unknown) => logger.error({ err: errorFields(error) }, 'an indexer stopped; deposits on its chain are no longer seen'));
     }
 
-    const api = await startApiServer({ config, sql, temporal, logger: createLogger(config.logLevel, 'api'), registry }, config.host, config.port);
+    // Kept in DATA_DIR with the rest of a persistent stack, so the hosted page's links survive a restart.
+    const sessionTokenSecret = await resolveSessionTokenSecret(config, sql, options.persistent ? join(dataDir, 'session-token-secret') : undefined);
+    const api = await startApiServer({ config: { ...config, sessionTokenSecret }, sql, temporal, logger: createLogger(config.logLevel, 'api'), registry }, config.host, config.port);
     stops.unshift(() => api.close());
 
     const merchant =

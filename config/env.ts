@@ -6,7 +6,12 @@ import { DEFAULT_MINIMUM_DEPOSIT_CENTS } from '../domain/session';
 import { invalidIpRules } from '../domain/ipAllowlist';
 import type { RetentionAges } from '../db/repositories/retention';
 
-const DEV_SESSION_TOKEN_SECRET = 'dev-only-session-token-secret-do-not-use-in-production';
+/** Strong enough to sign tokens: long, and not a placeholder such as a repeated character or a known phrase. */
+const StrongSecret = z
+  .string()
+  .min(32)
+  .refine((secret) => new Set(secret).size >= 12, 'must be random (e.g. `openssl rand -hex 32`), not a placeholder')
+  .refine((secret) => !/do-not-use|change-?me|example|secret-?secret|password/i.test(secret), 'must be random (e.g. `openssl rand -hex 32`), not a placeholder');
 
 const EnvSchema = z
   .object({
@@ -21,7 +26,7 @@ const EnvSchema = z
     TEMPORAL_NAMESPACE: z.string().default('default'),
     TEMPORAL_TASK_QUEUE: z.string().default('checkout-sessions'),
     TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
-    SESSION_TOKEN_SECRET: z.string().min(32).optional(),
+    SESSION_TOKEN_SECRET: StrongSecret.optional(),
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     LIVE_TOKEN_PRICES_USD: z.string().optional(),
@@ -95,7 +100,10 @@ export type Config = {
   dataDir: string;
   embeddedPostgresPort: number;
   temporal: { address: string; namespace: string; taskQueue: string; uiPort: number };
-  /** Only the API signs and checks session tokens, so only its container is given the secret (requireSessionTokenSecret). */
+  /**
+   * Only the API signs and checks session tokens, so only its container is given the secret. Unset here, the
+   * API resolves one at start (config/sessionTokenSecret.ts).
+   */
   sessionTokenSecret: string | undefined;
   maxBodyBytes: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
@@ -163,7 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.DATA_DIR,
     embeddedPostgresPort: e.EMBEDDED_POSTGRES_PORT,
     temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE, uiPort: e.TEMPORAL_UI_PORT },
-    sessionTokenSecret: e.SESSION_TOKEN_SECRET ?? (e.APP_ENV === 'production' ? undefined : DEV_SESSION_TOKEN_SECRET),
+    sessionTokenSecret: e.SESSION_TOKEN_SECRET,
     maxBodyBytes: e.MAX_BODY_BYTES,
     logLevel: e.LOG_LEVEL,
     liveTokenPrices: parseLivePrices(e.LIVE_TOKEN_PRICES_USD),
@@ -192,7 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** The API's signing secret for session tokens; in production it must be configured. */
+/** The API's signing secret for session tokens, once resolved at start (config/sessionTokenSecret.ts). */
 export function requireSessionTokenSecret(config: Pick<Config, 'sessionTokenSecret'>): string {
   if (!config.sessionTokenSecret) throw new ConfigError('invalid configuration: SESSION_TOKEN_SECRET: is required when APP_ENV=production');
   return config.sessionTokenSecret;

@@ -25,7 +25,21 @@ describe('configuration', () => {
     const production = loadConfig({ APP_ENV: 'production' });
     expect(() => requireSessionTokenSecret(production)).toThrow(ConfigError);
     expect(() => requireSessionTokenSecret(production)).toThrow('SESSION_TOKEN_SECRET: is required when APP_ENV=production');
-    expect(requireSessionTokenSecret(loadConfig({ APP_ENV: 'production', SESSION_TOKEN_SECRET: 'y'.repeat(40) }))).toBe('y'.repeat(40));
+    const strong = 'b5f0c3e9a17d4e2c8f6a0b9d3e7c1f4a';
+    expect(requireSessionTokenSecret(loadConfig({ APP_ENV: 'production', SESSION_TOKEN_SECRET: strong }))).toBe(strong);
+  });
+
+  it('refuses a session-token secret that is short or a placeholder, without echoing it', () => {
+    for (const weak of ['y'.repeat(40), 'dev-only-session-token-secret-do-not-use-in-production', 'changeme-changeme-changeme-changeme-1234567890', 'abcdef']) {
+      let message = '';
+      try {
+        loadConfig({ SESSION_TOKEN_SECRET: weak });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message, weak).toMatch(/^invalid configuration: SESSION_TOKEN_SECRET: /);
+      expect(message).not.toContain(weak);
+    }
   });
 
   it('reports every invalid variable at once without echoing secrets', () => {

@@ -45,12 +45,15 @@ function scriptOf(service: ComposeService): string {
   return command[2] ?? '';
 }
 
+/** A value for every required variable, random-looking enough to pass the secret checks. */
+const STAND_IN_SECRET = 'Zq7vP2xL9mWc4RtY8bNf3KdH6sJg1Ua5eT0iOp';
+
 /** What Compose would pass, with `${VAR:?…}` filled by a stand-in value and `${VAR:-default}` by its default. */
 function resolvedEnv(service: ComposeService): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(service.environment ?? {})) {
     env[name] = String(value ?? '')
-      .replace(/\$\{[A-Z0-9_]+:\?[^}]*\}/g, 'x'.repeat(40))
+      .replace(/\$\{[A-Z0-9_]+:\?[^}]*\}/g, STAND_IN_SECRET)
       .replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1');
   }
   return env;
@@ -133,7 +136,7 @@ describe('docker-compose.yml', () => {
         CHECKOUT_WORKER_DB_PASSWORD: 'x',
         CHECKOUT_INDEXER_DB_PASSWORD: 'x',
         TEMPORAL_DB_PASSWORD: 'x',
-        SESSION_TOKEN_SECRET: 'x'.repeat(40),
+        SESSION_TOKEN_SECRET: STAND_IN_SECRET,
         DEPOSIT_MNEMONIC_LIVE: 'x',
       },
     });
