@@ -18,6 +18,8 @@ export class MigrationError extends Error {
 export async function migrate(sql: Sql, log: (line: string) => void = () => undefined): Promise<string[]> {
   const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort();
   return sql.begin(async (tx) => {
+    // A migration may rewrite a large table: the pool's statement limit does not apply to it.
+    await tx`set local statement_timeout = 0`;
     await tx`select pg_advisory_xact_lock(${LOCK_KEY})`;
     await tx`create table if not exists schema_migrations (
       name text primary key,
