@@ -3,8 +3,10 @@
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# --no-save instead of ci: see toolchain/bootstrap.mjs for why no lockfile satisfies `npm ci` here.
-RUN npm install --omit=dev --no-save --no-audit --no-fund
+# `npm ci`: exactly the lockfile's versions and integrity hashes, or a failed build, never a fresh resolution.
+# The dev dependencies are dropped first because one of them (litesvm) names platform builds the registry never
+# published, so no lockfile can list them and `npm ci` would refuse the whole tree (toolchain/bootstrap.mjs).
+RUN npm pkg delete devDependencies && npm ci --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production APP_ENV=production

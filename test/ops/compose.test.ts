@@ -3,7 +3,8 @@
 // finds in the image every folder and package its code loads. `docker compose config` runs too where the
 // Compose plugin exists.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
@@ -151,11 +152,24 @@ describe('Dockerfile', () => {
     return parts.slice(0, -1);
   });
 
-  test('is multi-stage, installs production dependencies only without npm ci, and runs as a non-root user', () => {
+  const install = /^RUN (npm pkg delete devDependencies && npm ci --omit=dev[^\n]*)$/m.exec(dockerfile)?.[1];
+
+  test('is multi-stage, installs production dependencies from the lockfile only, and runs as a non-root user', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
-    expect(dockerfile).toMatch(/RUN npm install --omit=dev --no-save/);
-    expect(dockerfile).not.toMatch(/^RUN .*npm ci/m);
+    expect(install, 'the install step is npm ci on the production dependencies').toBeDefined();
+    expect(dockerfile).not.toMatch(/^RUN .*npm install/m);
     expect(finalStage).toMatch(/^USER (?!root)\w+/m);
+  });
+
+  test("the lockfile satisfies the image's npm ci (checked with --dry-run in a copy of package.json and the lockfile)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'checkout-npm-ci-'));
+    try {
+      for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(projectRoot, file), join(dir, file));
+      const result = spawnSync('sh', ['-c', `${install ?? 'false'} --dry-run --loglevel=error`], { cwd: dir, encoding: 'utf8' });
+      expect(result.status, result.stderr).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('copies only paths that exist', () => {
