@@ -81,6 +81,7 @@ function buildSchema() {
     INDEXER_RPC_BACKOFF_MS: positiveInt(1, 60_000).default(250),
     INDEXER_WATCH_RELOAD_MS: positiveInt(1_000, 3_600_000).default(60_000),
     INDEXER_WATCH_GRACE_HOURS: positiveInt(0, 24 * 90).default(24),
+    ALLOW_MAINNET_TOKEN_OVERRIDES: z.enum(['true', 'false']).default('false'),
   };
   for (const chain of CHAINS) {
     for (const network of NETWORKS) {
@@ -92,7 +93,23 @@ function buildSchema() {
       for (const token of TOKENS) shape[`TOKEN_${token}_${suffix}`] = tokenOverride(chain).optional();
     }
   }
-  return z.object(shape);
+  // A mainnet override decides which contract counts as money: a wrong one credits live payments in a token
+  // anyone can mint. Test networks need overrides for local and private test tokens; mainnet only deliberately.
+  return z.object(shape).superRefine((env, ctx) => {
+    if (env.ALLOW_MAINNET_TOKEN_OVERRIDES === 'true') return;
+    for (const chain of CHAINS) {
+      for (const token of TOKENS) {
+        const name = `TOKEN_${token}_${envSuffix(chain, 'mainnet')}`;
+        if (env[name] !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'replaces a live token contract; set ALLOW_MAINNET_TOKEN_OVERRIDES=true as well if that is really meant',
+          });
+        }
+      }
+    }
+  });
 }
 
 export function loadChainsConfig(env: NodeJS.ProcessEnv = process.env): ChainsConfig {

@@ -45,6 +45,15 @@ describe('chain configuration and registry', () => {
     expect(registry.token('bsc', 'testnet', 'USDC')).toBeUndefined();
   });
 
+  test('a mainnet token override is refused unless explicitly allowed; test-network overrides need no permission', () => {
+    const override = { TOKEN_USDC_BASE_MAINNET: '0x5FbDB2315678afecb367f032d93F642f64180aa3:6' };
+    expect(() => loadChainsConfig(override)).toThrow(/TOKEN_USDC_BASE_MAINNET: replaces a live token contract; set ALLOW_MAINNET_TOKEN_OVERRIDES=true/);
+    const allowed = createChainRegistry(loadChainsConfig({ ...override, ALLOW_MAINNET_TOKEN_OVERRIDES: 'true' }));
+    expect(allowed.token('base', 'mainnet', 'USDC')).toMatchObject({ address: '0x5FbDB2315678afecb367f032d93F642f64180aa3', decimals: 6 });
+    expect(() => loadChainsConfig({ TOKEN_USDC_BASE_TESTNET: '0x5FbDB2315678afecb367f032d93F642f64180aa3:6' })).not.toThrow();
+    expect(() => loadChainsConfig({ ALLOW_MAINNET_TOKEN_OVERRIDES: 'yes' })).toThrow(/ALLOW_MAINNET_TOKEN_OVERRIDES/);
+  });
+
   test('invalid values are refused, each named', () => {
     expect(() =>
       loadChainsConfig({ RPC_URLS_BASE_MAINNET: 'not a url', TOKEN_USDC_BASE_MAINNET: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02914:6', INDEXER_MAX_LOG_RANGE: '0' }),
