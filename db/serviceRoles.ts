@@ -43,7 +43,7 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     quotes: ['insert', 'delete'],
     sessions: ['insert', 'update'],
     session_status_changes: ['insert'],
-    settlements: ['insert'],
+    settlements: ['insert', 'update'],
     transactions: ['insert'],
     webhook_attempts: ['insert', 'delete'],
     webhook_deliveries: ['insert', 'update'],

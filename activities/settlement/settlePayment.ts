@@ -6,6 +6,7 @@ import { findMerchant } from '../../db/repositories/merchants';
 import type { Chain, TokenSymbol } from '../../domain/chains';
 import { paymentIdForSession } from '../../domain/ids';
 import type { Mode } from '../../domain/session';
+import { toMicroUnits } from '../../domain/sessionLedger';
 import type { SettlementState } from '../../domain/sessionState';
 import { WorkflowFailure } from '../../domain/workflowFailures';
 import type { SettlementProvider } from './settlementProvider';
@@ -29,9 +30,11 @@ export interface SettleInput {
 export function createSettlePayment(deps: SettlementDeps) {
   return async function settlePayment(input: SettleInput): Promise<SettlementState> {
     const paymentId = paymentIdForSession(input.sessionId);
-    const [done] = await deps.sql<{ provider: string; reference: string; amount_usdc_base_units: string; settled_at: Date }[]>`
-      select provider, reference, amount_usdc_base_units, settled_at from settlements where payment_id = ${paymentId}`;
-    if (done) return { provider: done.provider, reference: done.reference, amountUsdc: done.amount_usdc_base_units, settledAt: done.settled_at.toISOString() };
+    const [existing] = await deps.sql<{ status: 'pending' | 'settled'; provider: string; reference: string | null; amount_usdc_base_units: string; settled_at: Date | null }[]>`
+      select status, provider, reference, amount_usdc_base_units, settled_at from settlements where payment_id = ${paymentId}`;
+    if (existing?.status === 'settled' && existing.reference !== null && existing.settled_at !== null) {
+      return { provider: existing.provider, reference: existing.reference, amountUsdc: existing.amount_usdc_base_units, settledAt: existing.settled_at.toISOString() };
+    }
 
     const provider = deps.providerFor(input.mode, input.chain, input.token);
     if (!provider) {
@@ -40,6 +43,19 @@ export function createSettlePayment(deps: SettlementDeps) {
         WorkflowFailure.SettlementUnavailable,
       );
     }
+    // A settlement begun with one provider is finished by that provider only: a second one could pay again.
+    if (existing && existing.provider !== provider.name) {
+      throw ApplicationFailure.retryable(
+        `Settlement of ${paymentId} was started with provider ${existing.provider}, which is no longer configured for this route; restore it to finish the settlement`,
+        'SettlementProviderChanged',
+      );
+    }
+    const sourceBaseUnits = BigInt(input.receivedBaseUnits);
+    // The row comes first: a crash after the provider moved money finds it on the retry and finishes there.
+    await deps.sql`
+      insert into settlements (payment_id, session_id, provider, amount_usdc_base_units, status)
+      values (${paymentId}, ${input.sessionId}, ${provider.name}, ${toMicroUnits(sourceBaseUnits, input.decimals).toString()}, 'pending')
+      on conflict (payment_id) do nothing`;
     const merchant = await findMerchant(deps.sql, input.merchantId);
     const result = await provider.settle({
       paymentId,
@@ -47,14 +63,14 @@ export function createSettlePayment(deps: SettlementDeps) {
       mode: input.mode,
       sourceChain: input.chain,
       sourceToken: input.token,
-      sourceBaseUnits: BigInt(input.receivedBaseUnits),
+      sourceBaseUnits,
       sourceDecimals: input.decimals,
       destinationWallet: merchant?.settlementWallet ?? null,
     });
     await deps.sql`
-      insert into settlements (payment_id, session_id, provider, reference, amount_usdc_base_units, settled_at)
-      values (${paymentId}, ${input.sessionId}, ${result.provider}, ${result.reference}, ${result.amountUsdcBaseUnits.toString()}, ${result.settledAt})
-      on conflict (payment_id) do nothing`;
+      update settlements
+      set status = 'settled', reference = ${result.reference}, amount_usdc_base_units = ${result.amountUsdcBaseUnits.toString()}, settled_at = ${result.settledAt}
+      where payment_id = ${paymentId} and status = 'pending'`;
     return {
       provider: result.provider,
       reference: result.reference,

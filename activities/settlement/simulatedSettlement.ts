@@ -1,3 +1,4 @@
+import { toMicroUnits } from '../../domain/sessionLedger';
 import type { SettlementProvider } from './settlementProvider';
 
 /** Test mode: no funds move; the result records what a real settlement would have delivered. */
@@ -5,8 +6,7 @@ export function simulatedSettlement(now: () => Date = () => new Date()): Settlem
   return {
     name: 'simulated',
     async settle(request) {
-      const scale = 10n ** BigInt(Math.abs(request.sourceDecimals - 6));
-      const amountUsdcBaseUnits = request.sourceDecimals >= 6 ? request.sourceBaseUnits / scale : request.sourceBaseUnits * scale;
+      const amountUsdcBaseUnits = toMicroUnits(request.sourceBaseUnits, request.sourceDecimals);
       return { provider: 'simulated', reference: `sim_${request.paymentId}`, amountUsdcBaseUnits, settledAt: now() };
     },
   };

@@ -63,6 +63,6 @@ export async function listSessionDeposits(sql: Queryable, sessionId: string): Pr
 
 export async function findSettlement(sql: Queryable, sessionId: string): Promise<SettlementRecord | undefined> {
   const [row] = await sql<{ provider: string; reference: string; amount_usdc_base_units: string; chain: string; settled_at: Date }[]>`
-    select provider, reference, amount_usdc_base_units::text, chain, settled_at from settlements where session_id = ${sessionId}`;
+    select provider, reference, amount_usdc_base_units::text, chain, settled_at from settlements where session_id = ${sessionId} and status = 'settled'`;
   return row && { provider: row.provider, reference: row.reference, amountUsdcBaseUnits: BigInt(row.amount_usdc_base_units), chain: row.chain, settledAt: row.settled_at };
 }
