@@ -1,8 +1,11 @@
 // The deposit addresses one chain/network indexer matches transfers against, held in memory. A NOTIFY on
-// channel `deposit_watches` (trigger of migration 0002) marks the set stale and it is reloaded before the next
-// scan; a periodic full reload covers notifications lost while the listening connection was down.
+// channel `deposit_watches` names the watch that was written (migration 0032); before the next scan the set
+// reads just those rows, so a new session costs one row however many are open. A full reload runs when the
+// listening connection (re)connects, since notifications sent while it was down are lost, periodically as the
+// net under any other loss, and when a change may take an address away (another watch could then own it);
+// it is also what drops expired watches.
 // Watches the indexer has not yet re-scanned for (migration 0007) are kept apart as `toBackfill`: blocks it
-// scanned between the watch being written and the set being reloaded were matched without them.
+// scanned between the watch being written and the set hearing of it were matched without them.
 import type { Queryable, Sql } from '../../db/client';
 import type { ChainKey } from './cursor';
 
@@ -33,9 +36,21 @@ export interface WatchSetOptions {
   now?: () => number;
 }
 
+interface WatchRow {
+  session_id: string;
+  address: string;
+  watch_until: Date;
+  indexed_from: bigint | null;
+  backfilled: boolean;
+}
+
 export class WatchSet implements WatchMatcher {
   private watches = new Map<string, Watch>();
+  /** Each loaded session's address key: a changed watch must find the entry it replaces. */
+  private addressOf = new Map<string, string>();
   private backfill = new Map<string, WatchToBackfill>();
+  /** Sessions whose watch was written since the set last read it. */
+  private changed = new Set<string>();
   private stale = true;
   private loadedAt = 0;
 
@@ -49,8 +64,14 @@ export class WatchSet implements WatchMatcher {
     return this.watches.size;
   }
 
+  /** The next refresh reloads every watch. */
   markStale(): void {
     this.stale = true;
+  }
+
+  /** The next refresh reads this session's watch alone. */
+  markChanged(sessionId: string): void {
+    this.changed.add(sessionId);
   }
 
   match(address: string, at: Date): Watch | undefined {
@@ -84,31 +105,66 @@ export class WatchSet implements WatchMatcher {
 
   async refreshIfNeeded(): Promise<void> {
     const now = (this.options.now ?? Date.now)();
-    if (!this.stale && now - this.loadedAt < this.options.reloadMs) return;
-    // Cleared before the query: a notification arriving while it runs makes the next scan reload again.
+    if (this.stale || now - this.loadedAt >= this.options.reloadMs) return this.reload(now);
+    if (this.changed.size === 0) return;
+    const sessionIds = [...this.changed];
+    // Cleared before the query: a notification arriving while it runs is read on the next refresh.
+    this.changed.clear();
+    let rows: WatchRow[];
+    try {
+      rows = await this.sql<WatchRow[]>`
+        select session_id, address, watch_until, indexed_from, backfilled_at is not null as backfilled from deposit_watches
+        where chain = ${this.key.chain} and network = ${this.key.network} and session_id = any(${this.sql.array(sessionIds)}::text[])`;
+    } catch (error) {
+      for (const sessionId of sessionIds) this.changed.add(sessionId);
+      throw error;
+    }
+    const since = new Date(now - this.options.graceMs);
+    for (const row of rows) if (!this.apply(row, since)) return this.reload(now);
+  }
+
+  private async reload(now: number): Promise<void> {
+    // Cleared before the query: a notification arriving while it runs makes the next refresh read again.
     this.stale = false;
+    this.changed.clear();
     try {
       const since = new Date(now - this.options.graceMs);
-      const rows = await this.sql<{ session_id: string; address: string; watch_until: Date; indexed_from: bigint | null; backfilled: boolean }[]>`
+      const rows = await this.sql<WatchRow[]>`
         select session_id, address, watch_until, indexed_from, backfilled_at is not null as backfilled from deposit_watches
         where chain = ${this.key.chain} and network = ${this.key.network} and watch_until > ${since}`;
-      const next = new Map<string, Watch>();
-      const backfill = new Map<string, WatchToBackfill>();
-      for (const row of rows) {
-        const normalized = this.options.normalize(row.address);
-        const watch = { sessionId: row.session_id, address: row.address, watchUntil: row.watch_until };
-        const existing = next.get(normalized);
-        // One address belongs to one session; should two ever share it, the later deadline wins.
-        if (!existing || existing.watchUntil < row.watch_until) next.set(normalized, watch);
-        if (!row.backfilled) backfill.set(normalized, { ...watch, indexedFrom: row.indexed_from });
-      }
-      this.watches = next;
-      this.backfill = backfill;
+      this.watches = new Map();
+      this.addressOf = new Map();
+      this.backfill = new Map();
+      for (const row of rows) this.apply(row, since);
       this.loadedAt = now;
     } catch (error) {
       this.stale = true;
       throw error;
     }
+  }
+
+  /**
+   * Brings one row into the set as a full reload would. false when that takes the other watches: the row no
+   * longer holds an address it held (moved, ended or cut short), and another session might own it after all.
+   */
+  private apply(row: WatchRow, since: Date): boolean {
+    const key = this.options.normalize(row.address);
+    const previous = this.addressOf.get(row.session_id);
+    const held = this.watches.get(key);
+    const open = row.watch_until > since;
+    if (previous !== undefined && previous !== key) return false;
+    if (held?.sessionId === row.session_id && (!open || row.watch_until < held.watchUntil)) return false;
+    if (!open) {
+      this.addressOf.delete(row.session_id);
+      return true;
+    }
+    const watch = { sessionId: row.session_id, address: row.address, watchUntil: row.watch_until };
+    // One address belongs to one session; should two ever share it, the later deadline wins.
+    if (!held || held.sessionId === row.session_id || held.watchUntil < row.watch_until) this.watches.set(key, watch);
+    this.addressOf.set(row.session_id, key);
+    if (!row.backfilled) this.backfill.set(key, { ...watch, indexedFrom: row.indexed_from });
+    else if (this.backfill.get(key)?.sessionId === row.session_id) this.backfill.delete(key);
+    return true;
   }
 }
 
@@ -117,14 +173,17 @@ function openAt<T extends Watch>(watch: T | undefined, at: Date): T | undefined 
 }
 
 /**
- * One LISTEN connection for all sets of the process. The payload is `<chain>:<network>`; every (re)connect
- * marks all sets stale, since notifications sent while disconnected are lost.
+ * One LISTEN connection for all sets of the process. The payload `<chain>:<network>:<session_id>` names the watch
+ * written; every (re)connect marks all sets stale, since notifications sent while disconnected are lost.
  */
 export async function listenForWatchChanges(sql: Sql, sets: readonly WatchSet[]): Promise<{ unlisten(): Promise<void> }> {
   const subscription = await sql.listen(
     'deposit_watches',
     (payload) => {
-      for (const set of sets) if (payload === `${set.key.chain}:${set.key.network}`) set.markStale();
+      for (const set of sets) {
+        const prefix = `${set.key.chain}:${set.key.network}:`;
+        if (payload.startsWith(prefix)) set.markChanged(payload.slice(prefix.length));
+      }
     },
     () => {
       for (const set of sets) set.markStale();

@@ -1,7 +1,8 @@
 // A watch the indexer learns of only after it scanned past the payment (its NOTIFY was lost while the LISTEN
-// connection was down): the periodic reload brings the watch in and the indexer re-scans the blocks since the
-// watch was written, so the deposit is found, once.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+// connection was down, or arrived late): the reload or the late notification brings the watch in and the
+// indexer re-scans the blocks since the watch was written, so the deposit is found, once.
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { listenForWatchChanges } from '../../../indexers/core/watchSet';
 import { createIndexerFixture, deployTokens, depositsOf, type IndexerFixture, type Tokens } from './indexerFixture';
 
 const PAYER = 1;
@@ -81,5 +82,43 @@ describe('EVM indexer: watches learnt of late are backfilled', () => {
     expect(second.metrics.depositsBackfilled).toBe(1);
     // Detected once, then its depth (three blocks) like any deposit.
     expect(second.sender.kinds(missed.sessionId)).toEqual(['depositDetected', 'confirmations']);
+  });
+
+  test('a watch heard of through NOTIFY while the indexer runs comes in alone, and its deposit is found once', async () => {
+    const { indexer, drain, sender, metrics } = await fx.createIndexer('base', tokens);
+    const listener = await listenForWatchChanges(fx.db.sql, [indexer.watches]);
+    try {
+      // Listening begins with the full load: notifications before it were not heard.
+      await drain();
+      const reloads = vi.spyOn(indexer.watches, 'markStale');
+      const changes = vi.spyOn(indexer.watches, 'markChanged');
+      const { sessionId, address } = await fx.watchedSession('base');
+      await vi.waitFor(() => expect(changes).toHaveBeenCalledWith(sessionId), { timeout: 5_000, interval: 20 });
+      const sent = await fx.chain.transfer(tokens.usdc, PAYER, address, 2_000_000n);
+      await drain();
+      expect((await depositsOf(fx.db, 'base')).map((d) => [d.session_id, d.tx_hash])).toEqual([[sessionId, sent.hash]]);
+      expect(metrics.depositsBackfilled).toBe(0);
+      expect(sender.kinds(sessionId).filter((kind) => kind === 'depositDetected')).toHaveLength(1);
+      expect(reloads).not.toHaveBeenCalled();
+    } finally {
+      await listener.unlisten();
+    }
+  });
+
+  test('a notification that arrives after the indexer scanned past the deposit brings the watch in, and the deposit is backfilled once', async () => {
+    const { indexer, drain, sender, metrics } = await fx.createIndexer('polygon', tokens);
+    await drain();
+    const { sessionId, address } = await fx.watchedSession('polygon');
+    const sent = await fx.chain.transfer(tokens.usdc, PAYER, address, 4_000_000n);
+    await fx.chain.mine(2);
+    await drain();
+    expect(await depositsOf(fx.db, 'polygon')).toEqual([]);
+
+    indexer.watches.markChanged(sessionId);
+    await drain();
+    await drain();
+    expect((await depositsOf(fx.db, 'polygon')).map((d) => [d.session_id, d.tx_hash])).toEqual([[sessionId, sent.hash]]);
+    expect(metrics.depositsBackfilled).toBe(1);
+    expect(sender.kinds(sessionId).filter((kind) => kind === 'depositDetected')).toHaveLength(1);
   });
 });
