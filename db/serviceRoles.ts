@@ -18,6 +18,7 @@ type Write = 'insert' | 'update' | 'delete';
 export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write | { update: readonly string[] }>>> = {
   checkout_api: {
     api_keys: ['insert', 'update'],
+    auth_failure_windows: ['insert', 'update'],
     audit_events: ['insert'],
     bank_accounts: ['insert', 'update'],
     dashboard_sessions: ['insert', 'update', 'delete'],
@@ -51,6 +52,7 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     idempotency_keys: ['delete'],
     rate_limit_windows: ['delete'],
     session_rate_limit_windows: ['delete'],
+    auth_failure_windows: ['delete'],
     webhook_test_events: ['delete'],
   },
   checkout_indexer: {

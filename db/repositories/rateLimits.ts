@@ -1,4 +1,5 @@
-// Request counts in fixed one-minute windows, per API key and per checkout session (session-token calls).
+// Request counts in fixed one-minute windows, per API key, per checkout session (session-token calls), and
+// per client address for dashboard sign-ins and for failed authentications.
 // The database clock decides the window, so API replicas with drifting clocks still agree on one count.
 import type { Queryable } from '../client';
 
@@ -9,13 +10,14 @@ export interface WindowCount {
   resetSeconds: number;
 }
 
-/** Whose budget a request spends: an API key's, a checkout session's, or a client address's dashboard sign-ins. */
-export type RateLimitSubject = { apiKeyId: string } | { sessionId: string } | { signInIp: string };
+/** Whose budget a request spends: an API key's, a checkout session's, or a client address's dashboard sign-ins or failed authentications. */
+export type RateLimitSubject = { apiKeyId: string } | { sessionId: string } | { signInIp: string } | { authFailureIp: string };
 
 const WINDOW_TABLES = {
   apiKeyId: ['rate_limit_windows', 'api_key_id'],
   sessionId: ['session_rate_limit_windows', 'session_id'],
   signInIp: ['sign_in_rate_limit_windows', 'ip'],
+  authFailureIp: ['auth_failure_windows', 'ip'],
 } as const;
 
 /** Counts one request against `subject` with a single upsert; a row from an older window restarts at 1. */
