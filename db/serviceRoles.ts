@@ -25,6 +25,7 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     idempotency_keys: ['insert', 'update', 'delete'],
     merchant_users: ['insert', 'update'],
     merchants: ['insert', 'update'],
+    merchant_session_token_rate_limit_windows: ['insert', 'update'],
     quotes: ['insert'],
     rate_limit_windows: ['insert', 'update'],
     session_rate_limit_windows: ['insert', 'update'],
@@ -53,6 +54,7 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     rate_limit_windows: ['delete'],
     session_rate_limit_windows: ['delete'],
     auth_failure_windows: ['delete'],
+    merchant_session_token_rate_limit_windows: ['delete'],
     webhook_test_events: ['delete'],
   },
   checkout_indexer: {

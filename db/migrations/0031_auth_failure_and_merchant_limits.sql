@@ -6,3 +6,11 @@ create table auth_failure_windows (
   window_start   timestamptz not null,
   request_count  integer not null
 );
+
+-- Session-token requests (the hosted page) per merchant across all its sessions, in one-minute windows:
+-- one merchant's many sessions cannot flood the service (RATE_LIMIT_SESSION_TOKENS_PER_MERCHANT_PER_MINUTE).
+create table merchant_session_token_rate_limit_windows (
+  merchant_id    text primary key references merchants (id),
+  window_start   timestamptz not null,
+  request_count  integer not null
+);

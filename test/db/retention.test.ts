@@ -41,6 +41,7 @@ describe('retention sweep', () => {
     const [key] = await sql<{ id: string }[]>`select id from api_keys where merchant_id = ${merchant.id} order by id limit 1`;
     await sql`insert into rate_limit_windows (api_key_id, window_start, request_count) values (${key!.id}, now() - interval '2 days', 3)`;
     await sql`insert into session_rate_limit_windows (session_id, window_start, request_count) values (${record.sessionId}, now() - interval '2 minutes', 3)`;
+    await sql`insert into merchant_session_token_rate_limit_windows (merchant_id, window_start, request_count) values (${merchant.id}, now() - interval '2 days', 3)`;
     await sql`insert into auth_failure_windows (ip, window_start, request_count) values ('203.0.113.1', now() - interval '2 days', 31), ('203.0.113.2', now(), 2)`;
     const idempotencyKey = (name: string, age: string) => sql`
       insert into idempotency_keys (merchant_id, mode, idempotency_key, request_hash, created_at)
@@ -67,6 +68,7 @@ describe('retention sweep', () => {
       quotes: 1,
       rateLimitWindows: 1,
       sessionRateLimitWindows: 0,
+      merchantSessionTokenRateLimitWindows: 1,
       authFailureWindows: 1,
       idempotencyKeys: 1,
       webhookAttempts: 1,
