@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
-import type { AppDeps, AppState } from './context';
+import { AuthFailureMemory } from '../domain/authFailureMemory';
+import type { ApiDeps, AppDeps, AppState } from './context';
 import { createDashboardRouter } from './dashboard/router';
 import { createApiMetrics, type ApiMetrics } from '../observability/apiMetrics';
 import { clientAddress } from './middlewares/clientAddress';
@@ -20,7 +21,8 @@ import { registerTokenRoutes } from './routes/tokens/routes';
 import { registerTransactionRoutes } from './routes/transactions/routes';
 
 /** The public app. `metrics` is shared with the internal listener, which serves it. */
-export function createApp(deps: AppDeps, metrics: ApiMetrics = createApiMetrics(deps.sql)): Koa<AppState> {
+export function createApp(apiDeps: ApiDeps, metrics: ApiMetrics = createApiMetrics(apiDeps.sql)): Koa<AppState> {
+  const deps: AppDeps = { ...apiDeps, authFailures: new AuthFailureMemory() };
   const app = new Koa<AppState>();
   app.silent = true;
   const pageAssets = loadHostedPageAssets(deps);

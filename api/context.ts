@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type Koa from 'koa';
 import type { Config } from '../config/env';
 import type { Sql } from '../db/client';
+import type { AuthFailureMemory } from '../domain/authFailureMemory';
 import type { ChainRegistry } from '../domain/chainRegistry';
 import type { Mode } from '../domain/session';
 import type { Logger } from '../observability/logger';
@@ -17,7 +18,12 @@ export interface AppDeps {
   draining?: () => boolean;
   /** Injected so tests can pin time; the service uses the wall clock. */
   now?: () => Date;
+  /** Made once per app by createApp, so every route's authentication sees the same blocked addresses. */
+  authFailures: AuthFailureMemory;
 }
+
+/** What a process hands the API; the app makes the rest itself. */
+export type ApiDeps = Omit<AppDeps, 'authFailures'>;
 
 /** Who an API-key request speaks for: one merchant, in one mode. */
 export interface MerchantAuth {

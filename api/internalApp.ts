@@ -4,13 +4,13 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { ApiMetrics } from '../observability/apiMetrics';
-import type { AppDeps, AppState } from './context';
+import type { ApiDeps, AppState } from './context';
 import { errorHandler } from './middlewares/errorHandler';
 import { requestContext } from './middlewares/requestContext';
 import { registerHealthRoutes } from './routes/health/routes';
 import { registerMetricsRoute } from './routes/metrics/routes';
 
-export function createInternalApp(deps: AppDeps, metrics: ApiMetrics): Koa<AppState> {
+export function createInternalApp(deps: ApiDeps, metrics: ApiMetrics): Koa<AppState> {
   const app = new Koa<AppState>();
   app.silent = true;
   app.use(requestContext(deps.logger));

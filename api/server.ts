@@ -2,7 +2,7 @@ import type { Server, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { createApiMetrics } from '../observability/apiMetrics';
 import { createApp } from './app';
-import type { AppDeps, AppState } from './context';
+import type { ApiDeps, AppState } from './context';
 import { createInternalApp } from './internalApp';
 
 export interface RunningApi {
@@ -38,7 +38,7 @@ async function startInternalServer(app: Koa<AppState>, host: string, port: numbe
  * `Connection: close` so keep-alive clients reconnect elsewhere; whatever still runs after
  * `config.shutdownTimeoutMs` is cut off.
  */
-export async function startApiServer(deps: AppDeps, host: string, port: number): Promise<RunningApi> {
+export async function startApiServer(deps: ApiDeps, host: string, port: number): Promise<RunningApi> {
   let draining = false;
   const metrics = createApiMetrics(deps.sql);
   const app = createApp({ ...deps, draining: () => draining }, metrics);

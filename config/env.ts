@@ -51,6 +51,8 @@ const EnvSchema = z
     INTERNAL_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
     RATE_LIMIT_PER_SESSION_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
+    RATE_LIMIT_SESSION_TOKENS_PER_MERCHANT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(6_000),
+    AUTH_FAILURES_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
     METRICS_HOST: z.string().default('127.0.0.1'),
     WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
     INDEXER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
@@ -134,6 +136,10 @@ export type Config = {
   rateLimitPerMinute: number;
   /** Session-token requests (the hosted page) per checkout session per minute; the page polls 30 times a minute. */
   rateLimitPerSessionPerMinute: number;
+  /** Session-token requests per merchant per minute across all its sessions: 6000 is 200 pages polling at once. */
+  rateLimitSessionTokensPerMerchantPerMinute: number;
+  /** Refused API keys and forged session tokens per client address per minute, before the address is answered 429. */
+  authFailuresPerIpPerMinute: number;
   /** Where the worker's and the indexer's own metrics endpoints listen; port 0 turns one off. */
   metrics: { host: string; workerPort: number; indexerPort: number };
   /** How long /readyz waits for Postgres and for Temporal before it reports the dependency as failed. */
@@ -192,6 +198,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     rateLimitPerSessionPerMinute: e.RATE_LIMIT_PER_SESSION_PER_MINUTE,
+    rateLimitSessionTokensPerMerchantPerMinute: e.RATE_LIMIT_SESSION_TOKENS_PER_MERCHANT_PER_MINUTE,
+    authFailuresPerIpPerMinute: e.AUTH_FAILURES_PER_IP_PER_MINUTE,
     metrics: { host: e.METRICS_HOST, workerPort: e.WORKER_METRICS_PORT, indexerPort: e.INDEXER_METRICS_PORT },
     readinessTimeoutMs: e.READINESS_TIMEOUT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

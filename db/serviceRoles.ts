@@ -18,12 +18,14 @@ type Write = 'insert' | 'update' | 'delete';
 export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write | { update: readonly string[] }>>> = {
   checkout_api: {
     api_keys: ['insert', 'update'],
+    auth_failure_windows: ['insert', 'update'],
     audit_events: ['insert'],
     bank_accounts: ['insert', 'update'],
     dashboard_sessions: ['insert', 'update', 'delete'],
     idempotency_keys: ['insert', 'update', 'delete'],
     merchant_users: ['insert', 'update'],
     merchants: ['insert', 'update'],
+    merchant_session_token_rate_limit_windows: ['insert', 'update'],
     quotes: ['insert'],
     rate_limit_windows: ['insert', 'update'],
     session_rate_limit_windows: ['insert', 'update'],
@@ -51,6 +53,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     idempotency_keys: ['delete'],
     rate_limit_windows: ['delete'],
     session_rate_limit_windows: ['delete'],
+    auth_failure_windows: ['delete'],
+    merchant_session_token_rate_limit_windows: ['delete'],
     webhook_test_events: ['delete'],
   },
   checkout_indexer: {

@@ -4,6 +4,7 @@ import { findSessionById } from '../../db/repositories/sessions';
 import { verifySessionToken } from '../../domain/sessionToken';
 import type { AppContext, AppDeps, AppState } from '../context';
 import { ForbiddenError, UnauthenticatedError } from '../errors';
+import { authFailureBudget, tooManyFailures } from './authFailureBudget';
 import { CHECKOUT_USER_TYPE, USER_TYPE_HEADER } from './apiKeyAuth';
 import { rateLimit } from './rateLimit';
 
@@ -18,11 +19,13 @@ export function presentedSessionToken(ctx: AppContext): string | undefined {
 /**
  * Hosted-page calls (spec 5.3, 7): the token names its session and lives as long as the session does.
  * A forged token, one for a session that does not exist, and one past the session's expires_at all read
- * the same, so a caller learns nothing about sessions it holds no token for. Every authenticated request
- * counts against the session's rate limit (a forged token is refused by its HMAC before any lookup).
+ * the same, so a caller learns nothing about sessions it holds no token for. A forged token is refused by
+ * its HMAC before any lookup and spends the client address's budget of failed authentications
+ * (./authFailureBudget.ts). Every authenticated request counts against the session's rate limit.
  */
-export function sessionTokenAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now'>): Koa.Middleware<AppState> {
+export function sessionTokenAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now' | 'authFailures'>): Koa.Middleware<AppState> {
   const limited = rateLimit(deps, 'session');
+  const failures = authFailureBudget(deps);
   return async (ctx, next) => {
     // What a token unlocks is one customer's checkout: no shared or browser cache may keep it.
     ctx.set('Cache-Control', 'no-store');
@@ -33,7 +36,15 @@ export function sessionTokenAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now'>):
     if (userType !== CHECKOUT_USER_TYPE) throw new ForbiddenError(`${USER_TYPE_HEADER} must be ${CHECKOUT_USER_TYPE}`);
 
     const sessionId = verifySessionToken(token, requireSessionTokenSecret(deps.config));
-    const session = sessionId ? await findSessionById(deps.sql, sessionId) : undefined;
+    if (!sessionId) {
+      const blockedFor = failures.blockedFor(ctx);
+      if (blockedFor !== undefined) throw tooManyFailures(blockedFor);
+      throw await failures.failed(ctx, new UnauthenticatedError('Invalid or expired session token'));
+    }
+    // A token with a valid signature is one this service issued, proved without a lookup: it is served from
+    // a blocked address too, and one whose session expired is no guess and spends no budget (a page left open
+    // keeps polling, and a mobile carrier puts many customers behind one address).
+    const session = await findSessionById(deps.sql, sessionId);
     const now = deps.now?.() ?? new Date();
     if (!session || session.expiresAt.getTime() <= now.getTime()) throw new UnauthenticatedError('Invalid or expired session token');
 

@@ -42,7 +42,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflicts with the current state of the session.',
   413: 'Request body too large.',
   415: 'Content-Type must be application/json.',
-  429: 'Rate limit of the API key (or, for session-token calls, of the checkout session) exceeded; Retry-After gives the seconds to wait.',
+  429: 'Rate limit of the API key (or, for session-token calls, of the checkout session or of its merchant) exceeded, or too many failed authentications from the client address; Retry-After gives the seconds to wait.',
   503: 'A dependency is unavailable or not configured; the message says whether retrying helps.',
   500: 'Internal error; quote request_id.',
 };

@@ -38,7 +38,8 @@ export interface Operation {
 
 const NOT_MODIFIED = { status: 304, description: 'The If-None-Match ETag is current: no body.', content: 'none' } as const;
 
-// Every authenticated request counts against a rate limit (429): the API key's, or the checkout session's.
+// Every authenticated request counts against a rate limit (429): the API key's, or the checkout session's and its merchant's;
+// every refused credential against its address's budget of failed authentications (429 too).
 const KEY_ERRORS = [401, 403, 429];
 const TOKEN_ERRORS = [401, 403, 429];
 

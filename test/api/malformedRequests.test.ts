@@ -20,7 +20,7 @@ let sessionId: string;
 let sessionToken: string;
 
 beforeAll(async () => {
-  service = await startTestService({ worker: false, env: { RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_SESSION_PER_MINUTE: '1000000' } });
+  service = await startTestService({ worker: false, env: { RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_SESSION_PER_MINUTE: '1000000', RATE_LIMIT_SESSION_TOKENS_PER_MERCHANT_PER_MINUTE: '1000000', AUTH_FAILURES_PER_IP_PER_MINUTE: '1000000' } });
   merchant = await createTestMerchant(service.db.sql);
   const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id) });
   sessionId = created.body.data?.session_id as string;

@@ -4,7 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app';
-import type { AppDeps } from '../../api/context';
+import type { ApiDeps } from '../../api/context';
 import { OPERATIONS } from '../../api/openapi/operations';
 import { openApiPath, type OpenApiDocument } from '../../api/openapi/document';
 import { CreateSessionRequest } from '../../domain/session';
@@ -21,7 +21,7 @@ afterAll(() => service?.stop());
 
 /** Method + path of every route on the app's router (HEAD is Koa's automatic twin of GET). */
 function registeredRoutes(): string[] {
-  const deps: AppDeps = { config: service.config, sql: service.db.sql, temporal: service.temporal, logger: pino({ level: 'silent' }), registry: service.registry };
+  const deps: ApiDeps = { config: service.config, sql: service.db.sql, temporal: service.temporal, logger: pino({ level: 'silent' }), registry: service.registry };
   const app = createApp(deps);
   const dispatch = app.middleware.find((m) => (m as { router?: Router }).router) as { router: Router } | undefined;
   if (!dispatch) throw new Error('router middleware not found');

@@ -1,6 +1,7 @@
 // Issue 12 item 6: the retention sweep deletes expired quotes, stale rate-limit counters, idempotency keys
 // past their replay window and old attempts of finished webhook deliveries, and nothing still in use.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSql, type Sql } from '../../db/client';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import { purgeRetained } from '../../db/repositories/retention';
 import { createTestDatabase, type TestDatabase } from '../support/database';
@@ -8,10 +9,16 @@ import { createTestMerchant } from '../support/factories';
 import { sessionRecord } from '../support/sessionRecords';
 
 let db: TestDatabase;
+/** The sweep runs in the worker, as its role. */
+let worker: Sql;
 beforeAll(async () => {
   db = await createTestDatabase();
+  worker = createSql(db.urlAs('checkout_worker'), { max: 1 });
 });
-afterAll(() => db?.drop());
+afterAll(async () => {
+  await worker?.end({ timeout: 5 });
+  await db?.drop();
+});
 
 const AGES = { quoteDays: 7, rateLimitHours: 24, webhookAttemptDays: 90 };
 
@@ -34,6 +41,8 @@ describe('retention sweep', () => {
     const [key] = await sql<{ id: string }[]>`select id from api_keys where merchant_id = ${merchant.id} order by id limit 1`;
     await sql`insert into rate_limit_windows (api_key_id, window_start, request_count) values (${key!.id}, now() - interval '2 days', 3)`;
     await sql`insert into session_rate_limit_windows (session_id, window_start, request_count) values (${record.sessionId}, now() - interval '2 minutes', 3)`;
+    await sql`insert into merchant_session_token_rate_limit_windows (merchant_id, window_start, request_count) values (${merchant.id}, now() - interval '2 days', 3)`;
+    await sql`insert into auth_failure_windows (ip, window_start, request_count) values ('203.0.113.1', now() - interval '2 days', 31), ('203.0.113.2', now(), 2)`;
     const idempotencyKey = (name: string, age: string) => sql`
       insert into idempotency_keys (merchant_id, mode, idempotency_key, request_hash, created_at)
       values (${merchant.id}, 'test', ${name}, '\\x00', now() - ${age}::interval)`;
@@ -55,10 +64,12 @@ describe('retention sweep', () => {
       values ('wh_test_old', ${merchant.id}, 'test', 'http://127.0.0.1/hook', '{}', now() - interval '100 days', 5),
              ('wh_test_new', ${merchant.id}, 'test', 'http://127.0.0.1/hook', '{}', now(), 5)`;
 
-    expect(await purgeRetained(sql, AGES)).toEqual({
+    expect(await purgeRetained(worker, AGES)).toEqual({
       quotes: 1,
       rateLimitWindows: 1,
       sessionRateLimitWindows: 0,
+      merchantSessionTokenRateLimitWindows: 1,
+      authFailureWindows: 1,
       idempotencyKeys: 1,
       webhookAttempts: 1,
       webhookTestEvents: 1,
@@ -71,8 +82,9 @@ describe('retention sweep', () => {
     ]);
     expect((await sql`select id from webhook_test_events`).map((r) => r.id)).toEqual(['wh_test_new']);
     expect(await sql`select count(*)::int as n from session_rate_limit_windows`).toEqual([{ n: 1 }]);
+    expect((await sql`select ip from auth_failure_windows`).map((r) => r.ip)).toEqual(['203.0.113.2']);
 
     // A second sweep finds nothing more.
-    expect(Object.values(await purgeRetained(sql, AGES)).every((n) => n === 0)).toBe(true);
+    expect(Object.values(await purgeRetained(worker, AGES)).every((n) => n === 0)).toBe(true);
   });
 });

@@ -3,7 +3,7 @@
 // makes the probe fail fast instead of hanging with it. The public port says only ready or not; which
 // dependency failed, and why, is for the internal listener (api/internalApp.ts).
 import type Router from '@koa/router';
-import type { AppDeps, AppState } from '../../context';
+import type { ApiDeps, AppState } from '../../context';
 
 type Check = 'postgres' | 'temporal';
 
@@ -15,7 +15,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-export function registerHealthRoutes(router: Router<AppState>, deps: AppDeps, options: { detailed: boolean }): void {
+export function registerHealthRoutes(router: Router<AppState>, deps: ApiDeps, options: { detailed: boolean }): void {
   const timeoutMs = deps.config.readinessTimeoutMs;
   const checks: Record<Check, () => Promise<unknown>> = {
     postgres: () => withTimeout(deps.sql`select 1`.execute(), timeoutMs),
