@@ -11,7 +11,7 @@ import { centsToUsd, parseUsdCents, USD_TEXT } from '../../domain/money';
 import { z } from '../../domain/validationMessages';
 import type { BankTransferReceipt } from '../../domain/sessionState';
 import { bankTransferReceivedSignal } from '../../workflows/messages';
-import { CliError, defineCommand, MerchantIdOption, operatorName, SessionIdOption, table, when, type CommandGroup } from './cli';
+import { CliError, defineCommand, MerchantIdOption, SessionIdOption, table, when, type CommandGroup } from './cli';
 
 const UNIQUE_VIOLATION = '23505';
 const BankAccountIdOption = z.string().regex(/^ba_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a bank account id (ba_…)');
@@ -65,6 +65,7 @@ const add = defineCommand({
     return {
       json: bankAccountJson(account),
       text: [`bank account ${account.id} (${account.currency}, ${account.bankName}) added for ${account.merchantId}`],
+      targets: [account.id],
     };
   },
 });
@@ -82,6 +83,7 @@ const deactivate = defineCommand({
     return {
       json: { ...bankAccountJson(account), already_inactive: !before.active },
       text: [before.active ? `bank account ${account.id} (${account.currency}) deactivated` : `bank account ${account.id} was already inactive`],
+      targets: [account.id],
     };
   },
 });
@@ -90,6 +92,7 @@ const list = defineCommand({
   name: 'list',
   summary: "list a merchant's bank accounts, active first",
   options: { merchant: { value: '<mer_…>', description: 'merchant (required)' } },
+  readOnly: true,
   schema: z.object({ merchant: MerchantIdOption }),
   async run(context, input) {
     if (!(await findMerchant(context.sql(), input.merchant))) throw new CliError(`merchant ${input.merchant} does not exist`);
@@ -132,7 +135,7 @@ const markReceived = defineCommand({
     session: { value: '<cs_…>', description: 'session the transfer pays (required)' },
     'amount-usd': { value: '<amount>', description: 'amount received, in USD, e.g. 25.50 (required)' },
     reference: { value: '<text>', description: 'the reference on the bank statement (required)' },
-    by: { value: '<name>', description: 'who confirms it, for the audit trail (default operator:<login name>)' },
+    by: { value: '<name>', description: 'who confirms it, kept with the receipt (default operator:<operator name>)' },
   },
   schema: z.object({ session: SessionIdOption, 'amount-usd': AmountUsdCents, reference: Text, by: Text.optional() }),
   async run(context, input) {
@@ -141,7 +144,7 @@ const markReceived = defineCommand({
     const receipt: BankTransferReceipt = {
       amountUsdCents: input['amount-usd'].toString(),
       reference: input.reference,
-      receivedBy: input.by ?? operatorName(),
+      receivedBy: input.by ?? `operator:${context.operator.name}`,
     };
     const expected = bankTransferReference(session.sessionId);
     const warnings = compactReference(input.reference).includes(compactReference(expected))
@@ -169,6 +172,7 @@ const markReceived = defineCommand({
         `session amount ${centsToUsd(session.amountUsdCents).toFixed(2)} USD, status before the signal: ${session.status}`,
       ],
       warnings,
+      targets: [session.sessionId],
     };
   },
 });
