@@ -1,6 +1,8 @@
 // Issue 12 item 11: every admin command that changes something leaves one audit row (operator, arguments
-// with secrets redacted, targets, outcome), refusals included; `audit list` reads them back.
+// with secrets redacted, targets, outcome), refusals included; `audit list` reads them back. And a bank
+// transfer is credited to a session only if its reference names the session, or with --force.
 import { userInfo } from 'node:os';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUPS } from '../../bin/admin/commandGroups';
@@ -42,6 +44,17 @@ async function createSession(): Promise<string> {
   expect(created.status).toBe(201);
   return created.body.data?.session_id as string;
 }
+
+async function bankSignals(sessionId: string): Promise<unknown[]> {
+  const history = await service.temporal.workflow.getHandle(sessionId).fetchHistory();
+  return (history.events ?? []).flatMap((event) => {
+    const attributes = event.workflowExecutionSignaledEventAttributes;
+    return attributes?.signalName === 'bankTransferReceived' ? [defaultPayloadConverter.fromPayload(attributes.input!.payloads![0]!)] : [];
+  });
+}
+
+const paymentRows = (sessionId: string) => service.db.sql<{ chain: string; received: string }[]>`
+  select chain, received_base_units::text as received from payments where session_id = ${sessionId}`;
 
 beforeAll(async () => {
   service = await startTestService();
@@ -199,3 +212,33 @@ describe('the admin audit trail', () => {
   });
 });
 
+describe('checkout-admin bank mark-received: the reference', () => {
+  it("refuses a reference that does not name the session, changing nothing; --force credits it and the trail says so", async () => {
+    const sessionId = await createSession();
+    const expected = bankTransferReference(sessionId);
+
+    const refused = await audited(['bank', 'mark-received', '--session', sessionId, '--amount-usd', '25.50', '--reference', 'INVOICE 118', '--operator', 'grace']);
+    expectOneLineError(refused.run, 1, new RegExp(`^error: reference INVOICE 118 does not contain the session's reference ${expected}; .*--force`));
+    expect(refused.rows).toMatchObject([{ operator: 'grace', action: 'bank.mark-received', outcome: 'refused', targets: [], error: expect.stringContaining(expected) }]);
+    expect(await bankSignals(sessionId)).toEqual([]);
+    expect(await paymentRows(sessionId)).toEqual([]);
+
+    const forced = await audited(['bank', 'mark-received', '--session', sessionId, '--amount-usd', '25.50', '--reference', 'INVOICE 118', '--force', '--operator', 'grace', '--json']);
+    expect(forced.run.code, forced.run.stderr).toBe(0);
+    expect(forced.run.stderr).toContain(`does not contain the session's reference ${expected}; credited because of --force`);
+    expect(JSON.parse(forced.run.stdout)).toMatchObject({ session_id: sessionId, forced: true, received_by: 'operator:grace' });
+    expect(forced.rows).toEqual([
+      {
+        operator: 'grace',
+        operator_source: 'option',
+        action: 'bank.mark-received',
+        arguments: { session: sessionId, 'amount-usd': '25.50', reference: 'INVOICE 118', force: true },
+        targets: [sessionId],
+        outcome: 'ok',
+        error: null,
+      },
+    ]);
+    expect(await bankSignals(sessionId)).toEqual([{ amountUsdCents: '2550', reference: 'INVOICE 118', receivedBy: 'operator:grace' }]);
+    await expect.poll(() => paymentRows(sessionId), { timeout: 15_000 }).toEqual([{ chain: 'bank', received: '25500000' }]);
+  });
+});
