@@ -2,17 +2,10 @@
 // DATABASE_URL and TEMPORAL_ADDRESS like the other processes. Errors are one line on stderr with a
 // non-zero exit (2 for a malformed command line); `--json` prints results for scripts.
 import { loadConfig } from '../config/env';
-import { bankCommands } from './admin/bank';
-import { CliError, commandHelp, createContext, parseOptions, printResult, type CommandGroup } from './admin/cli';
-import { keyCommands } from './admin/keys';
-import { merchantCommands } from './admin/merchants';
-import { retentionCommands } from './admin/retention';
-import { sessionCommands } from './admin/sessions';
-import { userCommands } from './admin/users';
-import { webhookSecretCommands } from './admin/webhookSecrets';
-import { webhookCommands } from './admin/webhooks';
-
-const GROUPS: CommandGroup[] = [merchantCommands, keyCommands, webhookSecretCommands, bankCommands, webhookCommands, sessionCommands, userCommands, retentionCommands];
+import { redactArguments, resolveOperator } from '../domain/adminAudit';
+import { runAudited } from './admin/auditTrail';
+import { CliError, commandHelp, createContext, errorLine, loginName, parseOptions, printResult, type CommandGroup } from './admin/cli';
+import { GROUPS } from './admin/commandGroups';
 
 const isHelp = (word: string | undefined) => word === undefined || word === '--help' || word === '-h' || word === 'help';
 
@@ -25,6 +18,7 @@ function overview(): string {
     ...lines.map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}`),
     '',
     'Every command takes --help. Configuration: DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE.',
+    'Commands that change something are audited (`audit list`) under --operator, else CHECKOUT_OPERATOR, else the login name.',
   ].join('\n');
 }
 
@@ -53,21 +47,37 @@ async function main(argv: string[]): Promise<number> {
     }
     const command = group.commands.find((c) => c.name === commandName);
     if (!command) throw new CliError(`unknown command ${group.name} ${commandName}; run \`${group.name} --help\` for the list`, 2);
-    const options = parseOptions(command, rest);
-    if (options.help) {
+    // A malformed command line is refused inside the audited run, so the refusal is on the trail too.
+    let options: ReturnType<typeof parseOptions> | undefined;
+    let usageError: unknown;
+    try {
+      options = parseOptions(command, rest);
+    } catch (error) {
+      if (command.readOnly) throw error;
+      usageError = error;
+    }
+    if (options?.help) {
       console.log(commandHelp(group, command));
       return 0;
     }
-    const context = createContext(loadConfig());
+    const { operator, problem } = resolveOperator(options?.operator, process.env.CHECKOUT_OPERATOR, loginName);
+    const context = createContext(loadConfig(), operator);
     try {
-      printResult(await command.execute(context, options.values), options.json);
+      const execute = () => {
+        if (!options) throw usageError;
+        if (problem) throw new CliError(problem, 2);
+        return command.execute(context, options.values);
+      };
+      const args = options ? redactArguments(options.values, (name) => command.options[name]?.secret === true) : {};
+      const result = command.readOnly ? await execute() : await runAudited(context, { action: `${group.name}.${command.name}`, arguments: args }, execute);
+      printResult(result, options?.json ?? json);
     } finally {
       await context.close();
     }
     return 0;
   } catch (error) {
     // One line, never a stack: operators read it, scripts parse it with --json.
-    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'failed';
+    const message = errorLine(error);
     console.error(json ? JSON.stringify({ error: message }) : `error: ${message}`);
     return error instanceof CliError ? error.exitCode : 1;
   }

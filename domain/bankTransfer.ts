@@ -62,6 +62,17 @@ export function bankTransferReference(sessionId: string): string {
   return `CS-${out}`;
 }
 
+const compactReference = (value: string) => value.replace(/[\s-]/g, '').toUpperCase();
+
+/**
+ * Whether a reference from a bank statement is for this session: it contains the session's reference, however
+ * the bank spaced, hyphenated or cased it. Text around it is allowed (an order number, "1/2"), so the parts of
+ * a split payment can carry distinct references and add up.
+ */
+export function referenceNamesSession(statementReference: string, sessionId: string): boolean {
+  return compactReference(statementReference).includes(compactReference(bankTransferReference(sessionId)));
+}
+
 export type CurrencyChoice = { currency: string } | { problem: 'none' | 'ambiguous' | 'unavailable'; available: string[] };
 
 /** Spec 4.7: omitted with one currency → that one; omitted with several → required; given → must be listed. */

@@ -6,12 +6,12 @@ import { findBankAccount, listBankAccounts } from '../../db/repositories/bankAcc
 import { findMerchant } from '../../db/repositories/merchants';
 import { findSessionById } from '../../db/repositories/sessions';
 import { AccountNumber, Iban, SortCode, SwiftBic } from '../../domain/bankAccountFields';
-import { bankTransferReference, CurrencyCode } from '../../domain/bankTransfer';
+import { bankTransferReference, CurrencyCode, referenceNamesSession } from '../../domain/bankTransfer';
 import { centsToUsd, parseUsdCents, USD_TEXT } from '../../domain/money';
 import { z } from '../../domain/validationMessages';
 import type { BankTransferReceipt } from '../../domain/sessionState';
 import { bankTransferReceivedSignal } from '../../workflows/messages';
-import { CliError, defineCommand, MerchantIdOption, operatorName, SessionIdOption, table, when, type CommandGroup } from './cli';
+import { CliError, defineCommand, MerchantIdOption, SessionIdOption, table, when, type CommandGroup } from './cli';
 
 const UNIQUE_VIOLATION = '23505';
 const BankAccountIdOption = z.string().regex(/^ba_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a bank account id (ba_…)');
@@ -65,6 +65,7 @@ const add = defineCommand({
     return {
       json: bankAccountJson(account),
       text: [`bank account ${account.id} (${account.currency}, ${account.bankName}) added for ${account.merchantId}`],
+      targets: [account.id],
     };
   },
 });
@@ -82,6 +83,7 @@ const deactivate = defineCommand({
     return {
       json: { ...bankAccountJson(account), already_inactive: !before.active },
       text: [before.active ? `bank account ${account.id} (${account.currency}) deactivated` : `bank account ${account.id} was already inactive`],
+      targets: [account.id],
     };
   },
 });
@@ -90,6 +92,7 @@ const list = defineCommand({
   name: 'list',
   summary: "list a merchant's bank accounts, active first",
   options: { merchant: { value: '<mer_…>', description: 'merchant (required)' } },
+  readOnly: true,
   schema: z.object({ merchant: MerchantIdOption }),
   async run(context, input) {
     if (!(await findMerchant(context.sql(), input.merchant))) throw new CliError(`merchant ${input.merchant} does not exist`);
@@ -123,30 +126,35 @@ const AmountUsdCents = z
   .transform(parseUsdCents)
   .refine((cents) => cents > 0n, 'Must be greater than 0');
 
-const compactReference = (value: string) => value.replace(/[\s-]/g, '').toUpperCase();
-
 const markReceived = defineCommand({
   name: 'mark-received',
   summary: 'confirm that a bank transfer for a session arrived; the session workflow judges the amount',
   options: {
     session: { value: '<cs_…>', description: 'session the transfer pays (required)' },
     'amount-usd': { value: '<amount>', description: 'amount received, in USD, e.g. 25.50 (required)' },
-    reference: { value: '<text>', description: 'the reference on the bank statement (required)' },
-    by: { value: '<name>', description: 'who confirms it, for the audit trail (default operator:<login name>)' },
+    reference: { value: '<text>', description: "the reference on the bank statement; must contain the session's CS-… reference (required)" },
+    force: { description: "credit a transfer whose reference does not contain the session's, once you have checked it is for this session" },
+    by: { value: '<name>', description: 'who confirms it, kept with the receipt (default operator:<operator name>)' },
   },
-  schema: z.object({ session: SessionIdOption, 'amount-usd': AmountUsdCents, reference: Text, by: Text.optional() }),
+  schema: z.object({ session: SessionIdOption, 'amount-usd': AmountUsdCents, reference: Text, force: z.boolean().optional(), by: Text.optional() }),
   async run(context, input) {
     const session = await findSessionById(context.sql(), input.session);
     if (!session) throw new CliError(`session ${input.session} does not exist`);
     const receipt: BankTransferReceipt = {
       amountUsdCents: input['amount-usd'].toString(),
       reference: input.reference,
-      receivedBy: input.by ?? operatorName(),
+      receivedBy: input.by ?? `operator:${context.operator.name}`,
     };
     const expected = bankTransferReference(session.sessionId);
-    const warnings = compactReference(input.reference).includes(compactReference(expected))
-      ? []
-      : [`reference ${input.reference} does not contain the session's reference ${expected}; check the transfer is for this session`];
+    const warnings: string[] = [];
+    const mismatched = !referenceNamesSession(input.reference, session.sessionId);
+    if (mismatched) {
+      // A transfer credited to the wrong session pays for someone else's order; only a checked override may.
+      if (!input.force) {
+        throw new CliError(`reference ${input.reference} does not contain the session's reference ${expected}; check the transfer is for ${session.sessionId}, then give --force to credit it anyway`);
+      }
+      warnings.push(`reference ${input.reference} does not contain the session's reference ${expected}; credited because of --force`);
+    }
     try {
       await (await context.temporal()).workflow.getHandle(session.sessionId).signal(bankTransferReceivedSignal, receipt);
     } catch (error) {
@@ -162,6 +170,7 @@ const markReceived = defineCommand({
         amount_usd_cents: receipt.amountUsdCents,
         reference: receipt.reference,
         received_by: receipt.receivedBy,
+        forced: mismatched,
         session_amount_usd: centsToUsd(session.amountUsdCents),
       },
       text: [
@@ -169,6 +178,7 @@ const markReceived = defineCommand({
         `session amount ${centsToUsd(session.amountUsdCents).toFixed(2)} USD, status before the signal: ${session.status}`,
       ],
       warnings,
+      targets: [session.sessionId],
     };
   },
 });

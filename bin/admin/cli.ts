@@ -6,6 +6,7 @@ import type { Client, Connection } from '@temporalio/client';
 import type { Config } from '../../config/env';
 import { requireDatabaseUrl } from '../../config/env';
 import { createSql, type Sql } from '../../db/client';
+import type { Operator } from '../../domain/adminAudit';
 import { z } from '../../domain/validationMessages';
 
 /** A refusal the operator can act on: printed as one line, never with a stack. */
@@ -27,10 +28,14 @@ export interface CommandResult {
   text: string[];
   /** Printed to stderr in both modes, and carried in the JSON as `warnings`. */
   warnings?: string[];
+  /** The ids a state-changing command created or changed, for the audit trail. */
+  targets?: string[];
 }
 
 export interface AdminContext {
   config: Config;
+  /** Who runs the command, as the audit trail records it. */
+  operator: Operator;
   sql(): Sql;
   temporal(): Promise<Client>;
 }
@@ -39,6 +44,8 @@ interface OptionSpec {
   /** Shown in --help, e.g. `<mer_…>`; absent for a flag. */
   value?: string;
   description: string;
+  /** A secret (a key, a password, a mnemonic): the audit trail stores `[redacted]` instead of its value. */
+  secret?: true;
 }
 
 /** A command's one word that is not an option, e.g. the session of `session cancel <cs_…>`. */
@@ -55,6 +62,8 @@ export interface Command {
   summary: string;
   positional?: PositionalSpec;
   options: Record<string, OptionSpec>;
+  /** Changes nothing, so it is not audited; every other command writes one audit row. */
+  readOnly?: true;
   /** Checks the option values and hands them to `run` typed. */
   execute(context: AdminContext, values: Record<string, string | boolean | undefined>): Promise<CommandResult>;
 }
@@ -65,6 +74,7 @@ export function defineCommand<S extends z.ZodType>(definition: {
   summary: string;
   positional?: PositionalSpec;
   options: Record<string, OptionSpec>;
+  readOnly?: true;
   schema: S;
   run(context: AdminContext, input: z.infer<S>): Promise<CommandResult>;
 }): Command {
@@ -73,6 +83,7 @@ export function defineCommand<S extends z.ZodType>(definition: {
     summary: definition.summary,
     ...(definition.positional ? { positional: definition.positional } : {}),
     options: definition.options,
+    ...(definition.readOnly ? { readOnly: true as const } : {}),
     async execute(context, values) {
       const parsed = definition.schema.safeParse(values);
       if (!parsed.success) {
@@ -93,23 +104,29 @@ export interface CommandGroup {
 }
 
 /** Splits argv after the command words into option values (and the command's positional word, if it takes one); unknown options and stray words are usage errors. */
-export function parseOptions(command: Command, args: string[]): { values: Record<string, string | boolean | undefined>; help: boolean; json: boolean } {
+export function parseOptions(
+  command: Command,
+  args: string[],
+): { values: Record<string, string | boolean | undefined>; help: boolean; json: boolean; operator: string | undefined } {
   const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' }, json: { type: 'boolean' } };
+  if (!command.readOnly) options.operator = { type: 'string' };
   for (const [name, spec] of Object.entries(command.options)) options[name] = { type: spec.value ? 'string' : 'boolean' };
   try {
     const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: command.positional !== undefined });
-    const { help, json, ...rest } = values;
+    const { help, json, operator, ...rest } = values;
     if (positionals.length > 1) throw new CliError(`unexpected argument ${positionals[1]}`, 2);
     if (command.positional && positionals[0] !== undefined) rest[command.positional.name] = positionals[0];
-    return { values: rest, help: help === true, json: json === true };
+    return { values: rest, help: help === true, json: json === true, operator: typeof operator === 'string' ? operator : undefined };
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw new CliError((error as Error).message.split('\n')[0] ?? 'invalid arguments', 2);
   }
 }
 
+const OPERATOR_FLAG = '--operator <name>';
+
 export function commandHelp(group: CommandGroup, command: Command): string {
-  const width = Math.max(...Object.entries(command.options).map(([name, spec]) => `--${name}${spec.value ? ` ${spec.value}` : ''}`.length), '--json'.length);
+  const width = Math.max(...Object.entries(command.options).map(([name, spec]) => `--${name}${spec.value ? ` ${spec.value}` : ''}`.length), OPERATOR_FLAG.length);
   const lines = Object.entries(command.options).map(([name, spec]) => {
     const flag = `--${name}${spec.value ? ` ${spec.value}` : ''}`;
     return `  ${flag.padEnd(width)}  ${spec.description}`;
@@ -121,17 +138,19 @@ export function commandHelp(group: CommandGroup, command: Command): string {
     ...(positional ? [`usage: checkout-admin ${group.name} ${command.name} ${positional.value} [options]`, `  ${positional.value}  ${positional.description}`, ''] : []),
     'Options:',
     ...lines,
+    ...(command.readOnly ? [] : [`  ${OPERATOR_FLAG.padEnd(width)}  who runs it, for the audit trail (default: CHECKOUT_OPERATOR, then the login name)`]),
     `  ${'--json'.padEnd(width)}  print the result as JSON`,
     `  ${'--help'.padEnd(width)}  show this help`,
   ].join('\n');
 }
 
 /** Opens Postgres and Temporal only when a command first asks for them; close() releases what was opened. */
-export function createContext(config: Config): AdminContext & { close(): Promise<void> } {
+export function createContext(config: Config, operator: Operator): AdminContext & { close(): Promise<void> } {
   let sql: Sql | undefined;
   let connection: Connection | undefined;
   return {
     config,
+    operator,
     sql() {
       sql ??= createSql(requireDatabaseUrl(config), { max: 2 });
       return sql;
@@ -180,11 +199,16 @@ export function table(header: string[], rows: string[][]): string[] {
   return [line(header), ...rows.map(line)];
 }
 
-/** Who runs the command, for audit trails: the login name, when the system can tell it. */
-export function operatorName(): string {
+/** An error as the operator reads it: its first line, never a stack. */
+export function errorLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'failed';
+}
+
+/** The OS login running the CLI, when the system can tell it (a container's arbitrary uid may have none). */
+export function loginName(): string | undefined {
   try {
-    return `operator:${userInfo().username}`;
+    return userInfo().username;
   } catch {
-    return 'operator';
+    return undefined;
   }
 }

@@ -52,6 +52,7 @@ const create = defineCommand({
         '',
         'This is the only time the key is shown: only its hash is stored. Keep it on the merchant server.',
       ],
+      targets: [id],
     };
   },
 });
@@ -60,6 +61,7 @@ const list = defineCommand({
   name: 'list',
   summary: "list a merchant's API keys (prefix and last four characters only)",
   options: { merchant: { value: '<mer_…>', description: 'merchant (required)' } },
+  readOnly: true,
   schema: z.object({ merchant: MerchantIdOption }),
   async run(context, input) {
     await requireMerchant(context, input.merchant);
@@ -89,6 +91,7 @@ const revoke = defineCommand({
     return {
       json: { ...keyJson(key), already_revoked: !revokedNow },
       text: [revokedNow ? `API key ${key.id} (${masked(before)}) revoked` : `API key ${key.id} was already revoked at ${when(key.revokedAt)}`],
+      targets: [key.id],
     };
   },
 });
@@ -112,6 +115,7 @@ const allowIps = defineCommand({
     return {
       json: keyJson(key),
       text: [allowedIps ? `API key ${key.id} is now allowed only from ${allowedIps.join(', ')}` : `API key ${key.id} is allowed from any address`],
+      targets: [key.id],
     };
   },
 });

@@ -101,6 +101,7 @@ const create = defineCommand({
         'next: `key create --merchant ' + merchant.id + ' --mode test`, and `webhook-secret rotate` to learn a signing secret',
       ],
       warnings,
+      targets: [merchant.id],
     };
   },
 });

@@ -10,6 +10,7 @@ const purge = defineCommand({
   schema: z.object({}),
   async run(context) {
     const counts = await purgeRetained(context.sql(), context.config.retention.ages);
+    // Expired rows, not records anyone addresses by id: the counts are in the output, no target to name.
     return { json: { deleted: counts }, text: table(['TABLE', 'DELETED'], Object.entries(counts).map(([name, n]) => [name, String(n)])) };
   },
 });

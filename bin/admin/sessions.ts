@@ -37,6 +37,7 @@ const cancel = defineCommand({
     return {
       json: { session_id: input.session, previous_status: before.status, status: after.status, reason: request.reason, updated_at: after.updatedAt.toISOString() },
       text: [`session ${input.session} ${after.status} (was ${before.status}) at ${when(after.updatedAt)}`, `  reason  ${request.reason}`],
+      targets: [input.session],
     };
   },
 });

@@ -6,7 +6,7 @@ import { inviteUser } from '../../db/repositories/userInvites';
 import { invitationUrl } from '../../domain/invitation';
 import { normalizeEmail } from '../../domain/signInPolicy';
 import { z } from '../../domain/validationMessages';
-import { CliError, defineCommand, MerchantIdOption, operatorName, type CommandGroup } from './cli';
+import { CliError, defineCommand, MerchantIdOption, type CommandGroup } from './cli';
 
 const invite = defineCommand({
   name: 'invite',
@@ -21,11 +21,12 @@ const invite = defineCommand({
     if (!(await findMerchant(sql, input.merchant))) throw new CliError(`merchant ${input.merchant} does not exist`);
     const invited = await inviteUser(sql, input.merchant, input.email);
     if (!invited) throw new CliError(`${input.email} already has a dashboard account`);
-    await recordAudit(sql, { actor: { kind: 'operator', id: operatorName() }, merchantId: input.merchant, mode: null, action: 'user.invite', changes: { email: input.email, user_id: invited.userId } });
+    await recordAudit(sql, { actor: { kind: 'operator', id: context.operator.name }, merchantId: input.merchant, mode: null, action: 'user.invite', changes: { email: input.email, user_id: invited.userId } });
     const url = invitationUrl(context.config.publicBaseUrl, invited.token);
     return {
       json: { merchant_id: input.merchant, user_id: invited.userId, email: input.email, invitation_url: url },
       text: [`${input.email} invited to the dashboard of ${input.merchant}. One-time sign-up link (valid 7 days):`, '', `  ${url}`],
+      targets: [invited.userId],
     };
   },
 });

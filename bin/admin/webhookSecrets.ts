@@ -32,6 +32,7 @@ const rotate = defineCommand({
           : 'Deliveries are signed with it from now on; the previous secret no longer verifies.',
         'It is not shown again.',
       ],
+      targets: [input.merchant],
     };
   },
 });

@@ -12,6 +12,7 @@ const list = defineCommand({
   name: 'list',
   summary: "list a session's webhook deliveries with every attempt (status code, latency, error)",
   options: { session: { value: '<cs_…>', description: 'session (required)' } },
+  readOnly: true,
   schema: z.object({ session: SessionIdOption }),
   async run(context, input) {
     if (!(await findSessionById(context.sql(), input.session))) throw new CliError(`session ${input.session} does not exist`);
@@ -50,6 +51,7 @@ const redeliver = defineCommand({
         `redelivery of ${input.delivery} (${delivery.state}) started as workflow ${workflowId}`,
         `follow it with: checkout-admin webhooks list --session ${delivery.sessionId}`,
       ],
+      targets: [input.delivery, workflowId],
     };
   },
 });

@@ -57,6 +57,12 @@ describe('service roles', () => {
     await denied(worker`update api_keys set revoked_at = now()`);
     await denied(worker`update merchants set settlement_wallet = 'attacker'`);
     await denied(worker`create table stolen (x int)`);
+    // The operators' trail is the admin CLI's (the owner's) alone: no service can forge or erase a row.
+    for (const role of [api, worker, indexer]) {
+      await denied(role`insert into admin_audit_events (operator, operator_source, action) values ('forged', 'option', 'key.revoke')`);
+      await denied(role`update admin_audit_events set outcome = 'ok'`);
+      await denied(role`delete from admin_audit_events`);
+    }
     // What they do need still works.
     await api`update sessions set updated_at = now() where id = ${sessionId}`;
     await indexer`select count(*) from deposit_watches`;

@@ -29,7 +29,7 @@ describe('README.md, SECURITY.md and docs/*.md', () => {
 
 describe('the docs check', () => {
   it('reads the admin CLI commands and their options from the CLI', () => {
-    expect(adminCommands.get('key create')).toEqual(new Set(['merchant', 'mode', 'label', 'json', 'help']));
+    expect(adminCommands.get('key create')).toEqual(new Set(['merchant', 'mode', 'label', 'operator', 'json', 'help']));
     expect(adminCommands.has('bank mark-received')).toBe(true);
   });
 

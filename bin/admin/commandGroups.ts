@@ -1,0 +1,23 @@
+// Every command the admin CLI has, in the order --help lists them.
+import { auditCommands } from './audit';
+import { bankCommands } from './bank';
+import type { CommandGroup } from './cli';
+import { keyCommands } from './keys';
+import { merchantCommands } from './merchants';
+import { retentionCommands } from './retention';
+import { sessionCommands } from './sessions';
+import { userCommands } from './users';
+import { webhookSecretCommands } from './webhookSecrets';
+import { webhookCommands } from './webhooks';
+
+export const GROUPS: CommandGroup[] = [
+  merchantCommands,
+  keyCommands,
+  webhookSecretCommands,
+  bankCommands,
+  webhookCommands,
+  sessionCommands,
+  userCommands,
+  retentionCommands,
+  auditCommands,
+];

@@ -1,0 +1,244 @@
+// Issue 12 item 11: every admin command that changes something leaves one audit row (operator, arguments
+// with secrets redacted, targets, outcome), refusals included; `audit list` reads them back. And a bank
+// transfer is credited to a session only if its reference names the session, or with --force.
+import { userInfo } from 'node:os';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { ulid } from 'ulid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GROUPS } from '../../bin/admin/commandGroups';
+import { bankTransferReference } from '../../domain/bankTransfer';
+import { adminCli, expectOneLineError, type CliRun } from '../support/adminCli';
+import { createBankAccount, createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
+import { call } from '../support/http';
+import { startTestService, type TestService } from '../support/service';
+
+const WALLET = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
+
+let service: TestService;
+let merchant: TestMerchant;
+const cli = adminCli(() => service);
+
+interface AuditRow {
+  operator: string;
+  operator_source: string;
+  action: string;
+  arguments: Record<string, string | boolean>;
+  targets: string[];
+  outcome: string | null;
+  error: string | null;
+}
+
+const lastId = async () => (await service.db.sql<{ id: string }[]>`select coalesce(max(id), 0)::text as id from admin_audit_events`)[0]!.id;
+const rowsAfter = (id: string) =>
+  service.db.sql<AuditRow[]>`select operator, operator_source, action, arguments, targets, outcome, error from admin_audit_events where id > ${id} order by id`;
+
+/** Runs one command and returns what it printed and the audit rows it wrote. */
+async function audited(args: string[], env?: Record<string, string>): Promise<{ run: CliRun; rows: AuditRow[] }> {
+  const before = await lastId();
+  const run = await cli.run(args, env);
+  return { run, rows: await rowsAfter(before) };
+}
+
+async function createSession(): Promise<string> {
+  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id, { amount_usd: 25.5 }) });
+  expect(created.status).toBe(201);
+  return created.body.data?.session_id as string;
+}
+
+async function bankSignals(sessionId: string): Promise<unknown[]> {
+  const history = await service.temporal.workflow.getHandle(sessionId).fetchHistory();
+  return (history.events ?? []).flatMap((event) => {
+    const attributes = event.workflowExecutionSignaledEventAttributes;
+    return attributes?.signalName === 'bankTransferReceived' ? [defaultPayloadConverter.fromPayload(attributes.input!.payloads![0]!)] : [];
+  });
+}
+
+const paymentRows = (sessionId: string) => service.db.sql<{ chain: string; received: string }[]>`
+  select chain, received_base_units::text as received from payments where session_id = ${sessionId}`;
+
+beforeAll(async () => {
+  service = await startTestService();
+  merchant = await createTestMerchant(service.db.sql);
+  // Sessions of this merchant accept bank transfers.
+  await createBankAccount(service.db.sql, merchant.merchant.id, 'EUR');
+});
+afterAll(() => service?.stop());
+
+describe('the admin audit trail', () => {
+  it('writes exactly one row per state-changing command, with the operator, its arguments and what it touched; read-only commands write none', async () => {
+    const as = ['--operator', 'alice'];
+    const ok = async (args: string[], expected: { arguments: Record<string, string | boolean>; targets: (out: Record<string, unknown>) => string[] }) => {
+      const { run, rows } = await audited([...args, ...as, '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      const out = JSON.parse(run.stdout) as Record<string, unknown>;
+      expect(rows).toEqual([
+        { operator: 'alice', operator_source: 'option', action: `${args[0]}.${args[1]}`, arguments: expected.arguments, targets: expected.targets(out), outcome: 'ok', error: null },
+      ]);
+      return out;
+    };
+
+    const created = await ok(['merchant', 'create', '--name', 'Audited', '--settlement-wallet', WALLET], {
+      arguments: { name: 'Audited', 'settlement-wallet': WALLET },
+      targets: (out) => [out.merchant_id as string],
+    });
+    const merchantId = created.merchant_id as string;
+    const key = await ok(['key', 'create', '--merchant', merchantId, '--mode', 'test', '--label', 'web'], {
+      arguments: { merchant: merchantId, mode: 'test', label: 'web' },
+      targets: (out) => [out.key_id as string],
+    });
+    const keyId = key.key_id as string;
+    await ok(['key', 'allow-ips', '--key', keyId, '--ips', '10.0.0.0/8'], { arguments: { key: keyId, ips: '10.0.0.0/8' }, targets: () => [keyId] });
+    await ok(['key', 'revoke', '--key', keyId], { arguments: { key: keyId }, targets: () => [keyId] });
+    const secret = await ok(['webhook-secret', 'rotate', '--merchant', merchantId, '--mode', 'live', '--overlap-hours', '0'], {
+      arguments: { merchant: merchantId, mode: 'live', 'overlap-hours': '0' },
+      targets: () => [merchantId],
+    });
+    const account = await ok(['bank', 'add', '--merchant', merchantId, '--currency', 'GBP', '--account-name', 'A Ltd', '--bank-name', 'Barclays', '--account-number', '31926819', '--sort-code', '200000'], {
+      arguments: { merchant: merchantId, currency: 'GBP', 'account-name': 'A Ltd', 'bank-name': 'Barclays', 'account-number': '31926819', 'sort-code': '200000' },
+      targets: (out) => [out.bank_account_id as string],
+    });
+    const accountId = account.bank_account_id as string;
+    await ok(['bank', 'deactivate', '--id', accountId], { arguments: { id: accountId }, targets: () => [accountId] });
+
+    const paid = await createSession();
+    const reference = bankTransferReference(paid);
+    await ok(['bank', 'mark-received', '--session', paid, '--amount-usd', '1.00', '--reference', reference], {
+      arguments: { session: paid, 'amount-usd': '1.00', reference },
+      targets: () => [paid],
+    });
+    const cancelled = await createSession();
+    await ok(['session', 'cancel', cancelled, '--reason', 'audit test'], { arguments: { session: cancelled, reason: 'audit test' }, targets: () => [cancelled] });
+
+    const deliveryId = `wh_${ulid()}`;
+    await service.db.sql`
+      insert into webhook_deliveries (id, session_id, event, status_version, url, body, state)
+      values (${deliveryId}, ${cancelled}, 'payment.completed', 9, 'https://merchant.example/hook', '{}', 'failed')`;
+    const redelivered = await ok(['webhooks', 'redeliver', '--delivery', deliveryId], {
+      arguments: { delivery: deliveryId },
+      targets: (out) => [deliveryId, out.workflow_id as string],
+    });
+    await service.temporal.workflow.getHandle(redelivered.workflow_id as string).terminate('test over');
+
+    const invited = await ok(['user', 'invite', '--merchant', merchantId, '--email', 'audited@example.com'], {
+      arguments: { merchant: merchantId, email: 'audited@example.com' },
+      targets: (out) => [out.user_id as string],
+    });
+    await ok(['retention', 'purge'], { arguments: {}, targets: () => [] });
+
+    for (const args of [['key', 'list', '--merchant', merchantId], ['bank', 'list', '--merchant', merchantId], ['webhooks', 'list', '--session', paid], ['audit', 'list']]) {
+      const { run, rows } = await audited(args);
+      expect(run.code, run.stderr).toBe(0);
+      expect(rows).toEqual([]);
+    }
+
+    // Every command that is not read-only was run above: a new one must join this test.
+    const auditedActions = GROUPS.flatMap((group) => group.commands.filter((command) => !command.readOnly).map((command) => `${group.name}.${command.name}`));
+    const recorded = (await service.db.sql<{ action: string }[]>`select distinct action from admin_audit_events where operator = 'alice' and outcome = 'ok'`).map((r) => r.action);
+    expect(recorded.sort()).toEqual(auditedActions.sort());
+
+    // The secrets those commands printed were never written to the trail.
+    const trail = (await service.db.sql<{ text: string }[]>`select coalesce(string_agg(row_to_json(a)::text, ' '), '') as text from admin_audit_events a`)[0]!.text;
+    const inviteToken = new URL(invited.invitation_url as string).hash.slice(1);
+    for (const printed of [key.api_key as string, secret.webhook_secret as string, inviteToken]) {
+      expect(printed.length).toBeGreaterThan(20);
+      expect(trail).not.toContain(printed);
+    }
+  });
+
+  it('records --operator over CHECKOUT_OPERATOR over the login name', async () => {
+    const args = ['user', 'invite', '--merchant', merchant.merchant.id, '--email', 'not-an-email'];
+    expect((await audited([...args, '--operator', 'carol'], { CHECKOUT_OPERATOR: 'dave' })).rows).toMatchObject([{ operator: 'carol', operator_source: 'option' }]);
+    expect((await audited(args, { CHECKOUT_OPERATOR: 'dave' })).rows).toMatchObject([{ operator: 'dave', operator_source: 'env' }]);
+    expect((await audited(args)).rows).toMatchObject([{ operator: userInfo().username, operator_source: 'os' }]);
+  });
+
+  it('audits refused commands, which change nothing', async () => {
+    const merchants = async () => (await service.db.sql<{ n: number }[]>`select count(*)::int as n from merchants`)[0]!.n;
+    const before = await merchants();
+
+    const invalid = await audited(['merchant', 'create', '--name', 'X', '--settlement-wallet', '0xnot-solana', '--operator', 'erin']);
+    expectOneLineError(invalid.run, 2, /--settlement-wallet: Must be a Solana address/);
+    expect(invalid.rows).toEqual([
+      {
+        operator: 'erin',
+        operator_source: 'option',
+        action: 'merchant.create',
+        arguments: { name: 'X', 'settlement-wallet': '0xnot-solana' },
+        targets: [],
+        outcome: 'refused',
+        error: '--settlement-wallet: Must be a Solana address (base58 of 32 bytes)',
+      },
+    ]);
+
+    const missing = `key_${ulid()}`;
+    const unknown = await audited(['key', 'revoke', '--key', missing, '--operator', 'erin']);
+    expectOneLineError(unknown.run, 1, /does not exist/);
+    expect(unknown.rows).toMatchObject([{ action: 'key.revoke', arguments: { key: missing }, outcome: 'refused', error: `API key ${missing} does not exist` }]);
+
+    // A command line the parser refuses is recorded without its arguments.
+    const malformed = await audited(['key', 'create', '--bogus', 'x', '--operator', 'erin']);
+    expectOneLineError(malformed.run, 2, /Unknown option '--bogus'/);
+    expect(malformed.rows).toMatchObject([{ action: 'key.create', arguments: {}, outcome: 'refused', error: expect.stringMatching(/Unknown option '--bogus'/) }]);
+
+    const badOperator = await audited(['merchant', 'create', '--name', 'Y', '--settlement-wallet', WALLET, '--operator', 'x'.repeat(101)]);
+    expectOneLineError(badOperator.run, 2, /^error: --operator: Must be 1 to 100 characters/);
+    expect(badOperator.rows).toMatchObject([{ operator: userInfo().username, operator_source: 'os', action: 'merchant.create', outcome: 'refused' }]);
+
+    expect(await merchants()).toBe(before);
+  });
+
+  it('lists the trail, newest first, as text and JSON, from a time on and up to a limit', async () => {
+    const missing = `key_${ulid()}`;
+    await cli.run(['key', 'revoke', '--key', missing, '--operator', 'frank']);
+
+    const text = await cli.run(['audit', 'list', '--limit', '3']);
+    expect(text.code, text.stderr).toBe(0);
+    const lines = text.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^AT\s+OPERATOR\s+COMMAND\s+OUTCOME\s+TARGETS\s+ARGUMENTS\s+ERROR$/);
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toMatch(new RegExp(`frank\\s+key revoke\\s+refused\\s+-\\s+--key "${missing}"\\s+API key ${missing} does not exist$`));
+
+    const newest = (await cli.json(['audit', 'list', '--limit', '1'])) as { events: Array<Record<string, unknown>> };
+    expect(newest.events).toEqual([
+      expect.objectContaining({ operator: 'frank', operator_source: 'option', action: 'key.revoke', arguments: { key: missing }, targets: [], outcome: 'refused' }),
+    ]);
+    const since = newest.events[0]!.at as string;
+    const fromThen = (await cli.json(['audit', 'list', '--since', since])) as { events: unknown[] };
+    expect(fromThen.events).toHaveLength(1);
+    expect(((await cli.json(['audit', 'list', '--since', '2999-01-01'])) as { events: unknown[] }).events).toEqual([]);
+
+    expectOneLineError(await cli.run(['audit', 'list', '--since', '2025-01-31T09:00:00']), 2, /--since: Must be a date .* or a time with its zone/);
+    expectOneLineError(await cli.run(['audit', 'list', '--limit', '0']), 2, /--limit: /);
+  });
+});
+
+describe('checkout-admin bank mark-received: the reference', () => {
+  it("refuses a reference that does not name the session, changing nothing; --force credits it and the trail says so", async () => {
+    const sessionId = await createSession();
+    const expected = bankTransferReference(sessionId);
+
+    const refused = await audited(['bank', 'mark-received', '--session', sessionId, '--amount-usd', '25.50', '--reference', 'INVOICE 118', '--operator', 'grace']);
+    expectOneLineError(refused.run, 1, new RegExp(`^error: reference INVOICE 118 does not contain the session's reference ${expected}; .*--force`));
+    expect(refused.rows).toMatchObject([{ operator: 'grace', action: 'bank.mark-received', outcome: 'refused', targets: [], error: expect.stringContaining(expected) }]);
+    expect(await bankSignals(sessionId)).toEqual([]);
+    expect(await paymentRows(sessionId)).toEqual([]);
+
+    const forced = await audited(['bank', 'mark-received', '--session', sessionId, '--amount-usd', '25.50', '--reference', 'INVOICE 118', '--force', '--operator', 'grace', '--json']);
+    expect(forced.run.code, forced.run.stderr).toBe(0);
+    expect(forced.run.stderr).toContain(`does not contain the session's reference ${expected}; credited because of --force`);
+    expect(JSON.parse(forced.run.stdout)).toMatchObject({ session_id: sessionId, forced: true, received_by: 'operator:grace' });
+    expect(forced.rows).toEqual([
+      {
+        operator: 'grace',
+        operator_source: 'option',
+        action: 'bank.mark-received',
+        arguments: { session: sessionId, 'amount-usd': '25.50', reference: 'INVOICE 118', force: true },
+        targets: [sessionId],
+        outcome: 'ok',
+        error: null,
+      },
+    ]);
+    expect(await bankSignals(sessionId)).toEqual([{ amountUsdCents: '2550', reference: 'INVOICE 118', receivedBy: 'operator:grace' }]);
+    await expect.poll(() => paymentRows(sessionId), { timeout: 15_000 }).toEqual([{ chain: 'bank', received: '25500000' }]);
+  });
+});
