@@ -4,8 +4,13 @@
 // like the EVM proxy, can answer with HTTP errors or never answer, to stand in for a failing provider.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ProxyAction } from '../evm/rpcProxy';
 import type { LocalBlock, LocalSolanaChain } from './localSolanaChain';
+
+/**
+ * What to do with one request: answer it (possibly late), answer with this HTTP status, or never answer. The
+ * same shape as the EVM RPC proxy's actions, so the tests inject a failing provider into either alike.
+ */
+export type ProxyAction = 'forward' | 'hang' | { status: number } | { delayMs: number };
 
 export interface SolanaRpcServer {
   url: string;
