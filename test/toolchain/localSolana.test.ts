@@ -61,9 +61,16 @@ async function blockHeightAbove(height: bigint): Promise<void> {
 }
 
 describe('the local Solana chain', () => {
-  test('listens on the configured loopback port and names itself in the chain variables the registry reads', () => {
+  test('listens on the configured loopback port and names itself in the chain variables the registry reads', async () => {
     expect(local.rpcUrl).toBe(`http://127.0.0.1:${port}`);
-    expect(local.env).toEqual({ RPC_URLS_SOLANA_TESTNET: local.rpcUrl, TOKEN_USDC_SOLANA_TESTNET: `${local.usdcMint}:6` });
+    expect(local.env).toEqual({
+      RPC_URLS_SOLANA_TESTNET: local.rpcUrl,
+      TOKEN_USDC_SOLANA_TESTNET: `${local.usdcMint}:6`,
+      INDEXER_START_BLOCK_SOLANA_TESTNET: expect.stringMatching(/^\d+$/),
+    });
+    // The indexer reads the block before its start first: the genesis, never a slot the chain cannot have.
+    const start = BigInt(local.env.INDEXER_START_BLOCK_SOLANA_TESTNET ?? '');
+    expect((await rpc.getBlock(start - 1n, { transactionDetails: 'none', rewards: false }).send())?.blockHeight).toBe(0n);
     expect(local.signerEnv).toEqual({ SOLANA_TREASURY_KEY_TEST: local.treasury.secretKeyBase58 });
   });
 

@@ -21,7 +21,7 @@ const DEFAULT_TREASURY_USDC = 1_000_000n * 10n ** BigInt(LOCAL_SOLANA_USDC_DECIM
 export const LOCAL_SOLANA_TREASURY_SOL = 100n;
 export const LOCAL_SOLANA_MERCHANT_SOL = 1n;
 /** A cluster's slot time. */
-const DEFAULT_SLOT_MS = 400;
+export const LOCAL_SOLANA_SLOT_MS = 400;
 
 export interface LocalSolanaOptions {
   /** Loopback port of the JSON-RPC endpoint; 0: a free one. */
@@ -45,7 +45,7 @@ export interface LocalSolana {
     usdc: bigint;
   };
   merchantWallet: Address;
-  /** RPC_URLS_SOLANA_TESTNET and TOKEN_USDC_SOLANA_TESTNET, as config/chains.ts reads them. */
+  /** RPC_URLS_, TOKEN_USDC_ and INDEXER_START_BLOCK_ of solana's test network, as config/chains.ts reads them. */
   env: Record<string, string>;
   /** SOLANA_TREASURY_KEY_TEST: for the signer alone, never for the worker, API or indexers. */
   signerEnv: Record<string, string>;
@@ -62,6 +62,7 @@ function seedOf(role: string): Uint8Array {
 
 export async function startLocalSolana(options: LocalSolanaOptions): Promise<LocalSolana> {
   const chain = new LocalSolanaChain();
+  const firstSlot = chain.currentSlot;
   const treasurySeed = seedOf('treasury');
   const treasury = await createKeyPairSignerFromPrivateKeyBytes(treasurySeed);
   const merchant = await createKeyPairSignerFromPrivateKeyBytes(seedOf('merchant'));
@@ -76,7 +77,7 @@ export async function startLocalSolana(options: LocalSolanaOptions): Promise<Loc
   chain.produce();
 
   const rpc = await startSolanaRpcServer(chain, options.port);
-  const clock = setInterval(() => chain.produce(), options.slotMs ?? DEFAULT_SLOT_MS);
+  const clock = setInterval(() => chain.produce(), options.slotMs ?? LOCAL_SOLANA_SLOT_MS);
   clock.unref();
   const suffix = envSuffix('solana', 'testnet');
   const secretKeyBase58 = getBase58Decoder().decode(new Uint8Array([...treasurySeed, ...getBase58Encoder().encode(treasury.address)]));
@@ -90,6 +91,8 @@ export async function startLocalSolana(options: LocalSolanaOptions): Promise<Loc
     env: {
       [`RPC_URLS_${suffix}`]: rpc.url,
       [`TOKEN_USDC_${suffix}`]: `${mint.address}:${LOCAL_SOLANA_USDC_DECIMALS}`,
+      // The chain has no slot before its genesis: an indexer starting a confirmation depth below the head would ask for them.
+      [`INDEXER_START_BLOCK_${suffix}`]: String(firstSlot),
     },
     signerEnv: { SOLANA_TREASURY_KEY_TEST: secretKeyBase58 },
     mintUsdc: (to, amount) => mintTo(chain, mint, to, amount),
