@@ -1,7 +1,10 @@
 // `npm run demo`: one test-mode payment from start to finish, printed as it happens. It starts the same stack as
 // `npm start` (bin/devStack.ts), creates a session whose webhook_url is a receiver on loopback, selects USDC on
 // base, pays it with a real ERC-20 transfer on the local chain, mines blocks to the required depth, follows the
-// status to completed and checks the webhook's signature with verifyWebhookSignature.
+// status to completed and checks the webhook's signature with verifyWebhookSignature. `npm run demo -- --chain
+// solana` pays on the local Solana chain instead: a customer wallet funded by the mint sends a real SPL
+// transferChecked through the JSON-RPC, and the chain's own slots bring the confirmations. Either way it shows the
+// merchant's USDC on the local Solana chain before and after, and how the session was settled.
 //
 // It always runs its own stack, on free ports with a throw-away data directory, never a running `npm start`: a
 // payment needs that process's chain RPC URL, token, funded account, API key and webhook secret, and reaching
@@ -10,13 +13,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { address as solanaAddress, generateKeyPairSigner } from '@solana/kit';
 import type { Address } from 'viem';
 import { loadConfig } from '../config/env';
 import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, verifyWebhookSignature } from '../domain/webhookSignature';
 import { createLogger } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
 import { freePort } from '../toolchain/ports';
-import { followSession } from './demo/sessionProgress';
+import { getStateQuery } from '../workflows/messages';
+import { followSession, type SessionProgress } from './demo/sessionProgress';
+import { payUsdc, usdcBalance } from './demo/solanaWallet';
 import { startDemoWebhookReceiver, type DemoWebhookReceiver } from './demo/webhookReceiver';
 import { startDevStack, type DevStack } from './devStack';
 
@@ -24,6 +30,8 @@ const AMOUNT_USD = 25.5;
 const MINING_STEPS = 3;
 const SIGNATURE_TOLERANCE_SECONDS = 300;
 const STARTUP_NOTE_TIMEOUT_MS = 500;
+const DEMO_CHAINS = ['base', 'solana'] as const;
+const CUSTOMER_SOL = 1_000_000_000n;
 
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
@@ -53,12 +61,19 @@ process.once('SIGINT', () => {
 installWorkerRuntime({ logger: createLogger(logLevel, 'worker'), metricsBindAddress: undefined, shutdownSignals: [] });
 
 try {
-  console.log('Stablecoin checkout demo: one test-mode USDC payment on a local chain, start to finish\n');
+  const payOn = demoChain(process.argv.slice(2));
+  console.log(`Stablecoin checkout demo: one test-mode USDC payment on a local chain (${payOn}), start to finish\n`);
   await noteRunningService();
   stack = await startStack();
   const chain = stack.devChain;
-  if (!chain) throw new Error('the stack started without its local chain');
+  const solana = stack.localSolana;
+  if (!chain || !solana) throw new Error('the stack started without its local chains');
   say(`service up after ${elapsed()}: API ${stack.apiUrl}, local chain ${chain.local.rpcUrl}, USDC test token ${chain.usdc}`);
+  say(`local Solana ${solana.rpcUrl}, USDC mint ${solana.usdcMint}, treasury ${solana.treasury.address}`);
+  const merchantWallet = stack.merchant.settlementWallet;
+  if (!merchantWallet) throw new Error(`the demo merchant ${stack.merchant.id} has no settlement wallet`);
+  const merchantUsdc = async () => formatUsdc(await usdcBalance(solana.rpcUrl, solanaAddress(merchantWallet), solana.usdcMint));
+  say(`merchant's settlement wallet ${merchantWallet} holds ${await merchantUsdc()} USDC on the local Solana chain`);
 
   receiver = await startDemoWebhookReceiver();
   say(`webhook receiver listening on ${receiver.url}`);
@@ -74,19 +89,20 @@ try {
   const sessionId = text(created, 'session_id');
   say(`POST /checkout/sessions → session ${sessionId} for ${AMOUNT_USD.toFixed(2)} USD (merchant ${stack.merchant.id})`);
 
-  const selected = await api('POST', '/checkout/sessions/select-payment', { session_id: sessionId, token: 'USDC', chain: chain.chain });
-  const depositAddress = text(selected, 'deposit_address') as Address;
+  const selected = await api('POST', '/checkout/sessions/select-payment', { session_id: sessionId, token: 'USDC', chain: payOn === 'solana' ? 'solana' : chain.chain });
+  const depositAddress = text(selected, 'deposit_address');
   const tokenAddress = text(selected, 'token_address');
   const amount = BigInt(text(selected, 'amount_base_units'));
   const required = Number(selected.confirmations_required);
-  say(`POST /checkout/sessions/select-payment USDC on ${chain.chain}`);
+  say(`POST /checkout/sessions/select-payment USDC on ${payOn === 'solana' ? 'solana' : chain.chain}`);
   detail('deposit address', depositAddress);
   detail('token contract', tokenAddress);
   detail('amount', `${text(selected, 'amount')} USDC (${amount} base units)`);
   detail('payment URI', text(selected, 'payment_uri'));
   detail('confirmations required', String(required));
-  if (tokenAddress.toLowerCase() !== chain.usdc.toLowerCase()) {
-    throw new Error(`select-payment quoted token ${tokenAddress}, not the local chain's USDC ${chain.usdc}: the worker's chain registry missed the local chain`);
+  const localUsdc = payOn === 'solana' ? solana.usdcMint : chain.usdc;
+  if (tokenAddress.toLowerCase() !== localUsdc.toLowerCase()) {
+    throw new Error(`select-payment quoted token ${tokenAddress}, not the local chain's USDC ${localUsdc}: the worker's chain registry missed the local chain`);
   }
 
   const progress = followSession({
@@ -98,23 +114,26 @@ try {
   });
   await progress.until((p) => p.status === 'awaiting_payment', 10_000, 'the session awaiting payment');
 
-  const paid = await chain.local.transfer(chain.usdc, chain.payer, depositAddress, amount);
-  say(`USDC transfer(${depositAddress}, ${amount}) from ${chain.payer.address}: tx ${paid.hash} in block #${paid.blockNumber}`);
-  await progress.until((p) => p.confirmations !== undefined, 30_000, 'the indexer seeing the transfer');
-
-  // The transfer's own block is its first confirmation; the others are mined in a few steps to show them arrive.
-  const toMine = required - 1;
-  let mined = 0;
-  for (let step = 1; step <= MINING_STEPS && mined < toMine; step++) {
-    const blocks = Math.ceil((toMine - mined) / (MINING_STEPS - step + 1));
-    await chain.local.mine(blocks);
-    mined += blocks;
-    say(`hardhat_mine ${blocks} blocks → head #${await chain.local.blockNumber()}`);
-    const depth = mined + 1;
-    await progress.until((p) => p.status === 'completed' || (p.confirmations ?? 0) >= depth, 30_000, `${depth} confirmations`);
+  if (payOn === 'solana') {
+    const customer = await generateKeyPairSigner();
+    solana.airdrop(customer.address, CUSTOMER_SOL);
+    await solana.mintUsdc(customer.address, amount);
+    say(`customer wallet ${customer.address} funded: 1 SOL for fees, ${formatUsdc(amount)} USDC minted by the local mint`);
+    const paid = await payUsdc({ rpcUrl: solana.rpcUrl, from: customer, mint: solana.usdcMint, decimals: solana.usdcDecimals, to: solanaAddress(depositAddress), amount });
+    say(`USDC transferChecked(${depositAddress}, ${amount}) from ${customer.address}: signature ${paid.signature} in slot #${paid.slot}`);
+    await progress.until((p) => p.confirmations !== undefined, 30_000, 'the indexer seeing the transfer');
+    say(`the local chain seals a block every slot: ${required} confirmations take about ${(required * 0.4).toFixed(0)} s`);
+    await progress.until((p) => p.status === 'completed', 60_000, 'completion');
+  } else {
+    await payOnLocalEvm(depositAddress as Address, amount, required, progress);
   }
-  say(`mined ${mined} blocks after the transfer's own: ${mined + 1} confirmations, ${required} required`);
-  await progress.until((p) => p.status === 'completed', 60_000, 'completion');
+  const { settlement } = (await stack.temporal.workflow.getHandle(sessionId).query(getStateQuery));
+  say(
+    settlement
+      ? `settlement: ${settlement.provider} (reference ${settlement.reference}, ${formatUsdc(BigInt(settlement.amountUsdc))} USDC)${settlement.provider === 'simulated' ? ': recorded, no USDC moved on Solana' : ''}`
+      : 'settlement: none recorded',
+  );
+  say(`merchant's settlement wallet ${merchantWallet} holds ${await merchantUsdc()} USDC on the local Solana chain`);
 
   // payment.confirming came when the deposit was seen; the outcome is payment.completed.
   let delivery = await receiver.next(30_000);
@@ -140,6 +159,42 @@ try {
   process.exit(1);
 }
 
+async function payOnLocalEvm(depositAddress: Address, amount: bigint, required: number, progress: SessionProgress): Promise<void> {
+  const chain = stack?.devChain;
+  if (!chain) throw new Error('the stack started without its local chain');
+  const paid = await chain.local.transfer(chain.usdc, chain.payer, depositAddress, amount);
+  say(`USDC transfer(${depositAddress}, ${amount}) from ${chain.payer.address}: tx ${paid.hash} in block #${paid.blockNumber}`);
+  await progress.until((p) => p.confirmations !== undefined, 30_000, 'the indexer seeing the transfer');
+
+  // The transfer's own block is its first confirmation; the others are mined in a few steps to show them arrive.
+  const toMine = required - 1;
+  let mined = 0;
+  for (let step = 1; step <= MINING_STEPS && mined < toMine; step++) {
+    const blocks = Math.ceil((toMine - mined) / (MINING_STEPS - step + 1));
+    await chain.local.mine(blocks);
+    mined += blocks;
+    say(`hardhat_mine ${blocks} blocks → head #${await chain.local.blockNumber()}`);
+    const depth = mined + 1;
+    await progress.until((p) => p.status === 'completed' || (p.confirmations ?? 0) >= depth, 30_000, `${depth} confirmations`);
+  }
+  say(`mined ${mined} blocks after the transfer's own: ${mined + 1} confirmations, ${required} required`);
+  await progress.until((p) => p.status === 'completed', 60_000, 'completion');
+}
+
+function demoChain(args: string[]): (typeof DEMO_CHAINS)[number] {
+  const at = args.indexOf('--chain');
+  if (at === -1) return 'base';
+  const chosen = DEMO_CHAINS.find((name) => name === args[at + 1]);
+  if (!chosen) throw new Error(`--chain takes ${DEMO_CHAINS.join(' or ')}, not ${args[at + 1] ?? 'nothing'}`);
+  return chosen;
+}
+
+/** 6-decimal base units as the USDC amount, without trailing zeros. */
+function formatUsdc(baseUnits: bigint): string {
+  const fraction = (baseUnits % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
+  return fraction ? `${baseUnits / 1_000_000n}.${fraction}` : String(baseUnits / 1_000_000n);
+}
+
 /** A running `npm start` is left alone; saying so explains why the demo's URLs differ from its banner. */
 async function noteRunningService(): Promise<void> {
   const url = `http://${userConfig.host}:${userConfig.port}/healthz`;
@@ -161,6 +216,7 @@ async function startStack(): Promise<DevStack> {
     EMBEDDED_POSTGRES_PORT: String(postgresPort),
     TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
     LOCAL_CHAIN_PORT: '0',
+    LOCAL_SOLANA_PORT: '0',
     WORKER_METRICS_PORT: '0',
     INDEXER_METRICS_PORT: '0',
     LOG_LEVEL: logLevel,

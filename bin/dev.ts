@@ -1,7 +1,8 @@
 // `npm start`: the whole service on its embedded defaults (bin/devStack.ts) with persistent data in DATA_DIR, then
-// a banner with every URL, the local chain, a demo merchant with a fresh test key and its webhook secret.
+// a banner with every URL, the local chains, a demo merchant with a fresh test key and its webhook secret.
 import { loadConfig } from '../config/env';
 import { DEV_PAYER_PATH, DEV_USDC_DECIMALS } from '../toolchain/localChain/devChain';
+import { LOCAL_SOLANA_SLOT_MS, LOCAL_SOLANA_TREASURY_SOL } from '../toolchain/localSolana/localSolana';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
 import { startDevStack, type DevStack } from './devStack';
@@ -66,6 +67,18 @@ function chainLines(s: DevStack): string {
                     (${DEV_PAYER_PATH} of Hardhat's mnemonic; private key ${chain.payerPrivateKey})`;
 }
 
+function solanaLines(s: DevStack): string {
+  const solana = s.localSolana;
+  if (!solana) return '';
+  const usdc = solana.treasury.usdc / 10n ** BigInt(solana.usdcDecimals);
+  return `
+  Local Solana      ${solana.rpcUrl} (litesvm, a block every ${LOCAL_SOLANA_SLOT_MS} ms), indexed as solana ${solana.network}
+  USDC mint         ${solana.usdcMint} (${solana.usdcDecimals} decimals)
+  Treasury          ${solana.treasury.address} holds ${usdc} USDC and ${LOCAL_SOLANA_TREASURY_SOL} SOL
+                    (its key is the signer's SOLANA_TREASURY_KEY_TEST, from a public seed: development only)
+  Merchant wallet   ${solana.merchantWallet} (no USDC account yet)`;
+}
+
 const checkoutUrl = await demoCheckoutUrl(stack);
 
 console.log(`
@@ -74,7 +87,7 @@ Stablecoin checkout is running (Ctrl-C stops everything)
   Temporal Web UI   ${stack.temporalUiUrl ?? '(external Temporal: see its own UI)'}
   Temporal          ${stack.temporalAddress} (namespace ${config.temporal.namespace}, task queue ${config.temporal.taskQueue})
   Postgres          ${stack.postgres}
-${chainLines(stack)}
+${chainLines(stack)}${solanaLines(stack)}
   Demo merchant     ${stack.merchant.id}
   Test API key      ${stack.testKey}
                     (shown once, stored only as a hash; every start mints a new one)

@@ -1,7 +1,8 @@
 // The whole service on its embedded defaults, in one process tree: an embedded Postgres (unless DATABASE_URL is
 // set), a Temporal dev server (unless the caller uses one already running), migrations, a local EVM chain with a
-// USDC test token and its indexer (unless RPC_URLS_* are configured: then the indexers of those chains), the
-// worker, the API and a demo merchant with a fresh test key. `npm start` (bin/dev.ts) and `npm run demo`
+// USDC test token and its indexer (unless RPC_URLS_* are configured: then the indexers of those chains), a local
+// Solana chain with a USDC mint, a funded treasury and the demo merchant's wallet, and its indexer (unless
+// RPC_URLS_SOLANA_* are configured), the worker, the API and a demo merchant with a fresh test key. `npm start` (bin/dev.ts) and `npm run demo`
 // (bin/demo.ts) both run it, so the demo exercises exactly what `npm start` runs.
 import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -16,14 +17,16 @@ import { ensureDatabase } from '../db/ensureDatabase';
 import { migrate } from '../db/migrate';
 import { createApiKey } from '../db/repositories/apiKeys';
 import { demoDashboardAccess } from './devDashboard';
-import { findMerchantByName, findWebhookSecret, insertMerchant, type Merchant } from '../db/repositories/merchants';
+import { findMerchantByName, findWebhookSecret, insertMerchant, setSettlementWallet, type Merchant } from '../db/repositories/merchants';
 import { createChainRegistry } from '../domain/chainRegistry';
 import { ALL_TOKEN_CHAIN_PAIRS } from '../domain/chains';
 import { resetCursor } from '../indexers/core/cursor';
 import { createTemporalSignalSender } from '../indexers/core/signalSender';
 import { indexedEvmDeployments, startEvmIndexers } from '../indexers/evm/startEvmIndexers';
+import { indexedSolanaDeployments, startSolanaIndexers } from '../indexers/solana/startSolanaIndexers';
 import { createLogger, errorFields, type Logger } from '../observability/logger';
 import { startDevChain, type DevChain } from '../toolchain/localChain/devChain';
+import { startLocalSolana, type LocalSolana } from '../toolchain/localSolana/localSolana';
 import { startTemporalDevServer } from '../toolchain/temporalDevServer';
 import { activityDepsFromConfig, workflowsPath } from '../worker/createWorker';
 import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
@@ -60,6 +63,13 @@ export interface DevStack {
   postgres: string;
   /** The local chain, unless RPC_URLS_* were configured. */
   devChain: DevChain | undefined;
+  /** The local Solana chain, unless RPC_URLS_SOLANA_* were configured. */
+  localSolana: LocalSolana | undefined;
+  /**
+   * The signer worker's environment, kept out of the other workers' (they hold public material only):
+   * SOLANA_TREASURY_KEY_TEST, the local Solana treasury's key, when that chain runs.
+   */
+  signerEnv: Record<string, string>;
   /** `chain:network` of every running indexer. */
   indexed: string[];
   merchant: Merchant;
@@ -67,7 +77,7 @@ export interface DevStack {
   webhookSecret: string;
   /** The merchant dashboard, with a one-time sign-up link for a user of the demo merchant. */
   dashboard: { dashboardUrl: string; email: string; signInUrl: string };
-  /** Stops everything in order: API, indexers, worker (drained), chain, Temporal, Postgres. */
+  /** Stops everything in order: API, indexers, worker (drained), chains, Temporal, Postgres. */
   stop(): Promise<void>;
 }
 
@@ -85,14 +95,17 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
   const stops: Stop[] = [];
   try {
     const dataDir = resolve(config.dataDir);
-    const useLocalChain = !Object.entries(options.chainEnv).some(([name, value]) => name.startsWith('RPC_URLS_') && value?.trim());
+    const configures = (prefix: string) => Object.entries(options.chainEnv).some(([name, value]) => name.startsWith(prefix) && value?.trim());
+    const useLocalChain = !configures('RPC_URLS_');
+    const useLocalSolana = !configures('RPC_URLS_SOLANA_');
     const temporalPort = Number(config.temporal.address.split(':').at(-1));
 
     if (!config.databaseUrl) progress(`starting embedded Postgres on 127.0.0.1:${config.embeddedPostgresPort} (data in ${join(dataDir, 'postgres')})`);
     if (options.startTemporal) progress(`starting Temporal dev server on ${config.temporal.address}${options.temporalUiPort ? ` with its Web UI on port ${options.temporalUiPort}` : ''}`);
     if (useLocalChain) progress(`starting a local Hardhat chain on ${config.localChainPort ? `127.0.0.1:${config.localChainPort}` : 'a free loopback port'} with a USDC test token`);
+    if (useLocalSolana) progress(`starting a local Solana chain on ${config.localSolanaPort ? `127.0.0.1:${config.localSolanaPort}` : 'a free loopback port'} with a USDC mint and a treasury`);
     // These are independent and each takes seconds (bundling the workflow code too): do them side by side.
-    const [pg, temporalServer, devChain, workflowBundle] = await settleAll(stops, [
+    const [pg, temporalServer, devChain, localSolana, workflowBundle] = await settleAll(stops, [
       config.databaseUrl ? undefined : startEmbeddedPostgres({ dataDir: join(dataDir, 'postgres'), port: config.embeddedPostgresPort, persistent: options.persistent }),
       options.startTemporal
         ? startTemporalDevServer({
@@ -103,6 +116,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
           })
         : undefined,
       useLocalChain ? startDevChain({ port: config.localChainPort }) : undefined,
+      useLocalSolana ? startLocalSolana({ port: config.localSolanaPort }) : undefined,
       bundleWorkflowCode({ workflowsPath, logger: Runtime.instance().logger }),
     ] as const);
 
@@ -118,7 +132,12 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
 
     // The worker's chain registry (select-payment's token contract and chain id) and the indexers read the same
     // variables, the local chain's included.
-    const chainEnv: NodeJS.ProcessEnv = devChain ? { INDEXER_POLL_INTERVAL_MS: LOCAL_CHAIN_POLL_MS, ...options.chainEnv, ...devChain.env } : options.chainEnv;
+    const chainEnv: NodeJS.ProcessEnv = {
+      ...(devChain ? { INDEXER_POLL_INTERVAL_MS: LOCAL_CHAIN_POLL_MS } : {}),
+      ...options.chainEnv,
+      ...devChain?.env,
+      ...localSolana?.env,
+    };
     const chains = loadChainsConfig(chainEnv);
     const registry = createChainRegistry(chains);
 
@@ -144,22 +163,26 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     stops.unshift(() => connection.close());
     const temporal = new Client({ connection, namespace: config.temporal.namespace });
 
-    const deployments = indexedEvmDeployments(registry);
+    const deployments = [...indexedEvmDeployments(registry), ...indexedSolanaDeployments(registry)];
     // A fresh local chain has the chain id of the previous run's but none of its blocks.
     if (devChain) await resetCursor(sql, { chain: devChain.chain, network: 'testnet' });
+    if (localSolana) await resetCursor(sql, { chain: 'solana', network: localSolana.network });
     if (deployments.length > 0) {
       // Each indexer holds one connection for its advisory lock and the process one for LISTEN.
       const indexerSql = createSql(databaseUrl, { max: deployments.length + 4 });
       stops.unshift(() => indexerSql.end({ timeout: 5 }));
-      const indexers = await startEvmIndexers({
+      const indexerDeps = {
         sql: indexerSql,
         registry,
         tuning: chains.indexer,
         sender: createTemporalSignalSender(temporal, { namespace: config.temporal.namespace }),
         logger: createLogger(config.logLevel, 'indexer'),
-      });
-      stops.unshift(() => indexers.stop());
-      indexers.done.catch((error: unknown) => logger.error({ err: errorFields(error) }, 'an indexer stopped; deposits on its chain are no longer seen'));
+      };
+      for (const start of [startEvmIndexers, startSolanaIndexers]) {
+        const indexers = await start(indexerDeps);
+        stops.unshift(() => indexers.stop());
+        indexers.done.catch((error: unknown) => logger.error({ err: errorFields(error) }, 'an indexer stopped; deposits on its chain are no longer seen'));
+      }
     }
 
     // Kept in DATA_DIR with the rest of a persistent stack, so the hosted page's links survive a restart.
@@ -167,8 +190,13 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     const api = await startApiServer({ config: { ...config, sessionTokenSecret }, sql, temporal, logger: createLogger(config.logLevel, 'api'), registry }, config.host, config.port);
     stops.unshift(() => api.close());
 
-    const merchant =
+    let merchant =
       (await findMerchantByName(sql, DEMO_MERCHANT)) ?? (await insertMerchant(sql, { name: DEMO_MERCHANT, supportedTokens: ALL_TOKEN_CHAIN_PAIRS }));
+    // A wallet the developer chose stays; the local one has the same address on every start.
+    if (localSolana && !merchant.settlementWallet) {
+      await setSettlementWallet(sql, merchant.id, localSolana.merchantWallet);
+      merchant = { ...merchant, settlementWallet: localSolana.merchantWallet };
+    }
     const key = await createApiKey(sql, merchant.id, 'test', options.keyLabel);
     const webhookSecret = await findWebhookSecret(sql, merchant.id, 'test');
     const dashboard = await demoDashboardAccess(sql, merchant.id, api.url);
@@ -181,6 +209,8 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       temporalUiUrl: temporalServer?.uiUrl,
       postgres: pg ? `embedded on 127.0.0.1:${config.embeddedPostgresPort}, data in ${join(dataDir, 'postgres')}` : 'DATABASE_URL',
       devChain,
+      localSolana,
+      signerEnv: localSolana?.signerEnv ?? {},
       indexed: deployments.map((d) => `${d.chain}:${d.network}`),
       merchant,
       testKey: key.raw,

@@ -60,6 +60,7 @@ const EnvSchema = z
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(25_000),
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(300_000).default(0),
     LOCAL_CHAIN_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
+    LOCAL_SOLANA_PORT: z.coerce.number().int().min(0).max(65535).default(8899),
   })
   .superRefine((env, ctx) => {
     if (/^(true|false|yes|no|1|0)$/i.test(env.TRUST_PROXY.trim())) {
@@ -150,6 +151,8 @@ export type Config = {
   shutdownDrainMs: number;
   /** Port of the local Hardhat chain `npm start` runs when no RPC_URLS_* are set; 0 picks a free one. */
   localChainPort: number;
+  /** Port of the local Solana chain `npm start` runs when no RPC_URLS_SOLANA_* is set; 0 picks a free one. */
+  localSolanaPort: number;
 };
 
 /** A comma-separated list, blanks dropped. */
@@ -205,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     localChainPort: e.LOCAL_CHAIN_PORT,
+    localSolanaPort: e.LOCAL_SOLANA_PORT,
   };
 }
 

@@ -1,6 +1,7 @@
 // `npm run demo` as a new user runs it: a real child process (`node --import tsx bin/demo.ts`) that starts its own
 // stack (embedded Postgres, Temporal dev server, local Hardhat chain, indexer, worker, API), pays one session with
-// a real ERC-20 transfer and checks the webhook's signature. Nothing of the test run's own servers is shared.
+// a real ERC-20 transfer (or, with --chain solana, a real SPL transfer through the local Solana chain's JSON-RPC)
+// and checks the webhook's signature. Nothing of the test run's own servers is shared.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,9 +17,9 @@ interface Run {
   stderr: string;
 }
 
-function runDemo(): Promise<Run> {
+function runDemo(args: string[] = []): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/demo.ts'], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn' } });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/demo.ts', ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn' } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -48,10 +49,35 @@ describe('npm run demo', () => {
     expect(run.stdout).toMatch(/"status": "completed"/);
     expect(run.stdout).toMatch(/verifyWebhookSignature\(rawBody, X-Service-Signature, test webhook secret, 300\) → valid/);
     expect(run.stdout).toMatch(/✔ demo finished in [\d.]+ s: session cs_\w+ completed, webhook verified/);
+    expectMerchantSolanaLines(run.stdout);
 
     // The throw-away data directory is gone once the demo exits.
     const dataDir = /throw-away data directory \((.+)\)/.exec(run.stdout)?.[1];
     expect(dataDir).toBeDefined();
     expect(existsSync(dataDir!)).toBe(false);
   });
+
+  it('with --chain solana, pays with an SPL transfer through the local Solana RPC and the indexer takes it to completed', { timeout: DEMO_TIMEOUT_MS + 20_000 }, async () => {
+    const run = await runDemo(['--chain', 'solana']);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+
+    const mint = /USDC mint ([1-9A-HJ-NP-Za-km-z]{32,44})/.exec(run.stdout)?.[1];
+    expect(mint).toBeDefined();
+    expect(run.stdout).toMatch(new RegExp(`token contract +${mint}\n`));
+    expect(run.stdout).toMatch(/USDC transferChecked\([1-9A-HJ-NP-Za-km-z]{32,44}, 25500000\) from [1-9A-HJ-NP-Za-km-z]{32,44}: signature [1-9A-HJ-NP-Za-km-z]{64,88} in slot #\d+/);
+    expect(run.stdout).toMatch(/status confirming \d+\/32\n/);
+    expect(run.stdout).toMatch(/status completed 32\/32\n/);
+    expect(run.stdout).toMatch(/✔ demo finished in [\d.]+ s: session cs_\w+ completed, webhook verified/);
+    expectMerchantSolanaLines(run.stdout);
+    // The indexer starts at the fresh chain's first slot, never asking for slots before its genesis.
+    expect(run.stderr).not.toMatch(/cleaned up/);
+  });
 });
+
+/** The merchant's USDC on the local Solana chain, before and after: unchanged while settlement is simulated. */
+function expectMerchantSolanaLines(stdout: string): void {
+  const balances = [...stdout.matchAll(/merchant's settlement wallet ([1-9A-HJ-NP-Za-km-z]{32,44}) holds (\S+) USDC on the local Solana chain/g)];
+  expect(balances.map((match) => match[2])).toEqual(['0', '0']);
+  expect(balances[0]?.[1]).toBe(balances[1]?.[1]);
+  expect(stdout).toMatch(/settlement: simulated \(reference sim_pay_\w+, 25\.5 USDC\): recorded, no USDC moved on Solana/);
+}

@@ -5,7 +5,7 @@ import { CHAIN_FACTS } from '../../../domain/chains';
 import { IndexerMetrics } from '../../../indexers/core/metrics';
 import { NetworkMismatchError } from '../../../indexers/core/chainReader';
 import { buildSolanaIndexer } from '../../../indexers/solana/startSolanaIndexers';
-import { createMint, fundedSigner, mintTo, transfer } from '../../support/solana/splToken';
+import { createMint, fundedSigner, mintTo, transfer } from '../../../toolchain/localSolana/splToken';
 import { RecordingSignalSender, silentLogger } from '../evm/indexerFixture';
 import { createSolanaFixture, solanaDeposits, type SolanaFixture } from './solanaFixture';
 

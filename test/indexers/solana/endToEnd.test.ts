@@ -15,9 +15,9 @@ import { getStateQuery } from '../../../workflows/messages';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../../support/factories';
 import { call } from '../../support/http';
 import { startTestService, type TestService } from '../../support/service';
-import { LocalSolanaChain } from '../../support/solana/localSolanaChain';
-import { startSolanaRpcServer, type SolanaRpcServer } from '../../support/solana/solanaRpcServer';
-import { createMint, fundedSigner, mintTo, transfer, type TestMint } from '../../support/solana/splToken';
+import { LocalSolanaChain } from '../../../toolchain/localSolana/localSolanaChain';
+import { startSolanaRpcServer, type SolanaRpcServer } from '../../../toolchain/localSolana/solanaRpcServer';
+import { createMint, fundedSigner, mintTo, transfer, type TestMint } from '../../../toolchain/localSolana/splToken';
 
 describe('Solana deposit → session workflow, end to end', () => {
   let service: TestService;

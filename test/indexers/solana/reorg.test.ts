@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CHAIN_FACTS } from '../../../domain/chains';
-import { associatedTokenAccount, sendInstructions, transfer } from '../../support/solana/splToken';
+import { associatedTokenAccount, sendInstructions, transfer } from '../../../toolchain/localSolana/splToken';
 import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import { createSolanaFixture, solanaDeposits, type SolanaFixture } from './solanaFixture';
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest'
 import { CHAIN_FACTS } from '../../../domain/chains';
 import { projectRoot } from '../../../toolchain/paths';
 import type { DepositConfirmations, DepositObservation } from '../../../domain/deposit';
-import { transfer, type SentTransaction } from '../../support/solana/splToken';
+import { transfer, type SentTransaction } from '../../../toolchain/localSolana/splToken';
 import { createSolanaFixture, solanaDeposits, type SolanaFixture } from './solanaFixture';
 
 const DEPOSITS = 24;

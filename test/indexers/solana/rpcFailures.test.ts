@@ -2,8 +2,8 @@ import type { Address } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { CHAIN_FACTS } from '../../../domain/chains';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
-import { startSolanaRpcServer, type SolanaRpcServer } from '../../support/solana/solanaRpcServer';
-import { fundedSigner, transfer, type SentTransaction } from '../../support/solana/splToken';
+import { startSolanaRpcServer, type SolanaRpcServer } from '../../../toolchain/localSolana/solanaRpcServer';
+import { fundedSigner, transfer, type SentTransaction } from '../../../toolchain/localSolana/splToken';
 import { createSolanaFixture, solanaDeposits, type SolanaFixture } from './solanaFixture';
 
 describe('Solana indexer: RPC failures and RPC cost', () => {

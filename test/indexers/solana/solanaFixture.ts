@@ -11,9 +11,9 @@ import { buildSolanaIndexer } from '../../../indexers/solana/startSolanaIndexers
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { createTestMerchant } from '../../support/factories';
 import { sessionRecord } from '../../support/sessionRecords';
-import { LocalSolanaChain } from '../../support/solana/localSolanaChain';
-import { startSolanaRpcServer, type SolanaRpcServer } from '../../support/solana/solanaRpcServer';
-import { createMint, fundedSigner, mintTo, type TestMint } from '../../support/solana/splToken';
+import { LocalSolanaChain } from '../../../toolchain/localSolana/localSolanaChain';
+import { startSolanaRpcServer, type SolanaRpcServer } from '../../../toolchain/localSolana/solanaRpcServer';
+import { createMint, fundedSigner, mintTo, type TestMint } from '../../../toolchain/localSolana/splToken';
 import { drainIndexer, RecordingSignalSender, silentLogger, type DepositRecord } from '../evm/indexerFixture';
 
 export interface Mints {

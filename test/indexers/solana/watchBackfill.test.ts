@@ -1,7 +1,7 @@
 // Solana: a watch the indexer hears of only after reading past the payment's slot is backfilled by reading
 // those slots again for that watch alone; the deposit is stored and signalled once.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { transfer } from '../../support/solana/splToken';
+import { transfer } from '../../../toolchain/localSolana/splToken';
 import { createSolanaFixture, solanaDeposits, type SolanaFixture } from './solanaFixture';
 
 describe('Solana indexer: watches learnt of late are backfilled', () => {

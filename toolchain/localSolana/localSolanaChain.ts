@@ -1,8 +1,9 @@
 // A Solana chain in-process: litesvm executes real transactions (System, SPL Token, Associated Token programs)
 // and this class turns its state into slots and blocks as a validator's ledger has them: one block per slot
 // unless the slot is skipped, each naming its parent slot and parent blockhash, transactions carrying the token
-// balances a node records around them. Forks: snapshot() before a slot, reorg() drops every block from there
-// and restores the state, so the next blocks form another branch with other blockhashes.
+// balances a node records around them. A transaction may reference the blockhash of any of the last 150 blocks,
+// as on a cluster (litesvm alone knows only the latest). Forks: snapshot() before a slot, reorg() drops every
+// block from there and restores the state, so the next blocks form another branch with other blockhashes.
 import {
   getBase58Decoder,
   getCompiledTransactionMessageDecoder,
@@ -53,8 +54,9 @@ export interface ForkPoint {
 
 export type SlotView = { kind: 'block'; block: LocalBlock } | { kind: 'skipped' } | { kind: 'unavailable' } | { kind: 'cleaned-up' };
 
-/** Cluster defaults: 5000 lamports per signature, 400 ms slots. */
+/** Cluster defaults: 5000 lamports per signature, 400 ms slots, a blockhash valid for 150 blocks. */
 const LAMPORTS_PER_SIGNATURE = 5_000;
+export const MAX_PROCESSING_AGE = 150;
 const SLOT_MS = 400;
 const GENESIS_SLOT = 1_000n;
 
@@ -80,11 +82,12 @@ export class LocalSolanaChain {
   private current: bigint;
   private parent: LocalBlock;
   private pending: TransactionRecord[] = [];
+  private readonly slotOf = new Map<string, bigint>();
   /** Set by reorg(): the new branch's first block gets another hash than the block it replaces. */
   private forked = false;
 
   constructor() {
-    this.svm = new LiteSVM();
+    this.svm = new LiteSVM().withBlockhashCheck(false);
     this.svm.warpToSlot(GENESIS_SLOT);
     this.genesisHash = this.svm.latestBlockhash();
     const genesis: LocalBlock = {
@@ -112,6 +115,30 @@ export class LocalSolanaChain {
     return this.current;
   }
 
+  /** The newest block: its blockhash is what getLatestBlockhash answers. */
+  get latestBlock(): LocalBlock {
+    return this.parent;
+  }
+
+  /** Where a sent transaction is: in the slot being filled, in a block of this branch, or nowhere. */
+  findTransaction(signature: string): { slot: bigint; record: TransactionRecord; sealed: boolean } | undefined {
+    const slot = this.slotOf.get(signature);
+    if (slot === undefined) return undefined;
+    const records = slot === this.current ? this.pending : this.blocks.get(slot)?.transactions;
+    const record = records?.find((tx) => tx.signatures[0] === signature);
+    return record ? { slot, record, sealed: slot !== this.current } : undefined;
+  }
+
+  /** A blockhash is usable while its block is one of the newest MAX_PROCESSING_AGE + 1 of this branch. */
+  private isRecentBlockhash(blockhash: string): boolean {
+    let block: LocalBlock | undefined = this.parent;
+    for (let age = 0; block && age <= MAX_PROCESSING_AGE; age++) {
+      if (block.blockhash === blockhash) return true;
+      block = block.parentSlot === block.slot ? undefined : this.blocks.get(block.parentSlot);
+    }
+    return false;
+  }
+
   view(slot: bigint): SlotView {
     if (slot < GENESIS_SLOT) return { kind: 'cleaned-up' };
     if (slot > this.tip()) return { kind: 'unavailable' };
@@ -119,9 +146,23 @@ export class LocalSolanaChain {
     return block ? { kind: 'block', block } : { kind: 'skipped' };
   }
 
+  /**
+   * A node's preflight: why `tx` would not execute now, as the node's JSON error (`err`) with the program logs, or
+   * undefined if it would.
+   */
+  preflight(tx: Transaction): { err: unknown; logs: string[] } | undefined {
+    const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes);
+    if (!this.isRecentBlockhash(message.lifetimeToken)) return { err: 'BlockhashNotFound', logs: [] };
+    const result = this.svm.simulateTransaction(tx);
+    if (!(result instanceof FailedTransactionMetadata)) return undefined;
+    return { err: wireError(result.err()) ?? String(result.err()), logs: result.meta().logs() };
+  }
+
   /** Executes `tx` in the current slot; a failed one is recorded as a real node records it (fee paid, error). */
   send(tx: Transaction, options: { allowFailure?: boolean } = {}): { signature: string; slot: bigint; failed: boolean } {
     const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes);
+    // A node drops such a transaction before executing it: no fee, no block.
+    if (!this.isRecentBlockhash(message.lifetimeToken)) throw new Error('transaction failed: BlockhashNotFound');
     const { numSignerAccounts, numReadonlySignerAccounts, numReadonlyNonSignerAccounts } = message.header;
     const keys: Address[] = [...message.staticAccounts];
     const accountKeys = keys.map((pubkey, index) => ({
@@ -143,6 +184,7 @@ export class LocalSolanaChain {
     const err = failed ? wireError(result.err()) : null;
     // Only a transaction that failed while executing pays its fee and lands in a block; the rest never do.
     if (failed && (!options.allowFailure || err === undefined)) throw new Error(`transaction failed: ${String(result.err())}\n${result.meta().prettyLogs()}`);
+    this.slotOf.set(signatures[0] as string, this.current);
     this.pending.push({
       signatures,
       accountKeys,
@@ -204,7 +246,8 @@ export class LocalSolanaChain {
    */
   reorg(point: ForkPoint, mode: 'skip' | 'replace'): void {
     for (const slot of [...this.blocks.keys()]) if (slot >= point.slot) this.blocks.delete(slot);
-    this.svm = LiteSVM.fromBytes(point.state);
+    for (const [signature, slot] of this.slotOf) if (slot >= point.slot) this.slotOf.delete(signature);
+    this.svm = LiteSVM.fromBytes(point.state).withBlockhashCheck(false);
     this.parent = point.parent;
     this.pending = [];
     this.forked = true;

@@ -54,9 +54,11 @@ export async function sendInstructions(chain: LocalSolanaChain, payer: KeyPairSi
   return chain.send(transaction, options);
 }
 
-export async function createMint(chain: LocalSolanaChain, decimals: number): Promise<TestMint> {
-  const authority = await fundedSigner(chain);
-  const mint = await generateKeyPairSigner();
+/** With fresh keys, unless `keys` names them (the authority is funded either way). */
+export async function createMint(chain: LocalSolanaChain, decimals: number, keys: { authority?: KeyPairSigner; mint?: KeyPairSigner } = {}): Promise<TestMint> {
+  const authority = keys.authority ?? (await generateKeyPairSigner());
+  chain.svm.airdrop(authority.address, lamports(10n * 1_000_000_000n));
+  const mint = keys.mint ?? (await generateKeyPairSigner());
   const space = getMintSize();
   await sendInstructions(chain, authority, [
     getCreateAccountInstruction({

@@ -1,11 +1,19 @@
 // A JSON-RPC HTTP endpoint over the local chain, answering the methods the indexer uses (getGenesisHash,
 // getSlot, getBlock with transactionDetails none/signatures/accounts) plus getHealth, getBlockHeight and
-// getLatestBlockhash, in the shapes and with the error codes of a real Solana node. Counts calls per method and,
-// like the EVM proxy, can answer with HTTP errors or never answer, to stand in for a failing provider.
+// getLatestBlockhash, and the wallet methods of walletMethods.ts, in the shapes and with the error codes of a real
+// Solana node. Counts calls per method and, like the EVM proxy, can answer with HTTP errors or never answer, to
+// stand in for a failing provider.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ProxyAction } from '../evm/rpcProxy';
-import type { LocalBlock, LocalSolanaChain } from './localSolanaChain';
+import { MAX_PROCESSING_AGE, type LocalBlock, type LocalSolanaChain } from './localSolanaChain';
+import { RpcFailure } from './rpcFailure';
+import { answerWalletMethod } from './walletMethods';
+
+/**
+ * What to do with one request: answer it (possibly late), answer with this HTTP status, or never answer. The
+ * same shape as the EVM RPC proxy's actions, so the tests inject a failing provider into either alike.
+ */
+export type ProxyAction = 'forward' | 'hang' | { status: number } | { delayMs: number };
 
 export interface SolanaRpcServer {
   url: string;
@@ -23,15 +31,6 @@ interface JsonRpcRequest {
   id: number | string | null;
   method: string;
   params?: unknown[];
-}
-
-class RpcFailure extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 interface BlockConfig {
@@ -83,7 +82,10 @@ function answer(chain: LocalSolanaChain, method: string, params: unknown[]): unk
         if (view.kind === 'block') return view.block.blockHeight;
       }
     case 'getLatestBlockhash':
-      return { context: { slot: Number(chain.tip()) }, value: { blockhash: chain.svm.latestBlockhash(), lastValidBlockHeight: Number(chain.tip()) + 150 } };
+      return {
+        context: { slot: Number(chain.tip()) },
+        value: { blockhash: chain.latestBlock.blockhash, lastValidBlockHeight: chain.latestBlock.blockHeight + MAX_PROCESSING_AGE },
+      };
     case 'getBlock': {
       const slot = params[0];
       if (typeof slot !== 'number') throw new RpcFailure(-32602, 'Invalid params: slot must be a u64');
@@ -93,8 +95,11 @@ function answer(chain: LocalSolanaChain, method: string, params: unknown[]): unk
       if (view.kind === 'cleaned-up') throw new RpcFailure(-32001, `Block ${slot} cleaned up, does not exist on node. First available block: ${slot + 1}`);
       return blockResponse(view.block, (params[1] ?? {}) as BlockConfig);
     }
-    default:
-      throw new RpcFailure(-32601, 'Method not found');
+    default: {
+      const wallet = answerWalletMethod(chain, method, params);
+      if (!wallet) throw new RpcFailure(-32601, 'Method not found');
+      return wallet.result;
+    }
   }
 }
 
@@ -103,11 +108,12 @@ function respond(chain: LocalSolanaChain, request: JsonRpcRequest): Record<strin
     return { jsonrpc: '2.0', result: answer(chain, request.method, request.params ?? []), id: request.id };
   } catch (error) {
     if (!(error instanceof RpcFailure)) throw error;
-    return { jsonrpc: '2.0', error: { code: error.code, message: error.message }, id: request.id };
+    return { jsonrpc: '2.0', error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) }, id: request.id };
   }
 }
 
-export async function startSolanaRpcServer(chain: LocalSolanaChain): Promise<SolanaRpcServer> {
+/** On `port` of loopback; 0 (the default): a free one. */
+export async function startSolanaRpcServer(chain: LocalSolanaChain, port = 0): Promise<SolanaRpcServer> {
   const calls = new Map<string, number>();
   let policy: (method: string, index: number) => ProxyAction = () => 'forward';
   let index = 0;
@@ -155,7 +161,10 @@ export async function startSolanaRpcServer(chain: LocalSolanaChain): Promise<Sol
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
   rpc.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return rpc;
 }
