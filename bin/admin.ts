@@ -58,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
       console.log(commandHelp(group, command));
       return 0;
     }
-    const context = createContext(loadConfig());
+    const context = createContext(loadConfig(process.env, 'admin'));
     try {
       printResult(await command.execute(context, options.values), options.json);
     } finally {
