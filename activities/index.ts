@@ -1,15 +1,17 @@
 // Every activity the session workflows' worker registers, built from its dependencies (webhook attempts run
-// on the webhook worker: worker/createWebhookWorker.ts). Workflows import the type only.
+// on the webhook worker: worker/createWebhookWorker.ts; whatever needs signing material on the signer worker:
+// activities/signer.ts). Workflows import the type only.
 import type { Sql } from '../db/client';
 import type { Rate } from '../domain/pricing';
 import type { TokenSymbol } from '../domain/chains';
-import type { DepositMnemonics } from './depositAddresses/seed';
+import type { DepositXpubs } from './depositAddresses/derive';
 import type { PaymentNetwork } from './payments/paymentNetwork';
 import { createConfirmedDepositFacts } from './payments/confirmedDepositFacts';
 import { createPreparePayment } from './payments/preparePayment';
 import { createRecordBankPayment } from './payments/recordBankPayment';
 import { createRecordDeposit } from './payments/recordDeposit';
 import { createRecordSimulatedReceipt } from './payments/recordSimulatedReceipt';
+import { createReserveDepositIndex } from './payments/reserveDepositIndex';
 import { createReadModelActivities } from './readModel';
 import { createSettlePayment, defaultSettlementProviders, type SettlementDeps } from './settlement/settlePayment';
 import { simulatedSettlement } from './settlement/simulatedSettlement';
@@ -17,7 +19,8 @@ import { createWebhookRecords } from './webhooks/webhookActivities';
 
 export interface ActivityDeps {
   sql: Sql;
-  depositMnemonics: DepositMnemonics;
+  /** Public material only: the worker derives EVM and Tron deposit addresses; the signer holds the seeds. */
+  depositXpubs: DepositXpubs;
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
   /** Token contracts and chain ids per network, from the chain registry (tests may pass their own). */
   paymentNetwork: PaymentNetwork;
@@ -28,10 +31,11 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createReadModelActivities({ sql: deps.sql }),
+    reserveDepositIndex: createReserveDepositIndex({ sql: deps.sql, depositXpubs: deps.depositXpubs }),
     preparePayment: createPreparePayment({
       sql: deps.sql,
       network: deps.paymentNetwork,
-      depositMnemonics: deps.depositMnemonics,
+      depositXpubs: deps.depositXpubs,
       liveTokenPrices: deps.liveTokenPrices,
     }),
     recordDeposit: createRecordDeposit({ sql: deps.sql }),

@@ -20,6 +20,7 @@ import { installWorkerRuntime } from '../observability/temporalRuntime';
 import type { LocalChain } from '../toolchain/localChain/localChain';
 import { activityDepsFromConfig } from '../worker/createWorker';
 import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
+import { signerDepsFromConfig } from '../worker/createSignerWorker';
 import { startInProcessWorkers } from '../worker/inProcessWorkers';
 import { startWebhookReceiver } from '../test/support/webhookReceiver';
 import type { BenchEnvironment } from './environment';
@@ -67,7 +68,7 @@ export async function benchWebhookLatency(env: BenchEnvironment, chain: LocalCha
     TEMPORAL_TASK_QUEUE: `bench-webhooks-${randomBytes(4).toString('hex')}`,
     SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
     RATE_LIMIT_PER_MINUTE: '1000000',
-  });
+  }, 'dev');
   const silent = pino({ level: 'silent' });
   const receiver = await startWebhookReceiver();
   const arrivals = new Map<string, number>();
@@ -90,6 +91,7 @@ export async function benchWebhookLatency(env: BenchEnvironment, chain: LocalCha
     activities: activityDepsFromConfig(config, db.sql, chainEnv),
     deliveries: webhookDeliveryDepsFromConfig(config, db.sql),
     maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
+    signer: signerDepsFromConfig(config),
   });
   const connection = await Connection.connect({ address: env.temporalAddress });
   const temporal = new Client({ connection });

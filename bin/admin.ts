@@ -61,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const { operator, problem } = resolveOperator(options?.operator, process.env.CHECKOUT_OPERATOR, loginName);
-    const context = createContext(loadConfig(), operator);
+    const context = createContext(loadConfig(process.env, 'admin'), operator);
     try {
       const execute = () => {
         if (!options) throw usageError;

@@ -10,7 +10,7 @@ import { createChainRegistry } from '../domain/chainRegistry';
 import { createLogger, errorFields } from '../observability/logger';
 import { onShutdown } from './shutdown';
 
-const loaded = loadConfig();
+const loaded = loadConfig(process.env, 'api');
 // Read once at start-up with the rest: the tokens and quote endpoints show what select-payment will use.
 const registry = createChainRegistry(loadChainsConfig());
 const logger = createLogger(loaded.logLevel, 'api');

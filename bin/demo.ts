@@ -38,7 +38,7 @@ const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 const say = (line: string) => console.log(`▸ ${line}`);
 const detail = (label: string, value: string) => console.log(`    ${label.padEnd(27)}${value}`);
 
-const userConfig = loadConfig();
+const userConfig = loadConfig(process.env, 'dev');
 // Progress lines are the demo's output; the service's own JSON log lines only when something goes wrong.
 const logLevel = process.env.LOG_LEVEL ? userConfig.logLevel : 'warn';
 const dataDir = mkdtempSync(join(tmpdir(), 'checkout-demo-'));
@@ -220,7 +220,7 @@ async function startStack(): Promise<DevStack> {
     WORKER_METRICS_PORT: '0',
     INDEXER_METRICS_PORT: '0',
     LOG_LEVEL: logLevel,
-  });
+  }, 'dev');
   return startDevStack({
     config,
     chainEnv: {},

@@ -8,7 +8,7 @@ import { installWorkerRuntime } from '../observability/temporalRuntime';
 import { startDevStack, type DevStack } from './devStack';
 import { onShutdown } from './shutdown';
 
-const config = loadConfig();
+const config = loadConfig(process.env, 'dev');
 const logger = createLogger(config.logLevel, 'dev');
 const progress = (line: string) => console.log(`▸ ${line}`);
 

@@ -2,8 +2,9 @@
 // set), a Temporal dev server (unless the caller uses one already running), migrations, a local EVM chain with a
 // USDC test token and its indexer (unless RPC_URLS_* are configured: then the indexers of those chains), a local
 // Solana chain with a USDC mint, a funded treasury and the demo merchant's wallet, and its indexer (unless
-// RPC_URLS_SOLANA_* are configured), the worker, the API and a demo merchant with a fresh test key. `npm start` (bin/dev.ts) and `npm run demo`
-// (bin/demo.ts) both run it, so the demo exercises exactly what `npm start` runs.
+// RPC_URLS_SOLANA_* are configured), the workers (the signer among them), the API and a demo merchant with a fresh
+// test key. `npm start` (bin/dev.ts) and `npm run demo` (bin/demo.ts) both run it, so the demo exercises exactly
+// what `npm start` runs.
 import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Runtime } from '@temporalio/worker';
@@ -29,6 +30,7 @@ import { startDevChain, type DevChain } from '../toolchain/localChain/devChain';
 import { startLocalSolana, type LocalSolana } from '../toolchain/localSolana/localSolana';
 import { startTemporalDevServer } from '../toolchain/temporalDevServer';
 import { activityDepsFromConfig, workflowsPath } from '../worker/createWorker';
+import { signerDepsFromConfig } from '../worker/createSignerWorker';
 import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
 import { startInProcessWorkers } from '../worker/inProcessWorkers';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
@@ -150,6 +152,8 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       activities: activityDepsFromConfig(config, sql, chainEnv),
       deliveries: webhookDeliveryDepsFromConfig(config, sql),
       maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
+      // The stack may hold the mnemonics; the session worker is handed only their xpubs.
+      signer: signerDepsFromConfig(config),
       workflowBundle,
     });
     const sweeper = startRetentionSweeper(sql, config.retention, logger);

@@ -17,7 +17,7 @@ import { onShutdown } from './shutdown';
 
 const METRICS_LOG_MS = 60_000;
 
-const config = loadConfig();
+const config = loadConfig(process.env, 'indexer');
 const logger = createLogger(config.logLevel, 'indexer');
 try {
   const chains = loadChainsConfig();

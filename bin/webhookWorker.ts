@@ -8,7 +8,7 @@ import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
 import { createWebhookWorker, webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
 
-const config = loadConfig();
+const config = loadConfig(process.env, 'webhookWorker');
 const logger = createLogger(config.logLevel, 'webhook-worker');
 const metricsBindAddress = config.metrics.workerPort ? `${config.metrics.host}:${config.metrics.workerPort}` : undefined;
 try {

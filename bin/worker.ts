@@ -7,7 +7,7 @@ import { installWorkerRuntime } from '../observability/temporalRuntime';
 import { activityDepsFromConfig, createWorker } from '../worker/createWorker';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
 
-const config = loadConfig();
+const config = loadConfig(process.env, 'worker');
 const logger = createLogger(config.logLevel, 'worker');
 const metricsBindAddress = config.metrics.workerPort ? `${config.metrics.host}:${config.metrics.workerPort}` : undefined;
 try {

@@ -5,6 +5,11 @@ import type { TokenSymbol } from '../domain/chains';
 import { DEFAULT_MINIMUM_DEPOSIT_CENTS } from '../domain/session';
 import { invalidIpRules } from '../domain/ipAllowlist';
 import type { RetentionAges } from '../db/repositories/retention';
+import { InvalidAccountXpubError, parseAccountXpub, type DepositXpubs } from '../activities/depositAddresses/derive';
+import { DEVELOPMENT_ACCOUNT_XPUBS } from '../activities/depositAddresses/seed';
+import { signingMaterialIssues, type ProcessName } from './signingMaterial';
+
+export type { ProcessName } from './signingMaterial';
 
 /** Strong enough to sign tokens: long, and not a placeholder such as a repeated character or a known phrase. */
 const StrongSecret = z
@@ -31,9 +36,13 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     LIVE_TOKEN_PRICES_USD: z.string().optional(),
     QUOTE_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
-    DEPOSIT_MNEMONIC: z.string().optional(),
+    // Signing material: the signer's alone (config/signingMaterial.ts checks who holds it and its shape).
     DEPOSIT_MNEMONIC_TEST: z.string().optional(),
     DEPOSIT_MNEMONIC_LIVE: z.string().optional(),
+    DEPOSIT_XPUB_EVM_TEST: z.string().optional(),
+    DEPOSIT_XPUB_TRON_TEST: z.string().optional(),
+    DEPOSIT_XPUB_EVM_LIVE: z.string().optional(),
+    DEPOSIT_XPUB_TRON_LIVE: z.string().optional(),
     LATE_DEPOSIT_WATCH_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
     MINIMUM_DEPOSIT_CENTS: z.coerce.number().int().min(1).max(100_000).default(Number(DEFAULT_MINIMUM_DEPOSIT_CENTS)),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
@@ -72,17 +81,7 @@ const EnvSchema = z
     } else if (invalidIpRules(listEntries(env.TRUST_PROXY)).length > 0) {
       ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: `not an address or CIDR range: ${invalidIpRules(listEntries(env.TRUST_PROXY)).join(', ')}` });
     }
-    if (env.DEPOSIT_MNEMONIC !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['DEPOSIT_MNEMONIC'],
-        message: 'is split in two: set DEPOSIT_MNEMONIC_LIVE for live keys and, optionally, DEPOSIT_MNEMONIC_TEST for test keys (a different mnemonic)',
-      });
-    }
-    const words = (text: string | undefined) => text?.trim().split(/\s+/).join(' ');
-    if (env.DEPOSIT_MNEMONIC_LIVE && words(env.DEPOSIT_MNEMONIC_LIVE) === words(env.DEPOSIT_MNEMONIC_TEST)) {
-      ctx.addIssue({ code: 'custom', path: ['DEPOSIT_MNEMONIC_TEST'], message: 'must differ from DEPOSIT_MNEMONIC_LIVE: test keys must never derive from live key material' });
-    }
+    for (const issue of depositXpubIssues(env)) ctx.addIssue({ code: 'custom', ...issue });
     const badTargets = invalidIpRules(listEntries(env.WEBHOOK_ALLOWED_PRIVATE_TARGETS));
     if (badTargets.length > 0) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOWED_PRIVATE_TARGETS'], message: `not an address or CIDR range: ${badTargets.join(', ')}` });
@@ -113,8 +112,13 @@ export type Config = {
   /** Operator-set USD prices for live quotes; empty means live quotes are refused, never 1:1. */
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
   quoteTtlSeconds: number;
-  /** BIP-39 mnemonics of the deposit-address seeds, one per mode; test mode falls back to the development mnemonic. */
+  /**
+   * BIP-39 mnemonics of the deposit-address seeds, one per mode; test mode falls back to the development mnemonic.
+   * Only the signer (and `npm start`, which runs it in-process) may be given them.
+   */
   depositMnemonics: { test: string | undefined; live: string | undefined };
+  /** Account xpubs the main worker derives EVM and Tron deposit addresses from; test defaults to the development mnemonic's. */
+  depositXpubs: DepositXpubs;
   /** How long after a session closes its deposit address is still watched, so late deposits are caught. */
   lateDepositWatchHours: number;
   /** Deposits worth less are dust: kept for a refund, never credited. */
@@ -155,6 +159,53 @@ export type Config = {
   localSolanaPort: number;
 };
 
+type XpubEnv = Partial<Record<`DEPOSIT_XPUB_${'EVM' | 'TRON'}_${'TEST' | 'LIVE'}`, string>>;
+
+const MODE_SUFFIX = { test: 'TEST', live: 'LIVE' } as const;
+
+/** Both xpubs of a mode or neither; test falls back to the development ones, live has none. */
+function depositXpubsFor(env: XpubEnv, mode: 'test' | 'live') {
+  const evm = env[`DEPOSIT_XPUB_EVM_${MODE_SUFFIX[mode]}`]?.trim() || undefined;
+  const tron = env[`DEPOSIT_XPUB_TRON_${MODE_SUFFIX[mode]}`]?.trim() || undefined;
+  if (evm && tron) return { evm, tron };
+  return !evm && !tron && mode === 'test' ? DEVELOPMENT_ACCOUNT_XPUBS : undefined;
+}
+
+function depositXpubIssues(env: XpubEnv): Array<{ path: string[]; message: string }> {
+  const issues = [];
+  for (const mode of ['test', 'live'] as const) {
+    const [evmName, tronName] = [`DEPOSIT_XPUB_EVM_${MODE_SUFFIX[mode]}`, `DEPOSIT_XPUB_TRON_${MODE_SUFFIX[mode]}`] as const;
+    if (!env[evmName]?.trim() !== !env[tronName]?.trim()) {
+      issues.push({ path: [env[evmName]?.trim() ? tronName : evmName], message: `is needed with ${env[evmName]?.trim() ? evmName : tronName}: set both xpubs of a mode or neither` });
+    }
+    for (const name of [evmName, tronName]) {
+      const value = env[name]?.trim();
+      if (!value) continue;
+      try {
+        parseAccountXpub(value);
+      } catch (error) {
+        if (!(error instanceof InvalidAccountXpubError)) throw error;
+        issues.push({ path: [name], message: `${error.message} (npm run signer -- --print-xpubs prints the right one)` });
+      }
+    }
+  }
+  const [test, live] = [depositXpubsFor(env, 'test'), depositXpubsFor(env, 'live')];
+  if (live && test && (live.evm === test.evm || live.tron === test.tron)) {
+    issues.push({ path: ['DEPOSIT_XPUB_EVM_TEST'], message: 'must differ from the live xpubs: test keys must never derive from live key material' });
+  }
+  return issues;
+}
+
+/** The worker's xpub variables for what the signer holds (`npm run signer -- --print-xpubs`), as env-file lines. */
+export function depositXpubVariables(xpubs: DepositXpubs): string[] {
+  return (['test', 'live'] as const).flatMap((mode) => {
+    const modeXpubs = xpubs[mode];
+    const suffix = MODE_SUFFIX[mode];
+    if (!modeXpubs) return [`# no DEPOSIT_MNEMONIC_${suffix}: no ${mode} xpubs`];
+    return [`DEPOSIT_XPUB_EVM_${suffix}=${modeXpubs.evm}`, `DEPOSIT_XPUB_TRON_${suffix}=${modeXpubs.tron}`];
+  });
+}
+
 /** A comma-separated list, blanks dropped. */
 function listEntries(text: string): string[] {
   return text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
@@ -164,12 +215,14 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** `processName` says which process reads it: only the signer (and `npm start`) may hold signing material. */
+export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Config {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
-  }
+  const problems = [
+    ...signingMaterialIssues(env, processName).map((issue) => `${issue.path}: ${issue.message}`),
+    ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   const e = parsed.data;
   return {
     appEnv: e.APP_ENV,
@@ -186,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     liveTokenPrices: parseLivePrices(e.LIVE_TOKEN_PRICES_USD),
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS,
     depositMnemonics: { test: e.DEPOSIT_MNEMONIC_TEST, live: e.DEPOSIT_MNEMONIC_LIVE },
+    depositXpubs: { test: depositXpubsFor(e, 'test'), live: depositXpubsFor(e, 'live') },
     lateDepositWatchHours: e.LATE_DEPOSIT_WATCH_HOURS,
     minimumDepositCents: e.MINIMUM_DEPOSIT_CENTS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,

@@ -38,7 +38,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     webhook_test_events: ['insert'],
   },
   checkout_worker: {
-    deposit_addresses: ['insert'],
+    // The Solana address is filled in once, from the signer's derivation (migration 0033).
+    deposit_addresses: ['insert', { update: ['solana_address'] }],
     deposit_watches: ['insert', 'update'],
     deposits: [{ update: ['credited', 'late', 'updated_at'] }],
     payments: ['insert', 'update'],

@@ -1,6 +1,11 @@
-// Temporal task queues. Webhook attempts run on a queue of their own beside the session queue, so slow or
-// dead receivers can never take the slots payment work needs; its name follows from the session queue, so
-// the delivery workflow (which runs on the session queue) finds it without configuration.
+// Temporal task queues. Each queue beside the session queue is named after it, so the workflows (which run on
+// the session queue) find it without configuration. Webhook attempts run on a queue of their own, so slow or
+// dead receivers can never take the slots payment work needs.
 export function webhookTaskQueue(sessionTaskQueue: string): string {
   return `${sessionTaskQueue}-webhooks`;
+}
+
+/** The signer worker's queue: the only process holding signing material polls it (SETTLEMENT.md rule 4). */
+export function signerTaskQueue(sessionTaskQueue: string): string {
+  return `${sessionTaskQueue}-signer`;
 }

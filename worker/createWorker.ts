@@ -36,7 +36,7 @@ export function activityDepsFromConfig(config: Config, sql: Sql, env: NodeJS.Pro
   return {
     sql,
     paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig(env))),
-    depositMnemonics: config.depositMnemonics,
+    depositXpubs: config.depositXpubs,
     liveTokenPrices: config.liveTokenPrices,
   };
 }

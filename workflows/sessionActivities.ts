@@ -1,6 +1,8 @@
 // The session workflow's activities, grouped by what they do, each group with the retry policy its job needs.
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import type { SignerActivities } from '../activities/signer';
+import { signerTaskQueue } from '../domain/taskQueues';
 import { WorkflowFailure } from '../domain/workflowFailures';
 
 /** Read-model and ledger writes: a decision the workflow made must reach Postgres, so they retry without limit. */
@@ -20,3 +22,15 @@ export const paymentSetup = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '200 milliseconds', maximumAttempts: 5, nonRetryableErrorTypes: [WorkflowFailure.SelectionRefused] },
 });
+
+/**
+ * What needs signing material, on the signer worker's own queue (domain/taskQueues.ts), with select-payment's
+ * quick tries. A signer nobody runs fails the customer's choice within seconds instead of leaving it hanging.
+ */
+export const signer = () =>
+  proxyActivities<SignerActivities>({
+    taskQueue: signerTaskQueue(workflowInfo().taskQueue),
+    startToCloseTimeout: '10 seconds',
+    scheduleToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '200 milliseconds', maximumAttempts: 5 },
+  });

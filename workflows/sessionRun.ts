@@ -25,7 +25,8 @@ import type { SessionStatus } from '../domain/status';
 import { WorkflowFailure } from '../domain/workflowFailures';
 import { announceStatus } from './announceStatus';
 import { ChainAttribute, SessionStatusAttribute, TokenAttribute } from './searchAttributes';
-import { paymentSetup, records, settlement } from './sessionActivities';
+import { preparePayment } from './paymentPreparation';
+import { records, settlement } from './sessionActivities';
 import { simulateStatus } from './simulateStatus';
 
 const FINAL: ReadonlySet<SessionStatus> = new Set(['completed', 'overpaid', 'expired', 'failed', 'cancelled']);
@@ -218,7 +219,7 @@ export class SessionRun {
     this.refuseSelection(selection);
     let instructions;
     try {
-      instructions = await paymentSetup.preparePayment(this.record, selection);
+      instructions = await preparePayment(this.record, selection);
     } catch (error) {
       if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === WorkflowFailure.SelectionRefused) {
         throw refuse(WorkflowFailure.SelectionRefused, error.cause.message);

@@ -9,7 +9,8 @@ import type { SessionState } from '../domain/sessionState';
 import type { SessionStatus } from '../domain/status';
 import { WorkflowFailure } from '../domain/workflowFailures';
 import { ChainAttribute, TokenAttribute } from './searchAttributes';
-import { paymentSetup, records } from './sessionActivities';
+import { preparePayment } from './paymentPreparation';
+import { records } from './sessionActivities';
 
 export interface Simulation {
   record: SessionRecord;
@@ -44,7 +45,7 @@ async function simulatedSelection(record: SessionRecord): Promise<PaymentInstruc
   for (const [token, chains] of Object.entries(record.supportedTokens) as [PaymentInstructions['token'], PaymentInstructions['chain'][]][]) {
     for (const chain of chains) {
       try {
-        return await paymentSetup.preparePayment(record, { token, chain });
+        return await preparePayment(record, { token, chain });
       } catch (error) {
         const refused = error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === WorkflowFailure.SelectionRefused;
         if (!refused) throw error;

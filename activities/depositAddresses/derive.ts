@@ -13,6 +13,7 @@ import { evmAddressFromPublicKey } from '../../domain/addresses/evm';
 import type { EvmAddress } from '../../domain/addresses/evm';
 import { tronAddressFromEvmHex } from '../../domain/addresses/tron';
 import { solanaAddressFromPublicKey } from '../../domain/addresses/solana';
+import type { Mode } from '../../domain/session';
 
 /** Account-level paths whose xpubs are handed to public-only components; the address index is their child. */
 export const EVM_ACCOUNT_PATH = "m/44'/60'/0'/0";
@@ -26,6 +27,8 @@ const ED25519_SEED_KEY = utf8ToBytes('ed25519 seed');
 
 export type DepositAddresses = { evm: EvmAddress; tron: string; solana: string };
 export type AccountXpubs = { evm: string; tron: string };
+/** What the main worker derives EVM and Tron deposit addresses from; a mode without xpubs cannot take those pairs. */
+export type DepositXpubs = Record<Mode, AccountXpubs | undefined>;
 
 /** Either the BIP-39 seed (full private derivation) or the account-level xpub for that chain family. */
 export type Secp256k1KeySource = { seed: Uint8Array } | { accountXpub: string };
@@ -49,7 +52,12 @@ export function accountXpubsFromSeed(seed: Uint8Array): AccountXpubs {
   return { evm: accountXpub(seed, EVM_ACCOUNT_PATH), tron: accountXpub(seed, TRON_ACCOUNT_PATH) };
 }
 
-function parseAccountXpub(xpub: string): HDKey {
+/** The public half of seeds the signer holds, for a worker run beside it (npm start, the tests, the signer's --print-xpubs). */
+export function depositXpubsFromSeeds(seeds: Record<Mode, Uint8Array | undefined>): DepositXpubs {
+  return { test: seeds.test && accountXpubsFromSeed(seeds.test), live: seeds.live && accountXpubsFromSeed(seeds.live) };
+}
+
+export function parseAccountXpub(xpub: string): HDKey {
   let key: HDKey;
   try {
     key = HDKey.fromExtendedKey(xpub);

@@ -6,9 +6,19 @@
 import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import type { Mode } from '../../domain/session';
+import type { AccountXpubs } from './derive';
 
 /** The Hardhat/Anvil/Foundry default mnemonic: its keys are public, so it is only fit for test mode. */
 export const DEVELOPMENT_MNEMONIC = 'test test test test test test test test test test test junk';
+
+/**
+ * The development mnemonic's account xpubs (derive.ts paths): the main worker's test-mode default, matching the
+ * signer's fallback to that mnemonic, so the worker never needs a mnemonic to be told them.
+ */
+export const DEVELOPMENT_ACCOUNT_XPUBS: AccountXpubs = {
+  evm: 'xpub6DyUKdwoLWmUJ4Tn9Bbsdtx7B5Ws18mEN19e5HT52ikE53FiUheSQXrZUNPovqfyKmw4579A1Mm3GXXKM39N64uooBfJ4tNAzFsEbodRTx4',
+  tron: 'xpub6FGfJkAgwSdiFiFcxWt2rurqZu8YjuEmKfsxLVBrQwr1ZjHpqYEXR9w52uCGyMdmsatMr7VXgNLuoHyFKtK8LZDCVbrMetUGeTLXvWk8y4W',
+};
 
 export type DepositSeedRefusal = 'missing_mnemonic' | 'development_mnemonic_in_live' | 'invalid_mnemonic';
 
@@ -52,4 +62,14 @@ export function depositSeed({ mode, mnemonic }: DepositSeedSource): Uint8Array {
     );
   }
   return mnemonicToSeedSync(words);
+}
+
+/** Per mode, the seed, made once at start (BIP-39 stretching is deliberately slow); live has none unless its mnemonic is given. */
+export type DepositSeeds = Record<Mode, Uint8Array | undefined>;
+
+export function depositSeeds(mnemonics: DepositMnemonics): DepositSeeds {
+  return {
+    test: depositSeed({ mode: 'test', mnemonic: mnemonics.test }),
+    live: mnemonics.live?.trim() ? depositSeed({ mode: 'live', mnemonic: mnemonics.live }) : undefined,
+  };
 }

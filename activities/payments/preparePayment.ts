@@ -1,6 +1,7 @@
 // select-payment's I/O in one database transaction: quote, the session's HD deposit address (one
 // derivation index per session, reused when the customer changes token or chain), the payment record
-// and the indexer watch. Idempotent, so Temporal may retry it freely.
+// and the indexer watch. Idempotent, so Temporal may retry it freely. A Solana pair needs the address the
+// signer derived for the session's index (workflows/paymentPreparation.ts); EVM and Tron pairs never wait on it.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
 import { insertQuote } from '../../db/repositories/quotes';
@@ -12,34 +13,21 @@ import type { SessionRecord } from '../../domain/session';
 import type { TokenSymbol } from '../../domain/chains';
 import type { PaymentInstructions, PaymentSelection } from '../../domain/payment';
 import { WorkflowFailure } from '../../domain/workflowFailures';
-import { deriveDepositAddresses, type DepositAddresses } from '../depositAddresses/derive';
-import { depositSeed, type DepositMnemonics } from '../depositAddresses/seed';
+import type { DepositXpubs } from '../depositAddresses/derive';
+import { reserveSessionDepositAddresses, sessionSolanaAddress } from '../depositAddresses/sessionDepositAddresses';
 import { networkForMode } from '../../domain/payablePairs';
 import type { PaymentNetwork } from './paymentNetwork';
 
 export interface PaymentDeps {
   sql: Sql;
   network: PaymentNetwork;
-  /** Per mode; test mode falls back to the public development mnemonic, live mode has none unless given. */
-  depositMnemonics: DepositMnemonics;
+  /** Per mode, public material only: the signer alone holds the seeds. */
+  depositXpubs: DepositXpubs;
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
 }
 
-async function depositAddressesFor(tx: Sql, deps: PaymentDeps, record: SessionRecord): Promise<DepositAddresses> {
-  const [existing] = await tx<{ evm_address: string; tron_address: string; solana_address: string }[]>`
-    select evm_address, tron_address, solana_address from deposit_addresses where session_id = ${record.sessionId}`;
-  if (existing) return { evm: existing.evm_address as `0x${string}`, tron: existing.tron_address, solana: existing.solana_address };
-  const sequence = record.mode === 'live' ? 'deposit_address_index_seq' : 'deposit_address_test_index_seq';
-  const [{ index }] = (await tx`select nextval(${sequence})::int as index`) as unknown as [{ index: number }];
-  const addresses = deriveDepositAddresses(depositSeed({ mode: record.mode, mnemonic: deps.depositMnemonics[record.mode] }), index);
-  await tx`
-    insert into deposit_addresses (session_id, mode, derivation_index, evm_address, tron_address, solana_address)
-    values (${record.sessionId}, ${record.mode}, ${index}, ${addresses.evm}, ${addresses.tron}, ${addresses.solana})`;
-  return addresses;
-}
-
 export function createPreparePayment(deps: PaymentDeps) {
-  return async function preparePayment(record: SessionRecord, selection: PaymentSelection): Promise<PaymentInstructions> {
+  return async function preparePayment(record: SessionRecord, selection: PaymentSelection, solanaAddressFromSigner?: string): Promise<PaymentInstructions> {
     const network = networkForMode(record.mode);
     const contract = deps.network.tokenContract(selection.token, selection.chain, network);
     if (!contract) {
@@ -57,8 +45,13 @@ export function createPreparePayment(deps: PaymentDeps) {
     const paymentId = paymentIdForSession(record.sessionId);
 
     return deps.sql.begin(async (tx) => {
-      const addresses = await depositAddressesFor(tx as unknown as Sql, deps, record);
-      const depositAddress = family === 'evm' ? addresses.evm : family === 'tron' ? addresses.tron : addresses.solana;
+      const addresses = await reserveSessionDepositAddresses(tx as unknown as Sql, deps.depositXpubs, record);
+      const depositAddress =
+        family === 'evm'
+          ? addresses.evm
+          : family === 'tron'
+            ? addresses.tron
+            : await sessionSolanaAddress(tx as unknown as Sql, record.sessionId, addresses.solana, solanaAddressFromSigner);
       const quote = await insertQuote(tx, {
         mode: record.mode,
         sessionId: record.sessionId,

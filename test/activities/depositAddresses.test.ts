@@ -13,7 +13,7 @@ import {
   InvalidAccountXpubError,
   slip10Ed25519,
 } from '../../activities/depositAddresses/derive';
-import { depositSeed, DepositSeedRefusedError, DEVELOPMENT_MNEMONIC } from '../../activities/depositAddresses/seed';
+import { depositSeed, DepositSeedRefusedError, DEVELOPMENT_ACCOUNT_XPUBS, DEVELOPMENT_MNEMONIC } from '../../activities/depositAddresses/seed';
 import { evmAddressFromPublicKey, InvalidEvmAddressError, isEvmAddress, toChecksumEvmAddress } from '../../domain/addresses/evm';
 import { isSolanaAddress, solanaAddressFromPublicKey } from '../../domain/addresses/solana';
 import {
@@ -191,6 +191,10 @@ describe('deriveDepositAddresses', () => {
 });
 
 describe('depositSeed', () => {
+  it("the worker's default test xpubs are the development mnemonic's, so its test addresses match the signer's", () => {
+    expect(accountXpubsFromSeed(devSeed)).toEqual(DEVELOPMENT_ACCOUNT_XPUBS);
+  });
+
   it('test mode without a mnemonic uses the development mnemonic (BIP-39, empty passphrase)', () => {
     expect(depositSeed({ mode: 'test' })).toEqual(mnemonicToSeedSync(DEVELOPMENT_MNEMONIC));
     expect(depositSeed({ mode: 'test', mnemonic: '  ' })).toEqual(devSeed);

@@ -1,48 +1,66 @@
-// Issue 12 item 7: test and live deposit addresses come from separate seeds, each with its own index
-// sequence, so test keys never derive from live key material. Runs as the worker's database role.
+// Issue 12 item 7, issue 13 item 1: test and live deposit addresses come from separate seeds, each with its own index
+// sequence; the worker derives EVM and Tron addresses from xpubs alone and takes the Solana address from the signer,
+// and a session's index still gives the very addresses the seed gave before the split. Runs as the worker's role.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { deriveEvmAddress } from '../../activities/depositAddresses/derive';
+import { deriveDepositAddresses, depositXpubsFromSeeds, deriveEvmAddress } from '../../activities/depositAddresses/derive';
+import { depositSeeds } from '../../activities/depositAddresses/seed';
 import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
 import { createPreparePayment } from '../../activities/payments/preparePayment';
+import { createReserveDepositIndex } from '../../activities/payments/reserveDepositIndex';
+import { createSignerActivities } from '../../activities/signer';
 import { loadChainsConfig } from '../../config/chains';
-import { loadConfig } from '../../config/env';
 import { createSql, type Sql } from '../../db/client';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import { createChainRegistry } from '../../domain/chainRegistry';
+import type { Mode, SessionRecord } from '../../domain/session';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTestMerchant } from '../support/factories';
 import { sessionRecord } from '../support/sessionRecords';
 
 const TEST_MNEMONIC = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 const LIVE_MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+const ONE = { numerator: 1n, denominator: 1n, text: '1' };
 
 let db: TestDatabase;
 let worker: Sql;
+let merchantId: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   worker = createSql(db.urlAs('checkout_worker'), { max: 2 });
+  merchantId = (await createTestMerchant(db.sql)).merchant.id;
 });
 afterAll(async () => {
   await worker?.end({ timeout: 5 });
   await db?.drop();
 });
 
+// The signer holds the seeds; the worker is given only their xpubs, as in production.
+const seeds = depositSeeds({ test: TEST_MNEMONIC, live: LIVE_MNEMONIC });
+const signer = createSignerActivities({ depositSeeds: seeds });
+const workerDeps = () => ({ sql: worker, depositXpubs: depositXpubsFromSeeds(seeds) });
+const prepare = (deps = workerDeps()) =>
+  createPreparePayment({ ...deps, network: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig({}))), liveTokenPrices: { USDC: ONE, USDT: ONE } });
+
+async function newSession(mode: Mode): Promise<SessionRecord> {
+  const record = { ...sessionRecord(merchantId, { createdAt: new Date(), lifetimeMinutes: 60 }), mode };
+  await insertSessionRecord(db.sql, record, 'pending');
+  return record;
+}
+
+/** The Solana pair as the workflow prepares it: the index from the worker, the address from the signer. */
+async function prepareSolana(record: SessionRecord) {
+  const { index, solanaAddress } = await createReserveDepositIndex(workerDeps())(record);
+  const address = solanaAddress ?? (await signer.deriveSolanaDepositAddress({ mode: record.mode, index }));
+  return prepare()(record, { token: 'USDC', chain: 'solana' }, address);
+}
+
 describe('deposit addresses per mode', () => {
   it('derives test addresses from the test seed and live ones from the live seed, each counting from 0', async () => {
-    const { merchant } = await createTestMerchant(db.sql);
-    const prepare = createPreparePayment({
-      sql: worker,
-      network: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig({}))),
-      depositMnemonics: { test: TEST_MNEMONIC, live: LIVE_MNEMONIC },
-      liveTokenPrices: { USDC: { numerator: 1n, denominator: 1n, text: '1' } },
-    });
     const addresses: Record<string, string> = {};
     for (const mode of ['test', 'live', 'test'] as const) {
-      const record = { ...sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 }), mode };
-      await insertSessionRecord(db.sql, record, 'pending');
-      const instructions = await prepare(record, { token: 'USDC', chain: 'base' });
+      const instructions = await prepare()(await newSession(mode), { token: 'USDC', chain: 'base' });
       addresses[`${mode}-${Object.keys(addresses).filter((k) => k.startsWith(mode)).length}`] = instructions.deposit_address;
     }
     const evm = (mnemonic: string, index: number) => deriveEvmAddress({ seed: mnemonicToSeedSync(mnemonic) }, index);
@@ -55,12 +73,39 @@ describe('deposit addresses per mode', () => {
   });
 });
 
-describe('deposit seed configuration', () => {
-  it('refuses the old single DEPOSIT_MNEMONIC and a test seed equal to the live one', () => {
-    expect(() => loadConfig({ DEPOSIT_MNEMONIC: LIVE_MNEMONIC })).toThrow(/DEPOSIT_MNEMONIC: is split in two: set DEPOSIT_MNEMONIC_LIVE/);
-    expect(() => loadConfig({ DEPOSIT_MNEMONIC_LIVE: LIVE_MNEMONIC, DEPOSIT_MNEMONIC_TEST: ` ${LIVE_MNEMONIC.replace(/ /g, '  ')} ` })).toThrow(
-      'DEPOSIT_MNEMONIC_TEST: must differ from DEPOSIT_MNEMONIC_LIVE',
+describe('deposit addresses from xpubs and the signer', () => {
+  it('gives a session index the same three addresses the seed derivation gave before the signer existed', async () => {
+    for (let n = 0; n < 2; n += 1) {
+      const record = await newSession('live');
+      const evm = await prepare()(record, { token: 'USDC', chain: 'base' });
+      const tron = await prepare()(record, { token: 'USDT', chain: 'tron' });
+      const solana = await prepareSolana(record);
+      const [row] = await db.sql<{ index: number }[]>`select derivation_index::int as index from deposit_addresses where session_id = ${record.sessionId}`;
+      expect({ evm: evm.deposit_address, tron: tron.deposit_address, solana: solana.deposit_address }).toEqual(
+        deriveDepositAddresses(mnemonicToSeedSync(LIVE_MNEMONIC), row!.index),
+      );
+    }
+  });
+
+  it('writes the Solana address once, only from the signer, and never changes it', async () => {
+    const record = await newSession('test');
+    await expect(prepare()(record, { token: 'USDC', chain: 'solana' })).rejects.toThrow(/has no Solana deposit address yet, and none derived by the signer was given/);
+    await expect(prepare()(record, { token: 'USDC', chain: 'solana' }, 'not-an-address')).rejects.toThrow(/none derived by the signer was given/);
+    const first = await prepareSolana(record);
+    const other = await signer.deriveSolanaDepositAddress({ mode: 'test', index: 999 });
+    expect((await prepare()(record, { token: 'USDC', chain: 'solana' }, other)).deposit_address).toBe(first.deposit_address);
+    expect(await createReserveDepositIndex(workerDeps())(record)).toMatchObject({ solanaAddress: first.deposit_address });
+  });
+
+  it('refuses a mode whose xpubs the worker was not given, naming the variables', async () => {
+    const withoutLive = prepare({ sql: worker, depositXpubs: { ...depositXpubsFromSeeds(seeds), live: undefined } });
+    await expect(withoutLive(await newSession('live'), { token: 'USDC', chain: 'base' })).rejects.toThrow(
+      'live deposit addresses need DEPOSIT_XPUB_EVM_LIVE and DEPOSIT_XPUB_TRON_LIVE (npm run signer -- --print-xpubs prints them)',
     );
-    expect(loadConfig({ DEPOSIT_MNEMONIC_LIVE: LIVE_MNEMONIC }).depositMnemonics).toEqual({ test: undefined, live: LIVE_MNEMONIC });
+  });
+
+  it('the signer refuses live Solana addresses without a live seed', async () => {
+    const testOnly = createSignerActivities({ depositSeeds: depositSeeds({ test: TEST_MNEMONIC, live: undefined }) });
+    await expect(testOnly.deriveSolanaDepositAddress({ mode: 'live', index: 0 })).rejects.toThrow('the signer was given no DEPOSIT_MNEMONIC_LIVE');
   });
 });

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, requireSessionTokenSecret } from '../../config
 
 describe('configuration', () => {
   it('starts on documented defaults with nothing set', () => {
-    const config = loadConfig({});
+    const config = loadConfig({}, 'api');
     expect(config).toMatchObject({
       appEnv: 'development',
       host: '127.0.0.1',
@@ -16,24 +16,24 @@ describe('configuration', () => {
   });
 
   it('reads the dust threshold in whole cents, one by default', () => {
-    expect(loadConfig({}).minimumDepositCents).toBe(1);
-    expect(loadConfig({ MINIMUM_DEPOSIT_CENTS: '50' }).minimumDepositCents).toBe(50);
-    expect(() => loadConfig({ MINIMUM_DEPOSIT_CENTS: '0.5' })).toThrow('MINIMUM_DEPOSIT_CENTS');
+    expect(loadConfig({}, 'api').minimumDepositCents).toBe(1);
+    expect(loadConfig({ MINIMUM_DEPOSIT_CENTS: '50' }, 'api').minimumDepositCents).toBe(50);
+    expect(() => loadConfig({ MINIMUM_DEPOSIT_CENTS: '0.5' }, 'api')).toThrow('MINIMUM_DEPOSIT_CENTS');
   });
 
   it('refuses an API in production without a session-token secret, naming the variable; other processes need none', () => {
-    const production = loadConfig({ APP_ENV: 'production' });
+    const production = loadConfig({ APP_ENV: 'production' }, 'api');
     expect(() => requireSessionTokenSecret(production)).toThrow(ConfigError);
     expect(() => requireSessionTokenSecret(production)).toThrow('SESSION_TOKEN_SECRET: is required when APP_ENV=production');
     const strong = 'b5f0c3e9a17d4e2c8f6a0b9d3e7c1f4a';
-    expect(requireSessionTokenSecret(loadConfig({ APP_ENV: 'production', SESSION_TOKEN_SECRET: strong }))).toBe(strong);
+    expect(requireSessionTokenSecret(loadConfig({ APP_ENV: 'production', SESSION_TOKEN_SECRET: strong }, 'api'))).toBe(strong);
   });
 
   it('refuses a session-token secret that is short or a placeholder, without echoing it', () => {
     for (const weak of ['y'.repeat(40), 'dev-only-session-token-secret-do-not-use-in-production', 'changeme-changeme-changeme-changeme-1234567890', 'abcdef']) {
       let message = '';
       try {
-        loadConfig({ SESSION_TOKEN_SECRET: weak });
+        loadConfig({ SESSION_TOKEN_SECRET: weak }, 'api');
       } catch (error) {
         message = (error as Error).message;
       }
@@ -45,7 +45,7 @@ describe('configuration', () => {
   it('reports every invalid variable at once without echoing secrets', () => {
     let message = '';
     try {
-      loadConfig({ PORT: 'eighty', SESSION_TOKEN_SECRET: 'short-secret-value' });
+      loadConfig({ PORT: 'eighty', SESSION_TOKEN_SECRET: 'short-secret-value' }, 'api');
     } catch (error) {
       message = (error as Error).message;
     }

@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
 import { loadChainsConfig } from '../../config/chains';
-import { loadConfig } from '../../config/env';
+import { depositXpubsFromSeeds } from '../../activities/depositAddresses/derive';
+import { depositSeeds } from '../../activities/depositAddresses/seed';
+import { loadConfig, type ProcessName } from '../../config/env';
+import { SIGNING_VARIABLES } from '../../config/signingMaterial';
+import { signerDepsFromConfig } from '../../worker/createSignerWorker';
 import { SERVICE_ROLES } from '../../db/serviceRoles';
 import { projectRoot } from '../../toolchain/paths';
 import { importGraph } from '../support/importGraph';
@@ -48,29 +52,48 @@ function scriptOf(service: ComposeService): string {
 
 /** A value for every required variable, random-looking enough to pass the secret checks. */
 const STAND_IN_SECRET = 'Zq7vP2xL9mWc4RtY8bNf3KdH6sJg1Ua5eT0iOp';
+/** Where a variable has a shape of its own: a live mnemonic, and the xpubs the signer prints for it. */
+const STAND_IN_MNEMONIC = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
+const standInXpubs = depositXpubsFromSeeds(depositSeeds({ test: undefined, live: STAND_IN_MNEMONIC })).live!;
+const STAND_INS: Record<string, string> = {
+  DEPOSIT_MNEMONIC_LIVE: STAND_IN_MNEMONIC,
+  DEPOSIT_XPUB_EVM_LIVE: standInXpubs.evm,
+  DEPOSIT_XPUB_TRON_LIVE: standInXpubs.tron,
+};
 
 /** What Compose would pass, with `${VAR:?…}` filled by a stand-in value and `${VAR:-default}` by its default. */
 function resolvedEnv(service: ComposeService): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(service.environment ?? {})) {
     env[name] = String(value ?? '')
-      .replace(/\$\{[A-Z0-9_]+:\?[^}]*\}/g, STAND_IN_SECRET)
+      .replace(/\$\{([A-Z0-9_]+):\?[^}]*\}/g, (_match, variable: string) => STAND_INS[variable] ?? STAND_IN_SECRET)
       .replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1');
   }
   return env;
 }
 
+/** The configuration each service validates: its process's own (config/signingMaterial.ts). */
+const PROCESS_OF: Record<string, ProcessName> = {
+  migrate: 'migrate',
+  api: 'api',
+  worker: 'worker',
+  'webhook-worker': 'webhookWorker',
+  signer: 'signer',
+  indexer: 'indexer',
+};
+
 const REQUIRED_ENV: Record<string, string[]> = {
   migrate: ['DATABASE_URL'],
   api: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'SESSION_TOKEN_SECRET', 'PUBLIC_BASE_URL', 'HOST', 'PORT'],
-  worker: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'DEPOSIT_MNEMONIC_LIVE', 'METRICS_HOST', 'WORKER_METRICS_PORT'],
+  worker: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'DEPOSIT_XPUB_EVM_LIVE', 'DEPOSIT_XPUB_TRON_LIVE', 'METRICS_HOST', 'WORKER_METRICS_PORT'],
+  signer: ['APP_ENV', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'DEPOSIT_MNEMONIC_LIVE'],
   indexer: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'METRICS_HOST', 'INDEXER_METRICS_PORT'],
   'webhook-worker': ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE'],
 };
 
 describe('docker-compose.yml', () => {
-  test('migrate, api, worker and indexer are separate services built from this repository', () => {
-    expect(built.map(([name]) => name).sort()).toEqual(['api', 'indexer', 'migrate', 'webhook-worker', 'worker']);
+  test('migrate, api, worker, webhook worker, signer and indexer are separate services built from this repository', () => {
+    expect(built.map(([name]) => name).sort()).toEqual(['api', 'indexer', 'migrate', 'signer', 'webhook-worker', 'worker']);
   });
 
   test.each(built)('%s runs an npm script of package.json, through tsx (a runtime dependency)', (_name, service) => {
@@ -83,7 +106,8 @@ describe('docker-compose.yml', () => {
   test.each(built)('%s has the environment its process needs, and that environment passes validation', (name, service) => {
     const env = resolvedEnv(service);
     for (const variable of REQUIRED_ENV[name] ?? []) expect(env[variable], `${name}: ${variable}`).toBeTruthy();
-    expect(() => loadConfig(env)).not.toThrow();
+    const config = loadConfig(env, PROCESS_OF[name]!);
+    if (name === 'signer') expect(() => signerDepsFromConfig(config)).not.toThrow();
     expect(() => loadChainsConfig(env)).not.toThrow();
   });
 
@@ -92,7 +116,7 @@ describe('docker-compose.yml', () => {
     for (const chain of ['ETHEREUM', 'POLYGON', 'ARBITRUM', 'OPTIMISM', 'BASE', 'BSC', 'SOLANA', 'TRON']) {
       expect(indexerEnv).toContain(`RPC_URLS_${chain}_MAINNET`);
     }
-    for (const name of ['api', 'worker', 'webhook-worker', 'indexer']) expect(compose.services[name]?.init, name).toBe(true);
+    for (const name of ['api', 'worker', 'webhook-worker', 'signer', 'indexer']) expect(compose.services[name]?.init, name).toBe(true);
   });
 
   test('publishes only the API; Postgres and Temporal are on an internal network, the Temporal UI on loopback only', () => {
@@ -114,7 +138,13 @@ describe('docker-compose.yml', () => {
     });
     const holders = (variable: string) => built.filter(([, service]) => variable in (service.environment ?? {})).map(([name]) => name);
     expect(holders('SESSION_TOKEN_SECRET')).toEqual(['api']);
-    expect(holders('DEPOSIT_MNEMONIC_LIVE')).toEqual(['worker']);
+    // Signing material goes to the signer alone; the worker gets the xpubs, and the signer no database at all.
+    expect(holders('DEPOSIT_MNEMONIC_LIVE')).toEqual(['signer']);
+    expect(holders('DEPOSIT_MNEMONIC_TEST')).toEqual(['signer']);
+    for (const variable of SIGNING_VARIABLES) expect(holders(variable).filter((name) => name !== 'signer'), variable).toEqual([]);
+    expect(holders('DEPOSIT_XPUB_EVM_LIVE')).toEqual(['worker']);
+    expect(env('signer').DATABASE_URL).toBeUndefined();
+    expect(compose.services.signer?.networks).toEqual(['backend']);
     // The Postgres init script makes exactly the roles migrate grants to.
     expect(compose.services.postgres?.volumes).toContain('./deploy/postgres-service-roles.sh:/docker-entrypoint-initdb.d/10-service-roles.sh:ro');
     const script = readFileSync(join(projectRoot, 'deploy/postgres-service-roles.sh'), 'utf8');
@@ -139,6 +169,8 @@ describe('docker-compose.yml', () => {
         TEMPORAL_DB_PASSWORD: 'x',
         SESSION_TOKEN_SECRET: STAND_IN_SECRET,
         DEPOSIT_MNEMONIC_LIVE: 'x',
+        DEPOSIT_XPUB_EVM_LIVE: 'x',
+        DEPOSIT_XPUB_TRON_LIVE: 'x',
       },
     });
   });

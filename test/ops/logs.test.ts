@@ -1,7 +1,8 @@
-// The API and worker processes (bin/api.ts, bin/worker.ts) at debug level through a whole flow: session
-// created, payment selected, completion simulated, webhook delivered. Every stdout line is JSON; API lines
-// carry the request id, activity lines the workflow id; no line holds a credential: the raw API key, the
-// session token, the webhook secret, the session-token HMAC key, the deposit mnemonic or the DB password.
+// The API, worker and signer processes (bin/api.ts, bin/worker.ts, bin/signer.ts) at debug level through a whole
+// flow: session created, payment selected (a Solana pair, through the signer, then an EVM one), completion
+// simulated, webhook delivered. Every stdout line is JSON; API lines carry the request id, activity lines the
+// workflow id; no line holds a credential: the raw API key, the session token, the webhook secret, the
+// session-token HMAC key, the deposit mnemonic (given to the signer alone) or the DB password.
 // The worker's Prometheus endpoint counts the webhook attempt next to the Temporal SDK's own metrics.
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
@@ -24,6 +25,7 @@ describe('process logs and worker metrics through a whole flow', () => {
   let api: ServiceProcess | undefined;
   let worker: ServiceProcess | undefined;
   let webhookWorker: ServiceProcess | undefined;
+  let signer: ServiceProcess | undefined;
   let baseUrl = '';
   let metricsPort = 0;
   let webhookMetricsPort = 0;
@@ -46,7 +48,6 @@ describe('process logs and worker metrics through a whole flow', () => {
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       TEMPORAL_TASK_QUEUE: `ops-${randomBytes(4).toString('hex')}`,
       SESSION_TOKEN_SECRET: sessionTokenSecret,
-      DEPOSIT_MNEMONIC_LIVE: MNEMONIC,
     };
     const [apiPort, workerMetricsPort, webhookWorkerMetricsPort] = await Promise.all([freePort(), freePort(), freePort()]);
     baseUrl = `http://127.0.0.1:${apiPort}`;
@@ -55,7 +56,9 @@ describe('process logs and worker metrics through a whole flow', () => {
     api = startServiceProcess('bin/api.ts', { ...env, PORT: String(apiPort) });
     worker = startServiceProcess('bin/worker.ts', { ...env, WORKER_METRICS_PORT: String(metricsPort) });
     webhookWorker = startServiceProcess('bin/webhookWorker.ts', { ...env, WORKER_METRICS_PORT: String(webhookMetricsPort) });
+    signer = startServiceProcess('bin/signer.ts', { ...env, DEPOSIT_MNEMONIC_LIVE: MNEMONIC });
     await Promise.all([
+      signer.waitForLine((line) => line.includes('"signer running"'), 120_000),
       api.waitForLine((line) => line.includes('"api listening"')),
       worker.waitForLine((line) => line.includes('"worker running"'), 120_000),
       webhookWorker.waitForLine((line) => line.includes('"webhook worker running"'), 120_000),
@@ -63,7 +66,7 @@ describe('process logs and worker metrics through a whole flow', () => {
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.allSettled([api?.stop('SIGKILL'), worker?.stop('SIGKILL'), webhookWorker?.stop('SIGKILL'), receiver?.close()]);
+    await Promise.allSettled([api?.stop('SIGKILL'), worker?.stop('SIGKILL'), webhookWorker?.stop('SIGKILL'), signer?.stop('SIGKILL'), receiver?.close()]);
     await db?.drop();
   });
 
@@ -103,7 +106,7 @@ describe('process logs and worker metrics through a whole flow', () => {
   });
 
   test('JSON lines with request and workflow ids, no secrets, webhook attempts counted', async () => {
-    if (!api || !worker || !webhookWorker) throw new Error('processes did not start');
+    if (!api || !worker || !webhookWorker || !signer) throw new Error('processes did not start');
     const created = await call(baseUrl, 'POST', '/checkout/sessions', {
       apiKey: merchant.testKey,
       body: sessionRequest(merchant.merchant.id, { webhook_url: receiver.url }),
@@ -113,11 +116,13 @@ describe('process logs and worker metrics through a whole flow', () => {
     const sessionToken = new URL(created.body.data?.checkout_url_with_token as string).searchParams.get('token') ?? '';
     expect(sessionToken.length).toBeGreaterThan(10);
 
-    const selected = await call(baseUrl, 'POST', '/checkout/sessions/select-payment', {
-      headers: { 'x-service-user-type': 'checkout', authorization: `Bearer ${sessionToken}` },
-      body: { session_id: sessionId, token: 'USDC', chain: 'base' },
-    });
-    expect(selected.status, JSON.stringify(selected.body)).toBe(200);
+    for (const chain of ['solana', 'base']) {
+      const selected = await call(baseUrl, 'POST', '/checkout/sessions/select-payment', {
+        headers: { 'x-service-user-type': 'checkout', authorization: `Bearer ${sessionToken}` },
+        body: { session_id: sessionId, token: 'USDC', chain },
+      });
+      expect(selected.status, JSON.stringify(selected.body)).toBe(200);
+    }
     const simulated = await call(baseUrl, 'POST', `/checkout/sessions/${sessionId}/simulate`, { apiKey: merchant.testKey, body: { status: 'completed' } });
     expect(simulated.status, JSON.stringify(simulated.body)).toBe(200);
     await vi.waitFor(() => expect(receiver.received.some((w) => w.rawBody.includes('completed'))).toBe(true), { timeout: 30_000, interval: 100 });
@@ -138,6 +143,7 @@ describe('process logs and worker metrics through a whole flow', () => {
     expect(await worker.stop('SIGTERM')).toBe(0);
     expect(await webhookWorker.stop('SIGTERM')).toBe(0);
     expect(await api.stop('SIGTERM')).toBe(0);
+    expect(await signer.stop('SIGTERM')).toBe(0);
 
     const apiLines = api.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     const workerLines = worker.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -153,7 +159,9 @@ describe('process logs and worker metrics through a whole flow', () => {
       expect(line.workflowId).toMatch(/^wh_/);
     }
 
-    const everything = [...api.lines, ...worker.lines, ...webhookWorker.lines].join('\n');
+    const signerLines = signer.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(signerLines).toContainEqual(expect.objectContaining({ msg: 'signer running', taskQueue: expect.stringMatching(/-signer$/), liveSeed: true }));
+    const everything = [...api.lines, ...worker.lines, ...webhookWorker.lines, ...signer.lines].join('\n');
     const secrets = { apiKey: merchant.testKey, sessionToken, webhookSecret: webhookSecret?.webhook_secret_test ?? '', dbPassword, sessionTokenSecret, mnemonic: MNEMONIC };
     for (const [name, secret] of Object.entries(secrets)) {
       expect(secret.length, name).toBeGreaterThan(8);

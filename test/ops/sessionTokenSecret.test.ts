@@ -22,7 +22,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const development = loadConfig({ APP_ENV: 'development' });
+const development = loadConfig({ APP_ENV: 'development' }, 'api');
 
 describe('session-token secret at API start', () => {
   it('is generated once in development, kept owner-only in the data directory, and the same after a restart', async () => {
@@ -36,7 +36,7 @@ describe('session-token secret at API start', () => {
   });
 
   it('is required in production', async () => {
-    await expect(resolveSessionTokenSecret(loadConfig({ APP_ENV: 'production' }), db.sql, join(dir, 'unused'))).rejects.toThrow(
+    await expect(resolveSessionTokenSecret(loadConfig({ APP_ENV: 'production' }, 'api'), db.sql, join(dir, 'unused'))).rejects.toThrow(
       'SESSION_TOKEN_SECRET: is required when APP_ENV=production',
     );
   });
@@ -46,7 +46,7 @@ describe('session-token secret at API start', () => {
     const [live] = await db.sql<{ id: string }[]>`select id from api_keys where merchant_id = ${merchant.id} and mode = 'live'`;
     await expect(resolveSessionTokenSecret(development, db.sql, join(dir, 'live'))).rejects.toThrow('SESSION_TOKEN_SECRET: is required once a live API key exists');
     const configured = 'b5f0c3e9a17d4e2c8f6a0b9d3e7c1f4a';
-    expect(await resolveSessionTokenSecret(loadConfig({ SESSION_TOKEN_SECRET: configured }), db.sql, undefined)).toBe(configured);
+    expect(await resolveSessionTokenSecret(loadConfig({ SESSION_TOKEN_SECRET: configured }, 'api'), db.sql, undefined)).toBe(configured);
     await revokeApiKey(db.sql, live!.id);
     await createApiKey(db.sql, merchant.id, 'test');
     expect(await resolveSessionTokenSecret(development, db.sql, undefined)).toMatch(/^[0-9a-f]{64}$/);

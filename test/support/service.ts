@@ -1,4 +1,4 @@
-// The service as the tests meet it: the real API over HTTP and a real worker, both on the run's
+// The service as the tests meet it: the real API over HTTP and real workers (session, webhook, signer), both on the run's
 // Temporal dev server and a fresh Postgres database, each logged in as its own least-privilege role
 // (db/serviceRoles.ts) as in production. Each file gets its own task queue.
 import { randomBytes } from 'node:crypto';
@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../../config/env';
 import { createSql } from '../../db/client';
 import { createChainRegistry, type ChainRegistry } from '../../domain/chainRegistry';
 import { activityDepsFromConfig } from '../../worker/createWorker';
+import { signerDepsFromConfig } from '../../worker/createSignerWorker';
 import { webhookDeliveryDepsFromConfig } from '../../worker/createWebhookWorker';
 import { startInProcessWorkers, type RunningWorkers } from '../../worker/inProcessWorkers';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -42,7 +43,7 @@ export async function startTestService(options: { worker?: boolean; env?: Record
     LOG_LEVEL: 'silent',
     INTERNAL_PORT: '0',
     ...options.env,
-  });
+  }, 'dev');
   const connection = await Connection.connect({ address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
 
@@ -59,6 +60,7 @@ export async function startTestService(options: { worker?: boolean; env?: Record
       activities: activityDepsFromConfig(config, workerSql, options.env ?? {}),
       deliveries: webhookDeliveryDepsFromConfig(config, workerSql),
       maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
+      signer: signerDepsFromConfig(config),
       workflowBundle: { code: inject('workflowBundleCode') },
     });
   }

@@ -11,6 +11,10 @@ import { createChainRegistry } from '../../domain/chainRegistry';
 import type { Chain, TokenSymbol } from '../../domain/chains';
 import { createWorker } from '../../worker/createWorker';
 import { createWebhookWorker } from '../../worker/createWebhookWorker';
+import { createSignerWorker } from '../../worker/createSignerWorker';
+import { depositXpubsFromSeeds } from '../../activities/depositAddresses/derive';
+import { depositSeeds } from '../../activities/depositAddresses/seed';
+import type { SignerDeps } from '../../activities/signer';
 import type { WebhookDeps } from '../../activities/webhooks/webhookActivities';
 import type { checkoutSession } from '../../workflows/checkoutSession';
 import { createSql, type Sql } from '../../db/client';
@@ -37,9 +41,12 @@ export interface WorkflowHarness {
   db: TestDatabase;
   merchant: TestMerchant;
   receiver: WebhookReceiver;
-  /** Runs `fn` with a worker on a fresh task queue, which `start` uses while `fn` runs. A worker runs once. */
-  /** Runs the session worker and the webhook worker on a fresh pair of queues while `fn` runs. */
-  withWorker<T>(fn: () => Promise<T>, activityOverrides?: Partial<ActivityDeps>, deliveryOverrides?: Partial<WebhookDeps>): Promise<T>;
+  /**
+   * Runs the session worker, the webhook worker and the signer worker on fresh queues while `fn` runs (`start`
+   * uses them). The signer holds the development seed; the session worker its xpubs, unless overridden. `signer:
+   * false` runs no signer, as when its process is down.
+   */
+  withWorker<T>(fn: () => Promise<T>, activityOverrides?: Partial<ActivityDeps>, deliveryOverrides?: Partial<WebhookDeps>, signer?: Partial<SignerDeps> | false): Promise<T>;
   /** A session record on the test server's clock, its webhooks pointed at the receiver. */
   record(overrides?: Partial<SessionRecord> & { lifetimeMinutes?: number }): Promise<SessionRecord>;
   start(record: SessionRecord): Promise<WorkflowHandle<typeof checkoutSession>>;
@@ -58,10 +65,11 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
   const workerSql = createSql(db.urlAs('checkout_worker'), { max: 5 });
   let taskQueue = '';
   let started: string[] = [];
+  const baseSignerDeps: SignerDeps = { depositSeeds: depositSeeds({ test: undefined, live: undefined }) };
   const baseDeps: ActivityDeps = {
     sql: workerSql,
     paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig({}))),
-    depositMnemonics: { test: undefined, live: undefined },
+    depositXpubs: depositXpubsFromSeeds(baseSignerDeps.depositSeeds),
     liveTokenPrices: {},
   };
   const baseDeliveryDeps: WebhookDeps = {
@@ -81,7 +89,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
     db,
     merchant,
     receiver,
-    async withWorker(fn, activityOverrides = {}, deliveryOverrides = {}) {
+    async withWorker(fn, activityOverrides = {}, deliveryOverrides = {}, signer = {}) {
       taskQueue = `lifecycle-${randomBytes(4).toString('hex')}`;
       started = [];
       const env = current();
@@ -99,8 +107,17 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
         deliveries: { ...baseDeliveryDeps, ...deliveryOverrides },
         maxConcurrentDeliveries: 20,
       });
+      const signerWorker =
+        signer &&
+        (await createSignerWorker({
+          connection: env.nativeConnection,
+          namespace: env.namespace ?? 'default',
+          sessionTaskQueue: taskQueue,
+          signer: { ...baseSignerDeps, ...signer },
+        }));
+      const sessionWorkers = () => webhookWorker.runUntil(() => worker.runUntil(fn));
       try {
-        return await webhookWorker.runUntil(() => worker.runUntil(fn));
+        return await (signerWorker ? signerWorker.runUntil(sessionWorkers) : sessionWorkers());
       } finally {
         // Workflows left open on a queue nobody polls would stall the test server's clock for later tests.
         // Sessions first, so none can start another delivery after the deliveries were listed.

@@ -1,7 +1,10 @@
 // Every path of the session workflow on the time-skipping test server, with real activities, a real
 // Postgres read model and real webhook deliveries to a loopback receiver.
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { mnemonicToSeedSync } from '@scure/bip39';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { accountXpubsFromSeed, deriveEvmAddress, deriveSolanaAddress } from '../../activities/depositAddresses/derive';
+import { DEVELOPMENT_MNEMONIC } from '../../activities/depositAddresses/seed';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import { verifyWebhookSignature } from '../../domain/webhookSignature';
 import type { WebhookPayload } from '../../domain/webhookPayload';
@@ -362,7 +365,7 @@ describe('checkoutSession lifecycle', () => {
         const attempts = await h.db.sql`select attempt, status_code, error from webhook_attempts where delivery_id = ${delivery!.id}`;
         expect(attempts).toEqual([{ attempt: 1, status_code: null, error: 'webhook URL refused: Host 127.0.0.1 is not a public address' }]);
       },
-      { depositMnemonics: { test: undefined, live: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about' }, liveTokenPrices: { USDC: { numerator: 1n, denominator: 1n, text: '1' } } },
+      { depositXpubs: { test: undefined, live: accountXpubsFromSeed(mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about')) }, liveTokenPrices: { USDC: { numerator: 1n, denominator: 1n, text: '1' } } },
     );
   });
 
@@ -479,6 +482,50 @@ describe('checkoutSession lifecycle', () => {
       const refused = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] }).catch((e: unknown) => e);
       expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'SelectionRefused' });
       expect((await handle.query(getStateQuery)).selection?.chain).toBe('base');
+    });
+  });
+
+  it('takes a Solana deposit address from the signer worker, for the index the EVM address has too', async () => {
+    const record = await h.record({ supportedTokens: { USDC: ['base', 'solana'] } });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      const evm = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      const solana = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'solana' }] });
+      const [row] = await h.db.sql<{ index: number }[]>`select derivation_index::int as index from deposit_addresses where session_id = ${record.sessionId}`;
+      const devSeed = mnemonicToSeedSync(DEVELOPMENT_MNEMONIC);
+      expect([evm.deposit_address, solana.deposit_address]).toEqual([deriveEvmAddress({ seed: devSeed }, row!.index), deriveSolanaAddress(devSeed, row!.index)]);
+      const { events } = await handle.fetchHistory();
+      const activities = events!.flatMap((event) => {
+        const scheduled = event.activityTaskScheduledEventAttributes;
+        return scheduled ? [`${scheduled.activityType!.name}@${scheduled.taskQueue!.name!.replace(/^lifecycle-[0-9a-f]+/, '')}`] : [];
+      });
+      expect(activities.filter((name) => !name.startsWith('record'))).toEqual([
+        'preparePayment@',
+        'reserveDepositIndex@',
+        'deriveSolanaDepositAddress@-signer',
+        'preparePayment@',
+      ]);
+    });
+  });
+
+  it('prepares EVM pairs while no signer runs, and a simulated payment on a Solana-only session through the signer', async () => {
+    const evmOnly = await h.record({ supportedTokens: { USDC: ['base'] } });
+    await h.withWorker(
+      async () => {
+        const handle = await h.start(evmOnly);
+        expect((await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] })).chain).toBe('base');
+      },
+      {},
+      {},
+      false,
+    );
+    const solanaOnly = await h.record({ supportedTokens: { USDC: ['solana'] } });
+    await h.withWorker(async () => {
+      const handle = await h.start(solanaOnly);
+      await handle.executeUpdate(simulateUpdate, { args: [{ status: 'completed' }] });
+      const state = await handle.query(getStateQuery);
+      const [row] = await h.db.sql<{ index: number }[]>`select derivation_index::int as index from deposit_addresses where session_id = ${solanaOnly.sessionId}`;
+      expect(state.selection).toMatchObject({ chain: 'solana', deposit_address: deriveSolanaAddress(mnemonicToSeedSync(DEVELOPMENT_MNEMONIC), row!.index) });
     });
   });
 

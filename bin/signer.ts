@@ -1,0 +1,40 @@
+// The signer worker process: `npm run signer` with TEMPORAL_ADDRESS and the signing material set (DEPOSIT_MNEMONIC_*;
+// later the treasury and relayer keys). It alone holds them (SETTLEMENT.md rule 4) and needs no database.
+// `npm run signer -- --print-xpubs` prints the main worker's DEPOSIT_XPUB_* variables for these mnemonics and exits.
+import { NativeConnection } from '@temporalio/worker';
+import { depositXpubsFromSeeds } from '../activities/depositAddresses/derive';
+import type { SignerDeps } from '../activities/signer';
+import { depositXpubVariables, loadConfig } from '../config/env';
+import { signerTaskQueue } from '../domain/taskQueues';
+import { createLogger, errorFields } from '../observability/logger';
+import { installWorkerRuntime } from '../observability/temporalRuntime';
+import { createSignerWorker, signerDepsFromConfig } from '../worker/createSignerWorker';
+
+const config = loadConfig(process.env, 'signer');
+const logger = createLogger(config.logLevel, 'signer');
+const metricsBindAddress = config.metrics.workerPort ? `${config.metrics.host}:${config.metrics.workerPort}` : undefined;
+async function run(signer: SignerDeps): Promise<void> {
+  installWorkerRuntime({ logger, metricsBindAddress });
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const worker = await createSignerWorker({
+    connection,
+    namespace: config.temporal.namespace,
+    sessionTaskQueue: config.temporal.taskQueue,
+    signer,
+    shutdownGraceTimeMs: config.shutdownTimeoutMs,
+  });
+  logger.info({ taskQueue: signerTaskQueue(config.temporal.taskQueue), liveSeed: signer.depositSeeds.live !== undefined }, 'signer running');
+  await worker.run();
+  await connection.close();
+  logger.info('signer stopped');
+}
+
+try {
+  // The seeds are made here, once: BIP-39 stretching is deliberately slow, so never per activity.
+  const signer = signerDepsFromConfig(config);
+  if (process.argv.includes('--print-xpubs')) console.log(depositXpubVariables(depositXpubsFromSeeds(signer.depositSeeds)).join('\n'));
+  else await run(signer);
+} catch (error) {
+  logger.fatal({ err: errorFields(error) }, 'signer failed');
+  process.exit(1);
+}
