@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Sql } from '../../db/client';
 import type { ChainDeployment } from '../../domain/chainRegistry';
 import { errorFields } from '../../observability/logger';
-import { NetworkMismatchError, type ChainReader, type RangeScan } from './chainReader';
+import { NetworkMismatchError, type BlockHeader, type ChainReader, type RangeScan } from './chainReader';
 import { trackConfirmations } from './confirmations';
 import { loadCursor, saveCursor, type BlockRef, type ChainKey } from './cursor';
 import { upsertDeposits, type NewDeposit } from './depositStore';
@@ -116,48 +116,85 @@ export class ChainIndexer {
   }
 
   private async advance(): Promise<boolean> {
+    const pushed = this.deps.heads?.take() ?? [];
+    if (this.cursor && pushed.length > 0) {
+      await this.refreshWatches();
+      const followed = await this.followPushedHeads(this.cursor, pushed);
+      if (followed) return this.trackDepth(followed, false);
+    }
+    return this.advanceToHead();
+  }
+
+  /**
+   * Reads the blocks of pushed headers that continue the cursor one after another, each by its hash alone, and
+   * returns the new cursor. undefined at the first header that does not (a head missed, a reorg, a reader that
+   * cannot): the head path then reads the node's head and the range up to it, and finds the reorg if any.
+   */
+  private async followPushedHeads(cursor: BlockRef, pushed: readonly BlockHeader[]): Promise<BlockRef | undefined> {
+    const { reader, metrics } = this.deps;
+    if (!reader.scanPushedBlock) return undefined;
+    let after = cursor;
+    for (const header of pushed) {
+      if (header.number !== this.scannedThrough + 1n || header.parentHash !== after.hash) return undefined;
+      const scan = await reader.scanPushedBlock(header, this.watches);
+      if (scan.kind !== 'scanned' || !scan.newest) return undefined;
+      // The node itself announced this head: depth is counted from it as from a head it reports when asked.
+      metrics.head = header.number;
+      await this.store(scan.deposits, scan.newest);
+      after = scan.newest;
+    }
+    return after;
+  }
+
+  private async advanceToHead(): Promise<boolean> {
     const { reader, metrics } = this.deps;
     const head = await reader.head();
     metrics.head = head;
     const cursor = this.cursor ?? (await this.loadOrStartCursor(head));
-    // After the cursor exists: a watch written from now on records it (migration 0007), so none falls between.
-    await this.watches.refreshIfNeeded();
-    await this.backfill();
-    let more = false;
+    await this.refreshWatches();
     if (head <= this.scannedThrough) {
       // Nothing new, but the cursor block itself may have been replaced (a reorg to the same or a lower height).
       const status = await reader.cursorStatus(cursor);
       if (status === 'replaced') return this.recoverFromReorg(cursor.number - 1n);
       if (status === 'unknown') return false;
-    } else {
-      const from = this.scannedThrough + 1n;
-      const last = this.scannedThrough + BigInt(reader.maxRange);
-      const to = head < last ? head : last;
-      // A reader that asks for the head by hash reads it alone, right after the blocks below it.
-      const headAlone = reader.readsHeadAlone === true && to === head && to > from;
-      let step = await this.scanStep(cursor, from, headAlone ? head - 1n : to);
-      if (headAlone && step.kind === 'scanned' && step.complete && this.scannedThrough === head - 1n) {
-        step = await this.scanStep(this.cursor ?? cursor, head, head);
-      }
-      if (step.kind === 'reorg') return this.recoverFromReorg((this.cursor ?? cursor).number - 1n);
-      more = step.kind === 'scanned' && step.complete && this.scannedThrough < head;
+      return this.trackDepth(cursor, false);
     }
-    // Depth counts heights, empty ones included: the tip is the highest height processed.
-    const tip = { number: this.scannedThrough, hash: (this.cursor ?? cursor).hash };
+    const from = this.scannedThrough + 1n;
+    const last = this.scannedThrough + BigInt(reader.maxRange);
+    const to = head < last ? head : last;
+    // A reader that asks for the head by hash reads it alone, right after the blocks below it.
+    const headAlone = reader.readsHeadAlone === true && to === head && to > from;
+    let step = await this.scanStep(cursor, from, headAlone ? head - 1n : to);
+    if (headAlone && step.kind === 'scanned' && step.complete && this.scannedThrough === head - 1n) {
+      step = await this.scanStep(this.cursor ?? cursor, head, head);
+    }
+    if (step.kind === 'reorg') return this.recoverFromReorg((this.cursor ?? cursor).number - 1n);
+    return this.trackDepth(this.cursor ?? cursor, step.kind === 'scanned' && step.complete && this.scannedThrough < head);
+  }
+
+  /** After the cursor exists: a watch written from now on records it (migration 0007), so none falls between. */
+  private async refreshWatches(): Promise<void> {
+    await this.watches.refreshIfNeeded();
+    await this.backfill();
+  }
+
+  /** Depth counts heights, empty ones included: the tip is the highest height processed. */
+  private async trackDepth(cursor: BlockRef, more: boolean): Promise<boolean> {
+    const tip = { number: this.scannedThrough, hash: cursor.hash };
     const reorgedAt = await trackConfirmations(
       {
         sql: this.deps.sql,
         key: this.key,
         required: this.deps.deployment.confirmations,
         canonicalHash: this.reorgDeps.canonicalHash,
-        metrics,
+        metrics: this.deps.metrics,
         recheckDepth: this.keepHashes,
       },
       tip,
     );
     if (reorgedAt !== undefined && reorgedAt <= tip.number) {
       await this.recoverFromReorg(reorgedAt - 1n);
-      more = true;
+      return true;
     }
     return more;
   }

@@ -5,6 +5,14 @@ import type { BlockRef } from './cursor';
 import type { NewDeposit } from './depositStore';
 import type { WatchMatcher } from './watchSet';
 
+/** A block as its header describes it: what a node reports when asked for one, or pushes as a new head. */
+export interface BlockHeader {
+  number: bigint;
+  hash: string;
+  parentHash: string;
+  timestamp: bigint;
+}
+
 export type RangeScan =
   /** The block the range was to continue (`after`) is no longer canonical. */
   | { kind: 'reorg' }
@@ -50,4 +58,10 @@ export interface ChainReader {
   /** The block to start from when no cursor is stored: the newest at or below `height`. */
   startBlock(height: bigint): Promise<BlockRef>;
   scanRange(range: RangeRequest, watches: WatchMatcher): Promise<RangeScan>;
+  /**
+   * The block of a header the node pushed as its new head, read by the header's hash: the header already says
+   * where the head is, which block stands there and what it continues, so only its transfers are asked for.
+   * Absent where the reader cannot ask by hash, so a lagging pooled node could answer short.
+   */
+  scanPushedBlock?(header: BlockHeader, watches: WatchMatcher): Promise<RangeScan>;
 }

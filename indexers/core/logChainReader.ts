@@ -1,19 +1,13 @@
 // The ChainReader of the chains whose token transfers are event logs (EVM, and Tron through its JSON-RPC
 // facade): a range costs its first and last headers plus one filtered log query, whatever the number of watched
-// addresses; block numbers are heights and every height holds a block.
+// addresses, and a block whose header the node pushed costs the log query alone; block numbers are heights and
+// every height holds a block.
 import type { Logger } from 'pino';
-import { NetworkMismatchError, type ChainReader, type RangeRequest, type RangeScan } from './chainReader';
+import { NetworkMismatchError, type BlockHeader, type ChainReader, type RangeRequest, type RangeScan } from './chainReader';
 import type { ChainKey } from './cursor';
 import { depositsToWatched, type ObservedTransfer } from './matchTransfers';
 import type { ChainMetrics } from './metrics';
 import type { WatchMatcher } from './watchSet';
-
-export interface BlockHeader {
-  number: bigint;
-  hash: string;
-  parentHash: string;
-  timestamp: bigint;
-}
 
 /** The node calls besides the log query; EvmRpc and TronRpc both have them. */
 export interface LogChainNode {
@@ -72,6 +66,20 @@ export function createLogChainReader(options: LogChainReaderOptions): ChainReade
       return { number: height, hash: block.hash };
     },
     scanRange: (range, watches) => scanLogRange(options, range, watches),
+    ...(options.byBlockHash ? { scanPushedBlock: (header: BlockHeader, watches: WatchMatcher) => scanPushedBlock(options, header, watches) } : {}),
+  };
+}
+
+async function scanPushedBlock(context: LogChainReaderOptions, header: BlockHeader, watches: WatchMatcher): Promise<RangeScan> {
+  const transfers = await context.transfers(header.number, header.number, header.hash);
+  // Asked by hash, every log must be that block's; a node answering otherwise is not to be trusted with it.
+  if (transfers.some((t) => t.blockNumber !== header.number || t.blockHash !== header.hash)) return { kind: 'unsettled' };
+  return {
+    kind: 'scanned',
+    deposits: depositsToWatched(transfers, watches, new Date(Number(header.timestamp) * 1000)),
+    newest: { number: header.number, hash: header.hash },
+    through: header.number,
+    complete: true,
   };
 }
 

@@ -1,10 +1,11 @@
-// eth_subscribe("newHeads") over a websocket (WS_URLS_<CHAIN>_<NETWORK>): each head wakes the indexer loop.
-// The heads' contents are not used: the loop reads the head number and the range as it does when polling, so
-// the subscription changes only how soon a block is read, never what is stored. viem's own reconnect gives up
+// eth_subscribe("newHeads") over a websocket (WS_URLS_<CHAIN>_<NETWORK>): each head wakes the indexer loop and
+// hands it the header (number, hash, parent hash, timestamp), so a block that continues the cursor costs only its
+// log query; anything else, the loop reads from the node as it does when polling. viem's own reconnect gives up
 // after a few attempts; this reconnects for as long as the indexer runs, rotating through the URLs.
 import type { Logger } from 'pino';
-import { webSocket } from 'viem';
+import { isHash, webSocket } from 'viem';
 import { errorFields } from '../../observability/logger';
+import type { BlockHeader } from '../core/chainReader';
 import type { ChainKey } from '../core/cursor';
 import { HeadWakeup, type HeadNotifications } from '../core/headNotifications';
 import type { ChainMetrics } from '../core/metrics';
@@ -63,7 +64,7 @@ export function subscribeToNewHeads(options: NewHeadsOptions): HeadNotifications
     // viem waits for the socket to open without a deadline; a blackholed endpoint would hold the attempt forever.
     const timer = setTimeout(() => fail(new Error(`no subscription within ${options.timeoutMs} ms`)), options.timeoutMs);
     try {
-      await transport.value?.subscribe({ params: ['newHeads'], onData: () => wakeup.notify(), onError: fail });
+      await transport.value?.subscribe({ params: ['newHeads'], onData: (data: { result?: unknown }) => wakeup.notify(pushedHeader(data.result)), onError: fail });
     } catch (error) {
       fail(error);
       return;
@@ -87,6 +88,7 @@ export function subscribeToNewHeads(options: NewHeadsOptions): HeadNotifications
       return live;
     },
     wait: (ms, signal) => wakeup.wait(ms, signal),
+    take: () => wakeup.take(),
     close() {
       closed = true;
       clearTimeout(retryTimer);
@@ -94,4 +96,15 @@ export function subscribeToNewHeads(options: NewHeadsOptions): HeadNotifications
       setLive(false);
     },
   };
+}
+
+const QUANTITY = /^0x[0-9a-f]+$/i;
+
+/** The header of a newHeads notification; undefined when it lacks a field, and the loop then asks the node. */
+function pushedHeader(raw: unknown): BlockHeader | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { number, hash, parentHash, timestamp } = raw as Record<string, unknown>;
+  if (typeof number !== 'string' || !QUANTITY.test(number) || typeof timestamp !== 'string' || !QUANTITY.test(timestamp)) return undefined;
+  if (typeof hash !== 'string' || !isHash(hash) || typeof parentHash !== 'string' || !isHash(parentHash)) return undefined;
+  return { number: BigInt(number), hash, parentHash, timestamp: BigInt(timestamp) };
 }

@@ -10,8 +10,10 @@ import { createChainRegistry, type ChainDeployment } from '../../../domain/chain
 import type { Chain } from '../../../domain/chains';
 import { IndexerMetrics, type ChainMetrics } from '../../../indexers/core/metrics';
 import type { IndexerSignal, SignalOutcome, SignalSender } from '../../../indexers/core/signalSender';
+import { assembleIndexer } from '../../../indexers/core/assembleIndexer';
 import type { ChainIndexer } from '../../../indexers/core/chainIndexer';
-import { buildEvmIndexer } from '../../../indexers/evm/startEvmIndexers';
+import type { HeadNotifications } from '../../../indexers/core/headNotifications';
+import { evmAssembly } from '../../../indexers/evm/startEvmIndexers';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { createLocalChain, type LocalChain } from '../../../toolchain/localChain/localChain';
 import { createTestMerchant } from '../../support/factories';
@@ -61,7 +63,8 @@ export interface IndexerFixture {
   watchedSession(chain: Chain, options?: { watchUntil?: Date; address?: Address }): Promise<{ sessionId: string; address: Address }>;
   /** Environment variables that point `chain`'s testnet at the local node and its test tokens. */
   chainEnv(chain: Chain, tokens: Tokens, options?: { rpcUrl?: string; startBlock?: bigint }): Record<string, string>;
-  createIndexer(chain: Chain, tokens: Tokens, options?: { rpcUrl?: string; startBlock?: bigint; env?: Record<string, string> }): Promise<IndexerUnderTest>;
+  /** `heads`: new heads come from the test instead of a websocket subscription. */
+  createIndexer(chain: Chain, tokens: Tokens, options?: { rpcUrl?: string; startBlock?: bigint; env?: Record<string, string>; heads?: HeadNotifications }): Promise<IndexerUnderTest>;
   stop(): Promise<void>;
 }
 
@@ -120,7 +123,9 @@ export async function createIndexerFixture(): Promise<IndexerFixture> {
       const deployment = createChainRegistry(config).get(chainName, 'testnet');
       const sender = new RecordingSignalSender();
       const metrics = new IndexerMetrics();
-      const indexer = buildEvmIndexer(deployment, { sql: indexerSql, tuning: config.indexer, sender, logger: silentLogger, metrics });
+      const family = evmAssembly(deployment);
+      const { heads } = options;
+      const indexer = assembleIndexer(deployment, { sql: indexerSql, tuning: config.indexer, sender, logger: silentLogger, metrics }, heads ? { ...family, heads: () => heads } : family);
       return {
         indexer,
         sender,

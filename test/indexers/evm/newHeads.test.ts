@@ -2,6 +2,7 @@
 // each block as it arrives. Polling is set to ten minutes here, so only the subscription can explain a deposit
 // seen within seconds; after the connection is cut the indexer subscribes again by itself.
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { startRpcProxy } from '../../support/evm/rpcProxy';
 import { startTcpRelay, type TcpRelay } from '../../support/evm/tcpRelay';
 import { createIndexerFixture, deployTokens, depositsOf, type IndexerFixture, type Tokens } from './indexerFixture';
 
@@ -53,6 +54,47 @@ describe('EVM indexer: new-head websocket subscription', () => {
     abort.abort();
     await running;
     expect(metrics.subscriptionLive).toBe(false);
+  }, 90_000);
+
+  test('following the head on pushed headers costs one eth_getLogs per block, each block read by its hash', async () => {
+    const proxy = await startRpcProxy(fx.chain.rpcUrl);
+    const { address } = await fx.watchedSession('base');
+    const { indexer, metrics } = await fx.createIndexer('base', tokens, {
+      rpcUrl: proxy.url,
+      env: { WS_URLS_BASE_TESTNET: `ws://${new URL(fx.chain.rpcUrl).host}`, INDEXER_POLL_INTERVAL_MS: TEN_MINUTES, INDEXER_SUBSCRIBED_POLL_INTERVAL_MS: TEN_MINUTES },
+    });
+    const stop = new AbortController();
+    const running = indexer.run(stop.signal);
+    try {
+      await vi.waitFor(() => expect(metrics.subscriptionLive).toBe(true), { timeout: 15_000, interval: 50 });
+      // Two blocks before counting: the read from the node's head that follows subscribing is over by then.
+      for (let i = 0; i < 2; i++) {
+        await fx.chain.mine(1);
+        const mined = await fx.chain.blockNumber();
+        await vi.waitFor(() => expect(metrics.cursor).toBe(mined), { timeout: 15_000, interval: 20 });
+      }
+      proxy.resetCalls();
+
+      // A deposit in every block (base needs 64 confirmations, so none reaches its depth here), each block read
+      // before the next is mined: the indexer follows the head block by block.
+      const blocks = 20;
+      const sent = [];
+      for (let i = 0; i < blocks; i++) {
+        const transfer = await fx.chain.transfer(tokens.usdc, PAYER, address, BigInt(i + 1) * 1_000_000n);
+        sent.push(transfer);
+        await vi.waitFor(() => expect(metrics.cursor).toBe(transfer.blockNumber), { timeout: 15_000, interval: 20 });
+      }
+      const deposits = await depositsOf(fx.db, 'base');
+      expect(deposits.map((d) => [d.tx_hash, d.block_number, d.block_hash, d.stage])).toEqual(sent.map((t) => [t.hash, t.blockNumber, t.blockHash, 'detected']));
+      const perBlock = proxy.totalCalls() / blocks;
+      console.log(`[rpc cost] subscribed, calls per block = ${perBlock} ${JSON.stringify(Object.fromEntries(proxy.calls))}`);
+      expect(proxy.calls.get('eth_getLogs')).toBe(blocks);
+      expect(perBlock).toBeLessThanOrEqual(1.1);
+    } finally {
+      stop.abort();
+      await running;
+      await proxy.close();
+    }
   }, 90_000);
 
   test('an endpoint that accepts the connection and never answers is given up on, then subscribed to once it answers', async () => {
