@@ -9,6 +9,9 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,
+    // expect.poll waits for something to happen (a page to show a message, a row to appear); its 1 s default is
+    // a speed assertion in disguise on a loaded 2-core machine, so it waits up to 10 s before it gives up.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 180_000,
     reporters: ['default', './test/support/summaryReporter.ts'],
   },
