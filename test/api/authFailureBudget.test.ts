@@ -9,6 +9,7 @@ import { newSessionId } from '../../domain/ids';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';
+import { startOfFreshWindow } from '../support/rateLimitWindow';
 
 const BUDGET = 3;
 const TOO_MANY = { error: 'Too many failed authentications from this address' };
@@ -41,11 +42,7 @@ afterAll(async () => {
   await service?.stop();
 });
 
-beforeEach(async () => {
-  // Never start in the last seconds of a database-clock minute, so no count is split across two windows.
-  const [row] = await service.db.sql<{ second: number }[]>`select extract(second from now())::float8 as second`;
-  if (row!.second > 55) await new Promise((resolve) => setTimeout(resolve, (61 - row!.second) * 1000));
-});
+beforeEach(() => startOfFreshWindow(service.db.sql));
 
 /** A read of an unknown session from `ip`: 404 once the key passes, 403 when it is refused. */
 const withKey = (baseUrl: string, ip: string, apiKey: string) =>

@@ -7,6 +7,7 @@ import { startApiServer, type RunningApi } from '../../api/server';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';
+import { startOfFreshWindow } from '../support/rateLimitWindow';
 
 const PER_SESSION = 3;
 const PER_MERCHANT = 4;
@@ -27,11 +28,7 @@ afterAll(async () => {
   await service?.stop();
 });
 
-beforeEach(async () => {
-  // Never start in the last seconds of a database-clock minute, so no count is split across two windows.
-  const [row] = await service.db.sql<{ second: number }[]>`select extract(second from now())::float8 as second`;
-  if (row!.second > 55) await new Promise((resolve) => setTimeout(resolve, (61 - row!.second) * 1000));
-});
+beforeEach(() => startOfFreshWindow(service.db.sql));
 
 async function checkout(merchant: TestMerchant): Promise<{ sessionId: string; token: string }> {
   const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id) });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';
+import { startOfFreshWindow } from '../support/rateLimitWindow';
 
 const LIMIT = 3;
 
@@ -17,11 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-beforeEach(async () => {
-  // Never start in the last seconds of a database-clock minute, so no count is split across two windows.
-  const [row] = await service.db.sql<{ second: number }[]>`select extract(second from now())::float8 as second`;
-  if (row!.second > 55) await new Promise((resolve) => setTimeout(resolve, (61 - row!.second) * 1000));
-});
+beforeEach(() => startOfFreshWindow(service.db.sql));
 
 async function checkout(): Promise<{ sessionId: string; token: string }> {
   const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id) });
