@@ -1,11 +1,15 @@
 // A JSON-RPC HTTP endpoint over the local chain, answering the methods the indexer uses (getGenesisHash,
-// getSlot, getBlock with transactionDetails none/signatures/accounts) plus getHealth, getBlockHeight and
-// getLatestBlockhash, in the shapes and with the error codes of a real Solana node. Counts calls per method and,
-// like the EVM proxy, can answer with HTTP errors or never answer, to stand in for a failing provider.
+// getSlot, getBlock with transactionDetails none/signatures/accounts), getHealth, and those a chain writer uses
+// (solanaRpcAccounts.ts, solanaRpcTransactions.ts), in the shapes and with the error codes of a real Solana node.
+// Counts calls per method and, like the EVM proxy, can answer with HTTP errors or never answer, to stand in for
+// a failing provider.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ProxyAction } from '../evm/rpcProxy';
 import type { LocalBlock, LocalSolanaChain } from './localSolanaChain';
+import { RpcFailure } from './rpcFailure';
+import { answerAccounts } from './solanaRpcAccounts';
+import { answerTransactions } from './solanaRpcTransactions';
 
 export interface SolanaRpcServer {
   url: string;
@@ -15,6 +19,8 @@ export interface SolanaRpcServer {
   /** Decides each request's fate; `index` counts requests since the policy was set, from 0. */
   setPolicy(policy: (method: string, index: number) => ProxyAction): void;
   failures: number;
+  /** While true, sent transactions are answered with their signature and never reach the chain. */
+  dropping: boolean;
   close(): Promise<void>;
 }
 
@@ -23,15 +29,6 @@ interface JsonRpcRequest {
   id: number | string | null;
   method: string;
   params?: unknown[];
-}
-
-class RpcFailure extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 interface BlockConfig {
@@ -69,7 +66,9 @@ function blockResponse(block: LocalBlock, config: BlockConfig): Record<string, u
   return response;
 }
 
-function answer(chain: LocalSolanaChain, method: string, params: unknown[]): unknown {
+function answer(chain: LocalSolanaChain, method: string, params: unknown[], dropping: boolean): unknown {
+  const served = answerAccounts(chain, method, params) ?? answerTransactions(chain, method, params, { dropping });
+  if (served) return served.result;
   switch (method) {
     case 'getHealth':
       return 'ok';
@@ -77,13 +76,6 @@ function answer(chain: LocalSolanaChain, method: string, params: unknown[]): unk
       return chain.genesisHash;
     case 'getSlot':
       return Number(chain.tip());
-    case 'getBlockHeight':
-      for (let slot = chain.tip(); ; slot--) {
-        const view = chain.view(slot);
-        if (view.kind === 'block') return view.block.blockHeight;
-      }
-    case 'getLatestBlockhash':
-      return { context: { slot: Number(chain.tip()) }, value: { blockhash: chain.svm.latestBlockhash(), lastValidBlockHeight: Number(chain.tip()) + 150 } };
     case 'getBlock': {
       const slot = params[0];
       if (typeof slot !== 'number') throw new RpcFailure(-32602, 'Invalid params: slot must be a u64');
@@ -98,12 +90,12 @@ function answer(chain: LocalSolanaChain, method: string, params: unknown[]): unk
   }
 }
 
-function respond(chain: LocalSolanaChain, request: JsonRpcRequest): Record<string, unknown> {
+function respond(chain: LocalSolanaChain, request: JsonRpcRequest, dropping: boolean): Record<string, unknown> {
   try {
-    return { jsonrpc: '2.0', result: answer(chain, request.method, request.params ?? []), id: request.id };
+    return { jsonrpc: '2.0', result: answer(chain, request.method, request.params ?? [], dropping), id: request.id };
   } catch (error) {
     if (!(error instanceof RpcFailure)) throw error;
-    return { jsonrpc: '2.0', error: { code: error.code, message: error.message }, id: request.id };
+    return { jsonrpc: '2.0', error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) }, id: request.id };
   }
 }
 
@@ -121,6 +113,7 @@ export async function startSolanaRpcServer(chain: LocalSolanaChain): Promise<Sol
       index = 0;
     },
     failures: 0,
+    dropping: false,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -148,7 +141,7 @@ export async function startSolanaRpcServer(chain: LocalSolanaChain): Promise<Sol
       // Answered when the delay is over, from the chain as it is then, as a slow node would.
       setTimeout(
         () => {
-          const answers = requests.map((r) => respond(chain, r));
+          const answers = requests.map((r) => respond(chain, r, rpc.dropping));
           reply(response, Array.isArray(parsed) ? answers : answers[0]);
         },
         action === 'forward' ? 0 : action.delayMs,
