@@ -57,6 +57,11 @@ function preflightCause(error: unknown): 'already-processed' | 'blockhash-not-fo
   return undefined;
 }
 
+/** A transaction error back in the node's JSON shape: the RPC client reads its integers as bigint, JSON has none. */
+function wireJson(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString()) : v)));
+}
+
 export function createSolanaChainWriter(deps: SolanaChainWriterDeps) {
   const { sql, rpc } = deps;
 
@@ -116,7 +121,7 @@ export function createSolanaChainWriter(deps: SolanaChainWriterDeps) {
     const verdict = judgeAttempt(status ? { slot: status.slot, confirmationStatus: status.confirmationStatus, err: status.err } : null, { lastValidBlockHeight, finalizedBlockHeight });
     switch (verdict.kind) {
       case 'failed':
-        await recordLanded(sql, id, signature, { status: 'failed', slot: verdict.slot, error: verdict.err });
+        await recordLanded(sql, id, signature, { status: 'failed', slot: verdict.slot, error: wireJson(verdict.err) });
         break;
       case 'finalized':
         await recordLanded(sql, id, signature, { status: 'finalized', slot: verdict.slot });

@@ -55,6 +55,7 @@ const refuse = (message: string) => ApplicationFailure.nonRetryable(message, Wor
 
 /** Writes the payout, its chain intent and its ledger reservation, or returns the payment's existing payout. */
 export async function recordPayout(deps: TreasuryPayoutDeps, request: PayoutRequest): Promise<Payout> {
+  if (!/^\d+$/.test(request.amountUsdcBaseUnits)) throw refuse(`payout amount must be whole USDC base units, got "${request.amountUsdcBaseUnits}"`);
   const amount = BigInt(request.amountUsdcBaseUnits);
   const existing = await findPayout(deps.sql, request.paymentId);
   const payout = existing ?? (await insertNewPayout(deps, request, amount));

@@ -75,6 +75,18 @@ describe('treasury payout', () => {
     expect(await f.db.sql`select count(*)::int as n from payouts where payment_id = ${request.paymentId}`).toEqual([{ n: 1 }]);
   });
 
+  it('refuses what it cannot pay: a merchant without a settlement wallet, an amount that is not base units', async () => {
+    const deps = await f.treasury({ usdc: 50_000_000n });
+    const { request } = await f.payment(1_000_000n);
+    const pay = createTreasuryPayout(deps);
+    for (const amountUsdcBaseUnits of ['1.5', '-1', '0', '']) {
+      await expect(pay({ ...request, amountUsdcBaseUnits })).rejects.toMatchObject({ type: WorkflowFailure.PayoutRefused, nonRetryable: true });
+    }
+    await f.db.sql`update merchants set settlement_wallet = null where id = ${request.merchantId}`;
+    await expect(pay(request)).rejects.toMatchObject({ type: WorkflowFailure.PayoutRefused });
+    expect(await findPayout(f.db.sql, request.paymentId)).toBeUndefined();
+  });
+
   it('an existing merchant USDC account is reused and only the fee is spent in SOL', async () => {
     const deps = await f.treasury({ usdc: 50_000_000n });
     const { request, wallet } = await f.payment(1_000_000n);

@@ -6,7 +6,10 @@ import type { Base64EncodedWireTransaction } from '@solana/kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSolanaChainWriter } from '../../../activities/chainWrites/solanaChainWriter';
 import { createTreasuryPayout, payoutSigner, recordPayout } from '../../../activities/settlement/treasuryPayout';
+import { findPayout } from '../../../db/repositories/payouts';
+import { WorkflowFailure } from '../../../domain/workflowFailures';
 import { FINALITY_DEPTH, MAX_PROCESSING_AGE } from '../../support/solana/localSolanaChain';
+import { transfer } from '../../support/solana/splToken';
 import { createPayoutFixture, type PayoutFixture } from './payoutFixture';
 
 let f: PayoutFixture;
@@ -135,5 +138,30 @@ describe('an expired blockhash', () => {
     expect(done.supersededSignatures).toEqual([stale.signature]);
     expect(f.landedSignatures(done)).toBe(1);
     expect(await f.usdcBalance(wallet)).toBe(8_000_000n);
+  });
+});
+
+describe('a payout transaction that lands and fails', () => {
+  it('fails the payout for an operator, releases the reservation, books the fee, and is never re-signed', async () => {
+    const deps = await f.treasury({ usdc: 9_000_000n });
+    const { request, wallet } = await f.payment(9_000_000n);
+    const payout = await recordPayout(deps, request);
+    await createSolanaChainWriter(deps).sign(payout.intentId, payoutSigner(deps, payout));
+    const signed = await f.intentOf(request.paymentId);
+    // The treasury is emptied after signing, and the stored bytes reach a leader without preflight: they execute and fail.
+    const elsewhere = await f.treasury({ usdc: 0n });
+    await transfer(f.chain, f.usdc, deps.treasury, [{ to: elsewhere.treasury.address, amount: 9_000_000n }]);
+    await deps.rpc.sendTransaction(signed.wireTransaction as Base64EncodedWireTransaction, { encoding: 'base64', skipPreflight: true }).send();
+    f.chain.produce();
+
+    const pay = createTreasuryPayout(deps);
+    for (let pass = 0; pass < 2; pass++) await expect(pay(request)).rejects.toMatchObject({ type: WorkflowFailure.PayoutFailed, nonRetryable: true });
+    expect(await f.intentOf(request.paymentId)).toMatchObject({ status: 'failed', signature: signed.signature, supersededSignatures: [], error: { InstructionError: [1, { Custom: 1 }] } });
+    expect(await findPayout(f.db.sql, request.paymentId)).toMatchObject({ status: 'failed', signature: signed.signature });
+    expect(await f.usdcBalance(wallet)).toBeUndefined();
+    expect(await f.db.sql`select account, asset, sum(amount)::text as balance from ledger_entries where reference = ${payout.intentId} group by account, asset having sum(amount) <> 0 order by account`).toEqual([
+      { account: 'gas_expense:solana', asset: 'sol:solana', balance: '5000' },
+      { account: 'treasury:solana', asset: 'sol:solana', balance: '-5000' },
+    ]);
   });
 });
