@@ -47,7 +47,15 @@ export interface WriteProgress {
 export interface SolanaChainWriterDeps {
   sql: Sql;
   rpc: Rpc<SolanaRpcApi>;
+  /** Each chain call's limit; 10 s unless given. */
+  rpcTimeoutMs?: number;
 }
+
+/**
+ * Signing reads the chain inside a database transaction that holds the intent's row lock (and, for a payout, the
+ * treasury's lock): a node that never answers must not keep them. The failed call is retried as the activity is.
+ */
+export const rpcDeadline = (timeoutMs = 10_000) => ({ abortSignal: AbortSignal.timeout(timeoutMs) });
 
 /** The preflight refusal's cause, when the node refused a sent transaction before forwarding it. */
 function preflightCause(error: unknown): 'already-processed' | 'blockhash-not-found' | undefined {
@@ -64,6 +72,7 @@ function wireJson(value: unknown): unknown {
 
 export function createSolanaChainWriter(deps: SolanaChainWriterDeps) {
   const { sql, rpc } = deps;
+  const deadline = () => rpcDeadline(deps.rpcTimeoutMs);
 
   async function load(sqlOrTx: Queryable, id: string, options: { lock?: boolean } = {}): Promise<ChainIntent> {
     const intent = await findChainIntent(sqlOrTx, id, options);
@@ -76,7 +85,7 @@ export function createSolanaChainWriter(deps: SolanaChainWriterDeps) {
     return sql.begin(async (tx): Promise<WriteProgress> => {
       const intent = await load(tx, id, { lock: true });
       if (intent.status !== 'prepared') return { intent };
-      const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+      const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send(deadline());
       const outcome = await signIntent(lifetime, tx);
       if (outcome.kind === 'deferred') return { intent, deferred: outcome.reason };
       // The stored height is what proves the transaction dead later: it must be this blockhash's.
@@ -99,7 +108,7 @@ export function createSolanaChainWriter(deps: SolanaChainWriterDeps) {
     const intent = await load(sql, id);
     if ((intent.status !== 'signed' && intent.status !== 'broadcast') || !intent.wireTransaction || !intent.signature) return intent;
     try {
-      await rpc.sendTransaction(intent.wireTransaction as Base64EncodedWireTransaction, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
+      await rpc.sendTransaction(intent.wireTransaction as Base64EncodedWireTransaction, { encoding: 'base64', preflightCommitment: 'confirmed' }).send(deadline());
     } catch (error) {
       const cause = preflightCause(error);
       if (cause === 'blockhash-not-found') return intent;
@@ -115,8 +124,8 @@ export function createSolanaChainWriter(deps: SolanaChainWriterDeps) {
     const { signature, lastValidBlockHeight } = intent;
     if (!['signed', 'broadcast', 'confirmed'].includes(intent.status) || signature === null || lastValidBlockHeight === null) return { intent };
     // Height before status, from the same endpoint (judgeAttempt says why).
-    const finalizedBlockHeight = await rpc.getBlockHeight({ commitment: 'finalized' }).send();
-    const { value } = await rpc.getSignatureStatuses([signature as Signature], { searchTransactionHistory: true }).send();
+    const finalizedBlockHeight = await rpc.getBlockHeight({ commitment: 'finalized' }).send(deadline());
+    const { value } = await rpc.getSignatureStatuses([signature as Signature], { searchTransactionHistory: true }).send(deadline());
     const status = value[0];
     const verdict = judgeAttempt(status ? { slot: status.slot, confirmationStatus: status.confirmationStatus, err: status.err } : null, { lastValidBlockHeight, finalizedBlockHeight });
     switch (verdict.kind) {

@@ -5,8 +5,8 @@
 // awaiting liquidity. Short liquidity is an outcome to wait on, never a failure.
 import { ApplicationFailure } from '@temporalio/activity';
 import { getTokenDecoder } from '@solana-program/token';
-import { isAddress, type Address, type KeyPairSigner, type Rpc, type Signature, type SolanaRpcApi } from '@solana/kit';
-import type { Queryable, Sql } from '../../db/client';
+import { isAddress, type Address, type KeyPairSigner, type Signature } from '@solana/kit';
+import type { Queryable } from '../../db/client';
 import { insertChainIntent } from '../../db/repositories/chainIntents';
 import { postLedger } from '../../db/repositories/ledger';
 import { findMerchant } from '../../db/repositories/merchants';
@@ -16,12 +16,10 @@ import { payoutChainCosts, payoutConfirmed, payoutReleased, payoutReserved } fro
 import type { Mode } from '../../domain/session';
 import { judgeLiquidity, type LiquidityVerdict } from '../../domain/treasuryLiquidity';
 import { WorkflowFailure } from '../../domain/workflowFailures';
-import { createSolanaChainWriter, type SignIntent, type WriteProgress } from '../chainWrites/solanaChainWriter';
+import { createSolanaChainWriter, rpcDeadline, type SignIntent, type SolanaChainWriterDeps, type WriteProgress } from '../chainWrites/solanaChainWriter';
 import { associatedUsdcAccount, signPayoutTransaction } from './payoutTransaction';
 
-export interface TreasuryPayoutDeps {
-  sql: Sql;
-  rpc: Rpc<SolanaRpcApi>;
+export interface TreasuryPayoutDeps extends SolanaChainWriterDeps {
   /** Fee payer and USDC authority: held by the signer worker alone. */
   treasury: KeyPairSigner;
   /** The USDC mint of the network this treasury pays on. */
@@ -89,11 +87,11 @@ async function treasuryLiquidity(deps: TreasuryPayoutDeps, payout: Payout, tx: Q
   ]);
   const read = { encoding: 'base64', commitment: 'confirmed' } as const;
   const [treasuryUsdc, merchantUsdc, lamports, tokenAccountRent, walletRent] = await Promise.all([
-    deps.rpc.getAccountInfo(treasuryAccount, read).send(),
-    deps.rpc.getAccountInfo(merchantAccount, read).send(),
-    deps.rpc.getBalance(deps.treasury.address, { commitment: 'confirmed' }).send(),
-    deps.rpc.getMinimumBalanceForRentExemption(TOKEN_ACCOUNT_SIZE).send(),
-    deps.rpc.getMinimumBalanceForRentExemption(0n).send(),
+    deps.rpc.getAccountInfo(treasuryAccount, read).send(rpcDeadline(deps.rpcTimeoutMs)),
+    deps.rpc.getAccountInfo(merchantAccount, read).send(rpcDeadline(deps.rpcTimeoutMs)),
+    deps.rpc.getBalance(deps.treasury.address, { commitment: 'confirmed' }).send(rpcDeadline(deps.rpcTimeoutMs)),
+    deps.rpc.getMinimumBalanceForRentExemption(TOKEN_ACCOUNT_SIZE).send(rpcDeadline(deps.rpcTimeoutMs)),
+    deps.rpc.getMinimumBalanceForRentExemption(0n).send(rpcDeadline(deps.rpcTimeoutMs)),
   ]);
   const usdcBaseUnits = treasuryUsdc.value ? getTokenDecoder().decode(Buffer.from(treasuryUsdc.value.data[0], 'base64')).amount : 0n;
   return judgeLiquidity(
@@ -120,7 +118,7 @@ export function payoutSigner(deps: TreasuryPayoutDeps, payout: Payout, onShort: 
 
 /** What the landed transaction cost the treasury in SOL, from the node's record of it: fee, and rent beyond it. */
 async function chainCosts(deps: TreasuryPayoutDeps, signature: string): Promise<{ feeLamports: bigint; rentLamports: bigint }> {
-  const landed = await deps.rpc.getTransaction(signature as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }).send();
+  const landed = await deps.rpc.getTransaction(signature as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }).send(rpcDeadline(deps.rpcTimeoutMs));
   if (!landed?.meta) throw new Error(`the node has no record of landed payout transaction ${signature} yet`);
   // The treasury is the fee payer: the first account, whose balance change is everything the transaction cost it.
   const spent = (landed.meta.preBalances[0] ?? 0n) - (landed.meta.postBalances[0] ?? 0n);

@@ -141,6 +141,22 @@ describe('an expired blockhash', () => {
   });
 });
 
+describe('a node that stops answering', () => {
+  it('while signing: the call times out, nothing is signed, the treasury is free for the next payout', async () => {
+    const deps = { ...(await f.treasury({ usdc: 50_000_000n })), rpcTimeoutMs: 300 };
+    const stuck = await f.payment(1_000_000n);
+    const next = await f.payment(2_000_000n);
+    f.rpcServer.setPolicy((method) => (method === 'getAccountInfo' ? 'hang' : 'forward'));
+    await expect(createTreasuryPayout(deps)(stuck.request)).rejects.toThrow();
+    f.rpcServer.setPolicy(() => 'forward');
+    expect(await f.intentOf(stuck.request.paymentId)).toMatchObject({ status: 'prepared', signature: null });
+
+    expect(await f.payUntilConfirmed(deps, next.request)).toMatchObject({ status: 'confirmed' });
+    expect(await f.payUntilConfirmed(deps, stuck.request)).toMatchObject({ status: 'confirmed' });
+    expect(await f.usdcBalance(stuck.wallet)).toBe(1_000_000n);
+  });
+});
+
 describe('a payout transaction that lands and fails', () => {
   it('fails the payout for an operator, releases the reservation, books the fee, and is never re-signed', async () => {
     const deps = await f.treasury({ usdc: 9_000_000n });
