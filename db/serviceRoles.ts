@@ -38,11 +38,15 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     webhook_test_events: ['insert'],
   },
   checkout_worker: {
+    // Payouts and their chain intents move to the signer worker's role once it has one; the ledger is append-only.
+    chain_intents: ['insert', 'update'],
     // The Solana address is filled in once, from the signer's derivation (migration 0033).
     deposit_addresses: ['insert', { update: ['solana_address'] }],
     deposit_watches: ['insert', 'update'],
     deposits: [{ update: ['credited', 'late', 'updated_at'] }],
+    ledger_entries: ['insert'],
     payments: ['insert', 'update'],
+    payouts: ['insert', 'update'],
     quotes: ['insert', 'delete'],
     sessions: ['insert', 'update'],
     session_status_changes: ['insert'],

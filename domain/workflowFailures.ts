@@ -9,6 +9,10 @@ export const WorkflowFailure = {
   SimulateRefused: 'SimulateRefused',
   /** No settlement route for the payment: it fails loudly, funds stay where they are. */
   SettlementUnavailable: 'SettlementUnavailable',
+  /** A payout cannot be made as asked: no valid settlement wallet, or the payment's payout differs from the request. */
+  PayoutRefused: 'PayoutRefused',
+  /** The payout transaction landed and failed on chain: nothing was paid; an operator decides what follows. */
+  PayoutFailed: 'PayoutFailed',
   /** recordSession: the merchant's transaction_id belongs to another session, so this one was never created. */
   SessionSuperseded: 'SessionSuperseded',
 } as const;

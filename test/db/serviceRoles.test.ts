@@ -63,6 +63,13 @@ describe('service roles', () => {
       await denied(role`update admin_audit_events set outcome = 'ok'`);
       await denied(role`delete from admin_audit_events`);
     }
+    // Money movement (issue 13): payouts, their chain intents and the ledger are never the API's to write.
+    await denied(api`insert into chain_intents (id, chain) values ('payout:pay_forged', 'solana')`);
+    await denied(api`update chain_intents set status = 'confirmed'`);
+    await denied(api`update payouts set merchant_wallet = 'attacker'`);
+    await denied(api`insert into ledger_entries (group_id, account, asset, amount, reference) values ('g', 'a', 'usdc:solana', 1, 'r')`);
+    await denied(indexer`update payouts set status = 'confirmed'`);
+    await worker`update chain_intents set updated_at = now() where false`;
     // What they do need still works.
     await api`update sessions set updated_at = now() where id = ${sessionId}`;
     await indexer`select count(*) from deposit_watches`;

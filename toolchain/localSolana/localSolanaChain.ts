@@ -1,11 +1,13 @@
-// A Solana chain in-process: litesvm executes real transactions (System, SPL Token, Associated Token programs)
-// and this class turns its state into slots and blocks as a validator's ledger has them: one block per slot
-// unless the slot is skipped, each naming its parent slot and parent blockhash, transactions carrying the token
-// balances a node records around them. A transaction may reference the blockhash of any of the last 150 blocks,
-// as on a cluster (litesvm alone knows only the latest). Forks: snapshot() before a slot, reorg() drops every
-// block from there and restores the state, so the next blocks form another branch with other blockhashes.
+// A Solana chain in-process: litesvm executes real transactions (System, SPL Token, Associated Token, Memo
+// programs) and this class turns its state into slots and blocks as a validator's ledger has them: one block per
+// slot unless the slot is skipped, each naming its parent slot and parent blockhash, transactions carrying the
+// token balances a node records around them. A transaction may reference the blockhash of any of the last 150
+// blocks, as on a cluster (litesvm alone knows only the latest), so a signed transaction can wait, be re-sent,
+// and expire; a block is finalized once FINALITY_DEPTH blocks deep. Forks: snapshot() before a slot, reorg() drops
+// every block from there and restores the state, so the next blocks form another branch with other blockhashes.
 import {
   getBase58Decoder,
+  getBase64EncodedWireTransaction,
   getCompiledTransactionMessageDecoder,
   type Address,
   type Transaction,
@@ -22,6 +24,8 @@ export interface WireAccountKey {
 
 export interface TransactionRecord {
   signatures: string[];
+  /** The wire transaction, base64, as getTransaction's base64 encoding returns it. */
+  wire: string;
   accountKeys: WireAccountKey[];
   version: 0 | 'legacy';
   meta: {
@@ -59,14 +63,24 @@ const LAMPORTS_PER_SIGNATURE = 5_000;
 export const MAX_PROCESSING_AGE = 150;
 const SLOT_MS = 400;
 const GENESIS_SLOT = 1_000n;
+/** A block is finalized once this many blocks deep (itself included), as a cluster roots ~32 slots behind the tip. */
+export const FINALITY_DEPTH = 32;
 
 const base58 = getBase58Decoder();
 
+/** litesvm's TransactionErrorFieldless, by value: the names a node writes for these errors. */
+const FIELDLESS_ERRORS = [
+  'AccountInUse', 'AccountLoadedTwice', 'AccountNotFound', 'ProgramAccountNotFound', 'InsufficientFundsForFee', 'InvalidAccountForFee',
+  'AlreadyProcessed', 'BlockhashNotFound', 'CallChainTooDeep', 'MissingSignatureForFee', 'InvalidAccountIndex', 'SignatureFailure',
+  'InvalidProgramForExecution', 'SanitizeFailure', 'ClusterMaintenance', 'AccountBorrowOutstanding',
+];
+
 /**
- * A node's JSON for an execution failure: `{"InstructionError":[index,{"Custom":code}]}`, or the variant's name
- * for an error without fields. undefined for failures before execution (no block ever holds those).
+ * A node's JSON for a transaction error: `{"InstructionError":[index,{"Custom":code}]}` for an execution failure,
+ * the variant's name for an error without fields (those happen before execution: no block ever holds them).
  */
 function wireError(error: unknown): unknown {
+  if (typeof error === 'number') return FIELDLESS_ERRORS[error] ?? `TransactionError(${error})`;
   if (typeof error !== 'object' || error === null || !('index' in error) || !('err' in error) || typeof error.err !== 'function') return undefined;
   const inner: unknown = error.err();
   const detail = typeof inner === 'object' && inner !== null && 'code' in inner ? { Custom: inner.code } : String(inner);
@@ -120,6 +134,19 @@ export class LocalSolanaChain {
     return this.parent;
   }
 
+  /** The newest block FINALITY_DEPTH blocks deep: what `finalized` reads. */
+  get finalizedBlock(): LocalBlock {
+    const height = Math.max(0, this.parent.blockHeight - (FINALITY_DEPTH - 1));
+    let block = this.parent;
+    while (block.blockHeight > height) block = this.blocks.get(block.parentSlot) as LocalBlock;
+    return block;
+  }
+
+  /** The block at `slot` on this branch, if one was produced there. */
+  blockAt(slot: bigint): LocalBlock | undefined {
+    return this.blocks.get(slot);
+  }
+
   /** Where a sent transaction is: in the slot being filled, in a block of this branch, or nowhere. */
   findTransaction(signature: string): { slot: bigint; record: TransactionRecord; sealed: boolean } | undefined {
     const slot = this.slotOf.get(signature);
@@ -151,18 +178,28 @@ export class LocalSolanaChain {
    * undefined if it would.
    */
   preflight(tx: Transaction): { err: unknown; logs: string[] } | undefined {
-    const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes);
-    if (!this.isRecentBlockhash(message.lifetimeToken)) return { err: 'BlockhashNotFound', logs: [] };
+    const refused = this.refusal(tx);
+    if (refused) return { err: refused, logs: [] };
     const result = this.svm.simulateTransaction(tx);
     if (!(result instanceof FailedTransactionMetadata)) return undefined;
     return { err: wireError(result.err()) ?? String(result.err()), logs: result.meta().logs() };
   }
 
+  /** Why a node refuses `tx` before executing it: a blockhash unknown or past its 150 blocks, or a signature already on this branch. */
+  private refusal(tx: Transaction): 'BlockhashNotFound' | 'AlreadyProcessed' | undefined {
+    const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes);
+    if (!this.isRecentBlockhash(message.lifetimeToken)) return 'BlockhashNotFound';
+    const feePayer = message.staticAccounts[0];
+    const signature = feePayer === undefined ? undefined : tx.signatures[feePayer];
+    return signature && this.findTransaction(base58.decode(signature)) ? 'AlreadyProcessed' : undefined;
+  }
+
   /** Executes `tx` in the current slot; a failed one is recorded as a real node records it (fee paid, error). */
   send(tx: Transaction, options: { allowFailure?: boolean } = {}): { signature: string; slot: bigint; failed: boolean } {
-    const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes);
     // A node drops such a transaction before executing it: no fee, no block.
-    if (!this.isRecentBlockhash(message.lifetimeToken)) throw new Error('transaction failed: BlockhashNotFound');
+    const refused = this.refusal(tx);
+    if (refused) throw new Error(`transaction failed: ${refused}`);
+    const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes);
     const { numSignerAccounts, numReadonlySignerAccounts, numReadonlyNonSignerAccounts } = message.header;
     const keys: Address[] = [...message.staticAccounts];
     const accountKeys = keys.map((pubkey, index) => ({
@@ -182,11 +219,12 @@ export class LocalSolanaChain {
     const result = this.svm.sendTransaction(tx);
     const failed = result instanceof FailedTransactionMetadata;
     const err = failed ? wireError(result.err()) : null;
-    // Only a transaction that failed while executing pays its fee and lands in a block; the rest never do.
-    if (failed && (!options.allowFailure || err === undefined)) throw new Error(`transaction failed: ${String(result.err())}\n${result.meta().prettyLogs()}`);
+    // Only a transaction that failed while executing (an instruction error) pays its fee and lands in a block.
+    if (failed && (!options.allowFailure || typeof err !== 'object' || err === null)) throw new Error(`transaction failed: ${String(result.err())}\n${result.meta().prettyLogs()}`);
     this.slotOf.set(signatures[0] as string, this.current);
     this.pending.push({
       signatures,
+      wire: getBase64EncodedWireTransaction(tx),
       accountKeys,
       version: message.version === 'legacy' ? 'legacy' : 0,
       meta: {

@@ -1,12 +1,13 @@
 // A JSON-RPC HTTP endpoint over the local chain, answering the methods the indexer uses (getGenesisHash,
 // getSlot, getBlock with transactionDetails none/signatures/accounts) plus getHealth, getBlockHeight and
-// getLatestBlockhash, and the wallet methods of walletMethods.ts, in the shapes and with the error codes of a real
-// Solana node. Counts calls per method and, like the EVM proxy, can answer with HTTP errors or never answer, to
-// stand in for a failing provider.
+// getLatestBlockhash (per commitment, `finalized` by default as on a node), and the wallet methods of
+// walletMethods.ts, in the shapes and with the error codes of a real Solana node. Counts calls per method and, like
+// the EVM proxy, can answer with HTTP errors or never answer, to stand in for a failing provider, or lose the
+// transactions sent to it (`dropping`).
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MAX_PROCESSING_AGE, type LocalBlock, type LocalSolanaChain } from './localSolanaChain';
-import { RpcFailure } from './rpcFailure';
+import { commitmentOf, RpcFailure } from './rpcFailure';
 import { answerWalletMethod } from './walletMethods';
 
 /**
@@ -23,6 +24,8 @@ export interface SolanaRpcServer {
   /** Decides each request's fate; `index` counts requests since the policy was set, from 0. */
   setPolicy(policy: (method: string, index: number) => ProxyAction): void;
   failures: number;
+  /** While true, sent transactions are answered with their signature and never reach the chain. */
+  dropping: boolean;
   close(): Promise<void>;
 }
 
@@ -68,7 +71,7 @@ function blockResponse(block: LocalBlock, config: BlockConfig): Record<string, u
   return response;
 }
 
-function answer(chain: LocalSolanaChain, method: string, params: unknown[]): unknown {
+function answer(chain: LocalSolanaChain, method: string, params: unknown[], dropping: boolean): unknown {
   switch (method) {
     case 'getHealth':
       return 'ok';
@@ -77,15 +80,11 @@ function answer(chain: LocalSolanaChain, method: string, params: unknown[]): unk
     case 'getSlot':
       return Number(chain.tip());
     case 'getBlockHeight':
-      for (let slot = chain.tip(); ; slot--) {
-        const view = chain.view(slot);
-        if (view.kind === 'block') return view.block.blockHeight;
-      }
-    case 'getLatestBlockhash':
-      return {
-        context: { slot: Number(chain.tip()) },
-        value: { blockhash: chain.latestBlock.blockhash, lastValidBlockHeight: chain.latestBlock.blockHeight + MAX_PROCESSING_AGE },
-      };
+      return (commitmentOf(params[0]) === 'finalized' ? chain.finalizedBlock : chain.latestBlock).blockHeight;
+    case 'getLatestBlockhash': {
+      const block = commitmentOf(params[0]) === 'finalized' ? chain.finalizedBlock : chain.latestBlock;
+      return { context: { slot: Number(chain.tip()) }, value: { blockhash: block.blockhash, lastValidBlockHeight: block.blockHeight + MAX_PROCESSING_AGE } };
+    }
     case 'getBlock': {
       const slot = params[0];
       if (typeof slot !== 'number') throw new RpcFailure(-32602, 'Invalid params: slot must be a u64');
@@ -96,16 +95,16 @@ function answer(chain: LocalSolanaChain, method: string, params: unknown[]): unk
       return blockResponse(view.block, (params[1] ?? {}) as BlockConfig);
     }
     default: {
-      const wallet = answerWalletMethod(chain, method, params);
+      const wallet = answerWalletMethod(chain, method, params, { dropping });
       if (!wallet) throw new RpcFailure(-32601, 'Method not found');
       return wallet.result;
     }
   }
 }
 
-function respond(chain: LocalSolanaChain, request: JsonRpcRequest): Record<string, unknown> {
+function respond(chain: LocalSolanaChain, request: JsonRpcRequest, dropping: boolean): Record<string, unknown> {
   try {
-    return { jsonrpc: '2.0', result: answer(chain, request.method, request.params ?? []), id: request.id };
+    return { jsonrpc: '2.0', result: answer(chain, request.method, request.params ?? [], dropping), id: request.id };
   } catch (error) {
     if (!(error instanceof RpcFailure)) throw error;
     return { jsonrpc: '2.0', error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) }, id: request.id };
@@ -127,6 +126,7 @@ export async function startSolanaRpcServer(chain: LocalSolanaChain, port = 0): P
       index = 0;
     },
     failures: 0,
+    dropping: false,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -154,7 +154,7 @@ export async function startSolanaRpcServer(chain: LocalSolanaChain, port = 0): P
       // Answered when the delay is over, from the chain as it is then, as a slow node would.
       setTimeout(
         () => {
-          const answers = requests.map((r) => respond(chain, r));
+          const answers = requests.map((r) => respond(chain, r, rpc.dropping));
           reply(response, Array.isArray(parsed) ? answers : answers[0]);
         },
         action === 'forward' ? 0 : action.delayMs,

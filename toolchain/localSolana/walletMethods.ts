@@ -1,15 +1,19 @@
 // The JSON-RPC methods a wallet and the service's payout writer use, answered from the local chain in a node's
-// shapes: balances and accounts (base64 only), token balances and supply, sendTransaction with or without
-// preflight, and getSignatureStatuses. A transaction sent lands in the slot being filled and counts as
-// `processed` until its block is produced, `finalized` once 32 blocks deep.
+// shapes: balances and accounts (base64 only), token balances and supply, getMinimumBalanceForRentExemption,
+// sendTransaction with or without preflight, getSignatureStatuses (the recent status cache, or the whole ledger
+// with searchTransactionHistory) and getTransaction (base64). A transaction sent lands in the slot being filled and
+// counts as `processed` until its block is produced, `finalized` once FINALITY_DEPTH blocks deep. `dropping`
+// stands in for a transaction lost on its way to the leader: the node answers with the signature, as it does for
+// every accepted transaction, and nothing ever lands. Account reads answer from the newest state whatever the
+// commitment.
 import { getMintDecoder, getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { address as toAddress, getBase58Decoder, getBase58Encoder, getBase64Encoder, getTransactionDecoder, type Address } from '@solana/kit';
 import type { LocalSolanaChain } from './localSolanaChain';
-import { RpcFailure } from './rpcFailure';
+import { commitmentOf, RpcFailure } from './rpcFailure';
 import { uiAmountString } from './tokenBalances';
 
-/** What a cluster counts as finalized: a block with 31 confirmed blocks on top of it. */
-const FINALIZED_DEPTH = 32n;
+/** Blocks a node's status cache answers for without searchTransactionHistory (~300 slots). */
+const STATUS_CACHE_BLOCKS = 300;
 /** Token accounts are exactly 165 bytes and mints 82, as tokenBalances.ts reads them. */
 const TOKEN_ACCOUNT_SIZE = 165;
 const MINT_SIZE = 82;
@@ -40,16 +44,17 @@ function tokenAccountData(chain: LocalSolanaChain, params: unknown[], size: numb
   return account.data;
 }
 
-function sendTransaction(chain: LocalSolanaChain, params: unknown[]): string {
+function sendTransaction(chain: LocalSolanaChain, params: unknown[], dropping: boolean): string {
   const [encoded, config = {}] = params as [unknown, { encoding?: string; skipPreflight?: boolean }?];
   if (typeof encoded !== 'string') throw new RpcFailure(-32602, 'Invalid params: the transaction must be a string');
   const bytes = config.encoding === 'base64' ? getBase64Encoder().encode(encoded) : getBase58Encoder().encode(encoded);
   const tx = getTransactionDecoder().decode(bytes);
+  const [feePayerSignature] = Object.values(tx.signatures);
+  if (dropping && feePayerSignature) return getBase58Decoder().decode(feePayerSignature);
   if (!config.skipPreflight) {
     const refused = chain.preflight(tx);
     if (refused) throw new RpcFailure(-32002, `Transaction simulation failed: ${JSON.stringify(refused.err)}`, { ...refused, accounts: null, unitsConsumed: 0 });
   }
-  const [feePayerSignature] = Object.values(tx.signatures);
   try {
     return chain.send(tx, { allowFailure: true }).signature;
   } catch {
@@ -59,29 +64,55 @@ function sendTransaction(chain: LocalSolanaChain, params: unknown[]): string {
   }
 }
 
+/** A sent transaction on this branch, with its block once produced. */
+function landed(chain: LocalSolanaChain, signature: unknown) {
+  const found = typeof signature === 'string' ? chain.findTransaction(signature) : undefined;
+  return found && { ...found, block: found.sealed ? chain.blockAt(found.slot) : undefined };
+}
+
 function signatureStatuses(chain: LocalSolanaChain, params: unknown[]) {
   const signatures = params[0];
   if (!Array.isArray(signatures)) throw new RpcFailure(-32602, 'Invalid params: expected an array of signatures');
+  const history = (params[1] as { searchTransactionHistory?: boolean } | undefined)?.searchTransactionHistory === true;
+  const tipHeight = chain.latestBlock.blockHeight;
+  const finalizedHeight = chain.finalizedBlock.blockHeight;
   return withContext(
     chain,
     signatures.map((signature) => {
-      const found = typeof signature === 'string' ? chain.findTransaction(signature) : undefined;
+      const found = landed(chain, signature);
       if (!found) return null;
-      const depth = chain.tip() - found.slot + 1n;
-      const finalized = found.sealed && depth >= FINALIZED_DEPTH;
-      return {
-        slot: Number(found.slot),
-        confirmations: finalized ? null : found.sealed ? Number(depth - 1n) : 0,
-        err: found.record.meta.err,
-        status: found.record.meta.status,
-        confirmationStatus: finalized ? 'finalized' : found.sealed ? 'confirmed' : 'processed',
-      };
+      const base = { slot: Number(found.slot), err: found.record.meta.err, status: found.record.meta.status };
+      if (!found.block) return { ...base, confirmations: 0, confirmationStatus: 'processed' };
+      if (!history && tipHeight - found.block.blockHeight > STATUS_CACHE_BLOCKS) return null;
+      if (found.block.blockHeight <= finalizedHeight) return { ...base, confirmations: null, confirmationStatus: 'finalized' };
+      return { ...base, confirmations: tipHeight - found.block.blockHeight, confirmationStatus: 'confirmed' };
     }),
   );
 }
 
+function transaction(chain: LocalSolanaChain, params: unknown[]): unknown {
+  const config = (params[1] ?? {}) as { encoding?: string; maxSupportedTransactionVersion?: number };
+  if (config.encoding !== 'base64') throw new RpcFailure(-32602, 'Invalid params: this local node serves encoding base64 only');
+  const found = landed(chain, params[0]);
+  if (!found?.block) return null;
+  if (commitmentOf(config) === 'finalized' && found.block.blockHeight > chain.finalizedBlock.blockHeight) return null;
+  if (config.maxSupportedTransactionVersion === undefined && found.record.version !== 'legacy') {
+    throw new RpcFailure(
+      -32015,
+      'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
+    );
+  }
+  return {
+    slot: Number(found.slot),
+    blockTime: found.block.blockTime,
+    transaction: [found.record.wire, 'base64'],
+    meta: { ...found.record.meta, innerInstructions: [], logMessages: [], loadedAddresses: { readonly: [], writable: [] }, rewards: [], computeUnitsConsumed: 0 },
+    ...(config.maxSupportedTransactionVersion === undefined ? {} : { version: found.record.version }),
+  };
+}
+
 /** undefined: not a wallet method (the caller answers the rest). */
-export function answerWalletMethod(chain: LocalSolanaChain, method: string, params: unknown[]): { result: unknown } | undefined {
+export function answerWalletMethod(chain: LocalSolanaChain, method: string, params: unknown[], options: { dropping?: boolean } = {}): { result: unknown } | undefined {
   switch (method) {
     case 'getBalance':
       return { result: withContext(chain, Number(chain.svm.getBalance(addressParam(params)) ?? 0n)) };
@@ -105,9 +136,16 @@ export function answerWalletMethod(chain: LocalSolanaChain, method: string, para
       return { result: withContext(chain, tokenAmount(mint.supply, mint.decimals)) };
     }
     case 'sendTransaction':
-      return { result: sendTransaction(chain, params) };
+      return { result: sendTransaction(chain, params, options.dropping === true) };
     case 'getSignatureStatuses':
       return { result: signatureStatuses(chain, params) };
+    case 'getTransaction':
+      return { result: transaction(chain, params) };
+    case 'getMinimumBalanceForRentExemption': {
+      const size = params[0];
+      if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) throw new RpcFailure(-32602, 'Invalid params: the data length must be a usize');
+      return { result: Number(chain.svm.minimumBalanceForRentExemption(BigInt(size))) };
+    }
     default:
       return undefined;
   }

@@ -1,0 +1,177 @@
+// Pays a merchant from the Solana USDC treasury (SETTLEMENT.md "The model"), once per payment, ever. The payout
+// row (amount, wallet, intent) and its ledger reservation are written before anything is signed; the chain intent
+// carries the transaction through signing, broadcast and confirmation. Each call is one resumable pass: the
+// caller (the settlement workflow) calls again until the outcome is confirmed, waiting while it is submitted or
+// awaiting liquidity. Short liquidity is an outcome to wait on, never a failure.
+import { ApplicationFailure } from '@temporalio/activity';
+import { getTokenDecoder } from '@solana-program/token';
+import { isAddress, type Address, type KeyPairSigner, type Signature } from '@solana/kit';
+import type { Queryable } from '../../db/client';
+import { insertChainIntent } from '../../db/repositories/chainIntents';
+import { postLedger } from '../../db/repositories/ledger';
+import { findMerchant } from '../../db/repositories/merchants';
+import { findPayout, insertPayout, payoutsInFlight, setPayoutStatus, type Payout } from '../../db/repositories/payouts';
+import { payoutIntentId } from '../../domain/chainIntent';
+import { payoutChainCosts, payoutConfirmed, payoutReleased, payoutReserved } from '../../domain/ledger';
+import type { Mode } from '../../domain/session';
+import { judgeLiquidity, type LiquidityVerdict } from '../../domain/treasuryLiquidity';
+import { WorkflowFailure } from '../../domain/workflowFailures';
+import { createSolanaChainWriter, rpcDeadline, type SignIntent, type SolanaChainWriterDeps, type WriteProgress } from '../chainWrites/solanaChainWriter';
+import { associatedUsdcAccount, signPayoutTransaction } from './payoutTransaction';
+
+export interface TreasuryPayoutDeps extends SolanaChainWriterDeps {
+  /** Fee payer and USDC authority: held by the signer worker alone. */
+  treasury: KeyPairSigner;
+  /** The USDC mint of the network this treasury pays on. */
+  usdcMint: Address;
+  /**
+   * Whether the transaction carries the pay_… memo; default on, as every cluster runs the SPL Memo program. Off only
+   * for the local chain: litesvm 1.5 has an account at the Memo program's address whose execution fails with
+   * InvalidProgramForExecution, and @solana-program/memo ships no program binary to load in its place.
+   */
+  memo?: boolean;
+}
+
+export interface PayoutRequest {
+  paymentId: string;
+  merchantId: string;
+  mode: Mode;
+  /** USDC base units (6 decimals) as a decimal string: activity payloads are JSON. */
+  amountUsdcBaseUnits: string;
+}
+
+export type PayoutOutcome =
+  | { status: 'awaiting_liquidity'; usdcShortfall: string; lamportsShortfall: string }
+  | { status: 'submitted'; signature: string }
+  | { status: 'confirmed'; signature: string; confirmedAt: string }
+  | { status: 'finalized'; signature: string; confirmedAt: string; finalizedAt: string };
+
+/** A 165-byte SPL token account, and a wallet without data: the two rent-exempt minimums a payout needs. */
+const TOKEN_ACCOUNT_SIZE = 165n;
+
+const refuse = (message: string) => ApplicationFailure.nonRetryable(message, WorkflowFailure.PayoutRefused);
+
+/** Writes the payout, its chain intent and its ledger reservation, or returns the payment's existing payout. */
+export async function recordPayout(deps: TreasuryPayoutDeps, request: PayoutRequest): Promise<Payout> {
+  if (!/^\d+$/.test(request.amountUsdcBaseUnits)) throw refuse(`payout amount must be whole USDC base units, got "${request.amountUsdcBaseUnits}"`);
+  const amount = BigInt(request.amountUsdcBaseUnits);
+  const existing = await findPayout(deps.sql, request.paymentId);
+  const payout = existing ?? (await insertNewPayout(deps, request, amount));
+  if (payout.amount !== amount || payout.merchantId !== request.merchantId || payout.mint !== deps.usdcMint || payout.treasury !== deps.treasury.address) {
+    throw refuse(`payment ${request.paymentId} already has a payout of ${payout.amount} to ${payout.merchantId} from ${payout.treasury}; refusing another of ${amount}`);
+  }
+  return payout;
+}
+
+async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest, amount: bigint): Promise<Payout> {
+  if (amount <= 0n) throw refuse(`payout amount must be positive, got ${amount}`);
+  const wallet = (await findMerchant(deps.sql, request.merchantId))?.settlementWallet;
+  if (!wallet || !isAddress(wallet)) throw refuse(`merchant ${request.merchantId} has no valid Solana settlement wallet`);
+  const intentId = payoutIntentId(request.paymentId);
+  return deps.sql.begin(async (tx) => {
+    await insertChainIntent(tx, intentId);
+    const payout = await insertPayout(tx, { paymentId: request.paymentId, merchantId: request.merchantId, mode: request.mode, amount, mint: deps.usdcMint, treasury: deps.treasury.address, merchantWallet: wallet, intentId });
+    await postLedger(tx, payoutReserved(payout));
+    return payout;
+  });
+}
+
+/** Reads the treasury's USDC and SOL and what this payout and those in flight need of them. */
+async function treasuryLiquidity(deps: TreasuryPayoutDeps, payout: Payout, tx: Queryable): Promise<LiquidityVerdict> {
+  // One signer at a time per treasury: two payouts must not both count the same balance.
+  await tx`select pg_advisory_xact_lock(hashtextextended(${`treasury:${deps.treasury.address}`}, 0))`;
+  const inFlight = await payoutsInFlight(tx, payout.treasury, payout.paymentId);
+  const [treasuryAccount, merchantAccount] = await Promise.all([
+    associatedUsdcAccount(deps.treasury.address, deps.usdcMint),
+    associatedUsdcAccount(payout.merchantWallet as Address, deps.usdcMint),
+  ]);
+  const read = { encoding: 'base64', commitment: 'confirmed' } as const;
+  const [treasuryUsdc, merchantUsdc, lamports, tokenAccountRent, walletRent] = await Promise.all([
+    deps.rpc.getAccountInfo(treasuryAccount, read).send(rpcDeadline(deps.rpcTimeoutMs)),
+    deps.rpc.getAccountInfo(merchantAccount, read).send(rpcDeadline(deps.rpcTimeoutMs)),
+    deps.rpc.getBalance(deps.treasury.address, { commitment: 'confirmed' }).send(rpcDeadline(deps.rpcTimeoutMs)),
+    deps.rpc.getMinimumBalanceForRentExemption(TOKEN_ACCOUNT_SIZE).send(rpcDeadline(deps.rpcTimeoutMs)),
+    deps.rpc.getMinimumBalanceForRentExemption(0n).send(rpcDeadline(deps.rpcTimeoutMs)),
+  ]);
+  const usdcBaseUnits = treasuryUsdc.value ? getTokenDecoder().decode(Buffer.from(treasuryUsdc.value.data[0], 'base64')).amount : 0n;
+  return judgeLiquidity(
+    { usdcBaseUnits, lamports: lamports.value },
+    { amount: payout.amount, reservedUsdc: inFlight.amount, payoutsInFlight: inFlight.count, merchantAccountExists: merchantUsdc.value !== null, tokenAccountRent, walletRent },
+  );
+}
+
+/** The SignIntent of a payout: signs only when the treasury can pay; `onShort` hears by how much it cannot. */
+export function payoutSigner(deps: TreasuryPayoutDeps, payout: Payout, onShort: (verdict: Extract<LiquidityVerdict, { kind: 'short' }>) => void = () => undefined): SignIntent {
+  return async (lifetime, tx) => {
+    const verdict = await treasuryLiquidity(deps, payout, tx);
+    if (verdict.kind === 'short') {
+      onShort(verdict);
+      return { kind: 'deferred', reason: `treasury short by ${verdict.usdcShortfall} USDC base units and ${verdict.lamportsShortfall} lamports` };
+    }
+    const transaction = await signPayoutTransaction(
+      { paymentId: payout.paymentId, treasury: deps.treasury, mint: deps.usdcMint, merchantWallet: payout.merchantWallet as Address, amount: payout.amount, memo: deps.memo ?? true },
+      lifetime,
+    );
+    return { kind: 'signed', transaction };
+  };
+}
+
+/** What the landed transaction cost the treasury in SOL, from the node's record of it: fee, and rent beyond it. */
+async function chainCosts(deps: TreasuryPayoutDeps, signature: string): Promise<{ feeLamports: bigint; rentLamports: bigint }> {
+  const landed = await deps.rpc.getTransaction(signature as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }).send(rpcDeadline(deps.rpcTimeoutMs));
+  if (!landed?.meta) throw new Error(`the node has no record of landed payout transaction ${signature} yet`);
+  // The treasury is the fee payer: the first account, whose balance change is everything the transaction cost it.
+  const spent = (landed.meta.preBalances[0] ?? 0n) - (landed.meta.postBalances[0] ?? 0n);
+  return { feeLamports: landed.meta.fee, rentLamports: spent - landed.meta.fee };
+}
+
+async function recordOutcome(deps: TreasuryPayoutDeps, payout: Payout, progress: WriteProgress, short: LiquidityVerdict | undefined): Promise<PayoutOutcome> {
+  const { intent } = progress;
+  const signature = intent.signature ?? '';
+  switch (intent.status) {
+    case 'prepared': {
+      if (progress.deferred === undefined || short?.kind !== 'short') throw new Error(`payout ${payout.paymentId} was neither signed nor deferred`);
+      await setPayoutStatus(deps.sql, payout.paymentId, 'awaiting_liquidity', null);
+      return { status: 'awaiting_liquidity', usdcShortfall: short.usdcShortfall.toString(), lamportsShortfall: short.lamportsShortfall.toString() };
+    }
+    case 'signed':
+    case 'broadcast':
+      await setPayoutStatus(deps.sql, payout.paymentId, 'submitted', signature);
+      return { status: 'submitted', signature };
+    case 'confirmed':
+    case 'finalized': {
+      const costs = payout.status === 'confirmed' || payout.status === 'finalized' ? undefined : await chainCosts(deps, signature);
+      await deps.sql.begin(async (tx) => {
+        await setPayoutStatus(tx, payout.paymentId, intent.status === 'finalized' ? 'finalized' : 'confirmed', signature);
+        if (!costs) return;
+        await postLedger(tx, payoutConfirmed(payout));
+        const posting = payoutChainCosts(payout.paymentId, costs);
+        if (posting) await postLedger(tx, posting);
+      });
+      const paid = (await findPayout(deps.sql, payout.paymentId)) as Payout;
+      const confirmedAt = (paid.confirmedAt as Date).toISOString();
+      return paid.finalizedAt ? { status: 'finalized', signature, confirmedAt, finalizedAt: paid.finalizedAt.toISOString() } : { status: 'confirmed', signature, confirmedAt };
+    }
+    case 'failed': {
+      const costs = payout.status === 'failed' ? undefined : await chainCosts(deps, signature);
+      await deps.sql.begin(async (tx) => {
+        await setPayoutStatus(tx, payout.paymentId, 'failed', signature);
+        if (!costs) return;
+        await postLedger(tx, payoutReleased(payout));
+        const posting = payoutChainCosts(payout.paymentId, costs);
+        if (posting) await postLedger(tx, posting);
+      });
+      throw ApplicationFailure.nonRetryable(`payout transaction ${signature} of ${payout.paymentId} failed on chain: ${JSON.stringify(intent.error)}`, WorkflowFailure.PayoutFailed);
+    }
+  }
+}
+
+export function createTreasuryPayout(deps: TreasuryPayoutDeps) {
+  const writer = createSolanaChainWriter(deps);
+  return async function payTreasuryPayout(request: PayoutRequest): Promise<PayoutOutcome> {
+    const payout = await recordPayout(deps, request);
+    let short: LiquidityVerdict | undefined;
+    const progress = await writer.advance(payout.intentId, payoutSigner(deps, payout, (verdict) => (short = verdict)));
+    return recordOutcome(deps, payout, progress, short);
+  };
+}

@@ -1,0 +1,87 @@
+// payouts: one per payment, ever (migration 0034). The row fixes amount, mint and wallet before any transaction
+// is signed; its status follows the payout's chain intent.
+import type { Mode } from '../../domain/session';
+import type { Queryable } from '../client';
+
+export type PayoutStatus = 'pending' | 'awaiting_liquidity' | 'submitted' | 'confirmed' | 'finalized' | 'failed';
+
+export interface Payout {
+  paymentId: string;
+  merchantId: string;
+  mode: Mode;
+  amount: bigint;
+  mint: string;
+  treasury: string;
+  merchantWallet: string;
+  intentId: string;
+  status: PayoutStatus;
+  signature: string | null;
+  confirmedAt: Date | null;
+  finalizedAt: Date | null;
+}
+
+interface PayoutRow {
+  payment_id: string;
+  merchant_id: string;
+  mode: Mode;
+  amount_base_units: string;
+  mint: string;
+  treasury: string;
+  merchant_wallet: string;
+  intent_id: string;
+  status: PayoutStatus;
+  signature: string | null;
+  confirmed_at: Date | null;
+  finalized_at: Date | null;
+}
+
+const toPayout = (r: PayoutRow): Payout => ({
+  paymentId: r.payment_id,
+  merchantId: r.merchant_id,
+  mode: r.mode,
+  amount: BigInt(r.amount_base_units),
+  mint: r.mint,
+  treasury: r.treasury,
+  merchantWallet: r.merchant_wallet,
+  intentId: r.intent_id,
+  status: r.status,
+  signature: r.signature,
+  confirmedAt: r.confirmed_at,
+  finalizedAt: r.finalized_at,
+});
+
+export type NewPayout = Pick<Payout, 'paymentId' | 'merchantId' | 'mode' | 'amount' | 'mint' | 'treasury' | 'merchantWallet' | 'intentId'>;
+
+/** Inserts the payout unless the payment has one; either way returns the one row the payment has. */
+export async function insertPayout(sql: Queryable, payout: NewPayout): Promise<Payout> {
+  await sql`
+    insert into payouts (payment_id, merchant_id, mode, amount_base_units, mint, treasury, merchant_wallet, intent_id)
+    values (${payout.paymentId}, ${payout.merchantId}, ${payout.mode}, ${payout.amount.toString()}, ${payout.mint}, ${payout.treasury}, ${payout.merchantWallet}, ${payout.intentId})
+    on conflict (payment_id) do nothing`;
+  return (await findPayout(sql, payout.paymentId)) as Payout;
+}
+
+export async function findPayout(sql: Queryable, paymentId: string): Promise<Payout | undefined> {
+  const [row] = await sql<PayoutRow[]>`select *, amount_base_units::text as amount_base_units from payouts where payment_id = ${paymentId}`;
+  return row && toPayout(row);
+}
+
+export async function setPayoutStatus(sql: Queryable, paymentId: string, status: PayoutStatus, signature: string | null): Promise<void> {
+  await sql`
+    update payouts set status = ${status}, signature = ${signature},
+      confirmed_at = case when ${status} in ('confirmed', 'finalized') then coalesce(confirmed_at, now()) end,
+      finalized_at = case when ${status} = 'finalized' then coalesce(finalized_at, now()) end, updated_at = now()
+    where payment_id = ${paymentId} and status not in ('finalized', 'failed')`;
+}
+
+/**
+ * Payouts from `treasury` whose transaction is signed and has not landed, other than `paymentId`'s: their USDC is
+ * spoken for even though the treasury's balance still holds it.
+ */
+export async function payoutsInFlight(sql: Queryable, treasury: string, paymentId: string): Promise<{ count: number; amount: bigint }> {
+  const [row] = await sql<{ count: number; amount: string }[]>`
+    select count(*)::int as count, coalesce(sum(p.amount_base_units), 0)::text as amount
+    from payouts p join chain_intents i on i.id = p.intent_id
+    where p.treasury = ${treasury} and p.payment_id <> ${paymentId} and i.status in ('signed', 'broadcast')`;
+  return { count: row?.count ?? 0, amount: BigInt(row?.amount ?? '0') };
+}

@@ -1,0 +1,40 @@
+// Write-ahead chain writes (SETTLEMENT.md rule 1): what a stored, signed Solana transaction's fate is, judged
+// from what a node says about its signature and how far the finalized chain has grown. Only `dead` allows
+// signing a replacement; everything else keeps the same bytes.
+
+export type ChainIntentStatus = 'prepared' | 'signed' | 'broadcast' | 'confirmed' | 'finalized' | 'failed';
+
+/** Write-ahead ids: derived from what the transaction does, so a retry finds the same row. */
+export const payoutIntentId = (paymentId: string) => `payout:${paymentId}`;
+
+/** A node's getSignatureStatuses entry for one signature; null when the node knows nothing of it. */
+export interface SignatureStatus {
+  slot: bigint;
+  confirmationStatus: 'processed' | 'confirmed' | 'finalized' | null;
+  err: unknown;
+}
+
+export type AttemptVerdict =
+  /** Landed with an error: the fee is paid and these bytes can never succeed. */
+  | { kind: 'failed'; slot: bigint; err: unknown }
+  | { kind: 'finalized'; slot: bigint }
+  | { kind: 'confirmed'; slot: bigint }
+  /** Seen in a block no supermajority has voted on yet: wait. */
+  | { kind: 'processed' }
+  /** Not seen and its blockhash has passed out of the finalized chain: it can never land. */
+  | { kind: 'dead' }
+  /** Not seen yet, and it may still land: send the same bytes (again). */
+  | { kind: 'unseen' };
+
+/**
+ * `finalizedBlockHeight` must be read before the signature's status: a transaction lands only in a block at
+ * height ≤ lastValidBlockHeight, so once the finalized chain is past that height every block it could be in is
+ * final, and a status read afterwards that finds nothing proves it never landed.
+ */
+export function judgeAttempt(status: SignatureStatus | null, attempt: { lastValidBlockHeight: bigint; finalizedBlockHeight: bigint }): AttemptVerdict {
+  if (status === null) return attempt.finalizedBlockHeight > attempt.lastValidBlockHeight ? { kind: 'dead' } : { kind: 'unseen' };
+  if (status.err !== null && status.err !== undefined && status.confirmationStatus !== 'processed') return { kind: 'failed', slot: status.slot, err: status.err };
+  if (status.confirmationStatus === 'finalized') return { kind: 'finalized', slot: status.slot };
+  if (status.confirmationStatus === 'confirmed') return { kind: 'confirmed', slot: status.slot };
+  return { kind: 'processed' };
+}

@@ -1,0 +1,108 @@
+// The double-entry posting rules of money the service moves (SETTLEMENT.md rule 5). Every posting is a group of
+// entries in integer base units that sums to zero per asset: debits positive, credits negative. Accounts:
+//   merchant_payable:<mer_id>  what the service owes a merchant (credited when a payment is credited to it)
+//   payouts_in_flight          owed to a merchant and committed to a payout that has not landed yet
+//   treasury:solana            the Solana treasury wallet's holdings, one balance per asset
+//   gas_expense:solana         transaction fees the treasury paid
+//   account_rent:solana        rent the treasury deposited to create accounts (a merchant's USDC account)
+// Group ids derive from what happened (payout:<pay_id>:reserve), so posting again is a no-op, never a double.
+
+export const ASSET = { usdcSolana: 'usdc:solana', solSolana: 'sol:solana' } as const;
+export type Asset = (typeof ASSET)[keyof typeof ASSET];
+
+export const ACCOUNT = {
+  merchantPayable: (merchantId: string) => `merchant_payable:${merchantId}`,
+  payoutsInFlight: 'payouts_in_flight',
+  treasury: 'treasury:solana',
+  gasExpense: 'gas_expense:solana',
+  accountRent: 'account_rent:solana',
+} as const;
+
+export interface LedgerEntry {
+  account: string;
+  asset: Asset;
+  /** Base units; positive debits, negative credits. */
+  amount: bigint;
+}
+
+export interface LedgerPosting {
+  groupId: string;
+  /** What the group is about: the payout's chain intent id. */
+  reference: string;
+  entries: LedgerEntry[];
+}
+
+export interface PayoutAmount {
+  paymentId: string;
+  merchantId: string;
+  amount: bigint;
+}
+
+const payoutReference = (paymentId: string) => `payout:${paymentId}`;
+
+function positive(amount: bigint, what: string): bigint {
+  if (amount <= 0n) throw new RangeError(`${what} must be positive, got ${amount}`);
+  return amount;
+}
+
+/** A debit of `amount` on `debit` and the matching credit on `credit`. */
+const transfer = (debit: string, credit: string, asset: Asset, amount: bigint): LedgerEntry[] => [
+  { account: debit, asset, amount },
+  { account: credit, asset, amount: -amount },
+];
+
+/** The payout row is written: what the merchant is owed is now committed to the payout. */
+export function payoutReserved(payout: PayoutAmount): LedgerPosting {
+  const amount = positive(payout.amount, 'a payout amount');
+  return {
+    groupId: `${payoutReference(payout.paymentId)}:reserve`,
+    reference: payoutReference(payout.paymentId),
+    entries: transfer(ACCOUNT.merchantPayable(payout.merchantId), ACCOUNT.payoutsInFlight, ASSET.usdcSolana, amount),
+  };
+}
+
+/** The payout transaction is confirmed: the USDC left the treasury. */
+export function payoutConfirmed(payout: PayoutAmount): LedgerPosting {
+  const amount = positive(payout.amount, 'a payout amount');
+  return {
+    groupId: `${payoutReference(payout.paymentId)}:sent`,
+    reference: payoutReference(payout.paymentId),
+    entries: transfer(ACCOUNT.payoutsInFlight, ACCOUNT.treasury, ASSET.usdcSolana, amount),
+  };
+}
+
+/** The payout transaction landed and failed: nothing left the treasury, the merchant is owed again. */
+export function payoutReleased(payout: PayoutAmount): LedgerPosting {
+  const amount = positive(payout.amount, 'a payout amount');
+  return {
+    groupId: `${payoutReference(payout.paymentId)}:release`,
+    reference: payoutReference(payout.paymentId),
+    entries: transfer(ACCOUNT.payoutsInFlight, ACCOUNT.merchantPayable(payout.merchantId), ASSET.usdcSolana, amount),
+  };
+}
+
+/**
+ * The SOL a landed payout transaction cost the treasury (its fee payer): the fee, and rent when it created the
+ * merchant's account. Undefined when it cost nothing, as a group without entries means nothing.
+ */
+export function payoutChainCosts(paymentId: string, costs: { feeLamports: bigint; rentLamports: bigint }): LedgerPosting | undefined {
+  if (costs.feeLamports < 0n || costs.rentLamports < 0n) throw new RangeError('chain costs cannot be negative');
+  const total = costs.feeLamports + costs.rentLamports;
+  if (total === 0n) return undefined;
+  const entries: LedgerEntry[] = [];
+  if (costs.feeLamports > 0n) entries.push({ account: ACCOUNT.gasExpense, asset: ASSET.solSolana, amount: costs.feeLamports });
+  if (costs.rentLamports > 0n) entries.push({ account: ACCOUNT.accountRent, asset: ASSET.solSolana, amount: costs.rentLamports });
+  entries.push({ account: ACCOUNT.treasury, asset: ASSET.solSolana, amount: -total });
+  return { groupId: `${payoutReference(paymentId)}:chain-costs`, reference: payoutReference(paymentId), entries };
+}
+
+/** Per asset, what the entries sum to: all zero for a balanced group. */
+export function sumByAsset(entries: readonly LedgerEntry[]): Map<Asset, bigint> {
+  const sums = new Map<Asset, bigint>();
+  for (const entry of entries) sums.set(entry.asset, (sums.get(entry.asset) ?? 0n) + entry.amount);
+  return sums;
+}
+
+export function isBalanced(posting: LedgerPosting): boolean {
+  return posting.entries.length > 0 && [...sumByAsset(posting.entries).values()].every((sum) => sum === 0n);
+}

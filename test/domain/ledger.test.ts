@@ -1,0 +1,69 @@
+// The posting rules of a payout: each group balances per asset, a payout's life (reserve, then sent or released)
+// leaves nothing in flight, and amounts that cannot be money are refused.
+import { describe, expect, it } from 'vitest';
+import { ACCOUNT, ASSET, isBalanced, payoutChainCosts, payoutConfirmed, payoutReleased, payoutReserved, sumByAsset, type LedgerEntry } from '../../domain/ledger';
+
+const payout = { paymentId: 'pay_01J0000000000000000000000A', merchantId: 'mer_01J0000000000000000000000B', amount: 12_345_678n };
+
+function balances(entries: LedgerEntry[]): Record<string, bigint> {
+  const out: Record<string, bigint> = {};
+  for (const e of entries) {
+    const key = `${e.account} ${e.asset}`;
+    out[key] = (out[key] ?? 0n) + e.amount;
+    if (out[key] === 0n) delete out[key];
+  }
+  return out;
+}
+
+describe('payout postings', () => {
+  it('reserve moves what the merchant is owed into flight; sent takes it out of the treasury', () => {
+    const reserve = payoutReserved(payout);
+    const sent = payoutConfirmed(payout);
+    expect(reserve.entries).toEqual([
+      { account: ACCOUNT.merchantPayable(payout.merchantId), asset: ASSET.usdcSolana, amount: 12_345_678n },
+      { account: ACCOUNT.payoutsInFlight, asset: ASSET.usdcSolana, amount: -12_345_678n },
+    ]);
+    expect([reserve, sent].every(isBalanced)).toBe(true);
+    expect(balances([...reserve.entries, ...sent.entries])).toEqual({
+      [`merchant_payable:${payout.merchantId} usdc:solana`]: 12_345_678n,
+      'treasury:solana usdc:solana': -12_345_678n,
+    });
+  });
+
+  it('a failed payout releases the reservation: the merchant is owed again, nothing in flight', () => {
+    const released = payoutReleased(payout);
+    expect(isBalanced(released)).toBe(true);
+    expect(balances([...payoutReserved(payout).entries, ...released.entries])).toEqual({});
+  });
+
+  it('chain costs: the fee is gas, a created account is rent, both paid by the treasury in SOL', () => {
+    const costs = payoutChainCosts(payout.paymentId, { feeLamports: 5_000n, rentLamports: 2_039_280n });
+    expect(costs?.entries).toEqual([
+      { account: ACCOUNT.gasExpense, asset: ASSET.solSolana, amount: 5_000n },
+      { account: ACCOUNT.accountRent, asset: ASSET.solSolana, amount: 2_039_280n },
+      { account: ACCOUNT.treasury, asset: ASSET.solSolana, amount: -2_044_280n },
+    ]);
+    expect(costs && isBalanced(costs)).toBe(true);
+    expect(payoutChainCosts(payout.paymentId, { feeLamports: 5_000n, rentLamports: 0n })?.entries).toHaveLength(2);
+    expect(payoutChainCosts(payout.paymentId, { feeLamports: 0n, rentLamports: 0n })).toBeUndefined();
+  });
+
+  it('group ids derive from the payment, so posting twice names the same group', () => {
+    expect(payoutReserved(payout).groupId).toBe(`payout:${payout.paymentId}:reserve`);
+    expect(payoutReserved(payout).groupId).toBe(payoutReserved({ ...payout }).groupId);
+    expect(new Set([payoutReserved(payout), payoutConfirmed(payout), payoutReleased(payout)].map((p) => p.groupId)).size).toBe(3);
+  });
+
+  it('refuses amounts that are not money moved', () => {
+    expect(() => payoutReserved({ ...payout, amount: 0n })).toThrow(RangeError);
+    expect(() => payoutConfirmed({ ...payout, amount: -1n })).toThrow(RangeError);
+    expect(() => payoutChainCosts(payout.paymentId, { feeLamports: -1n, rentLamports: 0n })).toThrow(RangeError);
+  });
+
+  it('a group that does not sum to zero per asset is not balanced, even if the assets together do', () => {
+    const mixed = { groupId: 'g', reference: 'r', entries: [{ account: 'a', asset: ASSET.usdcSolana, amount: 5n }, { account: 'b', asset: ASSET.solSolana, amount: -5n }] };
+    expect(isBalanced(mixed)).toBe(false);
+    expect(sumByAsset(mixed.entries)).toEqual(new Map([[ASSET.usdcSolana, 5n], [ASSET.solSolana, -5n]]));
+    expect(isBalanced({ groupId: 'g', reference: 'r', entries: [] })).toBe(false);
+  });
+});
