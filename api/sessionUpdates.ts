@@ -8,9 +8,13 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import type { SessionView } from '../db/repositories/sessions';
+import { CLOSED_STATUSES } from '../domain/status';
 import { errorFields } from '../observability/logger';
 import type { AppDeps } from './context';
 import { ConflictError, ServiceUnavailableError } from './errors';
+
+const closed = (session: Pick<SessionView, 'sessionId' | 'status'>) =>
+  new ConflictError(`Session ${session.sessionId} is ${session.status} and no longer accepts changes`);
 
 /** An update waits for the worker to run it; past this the caller gets a 503 and may retry. */
 const UPDATE_DEADLINE_MS = 15_000;
@@ -23,6 +27,7 @@ export async function executeSessionUpdate<Ret, Arg>(
   /** Which ApplicationFailures are the workflow refusing the update as a business decision (→ 409). */
   isRefusal: (failure: ApplicationFailure) => boolean,
 ): Promise<Ret> {
+  if (CLOSED_STATUSES.has(session.status)) throw closed(session);
   const handle = deps.temporal.workflow.getHandle(session.sessionId);
   try {
     return await deps.temporal.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => handle.executeUpdate(update, { args: [arg] }));
@@ -31,9 +36,7 @@ export async function executeSessionUpdate<Ret, Arg>(
       throw new ConflictError(error.cause.message);
     }
     // The read model knows the session, so a missing workflow is one that has already finished.
-    if (error instanceof WorkflowNotFoundError) {
-      throw new ConflictError(`Session ${session.sessionId} is ${session.status} and no longer accepts changes`);
-    }
+    if (error instanceof WorkflowNotFoundError) throw closed(session);
     if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError || error instanceof ServiceError || isGrpcServiceError(error)) {
       deps.logger.warn({ err: errorFields(error), sessionId: session.sessionId, update: update.name }, 'session update did not complete');
       throw new ServiceUnavailableError('The session did not answer in time; retry the request');

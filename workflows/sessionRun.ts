@@ -21,7 +21,7 @@ import {
   type LedgerWindow,
 } from '../domain/sessionLedger';
 import type { BankTransferReceipt, SessionState } from '../domain/sessionState';
-import type { SessionStatus } from '../domain/status';
+import { CLOSED_STATUSES, type SessionStatus } from '../domain/status';
 import { WorkflowFailure } from '../domain/workflowFailures';
 import { announceStatus } from './announceStatus';
 import { ChainAttribute, SessionStatusAttribute, TokenAttribute } from './searchAttributes';
@@ -29,7 +29,6 @@ import { preparePayment } from './paymentPreparation';
 import { records, settlement } from './sessionActivities';
 import { simulateStatus } from './simulateStatus';
 
-const FINAL: ReadonlySet<SessionStatus> = new Set(['completed', 'overpaid', 'expired', 'failed', 'cancelled']);
 
 export type InboxEvent =
   | { kind: 'detected'; deposit: DepositObservation }
@@ -92,7 +91,7 @@ export class SessionRun {
     return this.expiryReached ? Number.POSITIVE_INFINITY : Date.parse(this.record.expiresAt);
   }
 
-  async moveTo(status: SessionStatus, reason: string, close = FINAL.has(status)): Promise<void> {
+  async moveTo(status: SessionStatus, reason: string, close = CLOSED_STATUSES.has(status)): Promise<void> {
     const { state, record } = this;
     if (state.status === status) return;
     const at = new Date().toISOString();

@@ -4,6 +4,7 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/cl
 import { ApplicationFailure } from '@temporalio/common';
 import { findSessionById } from '../../db/repositories/sessions';
 import { UNSTATED_CANCEL_REASON } from '../../domain/cancel';
+import { CLOSED_STATUSES } from '../../domain/status';
 import { z } from '../../domain/validationMessages';
 import { cancelUpdate, type CancelRequest } from '../../workflows/messages';
 import { CliError, defineCommand, SessionIdOption, when, type CommandGroup } from './cli';
@@ -19,6 +20,8 @@ const cancel = defineCommand({
   async run(context, input) {
     const before = await findSessionById(context.sql(), input.session);
     if (!before) throw new CliError(`session ${input.session} does not exist`);
+    // Decided from the read model, so the answer does not depend on whether the closed session's workflow has ended yet.
+    if (CLOSED_STATUSES.has(before.status)) throw new CliError(`session ${input.session} was not cancelled: a session that is ${before.status} cannot be cancelled`);
     const request: CancelRequest = { reason: input.reason ?? UNSTATED_CANCEL_REASON, by: 'operator' };
     const temporal = await context.temporal();
     try {
