@@ -153,7 +153,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       deliveries: webhookDeliveryDepsFromConfig(config, sql),
       maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
       // The stack may hold the mnemonics; the session worker is handed only their xpubs.
-      signer: signerDepsFromConfig(config),
+      signer: await signerDepsFromConfig(config),
       workflowBundle,
     });
     const sweeper = startRetentionSweeper(sql, config.retention, logger);

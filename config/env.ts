@@ -39,6 +39,9 @@ const EnvSchema = z
     // Signing material: the signer's alone (config/signingMaterial.ts checks who holds it and its shape).
     DEPOSIT_MNEMONIC_TEST: z.string().optional(),
     DEPOSIT_MNEMONIC_LIVE: z.string().optional(),
+    SOLANA_TREASURY_KEY_TEST: z.string().optional(),
+    SOLANA_TREASURY_KEY_LIVE: z.string().optional(),
+    SOLANA_PAYOUT_MEMO: z.enum(['true', 'false']).default('true'),
     DEPOSIT_XPUB_EVM_TEST: z.string().optional(),
     DEPOSIT_XPUB_TRON_TEST: z.string().optional(),
     DEPOSIT_XPUB_EVM_LIVE: z.string().optional(),
@@ -117,6 +120,16 @@ export type Config = {
    * Only the signer (and `npm start`, which runs it in-process) may be given them.
    */
   depositMnemonics: { test: string | undefined; live: string | undefined };
+  /**
+   * base58 64-byte keypairs of the Solana USDC treasuries merchants are paid from, one per mode; unset: that mode
+   * has no treasury. Only the signer may be given them (config/signingMaterial.ts).
+   */
+  solanaTreasuryKeys: { test: string | undefined; live: string | undefined };
+  /**
+   * Whether payouts carry the pay_… memo. Every cluster runs the SPL Memo program; only the local litesvm chain
+   * cannot execute it (TreasuryPayoutDeps.memo), so the dev stack and tests turn it off, by name, never by guessing.
+   */
+  solanaPayoutMemo: boolean;
   /** Account xpubs the main worker derives EVM and Tron deposit addresses from; test defaults to the development mnemonic's. */
   depositXpubs: DepositXpubs;
   /** How long after a session closes its deposit address is still watched, so late deposits are caught. */
@@ -239,6 +252,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     liveTokenPrices: parseLivePrices(e.LIVE_TOKEN_PRICES_USD),
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS,
     depositMnemonics: { test: e.DEPOSIT_MNEMONIC_TEST, live: e.DEPOSIT_MNEMONIC_LIVE },
+    solanaTreasuryKeys: { test: e.SOLANA_TREASURY_KEY_TEST?.trim() || undefined, live: e.SOLANA_TREASURY_KEY_LIVE?.trim() || undefined },
+    solanaPayoutMemo: e.SOLANA_PAYOUT_MEMO === 'true',
     depositXpubs: { test: depositXpubsFor(e, 'test'), live: depositXpubsFor(e, 'live') },
     lateDepositWatchHours: e.LATE_DEPOSIT_WATCH_HOURS,
     minimumDepositCents: e.MINIMUM_DEPOSIT_CENTS,
