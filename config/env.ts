@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseLivePrices, type Rate } from '../domain/pricing';
 import type { TokenSymbol } from '../domain/chains';
 import { DEFAULT_MINIMUM_DEPOSIT_CENTS } from '../domain/session';
+import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, type LiveRoute } from '../domain/settlementRoute';
 import { invalidIpRules } from '../domain/ipAllowlist';
 import type { RetentionAges } from '../db/repositories/retention';
 import { InvalidAccountXpubError, parseAccountXpub, type DepositXpubs } from '../activities/depositAddresses/derive';
@@ -35,6 +36,7 @@ const EnvSchema = z
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     LIVE_TOKEN_PRICES_USD: z.string().optional(),
+    SETTLEMENT_LIVE_ROUTES: z.string().default(DEFAULT_LIVE_ROUTES),
     QUOTE_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
     // Signing material: the signer's alone (config/signingMaterial.ts checks who holds it and its shape).
     DEPOSIT_MNEMONIC_TEST: z.string().optional(),
@@ -94,6 +96,11 @@ const EnvSchema = z
     } catch (error) {
       ctx.addIssue({ code: 'custom', path: ['LIVE_TOKEN_PRICES_USD'], message: (error as Error).message });
     }
+    try {
+      parseLiveRoutes(env.SETTLEMENT_LIVE_ROUTES);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', path: ['SETTLEMENT_LIVE_ROUTES'], message: (error as Error).message });
+    }
   });
 
 export type Config = {
@@ -115,6 +122,8 @@ export type Config = {
   /** Operator-set USD prices for live quotes; empty means live quotes are refused, never 1:1. */
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
   quoteTtlSeconds: number;
+  /** The live pairs the Solana USDC treasury settles (domain/settlementRoute.ts); any other live pair fails loudly. */
+  settlementLiveRoutes: LiveRoute[];
   /**
    * BIP-39 mnemonics of the deposit-address seeds, one per mode; test mode falls back to the development mnemonic.
    * Only the signer (and `npm start`, which runs it in-process) may be given them.
@@ -251,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     logLevel: e.LOG_LEVEL,
     liveTokenPrices: parseLivePrices(e.LIVE_TOKEN_PRICES_USD),
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS,
+    settlementLiveRoutes: parseLiveRoutes(e.SETTLEMENT_LIVE_ROUTES),
     depositMnemonics: { test: e.DEPOSIT_MNEMONIC_TEST, live: e.DEPOSIT_MNEMONIC_LIVE },
     solanaTreasuryKeys: { test: e.SOLANA_TREASURY_KEY_TEST?.trim() || undefined, live: e.SOLANA_TREASURY_KEY_LIVE?.trim() || undefined },
     solanaPayoutMemo: e.SOLANA_PAYOUT_MEMO === 'true',
