@@ -1,18 +1,27 @@
 // Issue 13 items 3 and 5: a credited payment is settled from the Solana USDC treasury by the signer, through the
 // settle_<pay_id> child workflow, on the local litesvm chain behind its JSON-RPC endpoint and a real Postgres: the
 // merchant's USDC balance rises by exactly the amount, once, and the settlement names the payout's signature. A
-// signer without a test treasury still settles the same session simulated, paying nothing.
+// signer without a test treasury still settles the same session simulated, paying nothing. Live USDC on solana,
+// the first live route, is paid by the live treasury (mainnet pointed at the local chain); a short treasury makes
+// the settlement wait, never fail, and pays once topped up.
 import { createSolanaRpc, generateKeyPairSigner, type Address, type Signature } from '@solana/kit';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ActivityDeps } from '../../activities';
+import { depositXpubsFromSeeds } from '../../activities/depositAddresses/derive';
+import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
 import type { SignerDeps } from '../../activities/signer';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig } from '../../config/env';
 import { setSettlementWallet } from '../../db/repositories/merchants';
+import { createChainRegistry } from '../../domain/chainRegistry';
+import type { Chain } from '../../domain/chains';
 import { paymentIdForSession } from '../../domain/ids';
+import { parseLivePrices } from '../../domain/pricing';
+import type { Mode } from '../../domain/session';
 import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
 import { associatedTokenAccount } from '../../toolchain/localSolana/splToken';
-import { depositConfirmedSignal, depositDetectedSignal, selectPaymentUpdate } from '../../workflows/messages';
+import { depositConfirmedSignal, depositDetectedSignal, getStateQuery, selectPaymentUpdate } from '../../workflows/messages';
 import type { checkoutSession } from '../../workflows/checkoutSession';
 import { signerDepsFromConfig } from '../../worker/createSignerWorker';
 import { createWorkflowHarness, deposit, indexerRecords, waitForState, type WorkflowHarness } from '../support/workflowHarness';
@@ -20,16 +29,32 @@ import { createWorkflowHarness, deposit, indexerRecords, waitForState, type Work
 let h: WorkflowHarness;
 let solana: LocalSolana;
 let signer: SignerDeps;
+/** A signer whose live treasury is the local chain's, standing in for mainnet, with a live deposit seed. */
+let liveSigner: SignerDeps;
+/** The main worker's view of that mainnet: USDC on solana is the local mint. */
+let liveNetwork: Partial<ActivityDeps>;
+/** Enough for the first tests' payouts, and little enough that the short-treasury test can ask for more. */
+const TREASURY_USDC = 100_000_000n;
+const LIVE_MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
 beforeAll(async () => {
-  [h, solana] = await Promise.all([createWorkflowHarness(), startLocalSolana({ port: 0 })]);
+  [h, solana] = await Promise.all([createWorkflowHarness(), startLocalSolana({ port: 0, treasuryUsdc: TREASURY_USDC })]);
   // The signer as it starts in production, from its environment: the local treasury key, the worker's role, no memo.
   const env = { ...solana.env, ...solana.signerEnv, SOLANA_PAYOUT_MEMO: 'false', DATABASE_URL: h.db.urlAs('checkout_worker') };
   signer = await signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env));
+  const mainnet = {
+    RPC_URLS_SOLANA_MAINNET: solana.rpcUrl,
+    TOKEN_USDC_SOLANA_MAINNET: `${solana.usdcMint}:${solana.usdcDecimals}`,
+    ALLOW_MAINNET_TOKEN_OVERRIDES: 'true',
+  };
+  const liveEnv = { ...mainnet, SOLANA_TREASURY_KEY_LIVE: solana.signerEnv.SOLANA_TREASURY_KEY_TEST, DEPOSIT_MNEMONIC_LIVE: LIVE_MNEMONIC, SOLANA_PAYOUT_MEMO: 'false', DATABASE_URL: h.db.urlAs('checkout_worker') };
+  liveSigner = await signerDepsFromConfig(loadConfig(liveEnv, 'signer'), loadChainsConfig(liveEnv));
+  liveNetwork = { depositXpubs: depositXpubsFromSeeds(liveSigner.depositSeeds), paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig(mainnet))), liveTokenPrices: parseLivePrices('USDC=1') };
 });
 beforeEach(() => h.freshEnvironment());
 afterAll(async () => {
   await signer?.treasuries?.test?.sql.end({ timeout: 5 });
+  await liveSigner?.treasuries?.live?.sql.end({ timeout: 5 });
   await solana?.stop();
   await h?.teardown();
 });
@@ -49,18 +74,25 @@ async function freshWallet(): Promise<Address> {
   return wallet;
 }
 
-/** A test session paid in full in USDC on base, as the indexer reports it; resolves once it completed. */
-async function payInUsdcOnBase(amountUsdCents: string) {
-  const record = await h.record({ amountUsdCents });
-  const handle: WorkflowHandle<typeof checkoutSession> = await h.start(record);
-  const instructions = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
-  const paid = deposit({ amount: instructions.amount_base_units, toAddress: instructions.deposit_address });
-  await indexerRecords(h.db.sql, record.sessionId, paid);
-  await handle.signal(depositDetectedSignal, paid);
-  await indexerRecords(h.db.sql, record.sessionId, paid, { confirmations: 64 });
-  await handle.signal(depositConfirmedSignal, { ...paid, confirmations: 64 });
+/** A session paid in full in USDC (test: on base), as the indexer reports it; resolves once it completed. */
+async function payInUsdc(amountUsdCents: string, mode: Mode = 'test', chain: Chain = 'base') {
+  const { record, handle } = await startPaid(amountUsdCents, mode, chain);
   const state = await waitForState(handle, (s) => s.status === 'completed' || s.status === 'failed', 60_000);
   return { record, state, paymentId: paymentIdForSession(record.sessionId) };
+}
+
+/** A session paid in full, as the indexer reports it: the deposit detected, then confirmed. */
+async function startPaid(amountUsdCents: string, mode: Mode, chain: Chain) {
+  const record = await h.record({ amountUsdCents, mode, supportedTokens: { USDC: [chain] } });
+  const handle: WorkflowHandle<typeof checkoutSession> = await h.start(record);
+  const instructions = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain }] });
+  const paid = deposit({ chain, amount: instructions.amount_base_units, toAddress: instructions.deposit_address });
+  const confirmations = instructions.confirmations_required;
+  await indexerRecords(h.db.sql, record.sessionId, paid, { mode });
+  await handle.signal(depositDetectedSignal, paid);
+  await indexerRecords(h.db.sql, record.sessionId, paid, { mode, confirmations });
+  await handle.signal(depositConfirmedSignal, { ...paid, confirmations });
+  return { record, handle };
 }
 
 describe('settlement through the Solana treasury', () => {
@@ -68,7 +100,7 @@ describe('settlement through the Solana treasury', () => {
     const wallet = await freshWallet();
     await h.withWorker(
       async () => {
-        const { state, paymentId } = await payInUsdcOnBase('2550');
+        const { state, paymentId } = await payInUsdc('2550');
         expect(state.status).toBe('completed');
         expect(state.settlement).toMatchObject({ provider: 'solana-treasury', amountUsdc: '25500000' });
         const signature = state.settlement!.reference;
@@ -92,12 +124,59 @@ describe('settlement through the Solana treasury', () => {
   it('settles the same session simulated when the signer holds no test treasury, paying nothing', async () => {
     const wallet = await freshWallet();
     await h.withWorker(async () => {
-      const { state, paymentId } = await payInUsdcOnBase('1200');
+      const { state, paymentId } = await payInUsdc('1200');
       expect(state.status).toBe('completed');
       expect(state.settlement).toMatchObject({ provider: 'simulated', reference: `sim_${paymentId}`, amountUsdc: '12000000' });
       expect(await h.db.sql`select provider, status from settlements where payment_id = ${paymentId}`).toEqual([{ provider: 'simulated', status: 'settled' }]);
       expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 0 }]);
       expect(await usdcBalance(wallet)).toBe(0n);
     });
+  });
+
+  it('pays a live session in USDC on solana, the first live route, from the live treasury', async () => {
+    const wallet = await freshWallet();
+    await h.withWorker(
+      async () => {
+        const { state, paymentId } = await payInUsdc('700', 'live', 'solana');
+        expect(state.status).toBe('completed');
+        expect(state.settlement).toMatchObject({ provider: 'solana-treasury', amountUsdc: '7000000' });
+        expect(await usdcBalance(wallet)).toBe(7_000_000n);
+        expect(await h.db.sql`select mode, amount_base_units::text as amount, signature from payouts where payment_id = ${paymentId}`).toEqual([
+          { mode: 'live', amount: '7000000', signature: state.settlement!.reference },
+        ]);
+      },
+      liveNetwork,
+      {},
+      liveSigner,
+    );
+  });
+
+  it('waits while the treasury is short, without failing the session, and pays once it is topped up', async () => {
+    const wallet = await freshWallet();
+    const shortBy = 5_000_000n;
+    const amount = (await usdcBalance(solana.treasury.address)) + shortBy;
+    await h.withWorker(
+      async () => {
+        const { record, handle } = await startPaid((amount / 10_000n).toString(), 'test', 'base');
+        const paymentId = paymentIdForSession(record.sessionId);
+        await expect
+          .poll(async () => (await h.db.sql`select status from payouts where payment_id = ${paymentId}`)[0]?.status, { timeout: 30_000 })
+          .toBe('awaiting_liquidity');
+        expect((await handle.query(getStateQuery)).status).toBe('confirming');
+        expect(await usdcBalance(wallet)).toBe(0n);
+
+        await solana.mintUsdc(solana.treasury.address, shortBy);
+        // The settlement checks back every 30 s of workflow time; the test server's clock is moved past that.
+        await h.env.sleep('31 seconds');
+        const state = await waitForState(handle, (s) => s.status === 'completed' || s.status === 'failed', 60_000);
+        expect(state.status).toBe('completed');
+        expect(state.settlement).toMatchObject({ provider: 'solana-treasury', amountUsdc: amount.toString() });
+        expect(await usdcBalance(wallet)).toBe(amount);
+        expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 1 }]);
+      },
+      {},
+      {},
+      signer,
+    );
   });
 });
