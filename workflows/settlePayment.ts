@@ -17,7 +17,10 @@ export interface TreasurySettlementInput {
   amountUsdcBaseUnits: string;
 }
 
-/** Settled, or the signer holds no treasury for the mode: nothing was paid, the caller chooses what that means. */
+/**
+ * Settled, or (test mode) the signer holds no treasury: nothing was paid, and the session settles simulated. A
+ * live signer without a treasury fails this workflow loudly, naming what the operator must set.
+ */
 export type TreasurySettlementOutcome = { kind: 'settled'; settlement: SettlementState } | { kind: 'no_treasury' };
 
 /** While a submitted payout waits for its block: a few slots. */
@@ -33,6 +36,12 @@ export async function settlePayment(input: TreasurySettlementInput): Promise<Tre
     const answer = await payOnce(input);
     switch (answer.status) {
       case 'no_treasury':
+        if (mode === 'live') {
+          throw ApplicationFailure.nonRetryable(
+            `The signer holds no live treasury (SOLANA_TREASURY_KEY_LIVE) to settle ${paymentId}; funds are held at the deposit address`,
+            WorkflowFailure.SettlementUnavailable,
+          );
+        }
         return { kind: 'no_treasury' };
       case 'submitted':
         await sleep(CONFIRMATION_POLL);

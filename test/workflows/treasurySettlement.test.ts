@@ -2,7 +2,8 @@
 // settle_<pay_id> child workflow, on the local litesvm chain behind its JSON-RPC endpoint and a real Postgres: the
 // merchant's USDC balance rises by exactly the amount, once, and the settlement names the payout's signature. A
 // signer without a test treasury still settles the same session simulated, paying nothing. Live USDC on solana,
-// the first live route, is paid by the live treasury (mainnet pointed at the local chain); a short treasury makes
+// the first live route, is paid by the live treasury (mainnet pointed at the local chain), and any other live
+// settlement fails loudly; a short treasury makes
 // the settlement wait, never fail, and pays once topped up.
 import { createSolanaRpc, generateKeyPairSigner, type Address, type Signature } from '@solana/kit';
 import type { WorkflowHandle } from '@temporalio/client';
@@ -149,6 +150,33 @@ describe('settlement through the Solana treasury', () => {
       {},
       liveSigner,
     );
+  });
+
+  it('live: a signer without a live treasury, or a pair outside SETTLEMENT_LIVE_ROUTES, fails the session loudly and pays nothing', async () => {
+    const wallet = await freshWallet();
+    await h.withWorker(
+      async () => {
+        const { state, paymentId } = await payInUsdc('300', 'live', 'solana');
+        expect(state.status).toBe('failed');
+        expect(state.failureReason).toBe(`The signer holds no live treasury (SOLANA_TREASURY_KEY_LIVE) to settle ${paymentId}; funds are held at the deposit address`);
+        expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 0 }]);
+      },
+      liveNetwork,
+      {},
+      { depositSeeds: liveSigner.depositSeeds },
+    );
+    await h.withWorker(
+      async () => {
+        const { state, paymentId } = await payInUsdc('300', 'live', 'base');
+        expect(state.status).toBe('failed');
+        expect(state.failureReason).toMatch(/^No live settlement provider for USDC on base/);
+        expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 0 }]);
+      },
+      liveNetwork,
+      {},
+      liveSigner,
+    );
+    expect(await usdcBalance(wallet)).toBe(0n);
   });
 
   it('waits while the treasury is short, without failing the session, and pays once it is topped up', async () => {
