@@ -1,7 +1,8 @@
 // Which way a payment is settled. The Solana USDC treasury pays a merchant only for money verified on a chain: in
 // test mode for every pair (a signer without a test treasury falls back to the simulator), in live mode only for
 // the pairs the operator listed in SETTLEMENT_LIVE_ROUTES, the ones whose deposits refill that treasury. A bank
-// transfer is an operator's claim, not a chain fact, so it never draws on the treasury.
+// transfer is an operator's claim and a simulated receipt (POST …/simulate) no money at all: neither is a chain
+// fact, so neither ever draws on the treasury.
 import { CHAINS, TOKENS, type Chain, type TokenSymbol } from './chains';
 import type { Mode } from './session';
 
@@ -33,12 +34,12 @@ export interface RouteRequest {
   mode: Mode;
   chain: Chain;
   token: TokenSymbol;
-  /** Whether any of the money came by bank transfer. */
-  fromBank: boolean;
+  /** What backs the credited money: chain deposits only, any bank transfer, or a simulated receipt. */
+  backing: 'chain' | 'bank' | 'simulated';
 }
 
 export function settlementRoute(request: RouteRequest, liveRoutes: readonly LiveRoute[]): SettlementRoute {
-  if (request.mode === 'test') return request.fromBank ? 'simulated' : 'treasury';
-  if (request.fromBank) return 'unavailable';
+  if (request.mode === 'test') return request.backing === 'chain' ? 'treasury' : 'simulated';
+  if (request.backing !== 'chain') return 'unavailable';
   return liveRoutes.some((route) => route.chain === request.chain && route.token === request.token) ? 'treasury' : 'unavailable';
 }

@@ -151,7 +151,8 @@ export class SessionRun {
    */
   private async settleThroughTreasury(source: ReturnType<typeof settlementSource>): Promise<SettlementState | undefined> {
     const { state, record } = this;
-    const route = await records.settlementRoute({ mode: record.mode, chain: source.chain, token: source.token, fromBank: BigInt(state.bankReceivedCents) > 0n });
+    const backing = state.simulated?.receipt ? 'simulated' : BigInt(state.bankReceivedCents) > 0n ? 'bank' : 'chain';
+    const route = await records.settlementRoute({ mode: record.mode, chain: source.chain, token: source.token, backing });
     if (route !== 'treasury') return undefined;
     const paymentId = paymentIdForSession(record.sessionId);
     const outcome = await executeChild(settlePayment, {

@@ -1,24 +1,25 @@
 // Issue 13 item 5: the treasury pays only for chain-verified money: every test pair, the live pairs the operator
-// listed; bank transfers never; a malformed route list is refused at start.
+// listed; bank transfers and simulated receipts never; a malformed route list is refused at start.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, settlementRoute } from '../../domain/settlementRoute';
 
 const live = parseLiveRoutes(DEFAULT_LIVE_ROUTES);
 
 describe('settlement route', () => {
-  it('test mode: the treasury for any chain deposit, the simulator for bank money', () => {
-    expect(settlementRoute({ mode: 'test', chain: 'base', token: 'USDC', fromBank: false }, [])).toBe('treasury');
-    expect(settlementRoute({ mode: 'test', chain: 'tron', token: 'USDT', fromBank: false }, [])).toBe('treasury');
-    expect(settlementRoute({ mode: 'test', chain: 'base', token: 'USDC', fromBank: true }, live)).toBe('simulated');
+  it('test mode: the treasury for any chain deposit, the simulator for bank money and simulated receipts', () => {
+    expect(settlementRoute({ mode: 'test', chain: 'base', token: 'USDC', backing: 'chain' }, [])).toBe('treasury');
+    expect(settlementRoute({ mode: 'test', chain: 'tron', token: 'USDT', backing: 'chain' }, [])).toBe('treasury');
+    expect(settlementRoute({ mode: 'test', chain: 'base', token: 'USDC', backing: 'bank' }, live)).toBe('simulated');
+    expect(settlementRoute({ mode: 'test', chain: 'solana', token: 'USDC', backing: 'simulated' }, live)).toBe('simulated');
   });
 
   it('live mode: the treasury only for a listed pair (USDC on solana by default), never for bank money', () => {
     expect(live).toEqual([{ token: 'USDC', chain: 'solana' }]);
-    expect(settlementRoute({ mode: 'live', chain: 'solana', token: 'USDC', fromBank: false }, live)).toBe('treasury');
-    expect(settlementRoute({ mode: 'live', chain: 'base', token: 'USDC', fromBank: false }, live)).toBe('unavailable');
-    expect(settlementRoute({ mode: 'live', chain: 'solana', token: 'USDT', fromBank: false }, live)).toBe('unavailable');
-    expect(settlementRoute({ mode: 'live', chain: 'solana', token: 'USDC', fromBank: true }, live)).toBe('unavailable');
-    expect(settlementRoute({ mode: 'live', chain: 'solana', token: 'USDC', fromBank: false }, [])).toBe('unavailable');
+    expect(settlementRoute({ mode: 'live', chain: 'solana', token: 'USDC', backing: 'chain' }, live)).toBe('treasury');
+    expect(settlementRoute({ mode: 'live', chain: 'base', token: 'USDC', backing: 'chain' }, live)).toBe('unavailable');
+    expect(settlementRoute({ mode: 'live', chain: 'solana', token: 'USDT', backing: 'chain' }, live)).toBe('unavailable');
+    expect(settlementRoute({ mode: 'live', chain: 'solana', token: 'USDC', backing: 'bank' }, live)).toBe('unavailable');
+    expect(settlementRoute({ mode: 'live', chain: 'solana', token: 'USDC', backing: 'chain' }, [])).toBe('unavailable');
   });
 
   it('parses a list of TOKEN:chain pairs and refuses anything else', () => {

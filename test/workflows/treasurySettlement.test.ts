@@ -1,7 +1,8 @@
 // Issue 13 items 3 and 5: a credited payment is settled from the Solana USDC treasury by the signer, through the
 // settle_<pay_id> child workflow, on the local litesvm chain behind its JSON-RPC endpoint and a real Postgres: the
 // merchant's USDC balance rises by exactly the amount, once, and the settlement names the payout's signature. A
-// signer without a test treasury still settles the same session simulated, paying nothing. Live USDC on solana,
+// signer without a test treasury still settles the same session simulated, paying nothing, and a simulated
+// receipt is never paid from the treasury. Live USDC on solana,
 // the first live route, is paid by the live treasury (mainnet pointed at the local chain), and any other live
 // settlement fails loudly; a short treasury makes
 // the settlement wait, never fail, and pays once topped up.
@@ -22,7 +23,7 @@ import { parseLivePrices } from '../../domain/pricing';
 import type { Mode } from '../../domain/session';
 import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
 import { associatedTokenAccount } from '../../toolchain/localSolana/splToken';
-import { depositConfirmedSignal, depositDetectedSignal, getStateQuery, selectPaymentUpdate } from '../../workflows/messages';
+import { depositConfirmedSignal, depositDetectedSignal, getStateQuery, selectPaymentUpdate, simulateUpdate } from '../../workflows/messages';
 import type { checkoutSession } from '../../workflows/checkoutSession';
 import { signerDepsFromConfig } from '../../worker/createSignerWorker';
 import { createWorkflowHarness, deposit, indexerRecords, waitForState, type WorkflowHarness } from '../support/workflowHarness';
@@ -115,6 +116,25 @@ describe('settlement through the Solana treasury', () => {
         expect(await h.db.sql`select provider, status, reference, amount_usdc_base_units::text as amount from settlements where payment_id = ${paymentId}`).toEqual([
           { provider: 'solana-treasury', status: 'settled', reference: signature, amount: '25500000' },
         ]);
+      },
+      {},
+      {},
+      signer,
+    );
+  });
+
+  it('never pays a simulated receipt from the treasury, even with a treasury at hand', async () => {
+    const wallet = await freshWallet();
+    await h.withWorker(
+      async () => {
+        const record = await h.record({ amountUsdCents: '900' });
+        const handle = await h.start(record);
+        await handle.executeUpdate(simulateUpdate, { args: [{ status: 'completed' }] });
+        const state = await waitForState(handle, (s) => s.status === 'completed');
+        const paymentId = paymentIdForSession(record.sessionId);
+        expect(state.settlement).toMatchObject({ provider: 'simulated', reference: `sim_${paymentId}` });
+        expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 0 }]);
+        expect(await usdcBalance(wallet)).toBe(0n);
       },
       {},
       {},
