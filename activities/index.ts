@@ -15,6 +15,8 @@ import { createReserveDepositIndex } from './payments/reserveDepositIndex';
 import { createReadModelActivities } from './readModel';
 import { createSettlePayment, defaultSettlementProviders, type SettlementDeps } from './settlement/settlePayment';
 import { simulatedSettlement } from './settlement/simulatedSettlement';
+import { createTreasurySettlementActivities } from './settlement/treasurySettlement';
+import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, type LiveRoute } from '../domain/settlementRoute';
 import { createWebhookRecords } from './webhooks/webhookActivities';
 
 export interface ActivityDeps {
@@ -26,6 +28,8 @@ export interface ActivityDeps {
   paymentNetwork: PaymentNetwork;
   /** Defaults to simulated settlement for test mode and none (fail loudly) for live mode. */
   settlementProviderFor?: SettlementDeps['providerFor'];
+  /** The live pairs the treasury settles; SETTLEMENT_LIVE_ROUTES' default unless given. */
+  settlementLiveRoutes?: readonly LiveRoute[];
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -46,6 +50,7 @@ export function createActivities(deps: ActivityDeps) {
       sql: deps.sql,
       providerFor: deps.settlementProviderFor ?? defaultSettlementProviders(simulatedSettlement()),
     }),
+    ...createTreasurySettlementActivities({ sql: deps.sql, liveRoutes: deps.settlementLiveRoutes ?? parseLiveRoutes(DEFAULT_LIVE_ROUTES) }),
     ...createWebhookRecords({ sql: deps.sql }),
   };
 }

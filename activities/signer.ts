@@ -1,16 +1,22 @@
 // Every activity the signer worker registers (worker/createSignerWorker.ts): those that need signing material,
 // which no other process holds (SETTLEMENT.md rule 4). Workflows import the type only.
+import type { Mode } from '../domain/session';
 import { createDeriveSolanaDepositAddress } from './depositAddresses/solanaDepositAddress';
 import type { DepositSeeds } from './depositAddresses/seed';
+import type { TreasuryPayoutDeps } from './settlement/treasuryPayout';
+import { createPayTreasuryPayout } from './settlement/treasuryPayouts';
 
 export interface SignerDeps {
   /** Made once at start from DEPOSIT_MNEMONIC_TEST / DEPOSIT_MNEMONIC_LIVE (seed.ts `depositSeeds`). */
   depositSeeds: DepositSeeds;
+  /** The Solana USDC treasury of each mode given SOLANA_TREASURY_KEY_TEST / _LIVE; a mode without one pays nobody. */
+  treasuries?: Partial<Record<Mode, TreasuryPayoutDeps>>;
 }
 
 export function createSignerActivities(deps: SignerDeps) {
   return {
     deriveSolanaDepositAddress: createDeriveSolanaDepositAddress({ depositSeeds: deps.depositSeeds }),
+    payTreasuryPayout: createPayTreasuryPayout(deps.treasuries ?? {}),
   };
 }
 

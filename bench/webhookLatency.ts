@@ -91,7 +91,7 @@ export async function benchWebhookLatency(env: BenchEnvironment, chain: LocalCha
     activities: activityDepsFromConfig(config, db.sql, chainEnv),
     deliveries: webhookDeliveryDepsFromConfig(config, db.sql),
     maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
-    signer: signerDepsFromConfig(config),
+    signer: await signerDepsFromConfig(config),
   });
   const connection = await Connection.connect({ address: env.temporalAddress });
   const temporal = new Client({ connection });

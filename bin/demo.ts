@@ -130,7 +130,7 @@ try {
   const { settlement } = (await stack.temporal.workflow.getHandle(sessionId).query(getStateQuery));
   say(
     settlement
-      ? `settlement: ${settlement.provider} (reference ${settlement.reference}, ${formatUsdc(BigInt(settlement.amountUsdc))} USDC)${settlement.provider === 'simulated' ? ': recorded, no USDC moved on Solana' : ''}`
+      ? `settlement: ${settlement.provider} (reference ${settlement.reference}, ${formatUsdc(BigInt(settlement.amountUsdc))} USDC)${settlement.provider === 'simulated' ? ': recorded, no USDC moved on Solana' : ': paid from the treasury on the local Solana chain'}`
       : 'settlement: none recorded',
   );
   say(`merchant's settlement wallet ${merchantWallet} holds ${await merchantUsdc()} USDC on the local Solana chain`);

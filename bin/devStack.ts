@@ -69,7 +69,8 @@ export interface DevStack {
   localSolana: LocalSolana | undefined;
   /**
    * The signer worker's environment, kept out of the other workers' (they hold public material only):
-   * SOLANA_TREASURY_KEY_TEST, the local Solana treasury's key, when that chain runs.
+   * SOLANA_TREASURY_KEY_TEST, the local Solana treasury's key, when that chain runs. The in-process signer is
+   * given it, with the stack's database and no payout memo, so test-mode settlements pay from that treasury.
    */
   signerEnv: Record<string, string>;
   /** `chain:network` of every running indexer. */
@@ -143,6 +144,20 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     const chains = loadChainsConfig(chainEnv);
     const registry = createChainRegistry(chains);
 
+    // The signer pays test-mode settlements from the local chain's treasury, which cannot run the Memo program.
+    const signer = await signerDepsFromConfig(
+      {
+        ...config,
+        databaseUrl,
+        ...(localSolana
+          ? { solanaTreasuryKeys: { ...config.solanaTreasuryKeys, test: localSolana.signerEnv.SOLANA_TREASURY_KEY_TEST }, solanaPayoutMemo: false }
+          : {}),
+      },
+      chains,
+    );
+    const treasurySql = signer.treasuries?.test?.sql ?? signer.treasuries?.live?.sql;
+    if (treasurySql) stops.unshift(() => treasurySql.end({ timeout: 5 }));
+
     const temporalAddress = temporalServer?.address ?? config.temporal.address;
     const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
     const workers = await startInProcessWorkers({
@@ -153,7 +168,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       deliveries: webhookDeliveryDepsFromConfig(config, sql),
       maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
       // The stack may hold the mnemonics; the session worker is handed only their xpubs.
-      signer: signerDepsFromConfig(config),
+      signer,
       workflowBundle,
     });
     const sweeper = startRetentionSweeper(sql, config.retention, logger);

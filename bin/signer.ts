@@ -1,5 +1,6 @@
-// The signer worker process: `npm run signer` with TEMPORAL_ADDRESS and the signing material set (DEPOSIT_MNEMONIC_*;
-// later the treasury and relayer keys). It alone holds them (SETTLEMENT.md rule 4) and needs no database.
+// The signer worker process: `npm run signer` with TEMPORAL_ADDRESS and the signing material set (DEPOSIT_MNEMONIC_*,
+// SOLANA_TREASURY_KEY_*; later the relayer keys). It alone holds them (SETTLEMENT.md rule 4); with a treasury key it
+// also needs DATABASE_URL and the mode's RPC_URLS_SOLANA_* (worker/createSignerWorker.ts).
 // `npm run signer -- --print-xpubs` prints the main worker's DEPOSIT_XPUB_* variables for these mnemonics and exits.
 import { NativeConnection } from '@temporalio/worker';
 import { depositXpubsFromSeeds } from '../activities/depositAddresses/derive';
@@ -23,15 +24,17 @@ async function run(signer: SignerDeps): Promise<void> {
     signer,
     shutdownGraceTimeMs: config.shutdownTimeoutMs,
   });
-  logger.info({ taskQueue: signerTaskQueue(config.temporal.taskQueue), liveSeed: signer.depositSeeds.live !== undefined }, 'signer running');
+  const treasuries = Object.fromEntries(Object.entries(signer.treasuries ?? {}).map(([mode, treasury]) => [mode, treasury.treasury.address]));
+  logger.info({ taskQueue: signerTaskQueue(config.temporal.taskQueue), liveSeed: signer.depositSeeds.live !== undefined, treasuries }, 'signer running');
   await worker.run();
   await connection.close();
+  await Promise.all([...new Set(Object.values(signer.treasuries ?? {}).map((treasury) => treasury.sql))].map((sql) => sql.end({ timeout: 5 })));
   logger.info('signer stopped');
 }
 
 try {
   // The seeds are made here, once: BIP-39 stretching is deliberately slow, so never per activity.
-  const signer = signerDepsFromConfig(config);
+  const signer = await signerDepsFromConfig(config);
   if (process.argv.includes('--print-xpubs')) console.log(depositXpubVariables(depositXpubsFromSeeds(signer.depositSeeds)).join('\n'));
   else await run(signer);
 } catch (error) {

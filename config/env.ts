@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseLivePrices, type Rate } from '../domain/pricing';
 import type { TokenSymbol } from '../domain/chains';
 import { DEFAULT_MINIMUM_DEPOSIT_CENTS } from '../domain/session';
+import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, type LiveRoute } from '../domain/settlementRoute';
 import { invalidIpRules } from '../domain/ipAllowlist';
 import type { RetentionAges } from '../db/repositories/retention';
 import { InvalidAccountXpubError, parseAccountXpub, type DepositXpubs } from '../activities/depositAddresses/derive';
@@ -35,10 +36,14 @@ const EnvSchema = z
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     LIVE_TOKEN_PRICES_USD: z.string().optional(),
+    SETTLEMENT_LIVE_ROUTES: z.string().default(DEFAULT_LIVE_ROUTES),
     QUOTE_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
     // Signing material: the signer's alone (config/signingMaterial.ts checks who holds it and its shape).
     DEPOSIT_MNEMONIC_TEST: z.string().optional(),
     DEPOSIT_MNEMONIC_LIVE: z.string().optional(),
+    SOLANA_TREASURY_KEY_TEST: z.string().optional(),
+    SOLANA_TREASURY_KEY_LIVE: z.string().optional(),
+    SOLANA_PAYOUT_MEMO: z.enum(['true', 'false']).default('true'),
     DEPOSIT_XPUB_EVM_TEST: z.string().optional(),
     DEPOSIT_XPUB_TRON_TEST: z.string().optional(),
     DEPOSIT_XPUB_EVM_LIVE: z.string().optional(),
@@ -91,6 +96,11 @@ const EnvSchema = z
     } catch (error) {
       ctx.addIssue({ code: 'custom', path: ['LIVE_TOKEN_PRICES_USD'], message: (error as Error).message });
     }
+    try {
+      parseLiveRoutes(env.SETTLEMENT_LIVE_ROUTES);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', path: ['SETTLEMENT_LIVE_ROUTES'], message: (error as Error).message });
+    }
   });
 
 export type Config = {
@@ -112,11 +122,23 @@ export type Config = {
   /** Operator-set USD prices for live quotes; empty means live quotes are refused, never 1:1. */
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
   quoteTtlSeconds: number;
+  /** The live pairs the Solana USDC treasury settles (domain/settlementRoute.ts); any other live pair fails loudly. */
+  settlementLiveRoutes: LiveRoute[];
   /**
    * BIP-39 mnemonics of the deposit-address seeds, one per mode; test mode falls back to the development mnemonic.
    * Only the signer (and `npm start`, which runs it in-process) may be given them.
    */
   depositMnemonics: { test: string | undefined; live: string | undefined };
+  /**
+   * base58 64-byte keypairs of the Solana USDC treasuries merchants are paid from, one per mode; unset: that mode
+   * has no treasury. Only the signer may be given them (config/signingMaterial.ts).
+   */
+  solanaTreasuryKeys: { test: string | undefined; live: string | undefined };
+  /**
+   * Whether payouts carry the pay_… memo. Every cluster runs the SPL Memo program; only the local litesvm chain
+   * cannot execute it (TreasuryPayoutDeps.memo), so the dev stack and tests turn it off, by name, never by guessing.
+   */
+  solanaPayoutMemo: boolean;
   /** Account xpubs the main worker derives EVM and Tron deposit addresses from; test defaults to the development mnemonic's. */
   depositXpubs: DepositXpubs;
   /** How long after a session closes its deposit address is still watched, so late deposits are caught. */
@@ -238,7 +260,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     logLevel: e.LOG_LEVEL,
     liveTokenPrices: parseLivePrices(e.LIVE_TOKEN_PRICES_USD),
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS,
+    settlementLiveRoutes: parseLiveRoutes(e.SETTLEMENT_LIVE_ROUTES),
     depositMnemonics: { test: e.DEPOSIT_MNEMONIC_TEST, live: e.DEPOSIT_MNEMONIC_LIVE },
+    solanaTreasuryKeys: { test: e.SOLANA_TREASURY_KEY_TEST?.trim() || undefined, live: e.SOLANA_TREASURY_KEY_LIVE?.trim() || undefined },
+    solanaPayoutMemo: e.SOLANA_PAYOUT_MEMO === 'true',
     depositXpubs: { test: depositXpubsFor(e, 'test'), live: depositXpubsFor(e, 'live') },
     lateDepositWatchHours: e.LATE_DEPOSIT_WATCH_HOURS,
     minimumDepositCents: e.MINIMUM_DEPOSIT_CENTS,

@@ -1,9 +1,18 @@
 // The signer worker: the only process given signing material (SETTLEMENT.md rule 4). It polls its own task queue,
-// named after the session queue, and runs no workflow and no other activity; it needs no database.
+// named after the session queue, and runs no workflow and no other activity. It needs a database only when it
+// holds a treasury key: payouts are written ahead of signing (activities/settlement/treasuryPayout.ts).
+import { createKeyPairSignerFromBytes, createSolanaRpc, type Address } from '@solana/kit';
+import { base58 } from '@scure/base';
 import { type NativeConnection, Worker } from '@temporalio/worker';
 import { createSignerActivities, type SignerDeps } from '../activities/signer';
 import { depositSeeds } from '../activities/depositAddresses/seed';
-import type { Config } from '../config/env';
+import type { TreasuryPayoutDeps } from '../activities/settlement/treasuryPayout';
+import { loadChainsConfig } from '../config/chains';
+import { ConfigError, type Config } from '../config/env';
+import { createSql } from '../db/client';
+import { createChainRegistry, type ChainNetworks } from '../domain/chainRegistry';
+import { networkForMode } from '../domain/payablePairs';
+import type { Mode } from '../domain/session';
 import { signerTaskQueue } from '../domain/taskQueues';
 
 export interface SignerWorkerDeps {
@@ -25,7 +34,37 @@ export function createSignerWorker(deps: SignerWorkerDeps): Promise<Worker> {
   });
 }
 
-/** The signing material the configuration holds, made ready once: an invalid mnemonic stops the start. */
-export function signerDepsFromConfig(config: Pick<Config, 'depositMnemonics'>): SignerDeps {
-  return { depositSeeds: depositSeeds(config.depositMnemonics) };
+const MODES: readonly Mode[] = ['test', 'live'];
+
+type SignerConfig = Pick<Config, 'depositMnemonics' | 'solanaTreasuryKeys' | 'solanaPayoutMemo' | 'databaseUrl'>;
+
+/**
+ * The signing material the configuration holds, made ready once: an invalid mnemonic or key stops the start. A
+ * treasury pays on its mode's Solana network (RPC_URLS_SOLANA_TESTNET / _MAINNET, first URL) in that network's
+ * USDC, and writes its payouts through DATABASE_URL: the worker's role for now, the signer has no role of its own.
+ */
+export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainNetworks): Promise<SignerDeps> {
+  const seeds = depositSeeds(config.depositMnemonics);
+  const modes = MODES.filter((mode) => config.solanaTreasuryKeys[mode] !== undefined);
+  if (modes.length === 0) return { depositSeeds: seeds };
+  if (!config.databaseUrl) throw new ConfigError('invalid configuration: DATABASE_URL: is required by the signer when a SOLANA_TREASURY_KEY_* is set (payouts are recorded before they are signed)');
+  const registry = createChainRegistry(chains ?? loadChainsConfig());
+  const sql = createSql(config.databaseUrl, { max: 4 });
+  const treasuries: Partial<Record<Mode, TreasuryPayoutDeps>> = {};
+  for (const mode of modes) {
+    const network = networkForMode(mode);
+    const variable = `SOLANA_TREASURY_KEY_${mode.toUpperCase()}`;
+    const [rpcUrl] = registry.get('solana', network).rpcUrls;
+    if (!rpcUrl) throw new ConfigError(`invalid configuration: ${variable}: needs RPC_URLS_SOLANA_${network.toUpperCase()}, the network its treasury pays on`);
+    const usdc = registry.token('solana', network, 'USDC');
+    if (!usdc) throw new ConfigError(`invalid configuration: ${variable}: no USDC mint on solana ${network} (TOKEN_USDC_SOLANA_${network.toUpperCase()})`);
+    treasuries[mode] = {
+      sql,
+      rpc: createSolanaRpc(rpcUrl),
+      treasury: await createKeyPairSignerFromBytes(base58.decode((config.solanaTreasuryKeys[mode] as string).trim())),
+      usdcMint: usdc.address as Address,
+      memo: config.solanaPayoutMemo,
+    };
+  }
+  return { depositSeeds: seeds, treasuries };
 }

@@ -38,5 +38,6 @@ export function activityDepsFromConfig(config: Config, sql: Sql, env: NodeJS.Pro
     paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig(env))),
     depositXpubs: config.depositXpubs,
     liveTokenPrices: config.liveTokenPrices,
+    settlementLiveRoutes: config.settlementLiveRoutes,
   };
 }

@@ -1,3 +1,4 @@
 // The workflow bundle's entry: every workflow type the worker registers.
 export { checkoutSession } from './checkoutSession';
+export { settlePayment } from './settlePayment';
 export { webhookDelivery } from './webhookDelivery';

@@ -34,3 +34,15 @@ export const signer = () =>
     scheduleToCloseTimeout: '30 seconds',
     retry: { initialInterval: '200 milliseconds', maximumAttempts: 5 },
   });
+
+/**
+ * A treasury payout on the signer worker (workflows/settlePayment.ts): each pass is short and resumable, and a
+ * payment once credited must be paid however long the signer is away, so it retries without limit; only a payout
+ * the signer refuses (a merchant without a wallet, a second amount) is final.
+ */
+export const payouts = () =>
+  proxyActivities<SignerActivities>({
+    taskQueue: signerTaskQueue(workflowInfo().taskQueue),
+    startToCloseTimeout: '2 minutes',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [WorkflowFailure.PayoutRefused] },
+  });

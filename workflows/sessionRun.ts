@@ -1,7 +1,7 @@
 // One run of a session workflow: its state, and the steps that change it. Each step asks the session
 // ledger (domain/sessionLedger.ts) what the money means, then moves the status and calls the activities
 // that record and announce it. The workflow function (checkoutSession.ts) feeds it signals and updates.
-import { ActivityFailure, ApplicationFailure, log, upsertSearchAttributes } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, log, ParentClosePolicy, patched, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ConfirmedDeposit, DepositObservation, DepositRef } from '../domain/deposit';
 import { selectionLimitRefusal, type PaymentInstructions, type PaymentSelection } from '../domain/payment';
 import { DEFAULT_MINIMUM_DEPOSIT_CENTS, type SessionRecord } from '../domain/session';
@@ -16,17 +16,20 @@ import {
   receiveBankTransfer,
   reorgDeposit,
   settlementSource,
+  toMicroUnits,
   type DepositOutcome,
   type LedgerTerms,
   type LedgerWindow,
 } from '../domain/sessionLedger';
-import type { BankTransferReceipt, SessionState } from '../domain/sessionState';
+import { paymentIdForSession } from '../domain/ids';
+import type { BankTransferReceipt, SessionState, SettlementState } from '../domain/sessionState';
 import { CLOSED_STATUSES, type SessionStatus } from '../domain/status';
 import { WorkflowFailure } from '../domain/workflowFailures';
 import { announceStatus } from './announceStatus';
 import { ChainAttribute, SessionStatusAttribute, TokenAttribute } from './searchAttributes';
 import { preparePayment } from './paymentPreparation';
 import { records, settlement } from './sessionActivities';
+import { settlePayment } from './settlePayment';
 import { simulateStatus } from './simulateStatus';
 
 
@@ -42,6 +45,12 @@ export interface Carried {
   expiryReached: boolean;
   closedAt?: string;
 }
+
+/**
+ * Sessions that settled before the treasury existed ran the settlePayment activity alone; their histories must
+ * replay that, so the route and the child workflow run only where this marker is (or is being) recorded.
+ */
+const SETTLE_THROUGH_TREASURY = 'settle-through-treasury';
 
 export const refuse = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
 
@@ -113,22 +122,53 @@ export class SessionRun {
     const { state, record } = this;
     const source = settlementSource(state, this.terms);
     try {
-      state.settlement = await settlement.settlePayment({
-        sessionId: record.sessionId,
-        merchantId: record.merchantId,
-        mode: record.mode,
-        chain: source.chain,
-        token: source.token,
-        receivedBaseUnits: source.baseUnits,
-        decimals: source.decimals,
-      });
+      const paid = patched(SETTLE_THROUGH_TREASURY) ? await this.settleThroughTreasury(source) : undefined;
+      state.settlement =
+        paid ??
+        (await settlement.settlePayment({
+          sessionId: record.sessionId,
+          merchantId: record.merchantId,
+          mode: record.mode,
+          chain: source.chain,
+          token: source.token,
+          receivedBaseUnits: source.baseUnits,
+          decimals: source.decimals,
+        }));
       return true;
     } catch (error) {
-      if (!(error instanceof ActivityFailure) || !(error.cause instanceof ApplicationFailure)) throw error;
+      if (!(error instanceof ActivityFailure || error instanceof ChildWorkflowFailure) || !(error.cause instanceof ApplicationFailure)) throw error;
       state.failureReason = error.cause.message;
       await this.moveTo('failed', `settlement refused: ${error.cause.message}`);
       return false;
     }
+  }
+
+  /**
+   * The treasury route's payout, in its own child workflow so its polling stays out of the session's history;
+   * undefined where the route is another one, or the signer has no treasury for the mode (then the provider
+   * activity decides: simulated in test mode, a loud failure in live mode).
+   */
+  private async settleThroughTreasury(source: ReturnType<typeof settlementSource>): Promise<SettlementState | undefined> {
+    const { state, record } = this;
+    const backing = state.simulated?.receipt ? 'simulated' : BigInt(state.bankReceivedCents) > 0n ? 'bank' : 'chain';
+    const route = await records.settlementRoute({ mode: record.mode, chain: source.chain, token: source.token, backing });
+    if (route !== 'treasury') return undefined;
+    const paymentId = paymentIdForSession(record.sessionId);
+    const outcome = await executeChild(settlePayment, {
+      workflowId: `settle_${paymentId}`,
+      // A payout under way finishes even if the session's workflow is ended: the merchant is owed it.
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      args: [
+        {
+          paymentId,
+          sessionId: record.sessionId,
+          merchantId: record.merchantId,
+          mode: record.mode,
+          amountUsdcBaseUnits: toMicroUnits(BigInt(source.baseUnits), source.decimals).toString(),
+        },
+      ],
+    });
+    return outcome.kind === 'settled' ? outcome.settlement : undefined;
   }
 
   /** Moves to the status the ledger and the clock call for, settling first where the ledger says so. */

@@ -8,6 +8,7 @@ import { paymentIdForSession } from '../../domain/ids';
 import type { Mode } from '../../domain/session';
 import { toMicroUnits } from '../../domain/sessionLedger';
 import type { SettlementState } from '../../domain/sessionState';
+import { TREASURY_PROVIDER } from '../../domain/settlementRoute';
 import { WorkflowFailure } from '../../domain/workflowFailures';
 import type { SettlementProvider } from './settlementProvider';
 
@@ -44,7 +45,7 @@ export function createSettlePayment(deps: SettlementDeps) {
       );
     }
     // A settlement begun with one provider is finished by that provider only: a second one could pay again.
-    if (existing && existing.provider !== provider.name) {
+    if (existing && existing.provider !== provider.name && !(await takeOverUnpaidTreasurySettlement(deps.sql, paymentId, provider.name))) {
       throw ApplicationFailure.retryable(
         `Settlement of ${paymentId} was started with provider ${existing.provider}, which is no longer configured for this route; restore it to finish the settlement`,
         'SettlementProviderChanged',
@@ -78,6 +79,18 @@ export function createSettlePayment(deps: SettlementDeps) {
       settledAt: result.settledAt.toISOString(),
     };
   };
+}
+
+/**
+ * A treasury settlement whose signer had no treasury for the mode (workflows/settlePayment.ts) paid nothing: its
+ * payout row, written before anything is signed, does not exist. Only then may another provider take it over.
+ */
+async function takeOverUnpaidTreasurySettlement(sql: Sql, paymentId: string, provider: string): Promise<boolean> {
+  const taken = await sql`
+    update settlements set provider = ${provider}
+    where payment_id = ${paymentId} and provider = ${TREASURY_PROVIDER} and status = 'pending'
+      and not exists (select 1 from payouts where payment_id = ${paymentId})`;
+  return taken.count === 1;
 }
 
 /** Test mode settles through the simulator; live mode has no provider yet, so every route fails loudly. */

@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSettlePayment, type SettleInput } from '../../activities/settlement/settlePayment';
 import type { SettlementProvider, SettlementRequest } from '../../activities/settlement/settlementProvider';
 import { createSql, type Sql } from '../../db/client';
+import { insertChainIntent } from '../../db/repositories/chainIntents';
+import { insertPayout } from '../../db/repositories/payouts';
 import { insertSessionRecord } from '../../db/repositories/sessions';
+import { payoutIntentId } from '../../domain/chainIntent';
 import { paymentIdForSession } from '../../domain/ids';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTestMerchant } from '../support/factories';
@@ -90,6 +93,29 @@ describe('settlePayment', () => {
       /was started with provider treasury, which is no longer configured for this route/,
     );
     expect(second.calls).toEqual([]);
+  });
+
+  it('takes over a treasury settlement only while it has no payout: a signer without a treasury paid nothing', async () => {
+    const unpaid = await paidSession();
+    const treasuryRow = (input: SettleInput) => worker`
+      insert into settlements (payment_id, session_id, provider, amount_usdc_base_units, status)
+      values (${paymentIdForSession(input.sessionId)}, ${input.sessionId}, 'solana-treasury', 19990000, 'pending')`;
+    await treasuryRow(unpaid);
+    const simulated = recordingProvider('simulated');
+    await createSettlePayment({ sql: worker, providerFor: () => simulated.provider })(unpaid);
+    expect(await settlementRow(paymentIdForSession(unpaid.sessionId))).toEqual([
+      { status: 'settled', provider: 'simulated', reference: `ref_${paymentIdForSession(unpaid.sessionId)}`, amount: '19990000' },
+    ]);
+
+    const paying = await paidSession();
+    const paymentId = paymentIdForSession(paying.sessionId);
+    await treasuryRow(paying);
+    await insertChainIntent(worker, payoutIntentId(paymentId));
+    await insertPayout(worker, { paymentId, merchantId: paying.merchantId, mode: 'test', amount: 19_990_000n, mint: 'mint', treasury: 'treasury', merchantWallet: 'wallet', intentId: payoutIntentId(paymentId) });
+    const other = recordingProvider('simulated');
+    await expect(createSettlePayment({ sql: worker, providerFor: () => other.provider })(paying)).rejects.toThrow(/was started with provider solana-treasury/);
+    expect(other.calls).toEqual([]);
+    expect(await settlementRow(paymentId)).toEqual([{ status: 'pending', provider: 'solana-treasury', reference: null, amount: '19990000' }]);
   });
 
   it('answers a settled payment from its row without calling the provider again', async () => {

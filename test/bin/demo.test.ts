@@ -74,10 +74,10 @@ describe('npm run demo', () => {
   });
 });
 
-/** The merchant's USDC on the local Solana chain, before and after: unchanged while settlement is simulated. */
+/** The merchant's USDC on the local Solana chain, before and after: the treasury's payout adds exactly 25.5. */
 function expectMerchantSolanaLines(stdout: string): void {
   const balances = [...stdout.matchAll(/merchant's settlement wallet ([1-9A-HJ-NP-Za-km-z]{32,44}) holds (\S+) USDC on the local Solana chain/g)];
-  expect(balances.map((match) => match[2])).toEqual(['0', '0']);
+  expect(balances.map((match) => match[2])).toEqual(['0', '25.5']);
   expect(balances[0]?.[1]).toBe(balances[1]?.[1]);
-  expect(stdout).toMatch(/settlement: simulated \(reference sim_pay_\w+, 25\.5 USDC\): recorded, no USDC moved on Solana/);
+  expect(stdout).toMatch(/settlement: solana-treasury \(reference [1-9A-HJ-NP-Za-km-z]{64,88}, 25\.5 USDC\): paid from the treasury on the local Solana chain/);
 }

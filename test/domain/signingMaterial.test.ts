@@ -11,6 +11,9 @@ import { accountXpubsFromSeed } from '../../activities/depositAddresses/derive';
 import { DEVELOPMENT_ACCOUNT_XPUBS } from '../../activities/depositAddresses/seed';
 import { depositXpubVariables, loadConfig, type ProcessName } from '../../config/env';
 import { SIGNING_VARIABLES } from '../../config/signingMaterial';
+import { loadChainsConfig } from '../../config/chains';
+import { createPayTreasuryPayout } from '../../activities/settlement/treasuryPayouts';
+import { signerDepsFromConfig } from '../../worker/createSignerWorker';
 
 const TEST_MNEMONIC = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 const LIVE_MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
@@ -59,7 +62,40 @@ describe('signing material', () => {
   });
 
   it.each(['signer', 'dev'] as const)('the %s accepts all of it', (processName) => {
-    expect(loadConfig(VALID, processName).depositMnemonics).toEqual({ test: TEST_MNEMONIC, live: LIVE_MNEMONIC });
+    const config = loadConfig(VALID, processName);
+    expect(config.depositMnemonics).toEqual({ test: TEST_MNEMONIC, live: LIVE_MNEMONIC });
+    expect(config.solanaTreasuryKeys).toEqual({ test: VALID.SOLANA_TREASURY_KEY_TEST, live: VALID.SOLANA_TREASURY_KEY_LIVE });
+  });
+
+  it('payouts carry their memo unless SOLANA_PAYOUT_MEMO=false says the chain cannot run it', () => {
+    expect(loadConfig({}, 'signer').solanaPayoutMemo).toBe(true);
+    expect(loadConfig({ SOLANA_PAYOUT_MEMO: 'false' }, 'signer').solanaPayoutMemo).toBe(false);
+    expect(refusal({ SOLANA_PAYOUT_MEMO: 'no' }, 'signer')).toContain('SOLANA_PAYOUT_MEMO');
+  });
+
+  it('the signer builds a treasury per mode given a key: its address, its network\'s RPC and USDC mint, the memo setting', async () => {
+    const MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+    const env = {
+      SOLANA_TREASURY_KEY_TEST: VALID.SOLANA_TREASURY_KEY_TEST,
+      SOLANA_PAYOUT_MEMO: 'false',
+      DATABASE_URL: 'postgres://checkout_worker@127.0.0.1:1/none',
+      RPC_URLS_SOLANA_TESTNET: 'http://127.0.0.1:8899',
+      TOKEN_USDC_SOLANA_TESTNET: `${MINT}:6`,
+    };
+    const deps = await signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env));
+    const treasury = deps.treasuries?.test;
+    expect(Object.keys(deps.treasuries ?? {})).toEqual(['test']);
+    expect(treasury?.treasury.address).toBe(base58.encode(base58.decode(VALID.SOLANA_TREASURY_KEY_TEST!).subarray(32)));
+    expect(treasury).toMatchObject({ usdcMint: MINT, memo: false });
+    await treasury?.sql.end();
+
+    await expect(signerDepsFromConfig(loadConfig({ ...env, DATABASE_URL: '' }, 'signer'), loadChainsConfig(env))).rejects.toThrow(/DATABASE_URL: is required by the signer/);
+    await expect(signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig({}))).rejects.toThrow(/SOLANA_TREASURY_KEY_TEST: needs RPC_URLS_SOLANA_TESTNET/);
+    expect((await signerDepsFromConfig(loadConfig({}, 'signer'))).treasuries).toBeUndefined();
+  });
+
+  it('a mode without a treasury answers no_treasury and writes nothing', async () => {
+    await expect(createPayTreasuryPayout({})({ paymentId: 'pay_x', merchantId: 'm', mode: 'live', amountUsdcBaseUnits: '1' })).resolves.toEqual({ status: 'no_treasury' });
   });
 
   it('the signer checks each key for shape and refuses a test key equal to the live one, without echoing either', () => {

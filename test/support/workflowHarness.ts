@@ -15,6 +15,7 @@ import { createSignerWorker } from '../../worker/createSignerWorker';
 import { depositXpubsFromSeeds } from '../../activities/depositAddresses/derive';
 import { depositSeeds } from '../../activities/depositAddresses/seed';
 import type { SignerDeps } from '../../activities/signer';
+import { paymentIdForSession } from '../../domain/ids';
 import type { WebhookDeps } from '../../activities/webhooks/webhookActivities';
 import type { checkoutSession } from '../../workflows/checkoutSession';
 import { createSql, type Sql } from '../../db/client';
@@ -123,6 +124,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
         // Sessions first, so none can start another delivery after the deliveries were listed.
         const terminate = (id: string) => env.client.workflow.getHandle(id).terminate('test finished').catch(() => undefined);
         for (const id of started) await terminate(id);
+        for (const id of started) await terminate(`settle_${paymentIdForSession(id)}`);
         const deliveries = await db.sql<{ id: string }[]>`select id from webhook_deliveries where session_id in ${db.sql(started.length ? started : [''])}`;
         for (const { id } of deliveries) await terminate(id);
       }

@@ -1,0 +1,69 @@
+// The main worker's side of a treasury settlement (workflows/settlePayment.ts): which route a payment takes, and
+// the settlements row around the signer's payout. The row is written pending before the signer is asked to pay,
+// and completed from the confirmed payout: the same row-first order as every other provider (settlePayment.ts).
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Sql } from '../../db/client';
+import { settlementRoute, TREASURY_PROVIDER, type LiveRoute, type RouteRequest, type SettlementRoute } from '../../domain/settlementRoute';
+import type { SettlementState } from '../../domain/sessionState';
+
+export interface TreasurySettlementDeps {
+  sql: Sql;
+  /** SETTLEMENT_LIVE_ROUTES, validated at start. */
+  liveRoutes: readonly LiveRoute[];
+}
+
+export interface BeginTreasurySettlement {
+  paymentId: string;
+  sessionId: string;
+  amountUsdcBaseUnits: string;
+}
+
+export interface CompleteTreasurySettlement {
+  paymentId: string;
+  /** The payout transaction's signature. */
+  reference: string;
+  amountUsdcBaseUnits: string;
+  settledAt: string;
+}
+
+type SettlementRow = { status: 'pending' | 'settled'; provider: string; reference: string | null; amount_usdc_base_units: string; settled_at: Date | null };
+
+const settlementOf = (row: SettlementRow): SettlementState | undefined =>
+  row.status === 'settled' && row.reference !== null && row.settled_at !== null
+    ? { provider: row.provider, reference: row.reference, amountUsdc: row.amount_usdc_base_units, settledAt: row.settled_at.toISOString() }
+    : undefined;
+
+export function createTreasurySettlementActivities(deps: TreasurySettlementDeps) {
+  const rowOf = async (paymentId: string) =>
+    (await deps.sql<SettlementRow[]>`select status, provider, reference, amount_usdc_base_units, settled_at from settlements where payment_id = ${paymentId}`)[0];
+  return {
+    async settlementRoute(request: RouteRequest): Promise<SettlementRoute> {
+      return settlementRoute(request, deps.liveRoutes);
+    },
+
+    /** The pending row, or the settlement this payment already has: a settled payment is never paid again. */
+    async beginTreasurySettlement(request: BeginTreasurySettlement): Promise<SettlementState | undefined> {
+      await deps.sql`
+        insert into settlements (payment_id, session_id, provider, amount_usdc_base_units, status)
+        values (${request.paymentId}, ${request.sessionId}, ${TREASURY_PROVIDER}, ${request.amountUsdcBaseUnits}, 'pending')
+        on conflict (payment_id) do nothing`;
+      const row = await rowOf(request.paymentId);
+      const settled = row && settlementOf(row);
+      if (settled) return settled;
+      if (row?.provider !== TREASURY_PROVIDER) {
+        throw ApplicationFailure.retryable(`Settlement of ${request.paymentId} was started with provider ${row?.provider}; only it may finish the settlement`, 'SettlementProviderChanged');
+      }
+      return undefined;
+    },
+
+    async completeTreasurySettlement(request: CompleteTreasurySettlement): Promise<SettlementState> {
+      await deps.sql`
+        update settlements
+        set status = 'settled', reference = ${request.reference}, amount_usdc_base_units = ${request.amountUsdcBaseUnits}, settled_at = ${request.settledAt}
+        where payment_id = ${request.paymentId} and provider = ${TREASURY_PROVIDER} and status = 'pending'`;
+      const settled = settlementOf((await rowOf(request.paymentId)) as SettlementRow);
+      if (!settled) throw ApplicationFailure.retryable(`Settlement of ${request.paymentId} has no settled row after its payout confirmed`, 'SettlementRowMissing');
+      return settled;
+    },
+  };
+}

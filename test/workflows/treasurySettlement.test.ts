@@ -1,0 +1,230 @@
+// Issue 13 items 3 and 5: a credited payment is settled from the Solana USDC treasury by the signer, through the
+// settle_<pay_id> child workflow, on the local litesvm chain behind its JSON-RPC endpoint and a real Postgres: the
+// merchant's USDC balance rises by exactly the amount, once, and the settlement names the payout's signature. A
+// signer without a test treasury still settles the same session simulated, paying nothing, and a simulated
+// receipt is never paid from the treasury. Live USDC on solana,
+// the first live route, is paid by the live treasury (mainnet pointed at the local chain), and any other live
+// settlement fails loudly; a short treasury makes
+// the settlement wait, never fail, and pays once topped up.
+import { createSolanaRpc, generateKeyPairSigner, type Address, type Signature } from '@solana/kit';
+import type { WorkflowHandle } from '@temporalio/client';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ActivityDeps } from '../../activities';
+import { depositXpubsFromSeeds } from '../../activities/depositAddresses/derive';
+import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
+import type { SignerDeps } from '../../activities/signer';
+import { loadChainsConfig } from '../../config/chains';
+import { loadConfig } from '../../config/env';
+import { setSettlementWallet } from '../../db/repositories/merchants';
+import { createChainRegistry } from '../../domain/chainRegistry';
+import type { Chain } from '../../domain/chains';
+import { paymentIdForSession } from '../../domain/ids';
+import { parseLivePrices } from '../../domain/pricing';
+import type { Mode } from '../../domain/session';
+import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
+import { associatedTokenAccount } from '../../toolchain/localSolana/splToken';
+import { depositConfirmedSignal, depositDetectedSignal, getStateQuery, selectPaymentUpdate, simulateUpdate } from '../../workflows/messages';
+import type { checkoutSession } from '../../workflows/checkoutSession';
+import { signerDepsFromConfig } from '../../worker/createSignerWorker';
+import { createWorkflowHarness, deposit, indexerRecords, waitForState, type WorkflowHarness } from '../support/workflowHarness';
+
+let h: WorkflowHarness;
+let solana: LocalSolana;
+let signer: SignerDeps;
+/** A signer whose live treasury is the local chain's, standing in for mainnet, with a live deposit seed. */
+let liveSigner: SignerDeps;
+/** The main worker's view of that mainnet: USDC on solana is the local mint. */
+let liveNetwork: Partial<ActivityDeps>;
+/** Enough for the first tests' payouts, and little enough that the short-treasury test can ask for more. */
+const TREASURY_USDC = 100_000_000n;
+const LIVE_MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+
+beforeAll(async () => {
+  [h, solana] = await Promise.all([createWorkflowHarness(), startLocalSolana({ port: 0, treasuryUsdc: TREASURY_USDC })]);
+  // The signer as it starts in production, from its environment: the local treasury key, the worker's role, no memo.
+  const env = { ...solana.env, ...solana.signerEnv, SOLANA_PAYOUT_MEMO: 'false', DATABASE_URL: h.db.urlAs('checkout_worker') };
+  signer = await signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env));
+  const mainnet = {
+    RPC_URLS_SOLANA_MAINNET: solana.rpcUrl,
+    TOKEN_USDC_SOLANA_MAINNET: `${solana.usdcMint}:${solana.usdcDecimals}`,
+    ALLOW_MAINNET_TOKEN_OVERRIDES: 'true',
+  };
+  const liveEnv = { ...mainnet, SOLANA_TREASURY_KEY_LIVE: solana.signerEnv.SOLANA_TREASURY_KEY_TEST, DEPOSIT_MNEMONIC_LIVE: LIVE_MNEMONIC, SOLANA_PAYOUT_MEMO: 'false', DATABASE_URL: h.db.urlAs('checkout_worker') };
+  liveSigner = await signerDepsFromConfig(loadConfig(liveEnv, 'signer'), loadChainsConfig(liveEnv));
+  liveNetwork = { depositXpubs: depositXpubsFromSeeds(liveSigner.depositSeeds), paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig(mainnet))), liveTokenPrices: parseLivePrices('USDC=1') };
+});
+beforeEach(() => h.freshEnvironment());
+afterAll(async () => {
+  await signer?.treasuries?.test?.sql.end({ timeout: 5 });
+  await liveSigner?.treasuries?.live?.sql.end({ timeout: 5 });
+  await solana?.stop();
+  await h?.teardown();
+});
+
+const rpc = () => createSolanaRpc(solana.rpcUrl);
+
+async function usdcBalance(owner: Address): Promise<bigint> {
+  const account = await associatedTokenAccount(owner, solana.usdcMint);
+  if (!(await rpc().getAccountInfo(account, { encoding: 'base64' }).send()).value) return 0n;
+  return BigInt((await rpc().getTokenAccountBalance(account).send()).value.amount);
+}
+
+/** A fresh settlement wallet for the harness's merchant, so each test reads a balance nobody else touched. */
+async function freshWallet(): Promise<Address> {
+  const wallet = (await generateKeyPairSigner()).address;
+  await setSettlementWallet(h.db.sql, h.merchant.merchant.id, wallet);
+  return wallet;
+}
+
+/** A session paid in full in USDC (test: on base), as the indexer reports it; resolves once it completed. */
+async function payInUsdc(amountUsdCents: string, mode: Mode = 'test', chain: Chain = 'base') {
+  const { record, handle } = await startPaid(amountUsdCents, mode, chain);
+  const state = await waitForState(handle, (s) => s.status === 'completed' || s.status === 'failed', 60_000);
+  return { record, state, paymentId: paymentIdForSession(record.sessionId) };
+}
+
+/** A session paid in full, as the indexer reports it: the deposit detected, then confirmed. */
+async function startPaid(amountUsdCents: string, mode: Mode, chain: Chain) {
+  const record = await h.record({ amountUsdCents, mode, supportedTokens: { USDC: [chain] } });
+  const handle: WorkflowHandle<typeof checkoutSession> = await h.start(record);
+  const instructions = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain }] });
+  const paid = deposit({ chain, amount: instructions.amount_base_units, toAddress: instructions.deposit_address });
+  const confirmations = instructions.confirmations_required;
+  await indexerRecords(h.db.sql, record.sessionId, paid, { mode });
+  await handle.signal(depositDetectedSignal, paid);
+  await indexerRecords(h.db.sql, record.sessionId, paid, { mode, confirmations });
+  await handle.signal(depositConfirmedSignal, { ...paid, confirmations });
+  return { record, handle };
+}
+
+describe('settlement through the Solana treasury', () => {
+  it('pays a test-mode session from the treasury: exactly the amount, once, referenced by the payout signature', async () => {
+    const wallet = await freshWallet();
+    await h.withWorker(
+      async () => {
+        const { state, paymentId } = await payInUsdc('2550');
+        expect(state.status).toBe('completed');
+        expect(state.settlement).toMatchObject({ provider: 'solana-treasury', amountUsdc: '25500000' });
+        const signature = state.settlement!.reference;
+        const { value } = await rpc().getSignatureStatuses([signature as Signature], { searchTransactionHistory: true }).send();
+        expect(value[0]).toMatchObject({ err: null });
+        expect(await usdcBalance(wallet)).toBe(25_500_000n);
+
+        expect(await h.db.sql`select amount_base_units::text as amount, merchant_wallet as wallet, signature, status from payouts where payment_id = ${paymentId}`).toEqual([
+          { amount: '25500000', wallet, signature, status: 'confirmed' },
+        ]);
+        expect(await h.db.sql`select provider, status, reference, amount_usdc_base_units::text as amount from settlements where payment_id = ${paymentId}`).toEqual([
+          { provider: 'solana-treasury', status: 'settled', reference: signature, amount: '25500000' },
+        ]);
+      },
+      {},
+      {},
+      signer,
+    );
+  });
+
+  it('never pays a simulated receipt from the treasury, even with a treasury at hand', async () => {
+    const wallet = await freshWallet();
+    await h.withWorker(
+      async () => {
+        const record = await h.record({ amountUsdCents: '900' });
+        const handle = await h.start(record);
+        await handle.executeUpdate(simulateUpdate, { args: [{ status: 'completed' }] });
+        const state = await waitForState(handle, (s) => s.status === 'completed');
+        const paymentId = paymentIdForSession(record.sessionId);
+        expect(state.settlement).toMatchObject({ provider: 'simulated', reference: `sim_${paymentId}` });
+        expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 0 }]);
+        expect(await usdcBalance(wallet)).toBe(0n);
+      },
+      {},
+      {},
+      signer,
+    );
+  });
+
+  it('settles the same session simulated when the signer holds no test treasury, paying nothing', async () => {
+    const wallet = await freshWallet();
+    await h.withWorker(async () => {
+      const { state, paymentId } = await payInUsdc('1200');
+      expect(state.status).toBe('completed');
+      expect(state.settlement).toMatchObject({ provider: 'simulated', reference: `sim_${paymentId}`, amountUsdc: '12000000' });
+      expect(await h.db.sql`select provider, status from settlements where payment_id = ${paymentId}`).toEqual([{ provider: 'simulated', status: 'settled' }]);
+      expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 0 }]);
+      expect(await usdcBalance(wallet)).toBe(0n);
+    });
+  });
+
+  it('pays a live session in USDC on solana, the first live route, from the live treasury', async () => {
+    const wallet = await freshWallet();
+    await h.withWorker(
+      async () => {
+        const { state, paymentId } = await payInUsdc('700', 'live', 'solana');
+        expect(state.status).toBe('completed');
+        expect(state.settlement).toMatchObject({ provider: 'solana-treasury', amountUsdc: '7000000' });
+        expect(await usdcBalance(wallet)).toBe(7_000_000n);
+        expect(await h.db.sql`select mode, amount_base_units::text as amount, signature from payouts where payment_id = ${paymentId}`).toEqual([
+          { mode: 'live', amount: '7000000', signature: state.settlement!.reference },
+        ]);
+      },
+      liveNetwork,
+      {},
+      liveSigner,
+    );
+  });
+
+  it('live: a signer without a live treasury, or a pair outside SETTLEMENT_LIVE_ROUTES, fails the session loudly and pays nothing', async () => {
+    const wallet = await freshWallet();
+    await h.withWorker(
+      async () => {
+        const { state, paymentId } = await payInUsdc('300', 'live', 'solana');
+        expect(state.status).toBe('failed');
+        expect(state.failureReason).toBe(`The signer holds no live treasury (SOLANA_TREASURY_KEY_LIVE) to settle ${paymentId}; funds are held at the deposit address`);
+        expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 0 }]);
+      },
+      liveNetwork,
+      {},
+      { depositSeeds: liveSigner.depositSeeds },
+    );
+    await h.withWorker(
+      async () => {
+        const { state, paymentId } = await payInUsdc('300', 'live', 'base');
+        expect(state.status).toBe('failed');
+        expect(state.failureReason).toMatch(/^No live settlement provider for USDC on base/);
+        expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 0 }]);
+      },
+      liveNetwork,
+      {},
+      liveSigner,
+    );
+    expect(await usdcBalance(wallet)).toBe(0n);
+  });
+
+  it('waits while the treasury is short, without failing the session, and pays once it is topped up', async () => {
+    const wallet = await freshWallet();
+    const shortBy = 5_000_000n;
+    const amount = (await usdcBalance(solana.treasury.address)) + shortBy;
+    await h.withWorker(
+      async () => {
+        const { record, handle } = await startPaid((amount / 10_000n).toString(), 'test', 'base');
+        const paymentId = paymentIdForSession(record.sessionId);
+        await expect
+          .poll(async () => (await h.db.sql`select status from payouts where payment_id = ${paymentId}`)[0]?.status, { timeout: 30_000 })
+          .toBe('awaiting_liquidity');
+        expect((await handle.query(getStateQuery)).status).toBe('confirming');
+        expect(await usdcBalance(wallet)).toBe(0n);
+
+        await solana.mintUsdc(solana.treasury.address, shortBy);
+        // The settlement checks back every 30 s of workflow time; the test server's clock is moved past that.
+        await h.env.sleep('31 seconds');
+        const state = await waitForState(handle, (s) => s.status === 'completed' || s.status === 'failed', 60_000);
+        expect(state.status).toBe('completed');
+        expect(state.settlement).toMatchObject({ provider: 'solana-treasury', amountUsdc: amount.toString() });
+        expect(await usdcBalance(wallet)).toBe(amount);
+        expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 1 }]);
+      },
+      {},
+      {},
+      signer,
+    );
+  });
+});

@@ -1,0 +1,72 @@
+// Settles one payment from the Solana USDC treasury, as a child of its session (id settle_<pay_id>: one per payment,
+// ever). The settlements row is written pending first, then the signer is asked for the payout pass after pass
+// until the chain confirms it; the confirmed payout completes the row. A treasury short of funds is waited on,
+// never failed: the merchant is owed the money and the operator is told to top up.
+import { ActivityFailure, ApplicationFailure, log, sleep } from '@temporalio/workflow';
+import type { Mode } from '../domain/session';
+import type { SettlementState } from '../domain/sessionState';
+import { WorkflowFailure } from '../domain/workflowFailures';
+import { payouts, records } from './sessionActivities';
+
+export interface TreasurySettlementInput {
+  paymentId: string;
+  sessionId: string;
+  merchantId: string;
+  mode: Mode;
+  /** USDC base units (6 decimals) as a decimal string. */
+  amountUsdcBaseUnits: string;
+}
+
+/**
+ * Settled, or (test mode) the signer holds no treasury: nothing was paid, and the session settles simulated. A
+ * live signer without a treasury fails this workflow loudly, naming what the operator must set.
+ */
+export type TreasurySettlementOutcome = { kind: 'settled'; settlement: SettlementState } | { kind: 'no_treasury' };
+
+/** While a submitted payout waits for its block: a few slots. */
+const CONFIRMATION_POLL = '2 seconds';
+/** While the treasury is short: an operator must top it up, so check back at a human pace. */
+const LIQUIDITY_POLL = '30 seconds';
+
+export async function settlePayment(input: TreasurySettlementInput): Promise<TreasurySettlementOutcome> {
+  const { paymentId, sessionId, merchantId, mode, amountUsdcBaseUnits } = input;
+  const already = await records.beginTreasurySettlement({ paymentId, sessionId, amountUsdcBaseUnits });
+  if (already) return { kind: 'settled', settlement: already };
+  for (;;) {
+    const answer = await payOnce(input);
+    switch (answer.status) {
+      case 'no_treasury':
+        if (mode === 'live') {
+          throw ApplicationFailure.nonRetryable(
+            `The signer holds no live treasury (SOLANA_TREASURY_KEY_LIVE) to settle ${paymentId}; funds are held at the deposit address`,
+            WorkflowFailure.SettlementUnavailable,
+          );
+        }
+        return { kind: 'no_treasury' };
+      case 'submitted':
+        await sleep(CONFIRMATION_POLL);
+        break;
+      case 'awaiting_liquidity':
+        log.warn('treasury short: payout waits for a top-up', { paymentId, merchantId, mode, usdcShortfall: answer.usdcShortfall, lamportsShortfall: answer.lamportsShortfall });
+        await sleep(LIQUIDITY_POLL);
+        break;
+      case 'confirmed':
+      case 'finalized': {
+        const settlement = await records.completeTreasurySettlement({ paymentId, reference: answer.signature, amountUsdcBaseUnits, settledAt: answer.confirmedAt });
+        return { kind: 'settled', settlement };
+      }
+    }
+  }
+}
+
+/** One payout pass; a refused payout fails this workflow with the signer's reason, for the session to record. */
+async function payOnce(input: TreasurySettlementInput) {
+  try {
+    return await payouts().payTreasuryPayout({ paymentId: input.paymentId, merchantId: input.merchantId, mode: input.mode, amountUsdcBaseUnits: input.amountUsdcBaseUnits });
+  } catch (error) {
+    if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === WorkflowFailure.PayoutRefused) {
+      throw ApplicationFailure.nonRetryable(error.cause.message, WorkflowFailure.PayoutRefused);
+    }
+    throw error;
+  }
+}
