@@ -138,13 +138,16 @@ describe('docker-compose.yml', () => {
     });
     const holders = (variable: string) => built.filter(([, service]) => variable in (service.environment ?? {})).map(([name]) => name);
     expect(holders('SESSION_TOKEN_SECRET')).toEqual(['api']);
-    // Signing material goes to the signer alone; the worker gets the xpubs, and the signer no database at all.
+    // Signing material goes to the signer alone; the worker gets the xpubs. The signer writes its payouts ahead
+    // through the worker's role and reaches the Solana RPC they are sent through.
     expect(holders('DEPOSIT_MNEMONIC_LIVE')).toEqual(['signer']);
     expect(holders('DEPOSIT_MNEMONIC_TEST')).toEqual(['signer']);
+    expect(holders('SOLANA_TREASURY_KEY_LIVE')).toEqual(['signer']);
+    expect(holders('SOLANA_TREASURY_KEY_TEST')).toEqual(['signer']);
     for (const variable of SIGNING_VARIABLES) expect(holders(variable).filter((name) => name !== 'signer'), variable).toEqual([]);
     expect(holders('DEPOSIT_XPUB_EVM_LIVE')).toEqual(['worker']);
-    expect(env('signer').DATABASE_URL).toBeUndefined();
-    expect(compose.services.signer?.networks).toEqual(['backend']);
+    expect(env('signer').DATABASE_URL).toMatch(/^postgres:\/\/checkout_worker:/);
+    expect(compose.services.signer?.networks).toEqual(['backend', 'egress']);
     // The Postgres init script makes exactly the roles migrate grants to.
     expect(compose.services.postgres?.volumes).toContain('./deploy/postgres-service-roles.sh:/docker-entrypoint-initdb.d/10-service-roles.sh:ro');
     const script = readFileSync(join(projectRoot, 'deploy/postgres-service-roles.sh'), 'utf8');
