@@ -6,6 +6,8 @@ import { keyCommands } from './keys';
 import { merchantCommands } from './merchants';
 import { retentionCommands } from './retention';
 import { sessionCommands } from './sessions';
+import { settlementCommands } from './settlement';
+import { treasuryCommands } from './treasury';
 import { userCommands } from './users';
 import { webhookSecretCommands } from './webhookSecrets';
 import { webhookCommands } from './webhooks';
@@ -17,6 +19,8 @@ export const GROUPS: CommandGroup[] = [
   bankCommands,
   webhookCommands,
   sessionCommands,
+  settlementCommands,
+  treasuryCommands,
   userCommands,
   retentionCommands,
   auditCommands,
