@@ -10,6 +10,7 @@ import {
   type PayoutListing,
 } from '../../db/repositories/payoutListing';
 import { payoutIntentId } from '../../domain/chainIntent';
+import type { settlePayment, TreasurySettlementInput } from '../../workflows/settlePayment';
 import { z } from '../../domain/validationMessages';
 import { CliError, defineCommand, integerOption, table, when, type CommandGroup } from './cli';
 
@@ -140,4 +141,66 @@ const show = defineCommand({
   },
 });
 
-export const settlementCommands: CommandGroup = { name: 'settlement', summary: 'treasury payouts to merchants', commands: [list, show] };
+/** Closed without settling: the only states a retry starts the workflow again from. */
+const RETRYABLE_CLOSE = new Set(['FAILED', 'TERMINATED', 'TIMED_OUT', 'CANCELLED']);
+
+const retry = defineCommand({
+  name: 'retry',
+  summary: "start settle_<pay_…> again when it failed or was terminated; never pays twice (one payout per payment, ever)",
+  positional: { name: 'payment', value: '<pay_…>', description: 'the payment whose settlement to retry (required)' },
+  options: {},
+  schema: z.object({ payment: PaymentIdOption }),
+  async run(context, input) {
+    const sql = context.sql();
+    const [payout, settlement] = await Promise.all([findPayoutListing(sql, input.payment), findSettlementRow(sql, input.payment)]);
+    const workflowId = `settle_${input.payment}`;
+    if (settlement?.status === 'settled') {
+      return {
+        json: { payment_id: input.payment, workflow_id: workflowId, started: false, already_paid: true, settlement_reference: settlement.reference, payout_status: payout?.status ?? null },
+        text: [`payment ${input.payment} is already paid (settlement ${settlement.provider} ${settlement.reference ?? '-'}, payout ${payout?.status ?? 'none'}): nothing started`],
+        targets: [input.payment],
+      };
+    }
+    // The workflow's input is rebuilt from the payout row alone: the amount, merchant and mode it fixed.
+    if (!payout) throw new CliError(`payment ${input.payment} has no payout: retry rebuilds the settlement from its payout row, and there is none to rebuild from`);
+    if (payout.status === 'failed') {
+      throw new CliError(`payout of ${input.payment} failed on chain (${payout.signature ?? '-'}): the payment's one payout is final, so a retry would fail the same way; see settlement show`);
+    }
+    const temporal = await context.temporal();
+    const { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } = await import('@temporalio/client');
+    let previous: string | undefined;
+    try {
+      previous = (await temporal.workflow.getHandle(workflowId).describe()).status.name;
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    }
+    if (previous === 'RUNNING') throw new CliError(`${workflowId} is running (payout ${payout.status}): nothing to retry`);
+    if (previous !== undefined && !RETRYABLE_CLOSE.has(previous)) throw new CliError(`${workflowId} is ${previous.toLowerCase()} and the payout ${payout.status}: a retry starts only a failed or terminated settlement`);
+    const args: TreasurySettlementInput = {
+      paymentId: payout.paymentId,
+      sessionId: payout.sessionId,
+      merchantId: payout.merchantId,
+      mode: payout.mode,
+      amountUsdcBaseUnits: payout.amount.toString(),
+    };
+    let runId: string;
+    try {
+      const handle = await temporal.workflow.start<typeof settlePayment>('settlePayment', { workflowId, taskQueue: context.config.temporal.taskQueue, args: [args] });
+      runId = handle.firstExecutionRunId;
+    } catch (error) {
+      if (error instanceof WorkflowExecutionAlreadyStartedError) throw new CliError(`${workflowId} was started by someone else meanwhile: nothing to retry`);
+      throw error;
+    }
+    return {
+      json: { payment_id: input.payment, workflow_id: workflowId, run_id: runId, started: true, already_paid: false, previous_status: previous?.toLowerCase() ?? null, payout_status: payout.status, input: args },
+      text: [
+        `${workflowId} started again (was ${previous?.toLowerCase() ?? 'not found'}); payout ${payout.status}, ${usdcText(payout.amount)} USDC to ${payout.merchantId}`,
+        'the payout row is keyed by the payment: the workflow resumes that payout and cannot pay a second time',
+      ],
+      warnings: [`the session ${payout.sessionId} keeps its status: the retried settlement completes the settlements row, not the session`],
+      targets: [input.payment, workflowId],
+    };
+  },
+});
+
+export const settlementCommands: CommandGroup = { name: 'settlement', summary: 'treasury payouts to merchants', commands: [list, show, retry] };

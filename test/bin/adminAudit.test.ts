@@ -10,6 +10,7 @@ import { bankTransferReference } from '../../domain/bankTransfer';
 import { adminCli, expectOneLineError, type CliRun } from '../support/adminCli';
 import { createBankAccount, createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
+import { insertTestPayout } from '../support/payouts';
 import { startTestService, type TestService } from '../support/service';
 
 const WALLET = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
@@ -124,8 +125,11 @@ describe('the admin audit trail', () => {
       targets: (out) => [out.user_id as string],
     });
     await ok(['retention', 'purge'], { arguments: {}, targets: () => [] });
+    // A paid payment: retry changes nothing (adminSettlement.test.ts covers the retries that start a workflow).
+    const paidOut = await insertTestPayout(service.db.sql, merchant.merchant.id, { status: 'confirmed', amount: 1_000_000n, settlement: 'settled' });
+    await ok(['settlement', 'retry', paidOut.paymentId], { arguments: { payment: paidOut.paymentId }, targets: () => [paidOut.paymentId] });
 
-    for (const args of [['key', 'list', '--merchant', merchantId], ['bank', 'list', '--merchant', merchantId], ['webhooks', 'list', '--session', paid], ['audit', 'list']]) {
+    for (const args of [['key', 'list', '--merchant', merchantId], ['bank', 'list', '--merchant', merchantId], ['webhooks', 'list', '--session', paid], ['audit', 'list'], ['settlement', 'list', '--stuck'], ['settlement', 'show', paidOut.paymentId], ['treasury', 'status']]) {
       const { run, rows } = await audited(args);
       expect(run.code, run.stderr).toBe(0);
       expect(rows).toEqual([]);

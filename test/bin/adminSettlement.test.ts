@@ -1,84 +1,19 @@
 // Issue 13 item 9: `settlement list | show` and `treasury status` as operators run them (a real child process),
 // against payouts written by the payout code's own repositories: payout row, chain intent through its states,
 // ledger postings and the settlements row, as treasuryPayout.ts and treasurySettlement.ts write them.
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertChainIntent, recordBroadcast, recordLanded, recordSigned, recordSuperseded } from '../../db/repositories/chainIntents';
-import { postLedger } from '../../db/repositories/ledger';
-import { insertPayout, setPayoutStatus, type PayoutStatus } from '../../db/repositories/payouts';
-import { insertSessionRecord } from '../../db/repositories/sessions';
-import { payoutIntentId } from '../../domain/chainIntent';
-import { paymentIdForSession } from '../../domain/ids';
-import { payoutConfirmed, payoutReleased, payoutReserved } from '../../domain/ledger';
-import type { Mode } from '../../domain/session';
 import { adminCli, expectOneLineError } from '../support/adminCli';
 import { createTestMerchant } from '../support/factories';
-import { sessionRecord } from '../support/sessionRecords';
+import { insertTestPayout, TREASURY, type TestPayout } from '../support/payouts';
 import { startTestService, type TestService } from '../support/service';
-
-const WALLET = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
-const TREASURY = { test: 'TestTreasury1111111111111111111111111111111', live: 'LiveTreasury1111111111111111111111111111111' } as const;
 
 let service: TestService;
 let merchantId: string;
 const cli = adminCli(() => service);
 
-const signature = () => randomBytes(32).toString('hex');
+const payout = (options: Parameters<typeof insertTestPayout>[2]) => insertTestPayout(service.db.sql, merchantId, options);
 
-interface Made {
-  paymentId: string;
-  sessionId: string;
-  signature: string | null;
-  superseded: string | null;
-}
-
-/** A payment and its payout, moved to `status` the way the payout activity moves it. */
-async function payout(options: { status: PayoutStatus; amount: bigint; mode?: Mode; ageMinutes?: number; settlement?: 'pending' | 'settled' }): Promise<Made> {
-  const sql = service.db.sql;
-  const mode = options.mode ?? 'test';
-  const record = { ...sessionRecord(merchantId, { createdAt: new Date(), lifetimeMinutes: 60 }), mode };
-  await insertSessionRecord(sql, record, 'confirming');
-  const paymentId = paymentIdForSession(record.sessionId);
-  await sql`insert into payments (id, session_id, token, chain, deposit_address, expected_base_units, received_base_units, decimals)
-            values (${paymentId}, ${record.sessionId}, 'USDC', 'solana', 'deposit', ${options.amount.toString()}, ${options.amount.toString()}, 6)`;
-  const intentId = payoutIntentId(paymentId);
-  const row = { paymentId, merchantId, mode, amount: options.amount, mint: 'Mint1111', treasury: TREASURY[mode], merchantWallet: WALLET, intentId };
-  await insertChainIntent(sql, intentId);
-  await insertPayout(sql, row);
-  await postLedger(sql, payoutReserved(row));
-  let current: string | null = null;
-  let superseded: string | null = null;
-  if (options.status !== 'pending' && options.status !== 'awaiting_liquidity') {
-    if (options.status === 'submitted') {
-      // An expired first attempt, then the one in flight.
-      superseded = signature();
-      await recordSigned(sql, intentId, { wireTransaction: 'AAAA', signature: superseded, lastValidBlockHeight: 900n });
-      await recordBroadcast(sql, intentId, superseded);
-      await recordSuperseded(sql, intentId, superseded);
-    }
-    current = signature();
-    await recordSigned(sql, intentId, { wireTransaction: 'AAAA', signature: current, lastValidBlockHeight: 1000n });
-    await recordBroadcast(sql, intentId, current);
-    if (options.status === 'confirmed' || options.status === 'finalized') {
-      await recordLanded(sql, intentId, current, { status: options.status, slot: 77n });
-      await postLedger(sql, payoutConfirmed(row));
-    }
-    if (options.status === 'failed') {
-      await recordLanded(sql, intentId, current, { status: 'failed', slot: 78n, error: { InstructionError: [1, { Custom: 1 }] } });
-      await postLedger(sql, payoutReleased(row));
-    }
-  }
-  await setPayoutStatus(sql, paymentId, options.status, current);
-  if (options.ageMinutes) await sql`update payouts set created_at = now() - make_interval(mins => ${options.ageMinutes}) where payment_id = ${paymentId}`;
-  if (options.settlement) {
-    const settled = options.settlement === 'settled';
-    await sql`insert into settlements (payment_id, session_id, provider, reference, amount_usdc_base_units, status, settled_at)
-              values (${paymentId}, ${record.sessionId}, 'solana-treasury', ${settled ? current : null}, ${options.amount.toString()}, ${options.settlement}, ${settled ? new Date() : null})`;
-  }
-  return { paymentId, sessionId: record.sessionId, signature: current, superseded };
-}
-
-const made: Record<string, Made> = {};
+const made: Record<string, TestPayout> = {};
 
 beforeAll(async () => {
   service = await startTestService({ worker: false });
@@ -192,5 +127,68 @@ describe('checkout-admin treasury status', () => {
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(`test: treasury ${TREASURY.test}; 6.000001 USDC reserved by unconfirmed payouts`);
     expect(text.stdout).toMatch(/ {2}submitted\s+2\s+3\.000001\s+10m/);
+  });
+});
+
+describe('checkout-admin settlement retry', () => {
+  const rowsOf = (paymentId: string) => service.db.sql`
+    select (select row_to_json(p)::text from payouts p where payment_id = ${paymentId}) as payout,
+      (select row_to_json(s)::text from settlements s where payment_id = ${paymentId}) as settlement,
+      (select row_to_json(i)::text from chain_intents i where id = ${`payout:${paymentId}`}) as intent,
+      (select count(*)::int from ledger_entries where reference = ${`payout:${paymentId}`}) as ledger`;
+  const workflowExists = async (workflowId: string) =>
+    service.temporal.workflow
+      .getHandle(workflowId)
+      .describe()
+      .then(() => true)
+      .catch((error: Error) => (error.name === 'WorkflowNotFoundError' ? false : Promise.reject(error)));
+
+  it('a confirmed, settled payout changes nothing: it says the payment is already paid and starts no workflow', async () => {
+    const m = made.confirmed!;
+    const before = await rowsOf(m.paymentId);
+    const out = await cli.json(['settlement', 'retry', m.paymentId, '--operator', 'alice']);
+    expect(out).toMatchObject({ payment_id: m.paymentId, started: false, already_paid: true, settlement_reference: m.signature, payout_status: 'confirmed' });
+    const text = await cli.run(['settlement', 'retry', m.paymentId, '--operator', 'alice']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(`payment ${m.paymentId} is already paid`);
+    expect(await workflowExists(`settle_${m.paymentId}`)).toBe(false);
+    expect(await rowsOf(m.paymentId)).toEqual(before);
+  });
+
+  it('starts settle_<pay_id> again with the input rebuilt from the payout row; refuses while it runs; starts again once terminated', async () => {
+    const m = await payout({ status: 'submitted', amount: 7_250_000n, ageMinutes: 20, settlement: 'pending' });
+    const workflowId = `settle_${m.paymentId}`;
+    const expectedInput = { paymentId: m.paymentId, sessionId: m.sessionId, merchantId, mode: 'test', amountUsdcBaseUnits: '7250000' };
+    const before = await rowsOf(m.paymentId);
+
+    const run = await cli.run(['settlement', 'retry', m.paymentId, '--operator', 'alice', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`warning: the session ${m.sessionId} keeps its status`);
+    expect(JSON.parse(run.stdout)).toMatchObject({ workflow_id: workflowId, started: true, previous_status: null, payout_status: 'submitted', input: expectedInput });
+    const handle = service.temporal.workflow.getHandle(workflowId);
+    const description = await handle.describe();
+    expect(description.type).toBe('settlePayment');
+    expect(description.taskQueue).toBe(service.config.temporal.taskQueue);
+    const history = await handle.fetchHistory();
+    const { defaultPayloadConverter } = await import('@temporalio/common');
+    const started = history.events![0]!.workflowExecutionStartedEventAttributes!;
+    expect(defaultPayloadConverter.fromPayload(started.input!.payloads![0]!)).toEqual(expectedInput);
+    // Starting the workflow wrote nothing itself: the payout it resumes is the one row the payment has.
+    expect(await rowsOf(m.paymentId)).toEqual(before);
+
+    expectOneLineError(await cli.run(['settlement', 'retry', m.paymentId, '--operator', 'alice']), 1, new RegExp(`${workflowId} is running \\(payout submitted\\): nothing to retry`));
+
+    await handle.terminate('test: a stuck settlement');
+    const again = await cli.json(['settlement', 'retry', m.paymentId, '--operator', 'alice']);
+    expect(again).toMatchObject({ started: true, previous_status: 'terminated', input: expectedInput });
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    await handle.terminate('test over');
+  });
+
+  it('refuses a payout that failed on chain, and a payment without a payout, starting nothing', async () => {
+    const m = made.failed!;
+    expectOneLineError(await cli.run(['settlement', 'retry', m.paymentId, '--operator', 'alice']), 1, /failed on chain .* a retry would fail the same way/);
+    expect(await workflowExists(`settle_${m.paymentId}`)).toBe(false);
+    expectOneLineError(await cli.run(['settlement', 'retry', 'pay_01HZZZZZZZZZZZZZZZZZZZZZZZ', '--operator', 'alice']), 1, /has no payout/);
   });
 });
