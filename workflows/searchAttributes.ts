@@ -8,5 +8,7 @@ export const ExtTransactionIdAttribute = defineSearchAttributeKey('ExtTransactio
 export const SessionStatusAttribute = defineSearchAttributeKey('SessionStatus', SearchAttributeType.KEYWORD);
 export const ChainAttribute = defineSearchAttributeKey('Chain', SearchAttributeType.KEYWORD);
 export const TokenAttribute = defineSearchAttributeKey('Token', SearchAttributeType.KEYWORD);
+/** Set by settle_<pay_id> (workflows/settlePayment.ts) at each stage: reserving, submitted, awaiting_liquidity, confirmed. */
+export const SettlementStageAttribute = defineSearchAttributeKey('SettlementStage', SearchAttributeType.KEYWORD);
 
-export const SEARCH_ATTRIBUTES = [MerchantIdAttribute, ExtTransactionIdAttribute, SessionStatusAttribute, ChainAttribute, TokenAttribute];
+export const SEARCH_ATTRIBUTES = [MerchantIdAttribute, ExtTransactionIdAttribute, SessionStatusAttribute, ChainAttribute, TokenAttribute, SettlementStageAttribute];

@@ -2,10 +2,11 @@
 // ever). The settlements row is written pending first, then the signer is asked for the payout pass after pass
 // until the chain confirms it; the confirmed payout completes the row. A treasury short of funds is waited on,
 // never failed: the merchant is owed the money and the operator is told to top up.
-import { ActivityFailure, ApplicationFailure, log, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, log, patched, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Mode } from '../domain/session';
 import type { SettlementState } from '../domain/sessionState';
 import { WorkflowFailure } from '../domain/workflowFailures';
+import { SettlementStageAttribute } from './searchAttributes';
 import { payouts, records } from './sessionActivities';
 
 export interface TreasurySettlementInput {
@@ -28,10 +29,26 @@ const CONFIRMATION_POLL = '2 seconds';
 /** While the treasury is short: an operator must top it up, so check back at a human pace. */
 const LIQUIDITY_POLL = '30 seconds';
 
+/** Histories from before the SettlementStage attribute replay without its upserts. */
+const SETTLEMENT_STAGE_ATTRIBUTE = 'settlement-stage-attribute';
+
+export type SettlementStage = 'reserving' | 'submitted' | 'awaiting_liquidity' | 'confirmed';
+
 export async function settlePayment(input: TreasurySettlementInput): Promise<TreasurySettlementOutcome> {
   const { paymentId, sessionId, merchantId, mode, amountUsdcBaseUnits } = input;
+  // The stage an operator filters on in the Temporal UI (SettlementStage); set when it changes, not every pass.
+  let stage: SettlementStage | undefined;
+  const enter = (next: SettlementStage) => {
+    if (next === stage || !patched(SETTLEMENT_STAGE_ATTRIBUTE)) return;
+    stage = next;
+    upsertSearchAttributes([{ key: SettlementStageAttribute, value: next }]);
+  };
+  enter('reserving');
   const already = await records.beginTreasurySettlement({ paymentId, sessionId, amountUsdcBaseUnits });
-  if (already) return { kind: 'settled', settlement: already };
+  if (already) {
+    enter('confirmed');
+    return { kind: 'settled', settlement: already };
+  }
   for (;;) {
     const answer = await payOnce(input);
     switch (answer.status) {
@@ -44,14 +61,17 @@ export async function settlePayment(input: TreasurySettlementInput): Promise<Tre
         }
         return { kind: 'no_treasury' };
       case 'submitted':
+        enter('submitted');
         await sleep(CONFIRMATION_POLL);
         break;
       case 'awaiting_liquidity':
+        enter('awaiting_liquidity');
         log.warn('treasury short: payout waits for a top-up', { paymentId, merchantId, mode, usdcShortfall: answer.usdcShortfall, lamportsShortfall: answer.lamportsShortfall });
         await sleep(LIQUIDITY_POLL);
         break;
       case 'confirmed':
       case 'finalized': {
+        enter('confirmed');
         const settlement = await records.completeTreasurySettlement({ paymentId, reference: answer.signature, amountUsdcBaseUnits, settledAt: answer.confirmedAt });
         return { kind: 'settled', settlement };
       }

@@ -24,6 +24,7 @@ import type { Mode } from '../../domain/session';
 import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
 import { associatedTokenAccount } from '../../toolchain/localSolana/splToken';
 import { depositConfirmedSignal, depositDetectedSignal, getStateQuery, selectPaymentUpdate, simulateUpdate } from '../../workflows/messages';
+import { SettlementStageAttribute } from '../../workflows/searchAttributes';
 import type { checkoutSession } from '../../workflows/checkoutSession';
 import { signerDepsFromConfig } from '../../worker/createSignerWorker';
 import { createWorkflowHarness, deposit, indexerRecords, waitForState, type WorkflowHarness } from '../support/workflowHarness';
@@ -62,6 +63,9 @@ afterAll(async () => {
 });
 
 const rpc = () => createSolanaRpc(solana.rpcUrl);
+
+/** The SettlementStage search attribute of settle_<pay_id>, as the Temporal UI filters on it. */
+const settlementStage = async (paymentId: string) => (await h.env.client.workflow.getHandle(`settle_${paymentId}`).describe()).typedSearchAttributes.get(SettlementStageAttribute);
 
 async function usdcBalance(owner: Address): Promise<bigint> {
   const account = await associatedTokenAccount(owner, solana.usdcMint);
@@ -116,6 +120,7 @@ describe('settlement through the Solana treasury', () => {
         expect(await h.db.sql`select provider, status, reference, amount_usdc_base_units::text as amount from settlements where payment_id = ${paymentId}`).toEqual([
           { provider: 'solana-treasury', status: 'settled', reference: signature, amount: '25500000' },
         ]);
+        await expect.poll(() => settlementStage(paymentId), { timeout: 10_000 }).toBe('confirmed');
       },
       {},
       {},
@@ -211,6 +216,7 @@ describe('settlement through the Solana treasury', () => {
           .poll(async () => (await h.db.sql`select status from payouts where payment_id = ${paymentId}`)[0]?.status, { timeout: 30_000 })
           .toBe('awaiting_liquidity');
         expect((await handle.query(getStateQuery)).status).toBe('confirming');
+        await expect.poll(() => settlementStage(paymentId), { timeout: 10_000 }).toBe('awaiting_liquidity');
         expect(await usdcBalance(wallet)).toBe(0n);
 
         await solana.mintUsdc(solana.treasury.address, shortBy);
@@ -221,6 +227,7 @@ describe('settlement through the Solana treasury', () => {
         expect(state.settlement).toMatchObject({ provider: 'solana-treasury', amountUsdc: amount.toString() });
         expect(await usdcBalance(wallet)).toBe(amount);
         expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 1 }]);
+        await expect.poll(() => settlementStage(paymentId), { timeout: 10_000 }).toBe('confirmed');
       },
       {},
       {},
