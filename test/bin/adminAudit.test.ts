@@ -65,7 +65,8 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-describe('the admin audit trail', () => {
+// Each command is a CLI process of its own (a few seconds each on a loaded machine): these tests are long by nature.
+describe('the admin audit trail', { timeout: 180_000 }, () => {
   it('writes exactly one row per state-changing command, with the operator, its arguments and what it touched; read-only commands write none', async () => {
     const as = ['--operator', 'alice'];
     const ok = async (args: string[], expected: { arguments: Record<string, string | boolean>; targets: (out: Record<string, unknown>) => string[] }) => {
