@@ -43,7 +43,7 @@ export interface WebhookPayloadInput {
     receivedBaseUnits: string;
     decimals: number;
   };
-  settlement?: { amountUsdcBaseUnits: string; settledAt: string };
+  settlement?: { amountUsdcBaseUnits: string; settledAt: string; reference: string; provider: string };
   timestamp: string;
 }
 
@@ -64,7 +64,11 @@ export interface WebhookPayload {
     token_symbol?: string;
     chain?: string;
   };
-  settlement?: { amount_usdc: string; chain: 'solana'; settled_at: string };
+  /**
+   * Beyond the contract's three: `reference` finds the settlement on chain (the payout's transaction signature),
+   * and `provider` says how it settled — `simulated` when no treasury paid anything (test mode without one).
+   */
+  settlement?: { amount_usdc: string; chain: 'solana'; settled_at: string; reference: string; provider: string };
   metadata: Metadata;
   timestamp: string;
 }
@@ -92,7 +96,15 @@ export function buildWebhookPayload(input: WebhookPayloadInput): WebhookContent 
         : {}),
     },
     ...(input.settlement
-      ? { settlement: { amount_usdc: toSixDecimalString(BigInt(input.settlement.amountUsdcBaseUnits), 6), chain: 'solana' as const, settled_at: input.settlement.settledAt } }
+      ? {
+          settlement: {
+            amount_usdc: toSixDecimalString(BigInt(input.settlement.amountUsdcBaseUnits), 6),
+            chain: 'solana' as const,
+            settled_at: input.settlement.settledAt,
+            reference: input.settlement.reference,
+            provider: input.settlement.provider,
+          },
+        }
       : {}),
     metadata: input.metadata,
     timestamp: input.timestamp,

@@ -72,7 +72,9 @@ export async function settlePayment(input: TreasurySettlementInput): Promise<Tre
       case 'confirmed':
       case 'finalized': {
         enter('confirmed');
-        const settlement = await records.completeTreasurySettlement({ paymentId, reference: answer.signature, amountUsdcBaseUnits, settledAt: answer.confirmedAt });
+        // settled_at is the payout's block time; a payout confirmed before block times were kept has its confirmation time.
+        const settledAt = answer.blockTime ?? answer.confirmedAt;
+        const settlement = await records.completeTreasurySettlement({ paymentId, reference: answer.signature, amountUsdcBaseUnits, settledAt });
         return { kind: 'settled', settlement };
       }
     }

@@ -10,7 +10,7 @@ import type { Queryable } from '../../db/client';
 import { insertChainIntent } from '../../db/repositories/chainIntents';
 import { postLedger } from '../../db/repositories/ledger';
 import { findMerchant } from '../../db/repositories/merchants';
-import { findPayout, insertPayout, payoutsInFlight, setPayoutStatus, type Payout } from '../../db/repositories/payouts';
+import { findPayout, insertPayout, payoutsInFlight, setPayoutBlockTime, setPayoutStatus, type Payout } from '../../db/repositories/payouts';
 import { payoutIntentId } from '../../domain/chainIntent';
 import { payoutChainCosts, payoutConfirmed, payoutReleased, payoutReserved } from '../../domain/ledger';
 import type { Mode } from '../../domain/session';
@@ -43,8 +43,8 @@ export interface PayoutRequest {
 export type PayoutOutcome =
   | { status: 'awaiting_liquidity'; usdcShortfall: string; lamportsShortfall: string }
   | { status: 'submitted'; signature: string }
-  | { status: 'confirmed'; signature: string; confirmedAt: string }
-  | { status: 'finalized'; signature: string; confirmedAt: string; finalizedAt: string };
+  | { status: 'confirmed'; signature: string; confirmedAt: string; blockTime?: string }
+  | { status: 'finalized'; signature: string; confirmedAt: string; finalizedAt: string; blockTime?: string };
 
 /** A 165-byte SPL token account, and a wallet without data: the two rent-exempt minimums a payout needs. */
 const TOKEN_ACCOUNT_SIZE = 165n;
@@ -116,13 +116,17 @@ export function payoutSigner(deps: TreasuryPayoutDeps, payout: Payout, onShort: 
   };
 }
 
-/** What the landed transaction cost the treasury in SOL, from the node's record of it: fee, and rent beyond it. */
-async function chainCosts(deps: TreasuryPayoutDeps, signature: string): Promise<{ feeLamports: bigint; rentLamports: bigint }> {
+/**
+ * The node's record of the landed transaction: what it cost the treasury in SOL (fee, and rent beyond it) and its
+ * block time, which a settlement reports as settled_at.
+ */
+async function landedTransaction(deps: TreasuryPayoutDeps, signature: string): Promise<{ feeLamports: bigint; rentLamports: bigint; blockTime: Date | null }> {
   const landed = await deps.rpc.getTransaction(signature as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }).send(rpcDeadline(deps.rpcTimeoutMs));
   if (!landed?.meta) throw new Error(`the node has no record of landed payout transaction ${signature} yet`);
   // The treasury is the fee payer: the first account, whose balance change is everything the transaction cost it.
   const spent = (landed.meta.preBalances[0] ?? 0n) - (landed.meta.postBalances[0] ?? 0n);
-  return { feeLamports: landed.meta.fee, rentLamports: spent - landed.meta.fee };
+  const blockTime = landed.blockTime === null ? null : new Date(Number(landed.blockTime) * 1000);
+  return { feeLamports: landed.meta.fee, rentLamports: spent - landed.meta.fee, blockTime };
 }
 
 async function recordOutcome(deps: TreasuryPayoutDeps, payout: Payout, progress: WriteProgress, short: LiquidityVerdict | undefined): Promise<PayoutOutcome> {
@@ -140,20 +144,24 @@ async function recordOutcome(deps: TreasuryPayoutDeps, payout: Payout, progress:
       return { status: 'submitted', signature };
     case 'confirmed':
     case 'finalized': {
-      const costs = payout.status === 'confirmed' || payout.status === 'finalized' ? undefined : await chainCosts(deps, signature);
+      const landed = payout.status === 'confirmed' || payout.status === 'finalized' ? undefined : await landedTransaction(deps, signature);
       await deps.sql.begin(async (tx) => {
         await setPayoutStatus(tx, payout.paymentId, intent.status === 'finalized' ? 'finalized' : 'confirmed', signature);
-        if (!costs) return;
+        if (!landed) return;
+        if (landed.blockTime) await setPayoutBlockTime(tx, payout.paymentId, landed.blockTime);
         await postLedger(tx, payoutConfirmed(payout));
-        const posting = payoutChainCosts(payout.paymentId, costs);
+        const posting = payoutChainCosts(payout.paymentId, landed);
         if (posting) await postLedger(tx, posting);
       });
       const paid = (await findPayout(deps.sql, payout.paymentId)) as Payout;
       const confirmedAt = (paid.confirmedAt as Date).toISOString();
-      return paid.finalizedAt ? { status: 'finalized', signature, confirmedAt, finalizedAt: paid.finalizedAt.toISOString() } : { status: 'confirmed', signature, confirmedAt };
+      const blockTime = paid.blockTime ? { blockTime: paid.blockTime.toISOString() } : {};
+      return paid.finalizedAt
+        ? { status: 'finalized', signature, confirmedAt, finalizedAt: paid.finalizedAt.toISOString(), ...blockTime }
+        : { status: 'confirmed', signature, confirmedAt, ...blockTime };
     }
     case 'failed': {
-      const costs = payout.status === 'failed' ? undefined : await chainCosts(deps, signature);
+      const costs = payout.status === 'failed' ? undefined : await landedTransaction(deps, signature);
       await deps.sql.begin(async (tx) => {
         await setPayoutStatus(tx, payout.paymentId, 'failed', signature);
         if (!costs) return;

@@ -18,6 +18,8 @@ export interface Payout {
   signature: string | null;
   confirmedAt: Date | null;
   finalizedAt: Date | null;
+  /** The landed transaction's block time, as the chain records it (migration 0040). */
+  blockTime: Date | null;
 }
 
 interface PayoutRow {
@@ -33,6 +35,7 @@ interface PayoutRow {
   signature: string | null;
   confirmed_at: Date | null;
   finalized_at: Date | null;
+  block_time: Date | null;
 }
 
 const toPayout = (r: PayoutRow): Payout => ({
@@ -48,6 +51,7 @@ const toPayout = (r: PayoutRow): Payout => ({
   signature: r.signature,
   confirmedAt: r.confirmed_at,
   finalizedAt: r.finalized_at,
+  blockTime: r.block_time,
 });
 
 export type NewPayout = Pick<Payout, 'paymentId' | 'merchantId' | 'mode' | 'amount' | 'mint' | 'treasury' | 'merchantWallet' | 'intentId'>;
@@ -72,6 +76,10 @@ export async function setPayoutStatus(sql: Queryable, paymentId: string, status:
       confirmed_at = case when ${status} in ('confirmed', 'finalized') then coalesce(confirmed_at, now()) end,
       finalized_at = case when ${status} = 'finalized' then coalesce(finalized_at, now()) end, updated_at = now()
     where payment_id = ${paymentId} and status not in ('finalized', 'failed')`;
+}
+
+export async function setPayoutBlockTime(sql: Queryable, paymentId: string, blockTime: Date): Promise<void> {
+  await sql`update payouts set block_time = coalesce(block_time, ${blockTime}) where payment_id = ${paymentId}`;
 }
 
 /**

@@ -117,7 +117,7 @@ describe('checkoutSession lifecycle', () => {
         transaction_id: record.extTransactionId,
         status: 'completed',
         amount: { usd_requested: 25.5, token_expected: '25.500000', token_received: '25.500000', token_symbol: 'USDC', chain: 'base' },
-        settlement: { amount_usdc: '25.500000', chain: 'solana', settled_at: state.settlement!.settledAt },
+        settlement: { amount_usdc: '25.500000', chain: 'solana', settled_at: state.settlement!.settledAt, reference: state.settlement!.reference, provider: 'simulated' },
         metadata: { order: 'A-1' },
         timestamp: state.transitions[3]!.at,
       });
@@ -611,7 +611,7 @@ describe('checkoutSession lifecycle', () => {
         transaction_id: record.extTransactionId,
         status: 'completed',
         amount: { usd_requested: 25, token_expected: '25.000000', token_received: '25.000000', token_symbol: state.selection!.token, chain: state.selection!.chain },
-        settlement: { amount_usdc: '25.000000', chain: 'solana', settled_at: state.settlement!.settledAt },
+        settlement: { amount_usdc: '25.000000', chain: 'solana', settled_at: state.settlement!.settledAt, reference: state.settlement!.reference, provider: 'simulated' },
         metadata: { order: 'S-1' },
         timestamp: state.transitions.at(-1)!.at,
       });

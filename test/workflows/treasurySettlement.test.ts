@@ -106,7 +106,7 @@ describe('settlement through the Solana treasury', () => {
     const wallet = await freshWallet();
     await h.withWorker(
       async () => {
-        const { state, paymentId } = await payInUsdc('2550');
+        const { record, state, paymentId } = await payInUsdc('2550');
         expect(state.status).toBe('completed');
         expect(state.settlement).toMatchObject({ provider: 'solana-treasury', amountUsdc: '25500000' });
         const signature = state.settlement!.reference;
@@ -121,6 +121,17 @@ describe('settlement through the Solana treasury', () => {
           { provider: 'solana-treasury', status: 'settled', reference: signature, amount: '25500000' },
         ]);
         await expect.poll(() => settlementStage(paymentId), { timeout: 10_000 }).toBe('confirmed');
+        // settled_at is the payout's block time as the chain records it; the webhook names the payout's signature.
+        const landed = await rpc().getTransaction(signature as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }).send();
+        expect(state.settlement!.settledAt).toBe(new Date(Number(landed!.blockTime) * 1000).toISOString());
+        const [completed] = await h.db.sql<{ body: string }[]>`select body from webhook_deliveries where session_id = ${record.sessionId} and event = 'payment.completed'`;
+        expect(JSON.parse(completed!.body).settlement).toEqual({
+          amount_usdc: '25.500000',
+          chain: 'solana',
+          settled_at: state.settlement!.settledAt,
+          reference: signature,
+          provider: 'solana-treasury',
+        });
       },
       {},
       {},
