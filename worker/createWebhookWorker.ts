@@ -1,10 +1,11 @@
-// The webhook worker: polls only the webhook task queue and runs only HTTP delivery attempts, with its own
-// concurrency limit and a per-merchant cap (activities/webhooks/webhookActivities.ts). It runs no workflow.
-import { type NativeConnection, Worker } from '@temporalio/worker';
-import { createWebhookDeliveries, type WebhookDeps } from '../activities/webhooks/webhookActivities';
+// The webhook worker: polls only the webhook task queue and runs only webhook deliveries — their workflows and
+// their HTTP attempts, with its own concurrency limit and a per-merchant cap (activities/webhooks/webhookActivities.ts).
+import { type NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { createWebhookDeliveries, createWebhookRecords, type WebhookDeps } from '../activities/webhooks/webhookActivities';
 import type { Config } from '../config/env';
 import type { Sql } from '../db/client';
 import { webhookTaskQueue } from '../domain/taskQueues';
+import { workflowsPath } from './createWorker';
 
 export interface WebhookWorkerDeps {
   connection: NativeConnection;
@@ -14,6 +15,8 @@ export interface WebhookWorkerDeps {
   deliveries: WebhookDeps;
   /** Delivery attempts this process runs at once. */
   maxConcurrentDeliveries: number;
+  /** A prebuilt bundle of workflows/ (tests build one per run); otherwise the worker bundles it itself. */
+  workflowBundle?: WorkflowBundle;
   shutdownGraceTimeMs?: number;
 }
 
@@ -22,7 +25,9 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): Promise<Worker> {
     connection: deps.connection,
     namespace: deps.namespace,
     taskQueue: webhookTaskQueue(deps.sessionTaskQueue),
-    activities: createWebhookDeliveries(deps.deliveries),
+    // The session workers' bundle: only webhookDelivery is ever started on this queue.
+    ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath }),
+    activities: { markWebhookFailed: createWebhookRecords({ sql: deps.deliveries.sql }).markWebhookFailed, ...createWebhookDeliveries(deps.deliveries) },
     maxConcurrentActivityTaskExecutions: deps.maxConcurrentDeliveries,
     ...(deps.shutdownGraceTimeMs === undefined ? {} : { shutdownGraceTime: deps.shutdownGraceTimeMs }),
   });

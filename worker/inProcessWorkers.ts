@@ -1,13 +1,13 @@
 // `npm start`, the tests and the benchmarks run the session worker, the webhook worker and the signer worker in
 // one process; production runs them as separate processes (bin/worker.ts, bin/webhookWorker.ts, bin/signer.ts).
-import type { NativeConnection, WorkflowBundle } from '@temporalio/worker';
+import { bundleWorkflowCode, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import type { ActivityDeps } from '../activities';
 import { depositXpubsFromSeeds } from '../activities/depositAddresses/derive';
 import type { SignerDeps } from '../activities/signer';
 import type { WebhookDeps } from '../activities/webhooks/webhookActivities';
 import { createSignerWorker } from './createSignerWorker';
 import { createWebhookWorker } from './createWebhookWorker';
-import { createWorker } from './createWorker';
+import { createWorker, workflowsPath } from './createWorker';
 
 export interface InProcessWorkersDeps {
   connection: NativeConnection;
@@ -27,13 +27,15 @@ export interface RunningWorkers {
 }
 
 export async function startInProcessWorkers(deps: InProcessWorkersDeps): Promise<RunningWorkers> {
+  // The session and webhook workers run the same workflow code: bundle it once for both.
+  const workflowBundle = deps.workflowBundle ?? (await bundleWorkflowCode({ workflowsPath }));
   const workers = [
     await createWorker({
       connection: deps.connection,
       namespace: deps.namespace,
       taskQueue: deps.taskQueue,
       activities: { ...deps.activities, depositXpubs: depositXpubsFromSeeds(deps.signer.depositSeeds) },
-      ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : {}),
+      workflowBundle,
     }),
     await createWebhookWorker({
       connection: deps.connection,
@@ -41,6 +43,7 @@ export async function startInProcessWorkers(deps: InProcessWorkersDeps): Promise
       sessionTaskQueue: deps.taskQueue,
       deliveries: deps.deliveries,
       maxConcurrentDeliveries: deps.maxConcurrentDeliveries,
+      workflowBundle,
     }),
     await createSignerWorker({ connection: deps.connection, namespace: deps.namespace, sessionTaskQueue: deps.taskQueue, signer: deps.signer }),
   ];

@@ -1,9 +1,10 @@
 // Delivers one webhook until the receiver answers 2xx: exponential backoff from one minute, at most an
 // hour between attempts, for up to three days. A child of the session workflow (abandoned on close, so
-// deliveries outlive the session's own history) and the target of operator redeliveries.
+// deliveries outlive the session's own history) and the target of operator redeliveries. It runs on the webhook
+// queue (worker/createWebhookWorker.ts), as do its attempts: a flood of deliveries never queues ahead of a session.
 import { ActivityFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks/webhookActivities';
-import { webhookTaskQueue } from '../domain/taskQueues';
+import { deliveryAttemptQueue } from '../domain/taskQueues';
 import type { WebhookDeliveryInput } from './messages';
 
 export const WEBHOOK_RETRY = {
@@ -16,7 +17,7 @@ export const WEBHOOK_RETRY = {
 /** The attempts, on the webhook worker's own queue (domain/taskQueues.ts). */
 const deliveryAttempts = () =>
   proxyActivities<WebhookActivities>({
-    taskQueue: webhookTaskQueue(workflowInfo().taskQueue),
+    taskQueue: deliveryAttemptQueue(workflowInfo().taskQueue),
     // Above WEBHOOK_TIMEOUT_MS (at most 60 s), which bounds each attempt from inside.
     startToCloseTimeout: '90 seconds',
     scheduleToCloseTimeout: WEBHOOK_RETRY.giveUpAfter,
@@ -28,6 +29,7 @@ const deliveryAttempts = () =>
     },
   });
 
+/** On the delivery's own queue: the webhook worker's, or the session worker's for deliveries started there. */
 const { markWebhookFailed } = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute' },

@@ -7,6 +7,7 @@ import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newSessionId } from '../../domain/ids';
 import { bankTransferReference } from '../../domain/bankTransfer';
+import { webhookTaskQueue } from '../../domain/taskQueues';
 import { adminCli, expectOneLineError } from '../support/adminCli';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
@@ -331,7 +332,7 @@ describe('checkout-admin webhooks', () => {
     try {
       const description = await handle.describe();
       expect(description.type).toBe('webhookDelivery');
-      expect(description.taskQueue).toBe(service.config.temporal.taskQueue);
+      expect(description.taskQueue).toBe(webhookTaskQueue(service.config.temporal.taskQueue));
       const history = await handle.fetchHistory();
       const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
       expect(started?.input?.payloads?.map((p) => defaultPayloadConverter.fromPayload(p))).toEqual([{ deliveryId }]);

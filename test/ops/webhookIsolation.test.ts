@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import type { DepositObservation } from '../../domain/deposit';
 import { newWebhookDeliveryId } from '../../domain/ids';
+import { webhookTaskQueue } from '../../domain/taskQueues';
 import { depositConfirmedSignal, WEBHOOK_DELIVERY_WORKFLOW } from '../../workflows/messages';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
@@ -63,7 +64,7 @@ async function floodOfStuckDeliveries(): Promise<void> {
   }));
   await service.db.sql`insert into webhook_deliveries ${service.db.sql(rows)}`;
   for (const { id } of rows) {
-    await service.temporal.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, { workflowId: id, taskQueue: service.config.temporal.taskQueue, args: [{ deliveryId: id }] });
+    await service.temporal.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, { workflowId: id, taskQueue: webhookTaskQueue(service.config.temporal.taskQueue), args: [{ deliveryId: id }] });
     stuck.push(id);
   }
 }
@@ -118,5 +119,5 @@ describe('webhook isolation', () => {
     // The noisy merchant never held more than its cap of the webhook worker's slots.
     expect(trickling.open() + blackhole.open()).toBe(PER_MERCHANT);
     expect(Math.max(trickling.peak(), blackhole.peak())).toBeLessThanOrEqual(PER_MERCHANT);
-  });
+  }, 180_000);
 });

@@ -107,6 +107,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
         sessionTaskQueue: taskQueue,
         deliveries: { ...baseDeliveryDeps, ...deliveryOverrides },
         maxConcurrentDeliveries: 20,
+        workflowBundle: { code: inject('workflowBundleCode') },
       });
       const signerWorker =
         signer &&

@@ -1,5 +1,6 @@
 // Durable webhook delivery on the time-skipping test server: days of receiver outage pass in seconds.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startRedelivery } from '../../api/webhookRedelivery';
 import { rotateWebhookSecret } from '../../db/repositories/merchants';
 import { verifyWebhookSignature } from '../../domain/webhookSignature';
 import type { webhookDelivery } from '../../workflows/webhookDelivery';
@@ -89,18 +90,45 @@ describe('webhook delivery', () => {
     }
   });
 
-  it('redelivers on request with the same idempotency key, numbering attempts on from the first delivery', async () => {
+  it('runs deliveries on the webhook queue, never on the session queue', async () => {
+    const record = await h.record();
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      const sessionQueue = (await handle.describe()).taskQueue;
+      await handle.executeUpdate(simulateUpdate, { args: [{ status: 'failed' }] });
+      const [delivery] = await finishedDeliveries(h, record.sessionId, 1);
+      expect(delivery?.result).toBe('delivered');
+      expect((await h.env.client.workflow.getHandle(delivery!.id).describe()).taskQueue).toBe(`${sessionQueue}-webhooks`);
+    });
+  });
+
+  it('a delivery started on the session queue, before deliveries moved, still delivers, its attempts on the webhook queue', async () => {
     const record = await h.record();
     await h.withWorker(async () => {
       const handle = await h.start(record);
       await handle.executeUpdate(simulateUpdate, { args: [{ status: 'failed' }] });
       const [delivery] = await finishedDeliveries(h, record.sessionId, 1);
       const result = await h.env.client.workflow.execute<typeof webhookDelivery>('webhookDelivery', {
-        workflowId: `${delivery!.id}-redeliver-1`,
+        workflowId: `${delivery!.id}-session-queue`,
         taskQueue: (await handle.describe()).taskQueue,
         args: [{ deliveryId: delivery!.id }],
       });
       expect(result).toBe('delivered');
+      expect(h.receiver.received.filter((r) => r.headers['x-service-idempotency-key'] === delivery!.id)).toHaveLength(2);
+    });
+  });
+
+  it('redelivers on request with the same idempotency key, numbering attempts on from the first delivery', async () => {
+    const record = await h.record();
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      await handle.executeUpdate(simulateUpdate, { args: [{ status: 'failed' }] });
+      const [delivery] = await finishedDeliveries(h, record.sessionId, 1);
+      const sessionQueue = (await handle.describe()).taskQueue;
+      const { workflowId } = await startRedelivery(h.env.client, sessionQueue, delivery!.id);
+      const redelivery = h.env.client.workflow.getHandle<typeof webhookDelivery>(workflowId);
+      expect(await redelivery.result()).toBe('delivered');
+      expect((await redelivery.describe()).taskQueue).toBe(`${sessionQueue}-webhooks`);
       const requests = h.receiver.received.filter((r) => r.headers['x-service-idempotency-key'] === delivery!.id);
       expect(requests).toHaveLength(2);
       expect(requests[1]!.rawBody).toBe(requests[0]!.rawBody);
