@@ -107,6 +107,8 @@ export async function benchPayoutLatency(env: BenchEnvironment, payouts: number)
       await solana.mintUsdc(customer.address, amount);
       await payUsdc({ rpcUrl: solana.rpcUrl, from: customer, mint: solana.usdcMint, decimals: solana.usdcDecimals, to: solanaAddress(selected.deposit_address as string), amount });
       const paymentId = paymentIdForSession(sessionId);
+      // The deposit's confirmations take about 13 s: Postgres is polled only once the timed window has begun.
+      const signalled = await waitFor(`the indexer's depositConfirmed for ${sessionId}`, () => stamps.get(sessionId));
       const paid = await waitFor(`the payout of ${paymentId} confirmed`, async () => {
         const [row] = await db.sql<{ broadcast: Date; confirmed: Date }[]>`
           select i.broadcast_at as broadcast, p.confirmed_at as confirmed
@@ -114,8 +116,6 @@ export async function benchPayoutLatency(env: BenchEnvironment, payouts: number)
           where p.payment_id = ${paymentId} and p.status in ('confirmed', 'finalized')`;
         return row;
       });
-      const signalled = stamps.get(sessionId);
-      if (signalled === undefined) throw new Error(`the payout of ${paymentId} was confirmed, but the indexer never sent depositConfirmed`);
       const timing = { signalled, broadcast: paid.broadcast.getTime(), confirmed: paid.confirmed.getTime() };
       progress(`payout ${++done}/${payouts}: ${timing.confirmed - timing.signalled} ms`);
       return timing;
