@@ -13,7 +13,7 @@ import { ExtTransactionIdAttribute, MerchantIdAttribute } from '../workflows/sea
 import { sessionRecord } from '../test/support/sessionRecords';
 import { startServiceProcess, type ServiceProcess } from '../test/support/serviceProcess';
 import type { BenchEnvironment } from './environment';
-import { median, progress, type Row } from './report';
+import { median, percentile, progress, type Row } from './report';
 
 const RUNS = 3;
 const CONNECTIONS = 16;
@@ -25,10 +25,6 @@ interface Sample {
   perSecond: number;
   p50: number;
   p99: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 async function cannon(options: autocannon.Options): Promise<Sample> {

@@ -15,6 +15,11 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
+/** The nearest-rank percentile of values sorted ascending. */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
 export const progress = (line: string) => console.log(`▸ ${line}`);
 
 export function machine(): string {
@@ -32,7 +37,7 @@ export function writeResults(path: string, rows: Row[], notes: string[]): void {
     '# Benchmark results',
     '',
     `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${machine()}.`,
-    'Everything on loopback: embedded Postgres, the Temporal CLI dev server (SQLite in memory), a Hardhat node.',
+    'Everything on loopback: embedded Postgres, the Temporal CLI dev server (SQLite in memory), a Hardhat node, the local Solana chain (litesvm behind its JSON-RPC server).',
     '',
     table(rows),
     '',

@@ -3,29 +3,20 @@
 // worker running the session and webhook workflows on the Temporal dev server, and a loopback webhook receiver.
 // The clock starts when that block is mined.
 import { randomBytes } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
 import { pino } from 'pino';
 import type { Address } from 'viem';
-import { startApiServer } from '../api/server';
 import { loadChainsConfig } from '../config/chains';
-import { loadConfig } from '../config/env';
-import { createApiKey } from '../db/repositories/apiKeys';
-import { insertMerchant } from '../db/repositories/merchants';
 import { createChainRegistry } from '../domain/chainRegistry';
 import { CHAIN_FACTS } from '../domain/chains';
 import { createTemporalSignalSender } from '../indexers/core/signalSender';
 import { startEvmIndexers } from '../indexers/evm/startEvmIndexers';
-import { installWorkerRuntime } from '../observability/temporalRuntime';
 import type { LocalChain } from '../toolchain/localChain/localChain';
-import { activityDepsFromConfig } from '../worker/createWorker';
-import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
-import { signerDepsFromConfig } from '../worker/createSignerWorker';
-import { startInProcessWorkers } from '../worker/inProcessWorkers';
 import { startWebhookReceiver } from '../test/support/webhookReceiver';
+import { startBenchService } from './benchService';
 import type { BenchEnvironment } from './environment';
 import type { ChainTokens } from './indexerCost';
 import { median, progress, type Row } from './report';
+import { waitFor } from './waitFor';
 
 const RUNS = 5;
 
@@ -34,17 +25,6 @@ interface FollowMode {
   env: Record<string, string>;
 }
 const PAYER = 1;
-const STEP_TIMEOUT_MS = 60_000;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + STEP_TIMEOUT_MS;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 export async function benchWebhookLatency(env: BenchEnvironment, chain: LocalChain, tokens: ChainTokens): Promise<Row[]> {
   const db = await env.database();
@@ -61,14 +41,6 @@ export async function benchWebhookLatency(env: BenchEnvironment, chain: LocalCha
     { label: `indexer polling at base's block time (${blockTimeMs} ms, the default)`, env: {} },
     { label: 'indexer woken by a newHeads websocket subscription (WS_URLS_BASE_TESTNET)', env: { WS_URLS_BASE_TESTNET: chain.rpcUrl.replace(/^http/, 'ws') } },
   ];
-  const config = loadConfig({
-    APP_ENV: 'test',
-    DATABASE_URL: db.url,
-    TEMPORAL_ADDRESS: env.temporalAddress,
-    TEMPORAL_TASK_QUEUE: `bench-webhooks-${randomBytes(4).toString('hex')}`,
-    SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
-    RATE_LIMIT_PER_MINUTE: '1000000',
-  }, 'dev');
   const silent = pino({ level: 'silent' });
   const receiver = await startWebhookReceiver();
   const arrivals = new Map<string, number>();
@@ -81,31 +53,9 @@ export async function benchWebhookLatency(env: BenchEnvironment, chain: LocalCha
   });
 
   progress('webhook latency: starting the worker (bundles the workflows), the API and the indexer');
-  // The worker's runtime logs through pino like bin/worker.ts, here at warn so progress lines stay readable.
-  installWorkerRuntime({ logger: pino({ level: 'warn' }), metricsBindAddress: undefined });
-  const nativeConnection = await NativeConnection.connect({ address: env.temporalAddress });
-  const workers = await startInProcessWorkers({
-    connection: nativeConnection,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    activities: activityDepsFromConfig(config, db.sql, chainEnv),
-    deliveries: webhookDeliveryDepsFromConfig(config, db.sql),
-    maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
-    signer: await signerDepsFromConfig(config),
-  });
-  const connection = await Connection.connect({ address: env.temporalAddress });
-  const temporal = new Client({ connection });
-  const api = await startApiServer({ config, sql: db.sql, temporal, logger: silent, registry: createChainRegistry(loadChainsConfig(chainEnv)) }, '127.0.0.1', 0);
+  const service = await startBenchService(env, db, { name: 'webhooks', chainEnv, merchant: { supportedTokens: { USDC: ['base'] } } });
+  const { merchant, post, temporal } = service;
   try {
-    const merchant = await insertMerchant(db.sql, { name: 'Bench merchant', supportedTokens: { USDC: ['base'] } });
-    const key = await createApiKey(db.sql, merchant.id, 'test');
-    const headers = { 'content-type': 'application/json', 'x-service-user-type': 'checkout', 'x-api-key': key.raw };
-    const post = async (path: string, body: unknown) => {
-      const response = await fetch(`${api.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-      const json = (await response.json()) as { data?: Record<string, string> };
-      if (!response.ok || !json.data) throw new Error(`${path}: HTTP ${response.status} ${JSON.stringify(json)}`);
-      return json.data;
-    };
     const confirmations = CHAIN_FACTS.base.confirmations;
     const rows: Row[] = [];
     for (const mode of modes) {
@@ -115,7 +65,7 @@ export async function benchWebhookLatency(env: BenchEnvironment, chain: LocalCha
         sql: db.sql,
         registry: createChainRegistry(chains),
         tuning: chains.indexer,
-        sender: createTemporalSignalSender(temporal, { namespace: config.temporal.namespace }),
+        sender: createTemporalSignalSender(temporal, { namespace: service.namespace }),
         logger: silent,
       });
       try {
@@ -127,13 +77,13 @@ export async function benchWebhookLatency(env: BenchEnvironment, chain: LocalCha
           await chain.transfer(tokens.usdc, PAYER, selected.deposit_address as Address, BigInt(selected.amount_base_units as string));
           await chain.mine(confirmations - 2);
           // One block short of the depth, processed by the indexer: the next block is the one that confirms.
-          await until('the deposit one confirmation short', async () => {
+          await waitFor('the deposit one confirmation short', async () => {
             const [row] = await db.sql<{ confirmations: number }[]>`select confirmations from deposits where session_id = ${sessionId}`;
             return row && row.confirmations === confirmations - 1 ? row : undefined;
           });
           const minedAt = performance.now();
           await chain.mine(1);
-          const arrivedAt = await until('the payment.completed webhook', () => arrivals.get(sessionId));
+          const arrivedAt = await waitFor('the payment.completed webhook', () => arrivals.get(sessionId));
           latencies.push(arrivedAt - minedAt);
           progress(`webhook latency, ${mode.label}, run ${run}/${RUNS}: ${(arrivedAt - minedAt).toFixed(0)} ms`);
         }
@@ -148,10 +98,7 @@ export async function benchWebhookLatency(env: BenchEnvironment, chain: LocalCha
     }
     return rows;
   } finally {
-    await api.close();
-    await workers.stop();
-    await nativeConnection.close();
-    await connection.close();
+    await service.stop();
     await receiver.close();
   }
 }
