@@ -11,6 +11,7 @@ import type { ChainRegistry } from '../../domain/chainRegistry';
 import { CHAIN_FACTS, type Chain, type TokenSymbol } from '../../domain/chains';
 import { networkForMode } from '../../domain/payablePairs';
 import { WorkflowFailure } from '../../domain/workflowFailures';
+import { createEvmDepositReader } from './evmDepositReader';
 import type { PayoutRequest } from './treasuryPayout';
 import { createSolanaDepositReader, type DepositReader } from './solanaDepositReader';
 
@@ -37,12 +38,13 @@ interface PaymentTerms {
 
 export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepositBacking {
   const readers = new Map<string, DepositReader>();
+  // Tron has no re-reader yet: a payout above the threshold there is refused.
   const readerFor = (chain: Chain, network: ReturnType<typeof networkForMode>): DepositReader | undefined => {
-    if (CHAIN_FACTS[chain].family !== 'solana') return undefined;
+    const create = { solana: createSolanaDepositReader, evm: createEvmDepositReader, tron: undefined }[CHAIN_FACTS[chain].family];
     const [rpcUrl] = deps.registry.get(chain, network).rpcUrls;
-    if (!rpcUrl) return undefined;
+    if (!create || !rpcUrl) return undefined;
     const key = `${chain}:${network}`;
-    if (!readers.has(key)) readers.set(key, createSolanaDepositReader(rpcUrl, deps.rpcTimeoutMs));
+    if (!readers.has(key)) readers.set(key, create(rpcUrl, deps.rpcTimeoutMs));
     return readers.get(key);
   };
 
@@ -85,7 +87,7 @@ export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepos
     if (!needsChainReread(amount, deps.rereadAboveUsdcBaseUnits)) return;
     const reader = readerFor(chain, network);
     if (!reader) {
-      throw refuse(request, chain, 'chain', `payment ${request.paymentId}: a payout above ${deps.rereadAboveUsdcBaseUnits} USDC base units is re-read from the chain, and the signer has no ${chain} ${network} reader; not paid`);
+      throw refuse(request, chain, 'chain', `payment ${request.paymentId}: a payout above ${deps.rereadAboveUsdcBaseUnits} USDC base units is re-read from the chain, and the signer cannot re-read ${chain} ${network} deposits (no RPC endpoint, or no re-reader for the chain); not paid`);
     }
     for (const fact of verdict.deposits) {
       const reading = await reader({ txHash: fact.txHash, logIndex: fact.logIndex, owner: payment[CHAIN_FACTS[chain].family] as string, token: tokenDeployment.address });

@@ -116,7 +116,7 @@ describe('above the threshold the payout re-reads each deposit from the chain', 
     expect(await nothingWritten(shallow.request.paymentId)).toEqual({ payouts: 0, intents: 0, entries: 0 });
   });
 
-  it('refuses a payment on a chain the signer has no re-reader for', async () => {
+  it('refuses a payment on a chain the signer cannot re-read (here: base, without an RPC endpoint)', async () => {
     const deps = await f.treasury({ usdc: 50_000_000n }, threshold);
     const { request } = await f.payment(2_000_000n, () => []);
     const [payment] = await f.db.sql<[{ sessionId: string; evm: string }]>`
@@ -127,7 +127,7 @@ describe('above the threshold the payout re-reads each deposit from the chain', 
       { ...ref, sessionId: payment.sessionId, token: 'USDC', amount: 2_000_000n, fromAddress: '0x01', toAddress: payment.evm, blockNumber: 1n, blockHash: '0xcd' },
     ]);
     await markConfirmed(f.db.sql, ref, '0xcd', 64);
-    await expect(payOnce(deps, request)).rejects.toMatchObject(refusal(/is re-read from the chain, and the signer has no base testnet reader; not paid$/));
+    await expect(payOnce(deps, request)).rejects.toMatchObject(refusal(/is re-read from the chain, and the signer cannot re-read base testnet deposits \(no RPC endpoint, or no re-reader for the chain\); not paid$/));
     expect(await nothingWritten(request.paymentId)).toEqual({ payouts: 0, intents: 0, entries: 0 });
   });
 });
