@@ -3,6 +3,7 @@
 // local Solana chain's JSON-RPC endpoint; anything less refuses the payout: no row, no ledger entry, no transfer.
 import type { Logger, LogLevel, LogMetadata, MetricMeter } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import type { Address } from '@solana/kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTreasuryPayout, type PayoutRequest, type TreasuryPayoutDeps } from '../../../activities/settlement/treasuryPayout';
 import { WorkflowFailure } from '../../../domain/workflowFailures';
@@ -77,14 +78,16 @@ describe('the payout checks the indexer facts itself', () => {
 
 describe('above the threshold the payout re-reads each deposit from the chain', () => {
   const threshold = { rereadAboveUsdcBaseUnits: 1_000_000n };
+  /** `sent` really arrives on chain, 32 slots deep; the indexer's row says `recorded`. */
+  const deposited = (sent: bigint, recorded: bigint) => async (depositAddress: Address) => {
+    const onChain = await f.onChainDeposit(depositAddress, sent);
+    f.chain.produce(31);
+    return [{ amount: recorded, ...onChain }];
+  };
 
   it('pays a deposit the chain shows as the indexer recorded it', async () => {
     const deps = await f.treasury({ usdc: 50_000_000n }, threshold);
-    const { request, wallet } = await f.payment(5_000_000n, async (depositAddress) => {
-      const onChain = await f.onChainDeposit(depositAddress, 5_000_000n);
-      f.chain.produce(31);
-      return [{ amount: 5_000_000n, ...onChain }];
-    });
+    const { request, wallet } = await f.payment(5_000_000n, deposited(5_000_000n, 5_000_000n));
     f.rpcServer.resetCalls();
     await f.payUntilConfirmed(deps, request);
     expect(f.rpcServer.calls.get('getTransaction')).toBeGreaterThan(0);
@@ -93,11 +96,7 @@ describe('above the threshold the payout re-reads each deposit from the chain', 
 
   it('refuses an indexer row whose amount the chain does not show', async () => {
     const deps = await f.treasury({ usdc: 50_000_000n }, threshold);
-    const { request, wallet } = await f.payment(5_000_000n, async (depositAddress) => {
-      const onChain = await f.onChainDeposit(depositAddress, 4_000_000n);
-      f.chain.produce(31);
-      return [{ amount: 5_000_000n, ...onChain }];
-    });
+    const { request, wallet } = await f.payment(5_000_000n, deposited(4_000_000n, 5_000_000n));
     await expect(payOnce(deps, request)).rejects.toMatchObject(refusal(/: the node shows 4000000 base units credited, the indexer recorded 5000000; not paid$/));
     expect(await nothingWritten(request.paymentId)).toEqual({ payouts: 0, intents: 0, entries: 0 });
     expect(await f.usdcBalance(deps.treasury.address)).toBe(50_000_000n);
