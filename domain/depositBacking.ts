@@ -65,6 +65,20 @@ export const needsChainReread = (payoutUsdcBaseUnits: bigint, rereadAboveUsdcBas
 /** What a node says one deposit's transaction credited the deposit address, independently of the indexer. */
 export type ChainReading = { kind: 'credited'; amount: bigint; confirmations: number } | { kind: 'absent' };
 
+/** One deposit to re-read from a node, as the indexer recorded it. */
+export interface DepositToRead {
+  txHash: string;
+  /** Solana: the receiving token account's index in the transaction; EVM: the Transfer log's index in the block. */
+  logIndex: number;
+  /** The session's deposit address, the credited owner. */
+  owner: string;
+  /** The token's mint or contract. */
+  token: string;
+}
+
+/** Asks a chain's node about a deposit (activities/settlement/*DepositReader.ts). */
+export type DepositReader = (deposit: DepositToRead) => Promise<ChainReading>;
+
 /** The indexer's amount must be what the chain shows, at the required depth; a mismatch is a refusal. */
 export function judgeChainReading(fact: DepositFact, reading: ChainReading, requiredConfirmations: number): string | undefined {
   const deposit = `deposit ${fact.txHash}#${fact.logIndex} on ${fact.chain}`;

@@ -6,14 +6,14 @@
 // asks the chain's node itself.
 import { ApplicationFailure, log, metricMeter } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
-import { judgeChainReading, judgeDepositBacking, needsChainReread, type DepositFact } from '../../domain/depositBacking';
+import { judgeChainReading, judgeDepositBacking, needsChainReread, type DepositFact, type DepositReader } from '../../domain/depositBacking';
 import type { ChainRegistry } from '../../domain/chainRegistry';
 import { CHAIN_FACTS, type Chain, type TokenSymbol } from '../../domain/chains';
 import { networkForMode } from '../../domain/payablePairs';
 import { WorkflowFailure } from '../../domain/workflowFailures';
 import { createEvmDepositReader } from './evmDepositReader';
 import type { PayoutRequest } from './treasuryPayout';
-import { createSolanaDepositReader, type DepositReader } from './solanaDepositReader';
+import { createSolanaDepositReader } from './solanaDepositReader';
 
 export interface DepositBackingDeps {
   sql: Sql;
@@ -38,10 +38,11 @@ interface PaymentTerms {
 
 export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepositBacking {
   const readers = new Map<string, DepositReader>();
-  // Tron has no re-reader yet: a payout above the threshold there is refused.
+  // Tron has no re-reader yet: a payout above the threshold there is refused. The indexer asks the first of a
+  // chain's RPC URLs first; the re-read asks the last, another provider wherever several are configured.
   const readerFor = (chain: Chain, network: ReturnType<typeof networkForMode>): DepositReader | undefined => {
     const create = { solana: createSolanaDepositReader, evm: createEvmDepositReader, tron: undefined }[CHAIN_FACTS[chain].family];
-    const [rpcUrl] = deps.registry.get(chain, network).rpcUrls;
+    const rpcUrl = deps.registry.get(chain, network).rpcUrls.at(-1);
     if (!create || !rpcUrl) return undefined;
     const key = `${chain}:${network}`;
     if (!readers.has(key)) readers.set(key, create(rpcUrl, deps.rpcTimeoutMs));

@@ -2,20 +2,8 @@
 // indexer's row: what the transaction credited the deposit address's token account (the balance the node
 // recorded after it, less the one before, as the indexer measures a deposit) and how deep its slot now is.
 import { createSolanaRpc, type Signature, type TokenBalance } from '@solana/kit';
-import type { ChainReading } from '../../domain/depositBacking';
+import type { DepositReader, DepositToRead } from '../../domain/depositBacking';
 import { rpcDeadline } from '../chainWrites/solanaChainWriter';
-
-export interface DepositToRead {
-  txHash: string;
-  /** The receiving token account's index in the transaction, the deposit's log_index. */
-  logIndex: number;
-  /** The session's deposit address: the wallet owning the receiving token account. */
-  owner: string;
-  /** The token's mint. */
-  token: string;
-}
-
-export type DepositReader = (deposit: DepositToRead) => Promise<ChainReading>;
 
 const amountAt = (balances: readonly TokenBalance[] | undefined, deposit: DepositToRead): bigint => {
   const entry = balances?.find((b) => b.accountIndex === deposit.logIndex && b.mint === deposit.token && b.owner === deposit.owner);
