@@ -1,23 +1,17 @@
 // Issue 13 item 4: the signer pays only on the indexer's facts. Before the payout row exists it reads the deposits
 // rows only the indexer writes, and above SETTLEMENT_RPC_RECHECK_ABOVE_USDC it re-reads each deposit from the
 // local Solana chain's JSON-RPC endpoint; anything less refuses the payout: no row, no ledger entry, no transfer.
-import type { Logger, LogLevel, LogMetadata, MetricMeter } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
 import type { Address } from '@solana/kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTreasuryPayout, type PayoutRequest, type TreasuryPayoutDeps } from '../../../activities/settlement/treasuryPayout';
 import { WorkflowFailure } from '../../../domain/workflowFailures';
 import { markConfirmed, upsertDeposits } from '../../../indexers/core/depositStore';
+import { recordingActivity } from '../../support/recordingActivity';
 import { createPayoutFixture, type PayoutFixture } from './payoutFixture';
 
 let f: PayoutFixture;
-/** What the activity logged at error level and counted, as the signer's logger and metrics exporter would get it. */
-let errors: Array<{ message: string; meta?: LogMetadata }> = [];
-let counted: Array<{ name: string; value: number; tags?: unknown }> = [];
-const at = (level: LogLevel) => (message: string, meta?: LogMetadata) => void (level === 'ERROR' && errors.push({ message, meta }));
-const logger: Logger = { log: (level, message, meta) => at(level)(message, meta), trace: at('TRACE'), debug: at('DEBUG'), info: at('INFO'), warn: at('WARN'), error: at('ERROR') };
-const metricMeter = { createCounter: (name: string) => ({ add: (value: number, tags?: unknown) => counted.push({ name, value, tags }) }) } as unknown as MetricMeter;
-const activity = new MockActivityEnvironment(undefined, { logger, metricMeter });
+/** The signer's logger and metrics exporter, as the activity reaches them. */
+const { environment: activity, errors, counted, clear } = recordingActivity();
 
 beforeAll(async () => {
   f = await createPayoutFixture();
@@ -27,8 +21,7 @@ afterAll(async () => {
 });
 afterEach(async () => {
   expect(await f.ledgerImbalances()).toEqual([]);
-  errors = [];
-  counted = [];
+  clear();
 });
 
 /** One payout pass, as the signer worker runs it: in an activity context, which its refusal logs and counts in. */
