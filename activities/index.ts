@@ -13,6 +13,7 @@ import { createRecordDeposit } from './payments/recordDeposit';
 import { createRecordSimulatedReceipt } from './payments/recordSimulatedReceipt';
 import { createReserveDepositIndex } from './payments/reserveDepositIndex';
 import { createReadModelActivities } from './readModel';
+import { createLiquidityWaitActivities } from './settlement/liquidityWait';
 import { createSettlePayment, defaultSettlementProviders, type SettlementDeps } from './settlement/settlePayment';
 import { simulatedSettlement } from './settlement/simulatedSettlement';
 import { createTreasurySettlementActivities } from './settlement/treasurySettlement';
@@ -51,6 +52,7 @@ export function createActivities(deps: ActivityDeps) {
       providerFor: deps.settlementProviderFor ?? defaultSettlementProviders(simulatedSettlement()),
     }),
     ...createTreasurySettlementActivities({ sql: deps.sql, liveRoutes: deps.settlementLiveRoutes ?? parseLiveRoutes(DEFAULT_LIVE_ROUTES) }),
+    ...createLiquidityWaitActivities({ sql: deps.sql }),
     ...createWebhookRecords({ sql: deps.sql }),
   };
 }

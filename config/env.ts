@@ -44,6 +44,7 @@ const EnvSchema = z
     SOLANA_TREASURY_KEY_TEST: z.string().optional(),
     SOLANA_TREASURY_KEY_LIVE: z.string().optional(),
     SOLANA_PAYOUT_MEMO: z.enum(['true', 'false']).default('true'),
+    SETTLEMENT_RPC_RECHECK_ABOVE_USDC: z.coerce.number().int().min(0).max(1_000_000_000).default(1000),
     DEPOSIT_XPUB_EVM_TEST: z.string().optional(),
     DEPOSIT_XPUB_TRON_TEST: z.string().optional(),
     DEPOSIT_XPUB_EVM_LIVE: z.string().optional(),
@@ -139,6 +140,11 @@ export type Config = {
    * cannot execute it (TreasuryPayoutDeps.memo), so the dev stack and tests turn it off, by name, never by guessing.
    */
   solanaPayoutMemo: boolean;
+  /**
+   * Whole USDC above which the signer re-reads a payout's deposits from the chain's RPC endpoint as well as the
+   * indexer's rows (SETTLEMENT.md rule 3); 0 re-reads every payout.
+   */
+  settlementRpcRecheckAboveUsdc: number;
   /** Account xpubs the main worker derives EVM and Tron deposit addresses from; test defaults to the development mnemonic's. */
   depositXpubs: DepositXpubs;
   /** How long after a session closes its deposit address is still watched, so late deposits are caught. */
@@ -264,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     depositMnemonics: { test: e.DEPOSIT_MNEMONIC_TEST, live: e.DEPOSIT_MNEMONIC_LIVE },
     solanaTreasuryKeys: { test: e.SOLANA_TREASURY_KEY_TEST?.trim() || undefined, live: e.SOLANA_TREASURY_KEY_LIVE?.trim() || undefined },
     solanaPayoutMemo: e.SOLANA_PAYOUT_MEMO === 'true',
+    settlementRpcRecheckAboveUsdc: e.SETTLEMENT_RPC_RECHECK_ABOVE_USDC,
     depositXpubs: { test: depositXpubsFor(e, 'test'), live: depositXpubsFor(e, 'live') },
     lateDepositWatchHours: e.LATE_DEPOSIT_WATCH_HOURS,
     minimumDepositCents: e.MINIMUM_DEPOSIT_CENTS,

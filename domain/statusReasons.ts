@@ -12,3 +12,9 @@ export const STATUS_REASONS: Record<SessionStatus, string> = {
   failed: 'Settlement refused or the payment could not be accepted',
   cancelled: 'Cancelled by the merchant or an operator',
 };
+
+/**
+ * Why a paid session is still `confirming`: its treasury payout waits for the treasury to be topped up
+ * (workflows/settlePayment.ts). Shown until the payout proceeds; never a failure.
+ */
+export const AWAITING_SETTLEMENT_LIQUIDITY = 'awaiting settlement liquidity';

@@ -6,6 +6,7 @@ import { base58 } from '@scure/base';
 import { type NativeConnection, Worker } from '@temporalio/worker';
 import { createSignerActivities, type SignerDeps } from '../activities/signer';
 import { depositSeeds } from '../activities/depositAddresses/seed';
+import { createDepositBackingCheck } from '../activities/settlement/depositBacking';
 import type { TreasuryPayoutDeps } from '../activities/settlement/treasuryPayout';
 import { loadChainsConfig } from '../config/chains';
 import { ConfigError, type Config } from '../config/env';
@@ -35,8 +36,9 @@ export function createSignerWorker(deps: SignerWorkerDeps): Promise<Worker> {
 }
 
 const MODES: readonly Mode[] = ['test', 'live'];
+const USDC_BASE_UNITS = 1_000_000n;
 
-type SignerConfig = Pick<Config, 'depositMnemonics' | 'solanaTreasuryKeys' | 'solanaPayoutMemo' | 'databaseUrl'>;
+type SignerConfig = Pick<Config, 'depositMnemonics' | 'solanaTreasuryKeys' | 'solanaPayoutMemo' | 'settlementRpcRecheckAboveUsdc' | 'databaseUrl'>;
 
 /**
  * The signing material the configuration holds, made ready once: an invalid mnemonic or key stops the start. A
@@ -50,6 +52,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainN
   if (!config.databaseUrl) throw new ConfigError('invalid configuration: DATABASE_URL: is required by the signer when a SOLANA_TREASURY_KEY_* is set (payouts are recorded before they are signed)');
   const registry = createChainRegistry(chains ?? loadChainsConfig());
   const sql = createSql(config.databaseUrl, { max: 4 });
+  const verifyDepositBacking = createDepositBackingCheck({ sql, registry, rereadAboveUsdcBaseUnits: BigInt(config.settlementRpcRecheckAboveUsdc) * USDC_BASE_UNITS });
   const treasuries: Partial<Record<Mode, TreasuryPayoutDeps>> = {};
   for (const mode of modes) {
     const network = networkForMode(mode);
@@ -64,6 +67,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainN
       treasury: await createKeyPairSignerFromBytes(base58.decode((config.solanaTreasuryKeys[mode] as string).trim())),
       usdcMint: usdc.address as Address,
       memo: config.solanaPayoutMemo,
+      verifyDepositBacking,
     };
   }
   return { depositSeeds: seeds, treasuries };

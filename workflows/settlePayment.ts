@@ -31,6 +31,8 @@ const LIQUIDITY_POLL = '30 seconds';
 
 /** Histories from before the SettlementStage attribute replay without its upserts. */
 const SETTLEMENT_STAGE_ATTRIBUTE = 'settlement-stage-attribute';
+/** Histories from before the session's "awaiting settlement liquidity" reason replay without its records. */
+const LIQUIDITY_REASON = 'settlement-liquidity-reason';
 
 export type SettlementStage = 'reserving' | 'submitted' | 'awaiting_liquidity' | 'confirmed';
 
@@ -44,6 +46,14 @@ export async function settlePayment(input: TreasurySettlementInput): Promise<Tre
     upsertSearchAttributes([{ key: SettlementStageAttribute, value: next }]);
   };
   enter('reserving');
+  // Whether the session's read model says it awaits liquidity: told once when the wait begins, taken back when it ends.
+  let waiting = false;
+  const waitFor = async (next: boolean, shortfall?: { usdcShortfall: string; lamportsShortfall: string }) => {
+    if (next === waiting || !patched(LIQUIDITY_REASON)) return;
+    waiting = next;
+    if (shortfall) await records.recordLiquidityWait({ sessionId, paymentId, mode, ...shortfall });
+    else await records.endLiquidityWait(sessionId);
+  };
   const already = await records.beginTreasurySettlement({ paymentId, sessionId, amountUsdcBaseUnits });
   if (already) {
     enter('confirmed');
@@ -61,16 +71,19 @@ export async function settlePayment(input: TreasurySettlementInput): Promise<Tre
         }
         return { kind: 'no_treasury' };
       case 'submitted':
+        await waitFor(false);
         enter('submitted');
         await sleep(CONFIRMATION_POLL);
         break;
       case 'awaiting_liquidity':
         enter('awaiting_liquidity');
+        await waitFor(true, { usdcShortfall: answer.usdcShortfall, lamportsShortfall: answer.lamportsShortfall });
         log.warn('treasury short: payout waits for a top-up', { paymentId, merchantId, mode, usdcShortfall: answer.usdcShortfall, lamportsShortfall: answer.lamportsShortfall });
         await sleep(LIQUIDITY_POLL);
         break;
       case 'confirmed':
       case 'finalized': {
+        await waitFor(false);
         enter('confirmed');
         // settled_at is the payout's block time; a payout confirmed before block times were kept has its confirmation time.
         const settledAt = answer.blockTime ?? answer.confirmedAt;

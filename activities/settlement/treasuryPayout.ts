@@ -17,6 +17,7 @@ import type { Mode } from '../../domain/session';
 import { judgeLiquidity, type LiquidityVerdict } from '../../domain/treasuryLiquidity';
 import { WorkflowFailure } from '../../domain/workflowFailures';
 import { createSolanaChainWriter, rpcDeadline, type SignIntent, type SolanaChainWriterDeps, type WriteProgress } from '../chainWrites/solanaChainWriter';
+import type { VerifyDepositBacking } from './depositBacking';
 import { associatedUsdcAccount, signPayoutTransaction } from './payoutTransaction';
 
 export interface TreasuryPayoutDeps extends SolanaChainWriterDeps {
@@ -30,6 +31,8 @@ export interface TreasuryPayoutDeps extends SolanaChainWriterDeps {
    * InvalidProgramForExecution, and @solana-program/memo ships no program binary to load in its place.
    */
   memo?: boolean;
+  /** Refuses a payout no confirmed deposit backs (depositBacking.ts), before its row exists. */
+  verifyDepositBacking: VerifyDepositBacking;
 }
 
 export interface PayoutRequest {
@@ -65,6 +68,7 @@ export async function recordPayout(deps: TreasuryPayoutDeps, request: PayoutRequ
 
 async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest, amount: bigint): Promise<Payout> {
   if (amount <= 0n) throw refuse(`payout amount must be positive, got ${amount}`);
+  await deps.verifyDepositBacking(request, amount);
   const wallet = (await findMerchant(deps.sql, request.merchantId))?.settlementWallet;
   if (!wallet || !isAddress(wallet)) throw refuse(`merchant ${request.merchantId} has no valid Solana settlement wallet`);
   const intentId = payoutIntentId(request.paymentId);

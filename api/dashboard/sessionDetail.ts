@@ -2,7 +2,7 @@
 // their reasons, the deposits with block explorer links, the settlement, and every webhook delivery.
 import { findPayment } from '../../db/repositories/paymentProgress';
 import { findSession } from '../../db/repositories/sessions';
-import { findSettlement, listSessionDeposits, listStatusChanges } from '../../db/repositories/sessionTimeline';
+import { findSettlement, findStatusReason, listSessionDeposits, listStatusChanges } from '../../db/repositories/sessionTimeline';
 import { listWebhookDeliveries } from '../../db/repositories/webhookHistory';
 import { transactionExplorerUrl } from '../../domain/blockExplorers';
 import { toSixDecimalString } from '../../domain/pricing';
@@ -20,7 +20,8 @@ export async function sessionDetail(deps: Pick<AppDeps, 'sql' | 'registry'>, own
   const { sql } = deps;
   const session = await findSession(sql, owner, sessionId);
   if (!session) throw sessionNotFound();
-  const [changes, deposits, settlement, payment, deliveries] = await Promise.all([
+  const [reason, changes, deposits, settlement, payment, deliveries] = await Promise.all([
+    findStatusReason(sql, sessionId),
     listStatusChanges(sql, sessionId),
     listSessionDeposits(sql, sessionId),
     findSettlement(sql, sessionId),
@@ -29,6 +30,7 @@ export async function sessionDetail(deps: Pick<AppDeps, 'sql' | 'registry'>, own
   ]);
   return {
     session: presentSession(session, deps.registry),
+    status_reason: reason ?? STATUS_REASONS[session.status as SessionStatus] ?? '',
     payment: payment ? { token: payment.token, chain: payment.chain, deposit_address: payment.depositAddress, amount: toSixDecimalString(payment.expectedBaseUnits, payment.decimals) } : null,
     timeline: changes.map((c) => ({ from: c.from, to: c.to, at: c.at.toISOString(), reason: c.reason ?? STATUS_REASONS[c.to as SessionStatus] ?? '' })),
     deposits: deposits.map((d) => ({

@@ -34,6 +34,12 @@ export interface SettlementRecord {
   settledAt: Date;
 }
 
+/** Why the session is in its status now: its last change's reason, or a note since (a settlement awaiting liquidity). */
+export async function findStatusReason(sql: Queryable, sessionId: string): Promise<string | null> {
+  const [row] = await sql<{ status_reason: string | null }[]>`select status_reason from sessions where id = ${sessionId}`;
+  return row?.status_reason ?? null;
+}
+
 export async function listStatusChanges(sql: Queryable, sessionId: string): Promise<StatusChange[]> {
   const rows = await sql<{ from_status: string | null; to_status: string; at: Date; reason: string | null }[]>`
     select from_status, to_status, at, reason from session_status_changes where session_id = ${sessionId} order by id`;

@@ -145,6 +145,25 @@ export async function applyStatusChange(sql: Sql, change: SessionStatusChange): 
 }
 
 /**
+ * Says why a session stays in `status` without a status change (the timeline records changes only); false when the
+ * session is in another status or already says so.
+ */
+export async function noteStatusReason(sql: Sql, sessionId: string, status: SessionStatus, reason: string): Promise<boolean> {
+  const rows = await sql`
+    update sessions set status_reason = ${reason}
+    where id = ${sessionId} and status = ${status} and status_reason is distinct from ${reason}
+    returning id`;
+  return rows.length === 1;
+}
+
+/** Takes a noted reason back: the session says again why it took its status, as its last status change did. */
+export async function withdrawStatusReason(sql: Sql, sessionId: string, reason: string): Promise<void> {
+  await sql`
+    update sessions s set status_reason = (select c.reason from session_status_changes c where c.session_id = s.id order by c.id desc limit 1)
+    where s.id = ${sessionId} and s.status_reason = ${reason}`;
+}
+
+/**
  * A session by id alone, for credentials that already name their session (a verified session token).
  * Merchant-key requests use findSession, which scopes by owner.
  */

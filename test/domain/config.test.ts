@@ -21,6 +21,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ MINIMUM_DEPOSIT_CENTS: '0.5' }, 'api')).toThrow('MINIMUM_DEPOSIT_CENTS');
   });
 
+  it('reads the payout re-read threshold in whole USDC, 1000 by default, 0 re-reading every payout', () => {
+    expect(loadConfig({}, 'signer').settlementRpcRecheckAboveUsdc).toBe(1000);
+    expect(loadConfig({ SETTLEMENT_RPC_RECHECK_ABOVE_USDC: '0' }, 'signer').settlementRpcRecheckAboveUsdc).toBe(0);
+    for (const invalid of ['-1', '2.5', 'lots']) {
+      expect(() => loadConfig({ SETTLEMENT_RPC_RECHECK_ABOVE_USDC: invalid }, 'signer')).toThrow(/invalid configuration: SETTLEMENT_RPC_RECHECK_ABOVE_USDC: /);
+    }
+  });
+
   it('refuses an API in production without a session-token secret, naming the variable; other processes need none', () => {
     const production = loadConfig({ APP_ENV: 'production' }, 'api');
     expect(() => requireSessionTokenSecret(production)).toThrow(ConfigError);

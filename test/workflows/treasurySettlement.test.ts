@@ -10,6 +10,7 @@ import { createSolanaRpc, generateKeyPairSigner, type Address, type Signature } 
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ActivityDeps } from '../../activities';
+import { sessionDetail } from '../../api/dashboard/sessionDetail';
 import { depositXpubsFromSeeds } from '../../activities/depositAddresses/derive';
 import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
 import type { SignerDeps } from '../../activities/signer';
@@ -21,11 +22,13 @@ import type { Chain } from '../../domain/chains';
 import { paymentIdForSession } from '../../domain/ids';
 import { parseLivePrices } from '../../domain/pricing';
 import type { Mode } from '../../domain/session';
+import { WorkflowFailure } from '../../domain/workflowFailures';
 import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
 import { associatedTokenAccount } from '../../toolchain/localSolana/splToken';
 import { depositConfirmedSignal, depositDetectedSignal, getStateQuery, selectPaymentUpdate, simulateUpdate } from '../../workflows/messages';
 import { SettlementStageAttribute } from '../../workflows/searchAttributes';
 import type { checkoutSession } from '../../workflows/checkoutSession';
+import type { settlePayment } from '../../workflows/settlePayment';
 import { signerDepsFromConfig } from '../../worker/createSignerWorker';
 import { createWorkflowHarness, deposit, indexerRecords, waitForState, type WorkflowHarness } from '../support/workflowHarness';
 
@@ -66,6 +69,12 @@ const rpc = () => createSolanaRpc(solana.rpcUrl);
 
 /** The SettlementStage search attribute of settle_<pay_id>, as the Temporal UI filters on it. */
 const settlementStage = async (paymentId: string) => (await h.env.client.workflow.getHandle(`settle_${paymentId}`).describe()).typedSearchAttributes.get(SettlementStageAttribute);
+
+/** The session's status and why, as the dashboard's detail page shows them from the read model. */
+async function readModel(sessionId: string) {
+  const detail = await sessionDetail({ sql: h.db.sql, registry: createChainRegistry(loadChainsConfig({})) }, { merchantId: h.merchant.merchant.id, mode: 'test' }, sessionId);
+  return { status: detail.session.status, reason: detail.status_reason };
+}
 
 async function usdcBalance(owner: Address): Promise<bigint> {
   const account = await associatedTokenAccount(owner, solana.usdcMint);
@@ -215,6 +224,42 @@ describe('settlement through the Solana treasury', () => {
     expect(await usdcBalance(wallet)).toBe(0n);
   });
 
+  it('pays nothing on a forged confirmation: neither through the session nor through settle_<pay_id> started directly', async () => {
+    const wallet = await freshWallet();
+    const treasury = await usdcBalance(solana.treasury.address);
+    await h.withWorker(
+      async () => {
+        const record = await h.record({ amountUsdCents: '2000', supportedTokens: { USDC: ['base'] } });
+        const handle = await h.start(record);
+        const instructions = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+        // Signals straight to Temporal, for a deposit no indexer ever saw.
+        const forged = deposit({ chain: 'base', amount: instructions.amount_base_units, toAddress: instructions.deposit_address });
+        await handle.signal(depositDetectedSignal, forged);
+        await handle.signal(depositConfirmedSignal, { ...forged, confirmations: instructions.confirmations_required });
+        const refused = await waitForState(handle, (s) => s.transitions.some((t) => t.reason === `deposit ${forged.txHash} confirmation refused`));
+        expect(refused).toMatchObject({ status: 'awaiting_payment', receivedBaseUnits: '0' });
+
+        // Whoever sent those can start the payout workflow too: the signer refuses it on the indexer's facts.
+        const paymentId = paymentIdForSession(record.sessionId);
+        const payout = await h.env.client.workflow.start<typeof settlePayment>('settlePayment', {
+          workflowId: `settle_${paymentId}`,
+          taskQueue: (await handle.describe()).taskQueue,
+          args: [{ paymentId, sessionId: record.sessionId, merchantId: record.merchantId, mode: 'test', amountUsdcBaseUnits: '20000000' }],
+        });
+        await expect(payout.result()).rejects.toMatchObject({
+          cause: { type: WorkflowFailure.PayoutRefused, message: expect.stringContaining('add up to 0 USDC base units, less than the payout of 20000000') },
+        });
+        expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 0 }]);
+        expect(await h.db.sql`select count(*)::int as n from ledger_entries where reference = ${`payout:${paymentId}`}`).toEqual([{ n: 0 }]);
+      },
+      {},
+      {},
+      signer,
+    );
+    expect(await usdcBalance(wallet)).toBe(0n);
+    expect(await usdcBalance(solana.treasury.address)).toBe(treasury);
+  });
+
   it('waits while the treasury is short, without failing the session, and pays once it is topped up', async () => {
     const wallet = await freshWallet();
     const shortBy = 5_000_000n;
@@ -228,6 +273,10 @@ describe('settlement through the Solana treasury', () => {
           .toBe('awaiting_liquidity');
         expect((await handle.query(getStateQuery)).status).toBe('confirming');
         await expect.poll(() => settlementStage(paymentId), { timeout: 10_000 }).toBe('awaiting_liquidity');
+        // The session's read model says why it is still confirming, while its timeline records no change of status.
+        await expect.poll(() => readModel(record.sessionId), { timeout: 10_000 }).toEqual({ status: 'confirming', reason: 'awaiting settlement liquidity' });
+        const timeline = await h.db.sql`select to_status, reason from session_status_changes where session_id = ${record.sessionId} order by id`;
+        expect(timeline.map((c) => c.reason)).not.toContain('awaiting settlement liquidity');
         expect(await usdcBalance(wallet)).toBe(0n);
 
         await solana.mintUsdc(solana.treasury.address, shortBy);
@@ -239,6 +288,7 @@ describe('settlement through the Solana treasury', () => {
         expect(await usdcBalance(wallet)).toBe(amount);
         expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 1 }]);
         await expect.poll(() => settlementStage(paymentId), { timeout: 10_000 }).toBe('confirmed');
+        expect(await readModel(record.sessionId)).toEqual({ status: 'completed', reason: state.transitions.at(-1)?.reason });
       },
       {},
       {},

@@ -26,6 +26,8 @@ interface Delivery {
 interface Detail {
   session: { session_id: string; transaction_id: string; status: string; amount_usd: number; created_at: string; expires_at: string; metadata: Record<string, string> };
   payment: { token: string; chain: string; deposit_address: string; amount: string } | null;
+  /** Why the session is in its status now (the last change's reason, or a note since, e.g. awaiting settlement liquidity). */
+  status_reason: string;
   timeline: { from: string | null; to: string; at: string; reason: string }[];
   deposits: { chain: string; tx_hash: string; explorer_url: string; token: string; amount: string; stage: string; confirmations: number; block_number: string }[];
   settlement: { provider: string; reference: string; amount_usdc: string; chain: string; settled_at: string } | null;
@@ -103,7 +105,7 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
         h(
           'dl',
           { class: 'pairs' },
-          pair('Status', h('span', { class: `status status-${s.status}` }, s.status)),
+          pair('Status', h('span', {}, h('span', { class: `status status-${s.status}` }, s.status), ' ', h('span', { class: 'hint' }, detail.status_reason))),
           pair('Transaction id', s.transaction_id),
           pair('Amount', `${s.amount_usd.toFixed(2)} USD`),
           detail.payment && pair('Payment', `${detail.payment.amount} ${detail.payment.token} on ${detail.payment.chain} to ${detail.payment.deposit_address}`),

@@ -3,20 +3,35 @@
 // (session + payment rows) of merchants whose settlement wallets have no USDC account yet.
 import { randomBytes } from 'node:crypto';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { createKeyPairSignerFromBytes, createSolanaRpc, generateKeyPairSigner, lamports, type Address, type KeyPairSigner, type Rpc, type SolanaRpcApi } from '@solana/kit';
+import { createKeyPairSignerFromBytes, createSolanaRpc, generateKeyPairSigner, lamports, type Address, type KeyPairSigner, type Rpc, type Signature, type SolanaRpcApi } from '@solana/kit';
+import { createDepositBackingCheck } from '../../../activities/settlement/depositBacking';
 import { createTreasuryPayout, type PayoutOutcome, type PayoutRequest, type TreasuryPayoutDeps } from '../../../activities/settlement/treasuryPayout';
+import { loadChainsConfig } from '../../../config/chains';
 import { createSql, type Sql } from '../../../db/client';
 import { findChainIntent, type ChainIntent } from '../../../db/repositories/chainIntents';
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
 import { setSettlementWallet } from '../../../db/repositories/merchants';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
+import { createChainRegistry } from '../../../domain/chainRegistry';
+import { CHAIN_FACTS, type Chain } from '../../../domain/chains';
 import { paymentIdForSession } from '../../../domain/ids';
+import { markConfirmed, upsertDeposits } from '../../../indexers/core/depositStore';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { createTestMerchant } from '../../support/factories';
 import { sessionRecord } from '../../support/sessionRecords';
 import { LocalSolanaChain } from '../../../toolchain/localSolana/localSolanaChain';
 import { startSolanaRpcServer, type SolanaRpcServer } from '../../../toolchain/localSolana/solanaRpcServer';
-import { associatedTokenAccount, createMint, mintTo, type TestMint } from '../../../toolchain/localSolana/splToken';
+import { associatedTokenAccount, createMint, mintTo, transfer, type TestMint } from '../../../toolchain/localSolana/splToken';
+
+/** A deposits row as the indexer writes it: by default the payment's whole amount, confirmed at full depth. */
+export interface IndexerDeposit {
+  amount: bigint;
+  confirmations?: number;
+  /** A transaction on the local chain (onChainDeposit); by default a made-up one, never re-read below the threshold. */
+  txHash?: string;
+  logIndex?: number;
+  chain?: Chain;
+}
 
 export interface PayoutFixture {
   db: TestDatabase;
@@ -26,11 +41,19 @@ export interface PayoutFixture {
   rpcServer: SolanaRpcServer;
   rpc: Rpc<SolanaRpcApi>;
   usdc: TestMint;
-  /** A treasury from a 64-byte secret key, as the signer worker loads it, holding `usdc` base units and `sol` lamports. */
-  treasury(funds: { usdc: bigint; sol?: bigint }): Promise<TreasuryPayoutDeps>;
+  /**
+   * A treasury from a 64-byte secret key, as the signer worker loads it, holding `usdc` base units and `sol` lamports,
+   * re-reading deposits from the local chain for payouts above `rereadAboveUsdcBaseUnits` (default 1000 USDC).
+   */
+  treasury(funds: { usdc: bigint; sol?: bigint }, options?: { rereadAboveUsdcBaseUnits?: bigint }): Promise<TreasuryPayoutDeps>;
   topUp(treasury: KeyPairSigner, usdc: bigint): Promise<void>;
-  /** A confirmed payment of a merchant with a fresh settlement wallet, and the request to pay it out. */
-  payment(amount: bigint): Promise<{ request: PayoutRequest; wallet: Address }>;
+  /**
+   * A confirmed payment of a merchant with a fresh settlement wallet, in USDC on solana to a fresh deposit address,
+   * backed by the indexer's deposits rows (`deposits`; default: one of the whole amount), and the request to pay it out.
+   */
+  payment(amount: bigint, deposits?: (depositAddress: Address) => Promise<IndexerDeposit[]> | IndexerDeposit[]): Promise<{ request: PayoutRequest; wallet: Address; depositAddress: Address }>;
+  /** A real USDC transfer of `amount` to `owner` on the local chain, in a produced block: the deposit the indexer would see. */
+  onChainDeposit(owner: Address, amount: bigint): Promise<{ txHash: string; logIndex: number }>;
   usdcBalance(owner: Address): Promise<bigint | undefined>;
   intentOf(paymentId: string): Promise<ChainIntent>;
   /** How many of the intent's signatures, current and superseded, are on the chain. */
@@ -50,6 +73,7 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
   const rpc = createSolanaRpc(rpcServer.url);
   const usdc = await createMint(chain, 6);
   chain.produce();
+  const registry = createChainRegistry(loadChainsConfig({ RPC_URLS_SOLANA_TESTNET: rpcServer.url, TOKEN_USDC_SOLANA_TESTNET: `${usdc.address}:6` }));
 
   const topUp = async (treasury: KeyPairSigner, amount: bigint) => {
     await mintTo(chain, usdc, treasury.address, amount);
@@ -69,28 +93,52 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
     rpcServer,
     rpc,
     usdc,
-    async treasury(funds) {
+    async treasury(funds, options = {}) {
       const seed = randomBytes(32);
       const signer = await createKeyPairSignerFromBytes(new Uint8Array([...seed, ...ed25519.getPublicKey(seed)]));
       if (funds.sol !== 0n) chain.svm.airdrop(signer.address, lamports(funds.sol ?? 1_000_000_000n));
       if (funds.usdc > 0n) await topUp(signer, funds.usdc);
       chain.produce();
       // litesvm cannot execute the Memo program (TreasuryPayoutDeps.memo); payoutTransaction.test.ts covers the memo.
-      return { sql: worker, rpc, treasury: signer, usdcMint: usdc.address, memo: false };
+      const verifyDepositBacking = createDepositBackingCheck({ sql: worker, registry, rereadAboveUsdcBaseUnits: options.rereadAboveUsdcBaseUnits ?? 1_000_000_000n });
+      return { sql: worker, rpc, treasury: signer, usdcMint: usdc.address, memo: false, verifyDepositBacking };
     },
     topUp,
-    async payment(amount) {
+    async payment(amount, deposits = () => [{ amount }]) {
       // A merchant per payment, each with a fresh wallet: every test reads balances nobody else touches.
       const { merchant } = await createTestMerchant(db.sql);
       const wallet = (await generateKeyPairSigner()).address;
+      const depositAddress = (await generateKeyPairSigner()).address;
       await setSettlementWallet(db.sql, merchant.id, wallet);
       const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
       await insertSessionRecord(db.sql, record, 'confirming');
       const paymentId = paymentIdForSession(record.sessionId);
       await db.sql`
+        insert into deposit_addresses (session_id, mode, derivation_index, evm_address, tron_address, solana_address)
+        values (${record.sessionId}, 'test', nextval('deposit_address_test_index_seq'), ${`0x${randomBytes(20).toString('hex')}`}, 'T', ${depositAddress})`;
+      await db.sql`
         insert into payments (id, session_id, token, chain, deposit_address, expected_base_units, received_base_units, decimals)
-        values (${paymentId}, ${record.sessionId}, 'USDC', 'solana', ${wallet}, ${amount.toString()}, ${amount.toString()}, 6)`;
-      return { request: { paymentId, merchantId: merchant.id, mode: 'test', amountUsdcBaseUnits: amount.toString() }, wallet };
+        values (${paymentId}, ${record.sessionId}, 'USDC', 'solana', ${depositAddress}, ${amount.toString()}, ${amount.toString()}, 6)`;
+      for (const d of await deposits(depositAddress)) {
+        const ref = { chain: d.chain ?? 'solana', txHash: d.txHash ?? randomBytes(32).toString('hex'), logIndex: d.logIndex ?? 1 };
+        const blockHash = randomBytes(32).toString('hex');
+        await upsertDeposits(db.sql, { chain: ref.chain, network: 'testnet' }, [
+          { ...ref, sessionId: record.sessionId, token: 'USDC', amount: d.amount, fromAddress: 'customer', toAddress: depositAddress, blockNumber: 1n, blockHash },
+        ]);
+        await markConfirmed(db.sql, ref, blockHash, d.confirmations ?? CHAIN_FACTS[ref.chain].confirmations);
+      }
+      return { request: { paymentId, merchantId: merchant.id, mode: 'test', amountUsdcBaseUnits: amount.toString() }, wallet, depositAddress };
+    },
+    async onChainDeposit(owner, amount) {
+      const customer = await generateKeyPairSigner();
+      chain.svm.airdrop(customer.address, lamports(1_000_000_000n));
+      await mintTo(chain, usdc, customer.address, amount);
+      const sent = await transfer(chain, usdc, customer, [{ to: owner, amount }]);
+      chain.produce();
+      const landed = await rpc.getTransaction(sent.signature as Signature, { encoding: 'base64', maxSupportedTransactionVersion: 0 }).send();
+      const credited = landed?.meta?.postTokenBalances?.find((b) => b.owner === owner);
+      if (!credited) throw new Error(`transfer ${sent.signature} credited nothing to ${owner}`);
+      return { txHash: sent.signature, logIndex: credited.accountIndex };
     },
     usdcBalance,
     intentOf: async (paymentId) => (await findChainIntent(db.sql, `payout:${paymentId}`)) as ChainIntent,

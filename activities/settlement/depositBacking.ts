@@ -1,0 +1,99 @@
+// The payout's own check that the money it pays out arrived (SETTLEMENT.md rule 3), run by the signer right before
+// the payout row is written. It runs in the signer, not in a main-worker activity before it, because the signer is
+// the process that moves money: a check in another process could be skipped by anyone who can start the payout
+// activity on the signer's queue, which is exactly who a forged signal comes from. The signer reads the indexer's
+// deposits rows (no workflow activity writes their facts, db/serviceRoles.ts) and, above a configured amount,
+// asks the chain's node itself.
+import { ApplicationFailure, log, metricMeter } from '@temporalio/activity';
+import type { Sql } from '../../db/client';
+import { judgeChainReading, judgeDepositBacking, needsChainReread, type DepositFact, type DepositReader } from '../../domain/depositBacking';
+import type { ChainRegistry } from '../../domain/chainRegistry';
+import { CHAIN_FACTS, type Chain, type TokenSymbol } from '../../domain/chains';
+import { networkForMode } from '../../domain/payablePairs';
+import { WorkflowFailure } from '../../domain/workflowFailures';
+import { createEvmDepositReader } from './evmDepositReader';
+import type { PayoutRequest } from './treasuryPayout';
+import { createSolanaDepositReader } from './solanaDepositReader';
+
+export interface DepositBackingDeps {
+  sql: Sql;
+  /** The chains as the indexer watches them: tokens, decimals, required depth, RPC endpoints. */
+  registry: ChainRegistry;
+  /** SETTLEMENT_RPC_RECHECK_ABOVE_USDC in USDC base units: payouts above it are re-read from the chain. */
+  rereadAboveUsdcBaseUnits: bigint;
+  rpcTimeoutMs?: number;
+}
+
+/** Throws a PayoutRefused failure unless the indexer's facts (and, above the threshold, the chain) back the payout. */
+export type VerifyDepositBacking = (request: PayoutRequest, amount: bigint) => Promise<void>;
+
+interface PaymentTerms {
+  sessionId: string;
+  chain: Chain;
+  token: TokenSymbol;
+  evm: string | null;
+  tron: string | null;
+  solana: string | null;
+}
+
+export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepositBacking {
+  const readers = new Map<string, DepositReader>();
+  // Tron has no re-reader yet: a payout above the threshold there is refused. The indexer asks the first of a
+  // chain's RPC URLs first; the re-read asks the last, another provider wherever several are configured.
+  const readerFor = (chain: Chain, network: ReturnType<typeof networkForMode>): DepositReader | undefined => {
+    const create = { solana: createSolanaDepositReader, evm: createEvmDepositReader, tron: undefined }[CHAIN_FACTS[chain].family];
+    const rpcUrl = deps.registry.get(chain, network).rpcUrls.at(-1);
+    if (!create || !rpcUrl) return undefined;
+    const key = `${chain}:${network}`;
+    if (!readers.has(key)) readers.set(key, create(rpcUrl, deps.rpcTimeoutMs));
+    return readers.get(key);
+  };
+
+  const refuse = (request: PayoutRequest, chain: string, source: 'indexer' | 'chain', reason: string) => {
+    metricMeter.createCounter('checkout_payouts_refused_unbacked', 'payouts', 'Payouts refused because no indexer fact (or, above the threshold, the chain) backs them: possible forgery').add(1, { chain, source });
+    log.error('payout refused: not backed by confirmed deposits', { paymentId: request.paymentId, mode: request.mode, chain, source, reason });
+    return ApplicationFailure.nonRetryable(reason, WorkflowFailure.PayoutRefused);
+  };
+
+  return async function verifyDepositBacking(request, amount) {
+    const network = networkForMode(request.mode);
+    const [payment] = await deps.sql<PaymentTerms[]>`
+      select p.session_id as "sessionId", p.chain, p.token, a.evm_address as evm, a.tron_address as tron, a.solana_address as solana
+      from payments p join sessions s on s.id = p.session_id left join deposit_addresses a on a.session_id = p.session_id
+      where p.id = ${request.paymentId} and s.mode = ${request.mode}`;
+    if (!payment) throw refuse(request, 'unknown', 'indexer', `payment ${request.paymentId} has no ${request.mode} session with a chosen token and chain; nothing backs its payout`);
+    const { chain, token } = payment;
+    if (!Object.hasOwn(CHAIN_FACTS, chain)) throw refuse(request, 'unknown', 'indexer', `payment ${request.paymentId} names no known chain; nothing backs its payout`);
+    const deployment = deps.registry.get(chain, network);
+    const tokenDeployment = deps.registry.token(chain, network, token);
+    if (!tokenDeployment) throw refuse(request, chain, 'indexer', `payment ${request.paymentId}: ${token} is not watched on ${chain} ${network}; nothing backs its payout`);
+    const facts = await deps.sql<DepositFact[]>`
+      select chain, network, token, tx_hash as "txHash", log_index as "logIndex", to_address as "toAddress",
+             amount_base_units as amount, stage, confirmations
+      from deposits where session_id = ${payment.sessionId}`;
+    const verdict = judgeDepositBacking(
+      {
+        paymentId: request.paymentId,
+        chain,
+        network,
+        token,
+        decimals: tokenDeployment.decimals,
+        depositAddress: payment[CHAIN_FACTS[chain].family],
+        requiredConfirmations: deployment.confirmations,
+        payoutUsdcBaseUnits: amount,
+      },
+      facts.map((f) => ({ ...f, amount: BigInt(f.amount) })),
+    );
+    if (verdict.kind === 'refused') throw refuse(request, chain, 'indexer', verdict.reason);
+    if (!needsChainReread(amount, deps.rereadAboveUsdcBaseUnits)) return;
+    const reader = readerFor(chain, network);
+    if (!reader) {
+      throw refuse(request, chain, 'chain', `payment ${request.paymentId}: a payout above ${deps.rereadAboveUsdcBaseUnits} USDC base units is re-read from the chain, and the signer cannot re-read ${chain} ${network} deposits (no RPC endpoint, or no re-reader for the chain); not paid`);
+    }
+    for (const fact of verdict.deposits) {
+      const reading = await reader({ txHash: fact.txHash, logIndex: fact.logIndex, owner: payment[CHAIN_FACTS[chain].family] as string, token: tokenDeployment.address });
+      const problem = judgeChainReading(fact, reading, deployment.confirmations);
+      if (problem) throw refuse(request, chain, 'chain', `payment ${request.paymentId}: ${problem}; not paid`);
+    }
+  };
+}

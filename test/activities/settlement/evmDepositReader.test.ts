@@ -1,0 +1,40 @@
+// Issue 13 item 4: above the re-read threshold the signer asks an EVM node itself what a deposit transferred: the
+// token contract's Transfer log at the deposit's log index, to the deposit address, and its depth, on a local
+// Hardhat chain with a real ERC-20; anything else reads as absent.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createEvmDepositReader } from '../../../activities/settlement/evmDepositReader';
+import type { DepositReader } from '../../../domain/depositBacking';
+import { createLocalChain, type LocalChain } from '../../../toolchain/localChain/localChain';
+
+let chain: LocalChain;
+let read: DepositReader;
+
+beforeAll(async () => {
+  chain = await createLocalChain();
+  read = createEvmDepositReader(chain.rpcUrl);
+});
+afterAll(async () => {
+  await chain?.stop();
+});
+
+const randomAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+
+describe('EVM deposit re-reader', () => {
+  it('reads the Transfer to the deposit address at its log index, and its depth; anything else is absent', async () => {
+    const usdc = await chain.deployToken({ symbol: 'USDC', decimals: 6 });
+    const usdt = await chain.deployToken({ symbol: 'USDT', decimals: 6 });
+    const depositAddress = randomAddress();
+    await chain.mint(usdc, chain.account(1).address, 9_000_000n);
+    const sent = await chain.transfer(usdc, 1, depositAddress, 7_000_000n);
+    await chain.mine(63);
+    const deposit = { txHash: sent.hash, logIndex: sent.logIndex, owner: depositAddress, token: usdc };
+
+    expect(await read(deposit)).toEqual({ kind: 'credited', amount: 7_000_000n, confirmations: 64 });
+    expect(await read({ ...deposit, owner: depositAddress.toLowerCase() })).toEqual({ kind: 'credited', amount: 7_000_000n, confirmations: 64 });
+    expect(await read({ ...deposit, owner: randomAddress() })).toEqual({ kind: 'absent' });
+    expect(await read({ ...deposit, token: usdt })).toEqual({ kind: 'absent' });
+    expect(await read({ ...deposit, logIndex: sent.logIndex + 1 })).toEqual({ kind: 'absent' });
+    expect(await read({ ...deposit, txHash: `0x${'12'.repeat(32)}` })).toEqual({ kind: 'absent' });
+  });
+});
