@@ -1,4 +1,5 @@
 // All configuration comes from environment variables, validated once at start-up. docs/configuration.md lists them.
+import { base58 } from '@scure/base';
 import { z } from 'zod';
 import { parseLivePrices, type Rate } from '../domain/pricing';
 import type { TokenSymbol } from '../domain/chains';
@@ -44,6 +45,9 @@ const EnvSchema = z
     SOLANA_TREASURY_KEY_TEST: z.string().optional(),
     SOLANA_TREASURY_KEY_LIVE: z.string().optional(),
     SOLANA_PAYOUT_MEMO: z.enum(['true', 'false']).default('true'),
+    SOLANA_TREASURY_ADDRESS_TEST: z.string().optional(),
+    SOLANA_TREASURY_ADDRESS_LIVE: z.string().optional(),
+    RECONCILIATION_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(15),
     DEPOSIT_XPUB_EVM_TEST: z.string().optional(),
     DEPOSIT_XPUB_TRON_TEST: z.string().optional(),
     DEPOSIT_XPUB_EVM_LIVE: z.string().optional(),
@@ -87,6 +91,10 @@ const EnvSchema = z
       ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: `not an address or CIDR range: ${invalidIpRules(listEntries(env.TRUST_PROXY)).join(', ')}` });
     }
     for (const issue of depositXpubIssues(env)) ctx.addIssue({ code: 'custom', ...issue });
+    for (const name of ['SOLANA_TREASURY_ADDRESS_TEST', 'SOLANA_TREASURY_ADDRESS_LIVE'] as const) {
+      const value = env[name]?.trim();
+      if (value && !isSolanaAddress(value)) ctx.addIssue({ code: 'custom', path: [name], message: 'is not a Solana address (npm run signer -- --print-xpubs prints the right one)' });
+    }
     const badTargets = invalidIpRules(listEntries(env.WEBHOOK_ALLOWED_PRIVATE_TARGETS));
     if (badTargets.length > 0) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOWED_PRIVATE_TARGETS'], message: `not an address or CIDR range: ${badTargets.join(', ')}` });
@@ -139,6 +147,13 @@ export type Config = {
    * cannot execute it (TreasuryPayoutDeps.memo), so the dev stack and tests turn it off, by name, never by guessing.
    */
   solanaPayoutMemo: boolean;
+  /**
+   * The treasuries' public addresses, for the processes that reconcile the ledger with the chain without the key
+   * (the worker, the admin CLI); the signer checks them against its keys.
+   */
+  solanaTreasuryAddresses: { test: string | undefined; live: string | undefined };
+  /** How often the worker reconciles the ledger with the chain (worker/reconciliationSweeper.ts); 0: never. */
+  reconciliationIntervalMinutes: number;
   /** Account xpubs the main worker derives EVM and Tron deposit addresses from; test defaults to the development mnemonic's. */
   depositXpubs: DepositXpubs;
   /** How long after a session closes its deposit address is still watched, so late deposits are caught. */
@@ -228,6 +243,15 @@ export function depositXpubVariables(xpubs: DepositXpubs): string[] {
   });
 }
 
+/** base58 of 32 bytes, as a Solana address is written. */
+function isSolanaAddress(text: string): boolean {
+  try {
+    return base58.decode(text).length === 32;
+  } catch {
+    return false;
+  }
+}
+
 /** A comma-separated list, blanks dropped. */
 function listEntries(text: string): string[] {
   return text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
@@ -264,6 +288,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     depositMnemonics: { test: e.DEPOSIT_MNEMONIC_TEST, live: e.DEPOSIT_MNEMONIC_LIVE },
     solanaTreasuryKeys: { test: e.SOLANA_TREASURY_KEY_TEST?.trim() || undefined, live: e.SOLANA_TREASURY_KEY_LIVE?.trim() || undefined },
     solanaPayoutMemo: e.SOLANA_PAYOUT_MEMO === 'true',
+    solanaTreasuryAddresses: { test: e.SOLANA_TREASURY_ADDRESS_TEST?.trim() || undefined, live: e.SOLANA_TREASURY_ADDRESS_LIVE?.trim() || undefined },
+    reconciliationIntervalMinutes: e.RECONCILIATION_INTERVAL_MINUTES,
     depositXpubs: { test: depositXpubsFor(e, 'test'), live: depositXpubsFor(e, 'live') },
     lateDepositWatchHours: e.LATE_DEPOSIT_WATCH_HOURS,
     minimumDepositCents: e.MINIMUM_DEPOSIT_CENTS,
