@@ -176,10 +176,11 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     });
     const sweeper = startRetentionSweeper(sql, config.retention, logger);
     // The local chain's treasury was funded at its genesis, outside the service: the ledger records that opening so
-    // reconciliation starts from no difference.
+    // reconciliation starts from no difference. The chain is new at every start (its genesis hash is not: litesvm's
+    // is fixed), while a persistent database keeps earlier runs' payouts: each start is a chain of its own.
     const treasuryViews = treasuryViewsFromConfig(localSolana ? { solanaTreasuryAddresses: { ...config.solanaTreasuryAddresses, test: localSolana.treasury.address } } : config, registry);
     const localTreasury = localSolana && treasuryViews.find((view) => view.mode === 'test');
-    if (localTreasury) await recordTreasuryOpening(localTreasury, sql);
+    if (localTreasury) await recordTreasuryOpening(localTreasury, sql, `local-solana:${new Date().toISOString()}`);
     const reconciliation = startReconciliationSweeper(sql, treasuryViews, config.reconciliationIntervalMinutes, logger);
     stops.unshift(async () => {
       await workers.stop();

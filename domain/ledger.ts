@@ -128,13 +128,13 @@ export function treasuryFunded(mode: Mode, signature: string, change: TreasuryCh
 }
 
 /**
- * What the treasury held on a cluster before the service recorded anything there: the chain's holdings less what
- * the ledger already says, once per cluster (its genesis hash), e.g. a local chain funded at genesis.
+ * What the treasury held on a chain before the service recorded anything there: the chain's holdings less what the
+ * ledger already says, once per chain (`chainId`), e.g. a local chain funded at its genesis, new at every start.
  */
-export function treasuryOpening(mode: Mode, genesisHash: string, change: TreasuryChange): LedgerPosting | undefined {
+export function treasuryOpening(mode: Mode, chainId: string, change: TreasuryChange): LedgerPosting | undefined {
   const entries = treasuryChangeEntries(change);
   if (entries.length === 0) return undefined;
-  const reference = `treasury-opening:${mode}:${genesisHash}`;
+  const reference = `treasury-opening:${mode}:${chainId}`;
   return { groupId: reference, mode, reference, entries };
 }
 

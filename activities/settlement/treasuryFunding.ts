@@ -52,16 +52,15 @@ export async function recordTreasuryFunding(view: TreasuryView, sql: Queryable, 
 }
 
 /**
- * Records what the treasury held on this cluster before the ledger knew it: the chain's holdings less the ledger's,
- * once per cluster (its genesis hash). Undefined when they already agree, or the cluster's opening is recorded.
+ * Records what the treasury held on a chain before the ledger knew it: the chain's holdings less the ledger's, once
+ * per `chainId`. Undefined when they already agree, or that chain's opening is recorded.
  */
-export async function recordTreasuryOpening(view: TreasuryView, sql: Queryable): Promise<LedgerPosting | undefined> {
-  const genesisHash = await view.rpc.getGenesisHash().send(rpcDeadline(view.rpcTimeoutMs));
+export async function recordTreasuryOpening(view: TreasuryView, sql: Queryable, chainId: string): Promise<LedgerPosting | undefined> {
   const accounts = [ASSET.usdcSolana, ASSET.solSolana].map((asset) => ({ account: ACCOUNT.treasury, asset }));
   const [ledger, observed] = await Promise.all([ledgerBalances(sql, view.mode, accounts), observedBalances(view, sql, accounts)]);
   const change: TreasuryChange = {};
   for (const o of observed) change[o.asset] = o.amount - (ledger.find((l) => l.asset === o.asset)?.amount ?? 0n);
-  const posting = treasuryOpening(view.mode, genesisHash, change);
+  const posting = treasuryOpening(view.mode, chainId, change);
   if (!posting || (await ledgerGroupExists(sql, posting.groupId))) return undefined;
   await postLedger(sql, posting);
   return posting;

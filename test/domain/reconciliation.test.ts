@@ -53,7 +53,7 @@ describe('treasury funding postings', () => {
     expect(posting && isBalanced(posting)).toBe(true);
   });
 
-  it('a transaction or opening that changes nothing posts nothing; an opening is keyed on mode and cluster', () => {
+  it('a transaction or opening that changes nothing posts nothing; an opening is keyed on mode and chain', () => {
     expect(treasuryFunded('test', 'SiG', { [ASSET.usdcSolana]: 0n })).toBeUndefined();
     expect(treasuryOpening('test', 'GeNeSiS', {})).toBeUndefined();
     expect(treasuryOpening('test', 'GeNeSiS', { [ASSET.solSolana]: 5n })?.groupId).toBe('treasury-opening:test:GeNeSiS');

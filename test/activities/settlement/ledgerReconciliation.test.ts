@@ -29,14 +29,14 @@ beforeAll(async () => {
 afterAll(() => f?.stop());
 
 describe('ledger reconciliation', () => {
-  it('reports a treasury funded outside the service until its opening is recorded, once per cluster', async () => {
+  it('reports a treasury funded outside the service until its opening is recorded, once per chain', async () => {
     expect(await differencesNow()).toEqual([
       { account: ACCOUNT.treasury, asset: ASSET.usdcSolana, difference: 50_000_000n },
       { account: ACCOUNT.treasury, asset: ASSET.solSolana, difference: 1_000_000_000n },
     ]);
-    const opening = await recordTreasuryOpening(view, f.worker);
-    expect(opening?.groupId).toMatch(/^treasury-opening:test:/);
-    expect(await recordTreasuryOpening(view, f.worker)).toBeUndefined();
+    const opening = await recordTreasuryOpening(view, f.worker, 'chain-1');
+    expect(opening?.groupId).toBe('treasury-opening:test:chain-1');
+    expect(await recordTreasuryOpening(view, f.worker, 'chain-1')).toBeUndefined();
     expect(await differencesNow()).toEqual([]);
   });
 
