@@ -1,7 +1,7 @@
 // The scheduled reconciliation: every RECONCILIATION_INTERVAL_MINUTES the worker process compares each mode's
 // ledger with its chain (activities/settlement/ledgerReconciliation.ts) and stores the report, which the metrics
-// and the admin CLI read. A difference is logged as a warning. Several worker replicas may each run one: a report
-// more is harmless, and a mode reconciled less than half an interval ago is skipped.
+// and the admin CLI read. A difference is logged as a warning, agreement as info. Several worker replicas may each
+// run one: a report more is harmless, and a mode reconciled less than half an interval ago is skipped.
 import type { Logger } from 'pino';
 import { reconcileLedger, type TreasuryView } from '../activities/settlement/ledgerReconciliation';
 import type { Sql } from '../db/client';
@@ -20,6 +20,7 @@ export function startReconciliationSweeper(sql: Sql, views: readonly TreasuryVie
       const run = await reconcileLedger(view, sql);
       const differences = run.differences.map((d) => ({ account: d.account, asset: d.asset, ledger: d.ledger.toString(), observed: d.observed.toString(), difference: d.difference.toString() }));
       if (differences.length > 0) logger.warn({ mode: view.mode, run: run.id, differences }, 'ledger and chain differ (checkout-admin ledger reconcile --last)');
+      else logger.info({ mode: view.mode, run: run.id }, 'ledger and chain agree');
     } catch (error) {
       logger.error({ mode: view.mode, err: errorFields(error) }, 'reconciliation failed; the next one retries');
     }

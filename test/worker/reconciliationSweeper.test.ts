@@ -1,5 +1,5 @@
 // The worker's scheduled reconciliation: it reconciles each mode at start, stores the run, warns of a difference
-// in the log, skips a mode another replica reconciled within half an interval, and is off at interval 0.
+// in the log (agreement is logged at info; npm run demo shows it for a fresh stack), skips a mode another replica reconciled within half an interval, and is off at interval 0.
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
