@@ -71,10 +71,10 @@ async function main(argv: string[]): Promise<number> {
       const args = options ? redactArguments(options.values, (name) => command.options[name]?.secret === true) : {};
       const result = command.readOnly ? await execute() : await runAudited(context, { action: `${group.name}.${command.name}`, arguments: args }, execute);
       printResult(result, options?.json ?? json);
+      return result.exitCode ?? 0;
     } finally {
       await context.close();
     }
-    return 0;
   } catch (error) {
     // One line, never a stack: operators read it, scripts parse it with --json.
     const message = errorLine(error);

@@ -8,6 +8,7 @@
 import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Runtime } from '@temporalio/worker';
+import { recordTreasuryOpening } from '../activities/settlement/treasuryFunding';
 import { startApiServer } from '../api/server';
 import { loadChainsConfig } from '../config/chains';
 import type { Config } from '../config/env';
@@ -33,7 +34,9 @@ import { activityDepsFromConfig, workflowsPath } from '../worker/createWorker';
 import { signerDepsFromConfig } from '../worker/createSignerWorker';
 import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
 import { startInProcessWorkers } from '../worker/inProcessWorkers';
+import { startReconciliationSweeper } from '../worker/reconciliationSweeper';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
+import { treasuryViewsFromConfig } from '../worker/treasuryViews';
 
 const DEMO_MERCHANT = 'Demo merchant';
 // The local node answers in milliseconds and mines only when asked: polling it often costs nothing and lets a
@@ -172,9 +175,17 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       workflowBundle,
     });
     const sweeper = startRetentionSweeper(sql, config.retention, logger);
+    // The local chain's treasury was funded at its genesis, outside the service: the ledger records that opening so
+    // reconciliation starts from no difference. The chain is new at every start (its genesis hash is not: litesvm's
+    // is fixed), while a persistent database keeps earlier runs' payouts: each start is a chain of its own.
+    const treasuryViews = treasuryViewsFromConfig(localSolana ? { solanaTreasuryAddresses: { ...config.solanaTreasuryAddresses, test: localSolana.treasury.address } } : config, registry);
+    const localTreasury = localSolana && treasuryViews.find((view) => view.mode === 'test');
+    if (localTreasury) await recordTreasuryOpening(localTreasury, sql, `local-solana:${new Date().toISOString()}`);
+    const reconciliation = startReconciliationSweeper(sql, treasuryViews, config.reconciliationIntervalMinutes, logger);
     stops.unshift(async () => {
       await workers.stop();
       await sweeper?.stop();
+      await reconciliation?.stop();
       await nativeConnection.close();
     });
 

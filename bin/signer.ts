@@ -1,7 +1,8 @@
 // The signer worker process: `npm run signer` with TEMPORAL_ADDRESS and the signing material set (DEPOSIT_MNEMONIC_*,
 // SOLANA_TREASURY_KEY_*; later the relayer keys). It alone holds them (SETTLEMENT.md rule 4); with a treasury key it
 // also needs DATABASE_URL and the mode's RPC_URLS_SOLANA_* (worker/createSignerWorker.ts).
-// `npm run signer -- --print-xpubs` prints the main worker's DEPOSIT_XPUB_* variables for these mnemonics and exits.
+// `npm run signer -- --print-xpubs` prints the main worker's DEPOSIT_XPUB_* variables for these mnemonics, and the
+// SOLANA_TREASURY_ADDRESS_* of its treasury keys (for the worker's reconciliation and the admin CLI), and exits.
 import { NativeConnection } from '@temporalio/worker';
 import { depositXpubsFromSeeds } from '../activities/depositAddresses/derive';
 import type { SignerDeps } from '../activities/signer';
@@ -9,7 +10,7 @@ import { depositXpubVariables, loadConfig } from '../config/env';
 import { signerTaskQueue } from '../domain/taskQueues';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
-import { createSignerWorker, signerDepsFromConfig } from '../worker/createSignerWorker';
+import { createSignerWorker, signerDepsFromConfig, treasuryAddressVariables } from '../worker/createSignerWorker';
 
 const config = loadConfig(process.env, 'signer');
 const logger = createLogger(config.logLevel, 'signer');
@@ -35,7 +36,7 @@ async function run(signer: SignerDeps): Promise<void> {
 try {
   // The seeds are made here, once: BIP-39 stretching is deliberately slow, so never per activity.
   const signer = await signerDepsFromConfig(config);
-  if (process.argv.includes('--print-xpubs')) console.log(depositXpubVariables(depositXpubsFromSeeds(signer.depositSeeds)).join('\n'));
+  if (process.argv.includes('--print-xpubs')) console.log([...depositXpubVariables(depositXpubsFromSeeds(signer.depositSeeds)), ...treasuryAddressVariables(signer)].join('\n'));
   else await run(signer);
 } catch (error) {
   logger.fatal({ err: errorFields(error) }, 'signer failed');

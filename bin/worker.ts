@@ -1,11 +1,15 @@
 // The worker process: `npm run worker` with DATABASE_URL and TEMPORAL_ADDRESS set.
 import { NativeConnection } from '@temporalio/worker';
+import { loadChainsConfig } from '../config/chains';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
 import { createSql } from '../db/client';
+import { createChainRegistry } from '../domain/chainRegistry';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
 import { activityDepsFromConfig, createWorker } from '../worker/createWorker';
+import { startReconciliationSweeper } from '../worker/reconciliationSweeper';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
+import { treasuryViewsFromConfig } from '../worker/treasuryViews';
 
 const config = loadConfig(process.env, 'worker');
 const logger = createLogger(config.logLevel, 'worker');
@@ -23,11 +27,13 @@ try {
     shutdownGraceTimeMs: config.shutdownTimeoutMs,
   });
   const sweeper = startRetentionSweeper(sql, config.retention, logger);
+  const reconciliation = startReconciliationSweeper(sql, treasuryViewsFromConfig(config, createChainRegistry(loadChainsConfig())), config.reconciliationIntervalMinutes, logger);
   logger.info({ taskQueue: config.temporal.taskQueue, metrics: metricsBindAddress ? `http://${metricsBindAddress}/metrics` : 'off' }, 'worker running');
   // The SDK installs its own SIGINT/SIGTERM handling: run() resolves once the worker has drained (running
   // activities get shutdownGraceTimeMs to finish, then are cancelled and retried elsewhere by Temporal).
   await worker.run();
   await sweeper?.stop();
+  await reconciliation?.stop();
   await connection.close();
   await sql.end({ timeout: 5 });
   logger.info('worker stopped');

@@ -1,4 +1,5 @@
 // All configuration comes from environment variables, validated once at start-up. docs/configuration.md lists them.
+import { base58 } from '@scure/base';
 import { z } from 'zod';
 import { parseLivePrices, type Rate } from '../domain/pricing';
 import type { TokenSymbol } from '../domain/chains';
@@ -45,6 +46,9 @@ const EnvSchema = z
     SOLANA_TREASURY_KEY_LIVE: z.string().optional(),
     SOLANA_PAYOUT_MEMO: z.enum(['true', 'false']).default('true'),
     SETTLEMENT_RPC_RECHECK_ABOVE_USDC: z.coerce.number().int().min(0).max(1_000_000_000).default(1000),
+    SOLANA_TREASURY_ADDRESS_TEST: z.string().optional(),
+    SOLANA_TREASURY_ADDRESS_LIVE: z.string().optional(),
+    RECONCILIATION_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(15),
     DEPOSIT_XPUB_EVM_TEST: z.string().optional(),
     DEPOSIT_XPUB_TRON_TEST: z.string().optional(),
     DEPOSIT_XPUB_EVM_LIVE: z.string().optional(),
@@ -88,6 +92,10 @@ const EnvSchema = z
       ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: `not an address or CIDR range: ${invalidIpRules(listEntries(env.TRUST_PROXY)).join(', ')}` });
     }
     for (const issue of depositXpubIssues(env)) ctx.addIssue({ code: 'custom', ...issue });
+    for (const name of ['SOLANA_TREASURY_ADDRESS_TEST', 'SOLANA_TREASURY_ADDRESS_LIVE'] as const) {
+      const value = env[name]?.trim();
+      if (value && !isSolanaAddress(value)) ctx.addIssue({ code: 'custom', path: [name], message: 'is not a Solana address (npm run signer -- --print-xpubs prints the right one)' });
+    }
     const badTargets = invalidIpRules(listEntries(env.WEBHOOK_ALLOWED_PRIVATE_TARGETS));
     if (badTargets.length > 0) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOWED_PRIVATE_TARGETS'], message: `not an address or CIDR range: ${badTargets.join(', ')}` });
@@ -145,6 +153,13 @@ export type Config = {
    * indexer's rows (SETTLEMENT.md rule 3); 0 re-reads every payout.
    */
   settlementRpcRecheckAboveUsdc: number;
+  /**
+   * The treasuries' public addresses, for the processes that reconcile the ledger with the chain without the key
+   * (the worker, the admin CLI); the signer checks them against its keys.
+   */
+  solanaTreasuryAddresses: { test: string | undefined; live: string | undefined };
+  /** How often the worker reconciles the ledger with the chain (worker/reconciliationSweeper.ts); 0: never. */
+  reconciliationIntervalMinutes: number;
   /** Account xpubs the main worker derives EVM and Tron deposit addresses from; test defaults to the development mnemonic's. */
   depositXpubs: DepositXpubs;
   /** How long after a session closes its deposit address is still watched, so late deposits are caught. */
@@ -234,6 +249,15 @@ export function depositXpubVariables(xpubs: DepositXpubs): string[] {
   });
 }
 
+/** base58 of 32 bytes, as a Solana address is written. */
+function isSolanaAddress(text: string): boolean {
+  try {
+    return base58.decode(text).length === 32;
+  } catch {
+    return false;
+  }
+}
+
 /** A comma-separated list, blanks dropped. */
 function listEntries(text: string): string[] {
   return text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
@@ -271,6 +295,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     solanaTreasuryKeys: { test: e.SOLANA_TREASURY_KEY_TEST?.trim() || undefined, live: e.SOLANA_TREASURY_KEY_LIVE?.trim() || undefined },
     solanaPayoutMemo: e.SOLANA_PAYOUT_MEMO === 'true',
     settlementRpcRecheckAboveUsdc: e.SETTLEMENT_RPC_RECHECK_ABOVE_USDC,
+    solanaTreasuryAddresses: { test: e.SOLANA_TREASURY_ADDRESS_TEST?.trim() || undefined, live: e.SOLANA_TREASURY_ADDRESS_LIVE?.trim() || undefined },
+    reconciliationIntervalMinutes: e.RECONCILIATION_INTERVAL_MINUTES,
     depositXpubs: { test: depositXpubsFor(e, 'test'), live: depositXpubsFor(e, 'live') },
     lateDepositWatchHours: e.LATE_DEPOSIT_WATCH_HOURS,
     minimumDepositCents: e.MINIMUM_DEPOSIT_CENTS,

@@ -48,6 +48,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     payments: ['insert', 'update'],
     payouts: ['insert', 'update'],
     quotes: ['insert', 'delete'],
+    // The scheduled reconciliation's reports (worker/reconciliationSweeper.ts).
+    reconciliation_runs: ['insert'],
     sessions: ['insert', 'update'],
     session_status_changes: ['insert'],
     settlements: ['insert', 'update'],

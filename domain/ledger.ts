@@ -5,7 +5,11 @@
 //   treasury:solana            the Solana treasury wallet's holdings, one balance per asset
 //   gas_expense:solana         transaction fees the treasury paid
 //   account_rent:solana        rent the treasury deposited to create accounts (a merchant's USDC account)
+//   deposits:solana            USDC received in Solana deposit accounts and not yet swept to the treasury
+//   treasury_funding:solana    what operators moved into (or out of) the treasury outside the service: its equity
+// Every posting belongs to one mode: test and live treasuries are different wallets on different networks.
 // Group ids derive from what happened (payout:<pay_id>:reserve), so posting again is a no-op, never a double.
+import type { Mode } from './session';
 
 export const ASSET = { usdcSolana: 'usdc:solana', solSolana: 'sol:solana' } as const;
 export type Asset = (typeof ASSET)[keyof typeof ASSET];
@@ -16,6 +20,8 @@ export const ACCOUNT = {
   treasury: 'treasury:solana',
   gasExpense: 'gas_expense:solana',
   accountRent: 'account_rent:solana',
+  treasuryFunding: 'treasury_funding:solana',
+  deposits: 'deposits:solana',
 } as const;
 
 export interface LedgerEntry {
@@ -27,6 +33,7 @@ export interface LedgerEntry {
 
 export interface LedgerPosting {
   groupId: string;
+  mode: Mode;
   /** What the group is about: the payout's chain intent id. */
   reference: string;
   entries: LedgerEntry[];
@@ -34,6 +41,7 @@ export interface LedgerPosting {
 
 export interface PayoutAmount {
   paymentId: string;
+  mode: Mode;
   merchantId: string;
   amount: bigint;
 }
@@ -56,6 +64,7 @@ export function payoutReserved(payout: PayoutAmount): LedgerPosting {
   const amount = positive(payout.amount, 'a payout amount');
   return {
     groupId: `${payoutReference(payout.paymentId)}:reserve`,
+    mode: payout.mode,
     reference: payoutReference(payout.paymentId),
     entries: transfer(ACCOUNT.merchantPayable(payout.merchantId), ACCOUNT.payoutsInFlight, ASSET.usdcSolana, amount),
   };
@@ -66,6 +75,7 @@ export function payoutConfirmed(payout: PayoutAmount): LedgerPosting {
   const amount = positive(payout.amount, 'a payout amount');
   return {
     groupId: `${payoutReference(payout.paymentId)}:sent`,
+    mode: payout.mode,
     reference: payoutReference(payout.paymentId),
     entries: transfer(ACCOUNT.payoutsInFlight, ACCOUNT.treasury, ASSET.usdcSolana, amount),
   };
@@ -76,6 +86,7 @@ export function payoutReleased(payout: PayoutAmount): LedgerPosting {
   const amount = positive(payout.amount, 'a payout amount');
   return {
     groupId: `${payoutReference(payout.paymentId)}:release`,
+    mode: payout.mode,
     reference: payoutReference(payout.paymentId),
     entries: transfer(ACCOUNT.payoutsInFlight, ACCOUNT.merchantPayable(payout.merchantId), ASSET.usdcSolana, amount),
   };
@@ -85,7 +96,7 @@ export function payoutReleased(payout: PayoutAmount): LedgerPosting {
  * The SOL a landed payout transaction cost the treasury (its fee payer): the fee, and rent when it created the
  * merchant's account. Undefined when it cost nothing, as a group without entries means nothing.
  */
-export function payoutChainCosts(paymentId: string, costs: { feeLamports: bigint; rentLamports: bigint }): LedgerPosting | undefined {
+export function payoutChainCosts(payout: Pick<PayoutAmount, 'paymentId' | 'mode'>, costs: { feeLamports: bigint; rentLamports: bigint }): LedgerPosting | undefined {
   if (costs.feeLamports < 0n || costs.rentLamports < 0n) throw new RangeError('chain costs cannot be negative');
   const total = costs.feeLamports + costs.rentLamports;
   if (total === 0n) return undefined;
@@ -93,7 +104,38 @@ export function payoutChainCosts(paymentId: string, costs: { feeLamports: bigint
   if (costs.feeLamports > 0n) entries.push({ account: ACCOUNT.gasExpense, asset: ASSET.solSolana, amount: costs.feeLamports });
   if (costs.rentLamports > 0n) entries.push({ account: ACCOUNT.accountRent, asset: ASSET.solSolana, amount: costs.rentLamports });
   entries.push({ account: ACCOUNT.treasury, asset: ASSET.solSolana, amount: -total });
-  return { groupId: `${payoutReference(paymentId)}:chain-costs`, reference: payoutReference(paymentId), entries };
+  return { groupId: `${payoutReference(payout.paymentId)}:chain-costs`, mode: payout.mode, reference: payoutReference(payout.paymentId), entries };
+}
+
+/** Per asset, by how much the treasury's holdings changed outside the service: positive in, negative out. */
+export type TreasuryChange = Partial<Record<Asset, bigint>>;
+
+function treasuryChangeEntries(change: TreasuryChange): LedgerEntry[] {
+  return Object.entries(change)
+    .filter(([, amount]) => amount !== 0n)
+    .flatMap(([asset, amount]) => transfer(ACCOUNT.treasury, ACCOUNT.treasuryFunding, asset as Asset, amount));
+}
+
+/**
+ * An operator's transaction that moved funds into or out of the treasury (a top-up, a withdrawal), keyed on its
+ * signature so recording it twice changes nothing. Undefined when it did not change the treasury's holdings.
+ */
+export function treasuryFunded(mode: Mode, signature: string, change: TreasuryChange): LedgerPosting | undefined {
+  const entries = treasuryChangeEntries(change);
+  if (entries.length === 0) return undefined;
+  const reference = `treasury-funding:${signature}`;
+  return { groupId: reference, mode, reference, entries };
+}
+
+/**
+ * What the treasury held on a chain before the service recorded anything there: the chain's holdings less what the
+ * ledger already says, once per chain (`chainId`), e.g. a local chain funded at its genesis, new at every start.
+ */
+export function treasuryOpening(mode: Mode, chainId: string, change: TreasuryChange): LedgerPosting | undefined {
+  const entries = treasuryChangeEntries(change);
+  if (entries.length === 0) return undefined;
+  const reference = `treasury-opening:${mode}:${chainId}`;
+  return { groupId: reference, mode, reference, entries };
 }
 
 /** Per asset, what the entries sum to: all zero for a balanced group. */

@@ -1,9 +1,11 @@
 // The API process's Prometheus registry: request durations by matched route pattern and status, sessions by
-// status read from the read model on each scrape, and Node's process metrics (RSS, heap, event loop lag).
+// status read from the read model on each scrape, the treasury's gauges (treasuryMetrics.ts), and Node's process
+// metrics (RSS, heap, event loop lag).
 // One registry per app, so several apps in one process (the tests) never register a metric twice.
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Sql } from '../db/client';
 import { SESSION_STATUSES } from '../domain/status';
+import { registerTreasuryMetrics } from './treasuryMetrics';
 
 export interface ApiMetrics {
   registry: Registry;
@@ -36,5 +38,6 @@ export function createApiMetrics(sql: Sql): ApiMetrics {
       for (const row of rows) this.set({ status: row.status, mode: row.mode }, row.count);
     },
   });
+  registerTreasuryMetrics(registry, sql);
   return { registry, httpDuration };
 }

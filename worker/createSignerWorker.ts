@@ -38,7 +38,7 @@ export function createSignerWorker(deps: SignerWorkerDeps): Promise<Worker> {
 const MODES: readonly Mode[] = ['test', 'live'];
 const USDC_BASE_UNITS = 1_000_000n;
 
-type SignerConfig = Pick<Config, 'depositMnemonics' | 'solanaTreasuryKeys' | 'solanaPayoutMemo' | 'settlementRpcRecheckAboveUsdc' | 'databaseUrl'>;
+type SignerConfig = Pick<Config, 'depositMnemonics' | 'solanaTreasuryKeys' | 'solanaTreasuryAddresses' | 'solanaPayoutMemo' | 'settlementRpcRecheckAboveUsdc' | 'databaseUrl'>;
 
 /**
  * The signing material the configuration holds, made ready once: an invalid mnemonic or key stops the start. A
@@ -61,14 +61,27 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainN
     if (!rpcUrl) throw new ConfigError(`invalid configuration: ${variable}: needs RPC_URLS_SOLANA_${network.toUpperCase()}, the network its treasury pays on`);
     const usdc = registry.token('solana', network, 'USDC');
     if (!usdc) throw new ConfigError(`invalid configuration: ${variable}: no USDC mint on solana ${network} (TOKEN_USDC_SOLANA_${network.toUpperCase()})`);
+    const treasury = await createKeyPairSignerFromBytes(base58.decode((config.solanaTreasuryKeys[mode] as string).trim()));
+    const published = config.solanaTreasuryAddresses[mode];
+    if (published && published !== treasury.address) {
+      throw new ConfigError(`invalid configuration: SOLANA_TREASURY_ADDRESS_${mode.toUpperCase()}: is not the address of ${variable} (${treasury.address}); reconciliation would watch the wrong wallet`);
+    }
     treasuries[mode] = {
       sql,
       rpc: createSolanaRpc(rpcUrl),
-      treasury: await createKeyPairSignerFromBytes(base58.decode((config.solanaTreasuryKeys[mode] as string).trim())),
+      treasury,
       usdcMint: usdc.address as Address,
       memo: config.solanaPayoutMemo,
       verifyDepositBacking,
     };
   }
   return { depositSeeds: seeds, treasuries };
+}
+
+/** The SOLANA_TREASURY_ADDRESS_* lines of the treasuries the signer holds, for the processes that only watch them. */
+export function treasuryAddressVariables(signer: SignerDeps): string[] {
+  return MODES.map((mode) => {
+    const treasury = signer.treasuries?.[mode]?.treasury.address;
+    return treasury ? `SOLANA_TREASURY_ADDRESS_${mode.toUpperCase()}=${treasury}` : `# no SOLANA_TREASURY_KEY_${mode.toUpperCase()}: no ${mode} treasury`;
+  });
 }

@@ -154,7 +154,7 @@ async function recordOutcome(deps: TreasuryPayoutDeps, payout: Payout, progress:
         if (!landed) return;
         if (landed.blockTime) await setPayoutBlockTime(tx, payout.paymentId, landed.blockTime);
         await postLedger(tx, payoutConfirmed(payout));
-        const posting = payoutChainCosts(payout.paymentId, landed);
+        const posting = payoutChainCosts(payout, landed);
         if (posting) await postLedger(tx, posting);
       });
       const paid = (await findPayout(deps.sql, payout.paymentId)) as Payout;
@@ -170,7 +170,7 @@ async function recordOutcome(deps: TreasuryPayoutDeps, payout: Payout, progress:
         await setPayoutStatus(tx, payout.paymentId, 'failed', signature);
         if (!costs) return;
         await postLedger(tx, payoutReleased(payout));
-        const posting = payoutChainCosts(payout.paymentId, costs);
+        const posting = payoutChainCosts(payout, costs);
         if (posting) await postLedger(tx, posting);
       });
       throw ApplicationFailure.nonRetryable(`payout transaction ${signature} of ${payout.paymentId} failed on chain: ${JSON.stringify(intent.error)}`, WorkflowFailure.PayoutFailed);

@@ -30,6 +30,8 @@ export interface CommandResult {
   warnings?: string[];
   /** The ids a state-changing command created or changed, for the audit trail. */
   targets?: string[];
+  /** Set when the command ran and found something wrong, so scripts and cron notice: `ledger reconcile`'s differences. */
+  exitCode?: number;
 }
 
 export interface AdminContext {

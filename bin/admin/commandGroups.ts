@@ -3,6 +3,7 @@ import { auditCommands } from './audit';
 import { bankCommands } from './bank';
 import type { CommandGroup } from './cli';
 import { keyCommands } from './keys';
+import { ledgerCommands } from './ledger';
 import { merchantCommands } from './merchants';
 import { retentionCommands } from './retention';
 import { sessionCommands } from './sessions';
@@ -21,6 +22,7 @@ export const GROUPS: CommandGroup[] = [
   sessionCommands,
   settlementCommands,
   treasuryCommands,
+  ledgerCommands,
   userCommands,
   retentionCommands,
   auditCommands,

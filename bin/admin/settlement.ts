@@ -18,9 +18,14 @@ export const PaymentIdOption = z.string().regex(/^pay_[0-9A-HJKMNP-TV-Z]{26}$/, 
 
 /** USDC base units (6 decimals) as exact text: never through a JS number. */
 export function usdcText(baseUnits: bigint): string {
+  return decimalText(baseUnits, 6);
+}
+
+/** Base units as the exact decimal amount of a token with `decimals` decimals. */
+export function decimalText(baseUnits: bigint, decimals: number): string {
   const negative = baseUnits < 0n;
-  const digits = (negative ? -baseUnits : baseUnits).toString().padStart(7, '0');
-  return `${negative ? '-' : ''}${digits.slice(0, -6)}.${digits.slice(-6)}`;
+  const digits = (negative ? -baseUnits : baseUnits).toString().padStart(decimals + 1, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
 }
 
 /** An age as an operator reads it: 45s, 12m, 3h10m, 2d4h. */

@@ -77,3 +77,9 @@ export async function recordSuperseded(sql: Queryable, id: string, signature: st
       signature = null, wire_transaction = null, last_valid_block_height = null, updated_at = now()
     where id = ${id} and signature = ${signature} and status in ('signed', 'broadcast')`;
 }
+
+/** The intent whose transaction, current or superseded, has this signature: the service signed it. */
+export async function findChainIntentIdBySignature(sql: Queryable, signature: string): Promise<string | undefined> {
+  const [row] = await sql<{ id: string }[]>`select id from chain_intents where signature = ${signature} or ${signature} = any(superseded_signatures) limit 1`;
+  return row?.id;
+}

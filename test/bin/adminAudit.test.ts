@@ -12,6 +12,7 @@ import { createBankAccount, createTestMerchant, sessionRequest, type TestMerchan
 import { call } from '../support/http';
 import { insertTestPayout } from '../support/payouts';
 import { startTestService, type TestService } from '../support/service';
+import { startTreasuryChain } from '../support/treasuryChain';
 
 const WALLET = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
 
@@ -69,8 +70,8 @@ afterAll(() => service?.stop());
 describe('the admin audit trail', { timeout: 180_000 }, () => {
   it('writes exactly one row per state-changing command, with the operator, its arguments and what it touched; read-only commands write none', async () => {
     const as = ['--operator', 'alice'];
-    const ok = async (args: string[], expected: { arguments: Record<string, string | boolean>; targets: (out: Record<string, unknown>) => string[] }) => {
-      const { run, rows } = await audited([...args, ...as, '--json']);
+    const ok = async (args: string[], expected: { arguments: Record<string, string | boolean>; targets: (out: Record<string, unknown>) => string[] }, env?: Record<string, string>) => {
+      const { run, rows } = await audited([...args, ...as, '--json'], env);
       expect(run.code, run.stderr).toBe(0);
       const out = JSON.parse(run.stdout) as Record<string, unknown>;
       expect(rows).toEqual([
@@ -129,6 +130,16 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
     // A paid payment: retry changes nothing (adminSettlement.test.ts covers the retries that start a workflow).
     const paidOut = await insertTestPayout(service.db.sql, merchant.merchant.id, { status: 'confirmed', amount: 1_000_000n, settlement: 'settled' });
     await ok(['settlement', 'retry', paidOut.paymentId], { arguments: { payment: paidOut.paymentId }, targets: () => [paidOut.paymentId] });
+    // A top-up of a treasury on the local Solana chain, recorded from its landed transaction.
+    const solana = await startTreasuryChain(1_000_000n);
+    try {
+      await ok(['treasury', 'record-funding', '--mode', 'test', '--signature', solana.topUp], {
+        arguments: { mode: 'test', signature: solana.topUp },
+        targets: () => [`treasury-funding:${solana.topUp}`],
+      }, solana.env);
+    } finally {
+      await solana.stop();
+    }
 
     for (const args of [['key', 'list', '--merchant', merchantId], ['bank', 'list', '--merchant', merchantId], ['webhooks', 'list', '--session', paid], ['audit', 'list']]) {
       const { run, rows } = await audited(args);

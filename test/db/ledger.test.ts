@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 const entry = (group: string, account: string, asset: string, amount: number) =>
-  ({ group_id: group, account, asset, amount: amount.toString(), reference: 'payout:pay_test' });
+  ({ group_id: group, mode: 'test', account, asset, amount: amount.toString(), reference: 'payout:pay_test' });
 
 describe('ledger entries', () => {
   it('commit only in groups that balance per asset', async () => {
@@ -36,7 +36,7 @@ describe('ledger entries', () => {
   });
 
   it('posting the same group twice writes it once', async () => {
-    const posting = { groupId: 'g4', reference: 'payout:pay_test', entries: [{ account: 'x', asset: 'usdc:solana' as const, amount: 7n }, { account: 'y', asset: 'usdc:solana' as const, amount: -7n }] };
+    const posting = { groupId: 'g4', mode: 'test' as const, reference: 'payout:pay_test', entries: [{ account: 'x', asset: 'usdc:solana' as const, amount: 7n }, { account: 'y', asset: 'usdc:solana' as const, amount: -7n }] };
     await postLedger(worker, posting);
     await postLedger(worker, posting);
     expect(await db.sql`select count(*)::int as n from ledger_entries where group_id = 'g4'`).toEqual([{ n: 2 }]);

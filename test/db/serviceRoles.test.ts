@@ -67,7 +67,7 @@ describe('service roles', () => {
     await denied(api`insert into chain_intents (id, chain) values ('payout:pay_forged', 'solana')`);
     await denied(api`update chain_intents set status = 'confirmed'`);
     await denied(api`update payouts set merchant_wallet = 'attacker'`);
-    await denied(api`insert into ledger_entries (group_id, account, asset, amount, reference) values ('g', 'a', 'usdc:solana', 1, 'r')`);
+    await denied(api`insert into ledger_entries (group_id, mode, account, asset, amount, reference) values ('g', 'test', 'a', 'usdc:solana', 1, 'r')`);
     await denied(indexer`update payouts set status = 'confirmed'`);
     await worker`update chain_intents set updated_at = now() where false`;
     // What they do need still works.

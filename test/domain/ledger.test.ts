@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT, ASSET, isBalanced, payoutChainCosts, payoutConfirmed, payoutReleased, payoutReserved, sumByAsset, type LedgerEntry } from '../../domain/ledger';
 
-const payout = { paymentId: 'pay_01J0000000000000000000000A', merchantId: 'mer_01J0000000000000000000000B', amount: 12_345_678n };
+const payout = { paymentId: 'pay_01J0000000000000000000000A', mode: 'test' as const, merchantId: 'mer_01J0000000000000000000000B', amount: 12_345_678n };
 
 function balances(entries: LedgerEntry[]): Record<string, bigint> {
   const out: Record<string, bigint> = {};
@@ -37,15 +37,15 @@ describe('payout postings', () => {
   });
 
   it('chain costs: the fee is gas, a created account is rent, both paid by the treasury in SOL', () => {
-    const costs = payoutChainCosts(payout.paymentId, { feeLamports: 5_000n, rentLamports: 2_039_280n });
+    const costs = payoutChainCosts(payout, { feeLamports: 5_000n, rentLamports: 2_039_280n });
     expect(costs?.entries).toEqual([
       { account: ACCOUNT.gasExpense, asset: ASSET.solSolana, amount: 5_000n },
       { account: ACCOUNT.accountRent, asset: ASSET.solSolana, amount: 2_039_280n },
       { account: ACCOUNT.treasury, asset: ASSET.solSolana, amount: -2_044_280n },
     ]);
     expect(costs && isBalanced(costs)).toBe(true);
-    expect(payoutChainCosts(payout.paymentId, { feeLamports: 5_000n, rentLamports: 0n })?.entries).toHaveLength(2);
-    expect(payoutChainCosts(payout.paymentId, { feeLamports: 0n, rentLamports: 0n })).toBeUndefined();
+    expect(payoutChainCosts(payout, { feeLamports: 5_000n, rentLamports: 0n })?.entries).toHaveLength(2);
+    expect(payoutChainCosts(payout, { feeLamports: 0n, rentLamports: 0n })).toBeUndefined();
   });
 
   it('group ids derive from the payment, so posting twice names the same group', () => {
@@ -57,13 +57,13 @@ describe('payout postings', () => {
   it('refuses amounts that are not money moved', () => {
     expect(() => payoutReserved({ ...payout, amount: 0n })).toThrow(RangeError);
     expect(() => payoutConfirmed({ ...payout, amount: -1n })).toThrow(RangeError);
-    expect(() => payoutChainCosts(payout.paymentId, { feeLamports: -1n, rentLamports: 0n })).toThrow(RangeError);
+    expect(() => payoutChainCosts(payout, { feeLamports: -1n, rentLamports: 0n })).toThrow(RangeError);
   });
 
   it('a group that does not sum to zero per asset is not balanced, even if the assets together do', () => {
-    const mixed = { groupId: 'g', reference: 'r', entries: [{ account: 'a', asset: ASSET.usdcSolana, amount: 5n }, { account: 'b', asset: ASSET.solSolana, amount: -5n }] };
+    const mixed = { groupId: 'g', mode: 'test' as const, reference: 'r', entries: [{ account: 'a', asset: ASSET.usdcSolana, amount: 5n }, { account: 'b', asset: ASSET.solSolana, amount: -5n }] };
     expect(isBalanced(mixed)).toBe(false);
     expect(sumByAsset(mixed.entries)).toEqual(new Map([[ASSET.usdcSolana, 5n], [ASSET.solSolana, -5n]]));
-    expect(isBalanced({ groupId: 'g', reference: 'r', entries: [] })).toBe(false);
+    expect(isBalanced({ groupId: 'g', mode: 'test' as const, reference: 'r', entries: [] })).toBe(false);
   });
 });

@@ -13,7 +13,7 @@ import { depositXpubVariables, loadConfig, type ProcessName } from '../../config
 import { SIGNING_VARIABLES } from '../../config/signingMaterial';
 import { loadChainsConfig } from '../../config/chains';
 import { createPayTreasuryPayout } from '../../activities/settlement/treasuryPayouts';
-import { signerDepsFromConfig } from '../../worker/createSignerWorker';
+import { signerDepsFromConfig, treasuryAddressVariables } from '../../worker/createSignerWorker';
 
 const TEST_MNEMONIC = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 const LIVE_MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
@@ -92,6 +92,20 @@ describe('signing material', () => {
     await expect(signerDepsFromConfig(loadConfig({ ...env, DATABASE_URL: '' }, 'signer'), loadChainsConfig(env))).rejects.toThrow(/DATABASE_URL: is required by the signer/);
     await expect(signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig({}))).rejects.toThrow(/SOLANA_TREASURY_KEY_TEST: needs RPC_URLS_SOLANA_TESTNET/);
     expect((await signerDepsFromConfig(loadConfig({}, 'signer'))).treasuries).toBeUndefined();
+  });
+
+  it('the signer prints its treasury addresses for the watchers, and refuses a published address that is not its key\'s', async () => {
+    const env = { SOLANA_TREASURY_KEY_TEST: VALID.SOLANA_TREASURY_KEY_TEST, DATABASE_URL: 'postgres://checkout_worker@127.0.0.1:1/none', RPC_URLS_SOLANA_TESTNET: 'http://127.0.0.1:8899', TOKEN_USDC_SOLANA_TESTNET: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v:6' };
+    const address = base58.encode(base58.decode(VALID.SOLANA_TREASURY_KEY_TEST!).subarray(32));
+    const deps = await signerDepsFromConfig(loadConfig({ ...env, SOLANA_TREASURY_ADDRESS_TEST: address }, 'signer'), loadChainsConfig(env));
+    expect(treasuryAddressVariables(deps)).toEqual([`SOLANA_TREASURY_ADDRESS_TEST=${address}`, '# no SOLANA_TREASURY_KEY_LIVE: no live treasury']);
+    await deps.treasuries?.test?.sql.end();
+    const other = base58.encode(base58.decode(VALID.SOLANA_TREASURY_KEY_LIVE!).subarray(32));
+    await expect(signerDepsFromConfig(loadConfig({ ...env, SOLANA_TREASURY_ADDRESS_TEST: other }, 'signer'), loadChainsConfig(env))).rejects.toThrow(
+      `SOLANA_TREASURY_ADDRESS_TEST: is not the address of SOLANA_TREASURY_KEY_TEST (${address})`,
+    );
+    expect(() => loadConfig({ SOLANA_TREASURY_ADDRESS_LIVE: '0xnot-solana' }, 'worker')).toThrow(/SOLANA_TREASURY_ADDRESS_LIVE: is not a Solana address/);
+    expect(loadConfig({ SOLANA_TREASURY_ADDRESS_LIVE: other }, 'worker')).toMatchObject({ solanaTreasuryAddresses: { live: other, test: undefined }, reconciliationIntervalMinutes: 15 });
   });
 
   it('a mode without a treasury answers no_treasury and writes nothing', async () => {

@@ -146,6 +146,9 @@ describe('docker-compose.yml', () => {
     expect(holders('SOLANA_TREASURY_KEY_TEST')).toEqual(['signer']);
     for (const variable of SIGNING_VARIABLES) expect(holders(variable).filter((name) => name !== 'signer'), variable).toEqual([]);
     expect(holders('DEPOSIT_XPUB_EVM_LIVE')).toEqual(['worker']);
+    // The worker reconciles the ledger with the chain from the treasury's public address, never its key.
+    expect(holders('SOLANA_TREASURY_ADDRESS_LIVE')).toEqual(['worker']);
+    expect(env('worker').RPC_URLS_SOLANA_MAINNET).toBeDefined();
     expect(env('signer').DATABASE_URL).toMatch(/^postgres:\/\/checkout_worker:/);
     expect(compose.services.signer?.networks).toEqual(['backend', 'egress']);
     // The Postgres init script makes exactly the roles migrate grants to.

@@ -1,0 +1,58 @@
+// The worker's scheduled reconciliation: it reconciles each mode at start, stores the run, warns of a difference
+// in the log (agreement is logged at info; npm run demo shows it for a fresh stack), skips a mode another replica reconciled within half an interval, and is off at interval 0.
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TreasuryView } from '../../activities/settlement/ledgerReconciliation';
+import { lastReconciliationRuns } from '../../db/repositories/reconciliation';
+import { startReconciliationSweeper } from '../../worker/reconciliationSweeper';
+import { createPayoutFixture, type PayoutFixture } from '../activities/settlement/payoutFixture';
+
+let f: PayoutFixture;
+let view: TreasuryView;
+
+beforeAll(async () => {
+  f = await createPayoutFixture();
+  const treasury = await f.treasury({ usdc: 3_000_000n, sol: 0n });
+  view = { mode: 'test', rpc: f.rpc, treasury: treasury.treasury.address, usdcMint: f.usdc.address };
+});
+afterAll(() => f?.stop());
+
+function capturedLogger() {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, stream), lines };
+}
+
+describe('the reconciliation sweeper', () => {
+  it('reconciles at start, stores the run and warns of each difference', async () => {
+    const { logger, lines } = capturedLogger();
+    await startReconciliationSweeper(f.worker, [view], 60, logger)?.stop();
+    const [run] = await lastReconciliationRuns(f.db.sql);
+    expect(run).toMatchObject({ mode: 'test', differences: [{ account: 'treasury:solana', asset: 'usdc:solana', ledger: 0n, observed: 3_000_000n, difference: 3_000_000n }] });
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        mode: 'test',
+        run: run!.id,
+        differences: [{ account: 'treasury:solana', asset: 'usdc:solana', ledger: '0', observed: '3000000', difference: '3000000' }],
+        msg: 'ledger and chain differ (checkout-admin ledger reconcile --last)',
+      }),
+    ]);
+  });
+
+  it('skips a mode reconciled within half an interval, and does nothing at interval 0 or without a treasury', async () => {
+    const { logger, lines } = capturedLogger();
+    const before = await f.db.sql`select count(*)::int as n from reconciliation_runs`;
+    await startReconciliationSweeper(f.worker, [view], 60, logger)?.stop();
+    expect(startReconciliationSweeper(f.worker, [view], 0, logger)).toBeUndefined();
+    expect(startReconciliationSweeper(f.worker, [], 60, logger)).toBeUndefined();
+    expect(await f.db.sql`select count(*)::int as n from reconciliation_runs`).toEqual(before);
+    expect(lines).toEqual([]);
+  });
+});

@@ -1,0 +1,48 @@
+// The scheduled reconciliation: every RECONCILIATION_INTERVAL_MINUTES the worker process compares each mode's
+// ledger with its chain (activities/settlement/ledgerReconciliation.ts) and stores the report, which the metrics
+// and the admin CLI read. A difference is logged as a warning, agreement as info. Several worker replicas may each
+// run one: a report more is harmless, and a mode reconciled less than half an interval ago is skipped.
+import type { Logger } from 'pino';
+import { reconcileLedger, type TreasuryView } from '../activities/settlement/ledgerReconciliation';
+import type { Sql } from '../db/client';
+import { lastReconciliationRuns } from '../db/repositories/reconciliation';
+import { errorFields } from '../observability/logger';
+
+export interface ReconciliationSweeper {
+  stop(): Promise<void>;
+}
+
+export function startReconciliationSweeper(sql: Sql, views: readonly TreasuryView[], intervalMinutes: number, logger: Logger): ReconciliationSweeper | undefined {
+  if (intervalMinutes === 0 || views.length === 0) return undefined;
+  const intervalMs = intervalMinutes * 60_000;
+  const reconcile = async (view: TreasuryView) => {
+    try {
+      const run = await reconcileLedger(view, sql);
+      const differences = run.differences.map((d) => ({ account: d.account, asset: d.asset, ledger: d.ledger.toString(), observed: d.observed.toString(), difference: d.difference.toString() }));
+      if (differences.length > 0) logger.warn({ mode: view.mode, run: run.id, differences }, 'ledger and chain differ (checkout-admin ledger reconcile --last)');
+      else logger.info({ mode: view.mode, run: run.id }, 'ledger and chain agree');
+    } catch (error) {
+      logger.error({ mode: view.mode, err: errorFields(error) }, 'reconciliation failed; the next one retries');
+    }
+  };
+  const sweep = async () => {
+    let recent = new Set<string>();
+    try {
+      recent = new Set((await lastReconciliationRuns(sql)).filter((run) => Date.now() - run.ranAt.getTime() < intervalMs / 2).map((run) => run.mode));
+    } catch (error) {
+      logger.error({ err: errorFields(error) }, 'reading the last reconciliation failed; reconciling every mode');
+    }
+    for (const view of views.filter((v) => !recent.has(v.mode))) await reconcile(view);
+  };
+  let running = sweep();
+  const timer = setInterval(() => {
+    running = running.then(sweep);
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
