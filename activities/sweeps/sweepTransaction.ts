@@ -1,0 +1,42 @@
+// The Solana deposit sweep transaction (SETTLEMENT.md "Solana"): for each deposit account, transferChecked its whole
+// balance to the treasury's USDC account, then closeAccount with the rent to the treasury. The treasury pays the
+// fee, so deposit keys need no SOL; each deposit key signs as its account's token authority. closeAccount requires a
+// zero balance, so a deposit landing after signing fails the whole transaction and the next sweep takes it.
+import { getCloseAccountInstruction, getTransferCheckedInstruction } from '@solana-program/token';
+import {
+  appendTransactionMessageInstructions,
+  createTransactionMessage,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Address,
+  type KeyPairSigner,
+} from '@solana/kit';
+import type { BlockhashLifetime } from '../chainWrites/solanaChainWriter';
+import { associatedUsdcAccount, USDC_DECIMALS } from '../settlement/payoutTransaction';
+
+export interface SweptAccount {
+  /** The deposit key: owner and token authority of `tokenAccount`. */
+  owner: KeyPairSigner;
+  tokenAccount: Address;
+  amount: bigint;
+}
+
+export async function signSweepTransaction(sweep: { treasury: KeyPairSigner; mint: Address; accounts: readonly SweptAccount[] }, lifetime: BlockhashLifetime) {
+  const destination = await associatedUsdcAccount(sweep.treasury.address, sweep.mint);
+  return pipe(
+    createTransactionMessage({ version: 0 }),
+    (message) => setTransactionMessageFeePayerSigner(sweep.treasury, message),
+    (message) => setTransactionMessageLifetimeUsingBlockhash(lifetime, message),
+    (message) =>
+      appendTransactionMessageInstructions(
+        sweep.accounts.flatMap((account) => [
+          getTransferCheckedInstruction({ source: account.tokenAccount, mint: sweep.mint, destination, authority: account.owner, amount: account.amount, decimals: USDC_DECIMALS }),
+          getCloseAccountInstruction({ account: account.tokenAccount, destination: sweep.treasury.address, owner: account.owner }),
+        ]),
+        message,
+      ),
+    (message) => signTransactionMessageWithSigners(message),
+  );
+}
