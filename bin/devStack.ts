@@ -34,6 +34,7 @@ import { signerDepsFromConfig } from '../worker/createSignerWorker';
 import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
 import { startInProcessWorkers } from '../worker/inProcessWorkers';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
+import { ensureSweepSchedules } from '../worker/sweepSchedules';
 
 const DEMO_MERCHANT = 'Demo merchant';
 // The local node answers in milliseconds and mines only when asked: polling it often costs nothing and lets a
@@ -181,6 +182,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     const connection = await Connection.connect({ address: temporalAddress });
     stops.unshift(() => connection.close());
     const temporal = new Client({ connection, namespace: config.temporal.namespace });
+    await ensureSweepSchedules(temporal, { taskQueue: config.temporal.taskQueue, intervalSeconds: config.sweepIntervalSeconds });
 
     const deployments = [...indexedEvmDeployments(registry), ...indexedSolanaDeployments(registry)];
     // A fresh local chain has the chain id of the previous run's but none of its blocks.

@@ -12,7 +12,7 @@ import { findSweep, type Sweep } from '../../../db/repositories/solanaSweeps';
 import { FINALITY_DEPTH } from '../../../toolchain/localSolana/localSolanaChain';
 import { associatedTokenAccount } from '../../../toolchain/localSolana/splToken';
 import { createPayoutFixture, type PayoutFixture } from '../settlement/payoutFixture';
-import { depositAgain, settledDeposit, TEST_SEED } from './sweepFixture';
+import { depositAgain as depositAgainOn, payoutFixtureTarget, settledDeposit as settledDepositOn, TEST_SEED, type TestDeposit } from './sweepFixture';
 
 let f: PayoutFixture;
 let deps: SolanaSweepDeps;
@@ -29,6 +29,9 @@ afterEach(async () => {
   f.rpcServer.dropping = false;
   expect(await f.ledgerImbalances()).toEqual([]);
 });
+
+const settledDeposit = (amounts: bigint[], options?: Parameters<typeof settledDepositOn>[2]) => settledDepositOn(payoutFixtureTarget(f), amounts, options);
+const depositAgain = (deposit: TestDeposit, amount: bigint) => depositAgainOn(payoutFixtureTarget(f), deposit, amount);
 
 async function sweepDeps(treasury: TreasuryPayoutDeps): Promise<SolanaSweepDeps> {
   return { ...treasury, depositSeed: TEST_SEED, mode: 'test' };
@@ -54,8 +57,8 @@ async function sweepAll(sweeper = createSolanaSweep(deps), runKey = `run-${++run
 
 describe('a Solana deposit sweep', () => {
   it('moves every deposit account\'s USDC to the treasury and closes it, the rent back to the treasury', async () => {
-    const one = await settledDeposit(f, [2_000_000n, 500_000n]);
-    const two = await settledDeposit(f, [7_250_000n]);
+    const one = await settledDeposit([2_000_000n, 500_000n]);
+    const two = await settledDeposit([7_250_000n]);
     const treasuryUsdc = (await f.usdcBalance(deps.treasury.address)) as bigint;
     const treasuryLamports = await lamportsOf(deps.treasury.address);
     const rent = await f.rpc.getMinimumBalanceForRentExemption(165n).send();
@@ -93,7 +96,7 @@ describe('a Solana deposit sweep', () => {
   });
 
   it('is idempotent: a second run moves nothing, and a retried plan returns the batches it planned', async () => {
-    await settledDeposit(f, [3_000_000n]);
+    await settledDeposit([3_000_000n]);
     const sweeper = createSolanaSweep(deps);
     const first = await sweepAll(sweeper, 'run-twice');
     expect([...first.values()].map((o) => o.status)).toEqual(['confirmed']);
@@ -108,20 +111,20 @@ describe('a Solana deposit sweep', () => {
   });
 
   it('a later deposit to a swept address is swept again, from the re-created account', async () => {
-    const deposit = await settledDeposit(f, [1_000_000n]);
+    const deposit = await settledDeposit([1_000_000n]);
     await sweepAll();
-    await depositAgain(f, deposit, 4_000_000n);
+    await depositAgain(deposit, 4_000_000n);
     expect([...(await sweepAll()).values()]).toEqual([expect.objectContaining({ status: 'confirmed', usdcSwept: '4000000' })]);
     expect(await depositsHeld()).toBe(0n);
   });
 
   it('a deposit landing after signing makes the signed sweep fail (closeAccount needs zero): it is replaced only once provably dead, for the whole balance', async () => {
-    const deposit = await settledDeposit(f, [1_000_000n]);
+    const deposit = await settledDeposit([1_000_000n]);
     const sweeper = createSolanaSweep(deps);
     const [id] = (await sweeper.plan('run-raced')) as [string];
     await createSolanaChainWriter(deps).sign(id, sweepSigner(deps, (await findSweep(f.db.sql, id)) as Sweep));
     const stale = await findChainIntent(f.db.sql, id);
-    await depositAgain(f, deposit, 2_000_000n);
+    await depositAgain(deposit, 2_000_000n);
 
     // The node refuses the stale bytes in preflight; until its blockhash is out of the finalized chain, nothing new is signed.
     await expect(sweeper.advance(id)).rejects.toThrow(/simulation failed/i);
@@ -135,7 +138,7 @@ describe('a Solana deposit sweep', () => {
   });
 
   it('killed after signing: the next run sends the stored bytes, and one transaction lands', async () => {
-    await settledDeposit(f, [6_000_000n]);
+    await settledDeposit([6_000_000n]);
     const [id] = (await createSolanaSweep(deps).plan('run-killed')) as [string];
     await createSolanaChainWriter(deps).sign(id, sweepSigner(deps, (await findSweep(f.db.sql, id)) as Sweep));
     const signed = await findChainIntent(f.db.sql, id);
@@ -149,8 +152,8 @@ describe('a Solana deposit sweep', () => {
   });
 
   it('leaves deposits whose payment the treasury did not settle: the ledger holds none of them', async () => {
-    const simulated = await settledDeposit(f, [1_500_000n], { settlement: 'simulated' });
-    const unsettled = await settledDeposit(f, [2_500_000n], { settlement: 'none' });
+    const simulated = await settledDeposit([1_500_000n], { settlement: 'simulated' });
+    const unsettled = await settledDeposit([2_500_000n], { settlement: 'none' });
     expect(await sweepAll()).toEqual(new Map());
     expect(await f.usdcBalance(simulated.owner)).toBe(1_500_000n);
     expect(await f.usdcBalance(unsettled.owner)).toBe(2_500_000n);

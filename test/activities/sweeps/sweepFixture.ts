@@ -14,6 +14,27 @@ import { sessionRecord } from '../../support/sessionRecords';
 import { mintTo } from '../../../toolchain/localSolana/splToken';
 import type { PayoutFixture } from '../settlement/payoutFixture';
 
+/** Where deposits are recorded (`sql` as the indexer and the session write, `worker` as the settlement posts) and made. */
+export interface DepositTarget {
+  sql: Sql;
+  worker: Sql;
+  /** Sends `amount` USDC to `owner` on the chain and returns once it is confirmed. */
+  send(owner: Address, amount: bigint): Promise<{ signature: string; slot: bigint }>;
+}
+
+/** The payout fixture's chain, which makes a block only when asked. */
+export function payoutFixtureTarget(f: PayoutFixture): DepositTarget {
+  return {
+    sql: f.db.sql,
+    worker: f.worker,
+    async send(owner, amount) {
+      const sent = await mintTo(f.chain, f.usdc, owner, amount);
+      f.chain.produce();
+      return sent;
+    },
+  };
+}
+
 /** The development mnemonic's seed, which the signer falls back to in test mode. */
 export const TEST_SEED = depositSeed({ mode: 'test' });
 
@@ -25,22 +46,21 @@ export interface TestDeposit {
 }
 
 /** `amount` sent to the address on chain, and the indexer's confirmed deposit of it credited to the session. */
-async function deposited(f: PayoutFixture, sessionId: string, owner: Address, amount: bigint): Promise<void> {
-  const sent = await mintTo(f.chain, f.usdc, owner, amount);
-  f.chain.produce();
-  await f.db.sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, credited)
-            values ('solana', ${sent.signature}, 0, 'testnet', ${sessionId}, 'USDC', ${amount.toString()}, ${f.usdc.authority.address}, ${owner}, ${sent.slot.toString()}, ${randomBytes(32).toString('hex')}, 'confirmed', 32, true)`;
+async function deposited(f: DepositTarget, sessionId: string, owner: Address, amount: bigint): Promise<void> {
+  const sent = await f.send(owner, amount);
+  await f.sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, credited)
+            values ('solana', ${sent.signature}, 0, 'testnet', ${sessionId}, 'USDC', ${amount.toString()}, ${randomBytes(16).toString('hex')}, ${owner}, ${sent.slot.toString()}, ${randomBytes(32).toString('hex')}, 'confirmed', 32, true)`;
 }
 
 /** Another deposit credited to an already settled payment, posted as its settlement posts them. */
-export async function depositAgain(f: PayoutFixture, deposit: TestDeposit, amount: bigint): Promise<void> {
+export async function depositAgain(f: DepositTarget, deposit: TestDeposit, amount: bigint): Promise<void> {
   await deposited(f, deposit.sessionId, deposit.owner, amount);
   await postSolanaDepositsReceived(f.worker, deposit.paymentId);
 }
 
 /** A settled payment whose deposit address received `amounts`, one confirmed deposit each. */
-export async function settledDeposit(f: PayoutFixture, amounts: bigint[], options: { settlement?: 'solana-treasury' | 'simulated' | 'none' } = {}): Promise<TestDeposit> {
-  const sql: Sql = f.db.sql;
+export async function settledDeposit(f: DepositTarget, amounts: bigint[], options: { settlement?: 'solana-treasury' | 'simulated' | 'none' } = {}): Promise<TestDeposit> {
+  const { sql } = f;
   const { merchant } = await createTestMerchant(sql);
   const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
   await insertSessionRecord(sql, record, 'completed');
