@@ -4,11 +4,10 @@
 // a new interval takes effect; 0 pauses them. A mode whose signer holds no treasury runs and returns at once.
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec } from '@temporalio/client';
 import type { Mode } from '../domain/session';
+import { sweepScheduleId } from '../domain/taskQueues';
 import type { sweepSolanaUsdc } from '../workflows/sweepSolanaUsdc';
 
 const MODES: readonly Mode[] = ['test', 'live'];
-
-export const sweepScheduleId = (mode: Mode) => `sweep_solana_usdc_${mode}`;
 
 /** Ten seconds when paused: a schedule needs a spec, and a paused one takes no action. */
 const spec = (intervalSeconds: number): ScheduleSpec => ({ intervals: [{ every: `${intervalSeconds || 10}s` }] });

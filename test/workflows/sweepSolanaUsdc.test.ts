@@ -17,7 +17,8 @@ import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/
 import { associatedTokenAccount } from '../../toolchain/localSolana/splToken';
 import { createSignerWorker, signerDepsFromConfig } from '../../worker/createSignerWorker';
 import { createWorker } from '../../worker/createWorker';
-import { ensureSweepSchedules, sweepScheduleId } from '../../worker/sweepSchedules';
+import { sweepScheduleId } from '../../domain/taskQueues';
+import { ensureSweepSchedules } from '../../worker/sweepSchedules';
 import type { SweepSolanaUsdcResult } from '../../workflows/sweepSolanaUsdc';
 import { settledDeposit, type DepositTarget } from '../activities/sweeps/sweepFixture';
 import { createTestDatabase, type TestDatabase } from '../support/database';
