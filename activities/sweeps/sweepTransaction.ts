@@ -3,18 +3,9 @@
 // fee, so deposit keys need no SOL; each deposit key signs as its account's token authority. closeAccount requires a
 // zero balance, so a deposit landing after signing fails the whole transaction and the next sweep takes it.
 import { getCloseAccountInstruction, getTransferCheckedInstruction } from '@solana-program/token';
-import {
-  appendTransactionMessageInstructions,
-  createTransactionMessage,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type Address,
-  type KeyPairSigner,
-} from '@solana/kit';
+import type { Address, KeyPairSigner } from '@solana/kit';
 import type { BlockhashLifetime } from '../chainWrites/solanaChainWriter';
-import { associatedUsdcAccount, USDC_DECIMALS } from '../settlement/payoutTransaction';
+import { associatedUsdcAccount, signTreasuryTransaction, USDC_DECIMALS } from '../settlement/payoutTransaction';
 
 export interface SweptAccount {
   /** The deposit key: owner and token authority of `tokenAccount`. */
@@ -25,18 +16,12 @@ export interface SweptAccount {
 
 export async function signSweepTransaction(sweep: { treasury: KeyPairSigner; mint: Address; accounts: readonly SweptAccount[] }, lifetime: BlockhashLifetime) {
   const destination = await associatedUsdcAccount(sweep.treasury.address, sweep.mint);
-  return pipe(
-    createTransactionMessage({ version: 0 }),
-    (message) => setTransactionMessageFeePayerSigner(sweep.treasury, message),
-    (message) => setTransactionMessageLifetimeUsingBlockhash(lifetime, message),
-    (message) =>
-      appendTransactionMessageInstructions(
-        sweep.accounts.flatMap((account) => [
-          getTransferCheckedInstruction({ source: account.tokenAccount, mint: sweep.mint, destination, authority: account.owner, amount: account.amount, decimals: USDC_DECIMALS }),
-          getCloseAccountInstruction({ account: account.tokenAccount, destination: sweep.treasury.address, owner: account.owner }),
-        ]),
-        message,
-      ),
-    (message) => signTransactionMessageWithSigners(message),
+  return signTreasuryTransaction(
+    sweep.treasury,
+    lifetime,
+    sweep.accounts.flatMap((account) => [
+      getTransferCheckedInstruction({ source: account.tokenAccount, mint: sweep.mint, destination, authority: account.owner, amount: account.amount, decimals: USDC_DECIMALS }),
+      getCloseAccountInstruction({ account: account.tokenAccount, destination: sweep.treasury.address, owner: account.owner }),
+    ]),
   );
 }
