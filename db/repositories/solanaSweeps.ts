@@ -98,12 +98,13 @@ export async function sweepsToFinish(sql: Queryable, mode: Mode, treasury: strin
 /**
  * Deposit addresses of `mode` whose confirmed Solana USDC deposit was credited to a payment the treasury settled
  * (only those deposits are in the ledger's deposits:solana), unless a sweep is taking them now or one landed
- * after their last deposit. The token account is the caller's to compute; `balance` stays unread here.
+ * after their last deposit was first seen; the newest deposits first, so a limit never starves them. The token
+ * account is the caller's to compute; `balance` stays unread here.
  */
 export async function sweepDue(sql: Queryable, mode: Mode, limit: number): Promise<Array<Omit<SweepCandidate, 'tokenAccount' | 'balance'>>> {
   const rows = await sql<Array<{ owner: string; derivation_index: string }>>`
     with deposited as (
-      select da.solana_address as owner, da.derivation_index, max(d.updated_at) as last_deposit
+      select da.solana_address as owner, da.derivation_index, max(d.created_at) as last_deposit
       from deposit_addresses da
       join payments p on p.session_id = da.session_id
       join settlements st on st.payment_id = p.id and st.status = 'settled' and st.provider = ${TREASURY_PROVIDER}
@@ -116,7 +117,7 @@ export async function sweepDue(sql: Queryable, mode: Mode, limit: number): Promi
     where not exists (
       select 1 from solana_sweep_accounts a join solana_sweeps s on s.id = a.sweep_id
       where a.owner = x.owner and (s.status in ('pending', 'submitted') or (s.status in ('confirmed', 'finalized') and s.landed_at >= x.last_deposit)))
-    order by derivation_index limit ${limit}`;
+    order by last_deposit desc, derivation_index limit ${limit}`;
   return rows.map((r) => ({ owner: r.owner, derivationIndex: Number(r.derivation_index) }));
 }
 

@@ -8,7 +8,7 @@ import { createSolanaChainWriter } from '../../../activities/chainWrites/solanaC
 import type { TreasuryPayoutDeps } from '../../../activities/settlement/treasuryPayout';
 import { createSolanaSweep, sweepSigner, type SolanaSweepDeps, type SweepOutcome } from '../../../activities/sweeps/solanaSweep';
 import { findChainIntent } from '../../../db/repositories/chainIntents';
-import { findSweep, type Sweep } from '../../../db/repositories/solanaSweeps';
+import { findSweep, sweepDue, type Sweep } from '../../../db/repositories/solanaSweeps';
 import { FINALITY_DEPTH } from '../../../toolchain/localSolana/localSolanaChain';
 import { associatedTokenAccount } from '../../../toolchain/localSolana/splToken';
 import { createPayoutFixture, type PayoutFixture } from '../settlement/payoutFixture';
@@ -96,10 +96,13 @@ describe('a Solana deposit sweep', () => {
   });
 
   it('is idempotent: a second run moves nothing, and a retried plan returns the batches it planned', async () => {
-    await settledDeposit([3_000_000n]);
+    const deposit = await settledDeposit([3_000_000n]);
     const sweeper = createSolanaSweep(deps);
     const first = await sweepAll(sweeper, 'run-twice');
     expect([...first.values()].map((o) => o.status)).toEqual(['confirmed']);
+    // The indexer touching the deposit's row later (its confirmation count) does not make the address due again.
+    await f.db.sql`update deposits set updated_at = now() + interval '1 hour' where to_address = ${deposit.owner}`;
+    expect((await sweepDue(f.worker, 'test', 10_000)).map((d) => d.owner)).not.toContain(deposit.owner);
     const treasuryUsdc = await f.usdcBalance(deps.treasury.address);
     const treasuryLamports = await lamportsOf(deps.treasury.address);
 
