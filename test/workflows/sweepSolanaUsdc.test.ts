@@ -1,7 +1,8 @@
 // Issue 13 item 6 on a real Temporal dev server, a real Postgres and the local Solana chain making blocks on its own:
 // the schedule sweep_solana_usdc_test is created at worker start, follows SWEEP_INTERVAL_SECONDS (0 pauses it), and
 // a triggered run sweeps a settled deposit into the treasury, closing its account with the rent returned, exactly;
-// a second run moves nothing. The signer runs as it starts in production, from its environment.
+// a second run moves nothing; a sweep whose signer was killed after signing is finished by the next run with the
+// stored bytes. The signer runs as it starts in production, from its environment.
 import { randomBytes } from 'node:crypto';
 import { createSolanaRpc, type Address } from '@solana/kit';
 import { Client, Connection } from '@temporalio/client';
@@ -9,9 +10,14 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { depositXpubsFromSeeds } from '../../activities/depositAddresses/derive';
 import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
+import { createSolanaChainWriter } from '../../activities/chainWrites/solanaChainWriter';
+import type { SignerDeps } from '../../activities/signer';
+import { createSolanaSweep, sweepSigner } from '../../activities/sweeps/solanaSweep';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig } from '../../config/env';
 import { createSql, type Sql } from '../../db/client';
+import { findChainIntent } from '../../db/repositories/chainIntents';
+import { findSweep, type Sweep } from '../../db/repositories/solanaSweeps';
 import { createChainRegistry } from '../../domain/chainRegistry';
 import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
 import { associatedTokenAccount } from '../../toolchain/localSolana/splToken';
@@ -20,7 +26,7 @@ import { createWorker } from '../../worker/createWorker';
 import { sweepScheduleId } from '../../domain/taskQueues';
 import { ensureSweepSchedules } from '../../worker/sweepSchedules';
 import type { SweepSolanaUsdcResult } from '../../workflows/sweepSolanaUsdc';
-import { settledDeposit, type DepositTarget } from '../activities/sweeps/sweepFixture';
+import { settledDeposit, TEST_SEED, type DepositTarget } from '../activities/sweeps/sweepFixture';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
 let db: TestDatabase;
@@ -32,6 +38,7 @@ let nativeConnection: NativeConnection;
 let workers: Worker[];
 let running: Promise<unknown>;
 let target: DepositTarget;
+let signer: SignerDeps;
 const taskQueue = `sweeps-${randomBytes(4).toString('hex')}`;
 
 const rpc = () => createSolanaRpc(solana.rpcUrl);
@@ -46,7 +53,7 @@ beforeAll(async () => {
   [db, solana] = await Promise.all([createTestDatabase(), startLocalSolana({ port: 0, slotMs: 50 })]);
   workerSql = createSql(db.urlAs('checkout_worker'), { max: 4 });
   const env = { ...solana.env, ...solana.signerEnv, SOLANA_PAYOUT_MEMO: 'false', DATABASE_URL: db.urlAs('checkout_worker') };
-  const signer = await signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env));
+  signer = await signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env));
   connection = await Connection.connect({ address: inject('temporalAddress') });
   client = new Client({ connection });
   nativeConnection = await NativeConnection.connect({ address: inject('temporalAddress') });
@@ -72,6 +79,7 @@ afterAll(async () => {
   await nativeConnection?.close();
   await connection?.close();
   await workerSql?.end({ timeout: 5 });
+  await signer?.treasuries?.test?.sql.end({ timeout: 5 });
   await solana?.stop();
   await db?.drop();
 });
@@ -124,5 +132,22 @@ describe('the sweep_solana_usdc schedules', () => {
     expect(await triggerRun()).toEqual({ kind: 'swept', batches: 0, failed: 0, usdcSwept: '0' });
     expect(await usdcOf(solana.treasury.address)).toBe(treasuryUsdc + 9_000_000n);
     expect(await db.sql`select group_id from ledger_entries group by group_id, asset having sum(amount) <> 0`).toEqual([]);
+  });
+
+  it('a signer killed after signing: the next run sends the stored bytes, and that one transaction lands', async () => {
+    await ensureSweepSchedules(client, { taskQueue, intervalSeconds: 3600 });
+    const deposit = await settledDeposit(target, [2_000_000n]);
+    const treasury = signer.treasuries?.test;
+    if (!treasury) throw new Error('the signer was given no test treasury');
+    const deps = { ...treasury, depositSeed: TEST_SEED, mode: 'test' as const };
+    // The killed run: planned and signed, never sent.
+    const [id] = (await createSolanaSweep(deps).plan('killed-run')) as [string];
+    await createSolanaChainWriter(deps).sign(id, sweepSigner(deps, (await findSweep(db.sql, id)) as Sweep));
+    const signed = await findChainIntent(db.sql, id);
+
+    expect(await triggerRun()).toEqual({ kind: 'swept', batches: 1, failed: 0, usdcSwept: '2000000' });
+    expect(await findChainIntent(db.sql, id)).toMatchObject({ status: expect.stringMatching(/^(confirmed|finalized)$/), signature: signed?.signature, wireTransaction: signed?.wireTransaction, supersededSignatures: [] });
+    expect(await usdcOf(deposit.owner)).toBeUndefined();
+    expect(await depositsHeld()).toBe(0n);
   });
 });
