@@ -12,17 +12,28 @@ export interface SweepCandidate {
   /** Its USDC account and that account's balance as the chain reports it; undefined when the account does not exist. */
   tokenAccount: string;
   balance: bigint | undefined;
+  /** What the ledger holds for it in deposits:solana: its credited deposits less what sweeps took. */
+  owed: bigint;
 }
 
 /**
- * Accounts that hold USDC, in derivation order (so a retried plan groups them alike), cut into batches of at most
- * `limit`. An empty or closed account has nothing to sweep; an account named twice is swept once.
+ * What a sweep may take from an account: what it holds, up to what the ledger says it holds for payments. The rest
+ * (a late deposit, kept for a refund) stays, and so does the account, as only an empty account can be closed.
+ */
+export function sweepAmount(balance: bigint | undefined, owed: bigint): bigint {
+  if (balance === undefined || balance <= 0n || owed <= 0n) return 0n;
+  return balance < owed ? balance : owed;
+}
+
+/**
+ * Accounts with something to sweep (sweepAmount), in derivation order (so a retried plan groups them alike), cut
+ * into batches of at most `limit`. An empty or closed account has nothing to sweep; an account named twice is swept once.
  */
 export function planSweepBatches<C extends SweepCandidate>(candidates: readonly C[], limit = SWEEP_BATCH_LIMIT): C[][] {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`a sweep batch holds at least one account, got ${limit}`);
   const seen = new Set<string>();
   const sweepable = [...candidates]
-    .filter((c) => c.balance !== undefined && c.balance > 0n)
+    .filter((c) => sweepAmount(c.balance, c.owed) > 0n)
     .sort((a, b) => a.derivationIndex - b.derivationIndex || a.tokenAccount.localeCompare(b.tokenAccount))
     .filter((c) => !seen.has(c.tokenAccount) && seen.add(c.tokenAccount));
   const batches: C[][] = [];

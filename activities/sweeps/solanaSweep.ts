@@ -8,7 +8,7 @@ import { postLedger } from '../../db/repositories/ledger';
 import { findSweep, insertSweeps, setSweepEmpty, setSweepFinalized, setSweepLanded, setSweepSubmitted, sweepDue, sweepsToFinish, type Sweep } from '../../db/repositories/solanaSweeps';
 import { sweepLanded, type SweepDeltas } from '../../domain/ledger';
 import type { Mode } from '../../domain/session';
-import { planSweepBatches, SWEEP_BATCH_LIMIT } from '../../domain/solanaSweepBatches';
+import { planSweepBatches, SWEEP_BATCH_LIMIT, sweepAmount } from '../../domain/solanaSweepBatches';
 import { createSolanaChainWriter, rpcDeadline, type SignIntent, type WriteProgress } from '../chainWrites/solanaChainWriter';
 import { deriveSolanaKeyPairBytes } from '../depositAddresses/derive';
 import { associatedUsdcAccount } from '../settlement/payoutTransaction';
@@ -40,19 +40,20 @@ async function usdcBalance(deps: SolanaSweepDeps, tokenAccount: Address): Promis
 }
 
 /**
- * The SignIntent of a sweep: signs for what each account holds now, leaving out accounts emptied or closed since the
- * plan. The treasury's USDC account must exist (it does once the treasury has held USDC): the sweep does not pay to
- * create it.
+ * The SignIntent of a sweep: takes from each account what it holds now, up to what the plan found the ledger holds
+ * for it, and closes the accounts that empties; accounts emptied or closed since the plan are left out. The
+ * treasury's USDC account must exist (it does once the treasury has held USDC): the sweep does not pay to create it.
  */
 export function sweepSigner(deps: SolanaSweepDeps, sweep: Sweep): SignIntent {
   return async (lifetime) => {
     const accounts: SweptAccount[] = [];
     for (const account of sweep.accounts) {
-      const amount = await usdcBalance(deps, account.tokenAccount as Address);
-      if (!amount) continue;
+      const balance = await usdcBalance(deps, account.tokenAccount as Address);
+      const amount = sweepAmount(balance, account.plannedBaseUnits);
+      if (amount === 0n) continue;
       const owner = await createKeyPairSignerFromBytes(deriveSolanaKeyPairBytes(deps.depositSeed, account.derivationIndex));
       if (owner.address !== account.owner) throw new Error(`deposit index ${account.derivationIndex} derives ${owner.address}, not the swept address ${account.owner}`);
-      accounts.push({ owner, tokenAccount: account.tokenAccount as Address, amount });
+      accounts.push({ owner, tokenAccount: account.tokenAccount as Address, amount, close: amount === balance });
     }
     if (accounts.length === 0) return { kind: 'deferred', reason: NOTHING_TO_SWEEP };
     return { kind: 'signed', transaction: await signSweepTransaction({ treasury: deps.treasury, mint: deps.usdcMint, accounts }, lifetime) };

@@ -1,5 +1,5 @@
-// The Solana deposit sweep transaction (SETTLEMENT.md "Solana"): for each deposit account, transferChecked its whole
-// balance to the treasury's USDC account, then closeAccount with the rent to the treasury. The treasury pays the
+// The Solana deposit sweep transaction (SETTLEMENT.md "Solana"): for each deposit account, transferChecked what is
+// swept to the treasury's USDC account, then, when that empties it, closeAccount with the rent to the treasury. The treasury pays the
 // fee, so deposit keys need no SOL; each deposit key signs as its account's token authority. closeAccount requires a
 // zero balance, so a deposit landing after signing fails the whole transaction and the next sweep takes it.
 import { getCloseAccountInstruction, getTransferCheckedInstruction } from '@solana-program/token';
@@ -12,6 +12,8 @@ export interface SweptAccount {
   owner: KeyPairSigner;
   tokenAccount: Address;
   amount: bigint;
+  /** Whether `amount` empties the account, so it is closed and its rent returned. */
+  close: boolean;
 }
 
 export async function signSweepTransaction(sweep: { treasury: KeyPairSigner; mint: Address; accounts: readonly SweptAccount[] }, lifetime: BlockhashLifetime) {
@@ -21,7 +23,7 @@ export async function signSweepTransaction(sweep: { treasury: KeyPairSigner; min
     lifetime,
     sweep.accounts.flatMap((account) => [
       getTransferCheckedInstruction({ source: account.tokenAccount, mint: sweep.mint, destination, authority: account.owner, amount: account.amount, decimals: USDC_DECIMALS }),
-      getCloseAccountInstruction({ account: account.tokenAccount, destination: sweep.treasury.address, owner: account.owner }),
+      ...(account.close ? [getCloseAccountInstruction({ account: account.tokenAccount, destination: sweep.treasury.address, owner: account.owner })] : []),
     ]),
   );
 }

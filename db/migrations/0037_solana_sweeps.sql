@@ -29,7 +29,8 @@ create table solana_sweep_accounts (
   owner            text not null,
   derivation_index bigint not null,
   token_account    text not null,
-  -- The balance the plan read; the transaction moves what the account holds when it is signed.
+  -- What the plan found to take: the balance, up to what the ledger holds for the address. The transaction takes
+  -- at most this, and less if the account holds less when it is signed.
   planned_base_units numeric(78, 0) not null,
   swept_base_units numeric(78, 0),
   primary key (sweep_id, token_account)

@@ -3,7 +3,7 @@
 // indexer and the settlement wrote; what they hold is read from the chain by the caller.
 import { ulid } from 'ulid';
 import type { Mode } from '../../domain/session';
-import type { SweepCandidate } from '../../domain/solanaSweepBatches';
+import { sweepAmount, type SweepCandidate } from '../../domain/solanaSweepBatches';
 import { TREASURY_PROVIDER } from '../../domain/settlementRoute';
 import type { Queryable } from '../client';
 import { insertChainIntent } from './chainIntents';
@@ -96,15 +96,15 @@ export async function sweepsToFinish(sql: Queryable, mode: Mode, treasury: strin
 }
 
 /**
- * Deposit addresses of `mode` whose confirmed Solana USDC deposit was credited to a payment the treasury settled
- * (only those deposits are in the ledger's deposits:solana), unless a sweep is taking them now or one landed
- * after their last deposit was first seen; the newest deposits first, so a limit never starves them. The token
- * account is the caller's to compute; `balance` stays unread here.
+ * Deposit addresses of `mode` for which the ledger holds USDC in deposits:solana: their confirmed deposits credited
+ * to payments the treasury settled (only those are posted) exceed what landed sweeps took from them. An address a
+ * sweep is taking now waits for it. The newest deposits first, so a limit never starves them. The token account
+ * and its balance are the caller's to read.
  */
 export async function sweepDue(sql: Queryable, mode: Mode, limit: number): Promise<Array<Omit<SweepCandidate, 'tokenAccount' | 'balance'>>> {
-  const rows = await sql<Array<{ owner: string; derivation_index: string }>>`
-    with deposited as (
-      select da.solana_address as owner, da.derivation_index, max(d.created_at) as last_deposit
+  const rows = await sql<Array<{ owner: string; derivation_index: string; owed: string }>>`
+    with credited as (
+      select da.solana_address as owner, da.derivation_index, sum(d.amount_base_units) as credited, max(d.created_at) as last_deposit
       from deposit_addresses da
       join payments p on p.session_id = da.session_id
       join settlements st on st.payment_id = p.id and st.status = 'settled' and st.provider = ${TREASURY_PROVIDER}
@@ -112,13 +112,20 @@ export async function sweepDue(sql: Queryable, mode: Mode, limit: number): Promi
         and d.credited and d.to_address = da.solana_address
       where da.mode = ${mode} and da.solana_address is not null
       group by da.solana_address, da.derivation_index
+    ), swept as (
+      select a.owner, sum(a.swept_base_units) as swept
+      from solana_sweep_accounts a join solana_sweeps s on s.id = a.sweep_id
+      where s.status in ('confirmed', 'finalized') and a.swept_base_units is not null
+      group by a.owner
     )
-    select owner, derivation_index::text from deposited x
-    where not exists (
-      select 1 from solana_sweep_accounts a join solana_sweeps s on s.id = a.sweep_id
-      where a.owner = x.owner and (s.status in ('pending', 'submitted') or (s.status in ('confirmed', 'finalized') and s.landed_at >= x.last_deposit)))
-    order by last_deposit desc, derivation_index limit ${limit}`;
-  return rows.map((r) => ({ owner: r.owner, derivationIndex: Number(r.derivation_index) }));
+    select c.owner, c.derivation_index::text, (c.credited - coalesce(w.swept, 0))::text as owed
+    from credited c left join swept w on w.owner = c.owner
+    where c.credited > coalesce(w.swept, 0)
+      and not exists (
+        select 1 from solana_sweep_accounts a join solana_sweeps s on s.id = a.sweep_id
+        where a.owner = c.owner and s.status in ('pending', 'submitted'))
+    order by c.last_deposit desc, c.derivation_index limit ${limit}`;
+  return rows.map((r) => ({ owner: r.owner, derivationIndex: Number(r.derivation_index), owed: BigInt(r.owed) }));
 }
 
 /** The plan's batches, each a chain intent and its sweep row, in one transaction of the caller's. */
@@ -128,7 +135,7 @@ export async function insertSweeps(sql: Queryable, plan: { mode: Mode; runKey: s
     const id = `sweep:solana:${ulid()}`;
     await insertChainIntent(sql, id);
     await sql`insert into solana_sweeps (id, mode, run_key, batch, treasury, mint) values (${id}, ${plan.mode}, ${plan.runKey}, ${batch}, ${plan.treasury}, ${plan.mint})`;
-    const rows = accounts.map((a) => ({ sweep_id: id, owner: a.owner, derivation_index: a.derivationIndex, token_account: a.tokenAccount, planned_base_units: (a.balance ?? 0n).toString() }));
+    const rows = accounts.map((a) => ({ sweep_id: id, owner: a.owner, derivation_index: a.derivationIndex, token_account: a.tokenAccount, planned_base_units: sweepAmount(a.balance, a.owed).toString() }));
     await sql`insert into solana_sweep_accounts ${sql(rows, 'sweep_id', 'owner', 'derivation_index', 'token_account', 'planned_base_units')}`;
     ids.push(id);
   }

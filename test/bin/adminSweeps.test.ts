@@ -13,7 +13,7 @@ let pending: string;
 
 beforeAll(async () => {
   service = await startTestService({ worker: false });
-  const account = (n: number) => ({ owner: `Owner${n}1111111111111111111111111111111111`, derivationIndex: n, tokenAccount: `Token${n}1111111111111111111111111111111111`, balance: BigInt(n) * 1_000_000n });
+  const account = (n: number) => ({ owner: `Owner${n}1111111111111111111111111111111111`, derivationIndex: n, tokenAccount: `Token${n}1111111111111111111111111111111111`, balance: BigInt(n) * 1_000_000n, owed: BigInt(n) * 1_000_000n });
   const sql = service.db.sql;
   [landed] = (await insertSweeps(sql, { mode: 'test', runKey: 'run-a', treasury: 'TestTreasury1111111111111111111111111111111', mint: 'Mint1111', batches: [[account(1), account(2)]] })) as [string];
   await sql`update chain_intents set status = 'confirmed', signature = 'sig-landed', wire_transaction = 'AAAA', last_valid_block_height = 10 where id = ${landed}`;

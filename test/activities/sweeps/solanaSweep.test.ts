@@ -12,7 +12,7 @@ import { findSweep, sweepDue, type Sweep } from '../../../db/repositories/solana
 import { FINALITY_DEPTH } from '../../../toolchain/localSolana/localSolanaChain';
 import { associatedTokenAccount } from '../../../toolchain/localSolana/splToken';
 import { createPayoutFixture, type PayoutFixture } from '../settlement/payoutFixture';
-import { depositAgain as depositAgainOn, payoutFixtureTarget, settledDeposit as settledDepositOn, TEST_SEED, type TestDeposit } from './sweepFixture';
+import { depositAgain as depositAgainOn, lateDeposit, payoutFixtureTarget, settledDeposit as settledDepositOn, TEST_SEED, type TestDeposit } from './sweepFixture';
 
 let f: PayoutFixture;
 let deps: SolanaSweepDeps;
@@ -121,7 +121,7 @@ describe('a Solana deposit sweep', () => {
     expect(await depositsHeld()).toBe(0n);
   });
 
-  it('a deposit landing after signing makes the signed sweep fail (closeAccount needs zero): it is replaced only once provably dead, for the whole balance', async () => {
+  it('a deposit landing after signing makes the signed sweep fail (closeAccount needs zero): it is replaced only once provably dead, and the next run takes the rest', async () => {
     const deposit = await settledDeposit([1_000_000n]);
     const sweeper = createSolanaSweep(deps);
     const [id] = (await sweeper.plan('run-raced')) as [string];
@@ -134,10 +134,30 @@ describe('a Solana deposit sweep', () => {
     expect(await findChainIntent(f.db.sql, id)).toMatchObject({ status: 'signed', signature: stale?.signature });
     f.chain.produce(Number(stale?.lastValidBlockHeight) - f.chain.latestBlock.blockHeight + 1 + FINALITY_DEPTH);
 
-    expect([...(await sweepAll(sweeper, 'run-raced')).values()]).toEqual([expect.objectContaining({ status: 'confirmed', usdcSwept: '3000000' })]);
+    // The replacement takes what the plan found, leaving the account open with the newer deposit in it.
+    expect([...(await sweepAll(sweeper, 'run-raced')).values()]).toEqual([expect.objectContaining({ status: 'confirmed', usdcSwept: '1000000' })]);
     expect(await findChainIntent(f.db.sql, id)).toMatchObject({ supersededSignatures: [stale?.signature] });
     expect(f.chain.findTransaction(stale?.signature as string)).toBeUndefined();
+    expect(await f.usdcBalance(deposit.owner)).toBe(2_000_000n);
+    expect(await depositsHeld()).toBe(2_000_000n);
+
+    expect([...(await sweepAll()).values()]).toEqual([expect.objectContaining({ status: 'confirmed', usdcSwept: '2000000' })]);
+    expect(await f.usdcBalance(deposit.owner)).toBeUndefined();
     expect(await depositsHeld()).toBe(0n);
+  });
+
+  it('takes only what the ledger holds: a late deposit stays in the open account for its refund', async () => {
+    const deposit = await settledDeposit([1_000_000n]);
+    await lateDeposit(payoutFixtureTarget(f), deposit, 400_000n);
+    const rentBefore = await lamportsOf(await associatedTokenAccount(deposit.owner, f.usdc.address));
+
+    const [outcome] = [...(await sweepAll()).entries()];
+    expect(outcome?.[1]).toMatchObject({ status: 'confirmed', usdcSwept: '1000000' });
+    expect(await findSweep(f.db.sql, outcome?.[0] as string)).toMatchObject({ rentLamports: 0n, feeLamports: 10_000n });
+    expect(await f.usdcBalance(deposit.owner)).toBe(400_000n);
+    expect(await lamportsOf(await associatedTokenAccount(deposit.owner, f.usdc.address))).toBe(rentBefore);
+    expect(await depositsHeld()).toBe(0n);
+    expect(await sweepAll()).toEqual(new Map());
   });
 
   it('killed after signing: the next run sends the stored bytes, and one transaction lands', async () => {

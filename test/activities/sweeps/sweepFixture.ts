@@ -45,11 +45,16 @@ export interface TestDeposit {
   derivationIndex: number;
 }
 
-/** `amount` sent to the address on chain, and the indexer's confirmed deposit of it credited to the session. */
-async function deposited(f: DepositTarget, sessionId: string, owner: Address, amount: bigint): Promise<void> {
+/** `amount` sent to the address on chain, and the indexer's confirmed deposit of it, credited to the session unless late. */
+async function deposited(f: DepositTarget, sessionId: string, owner: Address, amount: bigint, late = false): Promise<void> {
   const sent = await f.send(owner, amount);
   await f.sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, credited)
-            values ('solana', ${sent.signature}, 0, 'testnet', ${sessionId}, 'USDC', ${amount.toString()}, ${randomBytes(16).toString('hex')}, ${owner}, ${sent.slot.toString()}, ${randomBytes(32).toString('hex')}, 'confirmed', 32, true)`;
+            values ('solana', ${sent.signature}, 0, 'testnet', ${sessionId}, 'USDC', ${amount.toString()}, ${randomBytes(16).toString('hex')}, ${owner}, ${sent.slot.toString()}, ${randomBytes(32).toString('hex')}, 'confirmed', 32, ${!late})`;
+}
+
+/** A deposit after the session closed: recorded for a refund, never credited, so never in the ledger. */
+export async function lateDeposit(f: DepositTarget, deposit: TestDeposit, amount: bigint): Promise<void> {
+  await deposited(f, deposit.sessionId, deposit.owner, amount, true);
 }
 
 /** Another deposit credited to an already settled payment, posted as its settlement posts them. */

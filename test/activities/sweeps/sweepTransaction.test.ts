@@ -13,7 +13,7 @@ async function wireSize(accounts: number): Promise<number> {
   const swept = await Promise.all(
     Array.from({ length: accounts }, async () => {
       const owner = await generateKeyPairSigner();
-      return { owner, tokenAccount: await associatedUsdcAccount(owner.address, mint.address), amount: 2n ** 64n - 1n };
+      return { owner, tokenAccount: await associatedUsdcAccount(owner.address, mint.address), amount: 2n ** 64n - 1n, close: true };
     }),
   );
   const transaction = await signSweepTransaction({ treasury, mint: mint.address, accounts: swept }, { blockhash: 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k' as Blockhash, lastValidBlockHeight: 100n });
