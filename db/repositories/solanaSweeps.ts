@@ -33,19 +33,9 @@ export interface Sweep {
   accounts: SweepAccount[];
 }
 
-interface SweepRow {
-  id: string;
-  mode: Mode;
-  treasury: string;
-  mint: string;
-  status: SweepStatus;
-  signature: string | null;
-  usdc_swept: string | null;
-  fee_lamports: string | null;
-  rent_lamports: string | null;
-  created_at: Date;
-  landed_at: Date | null;
-}
+type Amounts = 'usdcSwept' | 'feeLamports' | 'rentLamports';
+/** A solana_sweeps row as selected: its amounts as text, never through a JS number. */
+type SweepRow = Omit<Sweep, Amounts | 'accounts'> & Record<Amounts, string | null>;
 
 const big = (value: string | null) => (value === null ? null : BigInt(value));
 
@@ -55,17 +45,10 @@ async function withAccounts(sql: Queryable, rows: SweepRow[]): Promise<Sweep[]> 
     select sweep_id, owner, derivation_index::text, token_account, planned_base_units::text, swept_base_units::text
     from solana_sweep_accounts where sweep_id in ${sql(rows.map((r) => r.id))} order by derivation_index, token_account`;
   return rows.map((r) => ({
-    id: r.id,
-    mode: r.mode,
-    treasury: r.treasury,
-    mint: r.mint,
-    status: r.status,
-    signature: r.signature,
-    usdcSwept: big(r.usdc_swept),
-    feeLamports: big(r.fee_lamports),
-    rentLamports: big(r.rent_lamports),
-    createdAt: r.created_at,
-    landedAt: r.landed_at,
+    ...r,
+    usdcSwept: big(r.usdcSwept),
+    feeLamports: big(r.feeLamports),
+    rentLamports: big(r.rentLamports),
     accounts: accounts
       .filter((a) => a.sweep_id === r.id)
       .map((a) => ({ owner: a.owner, derivationIndex: Number(a.derivation_index), tokenAccount: a.token_account, plannedBaseUnits: BigInt(a.planned_base_units), sweptBaseUnits: big(a.swept_base_units) })),
@@ -75,7 +58,8 @@ async function withAccounts(sql: Queryable, rows: SweepRow[]): Promise<Sweep[]> 
 /** The newest sweeps first: one by id, or those of one mode or both. */
 export async function listSweeps(sql: Queryable, options: { id?: string; mode?: Mode; limit: number }): Promise<Sweep[]> {
   const rows = await sql<SweepRow[]>`
-    select id, mode, treasury, mint, status, signature, usdc_swept::text, fee_lamports::text, rent_lamports::text, created_at, landed_at
+    select id, mode, treasury, mint, status, signature, usdc_swept::text as "usdcSwept", fee_lamports::text as "feeLamports",
+      rent_lamports::text as "rentLamports", created_at as "createdAt", landed_at as "landedAt"
     from solana_sweeps
     where (${options.id ?? null}::text is null or id = ${options.id ?? null}) and (${options.mode ?? null}::text is null or mode = ${options.mode ?? null})
     order by created_at desc, id desc limit ${options.limit}`;
