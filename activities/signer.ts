@@ -5,11 +5,12 @@ import { createDeriveSolanaDepositAddress } from './depositAddresses/solanaDepos
 import type { DepositSeeds } from './depositAddresses/seed';
 import type { TreasuryPayoutDeps } from './settlement/treasuryPayout';
 import { createPayTreasuryPayout } from './settlement/treasuryPayouts';
+import { createSolanaSweepActivities } from './sweeps/solanaSweeps';
 
 export interface SignerDeps {
   /** Made once at start from DEPOSIT_MNEMONIC_TEST / DEPOSIT_MNEMONIC_LIVE (seed.ts `depositSeeds`). */
   depositSeeds: DepositSeeds;
-  /** The Solana USDC treasury of each mode given SOLANA_TREASURY_KEY_TEST / _LIVE; a mode without one pays nobody. */
+  /** The Solana USDC treasury of each mode given SOLANA_TREASURY_KEY_TEST / _LIVE; a mode without one pays and sweeps nothing. */
   treasuries?: Partial<Record<Mode, TreasuryPayoutDeps>>;
 }
 
@@ -17,6 +18,7 @@ export function createSignerActivities(deps: SignerDeps) {
   return {
     deriveSolanaDepositAddress: createDeriveSolanaDepositAddress({ depositSeeds: deps.depositSeeds }),
     payTreasuryPayout: createPayTreasuryPayout(deps.treasuries ?? {}),
+    ...createSolanaSweepActivities({ depositSeeds: deps.depositSeeds, treasuries: deps.treasuries ?? {} }),
   };
 }
 

@@ -37,6 +37,7 @@ import { startInProcessWorkers } from '../worker/inProcessWorkers';
 import { startReconciliationSweeper } from '../worker/reconciliationSweeper';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
 import { treasuryViewsFromConfig } from '../worker/treasuryViews';
+import { ensureSweepSchedules } from '../worker/sweepSchedules';
 
 const DEMO_MERCHANT = 'Demo merchant';
 // The local node answers in milliseconds and mines only when asked: polling it often costs nothing and lets a
@@ -192,6 +193,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     const connection = await Connection.connect({ address: temporalAddress });
     stops.unshift(() => connection.close());
     const temporal = new Client({ connection, namespace: config.temporal.namespace });
+    await ensureSweepSchedules(temporal, { taskQueue: config.temporal.taskQueue, intervalSeconds: config.sweepIntervalSeconds });
 
     const deployments = [...indexedEvmDeployments(registry), ...indexedSolanaDeployments(registry)];
     // A fresh local chain has the chain id of the previous run's but none of its blocks.

@@ -1,4 +1,5 @@
 // The worker process: `npm run worker` with DATABASE_URL and TEMPORAL_ADDRESS set.
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { loadChainsConfig } from '../config/chains';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
@@ -10,6 +11,7 @@ import { activityDepsFromConfig, createWorker } from '../worker/createWorker';
 import { startReconciliationSweeper } from '../worker/reconciliationSweeper';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
 import { treasuryViewsFromConfig } from '../worker/treasuryViews';
+import { ensureSweepSchedules } from '../worker/sweepSchedules';
 
 const config = loadConfig(process.env, 'worker');
 const logger = createLogger(config.logLevel, 'worker');
@@ -26,9 +28,12 @@ try {
     activities: activityDepsFromConfig(config, sql),
     shutdownGraceTimeMs: config.shutdownTimeoutMs,
   });
+  const clientConnection = await Connection.connect({ address: config.temporal.address });
+  await ensureSweepSchedules(new Client({ connection: clientConnection, namespace: config.temporal.namespace }), { taskQueue: config.temporal.taskQueue, intervalSeconds: config.sweepIntervalSeconds });
+  await clientConnection.close();
   const sweeper = startRetentionSweeper(sql, config.retention, logger);
   const reconciliation = startReconciliationSweeper(sql, treasuryViewsFromConfig(config, createChainRegistry(loadChainsConfig())), config.reconciliationIntervalMinutes, logger);
-  logger.info({ taskQueue: config.temporal.taskQueue, metrics: metricsBindAddress ? `http://${metricsBindAddress}/metrics` : 'off' }, 'worker running');
+  logger.info({ taskQueue: config.temporal.taskQueue, sweepIntervalSeconds: config.sweepIntervalSeconds, metrics: metricsBindAddress ? `http://${metricsBindAddress}/metrics` : 'off' }, 'worker running');
   // The SDK installs its own SIGINT/SIGTERM handling: run() resolves once the worker has drained (running
   // activities get shutdownGraceTimeMs to finish, then are cancelled and retried elsewhere by Temporal).
   await worker.run();

@@ -65,6 +65,7 @@ const EnvSchema = z
     RETENTION_QUOTE_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
     RETENTION_RATE_LIMIT_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24),
     RETENTION_WEBHOOK_ATTEMPT_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+    SWEEP_INTERVAL_SECONDS: z.coerce.number().int().refine((n) => n === 0 || (n >= 10 && n <= 7 * 24 * 3600), 'must be 0 (off) or 10 to 604800').default(300),
     TRUST_PROXY: z.string().default(''),
     INTERNAL_HOST: z.string().default('127.0.0.1'),
     INTERNAL_PORT: z.coerce.number().int().min(0).max(65535).optional(),
@@ -180,6 +181,8 @@ export type Config = {
   maxOpenSessions: Record<'test' | 'live', number>;
   /** The worker's retention sweep (worker/retentionSweeper.ts): how often (0: never), and what age is old. */
   retention: { intervalMinutes: number; ages: RetentionAges };
+  /** How often the schedules sweep_solana_usdc_<mode> sweep Solana deposit accounts (worker/sweepSchedules.ts); 0: paused. */
+  sweepIntervalSeconds: number;
   /** Requests per API key per minute, counted in Postgres so every API replica shares one budget. */
   rateLimitPerMinute: number;
   /** Session-token requests (the hosted page) per checkout session per minute; the page polls 30 times a minute. */
@@ -311,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
       intervalMinutes: e.RETENTION_INTERVAL_MINUTES,
       ages: { quoteDays: e.RETENTION_QUOTE_DAYS, rateLimitHours: e.RETENTION_RATE_LIMIT_HOURS, webhookAttemptDays: e.RETENTION_WEBHOOK_ATTEMPT_DAYS },
     },
+    sweepIntervalSeconds: e.SWEEP_INTERVAL_SECONDS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     rateLimitPerSessionPerMinute: e.RATE_LIMIT_PER_SESSION_PER_MINUTE,
     rateLimitSessionTokensPerMerchantPerMinute: e.RATE_LIMIT_SESSION_TOKENS_PER_MERCHANT_PER_MINUTE,

@@ -53,6 +53,9 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     sessions: ['insert', 'update'],
     session_status_changes: ['insert'],
     settlements: ['insert', 'update'],
+    // Deposit sweeps, written by the signer through this role as its payouts are.
+    solana_sweeps: ['insert', 'update'],
+    solana_sweep_accounts: ['insert', { update: ['swept_base_units'] }],
     transactions: ['insert'],
     webhook_attempts: ['insert', 'delete'],
     webhook_deliveries: ['insert', 'update'],

@@ -5,7 +5,8 @@
 //   treasury:solana            the Solana treasury wallet's holdings, one balance per asset
 //   gas_expense:solana         transaction fees the treasury paid
 //   account_rent:solana        rent the treasury deposited to create accounts (a merchant's USDC account)
-//   deposits:solana            USDC received in Solana deposit accounts and not yet swept to the treasury
+//   deposits:solana            USDC held in Solana deposit accounts: credited to payments, not yet swept
+//   rent_recovered:solana      rent the treasury got back by closing swept deposit accounts (their payers funded it)
 //   treasury_funding:solana    what operators moved into (or out of) the treasury outside the service: its equity
 // Every posting belongs to one mode: test and live treasuries are different wallets on different networks.
 // Group ids derive from what happened (payout:<pay_id>:reserve), so posting again is a no-op, never a double.
@@ -22,6 +23,7 @@ export const ACCOUNT = {
   accountRent: 'account_rent:solana',
   treasuryFunding: 'treasury_funding:solana',
   deposits: 'deposits:solana',
+  rentRecovered: 'rent_recovered:solana',
 } as const;
 
 export interface LedgerEntry {
@@ -34,7 +36,7 @@ export interface LedgerEntry {
 export interface LedgerPosting {
   groupId: string;
   mode: Mode;
-  /** What the group is about: the payout's chain intent id. */
+  /** What the group is about: the payout's or sweep's chain intent id, or the deposit. */
   reference: string;
   entries: LedgerEntry[];
 }
@@ -136,6 +138,49 @@ export function treasuryOpening(mode: Mode, chainId: string, change: TreasuryCha
   if (entries.length === 0) return undefined;
   const reference = `treasury-opening:${mode}:${chainId}`;
   return { groupId: reference, mode, reference, entries };
+}
+
+export interface SolanaDeposit {
+  /** The transfer's signature and index within it: the indexer's key of the deposit. */
+  txHash: string;
+  logIndex: number;
+  merchantId: string;
+  /** The session's mode: a test deposit is on the test network, held for the test treasury. */
+  mode: Mode;
+  amount: bigint;
+}
+
+export const depositReference = (deposit: Pick<SolanaDeposit, 'txHash' | 'logIndex'>) => `deposit:solana:${deposit.txHash}:${deposit.logIndex}`;
+
+/** A confirmed USDC deposit on Solana was credited to a payment: its deposit account holds what the merchant is owed. */
+export function depositReceived(deposit: SolanaDeposit): LedgerPosting {
+  const amount = positive(deposit.amount, 'a deposit amount');
+  const reference = depositReference(deposit);
+  return { groupId: reference, mode: deposit.mode, reference, entries: transfer(ACCOUNT.deposits, ACCOUNT.merchantPayable(deposit.merchantId), ASSET.usdcSolana, amount) };
+}
+
+/** What a landed sweep transaction moved, read from its balance deltas. */
+export interface SweepDeltas {
+  /** USDC the treasury's account gained (zero for a transaction that failed). */
+  usdc: bigint;
+  /** The fee the treasury paid as fee payer. */
+  feeLamports: bigint;
+  /** Rent the closed deposit accounts returned to the treasury. */
+  rentLamports: bigint;
+}
+
+/**
+ * The postings of a landed sweep (`intentId`: sweep:solana:<batch>): the USDC moved from deposit accounts to the
+ * treasury, the fee, and the recovered rent, one group each so that none holds an entry of zero.
+ */
+export function sweepLanded(intentId: string, mode: Mode, deltas: SweepDeltas): LedgerPosting[] {
+  if (deltas.usdc < 0n || deltas.feeLamports < 0n || deltas.rentLamports < 0n) throw new RangeError('sweep deltas cannot be negative');
+  const group = (suffix: string, entries: LedgerEntry[]): LedgerPosting => ({ groupId: `${intentId}:${suffix}`, mode, reference: intentId, entries });
+  return [
+    ...(deltas.usdc > 0n ? [group('usdc', transfer(ACCOUNT.treasury, ACCOUNT.deposits, ASSET.usdcSolana, deltas.usdc))] : []),
+    ...(deltas.feeLamports > 0n ? [group('fee', transfer(ACCOUNT.gasExpense, ACCOUNT.treasury, ASSET.solSolana, deltas.feeLamports))] : []),
+    ...(deltas.rentLamports > 0n ? [group('rent', transfer(ACCOUNT.treasury, ACCOUNT.rentRecovered, ASSET.solSolana, deltas.rentLamports))] : []),
+  ];
 }
 
 /** Per asset, what the entries sum to: all zero for a balanced group. */

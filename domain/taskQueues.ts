@@ -19,3 +19,8 @@ export function deliveryAttemptQueue(deliveryWorkflowQueue: string): string {
 export function signerTaskQueue(sessionTaskQueue: string): string {
   return `${sessionTaskQueue}-signer`;
 }
+
+/** The Schedule that sweeps a mode's Solana deposit accounts (worker/sweepSchedules.ts); each run's id starts with it. */
+export function sweepScheduleId(mode: 'test' | 'live'): string {
+  return `sweep_solana_usdc_${mode}`;
+}

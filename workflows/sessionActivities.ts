@@ -46,3 +46,14 @@ export const payouts = () =>
     startToCloseTimeout: '2 minutes',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [WorkflowFailure.PayoutRefused] },
   });
+
+/**
+ * Deposit sweeps on the signer worker (workflows/sweepSolanaUsdc.ts): short resumable passes like a payout's. They
+ * retry without limit, as a sweep written ahead must be carried to its end; the schedule skips runs meanwhile.
+ */
+export const sweeps = () =>
+  proxyActivities<SignerActivities>({
+    taskQueue: signerTaskQueue(workflowInfo().taskQueue),
+    startToCloseTimeout: '2 minutes',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  });

@@ -114,8 +114,16 @@ export function slip10Ed25519(seed: Uint8Array, path: readonly number[]): Slip10
 }
 
 /** m/44'/501'/{index}'/0', the account layout of Phantom, Solflare and `solana-keygen`. */
+const solanaDepositNode = (seed: Uint8Array, index: number) => slip10Ed25519(seed, [SOLANA_PURPOSE, SOLANA_COIN_TYPE, index, 0]);
+
 export function deriveSolanaAddress(seed: Uint8Array, index: number): string {
-  return solanaAddressFromPublicKey(slip10Ed25519(seed, [SOLANA_PURPOSE, SOLANA_COIN_TYPE, index, 0]).publicKey);
+  return solanaAddressFromPublicKey(solanaDepositNode(seed, index).publicKey);
+}
+
+/** The deposit address's 64-byte keypair (private ‖ public, as `solana-keygen` stores it): the signer's sweeps sign with it. */
+export function deriveSolanaKeyPairBytes(seed: Uint8Array, index: number): Uint8Array {
+  const node = solanaDepositNode(seed, index);
+  return new Uint8Array([...node.privateKey, ...node.publicKey]);
 }
 
 export function deriveDepositAddresses(seed: Uint8Array, index: number): DepositAddresses {

@@ -12,6 +12,7 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
   type Address,
+  type Instruction,
   type KeyPairSigner,
 } from '@solana/kit';
 import type { BlockhashLifetime } from '../chainWrites/solanaChainWriter';
@@ -33,22 +34,23 @@ export async function associatedUsdcAccount(owner: Address, mint: Address): Prom
   return account;
 }
 
+/** A version 0 transaction the treasury pays for, signed by it and every signer the instructions name. */
+export function signTreasuryTransaction(treasury: KeyPairSigner, lifetime: BlockhashLifetime, instructions: Instruction[]) {
+  return pipe(
+    createTransactionMessage({ version: 0 }),
+    (message) => setTransactionMessageFeePayerSigner(treasury, message),
+    (message) => setTransactionMessageLifetimeUsingBlockhash(lifetime, message),
+    (message) => appendTransactionMessageInstructions(instructions, message),
+    (message) => signTransactionMessageWithSigners(message),
+  );
+}
+
 export async function signPayoutTransaction(payout: PayoutTransfer, lifetime: BlockhashLifetime) {
   const source = await associatedUsdcAccount(payout.treasury.address, payout.mint);
   const destination = await associatedUsdcAccount(payout.merchantWallet, payout.mint);
-  return pipe(
-    createTransactionMessage({ version: 0 }),
-    (message) => setTransactionMessageFeePayerSigner(payout.treasury, message),
-    (message) => setTransactionMessageLifetimeUsingBlockhash(lifetime, message),
-    (message) =>
-      appendTransactionMessageInstructions(
-        [
-          getCreateAssociatedTokenIdempotentInstruction({ payer: payout.treasury, ata: destination, owner: payout.merchantWallet, mint: payout.mint }),
-          getTransferCheckedInstruction({ source, mint: payout.mint, destination, authority: payout.treasury, amount: payout.amount, decimals: USDC_DECIMALS }),
-          ...(payout.memo ? [getAddMemoInstruction({ memo: payout.paymentId })] : []),
-        ],
-        message,
-      ),
-    (message) => signTransactionMessageWithSigners(message),
-  );
+  return signTreasuryTransaction(payout.treasury, lifetime, [
+    getCreateAssociatedTokenIdempotentInstruction({ payer: payout.treasury, ata: destination, owner: payout.merchantWallet, mint: payout.mint }),
+    getTransferCheckedInstruction({ source, mint: payout.mint, destination, authority: payout.treasury, amount: payout.amount, decimals: USDC_DECIMALS }),
+    ...(payout.memo ? [getAddMemoInstruction({ memo: payout.paymentId })] : []),
+  ]);
 }

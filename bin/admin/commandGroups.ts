@@ -8,6 +8,7 @@ import { merchantCommands } from './merchants';
 import { retentionCommands } from './retention';
 import { sessionCommands } from './sessions';
 import { settlementCommands } from './settlement';
+import { sweepCommands } from './sweeps';
 import { treasuryCommands } from './treasury';
 import { userCommands } from './users';
 import { webhookSecretCommands } from './webhookSecrets';
@@ -21,6 +22,7 @@ export const GROUPS: CommandGroup[] = [
   webhookCommands,
   sessionCommands,
   settlementCommands,
+  sweepCommands,
   treasuryCommands,
   ledgerCommands,
   userCommands,

@@ -130,6 +130,8 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
     // A paid payment: retry changes nothing (adminSettlement.test.ts covers the retries that start a workflow).
     const paidOut = await insertTestPayout(service.db.sql, merchant.merchant.id, { status: 'confirmed', amount: 1_000_000n, settlement: 'settled' });
     await ok(['settlement', 'retry', paidOut.paymentId], { arguments: { payment: paidOut.paymentId }, targets: () => [paidOut.paymentId] });
+    const swept = await ok(['sweep', 'run', '--mode', 'test'], { arguments: { mode: 'test' }, targets: (out) => [out.workflow_id as string] });
+    await service.temporal.workflow.getHandle(swept.workflow_id as string).terminate('test over').catch(() => undefined);
     // A top-up of a treasury on the local Solana chain, recorded from its landed transaction.
     const solana = await startTreasuryChain(1_000_000n);
     try {
@@ -161,9 +163,9 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
     }
   });
 
-  it('writes no row for the settlement and treasury read commands', async () => {
+  it('writes no row for the settlement, treasury and sweep read commands', async () => {
     const paidOut = await insertTestPayout(service.db.sql, merchant.merchant.id, { status: 'confirmed', amount: 2_000_000n, settlement: 'settled' });
-    for (const args of [['settlement', 'list', '--stuck'], ['settlement', 'show', paidOut.paymentId], ['treasury', 'status']]) {
+    for (const args of [['settlement', 'list', '--stuck'], ['settlement', 'show', paidOut.paymentId], ['treasury', 'status'], ['sweep', 'list', '--mode', 'live']]) {
       const { run, rows } = await audited(args);
       expect(run.code, run.stderr).toBe(0);
       expect(rows).toEqual([]);

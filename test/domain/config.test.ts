@@ -29,6 +29,13 @@ describe('configuration', () => {
     }
   });
 
+  it('reads the sweep interval in seconds, 300 by default, 0 pausing the schedules; a few seconds is refused', () => {
+    expect(loadConfig({}, 'worker').sweepIntervalSeconds).toBe(300);
+    expect(loadConfig({ SWEEP_INTERVAL_SECONDS: '0' }, 'worker').sweepIntervalSeconds).toBe(0);
+    expect(loadConfig({ SWEEP_INTERVAL_SECONDS: '3600' }, 'worker').sweepIntervalSeconds).toBe(3600);
+    for (const bad of ['5', '-1', '1.5', '604801']) expect(() => loadConfig({ SWEEP_INTERVAL_SECONDS: bad }, 'worker'), bad).toThrow('SWEEP_INTERVAL_SECONDS');
+  });
+
   it('refuses an API in production without a session-token secret, naming the variable; other processes need none', () => {
     const production = loadConfig({ APP_ENV: 'production' }, 'api');
     expect(() => requireSessionTokenSecret(production)).toThrow(ConfigError);

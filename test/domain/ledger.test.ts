@@ -1,7 +1,8 @@
 // The posting rules of a payout: each group balances per asset, a payout's life (reserve, then sent or released)
-// leaves nothing in flight, and amounts that cannot be money are refused.
+// leaves nothing in flight, and amounts that cannot be money are refused. A Solana deposit, its payout and its
+// sweep leave the deposit account at zero and the treasury holding the difference.
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT, ASSET, isBalanced, payoutChainCosts, payoutConfirmed, payoutReleased, payoutReserved, sumByAsset, type LedgerEntry } from '../../domain/ledger';
+import { ACCOUNT, ASSET, depositReceived, isBalanced, payoutChainCosts, payoutConfirmed, payoutReleased, payoutReserved, sumByAsset, sweepLanded, type LedgerEntry } from '../../domain/ledger';
 
 const payout = { paymentId: 'pay_01J0000000000000000000000A', mode: 'test' as const, merchantId: 'mer_01J0000000000000000000000B', amount: 12_345_678n };
 
@@ -65,5 +66,39 @@ describe('payout postings', () => {
     expect(isBalanced(mixed)).toBe(false);
     expect(sumByAsset(mixed.entries)).toEqual(new Map([[ASSET.usdcSolana, 5n], [ASSET.solSolana, -5n]]));
     expect(isBalanced({ groupId: 'g', mode: 'test' as const, reference: 'r', entries: [] })).toBe(false);
+  });
+});
+
+describe('deposit and sweep postings', () => {
+  const deposit = { txHash: '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW', logIndex: 2, merchantId: payout.merchantId, mode: 'test' as const, amount: 12_345_678n };
+
+  it('a deposit credited to a payment is held in the deposit account and owed to the merchant', () => {
+    const received = depositReceived(deposit);
+    expect(received.groupId).toBe(`deposit:solana:${deposit.txHash}:2`);
+    expect(received.mode).toBe('test');
+    expect(received.entries).toEqual([
+      { account: 'deposits:solana', asset: ASSET.usdcSolana, amount: 12_345_678n },
+      { account: ACCOUNT.merchantPayable(payout.merchantId), asset: ASSET.usdcSolana, amount: -12_345_678n },
+    ]);
+    expect(isBalanced(received)).toBe(true);
+    expect(() => depositReceived({ ...deposit, amount: 0n })).toThrow(RangeError);
+  });
+
+  it('deposit, payout and sweep: the merchant is paid, the deposit account is empty, the treasury keeps the rent less the fee', () => {
+    const sweep = sweepLanded('sweep:solana:01J0000000000000000000000C', 'test', { usdc: 12_345_678n, feeLamports: 10_000n, rentLamports: 2_039_280n });
+    expect(sweep.map((p) => p.groupId)).toEqual(['usdc', 'fee', 'rent'].map((s) => `sweep:solana:01J0000000000000000000000C:${s}`));
+    expect(sweep.every(isBalanced)).toBe(true);
+    expect(sweep.every((p) => p.mode === 'test')).toBe(true);
+    const all = [depositReceived(deposit), payoutReserved(payout), payoutConfirmed(payout), ...sweep].flatMap((p) => p.entries);
+    expect(balances(all)).toEqual({
+      'gas_expense:solana sol:solana': 10_000n,
+      'rent_recovered:solana sol:solana': -2_039_280n,
+      'treasury:solana sol:solana': 2_029_280n,
+    });
+  });
+
+  it('a sweep that failed on chain posts its fee only; negative deltas are refused', () => {
+    expect(sweepLanded('sweep:solana:b', 'test', { usdc: 0n, feeLamports: 5_000n, rentLamports: 0n }).map((p) => p.groupId)).toEqual(['sweep:solana:b:fee']);
+    expect(() => sweepLanded('sweep:solana:b', 'test', { usdc: -1n, feeLamports: 0n, rentLamports: 0n })).toThrow(RangeError);
   });
 });

@@ -190,6 +190,12 @@ describe('settlement through the Solana treasury', () => {
         expect(await h.db.sql`select mode, amount_base_units::text as amount, signature from payouts where payment_id = ${paymentId}`).toEqual([
           { mode: 'live', amount: '7000000', signature: state.settlement!.reference },
         ]);
+        // The deposit was posted to deposits:solana when the settlement began, before the payout reserved it.
+        const [deposit] = await h.db.sql<{ tx_hash: string }[]>`select tx_hash from deposits where session_id = (select session_id from payments where id = ${paymentId})`;
+        expect(await h.db.sql`select account, amount::text, id < (select min(id) from ledger_entries where reference = ${`payout:${paymentId}`}) as before_payout from ledger_entries where group_id = ${`deposit:solana:${deposit?.tx_hash}:0`} order by account`).toEqual([
+          { account: 'deposits:solana', amount: '7000000', before_payout: true },
+          { account: `merchant_payable:${h.merchant.merchant.id}`, amount: '-7000000', before_payout: true },
+        ]);
       },
       liveNetwork,
       {},
