@@ -104,6 +104,8 @@ describe('checkout-admin treasury status', () => {
     expect(out.modes).toEqual([
       {
         mode: 'test',
+        // No reconciliation has read this treasury's chain yet (test/bin/adminLedger.test.ts shows one that has).
+        on_chain: null,
         treasuries: [TREASURY.test],
         reserved_usdc: '6.000001',
         reserved_base_units: '6000001',
@@ -114,6 +116,7 @@ describe('checkout-admin treasury status', () => {
       },
       {
         mode: 'live',
+        on_chain: null,
         treasuries: [TREASURY.live],
         reserved_usdc: '0.000000',
         reserved_base_units: '0',
