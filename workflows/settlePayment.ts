@@ -1,8 +1,9 @@
 // Settles one payment from the Solana USDC treasury, as a child of its session (id settle_<pay_id>: one per payment,
 // ever). The settlements row is written pending first, then the signer is asked for the payout pass after pass
 // until the chain confirms it; the confirmed payout completes the row. A treasury short of funds is waited on,
-// never failed: the merchant is owed the money and the operator is told to top up.
-import { ActivityFailure, ApplicationFailure, log, patched, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+// never failed: the merchant is owed the money and the operator is told to top up. A wait of days goes on in fresh
+// runs (continue-as-new), so its history never grows past what Temporal allows.
+import { ActivityFailure, ApplicationFailure, continueAsNew, log, patched, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Mode } from '../domain/session';
 import type { SettlementState } from '../domain/sessionState';
 import { WorkflowFailure } from '../domain/workflowFailures';
@@ -16,6 +17,10 @@ export interface TreasurySettlementInput {
   mode: Mode;
   /** USDC base units (6 decimals) as a decimal string. */
   amountUsdcBaseUnits: string;
+  /** What an earlier run of this settlement had already announced, carried across continue-as-new. */
+  resumed?: { stage: SettlementStage; waitingForLiquidity: boolean };
+  /** History events after which a waiting run continues as new: RUN_HISTORY_LIMIT unless a test lowers it. */
+  runHistoryLimit?: number;
 }
 
 /**
@@ -29,6 +34,13 @@ const CONFIRMATION_POLL = '2 seconds';
 /** While the treasury is short: an operator must top it up, so check back at a human pace. */
 const LIQUIDITY_POLL = '30 seconds';
 
+/**
+ * A run's history length past which a waiting settlement continues as new: each pass adds about ten events, so a
+ * run covers some 500 passes (four hours of a liquidity wait), far below Temporal's 50,000-event limit.
+ */
+const RUN_HISTORY_LIMIT = 5_000;
+/** Histories from before long waits continued as new replay without it. */
+const CONTINUE_LONG_WAITS = 'settlement-continue-as-new';
 /** Histories from before the SettlementStage attribute replay without its upserts. */
 const SETTLEMENT_STAGE_ATTRIBUTE = 'settlement-stage-attribute';
 /** Histories from before the session's "awaiting settlement liquidity" reason replay without its records. */
@@ -39,15 +51,15 @@ export type SettlementStage = 'reserving' | 'submitted' | 'awaiting_liquidity' |
 export async function settlePayment(input: TreasurySettlementInput): Promise<TreasurySettlementOutcome> {
   const { paymentId, sessionId, merchantId, mode, amountUsdcBaseUnits } = input;
   // The stage an operator filters on in the Temporal UI (SettlementStage); set when it changes, not every pass.
-  let stage: SettlementStage | undefined;
+  let stage: SettlementStage | undefined = input.resumed?.stage;
   const enter = (next: SettlementStage) => {
     if (next === stage || !patched(SETTLEMENT_STAGE_ATTRIBUTE)) return;
     stage = next;
     upsertSearchAttributes([{ key: SettlementStageAttribute, value: next }]);
   };
-  enter('reserving');
+  if (!input.resumed) enter('reserving');
   // Whether the session's read model says it awaits liquidity: told once when the wait begins, taken back when it ends.
-  let waiting = false;
+  let waiting = input.resumed?.waitingForLiquidity ?? false;
   const waitFor = async (next: boolean, shortfall?: { usdcShortfall: string; lamportsShortfall: string }) => {
     if (next === waiting || !patched(LIQUIDITY_REASON)) return;
     waiting = next;
@@ -74,12 +86,14 @@ export async function settlePayment(input: TreasurySettlementInput): Promise<Tre
         await waitFor(false);
         enter('submitted');
         await sleep(CONFIRMATION_POLL);
+        await continueIfLong(input, { stage: stage ?? 'submitted', waitingForLiquidity: waiting });
         break;
       case 'awaiting_liquidity':
         enter('awaiting_liquidity');
         await waitFor(true, { usdcShortfall: answer.usdcShortfall, lamportsShortfall: answer.lamportsShortfall });
         log.warn('treasury short: payout waits for a top-up', { paymentId, merchantId, mode, usdcShortfall: answer.usdcShortfall, lamportsShortfall: answer.lamportsShortfall });
         await sleep(LIQUIDITY_POLL);
+        await continueIfLong(input, { stage: stage ?? 'awaiting_liquidity', waitingForLiquidity: waiting });
         break;
       case 'confirmed':
       case 'finalized': {
@@ -92,6 +106,12 @@ export async function settlePayment(input: TreasurySettlementInput): Promise<Tre
       }
     }
   }
+}
+
+/** Between passes: a run whose history has grown long hands the wait to a fresh run of the same settlement. */
+async function continueIfLong(input: TreasurySettlementInput, resumed: NonNullable<TreasurySettlementInput['resumed']>): Promise<void> {
+  if (workflowInfo().historyLength < (input.runHistoryLimit ?? RUN_HISTORY_LIMIT) || !patched(CONTINUE_LONG_WAITS)) return;
+  await continueAsNew<typeof settlePayment>({ ...input, resumed });
 }
 
 /** One payout pass; a refused payout fails this workflow with the signer's reason, for the session to record. */

@@ -301,4 +301,50 @@ describe('settlement through the Solana treasury', () => {
       signer,
     );
   });
+  it('a wait of days goes on in fresh runs (continue-as-new), still announced once and paying once', async () => {
+    const wallet = await freshWallet();
+    const shortBy = 1_000_000n;
+    const amount = (await usdcBalance(solana.treasury.address)) + shortBy;
+    await h.withWorker(
+      async () => {
+        // A confirming session whose deposit the indexer confirmed; its settlement is started directly so that a
+        // test-sized history limit can be given (in production, some 500 passes of the liquidity poll).
+        const record = await h.record({ amountUsdCents: (amount / 10_000n).toString(), supportedTokens: { USDC: ['base'] } });
+        const handle = await h.start(record);
+        const instructions = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+        const paid = deposit({ chain: 'base', amount: instructions.amount_base_units, toAddress: instructions.deposit_address });
+        await indexerRecords(h.db.sql, record.sessionId, paid);
+        await handle.signal(depositDetectedSignal, paid);
+        await waitForState(handle, (state) => state.status === 'confirming');
+        await indexerRecords(h.db.sql, record.sessionId, paid, { confirmations: instructions.confirmations_required });
+        const paymentId = paymentIdForSession(record.sessionId);
+        const settlement = await h.env.client.workflow.start<typeof settlePayment>('settlePayment', {
+          workflowId: `settle_${paymentId}`,
+          taskQueue: (await handle.describe()).taskQueue,
+          args: [{ paymentId, sessionId: record.sessionId, merchantId: record.merchantId, mode: 'test', amountUsdcBaseUnits: amount.toString(), runHistoryLimit: 40 }],
+        });
+        await expect.poll(() => settlementStage(paymentId), { timeout: 30_000 }).toBe('awaiting_liquidity');
+        const firstRun = settlement.firstExecutionRunId;
+        const currentRun = async () => (await h.env.client.workflow.getHandle(`settle_${paymentId}`).describe()).runId;
+        for (let pass = 0; pass < 12 && (await currentRun()) === firstRun; pass++) await h.env.sleep('31 seconds');
+        expect(await currentRun()).not.toBe(firstRun);
+        // The fresh run carries what was announced: the stage stays, and the wait is not announced again.
+        expect(await settlementStage(paymentId)).toBe('awaiting_liquidity');
+        expect(await readModel(record.sessionId)).toEqual({ status: 'confirming', reason: 'awaiting settlement liquidity' });
+
+        await solana.mintUsdc(solana.treasury.address, shortBy);
+        await h.env.sleep('31 seconds');
+        const outcome = await h.env.client.workflow.getHandle<typeof settlePayment>(`settle_${paymentId}`).result();
+        expect(outcome).toMatchObject({ kind: 'settled', settlement: { provider: 'solana-treasury', amountUsdc: amount.toString() } });
+        expect(await usdcBalance(wallet)).toBe(amount);
+        expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 1 }]);
+        await expect.poll(() => settlementStage(paymentId), { timeout: 10_000 }).toBe('confirmed');
+        // The wait ended in the fresh run, which knew it had been announced: the reason is taken back.
+        expect((await readModel(record.sessionId)).reason).not.toBe('awaiting settlement liquidity');
+      },
+      {},
+      {},
+      signer,
+    );
+  });
 });
