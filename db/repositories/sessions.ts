@@ -69,14 +69,17 @@ export const toView = (r: SessionViewRow): SessionView => ({
  */
 export async function insertSessionRecord(sql: Queryable, r: SessionRecord, initialStatus: SessionStatus, options: { awaitingWorkflowStart?: boolean } = {}): Promise<void> {
   const pendingInput = options.awaitingWorkflowStart ? sql.json(r as unknown as Parameters<typeof sql.json>[0]) : null;
+  // One statement, one round trip (issue 16): the transaction's foreign key is checked at the statement's end,
+  // when the session row is there.
   await sql`
-    insert into sessions (id, merchant_id, mode, amount_usd_cents, merchant_currency, merchant_amount, webhook_url, metadata,
-                          supported_methods, supported_tokens, status, expires_at, created_at, updated_at, pending_workflow_input)
-    values (${r.sessionId}, ${r.merchantId}, ${r.mode}, ${r.amountUsdCents}, ${r.merchantCurrency ?? null}, ${r.merchantAmount ?? null},
-            ${r.webhookUrl}, ${sql.json(r.metadata)}, ${sql.json(r.supportedMethods)}, ${sql.json(r.supportedTokens as Record<string, string[]>)},
-            ${initialStatus}, ${r.expiresAt}, ${r.createdAt}, ${r.createdAt}, ${pendingInput})
-    on conflict (id) do nothing`;
-  await sql`
+    with session as (
+      insert into sessions (id, merchant_id, mode, amount_usd_cents, merchant_currency, merchant_amount, webhook_url, metadata,
+                            supported_methods, supported_tokens, status, expires_at, created_at, updated_at, pending_workflow_input)
+      values (${r.sessionId}, ${r.merchantId}, ${r.mode}, ${r.amountUsdCents}, ${r.merchantCurrency ?? null}, ${r.merchantAmount ?? null},
+              ${r.webhookUrl}, ${sql.json(r.metadata)}, ${sql.json(r.supportedMethods)}, ${sql.json(r.supportedTokens as Record<string, string[]>)},
+              ${initialStatus}, ${r.expiresAt}, ${r.createdAt}, ${r.createdAt}, ${pendingInput})
+      on conflict (id) do nothing
+    )
     insert into transactions (id, session_id, merchant_id, mode, ext_transaction_id, created_at)
     values (${r.transactionId}, ${r.sessionId}, ${r.merchantId}, ${r.mode}, ${r.extTransactionId}, ${r.createdAt})
     on conflict (id) do nothing`;
@@ -87,11 +90,15 @@ export async function insertSessionRecord(sql: Queryable, r: SessionRecord, init
  * transaction: the advisory lock makes concurrent creates count one after another, so the cap holds exactly.
  */
 export async function countOpenSessionsLocked(tx: Queryable, owner: { merchantId: string; mode: Mode }): Promise<number> {
-  await tx`select pg_advisory_xact_lock(hashtextextended(${`open-sessions:${owner.merchantId}:${owner.mode}`}, 0))`;
-  const [row] = await tx<{ n: number }[]>`
-    select count(*)::int as n from sessions
-    where merchant_id = ${owner.merchantId} and mode = ${owner.mode} and expires_at > now()
-      and status in ('pending', 'awaiting_payment', 'confirming', 'underpaid')`;
+  // Sent together, run in order on the transaction's connection: one round trip held under the lock, not two,
+  // and the count's snapshot is still taken once the lock is held.
+  const [, [row]] = await Promise.all([
+    tx`select pg_advisory_xact_lock(hashtextextended(${`open-sessions:${owner.merchantId}:${owner.mode}`}, 0))`,
+    tx<{ n: number }[]>`
+      select count(*)::int as n from sessions
+      where merchant_id = ${owner.merchantId} and mode = ${owner.mode} and expires_at > now()
+        and status in ('pending', 'awaiting_payment', 'confirming', 'underpaid')`,
+  ]);
   return row!.n;
 }
 

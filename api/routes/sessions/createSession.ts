@@ -30,10 +30,13 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
   if (targetProblem) throw new ValidationFailedError([`webhook_url: ${targetProblem}`]);
 
   const owner = { merchantId: auth.merchantId, mode: auth.mode };
-  const existing = await findSessionByTransaction(deps.sql, owner, { extTransactionId: body.transaction_id });
+  // Read at once rather than one after another (issue 16): on a replay the last two are not needed, and cost nothing more.
+  const [existing, merchant, bank] = await Promise.all([
+    findSessionByTransaction(deps.sql, owner, { extTransactionId: body.transaction_id }),
+    findMerchant(deps.sql, auth.merchantId),
+    hasActiveBankAccount(deps.sql, auth.merchantId),
+  ]);
   if (existing) return replay(deps, existing, body);
-
-  const merchant = await findMerchant(deps.sql, auth.merchantId);
   if (!merchant) throw new ForbiddenError('Invalid API key');
   const now = deps.now?.() ?? new Date();
   const expiresAt = new Date(now.getTime() + merchant.sessionLifetimeSeconds * 1000);
@@ -49,7 +52,7 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
       : {}),
     webhookUrl: body.webhook_url,
     metadata: body.metadata ?? {},
-    supportedMethods: { crypto: true, bank: await hasActiveBankAccount(deps.sql, merchant.id) },
+    supportedMethods: { crypto: true, bank },
     supportedTokens: payablePairs(deps.registry, auth.mode, merchant.supportedTokens),
     tolerance: { bps: merchant.toleranceBps, minCents: merchant.toleranceMinCents.toString() },
     lateDepositWatchHours: deps.config.lateDepositWatchHours,
