@@ -4,7 +4,7 @@
 // row's workflow should the first request have died before it did; a different request is a 409.
 import { hasActiveBankAccount } from '../../../db/repositories/bankAccounts';
 import { findMerchant } from '../../../db/repositories/merchants';
-import { countOpenSessionsLocked, findSessionByTransaction, insertSessionRecord, type SessionView } from '../../../db/repositories/sessions';
+import { findSessionByTransaction, insertSessionCountingOpen, type SessionView } from '../../../db/repositories/sessions';
 import { canonicalJson } from '../../../domain/canonicalJson';
 import { newSessionId, newTransactionId } from '../../../domain/ids';
 import { centsToUsd, usdToCents } from '../../../domain/money';
@@ -64,10 +64,10 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
   try {
     await deps.sql.begin(async (tx) => {
       const cap = deps.config.maxOpenSessions[auth.mode];
-      if ((await countOpenSessionsLocked(tx, owner)) >= cap) {
+      // Counted with the new session: over the cap, throwing rolls it back.
+      if ((await insertSessionCountingOpen(tx, record)) > cap) {
         throw new TooManyRequestsError(`Too many open sessions: at most ${cap} ${auth.mode} sessions may be open at once; wait for some to close or cancel them`, 60);
       }
-      await insertSessionRecord(tx, record, 'pending', { awaitingWorkflowStart: true });
     });
   } catch (error) {
     if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
