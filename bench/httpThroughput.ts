@@ -18,7 +18,7 @@ import { median, percentile, progress, type Row } from './report';
 const RUNS = 3;
 const CONNECTIONS = 16;
 const CREATES_PER_RUN = 600;
-const GETS_PER_RUN = 2_000;
+const GETS_PER_RUN = 10_000;
 const RUN_TIMEOUT_S = 60;
 const HALF_LOAD_SECONDS = 5;
 
