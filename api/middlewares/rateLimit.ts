@@ -19,9 +19,10 @@ interface Window {
  * after authentication (it needs the key or the session) and counts in Postgres, so several API replicas
  * share one budget. An API key's requests are numbered from leases of the shared count (deps.rateLimitLeases,
  * domain/requestLeases.ts): one upsert per lease rather than per request, never more than the limit served,
- * and at most (replicas − 1) × (lease − 1) refused short of it. Every answer carries the RateLimit-* headers (IETF httpapi draft) of the policy with the
- * least remaining; a refusal adds Retry-After, the seconds until the window resets. A fixed window lets a
- * client spend up to twice the limit across one window boundary; that is the price of one upsert per request.
+ * and at most (replicas − 1) × (lease − 1) refused short of it. Every answer carries the RateLimit-* headers
+ * (IETF httpapi draft) of the policy with the least remaining; a refusal adds Retry-After, the seconds until
+ * the window resets. A fixed window lets a client spend up to twice the limit across one window boundary;
+ * that is the price of one counter row per key, session or merchant.
  */
 export function rateLimit(deps: Pick<AppDeps, 'sql' | 'config' | 'rateLimitLeases'>, per: 'apiKey' | 'session'): Koa.Middleware<AppState> {
   const { rateLimitPerMinute, rateLimitPerSessionPerMinute, rateLimitSessionTokensPerMerchantPerMinute } = deps.config;
