@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { AuthFailureMemory } from '../domain/authFailureMemory';
+import { RequestLeases } from '../domain/requestLeases';
+import { createApiKeyCache, type ApiKeyCache } from './apiKeyCache';
 import type { ApiDeps, AppDeps, AppState } from './context';
 import { createDashboardRouter } from './dashboard/router';
 import { createApiMetrics, type ApiMetrics } from '../observability/apiMetrics';
@@ -20,9 +22,12 @@ import { unknownSessionPath } from './routes/sessions/unknownSessionPath';
 import { registerTokenRoutes } from './routes/tokens/routes';
 import { registerTransactionRoutes } from './routes/transactions/routes';
 
-/** The public app. `metrics` is shared with the internal listener, which serves it. */
-export function createApp(apiDeps: ApiDeps, metrics: ApiMetrics = createApiMetrics(apiDeps.sql)): Koa<AppState> {
-  const deps: AppDeps = { ...apiDeps, authFailures: new AuthFailureMemory() };
+/**
+ * The public app. `metrics` is shared with the internal listener, which serves it. `apiKeys` keeps nothing
+ * until it listens for key changes, which api/server.ts starts before it accepts a connection.
+ */
+export function createApp(apiDeps: ApiDeps, metrics: ApiMetrics = createApiMetrics(apiDeps.sql), apiKeys: ApiKeyCache = createApiKeyCache(apiDeps.sql)): Koa<AppState> {
+  const deps: AppDeps = { ...apiDeps, authFailures: new AuthFailureMemory(), apiKeys, rateLimitLeases: new RequestLeases() };
   const app = new Koa<AppState>();
   app.silent = true;
   const pageAssets = loadHostedPageAssets(deps);

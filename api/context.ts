@@ -2,7 +2,9 @@ import type { Client } from '@temporalio/client';
 import type Koa from 'koa';
 import type { Config } from '../config/env';
 import type { Sql } from '../db/client';
+import type { ApiKeyCache } from './apiKeyCache';
 import type { AuthFailureMemory } from '../domain/authFailureMemory';
+import type { RequestLeases } from '../domain/requestLeases';
 import type { ChainRegistry } from '../domain/chainRegistry';
 import type { Mode } from '../domain/session';
 import type { Logger } from '../observability/logger';
@@ -20,10 +22,14 @@ export interface AppDeps {
   now?: () => Date;
   /** Made once per app by createApp, so every route's authentication sees the same blocked addresses. */
   authFailures: AuthFailureMemory;
+  /** Made once per app like authFailures; api/server.ts makes it listen for key changes. */
+  apiKeys: ApiKeyCache;
+  /** Made once per app like authFailures: one lease of an API key's rate-limit budget per replica, whatever the route. */
+  rateLimitLeases: RequestLeases;
 }
 
 /** What a process hands the API; the app makes the rest itself. */
-export type ApiDeps = Omit<AppDeps, 'authFailures'>;
+export type ApiDeps = Omit<AppDeps, 'authFailures' | 'apiKeys' | 'rateLimitLeases'>;
 
 /** Who an API-key request speaks for: one merchant, in one mode. */
 export interface MerchantAuth {

@@ -1,6 +1,7 @@
 import type { Server, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { createApiMetrics } from '../observability/apiMetrics';
+import { createApiKeyCache } from './apiKeyCache';
 import { createApp } from './app';
 import type { ApiDeps, AppState } from './context';
 import { createInternalApp } from './internalApp';
@@ -41,7 +42,9 @@ async function startInternalServer(app: Koa<AppState>, host: string, port: numbe
 export async function startApiServer(deps: ApiDeps, host: string, port: number): Promise<RunningApi> {
   let draining = false;
   const metrics = createApiMetrics(deps.sql);
-  const app = createApp({ ...deps, draining: () => draining }, metrics);
+  const apiKeys = createApiKeyCache(deps.sql);
+  await apiKeys.listen();
+  const app = createApp({ ...deps, draining: () => draining }, metrics, apiKeys);
   const internalPort = deps.config.internal.port;
   const internal = internalPort === undefined ? undefined : await startInternalServer(createInternalApp({ ...deps, draining: () => draining }, metrics), deps.config.internal.host, internalPort);
   let closing = false;
@@ -76,6 +79,7 @@ export async function startApiServer(deps: ApiDeps, host: string, port: number):
             server.closeIdleConnections();
           });
           await internal?.close();
+          await apiKeys.close();
         },
       });
     });

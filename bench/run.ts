@@ -1,6 +1,7 @@
 // `npm run bench`: sets up its own embedded Postgres, Temporal dev server, Hardhat node and local Solana chain on
 // loopback, runs every benchmark (each bounded in requests and time), prints the table and writes bench/RESULTS.md.
-// BENCH_PAYOUTS sets how many payouts the payout latency times (20 unless set).
+// BENCH_PAYOUTS sets how many payouts the payout latency times (20 unless set). BENCH_ONLY=http runs the HTTP
+// throughput alone, without the chains, and prints its table without writing RESULTS.md, which holds every benchmark.
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
@@ -15,14 +16,26 @@ import { benchWebhookLatency } from './webhookLatency';
 
 const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const payouts = payoutCount(process.env);
+const httpOnly = process.env.BENCH_ONLY === 'http';
+if (process.env.BENCH_ONLY !== undefined && !httpOnly) throw new Error(`BENCH_ONLY must be http or unset, not ${process.env.BENCH_ONLY}`);
 const started = Date.now();
 const loadAtStart = loadavg()[0] ?? 0;
 // The in-process workers' runtime logs through pino like bin/worker.ts, here at warn so progress lines stay readable.
 installWorkerRuntime({ logger: pino({ level: 'warn' }), metricsBindAddress: undefined });
 progress(`machine: ${machine()}`);
-progress('starting embedded Postgres, the Temporal dev server and a Hardhat node');
-const [env, chain] = await Promise.all([startBenchEnvironment(), createLocalChain()]);
+progress(`starting embedded Postgres, the Temporal dev server${httpOnly ? '' : ' and a Hardhat node'}`);
 const rows: Row[] = [];
+if (httpOnly) {
+  const env = await startBenchEnvironment();
+  try {
+    rows.push(...(await benchHttp(env)));
+  } finally {
+    await env.stop();
+  }
+  console.log(`\n${table(rows)}\n\nload average (1 min) ${loadAtStart.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end`);
+  process.exit(0);
+}
+const [env, chain] = await Promise.all([startBenchEnvironment(), createLocalChain()]);
 try {
   const tokens = { usdc: await chain.deployToken({ symbol: 'USDC', decimals: 6 }), usdt: await chain.deployToken({ symbol: 'USDT', decimals: 6 }) };
   await chain.mint(tokens.usdc, chain.account(1).address, 10n ** 15n);

@@ -1,5 +1,4 @@
 import type Koa from 'koa';
-import { findApiKeyByHash } from '../../db/repositories/apiKeys';
 import { apiKeyMode, hashApiKey, sameHash } from '../../domain/apiKeys';
 import { ipAllowed } from '../../domain/ipAllowlist';
 import type { AppDeps, AppState } from '../context';
@@ -15,10 +14,10 @@ export const CHECKOUT_USER_TYPE = 'checkout';
  * Every refusal of a present key reads the same, so a caller cannot tell revoked from unknown. A key
  * with an IP allowlist is refused from any other address. Every refusal of a present key spends the client
  * address's budget of failed authentications (./authFailureBudget.ts). Every authenticated request then
- * counts against the key's rate limit, so no route using this middleware can forget it.
+ * counts against the key's rate limit, so no route using this middleware can forget it. Keys are looked up
+ * through the app's cache (../apiKeyCache.ts), which every write to the key row invalidates on every replica.
  */
-export function apiKeyAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now' | 'authFailures'>): Koa.Middleware<AppState> {
-  const { sql } = deps;
+export function apiKeyAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now' | 'authFailures' | 'apiKeys' | 'rateLimitLeases'>): Koa.Middleware<AppState> {
   const limited = rateLimit(deps, 'apiKey');
   const failures = authFailureBudget(deps);
   return async (ctx, next) => {
@@ -40,7 +39,7 @@ export function apiKeyAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now' | 'authF
     if (blockedFor !== undefined && !failures.isProven(hash)) throw tooManyFailures(blockedFor);
 
     const mode = apiKeyMode(rawKey);
-    const key = mode ? await findApiKeyByHash(sql, hash) : undefined;
+    const key = mode ? await deps.apiKeys.find(hash) : undefined;
     if (!key || key.revokedAt || key.mode !== mode || !sameHash(key.keyHash, hash)) throw await failures.failed(ctx, new ForbiddenError('Invalid API key'));
     if (key.allowedIps && !ipAllowed(key.allowedIps, ctx.ip)) {
       ctx.state.log.warn({ keyId: key.id, ip: ctx.ip }, 'API key used from an address outside its allowlist');

@@ -8,7 +8,7 @@ import { presentedSessionToken, sessionTokenAuth } from './sessionTokenAuth';
  * Endpoints both the merchant's server (API key) and the hosted page (session token) call. An API key,
  * when sent, decides; a request carrying neither credential is told about both.
  */
-export function merchantOrSessionAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now' | 'authFailures'>): Koa.Middleware<AppState> {
+export function merchantOrSessionAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now' | 'authFailures' | 'apiKeys' | 'rateLimitLeases'>): Koa.Middleware<AppState> {
   const byKey = apiKeyAuth(deps);
   const byToken = sessionTokenAuth(deps);
   return async (ctx, next) => {

@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import { countRequest, countSessionTokenRequest } from '../../db/repositories/rateLimits';
+import { leaseSize } from '../../domain/requestLeases';
 import type { AppContext, AppDeps, AppState } from '../context';
 import { TooManyRequestsError } from '../errors';
 
@@ -16,17 +17,22 @@ interface Window {
  * and live keys), or for session-token calls per checkout session (`RATE_LIMIT_PER_SESSION_PER_MINUTE`) and
  * per merchant across all its sessions (`RATE_LIMIT_SESSION_TOKENS_PER_MERCHANT_PER_MINUTE`). Runs right
  * after authentication (it needs the key or the session) and counts in Postgres, so several API replicas
- * share one budget. Every answer carries the RateLimit-* headers (IETF httpapi draft) of the policy with the
- * least remaining; a refusal adds Retry-After, the seconds until the window resets. A fixed window lets a
- * client spend up to twice the limit across one window boundary; that is the price of one upsert per request.
+ * share one budget. An API key's requests are numbered from leases of the shared count (deps.rateLimitLeases,
+ * domain/requestLeases.ts): one upsert per lease rather than per request, never more than the limit served,
+ * and at most (replicas − 1) × (lease − 1) refused short of it. Every answer carries the RateLimit-* headers
+ * (IETF httpapi draft) of the policy with the least remaining; a refusal adds Retry-After, the seconds until
+ * the window resets. A fixed window lets a client spend up to twice the limit across one window boundary;
+ * that is the price of one counter row per key, session or merchant.
  */
-export function rateLimit(deps: Pick<AppDeps, 'sql' | 'config'>, per: 'apiKey' | 'session'): Koa.Middleware<AppState> {
+export function rateLimit(deps: Pick<AppDeps, 'sql' | 'config' | 'rateLimitLeases'>, per: 'apiKey' | 'session'): Koa.Middleware<AppState> {
   const { rateLimitPerMinute, rateLimitPerSessionPerMinute, rateLimitSessionTokensPerMerchantPerMinute } = deps.config;
+  const lease = leaseSize(rateLimitPerMinute);
 
   async function windowOf(ctx: AppContext): Promise<Window> {
     if (per === 'apiKey') {
       if (!ctx.state.auth) throw new Error('rateLimit(apiKey) must run after its authentication');
-      const { count, resetSeconds } = await countRequest(deps.sql, { apiKeyId: ctx.state.auth.keyId });
+      const { keyId } = ctx.state.auth;
+      const { count, resetSeconds } = await deps.rateLimitLeases.number(keyId, lease, Date.now, (size) => countRequest(deps.sql, { apiKeyId: keyId }, size));
       return { scope: 'apiKey', limit: rateLimitPerMinute, count, resetSeconds };
     }
     if (!ctx.state.session) throw new Error('rateLimit(session) must run after its authentication');

@@ -88,3 +88,12 @@ export async function setApiKeyAllowedIps(sql: Sql, id: string, allowedIps: stri
   const rows = await sql`update api_keys set allowed_ips = ${allowedIps === null ? null : sql.array(allowedIps)} where id = ${id} returning id`;
   return rows.length === 1;
 }
+
+/**
+ * Calls `onChange` with the hex key hash of every key written from now on (migration 0041's trigger), and
+ * `onListen` on every (re)connect of the listening connection: what was written while it was down went unheard.
+ */
+export async function listenForApiKeyChanges(sql: Sql, onChange: (keyHashHex: string) => void, onListen: () => void): Promise<{ unlisten(): Promise<void> }> {
+  const subscription = await sql.listen('api_keys', onChange, onListen);
+  return { unlisten: () => subscription.unlisten() };
+}

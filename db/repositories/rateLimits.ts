@@ -4,10 +4,12 @@
 import type { Queryable } from '../client';
 
 export interface WindowCount {
-  /** Requests counted in the current window, this one included. */
+  /** Requests counted in the current window, the `by` of this call included. */
   count: number;
   /** Whole seconds until the current window ends (at least 1). */
   resetSeconds: number;
+  /** Milliseconds until the current window ends (at least 1). */
+  windowEndsInMs: number;
 }
 
 /** Whose budget a request spends: an API key's, or a client address's dashboard sign-ins or failed authentications (sessions: countSessionTokenRequest). */
@@ -19,19 +21,22 @@ const WINDOW_TABLES = {
   authFailureIp: ['auth_failure_windows', 'ip'],
 } as const;
 
-/** Counts one request against `subject` with a single upsert; a row from an older window restarts at 1. */
-export async function countRequest(sql: Queryable, subject: RateLimitSubject): Promise<WindowCount> {
+/**
+ * Counts `by` requests against `subject` with a single upsert; a row from an older window restarts at `by`.
+ * More than one is an API replica claiming a lease of request numbers (domain/requestLeases.ts).
+ */
+export async function countRequest(sql: Queryable, subject: RateLimitSubject, by = 1): Promise<WindowCount> {
   const [kind, id] = Object.entries(subject)[0] as [keyof typeof WINDOW_TABLES, string];
   const [table, column] = WINDOW_TABLES[kind];
-  const [row] = await sql<{ request_count: number; reset_seconds: number }[]>`
+  const [row] = await sql<{ request_count: number; ms_left: number }[]>`
     insert into ${sql(table)} as w (${sql(column)}, window_start, request_count)
-    values (${id}, date_trunc('minute', now()), 1)
+    values (${id}, date_trunc('minute', now()), ${by})
     on conflict (${sql(column)}) do update set
-      request_count = case when w.window_start = excluded.window_start then w.request_count + 1 else 1 end,
+      request_count = case when w.window_start = excluded.window_start then w.request_count + ${by} else ${by} end,
       window_start = excluded.window_start
     returning request_count,
-      greatest(1, ceil(extract(epoch from (window_start + interval '1 minute' - now()))))::integer as reset_seconds`;
-  return { count: row!.request_count, resetSeconds: row!.reset_seconds };
+      greatest(1, ceil(extract(epoch from (window_start + interval '1 minute' - now())) * 1000))::integer as ms_left`;
+  return { count: row!.request_count, resetSeconds: Math.ceil(row!.ms_left / 1000), windowEndsInMs: row!.ms_left };
 }
 
 export interface SessionTokenCounts {

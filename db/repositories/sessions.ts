@@ -68,30 +68,44 @@ export const toView = (r: SessionViewRow): SessionView => ({
  * record as the input of a workflow start still to be confirmed (see startSessionWorkflow).
  */
 export async function insertSessionRecord(sql: Queryable, r: SessionRecord, initialStatus: SessionStatus, options: { awaitingWorkflowStart?: boolean } = {}): Promise<void> {
+  await sessionInsert(sql, r, initialStatus, options);
+}
+
+// One statement, one round trip (issue 16): the transaction's foreign key is checked at the statement's end,
+// when the session row is there.
+function sessionInsert(sql: Queryable, r: SessionRecord, initialStatus: SessionStatus, options: { awaitingWorkflowStart?: boolean }) {
   const pendingInput = options.awaitingWorkflowStart ? sql.json(r as unknown as Parameters<typeof sql.json>[0]) : null;
-  await sql`
-    insert into sessions (id, merchant_id, mode, amount_usd_cents, merchant_currency, merchant_amount, webhook_url, metadata,
-                          supported_methods, supported_tokens, status, expires_at, created_at, updated_at, pending_workflow_input)
-    values (${r.sessionId}, ${r.merchantId}, ${r.mode}, ${r.amountUsdCents}, ${r.merchantCurrency ?? null}, ${r.merchantAmount ?? null},
-            ${r.webhookUrl}, ${sql.json(r.metadata)}, ${sql.json(r.supportedMethods)}, ${sql.json(r.supportedTokens as Record<string, string[]>)},
-            ${initialStatus}, ${r.expiresAt}, ${r.createdAt}, ${r.createdAt}, ${pendingInput})
-    on conflict (id) do nothing`;
-  await sql`
+  return sql`
+    with session as (
+      insert into sessions (id, merchant_id, mode, amount_usd_cents, merchant_currency, merchant_amount, webhook_url, metadata,
+                            supported_methods, supported_tokens, status, expires_at, created_at, updated_at, pending_workflow_input)
+      values (${r.sessionId}, ${r.merchantId}, ${r.mode}, ${r.amountUsdCents}, ${r.merchantCurrency ?? null}, ${r.merchantAmount ?? null},
+              ${r.webhookUrl}, ${sql.json(r.metadata)}, ${sql.json(r.supportedMethods)}, ${sql.json(r.supportedTokens as Record<string, string[]>)},
+              ${initialStatus}, ${r.expiresAt}, ${r.createdAt}, ${r.createdAt}, ${pendingInput})
+      on conflict (id) do nothing
+    )
     insert into transactions (id, session_id, merchant_id, mode, ext_transaction_id, created_at)
     values (${r.transactionId}, ${r.sessionId}, ${r.merchantId}, ${r.mode}, ${r.extTransactionId}, ${r.createdAt})
     on conflict (id) do nothing`;
 }
 
 /**
- * Sessions of the merchant in this mode that can still take a payment. Called inside the creating
- * transaction: the advisory lock makes concurrent creates count one after another, so the cap holds exactly.
+ * Writes a new session, awaiting its workflow start, as insertSessionRecord does, and answers how many of the
+ * merchant's sessions in this mode are open with it: the caller rolls the transaction back when that is over
+ * its cap. Inside the creating transaction: the advisory lock makes concurrent creates count one after
+ * another, so the cap holds exactly. The lock, the insert and the count are sent together and run in that
+ * order on the transaction's connection, so the lock is held for one round trip and the commit, and the
+ * count's snapshot is taken once the lock is held.
  */
-export async function countOpenSessionsLocked(tx: Queryable, owner: { merchantId: string; mode: Mode }): Promise<number> {
-  await tx`select pg_advisory_xact_lock(hashtextextended(${`open-sessions:${owner.merchantId}:${owner.mode}`}, 0))`;
-  const [row] = await tx<{ n: number }[]>`
-    select count(*)::int as n from sessions
-    where merchant_id = ${owner.merchantId} and mode = ${owner.mode} and expires_at > now()
-      and status in ('pending', 'awaiting_payment', 'confirming', 'underpaid')`;
+export async function insertSessionCountingOpen(tx: Queryable, r: SessionRecord): Promise<number> {
+  const [, , [row]] = await Promise.all([
+    tx`select pg_advisory_xact_lock(hashtextextended(${`open-sessions:${r.merchantId}:${r.mode}`}, 0))`,
+    sessionInsert(tx, r, 'pending', { awaitingWorkflowStart: true }),
+    tx<{ n: number }[]>`
+      select count(*)::int as n from sessions
+      where merchant_id = ${r.merchantId} and mode = ${r.mode} and expires_at > now()
+        and status in ('pending', 'awaiting_payment', 'confirming', 'underpaid')`,
+  ]);
   return row!.n;
 }
 

@@ -4,7 +4,7 @@
 // row's workflow should the first request have died before it did; a different request is a 409.
 import { hasActiveBankAccount } from '../../../db/repositories/bankAccounts';
 import { findMerchant } from '../../../db/repositories/merchants';
-import { countOpenSessionsLocked, findSessionByTransaction, insertSessionRecord, type SessionView } from '../../../db/repositories/sessions';
+import { findSessionByTransaction, insertSessionCountingOpen, type SessionView } from '../../../db/repositories/sessions';
 import { canonicalJson } from '../../../domain/canonicalJson';
 import { newSessionId, newTransactionId } from '../../../domain/ids';
 import { centsToUsd, usdToCents } from '../../../domain/money';
@@ -30,10 +30,13 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
   if (targetProblem) throw new ValidationFailedError([`webhook_url: ${targetProblem}`]);
 
   const owner = { merchantId: auth.merchantId, mode: auth.mode };
-  const existing = await findSessionByTransaction(deps.sql, owner, { extTransactionId: body.transaction_id });
+  // Read at once rather than one after another (issue 16): on a replay the last two are not needed, and cost nothing more.
+  const [existing, merchant, bank] = await Promise.all([
+    findSessionByTransaction(deps.sql, owner, { extTransactionId: body.transaction_id }),
+    findMerchant(deps.sql, auth.merchantId),
+    hasActiveBankAccount(deps.sql, auth.merchantId),
+  ]);
   if (existing) return replay(deps, existing, body);
-
-  const merchant = await findMerchant(deps.sql, auth.merchantId);
   if (!merchant) throw new ForbiddenError('Invalid API key');
   const now = deps.now?.() ?? new Date();
   const expiresAt = new Date(now.getTime() + merchant.sessionLifetimeSeconds * 1000);
@@ -49,7 +52,7 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
       : {}),
     webhookUrl: body.webhook_url,
     metadata: body.metadata ?? {},
-    supportedMethods: { crypto: true, bank: await hasActiveBankAccount(deps.sql, merchant.id) },
+    supportedMethods: { crypto: true, bank },
     supportedTokens: payablePairs(deps.registry, auth.mode, merchant.supportedTokens),
     tolerance: { bps: merchant.toleranceBps, minCents: merchant.toleranceMinCents.toString() },
     lateDepositWatchHours: deps.config.lateDepositWatchHours,
@@ -61,10 +64,10 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
   try {
     await deps.sql.begin(async (tx) => {
       const cap = deps.config.maxOpenSessions[auth.mode];
-      if ((await countOpenSessionsLocked(tx, owner)) >= cap) {
+      // Counted with the new session: over the cap, throwing rolls it back.
+      if ((await insertSessionCountingOpen(tx, record)) > cap) {
         throw new TooManyRequestsError(`Too many open sessions: at most ${cap} ${auth.mode} sessions may be open at once; wait for some to close or cancel them`, 60);
       }
-      await insertSessionRecord(tx, record, 'pending', { awaitingWorkflowStart: true });
     });
   } catch (error) {
     if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
