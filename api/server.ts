@@ -43,7 +43,8 @@ export async function startApiServer(deps: ApiDeps, host: string, port: number):
   let draining = false;
   const metrics = createApiMetrics(deps.sql);
   const apiKeys = createApiKeyCache(deps.sql);
-  await apiKeys.listen();
+  // Not awaited: an API whose database is down still starts, answers /readyz 503, and caches keys once it listens.
+  void apiKeys.listen();
   const app = createApp({ ...deps, draining: () => draining }, metrics, apiKeys);
   const internalPort = deps.config.internal.port;
   const internal = internalPort === undefined ? undefined : await startInternalServer(createInternalApp({ ...deps, draining: () => draining }, metrics), deps.config.internal.host, internalPort);
