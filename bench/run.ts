@@ -1,34 +1,40 @@
 // `npm run bench`: sets up its own embedded Postgres, Temporal dev server, Hardhat node and local Solana chain on
 // loopback, runs every benchmark (each bounded in requests and time), prints the table and writes bench/RESULTS.md.
-// BENCH_PAYOUTS sets how many payouts the payout latency times (20 unless set). BENCH_ONLY=http runs the HTTP
-// throughput alone, without the chains, and prints its table without writing RESULTS.md, which holds every benchmark.
+// BENCH_PAYOUTS sets how many payouts the payout latency times (20 unless set). BENCH_ONLY=http (the HTTP throughput)
+// or BENCH_ONLY=select-payment (its latency) runs that scenario alone, without the chains, and prints its table
+// without writing RESULTS.md, which holds every benchmark.
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
 import { createLocalChain } from '../toolchain/localChain/localChain';
-import { startBenchEnvironment } from './environment';
+import { startBenchEnvironment, type BenchEnvironment } from './environment';
 import { benchHttp } from './httpThroughput';
 import { benchIndexer } from './indexerCost';
 import { benchPayoutLatency, payoutCount } from './payoutLatency';
 import { machine, progress, table, writeResults, type Row } from './report';
+import { benchSelectPayment } from './selectPaymentLatency';
 import { benchWebhookLatency } from './webhookLatency';
 
 const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const payouts = payoutCount(process.env);
-const httpOnly = process.env.BENCH_ONLY === 'http';
-if (process.env.BENCH_ONLY !== undefined && !httpOnly) throw new Error(`BENCH_ONLY must be http or unset, not ${process.env.BENCH_ONLY}`);
+/** The scenarios that need no chain, each runnable alone. */
+const CHAINLESS: Record<string, (env: BenchEnvironment) => Promise<Row[]>> = { http: benchHttp, 'select-payment': benchSelectPayment };
+const only = process.env.BENCH_ONLY;
+if (only !== undefined && !Object.hasOwn(CHAINLESS, only)) {
+  throw new Error(`BENCH_ONLY must be ${Object.keys(CHAINLESS).join(' or ')} or unset, not ${only}`);
+}
 const started = Date.now();
 const loadAtStart = loadavg()[0] ?? 0;
 // The in-process workers' runtime logs through pino like bin/worker.ts, here at warn so progress lines stay readable.
 installWorkerRuntime({ logger: pino({ level: 'warn' }), metricsBindAddress: undefined });
 progress(`machine: ${machine()}`);
-progress(`starting embedded Postgres, the Temporal dev server${httpOnly ? '' : ' and a Hardhat node'}`);
+progress(`starting embedded Postgres, the Temporal dev server${only ? '' : ' and a Hardhat node'}`);
 const rows: Row[] = [];
-if (httpOnly) {
+if (only) {
   const env = await startBenchEnvironment();
   try {
-    rows.push(...(await benchHttp(env)));
+    rows.push(...(await (CHAINLESS[only] as (env: BenchEnvironment) => Promise<Row[]>)(env)));
   } finally {
     await env.stop();
   }
@@ -41,6 +47,7 @@ try {
   await chain.mint(tokens.usdc, chain.account(1).address, 10n ** 15n);
   await chain.mint(tokens.usdt, chain.account(1).address, 10n ** 15n);
   rows.push(...(await benchHttp(env)));
+  rows.push(...(await benchSelectPayment(env)));
   rows.push(...(await benchIndexer(env, chain, tokens)));
   rows.push(...(await benchWebhookLatency(env, chain, tokens)));
   rows.push(...(await benchPayoutLatency(env, payouts)));
@@ -52,6 +59,7 @@ const notes = [
   'HTTP figures are the median of 3 runs; latency percentiles are autocannon\'s (client side, including loopback HTTP).',
   'Create-session: no worker polls the task queue, so both sides measure the start, not the workflow run.',
   'Indexer figures are one run each (call counts are deterministic); RSS is the indexer process\'s own, after following the blocks.',
+  'select-payment: one run after a warm-up of one session per pair; the workers, the signer and the API share one process and the machine\'s cores with Postgres and the Temporal dev server.',
   'Payout latency: one run; every step is real (API, indexer, workflows, signer, chain), the chain is local: its slots come every 400 ms and an RPC call answers in a millisecond, so a cluster adds its own RPC round trips and confirmation time.',
   'Payout latency floor: the payout lands within a slot of its broadcast, but settle_<pay_id> learns it only on the signer pass after its 2 s CONFIRMATION_POLL sleep, so broadcast → confirmed is that sleep plus one pass, and most of the whole.',
   `Load average (1 min) ${loadAtStart.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end, on ${cpus().length} cores: the figures are as loaded as that.`,

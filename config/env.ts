@@ -3,7 +3,7 @@ import { base58 } from '@scure/base';
 import { z } from 'zod';
 import { parseLivePrices, type Rate } from '../domain/pricing';
 import type { TokenSymbol } from '../domain/chains';
-import { DEFAULT_MINIMUM_DEPOSIT_CENTS } from '../domain/session';
+import { DEFAULT_MINIMUM_DEPOSIT_CENTS } from '../domain/sessionLedger';
 import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, type LiveRoute } from '../domain/settlementRoute';
 import { invalidIpRules } from '../domain/ipAllowlist';
 import type { RetentionAges } from '../db/repositories/retention';

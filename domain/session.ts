@@ -118,9 +118,6 @@ export const TransactionLookup = z.object({
 
 export type Mode = 'test' | 'live';
 
-/** One cent: a deposit worth less cannot pay for anything and is kept for a refund. */
-export const DEFAULT_MINIMUM_DEPOSIT_CENTS = '1';
-
 /**
  * Everything the read model holds about a session at creation. It is also the workflow's input, so the
  * workflow can write the read model itself should the API's own write be lost after the workflow started.
@@ -143,7 +140,7 @@ export interface SessionRecord {
   tolerance: { bps: number; minCents: string };
   /** How long after closing the session still records (never credits) deposits, for refunds. */
   lateDepositWatchHours: number;
-  /** Deposits worth less are dust, kept for a refund (default DEFAULT_MINIMUM_DEPOSIT_CENTS; absent on older sessions). */
+  /** Deposits worth less are dust, kept for a refund (default sessionLedger.ts DEFAULT_MINIMUM_DEPOSIT_CENTS; absent on older sessions). */
   minimumDepositCents?: string;
   createdAt: string;
   expiresAt: string;

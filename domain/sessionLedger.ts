@@ -17,6 +17,9 @@ export interface LedgerTerms {
   minimumDepositMicro: bigint;
 }
 
+/** One cent: a deposit worth less cannot pay for anything and is kept for a refund. */
+export const DEFAULT_MINIMUM_DEPOSIT_CENTS = '1';
+
 /** Refund-only deposits a workflow keeps in its state; older ones stay in Postgres (`deposits.late`) only. */
 export const MAX_REFUND_DEPOSITS_IN_STATE = 20;
 

@@ -1,15 +1,26 @@
 // The session workflow's activities, grouped by what they do, each group with the retry policy its job needs.
-import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { SignerActivities } from '../activities/signer';
 import { signerTaskQueue } from '../domain/taskQueues';
 import { WorkflowFailure } from '../domain/workflowFailures';
 
-/** Read-model and ledger writes: a decision the workflow made must reach Postgres, so they retry without limit. */
-export const records = proxyActivities<Activities>({
+/** Options a proxy of either kind takes. */
+type EitherActivityOptions = ActivityOptions & LocalActivityOptions;
+
+const RECORDS_OPTIONS: EitherActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+};
+
+/** Read-model and ledger writes: a decision the workflow made must reach Postgres, so they retry without limit. */
+export const records = proxyActivities<Activities>(RECORDS_OPTIONS);
+
+/**
+ * The same writes run inside the workflow task that asks for them, where a customer waits on the answer
+ * (select-payment): a local activity costs no round trip through the Temporal server and no second workflow task.
+ */
+export const recordsInTask = proxyLocalActivities<Activities>(RECORDS_OPTIONS);
 
 /** Settlement talks to providers: longer calls, and a missing route is final. */
 export const settlement = proxyActivities<Activities>({
@@ -17,11 +28,16 @@ export const settlement = proxyActivities<Activities>({
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: [WorkflowFailure.SettlementUnavailable] },
 });
 
-/** select-payment answers a waiting customer: a few quick tries, then the update fails. */
-export const paymentSetup = proxyActivities<Activities>({
+const PAYMENT_SETUP_OPTIONS: EitherActivityOptions = {
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '200 milliseconds', maximumAttempts: 5, nonRetryableErrorTypes: [WorkflowFailure.SelectionRefused] },
-});
+};
+
+/** select-payment answers a waiting customer: a few quick tries, then the update fails. */
+export const paymentSetup = proxyActivities<Activities>(PAYMENT_SETUP_OPTIONS);
+
+/** select-payment's database steps as local activities, for the reason recordsInTask gives. */
+export const paymentSetupInTask = proxyLocalActivities<Activities>(PAYMENT_SETUP_OPTIONS);
 
 /**
  * What needs signing material, on the signer worker's own queue (domain/taskQueues.ts), with select-payment's

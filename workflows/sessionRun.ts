@@ -3,10 +3,12 @@
 // that record and announce it. The workflow function (checkoutSession.ts) feeds it signals and updates.
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, log, ParentClosePolicy, patched, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ConfirmedDeposit, DepositObservation, DepositRef } from '../domain/deposit';
-import { selectionLimitRefusal, type PaymentInstructions, type PaymentSelection } from '../domain/payment';
-import { DEFAULT_MINIMUM_DEPOSIT_CENTS, type SessionRecord } from '../domain/session';
+import type { PaymentInstructions, PaymentSelection } from '../domain/payment';
+import { selectionLimitRefusal } from '../domain/paymentSelectionLimit';
+import type { SessionRecord } from '../domain/session';
 import {
   confirmDeposit,
+  DEFAULT_MINIMUM_DEPOSIT_CENTS,
   decideStatus,
   emptyLedger,
   forgetUnbacked,
@@ -28,7 +30,7 @@ import { WorkflowFailure } from '../domain/workflowFailures';
 import { announceStatus } from './announceStatus';
 import { ChainAttribute, SessionStatusAttribute, TokenAttribute } from './searchAttributes';
 import { preparePayment } from './paymentPreparation';
-import { records, settlement } from './sessionActivities';
+import { paymentSetupInTask, records, recordsInTask, settlement } from './sessionActivities';
 import { settlePayment } from './settlePayment';
 import { simulateStatus } from './simulateStatus';
 
@@ -51,6 +53,12 @@ export interface Carried {
  * replay that, so the route and the child workflow run only where this marker is (or is being) recorded.
  */
 const SETTLE_THROUGH_TREASURY = 'settle-through-treasury';
+
+/**
+ * select-payment's own database steps once ran as activities, each a round trip through the Temporal server and a
+ * workflow task more while the customer waited; histories recorded before this marker replay them so.
+ */
+const SELECTION_IN_WORKFLOW_TASK = 'select-payment-local-activities';
 
 export const refuse = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
 
@@ -100,7 +108,7 @@ export class SessionRun {
     return this.expiryReached ? Number.POSITIVE_INFINITY : Date.parse(this.record.expiresAt);
   }
 
-  async moveTo(status: SessionStatus, reason: string, close = CLOSED_STATUSES.has(status)): Promise<void> {
+  async moveTo(status: SessionStatus, reason: string, close = CLOSED_STATUSES.has(status), writes: Pick<typeof records, 'recordStatusChange'> = records): Promise<void> {
     const { state, record } = this;
     if (state.status === status) return;
     const at = new Date().toISOString();
@@ -109,7 +117,7 @@ export class SessionRun {
     state.transitions.push({ status, at, reason });
     if (close) this.closedAt ??= at;
     upsertSearchAttributes([{ key: SessionStatusAttribute, value: status }]);
-    await records.recordStatusChange({ sessionId: record.sessionId, status, at, version: state.version, reason });
+    await writes.recordStatusChange({ sessionId: record.sessionId, status, at, version: state.version, reason });
     await announceStatus(record, state, status, at);
   }
 
@@ -256,9 +264,10 @@ export class SessionRun {
 
   async selectPayment(selection: PaymentSelection): Promise<PaymentInstructions> {
     this.refuseSelection(selection);
+    const inTask = patched(SELECTION_IN_WORKFLOW_TASK);
     let instructions;
     try {
-      instructions = await preparePayment(this.record, selection);
+      instructions = await preparePayment(this.record, selection, inTask ? paymentSetupInTask : undefined);
     } catch (error) {
       if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === WorkflowFailure.SelectionRefused) {
         throw refuse(WorkflowFailure.SelectionRefused, error.cause.message);
@@ -272,7 +281,7 @@ export class SessionRun {
       { key: ChainAttribute, value: selection.chain },
       { key: TokenAttribute, value: selection.token },
     ]);
-    await this.moveTo('awaiting_payment', `${selection.token} on ${selection.chain} selected`);
+    await this.moveTo('awaiting_payment', `${selection.token} on ${selection.chain} selected`, false, inTask ? recordsInTask : records);
     return instructions;
   }
 

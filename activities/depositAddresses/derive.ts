@@ -73,12 +73,27 @@ export function parseAccountXpub(xpub: string): HDKey {
   return key;
 }
 
+/**
+ * Parsed account xpubs by their text. Parsing checks the key's point on the curve, about half the cost of the child
+ * derivation itself, and a worker derives every session's addresses from the same few xpubs. Bounded all the same,
+ * so a process handed many xpubs (a test run) never grows it without end.
+ */
+const parsedAccountXpubs = new Map<string, HDKey>();
+const PARSED_ACCOUNT_XPUBS_KEPT = 16;
+
+function accountKey(xpub: string): HDKey {
+  const cached = parsedAccountXpubs.get(xpub);
+  if (cached) return cached;
+  const key = parseAccountXpub(xpub);
+  if (parsedAccountXpubs.size >= PARSED_ACCOUNT_XPUBS_KEPT) parsedAccountXpubs.clear();
+  parsedAccountXpubs.set(xpub, key);
+  return key;
+}
+
 function secp256k1PublicKey(source: Secp256k1KeySource, accountPath: string, index: number): Uint8Array {
   assertIndex(index);
   const key =
-    'seed' in source
-      ? HDKey.fromMasterSeed(source.seed).derive(`${accountPath}/${index}`)
-      : parseAccountXpub(source.accountXpub).deriveChild(index);
+    'seed' in source ? HDKey.fromMasterSeed(source.seed).derive(`${accountPath}/${index}`) : accountKey(source.accountXpub).deriveChild(index);
   if (key.publicKey === null) throw new Error(`BIP-32 derivation at ${accountPath}/${index} produced no public key`);
   return key.publicKey;
 }

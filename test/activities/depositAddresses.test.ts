@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { HDKey } from '@scure/bip32';
@@ -100,6 +100,45 @@ describe('account xpub checks', () => {
       expect(() => deriveEvmAddress({ accountXpub }, 0)).toThrow(InvalidAccountXpubError);
     }
     expect(() => deriveEvmAddress({ accountXpub: 'xpub' }, 0)).toThrow(expect.objectContaining({ name: 'InvalidAccountXpubError' }));
+  });
+});
+
+describe('parsed account xpubs', () => {
+  // Seeds of their own, so no other test parsed these xpubs before.
+  const xpubsOf = (fill: number) => accountXpubsFromSeed(new Uint8Array(32).fill(fill));
+
+  it('parses an account xpub once for every address it derives, each the address the seed gives', () => {
+    const seed = new Uint8Array(32).fill(1);
+    const { evm, tron } = accountXpubsFromSeed(seed);
+    const parse = vi.spyOn(HDKey, 'fromExtendedKey');
+    try {
+      for (const index of [0, 1, 2, 1]) {
+        expect(deriveEvmAddress({ accountXpub: evm }, index)).toBe(deriveEvmAddress({ seed }, index));
+        expect(deriveTronAddress({ accountXpub: tron }, index)).toBe(deriveTronAddress({ seed }, index));
+      }
+      expect(parse.mock.calls.map(([xpub]) => xpub)).toEqual([evm, tron]);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('refuses a bad xpub on every call, never keeping it', () => {
+    const xprv = HDKey.fromMasterSeed(new Uint8Array(32).fill(2)).derive(EVM_ACCOUNT_PATH).privateExtendedKey;
+    expect(() => deriveEvmAddress({ accountXpub: xprv }, 0)).toThrow(InvalidAccountXpubError);
+    expect(() => deriveEvmAddress({ accountXpub: xprv }, 0)).toThrow(InvalidAccountXpubError);
+  });
+
+  it('keeps a bounded number: past it, a kept xpub is parsed again and still derives the same address', () => {
+    const first = xpubsOf(3).evm;
+    const address = deriveEvmAddress({ accountXpub: first }, 5);
+    for (let fill = 10; fill < 30; fill++) deriveEvmAddress({ accountXpub: xpubsOf(fill).evm }, 0);
+    const parse = vi.spyOn(HDKey, 'fromExtendedKey');
+    try {
+      expect(deriveEvmAddress({ accountXpub: first }, 5)).toBe(address);
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });
 

@@ -19,7 +19,7 @@ import {
   simulateUpdate,
 } from '../../workflows/messages';
 import type { DepositObservation } from '../../domain/deposit';
-import { MAX_PAYMENT_SELECTIONS } from '../../domain/payment';
+import { MAX_PAYMENT_SELECTIONS } from '../../domain/paymentSelectionLimit';
 import type { Mode } from '../../domain/session';
 import type { checkoutSession } from '../../workflows/checkoutSession';
 import { createWorkflowHarness, deposit, finishedDeliveries, indexerRecords, waitForState, type WorkflowHarness } from '../support/workflowHarness';
@@ -495,15 +495,19 @@ describe('checkoutSession lifecycle', () => {
       const devSeed = mnemonicToSeedSync(DEVELOPMENT_MNEMONIC);
       expect([evm.deposit_address, solana.deposit_address]).toEqual([deriveEvmAddress({ seed: devSeed }, row!.index), deriveSolanaAddress(devSeed, row!.index)]);
       const { events } = await handle.fetchHistory();
+      // Activities by their queue, local activities (run within the session worker's workflow task) as `local`.
       const activities = events!.flatMap((event) => {
         const scheduled = event.activityTaskScheduledEventAttributes;
-        return scheduled ? [`${scheduled.activityType!.name}@${scheduled.taskQueue!.name!.replace(/^lifecycle-[0-9a-f]+/, '')}`] : [];
+        if (scheduled) return [`${scheduled.activityType!.name}@${scheduled.taskQueue!.name!.replace(/^lifecycle-[0-9a-f]+/, '')}`];
+        const marker = event.markerRecordedEventAttributes;
+        const data = marker?.markerName === 'core_local_activity' ? marker.details?.data?.payloads?.[0]?.data : undefined;
+        return data ? [`${(JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type: string }).activity_type}@local`] : [];
       });
       expect(activities.filter((name) => !name.startsWith('record'))).toEqual([
-        'preparePayment@',
-        'reserveDepositIndex@',
+        'preparePayment@local',
+        'reserveDepositIndex@local',
         'deriveSolanaDepositAddress@-signer',
-        'preparePayment@',
+        'preparePayment@local',
       ]);
     });
   });

@@ -1,0 +1,14 @@
+// Workflow histories recorded by earlier code, replayed by today's: what select-payment ran then must replay the same.
+// The histories are binary protobuf (temporal.api.history.v1.History), as fetchHistory gave them.
+import { readFileSync } from 'node:fs';
+import { temporal } from '@temporalio/proto';
+import { Worker } from '@temporalio/worker';
+import { describe, inject, it } from 'vitest';
+
+const recorded = (name: string) => temporal.api.history.v1.History.decode(readFileSync(new URL(`./histories/${name}.bin`, import.meta.url)));
+
+describe('select-payment histories from before its database steps ran as local activities', () => {
+  it('replay: USDC on solana (index reserved, the signer derives), then on base, then on solana again, each step an activity', async () => {
+    await Worker.runReplayHistory({ workflowBundle: { code: inject('workflowBundleCode') } }, recorded('selectPaymentActivities'), 'cs_replay');
+  });
+});
