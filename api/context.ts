@@ -46,8 +46,11 @@ export interface SessionAuth {
 }
 
 export interface AppState {
-  requestId: string;
-  log: Logger;
+  readonly requestId: string;
+  /** The request's logger, bound to its id and whatever bindLog added (api/requestState.ts). */
+  readonly log: Logger;
+  /** Adds fields to every line the request logs from now on. */
+  bindLog(fields: Record<string, string>): void;
   auth?: MerchantAuth;
   session?: SessionAuth;
 }

@@ -49,7 +49,7 @@ export function apiKeyAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now' | 'authF
     failures.prove(hash);
 
     ctx.state.auth = { merchantId: key.merchantId, mode: key.mode, keyId: key.id };
-    ctx.state.log = ctx.state.log.child({ merchantId: key.merchantId, mode: key.mode, keyId: key.id });
+    ctx.state.bindLog({ merchantId: key.merchantId, mode: key.mode, keyId: key.id });
     await limited(ctx, next);
   };
 }

@@ -49,7 +49,7 @@ export function sessionTokenAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now' | 
     if (!session || session.expiresAt.getTime() <= now.getTime()) throw new UnauthenticatedError('Invalid or expired session token');
 
     ctx.state.session = { sessionId: session.sessionId, merchantId: session.merchantId, mode: session.mode };
-    ctx.state.log = ctx.state.log.child({ sessionId: session.sessionId, merchantId: session.merchantId, mode: session.mode });
+    ctx.state.bindLog({ sessionId: session.sessionId, merchantId: session.merchantId, mode: session.mode });
     await limited(ctx, next);
   };
 }

@@ -34,7 +34,7 @@ export function dashboardSession(deps: Pick<AppDeps, 'sql' | 'now'>): Koa.Middle
           // Refused where the session is used (signedInUser), so signing in again over a stale cookie still works.
           if (stateChange && !csrfTokenMatches(session.csrfToken, ctx.get(CSRF_HEADER))) ctx.state.csrfRefused = true;
           else ctx.state.dashboard = { user, sessionHash, csrfToken: session.csrfToken };
-          ctx.state.log = ctx.state.log.child({ userId: user.id, merchantId: user.merchantId });
+          ctx.state.bindLog({ userId: user.id, merchantId: user.merchantId });
         }
       }
     }
