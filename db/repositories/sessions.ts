@@ -72,41 +72,57 @@ export async function insertSessionRecord(sql: Queryable, r: SessionRecord, init
 }
 
 // One statement, one round trip (issue 16): the transaction's foreign key is checked at the statement's end,
-// when the session row is there.
-function sessionInsert(sql: Queryable, r: SessionRecord, initialStatus: SessionStatus, options: { awaitingWorkflowStart?: boolean }) {
+// when the session row is there. With `openCap`, the session is written only while fewer than that many of
+// the merchant's sessions in its mode are open; the statement answers the session id when it wrote one.
+function sessionInsert(sql: Queryable, r: SessionRecord, initialStatus: SessionStatus, options: { awaitingWorkflowStart?: boolean; openCap?: number }) {
   const pendingInput = options.awaitingWorkflowStart ? sql.json(r as unknown as Parameters<typeof sql.json>[0]) : null;
-  return sql`
+  const underCap =
+    options.openCap === undefined
+      ? sql``
+      : sql`where (select count(*) from sessions
+                   where merchant_id = ${r.merchantId} and mode = ${r.mode} and expires_at > now()
+                     and status in ('pending', 'awaiting_payment', 'confirming', 'underpaid')) < ${options.openCap}`;
+  return sql<{ session_id: string }[]>`
     with session as (
       insert into sessions (id, merchant_id, mode, amount_usd_cents, merchant_currency, merchant_amount, webhook_url, metadata,
                             supported_methods, supported_tokens, status, expires_at, created_at, updated_at, pending_workflow_input)
-      values (${r.sessionId}, ${r.merchantId}, ${r.mode}, ${r.amountUsdCents}, ${r.merchantCurrency ?? null}, ${r.merchantAmount ?? null},
-              ${r.webhookUrl}, ${sql.json(r.metadata)}, ${sql.json(r.supportedMethods)}, ${sql.json(r.supportedTokens as Record<string, string[]>)},
-              ${initialStatus}, ${r.expiresAt}, ${r.createdAt}, ${r.createdAt}, ${pendingInput})
+      select ${r.sessionId}, ${r.merchantId}, ${r.mode}, ${r.amountUsdCents}, ${r.merchantCurrency ?? null}, ${r.merchantAmount ?? null},
+             ${r.webhookUrl}, ${sql.json(r.metadata)}, ${sql.json(r.supportedMethods)}, ${sql.json(r.supportedTokens as Record<string, string[]>)},
+             ${initialStatus}, ${r.expiresAt}, ${r.createdAt}, ${r.createdAt}, ${pendingInput}
+      ${underCap}
       on conflict (id) do nothing
+      returning id
     )
     insert into transactions (id, session_id, merchant_id, mode, ext_transaction_id, created_at)
-    values (${r.transactionId}, ${r.sessionId}, ${r.merchantId}, ${r.mode}, ${r.extTransactionId}, ${r.createdAt})
-    on conflict (id) do nothing`;
+    select ${r.transactionId}, id, ${r.merchantId}, ${r.mode}, ${r.extTransactionId}, ${r.createdAt} from session
+    on conflict (id) do nothing
+    returning session_id`;
 }
 
 /**
- * Writes a new session, awaiting its workflow start, as insertSessionRecord does, and answers how many of the
- * merchant's sessions in this mode are open with it: the caller rolls the transaction back when that is over
- * its cap. Inside the creating transaction: the advisory lock makes concurrent creates count one after
- * another, so the cap holds exactly. The lock, the insert and the count are sent together and run in that
- * order on the transaction's connection, so the lock is held for one round trip and the commit, and the
- * count's snapshot is taken once the lock is held.
+ * Writes a new session, awaiting its workflow start, as insertSessionRecord does, unless `cap` of the merchant's
+ * sessions in its mode are open already; true when it wrote it. The merchant's advisory lock makes concurrent
+ * creates count one after another, so the cap holds exactly: the insert counts in a snapshot taken once the lock
+ * is held. Begin, lock, insert and commit are sent together on one connection, so the transaction is one round
+ * trip and the lock is held for none (issue 16: every create of a merchant queues on that lock, and each round
+ * trip it was held for bounded the merchant's rate of creates).
  */
-export async function insertSessionCountingOpen(tx: Queryable, r: SessionRecord): Promise<number> {
-  const [, , [row]] = await Promise.all([
-    tx`select pg_advisory_xact_lock(hashtextextended(${`open-sessions:${r.merchantId}:${r.mode}`}, 0))`,
-    sessionInsert(tx, r, 'pending', { awaitingWorkflowStart: true }),
-    tx<{ n: number }[]>`
-      select count(*)::int as n from sessions
-      where merchant_id = ${r.merchantId} and mode = ${r.mode} and expires_at > now()
-        and status in ('pending', 'awaiting_payment', 'confirming', 'underpaid')`,
-  ]);
-  return row!.n;
+export async function insertSessionUnderCap(sql: Sql, r: SessionRecord, cap: number): Promise<boolean> {
+  const connection = await sql.reserve();
+  try {
+    const [begun, locked, inserted, committed] = await Promise.allSettled([
+      connection`begin`,
+      connection`select pg_advisory_xact_lock(hashtextextended(${`open-sessions:${r.merchantId}:${r.mode}`}, 0))`,
+      sessionInsert(connection, r, 'pending', { awaitingWorkflowStart: true, openCap: cap }),
+      connection`commit`,
+    ]);
+    // In the order sent: the first failure is the cause; the statements after it failed because the
+    // transaction had, and its commit rolled it back.
+    for (const result of [begun, locked, inserted, committed]) if (result.status === 'rejected') throw result.reason;
+    return inserted.status === 'fulfilled' && inserted.value.length === 1;
+  } finally {
+    connection.release();
+  }
 }
 
 /** The session that holds the merchant's transaction_id in this mode, if any. */

@@ -4,7 +4,7 @@
 // row's workflow should the first request have died before it did; a different request is a 409.
 import { hasActiveBankAccount } from '../../../db/repositories/bankAccounts';
 import { findMerchant } from '../../../db/repositories/merchants';
-import { findSessionByTransaction, insertSessionCountingOpen, type SessionView } from '../../../db/repositories/sessions';
+import { findSessionByTransaction, insertSessionUnderCap, type SessionView } from '../../../db/repositories/sessions';
 import { canonicalJson } from '../../../domain/canonicalJson';
 import { newSessionId, newTransactionId } from '../../../domain/ids';
 import { centsToUsd, usdToCents } from '../../../domain/money';
@@ -61,14 +61,11 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
     expiresAt: expiresAt.toISOString(),
   };
 
+  const cap = deps.config.maxOpenSessions[auth.mode];
   try {
-    await deps.sql.begin(async (tx) => {
-      const cap = deps.config.maxOpenSessions[auth.mode];
-      // Counted with the new session: over the cap, throwing rolls it back.
-      if ((await insertSessionCountingOpen(tx, record)) > cap) {
-        throw new TooManyRequestsError(`Too many open sessions: at most ${cap} ${auth.mode} sessions may be open at once; wait for some to close or cancel them`, 60);
-      }
-    });
+    if (!(await insertSessionUnderCap(deps.sql, record, cap))) {
+      throw new TooManyRequestsError(`Too many open sessions: at most ${cap} ${auth.mode} sessions may be open at once; wait for some to close or cancel them`, 60);
+    }
   } catch (error) {
     if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
       // A concurrent request with the same transaction_id won the race; answer as its replay.
