@@ -11,11 +11,12 @@ export const ID_PREFIX = {
 
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 
-export const newSessionId = () => `${ID_PREFIX.session}${ulid()}`;
+/** `source` makes the ULID: the API passes one drawing on pooled randomness (api/pooledUlid.ts). */
+export const newSessionId = (source: () => string = ulid) => `${ID_PREFIX.session}${source()}`;
 export const newQuoteId = () => `${ID_PREFIX.quote}${ulid()}`;
 export const newMerchantId = () => `${ID_PREFIX.merchant}${ulid()}`;
 export const newWebhookDeliveryId = () => `${ID_PREFIX.webhookDelivery}${ulid()}`;
-export const newTransactionId = () => ulid();
+export const newTransactionId = (source: () => string = ulid) => source();
 /** A session has one payment; deriving its id keeps every retry and replay pointing at the same record. */
 export const paymentIdForSession = (sessionId: string) => `${ID_PREFIX.payment}${sessionId.slice(ID_PREFIX.session.length)}`;
 export const newApiKeyId = () => `key_${ulid()}`;

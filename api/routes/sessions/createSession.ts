@@ -2,8 +2,7 @@
 // session row is committed first, then the workflow is started (workflow id = session id) outside any
 // database transaction. A retry finds the row: the same request answers as a replay, after starting the
 // row's workflow should the first request have died before it did; a different request is a 409.
-import { hasActiveBankAccount } from '../../../db/repositories/bankAccounts';
-import { findMerchant } from '../../../db/repositories/merchants';
+import { findMerchantForNewSession } from '../../../db/repositories/merchants';
 import { findSessionByTransaction, insertSessionUnderCap, type SessionView } from '../../../db/repositories/sessions';
 import { canonicalJson } from '../../../domain/canonicalJson';
 import { newSessionId, newTransactionId } from '../../../domain/ids';
@@ -12,6 +11,7 @@ import { payablePairs } from '../../../domain/payablePairs';
 import { webhookTargetPolicy, webhookUrlProblem } from '../../../domain/webhookTargetPolicy';
 import type { CreateSessionRequest, SessionRecord } from '../../../domain/session';
 import type { AppDeps, MerchantAuth } from '../../context';
+import { pooledUlid } from '../../pooledUlid';
 import { ConflictError, ForbiddenError, TooManyRequestsError, ValidationFailedError } from '../../errors';
 import { resumeSessionWorkflowStart, startSessionWorkflow } from './startSessionWorkflow';
 
@@ -30,19 +30,18 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
   if (targetProblem) throw new ValidationFailedError([`webhook_url: ${targetProblem}`]);
 
   const owner = { merchantId: auth.merchantId, mode: auth.mode };
-  // Read at once rather than one after another (issue 16): on a replay the last two are not needed, and cost nothing more.
-  const [existing, merchant, bank] = await Promise.all([
-    findSessionByTransaction(deps.sql, owner, { extTransactionId: body.transaction_id }),
-    findMerchant(deps.sql, auth.merchantId),
-    hasActiveBankAccount(deps.sql, auth.merchantId),
-  ]);
-  if (existing) return replay(deps, existing, body);
-  if (!merchant) throw new ForbiddenError('Invalid API key');
+  const found = await findMerchantForNewSession(deps.sql, owner, body.transaction_id);
+  if (!found) throw new ForbiddenError('Invalid API key');
+  if (found.existingSessionId) {
+    const existing = await findSessionByTransaction(deps.sql, owner, { extTransactionId: body.transaction_id });
+    if (existing) return replay(deps, existing, body);
+  }
+  const { merchant, hasActiveBankAccount: bank } = found;
   const now = deps.now?.() ?? new Date();
   const expiresAt = new Date(now.getTime() + merchant.sessionLifetimeSeconds * 1000);
   const record: SessionRecord = {
-    sessionId: newSessionId(),
-    transactionId: newTransactionId(),
+    sessionId: newSessionId(pooledUlid),
+    transactionId: newTransactionId(pooledUlid),
     merchantId: merchant.id,
     mode: auth.mode,
     extTransactionId: body.transaction_id,
