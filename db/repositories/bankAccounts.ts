@@ -70,12 +70,6 @@ export async function activeBankCurrencies(sql: Queryable, merchantId: string): 
   return rows.map((r) => r.currency);
 }
 
-export async function hasActiveBankAccount(sql: Queryable, merchantId: string): Promise<boolean> {
-  const [row] = await sql<{ present: boolean }[]>`
-    select exists (select 1 from bank_accounts where merchant_id = ${merchantId} and active) as present`;
-  return row?.present ?? false;
-}
-
 export async function findActiveBankAccount(sql: Queryable, merchantId: string, currency: string): Promise<BankAccount | undefined> {
   const [row] = await sql<BankAccountRow[]>`
     select * from bank_accounts where merchant_id = ${merchantId} and currency = ${currency} and active`;

@@ -57,6 +57,25 @@ export async function findMerchant(sql: Sql, id: string): Promise<Merchant | und
   return row && toMerchant(row);
 }
 
+/** What creating a session of a merchant reads, in one statement (issue 16): the merchant, and in `mode` the session already holding `extTransactionId`. */
+export interface MerchantForNewSession {
+  merchant: Merchant;
+  hasActiveBankAccount: boolean;
+  existingSessionId: string | undefined;
+}
+
+export async function findMerchantForNewSession(sql: Sql, owner: { merchantId: string; mode: Mode }, extTransactionId: string): Promise<MerchantForNewSession | undefined> {
+  const [row] = await sql<(MerchantRow & { has_active_bank_account: boolean; existing_session_id: string | null })[]>`
+    select m.*,
+           exists (select 1 from bank_accounts b where b.merchant_id = m.id and b.active) as has_active_bank_account,
+           (select t.session_id from transactions t
+            where t.merchant_id = m.id and t.mode = ${owner.mode} and t.ext_transaction_id = ${extTransactionId}) as existing_session_id
+    from merchants m where m.id = ${owner.merchantId}`;
+  if (!row) return undefined;
+  const { has_active_bank_account, existing_session_id, ...merchant } = row;
+  return { merchant: toMerchant(merchant), hasActiveBankAccount: has_active_bank_account, existingSessionId: existing_session_id ?? undefined };
+}
+
 export async function findMerchantByName(sql: Sql, name: string): Promise<Merchant | undefined> {
   const [row] = await sql<MerchantRow[]>`select * from merchants where name = ${name} order by created_at limit 1`;
   return row && toMerchant(row);
