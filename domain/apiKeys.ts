@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Mode } from './session';
 
 export const API_KEY_PREFIX: Record<Mode, string> = { test: 'mk_test_', live: 'mk_live_' };
@@ -10,8 +10,9 @@ export interface GeneratedApiKey {
   last4: string;
 }
 
+// One-shot: every authenticated request hashes its key, and a Hash object per request was 2 % of the API's CPU (issue 16).
 export function hashApiKey(raw: string): Buffer {
-  return createHash('sha256').update(raw, 'utf8').digest();
+  return hash('sha256', raw, 'buffer');
 }
 
 export function generateApiKey(mode: Mode): GeneratedApiKey {
