@@ -1,25 +1,36 @@
-// The session workflow's activities, grouped by what they do, each group with the retry policy its job needs.
+// The session workflow's activities, grouped by what they do, each group with the retry policy its job needs. The
+// timeouts are set for recovery after a crash (docs/operations.md): an attempt whose worker died is retried once its
+// start-to-close (quick calls) or its heartbeat timeout (calls that wait, activities/heartbeating.ts) has passed, so
+// both are seconds. Temporal matches a replayed command on its activity type and id, not its options: changing them
+// needs no patch.
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { SignerActivities } from '../activities/signer';
 import { signerTaskQueue } from '../domain/taskQueues';
 import { WorkflowFailure } from '../domain/workflowFailures';
 
-/** Read-model and ledger writes: a decision the workflow made must reach Postgres, so they retry without limit. */
+/** Activities that beat (activities/heartbeating.ts) every 2 s: one whose beats stop for this long is retried. */
+export const HEARTBEAT_TIMEOUT = '10 seconds';
+
+/**
+ * Read-model and ledger writes: a decision the workflow made must reach Postgres, so they retry without limit. Each
+ * is a few statements (milliseconds): 10 s is ample under load and is all a dead worker's write is waited for.
+ */
 export const records = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
+  startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
-/** Settlement talks to providers: longer calls, and a missing route is final. */
+/** Settlement talks to providers: longer calls, beating while they wait; a missing route is final. */
 export const settlement = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: [WorkflowFailure.SettlementUnavailable] },
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: [WorkflowFailure.SettlementUnavailable] },
 });
 
-/** select-payment answers a waiting customer: a few quick tries, then the update fails. */
+/** select-payment answers a waiting customer (the API waits 15 s): a few quick tries, then the update fails. */
 export const paymentSetup = proxyActivities<Activities>({
-  startToCloseTimeout: '10 seconds',
+  startToCloseTimeout: '5 seconds',
   retry: { initialInterval: '200 milliseconds', maximumAttempts: 5, nonRetryableErrorTypes: [WorkflowFailure.SelectionRefused] },
 });
 
@@ -30,7 +41,7 @@ export const paymentSetup = proxyActivities<Activities>({
 export const signer = () =>
   proxyActivities<SignerActivities>({
     taskQueue: signerTaskQueue(workflowInfo().taskQueue),
-    startToCloseTimeout: '10 seconds',
+    startToCloseTimeout: '5 seconds',
     scheduleToCloseTimeout: '30 seconds',
     retry: { initialInterval: '200 milliseconds', maximumAttempts: 5 },
   });
@@ -44,6 +55,7 @@ export const payouts = () =>
   proxyActivities<SignerActivities>({
     taskQueue: signerTaskQueue(workflowInfo().taskQueue),
     startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: HEARTBEAT_TIMEOUT,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [WorkflowFailure.PayoutRefused] },
   });
 
@@ -55,5 +67,6 @@ export const sweeps = () =>
   proxyActivities<SignerActivities>({
     taskQueue: signerTaskQueue(workflowInfo().taskQueue),
     startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: HEARTBEAT_TIMEOUT,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
   });
