@@ -2,6 +2,8 @@
 // loopback, runs every benchmark (each bounded in requests and time), prints the table and writes bench/RESULTS.md.
 // BENCH_PAYOUTS sets how many payouts the payout latency times (20 unless set). BENCH_ONLY=http runs the HTTP
 // throughput alone, without the chains, and prints its table without writing RESULTS.md, which holds every benchmark.
+// BENCH_ONLY=recovery kills the worker processes mid-settlement and mid-delivery and times the recovery
+// (bench/workerRecovery.ts): on its own only, printed, not written.
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
@@ -13,22 +15,24 @@ import { benchIndexer } from './indexerCost';
 import { benchPayoutLatency, payoutCount } from './payoutLatency';
 import { machine, progress, table, writeResults, type Row } from './report';
 import { benchWebhookLatency } from './webhookLatency';
+import { benchWorkerRecovery } from './workerRecovery';
 
 const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const payouts = payoutCount(process.env);
-const httpOnly = process.env.BENCH_ONLY === 'http';
-if (process.env.BENCH_ONLY !== undefined && !httpOnly) throw new Error(`BENCH_ONLY must be http or unset, not ${process.env.BENCH_ONLY}`);
+const only = process.env.BENCH_ONLY;
+if (only !== undefined && only !== 'http' && only !== 'recovery') throw new Error(`BENCH_ONLY must be http, recovery or unset, not ${only}`);
+const httpOnly = only === 'http';
 const started = Date.now();
 const loadAtStart = loadavg()[0] ?? 0;
 // The in-process workers' runtime logs through pino like bin/worker.ts, here at warn so progress lines stay readable.
 installWorkerRuntime({ logger: pino({ level: 'warn' }), metricsBindAddress: undefined });
 progress(`machine: ${machine()}`);
-progress(`starting embedded Postgres, the Temporal dev server${httpOnly ? '' : ' and a Hardhat node'}`);
+progress(`starting embedded Postgres, the Temporal dev server${only ? '' : ' and a Hardhat node'}`);
 const rows: Row[] = [];
-if (httpOnly) {
+if (only) {
   const env = await startBenchEnvironment();
   try {
-    rows.push(...(await benchHttp(env)));
+    rows.push(...(await (httpOnly ? benchHttp(env) : benchWorkerRecovery(env))));
   } finally {
     await env.stop();
   }
