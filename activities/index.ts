@@ -12,6 +12,7 @@ import { createRecordBankPayment } from './payments/recordBankPayment';
 import { createRecordDeposit } from './payments/recordDeposit';
 import { createRecordSimulatedReceipt } from './payments/recordSimulatedReceipt';
 import { createReserveDepositIndex } from './payments/reserveDepositIndex';
+import { heartbeating } from './heartbeating';
 import { createReadModelActivities } from './readModel';
 import { createLiquidityWaitActivities } from './settlement/liquidityWait';
 import { createSettlePayment, defaultSettlementProviders, type SettlementDeps } from './settlement/settlePayment';
@@ -47,10 +48,11 @@ export function createActivities(deps: ActivityDeps) {
     confirmedDepositFacts: createConfirmedDepositFacts({ sql: deps.sql }),
     recordBankPayment: createRecordBankPayment({ sql: deps.sql }),
     recordSimulatedReceipt: createRecordSimulatedReceipt({ sql: deps.sql }),
-    settlePayment: createSettlePayment({
+    // A provider's call may take a while: it beats, so a dead worker's settlement is retried within seconds.
+    settlePayment: heartbeating(createSettlePayment({
       sql: deps.sql,
       providerFor: deps.settlementProviderFor ?? defaultSettlementProviders(simulatedSettlement()),
-    }),
+    })),
     ...createTreasurySettlementActivities({ sql: deps.sql, liveRoutes: deps.settlementLiveRoutes ?? parseLiveRoutes(DEFAULT_LIVE_ROUTES) }),
     ...createLiquidityWaitActivities({ sql: deps.sql }),
     ...createWebhookRecords({ sql: deps.sql }),

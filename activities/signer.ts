@@ -1,6 +1,7 @@
 // Every activity the signer worker registers (worker/createSignerWorker.ts): those that need signing material,
 // which no other process holds (SETTLEMENT.md rule 4). Workflows import the type only.
 import type { Mode } from '../domain/session';
+import { heartbeating } from './heartbeating';
 import { createDeriveSolanaDepositAddress } from './depositAddresses/solanaDepositAddress';
 import type { DepositSeeds } from './depositAddresses/seed';
 import type { TreasuryPayoutDeps } from './settlement/treasuryPayout';
@@ -15,10 +16,13 @@ export interface SignerDeps {
 }
 
 export function createSignerActivities(deps: SignerDeps) {
+  const sweeps = createSolanaSweepActivities({ depositSeeds: deps.depositSeeds, treasuries: deps.treasuries ?? {} });
+  // Payout and sweep passes wait on RPC calls: they beat, so a dead signer's pass is retried within seconds.
   return {
     deriveSolanaDepositAddress: createDeriveSolanaDepositAddress({ depositSeeds: deps.depositSeeds }),
-    payTreasuryPayout: createPayTreasuryPayout(deps.treasuries ?? {}),
-    ...createSolanaSweepActivities({ depositSeeds: deps.depositSeeds, treasuries: deps.treasuries ?? {} }),
+    payTreasuryPayout: heartbeating(createPayTreasuryPayout(deps.treasuries ?? {})),
+    planSolanaSweep: heartbeating(sweeps.planSolanaSweep),
+    advanceSolanaSweep: heartbeating(sweeps.advanceSolanaSweep),
   };
 }
 

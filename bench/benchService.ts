@@ -1,20 +1,22 @@
 // The service as the end-to-end benchmarks drive it, in one process: the session, webhook and signer workers on
 // the bench's Temporal dev server (a task queue of their own), the API on loopback and a merchant with a test key.
-// Indexers are the scenario's: each follows its chain its own way.
+// Indexers are the scenario's: each follows its chain its own way. A scenario that kills workers runs the session
+// and webhook workers as processes of its own (`separateWorkers`, with `workerEnv`), and only the signer here.
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { pino } from 'pino';
 import { startApiServer } from '../api/server';
 import { loadChainsConfig } from '../config/chains';
-import { loadConfig } from '../config/env';
+import { loadConfig, type Config } from '../config/env';
 import { createApiKey } from '../db/repositories/apiKeys';
 import { insertMerchant, type Merchant, type NewMerchant } from '../db/repositories/merchants';
 import { createChainRegistry } from '../domain/chainRegistry';
 import { activityDepsFromConfig } from '../worker/createWorker';
 import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
-import { signerDepsFromConfig } from '../worker/createSignerWorker';
-import { startInProcessWorkers } from '../worker/inProcessWorkers';
+import type { SignerDeps } from '../activities/signer';
+import { createSignerWorker, signerDepsFromConfig } from '../worker/createSignerWorker';
+import { startInProcessWorkers, type RunningWorkers } from '../worker/inProcessWorkers';
 import type { BenchDatabase, BenchEnvironment } from './environment';
 
 export interface BenchServiceOptions {
@@ -25,24 +27,33 @@ export interface BenchServiceOptions {
   /** The signer's own variables (SOLANA_TREASURY_KEY_TEST, SOLANA_PAYOUT_MEMO); none: it holds no treasury. */
   signerEnv?: Record<string, string>;
   merchant: Omit<NewMerchant, 'name'>;
+  /** Only the signer worker runs in this process; the scenario starts bin/worker.ts and bin/webhookWorker.ts. */
+  separateWorkers?: boolean;
 }
 
 export interface BenchService {
   temporal: Client;
   namespace: string;
   merchant: Merchant;
+  /** The environment of a worker process on this service's task queue, database and chains. */
+  workerEnv: Record<string, string>;
   /** POSTs with the merchant's test key; the answer's `data`, or throws with the status. */
   post(path: string, body: unknown): Promise<Record<string, string>>;
   stop(): Promise<void>;
 }
 
 export async function startBenchService(env: BenchEnvironment, db: BenchDatabase, options: BenchServiceOptions): Promise<BenchService> {
+  const workerEnv = {
+    APP_ENV: 'test',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: db.url,
+    TEMPORAL_ADDRESS: env.temporalAddress,
+    TEMPORAL_TASK_QUEUE: `bench-${options.name}-${randomBytes(4).toString('hex')}`,
+    ...options.chainEnv,
+  };
   const config = loadConfig(
     {
-      APP_ENV: 'test',
-      DATABASE_URL: db.url,
-      TEMPORAL_ADDRESS: env.temporalAddress,
-      TEMPORAL_TASK_QUEUE: `bench-${options.name}-${randomBytes(4).toString('hex')}`,
+      ...workerEnv,
       SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
       RATE_LIMIT_PER_MINUTE: '1000000',
       ...options.signerEnv,
@@ -51,15 +62,17 @@ export async function startBenchService(env: BenchEnvironment, db: BenchDatabase
   );
   const signer = await signerDepsFromConfig(config, loadChainsConfig(options.chainEnv));
   const nativeConnection = await NativeConnection.connect({ address: env.temporalAddress });
-  const workers = await startInProcessWorkers({
-    connection: nativeConnection,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    activities: activityDepsFromConfig(config, db.sql, options.chainEnv),
-    deliveries: webhookDeliveryDepsFromConfig(config, db.sql),
-    maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
-    signer,
-  });
+  const workers = options.separateWorkers
+    ? await startSignerWorker(nativeConnection, config, signer)
+    : await startInProcessWorkers({
+        connection: nativeConnection,
+        namespace: config.temporal.namespace,
+        taskQueue: config.temporal.taskQueue,
+        activities: activityDepsFromConfig(config, db.sql, options.chainEnv),
+        deliveries: webhookDeliveryDepsFromConfig(config, db.sql),
+        maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
+        signer,
+      });
   const connection = await Connection.connect({ address: env.temporalAddress });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const registry = createChainRegistry(loadChainsConfig(options.chainEnv));
@@ -71,6 +84,7 @@ export async function startBenchService(env: BenchEnvironment, db: BenchDatabase
     temporal,
     namespace: config.temporal.namespace,
     merchant,
+    workerEnv,
     async post(path, body) {
       const response = await fetch(`${api.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
       const json = (await response.json()) as { data?: Record<string, string> };
@@ -83,6 +97,17 @@ export async function startBenchService(env: BenchEnvironment, db: BenchDatabase
       await nativeConnection.close();
       await connection.close();
       await signer.treasuries?.test?.sql.end({ timeout: 5 });
+    },
+  };
+}
+
+async function startSignerWorker(connection: NativeConnection, config: Config, signer: SignerDeps): Promise<RunningWorkers> {
+  const worker = await createSignerWorker({ connection, namespace: config.temporal.namespace, sessionTaskQueue: config.temporal.taskQueue, signer });
+  const running = worker.run();
+  return {
+    async stop() {
+      worker.shutdown();
+      await running;
     },
   };
 }

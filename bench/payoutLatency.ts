@@ -6,17 +6,12 @@
 // to Temporal and stops at payouts.confirmed_at, when the service recorded the payout confirmed on chain.
 import { randomBytes } from 'node:crypto';
 import { address as solanaAddress, generateKeyPairSigner } from '@solana/kit';
-import { pino } from 'pino';
 import { payUsdc } from '../bin/demo/solanaWallet';
-import { loadChainsConfig } from '../config/chains';
-import { createChainRegistry } from '../domain/chainRegistry';
 import { CHAIN_FACTS } from '../domain/chains';
 import { paymentIdForSession } from '../domain/ids';
-import { createTemporalSignalSender, type SignalSender } from '../indexers/core/signalSender';
-import { startSolanaIndexers } from '../indexers/solana/startSolanaIndexers';
-import { LOCAL_SOLANA_SLOT_MS, startLocalSolana } from '../toolchain/localSolana/localSolana';
+import { LOCAL_SOLANA_SLOT_MS } from '../toolchain/localSolana/localSolana';
 import { startWebhookReceiver } from '../test/support/webhookReceiver';
-import { startBenchService } from './benchService';
+import { startSolanaBenchStack } from './solanaBenchStack';
 import type { BenchEnvironment } from './environment';
 import { median, percentile, progress, type Row } from './report';
 import { waitFor } from './waitFor';
@@ -48,16 +43,6 @@ interface Timing {
   confirmed: number;
 }
 
-/** The first depositConfirmed of each session, stamped as the indexer sends it. */
-function stampingSender(inner: SignalSender, stamps: Map<string, number>): SignalSender {
-  return {
-    send(sessionId, signal, requestId) {
-      if (signal.kind === 'depositConfirmed' && !stamps.has(sessionId)) stamps.set(sessionId, Date.now());
-      return inner.send(sessionId, signal, requestId);
-    },
-  };
-}
-
 function summary(values: number[]): string {
   const sorted = [...values].sort((a, b) => a - b);
   return `median ${median(sorted).toFixed(0)} ms, p90 ${percentile(sorted, 90).toFixed(0)} ms, max ${(sorted.at(-1) ?? Number.NaN).toFixed(0)} ms`;
@@ -69,30 +54,12 @@ function mostInFlight(timings: Timing[]): number {
 }
 
 export async function benchPayoutLatency(env: BenchEnvironment, payouts: number): Promise<Row[]> {
-  const solana = await startLocalSolana({ port: 0 });
+  progress('payout latency: starting the local Solana chain, the workers with the signer holding its treasury, the API and the Solana indexer');
+  const stack = await startSolanaBenchStack(env, { name: 'payouts' });
   // Sessions require a webhook URL; its deliveries run beside the payouts, as they do in service.
   const receiver = await startWebhookReceiver();
-  const stamps = new Map<string, number>();
-  let service: Awaited<ReturnType<typeof startBenchService>> | undefined;
-  let indexers: Awaited<ReturnType<typeof startSolanaIndexers>> | undefined;
+  const { solana, db, service, stamps } = stack;
   try {
-    const db = await env.database();
-    progress('payout latency: starting the local Solana chain, the workers with the signer holding its treasury, the API and the Solana indexer');
-    service = await startBenchService(env, db, {
-      name: 'payouts',
-      chainEnv: solana.env,
-      // litesvm cannot run the Memo program (activities/settlement/treasuryPayout.ts).
-      signerEnv: { ...solana.signerEnv, SOLANA_PAYOUT_MEMO: 'false' },
-      merchant: { supportedTokens: { USDC: ['solana'] }, settlementWallet: solana.merchantWallet },
-    });
-    const chains = loadChainsConfig(solana.env);
-    indexers = await startSolanaIndexers({
-      sql: db.sql,
-      registry: createChainRegistry(chains),
-      tuning: chains.indexer,
-      sender: stampingSender(createTemporalSignalSender(service.temporal, { namespace: service.namespace }), stamps),
-      logger: pino({ level: 'silent' }),
-    });
     const customer = await generateKeyPairSigner();
     solana.airdrop(customer.address, CUSTOMER_LAMPORTS);
     const { merchant, post } = service;
@@ -143,9 +110,7 @@ export async function benchPayoutLatency(env: BenchEnvironment, payouts: number)
       },
     ];
   } finally {
-    await indexers?.stop();
-    await service?.stop();
-    await solana.stop();
+    await stack.stop();
     await receiver.close();
   }
 }

@@ -2,7 +2,8 @@
 // loopback, runs every benchmark (each bounded in requests and time), prints the table and writes bench/RESULTS.md.
 // BENCH_PAYOUTS sets how many payouts the payout latency times (20 unless set). BENCH_ONLY=http (the HTTP throughput)
 // or BENCH_ONLY=select-payment (its latency) runs that scenario alone, without the chains, and prints its table
-// without writing RESULTS.md, which holds every benchmark.
+// without writing RESULTS.md, which holds every benchmark. BENCH_ONLY=recovery kills the worker processes
+// mid-settlement and mid-delivery and times the recovery (bench/workerRecovery.ts): on its own only, printed, not written.
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
@@ -15,14 +16,15 @@ import { benchPayoutLatency, payoutCount } from './payoutLatency';
 import { machine, progress, table, writeResults, type Row } from './report';
 import { benchSelectPayment } from './selectPaymentLatency';
 import { benchWebhookLatency } from './webhookLatency';
+import { benchWorkerRecovery } from './workerRecovery';
 
 const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const payouts = payoutCount(process.env);
-/** The scenarios that need no chain, each runnable alone. */
-const CHAINLESS: Record<string, (env: BenchEnvironment) => Promise<Row[]>> = { http: benchHttp, 'select-payment': benchSelectPayment };
+/** The scenarios runnable alone: those that need no chain, and the crash recovery, which runs only so. */
+const ALONE: Record<string, (env: BenchEnvironment) => Promise<Row[]>> = { http: benchHttp, 'select-payment': benchSelectPayment, recovery: benchWorkerRecovery };
 const only = process.env.BENCH_ONLY;
-if (only !== undefined && !Object.hasOwn(CHAINLESS, only)) {
-  throw new Error(`BENCH_ONLY must be ${Object.keys(CHAINLESS).join(' or ')} or unset, not ${only}`);
+if (only !== undefined && !Object.hasOwn(ALONE, only)) {
+  throw new Error(`BENCH_ONLY must be ${Object.keys(ALONE).join(', ')} or unset, not ${only}`);
 }
 const started = Date.now();
 const loadAtStart = loadavg()[0] ?? 0;
@@ -34,7 +36,7 @@ const rows: Row[] = [];
 if (only) {
   const env = await startBenchEnvironment();
   try {
-    rows.push(...(await (CHAINLESS[only] as (env: BenchEnvironment) => Promise<Row[]>)(env)));
+    rows.push(...(await (ALONE[only] as (env: BenchEnvironment) => Promise<Row[]>)(env)));
   } finally {
     await env.stop();
   }

@@ -2,8 +2,8 @@
 const STEP_TIMEOUT_MS = 60_000;
 const PROBE_INTERVAL_MS = 10;
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + STEP_TIMEOUT_MS;
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = STEP_TIMEOUT_MS): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;

@@ -15,6 +15,7 @@ import { createChainRegistry, type ChainNetworks } from '../domain/chainRegistry
 import { networkForMode } from '../domain/payablePairs';
 import type { Mode } from '../domain/session';
 import { signerTaskQueue } from '../domain/taskQueues';
+import { RECOVERY_OPTIONS } from './recoveryOptions';
 
 export interface SignerWorkerDeps {
   connection: NativeConnection;
@@ -31,6 +32,7 @@ export function createSignerWorker(deps: SignerWorkerDeps): Promise<Worker> {
     namespace: deps.namespace,
     taskQueue: signerTaskQueue(deps.sessionTaskQueue),
     activities: createSignerActivities(deps.signer),
+    ...RECOVERY_OPTIONS,
     ...(deps.shutdownGraceTimeMs === undefined ? {} : { shutdownGraceTime: deps.shutdownGraceTimeMs }),
   });
 }

@@ -1,11 +1,13 @@
 // The webhook worker: polls only the webhook task queue and runs only webhook deliveries — their workflows and
 // their HTTP attempts, with its own concurrency limit and a per-merchant cap (activities/webhooks/webhookActivities.ts).
 import { type NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { heartbeating } from '../activities/heartbeating';
 import { createWebhookDeliveries, createWebhookRecords, type WebhookDeps } from '../activities/webhooks/webhookActivities';
 import type { Config } from '../config/env';
 import type { Sql } from '../db/client';
 import { webhookTaskQueue } from '../domain/taskQueues';
 import { workflowsPath } from './createWorker';
+import { RECOVERY_OPTIONS } from './recoveryOptions';
 
 export interface WebhookWorkerDeps {
   connection: NativeConnection;
@@ -27,8 +29,9 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): Promise<Worker> {
     taskQueue: webhookTaskQueue(deps.sessionTaskQueue),
     // The session workers' bundle: only webhookDelivery is ever started on this queue.
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath }),
-    activities: { markWebhookFailed: createWebhookRecords({ sql: deps.deliveries.sql }).markWebhookFailed, ...createWebhookDeliveries(deps.deliveries) },
+    activities: { markWebhookFailed: createWebhookRecords({ sql: deps.deliveries.sql }).markWebhookFailed, deliverWebhook: heartbeating(createWebhookDeliveries(deps.deliveries).deliverWebhook) },
     maxConcurrentActivityTaskExecutions: deps.maxConcurrentDeliveries,
+    ...RECOVERY_OPTIONS,
     ...(deps.shutdownGraceTimeMs === undefined ? {} : { shutdownGraceTime: deps.shutdownGraceTimeMs }),
   });
 }

@@ -6,6 +6,7 @@ import { loadChainsConfig } from '../config/chains';
 import type { Config } from '../config/env';
 import type { Sql } from '../db/client';
 import { createChainRegistry } from '../domain/chainRegistry';
+import { RECOVERY_OPTIONS } from './recoveryOptions';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -27,6 +28,7 @@ export function createWorker(deps: WorkerDeps): Promise<Worker> {
     taskQueue: deps.taskQueue,
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath }),
     activities: createActivities(deps.activities),
+    ...RECOVERY_OPTIONS,
     ...(deps.shutdownGraceTimeMs === undefined ? {} : { shutdownGraceTime: deps.shutdownGraceTimeMs }),
   });
 }

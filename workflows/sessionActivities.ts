@@ -1,15 +1,23 @@
-// The session workflow's activities, grouped by what they do, each group with the retry policy its job needs.
+// The session workflow's activities, grouped by what they do, each group with the retry policy its job needs. The
+// timeouts are set for recovery after a crash (docs/operations.md): an attempt whose worker died is retried once its
+// start-to-close (quick calls) or its heartbeat timeout (calls that wait, activities/heartbeating.ts) has passed, so
+// both are seconds. Temporal matches a replayed command on its activity type and id, not its options: changing them
+// needs no patch.
 import { proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { SignerActivities } from '../activities/signer';
 import { signerTaskQueue } from '../domain/taskQueues';
 import { WorkflowFailure } from '../domain/workflowFailures';
 
+/** Activities that beat (activities/heartbeating.ts) every 2 s: one whose beats stop for this long is retried. */
+export const HEARTBEAT_TIMEOUT = '10 seconds';
+
 /** Options a proxy of either kind takes. */
 type EitherActivityOptions = ActivityOptions & LocalActivityOptions;
 
+/** Each write is a few statements (milliseconds): 10 s is ample under load and is all a dead worker's write is waited for. */
 const RECORDS_OPTIONS: EitherActivityOptions = {
-  startToCloseTimeout: '30 seconds',
+  startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };
 
@@ -22,14 +30,16 @@ export const records = proxyActivities<Activities>(RECORDS_OPTIONS);
  */
 export const recordsInTask = proxyLocalActivities<Activities>(RECORDS_OPTIONS);
 
-/** Settlement talks to providers: longer calls, and a missing route is final. */
+/** Settlement talks to providers: longer calls, beating while they wait; a missing route is final. */
 export const settlement = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: [WorkflowFailure.SettlementUnavailable] },
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: [WorkflowFailure.SettlementUnavailable] },
 });
 
+/** The API waits 15 s for select-payment: a dead worker's attempt must be retried well inside that. */
 const PAYMENT_SETUP_OPTIONS: EitherActivityOptions = {
-  startToCloseTimeout: '10 seconds',
+  startToCloseTimeout: '5 seconds',
   retry: { initialInterval: '200 milliseconds', maximumAttempts: 5, nonRetryableErrorTypes: [WorkflowFailure.SelectionRefused] },
 };
 
@@ -46,7 +56,7 @@ export const paymentSetupInTask = proxyLocalActivities<Activities>(PAYMENT_SETUP
 export const signer = () =>
   proxyActivities<SignerActivities>({
     taskQueue: signerTaskQueue(workflowInfo().taskQueue),
-    startToCloseTimeout: '10 seconds',
+    startToCloseTimeout: '5 seconds',
     scheduleToCloseTimeout: '30 seconds',
     retry: { initialInterval: '200 milliseconds', maximumAttempts: 5 },
   });
@@ -60,6 +70,7 @@ export const payouts = () =>
   proxyActivities<SignerActivities>({
     taskQueue: signerTaskQueue(workflowInfo().taskQueue),
     startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: HEARTBEAT_TIMEOUT,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [WorkflowFailure.PayoutRefused] },
   });
 
@@ -71,5 +82,6 @@ export const sweeps = () =>
   proxyActivities<SignerActivities>({
     taskQueue: signerTaskQueue(workflowInfo().taskQueue),
     startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: HEARTBEAT_TIMEOUT,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
   });

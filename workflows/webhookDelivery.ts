@@ -1,4 +1,4 @@
-// Delivers one webhook until the receiver answers 2xx: exponential backoff from one minute, at most an
+// Delivers one webhook until the receiver answers 2xx: exponential backoff from ten seconds, at most an
 // hour between attempts, for up to three days. A child of the session workflow (abandoned on close, so
 // deliveries outlive the session's own history) and the target of operator redeliveries. It runs on the webhook
 // queue (worker/createWebhookWorker.ts), as do its attempts: a flood of deliveries never queues ahead of a session.
@@ -6,9 +6,11 @@ import { ActivityFailure, proxyActivities, workflowInfo } from '@temporalio/work
 import type { WebhookActivities } from '../activities/webhooks/webhookActivities';
 import { deliveryAttemptQueue } from '../domain/taskQueues';
 import type { WebhookDeliveryInput } from './messages';
+import { HEARTBEAT_TIMEOUT } from './sessionActivities';
 
 export const WEBHOOK_RETRY = {
-  initialInterval: '1 minute',
+  // Also how soon an attempt cut off by a dead webhook worker is made again (docs/operations.md).
+  initialInterval: '10 seconds',
   backoffCoefficient: 2,
   maximumInterval: '1 hour',
   giveUpAfter: '3 days',
@@ -18,8 +20,9 @@ export const WEBHOOK_RETRY = {
 const deliveryAttempts = () =>
   proxyActivities<WebhookActivities>({
     taskQueue: deliveryAttemptQueue(workflowInfo().taskQueue),
-    // Above WEBHOOK_TIMEOUT_MS (at most 60 s), which bounds each attempt from inside.
+    // Above WEBHOOK_TIMEOUT_MS (at most 60 s), which bounds each attempt from inside; the attempt beats while it waits.
     startToCloseTimeout: '90 seconds',
+    heartbeatTimeout: HEARTBEAT_TIMEOUT,
     scheduleToCloseTimeout: WEBHOOK_RETRY.giveUpAfter,
     retry: {
       initialInterval: WEBHOOK_RETRY.initialInterval,
@@ -31,7 +34,7 @@ const deliveryAttempts = () =>
 
 /** On the delivery's own queue: the webhook worker's, or the session worker's for deliveries started there. */
 const { markWebhookFailed } = proxyActivities<WebhookActivities>({
-  startToCloseTimeout: '30 seconds',
+  startToCloseTimeout: '10 seconds',
   retry: { maximumInterval: '1 minute' },
 });
 

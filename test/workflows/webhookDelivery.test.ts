@@ -52,7 +52,7 @@ describe('webhook delivery', () => {
         expect(recorded.map((a) => a.status_code)).toEqual(requests.map((r) => r.answeredWith));
         expect(serverTimes.at(-1)! - serverTimes[0]!).toBeGreaterThanOrEqual(2 * DAY_MS);
         expect(serverTimes.at(-1)! - serverTimes.at(-2)!).toBeLessThanOrEqual(60 * 60 * 1000 + 60_000);
-        // Backoff from one minute doubling to an hour: about 54 attempts cover two days.
+        // Backoff from ten seconds doubling to an hour: about 57 attempts cover two days.
         expect(requests.length).toBeGreaterThan(45);
         expect(requests.length).toBeLessThan(60);
         const [row] = await h.db.sql`select state from webhook_deliveries where id = ${delivery!.id}`;
