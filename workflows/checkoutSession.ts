@@ -3,7 +3,7 @@
 // status → activities, through a SessionRun (sessionRun.ts). The read model follows through activities,
 // merchants hear through webhook child workflows. It ends once the session closes; deposits that arrive
 // later are recorded as late by the indexer, which keeps watching the address.
-import { ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, log, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, log, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { PaymentSelection } from '../domain/payment';
 import type { SessionRecord } from '../domain/session';
 import { countConfirmations, refundsDue } from '../domain/sessionLedger';
@@ -15,12 +15,22 @@ import * as messages from './messages';
 import { records } from './sessionActivities';
 import { refuse, SessionRun, type Carried, type InboxEvent } from './sessionRun';
 
+const UPDATES_AFTER_RECORD = 'updates-after-record-session';
+
 export async function checkoutSession(record: SessionRecord, carried?: Carried): Promise<SessionState> {
   const run = new SessionRun(record, carried);
   const { state } = run;
   const inbox: InboxEvent[] = [];
   // Updates and the main loop both await activities: one at a time changes the state.
-  const withLock = createLock();
+  const lock = createLock();
+  // An update's writes refer to the session's row: when the API's write was lost and recordSession restores it,
+  // an update that came with the start waits for it (histories from before replay without the wait).
+  let recorded = carried !== undefined;
+  const withLock = <T>(fn: () => Promise<T>): Promise<T> =>
+    lock(async () => {
+      if (!recorded && patched(UPDATES_AFTER_RECORD)) await condition(() => recorded);
+      return fn();
+    });
 
   setHandler(messages.getStateQuery, () => ({ ...state, refunds: refundsDue(state) }));
   setHandler(messages.depositDetectedSignal, (deposit) => void inbox.push({ kind: 'detected', deposit }));
@@ -49,6 +59,7 @@ export async function checkoutSession(record: SessionRecord, carried?: Carried):
   );
 
   if (!carried && !(await recordSessionOnce(record))) return state;
+  recorded = true;
 
   for (;;) {
     const wait = run.deadline() - Date.now();
