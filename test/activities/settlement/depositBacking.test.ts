@@ -2,27 +2,18 @@
 // rows only the indexer writes, and above SETTLEMENT_RPC_RECHECK_ABOVE_USDC it re-reads each deposit from the
 // local Solana chain's JSON-RPC endpoint; anything less refuses the payout: no row, no ledger entry, no transfer.
 import type { Address } from '@solana/kit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTreasuryPayout, type PayoutRequest, type TreasuryPayoutDeps } from '../../../activities/settlement/treasuryPayout';
 import { WorkflowFailure } from '../../../domain/workflowFailures';
 import { markConfirmed, upsertDeposits } from '../../../indexers/core/depositStore';
 import { recordingActivity } from '../../support/recordingActivity';
-import { createPayoutFixture, type PayoutFixture } from './payoutFixture';
+import { usePayoutFixture, type PayoutFixture } from './payoutFixture';
 
 let f: PayoutFixture;
 /** The signer's logger and metrics exporter, as the activity reaches them. */
 const { environment: activity, errors, counted, clear } = recordingActivity();
 
-beforeAll(async () => {
-  f = await createPayoutFixture();
-});
-afterAll(async () => {
-  await f?.stop();
-});
-afterEach(async () => {
-  expect(await f.ledgerImbalances()).toEqual([]);
-  clear();
-});
+usePayoutFixture((fixture) => (f = fixture), clear);
 
 /** One payout pass, as the signer worker runs it: in an activity context, which its refusal logs and counts in. */
 const payOnce = (deps: TreasuryPayoutDeps, request: PayoutRequest) => activity.run(createTreasuryPayout(deps), request);

@@ -2,6 +2,7 @@
 // chain behind its JSON-RPC endpoint, a 6-decimal USDC mint, treasuries funded as each test needs, and payments
 // (session + payment rows) of merchants whose settlement wallets have no USDC account yet.
 import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { createKeyPairSignerFromBytes, createSolanaRpc, generateKeyPairSigner, lamports, type Address, type KeyPairSigner, type Rpc, type Signature, type SolanaRpcApi } from '@solana/kit';
 import { createDepositBackingCheck } from '../../../activities/settlement/depositBacking';
@@ -63,6 +64,25 @@ export interface PayoutFixture {
   /** Calls the payout, producing a block after each submitted pass, until it is confirmed. */
   payUntilConfirmed(deps: TreasuryPayoutDeps, request: PayoutRequest): Promise<PayoutOutcome>;
   stop(): Promise<void>;
+}
+
+/**
+ * The fixture of one test file: made once before its tests (handed to `use`), stopped after them, and the ledger
+ * checked balanced after every test, once `afterEachTest` has put back what the test changed.
+ */
+export function usePayoutFixture(use: (fixture: PayoutFixture) => void, afterEachTest: () => void = () => undefined): void {
+  let fixture: PayoutFixture | undefined;
+  beforeAll(async () => {
+    fixture = await createPayoutFixture();
+    use(fixture);
+  });
+  afterAll(async () => {
+    await fixture?.stop();
+  });
+  afterEach(async () => {
+    afterEachTest();
+    expect(await fixture!.ledgerImbalances()).toEqual([]);
+  });
 }
 
 export async function createPayoutFixture(): Promise<PayoutFixture> {

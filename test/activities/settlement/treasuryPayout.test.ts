@@ -4,29 +4,21 @@
 // of USDC or SOL signs nothing and waits, and pays once topped up.
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { decompileTransactionMessage, getCompiledTransactionMessageDecoder, getTransactionDecoder, lamports, type Base64EncodedWireTransaction, type Instruction } from '@solana/kit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTreasuryPayout } from '../../../activities/settlement/treasuryPayout';
 import { findPayout } from '../../../db/repositories/payouts';
 import { ACCOUNT } from '../../../domain/ledger';
 import { WorkflowFailure } from '../../../domain/workflowFailures';
 import { FINALITY_DEPTH } from '../../../toolchain/localSolana/localSolanaChain';
 import { mintTo } from '../../../toolchain/localSolana/splToken';
-import { createPayoutFixture, type PayoutFixture } from './payoutFixture';
+import { usePayoutFixture, type PayoutFixture } from './payoutFixture';
 
 const TOKEN_ACCOUNT_RENT = 2_039_280n;
 const FEE = 5_000n;
 
 let f: PayoutFixture;
 
-beforeAll(async () => {
-  f = await createPayoutFixture();
-});
-afterAll(async () => {
-  await f?.stop();
-});
-afterEach(async () => {
-  expect(await f.ledgerImbalances()).toEqual([]);
-});
+usePayoutFixture((fixture) => (f = fixture));
 
 describe('treasury payout', () => {
   it('pays the exact amount into a newly created merchant USDC account and books it', async () => {

@@ -3,27 +3,21 @@
 // chain must then hold exactly one payout. A transaction lost on its way to the leader is replaced only once the
 // finalized chain is past its last valid block height, by exactly one new signature, the old one kept.
 import type { Base64EncodedWireTransaction } from '@solana/kit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSolanaChainWriter } from '../../../activities/chainWrites/solanaChainWriter';
 import { createTreasuryPayout, payoutSigner, recordPayout } from '../../../activities/settlement/treasuryPayout';
 import { findPayout } from '../../../db/repositories/payouts';
 import { WorkflowFailure } from '../../../domain/workflowFailures';
 import { FINALITY_DEPTH, MAX_PROCESSING_AGE } from '../../../toolchain/localSolana/localSolanaChain';
 import { transfer } from '../../../toolchain/localSolana/splToken';
-import { createPayoutFixture, type PayoutFixture } from './payoutFixture';
+import { usePayoutFixture, type PayoutFixture } from './payoutFixture';
 
 let f: PayoutFixture;
 
-beforeAll(async () => {
-  f = await createPayoutFixture();
-});
-afterAll(async () => {
-  await f?.stop();
-});
-afterEach(async () => {
-  f.rpcServer.dropping = false;
-  expect(await f.ledgerImbalances()).toEqual([]);
-});
+usePayoutFixture(
+  (fixture) => (f = fixture),
+  () => (f.rpcServer.dropping = false),
+);
 
 describe('a process killed mid-payout resumes from the row and pays once', () => {
   it('killed after the row: nothing was signed, the next run signs and pays', async () => {
