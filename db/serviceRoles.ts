@@ -44,6 +44,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     deposit_addresses: ['insert', { update: ['solana_address'] }],
     deposit_watches: ['insert', 'update'],
     deposits: [{ update: ['credited', 'late', 'updated_at'] }],
+    // The relayers' nonces, taken by the signer as it signs an EVM chain intent.
+    evm_nonces: ['insert', 'update'],
     ledger_entries: ['insert'],
     payments: ['insert', 'update'],
     payouts: ['insert', 'update'],

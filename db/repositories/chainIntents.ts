@@ -1,22 +1,41 @@
 // chain_intents: the write-ahead record of every transaction the service signs (migration 0034). Each change
 // names the state it expects, so two processes working on one intent cannot both move it.
 import type { ChainIntentStatus } from '../../domain/chainIntent';
+import type { Mode } from '../../domain/session';
 import type { Queryable } from '../client';
+
+/** What an EVM intent's every signature calls (migration 0043). */
+export interface EvmCall {
+  to: string;
+  data: string;
+  /** Wei, as a decimal string. */
+  value: string;
+}
 
 export interface ChainIntent {
   id: string;
+  chain: string;
   status: ChainIntentStatus;
-  /** Base64 wire transaction: the exact bytes every broadcast sends. */
+  /** The exact bytes every broadcast sends: base64 on Solana, 0x-hex on EVM (the newest signed). */
   wireTransaction: string | null;
+  /** Solana's signature, or an EVM transaction hash. */
   signature: string | null;
   lastValidBlockHeight: bigint | null;
   supersededSignatures: string[];
   slot: bigint | null;
   error: unknown;
+  signedAt: Date | null;
+  /** EVM only: the network, the relayer that signs, the nonce of the current signature, the call, the block it is in. */
+  mode: Mode | null;
+  sender: string | null;
+  nonce: bigint | null;
+  call: EvmCall | null;
+  blockNumber: bigint | null;
 }
 
 interface ChainIntentRow {
   id: string;
+  chain: string;
   status: ChainIntentStatus;
   wire_transaction: string | null;
   signature: string | null;
@@ -24,10 +43,17 @@ interface ChainIntentRow {
   superseded_signatures: string[];
   slot: bigint | null;
   error: unknown;
+  signed_at: Date | null;
+  mode: Mode | null;
+  sender: string | null;
+  nonce: bigint | null;
+  call: EvmCall | null;
+  block_number: bigint | null;
 }
 
 const toIntent = (r: ChainIntentRow): ChainIntent => ({
   id: r.id,
+  chain: r.chain,
   status: r.status,
   wireTransaction: r.wire_transaction,
   signature: r.signature,
@@ -35,6 +61,12 @@ const toIntent = (r: ChainIntentRow): ChainIntent => ({
   supersededSignatures: r.superseded_signatures,
   slot: r.slot,
   error: r.error,
+  signedAt: r.signed_at,
+  mode: r.mode,
+  sender: r.sender,
+  nonce: r.nonce,
+  call: r.call,
+  blockNumber: r.block_number,
 });
 
 export async function insertChainIntent(sql: Queryable, id: string): Promise<void> {
@@ -82,4 +114,70 @@ export async function recordSuperseded(sql: Queryable, id: string, signature: st
 export async function findChainIntentIdBySignature(sql: Queryable, signature: string): Promise<string | undefined> {
   const [row] = await sql<{ id: string }[]>`select id from chain_intents where signature = ${signature} or ${signature} = any(superseded_signatures) limit 1`;
   return row?.id;
+}
+
+/** An EVM intent: its call is fixed here, whatever nonce and fees its signatures later carry. */
+export async function insertEvmChainIntent(sql: Queryable, intent: { id: string; chain: string; mode: Mode; sender: string; call: EvmCall }): Promise<void> {
+  await sql`
+    insert into chain_intents (id, chain, mode, sender, call)
+    values (${intent.id}, ${intent.chain}, ${intent.mode}, ${intent.sender}, ${sql.json({ ...intent.call })})
+    on conflict (id) do nothing`;
+}
+
+/**
+ * Takes the sender's next nonce under its row's lock; call inside the transaction that stores the signed bytes, so
+ * a crash before they are stored hands the nonce out again. `minedNonceCount` lifts it past nonces used elsewhere.
+ */
+export async function takeEvmNonce(tx: Queryable, key: { chain: string; mode: Mode; sender: string }, next: (stored: bigint | undefined) => bigint): Promise<bigint> {
+  const [row] = await tx<{ next_nonce: bigint }[]>`
+    select next_nonce from evm_nonces where chain = ${key.chain} and mode = ${key.mode} and sender = ${key.sender} for update`;
+  const nonce = next(row?.next_nonce);
+  await tx`
+    insert into evm_nonces (chain, mode, sender, next_nonce) values (${key.chain}, ${key.mode}, ${key.sender}, ${(nonce + 1n).toString()})
+    on conflict (chain, mode, sender) do update set next_nonce = excluded.next_nonce, updated_at = now()`;
+  return nonce;
+}
+
+export async function recordEvmSigned(tx: Queryable, id: string, signed: { rawTransaction: string; hash: string; nonce: bigint }): Promise<void> {
+  await tx`
+    update chain_intents set status = 'signed', wire_transaction = ${signed.rawTransaction}, signature = ${signed.hash},
+      nonce = ${signed.nonce.toString()}, signed_at = now(), updated_at = now()
+    where id = ${id} and status = 'prepared'`;
+}
+
+/** A same-nonce replacement with higher fees: the stuck hash is kept, since it may still be the one mined. */
+export async function recordEvmReplacement(tx: Queryable, id: string, replacement: { stuckHash: string; rawTransaction: string; hash: string }): Promise<void> {
+  await tx`
+    update chain_intents set status = 'signed', superseded_signatures = array_append(superseded_signatures, signature),
+      wire_transaction = ${replacement.rawTransaction}, signature = ${replacement.hash}, signed_at = now(), updated_at = now()
+    where id = ${id} and signature = ${replacement.stuckHash} and status in ('signed', 'broadcast')`;
+}
+
+/** One of the intent's hashes is in a block; if it is an older one, it becomes the signature and the newest is kept aside. */
+export async function recordEvmMined(sql: Queryable, id: string, mined: { hash: string; blockNumber: bigint; status: 'confirmed' | 'finalized' | 'failed'; error?: unknown }): Promise<void> {
+  await sql`
+    update chain_intents set status = ${mined.status}, block_number = ${mined.blockNumber.toString()},
+      superseded_signatures = case when signature = ${mined.hash} then superseded_signatures
+        else array_append(array_remove(superseded_signatures, ${mined.hash}::text), signature) end,
+      signature = ${mined.hash},
+      error = ${mined.error === undefined ? null : sql.json(mined.error as Parameters<typeof sql.json>[0])},
+      confirmed_at = case when ${mined.status} in ('confirmed', 'finalized') then coalesce(confirmed_at, now()) end,
+      finalized_at = case when ${mined.status} = 'finalized' then now() end, updated_at = now()
+    where id = ${id} and status in ('signed', 'broadcast', 'confirmed')
+      and (signature = ${mined.hash} or ${mined.hash} = any(superseded_signatures))`;
+}
+
+/** A block that held the transaction was reorganised away: it is back to waiting (and to being sent). */
+export async function recordEvmUnmined(sql: Queryable, id: string): Promise<void> {
+  await sql`
+    update chain_intents set status = 'broadcast', block_number = null, confirmed_at = null, updated_at = now()
+    where id = ${id} and status = 'confirmed'`;
+}
+
+/** Another transaction took the nonce: none of these hashes can be mined; keep them and sign afresh with a new nonce. */
+export async function recordEvmNonceTaken(sql: Queryable, id: string, hash: string): Promise<void> {
+  await sql`
+    update chain_intents set status = 'prepared', superseded_signatures = array_append(superseded_signatures, signature),
+      signature = null, wire_transaction = null, nonce = null, updated_at = now()
+    where id = ${id} and signature = ${hash} and status in ('signed', 'broadcast')`;
 }
