@@ -3,27 +3,53 @@
 //   merchant_payable:<mer_id>  what the service owes a merchant (credited when a payment is credited to it)
 //   payouts_in_flight          owed to a merchant and committed to a payout that has not landed yet
 //   treasury:solana            the Solana treasury wallet's holdings, one balance per asset
-//   gas_expense:solana         transaction fees the treasury paid
+//   gas_expense:<chain>        transaction fees the service paid on a chain (the treasury on Solana, relayers elsewhere)
 //   account_rent:solana        rent the treasury deposited to create accounts (a merchant's USDC account)
-//   deposits:solana            USDC held in Solana deposit accounts: credited to payments, not yet swept
+//   deposits:<chain>           tokens held at deposit addresses on a chain: credited to payments, not yet swept
 //   rent_recovered:solana      rent the treasury got back by closing swept deposit accounts (their payers funded it)
-//   treasury_funding:solana    what operators moved into (or out of) the treasury outside the service: its equity
+//   treasury_funding:<chain>   what operators moved into (or out of) the service's wallets on a chain: its equity
+//   collector:<chain>          tokens swept into the deposit factory's collector on an EVM chain, awaiting a transfer
+//   relayer:<chain>            the relayer's native coin on an EVM chain, which pays its gas
+//   transfers_in_flight        USDC burned on an EVM chain by CCTP and not yet minted to the treasury on Solana
+//   bridge_fees                what a bridge kept of a transfer (CCTP's executed fee)
+//   cross_chain_clearing       where value changes chain or token: a deposit on one chain paid out of the Solana
+//                              treasury leaves it short the deposit's token and long treasury USDC until the
+//                              transfer that carries the deposit to the treasury lands
 // Every posting belongs to one mode: test and live treasuries are different wallets on different networks.
 // Group ids derive from what happened (payout:<pay_id>:reserve), so posting again is a no-op, never a double.
+import type { Chain, TokenSymbol } from './chains';
 import type { Mode } from './session';
 
-export const ASSET = { usdcSolana: 'usdc:solana', solSolana: 'sol:solana' } as const;
-export type Asset = (typeof ASSET)[keyof typeof ASSET];
+/** Token assets are in the token's base units as deployed on that chain (bsc's USDC and USDT have 18 decimals). */
+export type Asset = `${Lowercase<TokenSymbol>}:${Chain}` | 'sol:solana' | `native:${Chain}`;
+export const ASSET = { usdcSolana: 'usdc:solana', solSolana: 'sol:solana' } as const satisfies Record<string, Asset>;
+export const tokenAsset = (token: TokenSymbol, chain: Chain): Asset => `${token.toLowerCase() as Lowercase<TokenSymbol>}:${chain}`;
+export const nativeAsset = (chain: Chain): Asset => (chain === 'solana' ? ASSET.solSolana : `native:${chain}`);
+
+/** Decimal places of an asset's base unit, for showing amounts. */
+export function assetDecimals(asset: Asset): number {
+  if (asset === ASSET.solSolana) return 9;
+  if (asset.startsWith('native:')) return asset === 'native:tron' ? 6 : 18;
+  return asset.endsWith(':bsc') ? 18 : 6;
+}
 
 export const ACCOUNT = {
   merchantPayable: (merchantId: string) => `merchant_payable:${merchantId}`,
   payoutsInFlight: 'payouts_in_flight',
   treasury: 'treasury:solana',
   gasExpense: 'gas_expense:solana',
+  gasExpenseOn: (chain: Chain) => `gas_expense:${chain}`,
   accountRent: 'account_rent:solana',
   treasuryFunding: 'treasury_funding:solana',
+  fundingOn: (chain: Chain) => `treasury_funding:${chain}`,
   deposits: 'deposits:solana',
+  depositsOn: (chain: Chain) => `deposits:${chain}`,
   rentRecovered: 'rent_recovered:solana',
+  collector: (chain: Chain) => `collector:${chain}`,
+  relayer: (chain: Chain) => `relayer:${chain}`,
+  transfersInFlight: 'transfers_in_flight',
+  bridgeFees: 'bridge_fees',
+  crossChainClearing: 'cross_chain_clearing',
 } as const;
 
 export interface LedgerEntry {
@@ -181,6 +207,109 @@ export function sweepLanded(intentId: string, mode: Mode, deltas: SweepDeltas): 
     ...(deltas.feeLamports > 0n ? [group('fee', transfer(ACCOUNT.gasExpense, ACCOUNT.treasury, ASSET.solSolana, deltas.feeLamports))] : []),
     ...(deltas.rentLamports > 0n ? [group('rent', transfer(ACCOUNT.treasury, ACCOUNT.rentRecovered, ASSET.solSolana, deltas.rentLamports))] : []),
   ];
+}
+
+/** A confirmed deposit on a chain other than Solana's USDC, credited to a payment the Solana treasury pays out. */
+export interface CrossChainDeposit {
+  chain: Chain;
+  token: TokenSymbol;
+  /** The indexer's key of the deposit: its transaction and the log's index in it. */
+  txHash: string;
+  logIndex: number;
+  merchantId: string;
+  mode: Mode;
+  /** What arrived, in the token's base units on that chain. */
+  received: bigint;
+  /** What the merchant is owed for it, in Solana USDC base units (the received amount rescaled to 6 decimals). */
+  payable: bigint;
+}
+
+export const crossChainDepositReference = (deposit: Pick<CrossChainDeposit, 'chain' | 'txHash' | 'logIndex'>) => `deposit:${deposit.chain}:${deposit.txHash}:${deposit.logIndex}`;
+
+/**
+ * A deposit on another chain, credited to a payment the treasury pays in Solana USDC: the deposit address holds the
+ * token, the merchant is owed USDC, and the clearing account carries the difference until a transfer lands.
+ */
+export function crossChainDepositReceived(deposit: CrossChainDeposit): LedgerPosting {
+  const received = positive(deposit.received, 'a deposit amount');
+  const payable = positive(deposit.payable, 'a payable amount');
+  const asset = tokenAsset(deposit.token, deposit.chain);
+  if (asset === ASSET.usdcSolana) throw new RangeError('a USDC deposit on Solana is posted by depositReceived');
+  const reference = crossChainDepositReference(deposit);
+  return {
+    groupId: reference,
+    mode: deposit.mode,
+    reference,
+    entries: [
+      ...transfer(ACCOUNT.depositsOn(deposit.chain), ACCOUNT.crossChainClearing, asset, received),
+      ...transfer(ACCOUNT.crossChainClearing, ACCOUNT.merchantPayable(deposit.merchantId), ASSET.usdcSolana, payable),
+    ],
+  };
+}
+
+/** Gas an EVM relayer paid for a landed transaction, in the chain's native coin. */
+const relayerGas = (chain: Chain, wei: bigint) => transfer(ACCOUNT.gasExpenseOn(chain), ACCOUNT.relayer(chain), nativeAsset(chain), wei);
+
+/**
+ * A landed EVM sweep (`intentId`: sweep:<chain>:<batch>): what its Swept events moved from deposit addresses to the
+ * collector, per token asset, and the gas the relayer paid; one group each.
+ */
+export function evmSweepLanded(intentId: string, mode: Mode, chain: Chain, landed: { moved: Partial<Record<Asset, bigint>>; gasWei: bigint }): LedgerPosting[] {
+  if (landed.gasWei < 0n || Object.values(landed.moved).some((amount) => amount < 0n)) throw new RangeError('sweep amounts cannot be negative');
+  const group = (suffix: string, entries: LedgerEntry[]): LedgerPosting => ({ groupId: `${intentId}:${suffix}`, mode, reference: intentId, entries });
+  return [
+    ...Object.entries(landed.moved)
+      .filter(([, amount]) => amount > 0n)
+      .map(([asset, amount]) => group(asset, transfer(ACCOUNT.collector(chain), ACCOUNT.depositsOn(chain), asset as Asset, amount))),
+    ...(landed.gasWei > 0n ? [group('gas', relayerGas(chain, landed.gasWei))] : []),
+  ];
+}
+
+/** Gas a relayer paid for a landed transaction of a transfer (approve, burn), keyed by its chain intent. */
+export function relayerGasPaid(intentId: string, mode: Mode, chain: Chain, gasWei: bigint): LedgerPosting | undefined {
+  if (gasWei < 0n) throw new RangeError('gas cannot be negative');
+  if (gasWei === 0n) return undefined;
+  return { groupId: `${intentId}:gas`, mode, reference: intentId, entries: relayerGas(chain, gasWei) };
+}
+
+/** A CCTP burn landed (`transferId`: transfer_<id>): the collector's USDC is gone from its chain, on its way. */
+export function transferBurned(transferId: string, mode: Mode, chain: Chain, burned: bigint): LedgerPosting {
+  const amount = positive(burned, 'a burned amount');
+  return {
+    groupId: `${transferId}:burned`,
+    mode,
+    reference: transferId,
+    entries: transfer(ACCOUNT.transfersInFlight, ACCOUNT.collector(chain), tokenAsset('USDC', chain), amount),
+  };
+}
+
+/**
+ * The transfer's USDC was minted to the treasury on Solana: what was burned leaves flight, what arrived is the
+ * treasury's, the bridge's fee is the difference, and the clearing account gets back the source-chain USDC it lent.
+ */
+export function transferReceived(transferId: string, mode: Mode, chain: Chain, amounts: { burned: bigint; received: bigint }): LedgerPosting {
+  const burned = positive(amounts.burned, 'a burned amount');
+  const received = positive(amounts.received, 'a received amount');
+  if (received > burned) throw new RangeError(`a transfer cannot deliver more than was burned (${received} > ${burned})`);
+  const fee = burned - received;
+  return {
+    groupId: `${transferId}:received`,
+    mode,
+    reference: transferId,
+    entries: [
+      { account: ACCOUNT.treasury, asset: ASSET.usdcSolana, amount: received },
+      ...(fee > 0n ? [{ account: ACCOUNT.bridgeFees, asset: ASSET.usdcSolana, amount: fee }] : []),
+      { account: ACCOUNT.crossChainClearing, asset: ASSET.usdcSolana, amount: -burned },
+      ...transfer(ACCOUNT.crossChainClearing, ACCOUNT.transfersInFlight, tokenAsset('USDC', chain), burned),
+    ],
+  };
+}
+
+/** An operator's top-up of a relayer's gas, keyed on its transaction so recording it twice changes nothing. */
+export function relayerFunded(mode: Mode, chain: Chain, txHash: string, wei: bigint): LedgerPosting {
+  const amount = positive(wei, 'a top-up');
+  const reference = `relayer-funding:${chain}:${txHash}`;
+  return { groupId: reference, mode, reference, entries: transfer(ACCOUNT.relayer(chain), ACCOUNT.fundingOn(chain), nativeAsset(chain), amount) };
 }
 
 /** Per asset, what the entries sum to: all zero for a balanced group. */

@@ -5,7 +5,7 @@ import { reconcileLedger, type TreasuryView } from '../../activities/settlement/
 import { loadChainsConfig } from '../../config/chains';
 import { lastReconciliationRuns, type ReconciliationRun } from '../../db/repositories/reconciliation';
 import { createChainRegistry } from '../../domain/chainRegistry';
-import { ASSET, type Asset } from '../../domain/ledger';
+import { assetDecimals, type Asset } from '../../domain/ledger';
 import type { ReconciledBalance } from '../../domain/reconciliation';
 import { z } from '../../domain/validationMessages';
 import { treasuryViewsFromConfig } from '../../worker/treasuryViews';
@@ -15,9 +15,7 @@ import { decimalText } from './settlement';
 /** Exit code of a reconciliation that found differences: the command worked, the books do not. */
 export const DIFFERENCES_EXIT_CODE = 3;
 
-const DECIMALS: Record<Asset, number> = { [ASSET.usdcSolana]: 6, [ASSET.solSolana]: 9 };
-
-export const assetText = (asset: Asset, baseUnits: bigint) => decimalText(baseUnits, DECIMALS[asset]);
+export const assetText = (asset: Asset, baseUnits: bigint) => decimalText(baseUnits, assetDecimals(asset));
 
 /** The treasuries this CLI can read on chain; none configured is an error the operator can fix. */
 export function configuredTreasuryViews(context: AdminContext): TreasuryView[] {

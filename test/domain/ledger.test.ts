@@ -2,7 +2,26 @@
 // leaves nothing in flight, and amounts that cannot be money are refused. A Solana deposit, its payout and its
 // sweep leave the deposit account at zero and the treasury holding the difference.
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT, ASSET, depositReceived, isBalanced, payoutChainCosts, payoutConfirmed, payoutReleased, payoutReserved, sumByAsset, sweepLanded, type LedgerEntry } from '../../domain/ledger';
+import {
+  ACCOUNT,
+  ASSET,
+  assetDecimals,
+  crossChainDepositReceived,
+  depositReceived,
+  evmSweepLanded,
+  isBalanced,
+  payoutChainCosts,
+  payoutConfirmed,
+  payoutReleased,
+  payoutReserved,
+  relayerFunded,
+  relayerGasPaid,
+  sumByAsset,
+  sweepLanded,
+  transferBurned,
+  transferReceived,
+  type LedgerEntry,
+} from '../../domain/ledger';
 
 const payout = { paymentId: 'pay_01J0000000000000000000000A', mode: 'test' as const, merchantId: 'mer_01J0000000000000000000000B', amount: 12_345_678n };
 
@@ -100,5 +119,50 @@ describe('deposit and sweep postings', () => {
   it('a sweep that failed on chain posts its fee only; negative deltas are refused', () => {
     expect(sweepLanded('sweep:solana:b', 'test', { usdc: 0n, feeLamports: 5_000n, rentLamports: 0n }).map((p) => p.groupId)).toEqual(['sweep:solana:b:fee']);
     expect(() => sweepLanded('sweep:solana:b', 'test', { usdc: -1n, feeLamports: 0n, rentLamports: 0n })).toThrow(RangeError);
+  });
+});
+
+describe('cross-chain postings: a deposit on base paid from the treasury, swept, burned and received', () => {
+  const merchantId = 'mer_01J0000000000000000000000C';
+  const deposit = { chain: 'base' as const, token: 'USDC' as const, txHash: '0xabc', logIndex: 3, merchantId, mode: 'live' as const, received: 5_000_000n, payable: 5_000_000n };
+  const reserve = payoutReserved({ paymentId: 'pay_x', mode: 'live', merchantId, amount: 5_000_000n });
+  const sent = payoutConfirmed({ paymentId: 'pay_x', mode: 'live', merchantId, amount: 5_000_000n });
+
+  it('leaves the merchant paid, the clearing account at zero, the fee with the bridge and the gas with the relayer', () => {
+    const postings = [
+      relayerFunded('live', 'base', '0xfund', 10n ** 16n),
+      crossChainDepositReceived(deposit),
+      reserve,
+      sent,
+      ...evmSweepLanded('sweep:base:1', 'live', 'base', { moved: { 'usdc:base': 5_000_000n }, gasWei: 70_000n }),
+      transferBurned('transfer_1', 'live', 'base', 5_000_000n),
+      relayerGasPaid('burn:transfer_1', 'live', 'base', 90_000n),
+      transferReceived('transfer_1', 'live', 'base', { burned: 5_000_000n, received: 4_999_500n }),
+    ].filter((posting) => posting !== undefined);
+    for (const posting of postings) expect(isBalanced(posting), posting.groupId).toBe(true);
+    expect(balances(postings.flatMap((p) => p.entries))).toEqual({
+      [`${ACCOUNT.treasury} ${ASSET.usdcSolana}`]: -500n,
+      [`${ACCOUNT.bridgeFees} ${ASSET.usdcSolana}`]: 500n,
+      'gas_expense:base native:base': 160_000n,
+      'relayer:base native:base': 10n ** 16n - 160_000n,
+      'treasury_funding:base native:base': -(10n ** 16n),
+    });
+  });
+
+  it('rescales nothing itself: an 18-decimal deposit on bsc is owed in 6-decimal USDC as the caller computed', () => {
+    const bsc = crossChainDepositReceived({ ...deposit, chain: 'bsc', token: 'USDT', received: 5n * 10n ** 18n, payable: 5_000_000n });
+    expect(isBalanced(bsc)).toBe(true);
+    expect(bsc.groupId).toBe('deposit:bsc:0xabc:3');
+    expect(balances(bsc.entries)).toMatchObject({ 'deposits:bsc usdt:bsc': 5n * 10n ** 18n, [`${ACCOUNT.merchantPayable(merchantId)} ${ASSET.usdcSolana}`]: -5_000_000n });
+    expect(assetDecimals('usdt:bsc')).toBe(18);
+    expect(assetDecimals('usdc:base')).toBe(6);
+    expect(assetDecimals('native:base')).toBe(18);
+  });
+
+  it('refuses what cannot happen: Solana USDC posted as cross-chain, a transfer delivering more than it burned, negative sweeps', () => {
+    expect(() => crossChainDepositReceived({ ...deposit, chain: 'solana' })).toThrow(/depositReceived/);
+    expect(() => transferReceived('transfer_2', 'live', 'base', { burned: 10n, received: 11n })).toThrow(/more than was burned/);
+    expect(() => evmSweepLanded('sweep:base:2', 'live', 'base', { moved: { 'usdc:base': -1n }, gasWei: 0n })).toThrow(RangeError);
+    expect(relayerGasPaid('burn:t', 'live', 'base', 0n)).toBeUndefined();
   });
 });
