@@ -12,6 +12,8 @@ import {
   getSignatureFromTransaction,
   isSolanaError,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
+  AccountRole,
+  type Instruction,
   type KeyPairSigner,
 } from '@solana/kit';
 import { keccak256, toBytes } from 'viem';
@@ -83,14 +85,15 @@ async function balance(): Promise<bigint> {
 }
 
 /** Signs a receive with the treasury and sends it through the RPC client; resolves once its block is confirmed. */
-async function receive(message: Uint8Array, attestation: Uint8Array, options: { skipPreflight?: boolean } = {}) {
-  const instruction = await receiveMessageInstruction({
+async function receive(message: Uint8Array, attestation: Uint8Array, options: { skipPreflight?: boolean; edit?: (instruction: Instruction) => Instruction } = {}) {
+  const built = await receiveMessageInstruction({
     payer: treasury,
     message,
     attestation,
     usdcMint: local.usdcMint,
     feeRecipientTokenAccount: await feeRecipientTokenAccount(rpc, local.usdcMint),
   });
+  const instruction = options.edit ? options.edit(built) : built;
   const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
   const transaction = await signTreasuryTransaction(treasury, lifetime, [instruction]);
   const signature = await rpc.sendTransaction(getBase64EncodedWireTransaction(transaction), { encoding: 'base64', skipPreflight: options.skipPreflight }).send();
@@ -156,5 +159,20 @@ describe('CCTP V2 receive on the local Solana chain', () => {
     expect(await refusal(receive(greedy, await attest(greedy)))).toContain(customError(6014));
     expect(await balance()).toBe(before);
     for (const message of [forged, truncated, greedy]) expect(await isNonceUsed(rpc, nonceOf(message))).toBe(false);
+  });
+
+  test('refuses an account list the program would not take: another account in a PDA’s place, a read-only recipient', async () => {
+    const before = await balance();
+    const message = burnMessage(3_000_000n);
+    const attestation = await attest(message);
+    const replaced = (at: number, change: (account: NonNullable<Instruction['accounts']>[number]) => NonNullable<Instruction['accounts']>[number]) => (instruction: Instruction) => ({
+      ...instruction,
+      accounts: instruction.accounts?.map((account, i) => (i === at ? change(account) : account)),
+    });
+    // Another account in used_nonce's place (4) would let one message be received once per account chosen.
+    expect(await refusal(receive(message, attestation, { edit: replaced(4, (account) => ({ ...account, address: local.usdcMint })) }))).toContain(customError(2006));
+    expect(await refusal(receive(message, attestation, { edit: replaced(15, (account) => ({ ...account, role: AccountRole.READONLY })) }))).toContain(customError(2000));
+    expect(await balance()).toBe(before);
+    expect(await isNonceUsed(rpc, nonceOf(message))).toBe(false);
   });
 });
