@@ -7,10 +7,12 @@
 // The chain lives in memory, so every start is a fresh chain, as the local Hardhat chain is. Its keys are not:
 // they derive from fixed public seeds, so the mint, the treasury and the merchant wallet keep their addresses
 // across restarts and the database's sessions and payouts of an earlier run still name them. Like Hardhat's
-// mnemonic, these keys are public: development only.
+// mnemonic, these keys are public: development only. Circle's CCTP V2 receive runs on the chain's stand-in
+// (cctpReceiveStandIn.ts), trusting the local attester.
 import { createHash } from 'node:crypto';
 import { createKeyPairSignerFromPrivateKeyBytes, getBase58Decoder, getBase58Encoder, lamports, type Address } from '@solana/kit';
 import { envSuffix } from '../../config/chains';
+import { cctpReceiveStandIn, installTokenMessenger, LOCAL_CCTP_ATTESTER } from './cctpReceiveStandIn';
 import { LocalSolanaChain } from './localSolanaChain';
 import { startSolanaRpcServer } from './solanaRpcServer';
 import { createMint, mintTo, type SentTransaction } from './splToken';
@@ -74,6 +76,10 @@ export async function startLocalSolana(options: LocalSolanaOptions): Promise<Loc
   chain.svm.airdrop(treasury.address, lamports(LOCAL_SOLANA_TREASURY_SOL * LAMPORTS_PER_SOL));
   chain.svm.airdrop(merchant.address, lamports(LOCAL_SOLANA_MERCHANT_SOL * LAMPORTS_PER_SOL));
   await mintTo(chain, mint, treasury.address, treasuryUsdc);
+  const cctpFeeRecipient = await createKeyPairSignerFromPrivateKeyBytes(seedOf('cctp fee recipient'));
+  installTokenMessenger(chain.svm, cctpFeeRecipient.address);
+  await mintTo(chain, mint, cctpFeeRecipient.address, 0n);
+  chain.installStandIn(cctpReceiveStandIn({ usdcMint: mint.address, feeRecipient: cctpFeeRecipient.address, attesters: [LOCAL_CCTP_ATTESTER] }));
   chain.produce();
 
   const rpc = await startSolanaRpcServer(chain, options.port);

@@ -5,11 +5,17 @@
 // blocks, as on a cluster (litesvm alone knows only the latest), so a signed transaction can wait, be re-sent,
 // and expire; a block is finalized once FINALITY_DEPTH blocks deep. Forks: snapshot() before a slot, reorg() drops
 // every block from there and restores the state, so the next blocks form another branch with other blockhashes.
+// A program litesvm cannot run (no binary here) can be given a stand-in (installStandIn): transactions invoking it
+// are judged and executed by the stand-in instead of litesvm, and recorded, paid and answered like any other.
+import { createPublicKey, verify } from 'node:crypto';
 import {
   getBase58Decoder,
   getBase64EncodedWireTransaction,
+  getBase58Encoder,
   getCompiledTransactionMessageDecoder,
+  lamports as toLamports,
   type Address,
+  type CompiledTransactionMessage,
   type Transaction,
 } from '@solana/kit';
 import { FailedTransactionMetadata, LiteSVM } from 'litesvm';
@@ -56,6 +62,26 @@ export interface ForkPoint {
   readonly parent: LocalBlock;
 }
 
+/** A legacy or version 0 message: the ones that list their instructions. */
+export type InstructionsMessage = Extract<CompiledTransactionMessage, { instructions: unknown }>;
+
+/** One instruction's failure as a program reports it: a custom error code, with the logs it wrote. */
+export interface StandInFailure {
+  index: number;
+  code: number;
+}
+
+/**
+ * Runs, in place of litesvm, the transactions that invoke `program`. `simulate`: judge only, change nothing.
+ * Signatures, blockhash and fee are the chain's business, not the stand-in's.
+ */
+export interface ProgramStandIn {
+  readonly program: Address;
+  run(svm: LiteSVM, message: InstructionsMessage, simulate: boolean): { failure?: StandInFailure; logs: string[] };
+}
+
+type Execution = { err: unknown; logs: string[] };
+
 export type SlotView = { kind: 'block'; block: LocalBlock } | { kind: 'skipped' } | { kind: 'unavailable' } | { kind: 'cleaned-up' };
 
 /** Cluster defaults: 5000 lamports per signature, 400 ms slots, a blockhash valid for 150 blocks. */
@@ -67,6 +93,17 @@ const GENESIS_SLOT = 1_000n;
 export const FINALITY_DEPTH = 32;
 
 const base58 = getBase58Decoder();
+/** DER prefix of an Ed25519 SubjectPublicKeyInfo: the 32 key bytes follow. */
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/** Every signer slot holds a valid Ed25519 signature of the message, as litesvm's sigverify requires. */
+function signaturesVerify(tx: Transaction): boolean {
+  return Object.entries(tx.signatures).every(([signer, signature]) => {
+    if (!signature) return false;
+    const key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, Uint8Array.from(getBase58Encoder().encode(signer))]), format: 'der', type: 'spki' });
+    return verify(null, Uint8Array.from(tx.messageBytes), key, Uint8Array.from(signature));
+  });
+}
 
 /** litesvm's TransactionErrorFieldless, by value: the names a node writes for these errors. */
 const FIELDLESS_ERRORS = [
@@ -99,6 +136,7 @@ export class LocalSolanaChain {
   private readonly slotOf = new Map<string, bigint>();
   /** Set by reorg(): the new branch's first block gets another hash than the block it replaces. */
   private forked = false;
+  private readonly standIns = new Map<Address, ProgramStandIn>();
 
   constructor() {
     this.svm = new LiteSVM().withBlockhashCheck(false);
@@ -117,6 +155,27 @@ export class LocalSolanaChain {
     this.parent = genesis;
     this.current = GENESIS_SLOT + 1n;
     this.svm.warpToSlot(this.current);
+  }
+
+  installStandIn(standIn: ProgramStandIn): void {
+    this.standIns.set(standIn.program, standIn);
+  }
+
+  /** The stand-in of the first program `message` invokes that has one. */
+  private standInFor(message: CompiledTransactionMessage): ProgramStandIn | undefined {
+    if (!('instructions' in message)) return undefined;
+    for (const instruction of message.instructions) {
+      const standIn = this.standIns.get(message.staticAccounts[instruction.programAddressIndex] as Address);
+      if (standIn) return standIn;
+    }
+    return undefined;
+  }
+
+  /** A stand-in's run, as litesvm would report it: a signature that does not verify is refused before execution. */
+  private runStandIn(standIn: ProgramStandIn, tx: Transaction, message: InstructionsMessage, simulate: boolean): Execution {
+    if (!signaturesVerify(tx)) return { err: 'SignatureFailure', logs: [] };
+    const { failure, logs } = standIn.run(this.svm, message, simulate);
+    return { err: failure ? { InstructionError: [failure.index, { Custom: failure.code }] } : null, logs };
   }
 
   /** The newest slot the cluster has decided (produced or skipped): what getSlot answers. */
@@ -180,6 +239,12 @@ export class LocalSolanaChain {
   preflight(tx: Transaction): { err: unknown; logs: string[] } | undefined {
     const refused = this.refusal(tx);
     if (refused) return { err: refused, logs: [] };
+    const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes);
+    const standIn = this.standInFor(message);
+    if (standIn && 'instructions' in message) {
+      const run = this.runStandIn(standIn, tx, message, true);
+      return run.err === null ? undefined : run;
+    }
     const result = this.svm.simulateTransaction(tx);
     if (!(result instanceof FailedTransactionMetadata)) return undefined;
     return { err: wireError(result.err()) ?? String(result.err()), logs: result.meta().logs() };
@@ -216,11 +281,12 @@ export class LocalSolanaChain {
     const lamports = () => keys.map((key) => Number(this.svm.getBalance(key) ?? 0n));
     const preBalances = lamports();
     const preTokenBalances = tokenBalances(this.svm, keys);
-    const result = this.svm.sendTransaction(tx);
-    const failed = result instanceof FailedTransactionMetadata;
-    const err = failed ? wireError(result.err()) : null;
+    const fee = LAMPORTS_PER_SIGNATURE * numSignerAccounts;
+    const { err, logs } = this.execute(tx, message);
+    const failed = err !== null;
     // Only a transaction that failed while executing (an instruction error) pays its fee and lands in a block.
-    if (failed && (!options.allowFailure || typeof err !== 'object' || err === null)) throw new Error(`transaction failed: ${String(result.err())}\n${result.meta().prettyLogs()}`);
+    if (failed && (!options.allowFailure || typeof err !== 'object')) throw new Error(`transaction failed: ${JSON.stringify(err)}\n${logs.join('\n')}`);
+    if (failed && this.standInFor(message)) this.chargeFee(keys[0] as Address, fee);
     this.slotOf.set(signatures[0] as string, this.current);
     this.pending.push({
       signatures,
@@ -229,7 +295,7 @@ export class LocalSolanaChain {
       version: message.version === 'legacy' ? 'legacy' : 0,
       meta: {
         err,
-        fee: LAMPORTS_PER_SIGNATURE * numSignerAccounts,
+        fee,
         preBalances,
         postBalances: lamports(),
         preTokenBalances,
@@ -238,6 +304,24 @@ export class LocalSolanaChain {
       },
     });
     return { signature: signatures[0] as string, slot: this.current, failed };
+  }
+
+  /** litesvm's execution, or the stand-in's (whose fee the chain takes, as litesvm takes its own). */
+  private execute(tx: Transaction, message: CompiledTransactionMessage): Execution {
+    const standIn = this.standInFor(message);
+    if (standIn && 'instructions' in message) {
+      const run = this.runStandIn(standIn, tx, message, false);
+      if (run.err === null) this.chargeFee(message.staticAccounts[0] as Address, LAMPORTS_PER_SIGNATURE * message.header.numSignerAccounts);
+      return run;
+    }
+    const result = this.svm.sendTransaction(tx);
+    if (!(result instanceof FailedTransactionMetadata)) return { err: null, logs: result.logs() };
+    return { err: wireError(result.err()) ?? String(result.err()), logs: result.meta().logs() };
+  }
+
+  private chargeFee(payer: Address, fee: number): void {
+    const account = this.svm.getAccount(payer);
+    if (account.exists) this.svm.setAccount({ ...account, lamports: toLamports(account.lamports - BigInt(fee)) });
   }
 
   /** Seals the current slot as a block (with whatever was sent into it), then `count − 1` empty ones. */
