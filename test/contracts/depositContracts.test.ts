@@ -1,9 +1,11 @@
-import { encodeAbiParameters, encodeFunctionData, erc20Abi, getAddress, parseEther, zeroAddress, type Address } from 'viem';
+import { fileURLToPath } from 'node:url';
+import { encodeAbiParameters, encodeFunctionData, erc20Abi, getAddress, parseEther, toFunctionSelector, zeroAddress, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';
 import * as depositForwarder from '../../contracts/artifacts/depositForwarder';
 import { deployDepositContracts, PROXY_RUNTIME_CODE } from '../../contracts/deployer';
 import { depositContractAddresses, DETERMINISTIC_DEPLOYMENT_PROXY } from '../../domain/depositContracts';
+import { compileContract, type SolidityUnit } from '../../toolchain/solidity/compileSolidity';
 import {
   addressOf,
   COLLECTOR,
@@ -20,6 +22,11 @@ import {
 } from './depositContractsFixture';
 
 const SECOND_CHAIN_ID = 31338;
+
+const REENTRANT_TOKEN: SolidityUnit = {
+  name: 'ReentrantToken',
+  files: [new URL('./ReentrantToken.sol', import.meta.url), new URL('../../toolchain/localChain/TestToken.sol', import.meta.url)].map((url) => fileURLToPath(url)),
+};
 
 describe('deposit contracts on a local Hardhat chain', () => {
   let main: DepositContractsChain;
@@ -217,5 +224,38 @@ describe('deposit contracts on a local Hardhat chain', () => {
       main.chain.walletClientFor(COLLECTOR).deployContract({ abi: depositFactory.abi, bytecode: depositFactory.bytecode, args: [implementation, collectorAddress, main.params.owner, main.params.sweeper] });
     await expect(deploy(main.chain.account(STRANGER).address, collector())).rejects.toThrow(/reverted/);
     await expect(deploy(main.forwarder, zeroAddress)).rejects.toThrow(/reverted/);
+  });
+});
+
+describe('a token that calls back into the factory during a sweep', () => {
+  let setup: DepositContractsChain;
+
+  beforeAll(async () => {
+    setup = await startDepositContractsChain();
+  });
+
+  afterAll(async () => {
+    await setup?.chain.stop();
+  });
+
+  test('is refused the nested sweep, which would count the collector’s growth twice', async () => {
+    const { abi, bytecode } = await compileContract(REENTRANT_TOKEN, 'ReentrantToken');
+    const { chain } = setup;
+    const deployHash = await chain.walletClient.deployContract({ abi, bytecode, args: ['Hostile', 'HOST', 6] });
+    const token = getAddress((await chain.publicClient.waitForTransactionReceipt({ hash: deployHash })).contractAddress!);
+    const [outer, inner] = [nextSalt(), nextSalt()];
+    await chain.mint(token, await addressOf(setup, outer), 5_000_000n);
+    await chain.mint(token, await addressOf(setup, inner), 3_000_000n);
+    const write = async (address: Address, request: Parameters<typeof chain.walletClient.writeContract>[0]) =>
+      chain.publicClient.waitForTransactionReceipt({ hash: await chain.walletClientFor(OWNER).writeContract({ ...request, address }) });
+    await write(setup.factory, { abi: depositFactory.abi, functionName: 'setSweeper', args: [token, true] } as never);
+    await write(token, { abi, functionName: 'arm', args: [setup.factory, inner] } as never);
+
+    const { swept } = await sweepMany(setup, [outer], token);
+
+    expect(swept.map((event) => [event.salt, event.amount])).toEqual([[outer, 5_000_000n]]);
+    const reentryError = await chain.publicClient.readContract({ address: token, abi, functionName: 'reentryError' });
+    expect(reentryError).toBe(toFunctionSelector('Reentered()'));
+    expect(await chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [await addressOf(setup, inner)] })).toBe(3_000_000n);
   });
 });
