@@ -17,6 +17,7 @@ COPY api ./api
 COPY activities ./activities
 COPY bin ./bin
 COPY config ./config
+COPY contracts ./contracts
 COPY db ./db
 COPY domain ./domain
 COPY indexers ./indexers

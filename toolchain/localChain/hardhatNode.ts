@@ -41,17 +41,20 @@ export interface HardhatNodeOptions {
   /** Loopback port to listen on; omitted or 0: a free one. */
   port?: number;
   startupTimeoutMs?: number;
+  /** Omitted: 31337, Hardhat's own. Another id gives a second chain that differs from the first as two real chains do. */
+  chainId?: number;
 }
 
 /**
- * Starts `hardhat node` (chain id 31337, automine on, the 20 funded default accounts) on a loopback port.
+ * Starts `hardhat node` (chain id 31337 unless told otherwise, automine on, the 20 funded default accounts) on a loopback port.
  * A child process rather than an in-process server: Hardhat keeps one runtime environment per process, and a
  * separate process can be killed outright however its parent ends.
  */
-export async function startHardhatNode({ port: fixedPort, startupTimeoutMs = 30_000 }: HardhatNodeOptions = {}): Promise<HardhatNode> {
+export async function startHardhatNode({ port: fixedPort, startupTimeoutMs = 30_000, chainId = HARDHAT_CHAIN_ID }: HardhatNodeOptions = {}): Promise<HardhatNode> {
+  if (!Number.isSafeInteger(chainId) || chainId < 1) throw new RangeError(`chainId must be a positive integer, got ${chainId}`);
   if (fixedPort) {
     try {
-      return await launch(fixedPort, startupTimeoutMs);
+      return await launch(fixedPort, startupTimeoutMs, chainId);
     } catch (error) {
       if (error instanceof PortTakenError) throw new Error(`cannot start the local chain: 127.0.0.1:${fixedPort} is already in use`);
       throw error;
@@ -60,7 +63,7 @@ export async function startHardhatNode({ port: fixedPort, startupTimeoutMs = 30_
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     try {
-      return await launch(port, startupTimeoutMs);
+      return await launch(port, startupTimeoutMs, chainId);
     } catch (error) {
       // freePort() cannot reserve the port, so another process may take it before Hardhat binds it.
       if (!(error instanceof PortTakenError) || attempt === PORT_ATTEMPTS) throw error;
@@ -68,12 +71,12 @@ export async function startHardhatNode({ port: fixedPort, startupTimeoutMs = 30_
   }
 }
 
-async function launch(port: number, startupTimeoutMs: number): Promise<HardhatNode> {
+async function launch(port: number, startupTimeoutMs: number, chainId: number): Promise<HardhatNode> {
   const child = spawn(
     process.execPath,
     ['-e', launcher(), 'node', '--config', configPath, '--hostname', '127.0.0.1', '--port', String(port)],
     // Hardhat refuses to run unless the working directory resolves its own local installation.
-    { cwd: projectRoot, env: hardhatEnv(), stdio: ['pipe', 'pipe', 'pipe'] },
+    { cwd: projectRoot, env: hardhatEnv(chainId), stdio: ['pipe', 'pipe', 'pipe'] },
   );
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
@@ -96,7 +99,7 @@ async function launch(port: number, startupTimeoutMs: number): Promise<HardhatNo
     await stop();
     throw error;
   }
-  return { rpcUrl: `http://127.0.0.1:${port}`, chainId: HARDHAT_CHAIN_ID, stop };
+  return { rpcUrl: `http://127.0.0.1:${port}`, chainId, stop };
 }
 
 function waitUntilReady(child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
@@ -137,7 +140,7 @@ async function terminate(child: ChildProcess): Promise<void> {
   }
 }
 
-function hardhatEnv(): NodeJS.ProcessEnv {
+function hardhatEnv(chainId: number): NodeJS.ProcessEnv {
   // An inherited HARDHAT_NETWORK or similar would silently reconfigure the node, so none are passed on.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('HARDHAT_')));
   return {
@@ -146,5 +149,7 @@ function hardhatEnv(): NodeJS.ProcessEnv {
     CI: 'true',
     HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true',
     NO_COLOR: '1',
+    // Read by hardhat.config.cjs; set here, after the inherited HARDHAT_* are dropped, so only this option sets it.
+    HARDHAT_LOCAL_CHAIN_ID: String(chainId),
   };
 }

@@ -1,11 +1,12 @@
 // A local EVM chain with viem clients: a Hardhat node, test tokens, funded accounts, mining, snapshots and reverts.
 // The EVM indexer tests use it, and so do `npm start` and `npm run demo` (devChain.ts).
+import { fileURLToPath } from 'node:url';
 import { mnemonicToSeed } from '@scure/bip39';
 import { createPublicClient, createTestClient, createWalletClient, defineChain, erc20Abi, http, isAddressEqual, parseAbi, parseEventLogs } from 'viem';
 import type { Address, Chain, Hash, HDAccount, Hex, PublicClient, TestClient, Transport, WalletClient } from 'viem';
 import { HDKey, hdKeyToAccount } from 'viem/accounts';
 import { hardhat } from 'viem/chains';
-import { compileTestToken } from './compileTestToken';
+import { compileSolidity, type SolidityUnit } from '../solidity/compileSolidity';
 import { startHardhatNode, type HardhatNodeOptions } from './hardhatNode';
 
 /** Hardhat's built-in dev mnemonic; the node funds its first 20 accounts (m/44'/60'/0'/0/i) with 10 000 ETH each. */
@@ -30,7 +31,8 @@ export interface LocalChain {
   walletClient: WalletClient<Transport, Chain, HDAccount>;
   account(index: number): HDAccount;
   walletClientFor(accountIndex: number): WalletClient<Transport, Chain, HDAccount>;
-  deployToken(options: { symbol: string; decimals: number; name?: string }): Promise<Address>;
+  /** `kind` picks a test token whose `transfer` returns true (the default), nothing (Ethereum USDT) or false (Tron USDT). */
+  deployToken(options: { symbol: string; decimals: number; name?: string; kind?: TestTokenKind }): Promise<Address>;
   /**
    * Mint and transfer resolve once their transaction is mined. With automine off that means whatever mines next:
    * start the call, then `mine()` (or let interval mining run), then await it.
@@ -52,6 +54,15 @@ export interface LocalChain {
   stop(): Promise<void>;
 }
 
+/** The contract behind each kind of test token, all in this folder. */
+const TEST_TOKEN_CONTRACTS = { standard: 'TestToken', noReturn: 'NoReturnToken', falseReturn: 'FalseReturnToken' } as const;
+export type TestTokenKind = keyof typeof TEST_TOKEN_CONTRACTS;
+
+const TEST_TOKENS: SolidityUnit = {
+  name: 'TestTokens',
+  files: ['TestToken.sol', 'NoReturnToken.sol', 'FalseReturnToken.sol'].map((file) => fileURLToPath(new URL(`./${file}`, import.meta.url))),
+};
+
 const testTokenAbi = [
   ...erc20Abi,
   ...parseAbi(['constructor(string name, string symbol, uint8 decimals)', 'function mint(address to, uint256 value)']),
@@ -61,7 +72,7 @@ export async function createLocalChain(options: HardhatNodeOptions = {}): Promis
   // The BIP-39 seed costs 2048 PBKDF2 rounds; the async variant yields, so it overlaps with the node booting.
   const [started, prepared] = await Promise.allSettled([
     startHardhatNode(options),
-    Promise.all([compileTestToken(), mnemonicToSeed(HARDHAT_MNEMONIC)]),
+    Promise.all([compileSolidity(TEST_TOKENS), mnemonicToSeed(HARDHAT_MNEMONIC)]),
   ]);
   if (prepared.status === 'rejected') {
     if (started.status === 'fulfilled') await started.value.stop();
@@ -69,7 +80,7 @@ export async function createLocalChain(options: HardhatNodeOptions = {}): Promis
   }
   if (started.status === 'rejected') throw started.reason;
   const node = started.value;
-  const [testToken, seed] = prepared.value;
+  const [testTokens, seed] = prepared.value;
   const masterKey = HDKey.fromMasterSeed(seed);
 
   const account = (index: number): HDAccount => {
@@ -106,9 +117,11 @@ export async function createLocalChain(options: HardhatNodeOptions = {}): Promis
     account,
     walletClientFor,
 
-    async deployToken({ symbol, decimals, name = `Test ${symbol}` }) {
+    async deployToken({ symbol, decimals, name = `Test ${symbol}`, kind = 'standard' }) {
       if (!Number.isInteger(decimals) || decimals < 0 || decimals > 255) throw new RangeError(`decimals must fit a uint8, got ${decimals}`);
-      const hash = await walletClient.deployContract({ abi: testTokenAbi, bytecode: testToken.bytecode, args: [name, symbol, decimals] });
+      const compiled = testTokens[TEST_TOKEN_CONTRACTS[kind]];
+      if (!compiled) throw new Error(`solc produced no ${TEST_TOKEN_CONTRACTS[kind]} contract`);
+      const hash = await walletClient.deployContract({ abi: testTokenAbi, bytecode: compiled.bytecode, args: [name, symbol, decimals] });
       const receipt = await publicClient.waitForTransactionReceipt({ hash });
       if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`deploying ${symbol} failed in transaction ${hash}`);
       return receipt.contractAddress;
