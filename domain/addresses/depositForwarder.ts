@@ -1,0 +1,35 @@
+/**
+ * Smart deposit addresses: a session's EVM and Tron deposit address is the CREATE2 address of an EIP-1167 clone of
+ * `DepositForwarder`, deployed by `DepositFactory` with the session's salt when it is first swept. Nobody holds a
+ * key for it; only the factory's sweepers can move its funds, and only to the factory's collector. The factory and
+ * implementation sit at the same address on every EVM chain, so one address serves all six, as an HD address did.
+ */
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import type { Hex } from 'viem';
+import { evmCreate2Address, tronCreate2AddressBytes } from './create2';
+import type { EvmAddress } from './evm';
+import { minimalProxyInitCode } from './minimalProxy';
+import { tronAddressFromHex, tronAddressToEvmHex, tronAddressToHex } from './tron';
+
+/** A deployed factory and the implementation its clones delegate to, as one chain family spells addresses. */
+export type ForwarderContracts<Address extends string> = { factory: Address; implementation: Address };
+export type EvmForwarderContracts = ForwarderContracts<EvmAddress>;
+/** Base58check `T…` addresses. */
+export type TronForwarderContracts = ForwarderContracts<string>;
+
+/** Per family, the contracts new sessions' addresses come from; unset: that family keeps HD addresses. */
+export type ModeDepositForwarders = { evm: EvmForwarderContracts | undefined; tron: TronForwarderContracts | undefined };
+
+export type DepositScheme = 'hd' | 'forwarder';
+
+/** What `DepositFactory.addressOf(salt)` returns on any EVM chain. */
+export function evmForwarderAddress(contracts: EvmForwarderContracts, salt: Hex): EvmAddress {
+  return evmCreate2Address(contracts.factory, salt, minimalProxyInitCode(contracts.implementation));
+}
+
+/** The clone's address in TVM: the factory in its 21-byte form deploys it; inside the VM the implementation is 20 bytes. */
+export function tronForwarderAddress(contracts: TronForwarderContracts, salt: Hex): string {
+  const initCode = minimalProxyInitCode(tronAddressToEvmHex(contracts.implementation));
+  const address = tronCreate2AddressBytes(hexToBytes(tronAddressToHex(contracts.factory)), hexToBytes(salt.slice(2)), hexToBytes(initCode.slice(2)));
+  return tronAddressFromHex(bytesToHex(address));
+}
