@@ -7,6 +7,7 @@
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import type { Hex } from 'viem';
 import { evmCreate2Address, tronCreate2AddressBytes } from './create2';
+import type { Mode } from '../session';
 import type { EvmAddress } from './evm';
 import { minimalProxyInitCode } from './minimalProxy';
 import { tronAddressFromHex, tronAddressToEvmHex, tronAddressToHex } from './tron';
@@ -19,6 +20,9 @@ export type TronForwarderContracts = ForwarderContracts<string>;
 
 /** Per family, the contracts new sessions' addresses come from; unset: that family keeps HD addresses. */
 export type ModeDepositForwarders = { evm: EvmForwarderContracts | undefined; tron: TronForwarderContracts | undefined };
+export type DepositForwarders = Record<Mode, ModeDepositForwarders>;
+
+export const NO_DEPOSIT_FORWARDERS: DepositForwarders = { test: { evm: undefined, tron: undefined }, live: { evm: undefined, tron: undefined } };
 
 export type DepositScheme = 'hd' | 'forwarder';
 
