@@ -5,7 +5,7 @@
 // address needs the seed, so the signer derives it and it is written once, the first time a Solana pair is chosen
 // (migration 0033).
 import { depositSalt } from '../../domain/addresses/depositSalt';
-import { evmForwarderAddress, tronForwarderAddress, type DepositForwarders } from '../../domain/addresses/depositForwarder';
+import { depositScheme, evmForwarderAddress, tronForwarderAddress, type DepositForwarders } from '../../domain/addresses/depositForwarder';
 import { isSolanaAddress } from '../../domain/addresses/solana';
 import type { EvmAddress } from '../../domain/addresses/evm';
 import type { Sql } from '../../db/client';
@@ -46,7 +46,7 @@ export async function reserveSessionDepositAddresses(tx: Sql, sources: DepositAd
   await tx`
     insert into deposit_addresses (session_id, mode, derivation_index, evm_address, tron_address, evm_scheme, evm_factory, tron_scheme, tron_factory)
     values (${record.sessionId}, ${record.mode}, ${index}, ${evm}, ${tron},
-            ${forwarders.evm ? 'forwarder' : 'hd'}, ${forwarders.evm?.factory ?? null}, ${forwarders.tron ? 'forwarder' : 'hd'}, ${forwarders.tron?.factory ?? null})`;
+            ${depositScheme(forwarders.evm)}, ${forwarders.evm?.factory ?? null}, ${depositScheme(forwarders.tron)}, ${forwarders.tron?.factory ?? null})`;
   return { index, evm, tron, solana: null };
 }
 

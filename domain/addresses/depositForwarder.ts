@@ -24,15 +24,27 @@ export type DepositForwarders = Record<Mode, ModeDepositForwarders>;
 
 export const NO_DEPOSIT_FORWARDERS: DepositForwarders = { test: { evm: undefined, tron: undefined }, live: { evm: undefined, tron: undefined } };
 
+/** How a deposit address's funds are moved: by its key's holder (HD) or by the factory that deploys its clone. */
 export type DepositScheme = 'hd' | 'forwarder';
+
+export const depositScheme = (contracts: ForwarderContracts<string> | undefined): DepositScheme => (contracts ? 'forwarder' : 'hd');
+
+const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
+
+/** CREATE2 takes a 32-byte word; viem would pad a shorter salt where the contract's bytes32 argument would not match it. */
+function assertSalt(salt: Hex): void {
+  if (!BYTES32.test(salt)) throw new RangeError(`a CREATE2 salt is 32 bytes of hex, got ${JSON.stringify(salt)}`);
+}
 
 /** What `DepositFactory.addressOf(salt)` returns on any EVM chain. */
 export function evmForwarderAddress(contracts: EvmForwarderContracts, salt: Hex): EvmAddress {
+  assertSalt(salt);
   return evmCreate2Address(contracts.factory, salt, minimalProxyInitCode(contracts.implementation));
 }
 
 /** The clone's address in TVM: the factory in its 21-byte form deploys it; inside the VM the implementation is 20 bytes. */
 export function tronForwarderAddress(contracts: TronForwarderContracts, salt: Hex): string {
+  assertSalt(salt);
   const initCode = minimalProxyInitCode(tronAddressToEvmHex(contracts.implementation));
   const address = tronCreate2AddressBytes(hexToBytes(tronAddressToHex(contracts.factory)), hexToBytes(salt.slice(2)), hexToBytes(initCode.slice(2)));
   return tronAddressFromHex(bytesToHex(address));

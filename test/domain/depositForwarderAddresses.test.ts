@@ -91,4 +91,11 @@ describe('forwarder deposit addresses', () => {
     expect(tronAddressToHex(address)).toBe(bytesToHex(bytes));
     expect(tronAddressToEvmHex(address)).not.toBe(evmForwarderAddress(evm, salt).toLowerCase());
   });
+
+  it('refuses a salt that is not 32 bytes rather than pad it to another address', () => {
+    for (const bad of ['0x01', `${salt}00`, salt.slice(0, -1)]) {
+      expect(() => evmForwarderAddress(evm, bad as `0x${string}`)).toThrow(RangeError);
+      expect(() => tronForwarderAddress(tron, bad as `0x${string}`)).toThrow(RangeError);
+    }
+  });
 });
