@@ -5,7 +5,7 @@
  */
 import { keccak256, stringToHex, type Hex } from 'viem';
 
-export const DEPOSIT_SALT_PREFIX = 'checkout-deposit:v1:';
+const DEPOSIT_SALT_PREFIX = 'checkout-deposit:v1:';
 
 /** keccak256(utf8("checkout-deposit:v1:" + sessionId)) as bytes32. */
 export function depositSalt(sessionId: string): Hex {
