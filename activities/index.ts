@@ -4,6 +4,7 @@
 import type { Sql } from '../db/client';
 import type { Rate } from '../domain/pricing';
 import type { TokenSymbol } from '../domain/chains';
+import { NO_DEPOSIT_FORWARDERS, type DepositForwarders } from '../domain/addresses/depositForwarder';
 import type { DepositXpubs } from './depositAddresses/derive';
 import type { PaymentNetwork } from './payments/paymentNetwork';
 import { createConfirmedDepositFacts } from './payments/confirmedDepositFacts';
@@ -25,6 +26,8 @@ export interface ActivityDeps {
   sql: Sql;
   /** Public material only: the worker derives EVM and Tron deposit addresses; the signer holds the seeds. */
   depositXpubs: DepositXpubs;
+  /** Where a mode has a factory, new sessions' EVM or Tron address is their forwarder clone; none by default (HD). */
+  depositForwarders?: DepositForwarders;
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
   /** Token contracts and chain ids per network, from the chain registry (tests may pass their own). */
   paymentNetwork: PaymentNetwork;
@@ -35,13 +38,14 @@ export interface ActivityDeps {
 }
 
 export function createActivities(deps: ActivityDeps) {
+  const addressSources = { depositXpubs: deps.depositXpubs, depositForwarders: deps.depositForwarders ?? NO_DEPOSIT_FORWARDERS };
   return {
     ...createReadModelActivities({ sql: deps.sql }),
-    reserveDepositIndex: createReserveDepositIndex({ sql: deps.sql, depositXpubs: deps.depositXpubs }),
+    reserveDepositIndex: createReserveDepositIndex({ sql: deps.sql, ...addressSources }),
     preparePayment: createPreparePayment({
       sql: deps.sql,
       network: deps.paymentNetwork,
-      depositXpubs: deps.depositXpubs,
+      ...addressSources,
       liveTokenPrices: deps.liveTokenPrices,
     }),
     recordDeposit: createRecordDeposit({ sql: deps.sql }),

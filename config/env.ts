@@ -10,6 +10,8 @@ import type { RetentionAges } from '../db/repositories/retention';
 import { InvalidAccountXpubError, parseAccountXpub, type DepositXpubs } from '../activities/depositAddresses/derive';
 import { DEVELOPMENT_ACCOUNT_XPUBS } from '../activities/depositAddresses/seed';
 import { signingMaterialIssues, type ProcessName } from './signingMaterial';
+import { depositForwarderIssues, depositForwardersFromEnv } from './depositForwarders';
+import type { DepositForwarders } from '../domain/addresses/depositForwarder';
 
 export type { ProcessName } from './signingMaterial';
 
@@ -53,6 +55,14 @@ const EnvSchema = z
     DEPOSIT_XPUB_TRON_TEST: z.string().optional(),
     DEPOSIT_XPUB_EVM_LIVE: z.string().optional(),
     DEPOSIT_XPUB_TRON_LIVE: z.string().optional(),
+    EVM_DEPOSIT_FACTORY_TEST: z.string().optional(),
+    EVM_DEPOSIT_FORWARDER_TEST: z.string().optional(),
+    EVM_DEPOSIT_FACTORY_LIVE: z.string().optional(),
+    EVM_DEPOSIT_FORWARDER_LIVE: z.string().optional(),
+    TRON_DEPOSIT_FACTORY_TEST: z.string().optional(),
+    TRON_DEPOSIT_FORWARDER_TEST: z.string().optional(),
+    TRON_DEPOSIT_FACTORY_LIVE: z.string().optional(),
+    TRON_DEPOSIT_FORWARDER_LIVE: z.string().optional(),
     LATE_DEPOSIT_WATCH_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
     MINIMUM_DEPOSIT_CENTS: z.coerce.number().int().min(1).max(100_000).default(Number(DEFAULT_MINIMUM_DEPOSIT_CENTS)),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
@@ -93,6 +103,7 @@ const EnvSchema = z
       ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: `not an address or CIDR range: ${invalidIpRules(listEntries(env.TRUST_PROXY)).join(', ')}` });
     }
     for (const issue of depositXpubIssues(env)) ctx.addIssue({ code: 'custom', ...issue });
+    for (const issue of depositForwarderIssues(env)) ctx.addIssue({ code: 'custom', ...issue });
     for (const name of ['SOLANA_TREASURY_ADDRESS_TEST', 'SOLANA_TREASURY_ADDRESS_LIVE'] as const) {
       const value = env[name]?.trim();
       if (value && !isSolanaAddress(value)) ctx.addIssue({ code: 'custom', path: [name], message: 'is not a Solana address (npm run signer -- --print-xpubs prints the right one)' });
@@ -163,6 +174,11 @@ export type Config = {
   reconciliationIntervalMinutes: number;
   /** Account xpubs the main worker derives EVM and Tron deposit addresses from; test defaults to the development mnemonic's. */
   depositXpubs: DepositXpubs;
+  /**
+   * Per mode and chain family, the DepositFactory and DepositForwarder new sessions' deposit addresses are CREATE2
+   * clones of (config/depositForwarders.ts); a family without them keeps HD addresses from the xpubs.
+   */
+  depositForwarders: DepositForwarders;
   /** How long after a session closes its deposit address is still watched, so late deposits are caught. */
   lateDepositWatchHours: number;
   /** Deposits worth less are dust: kept for a refund, never credited. */
@@ -301,6 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     solanaTreasuryAddresses: { test: e.SOLANA_TREASURY_ADDRESS_TEST?.trim() || undefined, live: e.SOLANA_TREASURY_ADDRESS_LIVE?.trim() || undefined },
     reconciliationIntervalMinutes: e.RECONCILIATION_INTERVAL_MINUTES,
     depositXpubs: { test: depositXpubsFor(e, 'test'), live: depositXpubsFor(e, 'live') },
+    depositForwarders: depositForwardersFromEnv(e),
     lateDepositWatchHours: e.LATE_DEPOSIT_WATCH_HOURS,
     minimumDepositCents: e.MINIMUM_DEPOSIT_CENTS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,

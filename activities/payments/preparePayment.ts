@@ -1,5 +1,5 @@
-// select-payment's I/O in one database transaction: quote, the session's HD deposit address (one
-// derivation index per session, reused when the customer changes token or chain), the payment record
+// select-payment's I/O in one database transaction: quote, the session's deposit address (one derivation
+// index and one set of addresses per session, reused when the customer changes token or chain), the payment record
 // and the indexer watch. Idempotent, so Temporal may retry it freely. A Solana pair needs the address the
 // signer derived for the session's index (workflows/paymentPreparation.ts); EVM and Tron pairs never wait on it.
 import { ApplicationFailure } from '@temporalio/activity';
@@ -13,16 +13,13 @@ import type { SessionRecord } from '../../domain/session';
 import type { TokenSymbol } from '../../domain/chains';
 import type { PaymentInstructions, PaymentSelection } from '../../domain/payment';
 import { WorkflowFailure } from '../../domain/workflowFailures';
-import type { DepositXpubs } from '../depositAddresses/derive';
-import { reserveSessionDepositAddresses, sessionSolanaAddress } from '../depositAddresses/sessionDepositAddresses';
+import { reserveSessionDepositAddresses, sessionSolanaAddress, type DepositAddressSources } from '../depositAddresses/sessionDepositAddresses';
 import { networkForMode } from '../../domain/payablePairs';
 import type { PaymentNetwork } from './paymentNetwork';
 
-export interface PaymentDeps {
+export interface PaymentDeps extends DepositAddressSources {
   sql: Sql;
   network: PaymentNetwork;
-  /** Per mode, public material only: the signer alone holds the seeds. */
-  depositXpubs: DepositXpubs;
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
 }
 
@@ -45,7 +42,7 @@ export function createPreparePayment(deps: PaymentDeps) {
     const paymentId = paymentIdForSession(record.sessionId);
 
     return deps.sql.begin(async (tx) => {
-      const addresses = await reserveSessionDepositAddresses(tx as unknown as Sql, deps.depositXpubs, record);
+      const addresses = await reserveSessionDepositAddresses(tx as unknown as Sql, deps, record);
       const depositAddress =
         family === 'evm'
           ? addresses.evm

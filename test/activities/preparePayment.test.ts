@@ -1,6 +1,8 @@
 // Issue 12 item 7, issue 13 item 1: test and live deposit addresses come from separate seeds, each with its own index
 // sequence; the worker derives EVM and Tron addresses from xpubs alone and takes the Solana address from the signer,
-// and a session's index still gives the very addresses the seed gave before the split. Runs as the worker's role.
+// and a session's index still gives the very addresses the seed gave before the split. Issue 14 item 2: where the mode
+// has forwarder contracts, a new session's EVM and Tron addresses are its CREATE2 clones instead, and sessions given
+// HD addresses before keep them. Runs as the worker's role.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { deriveDepositAddresses, depositXpubsFromSeeds, deriveEvmAddress } from '../../activities/depositAddresses/derive';
@@ -13,6 +15,9 @@ import { loadChainsConfig } from '../../config/chains';
 import { createSql, type Sql } from '../../db/client';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import { createChainRegistry } from '../../domain/chainRegistry';
+import { depositSalt } from '../../domain/addresses/depositSalt';
+import { evmForwarderAddress, NO_DEPOSIT_FORWARDERS, tronForwarderAddress, type DepositForwarders } from '../../domain/addresses/depositForwarder';
+import { tronAddressFromEvmHex } from '../../domain/addresses/tron';
 import type { Mode, SessionRecord } from '../../domain/session';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTestMerchant } from '../support/factories';
@@ -39,7 +44,7 @@ afterAll(async () => {
 // The signer holds the seeds; the worker is given only their xpubs, as in production.
 const seeds = depositSeeds({ test: TEST_MNEMONIC, live: LIVE_MNEMONIC });
 const signer = createSignerActivities({ depositSeeds: seeds });
-const workerDeps = () => ({ sql: worker, depositXpubs: depositXpubsFromSeeds(seeds) });
+const workerDeps = (depositForwarders: DepositForwarders = NO_DEPOSIT_FORWARDERS) => ({ sql: worker, depositXpubs: depositXpubsFromSeeds(seeds), depositForwarders });
 const prepare = (deps = workerDeps()) =>
   createPreparePayment({ ...deps, network: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig({}))), liveTokenPrices: { USDC: ONE, USDT: ONE } });
 
@@ -50,10 +55,10 @@ async function newSession(mode: Mode): Promise<SessionRecord> {
 }
 
 /** The Solana pair as the workflow prepares it: the index from the worker, the address from the signer. */
-async function prepareSolana(record: SessionRecord) {
-  const { index, solanaAddress } = await createReserveDepositIndex(workerDeps())(record);
+async function prepareSolana(record: SessionRecord, deps = workerDeps()) {
+  const { index, solanaAddress } = await createReserveDepositIndex(deps)(record);
   const address = solanaAddress ?? (await signer.deriveSolanaDepositAddress({ mode: record.mode, index }));
-  return prepare()(record, { token: 'USDC', chain: 'solana' }, address);
+  return prepare(deps)(record, { token: 'USDC', chain: 'solana' }, address);
 }
 
 describe('deposit addresses per mode', () => {
@@ -98,7 +103,7 @@ describe('deposit addresses from xpubs and the signer', () => {
   });
 
   it('refuses a mode whose xpubs the worker was not given, naming the variables', async () => {
-    const withoutLive = prepare({ sql: worker, depositXpubs: { ...depositXpubsFromSeeds(seeds), live: undefined } });
+    const withoutLive = prepare({ ...workerDeps(), depositXpubs: { ...depositXpubsFromSeeds(seeds), live: undefined } });
     await expect(withoutLive(await newSession('live'), { token: 'USDC', chain: 'base' })).rejects.toThrow(
       'live deposit addresses need DEPOSIT_XPUB_EVM_LIVE and DEPOSIT_XPUB_TRON_LIVE (npm run signer -- --print-xpubs prints them)',
     );
@@ -107,5 +112,68 @@ describe('deposit addresses from xpubs and the signer', () => {
   it('the signer refuses live Solana addresses without a live seed', async () => {
     const testOnly = createSignerActivities({ depositSeeds: depositSeeds({ test: TEST_MNEMONIC, live: undefined }) });
     await expect(testOnly.deriveSolanaDepositAddress({ mode: 'live', index: 0 })).rejects.toThrow('the signer was given no DEPOSIT_MNEMONIC_LIVE');
+  });
+});
+
+describe('forwarder deposit addresses', () => {
+  const evm = { factory: '0x5FbDB2315678afecb367f032d93F642f64180aa3', implementation: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512' } as const;
+  const tron = { factory: tronAddressFromEvmHex(evm.factory.toLowerCase()), implementation: tronAddressFromEvmHex(evm.implementation.toLowerCase()) };
+  const forwarders = (mode: Mode, families: Partial<DepositForwarders[Mode]>): DepositForwarders => ({
+    ...NO_DEPOSIT_FORWARDERS,
+    [mode]: { evm: undefined, tron: undefined, ...families },
+  });
+  const indexOf = async (sessionId: string) =>
+    (await db.sql<{ index: number }[]>`select derivation_index::int as index from deposit_addresses where session_id = ${sessionId}`)[0]!.index;
+  const row = async (sessionId: string) =>
+    (await db.sql`select evm_scheme, evm_factory, tron_scheme, tron_factory from deposit_addresses where session_id = ${sessionId}`)[0];
+
+  it("gives a new session its clones' addresses, one for every EVM chain, recording the scheme and factory", async () => {
+    const deps = workerDeps(forwarders('live', { evm, tron }));
+    const record = await newSession('live');
+    const salt = depositSalt(record.sessionId);
+    const onBase = await prepare(deps)(record, { token: 'USDC', chain: 'base' });
+    const onPolygon = await prepare(deps)(record, { token: 'USDC', chain: 'polygon' });
+    const onTron = await prepare(deps)(record, { token: 'USDT', chain: 'tron' });
+    expect([onBase.deposit_address, onPolygon.deposit_address]).toEqual([evmForwarderAddress(evm, salt), evmForwarderAddress(evm, salt)]);
+    expect(onTron.deposit_address).toBe(tronForwarderAddress(tron, salt));
+    expect(await row(record.sessionId)).toEqual({ evm_scheme: 'forwarder', evm_factory: evm.factory, tron_scheme: 'forwarder', tron_factory: tron.factory });
+    // Solana keeps its HD address from the session's index, which is reserved all the same.
+    const index = await indexOf(record.sessionId);
+    expect((await prepareSolana(record, deps)).deposit_address).toBe(await signer.deriveSolanaDepositAddress({ mode: 'live', index }));
+  });
+
+  it('needs no xpub where both families have forwarders, and still refuses a family left on HD without one', async () => {
+    const noLiveXpubs = { ...depositXpubsFromSeeds(seeds), live: undefined };
+    const both = prepare({ ...workerDeps(forwarders('live', { evm, tron })), depositXpubs: noLiveXpubs });
+    const record = await newSession('live');
+    expect((await both(record, { token: 'USDC', chain: 'ethereum' })).deposit_address).toBe(evmForwarderAddress(evm, depositSalt(record.sessionId)));
+    const evmOnly = prepare({ ...workerDeps(forwarders('live', { evm })), depositXpubs: noLiveXpubs });
+    await expect(evmOnly(await newSession('live'), { token: 'USDC', chain: 'base' })).rejects.toThrow('live deposit addresses need DEPOSIT_XPUB_EVM_LIVE');
+  });
+
+  it('keeps HD addresses for a family without forwarders, and for sessions given them before; every address stays watched', async () => {
+    const before = await newSession('live');
+    const hd = await prepare()(before, { token: 'USDC', chain: 'base' });
+    const deps = workerDeps(forwarders('live', { evm }));
+    const after = await newSession('live');
+    const [hdAgain, forwarder, tronHd] = [
+      await prepare(deps)(before, { token: 'USDC', chain: 'arbitrum' }),
+      await prepare(deps)(after, { token: 'USDC', chain: 'base' }),
+      await prepare(deps)(after, { token: 'USDT', chain: 'tron' }),
+    ];
+    expect(hdAgain.deposit_address).toBe(hd.deposit_address);
+    expect(forwarder.deposit_address).toBe(evmForwarderAddress(evm, depositSalt(after.sessionId)));
+    expect(await row(before.sessionId)).toEqual({ evm_scheme: 'hd', evm_factory: null, tron_scheme: 'hd', tron_factory: null });
+    expect(await row(after.sessionId)).toEqual({ evm_scheme: 'forwarder', evm_factory: evm.factory, tron_scheme: 'hd', tron_factory: null });
+    expect(tronHd.deposit_address).toBe(deriveDepositAddresses(mnemonicToSeedSync(LIVE_MNEMONIC), await indexOf(after.sessionId)).tron);
+    // The indexers watch deposit_watches alone, whatever the scheme.
+    expect(await db.sql`select session_id, chain, address from deposit_watches where session_id in ${db.sql([before.sessionId, after.sessionId])} order by address`).toEqual(
+      expect.arrayContaining([
+        { session_id: before.sessionId, chain: 'base', address: hd.deposit_address },
+        { session_id: before.sessionId, chain: 'arbitrum', address: hd.deposit_address },
+        { session_id: after.sessionId, chain: 'base', address: forwarder.deposit_address },
+        { session_id: after.sessionId, chain: 'tron', address: tronHd.deposit_address },
+      ]),
+    );
   });
 });

@@ -69,3 +69,60 @@ describe('configuration', () => {
     expect(message).not.toContain('short-secret-value');
   });
 });
+
+describe('deposit forwarder contracts', () => {
+  const FACTORY = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+  const FORWARDER = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
+  // The same two accounts in Tron's spellings: base58check and 41-hex.
+  const TRON_FACTORY = 'TJhSSbZ8dVqtEiLYgva1WWcV4R4NkRCARH';
+  const TRON_FORWARDER_HEX = '41e7f1725e7734ce288f8367e1bb143e90bb3f0512';
+
+  it('has none by default: every family of both modes keeps HD addresses', () => {
+    expect(loadConfig({}, 'worker').depositForwarders).toEqual({ test: { evm: undefined, tron: undefined }, live: { evm: undefined, tron: undefined } });
+  });
+
+  it('reads a pair per mode and family, EVM stored checksummed, Tron as base58 from either spelling', () => {
+    const config = loadConfig(
+      {
+        EVM_DEPOSIT_FACTORY_LIVE: FACTORY.toLowerCase(),
+        EVM_DEPOSIT_FORWARDER_LIVE: FORWARDER,
+        TRON_DEPOSIT_FACTORY_TEST: TRON_FACTORY,
+        TRON_DEPOSIT_FORWARDER_TEST: TRON_FORWARDER_HEX,
+      },
+      'api',
+    );
+    expect(config.depositForwarders).toEqual({
+      test: { evm: undefined, tron: { factory: TRON_FACTORY, implementation: 'TX7cLPN5XdNGBzyF9ti4nsHCPZhq7qqJ7C' } },
+      live: { evm: { factory: FACTORY, implementation: FORWARDER }, tron: undefined },
+    });
+  });
+
+  it('refuses half a pair, naming the missing variable', () => {
+    expect(() => loadConfig({ EVM_DEPOSIT_FACTORY_TEST: FACTORY }, 'worker')).toThrow(
+      'invalid configuration: EVM_DEPOSIT_FORWARDER_TEST: is needed with EVM_DEPOSIT_FACTORY_TEST: set both of a pair or neither',
+    );
+    expect(() => loadConfig({ TRON_DEPOSIT_FORWARDER_LIVE: TRON_FACTORY }, 'worker')).toThrow('TRON_DEPOSIT_FACTORY_LIVE: is needed with TRON_DEPOSIT_FORWARDER_LIVE');
+  });
+
+  it('refuses malformed, zero and identical addresses, naming the variable and never echoing its value', () => {
+    const refused = [
+      [{ EVM_DEPOSIT_FACTORY_TEST: FACTORY.replace('F', 'f'), EVM_DEPOSIT_FORWARDER_TEST: FORWARDER }, 'EVM_DEPOSIT_FACTORY_TEST: is not an EVM address'],
+      [{ EVM_DEPOSIT_FACTORY_TEST: FACTORY, EVM_DEPOSIT_FORWARDER_TEST: `0x${'0'.repeat(40)}` }, 'EVM_DEPOSIT_FORWARDER_TEST: is the zero address'],
+      [{ EVM_DEPOSIT_FACTORY_LIVE: FACTORY, EVM_DEPOSIT_FORWARDER_LIVE: FACTORY.toLowerCase() }, 'EVM_DEPOSIT_FORWARDER_LIVE: must differ from EVM_DEPOSIT_FACTORY_LIVE'],
+      [{ TRON_DEPOSIT_FACTORY_TEST: FACTORY, TRON_DEPOSIT_FORWARDER_TEST: TRON_FORWARDER_HEX }, 'TRON_DEPOSIT_FACTORY_TEST: is not a Tron address'],
+      [{ TRON_DEPOSIT_FACTORY_TEST: TRON_FACTORY.slice(0, -1) + 'b', TRON_DEPOSIT_FORWARDER_TEST: TRON_FORWARDER_HEX }, 'TRON_DEPOSIT_FACTORY_TEST: is not a Tron address'],
+      [{ TRON_DEPOSIT_FACTORY_LIVE: TRON_FACTORY, TRON_DEPOSIT_FORWARDER_LIVE: `41${'0'.repeat(40)}` }, 'TRON_DEPOSIT_FORWARDER_LIVE: is the zero address'],
+    ] as const;
+    for (const [env, message] of refused) {
+      let error: unknown;
+      try {
+        loadConfig(env, 'worker');
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toContain(message);
+      for (const value of Object.values(env)) expect((error as Error).message).not.toContain(value);
+    }
+  });
+});
