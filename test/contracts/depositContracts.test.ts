@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';
 import * as depositForwarder from '../../contracts/artifacts/depositForwarder';
 import { deployDepositContracts, PROXY_RUNTIME_CODE } from '../../contracts/deployer';
+import { evmForwarderAddress } from '../../domain/addresses/depositForwarder';
 import { depositContractAddresses, DETERMINISTIC_DEPLOYMENT_PROXY } from '../../domain/depositContracts';
 import { compileContract, type SolidityUnit } from '../../toolchain/solidity/compileSolidity';
 import {
@@ -13,7 +14,6 @@ import {
   nextSalt,
   OWNER,
   PAYER,
-  predictDepositAddress,
   startDepositContractsChain,
   STRANGER,
   SWEEPER,
@@ -78,7 +78,7 @@ describe('deposit contracts on a local Hardhat chain', () => {
     expect([second.factory, second.forwarder]).toEqual([main.factory, main.forwarder]);
 
     const salt = nextSalt();
-    const predicted = predictDepositAddress(main.factory, main.forwarder, salt);
+    const predicted = evmForwarderAddress({ factory: main.factory, implementation: main.forwarder }, salt);
     expect(await addressOf(main, salt)).toBe(predicted);
     expect(await addressOf(second, salt)).toBe(predicted);
 

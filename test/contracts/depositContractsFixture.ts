@@ -1,6 +1,6 @@
 // A local chain with the deposit contracts deployed the way operators deploy them (contracts/deployer.ts), and
 // helpers to fund deposit addresses and sweep them as the relayer would.
-import { concat, getContractAddress, keccak256, parseEventLogs, toHex, type Address, type Hash, type Hex } from 'viem';
+import { keccak256, parseEventLogs, toHex, type Address, type Hash, type Hex } from 'viem';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';
 import { deployDepositContracts, type DeploymentStep } from '../../contracts/deployer';
 import type { DepositFactoryParams } from '../../domain/depositContracts';
@@ -41,11 +41,6 @@ export function nextSalt(): Hex {
 }
 
 /** EIP-1014 over the EIP-1167 init code, written out here rather than imported so the contract is checked against the formula. */
-export function predictDepositAddress(factory: Address, forwarder: Address, salt: Hex): Address {
-  const initCode = concat(['0x3d602d80600a3d3981f3363d3d373d3d3d363d73', forwarder, '0x5af43d82803e903d91602b57fd5bf3']);
-  return getContractAddress({ opcode: 'CREATE2', from: factory, salt, bytecode: initCode });
-}
-
 export interface SweptEvent {
   salt: Hex;
   forwarder: Address;
