@@ -48,9 +48,9 @@ export function depositForBurnCalldata(args: DepositForBurnArgs): Hex {
 }
 
 /**
- * mintRecipient for a Solana destination: the 32 bytes of the USDC *token account* (not its owner's wallet),
- * which must exist when the mint runs.
+ * A Solana address as the bytes32 CCTP messages carry. As mintRecipient it must be the USDC *token account*
+ * (not its owner's wallet), and that account must exist when the mint runs.
  */
-export function solanaMintRecipient(tokenAccount: SolanaAddress): Hex {
-  return toHex(getAddressEncoder().encode(tokenAccount) as Uint8Array);
+export function solanaAddressBytes32(solanaAddress: SolanaAddress): Hex {
+  return toHex(getAddressEncoder().encode(solanaAddress) as Uint8Array);
 }

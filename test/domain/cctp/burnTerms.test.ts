@@ -10,7 +10,7 @@ import {
   messageTransmitterV2Abi,
   tokenMessengerV2Abi,
 } from '../../../domain/cctp/cctpAbi';
-import { DepositForBurnError, depositForBurnCalldata, solanaMintRecipient } from '../../../domain/cctp/depositForBurn';
+import { DepositForBurnError, depositForBurnCalldata, solanaAddressBytes32 } from '../../../domain/cctp/depositForBurn';
 import { CCTP_SOURCE_DOMAINS, SOLANA_CCTP_DOMAIN, isCctpSourceChain } from '../../../domain/cctp/domains';
 import { CctpFeeError, maxFeeFor } from '../../../domain/cctp/maxFee';
 
@@ -79,7 +79,7 @@ describe('maxFee from the fees endpoint', () => {
 describe('depositForBurn calldata', () => {
   // Circle's docs example message (cctp API reference, /v2/messages) carries Solana's USDC mint as burnToken.
   it('turns a Solana token account into its 32 bytes for mintRecipient', () => {
-    expect(solanaMintRecipient(address('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'))).toBe(
+    expect(solanaAddressBytes32(address('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'))).toBe(
       '0xc6fa7af3bedbad3a3d65f36aabc97431b1bbe4c2d2f6e0e47ca60203452f5d61',
     );
   });
