@@ -6,7 +6,7 @@ import { isHex } from 'viem';
 import type { Hex } from 'viem';
 import { z } from 'zod';
 import type { CctpFeeQuote } from '../../domain/cctp/maxFee';
-import { decodeMessageV2 } from '../../domain/cctp/messageV2';
+import { decodeMessageV2, MESSAGE_V2_VERSION } from '../../domain/cctp/messageV2';
 
 export const DEFAULT_ATTESTATION_TIMEOUT_MS = 10_000;
 
@@ -167,12 +167,15 @@ function attested(endpoint: string, entry: z.infer<typeof messageSchema>): Attes
   const message = hexString.safeParse(entry.message);
   const attestation = hexString.safeParse(entry.attestation);
   if (!message.success || !attestation.success) throw new AttestationApiError('malformed', endpoint, 'a complete message without message or attestation bytes');
-  let nonce: Hex;
+  let header;
   try {
-    nonce = decodeMessageV2(message.data as Hex).nonce;
+    header = decodeMessageV2(message.data as Hex);
   } catch {
     throw new AttestationApiError('malformed', endpoint, 'a complete message that is not a CCTP V2 message');
   }
+  // V1 messages (version 0) share the endpoint and would decode as garbage here.
+  if (header.version !== MESSAGE_V2_VERSION) throw new AttestationApiError('malformed', endpoint, `a complete message of version ${header.version}, not CCTP V2`);
+  const { nonce } = header;
   if (/^0x0*$/.test(nonce)) throw new AttestationApiError('malformed', endpoint, 'a complete message without a nonce');
   return { message: message.data as Hex, attestation: attestation.data as Hex, nonce };
 }

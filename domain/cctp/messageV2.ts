@@ -40,6 +40,9 @@ const HOOK_DATA_INDEX = 228;
 const UINT32_MAX = 0xffff_ffff;
 const UINT256_MAX = (1n << 256n) - 1n;
 
+/** MessageTransmitterV2's `version`; V1 messages carry 0. */
+export const MESSAGE_V2_VERSION = 1;
+
 export const EMPTY_BYTES32: Hex = `0x${'00'.repeat(32)}`;
 
 export function encodeMessageV2(message: MessageV2): Hex {

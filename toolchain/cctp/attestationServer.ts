@@ -37,8 +37,8 @@ export interface AttestationServerOptions {
 
 export interface AttestationServer {
   url: string;
-  /** The next `count` requests, whatever they ask, are answered `status` with an error body. */
-  failNext(count: number, status?: number): void;
+  /** The next `count` requests, whatever they ask, are answered `status` with `body` (an error body by default). */
+  failNext(count: number, status?: number, body?: unknown): void;
   /** The next `count` requests are answered only after `ms`, to run into the client's timeout. */
   delayNext(count: number, ms: number): void;
   /** The next attestation issued (first or re-attestation) carries an expirationBlock already reached. */
@@ -75,7 +75,7 @@ export async function startAttestationServer(options: AttestationServerOptions):
   const destinationBlock = options.destinationBlock ?? (() => 0n);
   const attesterKey = options.attesterKey ?? LOCAL_ATTESTER_PRIVATE_KEY;
   const burns = new Map<Hex, Burn>();
-  const faults = { fail: [] as number[], delay: [] as number[], expireNext: false };
+  const faults = { fail: [] as { status: number; body: unknown }[], delay: [] as number[], expireNext: false };
   const seenPaths: string[] = [];
 
   const attest = async (entry: BurnMessage): Promise<void> => {
@@ -162,7 +162,7 @@ export async function startAttestationServer(options: AttestationServerOptions):
     const delay = faults.delay.shift();
     const failure = faults.fail.shift();
     const answer = async () => {
-      if (failure !== undefined) return reply(failure, { error: 'Injected fault' });
+      if (failure !== undefined) return reply(failure.status, failure.body);
       try {
         const { status, body } = await route(request);
         reply(status, body);
@@ -185,7 +185,7 @@ export async function startAttestationServer(options: AttestationServerOptions):
 
   return {
     url: `http://127.0.0.1:${port}`,
-    failNext: (count, status = 503) => faults.fail.push(...Array<number>(count).fill(status)),
+    failNext: (count, status = 503, body = { error: 'Injected fault' }) => faults.fail.push(...Array.from({ length: count }, () => ({ status, body }))),
     delayNext: (count, ms) => faults.delay.push(...Array<number>(count).fill(ms)),
     expireNext: () => {
       faults.expireNext = true;
@@ -259,7 +259,7 @@ function messageView(entry: BurnMessage) {
         maxFee: String(body.maxFee),
         feeExecuted: String(body.feeExecuted),
         expirationBlock: String(body.expirationBlock),
-        hookData: body.hookData === '0x' ? null : body.hookData,
+        hookData: body.hookData,
       },
     },
     cctpVersion: 2,

@@ -177,6 +177,23 @@ describe('the attestation client against the local attestation stand-in, burns o
     expect(await client.messages(standIn.localDomain, hash)).toEqual({ state: 'not-seen' });
   });
 
+  it('refuses a complete answer without a signature, or carrying a V1 message, as malformed', async () => {
+    const hash = await sendBurn(2_000_000n, 'standard', 0n);
+    await chain.publicClient.waitForTransactionReceipt({ hash });
+    await client.messages(standIn.localDomain, hash);
+    const good = await attestedNow(hash);
+    const complete = { message: good.message, eventNonce: good.nonce, attestation: good.attestation, cctpVersion: 2, status: 'complete' };
+    const v1Message = `0x00000000${good.message.slice(10)}` as const;
+    for (const [entry, reason] of [
+      [{ ...complete, attestation: 'PENDING' }, /without message or attestation bytes/],
+      [{ ...complete, message: v1Message }, /version 0, not CCTP V2/],
+      [{ ...complete, status: undefined }, /at messages\.0\.status/],
+    ] as const) {
+      server.failNext(1, 200, { messages: [entry] });
+      await expect(client.messages(standIn.localDomain, hash)).rejects.toMatchObject({ kind: 'malformed', message: expect.stringMatching(reason) });
+    }
+  });
+
   it('refuses a malformed request before sending it', async () => {
     await expect(client.messages(standIn.localDomain, '0x1234')).rejects.toMatchObject({ kind: 'refused' });
     await expect(client.reattest('0x01')).rejects.toMatchObject({ kind: 'refused' });
