@@ -1,4 +1,5 @@
 import type { Chain } from '../chains';
+import type { CctpSpeed } from './finality';
 import type { Hex } from 'viem';
 
 /** Circle's CCTP domain ids (cctp/concepts/supported-chains-and-domains); bsc and tron have no USDC route. */
@@ -40,4 +41,9 @@ export function isCctpSourceChain(chain: Chain): chain is CctpSourceChain {
 
 export function cctpSourceDomain(chain: CctpSourceChain): number {
   return CCTP_SOURCE_DOMAINS[chain];
+}
+
+/** Standard unless Fast is both configured and offered by the source chain (never on polygon). */
+export function cctpSpeedFor(chain: CctpSourceChain, fastConfigured: boolean): CctpSpeed {
+  return fastConfigured && CCTP_FAST_SOURCE[chain] ? 'fast' : 'standard';
 }

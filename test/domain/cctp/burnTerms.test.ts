@@ -11,7 +11,7 @@ import {
   tokenMessengerV2Abi,
 } from '../../../domain/cctp/cctpAbi';
 import { DepositForBurnError, depositForBurnCalldata, solanaAddressBytes32 } from '../../../domain/cctp/depositForBurn';
-import { CCTP_SOURCE_DOMAINS, SOLANA_CCTP_DOMAIN, isCctpSourceChain } from '../../../domain/cctp/domains';
+import { CCTP_SOURCE_DOMAINS, SOLANA_CCTP_DOMAIN, cctpSpeedFor, isCctpSourceChain } from '../../../domain/cctp/domains';
 import { CctpFeeError, maxFeeFor } from '../../../domain/cctp/maxFee';
 
 // Extracted from circlefin/evm-cctp-contracts docs/abis/cctp/v2.1 (commit in the file's `source`).
@@ -48,6 +48,12 @@ describe('the CCTP domain table', () => {
     expect(CCTP_SOURCE_DOMAINS).toEqual({ ethereum: 0, optimism: 2, arbitrum: 3, base: 6, polygon: 7 });
     expect(SOLANA_CCTP_DOMAIN).toBe(5);
     expect(['bsc', 'tron', 'solana'].map((chain) => isCctpSourceChain(chain as never))).toEqual([false, false, false]);
+  });
+
+  it('burns Standard by default, Fast only where configured and the source offers it', () => {
+    expect(cctpSpeedFor('base', false)).toBe('standard');
+    expect(cctpSpeedFor('base', true)).toBe('fast');
+    expect(cctpSpeedFor('polygon', true)).toBe('standard');
   });
 });
 
