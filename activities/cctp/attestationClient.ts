@@ -99,13 +99,15 @@ export function createAttestationClient({ baseUrl, timeoutMs = DEFAULT_ATTESTATI
 
   const request = async (endpoint: string, path: string, init: { method: 'GET' | 'POST' }): Promise<{ status: number; body: unknown }> => {
     let response: Response;
+    let text: string;
     try {
+      // The one deadline covers the body too: a server may send its status line and then stall.
       response = await fetch(new URL(path, base), { ...init, headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+      text = await response.text();
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
       throw new AttestationApiError('unavailable', endpoint, timedOut ? `no answer within ${timeoutMs} ms` : 'connection failed');
     }
-    const text = await response.text();
     if (response.status === 404) return { status: 404, body: undefined };
     if (response.status === 429 || response.status >= 500) throw new AttestationApiError('unavailable', endpoint, `HTTP ${response.status}`, response.status);
     if (!response.ok) throw new AttestationApiError('refused', endpoint, `HTTP ${response.status}`, response.status);

@@ -39,8 +39,11 @@ export interface AttestationServer {
   url: string;
   /** The next `count` requests, whatever they ask, are answered `status` with `body` (an error body by default). */
   failNext(count: number, status?: number, body?: unknown): void;
-  /** The next `count` requests are answered only after `ms`, to run into the client's timeout. */
-  delayNext(count: number, ms: number): void;
+  /**
+   * The next `count` requests are answered only after `ms`, to run into the client's timeout; with
+   * `afterHeaders`, a 200 status line goes out at once and the body only after `ms` (a stalling proxy).
+   */
+  delayNext(count: number, ms: number, options?: { afterHeaders?: boolean }): void;
   /** The next attestation issued (first or re-attestation) carries an expirationBlock already reached. */
   expireNext(): void;
   /** Requests answered so far, by path without the query: what a test can count polls with. */
@@ -75,7 +78,7 @@ export async function startAttestationServer(options: AttestationServerOptions):
   const destinationBlock = options.destinationBlock ?? (() => 0n);
   const attesterKey = options.attesterKey ?? LOCAL_ATTESTER_PRIVATE_KEY;
   const burns = new Map<Hex, Burn>();
-  const faults = { fail: [] as { status: number; body: unknown }[], delay: [] as number[], expireNext: false };
+  const faults = { fail: [] as { status: number; body: unknown }[], delay: [] as { ms: number; afterHeaders: boolean }[], expireNext: false };
   const seenPaths: string[] = [];
 
   const attest = async (entry: BurnMessage): Promise<void> => {
@@ -156,7 +159,7 @@ export async function startAttestationServer(options: AttestationServerOptions):
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     seenPaths.push(new URL(request.url ?? '/', 'http://127.0.0.1').pathname);
     const reply = (status: number, body: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json' });
+      if (!response.headersSent) response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(body));
     };
     const delay = faults.delay.shift();
@@ -172,8 +175,12 @@ export async function startAttestationServer(options: AttestationServerOptions):
     };
     request.resume();
     request.on('end', () => {
-      if (delay === undefined) void answer();
-      else setTimeout(() => void answer(), delay).unref();
+      if (!delay) return void answer();
+      if (delay.afterHeaders) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.flushHeaders();
+      }
+      setTimeout(() => void answer(), delay.ms).unref();
     });
   });
   server.listen(0, '127.0.0.1');
@@ -186,7 +193,7 @@ export async function startAttestationServer(options: AttestationServerOptions):
   return {
     url: `http://127.0.0.1:${port}`,
     failNext: (count, status = 503, body = { error: 'Injected fault' }) => faults.fail.push(...Array.from({ length: count }, () => ({ status, body }))),
-    delayNext: (count, ms) => faults.delay.push(...Array<number>(count).fill(ms)),
+    delayNext: (count, ms, { afterHeaders = false } = {}) => faults.delay.push(...Array.from({ length: count }, () => ({ ms, afterHeaders }))),
     expireNext: () => {
       faults.expireNext = true;
     },

@@ -174,6 +174,9 @@ describe('the attestation client against the local attestation stand-in, burns o
     expect(slow).toMatchObject({ kind: 'unavailable' });
     expect((slow as Error).message).toMatch(/no answer within 2000 ms/);
 
+    server.delayNext(1, 5_000, { afterHeaders: true });
+    expect(await failure()).toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/no answer within 2000 ms/) });
+
     expect(await client.messages(standIn.localDomain, hash)).toEqual({ state: 'not-seen' });
   });
 
