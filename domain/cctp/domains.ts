@@ -39,10 +39,6 @@ export function isCctpSourceChain(chain: Chain): chain is CctpSourceChain {
   return Object.hasOwn(CCTP_SOURCE_DOMAINS, chain);
 }
 
-export function cctpSourceDomain(chain: CctpSourceChain): number {
-  return CCTP_SOURCE_DOMAINS[chain];
-}
-
 /** Standard unless Fast is both configured and offered by the source chain (never on polygon). */
 export function cctpSpeedFor(chain: CctpSourceChain, fastConfigured: boolean): CctpSpeed {
   return fastConfigured && CCTP_FAST_SOURCE[chain] ? 'fast' : 'standard';
