@@ -91,6 +91,7 @@ const EnvSchema = z
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(300_000).default(0),
     LOCAL_CHAIN_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
     LOCAL_SOLANA_PORT: z.coerce.number().int().min(0).max(65535).default(8899),
+    CCTP_ATTESTATION_URL: z.url({ protocol: /^https?$/ }).default('https://iris-api.circle.com'),
   })
   .superRefine((env, ctx) => {
     if (/^(true|false|yes|no|1|0)$/i.test(env.TRUST_PROXY.trim())) {
@@ -219,6 +220,8 @@ export type Config = {
   localChainPort: number;
   /** Port of the local Solana chain `npm start` runs when no RPC_URLS_SOLANA_* is set; 0 picks a free one. */
   localSolanaPort: number;
+  /** Circle's CCTP attestation service (Iris); its sandbox serves the testnets, the local stand-in `npm start`. */
+  cctpAttestationUrl: string;
 };
 
 type XpubEnv = Partial<Record<`DEPOSIT_XPUB_${'EVM' | 'TRON'}_${'TEST' | 'LIVE'}`, string>>;
@@ -342,6 +345,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     localChainPort: e.LOCAL_CHAIN_PORT,
     localSolanaPort: e.LOCAL_SOLANA_PORT,
+    cctpAttestationUrl: e.CCTP_ATTESTATION_URL,
   };
 }
 

@@ -36,6 +36,12 @@ describe('configuration', () => {
     for (const bad of ['5', '-1', '1.5', '604801']) expect(() => loadConfig({ SWEEP_INTERVAL_SECONDS: bad }, 'worker'), bad).toThrow('SWEEP_INTERVAL_SECONDS');
   });
 
+  it('reads the CCTP attestation service URL, Circle’s mainnet one by default; anything but an http(s) URL is refused', () => {
+    expect(loadConfig({}, 'worker').cctpAttestationUrl).toBe('https://iris-api.circle.com');
+    expect(loadConfig({ CCTP_ATTESTATION_URL: 'https://iris-api-sandbox.circle.com' }, 'worker').cctpAttestationUrl).toBe('https://iris-api-sandbox.circle.com');
+    for (const bad of ['iris-api.circle.com', 'ftp://iris-api.circle.com']) expect(() => loadConfig({ CCTP_ATTESTATION_URL: bad }, 'worker'), bad).toThrow('CCTP_ATTESTATION_URL');
+  });
+
   it('refuses an API in production without a session-token secret, naming the variable; other processes need none', () => {
     const production = loadConfig({ APP_ENV: 'production' }, 'api');
     expect(() => requireSessionTokenSecret(production)).toThrow(ConfigError);

@@ -1,0 +1,44 @@
+import { finalityThreshold } from './finality';
+import type { CctpSpeed } from './finality';
+
+/** One entry of `GET /v2/burn/USDC/fees/{src}/{dst}`: `minimumFee` in basis points, possibly fractional. */
+export interface CctpFeeQuote {
+  finalityThreshold: number;
+  minimumFee: number;
+}
+
+export class CctpFeeError extends Error {
+  override name = 'CctpFeeError';
+}
+
+const BPS_DENOMINATOR = 10_000n;
+
+/**
+ * The `maxFee` for a burn of `amount` minor units: the quoted bps of the amount, rounded up, and at least 1 when
+ * the fee is on (TokenMessengerV2 charges no less). Since V2.1 a Standard burn under the minimum reverts too, so
+ * both speeds take it from the quote. Throws when the quote lacks the speed or the fee would eat the whole amount
+ * (the contract requires maxFee < amount).
+ */
+export function maxFeeFor(amount: bigint, quotes: readonly CctpFeeQuote[], speed: CctpSpeed): bigint {
+  if (amount <= 0n) throw new CctpFeeError(`a burn amount must be positive, got ${amount}`);
+  const threshold = finalityThreshold(speed);
+  const quote = quotes.find((entry) => entry.finalityThreshold === threshold);
+  if (!quote) throw new CctpFeeError(`the fee quote has no entry for finality threshold ${threshold} (${speed})`);
+  const { numerator, denominator } = decimalFraction(quote.minimumFee);
+  const scaled = amount * numerator;
+  const divisor = denominator * BPS_DENOMINATOR;
+  const rounded = (scaled + divisor - 1n) / divisor;
+  const maxFee = numerator > 0n && rounded === 0n ? 1n : rounded;
+  if (maxFee >= amount) throw new CctpFeeError(`a fee of ${quote.minimumFee} bps leaves nothing of ${amount} (maxFee ${maxFee})`);
+  return maxFee;
+}
+
+// Exact: a bps value like 1.3 must not become 1.2999999… through binary floating point.
+function decimalFraction(bps: number): { numerator: bigint; denominator: bigint } {
+  const match = /^(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i.exec(String(bps));
+  if (!Number.isFinite(bps) || !match) throw new CctpFeeError(`a fee in bps must be a non-negative number, got ${bps}`);
+  const [, whole = '0', fraction = '', exponentText = '0'] = match;
+  const exponent = Number(exponentText) - fraction.length;
+  const digits = BigInt(whole + fraction);
+  return exponent >= 0 ? { numerator: digits * 10n ** BigInt(exponent), denominator: 1n } : { numerator: digits, denominator: 10n ** BigInt(-exponent) };
+}
