@@ -5,7 +5,8 @@
 // checks it against that account.
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { getAddressDecoder, type Address, type GetAccountInfoApi, type Instruction, type Rpc, type TransactionSigner } from '@solana/kit';
-import { readBurnMessageV2, readMessageV2 } from '../../domain/cctp/messageV2Fields';
+import { hexToBytes, toHex } from 'viem';
+import { decodeBurnMessageV2, decodeMessageV2 } from '../../domain/cctp/messageV2';
 import {
   MESSAGE_TRANSMITTER_V2_PROGRAM,
   receiveMessageAccounts,
@@ -40,16 +41,16 @@ export async function feeRecipientTokenAccount(rpc: Rpc<GetAccountInfoApi>, usdc
 
 /** Refuses a message not bound for Solana: the program would fail it after the payer paid the fee. */
 export async function receiveMessageInstruction(input: ReceiveMessageInput): Promise<Instruction> {
-  const message = readMessageV2(input.message);
+  const message = decodeMessageV2(toHex(input.message));
   if (message.destinationDomain !== SOLANA_CCTP_DOMAIN) throw new Error(`the CCTP message is for domain ${message.destinationDomain}, not Solana's ${SOLANA_CCTP_DOMAIN}`);
-  const burn = readBurnMessageV2(message.body);
-  const pdas = await receiveMessagePdas({ nonce: message.nonce, sourceDomain: message.sourceDomain, burnToken: burn.burnToken, usdcMint: input.usdcMint });
+  const burn = decodeBurnMessageV2(message.messageBody);
+  const pdas = await receiveMessagePdas({ nonce: hexToBytes(message.nonce), sourceDomain: message.sourceDomain, burnToken: hexToBytes(burn.burnToken), usdcMint: input.usdcMint });
   const accounts = receiveMessageAccounts({
     pdas,
     payer: input.payer.address,
     caller: input.payer.address,
     feeRecipientTokenAccount: input.feeRecipientTokenAccount,
-    recipientTokenAccount: getAddressDecoder().decode(burn.mintRecipient),
+    recipientTokenAccount: getAddressDecoder().decode(hexToBytes(burn.mintRecipient)),
   });
   return {
     programAddress: MESSAGE_TRANSMITTER_V2_PROGRAM,

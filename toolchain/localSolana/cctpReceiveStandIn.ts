@@ -24,7 +24,8 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { address, AccountRole, getAddressDecoder, getAddressEncoder, lamports, type Address } from '@solana/kit';
 import type { LiteSVM } from 'litesvm';
-import { readBurnMessageV2, readMessageV2 } from '../../domain/cctp/messageV2Fields';
+import { hexToBigInt, hexToBytes, toHex } from 'viem';
+import { decodeBurnMessageV2, decodeMessageV2 } from '../../domain/cctp/messageV2';
 import {
   MESSAGE_TRANSMITTER_V2_PROGRAM,
   parseReceiveMessageData,
@@ -39,11 +40,6 @@ import type { InstructionsMessage, ProgramStandIn, StandInFailure } from './loca
 import { findProgramAddressSync } from './programAddress';
 
 const COMPUTE_BUDGET_PROGRAM = address('ComputeBudget111111111111111111111111111111');
-/**
- * The local attester's address (Hardhat account #1's published test key, issue 14's plan): the attestation
- * stand-in (toolchain/cctp/attester.ts, branch cctpevm) signs with it; one definition once that lands.
- */
-export const LOCAL_CCTP_ATTESTER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 /** The stand-in's own code, outside Anchor's and the programs' ranges: a transaction it cannot run. */
 export const STAND_IN_UNSUPPORTED = 9_999;
 const SIGNATURE_LENGTH = 65;
@@ -195,8 +191,8 @@ export function cctpReceiveStandIn(options: CctpReceiveStandInOptions): ProgramS
     let fields;
     let burn;
     try {
-      fields = readMessageV2(params.message);
-      burn = readBurnMessageV2(fields.body);
+      fields = decodeMessageV2(toHex(params.message));
+      burn = decodeBurnMessageV2(fields.messageBody);
     } catch {
       refuse(ERRORS.MalformedMessage, 'Malformed message');
     }
@@ -208,11 +204,11 @@ export function cctpReceiveStandIn(options: CctpReceiveStandInOptions): ProgramS
       writable: at < numSignerAccounts ? at < numSignerAccounts - numReadonlySignerAccounts : at < keys.length - numReadonlyNonSignerAccounts,
     }));
     const expected = receiveMessageAccounts({
-      pdas: pdasOf(fields.nonce, fields.sourceDomain, burn.burnToken, options.usdcMint),
+      pdas: pdasOf(hexToBytes(fields.nonce), fields.sourceDomain, hexToBytes(burn.burnToken), options.usdcMint),
       payer: given[0]?.address ?? keys[0] as Address,
       caller: given[1]?.address ?? keys[0] as Address,
       feeRecipientTokenAccount,
-      recipientTokenAccount: getAddressDecoder().decode(burn.mintRecipient),
+      recipientTokenAccount: getAddressDecoder().decode(hexToBytes(burn.mintRecipient)),
     });
     if (given.length !== expected.length) refuse(3005, `AccountNotEnoughKeys: receive_message takes ${expected.length} accounts, got ${given.length}`);
     expected.forEach((want, at) => {
@@ -223,9 +219,9 @@ export function cctpReceiveStandIn(options: CctpReceiveStandInOptions): ProgramS
     });
     verifyAttestation(params.message, params.attestation, attesters);
     if (fields.destinationDomain !== SOLANA_CCTP_DOMAIN) refuse(ERRORS.InvalidDestinationDomain, 'Invalid destination domain');
-    const caller = getAddressDecoder().decode(fields.destinationCaller);
-    if (fields.destinationCaller.some((byte) => byte !== 0) && caller !== given[1]?.address) refuse(ERRORS.InvalidDestinationCaller, 'Invalid destination caller');
-    if (getAddressDecoder().decode(fields.recipient) !== TOKEN_MESSENGER_MINTER_V2_PROGRAM) refuse(ERRORS.InvalidRecipientProgram, 'Invalid recipient program');
+    const caller = getAddressDecoder().decode(hexToBytes(fields.destinationCaller));
+    if (hexToBigInt(fields.destinationCaller) !== 0n && caller !== given[1]?.address) refuse(ERRORS.InvalidDestinationCaller, 'Invalid destination caller');
+    if (getAddressDecoder().decode(hexToBytes(fields.recipient)) !== TOKEN_MESSENGER_MINTER_V2_PROGRAM) refuse(ERRORS.InvalidRecipientProgram, 'Invalid recipient program');
     const usedNonce = expected[4]?.address as Address;
     if (svm.getAccount(usedNonce).exists) refuse(ERRORS.AccountAlreadyInUse, `Allocate: account Address { address: ${usedNonce}, base: None } already in use`);
     if (burn.amount > U64_MAX || burn.maxFee > U64_MAX || burn.feeExecuted > U64_MAX) refuse(ERRORS.MalformedMessage, 'Malformed message');

@@ -12,7 +12,8 @@
 import { createHash } from 'node:crypto';
 import { createKeyPairSignerFromPrivateKeyBytes, getBase58Decoder, getBase58Encoder, lamports, type Address } from '@solana/kit';
 import { envSuffix } from '../../config/chains';
-import { cctpReceiveStandIn, installTokenMessenger, LOCAL_CCTP_ATTESTER } from './cctpReceiveStandIn';
+import { LOCAL_ATTESTER_ADDRESS } from '../cctp/attester';
+import { cctpReceiveStandIn, installTokenMessenger } from './cctpReceiveStandIn';
 import { LocalSolanaChain } from './localSolanaChain';
 import { startSolanaRpcServer } from './solanaRpcServer';
 import { createMint, mintTo, type SentTransaction } from './splToken';
@@ -79,7 +80,7 @@ export async function startLocalSolana(options: LocalSolanaOptions): Promise<Loc
   const cctpFeeRecipient = await createKeyPairSignerFromPrivateKeyBytes(seedOf('cctp fee recipient'));
   installTokenMessenger(chain.svm, cctpFeeRecipient.address);
   await mintTo(chain, mint, cctpFeeRecipient.address, 0n);
-  chain.installStandIn(cctpReceiveStandIn({ usdcMint: mint.address, feeRecipient: cctpFeeRecipient.address, attesters: [LOCAL_CCTP_ATTESTER] }));
+  chain.installStandIn(cctpReceiveStandIn({ usdcMint: mint.address, feeRecipient: cctpFeeRecipient.address, attesters: [LOCAL_ATTESTER_ADDRESS] }));
   chain.produce();
 
   const rpc = await startSolanaRpcServer(chain, options.port);
