@@ -118,7 +118,7 @@ export async function benchScale(env: BenchEnvironment, chain: LocalChain, token
     const sessions = `${count.toLocaleString('en')} open sessions`;
     return [
       {
-        benchmark: `scale: opening ${sessions}`,
+        benchmark: `scale: opening ${count.toLocaleString('en')} sessions`,
         figure: `${(count / openSeconds).toFixed(0)} sessions/s (${openSeconds.toFixed(0)} s); select-payment ${latencySummary(selectMs)}`,
         detail: `${OPENERS} customers at once, each creating a session and choosing USDC on base through the API: one worker, one indexer; ${unavailable} select-payment requests answered 503 in the whole run (the update's 15 s deadline), each retried`,
       },
