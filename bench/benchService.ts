@@ -26,9 +26,21 @@ export interface BenchServiceOptions {
   chainEnv: Record<string, string>;
   /** The signer's own variables (SOLANA_TREASURY_KEY_TEST, SOLANA_PAYOUT_MEMO); none: it holds no treasury. */
   signerEnv?: Record<string, string>;
+  /** Further API variables, e.g. a higher MAX_OPEN_SESSIONS_TEST. */
+  apiEnv?: Record<string, string>;
   merchant: Omit<NewMerchant, 'name'>;
   /** Only the signer worker runs in this process; the scenario starts bin/worker.ts and bin/webhookWorker.ts. */
   separateWorkers?: boolean;
+}
+
+/** An API answer other than 2xx with data, with its status. */
+export class BenchHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export interface BenchService {
@@ -39,6 +51,8 @@ export interface BenchService {
   workerEnv: Record<string, string>;
   /** POSTs with the merchant's test key; the answer's `data`, or throws with the status. */
   post(path: string, body: unknown): Promise<Record<string, string>>;
+  /** GETs with the merchant's test key; the answer's `data`, or throws with the status. */
+  get(path: string): Promise<Record<string, string>>;
   stop(): Promise<void>;
 }
 
@@ -57,6 +71,7 @@ export async function startBenchService(env: BenchEnvironment, db: BenchDatabase
       SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
       RATE_LIMIT_PER_MINUTE: '1000000',
       ...options.signerEnv,
+      ...options.apiEnv,
     },
     'dev',
   );
@@ -80,17 +95,19 @@ export async function startBenchService(env: BenchEnvironment, db: BenchDatabase
   const merchant = await insertMerchant(db.sql, { name: `Bench merchant (${options.name})`, ...options.merchant });
   const key = await createApiKey(db.sql, merchant.id, 'test');
   const headers = { 'content-type': 'application/json', 'x-service-user-type': 'checkout', 'x-api-key': key.raw };
+  const call = async (path: string, init: RequestInit) => {
+    const response = await fetch(`${api.url}${path}`, init);
+    const json = (await response.json()) as { data?: Record<string, string> };
+    if (!response.ok || !json.data) throw new BenchHttpError(response.status, `${path}: HTTP ${response.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
   return {
     temporal,
     namespace: config.temporal.namespace,
     merchant,
     workerEnv,
-    async post(path, body) {
-      const response = await fetch(`${api.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-      const json = (await response.json()) as { data?: Record<string, string> };
-      if (!response.ok || !json.data) throw new Error(`${path}: HTTP ${response.status} ${JSON.stringify(json)}`);
-      return json.data;
-    },
+    post: (path, body) => call(path, { method: 'POST', headers, body: JSON.stringify(body) }),
+    get: (path) => call(path, { method: 'GET', headers }),
     async stop() {
       await api.close();
       await workers.stop();

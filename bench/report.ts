@@ -20,6 +20,13 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
+/** p50, p99 and max of latencies in milliseconds. */
+export function latencySummary(values: number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const ms = (p: number) => `${percentile(sorted, p).toFixed(0)} ms`;
+  return `p50 ${ms(50)}, p99 ${ms(99)}, max ${(sorted.at(-1) ?? Number.NaN).toFixed(0)} ms`;
+}
+
 export const progress = (line: string) => console.log(`▸ ${line}`);
 
 export function machine(): string {

@@ -4,6 +4,8 @@
 // or BENCH_ONLY=select-payment (its latency) runs that scenario alone, without the chains, and prints its table
 // without writing RESULTS.md, which holds every benchmark. BENCH_ONLY=recovery kills the worker processes
 // mid-settlement and mid-delivery and times the recovery (bench/workerRecovery.ts): on its own only, printed, not written.
+// BENCH_ONLY=scale runs the scale benchmark alone (bench/scaleSessions.ts, last in the full run), printed, not written;
+// BENCH_SCALE_SESSIONS sets how many sessions it opens (10,000 unless set).
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
@@ -13,6 +15,7 @@ import { startBenchEnvironment, type BenchEnvironment } from './environment';
 import { benchHttp } from './httpThroughput';
 import { benchIndexer } from './indexerCost';
 import { benchPayoutLatency, payoutCount } from './payoutLatency';
+import { benchScale, scaleSessionCount } from './scaleSessions';
 import { machine, progress, table, writeResults, type Row } from './report';
 import { benchSelectPayment } from './selectPaymentLatency';
 import { benchWebhookLatency } from './webhookLatency';
@@ -23,17 +26,18 @@ const payouts = payoutCount(process.env);
 /** The scenarios runnable alone: those that need no chain, and the crash recovery, which runs only so. */
 const ALONE: Record<string, (env: BenchEnvironment) => Promise<Row[]>> = { http: benchHttp, 'select-payment': benchSelectPayment, recovery: benchWorkerRecovery };
 const only = process.env.BENCH_ONLY;
-if (only !== undefined && !Object.hasOwn(ALONE, only)) {
-  throw new Error(`BENCH_ONLY must be ${Object.keys(ALONE).join(', ')} or unset, not ${only}`);
+if (only !== undefined && only !== 'scale' && !Object.hasOwn(ALONE, only)) {
+  throw new Error(`BENCH_ONLY must be ${[...Object.keys(ALONE), 'scale'].join(', ')} or unset, not ${only}`);
 }
+const scaleSessions = scaleSessionCount(process.env);
 const started = Date.now();
 const loadAtStart = loadavg()[0] ?? 0;
 // The in-process workers' runtime logs through pino like bin/worker.ts, here at warn so progress lines stay readable.
 installWorkerRuntime({ logger: pino({ level: 'warn' }), metricsBindAddress: undefined });
 progress(`machine: ${machine()}`);
-progress(`starting embedded Postgres, the Temporal dev server${only ? '' : ' and a Hardhat node'}`);
+progress(`starting embedded Postgres, the Temporal dev server${only && only !== 'scale' ? '' : ' and a Hardhat node'}`);
 const rows: Row[] = [];
-if (only) {
+if (only && only !== 'scale') {
   const env = await startBenchEnvironment();
   try {
     rows.push(...(await (ALONE[only] as (env: BenchEnvironment) => Promise<Row[]>)(env)));
@@ -48,13 +52,22 @@ try {
   const tokens = { usdc: await chain.deployToken({ symbol: 'USDC', decimals: 6 }), usdt: await chain.deployToken({ symbol: 'USDT', decimals: 6 }) };
   await chain.mint(tokens.usdc, chain.account(1).address, 10n ** 15n);
   await chain.mint(tokens.usdt, chain.account(1).address, 10n ** 15n);
-  rows.push(...(await benchHttp(env)));
-  rows.push(...(await benchSelectPayment(env)));
-  rows.push(...(await benchIndexer(env, chain, tokens)));
-  rows.push(...(await benchWebhookLatency(env, chain, tokens)));
-  rows.push(...(await benchPayoutLatency(env, payouts)));
+  if (only === 'scale') {
+    rows.push(...(await benchScale(env, chain, tokens, scaleSessions)));
+  } else {
+    rows.push(...(await benchHttp(env)));
+    rows.push(...(await benchSelectPayment(env)));
+    rows.push(...(await benchIndexer(env, chain, tokens)));
+    rows.push(...(await benchWebhookLatency(env, chain, tokens)));
+    rows.push(...(await benchPayoutLatency(env, payouts)));
+    rows.push(...(await benchScale(env, chain, tokens, scaleSessions)));
+  }
 } finally {
   await Promise.allSettled([chain.stop(), env.stop()]);
+}
+if (only === 'scale') {
+  console.log(`\n${table(rows)}\n\nload average (1 min) ${loadAtStart.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end`);
+  process.exit(0);
 }
 
 const notes = [
@@ -64,6 +77,7 @@ const notes = [
   'select-payment: one run after a warm-up of one session per pair; the workers, the signer and the API share one process and the machine\'s cores with Postgres and the Temporal dev server.',
   'Payout latency: one run; every step is real (API, indexer, workflows, signer, chain), the chain is local: its slots come every 400 ms and an RPC call answers in a millisecond, so a cluster adds its own RPC round trips and confirmation time.',
   'Payout latency floor: the payout lands within a slot of its broadcast, but settle_<pay_id> learns it only on the signer pass after its 2 s CONFIRMATION_POLL sleep, so broadcast → confirmed is that sleep plus one pass, and most of the whole.',
+  `Scale: one run with ${scaleSessions.toLocaleString('en')} sessions; the worker and the indexer are processes of their own, the API, the signer and the bench's clients share this one; the worker's cache holds the SDK's default number of workflows (from its heap limit).`,
   `Load average (1 min) ${loadAtStart.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end, on ${cpus().length} cores: the figures are as loaded as that.`,
   `Total time ${((Date.now() - started) / 1000).toFixed(0)} s.`,
 ];

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Chain, TokenSymbol } from '../domain/chains';
 import { startBenchService, type BenchService } from './benchService';
 import type { BenchEnvironment } from './environment';
-import { percentile, progress, type Row } from './report';
+import { latencySummary, progress, type Row } from './report';
 
 export const SELECT_PAYMENT_CUSTOMERS = 20;
 const SESSIONS_PER_CUSTOMER = 5;
@@ -31,12 +31,6 @@ async function customer(service: BenchService, pair: (typeof PAIRS)[number], lab
   return { chain: pair.chain, ms: performance.now() - started };
 }
 
-const describe = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const ms = (p: number) => `${percentile(sorted, p).toFixed(0)} ms`;
-  return `p50 ${ms(50)}, p99 ${ms(99)}, max ${(sorted.at(-1) ?? Number.NaN).toFixed(0)} ms`;
-};
-
 export async function benchSelectPayment(env: BenchEnvironment): Promise<Row[]> {
   const db = await env.database();
   progress('select-payment latency: starting the workers (bundles the workflows), the signer and the API');
@@ -59,11 +53,11 @@ export async function benchSelectPayment(env: BenchEnvironment): Promise<Row[]> 
         }
       }),
     );
-    const byFamily = PAIRS.map(({ token, chain }) => `${token} on ${chain} ${describe(samples.filter((s) => s.chain === chain).map((s) => s.ms))}`);
+    const byFamily = PAIRS.map(({ token, chain }) => `${token} on ${chain} ${latencySummary(samples.filter((s) => s.chain === chain).map((s) => s.ms))}`);
     return [
       {
         benchmark: 'select-payment (POST /checkout/sessions/select-payment)',
-        figure: `${describe(samples.map((s) => s.ms))} (n = ${samples.length})`,
+        figure: `${latencySummary(samples.map((s) => s.ms))} (n = ${samples.length})`,
         detail: `${SELECT_PAYMENT_CUSTOMERS} customers at once, each creating ${SESSIONS_PER_CUSTOMER} sessions one after another and choosing a pair for each, the pairs spread evenly over base, solana and tron: the update through the session workflow, the deposit address and the quote`,
       },
       { benchmark: '… per pair', figure: byFamily.join('; '), detail: 'a Solana address is the signer worker\'s derivation, one activity more on its own task queue' },
