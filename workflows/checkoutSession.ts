@@ -3,19 +3,25 @@
 // status → activities, through a SessionRun (sessionRun.ts). The read model follows through activities,
 // merchants hear through webhook child workflows. It ends once the session closes; deposits that arrive
 // later are recorded as late by the indexer, which keeps watching the address.
-import { ActivityFailure, ApplicationFailure, allHandlersFinished, condition, continueAsNew, log, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, log, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { PaymentSelection } from '../domain/payment';
 import type { SessionRecord } from '../domain/session';
 import { countConfirmations, refundsDue } from '../domain/sessionLedger';
 import type { SessionState } from '../domain/sessionState';
 import type { SessionStatus } from '../domain/status';
 import { WorkflowFailure } from '../domain/workflowFailures';
+import { activityFailureOfType } from './activityFailures';
 import { createLock } from './lock';
 import * as messages from './messages';
-import { records } from './sessionActivities';
+import { records, recordsInTask } from './sessionActivities';
 import { refuse, SessionRun, type Carried, type InboxEvent } from './sessionRun';
 
 const UPDATES_AFTER_RECORD = 'updates-after-record-session';
+/**
+ * recordSession runs within the first workflow task: a customer's select-payment right after the start waits for it,
+ * and a separate activity cost a round trip through the Temporal server and a second workflow task per session.
+ */
+const RECORD_SESSION_IN_TASK = 'record-session-in-task';
 
 export async function checkoutSession(record: SessionRecord, carried?: Carried): Promise<SessionState> {
   const run = new SessionRun(record, carried);
@@ -85,12 +91,12 @@ export async function checkoutSession(record: SessionRecord, carried?: Carried):
  */
 async function recordSessionOnce(record: SessionRecord): Promise<boolean> {
   try {
-    await records.recordSession(record);
+    await (patched(RECORD_SESSION_IN_TASK) ? recordsInTask : records).recordSession(record);
     return true;
   } catch (error) {
-    const superseded = error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === WorkflowFailure.SessionSuperseded;
+    const superseded = activityFailureOfType(error, WorkflowFailure.SessionSuperseded);
     if (!superseded) throw error;
-    log.warn('orphan session workflow ends: its transaction_id belongs to another session', { sessionId: record.sessionId, reason: error.cause?.message });
+    log.warn('orphan session workflow ends: its transaction_id belongs to another session', { sessionId: record.sessionId, reason: superseded.message });
     return false;
   }
 }

@@ -27,6 +27,7 @@ import { paymentIdForSession } from '../domain/ids';
 import type { BankTransferReceipt, SessionState, SettlementState } from '../domain/sessionState';
 import { CLOSED_STATUSES, type SessionStatus } from '../domain/status';
 import { WorkflowFailure } from '../domain/workflowFailures';
+import { activityFailureOfType } from './activityFailures';
 import { announceStatus } from './announceStatus';
 import { ChainAttribute, SessionStatusAttribute, TokenAttribute } from './searchAttributes';
 import { preparePayment } from './paymentPreparation';
@@ -269,10 +270,8 @@ export class SessionRun {
     try {
       instructions = await preparePayment(this.record, selection, inTask ? paymentSetupInTask : undefined);
     } catch (error) {
-      if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === WorkflowFailure.SelectionRefused) {
-        throw refuse(WorkflowFailure.SelectionRefused, error.cause.message);
-      }
-      throw error;
+      const refused = activityFailureOfType(error, WorkflowFailure.SelectionRefused);
+      throw refused ? refuse(WorkflowFailure.SelectionRefused, refused.message) : error;
     }
     this.refuseSelection(selection);
     this.state.selection = instructions;

@@ -3,10 +3,11 @@
 // until the chain confirms it; the confirmed payout completes the row. A treasury short of funds is waited on,
 // never failed: the merchant is owed the money and the operator is told to top up. A wait of days goes on in fresh
 // runs (continue-as-new), so its history never grows past what Temporal allows.
-import { ActivityFailure, ApplicationFailure, continueAsNew, log, patched, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, continueAsNew, log, patched, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Mode } from '../domain/session';
 import type { SettlementState } from '../domain/sessionState';
 import { WorkflowFailure } from '../domain/workflowFailures';
+import { activityFailureOfType } from './activityFailures';
 import { SettlementStageAttribute } from './searchAttributes';
 import { payouts, records } from './sessionActivities';
 
@@ -119,9 +120,7 @@ async function payOnce(input: TreasurySettlementInput) {
   try {
     return await payouts().payTreasuryPayout({ paymentId: input.paymentId, merchantId: input.merchantId, mode: input.mode, amountUsdcBaseUnits: input.amountUsdcBaseUnits });
   } catch (error) {
-    if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === WorkflowFailure.PayoutRefused) {
-      throw ApplicationFailure.nonRetryable(error.cause.message, WorkflowFailure.PayoutRefused);
-    }
-    throw error;
+    const refused = activityFailureOfType(error, WorkflowFailure.PayoutRefused);
+    throw refused ? ApplicationFailure.nonRetryable(refused.message, WorkflowFailure.PayoutRefused) : error;
   }
 }

@@ -1,13 +1,14 @@
 // simulate (test sessions, contract 4.8): a forced status takes the path a natural change takes. A paid
 // status needs a payment to report, so where the customer chose none the simulation chooses one (the first
 // pair of the session that test mode can take) and makes up the received amount; getState marks both.
-import { ActivityFailure, ApplicationFailure, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, upsertSearchAttributes } from '@temporalio/workflow';
 import type { PaymentInstructions } from '../domain/payment';
 import type { SessionRecord } from '../domain/session';
 import { simulateReceipt, type LedgerTerms } from '../domain/sessionLedger';
 import type { SessionState } from '../domain/sessionState';
 import type { SessionStatus } from '../domain/status';
 import { WorkflowFailure } from '../domain/workflowFailures';
+import { activityFailureOfType } from './activityFailures';
 import { ChainAttribute, TokenAttribute } from './searchAttributes';
 import { preparePayment } from './paymentPreparation';
 import { records } from './sessionActivities';
@@ -47,8 +48,7 @@ async function simulatedSelection(record: SessionRecord): Promise<PaymentInstruc
       try {
         return await preparePayment(record, { token, chain });
       } catch (error) {
-        const refused = error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === WorkflowFailure.SelectionRefused;
-        if (!refused) throw error;
+        if (!activityFailureOfType(error, WorkflowFailure.SelectionRefused)) throw error;
       }
     }
   }
