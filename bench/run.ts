@@ -3,7 +3,7 @@
 // BENCH_PAYOUTS sets how many payouts the payout latency times (20 unless set). BENCH_ONLY=http (the HTTP throughput)
 // or BENCH_ONLY=select-payment (its latency) runs that scenario alone, without the chains, and prints its table
 // without writing RESULTS.md, which holds every benchmark. BENCH_ONLY=recovery kills the worker processes
-// mid-settlement and mid-delivery and times the recovery (bench/workerRecovery.ts): on its own only, printed, not written.
+// mid-settlement and mid-delivery and times the recovery (bench/workerRecovery.ts), printed, not written.
 // BENCH_ONLY=scale runs the scale benchmark alone (bench/scaleSessions.ts, last in the full run), printed, not written;
 // BENCH_SCALE_SESSIONS sets how many sessions it opens (10,000 unless set).
 import { cpus, loadavg } from 'node:os';
@@ -23,7 +23,7 @@ import { benchWorkerRecovery } from './workerRecovery';
 
 const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const payouts = payoutCount(process.env);
-/** The scenarios runnable alone: those that need no chain, and the crash recovery, which runs only so. */
+/** The scenarios runnable alone: those that need no Hardhat node. */
 const ALONE: Record<string, (env: BenchEnvironment) => Promise<Row[]>> = { http: benchHttp, 'select-payment': benchSelectPayment, recovery: benchWorkerRecovery };
 const only = process.env.BENCH_ONLY;
 if (only !== undefined && only !== 'scale' && !Object.hasOwn(ALONE, only)) {
@@ -60,6 +60,7 @@ try {
     rows.push(...(await benchIndexer(env, chain, tokens)));
     rows.push(...(await benchWebhookLatency(env, chain, tokens)));
     rows.push(...(await benchPayoutLatency(env, payouts)));
+    rows.push(...(await benchWorkerRecovery(env)));
     rows.push(...(await benchScale(env, chain, tokens, scaleSessions)));
   }
 } finally {
