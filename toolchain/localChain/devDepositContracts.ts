@@ -3,7 +3,8 @@
 // sessions get forwarder addresses computed offline. The roles are keys of Hardhat's public mnemonic on accounts
 // of their own (never m/44'/60'/0'/0/<i>, the HD deposit addresses, nor the payer's 1'): development only.
 import { parseEther, toHex, type Address, type Hex } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { HDKey, hdKeyToAccount } from 'viem/accounts';
 import { deployDepositContracts } from '../../contracts/deployer';
 import { depositContractAddresses, type DepositContractAddresses, type DepositFactoryParams } from '../../domain/depositContracts';
 import { HARDHAT_MNEMONIC, type LocalChain } from './localChain';
@@ -27,8 +28,12 @@ export interface DevDepositContracts extends DepositContractAddresses {
   signerEnv: Record<string, string>;
 }
 
+let hardhatMasterKey: HDKey | undefined;
+
 function devAccount(path: string) {
-  const account = mnemonicToAccount(HARDHAT_MNEMONIC, { path: path as `m/44'/60'/${string}` });
+  // The seed costs 2048 PBKDF2 rounds: computed once, not once per role.
+  hardhatMasterKey ??= HDKey.fromMasterSeed(mnemonicToSeedSync(HARDHAT_MNEMONIC));
+  const account = hdKeyToAccount(hardhatMasterKey, { path: path as `m/44'/60'/${string}` });
   const privateKey = account.getHdKey().privateKey;
   if (!privateKey) throw new Error(`no private key at ${path}`);
   return { address: account.address, privateKey: toHex(privateKey) };
