@@ -3,9 +3,9 @@
 // USDC test token, the deposit contracts and a TokenMessengerV2 stand-in, and its indexer (unless RPC_URLS_* are
 // configured: then the indexers of those chains), a loopback attestation stand-in for that chain's burns, a local
 // Solana chain with a USDC mint, a funded treasury, the demo merchant's wallet and the CCTP receive stand-in, and
-// its indexer (unless RPC_URLS_SOLANA_* are configured), the workers (the signer among them), the API and a demo merchant with a fresh
-// test key. `npm start` (bin/dev.ts) and `npm run demo` (bin/demo.ts) both run it, so the demo exercises exactly
-// what `npm start` runs.
+// its indexer (unless RPC_URLS_SOLANA_* are configured), the workers (the signer among them), the API and a demo
+// merchant with a fresh test key. `npm start` (bin/dev.ts) and `npm run demo` (bin/demo.ts) both run it, so the
+// demo exercises exactly what `npm start` runs.
 import { join, resolve } from 'node:path';
 import { createSolanaRpc } from '@solana/kit';
 import { Client, Connection } from '@temporalio/client';
