@@ -4,7 +4,9 @@
 // status to completed and checks the webhook's signature with verifyWebhookSignature. `npm run demo -- --chain
 // solana` pays on the local Solana chain instead: a customer wallet funded by the mint sends a real SPL
 // transferChecked through the JSON-RPC, and the chain's own slots bring the confirmations. Either way it shows the
-// merchant's USDC on the local Solana chain before and after, and how the session was settled.
+// merchant's and the treasury's USDC on the local Solana chain before and after, and how the session was settled.
+// On base the deposit address is a clone of the local deposit factory, and after the payout the demo walks the
+// inventory path that brings the deposit back to the treasury (demo/inventoryPath.ts).
 //
 // It always runs its own stack, on free ports with a throw-away data directory, never a running `npm start`: a
 // payment needs that process's chain RPC URL, token, funded account, API key and webhook secret, and reaching
@@ -16,11 +18,14 @@ import { join } from 'node:path';
 import { address as solanaAddress, generateKeyPairSigner } from '@solana/kit';
 import type { Address } from 'viem';
 import { loadConfig } from '../config/env';
+import { evmForwarderAddress } from '../domain/addresses/depositForwarder';
+import { depositSalt } from '../domain/addresses/depositSalt';
 import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, verifyWebhookSignature } from '../domain/webhookSignature';
 import { createLogger } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
 import { freePort } from '../toolchain/ports';
 import { getStateQuery } from '../workflows/messages';
+import { followInventoryPath } from './demo/inventoryPath';
 import { followSession, type SessionProgress } from './demo/sessionProgress';
 import { payUsdc, usdcBalance } from './demo/solanaWallet';
 import { startDemoWebhookReceiver, type DemoWebhookReceiver } from './demo/webhookReceiver';
@@ -74,6 +79,8 @@ try {
   if (!merchantWallet) throw new Error(`the demo merchant ${stack.merchant.id} has no settlement wallet`);
   const merchantUsdc = async () => formatUsdc(await usdcBalance(solana.rpcUrl, solanaAddress(merchantWallet), solana.usdcMint));
   say(`merchant's settlement wallet ${merchantWallet} holds ${await merchantUsdc()} USDC on the local Solana chain`);
+  const treasuryUsdc = async () => formatUsdc(await usdcBalance(solana.rpcUrl, solana.treasury.address, solana.usdcMint));
+  say(`treasury ${solana.treasury.address} holds ${await treasuryUsdc()} USDC on the local Solana chain`);
 
   receiver = await startDemoWebhookReceiver();
   say(`webhook receiver listening on ${receiver.url}`);
@@ -100,6 +107,13 @@ try {
   detail('amount', `${text(selected, 'amount')} USDC (${amount} base units)`);
   detail('payment URI', text(selected, 'payment_uri'));
   detail('confirmations required', String(required));
+  if (payOn === 'base') {
+    const { factory, forwarder } = chain.depositContracts;
+    if (depositAddress !== evmForwarderAddress({ factory, implementation: forwarder }, depositSalt(sessionId))) {
+      throw new Error(`select-payment quoted ${depositAddress}, not the local deposit factory's address for the session: the worker missed EVM_DEPOSIT_FACTORY_TEST`);
+    }
+    detail('deposit address is', `deposit factory ${factory}'s clone for the session, computed offline (no code until its first sweep)`);
+  }
   const localUsdc = payOn === 'solana' ? solana.usdcMint : chain.usdc;
   if (tokenAddress.toLowerCase() !== localUsdc.toLowerCase()) {
     throw new Error(`select-payment quoted token ${tokenAddress}, not the local chain's USDC ${localUsdc}: the worker's chain registry missed the local chain`);
@@ -133,7 +147,13 @@ try {
       ? `settlement: ${settlement.provider} (reference ${settlement.reference}, ${formatUsdc(BigInt(settlement.amountUsdc))} USDC)${settlement.provider === 'simulated' ? ': recorded, no USDC moved on Solana' : ': paid from the treasury on the local Solana chain'}`
       : 'settlement: none recorded',
   );
+  if (settlement?.provider === 'solana-treasury') detail('payout signature', `${settlement.reference} (treasury → merchant on the local Solana chain)`);
   say(`merchant's settlement wallet ${merchantWallet} holds ${await merchantUsdc()} USDC on the local Solana chain`);
+  say(`treasury ${solana.treasury.address} holds ${await treasuryUsdc()} USDC on the local Solana chain`);
+  if (payOn === 'base') {
+    await followInventoryPath({ stack, sessionId, depositAddress: depositAddress as Address, say });
+    say(`treasury ${solana.treasury.address} holds ${await treasuryUsdc()} USDC after the inventory path`);
+  }
 
   // payment.confirming came when the deposit was seen; the outcome is payment.completed.
   let delivery = await receiver.next(30_000);

@@ -2,6 +2,7 @@
 // a banner with every URL, the local chains, a demo merchant with a fresh test key and its webhook secret.
 import { loadConfig } from '../config/env';
 import { DEV_PAYER_PATH, DEV_USDC_DECIMALS } from '../toolchain/localChain/devChain';
+import { DEV_COLLECTOR_PATH, DEV_RELAYER_PATH } from '../toolchain/localChain/devDepositContracts';
 import { LOCAL_SOLANA_SLOT_MS, LOCAL_SOLANA_TREASURY_SOL } from '../toolchain/localSolana/localSolana';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
@@ -64,7 +65,14 @@ function chainLines(s: DevStack): string {
   return `  Local chain       ${chain.local.rpcUrl} (Hardhat, chain id ${chain.local.chainId}), indexed as ${chain.chain} testnet
   USDC test token   ${chain.usdc} (${DEV_USDC_DECIMALS} decimals)
   Payer wallet      ${chain.payer.address} holds ${chain.payerUsdc / 10n ** BigInt(DEV_USDC_DECIMALS)} USDC and ETH for gas
-                    (${DEV_PAYER_PATH} of Hardhat's mnemonic; private key ${chain.payerPrivateKey})`;
+                    (${DEV_PAYER_PATH} of Hardhat's mnemonic; private key ${chain.payerPrivateKey})
+  Deposit factory   ${chain.depositContracts.factory}, forwarder ${chain.depositContracts.forwarder}
+                    (through the deterministic deployment proxy: test sessions' deposit addresses are its clones)
+  Relayer           ${chain.depositContracts.relayer.address}, the factory's sweeper
+                    (${DEV_RELAYER_PATH} of Hardhat's mnemonic: the signer's EVM_RELAYER_KEY_TEST)
+  Collector         ${chain.depositContracts.params.collector} (a local account, ${DEV_COLLECTOR_PATH}), receives every sweep
+  CCTP stand-in     TokenMessengerV2 ${chain.cctp.tokenMessenger}, MessageTransmitterV2 ${chain.cctp.messageTransmitter} (domain ${chain.cctp.localDomain})
+  Attestation       ${s.attestationUrl} (loopback stand-in of Circle's Iris, the local attester's key)`;
 }
 
 function solanaLines(s: DevStack): string {

@@ -1,16 +1,19 @@
 // The whole service on its embedded defaults, in one process tree: an embedded Postgres (unless DATABASE_URL is
 // set), a Temporal dev server (unless the caller uses one already running), migrations, a local EVM chain with a
-// USDC test token and its indexer (unless RPC_URLS_* are configured: then the indexers of those chains), a local
-// Solana chain with a USDC mint, a funded treasury and the demo merchant's wallet, and its indexer (unless
-// RPC_URLS_SOLANA_* are configured), the workers (the signer among them), the API and a demo merchant with a fresh
-// test key. `npm start` (bin/dev.ts) and `npm run demo` (bin/demo.ts) both run it, so the demo exercises exactly
-// what `npm start` runs.
+// USDC test token, the deposit contracts and a TokenMessengerV2 stand-in, and its indexer (unless RPC_URLS_* are
+// configured: then the indexers of those chains), a loopback attestation stand-in for that chain's burns, a local
+// Solana chain with a USDC mint, a funded treasury, the demo merchant's wallet and the CCTP receive stand-in, and
+// its indexer (unless RPC_URLS_SOLANA_* are configured), the workers (the signer among them), the API and a demo
+// merchant with a fresh test key. `npm start` (bin/dev.ts) and `npm run demo` (bin/demo.ts) both run it, so the
+// demo exercises exactly what `npm start` runs.
 import { join, resolve } from 'node:path';
+import { createSolanaRpc } from '@solana/kit';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Runtime } from '@temporalio/worker';
 import { recordTreasuryOpening } from '../activities/settlement/treasuryFunding';
 import { startApiServer } from '../api/server';
 import { loadChainsConfig } from '../config/chains';
+import { depositForwardersFromEnv } from '../config/depositForwarders';
 import type { Config } from '../config/env';
 import { resolveSessionTokenSecret } from '../config/sessionTokenSecret';
 import { createSql } from '../db/client';
@@ -27,7 +30,7 @@ import { createTemporalSignalSender } from '../indexers/core/signalSender';
 import { indexedEvmDeployments, startEvmIndexers } from '../indexers/evm/startEvmIndexers';
 import { indexedSolanaDeployments, startSolanaIndexers } from '../indexers/solana/startSolanaIndexers';
 import { createLogger, errorFields, type Logger } from '../observability/logger';
-import { startDevChain, type DevChain } from '../toolchain/localChain/devChain';
+import { startDevAttestation, startDevChain, type DevChain } from '../toolchain/localChain/devChain';
 import { startLocalSolana, type LocalSolana } from '../toolchain/localSolana/localSolana';
 import { startTemporalDevServer } from '../toolchain/temporalDevServer';
 import { activityDepsFromConfig, workflowsPath } from '../worker/createWorker';
@@ -69,12 +72,15 @@ export interface DevStack {
   postgres: string;
   /** The local chain, unless RPC_URLS_* were configured. */
   devChain: DevChain | undefined;
+  /** The attestation stand-in for the local chain's CCTP burns (CCTP_ATTESTATION_URL), with the local chain. */
+  attestationUrl: string | undefined;
   /** The local Solana chain, unless RPC_URLS_SOLANA_* were configured. */
   localSolana: LocalSolana | undefined;
   /**
    * The signer worker's environment, kept out of the other workers' (they hold public material only):
    * SOLANA_TREASURY_KEY_TEST, the local Solana treasury's key, when that chain runs. The in-process signer is
    * given it, with the stack's database and no payout memo, so test-mode settlements pay from that treasury.
+   * EVM_RELAYER_KEY_TEST, the local chain's relayer (the deposit factory's sweeper), when that chain runs.
    */
   signerEnv: Record<string, string>;
   /** `chain:network` of every running indexer. */
@@ -109,7 +115,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
 
     if (!config.databaseUrl) progress(`starting embedded Postgres on 127.0.0.1:${config.embeddedPostgresPort} (data in ${join(dataDir, 'postgres')})`);
     if (options.startTemporal) progress(`starting Temporal dev server on ${config.temporal.address}${options.temporalUiPort ? ` with its Web UI on port ${options.temporalUiPort}` : ''}`);
-    if (useLocalChain) progress(`starting a local Hardhat chain on ${config.localChainPort ? `127.0.0.1:${config.localChainPort}` : 'a free loopback port'} with a USDC test token`);
+    if (useLocalChain) progress(`starting a local Hardhat chain on ${config.localChainPort ? `127.0.0.1:${config.localChainPort}` : 'a free loopback port'} with a USDC test token, the deposit contracts and a CCTP stand-in`);
     if (useLocalSolana) progress(`starting a local Solana chain on ${config.localSolanaPort ? `127.0.0.1:${config.localSolanaPort}` : 'a free loopback port'} with a USDC mint and a treasury`);
     // These are independent and each takes seconds (bundling the workflow code too): do them side by side.
     const [pg, temporalServer, devChain, localSolana, workflowBundle] = await settleAll(stops, [
@@ -126,6 +132,17 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       useLocalSolana ? startLocalSolana({ port: config.localSolanaPort }) : undefined,
       bundleWorkflowCode({ workflowsPath, logger: Runtime.instance().logger }),
     ] as const);
+
+    const attestation = devChain && (await startDevAttestation(devChain, localSolana ? () => createSolanaRpc(localSolana.rpcUrl).getSlot().send() : async () => 0n));
+    if (attestation) stops.unshift(() => attestation.stop());
+    // New test sessions get addresses of the local chain's deposit factory, and transfers ask the local attester.
+    const stackConfig: Config = devChain
+      ? {
+          ...config,
+          depositForwarders: { ...config.depositForwarders, test: { ...config.depositForwarders.test, evm: depositForwardersFromEnv(devChain.depositContracts.env).test.evm } },
+          ...(attestation ? { cctpAttestationUrl: attestation.url } : {}),
+        }
+      : config;
 
     let databaseUrl = config.databaseUrl;
     if (pg) {
@@ -151,7 +168,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     // The signer pays test-mode settlements from the local chain's treasury, which cannot run the Memo program.
     const signer = await signerDepsFromConfig(
       {
-        ...config,
+        ...stackConfig,
         databaseUrl,
         ...(localSolana
           ? { solanaTreasuryKeys: { ...config.solanaTreasuryKeys, test: localSolana.signerEnv.SOLANA_TREASURY_KEY_TEST }, solanaPayoutMemo: false }
@@ -168,7 +185,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       connection: nativeConnection,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
-      activities: activityDepsFromConfig(config, sql, chainEnv),
+      activities: activityDepsFromConfig(stackConfig, sql, chainEnv),
       deliveries: webhookDeliveryDepsFromConfig(config, sql),
       maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
       // The stack may hold the mnemonics; the session worker is handed only their xpubs.
@@ -241,8 +258,9 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       temporalUiUrl: temporalServer?.uiUrl,
       postgres: pg ? `embedded on 127.0.0.1:${config.embeddedPostgresPort}, data in ${join(dataDir, 'postgres')}` : 'DATABASE_URL',
       devChain,
+      attestationUrl: attestation?.url,
       localSolana,
-      signerEnv: localSolana?.signerEnv ?? {},
+      signerEnv: { ...localSolana?.signerEnv, ...devChain?.depositContracts.signerEnv },
       indexed: deployments.map((d) => `${d.chain}:${d.network}`),
       merchant,
       testKey: key.raw,

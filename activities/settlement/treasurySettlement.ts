@@ -3,7 +3,7 @@
 // and completed from the confirmed payout: the same row-first order as every other provider (settlePayment.ts).
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
-import { postSolanaDepositsReceived } from '../../db/repositories/depositLedger';
+import { postDepositsReceived } from '../../db/repositories/depositLedger';
 import { settlementRoute, TREASURY_PROVIDER, type LiveRoute, type RouteRequest, type SettlementRoute } from '../../domain/settlementRoute';
 import type { SettlementState } from '../../domain/sessionState';
 
@@ -50,7 +50,7 @@ export function createTreasurySettlementActivities(deps: TreasurySettlementDeps)
         on conflict (payment_id) do nothing`;
       // Here, not at the payout: the settlement begins once per payment and before the payout's reservation debits
       // what the merchant is owed, and posting again names the same groups. The signer's payout stays about the payout.
-      await postSolanaDepositsReceived(deps.sql, request.paymentId);
+      await postDepositsReceived(deps.sql, request.paymentId);
       const row = await rowOf(request.paymentId);
       const settled = row && settlementOf(row);
       if (settled) return settled;

@@ -1,18 +1,21 @@
-// The ledger's side of a Solana USDC deposit: once a payment is settled from the treasury, its confirmed deposits
-// credited to it are what deposits:solana holds for the merchant until a sweep empties their accounts.
-import { depositReceived } from '../../domain/ledger';
+// The ledger's side of a payment's deposits: once a payment is settled from the treasury, its confirmed deposits
+// credited to it are what deposits:<chain> holds for the merchant until a sweep empties their addresses
+// (domain/depositPostings.ts).
+import type { Chain, TokenSymbol } from '../../domain/chains';
+import { depositPostings } from '../../domain/depositPostings';
 import type { Mode } from '../../domain/session';
 import type { Queryable } from '../client';
 import { postLedger } from './ledger';
 
-/** Posts depositReceived for each confirmed, credited Solana USDC deposit of the payment's session; again is a no-op. */
-export async function postSolanaDepositsReceived(sql: Queryable, paymentId: string): Promise<void> {
-  const deposits = await sql<Array<{ tx_hash: string; log_index: number; merchant_id: string; mode: Mode; amount: string }>>`
-    select d.tx_hash, d.log_index, s.merchant_id, s.mode, d.amount_base_units::text as amount
+/** Posts what each confirmed, credited deposit of the payment's session holds for the merchant; again is a no-op. */
+export async function postDepositsReceived(sql: Queryable, paymentId: string): Promise<void> {
+  const rows = await sql<Array<{ chain: Chain; token: TokenSymbol; tx_hash: string; log_index: number; merchant_id: string; mode: Mode; amount: string; decimals: number }>>`
+    select d.chain, d.token, d.tx_hash, d.log_index, s.merchant_id, s.mode, d.amount_base_units::text as amount, p.decimals
     from payments p
     join sessions s on s.id = p.session_id
-    join deposits d on d.session_id = p.session_id
-    where p.id = ${paymentId} and d.chain = 'solana' and d.token = 'USDC' and d.stage = 'confirmed' and d.credited and d.amount_base_units > 0
+    join deposits d on d.session_id = p.session_id and d.chain = p.chain and d.token = p.token
+    where p.id = ${paymentId} and d.stage = 'confirmed' and d.credited and d.amount_base_units > 0
     order by d.tx_hash, d.log_index`;
-  for (const d of deposits) await postLedger(sql, depositReceived({ txHash: d.tx_hash, logIndex: d.log_index, merchantId: d.merchant_id, mode: d.mode, amount: BigInt(d.amount) }));
+  const deposits = rows.map((r) => ({ chain: r.chain, token: r.token, txHash: r.tx_hash, logIndex: r.log_index, merchantId: r.merchant_id, mode: r.mode, amount: BigInt(r.amount) }));
+  for (const posting of depositPostings(deposits, rows[0]?.decimals ?? 6)) await postLedger(sql, posting);
 }

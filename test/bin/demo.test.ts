@@ -50,6 +50,12 @@ describe('npm run demo', () => {
     expect(run.stdout).toMatch(/verifyWebhookSignature\(rawBody, X-Service-Signature, test webhook secret, 300\) → valid/);
     expect(run.stdout).toMatch(/✔ demo finished in [\d.]+ s: session cs_\w+ completed, webhook verified/);
     expectMerchantSolanaLines(run.stdout);
+    expectTreasuryLines(run.stdout, ['1000000', '999974.5', '999974.5']);
+    // The deposit address is the local deposit factory's clone for the session, and the payout's signature is shown.
+    expect(run.stdout).toMatch(/deposit address is +deposit factory 0x[0-9a-fA-F]{40}'s clone for the session, computed offline/);
+    expect(run.stdout).toMatch(/payout signature +[1-9A-HJ-NP-Za-km-z]{64,88} \(treasury → merchant on the local Solana chain\)/);
+    // The inventory path's steps, in order, after the payout.
+    expect([...run.stdout.matchAll(/▸ (sweep|burn|attestation|refill): /g)].map((match) => match[1])).toEqual(['sweep', 'burn', 'attestation', 'refill']);
 
     // The throw-away data directory is gone once the demo exits.
     const dataDir = /throw-away data directory \((.+)\)/.exec(run.stdout)?.[1];
@@ -69,6 +75,7 @@ describe('npm run demo', () => {
     expect(run.stdout).toMatch(/status completed 32\/32\n/);
     expect(run.stdout).toMatch(/✔ demo finished in [\d.]+ s: session cs_\w+ completed, webhook verified/);
     expectMerchantSolanaLines(run.stdout);
+    expectTreasuryLines(run.stdout, ['1000000', '999974.5']);
     // The indexer starts at the fresh chain's first slot, never asking for slots before its genesis.
     expect(run.stderr).not.toMatch(/cleaned up/);
   });
@@ -80,4 +87,10 @@ function expectMerchantSolanaLines(stdout: string): void {
   expect(balances.map((match) => match[2])).toEqual(['0', '25.5']);
   expect(balances[0]?.[1]).toBe(balances[1]?.[1]);
   expect(stdout).toMatch(/settlement: solana-treasury \(reference [1-9A-HJ-NP-Za-km-z]{64,88}, 25\.5 USDC\): paid from the treasury on the local Solana chain/);
+}
+
+/** The treasury's USDC on the local Solana chain: before the payment, after the payout and (on base) after the inventory path. */
+function expectTreasuryLines(stdout: string, expected: string[]): void {
+  const balances = [...stdout.matchAll(/treasury ([1-9A-HJ-NP-Za-km-z]{32,44}) holds (\S+) USDC/g)];
+  expect(balances.map((match) => match[2])).toEqual(expected);
 }

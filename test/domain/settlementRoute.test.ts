@@ -1,6 +1,7 @@
 // Issue 13 item 5: the treasury pays only for chain-verified money: every test pair, the live pairs the operator
 // listed; bank transfers and simulated receipts never; a malformed route list is refused at start.
 import { describe, expect, it } from 'vitest';
+import { CCTP_SOURCE_DOMAINS, type CctpSourceChain } from '../../domain/cctp/domains';
 import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, settlementRoute } from '../../domain/settlementRoute';
 
 const live = parseLiveRoutes(DEFAULT_LIVE_ROUTES);
@@ -20,6 +21,13 @@ describe('settlement route', () => {
     expect(settlementRoute({ mode: 'live', chain: 'solana', token: 'USDT', backing: 'chain' }, live)).toBe('unavailable');
     expect(settlementRoute({ mode: 'live', chain: 'solana', token: 'USDC', backing: 'bank' }, live)).toBe('unavailable');
     expect(settlementRoute({ mode: 'live', chain: 'solana', token: 'USDC', backing: 'chain' }, [])).toBe('unavailable');
+  });
+
+  it('live mode: USDC on each CCTP source chain once listed, whose transfers refill the treasury', () => {
+    const cctpChains = Object.keys(CCTP_SOURCE_DOMAINS) as CctpSourceChain[];
+    const routes = parseLiveRoutes(['USDC:solana', ...cctpChains.map((chain) => `USDC:${chain}`)].join(','));
+    for (const chain of cctpChains) expect(settlementRoute({ mode: 'live', chain, token: 'USDC', backing: 'chain' }, routes)).toBe('treasury');
+    expect(settlementRoute({ mode: 'live', chain: 'bsc', token: 'USDC', backing: 'chain' }, routes)).toBe('unavailable');
   });
 
   it('parses a list of TOKEN:chain pairs and refuses anything else', () => {

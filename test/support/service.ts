@@ -60,7 +60,7 @@ export async function startTestService(options: { worker?: boolean; env?: Record
       activities: activityDepsFromConfig(config, workerSql, options.env ?? {}),
       deliveries: webhookDeliveryDepsFromConfig(config, workerSql),
       maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
-      signer: await signerDepsFromConfig(config),
+      signer: await signerDepsFromConfig(config, loadChainsConfig(options.env ?? {})),
       workflowBundle: { code: inject('workflowBundleCode') },
     });
   }

@@ -1,15 +1,21 @@
 // The local EVM chain the dev commands (`npm start`, `npm run demo`) index when no RPC_URLS_* are configured: a
 // Hardhat node on loopback with a 6-decimal USDC test token, standing in for base's test network. The chain
 // variables it returns point the chain registry there, so select-payment quotes the very token contract and
-// chain id the indexer watches.
+// chain id the indexer watches. The chain carries the inventory path's contracts too: the deposit contracts
+// (devDepositContracts.ts), so test sessions get forwarder addresses, and the TokenMessengerV2 stand-in burning the
+// test USDC, whose burns the loopback attestation stand-in (startDevAttestation) attests for the local Solana chain.
 import { getAddress, parseEther, toHex, type Address, type HDAccount, type Hex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { envSuffix } from '../../config/chains';
+import { CCTP_SOURCE_DOMAINS } from '../../domain/cctp/domains';
 import type { Chain } from '../../domain/chains';
+import { startAttestationServer, type AttestationServer } from '../cctp/attestationServer';
+import { deployCctpStandIn, type CctpStandIn } from '../cctp/cctpStandIn';
+import { deployDevDepositContracts, type DevDepositContracts } from './devDepositContracts';
 import { createLocalChain, HARDHAT_MNEMONIC, type LocalChain } from './localChain';
 
 /** The chain whose test network the local node replaces: test-mode sessions paying on it are paid locally. */
-export const DEV_CHAIN: Chain = 'base';
+export const DEV_CHAIN = 'base' satisfies Chain;
 export const DEV_USDC_DECIMALS = 6;
 /**
  * The customer's wallet. Test-mode deposit addresses come from the Hardhat mnemonic too, as m/44'/60'/0'/0/<i>,
@@ -28,6 +34,9 @@ export interface DevChain {
   /** Development only: derived from Hardhat's public mnemonic. */
   payerPrivateKey: Hex;
   payerUsdc: bigint;
+  depositContracts: DevDepositContracts;
+  /** TokenMessengerV2 and MessageTransmitterV2 stand-ins, in the CCTP domain of the chain played. */
+  cctp: CctpStandIn;
   /** RPC_URLS_, CHAIN_ID_ and TOKEN_USDC_ of the chain's test network, as config/chains.ts reads them. */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -42,6 +51,9 @@ export async function startDevChain(options: { port: number }): Promise<DevChain
     if (!payerKey) throw new Error(`no private key at ${DEV_PAYER_PATH}`);
     await local.fund(payer.address, PAYER_ETH);
     await local.mint(usdc, payer.address, PAYER_USDC);
+    // One deployer account: its transactions go one after the other.
+    const depositContracts = await deployDevDepositContracts(local);
+    const cctp = await deployCctpStandIn(local, { burnToken: usdc, localDomain: CCTP_SOURCE_DOMAINS[DEV_CHAIN] });
     const suffix = envSuffix(DEV_CHAIN, 'testnet');
     return {
       local,
@@ -50,6 +62,8 @@ export async function startDevChain(options: { port: number }): Promise<DevChain
       payer,
       payerPrivateKey: toHex(payerKey),
       payerUsdc: PAYER_USDC,
+      depositContracts,
+      cctp,
       env: {
         [`RPC_URLS_${suffix}`]: local.rpcUrl,
         // Hardhat answers websockets on the same port: blocks reach the indexer as they are mined.
@@ -63,4 +77,17 @@ export async function startDevChain(options: { port: number }): Promise<DevChain
     await local.stop();
     throw error;
   }
+}
+
+/**
+ * The loopback stand-in of Circle's attestation service for the chain's burns (CCTP_ATTESTATION_URL), attesting at
+ * once; expiry counts from `destinationSlot`, the local Solana chain's slot, as Iris counts from Solana's.
+ */
+export function startDevAttestation(devChain: DevChain, destinationSlot: () => Promise<bigint>): Promise<AttestationServer> {
+  return startAttestationServer({
+    publicClient: devChain.local.publicClient,
+    messageTransmitter: devChain.cctp.messageTransmitter,
+    sourceDomain: devChain.cctp.localDomain,
+    destinationBlock: destinationSlot,
+  });
 }

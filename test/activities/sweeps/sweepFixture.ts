@@ -5,7 +5,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Address } from '@solana/kit';
 import { deriveSolanaAddress } from '../../../activities/depositAddresses/derive';
 import { depositSeed } from '../../../activities/depositAddresses/seed';
-import { postSolanaDepositsReceived } from '../../../db/repositories/depositLedger';
+import { postDepositsReceived } from '../../../db/repositories/depositLedger';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
 import { paymentIdForSession } from '../../../domain/ids';
 import type { Sql } from '../../../db/client';
@@ -60,7 +60,7 @@ export async function lateDeposit(f: DepositTarget, deposit: TestDeposit, amount
 /** Another deposit credited to an already settled payment, posted as its settlement posts them. */
 export async function depositAgain(f: DepositTarget, deposit: TestDeposit, amount: bigint): Promise<void> {
   await deposited(f, deposit.sessionId, deposit.owner, amount);
-  await postSolanaDepositsReceived(f.worker, deposit.paymentId);
+  await postDepositsReceived(f.worker, deposit.paymentId);
 }
 
 /** A settled payment whose deposit address received `amounts`, one confirmed deposit each. */
@@ -84,6 +84,6 @@ export async function settledDeposit(f: DepositTarget, amounts: bigint[], option
     await sql`insert into settlements (payment_id, session_id, provider, reference, amount_usdc_base_units, status, settled_at)
               values (${paymentId}, ${record.sessionId}, ${provider}, 'ref', ${total}, 'settled', now())`;
   }
-  if (provider === 'solana-treasury') await postSolanaDepositsReceived(f.worker, paymentId);
+  if (provider === 'solana-treasury') await postDepositsReceived(f.worker, paymentId);
   return { owner, sessionId: record.sessionId, paymentId, derivationIndex };
 }
