@@ -1,20 +1,11 @@
 // What a payment's credited deposits post when the treasury settles it. A Solana USDC deposit is the treasury's
 // own asset (depositReceived); any other (USDC on base, USDT on bsc, …) is lent against through
 // cross_chain_clearing until the transfer that carries it to the treasury lands (crossChainDepositReceived).
-import type { Chain, TokenSymbol } from './chains';
-import { crossChainDepositReceived, depositReceived, type LedgerPosting } from './ledger';
-import type { Mode } from './session';
+import { crossChainDepositReceived, depositReceived, type CrossChainDeposit, type LedgerPosting } from './ledger';
 import { toMicroUnits } from './sessionLedger';
 
-export interface CreditedDeposit {
-  chain: Chain;
-  token: TokenSymbol;
-  txHash: string;
-  logIndex: number;
-  merchantId: string;
-  mode: Mode;
-  amount: bigint;
-}
+/** A deposit credited to the payment: what arrived, in the token's base units on its chain. */
+export type CreditedDeposit = Omit<CrossChainDeposit, 'received' | 'payable'> & { amount: bigint };
 
 /**
  * The postings of a payment's credited deposits, in (tx_hash, log_index) order. What the merchant is owed for a
