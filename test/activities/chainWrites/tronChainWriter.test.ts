@@ -135,6 +135,22 @@ describe('Tron chain writer', () => {
     expect(node.landedCount()).toBe(1);
   });
 
+  it('sends the same bytes again when the block that held them is replaced before it solidified', async () => {
+    const w = writer();
+    const id = nextId();
+    await w.prepare(id, transferCall(11n));
+    const sent = (await w.advance(id)).intent;
+    node.mine(1);
+    expect((await w.advance(id)).intent).toMatchObject({ status: 'confirmed', blockNumber: node.head() });
+    node.reorg(node.head());
+    const back = (await w.advance(id)).intent;
+    expect(back).toMatchObject({ status: 'broadcast', signature: sent.signature, blockNumber: null, feePaid: null });
+    expect(node.broadcasts.get(sent.signature as string)).toBe(2);
+    node.mine(3);
+    expect((await w.advance(id)).intent).toMatchObject({ status: 'finalized', signature: sent.signature, supersededSignatures: [] });
+    expect(node.landedCount()).toBe(1);
+  });
+
   it.each(['REVERT', 'OUT_OF_ENERGY'] as const)('records a transaction that ended in %s as failed once solidified, with the fee it burned', async (result) => {
     const w = writer();
     const id = nextId();
@@ -202,6 +218,27 @@ describe('Tron chain writer', () => {
     await expect(writer().prepare(id, { ...transferCall(1n), parameter: '0xzz' })).rejects.toThrow(/hex/);
     await expect(writer().prepare(id, { ...transferCall(1n), feeLimit: '0' })).rejects.toThrow(/feeLimit/);
     expect(await findChainIntent(db.sql, id)).toBeUndefined();
+  });
+});
+
+describe('Tron intents in chain_intents (migration 0047)', () => {
+  const row = (columns: Record<string, unknown>) => ({
+    id: nextId(),
+    chain: 'tron',
+    mode: 'test',
+    sender: 'TUg28KYvCXWW81EqMUeZvCZmZw2BChk1HQ',
+    call: db.sql.json({ ...transferCall(1n) }),
+    ...columns,
+  });
+  const signed = { status: 'signed', signature: 'ab'.repeat(32), wire_transaction: '0a02', expires_at: new Date() };
+
+  it('keeps signed bytes, txID and expiration together, and no nonce or block height on a Tron row', async () => {
+    await db.sql`insert into chain_intents ${db.sql(row({ ...signed, signature: randomBytes(32).toString('hex') }))}`;
+    for (const broken of [{ expires_at: null }, { wire_transaction: null }, { nonce: 0 }, { last_valid_block_height: 1 }]) {
+      await expect(db.sql`insert into chain_intents ${db.sql(row({ ...signed, signature: randomBytes(32).toString('hex'), ...broken }))}`).rejects.toThrow(/chain_intents_signed_bytes/);
+    }
+    await expect(db.sql`insert into chain_intents ${db.sql(row({ expires_at: new Date() }))}`).rejects.toThrow(/chain_intents_signed_bytes/);
+    await expect(db.sql`insert into chain_intents ${db.sql(row({ call: null }))}`).rejects.toThrow(/chain_intents_evm_fields/);
   });
 });
 

@@ -52,6 +52,8 @@ export interface TronWalletNode {
   mine(blocks: number, outcome?: (txId: string) => TronOutcome): void;
   /** Produces blocks that take nothing, as a node that lost its pool would. */
   mineEmpty(blocks: number): void;
+  /** Replaces the unsolidified blocks from `fromNumber` up with as many empty ones; what they held is forgotten. */
+  reorg(fromNumber: bigint): void;
   /** Forgets what is pooled, as a node restart does. */
   dropPool(): void;
   /** How many times each txID was sent, and which are in a block. */
@@ -84,9 +86,10 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
   const template = nowBlock.block_header.raw_data;
   const blocks: Block[] = [];
   const start = Date.now() - 10 * 60_000;
+  let branch = 0;
   const append = () => {
     const number = BigInt(template.number) + BigInt(blocks.length);
-    const digest = createHash('sha256').update(`block:${number}`).digest('hex').slice(0, 48);
+    const digest = createHash('sha256').update(`block:${branch}:${number}`).digest('hex').slice(0, 48);
     blocks.push({ number, id: `${number.toString(16).padStart(16, '0')}${digest}`, timestamp: start + blocks.length * BLOCK_TIME_MS });
   };
   for (let i = 0; i <= Number(lag); i++) append();
@@ -189,6 +192,13 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
     },
     mineEmpty(count) {
       for (let i = 0; i < count; i++) append();
+    },
+    reorg(fromNumber) {
+      if (fromNumber <= solidified().number) throw new Error('a solidified block cannot be replaced');
+      const removed = blocks.splice(Number(fromNumber - BigInt(template.number)));
+      for (const [txId, found] of landed) if (found.blockNumber >= fromNumber) landed.delete(txId);
+      branch += 1;
+      for (let i = 0; i < removed.length; i++) append();
     },
     dropPool: () => pool.clear(),
     broadcasts,
