@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTronChainWriter, type TronChainWriterDeps } from '../../../activities/chainWrites/tronChainWriter';
 import { tronRelayer, type TronRelayer } from '../../../activities/chainWrites/tronRelayer';
 import { createTronWalletApi, TronApiError } from '../../../activities/chainWrites/tronWalletApi';
+import { loadChainsConfig } from '../../../config/chains';
 import { findChainIntent, type TronCall } from '../../../db/repositories/chainIntents';
 import { tronAddressToEvmHex } from '../../../domain/addresses/tron';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
@@ -239,6 +240,24 @@ describe('Tron intents in chain_intents (migration 0047)', () => {
     }
     await expect(db.sql`insert into chain_intents ${db.sql(row({ expires_at: new Date() }))}`).rejects.toThrow(/chain_intents_signed_bytes/);
     await expect(db.sql`insert into chain_intents ${db.sql(row({ call: null }))}`).rejects.toThrow(/chain_intents_evm_fields/);
+  });
+});
+
+describe('Tron HTTP API configuration', () => {
+  it('reads the wallet API per network, the solidified view on the same host unless given', () => {
+    expect(loadChainsConfig({}).tronHttpApi).toEqual({});
+    expect(loadChainsConfig({ TRON_HTTP_API_URL_MAINNET: 'https://api.trongrid.io' }).tronHttpApi).toEqual({
+      mainnet: { fullNodeUrl: 'https://api.trongrid.io', solidityUrl: 'https://api.trongrid.io' },
+    });
+    expect(loadChainsConfig({ TRON_HTTP_API_URL_TESTNET: 'http://node:8090', TRON_SOLIDITY_API_URL_TESTNET: 'http://node:8091' }).tronHttpApi.testnet).toEqual({
+      fullNodeUrl: 'http://node:8090',
+      solidityUrl: 'http://node:8091',
+    });
+  });
+
+  it('refuses a URL that is not HTTP(S), and a solidified view without the wallet API', () => {
+    expect(() => loadChainsConfig({ TRON_HTTP_API_URL_MAINNET: 'ws://node:8090' })).toThrow(/TRON_HTTP_API_URL_MAINNET/);
+    expect(() => loadChainsConfig({ TRON_SOLIDITY_API_URL_TESTNET: 'http://node:8091' })).toThrow(/TRON_SOLIDITY_API_URL_TESTNET: needs TRON_HTTP_API_URL_TESTNET/);
   });
 });
 
