@@ -47,7 +47,6 @@ export interface TronWalletNodeOptions {
 export interface TronWalletNode {
   url: string;
   head(): bigint;
-  solidifiedHead(): bigint;
   /** Produces blocks; the first takes every pooled transaction still valid in it, with `outcome` (SUCCESS, fee 345000 unless given). */
   mine(blocks: number, outcome?: (txId: string) => TronOutcome): void;
   /** Produces blocks that take nothing, as a node that lost its pool would. */
@@ -137,8 +136,6 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
 
   const answer = (path: string, body: Record<string, unknown>): unknown => {
     switch (path) {
-      case '/wallet/getnowblock':
-        return blockJson(tip());
       case '/walletsolidity/getnowblock':
         return blockJson(solidified());
       case '/wallet/broadcasthex':
@@ -178,7 +175,6 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     head: () => tip().number,
-    solidifiedHead: () => solidified().number,
     mine(count, outcome = defaultOutcome) {
       for (let i = 0; i < count; i++) {
         const parent = tip();
