@@ -27,8 +27,17 @@ export interface IndexerTuning {
   watchGraceHours: number;
 }
 
+/** java-tron's HTTP API, which the Tron relayer writes through (its JSON-RPC, in RPC_URLS_TRON_*, is read-only). */
+export interface TronHttpApi {
+  /** Serves /wallet/*. */
+  fullNodeUrl: string;
+  /** Serves /walletsolidity/*: TronGrid on the same host, a self-hosted node on its own port (8091 by default). */
+  solidityUrl: string;
+}
+
 export interface ChainsConfig extends ChainNetworks {
   indexer: IndexerTuning;
+  tronHttpApi: Partial<Record<Network, TronHttpApi>>;
 }
 
 export function envSuffix(chain: Chain, network: Network): string {
@@ -83,6 +92,10 @@ function buildSchema() {
     INDEXER_WATCH_GRACE_HOURS: positiveInt(0, 24 * 90).default(24),
     ALLOW_MAINNET_TOKEN_OVERRIDES: z.enum(['true', 'false']).default('false'),
   };
+  for (const network of NETWORKS) {
+    shape[`TRON_HTTP_API_URL_${network.toUpperCase()}`] = z.url({ protocol: /^https?$/ }).optional();
+    shape[`TRON_SOLIDITY_API_URL_${network.toUpperCase()}`] = z.url({ protocol: /^https?$/ }).optional();
+  }
   for (const chain of CHAINS) {
     for (const network of NETWORKS) {
       const suffix = envSuffix(chain, network);
@@ -96,6 +109,12 @@ function buildSchema() {
   // A mainnet override decides which contract counts as money: a wrong one credits live payments in a token
   // anyone can mint. Test networks need overrides for local and private test tokens; mainnet only deliberately.
   return z.object(shape).superRefine((env, ctx) => {
+    for (const network of NETWORKS) {
+      const suffix = network.toUpperCase();
+      if (env[`TRON_SOLIDITY_API_URL_${suffix}`] !== undefined && env[`TRON_HTTP_API_URL_${suffix}`] === undefined) {
+        ctx.addIssue({ code: 'custom', path: [`TRON_SOLIDITY_API_URL_${suffix}`], message: `needs TRON_HTTP_API_URL_${suffix}: the solidified view alone cannot broadcast` });
+      }
+    }
     if (env.ALLOW_MAINNET_TOKEN_OVERRIDES === 'true') return;
     for (const chain of CHAINS) {
       for (const token of TOKENS) {
@@ -142,8 +161,15 @@ export function loadChainsConfig(env: NodeJS.ProcessEnv = process.env): ChainsCo
     networks[chain] = perNetwork;
   }
   const pollIntervalMs = e.INDEXER_POLL_INTERVAL_MS as number | undefined;
+  const tronHttpApi: ChainsConfig['tronHttpApi'] = {};
+  for (const network of NETWORKS) {
+    const fullNodeUrl = e[`TRON_HTTP_API_URL_${network.toUpperCase()}`] as string | undefined;
+    const solidityUrl = e[`TRON_SOLIDITY_API_URL_${network.toUpperCase()}`] as string | undefined;
+    if (fullNodeUrl) tronHttpApi[network] = { fullNodeUrl, solidityUrl: solidityUrl ?? fullNodeUrl };
+  }
   return {
     networks,
+    tronHttpApi,
     indexer: {
       ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }),
       subscribedPollIntervalMs: e.INDEXER_SUBSCRIBED_POLL_INTERVAL_MS as number,

@@ -12,6 +12,19 @@ export interface EvmCall {
   value: string;
 }
 
+/** What a Tron intent's every signature calls (migration 0047): a TriggerSmartContract, as the HTTP API names its fields. */
+export interface TronCall {
+  /** The contract, base58 `T…`. */
+  contract: string;
+  /** e.g. `sweepMany(bytes32[],address)`: its keccak-256's first four bytes start the call data. */
+  functionSelector: string;
+  /** The ABI-encoded arguments, hex without 0x (empty for none). */
+  parameter: string;
+  /** Most sun the transaction may burn for energy, and the sun it sends along, as decimal strings. */
+  feeLimit: string;
+  callValue: string;
+}
+
 export interface ChainIntent {
   id: string;
   chain: string;
@@ -31,6 +44,10 @@ export interface ChainIntent {
   nonce: bigint | null;
   call: EvmCall | null;
   blockNumber: bigint | null;
+  /** Tron only: the call, the current signature's expiration, and the sun the landed transaction burned. */
+  tronCall: TronCall | null;
+  expiresAt: Date | null;
+  feePaid: bigint | null;
 }
 
 interface ChainIntentRow {
@@ -47,8 +64,10 @@ interface ChainIntentRow {
   mode: Mode | null;
   sender: string | null;
   nonce: bigint | null;
-  call: EvmCall | null;
+  call: EvmCall | TronCall | null;
   block_number: bigint | null;
+  expires_at: Date | null;
+  fee_paid: string | null;
 }
 
 const toIntent = (r: ChainIntentRow): ChainIntent => ({
@@ -65,8 +84,11 @@ const toIntent = (r: ChainIntentRow): ChainIntent => ({
   mode: r.mode,
   sender: r.sender,
   nonce: r.nonce,
-  call: r.call,
+  call: r.chain === 'tron' ? null : (r.call as EvmCall | null),
   blockNumber: r.block_number,
+  tronCall: r.chain === 'tron' ? (r.call as TronCall | null) : null,
+  expiresAt: r.expires_at,
+  feePaid: r.fee_paid === null ? null : BigInt(r.fee_paid),
 });
 
 export async function insertChainIntent(sql: Queryable, id: string): Promise<void> {
@@ -180,4 +202,50 @@ export async function recordEvmNonceTaken(sql: Queryable, id: string, hash: stri
     update chain_intents set status = 'prepared', superseded_signatures = array_append(superseded_signatures, signature),
       signature = null, wire_transaction = null, nonce = null, updated_at = now()
     where id = ${id} and signature = ${hash} and status in ('signed', 'broadcast')`;
+}
+
+/** A Tron intent: its call is fixed here, whatever reference block and expiration its signatures later carry. */
+export async function insertTronChainIntent(sql: Queryable, intent: { id: string; mode: Mode; sender: string; call: TronCall }): Promise<void> {
+  await sql`
+    insert into chain_intents (id, chain, mode, sender, call)
+    values (${intent.id}, 'tron', ${intent.mode}, ${intent.sender}, ${sql.json({ ...intent.call })})
+    on conflict (id) do nothing`;
+}
+
+/** The signed Transaction (protobuf, hex), its txID and its expiration, stored before anything is sent. */
+export async function recordTronSigned(tx: Queryable, id: string, signed: { transactionHex: string; txId: string; expiresAt: Date }): Promise<void> {
+  await tx`
+    update chain_intents set status = 'signed', wire_transaction = ${signed.transactionHex}, signature = ${signed.txId},
+      expires_at = ${signed.expiresAt}, signed_at = now(), updated_at = now()
+    where id = ${id} and status = 'prepared' and chain = 'tron'`;
+}
+
+/** The txID is in a block: not yet solidified (confirmed), or solidified with its outcome (finalized or failed). */
+export async function recordTronLanded(
+  sql: Queryable,
+  id: string,
+  txId: string,
+  landed: { status: 'confirmed' | 'finalized' | 'failed'; blockNumber: bigint; feePaid: bigint; error?: unknown },
+): Promise<void> {
+  await sql`
+    update chain_intents set status = ${landed.status}, block_number = ${landed.blockNumber.toString()}, fee_paid = ${landed.feePaid.toString()},
+      error = ${landed.error === undefined ? null : sql.json(landed.error as Parameters<typeof sql.json>[0])},
+      confirmed_at = coalesce(confirmed_at, now()),
+      finalized_at = case when ${landed.status} in ('finalized', 'failed') then now() end, updated_at = now()
+    where id = ${id} and signature = ${txId} and status in ('signed', 'broadcast', 'confirmed') and chain = 'tron'`;
+}
+
+/** A block that held the txID was replaced before it solidified: back to waiting (and to being sent). */
+export async function recordTronUnlanded(sql: Queryable, id: string): Promise<void> {
+  await sql`
+    update chain_intents set status = 'broadcast', block_number = null, fee_paid = null, confirmed_at = null, updated_at = now()
+    where id = ${id} and status = 'confirmed' and chain = 'tron'`;
+}
+
+/** Expired and unknown to the solidified chain: the txID is kept for matching and a new transaction may be signed. */
+export async function recordTronDead(sql: Queryable, id: string, txId: string): Promise<void> {
+  await sql`
+    update chain_intents set status = 'prepared', superseded_signatures = array_append(superseded_signatures, signature),
+      signature = null, wire_transaction = null, expires_at = null, updated_at = now()
+    where id = ${id} and signature = ${txId} and status in ('signed', 'broadcast') and chain = 'tron'`;
 }

@@ -1,0 +1,143 @@
+// A thin client of java-tron's HTTP API: the calls the Tron relayer's writes need. Shapes as the node publishes them
+// (developers.tron.network and tronprotocol/documentation-en: getnowblock, broadcasthex, gettransactioninfobyid and
+// their /walletsolidity twins; recordings in test/fixtures/tron/). The JSON-RPC endpoint the indexer reads is not this
+// API. A full node serves /wallet/* and /walletsolidity/* on separate ports (8090 and 8091 by default); TronGrid
+// serves both on one host.
+import { z } from 'zod';
+import type { TronBroadcastAnswer, TronTransactionInfo } from '../../domain/tronChainIntent';
+
+export const DEFAULT_TRON_API_TIMEOUT_MS = 10_000;
+
+export interface TronWalletApiOptions {
+  /** Where /wallet/* is served, e.g. https://api.trongrid.io or http://node:8090. */
+  fullNodeUrl: string;
+  /** Where /walletsolidity/* is served; the full node's URL unless given (TronGrid serves both). */
+  solidityUrl?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * `unavailable`: no answer in time, a dropped connection, 429 or 5xx: try again later. `malformed`: an answer that is
+ * not the published shape (a proxy's page, an API change): worth retrying, and an alert if it stays. `refused`: the
+ * node says the request itself is wrong (`{"Error": …}` or another 4xx).
+ */
+export type TronApiErrorKind = 'unavailable' | 'malformed' | 'refused';
+
+export class TronApiError extends Error {
+  override name = 'TronApiError';
+  constructor(
+    readonly kind: TronApiErrorKind,
+    readonly endpoint: string,
+    detail: string,
+  ) {
+    super(`Tron node, ${endpoint}: ${detail}`);
+  }
+
+  get retryable(): boolean {
+    return this.kind !== 'refused';
+  }
+}
+
+export interface TronBlockHead {
+  blockId: string;
+  number: bigint;
+  timestamp: Date;
+}
+
+const int = z.union([z.number().int(), z.string().regex(/^[0-9]+$/)]).transform((value) => BigInt(value));
+
+const blockSchema = z.object({
+  blockID: z.string().regex(/^[0-9a-fA-F]{64}$/),
+  block_header: z.object({ raw_data: z.object({ number: int, timestamp: int }).loose() }).loose(),
+});
+
+const infoSchema = z
+  .object({
+    id: z.string(),
+    blockNumber: int,
+    fee: int.optional(),
+    receipt: z.object({ result: z.string().optional() }).loose().optional(),
+    result: z.string().optional(),
+    resMessage: z.string().optional(),
+  })
+  .loose();
+
+const broadcastSchema = z.object({ result: z.boolean().optional(), code: z.string().optional(), message: z.string().optional(), txid: z.string().optional() }).loose();
+
+/** resMessage is hex of UTF-8 bytes with visible=false (the default). */
+function decodeHexText(hex: string | undefined): string | undefined {
+  if (hex === undefined || hex === '') return undefined;
+  return /^([0-9a-fA-F]{2})+$/.test(hex) ? Buffer.from(hex, 'hex').toString('utf8') : hex;
+}
+
+export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFAULT_TRON_API_TIMEOUT_MS }: TronWalletApiOptions) {
+  const bases = { wallet: new URL(fullNodeUrl), walletsolidity: new URL(solidityUrl ?? fullNodeUrl) };
+
+  async function post(view: keyof typeof bases, method: string, body: object): Promise<unknown> {
+    const endpoint = `/${view}/${method}`;
+    let response: Response;
+    let text: string;
+    try {
+      // One deadline for the status line and the body: a node may answer headers and then stall.
+      response = await fetch(new URL(endpoint, bases[view]), {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+      throw new TronApiError('unavailable', endpoint, timedOut ? `no answer within ${timeoutMs} ms` : 'connection failed');
+    }
+    if (response.status === 429 || response.status >= 500) throw new TronApiError('unavailable', endpoint, `HTTP ${response.status}`);
+    if (!response.ok) throw new TronApiError('refused', endpoint, `HTTP ${response.status}`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new TronApiError('malformed', endpoint, 'the answer is not JSON');
+    }
+    // java-tron answers a request it cannot serve with 200 and {"Error": "<exception class> : <message>"}.
+    if (parsed !== null && typeof parsed === 'object' && 'Error' in parsed) throw new TronApiError('refused', endpoint, 'the node reports an error');
+    return parsed;
+  }
+
+  function parse<T>(endpoint: string, schema: z.ZodType<T>, body: unknown): T {
+    const result = schema.safeParse(body);
+    if (!result.success) throw new TronApiError('malformed', endpoint, `unexpected answer at ${result.error.issues[0]?.path.join('.') || 'body'}`);
+    return result.data;
+  }
+
+  return {
+    /** The newest solidified block: what the transaction references and what proves an expired one dead. */
+    async solidifiedHead(): Promise<TronBlockHead> {
+      const block = parse('/walletsolidity/getnowblock', blockSchema, await post('walletsolidity', 'getnowblock', {}));
+      return { blockId: block.blockID.toLowerCase(), number: block.block_header.raw_data.number, timestamp: new Date(Number(block.block_header.raw_data.timestamp)) };
+    },
+
+    /** What the latest chain or the solidified one knows of a txID; undefined for the node's `{}` (not in a block it has). */
+    async transactionInfo(view: 'latest' | 'solidified', txId: string): Promise<TronTransactionInfo | undefined> {
+      const path = view === 'latest' ? 'wallet' : 'walletsolidity';
+      const body = await post(path, 'gettransactioninfobyid', { value: txId });
+      if (body !== null && typeof body === 'object' && Object.keys(body).length === 0) return undefined;
+      const info = parse(`/${path}/gettransactioninfobyid`, infoSchema, body);
+      if (info.id.toLowerCase() !== txId.toLowerCase()) throw new TronApiError('malformed', `/${path}/gettransactioninfobyid`, 'the answer is about another transaction');
+      return {
+        blockNumber: info.blockNumber,
+        fee: info.fee ?? 0n,
+        receiptResult: info.receipt?.result,
+        failed: info.result === 'FAILED',
+        message: decodeHexText(info.resMessage),
+      };
+    },
+
+    /** Sends a signed Transaction as the protobuf bytes it was signed as, so the node hashes exactly what was signed. */
+    async broadcastHex(transactionHex: string): Promise<TronBroadcastAnswer> {
+      const answer = parse('/wallet/broadcasthex', broadcastSchema, await post('wallet', 'broadcasthex', { transaction: transactionHex }));
+      return { ...(answer.result === undefined ? {} : { result: answer.result }), ...(answer.code === undefined ? {} : { code: answer.code }), ...(answer.message === undefined ? {} : { message: answer.message }) };
+    },
+  };
+}
+
+export type TronWalletApi = ReturnType<typeof createTronWalletApi>;

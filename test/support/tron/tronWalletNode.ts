@@ -1,0 +1,214 @@
+// A stand-in for a java-tron full node's HTTP wallet API on loopback, since no Tron node runs here: the /wallet/* and
+// /walletsolidity/* calls the Tron relayer's writes make, answered in the shapes recorded in test/fixtures/tron/
+// (sources in its README). It takes signed transactions as protobuf bytes (broadcasthex), checks what java-tron checks
+// before pooling one (signature of the owner, expiration against its head, reference block, duplicates), puts pooled
+// transactions into blocks as tests mine them, with the outcome and fee a test picks, and lags the solidified head
+// behind the latest one. Tests can make any call fail, hang or answer something else; every call is counted.
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { utils as tronUtils } from 'tronweb';
+import { recorded } from '../../fixtures/tron';
+
+const BLOCK_TIME_MS = 3_000;
+const { nowBlock, broadcastSuccess, broadcastExpired, broadcastDup, infoSuccess, infoRevert } = recorded.http;
+
+/** What the TVM makes of a transaction when it is put in a block. */
+export interface TronOutcome {
+  result: 'SUCCESS' | 'REVERT' | 'OUT_OF_ENERGY' | 'OUT_OF_TIME';
+  /** Sun burned. */
+  fee: bigint;
+}
+
+interface Block {
+  number: bigint;
+  id: string;
+  timestamp: number;
+}
+
+interface Landed {
+  blockNumber: bigint;
+  outcome: TronOutcome;
+}
+
+interface Pooled {
+  expiration: number;
+  raw: Uint8Array;
+}
+
+/** One request: answer it, fail with an HTTP status, answer this body instead, or never answer. */
+export type WalletNodeAction = 'answer' | 'hang' | { status: number } | { body: unknown };
+
+export interface TronWalletNodeOptions {
+  /** Blocks the solidified head trails the latest by (19 on mainnet: 2/3 of 27 witnesses); 2 unless given. */
+  solidifiedLag?: number;
+}
+
+export interface TronWalletNode {
+  url: string;
+  head(): bigint;
+  /** Produces blocks; the first takes every pooled transaction still valid in it, with `outcome` (SUCCESS, fee 345000 unless given). */
+  mine(blocks: number, outcome?: (txId: string) => TronOutcome): void;
+  /** Produces blocks that take nothing, as a node that lost its pool would. */
+  mineEmpty(blocks: number): void;
+  /** Replaces the unsolidified blocks from `fromNumber` up with as many empty ones; what they held is forgotten. */
+  reorg(fromNumber: bigint): void;
+  /** Forgets what is pooled, as a node restart does. */
+  dropPool(): void;
+  /** How many times each txID was sent, and which are in a block. */
+  broadcasts: Map<string, number>;
+  landed(txId: string): Landed | undefined;
+  landedCount(): number;
+  /** The raw_data of a broadcast transaction, decoded by TronWeb's protobuf classes. */
+  rawData(txId: string): Uint8Array | undefined;
+  setPolicy(policy: (path: string, index: number) => WalletNodeAction): void;
+  calls: Map<string, number>;
+  close(): Promise<void>;
+}
+
+interface ProtoTransaction {
+  getRawData(): { serializeBinary(): Uint8Array; getExpiration(): number; getRefBlockBytes_asU8(): Uint8Array; getRefBlockHash_asU8(): Uint8Array; getContractList(): { getParameter(): { getValue_asU8(): Uint8Array } }[] };
+  getSignatureList_asU8(): Uint8Array[];
+}
+
+interface Proto {
+  Transaction: { deserializeBinary(bytes: Uint8Array): ProtoTransaction };
+  TriggerSmartContract: { deserializeBinary(bytes: Uint8Array): { getOwnerAddress_asU8(): Uint8Array } };
+}
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+
+export async function startTronWalletNode(options: TronWalletNodeOptions = {}): Promise<TronWalletNode> {
+  const lag = BigInt(options.solidifiedLag ?? 2);
+  const proto = (globalThis as unknown as { TronWebProto: Proto }).TronWebProto;
+  // Blocks from the recorded Nile height on, in the past, so expirations set from them are already behind the wall clock.
+  const template = nowBlock.block_header.raw_data;
+  const blocks: Block[] = [];
+  const start = Date.now() - 10 * 60_000;
+  let branch = 0;
+  const append = () => {
+    const number = BigInt(template.number) + BigInt(blocks.length);
+    const digest = createHash('sha256').update(`block:${branch}:${number}`).digest('hex').slice(0, 48);
+    blocks.push({ number, id: `${number.toString(16).padStart(16, '0')}${digest}`, timestamp: start + blocks.length * BLOCK_TIME_MS });
+  };
+  for (let i = 0; i <= Number(lag); i++) append();
+  const tip = () => blocks[blocks.length - 1] as Block;
+  const solidified = () => blocks[Math.max(0, blocks.length - 1 - Number(lag))] as Block;
+
+  const pool = new Map<string, Pooled>();
+  const landed = new Map<string, Landed>();
+  const raws = new Map<string, Uint8Array>();
+  const broadcasts = new Map<string, number>();
+
+  const blockJson = (block: Block) => ({
+    ...nowBlock,
+    blockID: block.id,
+    block_header: { ...nowBlock.block_header, raw_data: { ...template, number: Number(block.number), timestamp: block.timestamp, parentHash: blocks[blocks.indexOf(block) - 1]?.id ?? template.parentHash } },
+  });
+
+  const refuse = (code: string, message: string, txid: string) => ({ ...broadcastExpired, code, message, txid, transaction: '{}' });
+
+  const broadcastHex = (transactionHex: string) => {
+    const transaction = proto.Transaction.deserializeBinary(Buffer.from(transactionHex, 'hex'));
+    const raw = transaction.getRawData();
+    const rawBytes = raw.serializeBinary();
+    const txId = createHash('sha256').update(rawBytes).digest('hex');
+    broadcasts.set(txId, (broadcasts.get(txId) ?? 0) + 1);
+    raws.set(txId, rawBytes);
+    const owner = hex(proto.TriggerSmartContract.deserializeBinary(raw.getContractList()[0]?.getParameter().getValue_asU8() ?? new Uint8Array()).getOwnerAddress_asU8());
+    const [signature] = transaction.getSignatureList_asU8();
+    if (!signature || tronUtils.crypto.ecRecover(txId, hex(signature)).toLowerCase() !== owner) return refuse('SIGERROR', 'Validate signature error', txId);
+    if (pool.has(txId) || landed.has(txId)) return { ...broadcastDup, txid: txId };
+    if (raw.getExpiration() <= tip().timestamp) return { ...broadcastExpired, txid: txId };
+    const [refBytes, refHash] = [hex(raw.getRefBlockBytes_asU8()), hex(raw.getRefBlockHash_asU8())];
+    if (!blocks.some((block) => block.id.slice(12, 16) === refBytes && block.id.slice(16, 32) === refHash)) return refuse('TAPOS_ERROR', 'Tapos check error', txId);
+    pool.set(txId, { expiration: raw.getExpiration(), raw: rawBytes });
+    return { ...broadcastSuccess, txid: txId };
+  };
+
+  const info = (txId: string, upTo: bigint) => {
+    const found = landed.get(txId);
+    if (!found || found.blockNumber > upTo) return {};
+    const block = blocks.find((b) => b.number === found.blockNumber) as Block;
+    const shape = found.outcome.result === 'SUCCESS' ? infoSuccess : infoRevert;
+    return { ...shape, id: txId, fee: Number(found.outcome.fee), blockNumber: Number(block.number), blockTimeStamp: block.timestamp, receipt: { ...shape.receipt, result: found.outcome.result } };
+  };
+
+  const answer = (path: string, body: Record<string, unknown>): unknown => {
+    switch (path) {
+      case '/walletsolidity/getnowblock':
+        return blockJson(solidified());
+      case '/wallet/broadcasthex':
+        return broadcastHex(String(body.transaction));
+      case '/wallet/gettransactioninfobyid':
+        return info(String(body.value), tip().number);
+      case '/walletsolidity/gettransactioninfobyid':
+        return info(String(body.value), solidified().number);
+      default:
+        return { Error: `class java.lang.IllegalArgumentException : no such servlet ${path}` };
+    }
+  };
+
+  const calls = new Map<string, number>();
+  let policy: (path: string, index: number) => WalletNodeAction = () => 'answer';
+  let index = 0;
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const path = new URL(request.url ?? '/', 'http://stand-in').pathname;
+      calls.set(path, (calls.get(path) ?? 0) + 1);
+      const action = policy(path, index++);
+      if (action === 'hang') return;
+      if (action !== 'answer' && 'status' in action) {
+        response.writeHead(action.status, { 'content-type': 'text/plain' }).end('injected failure');
+        return;
+      }
+      const text = Buffer.concat(chunks).toString('utf8');
+      const body = action === 'answer' ? answer(path, (text ? JSON.parse(text) : {}) as Record<string, unknown>) : action.body;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+
+  const defaultOutcome = (): TronOutcome => ({ result: 'SUCCESS', fee: 345_000n });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    head: () => tip().number,
+    mine(count, outcome = defaultOutcome) {
+      for (let i = 0; i < count; i++) {
+        const parent = tip();
+        append();
+        for (const [txId, pooled] of pool) {
+          pool.delete(txId);
+          // java-tron refuses a transaction whose expiration is not after its parent block's time.
+          if (pooled.expiration > parent.timestamp) landed.set(txId, { blockNumber: tip().number, outcome: outcome(txId) });
+        }
+      }
+    },
+    mineEmpty(count) {
+      for (let i = 0; i < count; i++) append();
+    },
+    reorg(fromNumber) {
+      if (fromNumber <= solidified().number) throw new Error('a solidified block cannot be replaced');
+      const removed = blocks.splice(Number(fromNumber - BigInt(template.number)));
+      for (const [txId, found] of landed) if (found.blockNumber >= fromNumber) landed.delete(txId);
+      branch += 1;
+      for (let i = 0; i < removed.length; i++) append();
+    },
+    dropPool: () => pool.clear(),
+    broadcasts,
+    landed: (txId) => landed.get(txId),
+    landedCount: () => landed.size,
+    rawData: (txId) => raws.get(txId),
+    setPolicy(next) {
+      policy = next;
+      index = 0;
+    },
+    calls,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
