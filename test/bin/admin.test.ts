@@ -48,7 +48,7 @@ describe('checkout-admin: help and errors', () => {
     expect(overview.code).toBe(0);
     for (const line of ['merchant create', 'key allow-ips', 'webhook-secret rotate', 'bank mark-received', 'webhooks redeliver', 'session cancel', 'user invite', 'retention purge', 'audit list', 'settlement list', 'settlement show', 'settlement retry', 'sweep list', 'sweep run', 'treasury status', 'treasury record-funding', 'ledger reconcile']) expect(overview.stdout).toContain(line);
     const commands = [...overview.stdout.matchAll(/^ {2}([a-z-]+ [a-z-]+) {2,}/gm)].map((m) => m[1]!.split(' '));
-    expect(commands).toHaveLength(24);
+    expect(commands).toHaveLength(25);
     const helps = await Promise.all(commands.map((words) => admin([...words, '--help'])));
     for (const [index, help] of helps.entries()) {
       expect(help.code).toBe(0);
