@@ -154,3 +154,23 @@ export async function setEvmSweepLanded(
   }
   return true;
 }
+
+/**
+ * Per mode and chain, when the oldest confirmed, credited forwarder deposit that no finalized sweep has taken yet
+ * was recorded (evmSweepDue's rule, over every token and address): the age operators alert on.
+ */
+export async function oldestUnsweptForwarderDeposits(sql: Queryable): Promise<Array<{ mode: Mode; chain: EvmChain; oldest: Date }>> {
+  return sql<Array<{ mode: Mode; chain: EvmChain; oldest: Date }>>`
+    with last_swept as (
+      select s.chain, s.token, a.address, max(array[s.block_number, s.last_log_index]) as at
+      from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
+      where s.status = 'finalized'
+      group by s.chain, s.token, a.address
+    )
+    select da.mode, d.chain, min(d.created_at) as oldest
+    from deposit_addresses da
+    join deposits d on d.session_id = da.session_id and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(da.evm_address)
+    left join last_swept l on l.chain = d.chain and l.token = d.token and l.address = lower(da.evm_address)
+    where da.evm_scheme = 'forwarder' and (l.at is null or array[d.block_number, d.log_index::bigint] > l.at)
+    group by da.mode, d.chain`;
+}

@@ -3,6 +3,7 @@
 // collector:<chain> with the relayer's gas, a threshold holding a small total back, a clone swept twice, tokens with
 // no return value and a false one, and a relayer killed between steps that sends each sweep once.
 import { erc20Abi, type Address } from 'viem';
+import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmChainWriter } from '../../../activities/chainWrites/evmChainWriter';
 import { createEvmSweep, type EvmSweepOutcome } from '../../../activities/sweeps/evmSweep';
@@ -11,6 +12,7 @@ import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
 import type { EvmChain } from '../../../domain/evmSweepPlan';
 import { ACCOUNT, nativeAsset, tokenAsset } from '../../../domain/ledger';
 import * as depositFactory from '../../../contracts/artifacts/depositFactory';
+import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics';
 import { COLLECTOR, hasCode, OWNER, startDepositContractsChain, SWEEPER } from '../../contracts/depositContractsFixture';
 import { createTestDatabase } from '../../support/database';
 import { connectWorker, deposit, forwarderSession, ledgerBalance, sweeperDeps, type EvmSweepFixture, type ForwarderDeposit } from './evmSweepFixture';
@@ -28,6 +30,7 @@ beforeAll(async () => {
   tokens.set('ethereum', await chain.deployToken({ symbol: 'USDC', decimals: 6 }));
   tokens.set('optimism', await chain.deployToken({ symbol: 'USDT', decimals: 6, kind: 'noReturn' }));
   tokens.set('arbitrum', await chain.deployToken({ symbol: 'USDT', decimals: 6, kind: 'falseReturn' }));
+  tokens.set('polygon', await chain.deployToken({ symbol: 'USDC', decimals: 6 }));
 });
 afterAll(async () => {
   await f?.worker.end({ timeout: 5 });
@@ -158,6 +161,19 @@ describe('EVM forwarder sweep', () => {
     expect(BigInt((failed as { gasWei: string }).gasWei)).toBeGreaterThan(0n);
     const [again] = await sweeper('base').plan('USDC', runKey());
     expect(await sweepToEnd(sweeper('base'), again!)).toMatchObject({ status: 'finalized', moved: '800000' });
+  });
+
+  it('shows the collector\'s inventory and the oldest unswept deposit\'s age as gauges', async () => {
+    const registry = new Registry();
+    registerEvmSweepMetrics(registry, f.db.sql);
+    const gauge = async (pattern: string) => Number(new RegExp(`^${pattern} (\\S+)$`, 'm').exec(await registry.metrics())?.[1]);
+    const [session] = await depositTo('polygon', [9_000_000n]);
+    await f.db.sql`update deposits set created_at = now() - interval '1 hour' where session_id = ${session!.sessionId}`;
+    expect(await gauge('checkout_evm_unswept_deposit_age_seconds\\{mode="test",chain="polygon"\\}')).toBeGreaterThanOrEqual(3600);
+    const [id] = await sweeper('polygon').plan('USDC', runKey());
+    await sweepToEnd(sweeper('polygon'), id!);
+    expect(await gauge('checkout_evm_unswept_deposit_age_seconds\\{mode="test",chain="polygon"\\}')).toBe(0);
+    expect(await gauge('checkout_collector_inventory_base_units\\{mode="test",chain="polygon",asset="usdc:polygon"\\}')).toBe(9_000_000);
   });
 
   describe('a relayer killed between steps loses nothing and sends nothing twice', () => {
