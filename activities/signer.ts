@@ -7,22 +7,29 @@ import type { DepositSeeds } from './depositAddresses/seed';
 import type { TreasuryPayoutDeps } from './settlement/treasuryPayout';
 import { createPayTreasuryPayout } from './settlement/treasuryPayouts';
 import { createSolanaSweepActivities } from './sweeps/solanaSweeps';
+import type { EvmSweepDeps } from './sweeps/evmSweep';
+import { createEvmSweepActivities, type EvmSweeperKey } from './sweeps/evmSweeps';
 
 export interface SignerDeps {
   /** Made once at start from DEPOSIT_MNEMONIC_TEST / DEPOSIT_MNEMONIC_LIVE (seed.ts `depositSeeds`). */
   depositSeeds: DepositSeeds;
   /** The Solana USDC treasury of each mode given SOLANA_TREASURY_KEY_TEST / _LIVE; a mode without one pays and sweeps nothing. */
   treasuries?: Partial<Record<Mode, TreasuryPayoutDeps>>;
+  /** The forwarder sweepers of each (EVM chain, mode) given EVM_RELAYER_KEY_<MODE> and an RPC endpoint. */
+  evmSweepers?: Partial<Record<EvmSweeperKey, EvmSweepDeps>>;
 }
 
 export function createSignerActivities(deps: SignerDeps) {
   const sweeps = createSolanaSweepActivities({ depositSeeds: deps.depositSeeds, treasuries: deps.treasuries ?? {} });
+  const evmSweeps = createEvmSweepActivities({ sweepers: deps.evmSweepers ?? {} });
   // Payout and sweep passes wait on RPC calls: they beat, so a dead signer's pass is retried within seconds.
   return {
     deriveSolanaDepositAddress: createDeriveSolanaDepositAddress({ depositSeeds: deps.depositSeeds }),
     payTreasuryPayout: heartbeating(createPayTreasuryPayout(deps.treasuries ?? {})),
     planSolanaSweep: heartbeating(sweeps.planSolanaSweep),
     advanceSolanaSweep: heartbeating(sweeps.advanceSolanaSweep),
+    planEvmSweep: heartbeating(evmSweeps.planEvmSweep),
+    advanceEvmSweep: heartbeating(evmSweeps.advanceEvmSweep),
   };
 }
 

@@ -29,7 +29,8 @@ async function run(signer: SignerDeps): Promise<void> {
   logger.info({ taskQueue: signerTaskQueue(config.temporal.taskQueue), liveSeed: signer.depositSeeds.live !== undefined, treasuries }, 'signer running');
   await worker.run();
   await connection.close();
-  await Promise.all([...new Set(Object.values(signer.treasuries ?? {}).map((treasury) => treasury.sql))].map((sql) => sql.end({ timeout: 5 })));
+  const pools = [...Object.values(signer.treasuries ?? {}), ...Object.values(signer.evmSweepers ?? {})].map((holder) => holder.sql);
+  await Promise.all([...new Set(pools)].map((sql) => sql.end({ timeout: 5 })));
   logger.info('signer stopped');
 }
 

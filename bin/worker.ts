@@ -11,7 +11,7 @@ import { activityDepsFromConfig, createWorker } from '../worker/createWorker';
 import { startReconciliationSweeper } from '../worker/reconciliationSweeper';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
 import { treasuryViewsFromConfig } from '../worker/treasuryViews';
-import { ensureSweepSchedules } from '../worker/sweepSchedules';
+import { ensureSweepSchedules, evmSweepScopes } from '../worker/sweepSchedules';
 
 const config = loadConfig(process.env, 'worker');
 const logger = createLogger(config.logLevel, 'worker');
@@ -29,10 +29,15 @@ try {
     shutdownGraceTimeMs: config.shutdownTimeoutMs,
   });
   const clientConnection = await Connection.connect({ address: config.temporal.address });
-  await ensureSweepSchedules(new Client({ connection: clientConnection, namespace: config.temporal.namespace }), { taskQueue: config.temporal.taskQueue, intervalSeconds: config.sweepIntervalSeconds });
+  const registry = createChainRegistry(loadChainsConfig());
+  await ensureSweepSchedules(new Client({ connection: clientConnection, namespace: config.temporal.namespace }), {
+    taskQueue: config.temporal.taskQueue,
+    intervalSeconds: config.sweepIntervalSeconds,
+    evmScopes: evmSweepScopes(config, registry),
+  });
   await clientConnection.close();
   const sweeper = startRetentionSweeper(sql, config.retention, logger);
-  const reconciliation = startReconciliationSweeper(sql, treasuryViewsFromConfig(config, createChainRegistry(loadChainsConfig())), config.reconciliationIntervalMinutes, logger);
+  const reconciliation = startReconciliationSweeper(sql, treasuryViewsFromConfig(config, registry), config.reconciliationIntervalMinutes, logger);
   logger.info({ taskQueue: config.temporal.taskQueue, sweepIntervalSeconds: config.sweepIntervalSeconds, metrics: metricsBindAddress ? `http://${metricsBindAddress}/metrics` : 'off' }, 'worker running');
   // The SDK installs its own SIGINT/SIGTERM handling: run() resolves once the worker has drained (running
   // activities get shutdownGraceTimeMs to finish, then are cancelled and retried elsewhere by Temporal).

@@ -11,6 +11,7 @@ import { InvalidAccountXpubError, parseAccountXpub, type DepositXpubs } from '..
 import { DEVELOPMENT_ACCOUNT_XPUBS } from '../activities/depositAddresses/seed';
 import { signingMaterialIssues, type ProcessName } from './signingMaterial';
 import { depositForwarderIssues, depositForwardersFromEnv } from './depositForwarders';
+import { evmSweepConfigFromEnv, type EvmSweepConfig } from './evmSweeps';
 import type { DepositForwarders } from '../domain/addresses/depositForwarder';
 
 export type { ProcessName } from './signingMaterial';
@@ -200,6 +201,8 @@ export type Config = {
   retention: { intervalMinutes: number; ages: RetentionAges };
   /** How often the schedules sweep_solana_usdc_<mode> sweep Solana deposit accounts (worker/sweepSchedules.ts); 0: paused. */
   sweepIntervalSeconds: number;
+  /** The relayer and the forwarder sweeps (config/evmSweeps.ts). */
+  evmSweeps: EvmSweepConfig;
   /** Requests per API key per minute, counted in Postgres so every API replica shares one budget. */
   rateLimitPerMinute: number;
   /** Session-token requests (the hosted page) per checkout session per minute; the page polls 30 times a minute. */
@@ -292,11 +295,13 @@ export class ConfigError extends Error {
 /** `processName` says which process reads it: only the signer (and `npm start`) may hold signing material. */
 export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Config {
   const parsed = EnvSchema.safeParse(env);
+  const evmSweeps = evmSweepConfigFromEnv(env);
   const problems = [
     ...signingMaterialIssues(env, processName).map((issue) => `${issue.path}: ${issue.message}`),
     ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
+    ...evmSweeps.issues,
   ];
-  if (!parsed.success || problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  if (!parsed.success || !evmSweeps.config || problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   const e = parsed.data;
   return {
     appEnv: e.APP_ENV,
@@ -335,6 +340,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
       ages: { quoteDays: e.RETENTION_QUOTE_DAYS, rateLimitHours: e.RETENTION_RATE_LIMIT_HOURS, webhookAttemptDays: e.RETENTION_WEBHOOK_ATTEMPT_DAYS },
     },
     sweepIntervalSeconds: e.SWEEP_INTERVAL_SECONDS,
+    evmSweeps: evmSweeps.config,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     rateLimitPerSessionPerMinute: e.RATE_LIMIT_PER_SESSION_PER_MINUTE,
     rateLimitSessionTokensPerMerchantPerMinute: e.RATE_LIMIT_SESSION_TOKENS_PER_MERCHANT_PER_MINUTE,

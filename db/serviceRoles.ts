@@ -46,6 +46,9 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     deposits: [{ update: ['credited', 'late', 'updated_at'] }],
     // The relayers' nonces, taken by the signer as it signs an EVM chain intent.
     evm_nonces: ['insert', 'update'],
+    // EVM forwarder sweeps, written by the signer as the Solana sweeps are.
+    evm_sweeps: ['insert', 'update'],
+    evm_sweep_addresses: ['insert', { update: ['swept_base_units'] }],
     ledger_entries: ['insert'],
     payments: ['insert', 'update'],
     payouts: ['insert', 'update'],

@@ -24,3 +24,8 @@ export function signerTaskQueue(sessionTaskQueue: string): string {
 export function sweepScheduleId(mode: 'test' | 'live'): string {
   return `sweep_solana_usdc_${mode}`;
 }
+
+/** The Schedule that sweeps a mode's forwarder deposit addresses of one EVM chain and token; each run's id starts with it. */
+export function evmSweepScheduleId(scope: { chain: string; token: string; mode: 'test' | 'live' }): string {
+  return `sweep_evm_${scope.chain}_${scope.token.toLowerCase()}_${scope.mode}`;
+}

@@ -15,6 +15,7 @@ import { createChainRegistry, type ChainNetworks } from '../domain/chainRegistry
 import { networkForMode } from '../domain/payablePairs';
 import type { Mode } from '../domain/session';
 import { signerTaskQueue } from '../domain/taskQueues';
+import { evmSweepersFromConfig } from './evmSweepers';
 import { RECOVERY_OPTIONS } from './recoveryOptions';
 
 export interface SignerWorkerDeps {
@@ -40,20 +41,28 @@ export function createSignerWorker(deps: SignerWorkerDeps): Promise<Worker> {
 const MODES: readonly Mode[] = ['test', 'live'];
 const USDC_BASE_UNITS = 1_000_000n;
 
-type SignerConfig = Pick<Config, 'depositMnemonics' | 'solanaTreasuryKeys' | 'solanaTreasuryAddresses' | 'solanaPayoutMemo' | 'settlementRpcRecheckAboveUsdc' | 'databaseUrl'>;
+type SignerConfig = Pick<Config, 'depositMnemonics' | 'solanaTreasuryKeys' | 'solanaTreasuryAddresses' | 'solanaPayoutMemo' | 'settlementRpcRecheckAboveUsdc' | 'databaseUrl' | 'evmSweeps'>;
 
 /**
  * The signing material the configuration holds, made ready once: an invalid mnemonic or key stops the start. A
  * treasury pays on its mode's Solana network (RPC_URLS_SOLANA_TESTNET / _MAINNET, first URL) in that network's
- * USDC, and writes its payouts through DATABASE_URL: the worker's role for now, the signer has no role of its own.
+ * USDC; a relayer sweeps forwarder deposit addresses on each EVM chain of its mode's network that has an RPC
+ * endpoint (worker/evmSweepers.ts). Both write ahead through DATABASE_URL: the worker's role for now, the signer
+ * has no role of its own.
  */
 export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainNetworks): Promise<SignerDeps> {
   const seeds = depositSeeds(config.depositMnemonics);
   const modes = MODES.filter((mode) => config.solanaTreasuryKeys[mode] !== undefined);
-  if (modes.length === 0) return { depositSeeds: seeds };
-  if (!config.databaseUrl) throw new ConfigError('invalid configuration: DATABASE_URL: is required by the signer when a SOLANA_TREASURY_KEY_* is set (payouts are recorded before they are signed)');
+  const relayers = MODES.filter((mode) => config.evmSweeps.relayerKeys[mode] !== undefined);
+  if (modes.length === 0 && relayers.length === 0) return { depositSeeds: seeds };
+  if (!config.databaseUrl) {
+    const given = modes.length > 0 ? 'a SOLANA_TREASURY_KEY_*' : 'an EVM_RELAYER_KEY_*';
+    throw new ConfigError(`invalid configuration: DATABASE_URL: is required by the signer when ${given} is set (payouts and sweeps are recorded before they are signed)`);
+  }
   const registry = createChainRegistry(chains ?? loadChainsConfig());
   const sql = createSql(config.databaseUrl, { max: 4 });
+  const evmSweepers = evmSweepersFromConfig(config.evmSweeps, registry, sql);
+  if (modes.length === 0) return { depositSeeds: seeds, evmSweepers };
   const verifyDepositBacking = createDepositBackingCheck({ sql, registry, rereadAboveUsdcBaseUnits: BigInt(config.settlementRpcRecheckAboveUsdc) * USDC_BASE_UNITS });
   const treasuries: Partial<Record<Mode, TreasuryPayoutDeps>> = {};
   for (const mode of modes) {
@@ -77,7 +86,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainN
       verifyDepositBacking,
     };
   }
-  return { depositSeeds: seeds, treasuries };
+  return { depositSeeds: seeds, treasuries, evmSweepers };
 }
 
 /** The SOLANA_TREASURY_ADDRESS_* lines of the treasuries the signer holds, for the processes that only watch them. */

@@ -1,10 +1,17 @@
-// The Temporal Schedules that run deposit sweeps (workflows/sweepSolanaUsdc.ts), one per mode: sweep_solana_usdc_<mode>
-// every SWEEP_INTERVAL_SECONDS, never two runs at once (overlap SKIP). Every worker replica ensures them at start:
-// the first creates them, the others (and later starts) update them to the configured interval, so a restart with
-// a new interval takes effect; 0 pauses them. A mode whose signer holds no treasury runs and returns at once.
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec } from '@temporalio/client';
+// The Temporal Schedules that run deposit sweeps: sweep_solana_usdc_<mode> (workflows/sweepSolanaUsdc.ts), one per
+// mode, and sweep_evm_<chain>_<token>_<mode> (workflows/sweepEvmDeposits.ts), one per EVM chain, token and mode
+// with forwarder deposit addresses (evmSweepScopes), every SWEEP_INTERVAL_SECONDS, never two runs at once (overlap
+// SKIP). Every worker replica ensures them at start: the first creates them, the others (and later starts) update
+// them to the configured interval, so a restart with a new interval takes effect; 0 pauses them. A mode whose signer
+// holds no treasury (or no relayer) runs and returns at once.
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec, type Workflow } from '@temporalio/client';
+import type { Config } from '../config/env';
+import type { ChainRegistry } from '../domain/chainRegistry';
+import { EVM_CHAINS } from '../domain/evmSweepPlan';
+import { networkForMode } from '../domain/payablePairs';
 import type { Mode } from '../domain/session';
-import { sweepScheduleId } from '../domain/taskQueues';
+import { evmSweepScheduleId, sweepScheduleId } from '../domain/taskQueues';
+import type { SweepEvmDepositsInput, sweepEvmDeposits } from '../workflows/sweepEvmDeposits';
 import type { sweepSolanaUsdc } from '../workflows/sweepSolanaUsdc';
 
 const MODES: readonly Mode[] = ['test', 'live'];
@@ -12,29 +19,51 @@ const MODES: readonly Mode[] = ['test', 'live'];
 /** Ten seconds when paused: a schedule needs a spec, and a paused one takes no action. */
 const spec = (intervalSeconds: number): ScheduleSpec => ({ intervals: [{ every: `${intervalSeconds || 10}s` }] });
 
-const action = (mode: Mode, taskQueue: string): ScheduleOptionsStartWorkflowAction<typeof sweepSolanaUsdc> => ({
+// The schedule appends the action's time to the workflow id, so each run has its own id: the plan's key.
+const solanaAction = (mode: Mode, taskQueue: string): ScheduleOptionsStartWorkflowAction<typeof sweepSolanaUsdc> => ({
   type: 'startWorkflow',
   workflowType: 'sweepSolanaUsdc',
   args: [{ mode }],
-  // The schedule appends the action's time, so each run has its own id: the plan's key (sweepSolanaUsdc.ts).
   workflowId: sweepScheduleId(mode),
   taskQueue,
 });
 
-export async function ensureSweepSchedules(client: Client, options: { taskQueue: string; intervalSeconds: number }): Promise<void> {
-  const paused = options.intervalSeconds === 0;
-  const note = paused ? 'SWEEP_INTERVAL_SECONDS=0' : `every ${options.intervalSeconds} s`;
-  for (const mode of MODES) {
-    const scheduleId = sweepScheduleId(mode);
-    try {
-      await client.schedule.create({ scheduleId, spec: spec(options.intervalSeconds), action: action(mode, options.taskQueue), policies: { overlap: ScheduleOverlapPolicy.SKIP }, state: { paused, note } });
-    } catch (error) {
-      if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-      const handle = client.schedule.getHandle(scheduleId);
-      await handle.update((previous) => ({ ...previous, spec: spec(options.intervalSeconds), action: action(mode, options.taskQueue), policies: { ...previous.policies, overlap: ScheduleOverlapPolicy.SKIP } }));
-      const { state } = await handle.describe();
-      if (paused && !state.paused) await handle.pause(note);
-      if (!paused && state.paused) await handle.unpause(note);
-    }
+const evmAction = (scope: SweepEvmDepositsInput, taskQueue: string): ScheduleOptionsStartWorkflowAction<typeof sweepEvmDeposits> => ({
+  type: 'startWorkflow',
+  workflowType: 'sweepEvmDeposits',
+  args: [scope],
+  workflowId: evmSweepScheduleId(scope),
+  taskQueue,
+});
+
+/**
+ * The EVM sweeps this deployment has: for each mode with a forwarder factory (EVM_DEPOSIT_FACTORY_<MODE>), each EVM
+ * chain of its network with an RPC endpoint, each token the chain has there.
+ */
+export function evmSweepScopes(config: Pick<Config, 'depositForwarders'>, registry: ChainRegistry): SweepEvmDepositsInput[] {
+  return MODES.filter((mode) => config.depositForwarders[mode].evm !== undefined).flatMap((mode) =>
+    EVM_CHAINS.map((chain) => registry.get(chain, networkForMode(mode)))
+      .filter((deployment) => deployment.rpcUrls.length > 0)
+      .flatMap((deployment) => deployment.tokens.map((token) => ({ chain: deployment.chain as SweepEvmDepositsInput['chain'], token: token.symbol, mode }))),
+  );
+}
+
+async function ensureSchedule<W extends Workflow>(client: Client, scheduleId: string, action: ScheduleOptionsStartWorkflowAction<W>, intervalSeconds: number): Promise<void> {
+  const paused = intervalSeconds === 0;
+  const note = paused ? 'SWEEP_INTERVAL_SECONDS=0' : `every ${intervalSeconds} s`;
+  try {
+    await client.schedule.create({ scheduleId, spec: spec(intervalSeconds), action, policies: { overlap: ScheduleOverlapPolicy.SKIP }, state: { paused, note } });
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    const handle = client.schedule.getHandle(scheduleId);
+    await handle.update((previous) => ({ ...previous, spec: spec(intervalSeconds), action, policies: { ...previous.policies, overlap: ScheduleOverlapPolicy.SKIP } }));
+    const { state } = await handle.describe();
+    if (paused && !state.paused) await handle.pause(note);
+    if (!paused && state.paused) await handle.unpause(note);
   }
+}
+
+export async function ensureSweepSchedules(client: Client, options: { taskQueue: string; intervalSeconds: number; evmScopes?: readonly SweepEvmDepositsInput[] }): Promise<void> {
+  for (const mode of MODES) await ensureSchedule(client, sweepScheduleId(mode), solanaAction(mode, options.taskQueue), options.intervalSeconds);
+  for (const scope of options.evmScopes ?? []) await ensureSchedule(client, evmSweepScheduleId(scope), evmAction(scope, options.taskQueue), options.intervalSeconds);
 }

@@ -1,5 +1,6 @@
 // The workflow bundle's entry: every workflow type the worker registers.
 export { checkoutSession } from './checkoutSession';
 export { settlePayment } from './settlePayment';
+export { sweepEvmDeposits } from './sweepEvmDeposits';
 export { sweepSolanaUsdc } from './sweepSolanaUsdc';
 export { webhookDelivery } from './webhookDelivery';

@@ -75,7 +75,7 @@ export const payouts = () =>
   });
 
 /**
- * Deposit sweeps on the signer worker (workflows/sweepSolanaUsdc.ts): short resumable passes like a payout's. They
+ * Deposit sweeps on the signer worker (workflows/sweepSolanaUsdc.ts, sweepEvmDeposits.ts): short resumable passes like a payout's. They
  * retry without limit, as a sweep written ahead must be carried to its end; the schedule skips runs meanwhile.
  */
 export const sweeps = () =>

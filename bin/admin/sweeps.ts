@@ -1,12 +1,15 @@
-// `sweep list | run`: Solana deposit sweeps into the treasury (docs/settlement.md#deposit-sweeps). list reads the
-// sweep rows; run starts a sweep of one mode now, beside its schedule: the plan takes one treasury lock at a time
-// and never puts an account in two batches, so a run beside a scheduled one is safe.
+// `sweep list | run | now`: Solana deposit sweeps into the treasury (docs/settlement.md#deposit-sweeps) and EVM
+// forwarder sweeps into the collector (bin/admin/evmSweeps.ts). list reads the sweep rows of both; run starts a
+// Solana sweep of one mode now, beside its schedule: the plan takes one treasury lock at a time and never puts an
+// account in two batches, so a run beside a scheduled one is safe.
 import { ulid } from 'ulid';
+import { listEvmSweeps } from '../../db/repositories/evmSweeps';
 import { listSweeps, type Sweep } from '../../db/repositories/solanaSweeps';
 import { sweepScheduleId } from '../../domain/taskQueues';
 import { z } from '../../domain/validationMessages';
 import type { sweepSolanaUsdc } from '../../workflows/sweepSolanaUsdc';
 import { defineCommand, integerOption, ModeOption, table, when, type CommandGroup } from './cli';
+import { evmSweepJson, evmSweepTable, sweepNow } from './evmSweeps';
 import { usdcText } from './settlement';
 
 const sweepJson = (s: Sweep) => ({
@@ -32,7 +35,7 @@ const sweepJson = (s: Sweep) => ({
 
 const list = defineCommand({
   name: 'list',
-  summary: 'list Solana deposit sweeps, newest first, with what each moved to the treasury',
+  summary: 'list Solana and EVM deposit sweeps, newest first, with what each moved',
   options: {
     mode: { value: '<test|live>', description: 'only this mode' },
     limit: { value: '<n>', description: 'at most this many (1 to 1000, default 50)' },
@@ -40,26 +43,28 @@ const list = defineCommand({
   readOnly: true,
   schema: z.object({ mode: ModeOption.optional(), limit: integerOption(1, 1000).optional() }),
   async run(context, input) {
-    const sweeps = await listSweeps(context.sql(), { ...(input.mode ? { mode: input.mode } : {}), limit: input.limit ?? 50 });
+    const filter = { ...(input.mode ? { mode: input.mode } : {}), limit: input.limit ?? 50 };
+    const sweeps = await listSweeps(context.sql(), filter);
+    const evmSweeps = await listEvmSweeps(context.sql(), filter);
+    const solanaLines = sweeps.length === 0 ? [] : table(
+      ['SWEEP', 'MODE', 'STATUS', 'ACCOUNTS', 'USDC', 'FEE', 'RENT', 'CREATED', 'SIGNATURE'],
+      sweeps.map((s) => [
+        s.id,
+        s.mode,
+        s.status,
+        String(s.accounts.length),
+        s.usdcSwept === null ? '-' : usdcText(s.usdcSwept),
+        s.feeLamports?.toString() ?? '-',
+        s.rentLamports?.toString() ?? '-',
+        when(s.createdAt),
+        s.signature ?? '-',
+      ]),
+    );
+    const evmLines = evmSweeps.length === 0 ? [] : evmSweepTable(evmSweeps);
+    const both = solanaLines.length > 0 && evmLines.length > 0;
     return {
-      json: { sweeps: sweeps.map(sweepJson) },
-      text:
-        sweeps.length === 0
-          ? ['no sweeps']
-          : table(
-              ['SWEEP', 'MODE', 'STATUS', 'ACCOUNTS', 'USDC', 'FEE', 'RENT', 'CREATED', 'SIGNATURE'],
-              sweeps.map((s) => [
-                s.id,
-                s.mode,
-                s.status,
-                String(s.accounts.length),
-                s.usdcSwept === null ? '-' : usdcText(s.usdcSwept),
-                s.feeLamports?.toString() ?? '-',
-                s.rentLamports?.toString() ?? '-',
-                when(s.createdAt),
-                s.signature ?? '-',
-              ]),
-            ),
+      json: { sweeps: sweeps.map(sweepJson), evm_sweeps: evmSweeps.map(evmSweepJson) },
+      text: solanaLines.length + evmLines.length === 0 ? ['no sweeps'] : [...solanaLines, ...(both ? [''] : []), ...evmLines],
     };
   },
 });
@@ -82,4 +87,4 @@ const run = defineCommand({
   },
 });
 
-export const sweepCommands: CommandGroup = { name: 'sweep', summary: 'Solana deposit sweeps into the treasury', commands: [list, run] };
+export const sweepCommands: CommandGroup = { name: 'sweep', summary: 'deposit sweeps: Solana into the treasury, EVM forwarders into the collector', commands: [list, run, sweepNow] };

@@ -2,7 +2,13 @@
 // sweep code's repositories wrote, with what each moved; run starts sweepSolanaUsdc for one mode on the session
 // queue, named after its schedule, and refuses a mode that is not one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertEvmSweeps, setEvmSweepLanded } from '../../db/repositories/evmSweeps';
+import { insertSessionRecord } from '../../db/repositories/sessions';
 import { setSweepLanded, insertSweeps } from '../../db/repositories/solanaSweeps';
+import { evmSweepScheduleId } from '../../domain/taskQueues';
+import { ensureSweepSchedules } from '../../worker/sweepSchedules';
+import { createTestMerchant } from '../support/factories';
+import { sessionRecord } from '../support/sessionRecords';
 import { adminCli, expectOneLineError } from '../support/adminCli';
 import { startTestService, type TestService } from '../support/service';
 
@@ -10,6 +16,8 @@ let service: TestService;
 const cli = adminCli(() => service);
 let landed: string;
 let pending: string;
+let evmLanded: string;
+const FACTORY = '0x00000000000000000000000000000000000000fa';
 
 beforeAll(async () => {
   service = await startTestService({ worker: false });
@@ -19,6 +27,15 @@ beforeAll(async () => {
   await sql`update chain_intents set status = 'confirmed', signature = 'sig-landed', wire_transaction = 'AAAA', last_valid_block_height = 10 where id = ${landed}`;
   await setSweepLanded(sql, landed, { status: 'confirmed', signature: 'sig-landed', usdc: 3_000_000n, feeLamports: 10_000n, rentLamports: 4_078_560n, swept: new Map([[account(1).tokenAccount, 1_000_000n], [account(2).tokenAccount, 2_000_000n]]) });
   [pending] = (await insertSweeps(sql, { mode: 'live', runKey: 'run-b', treasury: 'LiveTreasury1111111111111111111111111111111', mint: 'Mint1111', batches: [[account(3)]] })) as [string];
+  const { merchant } = await createTestMerchant(sql);
+  const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
+  await insertSessionRecord(sql, record, 'completed');
+  const address = { address: '0x00000000000000000000000000000000000000a1', salt: `0x${'11'.repeat(32)}`, factory: FACTORY, sessionId: record.sessionId, balance: 5_000_000n };
+  [evmLanded] = (await insertEvmSweeps(sql, {
+    mode: 'test', chain: 'base', token: 'USDC', runKey: 'run-c', tokenAddress: '0x00000000000000000000000000000000000000c0', sender: '0x00000000000000000000000000000000000000e0',
+    batches: [{ factory: FACTORY, addresses: [address] }], call: () => ({ to: FACTORY, data: '0x', value: '0' }),
+  })) as [string];
+  await setEvmSweepLanded(sql, evmLanded, { status: 'finalized', txHash: '0xlanded', blockNumber: 7n, lastLogIndex: 2, moved: 5_000_000n, gasWei: 21_000n, perAddress: new Map([[address.address, 5_000_000n]]) });
 });
 afterAll(() => service?.stop());
 
@@ -26,8 +43,9 @@ type Listed = { id: string; mode: string; status: string; usdc_swept: string | n
 
 describe('checkout-admin sweep', () => {
   it('list prints each sweep with what it moved, newest first, and --mode keeps one mode', async () => {
-    const out = (await cli.json(['sweep', 'list'])) as { sweeps: Listed[] };
+    const out = (await cli.json(['sweep', 'list'])) as { sweeps: Listed[]; evm_sweeps: Array<{ id: string; chain: string; status: string; moved_base_units: string; gas_wei: string; addresses: Array<{ swept_base_units: string }> }> };
     expect(out.sweeps.map((s) => s.id)).toEqual([pending, landed]);
+    expect(out.evm_sweeps).toEqual([expect.objectContaining({ id: evmLanded, chain: 'base', status: 'finalized', moved_base_units: '5000000', gas_wei: '21000', addresses: [expect.objectContaining({ swept_base_units: '5000000' })] })]);
     expect(out.sweeps[1]).toMatchObject({ mode: 'test', status: 'confirmed', usdc_swept: '3.000000', fee_lamports: '10000', rent_lamports: '4078560' });
     expect(out.sweeps[1]!.accounts.map((a) => a.swept_base_units)).toEqual(['1000000', '2000000']);
     expect(out.sweeps[0]).toMatchObject({ mode: 'live', status: 'pending', usdc_swept: null });
@@ -36,7 +54,10 @@ describe('checkout-admin sweep', () => {
     expect(text.code, text.stderr).toBe(0);
     const lines = text.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^SWEEP\s+MODE\s+STATUS\s+ACCOUNTS\s+USDC\s+FEE\s+RENT\s+CREATED\s+SIGNATURE$/);
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(5);
+    expect(lines[3]).toMatch(/^EVM SWEEP\s+MODE\s+TOKEN\s+STATUS\s+ADDRESSES\s+MOVED\s+GAS WEI\s+CREATED\s+TX$/);
+    expect(lines[4]).toMatch(new RegExp(`^${evmLanded}\\s+test\\s+USDC\\s+finalized\\s+1\\s+5000000\\s+21000\\s+.*0xlanded$`));
+    expect((await cli.json(['sweep', 'list', '--mode', 'live'])) as { evm_sweeps: unknown[] }).toMatchObject({ evm_sweeps: [] });
     expect(lines[1]).toMatch(new RegExp(`^${landed}\\s+test\\s+confirmed\\s+2\\s+3\\.000000\\s+10000\\s+4078560\\s+.*sig-landed$`));
   });
 
@@ -46,6 +67,26 @@ describe('checkout-admin sweep', () => {
     const description = await service.temporal.workflow.getHandle(out.workflow_id).describe();
     expect(description).toMatchObject({ type: 'sweepSolanaUsdc', taskQueue: service.config.temporal.taskQueue });
     await service.temporal.workflow.getHandle(out.workflow_id).terminate('test over');
+  });
+
+  it('now triggers the chain\'s forwarder sweep schedule, and refuses one the worker has not created', async () => {
+    const scope = { chain: 'base', token: 'USDC', mode: 'test' } as const;
+    await ensureSweepSchedules(service.temporal, { taskQueue: service.config.temporal.taskQueue, intervalSeconds: 3600, evmScopes: [scope] });
+    const schedule = service.temporal.schedule.getHandle(evmSweepScheduleId(scope));
+    try {
+      const out = await cli.json(['sweep', 'now', '--chain', 'base', '--token', 'usdc', '--mode', 'test']);
+      expect(out).toEqual({ schedule_id: 'sweep_evm_base_usdc_test', triggered: true });
+      let actions = (await schedule.describe()).info.recentActions;
+      while (actions.length === 0) actions = (await schedule.describe()).info.recentActions;
+      const started = actions[0]!.action.workflow.workflowId;
+      expect(started).toMatch(/^sweep_evm_base_usdc_test-/);
+      expect(await service.temporal.workflow.getHandle(started).describe()).toMatchObject({ type: 'sweepEvmDeposits' });
+      await service.temporal.workflow.getHandle(started).terminate('test over');
+    } finally {
+      await schedule.delete();
+    }
+    expectOneLineError(await cli.run(['sweep', 'now', '--chain', 'ethereum', '--token', 'USDT', '--mode', 'live']), 1, /no schedule sweep_evm_ethereum_usdt_live/);
+    expectOneLineError(await cli.run(['sweep', 'now', '--chain', 'solana', '--token', 'USDC', '--mode', 'test']), 2, /--chain/);
   });
 
   it('run refuses a missing or unknown mode and starts nothing', async () => {

@@ -1,0 +1,67 @@
+// The EVM side of `sweep`: forwarder sweeps into the collector (docs/settlement.md#evm-forwarder-sweeps). `sweep
+// now` triggers a (chain, token, mode)'s schedule at once: the schedule skips a run while one is going, and a plan
+// never puts an address in two unlanded sweeps, so it is safe at any time.
+import { ScheduleNotFoundError } from '@temporalio/client';
+import type { EvmSweep } from '../../db/repositories/evmSweeps';
+import { TOKENS } from '../../domain/chains';
+import { EVM_CHAINS } from '../../domain/evmSweepPlan';
+import { evmSweepScheduleId } from '../../domain/taskQueues';
+import { z } from '../../domain/validationMessages';
+import { CliError, defineCommand, ModeOption, table, when } from './cli';
+
+export const evmSweepJson = (s: EvmSweep) => ({
+  id: s.id,
+  mode: s.mode,
+  chain: s.chain,
+  token: s.token,
+  factory: s.factory,
+  status: s.status,
+  tx_hash: s.txHash,
+  moved_base_units: s.movedBaseUnits?.toString() ?? null,
+  gas_wei: s.gasWei?.toString() ?? null,
+  created_at: s.createdAt.toISOString(),
+  landed_at: s.landedAt?.toISOString() ?? null,
+  addresses: s.addresses.map((a) => ({
+    address: a.address,
+    session_id: a.sessionId,
+    planned_base_units: a.plannedBaseUnits.toString(),
+    swept_base_units: a.sweptBaseUnits?.toString() ?? null,
+  })),
+});
+
+export function evmSweepTable(sweeps: readonly EvmSweep[]): string[] {
+  return table(
+    ['EVM SWEEP', 'MODE', 'TOKEN', 'STATUS', 'ADDRESSES', 'MOVED', 'GAS WEI', 'CREATED', 'TX'],
+    sweeps.map((s) => [s.id, s.mode, s.token, s.status, String(s.addresses.length), s.movedBaseUnits?.toString() ?? '-', s.gasWei?.toString() ?? '-', when(s.createdAt), s.txHash ?? '-']),
+  );
+}
+
+export const EvmChainOption = z.enum(EVM_CHAINS as [string, ...string[]]);
+
+export const sweepNow = defineCommand({
+  name: 'now',
+  summary: "trigger a chain's forwarder sweep schedule now (sweep_evm_<chain>_<token>_<mode>)",
+  options: {
+    chain: { value: `<${EVM_CHAINS.join('|')}>`, description: 'the EVM chain (required)' },
+    token: { value: `<${TOKENS.join('|')}>`, description: 'the token (required)' },
+    mode: { value: '<test|live>', description: 'the mode (required)' },
+  },
+  schema: z.object({ chain: EvmChainOption, token: z.string().transform((t) => t.toUpperCase()).pipe(z.enum(TOKENS)), mode: ModeOption }),
+  async run(context, input) {
+    const scheduleId = evmSweepScheduleId({ chain: input.chain, token: input.token, mode: input.mode });
+    const temporal = await context.temporal();
+    try {
+      await temporal.schedule.getHandle(scheduleId).trigger();
+    } catch (error) {
+      if (error instanceof ScheduleNotFoundError) {
+        throw new CliError(`no schedule ${scheduleId}: the worker creates it at start for a mode with EVM_DEPOSIT_FACTORY_* and a chain with an RPC endpoint`);
+      }
+      throw error;
+    }
+    return {
+      json: { schedule_id: scheduleId, triggered: true },
+      text: [`${scheduleId} triggered: the signer plans the batches and sweeps them; see sweep list --mode ${input.mode}`],
+      targets: [scheduleId],
+    };
+  },
+});

@@ -1,0 +1,176 @@
+// evm_sweeps and their addresses (migration 0044): a sweep's row, written with its chain intent before anything is
+// signed, and the forwarder deposit addresses it empties. Which addresses are due a sweep is decided here from the
+// rows the indexer and the sessions wrote; what they hold is read from the chain by the caller.
+import { ulid } from 'ulid';
+import type { TokenSymbol } from '../../domain/chains';
+import { networkForMode } from '../../domain/payablePairs';
+import type { EvmChain, EvmSweepBatch, EvmSweepCandidate } from '../../domain/evmSweepPlan';
+import type { Mode } from '../../domain/session';
+import type { Queryable } from '../client';
+import { insertEvmChainIntent, type EvmCall } from './chainIntents';
+
+export type EvmSweepStatus = 'pending' | 'submitted' | 'finalized' | 'failed';
+
+export interface EvmSweepAddress {
+  address: string;
+  salt: string;
+  sessionId: string;
+  plannedBaseUnits: bigint;
+  sweptBaseUnits: bigint | null;
+}
+
+export interface EvmSweep {
+  id: string;
+  mode: Mode;
+  chain: EvmChain;
+  token: TokenSymbol;
+  tokenAddress: string;
+  factory: string;
+  status: EvmSweepStatus;
+  txHash: string | null;
+  blockNumber: bigint | null;
+  movedBaseUnits: bigint | null;
+  gasWei: bigint | null;
+  createdAt: Date;
+  landedAt: Date | null;
+  addresses: EvmSweepAddress[];
+}
+
+type Amounts = 'blockNumber' | 'movedBaseUnits' | 'gasWei';
+type SweepRow = Omit<EvmSweep, Amounts | 'addresses'> & Record<Amounts, string | null>;
+
+const big = (value: string | null) => (value === null ? null : BigInt(value));
+
+/** The newest sweeps first: one by id, or those of a mode and chain. */
+export async function listEvmSweeps(sql: Queryable, options: { id?: string; mode?: Mode; chain?: EvmChain; limit: number }): Promise<EvmSweep[]> {
+  const rows = await sql<SweepRow[]>`
+    select id, mode, chain, token, token_address as "tokenAddress", factory, status, tx_hash as "txHash", block_number::text as "blockNumber",
+      moved_base_units::text as "movedBaseUnits", gas_wei::text as "gasWei", created_at as "createdAt", landed_at as "landedAt"
+    from evm_sweeps
+    where (${options.id ?? null}::text is null or id = ${options.id ?? null}) and (${options.mode ?? null}::text is null or mode = ${options.mode ?? null})
+      and (${options.chain ?? null}::text is null or chain = ${options.chain ?? null})
+    order by created_at desc, id desc limit ${options.limit}`;
+  if (rows.length === 0) return [];
+  const addresses = await sql<Array<{ sweep_id: string; address: string; salt: string; session_id: string; planned: string; swept: string | null }>>`
+    select sweep_id, address, salt, session_id, planned_base_units::text as planned, swept_base_units::text as swept
+    from evm_sweep_addresses where sweep_id in ${sql(rows.map((r) => r.id))} order by address`;
+  return rows.map((r) => ({
+    ...r,
+    blockNumber: big(r.blockNumber),
+    movedBaseUnits: big(r.movedBaseUnits),
+    gasWei: big(r.gasWei),
+    addresses: addresses
+      .filter((a) => a.sweep_id === r.id)
+      .map((a) => ({ address: a.address, salt: a.salt, sessionId: a.session_id, plannedBaseUnits: BigInt(a.planned), sweptBaseUnits: big(a.swept) })),
+  }));
+}
+
+export async function findEvmSweep(sql: Queryable, id: string): Promise<EvmSweep | undefined> {
+  return (await listEvmSweeps(sql, { id, limit: 1 }))[0];
+}
+
+export interface EvmSweepScope {
+  mode: Mode;
+  chain: EvmChain;
+  token: TokenSymbol;
+}
+
+/** Sweeps of a run (a retried plan), and every sweep of the scope that has not landed: both are finished before new ones. */
+export async function evmSweepsToFinish(sql: Queryable, scope: EvmSweepScope, runKey: string): Promise<{ ofRun: string[]; unlanded: string[] }> {
+  const rows = await sql<Array<{ id: string; run_key: string; status: EvmSweepStatus }>>`
+    select id, run_key, status from evm_sweeps
+    where mode = ${scope.mode} and chain = ${scope.chain} and token = ${scope.token} and (run_key = ${runKey} or status in ('pending', 'submitted'))
+    order by created_at, batch`;
+  return { ofRun: rows.filter((r) => r.run_key === runKey).map((r) => r.id), unlanded: rows.filter((r) => r.status === 'pending' || r.status === 'submitted').map((r) => r.id) };
+}
+
+/**
+ * Forwarder deposit addresses of the scope with a confirmed, credited deposit logged after the last sweep that
+ * emptied them (a forwarder sweep takes the whole balance, so everything before it went). An address a sweep is
+ * taking now waits for it. The oldest deposits first, so a limit never starves them.
+ */
+export async function evmSweepDue(sql: Queryable, scope: EvmSweepScope, limit: number): Promise<Array<Omit<EvmSweepCandidate, 'salt' | 'balance'>>> {
+  const rows = await sql<Array<{ address: string; factory: string; session_id: string }>>`
+    with last_swept as (
+      select a.address, max(array[s.block_number, s.last_log_index]) as at
+      from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
+      where s.chain = ${scope.chain} and s.token = ${scope.token} and s.status = 'finalized'
+      group by a.address
+    )
+    select lower(da.evm_address) as address, da.evm_factory as factory, da.session_id, min(d.created_at) as oldest
+    from deposit_addresses da
+    join deposits d on d.session_id = da.session_id and d.chain = ${scope.chain} and d.network = ${networkForMode(scope.mode)}
+      and d.token = ${scope.token} and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(da.evm_address)
+    left join last_swept l on l.address = lower(da.evm_address)
+    where da.mode = ${scope.mode} and da.evm_scheme = 'forwarder'
+      and (l.at is null or array[d.block_number, d.log_index::bigint] > l.at)
+      and not exists (
+        select 1 from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
+        where a.address = lower(da.evm_address) and s.chain = ${scope.chain} and s.token = ${scope.token} and s.status in ('pending', 'submitted'))
+    group by da.evm_address, da.evm_factory, da.session_id
+    order by oldest, address limit ${limit}`;
+  return rows.map((r) => ({ address: r.address, factory: r.factory, sessionId: r.session_id }));
+}
+
+/** The plan's batches, each a chain intent and its sweep row, in one transaction of the caller's. */
+export async function insertEvmSweeps(
+  sql: Queryable,
+  plan: EvmSweepScope & { runKey: string; tokenAddress: string; sender: string; batches: EvmSweepBatch[]; call: (batch: EvmSweepBatch) => EvmCall },
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [batch, planned] of plan.batches.entries()) {
+    const id = `sweep:${plan.chain}:${ulid()}`;
+    await insertEvmChainIntent(sql, { id, chain: plan.chain, mode: plan.mode, sender: plan.sender, call: plan.call(planned) });
+    await sql`insert into evm_sweeps (id, mode, chain, token, token_address, factory, run_key, batch)
+              values (${id}, ${plan.mode}, ${plan.chain}, ${plan.token}, ${plan.tokenAddress}, ${planned.factory}, ${plan.runKey}, ${batch})`;
+    const rows = planned.addresses.map((a) => ({ sweep_id: id, address: a.address.toLowerCase(), salt: a.salt, session_id: a.sessionId, planned_base_units: a.balance.toString() }));
+    await sql`insert into evm_sweep_addresses ${sql(rows, 'sweep_id', 'address', 'salt', 'session_id', 'planned_base_units')}`;
+    ids.push(id);
+  }
+  return ids;
+}
+
+export async function setEvmSweepSubmitted(sql: Queryable, id: string, txHash: string): Promise<void> {
+  await sql`update evm_sweeps set status = 'submitted', tx_hash = ${txHash}, updated_at = now() where id = ${id} and status in ('pending', 'submitted')`;
+}
+
+/**
+ * The landed outcome and what each address gave, read from the receipt; true when this call recorded it (the
+ * caller posts the ledger in the same transaction), false when it was recorded before.
+ */
+export async function setEvmSweepLanded(
+  sql: Queryable,
+  id: string,
+  landed: { status: 'finalized' | 'failed'; txHash: string; blockNumber: bigint; lastLogIndex: number | undefined; moved: bigint; gasWei: bigint; perAddress: ReadonlyMap<string, bigint> },
+): Promise<boolean> {
+  const updated = await sql`
+    update evm_sweeps set status = ${landed.status}, tx_hash = ${landed.txHash}, block_number = ${landed.blockNumber.toString()},
+      last_log_index = ${landed.lastLogIndex ?? null}, moved_base_units = ${landed.moved.toString()}, gas_wei = ${landed.gasWei.toString()},
+      landed_at = now(), updated_at = now()
+    where id = ${id} and status in ('pending', 'submitted')`;
+  if (updated.count === 0) return false;
+  for (const [address, amount] of landed.perAddress) {
+    await sql`update evm_sweep_addresses set swept_base_units = ${amount.toString()} where sweep_id = ${id} and address = ${address}`;
+  }
+  return true;
+}
+
+/**
+ * Per mode and chain, when the oldest confirmed, credited forwarder deposit that no finalized sweep has taken yet
+ * was recorded (evmSweepDue's rule, over every token and address): the age operators alert on.
+ */
+export async function oldestUnsweptForwarderDeposits(sql: Queryable): Promise<Array<{ mode: Mode; chain: EvmChain; oldest: Date }>> {
+  return sql<Array<{ mode: Mode; chain: EvmChain; oldest: Date }>>`
+    with last_swept as (
+      select s.chain, s.token, a.address, max(array[s.block_number, s.last_log_index]) as at
+      from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
+      where s.status = 'finalized'
+      group by s.chain, s.token, a.address
+    )
+    select da.mode, d.chain, min(d.created_at) as oldest
+    from deposit_addresses da
+    join deposits d on d.session_id = da.session_id and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(da.evm_address)
+    left join last_swept l on l.chain = d.chain and l.token = d.token and l.address = lower(da.evm_address)
+    where da.evm_scheme = 'forwarder' and (l.at is null or array[d.block_number, d.log_index::bigint] > l.at)
+    group by da.mode, d.chain`;
+}

@@ -1,0 +1,83 @@
+// What the EVM sweep tests share: the deposit contracts on a local chain (test/contracts/depositContractsFixture.ts),
+// a migrated database the sweeper reaches as the worker's role, and forwarder deposits as the service records them:
+// a session whose deposit address is the factory's clone for its salt, the token really sent there, the indexer's
+// confirmed deposit credited to it and posted to the ledger as the settlement posts it.
+import { randomBytes, randomInt } from 'node:crypto';
+import type { Address } from 'viem';
+import type { EvmSweepDeps } from '../../../activities/sweeps/evmSweep';
+import { createSql, type Sql } from '../../../db/client';
+import { postLedger } from '../../../db/repositories/ledger';
+import { insertSessionRecord } from '../../../db/repositories/sessions';
+import { depositSalt } from '../../../domain/addresses/depositSalt';
+import type { EvmChain } from '../../../domain/evmSweepPlan';
+import { crossChainDepositReceived } from '../../../domain/ledger';
+import { addressOf, SWEEPER, type DepositContractsChain } from '../../contracts/depositContractsFixture';
+import type { TestDatabase } from '../../support/database';
+import { createTestMerchant } from '../../support/factories';
+import { sessionRecord } from '../../support/sessionRecords';
+
+export interface EvmSweepFixture {
+  contracts: DepositContractsChain;
+  db: TestDatabase;
+  /** The worker's least-privilege role: what the signer's sweeps write as. */
+  worker: Sql;
+}
+
+export function connectWorker(db: TestDatabase): Sql {
+  return createSql(db.urlAs('checkout_worker'), { max: 4 });
+}
+
+/** A sweeper of `chain` on the fixture's node, the relayer being the factory's sweeper. */
+export function sweeperDeps(f: EvmSweepFixture, chain: EvmChain, tokens: EvmSweepDeps['tokens'], overrides: Partial<EvmSweepDeps> = {}): EvmSweepDeps {
+  return {
+    sql: f.worker,
+    client: f.contracts.chain.publicClient,
+    account: f.contracts.chain.account(SWEEPER),
+    chain,
+    mode: 'test',
+    chainId: f.contracts.chain.chainId,
+    requiredConfirmations: 2,
+    stuckAfterMs: 60_000,
+    feeBumpPercent: 20,
+    maxFeePerGasCap: 10n ** 12n,
+    tokens,
+    minimumWholeTokens: 0,
+    batchSize: 50,
+    ...overrides,
+  };
+}
+
+export interface ForwarderDeposit {
+  sessionId: string;
+  address: Address;
+}
+
+/** A test-mode session with a forwarder deposit address of the fixture's factory, nothing deposited yet. */
+export async function forwarderSession(f: EvmSweepFixture): Promise<ForwarderDeposit> {
+  const { merchant } = await createTestMerchant(f.db.sql);
+  const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
+  await insertSessionRecord(f.db.sql, record, 'completed');
+  const address = await addressOf(f.contracts, depositSalt(record.sessionId));
+  await f.db.sql`insert into deposit_addresses (session_id, derivation_index, evm_address, tron_address, solana_address, mode, evm_scheme, evm_factory)
+            values (${record.sessionId}, ${randomInt(1_000_000, 2 ** 31 - 1)}, ${address}, ${'T' + randomBytes(16).toString('hex')}, ${'S' + randomBytes(16).toString('hex')}, 'test', 'forwarder', ${f.contracts.factory})`;
+  return { sessionId: record.sessionId, address };
+}
+
+/** `amount` of `token` minted to the address, confirmed and credited to its session, and posted as the settlement posts it. */
+export async function deposit(f: EvmSweepFixture, chain: EvmChain, to: ForwarderDeposit, token: Address, amount: bigint): Promise<void> {
+  const sent = await f.contracts.chain.mint(token, to.address, amount);
+  await f.db.sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, credited)
+            values (${chain}, ${sent.hash}, ${sent.logIndex}, 'testnet', ${to.sessionId}, 'USDC', ${amount.toString()}, ${'0x' + randomBytes(20).toString('hex')}, ${to.address.toLowerCase()},
+                    ${sent.blockNumber.toString()}, ${sent.blockHash}, 'confirmed', 64, true)`;
+  const [session] = await f.db.sql<{ merchant_id: string }[]>`select merchant_id from sessions where id = ${to.sessionId}`;
+  await postLedger(
+    f.db.sql,
+    crossChainDepositReceived({ chain, token: 'USDC', txHash: sent.hash, logIndex: sent.logIndex, merchantId: session!.merchant_id, mode: 'test', received: amount, payable: amount }),
+  );
+}
+
+/** What the ledger holds in `account` of `asset`, all groups together. */
+export async function ledgerBalance(sql: Sql, account: string, asset: string): Promise<bigint> {
+  const [row] = await sql<{ total: string }[]>`select coalesce(sum(amount), 0)::text as total from ledger_entries where account = ${account} and asset = ${asset}`;
+  return BigInt(row!.total);
+}
