@@ -7,22 +7,30 @@ import type { DepositSeeds } from './depositAddresses/seed';
 import type { TreasuryPayoutDeps } from './settlement/treasuryPayout';
 import { createPayTreasuryPayout } from './settlement/treasuryPayouts';
 import { createSolanaSweepActivities } from './sweeps/solanaSweeps';
+import { createCctpTransferActivities, type CctpRoutes } from './transfers/cctpTransfers';
 
 export interface SignerDeps {
   /** Made once at start from DEPOSIT_MNEMONIC_TEST / DEPOSIT_MNEMONIC_LIVE (seed.ts `depositSeeds`). */
   depositSeeds: DepositSeeds;
   /** The Solana USDC treasury of each mode given SOLANA_TREASURY_KEY_TEST / _LIVE; a mode without one pays and sweeps nothing. */
   treasuries?: Partial<Record<Mode, TreasuryPayoutDeps>>;
+  /** CCTP routes from each mode's EVM collectors to its treasury, where the relayer key and the chains are configured. */
+  cctpRoutes?: CctpRoutes;
 }
 
 export function createSignerActivities(deps: SignerDeps) {
   const sweeps = createSolanaSweepActivities({ depositSeeds: deps.depositSeeds, treasuries: deps.treasuries ?? {} });
+  const transfers = createCctpTransferActivities(deps.cctpRoutes ?? {});
   // Payout and sweep passes wait on RPC calls: they beat, so a dead signer's pass is retried within seconds.
   return {
     deriveSolanaDepositAddress: createDeriveSolanaDepositAddress({ depositSeeds: deps.depositSeeds }),
     payTreasuryPayout: heartbeating(createPayTreasuryPayout(deps.treasuries ?? {})),
     planSolanaSweep: heartbeating(sweeps.planSolanaSweep),
     advanceSolanaSweep: heartbeating(sweeps.advanceSolanaSweep),
+    startCctpTransfer: heartbeating(transfers.startCctpTransfer),
+    burnCctpTransfer: heartbeating(transfers.burnCctpTransfer),
+    pollCctpAttestation: heartbeating(transfers.pollCctpAttestation),
+    receiveCctpTransfer: heartbeating(transfers.receiveCctpTransfer),
   };
 }
 

@@ -36,6 +36,7 @@ import {
 } from '../../domain/cctp/transfer';
 import { relayerGasPaid, transferBurned, transferReceived } from '../../domain/ledger';
 import type { Mode } from '../../domain/session';
+import { WorkflowFailure } from '../../domain/workflowFailures';
 import { AttestationApiError, type AttestationClient } from '../cctp/attestationClient';
 import { setComputeUnitLimitInstruction } from '../cctp/computeUnitLimit';
 import { feeRecipientTokenAccount, receiveMessageInstruction } from '../cctp/receiveMessageInstruction';
@@ -64,12 +65,13 @@ export interface CctpRouteDeps {
   treasury: TreasuryPayoutDeps;
 }
 
-export type StartAnswer = { status: 'started'; transferId: string; amount: string } | { status: 'idle'; reason: string };
+/** in_flight: this chain's transfer that has not landed yet, whose workflow the caller makes sure of. */
+export type StartAnswer = { status: 'started' | 'in_flight'; transferId: string } | { status: 'idle'; reason: string };
 export type BurnAnswer = { status: 'pending'; deferred?: string } | { status: 'burned'; txHash: string } | { status: 'failed'; reason: string };
 export type AttestationAnswer = { status: 'pending'; reason: string } | { status: 'attested'; nonce: string };
 export type ReceiveAnswer = { status: 'submitted' } | { status: 'reattesting' } | { status: 'received'; received: string };
 
-const refuse = (message: string) => ApplicationFailure.nonRetryable(message, 'TransferRefused');
+const refuse = (message: string) => ApplicationFailure.nonRetryable(message, WorkflowFailure.TransferRefused);
 
 export function createCctpRoute(deps: CctpRouteDeps) {
   const { sql } = deps.treasury;
@@ -91,22 +93,22 @@ export function createCctpRoute(deps: CctpRouteDeps) {
    */
   async function start(runKey: string): Promise<StartAnswer> {
     const transferId = transferIdFor(runKey);
-    const existing = await findTransfer(sql, transferId);
-    if (existing) return { status: 'started', transferId, amount: existing.amount.toString() };
+    if (await findTransfer(sql, transferId)) return { status: 'started', transferId };
+    const inFlight = await transferInFlight(sql, deps.mode, deps.chain);
+    if (inFlight) return { status: 'in_flight', transferId: inFlight.id };
     const configured = await deps.client.readContract({ address: deps.collector, abi: depositCollector.abi, functionName: 'mintRecipient' });
     if (configured.toLowerCase() !== (await mintRecipient()).toLowerCase()) {
       throw refuse(`the ${deps.chain} collector mints to ${configured}, not this treasury's USDC account ${await treasuryUsdc()}`);
     }
     const collectorBalance = await deps.client.readContract({ address: deps.usdc, abi: erc20Abi, functionName: 'balanceOf', args: [deps.collector] });
-    const inFlight = (await transferInFlight(sql, deps.mode, deps.chain))?.id;
-    const verdict = judgeTransferStart({ chain: deps.chain, mode: deps.mode, collectorBalance, minimum: deps.minimum, inFlight });
+    const verdict = judgeTransferStart({ chain: deps.chain, collectorBalance, minimum: deps.minimum });
     if (!verdict.start) return { status: 'idle', reason: verdict.reason };
     const maxFee = maxFeeFor(verdict.amount, await deps.attestation.fees(sourceDomain, SOLANA_CCTP_DOMAIN), deps.speed);
     const data = encodeFunctionData({ abi: depositCollector.abi, functionName: 'burn', args: [deps.usdc, verdict.amount, maxFee, finalityThreshold(deps.speed)] });
     const intentId = burnIntentId(transferId);
     await deps.writer.prepare(intentId, { to: deps.collector, data, value: '0' });
     await insertTransfer(sql, { id: transferId, mode: deps.mode, sourceChain: deps.chain, amount: verdict.amount, maxFee, speed: deps.speed, burnIntentId: intentId });
-    return { status: 'started', transferId, amount: verdict.amount.toString() };
+    return { status: 'started', transferId };
   }
 
   /** One pass of the burn; once it is final, the USDC is in flight and the relayer's gas spent, in the ledger. */

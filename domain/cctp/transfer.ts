@@ -1,7 +1,6 @@
 // A CCTP V2 transfer from a DepositCollector to the Solana treasury (SETTLEMENT.md "Circle CCTP V2"): its stages,
 // the ids of its chain intents, and the decisions between them. I/O is in activities/transfers/.
 import { createHash } from 'node:crypto';
-import type { Mode } from '../session';
 import type { CctpSourceChain } from './domains';
 import { decodeBurnMessageV2, decodeMessageV2 } from './messageV2';
 import type { Hex } from 'viem';
@@ -14,7 +13,6 @@ export const IN_FLIGHT_STAGES: readonly TransferStage[] = ['burning', 'burned', 
 
 export const burnIntentId = (transferId: string) => `burn:${transferId}`;
 export const receiveIntentId = (nonce: Hex) => `recv:${nonce.toLowerCase()}`;
-export const transferWorkflowId = (transferId: string) => `transfer_${transferId}`;
 
 /**
  * The transfer a scheduled run starts: derived from the run's workflow id, so a retried start finds the transfer
@@ -29,9 +27,11 @@ export const DEFAULT_TRANSFER_MINIMUM = 100_000_000n;
 
 export type TransferStartVerdict = { start: true; amount: bigint } | { start: false; reason: string };
 
-/** Starts a transfer of the whole balance once it reaches the minimum and none is in flight for the chain. */
-export function judgeTransferStart(input: { chain: CctpSourceChain; mode: Mode; collectorBalance: bigint; minimum: bigint; inFlight: string | undefined }): TransferStartVerdict {
-  if (input.inFlight) return { start: false, reason: `transfer ${input.inFlight} is in flight for ${input.chain} (${input.mode})` };
+/**
+ * Starts a transfer of the whole balance once it reaches the minimum (the caller has made sure none is in flight:
+ * a second burn would race the first for the balance). Each burn costs gas and, on Fast, a fee per transfer.
+ */
+export function judgeTransferStart(input: { chain: CctpSourceChain; collectorBalance: bigint; minimum: bigint }): TransferStartVerdict {
   if (input.collectorBalance < input.minimum || input.collectorBalance === 0n) {
     return { start: false, reason: `the collector holds ${input.collectorBalance} USDC base units on ${input.chain}, below the minimum of ${input.minimum}` };
   }

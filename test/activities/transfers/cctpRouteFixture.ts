@@ -40,6 +40,8 @@ export interface CctpRouteFixture {
   advanceAttestationClock(ms: number): void;
   /** The relayer's chain writer as a fresh signer builds it: to stop a pass half way. */
   writer(): EvmChainWriter;
+  /** What the signer is given for the route: a fresh writer, the same database and chains. */
+  routeDeps(overrides?: Partial<CctpRouteDeps>): CctpRouteDeps;
   /** A route as a freshly started signer builds it: the same database and chains, nothing in memory. */
   route(overrides?: Partial<CctpRouteDeps>): ReturnType<typeof createCctpRoute>;
   treasuryUsdcBalance(): Promise<bigint>;
@@ -95,20 +97,20 @@ export async function startCctpRoute(options: { confirmationMs?: number } = {}):
       feeBumpPercent: 20,
       maxFeePerGasCap: 10n ** 12n,
     });
-  const route = (overrides: Partial<CctpRouteDeps> = {}) =>
-    createCctpRoute({
-      mode: 'test',
-      chain: 'ethereum',
-      client: evm.publicClient,
-      writer: writer(),
-      usdc,
-      collector,
-      speed: 'standard',
-      minimum: 1_000_000n,
-      attestation: createAttestationClient({ baseUrl: attestationServer.url, timeoutMs: 2_000 }),
-      treasury: treasuryDeps,
-      ...overrides,
-    });
+  const routeDeps = (overrides: Partial<CctpRouteDeps> = {}): CctpRouteDeps => ({
+    mode: 'test',
+    chain: 'ethereum',
+    client: evm.publicClient,
+    writer: writer(),
+    usdc,
+    collector,
+    speed: 'standard',
+    minimum: 1_000_000n,
+    attestation: createAttestationClient({ baseUrl: attestationServer.url, timeoutMs: 2_000 }),
+    treasury: treasuryDeps,
+    ...overrides,
+  });
+  const route = (overrides: Partial<CctpRouteDeps> = {}) => createCctpRoute(routeDeps(overrides));
   return {
     db,
     signerSql,
@@ -121,6 +123,7 @@ export async function startCctpRoute(options: { confirmationMs?: number } = {}):
     attestationServer,
     advanceAttestationClock: (ms) => void (clockOffset += ms),
     writer,
+    routeDeps,
     route,
     treasuryUsdcBalance: async () => BigInt((await solanaRpc.getTokenAccountBalance(treasuryUsdc).send()).value.amount),
     collectorBalance: () => evm.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [collector] }),

@@ -41,12 +41,11 @@ function attested(overrides: { amount?: bigint; feeExecuted?: bigint; mintRecipi
 const expected = { sourceDomain: 6, amount: 10_000_000n, maxFee: 1_000n, mintRecipient: recipient };
 
 describe('a CCTP transfer’s decisions', () => {
-  it('starts one transfer of the whole balance at the minimum, none below it or beside one in flight', () => {
-    const base = { chain: 'base', mode: 'test', minimum: 100n, inFlight: undefined } as const;
+  it('starts a transfer of the whole balance at the minimum, none below it', () => {
+    const base = { chain: 'base', minimum: 100n } as const;
     expect(judgeTransferStart({ ...base, collectorBalance: 100n })).toEqual({ start: true, amount: 100n });
     expect(judgeTransferStart({ ...base, collectorBalance: 99n })).toMatchObject({ start: false });
     expect(judgeTransferStart({ ...base, minimum: 0n, collectorBalance: 0n })).toMatchObject({ start: false });
-    expect(judgeTransferStart({ ...base, collectorBalance: 500n, inFlight: 'tr_x' })).toEqual({ start: false, reason: 'transfer tr_x is in flight for base (test)' });
   });
 
   it('names a run’s transfer the same on every retry, and a nonce’s receive in one case', () => {
