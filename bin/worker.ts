@@ -12,6 +12,7 @@ import { startReconciliationSweeper } from '../worker/reconciliationSweeper';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
 import { treasuryViewsFromConfig } from '../worker/treasuryViews';
 import { ensureSweepSchedules } from '../worker/sweepSchedules';
+import { ensureTransferSchedules } from '../worker/transferSchedules';
 
 const config = loadConfig(process.env, 'worker');
 const logger = createLogger(config.logLevel, 'worker');
@@ -29,7 +30,9 @@ try {
     shutdownGraceTimeMs: config.shutdownTimeoutMs,
   });
   const clientConnection = await Connection.connect({ address: config.temporal.address });
-  await ensureSweepSchedules(new Client({ connection: clientConnection, namespace: config.temporal.namespace }), { taskQueue: config.temporal.taskQueue, intervalSeconds: config.sweepIntervalSeconds });
+  const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
+  await ensureSweepSchedules(temporal, { taskQueue: config.temporal.taskQueue, intervalSeconds: config.sweepIntervalSeconds });
+  await ensureTransferSchedules(temporal, { taskQueue: config.temporal.taskQueue, intervalSeconds: config.transferIntervalSeconds });
   await clientConnection.close();
   const sweeper = startRetentionSweeper(sql, config.retention, logger);
   const reconciliation = startReconciliationSweeper(sql, treasuryViewsFromConfig(config, createChainRegistry(loadChainsConfig())), config.reconciliationIntervalMinutes, logger);
