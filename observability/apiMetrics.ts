@@ -5,6 +5,7 @@
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Sql } from '../db/client';
 import { SESSION_STATUSES } from '../domain/status';
+import { registerTransferMetrics } from './transferMetrics';
 import { registerTreasuryMetrics } from './treasuryMetrics';
 
 export interface ApiMetrics {
@@ -39,5 +40,6 @@ export function createApiMetrics(sql: Sql): ApiMetrics {
     },
   });
   registerTreasuryMetrics(registry, sql);
+  registerTransferMetrics(registry, sql);
   return { registry, httpDuration };
 }

@@ -96,6 +96,13 @@ export async function transferInFlight(sql: Queryable, mode: Mode, sourceChain: 
   return row && toTransfer(row);
 }
 
+export async function listTransfers(sql: Queryable, options: { mode?: Mode; limit: number }): Promise<Transfer[]> {
+  const rows = options.mode
+    ? await sql<TransferRow[]>`select * from transfers where mode = ${options.mode} order by created_at desc limit ${options.limit}`
+    : await sql<TransferRow[]>`select * from transfers order by created_at desc limit ${options.limit}`;
+  return rows.map(toTransfer);
+}
+
 /** In-flight transfers, oldest first; `olderThanMs` keeps those whose current stage began that long ago. */
 export async function transfersInFlight(sql: Queryable, options: { olderThanMs?: number } = {}): Promise<Transfer[]> {
   const rows = await sql<TransferRow[]>`
