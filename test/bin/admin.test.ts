@@ -46,9 +46,9 @@ describe('checkout-admin: help and errors', () => {
   it('prints help for the tool, a group and every command', async () => {
     const overview = await admin(['--help']);
     expect(overview.code).toBe(0);
-    for (const line of ['merchant create', 'key allow-ips', 'webhook-secret rotate', 'bank mark-received', 'webhooks redeliver', 'session cancel', 'user invite', 'retention purge', 'audit list', 'settlement list', 'settlement show', 'settlement retry', 'sweep list', 'sweep run', 'treasury status', 'treasury record-funding', 'ledger reconcile']) expect(overview.stdout).toContain(line);
+    for (const line of ['merchant create', 'key allow-ips', 'webhook-secret rotate', 'bank mark-received', 'webhooks redeliver', 'session cancel', 'user invite', 'retention purge', 'audit list', 'settlement list', 'settlement show', 'settlement retry', 'sweep list', 'sweep run', 'treasury status', 'treasury record-funding', 'ledger reconcile', 'transfer list', 'transfer show']) expect(overview.stdout).toContain(line);
     const commands = [...overview.stdout.matchAll(/^ {2}([a-z-]+ [a-z-]+) {2,}/gm)].map((m) => m[1]!.split(' '));
-    expect(commands).toHaveLength(24);
+    expect(commands).toHaveLength(26);
     const helps = await Promise.all(commands.map((words) => admin([...words, '--help'])));
     for (const [index, help] of helps.entries()) {
       expect(help.code).toBe(0);
