@@ -9,6 +9,7 @@ import { createPayTreasuryPayout } from './settlement/treasuryPayouts';
 import { createSolanaSweepActivities } from './sweeps/solanaSweeps';
 import type { EvmSweepDeps } from './sweeps/evmSweep';
 import { createEvmSweepActivities, type EvmSweeperKey } from './sweeps/evmSweeps';
+import { createCctpTransferActivities, type CctpRoutes } from './transfers/cctpTransfers';
 
 export interface SignerDeps {
   /** Made once at start from DEPOSIT_MNEMONIC_TEST / DEPOSIT_MNEMONIC_LIVE (seed.ts `depositSeeds`). */
@@ -17,11 +18,14 @@ export interface SignerDeps {
   treasuries?: Partial<Record<Mode, TreasuryPayoutDeps>>;
   /** The forwarder sweepers of each (EVM chain, mode) given EVM_RELAYER_KEY_<MODE> and an RPC endpoint. */
   evmSweepers?: Partial<Record<EvmSweeperKey, EvmSweepDeps>>;
+  /** CCTP routes from each mode's EVM collectors to its treasury, where the relayer key and the chains are configured. */
+  cctpRoutes?: CctpRoutes;
 }
 
 export function createSignerActivities(deps: SignerDeps) {
   const sweeps = createSolanaSweepActivities({ depositSeeds: deps.depositSeeds, treasuries: deps.treasuries ?? {} });
   const evmSweeps = createEvmSweepActivities({ sweepers: deps.evmSweepers ?? {} });
+  const transfers = createCctpTransferActivities(deps.cctpRoutes ?? {});
   // Payout and sweep passes wait on RPC calls: they beat, so a dead signer's pass is retried within seconds.
   return {
     deriveSolanaDepositAddress: createDeriveSolanaDepositAddress({ depositSeeds: deps.depositSeeds }),
@@ -30,6 +34,10 @@ export function createSignerActivities(deps: SignerDeps) {
     advanceSolanaSweep: heartbeating(sweeps.advanceSolanaSweep),
     planEvmSweep: heartbeating(evmSweeps.planEvmSweep),
     advanceEvmSweep: heartbeating(evmSweeps.advanceEvmSweep),
+    startCctpTransfer: heartbeating(transfers.startCctpTransfer),
+    burnCctpTransfer: heartbeating(transfers.burnCctpTransfer),
+    pollCctpAttestation: heartbeating(transfers.pollCctpAttestation),
+    receiveCctpTransfer: heartbeating(transfers.receiveCctpTransfer),
   };
 }
 

@@ -12,6 +12,7 @@ import { startReconciliationSweeper } from '../worker/reconciliationSweeper';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
 import { treasuryViewsFromConfig } from '../worker/treasuryViews';
 import { ensureSweepSchedules, evmSweepScopes } from '../worker/sweepSchedules';
+import { ensureTransferSchedules } from '../worker/transferSchedules';
 
 const config = loadConfig(process.env, 'worker');
 const logger = createLogger(config.logLevel, 'worker');
@@ -30,11 +31,13 @@ try {
   });
   const clientConnection = await Connection.connect({ address: config.temporal.address });
   const registry = createChainRegistry(loadChainsConfig());
-  await ensureSweepSchedules(new Client({ connection: clientConnection, namespace: config.temporal.namespace }), {
+  const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
+  await ensureSweepSchedules(temporal, {
     taskQueue: config.temporal.taskQueue,
     intervalSeconds: config.sweepIntervalSeconds,
     evmScopes: evmSweepScopes(config, registry),
   });
+  await ensureTransferSchedules(temporal, { taskQueue: config.temporal.taskQueue, intervalSeconds: config.transferIntervalSeconds });
   await clientConnection.close();
   const sweeper = startRetentionSweeper(sql, config.retention, logger);
   const reconciliation = startReconciliationSweeper(sql, treasuryViewsFromConfig(config, registry), config.reconciliationIntervalMinutes, logger);

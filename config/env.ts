@@ -13,6 +13,11 @@ import { signingMaterialIssues, type ProcessName } from './signingMaterial';
 import { depositForwarderIssues, depositForwardersFromEnv } from './depositForwarders';
 import { evmSweepConfigFromEnv, type EvmSweepConfig } from './evmSweeps';
 import type { DepositForwarders } from '../domain/addresses/depositForwarder';
+import { isEvmAddress } from '../domain/addresses/evm';
+import { CCTP_SOURCE_DOMAINS, type CctpSourceChain } from '../domain/cctp/domains';
+import { DEFAULT_TRANSFER_MINIMUM } from '../domain/cctp/transfer';
+
+const isCctpSourceChainName = (name: string): name is CctpSourceChain => Object.hasOwn(CCTP_SOURCE_DOMAINS, name);
 
 export type { ProcessName } from './signingMaterial';
 
@@ -48,6 +53,16 @@ const EnvSchema = z
     SOLANA_TREASURY_KEY_TEST: z.string().optional(),
     SOLANA_TREASURY_KEY_LIVE: z.string().optional(),
     SOLANA_PAYOUT_MEMO: z.enum(['true', 'false']).default('true'),
+    EVM_RELAYER_KEY_TEST: z.string().optional(),
+    EVM_RELAYER_KEY_LIVE: z.string().optional(),
+    EVM_DEPOSIT_COLLECTOR_TEST: z.string().refine(isEvmAddress, 'is not an EVM address (EIP-55 checksum or all lowercase)').optional(),
+    EVM_DEPOSIT_COLLECTOR_LIVE: z.string().refine(isEvmAddress, 'is not an EVM address (EIP-55 checksum or all lowercase)').optional(),
+    TRANSFER_INTERVAL_SECONDS: z.coerce.number().int().refine((n) => n === 0 || (n >= 10 && n <= 7 * 24 * 3600), 'must be 0 (off) or 10 to 604800').default(300),
+    TRANSFER_MINIMUM_USDC: z.coerce.number().int().min(1).max(10_000_000).default(Number(DEFAULT_TRANSFER_MINIMUM / 1_000_000n)),
+    CCTP_FAST_CHAINS: z
+      .string()
+      .default('')
+      .refine((value) => listEntries(value).every((chain) => isCctpSourceChainName(chain)), `lists chains CCTP carries USDC from: ${Object.keys(CCTP_SOURCE_DOMAINS).join(', ')}`),
     SETTLEMENT_RPC_RECHECK_ABOVE_USDC: z.coerce.number().int().min(0).max(1_000_000_000).default(1000),
     SOLANA_TREASURY_ADDRESS_TEST: z.string().optional(),
     SOLANA_TREASURY_ADDRESS_LIVE: z.string().optional(),
@@ -162,6 +177,14 @@ export type Config = {
    * cannot execute it (TreasuryPayoutDeps.memo), so the dev stack and tests turn it off, by name, never by guessing.
    */
   solanaPayoutMemo: boolean;
+  /** The DepositCollector of each mode (npm run deploy-contracts prints it); unset: that mode burns nothing. */
+  depositCollectors: { test: string | undefined; live: string | undefined };
+  /** How often the schedules transfer_usdc_<chain>_<mode> look at the collectors (worker/transferSchedules.ts); 0: paused. */
+  transferIntervalSeconds: number;
+  /** Whole USDC a collector must hold before a CCTP transfer starts: each burn costs gas. */
+  transferMinimumUsdc: number;
+  /** Source chains whose burns ask for Fast attestation (a fee, seconds) instead of Standard (free, ~15 min). */
+  cctpFastChains: CctpSourceChain[];
   /**
    * Whole USDC above which the signer re-reads a payout's deposits from the chain's RPC endpoint as well as the
    * indexer's rows (SETTLEMENT.md rule 3); 0 re-reads every payout.
@@ -321,6 +344,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     depositMnemonics: { test: e.DEPOSIT_MNEMONIC_TEST, live: e.DEPOSIT_MNEMONIC_LIVE },
     solanaTreasuryKeys: { test: e.SOLANA_TREASURY_KEY_TEST?.trim() || undefined, live: e.SOLANA_TREASURY_KEY_LIVE?.trim() || undefined },
     solanaPayoutMemo: e.SOLANA_PAYOUT_MEMO === 'true',
+    depositCollectors: { test: e.EVM_DEPOSIT_COLLECTOR_TEST?.trim() || undefined, live: e.EVM_DEPOSIT_COLLECTOR_LIVE?.trim() || undefined },
+    transferIntervalSeconds: e.TRANSFER_INTERVAL_SECONDS,
+    transferMinimumUsdc: e.TRANSFER_MINIMUM_USDC,
+    cctpFastChains: listEntries(e.CCTP_FAST_CHAINS).filter(isCctpSourceChainName),
     settlementRpcRecheckAboveUsdc: e.SETTLEMENT_RPC_RECHECK_ABOVE_USDC,
     solanaTreasuryAddresses: { test: e.SOLANA_TREASURY_ADDRESS_TEST?.trim() || undefined, live: e.SOLANA_TREASURY_ADDRESS_LIVE?.trim() || undefined },
     reconciliationIntervalMinutes: e.RECONCILIATION_INTERVAL_MINUTES,

@@ -5,10 +5,13 @@
 import type { Account, Address, Chain, Hash, Hex, PublicClient, Transport, WalletClient } from 'viem';
 import {
   DETERMINISTIC_DEPLOYMENT_PROXY,
+  depositCollectorAddress,
+  depositCollectorInitCode,
   depositContractAddresses,
   depositFactoryInitCode,
   forwarderInitCode,
   proxyDeployData,
+  type DepositCollectorParams,
   type DepositFactoryParams,
 } from '../domain/depositContracts';
 
@@ -28,7 +31,7 @@ export const PROXY_RUNTIME_CODE: Hex =
   '0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf3';
 
 export interface DeploymentStep {
-  contract: 'DeterministicDeploymentProxy' | 'DepositForwarder' | 'DepositFactory';
+  contract: 'DeterministicDeploymentProxy' | 'DepositForwarder' | 'DepositFactory' | 'DepositCollector';
   address: Address;
   /** `present`: code was already there and nothing was sent. */
   outcome: 'present' | 'deployed';
@@ -47,6 +50,13 @@ export async function deployDepositContracts(clients: DeployerClients, params: D
   const forwarder = await deployThroughProxy(clients, 'DepositForwarder', addresses.forwarder, forwarderInitCode());
   const factory = await deployThroughProxy(clients, 'DepositFactory', addresses.factory, depositFactoryInitCode(params));
   return [proxy, forwarder, factory];
+}
+
+/** The collector first where both are deployed: the factory's `collector` is its address (depositCollectorAddress). */
+export async function deployDepositCollector(clients: DeployerClients, params: DepositCollectorParams): Promise<DeploymentStep[]> {
+  const proxy = await ensureDeploymentProxy(clients);
+  const collector = await deployThroughProxy(clients, 'DepositCollector', depositCollectorAddress(params), depositCollectorInitCode(params));
+  return [proxy, collector];
 }
 
 export async function ensureDeploymentProxy({ publicClient, walletClient }: DeployerClients): Promise<DeploymentStep> {

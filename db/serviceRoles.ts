@@ -62,6 +62,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     solana_sweeps: ['insert', 'update'],
     solana_sweep_accounts: ['insert', { update: ['swept_base_units'] }],
     transactions: ['insert'],
+    // CCTP transfers, written by the signer (activities/transfers/) as its sweeps are.
+    transfers: ['insert', 'update'],
     webhook_attempts: ['insert', 'delete'],
     webhook_deliveries: ['insert', 'update'],
     // The retention sweep (worker/retentionSweeper.ts).

@@ -3,6 +3,7 @@
 // committed bytecode and the factory's constructor arguments alone: the same on every chain, and known before
 // anything is deployed (SETTLEMENT.md, "EVM smart deposit addresses").
 import { concat, encodeDeployData, getContractAddress, zeroHash, type Address, type Hex } from 'viem';
+import * as depositCollector from '../contracts/artifacts/depositCollector';
 import * as depositFactory from '../contracts/artifacts/depositFactory';
 import * as depositForwarder from '../contracts/artifacts/depositForwarder';
 
@@ -27,6 +28,18 @@ export interface DepositContractAddresses {
   factory: Address;
 }
 
+/** DepositCollector's constructor arguments; one set per mode, the same on every chain. */
+export interface DepositCollectorParams {
+  /** TokenMessengerV2: one address on the five mainnets (domain/cctp/domains.ts), another on their testnets. */
+  tokenMessenger: Address;
+  /** The treasury's USDC token account as bytes32 (solanaAddressBytes32); the owner may change it later. */
+  mintRecipient: Hex;
+  /** May withdraw, change the mint recipient and the sweepers. */
+  owner: Address;
+  /** The relayer allowed to burn from the start. */
+  sweeper: Address;
+}
+
 export const forwarderInitCode = (): Hex => depositForwarder.bytecode;
 
 export function depositFactoryInitCode(params: DepositFactoryParams): Hex {
@@ -43,6 +56,19 @@ export function forwarderAddress(): Address {
 
 export function depositContractAddresses(params: DepositFactoryParams): DepositContractAddresses {
   return { forwarder: forwarderAddress(), factory: throughProxy(depositFactoryInitCode(params)) };
+}
+
+export function depositCollectorInitCode(params: DepositCollectorParams): Hex {
+  return encodeDeployData({
+    abi: depositCollector.abi,
+    bytecode: depositCollector.bytecode,
+    args: [params.tokenMessenger, params.mintRecipient, params.owner, params.sweeper],
+  });
+}
+
+/** The collector's address: what the factory's `collector` argument (and hence every deposit address) is. */
+export function depositCollectorAddress(params: DepositCollectorParams): Address {
+  return throughProxy(depositCollectorInitCode(params));
 }
 
 /** The calldata that makes the proxy deploy `initCode`: the salt, then the init code. */

@@ -6,6 +6,7 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Sql } from '../db/client';
 import { SESSION_STATUSES } from '../domain/status';
 import { registerEvmSweepMetrics } from './evmSweepMetrics';
+import { registerTransferMetrics } from './transferMetrics';
 import { registerTreasuryMetrics } from './treasuryMetrics';
 
 export interface ApiMetrics {
@@ -41,5 +42,6 @@ export function createApiMetrics(sql: Sql): ApiMetrics {
   });
   registerTreasuryMetrics(registry, sql);
   registerEvmSweepMetrics(registry, sql);
+  registerTransferMetrics(registry, sql);
   return { registry, httpDuration };
 }

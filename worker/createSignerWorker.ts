@@ -15,6 +15,7 @@ import { createChainRegistry, type ChainNetworks } from '../domain/chainRegistry
 import { networkForMode } from '../domain/payablePairs';
 import type { Mode } from '../domain/session';
 import { signerTaskQueue } from '../domain/taskQueues';
+import { cctpRoutesFromConfig, type CctpRouteConfig } from './cctpRoutes';
 import { evmSweepersFromConfig } from './evmSweepers';
 import { RECOVERY_OPTIONS } from './recoveryOptions';
 
@@ -41,7 +42,8 @@ export function createSignerWorker(deps: SignerWorkerDeps): Promise<Worker> {
 const MODES: readonly Mode[] = ['test', 'live'];
 const USDC_BASE_UNITS = 1_000_000n;
 
-type SignerConfig = Pick<Config, 'depositMnemonics' | 'solanaTreasuryKeys' | 'solanaTreasuryAddresses' | 'solanaPayoutMemo' | 'settlementRpcRecheckAboveUsdc' | 'databaseUrl' | 'evmSweeps'>;
+type SignerConfig = Pick<Config, 'depositMnemonics' | 'solanaTreasuryKeys' | 'solanaTreasuryAddresses' | 'solanaPayoutMemo' | 'settlementRpcRecheckAboveUsdc' | 'databaseUrl' | 'evmSweeps'> &
+  CctpRouteConfig;
 
 /**
  * The signing material the configuration holds, made ready once: an invalid mnemonic or key stops the start. A
@@ -86,7 +88,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainN
       verifyDepositBacking,
     };
   }
-  return { depositSeeds: seeds, treasuries, evmSweepers };
+  return { depositSeeds: seeds, treasuries, evmSweepers, cctpRoutes: cctpRoutesFromConfig(config, registry, treasuries) };
 }
 
 /** The SOLANA_TREASURY_ADDRESS_* lines of the treasuries the signer holds, for the processes that only watch them. */

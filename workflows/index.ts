@@ -1,4 +1,5 @@
 // The workflow bundle's entry: every workflow type the worker registers.
+export { cctpTransfer, transferUsdc } from './cctpTransfer';
 export { checkoutSession } from './checkoutSession';
 export { settlePayment } from './settlePayment';
 export { sweepEvmDeposits } from './sweepEvmDeposits';

@@ -85,3 +85,16 @@ export const sweeps = () =>
     heartbeatTimeout: HEARTBEAT_TIMEOUT,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
   });
+
+/**
+ * CCTP transfers on the signer worker (workflows/cctpTransfer.ts): resumable passes that retry without limit, with
+ * backoff for an unavailable attestation service; only what the signer refuses (a message that is not the burn's,
+ * a refused request) stops a transfer for an operator.
+ */
+export const transfers = () =>
+  proxyActivities<SignerActivities>({
+    taskQueue: signerTaskQueue(workflowInfo().taskQueue),
+    startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: HEARTBEAT_TIMEOUT,
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [WorkflowFailure.TransferRefused] },
+  });

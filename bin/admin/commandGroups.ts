@@ -9,6 +9,7 @@ import { retentionCommands } from './retention';
 import { sessionCommands } from './sessions';
 import { settlementCommands } from './settlement';
 import { sweepCommands } from './sweeps';
+import { transferCommands } from './transfers';
 import { treasuryCommands } from './treasury';
 import { userCommands } from './users';
 import { webhookSecretCommands } from './webhookSecrets';
@@ -23,6 +24,7 @@ export const GROUPS: CommandGroup[] = [
   sessionCommands,
   settlementCommands,
   sweepCommands,
+  transferCommands,
   treasuryCommands,
   ledgerCommands,
   userCommands,

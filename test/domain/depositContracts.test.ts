@@ -1,7 +1,15 @@
 import { decodeDeployData, getAddress, size, slice, zeroHash } from 'viem';
 import { describe, expect, test } from 'vitest';
+import * as depositCollector from '../../contracts/artifacts/depositCollector';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';
-import { depositContractAddresses, depositFactoryInitCode, forwarderAddress, forwarderInitCode, proxyDeployData, type DepositFactoryParams } from '../../domain/depositContracts';
+import {
+  depositCollectorAddress,
+  depositCollectorInitCode,
+  depositContractAddresses,
+  depositFactoryInitCode, forwarderAddress, forwarderInitCode, proxyDeployData,
+  type DepositCollectorParams,
+  type DepositFactoryParams,
+} from '../../domain/depositContracts';
 
 const params: DepositFactoryParams = {
   collector: getAddress('0x90f79bf6eb2c4f870365e785982e1f101e93b906'),
@@ -31,5 +39,20 @@ describe('deposit contract addresses, offline', () => {
     expect(slice(data, 0, 32)).toBe(zeroHash);
     expect(slice(data, 32)).toBe(forwarderInitCode());
     expect(size(data)).toBe(32 + size(forwarderInitCode()));
+  });
+
+  test("the collector is built over the given messenger, recipient and roles, and each one moves it", () => {
+    const collectorParams: DepositCollectorParams = {
+      tokenMessenger: getAddress('0x28b5a0e9C621a5BadaA536219b3a228C8168cf5d'),
+      mintRecipient: `0x${'11'.repeat(32)}`,
+      owner: params.owner,
+      sweeper: params.sweeper,
+    };
+    const { args } = decodeDeployData({ abi: depositCollector.abi, bytecode: depositCollector.bytecode, data: depositCollectorInitCode(collectorParams) });
+    expect(args).toEqual([collectorParams.tokenMessenger, collectorParams.mintRecipient, collectorParams.owner, collectorParams.sweeper]);
+    const base = depositCollectorAddress(collectorParams);
+    expect(depositCollectorAddress({ ...collectorParams })).toBe(base);
+    expect(depositCollectorAddress({ ...collectorParams, mintRecipient: `0x${'22'.repeat(32)}` })).not.toBe(base);
+    expect(depositCollectorAddress({ ...collectorParams, owner: params.collector })).not.toBe(base);
   });
 });

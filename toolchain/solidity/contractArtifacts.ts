@@ -9,13 +9,14 @@ const contractsDir = join(projectRoot, 'contracts');
 
 export const DEPOSIT_CONTRACTS: SolidityUnit = {
   name: 'DepositContracts',
-  files: ['MinimalProxy.sol', 'DepositForwarder.sol', 'DepositFactory.sol'].map((file) => join(contractsDir, file)),
+  files: ['MinimalProxy.sol', 'DepositForwarder.sol', 'DepositFactory.sol', 'DepositCollector.sol'].map((file) => join(contractsDir, file)),
 };
 
 /** Each contract with a committed artifact, and the module (contracts/artifacts/<module>.ts) that holds it. */
 export const ARTIFACTS = [
   { contract: 'DepositForwarder', module: 'depositForwarder' },
   { contract: 'DepositFactory', module: 'depositFactory' },
+  { contract: 'DepositCollector', module: 'depositCollector' },
 ] as const;
 
 export const REBUILD_COMMAND = 'npm run build-contracts';
