@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.30;
 
+import {SweeperRoles} from "./SweeperRoles.sol";
+
 interface IERC20Approve {
     function approve(address spender, uint256 value) external returns (bool);
 }
@@ -22,14 +24,11 @@ interface ITokenMessengerV2 {
 /// the collector and on to the treasury, nowhere else. The owner alone may withdraw, for tokens and chains CCTP
 /// does not carry. Deployed through the deterministic deployment proxy with the same arguments on every chain,
 /// hence at the same address, which is also what the factory's address and every deposit address depend on.
-contract DepositCollector {
+contract DepositCollector is SweeperRoles {
     uint32 public constant SOLANA_DOMAIN = 5;
 
     address public immutable tokenMessenger;
 
-    address public owner;
-    address public pendingOwner;
-    mapping(address => bool) public isSweeper;
     /// The treasury's USDC token account (32 bytes of its Solana address), not its owner's wallet: CCTP mints to
     /// a token account. Settable, so rotating the treasury moves no deposit address.
     bytes32 public mintRecipient;
@@ -37,33 +36,18 @@ contract DepositCollector {
     event Burned(address indexed token, uint256 amount, uint256 maxFee, uint32 minFinalityThreshold, bytes32 mintRecipient);
     event Withdrawn(address indexed token, address indexed to, uint256 amount);
     event MintRecipientSet(bytes32 mintRecipient);
-    event SweeperSet(address indexed sweeper, bool allowed);
-    event OwnershipTransferStarted(address indexed previousOwner, address indexed newOwner);
-    event OwnershipTransferred(address indexed previousOwner, address indexed newOwner);
-
-    error ZeroAddress();
     error ZeroMintRecipient();
     error NoMessengerCode(address tokenMessenger);
-    error NotSweeper(address caller);
-    error NotOwner(address caller);
-    error NotPendingOwner(address caller);
     error ApproveFailed(address token);
     error TransferFailed(address token);
 
-    /// `owner_` and `initialSweeper` are arguments, not msg.sender: through the deployment proxy msg.sender is the
-    /// proxy, and anyone may deploy, so nobody gains a role by deploying.
-    constructor(address tokenMessenger_, bytes32 mintRecipient_, address owner_, address initialSweeper) {
-        if (owner_ == address(0) || initialSweeper == address(0)) revert ZeroAddress();
+    constructor(address tokenMessenger_, bytes32 mintRecipient_, address owner_, address initialSweeper) SweeperRoles(owner_, initialSweeper) {
         if (mintRecipient_ == bytes32(0)) revert ZeroMintRecipient();
         // A collector over a messenger without code would accept sweeps it could never burn.
         if (tokenMessenger_.code.length == 0) revert NoMessengerCode(tokenMessenger_);
         tokenMessenger = tokenMessenger_;
         mintRecipient = mintRecipient_;
         emit MintRecipientSet(mintRecipient_);
-        owner = owner_;
-        emit OwnershipTransferred(address(0), owner_);
-        isSweeper[initialSweeper] = true;
-        emit SweeperSet(initialSweeper, true);
     }
 
     /// Native-coin sweeps (DepositFactory.sweepMany with token 0) land here; only the owner moves them on.
@@ -72,8 +56,7 @@ contract DepositCollector {
     /// Burns `amount` of `token` to the treasury on Solana: approve, then TokenMessengerV2.depositForBurn with
     /// destinationCaller 0 (anyone may complete the mint). The messenger checks amount, fee and token and pulls
     /// exactly `amount`, so nothing stays approved after a burn.
-    function burn(address token, uint256 amount, uint256 maxFee, uint32 minFinalityThreshold) external {
-        if (!isSweeper[msg.sender]) revert NotSweeper(msg.sender);
+    function burn(address token, uint256 amount, uint256 maxFee, uint32 minFinalityThreshold) external onlySweeper {
         bytes32 recipient = mintRecipient;
         // approve(address,uint256); low-level so a token without a return value works too.
         (bool ok, bytes memory returned) = token.call(abi.encodeWithSelector(0x095ea7b3, tokenMessenger, amount));
@@ -83,8 +66,7 @@ contract DepositCollector {
     }
 
     /// `token` address(0): the native coin. For what CCTP does not carry (USDT, bsc) until its route exists.
-    function withdraw(address token, address to, uint256 amount) external {
-        if (msg.sender != owner) revert NotOwner(msg.sender);
+    function withdraw(address token, address to, uint256 amount) external onlyOwner {
         if (to == address(0)) revert ZeroAddress();
         bool ok;
         if (token == address(0)) {
@@ -99,31 +81,9 @@ contract DepositCollector {
         emit Withdrawn(token, to, amount);
     }
 
-    function setMintRecipient(bytes32 mintRecipient_) external {
-        if (msg.sender != owner) revert NotOwner(msg.sender);
+    function setMintRecipient(bytes32 mintRecipient_) external onlyOwner {
         if (mintRecipient_ == bytes32(0)) revert ZeroMintRecipient();
         mintRecipient = mintRecipient_;
         emit MintRecipientSet(mintRecipient_);
-    }
-
-    function setSweeper(address sweeper, bool allowed) external {
-        if (msg.sender != owner) revert NotOwner(msg.sender);
-        if (sweeper == address(0)) revert ZeroAddress();
-        isSweeper[sweeper] = allowed;
-        emit SweeperSet(sweeper, allowed);
-    }
-
-    /// Two steps, as DepositFactory: a mistyped owner would lock every withdrawal and recipient change forever.
-    function transferOwnership(address newOwner) external {
-        if (msg.sender != owner) revert NotOwner(msg.sender);
-        pendingOwner = newOwner;
-        emit OwnershipTransferStarted(owner, newOwner);
-    }
-
-    function acceptOwnership() external {
-        if (msg.sender != pendingOwner) revert NotPendingOwner(msg.sender);
-        emit OwnershipTransferred(owner, msg.sender);
-        owner = msg.sender;
-        pendingOwner = address(0);
     }
 }

@@ -3,20 +3,17 @@ pragma solidity 0.8.30;
 
 import {DepositForwarder, IERC20Balance} from "./DepositForwarder.sol";
 import {MinimalProxy} from "./MinimalProxy.sol";
+import {SweeperRoles} from "./SweeperRoles.sol";
 
 /// @notice Deploys and sweeps deposit addresses: EIP-1167 clones of one DepositForwarder, at
 /// CREATE2(this, salt, clone init code). Deployed through the deterministic deployment proxy with the same
 /// constructor arguments on every EVM chain, so a salt gives the same deposit address on every chain.
 /// Whatever is swept goes to the immutable collector and nowhere else: a stolen sweeper key can spend the
 /// relayer's gas, never redirect a deposit.
-contract DepositFactory {
+contract DepositFactory is SweeperRoles {
     address public immutable implementation;
     address public immutable collector;
     bytes32 private immutable CLONE_INIT_CODE_HASH;
-
-    address public owner;
-    address public pendingOwner;
-    mapping(address => bool) public isSweeper;
 
     /// Set for the length of a sweep: the amounts are balance deltas of the collector, which a nested sweep
     /// (a hostile token or collector calling back) would count twice. Transient (EIP-1153): no lasting storage.
@@ -25,31 +22,17 @@ contract DepositFactory {
     /// One per salt of a sweep, also when nothing was there (amount 0), so every salt asked for is accounted for.
     /// `amount` is what the collector received, which for a fee-on-transfer token is less than what left.
     event Swept(bytes32 indexed salt, address indexed forwarder, address indexed token, uint256 amount);
-    event SweeperSet(address indexed sweeper, bool allowed);
-    event OwnershipTransferStarted(address indexed previousOwner, address indexed newOwner);
-    event OwnershipTransferred(address indexed previousOwner, address indexed newOwner);
-
-    error ZeroAddress();
     error NoImplementationCode(address implementation);
-    error NotSweeper(address caller);
-    error NotOwner(address caller);
-    error NotPendingOwner(address caller);
     error Reentered();
     error CloneFailed(bytes32 salt);
 
-    /// `owner_` and `initialSweeper` are arguments, not msg.sender: through the deployment proxy msg.sender is the
-    /// proxy, and anyone may deploy, so nobody gains a role by deploying.
-    constructor(address implementation_, address collector_, address owner_, address initialSweeper) {
-        if (collector_ == address(0) || owner_ == address(0) || initialSweeper == address(0)) revert ZeroAddress();
+    constructor(address implementation_, address collector_, address owner_, address initialSweeper) SweeperRoles(owner_, initialSweeper) {
+        if (collector_ == address(0)) revert ZeroAddress();
         // A factory over an address without code would hand out deposit addresses no clone could ever serve.
         if (implementation_.code.length == 0) revert NoImplementationCode(implementation_);
         implementation = implementation_;
         collector = collector_;
         CLONE_INIT_CODE_HASH = keccak256(MinimalProxy.initCode(implementation_));
-        owner = owner_;
-        emit OwnershipTransferred(address(0), owner_);
-        isSweeper[initialSweeper] = true;
-        emit SweeperSet(initialSweeper, true);
     }
 
     function addressOf(bytes32 salt) public view returns (address) {
@@ -59,8 +42,7 @@ contract DepositFactory {
     /// Moves the whole balance of `token` (address(0): the native coin) of each salt's deposit address to the
     /// collector, deploying the clone first where the address has no code yet. A clone that cannot pay reverts
     /// the whole call with its salt, so a Swept event always means the amount arrived.
-    function sweepMany(bytes32[] calldata salts, address token) external {
-        if (!isSweeper[msg.sender]) revert NotSweeper(msg.sender);
+    function sweepMany(bytes32[] calldata salts, address token) external onlySweeper {
         if (sweeping) revert Reentered();
         sweeping = true;
         // Each salt's amount is the growth since the previous one's: one balance read per salt, not two.
@@ -75,28 +57,6 @@ contract DepositFactory {
             collected = now_;
         }
         sweeping = false;
-    }
-
-    function setSweeper(address sweeper, bool allowed) external {
-        if (msg.sender != owner) revert NotOwner(msg.sender);
-        if (sweeper == address(0)) revert ZeroAddress();
-        isSweeper[sweeper] = allowed;
-        emit SweeperSet(sweeper, allowed);
-    }
-
-    /// Two steps: a mistyped owner would leave sweepers unrevocable forever, so the new owner must prove it
-    /// can sign. Ownership is per chain and changes no address (the constructor's owner_ fixed those).
-    function transferOwnership(address newOwner) external {
-        if (msg.sender != owner) revert NotOwner(msg.sender);
-        pendingOwner = newOwner;
-        emit OwnershipTransferStarted(owner, newOwner);
-    }
-
-    function acceptOwnership() external {
-        if (msg.sender != pendingOwner) revert NotPendingOwner(msg.sender);
-        emit OwnershipTransferred(owner, msg.sender);
-        owner = msg.sender;
-        pendingOwner = address(0);
     }
 
     function _deployClone(bytes32 salt) private {
