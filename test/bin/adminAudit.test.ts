@@ -7,6 +7,8 @@ import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUPS } from '../../bin/admin/commandGroups';
 import { bankTransferReference } from '../../domain/bankTransfer';
+import { evmSweepScheduleId } from '../../domain/taskQueues';
+import { ensureSweepSchedules } from '../../worker/sweepSchedules';
 import { adminCli, expectOneLineError, type CliRun } from '../support/adminCli';
 import { createBankAccount, createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
@@ -132,6 +134,17 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
     await ok(['settlement', 'retry', paidOut.paymentId], { arguments: { payment: paidOut.paymentId }, targets: () => [paidOut.paymentId] });
     const swept = await ok(['sweep', 'run', '--mode', 'test'], { arguments: { mode: 'test' }, targets: (out) => [out.workflow_id as string] });
     await service.temporal.workflow.getHandle(swept.workflow_id as string).terminate('test over').catch(() => undefined);
+    const evmScope = { chain: 'base', token: 'USDC', mode: 'test' } as const;
+    await ensureSweepSchedules(service.temporal, { taskQueue: service.config.temporal.taskQueue, intervalSeconds: 3600, evmScopes: [evmScope] });
+    const evmSchedule = service.temporal.schedule.getHandle(evmSweepScheduleId(evmScope));
+    try {
+      await ok(['sweep', 'now', '--chain', 'base', '--token', 'usdc', '--mode', 'test'], {
+        arguments: { chain: 'base', token: 'usdc', mode: 'test' },
+        targets: (out) => [out.schedule_id as string],
+      });
+    } finally {
+      await evmSchedule.delete();
+    }
     // A top-up of a treasury on the local Solana chain, recorded from its landed transaction.
     const solana = await startTreasuryChain(1_000_000n);
     try {
