@@ -196,12 +196,15 @@ export async function recordEvmUnmined(sql: Queryable, id: string): Promise<void
     where id = ${id} and status = 'confirmed'`;
 }
 
-/** Another transaction took the nonce: none of these hashes can be mined; keep them and sign afresh with a new nonce. */
+/**
+ * Another transaction took the nonce: none of these hashes can be mined; keep them and sign afresh with a new nonce.
+ * Also from `confirmed`: a reorganisation can drop a mined transaction and let another take its nonce.
+ */
 export async function recordEvmNonceTaken(sql: Queryable, id: string, hash: string): Promise<void> {
   await sql`
     update chain_intents set status = 'prepared', superseded_signatures = array_append(superseded_signatures, signature),
-      signature = null, wire_transaction = null, nonce = null, updated_at = now()
-    where id = ${id} and signature = ${hash} and status in ('signed', 'broadcast')`;
+      signature = null, wire_transaction = null, nonce = null, block_number = null, confirmed_at = null, updated_at = now()
+    where id = ${id} and signature = ${hash} and status in ('signed', 'broadcast', 'confirmed')`;
 }
 
 /** A Tron intent: its call is fixed here, whatever reference block and expiration its signatures later carry. */

@@ -165,4 +165,21 @@ describe('EVM chain writer', () => {
     expect((await w.advance(id)).intent.status).toBe('finalized');
     expect(await findChainIntent(db.sql, id)).toMatchObject({ status: 'finalized', signature: sent.signature });
   });
+
+  it('signs afresh when a reorganisation drops its mined transaction and another takes the nonce', async () => {
+    const w = writer();
+    const id = nextId();
+    const snapshot = await chain.snapshot();
+    await w.prepare(id, transferCall(5n));
+    const mined = (await w.advance(id)).intent;
+    expect((await w.advance(id)).intent.status).toBe('confirmed');
+    await chain.revert(snapshot);
+    // On the new branch another transaction of the key takes the nonce before ours is sent again.
+    await chain.walletClientFor(relayerIndex - 1).sendTransaction({ to: chain.account(19).address, value: 1n, nonce: Number(mined.nonce) });
+    const resigned = (await w.advance(id)).intent;
+    expect(resigned.nonce).toBe((mined.nonce as bigint) + 1n);
+    expect(resigned.supersededSignatures).toEqual([mined.signature]);
+    await chain.mine(3);
+    expect((await w.advance(id)).intent).toMatchObject({ status: 'finalized', signature: resigned.signature });
+  });
 });
