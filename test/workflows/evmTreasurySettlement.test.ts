@@ -5,19 +5,14 @@
 // the local Solana chain's treasury. The merchant is paid exactly once, and the ledger balances with
 // cross_chain_clearing holding the base USDC the treasury lent against until a transfer carries it to Solana.
 import { createSolanaRpc, generateKeyPairSigner, type Address as SolanaAddress, type Signature } from '@solana/kit';
-import { pino } from 'pino';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadChainsConfig } from '../../config/chains';
 import { setSettlementWallet } from '../../db/repositories/merchants';
 import { depositSalt } from '../../domain/addresses/depositSalt';
 import { evmForwarderAddress } from '../../domain/addresses/depositForwarder';
-import { createChainRegistry } from '../../domain/chainRegistry';
 import { CHAIN_FACTS } from '../../domain/chains';
 import type { ChainIndexer } from '../../indexers/core/chainIndexer';
-import { IndexerMetrics } from '../../indexers/core/metrics';
-import { createTemporalSignalSender } from '../../indexers/core/signalSender';
-import { buildEvmIndexer } from '../../indexers/evm/startEvmIndexers';
 import { deployDevDepositContracts, type DevDepositContracts } from '../../toolchain/localChain/devDepositContracts';
 import { createLocalChain, type LocalChain } from '../../toolchain/localChain/localChain';
 import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
@@ -25,6 +20,7 @@ import { associatedTokenAccount } from '../../toolchain/localSolana/splToken';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';
+import { baseTestnetIndexer } from '../support/serviceIndexer';
 
 const PAYER = 1;
 
@@ -53,13 +49,7 @@ beforeAll(async () => {
   });
   merchant = await createTestMerchant(service.db.sql, { supportedTokens: { USDC: ['base'] } });
   const config = loadChainsConfig(chainEnv);
-  indexer = buildEvmIndexer(createChainRegistry(config).get('base', 'testnet'), {
-    sql: service.db.sql,
-    tuning: config.indexer,
-    sender: createTemporalSignalSender(service.temporal, { namespace: service.config.temporal.namespace }),
-    logger: pino({ level: 'silent' }),
-    metrics: new IndexerMetrics(),
-  });
+  indexer = baseTestnetIndexer(service, config);
 });
 
 afterAll(async () => {

@@ -1,21 +1,17 @@
 // The whole path with nothing stood in: a session created and paid for through the HTTP API, its real
 // checkoutSession workflow on the real worker, the EVM indexer on a local chain signalling it through the
 // real Temporal sender, until the session completes.
-import { pino } from 'pino';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { loadChainsConfig } from '../../../config/chains';
-import { createChainRegistry } from '../../../domain/chainRegistry';
 import { CHAIN_FACTS } from '../../../domain/chains';
-import { IndexerMetrics } from '../../../indexers/core/metrics';
-import { createTemporalSignalSender } from '../../../indexers/core/signalSender';
 import type { ChainIndexer } from '../../../indexers/core/chainIndexer';
-import { buildEvmIndexer } from '../../../indexers/evm/startEvmIndexers';
 import { getStateQuery } from '../../../workflows/messages';
 import { createLocalChain, type LocalChain } from '../../../toolchain/localChain/localChain';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../../support/factories';
 import { call } from '../../support/http';
 import { startTestService, type TestService } from '../../support/service';
+import { baseTestnetIndexer } from '../../support/serviceIndexer';
 import { deployTokens, type Tokens } from './indexerFixture';
 
 const PAYER = 1;
@@ -38,13 +34,7 @@ describe('EVM deposit → session workflow, end to end', () => {
       TOKEN_USDC_BASE_TESTNET: `${tokens.usdc}:6`,
       INDEXER_START_BLOCK_BASE_TESTNET: ((await chain.blockNumber()) + 1n).toString(),
     });
-    indexer = buildEvmIndexer(createChainRegistry(config).get('base', 'testnet'), {
-      sql: service.db.sql,
-      tuning: config.indexer,
-      sender: createTemporalSignalSender(service.temporal, { namespace: service.config.temporal.namespace }),
-      logger: pino({ level: 'silent' }),
-      metrics: new IndexerMetrics(),
-    });
+    indexer = baseTestnetIndexer(service, config);
   });
 
   afterAll(async () => {
