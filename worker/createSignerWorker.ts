@@ -10,7 +10,7 @@ import { createDepositBackingCheck } from '../activities/settlement/depositBacki
 import type { TreasuryPayoutDeps } from '../activities/settlement/treasuryPayout';
 import { loadChainsConfig } from '../config/chains';
 import { ConfigError, type Config } from '../config/env';
-import { createSql } from '../db/client';
+import { createSql, type Sql } from '../db/client';
 import { createChainRegistry, type ChainNetworks } from '../domain/chainRegistry';
 import { networkForMode } from '../domain/payablePairs';
 import type { Mode } from '../domain/session';
@@ -89,6 +89,11 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainN
     };
   }
   return { depositSeeds: seeds, treasuries, evmSweepers, cctpRoutes: cctpRoutesFromConfig(config, registry, treasuries) };
+}
+
+/** The database pools the signer's treasuries and sweepers write through (one, shared), to end at shutdown. */
+export function signerDatabasePools(signer: SignerDeps): Sql[] {
+  return [...new Set([...Object.values(signer.treasuries ?? {}), ...Object.values(signer.evmSweepers ?? {})].map((holder) => holder.sql))];
 }
 
 /** The SOLANA_TREASURY_ADDRESS_* lines of the treasuries the signer holds, for the processes that only watch them. */
