@@ -1,9 +1,11 @@
 // The EVM inventory's gauges on the API's registry (issue 14 item 6), read from Postgres on each scrape: what each
-// chain's collector holds per asset by the ledger (collector:<chain>: swept, not yet moved on), and how long the
-// oldest forwarder deposit no sweep has taken has waited, per chain: alert when it passes a few sweep intervals.
+// chain's collector holds per asset by the ledger (collector:<chain>: swept, not yet moved on), the relayer's gas
+// per chain as the signer last read it, and how long the oldest forwarder deposit no sweep has taken has waited,
+// per chain: alert when it passes a few sweep intervals.
 import { Gauge, type Registry } from 'prom-client';
 import type { Sql } from '../db/client';
 import { oldestUnsweptForwarderDeposits } from '../db/repositories/evmSweeps';
+import { relayerBalances } from '../db/repositories/relayerBalances';
 import { EVM_CHAINS } from '../domain/evmSweepPlan';
 
 const MODES = ['test', 'live'] as const;
@@ -19,6 +21,29 @@ export function registerEvmSweepMetrics(registry: Registry, sql: Sql): void {
         select mode, account, asset, sum(amount)::text as total from ledger_entries where account like 'collector:%' group by mode, account, asset`;
       this.reset();
       for (const r of rows) this.set({ mode: r.mode, chain: r.account.slice('collector:'.length), asset: r.asset }, Number(r.total));
+    },
+  });
+  new Gauge({
+    name: 'checkout_relayer_gas_balance',
+    help: "The relayer's native coin (ETH, POL, BNB) per mode and EVM chain, as the signer last read it at a sweep run",
+    labelNames: ['mode', 'chain'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await relayerBalances(sql);
+      this.reset();
+      // 18 decimals on every EVM chain; a float keeps what an alert threshold needs.
+      for (const r of rows) this.set({ mode: r.mode, chain: r.chain }, Number(r.balanceWei) / 1e18);
+    },
+  });
+  new Gauge({
+    name: 'checkout_relayer_gas_observed_age_seconds',
+    help: "How long ago the signer last read the relayer's native coin, per mode and EVM chain",
+    labelNames: ['mode', 'chain'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await relayerBalances(sql);
+      this.reset();
+      for (const r of rows) this.set({ mode: r.mode, chain: r.chain }, Math.max(0, (Date.now() - r.observedAt.getTime()) / 1000));
     },
   });
   new Gauge({

@@ -4,6 +4,7 @@ import type { TokenSymbol } from '../../domain/chains';
 import type { EvmChain } from '../../domain/evmSweepPlan';
 import type { Mode } from '../../domain/session';
 import { createEvmSweep, type EvmSweepDeps, type EvmSweepOutcome } from './evmSweep';
+import { observeRelayerBalance } from './relayerBalance';
 
 export interface PlanEvmSweepRequest {
   chain: EvmChain;
@@ -19,12 +20,15 @@ export type EvmSweepAnswer = EvmSweepOutcome | { status: 'no_relayer' };
 export type EvmSweeperKey = `${EvmChain}:${Mode}`;
 
 export function createEvmSweepActivities(deps: { sweepers: Partial<Record<EvmSweeperKey, EvmSweepDeps>> }) {
-  const sweepers = new Map(Object.entries(deps.sweepers).map(([key, sweeperDeps]) => [key, createEvmSweep(sweeperDeps)]));
-  const sweeperOf = (chain: EvmChain, mode: Mode) => sweepers.get(`${chain}:${mode}`);
+  const sweepers = new Map(Object.entries(deps.sweepers).map(([key, sweeperDeps]) => [key, { deps: sweeperDeps, sweep: createEvmSweep(sweeperDeps) }]));
+  const sweeperOf = (chain: EvmChain, mode: Mode) => sweepers.get(`${chain}:${mode}`)?.sweep;
   return {
     async planEvmSweep(request: PlanEvmSweepRequest): Promise<PlanEvmSweepAnswer> {
-      const sweeper = sweeperOf(request.chain, request.mode);
-      return sweeper ? { status: 'planned', sweepIds: await sweeper.plan(request.token, request.runKey) } : { status: 'no_relayer' };
+      const sweeper = sweepers.get(`${request.chain}:${request.mode}`);
+      if (!sweeper) return { status: 'no_relayer' };
+      // Every run reads the relayer's gas, swept or not: the gauge stays fresh on a quiet chain.
+      await observeRelayerBalance(sweeper.deps);
+      return { status: 'planned', sweepIds: await sweeper.sweep.plan(request.token, request.runKey) };
     },
     async advanceEvmSweep(request: { chain: EvmChain; mode: Mode; sweepId: string }): Promise<EvmSweepAnswer> {
       const sweeper = sweeperOf(request.chain, request.mode);
