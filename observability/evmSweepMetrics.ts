@@ -1,17 +1,18 @@
-// The EVM inventory's gauges on the API's registry (issue 14 item 6), read from Postgres on each scrape: what each
-// chain's collector holds per asset by the ledger (collector:<chain>: swept, not yet moved on), and how long the
-// oldest forwarder deposit no sweep has taken has waited, per chain: alert when it passes a few sweep intervals.
+// The forwarder inventory's gauges on the API's registry (issue 14 item 6), read from Postgres on each scrape: what
+// each chain's collector holds per asset by the ledger (collector:<chain>: swept, not yet moved on), and how long the
+// oldest forwarder deposit no sweep has taken has waited, per EVM chain and Tron: alert when it passes a few sweep
+// intervals. The names say evm from before Tron had forwarders; dashboards keep them.
 import { Gauge, type Registry } from 'prom-client';
 import type { Sql } from '../db/client';
 import { oldestUnsweptForwarderDeposits } from '../db/repositories/evmSweeps';
-import { EVM_CHAINS } from '../domain/evmSweepPlan';
+import { FORWARDER_CHAINS } from '../domain/evmSweepPlan';
 
 const MODES = ['test', 'live'] as const;
 
 export function registerEvmSweepMetrics(registry: Registry, sql: Sql): void {
   new Gauge({
     name: 'checkout_collector_inventory_base_units',
-    help: "What each EVM chain's collector holds by the ledger (collector:<chain>), per mode and asset (usdc:base, …)",
+    help: "What each chain's collector holds by the ledger (collector:<chain>), per mode and asset (usdc:base, usdt:tron, …)",
     labelNames: ['mode', 'chain', 'asset'] as const,
     registers: [registry],
     async collect() {
@@ -23,14 +24,14 @@ export function registerEvmSweepMetrics(registry: Registry, sql: Sql): void {
   });
   new Gauge({
     name: 'checkout_evm_unswept_deposit_age_seconds',
-    help: 'How long the oldest confirmed forwarder deposit no sweep has taken has waited, per mode and EVM chain (0: none)',
+    help: 'How long the oldest confirmed forwarder deposit no sweep has taken has waited, per mode and EVM chain or Tron (0: none)',
     labelNames: ['mode', 'chain'] as const,
     registers: [registry],
     async collect() {
       const rows = await oldestUnsweptForwarderDeposits(sql);
       this.reset();
       for (const mode of MODES) {
-        for (const chain of EVM_CHAINS) {
+        for (const chain of FORWARDER_CHAINS) {
           const oldest = rows.find((r) => r.mode === mode && r.chain === chain)?.oldest;
           this.set({ mode, chain }, oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0);
         }
