@@ -15,7 +15,7 @@ import type { Mode } from '../domain/session';
  */
 export const DEFAULT_TRON_SWEEP_FEE_LIMIT_TRX = 1_000;
 
-/** Mainnet's getMaxFeeLimit: a larger fee_limit is refused when the transaction is validated. */
+/** The network's maximum fee_limit (chain parameter getMaxFeeLimit; developers.tron.network, "Feelimit"): a larger one is refused. */
 const MAX_FEE_LIMIT_TRX = 15_000;
 
 const SUN_PER_TRX = 1_000_000n;
