@@ -4,7 +4,7 @@
 // sweepMany, the ledger moved from deposits:tron to collector:tron by the Swept logs with the burned sun as the
 // relayer's gas, a relayer killed after signing that sends once, a reverted sweep whose addresses the next run takes,
 // and the signer refusing to start with a relayer key and no HTTP API.
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Registry } from 'prom-client';
 import { utils as tronUtils } from 'tronweb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -17,27 +17,21 @@ import { loadChainsConfig } from '../../../config/chains';
 import { loadConfig } from '../../../config/env';
 import { findChainIntent } from '../../../db/repositories/chainIntents';
 import { findEvmSweep } from '../../../db/repositories/evmSweeps';
-import { postLedger, unbalancedLedgerGroups } from '../../../db/repositories/ledger';
-import { insertSessionRecord } from '../../../db/repositories/sessions';
-import { tronForwarderAddress } from '../../../domain/addresses/depositForwarder';
-import { depositSalt } from '../../../domain/addresses/depositSalt';
-import { tronAddressFromEvmHex } from '../../../domain/addresses/tron';
+import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
 import { createChainRegistry } from '../../../domain/chainRegistry';
-import { ACCOUNT, crossChainDepositReceived, nativeAsset, tokenAsset } from '../../../domain/ledger';
+import { ACCOUNT, nativeAsset, tokenAsset } from '../../../domain/ledger';
 import { evmSweepScheduleId } from '../../../domain/taskQueues';
 import { signerDepsFromConfig } from '../../../worker/createSignerWorker';
 import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics';
 import { evmSweepScopes } from '../../../worker/sweepSchedules';
 import { createTestDatabase } from '../../support/database';
-import { createTestMerchant } from '../../support/factories';
-import { sessionRecord } from '../../support/sessionRecords';
 import { startTronWalletNode, type TronOutcome, type TronWalletNode } from '../../support/tron/tronWalletNode';
 import { connectWorker, ledgerBalance } from './evmSweepFixture';
+import { tronAddress, tronForwarderDeposit } from './tronSweepFixture';
 import type { Sql } from '../../../db/client';
 import type { TestDatabase } from '../../support/database';
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
-const tronAddress = () => tronAddressFromEvmHex(`0x${randomBytes(20).toString('hex')}`);
 const CONTRACTS = { factory: tronAddress(), implementation: tronAddress() };
 const COLLECTOR = tronAddress();
 const FEE_LIMIT_SUN = 1_000_000_000n;
@@ -88,20 +82,8 @@ const deps = (overrides: Partial<TronSweepDeps> = {}): TronSweepDeps => ({
 /** A fresh sweeper each time, as a restarted signer would make. */
 const sweeper = (overrides: Partial<TronSweepDeps> = {}) => createTronSweep(deps(overrides));
 
-/** A test-mode session whose Tron deposit address is the factory's forwarder for its salt, `amount` of USDT there, confirmed, credited and posted. */
 async function depositTo(amount: bigint): Promise<string> {
-  const { merchant } = await createTestMerchant(db.sql);
-  const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
-  await insertSessionRecord(db.sql, record, 'completed');
-  const address = tronForwarderAddress(CONTRACTS, depositSalt(record.sessionId));
-  await db.sql`insert into deposit_addresses (session_id, derivation_index, evm_address, tron_address, solana_address, mode, tron_scheme, tron_factory)
-            values (${record.sessionId}, ${randomInt(1_000_000, 2 ** 31 - 1)}, ${'0x' + randomBytes(20).toString('hex')}, ${address}, ${'S' + randomBytes(16).toString('hex')}, 'test', 'forwarder', ${CONTRACTS.factory})`;
-  node.setBalance(USDT, address, node.balanceOf(USDT, address) + amount);
-  const txHash = randomBytes(32).toString('hex');
-  await db.sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, credited)
-            values ('tron', ${txHash}, 0, 'testnet', ${record.sessionId}, 'USDT', ${amount.toString()}, ${tronAddress()}, ${address},
-                    ${node.head().toString()}, ${randomBytes(32).toString('hex')}, 'confirmed', 19, true)`;
-  await postLedger(db.sql, crossChainDepositReceived({ chain: 'tron', token: 'USDT', txHash, logIndex: 0, merchantId: merchant.id, mode: 'test', received: amount, payable: amount }));
+  const address = await tronForwarderDeposit({ sql: db.sql, node, contracts: CONTRACTS, token: { symbol: 'USDT', address: USDT } }, amount);
   addresses.push(address);
   return address;
 }
