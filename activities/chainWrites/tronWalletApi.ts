@@ -156,17 +156,20 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
       return { logs: infos[at]?.log ?? [], firstLogIndex };
     },
 
-    /** A TRC-20 balance, by a constant call of balanceOf(owner) on the latest state. */
-    async tokenBalance(token: string, owner: string): Promise<bigint> {
+    /**
+     * A TRC-20 balance, by a constant call of balanceOf(holder) on the latest state, made as `caller`: an account the
+     * chain knows (the relayer), since a forwarder may never have been an account.
+     */
+    async tokenBalance(token: string, holder: string, caller: string): Promise<bigint> {
       const endpoint = '/wallet/triggerconstantcontract';
       const answer = parse(
         endpoint,
         constantSchema,
         await post('wallet', 'triggerconstantcontract', {
-          owner_address: tronAddressToHex(owner),
+          owner_address: tronAddressToHex(caller),
           contract_address: tronAddressToHex(token),
           function_selector: 'balanceOf(address)',
-          parameter: tronAddressToEvmHex(owner).slice(2).toLowerCase().padStart(64, '0'),
+          parameter: tronAddressToEvmHex(holder).slice(2).toLowerCase().padStart(64, '0'),
           visible: false,
         }),
       );

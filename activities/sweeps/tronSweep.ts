@@ -22,7 +22,7 @@ export function createTronSweep(deps: TronSweepDeps) {
   const writer = createTronChainWriter(deps);
   return createForwarderSweep(deps, {
     chain: 'tron',
-    balanceOf: (token, owner) => deps.api.tokenBalance(token, owner),
+    balanceOf: (token, owner) => deps.api.tokenBalance(token, owner, deps.relayer.address),
     insertIntent: (sql, id, token, batch) =>
       insertTronChainIntent(sql, {
         id,

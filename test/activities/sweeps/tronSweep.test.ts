@@ -10,7 +10,7 @@ import { utils as tronUtils } from 'tronweb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTronChainWriter } from '../../../activities/chainWrites/tronChainWriter';
 import { tronRelayer, type TronRelayer } from '../../../activities/chainWrites/tronRelayer';
-import { createTronWalletApi } from '../../../activities/chainWrites/tronWalletApi';
+import { createTronWalletApi, TronApiError } from '../../../activities/chainWrites/tronWalletApi';
 import type { ForwarderSweepOutcome } from '../../../activities/sweeps/forwarderSweep';
 import { createTronSweep, type TronSweepDeps } from '../../../activities/sweeps/tronSweep';
 import { loadChainsConfig } from '../../../config/chains';
@@ -181,6 +181,17 @@ describe('Tron forwarder sweep', () => {
     await sweepToEnd(id!);
     expect(await gauge(age)).toBe(0);
     expect(await gauge('checkout_collector_inventory_base_units\\{mode="test",chain="tron",asset="usdt:tron"\\}')).toBe(Number(node.balanceOf(USDT, COLLECTOR)));
+  });
+
+  it('plans nothing when a balance cannot be read, and says which call failed', async () => {
+    await depositTo(700_000n);
+    node.setPolicy((path) => (path === '/wallet/triggerconstantcontract' ? { body: { result: { code: 'CONTRACT_EXE_ERROR' }, constant_result: [''] } } : 'answer'));
+    const [before] = await db.sql<{ count: string }[]>`select count(*)::text as count from evm_sweeps`;
+    await expect(sweeper().plan('USDT', runKey())).rejects.toThrow(new TronApiError('malformed', '/wallet/triggerconstantcontract', 'balanceOf did not return a uint256 (CONTRACT_EXE_ERROR)'));
+    expect(await db.sql<{ count: string }[]>`select count(*)::text as count from evm_sweeps`).toEqual([before]);
+    node.setPolicy(() => 'answer');
+    const [id] = await sweeper().plan('USDT', runKey());
+    expect(await sweepToEnd(id!)).toMatchObject({ status: 'finalized', moved: '700000' });
   });
 
   it('holds a total below SWEEP_MIN_AMOUNT_TRON back', async () => {
