@@ -1,9 +1,9 @@
 // The Temporal Schedules that run deposit sweeps: sweep_solana_usdc_<mode> (workflows/sweepSolanaUsdc.ts), one per
 // mode, and sweep_evm_<chain>_<token>_<mode> / sweep_tron_<token>_<mode> (workflows/sweepEvmDeposits.ts), one per
-// EVM chain or Tron, token and mode with forwarder deposit addresses (evmSweepScopes), every SWEEP_INTERVAL_SECONDS, never two runs at once (overlap
-// SKIP). Every worker replica ensures them at start: the first creates them, the others (and later starts) update
-// them to the configured interval, so a restart with a new interval takes effect; 0 pauses them. A mode whose signer
-// holds no treasury (or no relayer) runs and returns at once.
+// EVM chain or Tron, token and mode with forwarder deposit addresses (evmSweepScopes), every SWEEP_INTERVAL_SECONDS,
+// never two runs at once (overlap SKIP). Every worker replica ensures them at start: the first creates them, the
+// others (and later starts) update them to the configured interval, so a restart with a new interval takes effect;
+// 0 pauses them. A mode whose signer holds no treasury (or no relayer) runs and returns at once.
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec, type Workflow } from '@temporalio/client';
 import type { Config } from '../config/env';
 import type { ChainRegistry } from '../domain/chainRegistry';

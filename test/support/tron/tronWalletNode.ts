@@ -8,8 +8,9 @@
 // It runs no TVM. Two named stand-in behaviours take its place for the forwarder sweeps: TRC-20 balances a test sets
 // (setBalance), answered to balanceOf by triggerconstantcontract; and factories a test registers (deployFactory),
 // whose sweepMany(salts, token), when a block takes it with SUCCESS, moves each salt's forwarder balance to the
-// collector and logs Swept(salt, forwarder, token, amount) for every salt, as DepositFactory does. Those logs are
-// served in TransactionInfo's `log` (gettransactioninfobyid, gettransactioninfobyblocknum) in the node's shape.
+// collector and logs the token's Transfer and Swept(salt, forwarder, token, amount) for every salt, as the contracts
+// do. Those logs are served in TransactionInfo's `log` (gettransactioninfobyid, gettransactioninfobyblocknum) in the
+// node's shape. A reorg does not undo what a dropped sweep moved: the tests that reorganise sweep nothing.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,7 @@ import { utils as tronUtils } from 'tronweb';
 import { decodeAbiParameters, toEventSelector, toFunctionSelector, type Hex } from 'viem';
 import { tronForwarderAddress } from '../../../domain/addresses/depositForwarder';
 import { tronAddressToEvmHex } from '../../../domain/addresses/tron';
+import type { TronLog } from '../../../domain/tronSweptLogs';
 import { recorded } from '../../fixtures/tron';
 
 const BLOCK_TIME_MS = 3_000;
@@ -39,17 +41,10 @@ interface Block {
   timestamp: number;
 }
 
-/** A TransactionInfo `log` entry: 20-byte address without the 41 prefix, topics and data as hex without 0x. */
-export interface TronInfoLog {
-  address: string;
-  topics: string[];
-  data: string;
-}
-
 interface Landed {
   blockNumber: bigint;
   outcome: TronOutcome;
-  logs: TronInfoLog[];
+  logs: TronLog[];
 }
 
 /** The TriggerSmartContract a pooled transaction makes: 20-byte hex without 41, and its call data. */
@@ -197,7 +192,7 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
   };
 
   /** What a sweepMany on a registered factory does in the block that takes it; any other call changes nothing here. */
-  const execute = (call: Call): TronInfoLog[] => {
+  const execute = (call: Call): TronLog[] => {
     const factory = factories.get(call.contract);
     if (!factory || !call.data.startsWith(SWEEP_MANY)) return [];
     const [salts, tokenHex] = decodeAbiParameters([{ type: 'bytes32[]' }, { type: 'address' }], `0x${call.data.slice(8)}` as Hex);
