@@ -1,12 +1,13 @@
-// The EVM inventory's gauges on the API's registry (issue 14 item 6), read from Postgres on each scrape: what each
-// chain's collector holds per asset by the ledger (collector:<chain>: swept, not yet moved on), the relayer's gas
-// per chain as the signer last read it, and how long the oldest forwarder deposit no sweep has taken has waited,
-// per chain: alert when it passes a few sweep intervals.
+// The forwarder inventory's gauges on the API's registry (issue 14 item 6), read from Postgres on each scrape: what
+// each chain's collector holds per asset by the ledger (collector:<chain>: swept, not yet moved on), the EVM
+// relayer's gas per chain as the signer last read it, and how long the oldest forwarder deposit no sweep has taken
+// has waited, per EVM chain and Tron: alert when it passes a few sweep intervals. The names say evm from before
+// Tron had forwarders; dashboards keep them.
 import type { Registry } from 'prom-client';
 import type { Sql } from '../db/client';
 import { oldestUnsweptForwarderDeposits } from '../db/repositories/evmSweeps';
 import { relayerBalances } from '../db/repositories/relayerBalances';
-import { EVM_CHAINS } from '../domain/evmSweepPlan';
+import { FORWARDER_CHAINS } from '../domain/evmSweepPlan';
 import { scrapedGauge } from './scrapedGauge';
 
 const MODES = ['test', 'live'] as const;
@@ -16,7 +17,7 @@ const secondsSince = (at: Date) => Math.max(0, (Date.now() - at.getTime()) / 100
 export function registerEvmSweepMetrics(registry: Registry, sql: Sql): void {
   scrapedGauge(registry, {
     name: 'checkout_collector_inventory_base_units',
-    help: "What each EVM chain's collector holds by the ledger (collector:<chain>), per mode and asset (usdc:base, …)",
+    help: "What each chain's collector holds by the ledger (collector:<chain>), per mode and asset (usdc:base, usdt:tron, …)",
     labelNames: ['mode', 'chain', 'asset'],
     async read() {
       const rows = await sql<Array<{ mode: string; account: string; asset: string; total: string }>>`
@@ -39,12 +40,12 @@ export function registerEvmSweepMetrics(registry: Registry, sql: Sql): void {
   });
   scrapedGauge(registry, {
     name: 'checkout_evm_unswept_deposit_age_seconds',
-    help: 'How long the oldest confirmed forwarder deposit no sweep has taken has waited, per mode and EVM chain (0: none)',
+    help: 'How long the oldest confirmed forwarder deposit no sweep has taken has waited, per mode and EVM chain or Tron (0: none)',
     labelNames: ['mode', 'chain'],
     async read() {
       const rows = await oldestUnsweptForwarderDeposits(sql);
       return MODES.flatMap((mode) =>
-        EVM_CHAINS.map((chain) => {
+        FORWARDER_CHAINS.map((chain) => {
           const oldest = rows.find((r) => r.mode === mode && r.chain === chain)?.oldest;
           return [{ mode, chain }, oldest ? secondsSince(oldest) : 0] as const;
         }),

@@ -1,124 +1,44 @@
-// Sweeps forwarder deposit addresses on one EVM chain into the factory's collector (issue 14 item 3), on the signer:
-// it alone holds the relayer key that pays the gas and is the factory's sweeper. A plan writes each batch as a sweep
-// row and its chain intent (sweepMany(salts, token) on the address's own factory) before anything is signed; each
-// advance is one resumable pass of the EVM chain writer, and a landed sweep is recorded, with its ledger postings in
-// the same database transaction, from the receipt's Swept events and gas.
+// The EVM side of forwarder sweeps (forwarderSweep.ts): balances and receipts through the chain's RPC endpoint, the
+// call written as an EVM chain intent and signed by the EVM chain writer with the relayer's nonce, and what moved read
+// from the receipt's Swept events, the fee from its gas used and effective price.
 import { encodeFunctionData, erc20Abi, parseEventLogs, type Address, type Hash, type Hex } from 'viem';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';
-import { findEvmSweep, evmSweepDue, evmSweepsToFinish, insertEvmSweeps, setEvmSweepLanded, setEvmSweepSubmitted, type EvmSweep, type EvmSweepScope } from '../../db/repositories/evmSweeps';
-import { postLedger } from '../../db/repositories/ledger';
-import { depositSalt } from '../../domain/addresses/depositSalt';
-import type { TokenSymbol } from '../../domain/chains';
-import type { TokenDeployment } from '../../domain/chainRegistry';
-import { minimumBaseUnits, planEvmSweepBatches, sweptAmounts, type EvmChain, type EvmSweepBatch } from '../../domain/evmSweepPlan';
-import { evmSweepLanded, tokenAsset } from '../../domain/ledger';
-import { createEvmChainWriter, type EvmChainWriterDeps, type EvmWriteProgress } from '../chainWrites/evmChainWriter';
+import { insertEvmChainIntent } from '../../db/repositories/chainIntents';
+import { sweptAmounts, type EvmChain } from '../../domain/evmSweepPlan';
+import { createEvmChainWriter, type EvmChainWriterDeps } from '../chainWrites/evmChainWriter';
+import { createForwarderSweep, type ForwarderSweepSettings } from './forwarderSweep';
 
-export interface EvmSweepDeps extends EvmChainWriterDeps {
+export interface EvmSweepDeps extends EvmChainWriterDeps, Omit<ForwarderSweepSettings, 'sql' | 'mode'> {
   chain: EvmChain;
-  /** The chain's tokens on the mode's network (the chain registry's). */
-  tokens: readonly TokenDeployment[];
-  /** Whole tokens a run's total must reach before anything is swept (SWEEP_MIN_AMOUNT_<CHAIN>). */
-  minimumWholeTokens: number;
-  /** Deposit addresses per sweepMany (SWEEP_BATCH_SIZE). */
-  batchSize: number;
-}
-
-export type EvmSweepOutcome =
-  /** Nothing signed yet: fees are above the ceiling (`deferred`) or the pass stopped before signing. */
-  | { status: 'pending'; deferred?: string }
-  | { status: 'submitted'; txHash: string }
-  | { status: 'finalized'; txHash: string; moved: string; gasWei: string }
-  /** Reverted: the gas is spent and posted, the addresses are taken by the next run. */
-  | { status: 'failed'; txHash: string; gasWei: string };
-
-/** Addresses one plan reads from the chain, in batches' worth: a bound on the plan's time, the rest wait for the next run. */
-const PLAN_BATCHES = 20;
-
-const sweepCall = (tokenAddress: string) => (batch: EvmSweepBatch) => ({
-  to: batch.factory,
-  data: encodeFunctionData({ abi: depositFactory.abi, functionName: 'sweepMany', args: [batch.addresses.map((a) => a.salt as Hex), tokenAddress as Address] }),
-  value: '0',
-});
-
-function outcomeOf(sweep: EvmSweep): EvmSweepOutcome | undefined {
-  const txHash = sweep.txHash ?? '';
-  const gasWei = (sweep.gasWei ?? 0n).toString();
-  if (sweep.status === 'finalized') return { status: 'finalized', txHash, moved: (sweep.movedBaseUnits ?? 0n).toString(), gasWei };
-  if (sweep.status === 'failed') return { status: 'failed', txHash, gasWei };
-  return undefined;
 }
 
 export function createEvmSweep(deps: EvmSweepDeps) {
   const writer = createEvmChainWriter(deps);
-  const tokenOf = (token: TokenSymbol) => deps.tokens.find((t) => t.symbol === token);
-
-  const balanceOf = (token: string, owner: string) =>
-    deps.client.readContract({ address: token as Address, abi: erc20Abi, functionName: 'balanceOf', args: [owner as Address] });
-
-  /**
-   * The sweeps this run is to carry for `token`: those it planned before (a retry), those of earlier runs that have
-   * not landed, then new batches of what the due addresses hold now. One plan at a time per (chain, token, mode), so
-   * two runs cannot put one address in two batches. A token the chain does not have plans nothing.
-   */
-  async function plan(token: TokenSymbol, runKey: string): Promise<string[]> {
-    const deployment = tokenOf(token);
-    if (!deployment) return [];
-    const scope: EvmSweepScope = { mode: deps.mode, chain: deps.chain, token };
-    return deps.sql.begin(async (tx) => {
-      await tx`select pg_advisory_xact_lock(hashtextextended(${`evm-sweep-plan:${deps.chain}:${deps.mode}:${token}`}, 0))`;
-      const { ofRun, unlanded } = await evmSweepsToFinish(tx, scope, runKey);
-      if (ofRun.length > 0) return [...new Set([...ofRun, ...unlanded])];
-      const due = await evmSweepDue(tx, scope, deps.batchSize * PLAN_BATCHES);
-      const candidates = await Promise.all(due.map(async (d) => ({ ...d, salt: depositSalt(d.sessionId), balance: await balanceOf(deployment.address, d.address) })));
-      const batches = planEvmSweepBatches(candidates, { minimum: minimumBaseUnits(deps.minimumWholeTokens, deployment.decimals), batchSize: deps.batchSize });
-      const planned = await insertEvmSweeps(tx, { ...scope, runKey, tokenAddress: deployment.address, sender: deps.account.address, batches, call: sweepCall(deployment.address) });
-      return [...unlanded, ...planned];
-    });
-  }
-
-  /** What the landed call moved (its factory's Swept events; none when it reverted) and the gas the relayer paid. */
-  async function record(sweep: EvmSweep, status: 'finalized' | 'failed', txHash: string): Promise<EvmSweepOutcome> {
-    const receipt = await deps.client.getTransactionReceipt({ hash: txHash as Hash });
-    const events = status === 'failed' ? [] : parseEventLogs({ abi: depositFactory.abi, eventName: 'Swept', logs: receipt.logs });
-    const swept = sweptAmounts(
-      events.map((log) => ({ emitter: log.address, forwarder: log.args.forwarder, token: log.args.token, amount: log.args.amount, logIndex: log.logIndex })),
-      sweep.factory,
-      sweep.tokenAddress,
-    );
-    const gasWei = receipt.gasUsed * receipt.effectiveGasPrice;
-    await deps.sql.begin(async (tx) => {
-      const recorded = await setEvmSweepLanded(tx, sweep.id, { status, txHash, blockNumber: receipt.blockNumber, lastLogIndex: swept.lastLogIndex, moved: swept.total, gasWei, perAddress: swept.perAddress });
-      if (!recorded) return;
-      const moved = { [tokenAsset(sweep.token, sweep.chain)]: swept.total };
-      for (const posting of evmSweepLanded(sweep.id, sweep.mode, sweep.chain, { moved, gasWei })) await postLedger(tx, posting);
-    });
-    return outcomeOf((await findEvmSweep(deps.sql, sweep.id)) as EvmSweep) as EvmSweepOutcome;
-  }
-
-  async function outcome(sweep: EvmSweep, progress: EvmWriteProgress): Promise<EvmSweepOutcome> {
-    const { intent } = progress;
-    switch (intent.status) {
-      case 'prepared':
-        return progress.deferred === undefined ? { status: 'pending' } : { status: 'pending', deferred: progress.deferred };
-      case 'signed':
-      case 'broadcast':
-      case 'confirmed':
-        await setEvmSweepSubmitted(deps.sql, sweep.id, intent.signature ?? '');
-        return { status: 'submitted', txHash: intent.signature ?? '' };
-      case 'finalized':
-      case 'failed':
-        return record(sweep, intent.status, intent.signature ?? '');
-    }
-  }
-
-  return {
-    plan,
-    /** One pass of a planned sweep; call again while it is pending or submitted. */
-    async advance(sweepId: string): Promise<EvmSweepOutcome> {
-      const sweep = await findEvmSweep(deps.sql, sweepId);
-      if (!sweep || sweep.mode !== deps.mode || sweep.chain !== deps.chain) throw new Error(`no ${deps.mode} sweep ${sweepId} on ${deps.chain}`);
-      return outcomeOf(sweep) ?? outcome(sweep, await writer.advance(sweepId));
+  return createForwarderSweep(deps, {
+    chain: deps.chain,
+    balanceOf: (token, owner) => deps.client.readContract({ address: token as Address, abi: erc20Abi, functionName: 'balanceOf', args: [owner as Address] }),
+    insertIntent: (sql, id, token, batch) =>
+      insertEvmChainIntent(sql, {
+        id,
+        chain: deps.chain,
+        mode: deps.mode,
+        sender: deps.account.address,
+        call: {
+          to: batch.factory,
+          data: encodeFunctionData({ abi: depositFactory.abi, functionName: 'sweepMany', args: [batch.addresses.map((a) => a.salt as Hex), token as Address] }),
+          value: '0',
+        },
+      }),
+    advance: (id) => writer.advance(id),
+    async landed(sweep, intent) {
+      const receipt = await deps.client.getTransactionReceipt({ hash: intent.signature as Hash });
+      const events = intent.status === 'failed' ? [] : parseEventLogs({ abi: depositFactory.abi, eventName: 'Swept', logs: receipt.logs });
+      const swept = sweptAmounts(
+        events.map((log) => ({ emitter: log.address, forwarder: log.args.forwarder, token: log.args.token, amount: log.args.amount, logIndex: log.logIndex })),
+        sweep.factory,
+        sweep.tokenAddress,
+      );
+      return { blockNumber: receipt.blockNumber, lastLogIndex: swept.lastLogIndex, moved: swept.total, perAddress: swept.perAddress, fee: receipt.gasUsed * receipt.effectiveGasPrice };
     },
-  };
+  });
 }

@@ -6,7 +6,8 @@ import { erc20Abi, type Address } from 'viem';
 import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmChainWriter } from '../../../activities/chainWrites/evmChainWriter';
-import { createEvmSweep, type EvmSweepOutcome } from '../../../activities/sweeps/evmSweep';
+import { createEvmSweep } from '../../../activities/sweeps/evmSweep';
+import type { ForwarderSweepOutcome } from '../../../activities/sweeps/forwarderSweep';
 import { findEvmSweep } from '../../../db/repositories/evmSweeps';
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
 import type { EvmChain } from '../../../domain/evmSweepPlan';
@@ -70,7 +71,7 @@ async function depositTo(chain: EvmChain, amounts: bigint[]): Promise<ForwarderD
 }
 
 /** Passes until the sweep has landed, a block mined after each one that waits. */
-async function sweepToEnd(sweep: ReturnType<typeof sweeper>, id: string): Promise<EvmSweepOutcome> {
+async function sweepToEnd(sweep: ReturnType<typeof sweeper>, id: string): Promise<ForwarderSweepOutcome> {
   for (let pass = 0; pass < 20; pass++) {
     const outcome = await sweep.advance(id);
     if (outcome.status === 'finalized' || outcome.status === 'failed') return outcome;
