@@ -7,7 +7,6 @@ import type { Registry } from 'prom-client';
 import type { Sql } from '../db/client';
 import { lastReconciliationRuns } from '../db/repositories/reconciliation';
 import { ACCOUNT } from '../domain/ledger';
-import { RECONCILED_ACCOUNTS } from '../domain/reconciliation';
 import { scrapedGauge, type Sample } from './scrapedGauge';
 
 const MODES = ['test', 'live'] as const;
@@ -51,7 +50,7 @@ export function registerTreasuryMetrics(registry: Registry, sql: Sql): void {
     labelNames: ['mode', 'account', 'asset'],
     read: async () =>
       (await lastReconciliationRuns(sql)).flatMap((run) =>
-        RECONCILED_ACCOUNTS.map((a) => {
+        run.balances.map((a) => {
           const difference = run.differences.find((d) => d.account === a.account && d.asset === a.asset)?.difference ?? 0n;
           return [{ mode: run.mode, account: a.account, asset: a.asset }, Number(difference)] as const;
         }),

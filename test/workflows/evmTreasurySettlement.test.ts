@@ -10,6 +10,7 @@
 import { createSolanaRpc, generateKeyPairSigner, type Address as SolanaAddress, type Signature } from '@solana/kit';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { reconcileLedger, type TreasuryView } from '../../activities/settlement/ledgerReconciliation';
 import { loadChainsConfig } from '../../config/chains';
 import { setSettlementWallet } from '../../db/repositories/merchants';
 import { depositSalt } from '../../domain/addresses/depositSalt';
@@ -152,6 +153,7 @@ describe('a test-mode USDC payment on the local EVM chain', () => {
     expect(swept).toEqual({ kind: 'swept', batches: 1, failed: 0, moved: amount.toString() });
     expect(await chain.tokenBalance(usdc, depositAddress)).toBe(0n);
     expect(await chain.tokenBalance(usdc, contracts.collector)).toBe(amount);
+    expect(await collectorReconciliation()).toEqual({ balances: [{ ledger: amount, observed: amount }], differences: [] });
 
     const started = await service.temporal.workflow.execute('transferUsdc', { taskQueue, workflowId: `transfer-run-${depositAddress}`, args: [{ chain: 'base', mode: 'test' }] });
     expect(started).toMatchObject({ kind: 'started' });
@@ -167,8 +169,32 @@ describe('a test-mode USDC payment on the local EVM chain', () => {
       select account, asset, sum(amount)::text as balance from ledger_entries
       where mode = 'test' and asset like 'usdc:%' group by account, asset having sum(amount) <> 0 order by account, asset`;
     expect(open).toEqual([]);
+    expect(await collectorReconciliation()).toEqual({ balances: [{ ledger: 0n, observed: 0n }], differences: [] });
+
+    // USDC that reaches the collector outside a sweep is reported once it lies the chain's confirmations deep.
+    await chain.mint(usdc, contracts.collector, 1_000_000n);
+    expect((await collectorReconciliation()).differences).toEqual([]);
+    await chain.mine(CHAIN_FACTS.base.confirmations - 1);
+    expect((await collectorReconciliation()).differences).toEqual([1_000_000n]);
   });
 });
+
+/** A reconciliation run over the treasury and the base collector, the collector's rows only. */
+async function collectorReconciliation() {
+  const view: TreasuryView = {
+    mode: 'test',
+    rpc: createSolanaRpc(solana.rpcUrl),
+    treasury: solana.treasury.address,
+    usdcMint: solana.usdcMint,
+    collectors: [{ chain: 'base', client: chain.publicClient, address: contracts.collector, tokens: [{ symbol: 'USDC', address: usdc }], confirmations: CHAIN_FACTS.base.confirmations }],
+  };
+  const run = await reconcileLedger(view, service.db.sql);
+  const mine = (b: { account: string; asset: string }) => b.account === 'collector:base' && b.asset === 'usdc:base';
+  return {
+    balances: run.balances.filter(mine).map((b) => ({ ledger: b.ledger, observed: b.observed })),
+    differences: run.differences.filter(mine).map((d) => d.difference),
+  };
+}
 
 /** Mines a block every few milliseconds until `work` settles: the sweep and the burn wait for their depth. */
 async function whileMining<T>(work: Promise<T>): Promise<T> {
