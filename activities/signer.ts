@@ -1,5 +1,6 @@
 // Every activity the signer worker registers (worker/createSignerWorker.ts): those that need signing material,
 // which no other process holds (SETTLEMENT.md rule 4). Workflows import the type only.
+import type { Sql } from '../db/client';
 import type { Mode } from '../domain/session';
 import { heartbeating } from './heartbeating';
 import { createDeriveSolanaDepositAddress } from './depositAddresses/solanaDepositAddress';
@@ -15,6 +16,8 @@ import { createCctpTransferActivities, type CctpRoutes } from './transfers/cctpT
 export interface SignerDeps {
   /** Made once at start from DEPOSIT_MNEMONIC_TEST / DEPOSIT_MNEMONIC_LIVE (seed.ts `depositSeeds`). */
   depositSeeds: DepositSeeds;
+  /** Where the Solana addresses derived ahead go (solanaAddressPool.ts); none: each Solana choice asks the signer. */
+  addressPool?: Sql;
   /** The Solana USDC treasury of each mode given SOLANA_TREASURY_KEY_TEST / _LIVE; a mode without one pays and sweeps nothing. */
   treasuries?: Partial<Record<Mode, TreasuryPayoutDeps>>;
   /** The forwarder sweepers of each (EVM chain, mode) given EVM_RELAYER_KEY_<MODE> and an RPC endpoint. */
@@ -31,7 +34,7 @@ export function createSignerActivities(deps: SignerDeps) {
   const transfers = createCctpTransferActivities(deps.cctpRoutes ?? {});
   // Payout and sweep passes wait on RPC calls: they beat, so a dead signer's pass is retried within seconds.
   return {
-    deriveSolanaDepositAddress: createDeriveSolanaDepositAddress({ depositSeeds: deps.depositSeeds }),
+    deriveSolanaDepositAddress: createDeriveSolanaDepositAddress({ depositSeeds: deps.depositSeeds, ...(deps.addressPool ? { addressPool: deps.addressPool } : {}) }),
     payTreasuryPayout: heartbeating(createPayTreasuryPayout(deps.treasuries ?? {})),
     planSolanaSweep: heartbeating(sweeps.planSolanaSweep),
     advanceSolanaSweep: heartbeating(sweeps.advanceSolanaSweep),

@@ -15,7 +15,7 @@ import { createChainRegistry } from '../domain/chainRegistry';
 import { activityDepsFromConfig } from '../worker/createWorker';
 import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
 import type { SignerDeps } from '../activities/signer';
-import { createSignerWorker, signerDepsFromConfig } from '../worker/createSignerWorker';
+import { createSignerWorker, signerDatabasePools, signerDepsFromConfig } from '../worker/createSignerWorker';
 import { startInProcessWorkers, type RunningWorkers } from '../worker/inProcessWorkers';
 import type { BenchDatabase, BenchEnvironment } from './environment';
 
@@ -113,7 +113,7 @@ export async function startBenchService(env: BenchEnvironment, db: BenchDatabase
       await workers.stop();
       await nativeConnection.close();
       await connection.close();
-      await signer.treasuries?.test?.sql.end({ timeout: 5 });
+      await Promise.all(signerDatabasePools(signer).map((pool) => pool.end({ timeout: 5 })));
     },
   };
 }

@@ -57,6 +57,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     reconciliation_runs: ['insert'],
     // The relayers' gas balances, read by the signer at each sweep run (activities/sweeps/relayerBalance.ts).
     relayer_balances: ['insert', 'update'],
+    // Solana deposit addresses the signer derives ahead (activities/depositAddresses/solanaAddressPool.ts).
+    solana_deposit_address_pool: ['insert'],
     sessions: ['insert', 'update'],
     session_status_changes: ['insert'],
     settlements: ['insert', 'update'],

@@ -58,7 +58,8 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
   const modes = MODES.filter((mode) => config.solanaTreasuryKeys[mode] !== undefined);
   const relayers = MODES.filter((mode) => config.evmSweeps.relayerKeys[mode] !== undefined);
   const tronRelayers = MODES.filter((mode) => config.tronSweeps.relayerKeys[mode] !== undefined);
-  if (modes.length === 0 && relayers.length === 0 && tronRelayers.length === 0) return { depositSeeds: seeds };
+  // With a database, the Solana addresses derived ahead go to the pool (activities/depositAddresses/solanaAddressPool.ts).
+  if (modes.length === 0 && relayers.length === 0 && tronRelayers.length === 0) return { depositSeeds: seeds, ...(config.databaseUrl ? { addressPool: createSql(config.databaseUrl, { max: 2 }) } : {}) };
   if (!config.databaseUrl) {
     const given = modes.length > 0 ? 'a SOLANA_TREASURY_KEY_*' : relayers.length > 0 ? 'an EVM_RELAYER_KEY_*' : 'a TRON_RELAYER_KEY_*';
     throw new ConfigError(`invalid configuration: DATABASE_URL: is required by the signer when ${given} is set (payouts and sweeps are recorded before they are signed)`);
@@ -68,7 +69,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
   const sql = createSql(config.databaseUrl, { max: 4 });
   const evmSweepers = evmSweepersFromConfig(config.evmSweeps, registry, sql);
   const tronSweepers = tronSweepersFromConfig({ tronSweeps: config.tronSweeps, batchSize: config.evmSweeps.batchSize }, chainsConfig, registry, sql);
-  if (modes.length === 0) return { depositSeeds: seeds, evmSweepers, tronSweepers };
+  if (modes.length === 0) return { depositSeeds: seeds, addressPool: sql, evmSweepers, tronSweepers };
   const verifyDepositBacking = createDepositBackingCheck({ sql, registry, rereadAboveUsdcBaseUnits: BigInt(config.settlementRpcRecheckAboveUsdc) * USDC_BASE_UNITS });
   const treasuries: Partial<Record<Mode, TreasuryPayoutDeps>> = {};
   for (const mode of modes) {
@@ -92,12 +93,13 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
       verifyDepositBacking,
     };
   }
-  return { depositSeeds: seeds, treasuries, evmSweepers, tronSweepers, cctpRoutes: cctpRoutesFromConfig(config, registry, treasuries) };
+  return { depositSeeds: seeds, addressPool: sql, treasuries, evmSweepers, tronSweepers, cctpRoutes: cctpRoutesFromConfig(config, registry, treasuries) };
 }
 
-/** The database pools the signer's treasuries and sweepers write through (one, shared), to end at shutdown. */
+/** The database pools the signer's treasuries, sweepers and Solana address pool write through (one, shared), to end at shutdown. */
 export function signerDatabasePools(signer: SignerDeps): Sql[] {
-  return [...new Set([...Object.values(signer.treasuries ?? {}), ...Object.values(signer.evmSweepers ?? {}), ...Object.values(signer.tronSweepers ?? {})].map((holder) => holder.sql))];
+  const holders = [...Object.values(signer.treasuries ?? {}), ...Object.values(signer.evmSweepers ?? {}), ...Object.values(signer.tronSweepers ?? {})];
+  return [...new Set([...holders.map((holder) => holder.sql), ...(signer.addressPool ? [signer.addressPool] : [])])];
 }
 
 /** The SOLANA_TREASURY_ADDRESS_* lines of the treasuries the signer holds, for the processes that only watch them. */

@@ -1,15 +1,26 @@
 // The signer's share of a session's deposit addresses: SLIP-0010 ed25519 is hardened-only, so the Solana address
 // for an index needs the seed itself (derive.ts). The seeds are made once when the signer starts, never per call.
+// With a database, each derivation also keeps the pool of the next indexes' addresses filled (solanaAddressPool.ts).
+import { log } from '@temporalio/activity';
+import type { Sql } from '../../db/client';
 import type { Mode } from '../../domain/session';
 import { deriveSolanaAddress } from './derive';
 import { DepositSeedRefusedError, type DepositSeeds } from './seed';
+import { refillSolanaAddressPool } from './solanaAddressPool';
 
 export type SolanaDepositAddressRequest = { mode: Mode; index: number };
 
-export function createDeriveSolanaDepositAddress(deps: { depositSeeds: DepositSeeds }) {
+export function createDeriveSolanaDepositAddress(deps: { depositSeeds: DepositSeeds; addressPool?: Sql }) {
   return async function deriveSolanaDepositAddress(request: SolanaDepositAddressRequest): Promise<string> {
     const seed = deps.depositSeeds[request.mode];
     if (!seed) throw new DepositSeedRefusedError('missing_mnemonic', 'live mode needs a deposit-address mnemonic; the signer was given no DEPOSIT_MNEMONIC_LIVE');
-    return deriveSolanaAddress(seed, request.index);
+    const address = deriveSolanaAddress(seed, request.index);
+    // The pool only saves later sessions a round trip: a failed refill must not fail this one's choice.
+    if (deps.addressPool) {
+      await refillSolanaAddressPool(deps.addressPool, seed, request.mode, request.index).catch((error: unknown) =>
+        log.warn('the Solana deposit address pool was not refilled; later Solana choices ask the signer', { mode: request.mode, error: error instanceof Error ? error.message : String(error) }),
+      );
+    }
+    return address;
   };
 }

@@ -5,7 +5,8 @@
 // HD addresses before keep them. Runs as the worker's role.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { deriveDepositAddresses, depositXpubsFromSeeds, deriveEvmAddress } from '../../activities/depositAddresses/derive';
+import { deriveDepositAddresses, depositXpubsFromSeeds, deriveEvmAddress, deriveSolanaAddress } from '../../activities/depositAddresses/derive';
+import { POOL_AHEAD } from '../../activities/depositAddresses/solanaAddressPool';
 import { depositSeeds } from '../../activities/depositAddresses/seed';
 import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
 import { createPreparePayment } from '../../activities/payments/preparePayment';
@@ -175,5 +176,31 @@ describe('forwarder deposit addresses', () => {
         { session_id: after.sessionId, chain: 'tron', address: tronHd.deposit_address },
       ]),
     );
+  });
+});
+
+describe('Solana addresses derived ahead (issue 16)', () => {
+  it("a signer derivation fills the pool with the next indexes' addresses, and a later session takes its own from it", async () => {
+    const pooling = createSignerActivities({ depositSeeds: seeds, addressPool: worker });
+    const poolSize = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from solana_deposit_address_pool where mode = 'test'`)[0]!.n;
+    const first = await newSession('test');
+    const { index, solanaAddress } = await createReserveDepositIndex(workerDeps())(first);
+    expect(solanaAddress).toBeNull();
+    expect(await pooling.deriveSolanaDepositAddress({ mode: 'test', index })).toBe(deriveSolanaAddress(seeds.test!, index));
+    expect(await poolSize()).toBe(POOL_AHEAD);
+
+    // The next session's address comes from the pool, stored with the session: the signer is not asked.
+    const second = await newSession('test');
+    const reserved = await createReserveDepositIndex(workerDeps())(second);
+    expect(reserved.index).toBeGreaterThan(index);
+    expect(reserved.solanaAddress).toBe(deriveSolanaAddress(seeds.test!, reserved.index));
+    expect(await db.sql`select solana_address from deposit_addresses where session_id = ${second.sessionId}`).toEqual([{ solana_address: reserved.solanaAddress }]);
+    expect((await prepare()(second, { token: 'USDC', chain: 'solana' }, reserved.solanaAddress!)).deposit_address).toBe(reserved.solanaAddress);
+
+    // Deep in the pool a derivation adds nothing; past half of it, the pool reaches POOL_AHEAD beyond it again.
+    await pooling.deriveSolanaDepositAddress({ mode: 'test', index: index + 1 });
+    expect(await poolSize()).toBe(POOL_AHEAD);
+    await pooling.deriveSolanaDepositAddress({ mode: 'test', index: index + POOL_AHEAD / 2 + 1 });
+    expect(await poolSize()).toBe(POOL_AHEAD + POOL_AHEAD / 2 + 1);
   });
 });

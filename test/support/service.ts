@@ -12,7 +12,8 @@ import { loadConfig, type Config } from '../../config/env';
 import { createSql } from '../../db/client';
 import { createChainRegistry, type ChainRegistry } from '../../domain/chainRegistry';
 import { activityDepsFromConfig } from '../../worker/createWorker';
-import { signerDepsFromConfig } from '../../worker/createSignerWorker';
+import type { SignerDeps } from '../../activities/signer';
+import { signerDatabasePools, signerDepsFromConfig } from '../../worker/createSignerWorker';
 import { webhookDeliveryDepsFromConfig } from '../../worker/createWebhookWorker';
 import { startInProcessWorkers, type RunningWorkers } from '../../worker/inProcessWorkers';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -48,6 +49,7 @@ export async function startTestService(options: { worker?: boolean; env?: Record
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
 
   let workers: RunningWorkers | undefined;
+  let signer: SignerDeps | undefined;
   let nativeConnection: NativeConnection | undefined;
   const apiSql = createSql(db.urlAs('checkout_api'), { max: 5 });
   const workerSql = createSql(db.urlAs('checkout_worker'), { max: 5 });
@@ -60,7 +62,7 @@ export async function startTestService(options: { worker?: boolean; env?: Record
       activities: activityDepsFromConfig(config, workerSql, options.env ?? {}),
       deliveries: webhookDeliveryDepsFromConfig(config, workerSql),
       maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
-      signer: await signerDepsFromConfig(config, loadChainsConfig(options.env ?? {})),
+      signer: (signer = await signerDepsFromConfig(config, loadChainsConfig(options.env ?? {}))),
       workflowBundle: { code: inject('workflowBundleCode') },
     });
   }
@@ -79,7 +81,7 @@ export async function startTestService(options: { worker?: boolean; env?: Record
       await workers?.stop();
       await nativeConnection?.close();
       await connection.close();
-      await Promise.all([apiSql.end({ timeout: 5 }), workerSql.end({ timeout: 5 })]);
+      await Promise.all([apiSql.end({ timeout: 5 }), workerSql.end({ timeout: 5 }), ...(signer ? signerDatabasePools(signer) : []).map((pool) => pool.end({ timeout: 5 }))]);
       await db.drop();
     },
   };

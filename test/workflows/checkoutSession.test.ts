@@ -4,7 +4,8 @@ import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/clie
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { accountXpubsFromSeed, deriveEvmAddress, deriveSolanaAddress } from '../../activities/depositAddresses/derive';
-import { DEVELOPMENT_MNEMONIC } from '../../activities/depositAddresses/seed';
+import { depositSeeds, DEVELOPMENT_MNEMONIC } from '../../activities/depositAddresses/seed';
+import { createSignerActivities } from '../../activities/signer';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import { verifyWebhookSignature } from '../../domain/webhookSignature';
 import type { WebhookPayload } from '../../domain/webhookPayload';
@@ -494,21 +495,27 @@ describe('checkoutSession lifecycle', () => {
       const [row] = await h.db.sql<{ index: number }[]>`select derivation_index::int as index from deposit_addresses where session_id = ${record.sessionId}`;
       const devSeed = mnemonicToSeedSync(DEVELOPMENT_MNEMONIC);
       expect([evm.deposit_address, solana.deposit_address]).toEqual([deriveEvmAddress({ seed: devSeed }, row!.index), deriveSolanaAddress(devSeed, row!.index)]);
-      const { events } = await handle.fetchHistory();
-      // Activities by their queue, local activities (run within the session worker's workflow task) as `local`.
-      const activities = events!.flatMap((event) => {
-        const scheduled = event.activityTaskScheduledEventAttributes;
-        if (scheduled) return [`${scheduled.activityType!.name}@${scheduled.taskQueue!.name!.replace(/^lifecycle-[0-9a-f]+/, '')}`];
-        const marker = event.markerRecordedEventAttributes;
-        const data = marker?.markerName === 'core_local_activity' ? marker.details?.data?.payloads?.[0]?.data : undefined;
-        return data ? [`${(JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type: string }).activity_type}@local`] : [];
-      });
-      expect(activities.filter((name) => !name.startsWith('record'))).toEqual([
+      expect((await activitiesRun(handle)).filter((name) => !name.startsWith('record'))).toEqual([
         'preparePayment@local',
         'reserveDepositIndex@local',
         'deriveSolanaDepositAddress@-signer',
         'preparePayment@local',
       ]);
+    });
+  });
+
+  it("takes a Solana deposit address the signer derived ahead from the pool, with no signer activity", async () => {
+    const record = await h.record({ supportedTokens: { USDC: ['base', 'solana'] } });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      const [row] = await h.db.sql<{ index: number }[]>`select derivation_index::int as index from deposit_addresses where session_id = ${record.sessionId}`;
+      // An earlier session's derivation, one index below, filled the pool past this session's.
+      const pooling = createSignerActivities({ depositSeeds: depositSeeds({ test: undefined, live: undefined }), addressPool: h.db.sql });
+      await pooling.deriveSolanaDepositAddress({ mode: 'test', index: row!.index - 1 });
+      const solana = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'solana' }] });
+      expect(solana.deposit_address).toBe(deriveSolanaAddress(mnemonicToSeedSync(DEVELOPMENT_MNEMONIC), row!.index));
+      expect((await activitiesRun(handle)).filter((name) => !name.startsWith('record'))).toEqual(['preparePayment@local', 'reserveDepositIndex@local', 'preparePayment@local']);
     });
   });
 
@@ -663,3 +670,15 @@ describe('checkoutSession lifecycle', () => {
     });
   });
 });
+
+/** Activities by their queue, local activities (run within the session worker's workflow task) as `local`. */
+async function activitiesRun(handle: WorkflowHandle): Promise<string[]> {
+  const { events } = await handle.fetchHistory();
+  return events!.flatMap((event) => {
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (scheduled) return [`${scheduled.activityType!.name}@${scheduled.taskQueue!.name!.replace(/^lifecycle-[0-9a-f]+/, '')}`];
+    const marker = event.markerRecordedEventAttributes;
+    const data = marker?.markerName === 'core_local_activity' ? marker.details?.data?.payloads?.[0]?.data : undefined;
+    return data ? [`${(JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type: string }).activity_type}@local`] : [];
+  });
+}
