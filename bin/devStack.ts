@@ -26,6 +26,7 @@ import { findMerchantByName, findWebhookSecret, insertMerchant, setSettlementWal
 import { createChainRegistry } from '../domain/chainRegistry';
 import { ALL_TOKEN_CHAIN_PAIRS } from '../domain/chains';
 import { resetCursor } from '../indexers/core/cursor';
+import { resetEvmNonces } from '../db/repositories/chainIntents';
 import { createTemporalSignalSender } from '../indexers/core/signalSender';
 import { indexedEvmDeployments, startEvmIndexers } from '../indexers/evm/startEvmIndexers';
 import { indexedSolanaDeployments, startSolanaIndexers } from '../indexers/solana/startSolanaIndexers';
@@ -223,6 +224,9 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     const deployments = [...indexedEvmDeployments(registry), ...indexedSolanaDeployments(registry)];
     // A fresh local chain has the chain id of the previous run's but none of its blocks.
     if (devChain) await resetCursor(sql, { chain: devChain.chain, network: 'testnet' });
+    // Nor any of its transactions: the relayer counts its nonces from 0 again, not from where a persistent
+    // database's last run left them (a nonce past the chain's would never be mined).
+    if (devChain) await resetEvmNonces(sql, { chain: devChain.chain, mode: 'test' });
     if (localSolana) await resetCursor(sql, { chain: 'solana', network: localSolana.network });
     if (deployments.length > 0) {
       // Each indexer holds one connection for its advisory lock and the process one for LISTEN.

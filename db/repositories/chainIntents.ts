@@ -160,6 +160,11 @@ export async function takeEvmNonce(tx: Queryable, key: { chain: string; mode: Mo
   return nonce;
 }
 
+/** Forgets every sender's next nonce on a chain: for a local chain started afresh, whose senders count from 0 again. */
+export async function resetEvmNonces(sql: Queryable, key: { chain: string; mode: Mode }): Promise<void> {
+  await sql`delete from evm_nonces where chain = ${key.chain} and mode = ${key.mode}`;
+}
+
 export async function recordEvmSigned(tx: Queryable, id: string, signed: { rawTransaction: string; hash: string; nonce: bigint }): Promise<void> {
   await tx`
     update chain_intents set status = 'signed', wire_transaction = ${signed.rawTransaction}, signature = ${signed.hash},

@@ -3,7 +3,7 @@
 // sweeper and the signer holding its key, the TokenMessengerV2 stand-in, and the loopback attestation stand-in
 // answering as Iris does.
 import { pino } from 'pino';
-import { isAddressEqual, type Address } from 'viem';
+import { isAddressEqual, zeroAddress, zeroHash, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAttestationClient } from '../../activities/cctp/attestationClient';
@@ -37,6 +37,9 @@ beforeAll(async () => {
     },
     'dev',
   );
+  // What a persistent database keeps from an earlier run's chain: the relayer's nonces there.
+  const { relayer } = devDepositContractParams({ tokenMessenger: zeroAddress, mintRecipient: zeroHash });
+  await db.sql`insert into evm_nonces (chain, mode, sender, next_nonce) values ('base', 'test', ${relayer.address}, 7)`;
   stack = await startDevStack({ config, chainEnv: {}, startTemporal: true, persistent: false, keyLabel: 'devStack test', progress: () => undefined, logger: pino({ level: 'silent' }) });
 }, 120_000);
 
@@ -64,6 +67,10 @@ describe('the dev stack', () => {
     // The collector burns to the local treasury's USDC account, with the same relayer as sweeper.
     expect(await client.readContract({ address: params.collector, abi: depositCollector.abi, functionName: 'mintRecipient' })).toBe(collectorParams.mintRecipient);
     expect(await client.readContract({ address: params.collector, abi: depositCollector.abi, functionName: 'isSweeper', args: [relayer.address] })).toBe(true);
+  });
+
+  it("forgets the relayer's nonces from an earlier run's chain: the fresh chain counts from 0", async () => {
+    expect(await db.sql`select next_nonce from evm_nonces where chain = 'base' and mode = 'test'`).toEqual([]);
   });
 
   it("schedules the inventory path: the local chain's forwarder sweep and its CCTP transfers", async () => {
