@@ -48,9 +48,9 @@ type SignerConfig = Pick<Config, 'depositMnemonics' | 'solanaTreasuryKeys' | 'so
 /**
  * The signing material the configuration holds, made ready once: an invalid mnemonic or key stops the start. A
  * treasury pays on its mode's Solana network (RPC_URLS_SOLANA_TESTNET / _MAINNET, first URL) in that network's
- * USDC; a relayer sweeps forwarder deposit addresses on each EVM chain of its mode's network that has an RPC
- * endpoint (worker/evmSweepers.ts). Both write ahead through DATABASE_URL: the worker's role for now, the signer
- * has no role of its own.
+ * USDC; a relayer sweeps forwarder deposit addresses (and tops up HD ones, which the deposit seed sweeps) on each
+ * EVM chain of its mode's network that has an RPC endpoint (worker/evmSweepers.ts). Both write ahead through
+ * DATABASE_URL: the worker's role for now, the signer has no role of its own.
  */
 export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainNetworks): Promise<SignerDeps> {
   const seeds = depositSeeds(config.depositMnemonics);
@@ -63,7 +63,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainN
   }
   const registry = createChainRegistry(chains ?? loadChainsConfig());
   const sql = createSql(config.databaseUrl, { max: 4 });
-  const evmSweepers = evmSweepersFromConfig(config.evmSweeps, registry, sql);
+  const evmSweepers = evmSweepersFromConfig(config.evmSweeps, registry, sql, { depositSeeds: seeds, collectors: config.depositCollectors });
   if (modes.length === 0) return { depositSeeds: seeds, evmSweepers };
   const verifyDepositBacking = createDepositBackingCheck({ sql, registry, rereadAboveUsdcBaseUnits: BigInt(config.settlementRpcRecheckAboveUsdc) * USDC_BASE_UNITS });
   const treasuries: Partial<Record<Mode, TreasuryPayoutDeps>> = {};

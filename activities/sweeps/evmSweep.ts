@@ -2,19 +2,24 @@
 // it alone holds the relayer key that pays the gas and is the factory's sweeper. A plan writes each batch as a sweep
 // row and its chain intent (sweepMany(salts, token) on the address's own factory) before anything is signed; each
 // advance is one resumable pass of the EVM chain writer, and a landed sweep is recorded, with its ledger postings in
-// the same database transaction, from the receipt's Swept events and gas.
+// the same database transaction, from the receipt's Swept events and gas. The same plan takes the scope's HD deposit
+// addresses, one sweep each, and advance dispatches on the sweep's kind (evmHdSweep.ts).
 import { encodeFunctionData, erc20Abi, parseEventLogs, type Address, type Hash, type Hex } from 'viem';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';
-import { findEvmSweep, evmSweepDue, evmSweepsToFinish, insertEvmSweeps, setEvmSweepLanded, setEvmSweepSubmitted, type EvmSweep, type EvmSweepScope } from '../../db/repositories/evmSweeps';
+import { findEvmSweep, evmSweepDue, evmSweepsToFinish, insertEvmSweeps, setEvmSweepLanded, type EvmSweep, type EvmSweepScope } from '../../db/repositories/evmSweeps';
 import { postLedger } from '../../db/repositories/ledger';
 import { depositSalt } from '../../domain/addresses/depositSalt';
 import type { TokenSymbol } from '../../domain/chains';
 import type { TokenDeployment } from '../../domain/chainRegistry';
 import { minimumBaseUnits, planEvmSweepBatches, sweptAmounts, type EvmChain, type EvmSweepBatch } from '../../domain/evmSweepPlan';
 import { evmSweepLanded, tokenAsset } from '../../domain/ledger';
-import { createEvmChainWriter, type EvmChainWriterDeps, type EvmWriteProgress } from '../chainWrites/evmChainWriter';
+import { createEvmChainWriter } from '../chainWrites/evmChainWriter';
+import { createEvmHdSweep, type EvmHdSweepDeps } from './evmHdSweep';
+import { landedOutcome, progressOutcome, recordedOutcome, type EvmSweepOutcome } from './evmSweepOutcome';
 
-export interface EvmSweepDeps extends EvmChainWriterDeps {
+export type { EvmSweepOutcome } from './evmSweepOutcome';
+
+export interface EvmSweepDeps extends EvmHdSweepDeps {
   chain: EvmChain;
   /** The chain's tokens on the mode's network (the chain registry's). */
   tokens: readonly TokenDeployment[];
@@ -24,13 +29,13 @@ export interface EvmSweepDeps extends EvmChainWriterDeps {
   batchSize: number;
 }
 
-export type EvmSweepOutcome =
-  /** Nothing signed yet: fees are above the ceiling (`deferred`) or the pass stopped before signing. */
-  | { status: 'pending'; deferred?: string }
-  | { status: 'submitted'; txHash: string }
-  | { status: 'finalized'; txHash: string; moved: string; gasWei: string }
-  /** Reverted: the gas is spent and posted, the addresses are taken by the next run. */
-  | { status: 'failed'; txHash: string; gasWei: string };
+/** What a plan wrote: every sweep the run is to carry, and how many HD addresses wait for a collector or a seed. */
+export interface EvmSweepPlanned {
+  sweepIds: string[];
+  forwarderSweeps: number;
+  hdSweeps: number;
+  hdWaiting: number;
+}
 
 /** Addresses one plan reads from the chain, in batches' worth: a bound on the plan's time, the rest wait for the next run. */
 const PLAN_BATCHES = 20;
@@ -41,16 +46,9 @@ const sweepCall = (tokenAddress: string) => (batch: EvmSweepBatch) => ({
   value: '0',
 });
 
-function outcomeOf(sweep: EvmSweep): EvmSweepOutcome | undefined {
-  const txHash = sweep.txHash ?? '';
-  const gasWei = (sweep.gasWei ?? 0n).toString();
-  if (sweep.status === 'finalized') return { status: 'finalized', txHash, moved: (sweep.movedBaseUnits ?? 0n).toString(), gasWei };
-  if (sweep.status === 'failed') return { status: 'failed', txHash, gasWei };
-  return undefined;
-}
-
 export function createEvmSweep(deps: EvmSweepDeps) {
   const writer = createEvmChainWriter(deps);
+  const hdSweep = createEvmHdSweep(deps, writer);
   const tokenOf = (token: TokenSymbol) => deps.tokens.find((t) => t.symbol === token);
 
   const balanceOf = (token: string, owner: string) =>
@@ -58,22 +56,27 @@ export function createEvmSweep(deps: EvmSweepDeps) {
 
   /**
    * The sweeps this run is to carry for `token`: those it planned before (a retry), those of earlier runs that have
-   * not landed, then new batches of what the due addresses hold now. One plan at a time per (chain, token, mode), so
-   * two runs cannot put one address in two batches. A token the chain does not have plans nothing.
+   * not landed, then new batches of what the due forwarder addresses hold now and one sweep per due HD address. One
+   * plan at a time per (chain, token, mode), so two runs cannot put one address in two sweeps. A token the chain does
+   * not have plans nothing.
    */
-  async function plan(token: TokenSymbol, runKey: string): Promise<string[]> {
+  async function planSweeps(token: TokenSymbol, runKey: string): Promise<EvmSweepPlanned> {
+    const nothing = (sweepIds: string[]): EvmSweepPlanned => ({ sweepIds, forwarderSweeps: 0, hdSweeps: 0, hdWaiting: 0 });
     const deployment = tokenOf(token);
-    if (!deployment) return [];
+    if (!deployment) return nothing([]);
     const scope: EvmSweepScope = { mode: deps.mode, chain: deps.chain, token };
     return deps.sql.begin(async (tx) => {
       await tx`select pg_advisory_xact_lock(hashtextextended(${`evm-sweep-plan:${deps.chain}:${deps.mode}:${token}`}, 0))`;
       const { ofRun, unlanded } = await evmSweepsToFinish(tx, scope, runKey);
-      if (ofRun.length > 0) return [...new Set([...ofRun, ...unlanded])];
-      const due = await evmSweepDue(tx, scope, deps.batchSize * PLAN_BATCHES);
+      if (ofRun.length > 0) return nothing([...new Set([...ofRun, ...unlanded])]);
+      const limit = deps.batchSize * PLAN_BATCHES;
+      const minimum = minimumBaseUnits(deps.minimumWholeTokens, deployment.decimals);
+      const due = await evmSweepDue(tx, scope, limit);
       const candidates = await Promise.all(due.map(async (d) => ({ ...d, salt: depositSalt(d.sessionId), balance: await balanceOf(deployment.address, d.address) })));
-      const batches = planEvmSweepBatches(candidates, { minimum: minimumBaseUnits(deps.minimumWholeTokens, deployment.decimals), batchSize: deps.batchSize });
+      const batches = planEvmSweepBatches(candidates, { minimum, batchSize: deps.batchSize });
       const planned = await insertEvmSweeps(tx, { ...scope, runKey, tokenAddress: deployment.address, sender: deps.account.address, batches, call: sweepCall(deployment.address) });
-      return [...unlanded, ...planned];
+      const hd = await hdSweep.plan(tx, { ...scope, runKey, deployment, minimum, limit, firstBatch: planned.length });
+      return { sweepIds: [...unlanded, ...planned, ...hd.sweepIds], forwarderSweeps: planned.length, hdSweeps: hd.sweepIds.length, hdWaiting: hd.waiting };
     });
   }
 
@@ -83,7 +86,7 @@ export function createEvmSweep(deps: EvmSweepDeps) {
     const events = status === 'failed' ? [] : parseEventLogs({ abi: depositFactory.abi, eventName: 'Swept', logs: receipt.logs });
     const swept = sweptAmounts(
       events.map((log) => ({ emitter: log.address, forwarder: log.args.forwarder, token: log.args.token, amount: log.args.amount, logIndex: log.logIndex })),
-      sweep.factory,
+      sweep.factory ?? '',
       sweep.tokenAddress,
     );
     const gasWei = receipt.gasUsed * receipt.effectiveGasPrice;
@@ -93,32 +96,21 @@ export function createEvmSweep(deps: EvmSweepDeps) {
       const moved = { [tokenAsset(sweep.token, sweep.chain)]: swept.total };
       for (const posting of evmSweepLanded(sweep.id, sweep.mode, sweep.chain, { moved, gasWei })) await postLedger(tx, posting);
     });
-    return outcomeOf((await findEvmSweep(deps.sql, sweep.id)) as EvmSweep) as EvmSweepOutcome;
-  }
-
-  async function outcome(sweep: EvmSweep, progress: EvmWriteProgress): Promise<EvmSweepOutcome> {
-    const { intent } = progress;
-    switch (intent.status) {
-      case 'prepared':
-        return progress.deferred === undefined ? { status: 'pending' } : { status: 'pending', deferred: progress.deferred };
-      case 'signed':
-      case 'broadcast':
-      case 'confirmed':
-        await setEvmSweepSubmitted(deps.sql, sweep.id, intent.signature ?? '');
-        return { status: 'submitted', txHash: intent.signature ?? '' };
-      case 'finalized':
-      case 'failed':
-        return record(sweep, intent.status, intent.signature ?? '');
-    }
+    return recordedOutcome(deps.sql, sweep.id);
   }
 
   return {
-    plan,
-    /** One pass of a planned sweep; call again while it is pending or submitted. */
+    planSweeps,
+    /** The sweep ids of planSweeps. */
+    plan: async (token: TokenSymbol, runKey: string): Promise<string[]> => (await planSweeps(token, runKey)).sweepIds,
+    /** One pass of a planned sweep of either kind; call again while it is pending or submitted. */
     async advance(sweepId: string): Promise<EvmSweepOutcome> {
       const sweep = await findEvmSweep(deps.sql, sweepId);
       if (!sweep || sweep.mode !== deps.mode || sweep.chain !== deps.chain) throw new Error(`no ${deps.mode} sweep ${sweepId} on ${deps.chain}`);
-      return outcomeOf(sweep) ?? outcome(sweep, await writer.advance(sweepId));
+      const landed = landedOutcome(sweep);
+      if (landed) return landed;
+      if (sweep.kind === 'hd') return hdSweep.advance(sweep);
+      return progressOutcome(deps.sql, sweep, await writer.advance(sweepId), (status, txHash) => record(sweep, status, txHash));
     },
   };
 }

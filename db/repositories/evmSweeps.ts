@@ -10,10 +10,13 @@ import type { Queryable } from '../client';
 import { insertEvmChainIntent, type EvmCall } from './chainIntents';
 
 export type EvmSweepStatus = 'pending' | 'submitted' | 'finalized' | 'failed';
+/** A forwarder batch (sweepMany by the relayer) or one HD address (its own transfer after a top-up, migration 0048). */
+export type EvmSweepKind = 'forwarder' | 'hd';
 
 export interface EvmSweepAddress {
   address: string;
-  salt: string;
+  /** A forwarder's CREATE2 salt; none for an HD address. */
+  salt: string | null;
   sessionId: string;
   plannedBaseUnits: bigint;
   sweptBaseUnits: bigint | null;
@@ -25,18 +28,25 @@ export interface EvmSweep {
   chain: EvmChain;
   token: TokenSymbol;
   tokenAddress: string;
-  factory: string;
+  kind: EvmSweepKind;
+  /** The factory a forwarder sweep calls; none for an HD sweep. */
+  factory: string | null;
+  /** Where an HD sweep sends the tokens; a forwarder sweep's destination is its factory's. */
+  collector: string | null;
   status: EvmSweepStatus;
   txHash: string | null;
   blockNumber: bigint | null;
   movedBaseUnits: bigint | null;
   gasWei: bigint | null;
+  /** An HD sweep's landed top-up: the native coin the relayer sent and the gas it paid for it. */
+  topupWei: bigint | null;
+  topupGasWei: bigint | null;
   createdAt: Date;
   landedAt: Date | null;
   addresses: EvmSweepAddress[];
 }
 
-type Amounts = 'blockNumber' | 'movedBaseUnits' | 'gasWei';
+type Amounts = 'blockNumber' | 'movedBaseUnits' | 'gasWei' | 'topupWei' | 'topupGasWei';
 type SweepRow = Omit<EvmSweep, Amounts | 'addresses'> & Record<Amounts, string | null>;
 
 const big = (value: string | null) => (value === null ? null : BigInt(value));
@@ -44,14 +54,15 @@ const big = (value: string | null) => (value === null ? null : BigInt(value));
 /** The newest sweeps first: one by id, or those of a mode and chain. */
 export async function listEvmSweeps(sql: Queryable, options: { id?: string; mode?: Mode; chain?: EvmChain; limit: number }): Promise<EvmSweep[]> {
   const rows = await sql<SweepRow[]>`
-    select id, mode, chain, token, token_address as "tokenAddress", factory, status, tx_hash as "txHash", block_number::text as "blockNumber",
-      moved_base_units::text as "movedBaseUnits", gas_wei::text as "gasWei", created_at as "createdAt", landed_at as "landedAt"
+    select id, mode, chain, token, token_address as "tokenAddress", kind, factory, collector, status, tx_hash as "txHash", block_number::text as "blockNumber",
+      moved_base_units::text as "movedBaseUnits", gas_wei::text as "gasWei", topup_wei::text as "topupWei", topup_gas_wei::text as "topupGasWei",
+      created_at as "createdAt", landed_at as "landedAt"
     from evm_sweeps
     where (${options.id ?? null}::text is null or id = ${options.id ?? null}) and (${options.mode ?? null}::text is null or mode = ${options.mode ?? null})
       and (${options.chain ?? null}::text is null or chain = ${options.chain ?? null})
     order by created_at desc, id desc limit ${options.limit}`;
   if (rows.length === 0) return [];
-  const addresses = await sql<Array<{ sweep_id: string; address: string; salt: string; session_id: string; planned: string; swept: string | null }>>`
+  const addresses = await sql<Array<{ sweep_id: string; address: string; salt: string | null; session_id: string; planned: string; swept: string | null }>>`
     select sweep_id, address, salt, session_id, planned_base_units::text as planned, swept_base_units::text as swept
     from evm_sweep_addresses where sweep_id in ${sql(rows.map((r) => r.id))} order by address`;
   return rows.map((r) => ({
@@ -59,6 +70,8 @@ export async function listEvmSweeps(sql: Queryable, options: { id?: string; mode
     blockNumber: big(r.blockNumber),
     movedBaseUnits: big(r.movedBaseUnits),
     gasWei: big(r.gasWei),
+    topupWei: big(r.topupWei),
+    topupGasWei: big(r.topupGasWei),
     addresses: addresses
       .filter((a) => a.sweep_id === r.id)
       .map((a) => ({ address: a.address, salt: a.salt, sessionId: a.session_id, plannedBaseUnits: BigInt(a.planned), sweptBaseUnits: big(a.swept) })),
@@ -110,6 +123,78 @@ export async function evmSweepDue(sql: Queryable, scope: EvmSweepScope, limit: n
     group by da.evm_address, da.evm_factory, da.session_id
     order by oldest, address limit ${limit}`;
   return rows.map((r) => ({ address: r.address, factory: r.factory, sessionId: r.session_id }));
+}
+
+export interface EvmHdSweepDue {
+  address: string;
+  sessionId: string;
+  derivationIndex: number;
+}
+
+/**
+ * HD deposit addresses of the scope owed a sweep: more confirmed, credited deposits than finalized HD sweeps took
+ * from them (an HD transfer moves the amount it was planned with, so a deposit arriving meanwhile stays owed), and
+ * none being taken now. The oldest deposits first, so a limit never starves them.
+ */
+export async function evmHdSweepDue(sql: Queryable, scope: EvmSweepScope, limit: number): Promise<EvmHdSweepDue[]> {
+  const rows = await sql<Array<{ address: string; session_id: string; derivation_index: string }>>`
+    with swept as (
+      select a.address, sum(a.swept_base_units) as swept
+      from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
+      where s.kind = 'hd' and s.chain = ${scope.chain} and s.token = ${scope.token} and s.status = 'finalized'
+      group by a.address
+    ), credited as (
+      select lower(da.evm_address) as address, da.session_id, da.derivation_index, sum(d.amount_base_units) as credited, min(d.created_at) as oldest
+      from deposit_addresses da
+      join deposits d on d.session_id = da.session_id and d.chain = ${scope.chain} and d.network = ${networkForMode(scope.mode)}
+        and d.token = ${scope.token} and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(da.evm_address)
+      where da.mode = ${scope.mode} and da.evm_scheme = 'hd'
+      group by da.evm_address, da.session_id, da.derivation_index
+    )
+    select c.address, c.session_id, c.derivation_index from credited c left join swept s on s.address = c.address
+    where c.credited > coalesce(s.swept, 0)
+      and not exists (
+        select 1 from evm_sweep_addresses a join evm_sweeps u on u.id = a.sweep_id
+        where a.address = c.address and u.chain = ${scope.chain} and u.token = ${scope.token} and u.status in ('pending', 'submitted'))
+    order by c.oldest, c.address limit ${limit}`;
+  return rows.map((r) => ({ address: r.address, sessionId: r.session_id, derivationIndex: Number(r.derivation_index) }));
+}
+
+/** The derivation index of an HD sweep's address (its session's), which the signer derives its key from. */
+export async function evmHdSweepDerivationIndex(sql: Queryable, sweepId: string): Promise<number | undefined> {
+  const [row] = await sql<{ derivation_index: string }[]>`
+    select da.derivation_index from evm_sweep_addresses a join deposit_addresses da on da.session_id = a.session_id
+    where a.sweep_id = ${sweepId} and da.evm_scheme = 'hd'`;
+  return row === undefined ? undefined : Number(row.derivation_index);
+}
+
+/**
+ * HD sweeps, one per address, each its transfer's chain intent (the address is its sender) and its sweep row, in one
+ * transaction of the caller's; numbered in the run after its `firstBatch - 1` forwarder batches.
+ */
+export async function insertEvmHdSweeps(
+  sql: Queryable,
+  plan: EvmSweepScope & { runKey: string; tokenAddress: string; collector: string; firstBatch: number; addresses: Array<EvmHdSweepDue & { balance: bigint }>; call: (amount: bigint) => EvmCall },
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [offset, hd] of plan.addresses.entries()) {
+    const id = `sweep-hd:${plan.chain}:${ulid()}`;
+    await insertEvmChainIntent(sql, { id, chain: plan.chain, mode: plan.mode, sender: hd.address, call: plan.call(hd.balance) });
+    await sql`insert into evm_sweeps (id, mode, chain, token, token_address, kind, collector, run_key, batch)
+              values (${id}, ${plan.mode}, ${plan.chain}, ${plan.token}, ${plan.tokenAddress}, 'hd', ${plan.collector}, ${plan.runKey}, ${plan.firstBatch + offset})`;
+    await sql`insert into evm_sweep_addresses (sweep_id, address, session_id, planned_base_units)
+              values (${id}, ${hd.address.toLowerCase()}, ${hd.sessionId}, ${hd.balance.toString()})`;
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** An HD sweep's landed top-up; true when this call recorded it (the caller posts the ledger in the same transaction). */
+export async function setEvmHdTopUpLanded(sql: Queryable, id: string, landed: { sentWei: bigint; gasWei: bigint }): Promise<boolean> {
+  const updated = await sql`
+    update evm_sweeps set topup_wei = ${landed.sentWei.toString()}, topup_gas_wei = ${landed.gasWei.toString()}, updated_at = now()
+    where id = ${id} and kind = 'hd' and topup_wei is null`;
+  return updated.count > 0;
 }
 
 /** The plan's batches, each a chain intent and its sweep row, in one transaction of the caller's. */

@@ -15,12 +15,12 @@ import * as depositFactory from '../../../contracts/artifacts/depositFactory';
 import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics';
 import { COLLECTOR, hasCode, OWNER, startDepositContractsChain, SWEEPER } from '../../contracts/depositContractsFixture';
 import { createTestDatabase } from '../../support/database';
-import { connectWorker, deposit, forwarderSession, ledgerBalance, sweeperDeps, type EvmSweepFixture, type ForwarderDeposit } from './evmSweepFixture';
+import { connectWorker, deposit, forwarderSession, ledgerBalance, sweeperDeps, type EvmSweepFixture, type SessionDepositAddress } from './evmSweepFixture';
 
 let f: EvmSweepFixture;
 /** Each chain label's USDC on the one local node, and the deposit addresses made for it. */
 const tokens = new Map<EvmChain, Address>();
-const addresses = new Map<EvmChain, ForwarderDeposit[]>();
+const addresses = new Map<EvmChain, SessionDepositAddress[]>();
 
 beforeAll(async () => {
   const [contracts, db] = await Promise.all([startDepositContractsChain(), createTestDatabase()]);
@@ -58,8 +58,8 @@ function sweeper(chain: EvmChain, overrides: Parameters<typeof sweeperDeps>[3] =
   return createEvmSweep(sweeperDeps(f, chain, [{ symbol: 'USDC', address: token, decimals: 6 }], overrides));
 }
 
-async function depositTo(chain: EvmChain, amounts: bigint[]): Promise<ForwarderDeposit[]> {
-  const made: ForwarderDeposit[] = [];
+async function depositTo(chain: EvmChain, amounts: bigint[]): Promise<SessionDepositAddress[]> {
+  const made: SessionDepositAddress[] = [];
   for (const amount of amounts) {
     const session = await forwarderSession(f);
     await deposit(f, chain, session, tokens.get(chain)!, amount);
