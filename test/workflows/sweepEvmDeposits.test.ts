@@ -1,9 +1,13 @@
 // Issue 14 item 3 on a real Temporal dev server, a real Postgres and a Hardhat node mining on its own: the schedule
 // sweep_evm_base_usdc_test is created at worker start for a chain with an RPC endpoint and a forwarder factory, and a
 // triggered run sweeps two forwarder deposits into the collector with one sweepMany from the relayer, the ledger
-// moved and the gas posted; the next run moves nothing. The signer runs as it starts in production, from its
-// environment (EVM_RELAYER_KEY_TEST).
+// moved and the gas posted; the next run moves nothing. A run then sweeps a forwarder deposit and an HD deposit (a
+// session from before the forwarders) together, the HD one topped up by the relayer and sent by its own key to
+// EVM_DEPOSIT_COLLECTOR_TEST. The signer runs as it starts in production, from its environment (EVM_RELAYER_KEY_TEST,
+// DEPOSIT_MNEMONIC_TEST).
 import { randomBytes } from 'node:crypto';
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { erc20Abi, toHex, type Address } from 'viem';
@@ -15,13 +19,13 @@ import { loadChainsConfig } from '../../config/chains';
 import { loadConfig } from '../../config/env';
 import { unbalancedLedgerGroups } from '../../db/repositories/ledger';
 import { createChainRegistry } from '../../domain/chainRegistry';
-import { ACCOUNT, tokenAsset } from '../../domain/ledger';
+import { ACCOUNT, nativeAsset, tokenAsset } from '../../domain/ledger';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
 import { createSignerWorker, signerDepsFromConfig } from '../../worker/createSignerWorker';
 import { createWorker } from '../../worker/createWorker';
 import { ensureSweepSchedules, evmSweepScopes } from '../../worker/sweepSchedules';
 import type { SweepEvmDepositsResult } from '../../workflows/sweepEvmDeposits';
-import { connectWorker, deposit, forwarderSession, ledgerBalance, type EvmSweepFixture } from '../activities/sweeps/evmSweepFixture';
+import { connectWorker, deposit, forwarderSession, hdSession, ledgerBalance, type EvmSweepFixture } from '../activities/sweeps/evmSweepFixture';
 import { COLLECTOR, startDepositContractsChain, SWEEPER } from '../contracts/depositContractsFixture';
 import { createTestDatabase } from '../support/database';
 
@@ -49,6 +53,8 @@ beforeAll(async () => {
     EVM_DEPOSIT_FACTORY_TEST: contracts.factory,
     EVM_DEPOSIT_FORWARDER_TEST: contracts.forwarder,
     EVM_RELAYER_KEY_TEST: toHex(chain.account(SWEEPER).getHdKey().privateKey!),
+    DEPOSIT_MNEMONIC_TEST: generateMnemonic(wordlist),
+    EVM_DEPOSIT_COLLECTOR_TEST: chain.account(COLLECTOR).address,
     DATABASE_URL: db.urlAs('checkout_worker'),
   };
   signer = await signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env));
@@ -87,7 +93,7 @@ async function triggerRun(): Promise<SweepEvmDepositsResult> {
 
 describe('the sweep_evm_<chain>_<token>_<mode> schedules', () => {
   it('exist for each chain with an RPC endpoint and a forwarder factory, and start the EVM sweep', async () => {
-    const { EVM_RELAYER_KEY_TEST: _signersOnly, ...workerEnv } = env;
+    const { EVM_RELAYER_KEY_TEST: _signersOnly, DEPOSIT_MNEMONIC_TEST: _signersToo, ...workerEnv } = env;
     const config = loadConfig(workerEnv, 'worker');
     const scopes = evmSweepScopes(config, createChainRegistry(loadChainsConfig(env)));
     expect(scopes).toContainEqual(scope);
@@ -115,4 +121,22 @@ describe('the sweep_evm_<chain>_<token>_<mode> schedules', () => {
     expect(await triggerRun()).toEqual({ kind: 'swept', batches: 0, failed: 0, moved: '0' });
     expect(await unbalancedLedgerGroups(f.db.sql)).toEqual([]);
   });
+
+  it('a run sweeps a forwarder deposit and an HD deposit together: both land in the collector', async () => {
+    await ensureSweepSchedules(client, { taskQueue, intervalSeconds: 3600, evmScopes: [scope] });
+    const { chain } = f.contracts;
+    const hd = await hdSession(f, signer.depositSeeds.test!);
+    await deposit(f, 'base', await forwarderSession(f), usdc, 3_000_000n);
+    await deposit(f, 'base', hd, usdc, 2_000_000n);
+    await chain.setIntervalMining(20);
+    const before = await chain.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [chain.account(COLLECTOR).address] });
+
+    expect(await triggerRun()).toEqual({ kind: 'swept', batches: 2, failed: 0, moved: '5000000' });
+    expect(await chain.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [chain.account(COLLECTOR).address] })).toBe(before + 5_000_000n);
+    expect(await chain.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [hd.address] })).toBe(0n);
+    expect(await chain.publicClient.getTransactionCount({ address: hd.address })).toBe(1);
+    expect(await ledgerBalance(f.db.sql, ACCOUNT.depositsOn('base'), tokenAsset('USDC', 'base'))).toBe(0n);
+    expect(await ledgerBalance(f.db.sql, ACCOUNT.depositGasOn('base'), nativeAsset('base'))).toBe(await chain.publicClient.getBalance({ address: hd.address }));
+    expect(await unbalancedLedgerGroups(f.db.sql)).toEqual([]);
+  }, 180_000);
 });
