@@ -2,7 +2,7 @@
 // sweep code's repositories wrote, with what each moved; run starts sweepSolanaUsdc for one mode on the session
 // queue, named after its schedule, and refuses a mode that is not one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertEvmSweeps, setEvmSweepLanded } from '../../db/repositories/evmSweeps';
+import { insertEvmHdSweeps, insertEvmSweeps, setEvmHdTopUpLanded, setEvmSweepLanded } from '../../db/repositories/evmSweeps';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import { setSweepLanded, insertSweeps } from '../../db/repositories/solanaSweeps';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
@@ -59,6 +59,24 @@ describe('checkout-admin sweep', () => {
     expect(lines[4]).toMatch(new RegExp(`^${evmLanded}\\s+test\\s+USDC\\s+finalized\\s+1\\s+5000000\\s+21000\\s+.*0xlanded$`));
     expect((await cli.json(['sweep', 'list', '--mode', 'live'])) as { evm_sweeps: unknown[] }).toMatchObject({ evm_sweeps: [] });
     expect(lines[1]).toMatch(new RegExp(`^${landed}\\s+test\\s+confirmed\\s+2\\s+3\\.000000\\s+10000\\s+4078560\\s+.*sig-landed$`));
+  });
+
+  it('list shows an HD address\'s sweep with its kind, its collector and the relayer\'s top-up', async () => {
+    const sql = service.db.sql;
+    const { merchant } = await createTestMerchant(sql);
+    const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
+    await insertSessionRecord(sql, record, 'completed');
+    const collector = '0x00000000000000000000000000000000000000cc';
+    const [hd] = (await insertEvmHdSweeps(sql, {
+      mode: 'test', chain: 'base', token: 'USDC', runKey: 'run-d', tokenAddress: '0x00000000000000000000000000000000000000c0', collector, firstBatch: 0,
+      addresses: [{ address: '0x00000000000000000000000000000000000000a2', sessionId: record.sessionId, derivationIndex: 7, balance: 2_000_000n }],
+      call: () => ({ to: '0x00000000000000000000000000000000000000c0', data: '0x', value: '0' }),
+    })) as [string];
+    await setEvmHdTopUpLanded(sql, hd, { sentWei: 90_000n, gasWei: 21_000n });
+    const out = (await cli.json(['sweep', 'list', '--mode', 'test'])) as { evm_sweeps: Array<Record<string, unknown>> };
+    expect(out.evm_sweeps[0]).toMatchObject({ id: hd, kind: 'hd', factory: null, collector, status: 'pending', topup_wei: '90000', topup_gas_wei: '21000' });
+    expect(out.evm_sweeps[1]).toMatchObject({ id: evmLanded, kind: 'forwarder', factory: FACTORY, collector: null, topup_wei: null });
+    expect(hd).toMatch(/^sweep-hd:base:/);
   });
 
   it('run starts the mode\'s sweep workflow now, on the session queue, named after its schedule', async () => {
