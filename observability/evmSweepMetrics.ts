@@ -1,9 +1,10 @@
 // The EVM inventory's gauges on the API's registry (issue 14 item 6), read from Postgres on each scrape: what each
 // chain's collector holds per asset by the ledger (collector:<chain>: swept, not yet moved on), and how long the
-// oldest forwarder deposit no sweep has taken has waited, per chain: alert when it passes a few sweep intervals.
+// oldest deposit no sweep has taken (at a forwarder or an HD address) has waited, per chain: alert when it passes a
+// few sweep intervals.
 import { Gauge, type Registry } from 'prom-client';
 import type { Sql } from '../db/client';
-import { oldestUnsweptForwarderDeposits } from '../db/repositories/evmSweeps';
+import { oldestUnsweptEvmDeposits } from '../db/repositories/evmSweeps';
 import { EVM_CHAINS } from '../domain/evmSweepPlan';
 
 const MODES = ['test', 'live'] as const;
@@ -23,11 +24,11 @@ export function registerEvmSweepMetrics(registry: Registry, sql: Sql): void {
   });
   new Gauge({
     name: 'checkout_evm_unswept_deposit_age_seconds',
-    help: 'How long the oldest confirmed forwarder deposit no sweep has taken has waited, per mode and EVM chain (0: none)',
+    help: 'How long the oldest confirmed deposit no sweep has taken (forwarder or HD address) has waited, per mode and EVM chain (0: none)',
     labelNames: ['mode', 'chain'] as const,
     registers: [registry],
     async collect() {
-      const rows = await oldestUnsweptForwarderDeposits(sql);
+      const rows = await oldestUnsweptEvmDeposits(sql);
       this.reset();
       for (const mode of MODES) {
         for (const chain of EVM_CHAINS) {

@@ -241,21 +241,40 @@ export async function setEvmSweepLanded(
 }
 
 /**
- * Per mode and chain, when the oldest confirmed, credited forwarder deposit that no finalized sweep has taken yet
- * was recorded (evmSweepDue's rule, over every token and address): the age operators alert on.
+ * Per mode and chain, when the oldest confirmed, credited deposit no finalized sweep has taken yet was recorded, over
+ * every token and address: forwarder addresses by evmSweepDue's rule, HD addresses by evmHdSweepDue's (the oldest
+ * deposit of an address owed more than its sweeps took). The age operators alert on.
  */
-export async function oldestUnsweptForwarderDeposits(sql: Queryable): Promise<Array<{ mode: Mode; chain: EvmChain; oldest: Date }>> {
+export async function oldestUnsweptEvmDeposits(sql: Queryable): Promise<Array<{ mode: Mode; chain: EvmChain; oldest: Date }>> {
   return sql<Array<{ mode: Mode; chain: EvmChain; oldest: Date }>>`
     with last_swept as (
       select s.chain, s.token, a.address, max(array[s.block_number, s.last_log_index]) as at
       from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
-      where s.status = 'finalized'
+      where s.status = 'finalized' and s.kind = 'forwarder'
       group by s.chain, s.token, a.address
+    ), forwarder as (
+      select da.mode, d.chain, d.created_at
+      from deposit_addresses da
+      join deposits d on d.session_id = da.session_id and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(da.evm_address)
+      left join last_swept l on l.chain = d.chain and l.token = d.token and l.address = lower(da.evm_address)
+      where da.evm_scheme = 'forwarder' and (l.at is null or array[d.block_number, d.log_index::bigint] > l.at)
+    ), hd_swept as (
+      select s.chain, s.token, a.address, sum(a.swept_base_units) as swept
+      from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
+      where s.status = 'finalized' and s.kind = 'hd'
+      group by s.chain, s.token, a.address
+    ), hd as (
+      select da.mode, d.chain, d.token, lower(da.evm_address) as address, sum(d.amount_base_units) as credited, min(d.created_at) as created_at
+      from deposit_addresses da
+      join deposits d on d.session_id = da.session_id and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(da.evm_address)
+      where da.evm_scheme = 'hd'
+      group by da.mode, d.chain, d.token, lower(da.evm_address)
     )
-    select da.mode, d.chain, min(d.created_at) as oldest
-    from deposit_addresses da
-    join deposits d on d.session_id = da.session_id and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(da.evm_address)
-    left join last_swept l on l.chain = d.chain and l.token = d.token and l.address = lower(da.evm_address)
-    where da.evm_scheme = 'forwarder' and (l.at is null or array[d.block_number, d.log_index::bigint] > l.at)
-    group by da.mode, d.chain`;
+    select mode, chain, min(created_at) as oldest from (
+      select mode, chain, created_at from forwarder
+      union all
+      select h.mode, h.chain, h.created_at from hd h left join hd_swept s on s.chain = h.chain and s.token = h.token and s.address = h.address
+      where h.credited > coalesce(s.swept, 0)
+    ) unswept
+    group by mode, chain`;
 }

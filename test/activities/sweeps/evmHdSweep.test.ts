@@ -2,11 +2,13 @@
 // advanced through the same sweeper as forwarder batches): USDC at an HD address derived from a test mnemonic is
 // topped up by the relayer and sent by the address's own key to the collector; an address holding enough native coin
 // gets no top-up; a signer killed after the top-up or the transfer is signed sends nothing twice and loses nothing;
-// a token returning no value works; the plan says why it leaves HD addresses alone without a collector.
+// a token returning no value works; the plan says why it leaves HD addresses alone without a collector; the
+// unswept deposit age counts HD deposits.
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { erc20Abi, toHex, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmChainWriter } from '../../../activities/chainWrites/evmChainWriter';
 import { deriveEvmPrivateKey } from '../../../activities/depositAddresses/derive';
@@ -18,6 +20,7 @@ import { findEvmSweep } from '../../../db/repositories/evmSweeps';
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
 import type { EvmChain } from '../../../domain/evmSweepPlan';
 import { ACCOUNT, nativeAsset, tokenAsset } from '../../../domain/ledger';
+import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics';
 import { COLLECTOR, PAYER, startDepositContractsChain, SWEEPER } from '../../contracts/depositContractsFixture';
 import { createTestDatabase } from '../../support/database';
 import { connectWorker, deposit, forwarderSession, hdSession, ledgerBalance, sweeperDeps, type EvmSweepFixture, type SessionDepositAddress } from './evmSweepFixture';
@@ -191,6 +194,19 @@ describe('HD deposit sweeps', () => {
     expect(planned).toEqual({ sweepIds: [], forwarderSweeps: 0, hdSweeps: 0, hdWaiting: 1 });
     const [id] = await sweeper('arbitrum').plan('USDC', runKey());
     expect(await sweepToEnd('arbitrum', id!)).toMatchObject({ status: 'finalized', moved: '800000' });
+  });
+
+  it('counts an HD deposit no sweep has taken in the oldest unswept deposit\'s age', async () => {
+    const registry = new Registry();
+    registerEvmSweepMetrics(registry, f.db.sql);
+    const age = async () => Number(/^checkout_evm_unswept_deposit_age_seconds\{mode="test",chain="optimism"\} (\S+)$/m.exec(await registry.metrics())?.[1]);
+    expect(await age()).toBe(0);
+    const [hd] = await hdDepositTo('optimism', [1_500_000n]);
+    await f.db.sql`update deposits set created_at = now() - interval '1 hour' where session_id = ${hd!.sessionId}`;
+    expect(await age()).toBeGreaterThanOrEqual(3600);
+    const [id] = await sweeper('optimism').plan('USDC', runKey());
+    await sweepToEnd('optimism', id!);
+    expect(await age()).toBe(0);
   });
 
   describe('a signer killed after a step is signed sends nothing twice and loses nothing', () => {
