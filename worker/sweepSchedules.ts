@@ -37,11 +37,12 @@ const evmAction = (scope: SweepEvmDepositsInput, taskQueue: string): ScheduleOpt
 });
 
 /**
- * The EVM sweeps this deployment has: for each mode with a forwarder factory (EVM_DEPOSIT_FACTORY_<MODE>), each EVM
- * chain of its network with an RPC endpoint, each token the chain has there.
+ * The EVM sweeps this deployment has: for each mode with a forwarder factory (EVM_DEPOSIT_FACTORY_<MODE>) or a
+ * collector HD deposit addresses are swept to (EVM_DEPOSIT_COLLECTOR_<MODE>), each EVM chain of its network with an
+ * RPC endpoint, each token the chain has there.
  */
-export function evmSweepScopes(config: Pick<Config, 'depositForwarders'>, registry: ChainRegistry): SweepEvmDepositsInput[] {
-  return MODES.filter((mode) => config.depositForwarders[mode].evm !== undefined).flatMap((mode) =>
+export function evmSweepScopes(config: Pick<Config, 'depositForwarders' | 'depositCollectors'>, registry: ChainRegistry): SweepEvmDepositsInput[] {
+  return MODES.filter((mode) => config.depositForwarders[mode].evm !== undefined || config.depositCollectors[mode] !== undefined).flatMap((mode) =>
     EVM_CHAINS.map((chain) => registry.get(chain, networkForMode(mode)))
       .filter((deployment) => deployment.rpcUrls.length > 0)
       .flatMap((deployment) => deployment.tokens.map((token) => ({ chain: deployment.chain as SweepEvmDepositsInput['chain'], token: token.symbol, mode }))),

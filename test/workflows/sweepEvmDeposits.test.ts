@@ -1,7 +1,7 @@
 // Issue 14 item 3 on a real Temporal dev server, a real Postgres and a Hardhat node mining on its own: the schedule
-// sweep_evm_base_usdc_test is created at worker start for a chain with an RPC endpoint and a forwarder factory, and a
-// triggered run sweeps two forwarder deposits into the collector with one sweepMany from the relayer, the ledger
-// moved and the gas posted; the next run moves nothing. A run then sweeps a forwarder deposit and an HD deposit (a
+// sweep_evm_base_usdc_test is created at worker start for a chain with an RPC endpoint and a forwarder factory (or a
+// collector for HD addresses), and a triggered run sweeps two forwarder deposits into the collector with one
+// sweepMany from the relayer, the ledger moved and the gas posted; the next run moves nothing. A run then sweeps a forwarder deposit and an HD deposit (a
 // session from before the forwarders) together, the HD one topped up by the relayer and sent by its own key to
 // EVM_DEPOSIT_COLLECTOR_TEST. The signer runs as it starts in production, from its environment (EVM_RELAYER_KEY_TEST,
 // DEPOSIT_MNEMONIC_TEST).
@@ -92,12 +92,17 @@ async function triggerRun(): Promise<SweepEvmDepositsResult> {
 }
 
 describe('the sweep_evm_<chain>_<token>_<mode> schedules', () => {
-  it('exist for each chain with an RPC endpoint and a forwarder factory, and start the EVM sweep', async () => {
+  it('exist for each chain with an RPC endpoint and a forwarder factory or a collector, and start the EVM sweep', async () => {
     const { EVM_RELAYER_KEY_TEST: _signersOnly, DEPOSIT_MNEMONIC_TEST: _signersToo, ...workerEnv } = env;
     const config = loadConfig(workerEnv, 'worker');
     const scopes = evmSweepScopes(config, createChainRegistry(loadChainsConfig(env)));
     expect(scopes).toContainEqual(scope);
     expect(scopes.every((s) => s.chain === 'base' && s.mode === 'test')).toBe(true);
+    // A mode whose sessions all have HD addresses sweeps them too, given a collector.
+    const { EVM_DEPOSIT_FACTORY_TEST: _factory, EVM_DEPOSIT_FORWARDER_TEST: _forwarder, ...hdOnlyEnv } = workerEnv;
+    expect(evmSweepScopes(loadConfig(hdOnlyEnv, 'worker'), createChainRegistry(loadChainsConfig(env)))).toContainEqual(scope);
+    const { EVM_DEPOSIT_COLLECTOR_TEST: _collector, ...neitherEnv } = hdOnlyEnv;
+    expect(evmSweepScopes(loadConfig(neitherEnv, 'worker'), createChainRegistry(loadChainsConfig(env)))).toEqual([]);
     await ensureSweepSchedules(client, { taskQueue, intervalSeconds: 3600, evmScopes: [scope] });
     const created = await client.schedule.getHandle(evmSweepScheduleId(scope)).describe();
     expect(created.policies.overlap).toBe('SKIP');
