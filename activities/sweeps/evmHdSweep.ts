@@ -3,8 +3,9 @@
 // The plan writes one sweep per address, its transfer(collector, amount) fixed as the chain intent
 // sweep-hd:<chain>:<id> with the address as sender (so the address has its own nonces). Each advance is one
 // resumable step: the relayer's top-up topup:<chain>:<id> of exactly what the transfer can cost, less what the
-// address holds (none when it holds enough); then the transfer, signed only under the fee the address can pay;
-// then, once final, what the token's Transfer events moved and the gas, recorded with their ledger postings.
+// address holds (none when it holds enough); then the transfer, signed only under the fee the address can pay (a
+// rise in fees before it is signed makes another top-up, topup:<chain>:<id>:2, of the difference); then, once final,
+// what the token's Transfer events moved and the gas, recorded with their ledger postings.
 import { encodeFunctionData, erc20Abi, parseEventLogs, parseTransaction, toHex, type Address, type Hash, type Hex, type LocalAccount } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { findChainIntent, type ChainIntent, type EvmCall } from '../../db/repositories/chainIntents';
@@ -47,7 +48,11 @@ const transferCall = (token: string, collector: string) => (amount: bigint): Evm
   value: '0',
 });
 
-export const topUpIntentId = (sweep: Pick<EvmSweep, 'id' | 'chain'>) => `topup:${sweep.chain}:${sweep.id.slice(`sweep-hd:${sweep.chain}:`.length)}`;
+/** The chain intent of an HD sweep's `round`th top-up (the first has no number). */
+export function topUpIntentId(sweep: Pick<EvmSweep, 'id' | 'chain'>, round = 1): string {
+  const id = `topup:${sweep.chain}:${sweep.id.slice(`sweep-hd:${sweep.chain}:`.length)}`;
+  return round === 1 ? id : `${id}:${round}`;
+}
 
 export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter) {
   const { client } = deps;
@@ -94,11 +99,11 @@ export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter) 
   const estimateTransfer = (account: LocalAccount, call: EvmCall) => client.estimateGas({ account: account.address, to: call.to as Address, data: call.data as Hex, value: BigInt(call.value) });
 
   /** The top-up's landing and its postings, once; a reverted top-up sent nothing but its gas. */
-  async function recordTopUp(sweep: EvmSweep, topUp: ChainIntent): Promise<void> {
+  async function recordTopUp(sweep: EvmSweep, round: number, topUp: ChainIntent): Promise<void> {
     const receipt = await client.getTransactionReceipt({ hash: topUp.signature as Hash });
     const landed = { sentWei: topUp.status === 'finalized' ? BigInt(topUp.call?.value ?? '0') : 0n, gasWei: receipt.gasUsed * receipt.effectiveGasPrice };
     await deps.sql.begin(async (tx) => {
-      if (!(await setEvmHdTopUpLanded(tx, sweep.id, landed))) return;
+      if (!(await setEvmHdTopUpLanded(tx, sweep.id, round, landed))) return;
       for (const posting of hdGasToppedUp(topUp.id, sweep.mode, sweep.chain, landed)) await postLedger(tx, posting);
       if (topUp.status === 'failed') {
         await setEvmSweepLanded(tx, sweep.id, { status: 'failed', txHash: topUp.signature ?? '', blockNumber: receipt.blockNumber, lastLogIndex: undefined, moved: 0n, gasWei: 0n, perAddress: new Map() });
@@ -107,12 +112,14 @@ export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter) 
   }
 
   /**
-   * The top-up steps, while the transfer is unsigned: decide it and write it ahead, advance it until final, record
-   * it. Answers the pass's outcome while one of them ran (or the top-up reverted); nothing once the transfer may go.
+   * The top-up steps, while the transfer is unsigned: decide the next round and write it ahead (none when the address
+   * holds what the transfer costs at today's fees), advance it until final, record it. Answers the pass's outcome
+   * while one of them ran (or the top-up reverted); nothing once the transfer may be signed.
    */
   async function topUp(sweep: EvmSweep, account: LocalAccount, transfer: ChainIntent): Promise<EvmSweepOutcome | undefined> {
-    if (sweep.topupWei !== null || !transfer.call) return undefined;
-    const id = topUpIntentId(sweep);
+    if (!transfer.call) return undefined;
+    const round = sweep.topupRounds + 1;
+    const id = topUpIntentId(sweep, round);
     const intent = await findChainIntent(deps.sql, id);
     if (!intent) {
       const [estimate, fees, held] = await Promise.all([estimateTransfer(account, transfer.call), client.estimateFeesPerGas(), client.getBalance({ address: account.address })]);
@@ -125,7 +132,7 @@ export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter) 
     if (progress.intent.status !== 'finalized' && progress.intent.status !== 'failed') {
       return progressOutcome(deps.sql, sweep, progress, () => recordedOutcome(deps.sql, sweep.id));
     }
-    await recordTopUp(sweep, progress.intent);
+    await recordTopUp(sweep, round, progress.intent);
     return progress.intent.status === 'failed' ? recordedOutcome(deps.sql, sweep.id) : { status: 'pending' };
   }
 

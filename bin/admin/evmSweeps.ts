@@ -22,6 +22,7 @@ export const evmSweepJson = (s: EvmSweep) => ({
   tx_hash: s.txHash,
   moved_base_units: s.movedBaseUnits?.toString() ?? null,
   gas_wei: s.gasWei?.toString() ?? null,
+  topup_rounds: s.topupRounds,
   topup_wei: s.topupWei?.toString() ?? null,
   topup_gas_wei: s.topupGasWei?.toString() ?? null,
   created_at: s.createdAt.toISOString(),

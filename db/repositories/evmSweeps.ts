@@ -38,7 +38,8 @@ export interface EvmSweep {
   blockNumber: bigint | null;
   movedBaseUnits: bigint | null;
   gasWei: bigint | null;
-  /** An HD sweep's landed top-up: the native coin the relayer sent and the gas it paid for it. */
+  /** An HD sweep's landed top-ups: how many, the native coin the relayer sent and the gas it paid for them. */
+  topupRounds: number;
   topupWei: bigint | null;
   topupGasWei: bigint | null;
   createdAt: Date;
@@ -55,7 +56,7 @@ const big = (value: string | null) => (value === null ? null : BigInt(value));
 export async function listEvmSweeps(sql: Queryable, options: { id?: string; mode?: Mode; chain?: EvmChain; limit: number }): Promise<EvmSweep[]> {
   const rows = await sql<SweepRow[]>`
     select id, mode, chain, token, token_address as "tokenAddress", kind, factory, collector, status, tx_hash as "txHash", block_number::text as "blockNumber",
-      moved_base_units::text as "movedBaseUnits", gas_wei::text as "gasWei", topup_wei::text as "topupWei", topup_gas_wei::text as "topupGasWei",
+      moved_base_units::text as "movedBaseUnits", gas_wei::text as "gasWei", topup_rounds as "topupRounds", topup_wei::text as "topupWei", topup_gas_wei::text as "topupGasWei",
       created_at as "createdAt", landed_at as "landedAt"
     from evm_sweeps
     where (${options.id ?? null}::text is null or id = ${options.id ?? null}) and (${options.mode ?? null}::text is null or mode = ${options.mode ?? null})
@@ -189,11 +190,15 @@ export async function insertEvmHdSweeps(
   return ids;
 }
 
-/** An HD sweep's landed top-up; true when this call recorded it (the caller posts the ledger in the same transaction). */
-export async function setEvmHdTopUpLanded(sql: Queryable, id: string, landed: { sentWei: bigint; gasWei: bigint }): Promise<boolean> {
+/**
+ * An HD sweep's landed top-up of `round` (1, 2, …), added to what earlier rounds sent; true when this call recorded
+ * it (the caller posts the ledger in the same transaction), false when it was recorded before.
+ */
+export async function setEvmHdTopUpLanded(sql: Queryable, id: string, round: number, landed: { sentWei: bigint; gasWei: bigint }): Promise<boolean> {
   const updated = await sql`
-    update evm_sweeps set topup_wei = ${landed.sentWei.toString()}, topup_gas_wei = ${landed.gasWei.toString()}, updated_at = now()
-    where id = ${id} and kind = 'hd' and topup_wei is null`;
+    update evm_sweeps set topup_rounds = ${round}, topup_wei = coalesce(topup_wei, 0) + ${landed.sentWei.toString()},
+      topup_gas_wei = coalesce(topup_gas_wei, 0) + ${landed.gasWei.toString()}, updated_at = now()
+    where id = ${id} and kind = 'hd' and topup_rounds = ${round - 1}`;
   return updated.count > 0;
 }
 

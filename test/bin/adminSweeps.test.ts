@@ -72,9 +72,9 @@ describe('checkout-admin sweep', () => {
       addresses: [{ address: '0x00000000000000000000000000000000000000a2', sessionId: record.sessionId, derivationIndex: 7, balance: 2_000_000n }],
       call: () => ({ to: '0x00000000000000000000000000000000000000c0', data: '0x', value: '0' }),
     })) as [string];
-    await setEvmHdTopUpLanded(sql, hd, { sentWei: 90_000n, gasWei: 21_000n });
+    await setEvmHdTopUpLanded(sql, hd, 1, { sentWei: 90_000n, gasWei: 21_000n });
     const out = (await cli.json(['sweep', 'list', '--mode', 'test'])) as { evm_sweeps: Array<Record<string, unknown>> };
-    expect(out.evm_sweeps[0]).toMatchObject({ id: hd, kind: 'hd', factory: null, collector, status: 'pending', topup_wei: '90000', topup_gas_wei: '21000' });
+    expect(out.evm_sweeps[0]).toMatchObject({ id: hd, kind: 'hd', factory: null, collector, status: 'pending', topup_rounds: 1, topup_wei: '90000', topup_gas_wei: '21000' });
     expect(out.evm_sweeps[1]).toMatchObject({ id: evmLanded, kind: 'forwarder', factory: FACTORY, collector: null, topup_wei: null });
     expect(hd).toMatch(/^sweep-hd:base:/);
   });

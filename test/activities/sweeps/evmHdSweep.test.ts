@@ -1,9 +1,9 @@
 // HD EOA deposit sweeps on a real Hardhat node and real Postgres (activities/sweeps/evmHdSweep.ts, planned and
 // advanced through the same sweeper as forwarder batches): USDC at an HD address derived from a test mnemonic is
 // topped up by the relayer and sent by the address's own key to the collector; an address holding enough native coin
-// gets no top-up; a signer killed after the top-up or the transfer is signed sends nothing twice and loses nothing;
-// a token returning no value works; the plan says why it leaves HD addresses alone without a collector; the
-// unswept deposit age counts HD deposits.
+// gets no top-up; fees that rise before the transfer is signed make a second top-up; a signer killed after the
+// top-up or the transfer is signed sends nothing twice and loses nothing; a token returning no value works; the plan
+// says why it leaves HD addresses alone without a collector; the unswept deposit age counts HD deposits.
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { erc20Abi, toHex, type Address } from 'viem';
@@ -209,6 +209,23 @@ describe('HD deposit sweeps', () => {
     expect(await age()).toBe(0);
   });
 
+  it('tops up again by the difference when fees rise past what the first top-up paid for before the transfer is signed', async () => {
+    const [hd] = await hdDepositTo('base', [1_100_000n]);
+    const relayerBefore = await relayerNonce();
+    const [id] = await sweeper('base').plan('USDC', runKey());
+    await passUntil('base', id!, async () => (await findEvmSweep(f.db.sql, id!))!.topupRounds === 1);
+    const { baseFeePerGas } = await client().getBlock();
+    await f.contracts.chain.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: baseFeePerGas! * 4n });
+    await f.contracts.chain.mine(1);
+    expect(await sweepToEnd('base', id!)).toMatchObject({ status: 'finalized', moved: '1100000' });
+    const sweep = (await findEvmSweep(f.db.sql, id!))!;
+    expect(sweep.topupRounds).toBe(2);
+    const rounds = await Promise.all([1, 2].map(async (round) => BigInt((await findChainIntent(f.db.sql, topUpIntentId(sweep, round)))!.call!.value)));
+    expect(sweep.topupWei).toBe(rounds[0]! + rounds[1]!);
+    expect(await relayerNonce()).toBe(relayerBefore + 2);
+    expect(await nonceOf(hd!.address)).toBe(1);
+  });
+
   describe('a signer killed after a step is signed sends nothing twice and loses nothing', () => {
     const hdWriter = async (sweepId: string) => {
       const { addresses: [swept] } = (await findEvmSweep(f.db.sql, sweepId))!;
@@ -233,7 +250,7 @@ describe('HD deposit sweeps', () => {
     it('after the transfer is signed', async () => {
       const [hd] = await hdDepositTo('base', [900_000n]);
       const [id] = await sweeper('base').plan('USDC', runKey());
-      await passUntil('base', id!, async () => (await findEvmSweep(f.db.sql, id!))!.topupWei !== null);
+      await passUntil('base', id!, async () => (await findEvmSweep(f.db.sql, id!))!.topupRounds === 1);
       expect((await findChainIntent(f.db.sql, id!))!.status).toBe('prepared');
       expect((await (await hdWriter(id!)).sign(id!)).intent.status).toBe('signed');
       const relayerBefore = await relayerNonce();
