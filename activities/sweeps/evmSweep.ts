@@ -60,7 +60,7 @@ export function createEvmSweep(deps: EvmSweepDeps) {
    * plan at a time per (chain, token, mode), so two runs cannot put one address in two sweeps. A token the chain does
    * not have plans nothing.
    */
-  async function planSweeps(token: TokenSymbol, runKey: string): Promise<EvmSweepPlanned> {
+  async function plan(token: TokenSymbol, runKey: string): Promise<EvmSweepPlanned> {
     const nothing = (sweepIds: string[]): EvmSweepPlanned => ({ sweepIds, forwarderSweeps: 0, hdSweeps: 0, hdWaiting: 0 });
     const deployment = tokenOf(token);
     if (!deployment) return nothing([]);
@@ -100,9 +100,7 @@ export function createEvmSweep(deps: EvmSweepDeps) {
   }
 
   return {
-    planSweeps,
-    /** The sweep ids of planSweeps. */
-    plan: async (token: TokenSymbol, runKey: string): Promise<string[]> => (await planSweeps(token, runKey)).sweepIds,
+    plan,
     /** One pass of a planned sweep of either kind; call again while it is pending or submitted. */
     async advance(sweepId: string): Promise<EvmSweepOutcome> {
       const sweep = await findEvmSweep(deps.sql, sweepId);

@@ -26,7 +26,7 @@ export function createEvmSweepActivities(deps: { sweepers: Partial<Record<EvmSwe
     async planEvmSweep(request: PlanEvmSweepRequest): Promise<PlanEvmSweepAnswer> {
       const sweeper = sweeperOf(request.chain, request.mode);
       if (!sweeper) return { status: 'no_relayer' };
-      const planned = await sweeper.planSweeps(request.token, request.runKey);
+      const planned = await sweeper.plan(request.token, request.runKey);
       const { chain, token, mode } = request;
       const counts = { chain, token, mode, sweeps: planned.sweepIds.length, forwarderSweeps: planned.forwarderSweeps, hdSweeps: planned.hdSweeps };
       if (planned.hdWaiting === 0) log.info('evm sweep planned', counts);

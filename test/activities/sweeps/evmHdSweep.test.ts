@@ -23,7 +23,7 @@ import { ACCOUNT, nativeAsset, tokenAsset } from '../../../domain/ledger';
 import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics';
 import { COLLECTOR, PAYER, startDepositContractsChain, SWEEPER } from '../../contracts/depositContractsFixture';
 import { createTestDatabase } from '../../support/database';
-import { connectWorker, deposit, forwarderSession, hdSession, ledgerBalance, sweeperDeps, type EvmSweepFixture, type SessionDepositAddress } from './evmSweepFixture';
+import { connectWorker, deposit, planIds, forwarderSession, hdSession, ledgerBalance, sweeperDeps, type EvmSweepFixture, type SessionDepositAddress } from './evmSweepFixture';
 
 let f: EvmSweepFixture;
 /** A test mnemonic of this run's own: its addresses hold nothing the node gave them. */
@@ -108,7 +108,7 @@ describe('HD deposit sweeps', () => {
   it('tops an HD address up with exactly its transfer\'s cost and sweeps its USDC to the collector with the address\'s own key', async () => {
     const [hd] = await hdDepositTo('base', [2_500_000n]);
     const relayerBefore = await relayerNonce();
-    const ids = await sweeper('base').plan('USDC', runKey());
+    const ids = await planIds(sweeper('base'), runKey());
     expect(ids).toHaveLength(1);
     expect(ids[0]).toMatch(/^sweep-hd:base:/);
     expect(await sweepToEnd('base', ids[0]!)).toMatchObject({ status: 'finalized', moved: '2500000' });
@@ -129,7 +129,7 @@ describe('HD deposit sweeps', () => {
     expect(sweep.addresses.map((a) => [a.address, a.salt, a.sweptBaseUnits])).toEqual([[hd!.address.toLowerCase(), null, 2_500_000n]]);
     // Landed is landed; the next plan finds the address owes nothing.
     expect(await sweeper('base').advance(ids[0]!)).toMatchObject({ status: 'finalized', moved: '2500000' });
-    expect(await sweeper('base').plan('USDC', runKey())).toEqual([]);
+    expect(await planIds(sweeper('base'), runKey())).toEqual([]);
   });
 
   it('sends no top-up to an HD address that already holds enough native coin', async () => {
@@ -139,7 +139,7 @@ describe('HD deposit sweeps', () => {
     await client().waitForTransactionReceipt({ hash: sent });
     unrecordedNative.set('base', (unrecordedNative.get('base') ?? 0n) + given);
     const relayerBefore = await relayerNonce();
-    const [id] = await sweeper('base').plan('USDC', runKey());
+    const [id] = await planIds(sweeper('base'), runKey());
     expect(await sweepToEnd('base', id!)).toMatchObject({ status: 'finalized', moved: '1000000' });
     expect(await relayerNonce()).toBe(relayerBefore);
     const sweep = (await findEvmSweep(f.db.sql, id!))!;
@@ -149,12 +149,12 @@ describe('HD deposit sweeps', () => {
 
   it('sweeps a later deposit to the same HD address again, with the leftover gas topped up only by what is missing', async () => {
     const [hd] = await hdDepositTo('arbitrum', [400_000n]);
-    const [first] = await sweeper('arbitrum').plan('USDC', runKey());
+    const [first] = await planIds(sweeper('arbitrum'), runKey());
     await sweepToEnd('arbitrum', first!);
     const leftover = await client().getBalance({ address: hd!.address });
     expect(leftover).toBeGreaterThan(0n);
     await deposit(f, 'arbitrum', hd!, tokens.get('arbitrum')!, 600_000n);
-    const [second] = await sweeper('arbitrum').plan('USDC', runKey());
+    const [second] = await planIds(sweeper('arbitrum'), runKey());
     expect(await sweepToEnd('arbitrum', second!)).toMatchObject({ status: 'finalized', moved: '600000' });
     const sweep = (await findEvmSweep(f.db.sql, second!))!;
     const transfer = await client().getTransactionReceipt({ hash: sweep.txHash as `0x${string}` });
@@ -168,7 +168,7 @@ describe('HD deposit sweeps', () => {
 
   it('sweeps a token that returns no value (Ethereum USDT\'s kind)', async () => {
     await hdDepositTo('optimism', [3_000_000n, 2_000_000n]);
-    const ids = await sweeper('optimism').plan('USDC', runKey());
+    const ids = await planIds(sweeper('optimism'), runKey());
     expect(ids).toHaveLength(2);
     for (const id of ids) await sweepToEnd('optimism', id);
     expect(await balanceOf(tokens.get('optimism')!, collector())).toBe(5_000_000n);
@@ -180,7 +180,7 @@ describe('HD deposit sweeps', () => {
     addresses.set('base', [...(addresses.get('base') ?? []), forwarder]);
     await hdDepositTo('base', [300_000n]);
     const before = await balanceOf(tokens.get('base')!, collector());
-    const ids = await sweeper('base').plan('USDC', runKey());
+    const ids = await planIds(sweeper('base'), runKey());
     expect(ids.map((id) => id.split(':')[0])).toEqual(['sweep', 'sweep-hd']);
     const outcomes = [];
     for (const id of ids) outcomes.push(await sweepToEnd('base', id));
@@ -190,9 +190,9 @@ describe('HD deposit sweeps', () => {
 
   it('leaves HD addresses alone without a collector, and says how many wait', async () => {
     await hdDepositTo('arbitrum', [800_000n]);
-    const planned = await sweeper('arbitrum', { collector: undefined }).planSweeps('USDC', runKey());
+    const planned = await sweeper('arbitrum', { collector: undefined }).plan('USDC', runKey());
     expect(planned).toEqual({ sweepIds: [], forwarderSweeps: 0, hdSweeps: 0, hdWaiting: 1 });
-    const [id] = await sweeper('arbitrum').plan('USDC', runKey());
+    const [id] = await planIds(sweeper('arbitrum'), runKey());
     expect(await sweepToEnd('arbitrum', id!)).toMatchObject({ status: 'finalized', moved: '800000' });
   });
 
@@ -204,7 +204,7 @@ describe('HD deposit sweeps', () => {
     const [hd] = await hdDepositTo('optimism', [1_500_000n]);
     await f.db.sql`update deposits set created_at = now() - interval '1 hour' where session_id = ${hd!.sessionId}`;
     expect(await age()).toBeGreaterThanOrEqual(3600);
-    const [id] = await sweeper('optimism').plan('USDC', runKey());
+    const [id] = await planIds(sweeper('optimism'), runKey());
     await sweepToEnd('optimism', id!);
     expect(await age()).toBe(0);
   });
@@ -212,7 +212,7 @@ describe('HD deposit sweeps', () => {
   it('tops up again by the difference when fees rise past what the first top-up paid for before the transfer is signed', async () => {
     const [hd] = await hdDepositTo('base', [1_100_000n]);
     const relayerBefore = await relayerNonce();
-    const [id] = await sweeper('base').plan('USDC', runKey());
+    const [id] = await planIds(sweeper('base'), runKey());
     await passUntil('base', id!, async () => (await findEvmSweep(f.db.sql, id!))!.topupRounds === 1);
     const { baseFeePerGas } = await client().getBlock();
     await f.contracts.chain.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: baseFeePerGas! * 4n });
@@ -237,7 +237,7 @@ describe('HD deposit sweeps', () => {
     it('after the top-up is signed', async () => {
       const [hd] = await hdDepositTo('base', [1_200_000n]);
       const relayerBefore = await relayerNonce();
-      const [id] = await sweeper('base').plan('USDC', runKey());
+      const [id] = await planIds(sweeper('base'), runKey());
       const sweep = (await findEvmSweep(f.db.sql, id!))!;
       // The first pass writes the top-up ahead; the signer signs it and dies before sending it.
       expect(await sweeper('base').advance(id!)).toEqual({ status: 'pending' });
@@ -249,7 +249,7 @@ describe('HD deposit sweeps', () => {
 
     it('after the transfer is signed', async () => {
       const [hd] = await hdDepositTo('base', [900_000n]);
-      const [id] = await sweeper('base').plan('USDC', runKey());
+      const [id] = await planIds(sweeper('base'), runKey());
       await passUntil('base', id!, async () => (await findEvmSweep(f.db.sql, id!))!.topupRounds === 1);
       expect((await findChainIntent(f.db.sql, id!))!.status).toBe('prepared');
       expect((await (await hdWriter(id!)).sign(id!)).intent.status).toBe('signed');

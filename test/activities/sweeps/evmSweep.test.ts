@@ -15,7 +15,7 @@ import * as depositFactory from '../../../contracts/artifacts/depositFactory';
 import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics';
 import { COLLECTOR, hasCode, OWNER, startDepositContractsChain, SWEEPER } from '../../contracts/depositContractsFixture';
 import { createTestDatabase } from '../../support/database';
-import { connectWorker, deposit, forwarderSession, ledgerBalance, sweeperDeps, type EvmSweepFixture, type SessionDepositAddress } from './evmSweepFixture';
+import { connectWorker, deposit, planIds, forwarderSession, ledgerBalance, sweeperDeps, type EvmSweepFixture, type SessionDepositAddress } from './evmSweepFixture';
 
 let f: EvmSweepFixture;
 /** Each chain label's USDC on the one local node, and the deposit addresses made for it. */
@@ -95,7 +95,7 @@ describe('EVM forwarder sweep', () => {
     const [a, b] = await depositTo('base', [1_500_000n, 2_250_000n]);
     const before = await balanceOf(tokens.get('base')!, collector());
     const nonce = await relayerNonce();
-    const ids = await sweeper('base').plan('USDC', runKey());
+    const ids = await planIds(sweeper('base'), runKey());
     expect(ids).toHaveLength(1);
     const outcome = await sweepToEnd(sweeper('base'), ids[0]!);
     expect(outcome).toMatchObject({ status: 'finalized', moved: '3750000' });
@@ -110,22 +110,22 @@ describe('EVM forwarder sweep', () => {
     expect(await ledgerBalance(f.db.sql, ACCOUNT.gasExpenseOn('base'), nativeAsset('base'))).toBeGreaterThanOrEqual(sweep!.gasWei!);
     // Landed is landed: another pass and another plan move nothing and post nothing twice.
     expect(await sweeper('base').advance(ids[0]!)).toEqual(outcome);
-    expect(await sweeper('base').plan('USDC', runKey())).toEqual([]);
+    expect(await planIds(sweeper('base'), runKey())).toEqual([]);
   });
 
   it('deploys a clone once and sweeps it again when a later deposit arrives', async () => {
     const [session] = await depositTo('base', [700_000n]);
-    const [first] = await sweeper('base').plan('USDC', runKey());
+    const [first] = await planIds(sweeper('base'), runKey());
     await sweepToEnd(sweeper('base'), first!);
     expect(await hasCode(f.contracts.chain, session!.address)).toBe(true);
     await deposit(f, 'base', session!, tokens.get('base')!, 300_000n);
-    const [second] = await sweeper('base').plan('USDC', runKey());
+    const [second] = await planIds(sweeper('base'), runKey());
     expect(await sweepToEnd(sweeper('base'), second!)).toMatchObject({ status: 'finalized', moved: '300000' });
     expect(await balanceOf(tokens.get('base')!, session!.address)).toBe(0n);
   });
 
   it('holds a total below the chain\'s threshold back, and sweeps once the deposits reach it', async () => {
-    const ethereum = (planned: string) => sweeper('ethereum', { minimumWholeTokens: 500 }).plan('USDC', planned);
+    const ethereum = (planned: string) => planIds(sweeper('ethereum', { minimumWholeTokens: 500 }), planned);
     await depositTo('ethereum', [200_000_000n, 250_000_000n]);
     expect(await ethereum(runKey())).toEqual([]);
     await depositTo('ethereum', [60_000_000n]);
@@ -136,7 +136,7 @@ describe('EVM forwarder sweep', () => {
 
   it('cuts the plan into batches of the configured size', async () => {
     await depositTo('base', [1n, 2n, 3n]);
-    const ids = await sweeper('base', { batchSize: 2 }).plan('USDC', runKey());
+    const ids = await planIds(sweeper('base', { batchSize: 2 }), runKey());
     expect(ids).toHaveLength(2);
     const outcomes = [await sweepToEnd(sweeper('base'), ids[0]!), await sweepToEnd(sweeper('base'), ids[1]!)];
     expect(outcomes.map((o) => (o.status === 'finalized' ? BigInt(o.moved) : 0n)).reduce((s, m) => s + m, 0n)).toBe(6n);
@@ -144,13 +144,13 @@ describe('EVM forwarder sweep', () => {
 
   it.each([['optimism', 'a token that returns nothing'], ['arbitrum', 'a token that returns false']] as const)('sweeps %s\'s %s', async (chain, _kind) => {
     await depositTo(chain, [5_000_000n, 1_000_000n]);
-    const [id] = await sweeper(chain).plan('USDC', runKey());
+    const [id] = await planIds(sweeper(chain), runKey());
     expect(await sweepToEnd(sweeper(chain), id!)).toMatchObject({ status: 'finalized', moved: '6000000' });
   });
 
   it('a reverted sweep posts its gas only, and the next run takes its addresses', async () => {
     await depositTo('base', [800_000n]);
-    const [id] = await sweeper('base').plan('USDC', runKey());
+    const [id] = await planIds(sweeper('base'), runKey());
     await writer().sign(id!);
     // Signed while the relayer could sweep; mined once it no longer can.
     await setSweeper(false);
@@ -159,7 +159,7 @@ describe('EVM forwarder sweep', () => {
     const failed = await sweepToEnd(sweeper('base'), id!);
     expect(failed).toMatchObject({ status: 'failed' });
     expect(BigInt((failed as { gasWei: string }).gasWei)).toBeGreaterThan(0n);
-    const [again] = await sweeper('base').plan('USDC', runKey());
+    const [again] = await planIds(sweeper('base'), runKey());
     expect(await sweepToEnd(sweeper('base'), again!)).toMatchObject({ status: 'finalized', moved: '800000' });
   });
 
@@ -170,7 +170,7 @@ describe('EVM forwarder sweep', () => {
     const [session] = await depositTo('polygon', [9_000_000n]);
     await f.db.sql`update deposits set created_at = now() - interval '1 hour' where session_id = ${session!.sessionId}`;
     expect(await gauge('checkout_evm_unswept_deposit_age_seconds\\{mode="test",chain="polygon"\\}')).toBeGreaterThanOrEqual(3600);
-    const [id] = await sweeper('polygon').plan('USDC', runKey());
+    const [id] = await planIds(sweeper('polygon'), runKey());
     await sweepToEnd(sweeper('polygon'), id!);
     expect(await gauge('checkout_evm_unswept_deposit_age_seconds\\{mode="test",chain="polygon"\\}')).toBe(0);
     expect(await gauge('checkout_collector_inventory_base_units\\{mode="test",chain="polygon",asset="usdc:polygon"\\}')).toBe(9_000_000);
@@ -185,10 +185,10 @@ describe('EVM forwarder sweep', () => {
       await depositTo('base', [400_000n, 600_000n]);
       const nonce = await relayerNonce();
       const key = runKey();
-      const [id] = await sweeper('base').plan('USDC', key);
+      const [id] = await planIds(sweeper('base'), key);
       await killedAfter(id!);
       // A restarted signer: a retried plan finds its batch again, a fresh sweeper resumes from the row.
-      expect(await sweeper('base').plan('USDC', key)).toEqual([id]);
+      expect(await planIds(sweeper('base'), key)).toEqual([id]);
       expect(await sweepToEnd(sweeper('base'), id!)).toMatchObject({ status: 'finalized', moved: '1000000' });
       expect(await relayerNonce()).toBe(nonce + 1);
     });

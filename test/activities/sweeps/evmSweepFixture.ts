@@ -65,6 +65,11 @@ export async function forwarderSession(f: EvmSweepFixture): Promise<SessionDepos
   return { sessionId: record.sessionId, address };
 }
 
+/** The ids of the sweeps a plan of the sweeper's USDC answers: those the run is to carry. */
+export async function planIds(sweep: { plan(token: 'USDC', runKey: string): Promise<{ sweepIds: string[] }> }, runKey: string): Promise<string[]> {
+  return (await sweep.plan('USDC', runKey)).sweepIds;
+}
+
 /** A test-mode session from before the forwarders: its deposit address is the HD address of `index` under `seed`. */
 export async function hdSession(f: EvmSweepFixture, seed: Uint8Array, index = randomInt(1_000, 2 ** 31 - 1)): Promise<SessionDepositAddress> {
   const { merchant } = await createTestMerchant(f.db.sql);
