@@ -9,6 +9,7 @@ import { createPayTreasuryPayout } from './settlement/treasuryPayouts';
 import { createSolanaSweepActivities } from './sweeps/solanaSweeps';
 import type { EvmSweepDeps } from './sweeps/evmSweep';
 import { createEvmSweepActivities, type EvmSweeperKey } from './sweeps/evmSweeps';
+import type { TronSweepDeps } from './sweeps/tronSweep';
 import { createCctpTransferActivities, type CctpRoutes } from './transfers/cctpTransfers';
 
 export interface SignerDeps {
@@ -18,13 +19,15 @@ export interface SignerDeps {
   treasuries?: Partial<Record<Mode, TreasuryPayoutDeps>>;
   /** The forwarder sweepers of each (EVM chain, mode) given EVM_RELAYER_KEY_<MODE> and an RPC endpoint. */
   evmSweepers?: Partial<Record<EvmSweeperKey, EvmSweepDeps>>;
+  /** The Tron forwarder sweeper of each mode given TRON_RELAYER_KEY_<MODE> (and its network's HTTP API). */
+  tronSweepers?: Partial<Record<Mode, TronSweepDeps>>;
   /** CCTP routes from each mode's EVM collectors to its treasury, where the relayer key and the chains are configured. */
   cctpRoutes?: CctpRoutes;
 }
 
 export function createSignerActivities(deps: SignerDeps) {
   const sweeps = createSolanaSweepActivities({ depositSeeds: deps.depositSeeds, treasuries: deps.treasuries ?? {} });
-  const evmSweeps = createEvmSweepActivities({ sweepers: deps.evmSweepers ?? {} });
+  const evmSweeps = createEvmSweepActivities({ sweepers: deps.evmSweepers ?? {}, tronSweepers: deps.tronSweepers ?? {} });
   const transfers = createCctpTransferActivities(deps.cctpRoutes ?? {});
   // Payout and sweep passes wait on RPC calls: they beat, so a dead signer's pass is retried within seconds.
   return {

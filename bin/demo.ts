@@ -5,8 +5,8 @@
 // solana` pays on the local Solana chain instead: a customer wallet funded by the mint sends a real SPL
 // transferChecked through the JSON-RPC, and the chain's own slots bring the confirmations. Either way it shows the
 // merchant's and the treasury's USDC on the local Solana chain before and after, and how the session was settled.
-// On base the deposit address is a clone of the local deposit factory, and after the payout the demo walks the
-// inventory path that brings the deposit back to the treasury (demo/inventoryPath.ts).
+// On base the deposit address is a clone of the local deposit factory, and after the payout the demo follows the
+// inventory path that brings the deposit back to the treasury: sweep, burn, attestation, receive (demo/inventoryPath.ts).
 //
 // It always runs its own stack, on free ports with a throw-away data directory, never a running `npm start`: a
 // payment needs that process's chain RPC URL, token, funded account, API key and webhook secret, and reaching
@@ -119,6 +119,7 @@ try {
     throw new Error(`select-payment quoted token ${tokenAddress}, not the local chain's USDC ${localUsdc}: the worker's chain registry missed the local chain`);
   }
 
+  let depositConfirmedAt: number | undefined;
   const progress = followSession({
     readStatus: async () => text(await api('GET', `/checkout/sessions/${sessionId}`), 'status'),
     temporal: stack.temporal,
@@ -139,7 +140,7 @@ try {
     say(`the local chain seals a block every slot: ${required} confirmations take about ${(required * 0.4).toFixed(0)} s`);
     await progress.until((p) => p.status === 'completed', 60_000, 'completion');
   } else {
-    await payOnLocalEvm(depositAddress as Address, amount, required, progress);
+    depositConfirmedAt = await payOnLocalEvm(depositAddress as Address, amount, required, progress);
   }
   const { settlement } = (await stack.temporal.workflow.getHandle(sessionId).query(getStateQuery));
   say(
@@ -150,8 +151,20 @@ try {
   if (settlement?.provider === 'solana-treasury') detail('payout signature', `${settlement.reference} (treasury → merchant on the local Solana chain)`);
   say(`merchant's settlement wallet ${merchantWallet} holds ${await merchantUsdc()} USDC on the local Solana chain`);
   say(`treasury ${solana.treasury.address} holds ${await treasuryUsdc()} USDC on the local Solana chain`);
-  if (payOn === 'base') {
-    await followInventoryPath({ stack, sessionId, depositAddress: depositAddress as Address, say });
+  if (payOn === 'base' && depositConfirmedAt !== undefined) {
+    say("the inventory path: the deposit's USDC travels back to the treasury");
+    await followInventoryPath({
+      temporal: stack.temporal,
+      devChain: chain,
+      attestationUrl: stack.attestationUrl ?? '',
+      sessionId,
+      depositAddress: depositAddress as Address,
+      depositConfirmedAt,
+      treasuryUsdc: () => usdcBalance(solana.rpcUrl, solana.treasury.address, solana.usdcMint),
+      formatUsdc,
+      say,
+      detail,
+    });
     say(`treasury ${solana.treasury.address} holds ${await treasuryUsdc()} USDC after the inventory path`);
   }
 
@@ -179,7 +192,8 @@ try {
   process.exit(1);
 }
 
-async function payOnLocalEvm(depositAddress: Address, amount: bigint, required: number, progress: SessionProgress): Promise<void> {
+/** Pays, mines to the required depth and waits for completion; answers when the deposit reached its depth. */
+async function payOnLocalEvm(depositAddress: Address, amount: bigint, required: number, progress: SessionProgress): Promise<number> {
   const chain = stack?.devChain;
   if (!chain) throw new Error('the stack started without its local chain');
   const paid = await chain.local.transfer(chain.usdc, chain.payer, depositAddress, amount);
@@ -198,7 +212,9 @@ async function payOnLocalEvm(depositAddress: Address, amount: bigint, required: 
     await progress.until((p) => p.status === 'completed' || (p.confirmations ?? 0) >= depth, 30_000, `${depth} confirmations`);
   }
   say(`mined ${mined} blocks after the transfer's own: ${mined + 1} confirmations, ${required} required`);
+  const confirmedAt = Date.now();
   await progress.until((p) => p.status === 'completed', 60_000, 'completion');
+  return confirmedAt;
 }
 
 function demoChain(args: string[]): (typeof DEMO_CHAINS)[number] {
@@ -240,6 +256,8 @@ async function startStack(): Promise<DevStack> {
     WORKER_METRICS_PORT: '0',
     INDEXER_METRICS_PORT: '0',
     LOG_LEVEL: logLevel,
+    // The demo's one payment is below the default minimum a transfer waits for.
+    TRANSFER_MINIMUM_USDC: '1',
   }, 'dev');
   return startDevStack({
     config,

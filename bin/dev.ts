@@ -2,7 +2,7 @@
 // a banner with every URL, the local chains, a demo merchant with a fresh test key and its webhook secret.
 import { loadConfig } from '../config/env';
 import { DEV_PAYER_PATH, DEV_USDC_DECIMALS } from '../toolchain/localChain/devChain';
-import { DEV_COLLECTOR_PATH, DEV_RELAYER_PATH } from '../toolchain/localChain/devDepositContracts';
+import { DEV_OWNER_PATH, DEV_RELAYER_PATH } from '../toolchain/localChain/devDepositContracts';
 import { LOCAL_SOLANA_SLOT_MS, LOCAL_SOLANA_TREASURY_SOL } from '../toolchain/localSolana/localSolana';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
@@ -68,9 +68,12 @@ function chainLines(s: DevStack): string {
                     (${DEV_PAYER_PATH} of Hardhat's mnemonic; private key ${chain.payerPrivateKey})
   Deposit factory   ${chain.depositContracts.factory}, forwarder ${chain.depositContracts.forwarder}
                     (through the deterministic deployment proxy: test sessions' deposit addresses are its clones)
-  Relayer           ${chain.depositContracts.relayer.address}, the factory's sweeper
+  Relayer           ${chain.depositContracts.relayer.address}, the factory's and the collector's sweeper
                     (${DEV_RELAYER_PATH} of Hardhat's mnemonic: the signer's EVM_RELAYER_KEY_TEST)
-  Collector         ${chain.depositContracts.params.collector} (a local account, ${DEV_COLLECTOR_PATH}), receives every sweep
+  Collector         DepositCollector ${chain.depositContracts.collector} receives every sweep and burns its USDC
+                    to the local Solana treasury's USDC account (owner ${DEV_OWNER_PATH} of Hardhat's mnemonic)
+  Inventory path    sweep_evm_${chain.chain}_usdc_test every ${config.sweepIntervalSeconds} s, transfer_usdc_${chain.chain}_test every ${config.transferIntervalSeconds} s
+                    from ${config.transferMinimumUsdc} USDC in the collector (checkout-admin sweep now / transfer list)
   CCTP stand-in     TokenMessengerV2 ${chain.cctp.tokenMessenger}, MessageTransmitterV2 ${chain.cctp.messageTransmitter} (domain ${chain.cctp.localDomain})
   Attestation       ${s.attestationUrl} (loopback stand-in of Circle's Iris, the local attester's key)`;
 }

@@ -34,13 +34,14 @@ import { startDevAttestation, startDevChain, type DevChain } from '../toolchain/
 import { startLocalSolana, type LocalSolana } from '../toolchain/localSolana/localSolana';
 import { startTemporalDevServer } from '../toolchain/temporalDevServer';
 import { activityDepsFromConfig, workflowsPath } from '../worker/createWorker';
-import { signerDepsFromConfig } from '../worker/createSignerWorker';
+import { signerDatabasePools, signerDepsFromConfig } from '../worker/createSignerWorker';
 import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
 import { startInProcessWorkers } from '../worker/inProcessWorkers';
 import { startReconciliationSweeper } from '../worker/reconciliationSweeper';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
 import { treasuryViewsFromConfig } from '../worker/treasuryViews';
-import { ensureSweepSchedules } from '../worker/sweepSchedules';
+import { ensureSweepSchedules, evmSweepScopes } from '../worker/sweepSchedules';
+import { ensureTransferSchedules } from '../worker/transferSchedules';
 
 const DEMO_MERCHANT = 'Demo merchant';
 // The local node answers in milliseconds and mines only when asked: polling it often costs nothing and lets a
@@ -135,11 +136,14 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
 
     const attestation = devChain && (await startDevAttestation(devChain, localSolana ? () => createSolanaRpc(localSolana.rpcUrl).getSlot().send() : async () => 0n));
     if (attestation) stops.unshift(() => attestation.stop());
-    // New test sessions get addresses of the local chain's deposit factory, and transfers ask the local attester.
+    // New test sessions get addresses of the local chain's deposit factory, their sweeps land in its collector, and
+    // transfers ask the local attester. The collector burns to the local Solana treasury: without that chain, no
+    // transfer route.
     const stackConfig: Config = devChain
       ? {
           ...config,
           depositForwarders: { ...config.depositForwarders, test: { ...config.depositForwarders.test, evm: depositForwardersFromEnv(devChain.depositContracts.env).test.evm } },
+          ...(localSolana ? { depositCollectors: { ...config.depositCollectors, test: devChain.depositContracts.collector } } : {}),
           ...(attestation ? { cctpAttestationUrl: attestation.url } : {}),
         }
       : config;
@@ -165,7 +169,8 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     const chains = loadChainsConfig(chainEnv);
     const registry = createChainRegistry(chains);
 
-    // The signer pays test-mode settlements from the local chain's treasury, which cannot run the Memo program.
+    // The signer pays test-mode settlements from the local chain's treasury, which cannot run the Memo program, and
+    // sweeps and burns on the local EVM chain as its relayer.
     const signer = await signerDepsFromConfig(
       {
         ...stackConfig,
@@ -173,11 +178,13 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
         ...(localSolana
           ? { solanaTreasuryKeys: { ...config.solanaTreasuryKeys, test: localSolana.signerEnv.SOLANA_TREASURY_KEY_TEST }, solanaPayoutMemo: false }
           : {}),
+        ...(devChain
+          ? { evmSweeps: { ...config.evmSweeps, relayerKeys: { ...config.evmSweeps.relayerKeys, test: devChain.depositContracts.relayer.privateKey } } }
+          : {}),
       },
       chains,
     );
-    const treasurySql = signer.treasuries?.test?.sql ?? signer.treasuries?.live?.sql;
-    if (treasurySql) stops.unshift(() => treasurySql.end({ timeout: 5 }));
+    stops.unshift(async () => void (await Promise.all(signerDatabasePools(signer).map((pool) => pool.end({ timeout: 5 })))));
 
     const temporalAddress = temporalServer?.address ?? config.temporal.address;
     const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
@@ -210,7 +217,8 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     const connection = await Connection.connect({ address: temporalAddress });
     stops.unshift(() => connection.close());
     const temporal = new Client({ connection, namespace: config.temporal.namespace });
-    await ensureSweepSchedules(temporal, { taskQueue: config.temporal.taskQueue, intervalSeconds: config.sweepIntervalSeconds });
+    await ensureSweepSchedules(temporal, { taskQueue: config.temporal.taskQueue, intervalSeconds: config.sweepIntervalSeconds, evmScopes: evmSweepScopes(stackConfig, registry) });
+    await ensureTransferSchedules(temporal, { taskQueue: config.temporal.taskQueue, intervalSeconds: config.transferIntervalSeconds });
 
     const deployments = [...indexedEvmDeployments(registry), ...indexedSolanaDeployments(registry)];
     // A fresh local chain has the chain id of the previous run's but none of its blocks.

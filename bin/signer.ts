@@ -10,7 +10,7 @@ import { depositXpubVariables, loadConfig } from '../config/env';
 import { signerTaskQueue } from '../domain/taskQueues';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
-import { createSignerWorker, signerDepsFromConfig, treasuryAddressVariables } from '../worker/createSignerWorker';
+import { createSignerWorker, signerDatabasePools, signerDepsFromConfig, treasuryAddressVariables } from '../worker/createSignerWorker';
 
 const config = loadConfig(process.env, 'signer');
 const logger = createLogger(config.logLevel, 'signer');
@@ -29,8 +29,7 @@ async function run(signer: SignerDeps): Promise<void> {
   logger.info({ taskQueue: signerTaskQueue(config.temporal.taskQueue), liveSeed: signer.depositSeeds.live !== undefined, treasuries }, 'signer running');
   await worker.run();
   await connection.close();
-  const pools = [...Object.values(signer.treasuries ?? {}), ...Object.values(signer.evmSweepers ?? {})].map((holder) => holder.sql);
-  await Promise.all([...new Set(pools)].map((sql) => sql.end({ timeout: 5 })));
+  await Promise.all(signerDatabasePools(signer).map((sql) => sql.end({ timeout: 5 })));
   logger.info('signer stopped');
 }
 

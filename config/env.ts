@@ -12,6 +12,7 @@ import { DEVELOPMENT_ACCOUNT_XPUBS } from '../activities/depositAddresses/seed';
 import { signingMaterialIssues, type ProcessName } from './signingMaterial';
 import { depositForwarderIssues, depositForwardersFromEnv } from './depositForwarders';
 import { evmSweepConfigFromEnv, type EvmSweepConfig } from './evmSweeps';
+import { tronSweepConfigFromEnv, type TronSweepConfig } from './tronSweeps';
 import type { DepositForwarders } from '../domain/addresses/depositForwarder';
 import { isEvmAddress } from '../domain/addresses/evm';
 import { CCTP_SOURCE_DOMAINS, type CctpSourceChain } from '../domain/cctp/domains';
@@ -226,6 +227,8 @@ export type Config = {
   sweepIntervalSeconds: number;
   /** The relayer and the forwarder sweeps (config/evmSweeps.ts). */
   evmSweeps: EvmSweepConfig;
+  /** The Tron relayer's forwarder sweeps (config/tronSweeps.ts). */
+  tronSweeps: TronSweepConfig;
   /** Requests per API key per minute, counted in Postgres so every API replica shares one budget. */
   rateLimitPerMinute: number;
   /** Session-token requests (the hosted page) per checkout session per minute; the page polls 30 times a minute. */
@@ -319,12 +322,14 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Config {
   const parsed = EnvSchema.safeParse(env);
   const evmSweeps = evmSweepConfigFromEnv(env);
+  const tronSweeps = tronSweepConfigFromEnv(env);
   const problems = [
     ...signingMaterialIssues(env, processName).map((issue) => `${issue.path}: ${issue.message}`),
     ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
     ...evmSweeps.issues,
+    ...tronSweeps.issues,
   ];
-  if (!parsed.success || !evmSweeps.config || problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  if (!parsed.success || !evmSweeps.config || !tronSweeps.config || problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   const e = parsed.data;
   return {
     appEnv: e.APP_ENV,
@@ -368,6 +373,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     },
     sweepIntervalSeconds: e.SWEEP_INTERVAL_SECONDS,
     evmSweeps: evmSweeps.config,
+    tronSweeps: tronSweeps.config,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     rateLimitPerSessionPerMinute: e.RATE_LIMIT_PER_SESSION_PER_MINUTE,
     rateLimitSessionTokensPerMerchantPerMinute: e.RATE_LIMIT_SESSION_TOKENS_PER_MERCHANT_PER_MINUTE,

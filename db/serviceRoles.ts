@@ -55,6 +55,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     quotes: ['insert', 'delete'],
     // The scheduled reconciliation's reports (worker/reconciliationSweeper.ts).
     reconciliation_runs: ['insert'],
+    // The relayers' gas balances, read by the signer at each sweep run (activities/sweeps/relayerBalance.ts).
+    relayer_balances: ['insert', 'update'],
     sessions: ['insert', 'update'],
     session_status_changes: ['insert'],
     settlements: ['insert', 'update'],

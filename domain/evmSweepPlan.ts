@@ -1,22 +1,30 @@
-// Which forwarder deposit addresses an EVM sweep takes and how they split into sweepMany calls (issue 14 item 3,
-// SETTLEMENT.md "EVM smart deposit addresses"). A forwarder moves its whole balance, so what the chain holds now is
-// what a sweep moves; a chain whose gas is dear (Ethereum L1) waits until the total is worth a transaction.
+// Which forwarder deposit addresses a sweep takes and how they split into sweepMany calls (issue 14 item 3,
+// SETTLEMENT.md "EVM smart deposit addresses" and "Tron"): the EVM chains and Tron alike, since the TVM runs the same
+// DepositFactory. A forwarder moves its whole balance, so what the chain holds now is what a sweep moves; a chain
+// whose fees are dear (Ethereum L1, Tron's energy) waits until the total is worth a transaction.
 import { CHAIN_FACTS, CHAINS, type Chain } from './chains';
 
 export type EvmChain = Exclude<Chain, 'solana' | 'tron'>;
 export const EVM_CHAINS = CHAINS.filter((chain): chain is EvmChain => CHAIN_FACTS[chain].family === 'evm');
 
+/** The chains with forwarder deposit addresses: every EVM chain, and Tron. */
+export type ForwarderChain = EvmChain | 'tron';
+export const FORWARDER_CHAINS: readonly ForwarderChain[] = [...EVM_CHAINS, 'tron'];
+
 /** Deposit addresses per sweepMany call unless configured (SWEEP_BATCH_SIZE). */
 export const DEFAULT_SWEEP_BATCH_SIZE = 50;
 
-/** Whole tokens a chain's sweep waits for (SWEEP_MIN_AMOUNT_<CHAIN>): L1 gas for a batch costs dollars, an L2's cents. */
-export const DEFAULT_SWEEP_MIN_AMOUNT: Record<EvmChain, number> = { ethereum: 500, polygon: 0, arbitrum: 0, optimism: 0, base: 0, bsc: 0 };
+/**
+ * Whole tokens a chain's sweep waits for (SWEEP_MIN_AMOUNT_<CHAIN>): L1 gas for a batch costs dollars, an L2's cents;
+ * on Tron each forwarder's token transfer burns energy worth dollars unless the relayer stakes TRX for it.
+ */
+export const DEFAULT_SWEEP_MIN_AMOUNT: Record<ForwarderChain, number> = { ethereum: 500, polygon: 0, arbitrum: 0, optimism: 0, base: 0, bsc: 0, tron: 100 };
 
 export interface EvmSweepCandidate extends SweepHolding {
   /** The deposit address, the clone of `factory` for `salt`. */
   address: string;
   salt: string;
-  /** The factory that made the address (deposit_addresses.evm_factory): only it can sweep the address. */
+  /** The factory that made the address (deposit_addresses.evm_factory / tron_factory): only it can sweep the address. */
   factory: string;
   sessionId: string;
 }

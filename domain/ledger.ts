@@ -8,8 +8,8 @@
 //   deposits:<chain>           tokens held at deposit addresses on a chain: credited to payments, not yet swept
 //   rent_recovered:solana      rent the treasury got back by closing swept deposit accounts (their payers funded it)
 //   treasury_funding:<chain>   what operators moved into (or out of) the service's wallets on a chain: its equity
-//   collector:<chain>          tokens swept into the deposit factory's collector on an EVM chain, awaiting a transfer
-//   relayer:<chain>            the relayer's native coin on an EVM chain, which pays its gas
+//   collector:<chain>          tokens swept into the deposit factory's collector on an EVM chain or Tron, awaiting a transfer
+//   relayer:<chain>            the relayer's native coin on an EVM chain or Tron (sun), which pays its gas
 //   deposit_gas:<chain>        native coin the relayer sent HD deposit addresses on an EVM chain to pay their own
 //                              sweeps' gas (issue 14 item 2), until that gas is spent
 //   transfers_in_flight        USDC burned on an EVM chain by CCTP and not yet minted to the treasury on Solana
@@ -254,8 +254,9 @@ export function crossChainDepositReceived(deposit: CrossChainDeposit): LedgerPos
 const relayerGas = (chain: Chain, wei: bigint) => transfer(ACCOUNT.gasExpenseOn(chain), ACCOUNT.relayer(chain), nativeAsset(chain), wei);
 
 /**
- * A landed EVM sweep (`intentId`: sweep:<chain>:<batch>): what its Swept events moved from deposit addresses to the
- * collector, per token asset, and the gas the relayer paid; one group each.
+ * A landed forwarder sweep on an EVM chain or Tron (`intentId`: sweep:<chain>:<batch>): what its Swept events moved
+ * from deposit addresses to the collector, per token asset, and the gas the relayer paid (wei, or sun burned on
+ * Tron); one group each.
  */
 export function evmSweepLanded(intentId: string, mode: Mode, chain: Chain, landed: { moved: Partial<Record<Asset, bigint>>; gasWei: bigint }): LedgerPosting[] {
   if (landed.gasWei < 0n || Object.values(landed.moved).some((amount) => amount < 0n)) throw new RangeError('sweep amounts cannot be negative');

@@ -25,7 +25,11 @@ export function sweepScheduleId(mode: 'test' | 'live'): string {
   return `sweep_solana_usdc_${mode}`;
 }
 
-/** The Schedule that sweeps a mode's forwarder deposit addresses of one EVM chain and token; each run's id starts with it. */
+/**
+ * The Schedule that sweeps a mode's forwarder deposit addresses of one chain and token; each run's id starts with it.
+ * Tron's is sweep_tron_<token>_<mode>, as the family names the Solana one: sweep_evm_tron_… would call Tron an EVM chain.
+ */
 export function evmSweepScheduleId(scope: { chain: string; token: string; mode: 'test' | 'live' }): string {
-  return `sweep_evm_${scope.chain}_${scope.token.toLowerCase()}_${scope.mode}`;
+  const family = scope.chain === 'tron' ? 'tron' : `evm_${scope.chain}`;
+  return `sweep_${family}_${scope.token.toLowerCase()}_${scope.mode}`;
 }

@@ -2,10 +2,11 @@
 // status read from the read model on each scrape, the treasury's gauges (treasuryMetrics.ts), and Node's process
 // metrics (RSS, heap, event loop lag).
 // One registry per app, so several apps in one process (the tests) never register a metric twice.
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { Sql } from '../db/client';
 import { SESSION_STATUSES } from '../domain/status';
 import { registerEvmSweepMetrics } from './evmSweepMetrics';
+import { scrapedGauge } from './scrapedGauge';
 import { registerTransferMetrics } from './transferMetrics';
 import { registerTreasuryMetrics } from './treasuryMetrics';
 
@@ -26,18 +27,15 @@ export function createApiMetrics(sql: Sql): ApiMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
     registers: [registry],
   });
-  new Gauge({
+  scrapedGauge(registry, {
     name: 'checkout_sessions',
     help: 'Checkout sessions in the read model, by status and mode',
-    labelNames: ['status', 'mode'] as const,
-    registers: [registry],
+    labelNames: ['status', 'mode'],
     // One grouped count per scrape; every status/mode pair is reported, zero included, so series never vanish.
-    async collect() {
+    async read() {
       const rows = await sql<{ status: string; mode: string; count: number }[]>`
         select status, mode, count(*)::int as count from sessions group by status, mode`;
-      this.reset();
-      for (const status of SESSION_STATUSES) for (const mode of MODES) this.set({ status, mode }, 0);
-      for (const row of rows) this.set({ status: row.status, mode: row.mode }, row.count);
+      return SESSION_STATUSES.flatMap((status) => MODES.map((mode) => [{ status, mode }, rows.find((r) => r.status === status && r.mode === mode)?.count ?? 0] as const));
     },
   });
   registerTreasuryMetrics(registry, sql);

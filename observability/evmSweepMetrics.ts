@@ -1,41 +1,55 @@
-// The EVM inventory's gauges on the API's registry (issue 14 item 6), read from Postgres on each scrape: what each
-// chain's collector holds per asset by the ledger (collector:<chain>: swept, not yet moved on), and how long the
-// oldest deposit no sweep has taken (at a forwarder or an HD address) has waited, per chain: alert when it passes a
-// few sweep intervals.
-import { Gauge, type Registry } from 'prom-client';
+// The sweep inventory's gauges on the API's registry (issue 14 item 6), read from Postgres on each scrape: what each
+// chain's collector holds per asset by the ledger (collector:<chain>: swept, not yet moved on), the EVM relayer's gas
+// per chain as the signer last read it, and how long the oldest deposit no sweep has taken (at a forwarder or an HD
+// address) has waited, per EVM chain and Tron: alert when it passes a few sweep intervals. The names say evm from
+// before Tron had forwarders; dashboards keep them.
+import type { Registry } from 'prom-client';
 import type { Sql } from '../db/client';
-import { oldestUnsweptEvmDeposits } from '../db/repositories/evmSweeps';
-import { EVM_CHAINS } from '../domain/evmSweepPlan';
+import { oldestUnsweptDeposits } from '../db/repositories/evmSweeps';
+import { relayerBalances } from '../db/repositories/relayerBalances';
+import { FORWARDER_CHAINS } from '../domain/evmSweepPlan';
+import { scrapedGauge } from './scrapedGauge';
 
 const MODES = ['test', 'live'] as const;
 
+const secondsSince = (at: Date) => Math.max(0, (Date.now() - at.getTime()) / 1000);
+
 export function registerEvmSweepMetrics(registry: Registry, sql: Sql): void {
-  new Gauge({
+  scrapedGauge(registry, {
     name: 'checkout_collector_inventory_base_units',
-    help: "What each EVM chain's collector holds by the ledger (collector:<chain>), per mode and asset (usdc:base, …)",
-    labelNames: ['mode', 'chain', 'asset'] as const,
-    registers: [registry],
-    async collect() {
+    help: "What each chain's collector holds by the ledger (collector:<chain>), per mode and asset (usdc:base, usdt:tron, …)",
+    labelNames: ['mode', 'chain', 'asset'],
+    async read() {
       const rows = await sql<Array<{ mode: string; account: string; asset: string; total: string }>>`
         select mode, account, asset, sum(amount)::text as total from ledger_entries where account like 'collector:%' group by mode, account, asset`;
-      this.reset();
-      for (const r of rows) this.set({ mode: r.mode, chain: r.account.slice('collector:'.length), asset: r.asset }, Number(r.total));
+      return rows.map((r) => [{ mode: r.mode, chain: r.account.slice('collector:'.length), asset: r.asset }, Number(r.total)] as const);
     },
   });
-  new Gauge({
+  scrapedGauge(registry, {
+    name: 'checkout_relayer_gas_balance',
+    help: "The relayer's native coin (ETH, POL, BNB) per mode and EVM chain, as the signer last read it at a sweep run",
+    labelNames: ['mode', 'chain'],
+    // 18 decimals on every EVM chain; a float keeps what an alert threshold needs.
+    read: async () => (await relayerBalances(sql)).map((r) => [{ mode: r.mode, chain: r.chain }, Number(r.balanceWei) / 1e18] as const),
+  });
+  scrapedGauge(registry, {
+    name: 'checkout_relayer_gas_observed_age_seconds',
+    help: "How long ago the signer last read the relayer's native coin, per mode and EVM chain",
+    labelNames: ['mode', 'chain'],
+    read: async () => (await relayerBalances(sql)).map((r) => [{ mode: r.mode, chain: r.chain }, secondsSince(r.observedAt)] as const),
+  });
+  scrapedGauge(registry, {
     name: 'checkout_evm_unswept_deposit_age_seconds',
-    help: 'How long the oldest confirmed deposit no sweep has taken (forwarder or HD address) has waited, per mode and EVM chain (0: none)',
-    labelNames: ['mode', 'chain'] as const,
-    registers: [registry],
-    async collect() {
-      const rows = await oldestUnsweptEvmDeposits(sql);
-      this.reset();
-      for (const mode of MODES) {
-        for (const chain of EVM_CHAINS) {
+    help: 'How long the oldest confirmed deposit no sweep has taken (forwarder or HD address) has waited, per mode and EVM chain or Tron (0: none)',
+    labelNames: ['mode', 'chain'],
+    async read() {
+      const rows = await oldestUnsweptDeposits(sql);
+      return MODES.flatMap((mode) =>
+        FORWARDER_CHAINS.map((chain) => {
           const oldest = rows.find((r) => r.mode === mode && r.chain === chain)?.oldest;
-          this.set({ mode, chain }, oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0);
-        }
-      }
+          return [{ mode, chain }, oldest ? secondsSince(oldest) : 0] as const;
+        }),
+      );
     },
   });
 }

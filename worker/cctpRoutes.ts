@@ -55,6 +55,7 @@ export function cctpRoutesFromConfig(config: CctpRouteConfig, registry: ChainReg
         collector: collector as Address,
         speed: cctpSpeedFor(chain, config.cctpFastChains.includes(chain)),
         minimum: BigInt(config.transferMinimumUsdc) * USDC_BASE_UNITS,
+        confirmations: deployment.confirmations,
         attestation,
         treasury,
       };

@@ -8,16 +8,17 @@ import { createSignerActivities, type SignerDeps } from '../activities/signer';
 import { depositSeeds } from '../activities/depositAddresses/seed';
 import { createDepositBackingCheck } from '../activities/settlement/depositBacking';
 import type { TreasuryPayoutDeps } from '../activities/settlement/treasuryPayout';
-import { loadChainsConfig } from '../config/chains';
+import { loadChainsConfig, type ChainsConfig } from '../config/chains';
 import { ConfigError, type Config } from '../config/env';
-import { createSql } from '../db/client';
-import { createChainRegistry, type ChainNetworks } from '../domain/chainRegistry';
+import { createSql, type Sql } from '../db/client';
+import { createChainRegistry } from '../domain/chainRegistry';
 import { networkForMode } from '../domain/payablePairs';
 import type { Mode } from '../domain/session';
 import { signerTaskQueue } from '../domain/taskQueues';
 import { cctpRoutesFromConfig, type CctpRouteConfig } from './cctpRoutes';
 import { evmSweepersFromConfig } from './evmSweepers';
 import { RECOVERY_OPTIONS } from './recoveryOptions';
+import { tronSweepersFromConfig } from './tronSweepers';
 
 export interface SignerWorkerDeps {
   connection: NativeConnection;
@@ -42,29 +43,33 @@ export function createSignerWorker(deps: SignerWorkerDeps): Promise<Worker> {
 const MODES: readonly Mode[] = ['test', 'live'];
 const USDC_BASE_UNITS = 1_000_000n;
 
-type SignerConfig = Pick<Config, 'depositMnemonics' | 'solanaTreasuryKeys' | 'solanaTreasuryAddresses' | 'solanaPayoutMemo' | 'settlementRpcRecheckAboveUsdc' | 'databaseUrl' | 'evmSweeps'> &
+type SignerConfig = Pick<Config, 'depositMnemonics' | 'solanaTreasuryKeys' | 'solanaTreasuryAddresses' | 'solanaPayoutMemo' | 'settlementRpcRecheckAboveUsdc' | 'databaseUrl' | 'evmSweeps' | 'tronSweeps'> &
   CctpRouteConfig;
 
 /**
  * The signing material the configuration holds, made ready once: an invalid mnemonic or key stops the start. A
  * treasury pays on its mode's Solana network (RPC_URLS_SOLANA_TESTNET / _MAINNET, first URL) in that network's
  * USDC; a relayer sweeps forwarder deposit addresses (and tops up HD ones, which the deposit seed sweeps) on each
- * EVM chain of its mode's network that has an RPC endpoint (worker/evmSweepers.ts). Both write ahead through
- * DATABASE_URL: the worker's role for now, the signer has no role of its own.
+ * EVM chain of its mode's network that has an RPC endpoint (worker/evmSweepers.ts), and the Tron relayer on its
+ * mode's Tron network (worker/tronSweepers.ts). All write ahead through DATABASE_URL: the worker's role for now, the
+ * signer has no role of its own.
  */
-export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainNetworks): Promise<SignerDeps> {
+export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainsConfig): Promise<SignerDeps> {
   const seeds = depositSeeds(config.depositMnemonics);
   const modes = MODES.filter((mode) => config.solanaTreasuryKeys[mode] !== undefined);
   const relayers = MODES.filter((mode) => config.evmSweeps.relayerKeys[mode] !== undefined);
-  if (modes.length === 0 && relayers.length === 0) return { depositSeeds: seeds };
+  const tronRelayers = MODES.filter((mode) => config.tronSweeps.relayerKeys[mode] !== undefined);
+  if (modes.length === 0 && relayers.length === 0 && tronRelayers.length === 0) return { depositSeeds: seeds };
   if (!config.databaseUrl) {
-    const given = modes.length > 0 ? 'a SOLANA_TREASURY_KEY_*' : 'an EVM_RELAYER_KEY_*';
+    const given = modes.length > 0 ? 'a SOLANA_TREASURY_KEY_*' : relayers.length > 0 ? 'an EVM_RELAYER_KEY_*' : 'a TRON_RELAYER_KEY_*';
     throw new ConfigError(`invalid configuration: DATABASE_URL: is required by the signer when ${given} is set (payouts and sweeps are recorded before they are signed)`);
   }
-  const registry = createChainRegistry(chains ?? loadChainsConfig());
+  const chainsConfig = chains ?? loadChainsConfig();
+  const registry = createChainRegistry(chainsConfig);
   const sql = createSql(config.databaseUrl, { max: 4 });
   const evmSweepers = evmSweepersFromConfig(config.evmSweeps, registry, sql, { depositSeeds: seeds, collectors: config.depositCollectors });
-  if (modes.length === 0) return { depositSeeds: seeds, evmSweepers };
+  const tronSweepers = tronSweepersFromConfig({ tronSweeps: config.tronSweeps, batchSize: config.evmSweeps.batchSize }, chainsConfig, registry, sql);
+  if (modes.length === 0) return { depositSeeds: seeds, evmSweepers, tronSweepers };
   const verifyDepositBacking = createDepositBackingCheck({ sql, registry, rereadAboveUsdcBaseUnits: BigInt(config.settlementRpcRecheckAboveUsdc) * USDC_BASE_UNITS });
   const treasuries: Partial<Record<Mode, TreasuryPayoutDeps>> = {};
   for (const mode of modes) {
@@ -88,7 +93,12 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainN
       verifyDepositBacking,
     };
   }
-  return { depositSeeds: seeds, treasuries, evmSweepers, cctpRoutes: cctpRoutesFromConfig(config, registry, treasuries) };
+  return { depositSeeds: seeds, treasuries, evmSweepers, tronSweepers, cctpRoutes: cctpRoutesFromConfig(config, registry, treasuries) };
+}
+
+/** The database pools the signer's treasuries and sweepers write through (one, shared), to end at shutdown. */
+export function signerDatabasePools(signer: SignerDeps): Sql[] {
+  return [...new Set([...Object.values(signer.treasuries ?? {}), ...Object.values(signer.evmSweepers ?? {}), ...Object.values(signer.tronSweepers ?? {})].map((holder) => holder.sql))];
 }
 
 /** The SOLANA_TREASURY_ADDRESS_* lines of the treasuries the signer holds, for the processes that only watch them. */

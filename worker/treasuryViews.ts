@@ -1,16 +1,36 @@
 // Each mode's treasury as the processes without its key see it (the worker's scheduled reconciliation, the admin
-// CLI): its public address (SOLANA_TREASURY_ADDRESS_*), its network's first RPC URL and USDC mint.
+// CLI): its public address (SOLANA_TREASURY_ADDRESS_*), its network's first RPC URL and USDC mint, and the mode's
+// DepositCollector (EVM_DEPOSIT_COLLECTOR_*) on each EVM chain the deployment reaches.
 import { address, createSolanaRpc } from '@solana/kit';
-import type { TreasuryView } from '../activities/settlement/ledgerReconciliation';
+import { createPublicClient, http, type Address as EvmAddress, type PublicClient } from 'viem';
+import type { CollectorView, TreasuryView } from '../activities/settlement/ledgerReconciliation';
 import { ConfigError, type Config } from '../config/env';
 import type { ChainRegistry } from '../domain/chainRegistry';
+import { EVM_CHAINS } from '../domain/evmSweepPlan';
 import { networkForMode } from '../domain/payablePairs';
 import type { Mode } from '../domain/session';
 
 const MODES: readonly Mode[] = ['test', 'live'];
 
+/** Reads of another chain's node: a node that does not answer must not hold a reconciliation run for long. */
+const EVM_RPC_TIMEOUT_MS = 10_000;
+
+/** The mode's DepositCollector on each EVM chain with an RPC endpoint and tokens (EVM_DEPOSIT_COLLECTOR_<MODE>). */
+function collectorViews(collector: string | undefined, mode: Mode, registry: ChainRegistry): CollectorView[] {
+  if (!collector) return [];
+  return EVM_CHAINS.map((chain) => registry.get(chain, networkForMode(mode)))
+    .filter((deployment) => deployment.rpcUrls.length > 0 && deployment.tokens.length > 0)
+    .map((deployment) => ({
+      chain: deployment.chain,
+      client: createPublicClient({ transport: http(deployment.rpcUrls[0], { timeout: EVM_RPC_TIMEOUT_MS }) }) as PublicClient,
+      address: collector as EvmAddress,
+      tokens: deployment.tokens.map((token) => ({ symbol: token.symbol, address: token.address as EvmAddress })),
+      confirmations: deployment.confirmations,
+    }));
+}
+
 /** One view per mode given a treasury address; a mode without one is not reconciled. */
-export function treasuryViewsFromConfig(config: Pick<Config, 'solanaTreasuryAddresses'>, registry: ChainRegistry): TreasuryView[] {
+export function treasuryViewsFromConfig(config: Pick<Config, 'solanaTreasuryAddresses'> & Partial<Pick<Config, 'depositCollectors'>>, registry: ChainRegistry): TreasuryView[] {
   return MODES.flatMap((mode) => {
     const treasury = config.solanaTreasuryAddresses[mode];
     if (!treasury) return [];
@@ -20,6 +40,7 @@ export function treasuryViewsFromConfig(config: Pick<Config, 'solanaTreasuryAddr
     if (!rpcUrl) throw new ConfigError(`invalid configuration: ${variable}: needs RPC_URLS_SOLANA_${network.toUpperCase()}, the network its treasury is on`);
     const usdc = registry.token('solana', network, 'USDC');
     if (!usdc) throw new ConfigError(`invalid configuration: ${variable}: no USDC mint on solana ${network} (TOKEN_USDC_SOLANA_${network.toUpperCase()})`);
-    return [{ mode, rpc: createSolanaRpc(rpcUrl), treasury: address(treasury), usdcMint: address(usdc.address) }];
+    const collectors = collectorViews(config.depositCollectors?.[mode], mode, registry);
+    return [{ mode, rpc: createSolanaRpc(rpcUrl), treasury: address(treasury), usdcMint: address(usdc.address), ...(collectors.length > 0 ? { collectors } : {}) }];
   });
 }

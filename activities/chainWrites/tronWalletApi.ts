@@ -1,10 +1,12 @@
-// A thin client of java-tron's HTTP API: the calls the Tron relayer's writes need. Shapes as the node publishes them
-// (developers.tron.network and tronprotocol/documentation-en: getnowblock, broadcasthex, gettransactioninfobyid and
-// their /walletsolidity twins; recordings in test/fixtures/tron/). The JSON-RPC endpoint the indexer reads is not this
-// API. A full node serves /wallet/* and /walletsolidity/* on separate ports (8090 and 8091 by default); TronGrid
-// serves both on one host.
+// A thin client of java-tron's HTTP API: the calls the Tron relayer's writes and sweeps need. Shapes as the node
+// publishes them (developers.tron.network and tronprotocol/documentation-en: getnowblock, broadcasthex,
+// gettransactioninfobyid, gettransactioninfobyblocknum, triggerconstantcontract and their /walletsolidity twins;
+// recordings in test/fixtures/tron/). The JSON-RPC endpoint the indexer reads is not this API. A full node serves
+// /wallet/* and /walletsolidity/* on separate ports (8090 and 8091 by default); TronGrid serves both on one host.
 import { z } from 'zod';
+import { tronAddressToEvmHex, tronAddressToHex } from '../../domain/addresses/tron';
 import type { TronBroadcastAnswer, TronTransactionInfo } from '../../domain/tronChainIntent';
+import type { TronLog } from '../../domain/tronSweptLogs';
 
 export const DEFAULT_TRON_API_TIMEOUT_MS = 10_000;
 
@@ -60,6 +62,14 @@ const infoSchema = z
     result: z.string().optional(),
     resMessage: z.string().optional(),
   })
+  .loose();
+
+const logSchema = z.object({ address: z.string(), topics: z.array(z.string()).default([]), data: z.string().default('') }).loose();
+
+const blockInfosSchema = z.array(z.object({ id: z.string(), log: z.array(logSchema).optional() }).loose());
+
+const constantSchema = z
+  .object({ result: z.object({ result: z.boolean().optional(), code: z.string().optional() }).loose(), constant_result: z.array(z.string()).optional() })
   .loose();
 
 const broadcastSchema = z.object({ result: z.boolean().optional(), code: z.string().optional(), message: z.string().optional(), txid: z.string().optional() }).loose();
@@ -130,6 +140,43 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
         failed: info.result === 'FAILED',
         message: decodeHexText(info.resMessage),
       };
+    },
+
+    /**
+     * A solidified transaction's logs and the index of its first in its block: the logs of the transactions before it
+     * in gettransactioninfobyblocknum's list (the block's order) are counted, as the JSON-RPC numbers logIndex.
+     */
+    async solidifiedLogs(txId: string, blockNumber: bigint): Promise<{ logs: TronLog[]; firstLogIndex: number }> {
+      const endpoint = '/walletsolidity/gettransactioninfobyblocknum';
+      const infos = parse(endpoint, blockInfosSchema, await post('walletsolidity', 'gettransactioninfobyblocknum', { num: Number(blockNumber) }));
+      const at = infos.findIndex((info) => info.id.toLowerCase() === txId.toLowerCase());
+      if (at < 0) throw new TronApiError('malformed', endpoint, `block ${blockNumber} does not list the transaction`);
+      const firstLogIndex = infos.slice(0, at).reduce((count, info) => count + (info.log?.length ?? 0), 0);
+      return { logs: infos[at]?.log ?? [], firstLogIndex };
+    },
+
+    /**
+     * A TRC-20 balance, by a constant call of balanceOf(holder) on the latest state, made as `caller`: an account the
+     * chain knows (the relayer), since a forwarder may never have been an account.
+     */
+    async tokenBalance(token: string, holder: string, caller: string): Promise<bigint> {
+      const endpoint = '/wallet/triggerconstantcontract';
+      const answer = parse(
+        endpoint,
+        constantSchema,
+        await post('wallet', 'triggerconstantcontract', {
+          owner_address: tronAddressToHex(caller),
+          contract_address: tronAddressToHex(token),
+          function_selector: 'balanceOf(address)',
+          parameter: tronAddressToEvmHex(holder).slice(2).toLowerCase().padStart(64, '0'),
+          visible: false,
+        }),
+      );
+      const [word] = answer.constant_result ?? [];
+      if (answer.result.result !== true || word === undefined || !/^[0-9a-fA-F]{64}$/.test(word)) {
+        throw new TronApiError('malformed', endpoint, `balanceOf did not return a uint256${answer.result.code ? ` (${answer.result.code})` : ''}`);
+      }
+      return BigInt(`0x${word}`);
     },
 
     /** Sends a signed Transaction as the protobuf bytes it was signed as, so the node hashes exactly what was signed. */

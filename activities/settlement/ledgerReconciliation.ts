@@ -1,15 +1,28 @@
 // Reconciles one mode's ledger with its Solana network (domain/reconciliation.ts) from public data alone: the
-// treasury's address, the USDC mint and an RPC endpoint, never a key, so the worker and the admin CLI can run it.
+// treasury's address, the USDC mint and an RPC endpoint, never a key, so the worker and the admin CLI can run it;
+// and, where the mode has a DepositCollector, what it holds on each EVM chain against collector:<chain>.
 // Each run's report is stored, so the CLI, the metrics and `treasury status` read the last one without a chain.
 import { getTokenDecoder } from '@solana-program/token';
 import type { Address, Rpc, SolanaRpcApi } from '@solana/kit';
+import { erc20Abi, type Address as EvmAddress, type PublicClient } from 'viem';
 import type { Queryable } from '../../db/client';
 import { insertReconciliationRun, ledgerBalances, solanaDepositOwners, type ReconciliationRun } from '../../db/repositories/reconciliation';
-import { ACCOUNT, ASSET } from '../../domain/ledger';
+import type { Chain, TokenSymbol } from '../../domain/chains';
+import { ACCOUNT, ASSET, tokenAsset } from '../../domain/ledger';
 import { differences, RECONCILED_ACCOUNTS, reconcileBalances, type ReconciledAccount } from '../../domain/reconciliation';
 import type { Mode } from '../../domain/session';
 import { rpcDeadline } from '../chainWrites/solanaChainWriter';
 import { associatedUsdcAccount } from './payoutTransaction';
+
+/** A mode's DepositCollector on one EVM chain (EVM_DEPOSIT_COLLECTOR_<MODE>): what collector:<chain> should hold. */
+export interface CollectorView {
+  chain: Chain;
+  client: PublicClient;
+  address: EvmAddress;
+  tokens: ReadonlyArray<{ symbol: TokenSymbol; address: EvmAddress }>;
+  /** Read this deep: a sweep or burn is posted once final, so a shallower read would differ while it settles. */
+  confirmations: number;
+}
 
 /** One mode's treasury as the chain shows it: its public address on its network, and that network's USDC. */
 export interface TreasuryView {
@@ -17,8 +30,24 @@ export interface TreasuryView {
   rpc: Rpc<SolanaRpcApi>;
   treasury: Address;
   usdcMint: Address;
+  /** The mode's collectors, whose tokens are reconciled too; none unless given. */
+  collectors?: readonly CollectorView[];
   /** Each chain call's limit; 10 s unless given. */
   rpcTimeoutMs?: number;
+}
+
+/** Every account a run of `view` compares: the treasury's, the Solana deposits', and each collector token's. */
+export function reconciledAccounts(view: TreasuryView): ReconciledAccount[] {
+  return [...RECONCILED_ACCOUNTS, ...(view.collectors ?? []).flatMap((c) => c.tokens.map((t) => ({ account: ACCOUNT.collector(c.chain), asset: tokenAsset(t.symbol, c.chain) })))];
+}
+
+async function collectorHolds(view: TreasuryView, account: ReconciledAccount): Promise<bigint | undefined> {
+  const collector = view.collectors?.find((c) => ACCOUNT.collector(c.chain) === account.account);
+  const token = collector?.tokens.find((t) => tokenAsset(t.symbol, collector.chain) === account.asset);
+  if (!collector || !token) return undefined;
+  const head = await collector.client.getBlockNumber({ cacheTime: 0 });
+  const depth = BigInt(collector.confirmations - 1);
+  return collector.client.readContract({ address: token.address, abi: erc20Abi, functionName: 'balanceOf', args: [collector.address], blockNumber: head > depth ? head - depth : 0n });
 }
 
 /** Deposit accounts read at once: a node rate-limits a burst of thousands. */
@@ -59,8 +88,9 @@ export async function observedBalances(view: TreasuryView, sql: Queryable, accou
   return Promise.all(
     accounts.map(async (a) => {
       const read = READERS[`${a.account} ${a.asset}`];
-      if (!read) throw new Error(`no on-chain reader for ${a.account} ${a.asset}`);
-      return { ...a, amount: await read(view, sql) };
+      const amount = read ? await read(view, sql) : await collectorHolds(view, a);
+      if (amount === undefined) throw new Error(`no on-chain reader for ${a.account} ${a.asset}`);
+      return { ...a, amount };
     }),
   );
 }
@@ -68,8 +98,9 @@ export async function observedBalances(view: TreasuryView, sql: Queryable, accou
 /** Compares the mode's ledger with its chain now and stores the report. */
 export async function reconcileLedger(view: TreasuryView, sql: Queryable): Promise<ReconciliationRun> {
   // The chain is read after the ledger: a payout landing in between shows as a difference this run and is gone the next.
-  const ledger = await ledgerBalances(sql, view.mode, RECONCILED_ACCOUNTS);
-  const observed = await observedBalances(view, sql, RECONCILED_ACCOUNTS);
-  const balances = reconcileBalances(RECONCILED_ACCOUNTS, ledger, observed);
+  const accounts = reconciledAccounts(view);
+  const ledger = await ledgerBalances(sql, view.mode, accounts);
+  const observed = await observedBalances(view, sql, accounts);
+  const balances = reconcileBalances(accounts, ledger, observed);
   return insertReconciliationRun(sql, view.mode, balances, differences(balances));
 }

@@ -16,30 +16,22 @@ import {
   setEvmHdTopUpLanded,
   setEvmSweepLanded,
   type EvmSweep,
-  type EvmSweepScope,
 } from '../../db/repositories/evmSweeps';
 import { postLedger } from '../../db/repositories/ledger';
-import type { Queryable } from '../../db/client';
-import type { TokenDeployment } from '../../domain/chainRegistry';
 import { gasLimitFor } from '../../domain/evmChainIntent';
 import { fundedMaxFeePerGas, hdSweepTopUp, hdSweptAmount } from '../../domain/evmHdSweep';
-import { holdingsToSweep } from '../../domain/evmSweepPlan';
+import { holdingsToSweep, type EvmChain } from '../../domain/evmSweepPlan';
 import { evmSweepLanded, hdGasToppedUp, hdSweepGasPaid, tokenAsset } from '../../domain/ledger';
 import { createEvmChainWriter, type EvmChainWriter, type EvmChainWriterDeps } from '../chainWrites/evmChainWriter';
 import { deriveEvmPrivateKey } from '../depositAddresses/derive';
-import { progressOutcome, recordedOutcome, type EvmSweepOutcome } from './evmSweepOutcome';
+import { progressOutcome, recordedOutcome, type EvmSweepOutcome, type HdSweeps } from './forwarderSweep';
 
 export interface EvmHdSweepDeps extends EvmChainWriterDeps {
+  chain: EvmChain;
   /** The mode's deposit seed (DEPOSIT_MNEMONIC_<MODE>): an HD address's key derives from it and the session's index. */
   depositSeed?: Uint8Array | undefined;
   /** Where HD sweeps send the tokens (EVM_DEPOSIT_COLLECTOR_<MODE>); unset: HD addresses are not swept. */
   collector?: string | undefined;
-}
-
-/** What a plan did with the scope's HD addresses: the sweeps it wrote, or how many wait for a collector and a seed. */
-export interface EvmHdPlan {
-  sweepIds: string[];
-  waiting: number;
 }
 
 const transferCall = (token: string, collector: string) => (amount: bigint): EvmCall => ({
@@ -54,26 +46,25 @@ export function topUpIntentId(sweep: Pick<EvmSweep, 'id' | 'chain'>, round = 1):
   return round === 1 ? id : `${id}:${round}`;
 }
 
-export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter) {
+export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter, balanceOf: (token: string, owner: string) => Promise<bigint>): HdSweeps {
   const { client } = deps;
 
   /** The scope's HD addresses owed a sweep and holding something, one sweep each, numbered from `firstBatch`. */
-  async function plan(tx: Queryable, scope: EvmSweepScope & { runKey: string; deployment: TokenDeployment; minimum: bigint; limit: number; firstBatch: number }): Promise<EvmHdPlan> {
+  const plan: HdSweeps['plan'] = async (tx, scope) => {
     const due = await evmHdSweepDue(tx, scope, scope.limit);
     if (!deps.collector || !deps.depositSeed) return { sweepIds: [], waiting: due.length };
     const { collector } = deps;
-    const candidates = await Promise.all(
-      due.map(async (d) => ({ ...d, balance: await client.readContract({ address: scope.deployment.address as Address, abi: erc20Abi, functionName: 'balanceOf', args: [d.address as Address] }) })),
-    );
+    const candidates = await Promise.all(due.map(async (d) => ({ ...d, balance: await balanceOf(scope.deployment.address, d.address) })));
     const sweepIds = await insertEvmHdSweeps(tx, {
       ...scope,
+      chain: deps.chain,
       tokenAddress: scope.deployment.address,
       collector,
       addresses: holdingsToSweep(candidates, scope.minimum),
       call: transferCall(scope.deployment.address, collector),
     });
     return { sweepIds, waiting: 0 };
-  }
+  };
 
   /** The address's key, derived here for this pass and checked against the swept address; never stored or logged. */
   async function accountOf(sweep: EvmSweep): Promise<LocalAccount> {
@@ -165,7 +156,7 @@ export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter) 
       if (waiting) return waiting;
     }
     const writer = createEvmChainWriter({ ...deps, account, maxFeePerGasCap: await fundedCap(account, transfer) });
-    return progressOutcome(deps.sql, sweep, await writer.advance(sweep.id), (status, txHash) => record(sweep, status, txHash));
+    return progressOutcome(deps.sql, sweep, await writer.advance(sweep.id), (status, intent) => record(sweep, status, intent.signature ?? ''));
   }
 
   return { plan, advance };

@@ -60,6 +60,8 @@ export interface CctpRouteDeps {
   speed: CctpSpeed;
   /** USDC base units the collector must hold before a transfer starts. */
   minimum: bigint;
+  /** The chain's required confirmations: only what the collector held that deep is burned. */
+  confirmations: number;
   attestation: AttestationClient;
   /** The Solana treasury: pays the receive's fee and owns the USDC account the mint credits. */
   treasury: TreasuryPayoutDeps;
@@ -100,7 +102,11 @@ export function createCctpRoute(deps: CctpRouteDeps) {
     if (configured.toLowerCase() !== (await mintRecipient()).toLowerCase()) {
       throw refuse(`the ${deps.chain} collector mints to ${configured}, not this treasury's USDC account ${await treasuryUsdc()}`);
     }
-    const collectorBalance = await deps.client.readContract({ address: deps.usdc, abi: erc20Abi, functionName: 'balanceOf', args: [deps.collector] });
+    // A sweep a reorganisation can still drop is not burned yet: its burn would revert, and the burn's ledger
+    // posting would come before the sweep's.
+    const head = await deps.client.getBlockNumber({ cacheTime: 0 });
+    const settledBlock = head >= BigInt(deps.confirmations - 1) ? head - BigInt(deps.confirmations - 1) : 0n;
+    const collectorBalance = await deps.client.readContract({ address: deps.usdc, abi: erc20Abi, functionName: 'balanceOf', args: [deps.collector], blockNumber: settledBlock });
     const verdict = judgeTransferStart({ chain: deps.chain, collectorBalance, minimum: deps.minimum });
     if (!verdict.start) return { status: 'idle', reason: verdict.reason };
     const maxFee = maxFeeFor(verdict.amount, await deps.attestation.fees(sourceDomain, SOLANA_CCTP_DOMAIN), deps.speed);

@@ -1,11 +1,11 @@
-// The EVM side of `sweep`: forwarder and HD sweeps into the collector (docs/settlement.md#evm-forwarder-sweeps,
-// #evm-hd-sweeps). `sweep
-// now` triggers a (chain, token, mode)'s schedule at once: the schedule skips a run while one is going, and a plan
-// never puts an address in two unlanded sweeps, so it is safe at any time.
+// The forwarder and HD side of `sweep`, EVM chains and Tron: sweeps into the collector
+// (docs/settlement.md#evm-forwarder-sweeps, #evm-hd-sweeps). `sweep now` triggers a (chain, token, mode)'s schedule at
+// once: the schedule skips a run while one is going, and a plan never puts an address in two unlanded sweeps, so it is
+// safe at any time.
 import { ScheduleNotFoundError } from '@temporalio/client';
 import type { EvmSweep } from '../../db/repositories/evmSweeps';
 import { TOKENS } from '../../domain/chains';
-import { EVM_CHAINS } from '../../domain/evmSweepPlan';
+import { FORWARDER_CHAINS } from '../../domain/evmSweepPlan';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
 import { z } from '../../domain/validationMessages';
 import { CliError, defineCommand, ModeOption, table, when } from './cli';
@@ -36,23 +36,24 @@ export const evmSweepJson = (s: EvmSweep) => ({
 });
 
 export function evmSweepTable(sweeps: readonly EvmSweep[]): string[] {
+  // The fee is in the chain's native base unit: wei, or sun on Tron (the sweep id names the chain).
   return table(
-    ['EVM SWEEP', 'MODE', 'TOKEN', 'STATUS', 'ADDRESSES', 'MOVED', 'GAS WEI', 'CREATED', 'TX'],
+    ['FORWARDER SWEEP', 'MODE', 'TOKEN', 'STATUS', 'ADDRESSES', 'MOVED', 'FEE', 'CREATED', 'TX'],
     sweeps.map((s) => [s.id, s.mode, s.token, s.status, String(s.addresses.length), s.movedBaseUnits?.toString() ?? '-', s.gasWei?.toString() ?? '-', when(s.createdAt), s.txHash ?? '-']),
   );
 }
 
-export const EvmChainOption = z.enum(EVM_CHAINS as [string, ...string[]]);
+export const ForwarderChainOption = z.enum(FORWARDER_CHAINS as [string, ...string[]]);
 
 export const sweepNow = defineCommand({
   name: 'now',
-  summary: "trigger a chain's forwarder sweep schedule now (sweep_evm_<chain>_<token>_<mode>)",
+  summary: "trigger a chain's forwarder sweep schedule now (sweep_evm_<chain>_<token>_<mode>, sweep_tron_<token>_<mode>)",
   options: {
-    chain: { value: `<${EVM_CHAINS.join('|')}>`, description: 'the EVM chain (required)' },
+    chain: { value: `<${FORWARDER_CHAINS.join('|')}>`, description: 'the EVM chain, or tron (required)' },
     token: { value: `<${TOKENS.join('|')}>`, description: 'the token (required)' },
     mode: { value: '<test|live>', description: 'the mode (required)' },
   },
-  schema: z.object({ chain: EvmChainOption, token: z.string().transform((t) => t.toUpperCase()).pipe(z.enum(TOKENS)), mode: ModeOption }),
+  schema: z.object({ chain: ForwarderChainOption, token: z.string().transform((t) => t.toUpperCase()).pipe(z.enum(TOKENS)), mode: ModeOption }),
   async run(context, input) {
     const scheduleId = evmSweepScheduleId({ chain: input.chain, token: input.token, mode: input.mode });
     const temporal = await context.temporal();
@@ -60,7 +61,8 @@ export const sweepNow = defineCommand({
       await temporal.schedule.getHandle(scheduleId).trigger();
     } catch (error) {
       if (error instanceof ScheduleNotFoundError) {
-        throw new CliError(`no schedule ${scheduleId}: the worker creates it at start for a mode with EVM_DEPOSIT_FACTORY_* and a chain with an RPC endpoint`);
+        const factory = input.chain === 'tron' ? 'TRON_DEPOSIT_FACTORY_*' : 'EVM_DEPOSIT_FACTORY_*';
+        throw new CliError(`no schedule ${scheduleId}: the worker creates it at start for a mode with ${factory} and a chain with an RPC endpoint`);
       }
       throw error;
     }

@@ -1,5 +1,5 @@
 // `sweep list | run | now`: Solana deposit sweeps into the treasury (docs/settlement.md#deposit-sweeps) and EVM
-// forwarder sweeps into the collector (bin/admin/evmSweeps.ts). list reads the sweep rows of both; run starts a
+// and Tron forwarder sweeps into the collector (bin/admin/evmSweeps.ts). list reads the sweep rows of both; run starts a
 // Solana sweep of one mode now, beside its schedule: the plan takes one treasury lock at a time and never puts an
 // account in two batches, so a run beside a scheduled one is safe.
 import { ulid } from 'ulid';
@@ -35,7 +35,7 @@ const sweepJson = (s: Sweep) => ({
 
 const list = defineCommand({
   name: 'list',
-  summary: 'list Solana and EVM deposit sweeps, newest first, with what each moved',
+  summary: 'list Solana and forwarder (EVM, Tron) deposit sweeps, newest first, with what each moved',
   options: {
     mode: { value: '<test|live>', description: 'only this mode' },
     limit: { value: '<n>', description: 'at most this many (1 to 1000, default 50)' },
@@ -87,4 +87,4 @@ const run = defineCommand({
   },
 });
 
-export const sweepCommands: CommandGroup = { name: 'sweep', summary: 'deposit sweeps: Solana into the treasury, EVM forwarders into the collector', commands: [list, run, sweepNow] };
+export const sweepCommands: CommandGroup = { name: 'sweep', summary: 'deposit sweeps: Solana into the treasury, EVM and Tron forwarders into the collector', commands: [list, run, sweepNow] };

@@ -16,7 +16,10 @@ alter table evm_sweeps
 alter table evm_sweeps drop constraint evm_sweeps_id_check;
 alter table evm_sweeps add constraint evm_sweeps_kind_fields check (
   (kind = 'forwarder' and id like 'sweep:%' and id not like 'sweep:solana:%' and factory is not null and collector is null and topup_rounds = 0 and topup_wei is null)
-  or (kind = 'hd' and id like 'sweep-hd:%' and factory is null and collector is not null)
+  -- An HD address's key signs an EVM transaction: HD sweeps exist on the EVM chains only, whatever chains later
+  -- migrations let forwarder sweeps run on.
+  or (kind = 'hd' and id like 'sweep-hd:%' and factory is null and collector is not null
+      and chain in ('ethereum', 'polygon', 'arbitrum', 'optimism', 'base', 'bsc'))
 );
 
 -- An HD address has no salt: its key is derived from the session's derivation index.

@@ -1,10 +1,12 @@
-// evm_sweeps and their addresses (migration 0044): a sweep's row, written with its chain intent before anything is
-// signed, and the forwarder deposit addresses it empties. Which addresses are due a sweep is decided here from the
-// rows the indexer and the sessions wrote; what they hold is read from the chain by the caller.
+// evm_sweeps and their addresses (migrations 0044, 0048, 0049): a forwarder sweep's row on an EVM chain or Tron, or an
+// HD address's sweep on an EVM chain, written with its chain intent before anything is signed, and the deposit
+// addresses it empties. Which addresses are due
+// a sweep is decided here from the rows the indexer and the sessions wrote; what they hold is read from the chain by
+// the caller. An EVM address is kept in lowercase hex, a Tron one in base58 `T…` as deposit_addresses has it.
 import { ulid } from 'ulid';
 import type { TokenSymbol } from '../../domain/chains';
 import { networkForMode } from '../../domain/payablePairs';
-import type { EvmChain, EvmSweepBatch, EvmSweepCandidate } from '../../domain/evmSweepPlan';
+import type { EvmSweepBatch, EvmSweepCandidate, ForwarderChain } from '../../domain/evmSweepPlan';
 import type { Mode } from '../../domain/session';
 import type { Queryable } from '../client';
 import { insertEvmChainIntent, type EvmCall } from './chainIntents';
@@ -25,7 +27,7 @@ export interface EvmSweepAddress {
 export interface EvmSweep {
   id: string;
   mode: Mode;
-  chain: EvmChain;
+  chain: ForwarderChain;
   token: TokenSymbol;
   tokenAddress: string;
   kind: EvmSweepKind;
@@ -37,6 +39,7 @@ export interface EvmSweep {
   txHash: string | null;
   blockNumber: bigint | null;
   movedBaseUnits: bigint | null;
+  /** Wei on an EVM chain, sun on Tron: what the relayer paid in the chain's native coin. */
   gasWei: bigint | null;
   /** An HD sweep's landed top-ups: how many, the native coin the relayer sent and the gas it paid for them. */
   topupRounds: number;
@@ -53,7 +56,7 @@ type SweepRow = Omit<EvmSweep, Amounts | 'addresses'> & Record<Amounts, string |
 const big = (value: string | null) => (value === null ? null : BigInt(value));
 
 /** The newest sweeps first: one by id, or those of a mode and chain. */
-export async function listEvmSweeps(sql: Queryable, options: { id?: string; mode?: Mode; chain?: EvmChain; limit: number }): Promise<EvmSweep[]> {
+export async function listEvmSweeps(sql: Queryable, options: { id?: string; mode?: Mode; chain?: ForwarderChain; limit: number }): Promise<EvmSweep[]> {
   const rows = await sql<SweepRow[]>`
     select id, mode, chain, token, token_address as "tokenAddress", kind, factory, collector, status, tx_hash as "txHash", block_number::text as "blockNumber",
       moved_base_units::text as "movedBaseUnits", gas_wei::text as "gasWei", topup_rounds as "topupRounds", topup_wei::text as "topupWei", topup_gas_wei::text as "topupGasWei",
@@ -85,7 +88,7 @@ export async function findEvmSweep(sql: Queryable, id: string): Promise<EvmSweep
 
 export interface EvmSweepScope {
   mode: Mode;
-  chain: EvmChain;
+  chain: ForwarderChain;
   token: TokenSymbol;
 }
 
@@ -98,12 +101,20 @@ export async function evmSweepsToFinish(sql: Queryable, scope: EvmSweepScope, ru
   return { ofRun: rows.filter((r) => r.run_key === runKey).map((r) => r.id), unlanded: rows.filter((r) => r.status === 'pending' || r.status === 'submitted').map((r) => r.id) };
 }
 
+/** deposit_addresses' columns of a chain family, and the address as sweep rows and Swept events key it. */
+function familyColumns(sql: Queryable, chain: ForwarderChain) {
+  return chain === 'tron'
+    ? { address: sql`da.tron_address`, key: sql`da.tron_address`, factory: sql`da.tron_factory`, scheme: sql`da.tron_scheme` }
+    : { address: sql`da.evm_address`, key: sql`lower(da.evm_address)`, factory: sql`da.evm_factory`, scheme: sql`da.evm_scheme` };
+}
+
 /**
  * Forwarder deposit addresses of the scope with a confirmed, credited deposit logged after the last sweep that
  * emptied them (a forwarder sweep takes the whole balance, so everything before it went). An address a sweep is
  * taking now waits for it. The oldest deposits first, so a limit never starves them.
  */
 export async function evmSweepDue(sql: Queryable, scope: EvmSweepScope, limit: number): Promise<Array<Omit<EvmSweepCandidate, 'salt' | 'balance'>>> {
+  const da = familyColumns(sql, scope.chain);
   const rows = await sql<Array<{ address: string; factory: string; session_id: string }>>`
     with last_swept as (
       select a.address, max(array[s.block_number, s.last_log_index]) as at
@@ -111,17 +122,17 @@ export async function evmSweepDue(sql: Queryable, scope: EvmSweepScope, limit: n
       where s.chain = ${scope.chain} and s.token = ${scope.token} and s.status = 'finalized'
       group by a.address
     )
-    select lower(da.evm_address) as address, da.evm_factory as factory, da.session_id, min(d.created_at) as oldest
+    select ${da.key} as address, ${da.factory} as factory, da.session_id, min(d.created_at) as oldest
     from deposit_addresses da
     join deposits d on d.session_id = da.session_id and d.chain = ${scope.chain} and d.network = ${networkForMode(scope.mode)}
-      and d.token = ${scope.token} and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(da.evm_address)
-    left join last_swept l on l.address = lower(da.evm_address)
-    where da.mode = ${scope.mode} and da.evm_scheme = 'forwarder'
+      and d.token = ${scope.token} and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(${da.address})
+    left join last_swept l on l.address = ${da.key}
+    where da.mode = ${scope.mode} and ${da.scheme} = 'forwarder'
       and (l.at is null or array[d.block_number, d.log_index::bigint] > l.at)
       and not exists (
         select 1 from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
-        where a.address = lower(da.evm_address) and s.chain = ${scope.chain} and s.token = ${scope.token} and s.status in ('pending', 'submitted'))
-    group by da.evm_address, da.evm_factory, da.session_id
+        where a.address = ${da.key} and s.chain = ${scope.chain} and s.token = ${scope.token} and s.status in ('pending', 'submitted'))
+    group by ${da.address}, ${da.factory}, da.session_id
     order by oldest, address limit ${limit}`;
   return rows.map((r) => ({ address: r.address, factory: r.factory, sessionId: r.session_id }));
 }
@@ -202,18 +213,21 @@ export async function setEvmHdTopUpLanded(sql: Queryable, id: string, round: num
   return updated.count > 0;
 }
 
-/** The plan's batches, each a chain intent and its sweep row, in one transaction of the caller's. */
+/**
+ * The plan's batches, each a chain intent (written by `insertIntent`, the chain family's) and its sweep row, in one
+ * transaction of the caller's.
+ */
 export async function insertEvmSweeps(
   sql: Queryable,
-  plan: EvmSweepScope & { runKey: string; tokenAddress: string; sender: string; batches: EvmSweepBatch[]; call: (batch: EvmSweepBatch) => EvmCall },
+  plan: EvmSweepScope & { runKey: string; tokenAddress: string; batches: EvmSweepBatch[]; insertIntent: (sql: Queryable, id: string, batch: EvmSweepBatch) => Promise<void> },
 ): Promise<string[]> {
   const ids: string[] = [];
   for (const [batch, planned] of plan.batches.entries()) {
     const id = `sweep:${plan.chain}:${ulid()}`;
-    await insertEvmChainIntent(sql, { id, chain: plan.chain, mode: plan.mode, sender: plan.sender, call: plan.call(planned) });
+    await plan.insertIntent(sql, id, planned);
     await sql`insert into evm_sweeps (id, mode, chain, token, token_address, factory, run_key, batch)
               values (${id}, ${plan.mode}, ${plan.chain}, ${plan.token}, ${plan.tokenAddress}, ${planned.factory}, ${plan.runKey}, ${batch})`;
-    const rows = planned.addresses.map((a) => ({ sweep_id: id, address: a.address.toLowerCase(), salt: a.salt, session_id: a.sessionId, planned_base_units: a.balance.toString() }));
+    const rows = planned.addresses.map((a) => ({ sweep_id: id, address: a.address, salt: a.salt, session_id: a.sessionId, planned_base_units: a.balance.toString() }));
     await sql`insert into evm_sweep_addresses ${sql(rows, 'sweep_id', 'address', 'salt', 'session_id', 'planned_base_units')}`;
     ids.push(id);
   }
@@ -246,23 +260,28 @@ export async function setEvmSweepLanded(
 }
 
 /**
- * Per mode and chain, when the oldest confirmed, credited deposit no finalized sweep has taken yet was recorded, over
- * every token and address: forwarder addresses by evmSweepDue's rule, HD addresses by evmHdSweepDue's (the oldest
- * deposit of an address owed more than its sweeps took). The age operators alert on.
+ * Per mode and chain (EVM or Tron), when the oldest confirmed, credited deposit no finalized sweep has taken yet was
+ * recorded, over every token and address: forwarder addresses by evmSweepDue's rule, HD addresses by evmHdSweepDue's
+ * (the oldest deposit of an address owed more than its sweeps took). The age operators alert on.
  */
-export async function oldestUnsweptEvmDeposits(sql: Queryable): Promise<Array<{ mode: Mode; chain: EvmChain; oldest: Date }>> {
-  return sql<Array<{ mode: Mode; chain: EvmChain; oldest: Date }>>`
+export async function oldestUnsweptDeposits(sql: Queryable): Promise<Array<{ mode: Mode; chain: ForwarderChain; oldest: Date }>> {
+  return sql<Array<{ mode: Mode; chain: ForwarderChain; oldest: Date }>>`
     with last_swept as (
       select s.chain, s.token, a.address, max(array[s.block_number, s.last_log_index]) as at
       from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
       where s.status = 'finalized' and s.kind = 'forwarder'
       group by s.chain, s.token, a.address
+    ),
+    forwarders as (
+      select session_id, mode, evm_address as address, lower(evm_address) as key, false as tron from deposit_addresses where evm_scheme = 'forwarder'
+      union all
+      select session_id, mode, tron_address, tron_address, true from deposit_addresses where tron_scheme = 'forwarder'
     ), forwarder as (
-      select da.mode, d.chain, d.created_at
-      from deposit_addresses da
-      join deposits d on d.session_id = da.session_id and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(da.evm_address)
-      left join last_swept l on l.chain = d.chain and l.token = d.token and l.address = lower(da.evm_address)
-      where da.evm_scheme = 'forwarder' and (l.at is null or array[d.block_number, d.log_index::bigint] > l.at)
+      select f.mode, d.chain, d.created_at
+      from forwarders f
+      join deposits d on d.session_id = f.session_id and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(f.address) and (d.chain = 'tron') = f.tron
+      left join last_swept l on l.chain = d.chain and l.token = d.token and l.address = f.key
+      where l.at is null or array[d.block_number, d.log_index::bigint] > l.at
     ), hd_swept as (
       select s.chain, s.token, a.address, sum(a.swept_base_units) as swept
       from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id

@@ -2,6 +2,7 @@
 // sweep code's repositories wrote, with what each moved; run starts sweepSolanaUsdc for one mode on the session
 // queue, named after its schedule, and refuses a mode that is not one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertEvmChainIntent } from '../../db/repositories/chainIntents';
 import { insertEvmHdSweeps, insertEvmSweeps, setEvmHdTopUpLanded, setEvmSweepLanded } from '../../db/repositories/evmSweeps';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import { setSweepLanded, insertSweeps } from '../../db/repositories/solanaSweeps';
@@ -32,8 +33,9 @@ beforeAll(async () => {
   await insertSessionRecord(sql, record, 'completed');
   const address = { address: '0x00000000000000000000000000000000000000a1', salt: `0x${'11'.repeat(32)}`, factory: FACTORY, sessionId: record.sessionId, balance: 5_000_000n };
   [evmLanded] = (await insertEvmSweeps(sql, {
-    mode: 'test', chain: 'base', token: 'USDC', runKey: 'run-c', tokenAddress: '0x00000000000000000000000000000000000000c0', sender: '0x00000000000000000000000000000000000000e0',
-    batches: [{ factory: FACTORY, addresses: [address] }], call: () => ({ to: FACTORY, data: '0x', value: '0' }),
+    mode: 'test', chain: 'base', token: 'USDC', runKey: 'run-c', tokenAddress: '0x00000000000000000000000000000000000000c0',
+    batches: [{ factory: FACTORY, addresses: [address] }],
+    insertIntent: (q, id) => insertEvmChainIntent(q, { id, chain: 'base', mode: 'test', sender: '0x00000000000000000000000000000000000000e0', call: { to: FACTORY, data: '0x', value: '0' } }),
   })) as [string];
   await setEvmSweepLanded(sql, evmLanded, { status: 'finalized', txHash: '0xlanded', blockNumber: 7n, lastLogIndex: 2, moved: 5_000_000n, gasWei: 21_000n, perAddress: new Map([[address.address, 5_000_000n]]) });
 });
@@ -55,7 +57,7 @@ describe('checkout-admin sweep', () => {
     const lines = text.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^SWEEP\s+MODE\s+STATUS\s+ACCOUNTS\s+USDC\s+FEE\s+RENT\s+CREATED\s+SIGNATURE$/);
     expect(lines).toHaveLength(5);
-    expect(lines[3]).toMatch(/^EVM SWEEP\s+MODE\s+TOKEN\s+STATUS\s+ADDRESSES\s+MOVED\s+GAS WEI\s+CREATED\s+TX$/);
+    expect(lines[3]).toMatch(/^FORWARDER SWEEP\s+MODE\s+TOKEN\s+STATUS\s+ADDRESSES\s+MOVED\s+FEE\s+CREATED\s+TX$/);
     expect(lines[4]).toMatch(new RegExp(`^${evmLanded}\\s+test\\s+USDC\\s+finalized\\s+1\\s+5000000\\s+21000\\s+.*0xlanded$`));
     expect((await cli.json(['sweep', 'list', '--mode', 'live'])) as { evm_sweeps: unknown[] }).toMatchObject({ evm_sweeps: [] });
     expect(lines[1]).toMatch(new RegExp(`^${landed}\\s+test\\s+confirmed\\s+2\\s+3\\.000000\\s+10000\\s+4078560\\s+.*sig-landed$`));
@@ -104,6 +106,7 @@ describe('checkout-admin sweep', () => {
       await schedule.delete();
     }
     expectOneLineError(await cli.run(['sweep', 'now', '--chain', 'ethereum', '--token', 'USDT', '--mode', 'live']), 1, /no schedule sweep_evm_ethereum_usdt_live/);
+    expectOneLineError(await cli.run(['sweep', 'now', '--chain', 'tron', '--token', 'USDT', '--mode', 'live']), 1, /no schedule sweep_tron_usdt_live: .*TRON_DEPOSIT_FACTORY_\*/);
     expectOneLineError(await cli.run(['sweep', 'now', '--chain', 'solana', '--token', 'USDC', '--mode', 'test']), 2, /--chain/);
   });
 

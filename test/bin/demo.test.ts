@@ -1,7 +1,8 @@
 // `npm run demo` as a new user runs it: a real child process (`node --import tsx bin/demo.ts`) that starts its own
 // stack (embedded Postgres, Temporal dev server, local Hardhat chain, indexer, worker, API), pays one session with
 // a real ERC-20 transfer (or, with --chain solana, a real SPL transfer through the local Solana chain's JSON-RPC)
-// and checks the webhook's signature. Nothing of the test run's own servers is shared.
+// and checks the webhook's signature; on the local EVM chain it then follows the deposit back to the treasury
+// (sweep, burn, attestation, receive). Nothing of the test run's own servers is shared.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -50,12 +51,20 @@ describe('npm run demo', () => {
     expect(run.stdout).toMatch(/verifyWebhookSignature\(rawBody, X-Service-Signature, test webhook secret, 300\) → valid/);
     expect(run.stdout).toMatch(/✔ demo finished in [\d.]+ s: session cs_\w+ completed, webhook verified/);
     expectMerchantSolanaLines(run.stdout);
-    expectTreasuryLines(run.stdout, ['1000000', '999974.5', '999974.5']);
+    // The inventory path refills the treasury with the deposit's 25.5 USDC (the stand-in charges no CCTP fee).
+    expectTreasuryLines(run.stdout, ['1000000', '999974.5', '1000000']);
     // The deposit address is the local deposit factory's clone for the session, and the payout's signature is shown.
     expect(run.stdout).toMatch(/deposit address is +deposit factory 0x[0-9a-fA-F]{40}'s clone for the session, computed offline/);
     expect(run.stdout).toMatch(/payout signature +[1-9A-HJ-NP-Za-km-z]{64,88} \(treasury → merchant on the local Solana chain\)/);
     // The inventory path's steps, in order, after the payout.
     expect([...run.stdout.matchAll(/▸ (sweep|burn|attestation|refill): /g)].map((match) => match[1])).toEqual(['sweep', 'burn', 'attestation', 'refill']);
+    expect(run.stdout).toMatch(/sweep tx +0x[0-9a-f]{64} in block #\d+: sweepMany by the relayer 0x[0-9a-fA-F]{40}/);
+    expect(run.stdout).toMatch(/swept +25\.5 USDC from 0x[0-9a-fA-F]{40} \(clone deployed in the same call\) to the collector 0x[0-9a-fA-F]{40}/);
+    expect(run.stdout).toMatch(/burn tx +0x[0-9a-f]{64} in block #\d+: DepositCollector\.burn/);
+    expect(run.stdout).toMatch(/burned +25\.5 USDC to domain 5 \(Solana\)/);
+    expect(run.stdout).toMatch(/nonce +0x[0-9a-f]{64}\n/);
+    expect(run.stdout).toMatch(/refill: receive_message on the local Solana chain minted 25\.5 USDC to the treasury/);
+    expect(run.stdout).toMatch(/treasury before +999974\.5 USDC\n +treasury after +1000000 USDC\n +deposit confirmed → refill +[\d.]+ s/);
 
     // The throw-away data directory is gone once the demo exits.
     const dataDir = /throw-away data directory \((.+)\)/.exec(run.stdout)?.[1];

@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { depositContractAddresses } from '../../domain/depositContracts';
+import { address as solanaAddress } from '@solana/kit';
+import * as depositFactory from '../../contracts/artifacts/depositFactory';
+import { solanaAddressBytes32 } from '../../domain/cctp/depositForBurn';
+import { TOKEN_MESSENGER_V2 } from '../../domain/cctp/domains';
+import { depositCollectorAddress, depositContractAddresses } from '../../domain/depositContracts';
 import { projectRoot } from '../../toolchain/paths';
 import { createLocalChain, type LocalChain } from '../../toolchain/localChain/localChain';
 
@@ -84,5 +88,45 @@ describe('npm run deploy-contracts', () => {
     expect(readable.code).toBe(2);
     expect(readable.stderr).toContain('is readable by others; chmod 600 it');
     expect(readable.stderr).not.toContain('11'.repeat(32));
+  });
+
+  describe('with --treasury-usdc, a DepositCollector burning to the treasury is the collector', () => {
+    const treasuryUsdc = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+    const collectorParams = (tokenMessenger: `0x${string}`) => ({ tokenMessenger, mintRecipient: solanaAddressBytes32(solanaAddress(treasuryUsdc)), owner: params.owner, sweeper: params.sweeper });
+    const withTreasury = () => ['--treasury-usdc', treasuryUsdc, '--owner', params.owner, '--sweeper', params.sweeper];
+
+    test("addresses: Circle's TokenMessengerV2 of the mode's network unless told otherwise", async () => {
+      const collector = depositCollectorAddress(collectorParams(TOKEN_MESSENGER_V2.mainnet));
+      const { forwarder, factory } = depositContractAddresses({ ...params, collector });
+      const result = await run(['addresses', '--mode', 'live', ...withTreasury()]);
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout).toBe(`EVM_DEPOSIT_FACTORY_LIVE=${factory}\nEVM_DEPOSIT_FORWARDER_LIVE=${forwarder}\nEVM_DEPOSIT_COLLECTOR_LIVE=${collector}\n`);
+    });
+
+    test('deploy puts the collector first, then the factory over it', async () => {
+      const messenger = chain.account(7).address;
+      const collector = depositCollectorAddress(collectorParams(messenger));
+      const { factory } = depositContractAddresses({ ...params, collector });
+      const result = await run(
+        ['deploy', '--chain', 'base', '--mode', 'test', ...withTreasury(), '--token-messenger', messenger, '--key-file', keyFile, '--rpc-url', chain.rpcUrl],
+        { CHAIN_ID_BASE_TESTNET: String(chain.chainId) },
+      );
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toMatch(new RegExp(`DepositCollector +${collector} deployed[^]*DepositFactory +${factory} deployed`));
+      expect(result.stdout).toContain(`EVM_DEPOSIT_COLLECTOR_TEST=${collector}\n`);
+      expect(await chain.publicClient.readContract({ address: factory, abi: depositFactory.abi, functionName: 'collector' })).toBe(collector);
+    });
+
+    test('refuses both collectors at once, neither, and a messenger without a treasury', async () => {
+      const both = await run(['addresses', '--mode', 'live', ...withTreasury(), '--collector', params.collector]);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toContain('--collector: give exactly one of --treasury-usdc and --collector');
+      const neither = await run(['addresses', '--mode', 'live', '--owner', params.owner, '--sweeper', params.sweeper]);
+      expect(neither.stderr).toContain('give exactly one of --treasury-usdc and --collector');
+      const messengerAlone = await run(['addresses', '--mode', 'live', ...roles, '--token-messenger', params.owner]);
+      expect(messengerAlone.stderr).toContain('--token-messenger: only with --treasury-usdc');
+      const notSolana = await run(['addresses', '--mode', 'live', '--treasury-usdc', '0xabc', '--owner', params.owner, '--sweeper', params.sweeper]);
+      expect(notSolana.stderr).toContain('--treasury-usdc: is not a Solana address (base58)');
+    });
   });
 });

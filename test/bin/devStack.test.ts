@@ -8,9 +8,12 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAttestationClient } from '../../activities/cctp/attestationClient';
 import { loadConfig } from '../../config/env';
+import * as depositCollector from '../../contracts/artifacts/depositCollector';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';
 import { SOLANA_CCTP_DOMAIN } from '../../domain/cctp/domains';
-import { depositContractAddresses } from '../../domain/depositContracts';
+import { depositCollectorAddress, depositContractAddresses } from '../../domain/depositContracts';
+import { solanaAddressBytes32 } from '../../domain/cctp/depositForBurn';
+import { associatedUsdcAccount } from '../../activities/settlement/payoutTransaction';
 import { startDevStack, type DevStack } from '../../bin/devStack';
 import { devDepositContractParams } from '../../toolchain/localChain/devDepositContracts';
 import { freePort } from '../../toolchain/ports';
@@ -45,16 +48,30 @@ afterAll(async () => {
 describe('the dev stack', () => {
   it('deploys the deposit contracts at their offline addresses, with the relayer whose key the signer holds as sweeper', async () => {
     const chain = stack.devChain!;
-    const { params, relayer } = devDepositContractParams();
+    const { collectorParams, params, relayer } = devDepositContractParams({
+      tokenMessenger: chain.cctp.tokenMessenger,
+      mintRecipient: solanaAddressBytes32(await associatedUsdcAccount(stack.localSolana!.treasury.address, stack.localSolana!.usdcMint)),
+    });
     const offline = depositContractAddresses(params);
-    expect(chain.depositContracts).toMatchObject(offline);
+    expect(chain.depositContracts).toMatchObject({ ...offline, collector: depositCollectorAddress(collectorParams) });
     const client = chain.local.publicClient;
-    for (const address of [offline.factory, offline.forwarder]) expect((await client.getCode({ address }))?.length ?? 0).toBeGreaterThan(2);
+    for (const address of [offline.factory, offline.forwarder, params.collector]) expect((await client.getCode({ address }))?.length ?? 0).toBeGreaterThan(2);
     const collector = await client.readContract({ address: offline.factory, abi: depositFactory.abi, functionName: 'collector' });
     expect(isAddressEqual(collector, params.collector)).toBe(true);
     expect(await client.readContract({ address: offline.factory, abi: depositFactory.abi, functionName: 'isSweeper', args: [relayer.address] })).toBe(true);
     expect(privateKeyToAccount(stack.signerEnv.EVM_RELAYER_KEY_TEST as Address).address).toBe(relayer.address);
     expect(await client.getBalance({ address: relayer.address })).toBeGreaterThan(0n);
+    // The collector burns to the local treasury's USDC account, with the same relayer as sweeper.
+    expect(await client.readContract({ address: params.collector, abi: depositCollector.abi, functionName: 'mintRecipient' })).toBe(collectorParams.mintRecipient);
+    expect(await client.readContract({ address: params.collector, abi: depositCollector.abi, functionName: 'isSweeper', args: [relayer.address] })).toBe(true);
+  });
+
+  it("schedules the inventory path: the local chain's forwarder sweep and its CCTP transfers", async () => {
+    const scheduled = { sweep_evm_base_usdc_test: 'sweepEvmDeposits', transfer_usdc_base_test: 'transferUsdc' };
+    for (const [scheduleId, workflowType] of Object.entries(scheduled)) {
+      const { action } = await stack.temporal.schedule.getHandle(scheduleId).describe();
+      expect(action).toMatchObject({ type: 'startWorkflow', workflowType });
+    }
   });
 
   it('deploys the TokenMessengerV2 stand-in and runs the attestation stand-in, answering as Iris does', async () => {

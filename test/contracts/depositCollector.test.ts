@@ -118,6 +118,19 @@ describe('DepositCollector on Hardhat, burning through the TokenMessengerV2 stan
     expect(depositCollectorAddress(params)).toBe(collector);
   });
 
+  test('deploys over a messenger without code (a chain CCTP does not reach): burns revert, the owner withdraws', async () => {
+    // bsc has no TokenMessengerV2, yet its factory sweeps to the collector's one address: a contract must sit there.
+    const bscParams = { ...params, tokenMessenger: chain.account(STRANGER).address };
+    const steps = await deployDepositCollector({ publicClient: chain.publicClient, walletClient: chain.walletClient }, bscParams);
+    const bscCollector = steps.find((step) => step.contract === 'DepositCollector')!.address;
+    expect(bscCollector).toBe(depositCollectorAddress(bscParams));
+    await chain.mint(usdc, bscCollector, 2_000_000n);
+    await expect(chain.publicClient.simulateContract({ account: chain.account(SWEEPER), address: bscCollector, abi: depositCollector.abi, functionName: 'burn', args: [usdc, 2_000_000n, 0n, 2000] })).rejects.toThrow();
+    const hash = await chain.walletClientFor(OWNER).writeContract({ address: bscCollector, abi: depositCollector.abi, functionName: 'withdraw', args: [usdc, chain.account(OWNER).address, 2_000_000n] });
+    expect((await chain.publicClient.waitForTransactionReceipt({ hash })).status).toBe('success');
+    expect(await balanceOf(bscCollector)).toBe(0n);
+  });
+
   test('ownership moves in two steps, and only to who accepts', async () => {
     await call(OWNER, 'transferOwnership', [chain.account(STRANGER).address]);
     expect(await revertName(SWEEPER, 'acceptOwnership', [])).toBe('NotPendingOwner');

@@ -1,16 +1,19 @@
 // The local EVM chain the dev commands (`npm start`, `npm run demo`) index when no RPC_URLS_* are configured: a
 // Hardhat node on loopback with a 6-decimal USDC test token, standing in for base's test network. The chain
 // variables it returns point the chain registry there, so select-payment quotes the very token contract and
-// chain id the indexer watches. The chain carries the inventory path's contracts too: the deposit contracts
-// (devDepositContracts.ts), so test sessions get forwarder addresses, and the TokenMessengerV2 stand-in burning the
-// test USDC, whose burns the loopback attestation stand-in (startDevAttestation) attests for the local Solana chain.
+// chain id the indexer watches. The chain carries the inventory path's contracts too: the TokenMessengerV2 stand-in
+// burning the test USDC, whose burns the loopback attestation stand-in (startDevAttestation) attests for the local
+// Solana chain, and the deposit contracts (devDepositContracts.ts): test sessions get forwarder addresses, whose
+// sweeps land in a collector that burns to the local Solana treasury's USDC account.
 import { getAddress, parseEther, toHex, type Address, type HDAccount, type Hex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { envSuffix } from '../../config/chains';
+import { solanaAddressBytes32 } from '../../domain/cctp/depositForBurn';
 import { CCTP_SOURCE_DOMAINS } from '../../domain/cctp/domains';
 import type { Chain } from '../../domain/chains';
 import { startAttestationServer, type AttestationServer } from '../cctp/attestationServer';
 import { deployCctpStandIn, type CctpStandIn } from '../cctp/cctpStandIn';
+import { localSolanaTreasuryUsdcAccount } from '../localSolana/localSolana';
 import { deployDevDepositContracts, type DevDepositContracts } from './devDepositContracts';
 import { createLocalChain, HARDHAT_MNEMONIC, type LocalChain } from './localChain';
 
@@ -51,9 +54,7 @@ export async function startDevChain(options: { port: number }): Promise<DevChain
     if (!payerKey) throw new Error(`no private key at ${DEV_PAYER_PATH}`);
     await local.fund(payer.address, PAYER_ETH);
     await local.mint(usdc, payer.address, PAYER_USDC);
-    // One deployer account: its transactions go one after the other.
-    const depositContracts = await deployDevDepositContracts(local);
-    const cctp = await deployCctpStandIn(local, { burnToken: usdc, localDomain: CCTP_SOURCE_DOMAINS[DEV_CHAIN] });
+    const { cctp, depositContracts } = await deployInventoryContracts(local, usdc);
     const suffix = envSuffix(DEV_CHAIN, 'testnet');
     return {
       local,
@@ -80,10 +81,21 @@ export async function startDevChain(options: { port: number }): Promise<DevChain
 }
 
 /**
+ * The TokenMessengerV2 stand-in burning `usdc` in the played chain's CCTP domain, then the deposit contracts whose
+ * collector burns through it to the local Solana treasury's USDC account. One deployer account: its transactions
+ * go one after the other, the messenger first, since its address is part of the collector's.
+ */
+export async function deployInventoryContracts(local: LocalChain, usdc: Address): Promise<{ cctp: CctpStandIn; depositContracts: DevDepositContracts }> {
+  const cctp = await deployCctpStandIn(local, { burnToken: usdc, localDomain: CCTP_SOURCE_DOMAINS[DEV_CHAIN] });
+  const mintRecipient = solanaAddressBytes32(await localSolanaTreasuryUsdcAccount());
+  return { cctp, depositContracts: await deployDevDepositContracts(local, { tokenMessenger: cctp.tokenMessenger, mintRecipient }) };
+}
+
+/**
  * The loopback stand-in of Circle's attestation service for the chain's burns (CCTP_ATTESTATION_URL), attesting at
  * once; expiry counts from `destinationSlot`, the local Solana chain's slot, as Iris counts from Solana's.
  */
-export function startDevAttestation(devChain: DevChain, destinationSlot: () => Promise<bigint>): Promise<AttestationServer> {
+export function startDevAttestation(devChain: Pick<DevChain, 'local' | 'cctp'>, destinationSlot: () => Promise<bigint>): Promise<AttestationServer> {
   return startAttestationServer({
     publicClient: devChain.local.publicClient,
     messageTransmitter: devChain.cctp.messageTransmitter,

@@ -40,6 +40,8 @@ export interface LocalChain {
   mint(token: Address, to: Address, amount: bigint): Promise<TransferReceipt>;
   /** From one of the funded accounts by index, or from any account (fund it first: `fund`). */
   transfer(token: Address, from: number | HDAccount, to: Address, amount: bigint): Promise<TransferReceipt>;
+  /** `owner`'s balance of `token`, in base units. */
+  tokenBalance(token: Address, owner: Address): Promise<bigint>;
   /** Sets the account's ETH balance, for gas (hardhat_setBalance). */
   fund(address: Address, wei: bigint): Promise<void>;
   /** Mines `blocks` empty blocks (pending transactions go into the first), timestamps one second apart. */
@@ -140,6 +142,10 @@ export async function createLocalChain(options: HardhatNodeOptions = {}): Promis
         args: [to, amount],
       });
       return transferReceipt(hash, tokenAddress);
+    },
+
+    tokenBalance(tokenAddress, owner) {
+      return publicClient.readContract({ address: tokenAddress, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
     },
 
     async fund(address, wei) {

@@ -11,6 +11,7 @@
 // (cctpReceiveStandIn.ts), trusting the local attester.
 import { createHash } from 'node:crypto';
 import { createKeyPairSignerFromPrivateKeyBytes, getBase58Decoder, getBase58Encoder, lamports, type Address } from '@solana/kit';
+import { associatedUsdcAccount } from '../../activities/settlement/payoutTransaction';
 import { envSuffix } from '../../config/chains';
 import { LOCAL_ATTESTER_ADDRESS } from '../cctp/attester';
 import { cctpReceiveStandIn, installTokenMessenger } from './cctpReceiveStandIn';
@@ -61,6 +62,15 @@ export interface LocalSolana {
 
 function seedOf(role: string): Uint8Array {
   return createHash('sha256').update(`stablecoin-checkout local solana ${role}`).digest();
+}
+
+/**
+ * The treasury's USDC account, known before the chain starts (its keys derive from fixed seeds): the local EVM
+ * chain's DepositCollector mints there, and its address is part of the collector's, hence of every deposit address.
+ */
+export async function localSolanaTreasuryUsdcAccount(): Promise<Address> {
+  const [treasury, mint] = await Promise.all([createKeyPairSignerFromPrivateKeyBytes(seedOf('treasury')), createKeyPairSignerFromPrivateKeyBytes(seedOf('usdc mint'))]);
+  return associatedUsdcAccount(treasury.address, mint.address);
 }
 
 export async function startLocalSolana(options: LocalSolanaOptions): Promise<LocalSolana> {

@@ -14,7 +14,8 @@ import { createEvmChainWriter } from '../../../activities/chainWrites/evmChainWr
 import { deriveEvmPrivateKey } from '../../../activities/depositAddresses/derive';
 import { depositSeed } from '../../../activities/depositAddresses/seed';
 import { topUpIntentId } from '../../../activities/sweeps/evmHdSweep';
-import { createEvmSweep, type EvmSweepOutcome } from '../../../activities/sweeps/evmSweep';
+import { createEvmSweep } from '../../../activities/sweeps/evmSweep';
+import type { EvmSweepOutcome } from '../../../activities/sweeps/forwarderSweep';
 import { findChainIntent } from '../../../db/repositories/chainIntents';
 import { findEvmSweep } from '../../../db/repositories/evmSweeps';
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';

@@ -10,6 +10,7 @@ import { postLedger } from '../../../db/repositories/ledger';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
 import { deriveEvmAddress } from '../../../activities/depositAddresses/derive';
 import { depositSalt } from '../../../domain/addresses/depositSalt';
+import type { TokenSymbol } from '../../../domain/chains';
 import type { EvmChain } from '../../../domain/evmSweepPlan';
 import { crossChainDepositReceived } from '../../../domain/ledger';
 import { addressOf, SWEEPER, type DepositContractsChain } from '../../contracts/depositContractsFixture';
@@ -65,9 +66,9 @@ export async function forwarderSession(f: EvmSweepFixture): Promise<SessionDepos
   return { sessionId: record.sessionId, address };
 }
 
-/** The ids of the sweeps a plan of the sweeper's USDC answers: those the run is to carry. */
-export async function planIds(sweep: { plan(token: 'USDC', runKey: string): Promise<{ sweepIds: string[] }> }, runKey: string): Promise<string[]> {
-  return (await sweep.plan('USDC', runKey)).sweepIds;
+/** The ids of the sweeps a plan of the sweeper's `token` answers: those the run is to carry. */
+export async function planIds(sweep: { plan(token: TokenSymbol, runKey: string): Promise<{ sweepIds: string[] }> }, runKey: string, token: TokenSymbol = 'USDC'): Promise<string[]> {
+  return (await sweep.plan(token, runKey)).sweepIds;
 }
 
 /** A test-mode session from before the forwarders: its deposit address is the HD address of `index` under `seed`. */

@@ -104,6 +104,23 @@ describe('CCTP route ethereum → Solana treasury on the stand-ins', () => {
     await received(route, transferId);
   });
 
+  test('the collector’s USDC is burned only once it lies the required confirmations deep', async () => {
+    await f.evm.mint(f.usdc, f.collector, 2_000_000n);
+    const deep = (runKey: string) => f.route({ confirmations: 4 }).start(runKey);
+    expect(await deep(`shallow-${runs++}`)).toMatchObject({ status: 'idle' });
+    await f.evm.mine(2);
+    expect(await deep(`shallow-${runs++}`)).toMatchObject({ status: 'idle' });
+    await f.evm.mine(1);
+    const started = await deep(`deep-${runs++}`);
+    expect(started).toMatchObject({ status: 'started' });
+    const transferId = (started as { transferId: string }).transferId;
+    expect(await findTransfer(f.db.sql, transferId)).toMatchObject({ amount: 2_000_000n });
+    const route = f.route();
+    await burned(route, transferId);
+    await attested(route, transferId);
+    await received(route, transferId);
+  });
+
   test('an unavailable attestation service is retried; a refusal is not', async () => {
     const { route, transferId } = await funded(3_000_000n);
     await burned(route, transferId);

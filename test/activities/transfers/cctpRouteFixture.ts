@@ -106,6 +106,7 @@ export async function startCctpRoute(options: { confirmationMs?: number } = {}):
     collector,
     speed: 'standard',
     minimum: 1_000_000n,
+    confirmations: 1,
     attestation: createAttestationClient({ baseUrl: attestationServer.url, timeoutMs: 2_000 }),
     treasury: treasuryDeps,
     ...overrides,

@@ -4,14 +4,29 @@
 // before pooling one (signature of the owner, expiration against its head, reference block, duplicates), puts pooled
 // transactions into blocks as tests mine them, with the outcome and fee a test picks, and lags the solidified head
 // behind the latest one. Tests can make any call fail, hang or answer something else; every call is counted.
+//
+// It runs no TVM. Two named stand-in behaviours take its place for the forwarder sweeps: TRC-20 balances a test sets
+// (setBalance), answered to balanceOf by triggerconstantcontract; and factories a test registers (deployFactory),
+// whose sweepMany(salts, token), when a block takes it with SUCCESS, moves each salt's forwarder balance to the
+// collector and logs the token's Transfer and Swept(salt, forwarder, token, amount) for every salt, as the contracts
+// do. Those logs are served in TransactionInfo's `log` (gettransactioninfobyid, gettransactioninfobyblocknum) in the
+// node's shape. A reorg does not undo what a dropped sweep moved: the tests that reorganise sweep nothing.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { utils as tronUtils } from 'tronweb';
+import { decodeAbiParameters, toEventSelector, toFunctionSelector, type Hex } from 'viem';
+import { tronForwarderAddress } from '../../../domain/addresses/depositForwarder';
+import { tronAddressToEvmHex } from '../../../domain/addresses/tron';
+import type { TronLog } from '../../../domain/tronSweptLogs';
 import { recorded } from '../../fixtures/tron';
 
 const BLOCK_TIME_MS = 3_000;
-const { nowBlock, broadcastSuccess, broadcastExpired, broadcastDup, infoSuccess, infoRevert } = recorded.http;
+const { nowBlock, broadcastSuccess, broadcastExpired, broadcastDup, infoSuccess, infoRevert, constantBalanceOf } = recorded.http;
+
+const SWEEP_MANY = toFunctionSelector('sweepMany(bytes32[],address)').slice(2);
+const SWEPT = toEventSelector('Swept(bytes32,address,address,uint256)').slice(2);
+const TRANSFER = toEventSelector('Transfer(address,address,uint256)').slice(2);
 
 /** What the TVM makes of a transaction when it is put in a block. */
 export interface TronOutcome {
@@ -29,11 +44,26 @@ interface Block {
 interface Landed {
   blockNumber: bigint;
   outcome: TronOutcome;
+  logs: TronLog[];
+}
+
+/** The TriggerSmartContract a pooled transaction makes: 20-byte hex without 41, and its call data. */
+interface Call {
+  contract: string;
+  data: string;
 }
 
 interface Pooled {
   expiration: number;
   raw: Uint8Array;
+  call: Call;
+}
+
+/** A DepositFactory the stand-in plays (base58 `T…` addresses). */
+export interface StandInFactory {
+  factory: string;
+  implementation: string;
+  collector: string;
 }
 
 /** One request: answer it, fail with an HTTP status, answer this body instead, or never answer. */
@@ -61,6 +91,11 @@ export interface TronWalletNode {
   landedCount(): number;
   /** The raw_data of a broadcast transaction, decoded by TronWeb's protobuf classes. */
   rawData(txId: string): Uint8Array | undefined;
+  /** Stand-in behaviour: a TRC-20 balance (base58 addresses), as balanceOf answers it. */
+  setBalance(token: string, owner: string, amount: bigint): void;
+  balanceOf(token: string, owner: string): bigint;
+  /** Stand-in behaviour: sweepMany calls to `factory` move balances and log Swept when a block takes them with SUCCESS. */
+  deployFactory(factory: StandInFactory): void;
   setPolicy(policy: (path: string, index: number) => WalletNodeAction): void;
   calls: Map<string, number>;
   close(): Promise<void>;
@@ -73,10 +108,13 @@ interface ProtoTransaction {
 
 interface Proto {
   Transaction: { deserializeBinary(bytes: Uint8Array): ProtoTransaction };
-  TriggerSmartContract: { deserializeBinary(bytes: Uint8Array): { getOwnerAddress_asU8(): Uint8Array } };
+  TriggerSmartContract: { deserializeBinary(bytes: Uint8Array): { getOwnerAddress_asU8(): Uint8Array; getContractAddress_asU8(): Uint8Array; getData_asU8(): Uint8Array } };
 }
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+/** A TVM address as 20 bytes of lowercase hex without 41 or 0x: how balances are keyed and logs name accounts. */
+const tvm = (address: string) => tronAddressToEvmHex(address).slice(2).toLowerCase();
+const word = (value: bigint | string) => (typeof value === 'bigint' ? value.toString(16) : value).padStart(64, '0');
 
 export async function startTronWalletNode(options: TronWalletNodeOptions = {}): Promise<TronWalletNode> {
   const lag = BigInt(options.solidifiedLag ?? 2);
@@ -115,14 +153,15 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
     const txId = createHash('sha256').update(rawBytes).digest('hex');
     broadcasts.set(txId, (broadcasts.get(txId) ?? 0) + 1);
     raws.set(txId, rawBytes);
-    const owner = hex(proto.TriggerSmartContract.deserializeBinary(raw.getContractList()[0]?.getParameter().getValue_asU8() ?? new Uint8Array()).getOwnerAddress_asU8());
+    const trigger = proto.TriggerSmartContract.deserializeBinary(raw.getContractList()[0]?.getParameter().getValue_asU8() ?? new Uint8Array());
+    const owner = hex(trigger.getOwnerAddress_asU8());
     const [signature] = transaction.getSignatureList_asU8();
     if (!signature || tronUtils.crypto.ecRecover(txId, hex(signature)).toLowerCase() !== owner) return refuse('SIGERROR', 'Validate signature error', txId);
     if (pool.has(txId) || landed.has(txId)) return { ...broadcastDup, txid: txId };
     if (raw.getExpiration() <= tip().timestamp) return { ...broadcastExpired, txid: txId };
     const [refBytes, refHash] = [hex(raw.getRefBlockBytes_asU8()), hex(raw.getRefBlockHash_asU8())];
     if (!blocks.some((block) => block.id.slice(12, 16) === refBytes && block.id.slice(16, 32) === refHash)) return refuse('TAPOS_ERROR', 'Tapos check error', txId);
-    pool.set(txId, { expiration: raw.getExpiration(), raw: rawBytes });
+    pool.set(txId, { expiration: raw.getExpiration(), raw: rawBytes, call: { contract: hex(trigger.getContractAddress_asU8()).slice(2), data: hex(trigger.getData_asU8()) } });
     return { ...broadcastSuccess, txid: txId };
   };
 
@@ -130,8 +169,44 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
     const found = landed.get(txId);
     if (!found || found.blockNumber > upTo) return {};
     const block = blocks.find((b) => b.number === found.blockNumber) as Block;
-    const shape = found.outcome.result === 'SUCCESS' ? infoSuccess : infoRevert;
-    return { ...shape, id: txId, fee: Number(found.outcome.fee), blockNumber: Number(block.number), blockTimeStamp: block.timestamp, receipt: { ...shape.receipt, result: found.outcome.result } };
+    const landedInfo = { id: txId, fee: Number(found.outcome.fee), blockNumber: Number(block.number), blockTimeStamp: block.timestamp };
+    if (found.outcome.result !== 'SUCCESS') return { ...infoRevert, ...landedInfo, receipt: { ...infoRevert.receipt, result: found.outcome.result } };
+    return { ...infoSuccess, ...landedInfo, log: found.logs };
+  };
+
+  /** gettransactioninfobyblocknum: the block's TransactionInfos in the order the block holds them. */
+  const blockInfos = (number: bigint, upTo: bigint) =>
+    number > upTo ? [] : [...landed].filter(([, found]) => found.blockNumber === number).map(([txId]) => info(txId, upTo));
+
+  // Stand-in behaviour: balances and factories in place of the TVM's state.
+  const balances = new Map<string, bigint>();
+  const factories = new Map<string, StandInFactory>();
+  const balanceKey = (token: string, owner: string) => `${token}:${owner}`;
+  const balanceOf = (token: string, owner: string) => balances.get(balanceKey(token, owner)) ?? 0n;
+
+  const constantCall = (body: Record<string, unknown>) => {
+    const parameter = String(body.parameter ?? '');
+    if (body.function_selector !== 'balanceOf(address)' || parameter.length !== 64) return { ...constantBalanceOf, result: { code: 'CONTRACT_EXE_ERROR', message: '' }, constant_result: [''] };
+    const token = String(body.contract_address).toLowerCase().slice(2);
+    return { ...constantBalanceOf, constant_result: [word(balanceOf(token, parameter.slice(24).toLowerCase()))] };
+  };
+
+  /** What a sweepMany on a registered factory does in the block that takes it; any other call changes nothing here. */
+  const execute = (call: Call): TronLog[] => {
+    const factory = factories.get(call.contract);
+    if (!factory || !call.data.startsWith(SWEEP_MANY)) return [];
+    const [salts, tokenHex] = decodeAbiParameters([{ type: 'bytes32[]' }, { type: 'address' }], `0x${call.data.slice(8)}` as Hex);
+    const token = tokenHex.slice(2).toLowerCase();
+    const collector = tvm(factory.collector);
+    // The token's Transfer to the collector, then the factory's Swept, per salt: the order the contracts log them.
+    return salts.flatMap((salt) => {
+      const forwarder = tvm(tronForwarderAddress(factory, salt));
+      const amount = balanceOf(token, forwarder);
+      balances.set(balanceKey(token, forwarder), 0n);
+      balances.set(balanceKey(token, collector), balanceOf(token, collector) + amount);
+      const swept = { address: call.contract, topics: [SWEPT, salt.slice(2), word(forwarder), word(token)], data: word(amount) };
+      return amount === 0n ? [swept] : [{ address: token, topics: [TRANSFER, word(forwarder), word(collector)], data: word(amount) }, swept];
+    });
   };
 
   const answer = (path: string, body: Record<string, unknown>): unknown => {
@@ -144,6 +219,12 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
         return info(String(body.value), tip().number);
       case '/walletsolidity/gettransactioninfobyid':
         return info(String(body.value), solidified().number);
+      case '/wallet/gettransactioninfobyblocknum':
+        return blockInfos(BigInt(Number(body.num)), tip().number);
+      case '/walletsolidity/gettransactioninfobyblocknum':
+        return blockInfos(BigInt(Number(body.num)), solidified().number);
+      case '/wallet/triggerconstantcontract':
+        return constantCall(body);
       default:
         return { Error: `class java.lang.IllegalArgumentException : no such servlet ${path}` };
     }
@@ -182,7 +263,9 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
         for (const [txId, pooled] of pool) {
           pool.delete(txId);
           // java-tron refuses a transaction whose expiration is not after its parent block's time.
-          if (pooled.expiration > parent.timestamp) landed.set(txId, { blockNumber: tip().number, outcome: outcome(txId) });
+          if (pooled.expiration <= parent.timestamp) continue;
+          const result = outcome(txId);
+          landed.set(txId, { blockNumber: tip().number, outcome: result, logs: result.result === 'SUCCESS' ? execute(pooled.call) : [] });
         }
       }
     },
@@ -201,6 +284,9 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
     landed: (txId) => landed.get(txId),
     landedCount: () => landed.size,
     rawData: (txId) => raws.get(txId),
+    setBalance: (token, owner, amount) => void balances.set(balanceKey(tvm(token), tvm(owner)), amount),
+    balanceOf: (token, owner) => balanceOf(tvm(token), tvm(owner)),
+    deployFactory: (factory) => void factories.set(tvm(factory.factory), factory),
     setPolicy(next) {
       policy = next;
       index = 0;

@@ -1,0 +1,51 @@
+// The Tron side of forwarder sweeps (forwarderSweep.ts): the TVM runs the same DepositFactory, so a sweep is the same
+// sweepMany(salts, token) call, written as a Tron chain intent and signed by the Tron chain writer (raw_data built
+// here, the relayer's key in this process). Balances are constant calls of balanceOf; what moved is read from the
+// Swept entries of the solidified TransactionInfo's `log`, and the fee is the sun the transaction burned for energy
+// and bandwidth, as the writer recorded it.
+import { encodeAbiParameters, type Hex } from 'viem';
+import { insertTronChainIntent } from '../../db/repositories/chainIntents';
+import { tronAddressFromEvmHex, tronAddressToEvmHex } from '../../domain/addresses/tron';
+import { sweptAmounts } from '../../domain/evmSweepPlan';
+import { tronSweptLogs } from '../../domain/tronSweptLogs';
+import { createTronChainWriter, type TronChainWriterDeps } from '../chainWrites/tronChainWriter';
+import { createForwarderSweep, type ForwarderSweepSettings } from './forwarderSweep';
+
+export interface TronSweepDeps extends TronChainWriterDeps, Omit<ForwarderSweepSettings, 'sql' | 'mode'> {
+  /** Most sun one sweepMany may burn (TRON_SWEEP_FEE_LIMIT_TRX): past it the call runs out of energy and reverts. */
+  feeLimitSun: bigint;
+}
+
+const SWEEP_MANY = 'sweepMany(bytes32[],address)';
+
+export function createTronSweep(deps: TronSweepDeps) {
+  const writer = createTronChainWriter(deps);
+  return createForwarderSweep(deps, {
+    chain: 'tron',
+    balanceOf: (token, owner) => deps.api.tokenBalance(token, owner, deps.relayer.address),
+    insertIntent: (sql, id, token, batch) =>
+      insertTronChainIntent(sql, {
+        id,
+        mode: deps.mode,
+        sender: deps.relayer.address,
+        call: {
+          contract: batch.factory,
+          functionSelector: SWEEP_MANY,
+          parameter: encodeAbiParameters([{ type: 'bytes32[]' }, { type: 'address' }], [batch.addresses.map((a) => a.salt as Hex), tronAddressToEvmHex(token)]).slice(2),
+          feeLimit: deps.feeLimitSun.toString(),
+          callValue: '0',
+        },
+      }),
+    advance: (id) => writer.advance(id),
+    async landed(sweep, intent) {
+      const blockNumber = intent.blockNumber ?? 0n;
+      const fee = intent.feePaid ?? 0n;
+      if (intent.status === 'failed') return { blockNumber, lastLogIndex: undefined, moved: 0n, perAddress: new Map(), fee };
+      const { logs, firstLogIndex } = await deps.api.solidifiedLogs(intent.signature ?? '', blockNumber);
+      const swept = sweptAmounts(tronSweptLogs(logs, firstLogIndex), tronAddressToEvmHex(sweep.factory ?? ''), tronAddressToEvmHex(sweep.tokenAddress));
+      // Sweep rows keep Tron addresses as deposit_addresses does: base58.
+      const perAddress = new Map([...swept.perAddress].map(([address, amount]) => [tronAddressFromEvmHex(address), amount]));
+      return { blockNumber, lastLogIndex: swept.lastLogIndex, moved: swept.total, perAddress, fee };
+    },
+  });
+}

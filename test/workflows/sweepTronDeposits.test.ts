@@ -1,0 +1,126 @@
+// Issue 14 item 3 on Tron, on a real Temporal dev server and a real Postgres, against the loopback stand-in of
+// java-tron's HTTP API producing blocks on its own: the schedule sweep_tron_usdt_test exists for a mode with a Tron
+// factory, and a triggered run of the unchanged sweepEvmDeposits workflow sweeps two Tron forwarder deposits with one
+// sweepMany from the Tron relayer, the ledger moved by the Swept logs and the burned sun posted; the next run moves
+// nothing. The signer runs as it starts in production, from its environment (TRON_RELAYER_KEY_TEST,
+// TRON_HTTP_API_URL_TESTNET).
+import { randomBytes } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { depositXpubsFromSeeds } from '../../activities/depositAddresses/derive';
+import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
+import type { SignerDeps } from '../../activities/signer';
+import { loadChainsConfig } from '../../config/chains';
+import { loadConfig } from '../../config/env';
+import type { Sql } from '../../db/client';
+import { unbalancedLedgerGroups } from '../../db/repositories/ledger';
+import { createChainRegistry } from '../../domain/chainRegistry';
+import { ACCOUNT, nativeAsset, tokenAsset } from '../../domain/ledger';
+import { evmSweepScheduleId } from '../../domain/taskQueues';
+import { createSignerWorker, signerDepsFromConfig } from '../../worker/createSignerWorker';
+import { createWorker } from '../../worker/createWorker';
+import { ensureSweepSchedules, evmSweepScopes } from '../../worker/sweepSchedules';
+import type { SweepEvmDepositsResult } from '../../workflows/sweepEvmDeposits';
+import { connectWorker, ledgerBalance } from '../activities/sweeps/evmSweepFixture';
+import { tronAddress, tronForwarderDeposit, type TronSweepFixture } from '../activities/sweeps/tronSweepFixture';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { startTronWalletNode, type TronWalletNode } from '../support/tron/tronWalletNode';
+
+const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const CONTRACTS = { factory: tronAddress(), implementation: tronAddress() };
+const COLLECTOR = tronAddress();
+const taskQueue = `tron-sweeps-${randomBytes(4).toString('hex')}`;
+const scope = { chain: 'tron', token: 'USDT', mode: 'test' } as const;
+
+let db: TestDatabase;
+let worker: Sql;
+let node: TronWalletNode;
+let f: TronSweepFixture;
+let connection: Connection;
+let client: Client;
+let nativeConnection: NativeConnection;
+let workers: Worker[];
+let running: Promise<unknown>;
+let signer: SignerDeps;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  [db, node] = await Promise.all([createTestDatabase(), startTronWalletNode()]);
+  worker = connectWorker(db);
+  node.deployFactory({ ...CONTRACTS, collector: COLLECTOR });
+  f = { sql: db.sql, node, contracts: CONTRACTS, token: { symbol: 'USDT', address: USDT } };
+  env = {
+    // The indexer's endpoint: a network without one has no deposits to sweep. Nothing here calls it.
+    RPC_URLS_TRON_TESTNET: 'http://127.0.0.1:1/jsonrpc',
+    TOKEN_USDT_TRON_TESTNET: `${USDT}:6`,
+    TRON_DEPOSIT_FACTORY_TEST: CONTRACTS.factory,
+    TRON_DEPOSIT_FORWARDER_TEST: CONTRACTS.implementation,
+    TRON_RELAYER_KEY_TEST: randomBytes(32).toString('hex'),
+    TRON_HTTP_API_URL_TESTNET: node.url,
+    SWEEP_MIN_AMOUNT_TRON: '0',
+    DATABASE_URL: db.urlAs('checkout_worker'),
+  };
+  signer = await signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env));
+  connection = await Connection.connect({ address: inject('temporalAddress') });
+  client = new Client({ connection });
+  nativeConnection = await NativeConnection.connect({ address: inject('temporalAddress') });
+  const activities = { sql: worker, paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig(env))), depositXpubs: depositXpubsFromSeeds(signer.depositSeeds), liveTokenPrices: {} };
+  workers = [
+    await createWorker({ connection: nativeConnection, namespace: 'default', taskQueue, activities, workflowBundle: { code: inject('workflowBundleCode') } }),
+    await createSignerWorker({ connection: nativeConnection, namespace: 'default', sessionTaskQueue: taskQueue, signer }),
+  ];
+  running = Promise.all(workers.map((w) => w.run()));
+});
+afterAll(async () => {
+  await client?.schedule.getHandle(evmSweepScheduleId(scope)).delete().catch(() => undefined);
+  for (const w of workers ?? []) w.shutdown();
+  await running;
+  await nativeConnection?.close();
+  await connection?.close();
+  await worker?.end({ timeout: 5 });
+  await signer?.tronSweepers?.test?.sql.end({ timeout: 5 });
+  await Promise.all([db?.drop(), node?.close()]);
+});
+
+/** Triggers the schedule and waits for the run it starts, the stand-in producing a block every 200 ms meanwhile. */
+async function triggerRun(): Promise<SweepEvmDepositsResult> {
+  const schedule = client.schedule.getHandle(evmSweepScheduleId(scope));
+  const before = (await schedule.describe()).info.recentActions.length;
+  await schedule.trigger();
+  const blocks = setInterval(() => node.mine(1), 200);
+  try {
+    for (;;) {
+      const actions = (await schedule.describe()).info.recentActions;
+      const action = actions.length > before ? actions.at(-1) : undefined;
+      if (action) return await client.workflow.getHandle<() => Promise<SweepEvmDepositsResult>>(action.action.workflow.workflowId, action.action.workflow.firstExecutionRunId).result();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    clearInterval(blocks);
+  }
+}
+
+describe('the sweep_tron_<token>_<mode> schedules', () => {
+  it('exist for a mode with a Tron factory, and a run sweeps two forwarder deposits in one sweepMany; the next moves nothing', async () => {
+    const { TRON_RELAYER_KEY_TEST: _signersOnly, ...workerEnv } = env;
+    const scopes = evmSweepScopes(loadConfig(workerEnv, 'worker'), createChainRegistry(loadChainsConfig(workerEnv)));
+    expect(scopes).toEqual([scope]);
+    await ensureSweepSchedules(client, { taskQueue, intervalSeconds: 3600, evmScopes: scopes });
+    const created = await client.schedule.getHandle('sweep_tron_usdt_test').describe();
+    expect(created.action).toMatchObject({ workflowType: 'sweepEvmDeposits', args: [scope], taskQueue });
+
+    const addresses = [await tronForwarderDeposit(f, 4_000_000n), await tronForwarderDeposit(f, 6_000_000n)];
+    const landedBefore = node.landedCount();
+    expect(await triggerRun()).toEqual({ kind: 'swept', batches: 1, failed: 0, moved: '10000000' });
+    expect(node.landedCount()).toBe(landedBefore + 1);
+    expect(node.balanceOf(USDT, COLLECTOR)).toBe(10_000_000n);
+    expect(addresses.map((a) => node.balanceOf(USDT, a))).toEqual([0n, 0n]);
+    expect(await ledgerBalance(db.sql, ACCOUNT.collector('tron'), tokenAsset('USDT', 'tron'))).toBe(10_000_000n);
+    expect(await ledgerBalance(db.sql, ACCOUNT.depositsOn('tron'), tokenAsset('USDT', 'tron'))).toBe(0n);
+    expect(await ledgerBalance(db.sql, ACCOUNT.gasExpenseOn('tron'), nativeAsset('tron'))).toBe(345_000n);
+
+    expect(await triggerRun()).toEqual({ kind: 'swept', batches: 0, failed: 0, moved: '0' });
+    expect(await unbalancedLedgerGroups(db.sql)).toEqual([]);
+  });
+});
