@@ -90,16 +90,17 @@ describe('checkout-admin sweep', () => {
   });
 
   it('now triggers the chain\'s forwarder sweep schedule, and refuses one the worker has not created', async () => {
-    const scope = { chain: 'base', token: 'USDC', mode: 'test' } as const;
+    // A scope no other test file's schedule has: they share the Temporal server, and this one triggers and deletes it.
+    const scope = { chain: 'optimism', token: 'USDC', mode: 'test' } as const;
     await ensureSweepSchedules(service.temporal, { taskQueue: service.config.temporal.taskQueue, intervalSeconds: 3600, evmScopes: [scope] });
     const schedule = service.temporal.schedule.getHandle(evmSweepScheduleId(scope));
     try {
-      const out = await cli.json(['sweep', 'now', '--chain', 'base', '--token', 'usdc', '--mode', 'test']);
-      expect(out).toEqual({ schedule_id: 'sweep_evm_base_usdc_test', triggered: true });
+      const out = await cli.json(['sweep', 'now', '--chain', 'optimism', '--token', 'usdc', '--mode', 'test']);
+      expect(out).toEqual({ schedule_id: 'sweep_evm_optimism_usdc_test', triggered: true });
       let actions = (await schedule.describe()).info.recentActions;
       while (actions.length === 0) actions = (await schedule.describe()).info.recentActions;
       const started = actions[0]!.action.workflow.workflowId;
-      expect(started).toMatch(/^sweep_evm_base_usdc_test-/);
+      expect(started).toMatch(/^sweep_evm_optimism_usdc_test-/);
       expect(await service.temporal.workflow.getHandle(started).describe()).toMatchObject({ type: 'sweepEvmDeposits' });
       await service.temporal.workflow.getHandle(started).terminate('test over');
     } finally {
