@@ -74,6 +74,12 @@ export function initialFees(estimate: Fees, maxFeePerGasCap: bigint): Fees | und
   return estimate.maxFeePerGas > maxFeePerGasCap ? undefined : estimate;
 }
 
+/** Gas estimates are for the state the node sees now; a sweep's clone deployments make the real cost vary a little. */
+const GAS_MARGIN_PERCENT = 20n;
+
+/** The gas limit a transaction is signed with, from the node's estimate: what a sender must be able to pay for. */
+export const gasLimitFor = (estimate: bigint): bigint => (estimate * (100n + GAS_MARGIN_PERCENT)) / 100n;
+
 /** The nonce to sign with: past every nonce this service handed out and every one the chain has mined. */
 export const nextNonce = (stored: bigint | undefined, minedNonceCount: bigint): bigint => max(stored ?? 0n, minedNonceCount);
 

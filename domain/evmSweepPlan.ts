@@ -20,20 +20,39 @@ export const DEFAULT_SWEEP_BATCH_SIZE = 50;
  */
 export const DEFAULT_SWEEP_MIN_AMOUNT: Record<ForwarderChain, number> = { ethereum: 500, polygon: 0, arbitrum: 0, optimism: 0, base: 0, bsc: 0, tron: 100 };
 
-export interface EvmSweepCandidate {
+export interface EvmSweepCandidate extends SweepHolding {
   /** The deposit address, the clone of `factory` for `salt`. */
   address: string;
   salt: string;
   /** The factory that made the address (deposit_addresses.evm_factory / tron_factory): only it can sweep the address. */
   factory: string;
   sessionId: string;
-  /** The token balance the chain reports now. */
-  balance: bigint;
 }
 
 export interface EvmSweepBatch<C extends EvmSweepCandidate = EvmSweepCandidate> {
   factory: string;
   addresses: C[];
+}
+
+/** What a sweep candidate needs for the plan to take it: the address and what it holds. */
+export interface SweepHolding {
+  address: string;
+  /** The token balance the chain reports now. */
+  balance: bigint;
+}
+
+/**
+ * The addresses a run sweeps: those holding something, each once, in `orderKey` then address order, so a retried
+ * plan takes them alike; none when their total is below `minimum` base units. Forwarder and HD addresses alike.
+ */
+export function holdingsToSweep<C extends SweepHolding>(candidates: readonly C[], minimum: bigint, orderKey: (candidate: C) => string = () => ''): C[] {
+  const seen = new Set<string>();
+  const holding = [...candidates]
+    .filter((c) => c.balance > 0n)
+    .sort((a, b) => orderKey(a).toLowerCase().localeCompare(orderKey(b).toLowerCase()) || a.address.toLowerCase().localeCompare(b.address.toLowerCase()))
+    .filter((c) => !seen.has(c.address.toLowerCase()) && seen.add(c.address.toLowerCase()));
+  const total = holding.reduce((sum, c) => sum + c.balance, 0n);
+  return total === 0n || total < minimum ? [] : holding;
 }
 
 /**
@@ -42,15 +61,8 @@ export interface EvmSweepBatch<C extends EvmSweepCandidate = EvmSweepCandidate> 
  */
 export function planEvmSweepBatches<C extends EvmSweepCandidate>(candidates: readonly C[], options: { minimum: bigint; batchSize: number }): EvmSweepBatch<C>[] {
   if (!Number.isInteger(options.batchSize) || options.batchSize < 1) throw new RangeError(`a sweep batch holds at least one address, got ${options.batchSize}`);
-  const seen = new Set<string>();
-  const holding = [...candidates]
-    .filter((c) => c.balance > 0n)
-    .sort((a, b) => a.factory.toLowerCase().localeCompare(b.factory.toLowerCase()) || a.address.toLowerCase().localeCompare(b.address.toLowerCase()))
-    .filter((c) => !seen.has(c.address.toLowerCase()) && seen.add(c.address.toLowerCase()));
-  const total = holding.reduce((sum, c) => sum + c.balance, 0n);
-  if (total === 0n || total < options.minimum) return [];
   const batches: EvmSweepBatch<C>[] = [];
-  for (const candidate of holding) {
+  for (const candidate of holdingsToSweep(candidates, options.minimum, (c) => c.factory)) {
     const last = batches.at(-1);
     if (last && last.factory.toLowerCase() === candidate.factory.toLowerCase() && last.addresses.length < options.batchSize) last.addresses.push(candidate);
     else batches.push({ factory: candidate.factory, addresses: [candidate] });

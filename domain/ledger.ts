@@ -10,6 +10,8 @@
 //   treasury_funding:<chain>   what operators moved into (or out of) the service's wallets on a chain: its equity
 //   collector:<chain>          tokens swept into the deposit factory's collector on an EVM chain or Tron, awaiting a transfer
 //   relayer:<chain>            the relayer's native coin on an EVM chain or Tron (sun), which pays its gas
+//   deposit_gas:<chain>        native coin the relayer sent HD deposit addresses on an EVM chain to pay their own
+//                              sweeps' gas (issue 14 item 2), until that gas is spent
 //   transfers_in_flight        USDC burned on an EVM chain by CCTP and not yet minted to the treasury on Solana
 //   bridge_fees                what a bridge kept of a transfer (CCTP's executed fee)
 //   cross_chain_clearing       where value changes chain or token: a deposit on one chain paid out of the Solana
@@ -47,6 +49,7 @@ export const ACCOUNT = {
   rentRecovered: 'rent_recovered:solana',
   collector: (chain: Chain) => `collector:${chain}`,
   relayer: (chain: Chain) => `relayer:${chain}`,
+  depositGasOn: (chain: Chain) => `deposit_gas:${chain}`,
   transfersInFlight: 'transfers_in_flight',
   bridgeFees: 'bridge_fees',
   crossChainClearing: 'cross_chain_clearing',
@@ -271,6 +274,25 @@ export function relayerGasPaid(intentId: string, mode: Mode, chain: Chain, gasWe
   if (gasWei < 0n) throw new RangeError('gas cannot be negative');
   if (gasWei === 0n) return undefined;
   return { groupId: `${intentId}:gas`, mode, reference: intentId, entries: relayerGas(chain, gasWei) };
+}
+
+/**
+ * A landed top-up of an HD deposit address (`intentId`: topup:<chain>:<sweep>): the relayer's coin it sent is now
+ * the address's gas, and the relayer paid the top-up's own gas; one group each.
+ */
+export function hdGasToppedUp(intentId: string, mode: Mode, chain: Chain, landed: { sentWei: bigint; gasWei: bigint }): LedgerPosting[] {
+  if (landed.sentWei < 0n || landed.gasWei < 0n) throw new RangeError('top-up amounts cannot be negative');
+  const sent: LedgerPosting[] =
+    landed.sentWei > 0n ? [{ groupId: `${intentId}:sent`, mode, reference: intentId, entries: transfer(ACCOUNT.depositGasOn(chain), ACCOUNT.relayer(chain), nativeAsset(chain), landed.sentWei) }] : [];
+  const gas = relayerGasPaid(intentId, mode, chain, landed.gasWei);
+  return gas ? [...sent, gas] : sent;
+}
+
+/** Gas an HD deposit address paid for its own sweep (`intentId`: sweep-hd:<chain>:<sweep>), out of its topped-up coin. */
+export function hdSweepGasPaid(intentId: string, mode: Mode, chain: Chain, gasWei: bigint): LedgerPosting | undefined {
+  if (gasWei < 0n) throw new RangeError('gas cannot be negative');
+  if (gasWei === 0n) return undefined;
+  return { groupId: `${intentId}:gas`, mode, reference: intentId, entries: transfer(ACCOUNT.gasExpenseOn(chain), ACCOUNT.depositGasOn(chain), nativeAsset(chain), gasWei) };
 }
 
 /** A CCTP burn landed (`transferId`: transfer_<id>): the collector's USDC is gone from its chain, on its way. */

@@ -1,11 +1,11 @@
-// The forwarder inventory's gauges on the API's registry (issue 14 item 6), read from Postgres on each scrape: what
-// each chain's collector holds per asset by the ledger (collector:<chain>: swept, not yet moved on), the EVM
-// relayer's gas per chain as the signer last read it, and how long the oldest forwarder deposit no sweep has taken
-// has waited, per EVM chain and Tron: alert when it passes a few sweep intervals. The names say evm from before
-// Tron had forwarders; dashboards keep them.
+// The sweep inventory's gauges on the API's registry (issue 14 item 6), read from Postgres on each scrape: what each
+// chain's collector holds per asset by the ledger (collector:<chain>: swept, not yet moved on), the EVM relayer's gas
+// per chain as the signer last read it, and how long the oldest deposit no sweep has taken (at a forwarder or an HD
+// address) has waited, per EVM chain and Tron: alert when it passes a few sweep intervals. The names say evm from
+// before Tron had forwarders; dashboards keep them.
 import type { Registry } from 'prom-client';
 import type { Sql } from '../db/client';
-import { oldestUnsweptForwarderDeposits } from '../db/repositories/evmSweeps';
+import { oldestUnsweptDeposits } from '../db/repositories/evmSweeps';
 import { relayerBalances } from '../db/repositories/relayerBalances';
 import { FORWARDER_CHAINS } from '../domain/evmSweepPlan';
 import { scrapedGauge } from './scrapedGauge';
@@ -40,10 +40,10 @@ export function registerEvmSweepMetrics(registry: Registry, sql: Sql): void {
   });
   scrapedGauge(registry, {
     name: 'checkout_evm_unswept_deposit_age_seconds',
-    help: 'How long the oldest confirmed forwarder deposit no sweep has taken has waited, per mode and EVM chain or Tron (0: none)',
+    help: 'How long the oldest confirmed deposit no sweep has taken (forwarder or HD address) has waited, per mode and EVM chain or Tron (0: none)',
     labelNames: ['mode', 'chain'],
     async read() {
-      const rows = await oldestUnsweptForwarderDeposits(sql);
+      const rows = await oldestUnsweptDeposits(sql);
       return MODES.flatMap((mode) =>
         FORWARDER_CHAINS.map((chain) => {
           const oldest = rows.find((r) => r.mode === mode && r.chain === chain)?.oldest;

@@ -49,9 +49,10 @@ type SignerConfig = Pick<Config, 'depositMnemonics' | 'solanaTreasuryKeys' | 'so
 /**
  * The signing material the configuration holds, made ready once: an invalid mnemonic or key stops the start. A
  * treasury pays on its mode's Solana network (RPC_URLS_SOLANA_TESTNET / _MAINNET, first URL) in that network's
- * USDC; a relayer sweeps forwarder deposit addresses on each EVM chain of its mode's network that has an RPC
- * endpoint (worker/evmSweepers.ts), and the Tron relayer on its mode's Tron network (worker/tronSweepers.ts). All
- * write ahead through DATABASE_URL: the worker's role for now, the signer has no role of its own.
+ * USDC; a relayer sweeps forwarder deposit addresses (and tops up HD ones, which the deposit seed sweeps) on each
+ * EVM chain of its mode's network that has an RPC endpoint (worker/evmSweepers.ts), and the Tron relayer on its
+ * mode's Tron network (worker/tronSweepers.ts). All write ahead through DATABASE_URL: the worker's role for now, the
+ * signer has no role of its own.
  */
 export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainsConfig): Promise<SignerDeps> {
   const seeds = depositSeeds(config.depositMnemonics);
@@ -67,7 +68,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
   const chainsConfig = chains ?? loadChainsConfig();
   const registry = createChainRegistry(chainsConfig);
   const sql = createSql(config.databaseUrl, { max: 4 });
-  const evmSweepers = evmSweepersFromConfig(config.evmSweeps, registry, sql);
+  const evmSweepers = evmSweepersFromConfig(config.evmSweeps, registry, sql, { depositSeeds: seeds, collectors: config.depositCollectors });
   const tronSweepers = tronSweepersFromConfig({ tronSweeps: config.tronSweeps, batchSize: config.evmSweeps.batchSize }, chainsConfig, registry, sql);
   if (modes.length === 0) return { depositSeeds: seeds, addressPool: sql, evmSweepers, tronSweepers };
   const verifyDepositBacking = createDepositBackingCheck({ sql, registry, rereadAboveUsdcBaseUnits: BigInt(config.settlementRpcRecheckAboveUsdc) * USDC_BASE_UNITS });

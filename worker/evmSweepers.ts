@@ -1,8 +1,10 @@
-// The signer's EVM forwarder sweepers (activities/sweeps/evmSweep.ts), one per (EVM chain, mode) whose relayer key
-// and RPC endpoint are configured: the relayer of EVM_RELAYER_KEY_<MODE> signs on every EVM chain of the mode's
-// network (RPC_URLS_<CHAIN>_<NETWORK>, first URL), with that chain's fee ceiling and threshold.
+// The signer's EVM sweepers (activities/sweeps/evmSweep.ts), one per (EVM chain, mode) whose relayer key and RPC
+// endpoint are configured: the relayer of EVM_RELAYER_KEY_<MODE> signs on every EVM chain of the mode's network
+// (RPC_URLS_<CHAIN>_<NETWORK>, first URL), with that chain's fee ceiling and threshold. HD deposit addresses are swept
+// with the mode's deposit seed into EVM_DEPOSIT_COLLECTOR_<MODE>, where one is set.
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import type { DepositSeeds } from '../activities/depositAddresses/seed';
 import type { EvmSweepDeps } from '../activities/sweeps/evmSweep';
 import type { EvmSweeperKey } from '../activities/sweeps/evmSweeps';
 import type { EvmSweepConfig } from '../config/evmSweeps';
@@ -17,7 +19,13 @@ const MODES: readonly Mode[] = ['test', 'live'];
 /** Signing reads the chain under row locks: a node that does not answer must not hold them for long. */
 const RPC_TIMEOUT_MS = 10_000;
 
-export function evmSweepersFromConfig(config: EvmSweepConfig, registry: ChainRegistry, sql: Sql): Partial<Record<EvmSweeperKey, EvmSweepDeps>> {
+/** What HD sweeps need per mode: the deposit seed their keys derive from and the collector they send to. */
+export interface HdSweepMaterial {
+  depositSeeds: DepositSeeds;
+  collectors: Record<Mode, string | undefined>;
+}
+
+export function evmSweepersFromConfig(config: EvmSweepConfig, registry: ChainRegistry, sql: Sql, hd: HdSweepMaterial): Partial<Record<EvmSweeperKey, EvmSweepDeps>> {
   const sweepers: Partial<Record<EvmSweeperKey, EvmSweepDeps>> = {};
   for (const mode of MODES) {
     const key = config.relayerKeys[mode];
@@ -41,6 +49,8 @@ export function evmSweepersFromConfig(config: EvmSweepConfig, registry: ChainReg
         tokens: deployment.tokens,
         minimumWholeTokens: config.minimumWholeTokens[chain],
         batchSize: config.batchSize,
+        depositSeed: hd.depositSeeds[mode],
+        collector: hd.collectors[mode],
       };
     }
   }

@@ -1,13 +1,14 @@
 // The Temporal Schedules that run deposit sweeps: sweep_solana_usdc_<mode> (workflows/sweepSolanaUsdc.ts), one per
 // mode, and sweep_evm_<chain>_<token>_<mode> / sweep_tron_<token>_<mode> (workflows/sweepEvmDeposits.ts), one per
-// EVM chain or Tron, token and mode with forwarder deposit addresses (evmSweepScopes), every SWEEP_INTERVAL_SECONDS,
-// never two runs at once (overlap SKIP). Every worker replica ensures them at start: the first creates them, the
-// others (and later starts) update them to the configured interval, so a restart with a new interval takes effect;
-// 0 pauses them. A mode whose signer holds no treasury (or no relayer) runs and returns at once.
+// EVM chain or Tron, token and mode with forwarder deposit addresses or, on EVM chains, a collector for HD ones
+// (evmSweepScopes), every SWEEP_INTERVAL_SECONDS, never two runs at once (overlap SKIP). Every worker replica ensures
+// them at start: the first creates them, the others (and later starts) update them to the configured interval, so a
+// restart with a new interval takes effect; 0 pauses them. A mode whose signer holds no treasury (or no relayer) runs
+// and returns at once.
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec, type Workflow } from '@temporalio/client';
 import type { Config } from '../config/env';
 import type { ChainRegistry } from '../domain/chainRegistry';
-import { FORWARDER_CHAINS } from '../domain/evmSweepPlan';
+import { FORWARDER_CHAINS, type ForwarderChain } from '../domain/evmSweepPlan';
 import { networkForMode } from '../domain/payablePairs';
 import type { Mode } from '../domain/session';
 import { evmSweepScheduleId, sweepScheduleId } from '../domain/taskQueues';
@@ -37,13 +38,16 @@ const evmAction = (scope: SweepEvmDepositsInput, taskQueue: string): ScheduleOpt
 });
 
 /**
- * The forwarder sweeps this deployment has: for each mode with a forwarder factory of the chain's family
- * (EVM_DEPOSIT_FACTORY_<MODE>, TRON_DEPOSIT_FACTORY_<MODE>), each such chain of its network with an RPC endpoint (the
- * indexer's: no deposits are seen without it), each token the chain has there.
+ * The forwarder and HD sweeps this deployment has: for each mode, each chain it has a forwarder factory of the
+ * chain's family for (EVM_DEPOSIT_FACTORY_<MODE>, TRON_DEPOSIT_FACTORY_<MODE>) or, on EVM chains, a collector HD
+ * deposit addresses are swept to (EVM_DEPOSIT_COLLECTOR_<MODE>); of those, each chain of its network with an RPC
+ * endpoint (the indexer's: no deposits are seen without it), each token the chain has there.
  */
-export function evmSweepScopes(config: Pick<Config, 'depositForwarders'>, registry: ChainRegistry): SweepEvmDepositsInput[] {
+export function evmSweepScopes(config: Pick<Config, 'depositForwarders' | 'depositCollectors'>, registry: ChainRegistry): SweepEvmDepositsInput[] {
+  const swept = (mode: Mode, chain: ForwarderChain) =>
+    chain === 'tron' ? config.depositForwarders[mode].tron !== undefined : config.depositForwarders[mode].evm !== undefined || config.depositCollectors[mode] !== undefined;
   return MODES.flatMap((mode) =>
-    FORWARDER_CHAINS.filter((chain) => config.depositForwarders[mode][chain === 'tron' ? 'tron' : 'evm'] !== undefined)
+    FORWARDER_CHAINS.filter((chain) => swept(mode, chain))
       .map((chain) => ({ chain, deployment: registry.get(chain, networkForMode(mode)) }))
       .filter(({ deployment }) => deployment.rpcUrls.length > 0)
       .flatMap(({ chain, deployment }) => deployment.tokens.map((token) => ({ chain, token: token.symbol, mode }))),

@@ -20,7 +20,7 @@ import {
   type EvmCall,
 } from '../../db/repositories/chainIntents';
 import type { Chain } from '../../domain/chains';
-import { initialFees, judgeEvmAttempt, nextNonce, replacementFees, type EvmAttemptVerdict, type Fees } from '../../domain/evmChainIntent';
+import { gasLimitFor, initialFees, judgeEvmAttempt, nextNonce, replacementFees, type EvmAttemptVerdict, type Fees } from '../../domain/evmChainIntent';
 import type { Mode } from '../../domain/session';
 
 export interface EvmChainWriterDeps {
@@ -47,9 +47,6 @@ export interface EvmWriteProgress {
   /** Why nothing new was signed this pass (fees above the ceiling). */
   deferred?: string;
 }
-
-/** Gas estimates are for the state the node sees now; a sweep's clone deployments make the real cost vary a little. */
-const GAS_MARGIN_PERCENT = 20n;
 
 /** Sending bytes the node already has, or whose nonce is already mined, is what a re-broadcast is for: not an error. */
 const ALREADY_THERE = /already known|known transaction|already imported|nonce too low|nonce has already been used/i;
@@ -104,7 +101,7 @@ export function createEvmChainWriter(deps: EvmChainWriterDeps) {
       const estimated = await client.estimateGas({ account: sender, to: call.to as Address, data: call.data as Hex, value: BigInt(call.value) });
       const minedNonceCount = BigInt(await client.getTransactionCount({ address: sender, blockTag: 'latest' }));
       const nonce = await takeEvmNonce(tx, { chain: deps.chain, mode: deps.mode, sender }, (stored) => nextNonce(stored, minedNonceCount));
-      const signed = await signCall(call, nonce, (estimated * (100n + GAS_MARGIN_PERCENT)) / 100n, fees);
+      const signed = await signCall(call, nonce, gasLimitFor(estimated), fees);
       await recordEvmSigned(tx, id, { ...signed, nonce });
       return { intent: await load(tx, id) };
     });

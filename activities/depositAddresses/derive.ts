@@ -141,6 +141,14 @@ export function deriveSolanaKeyPairBytes(seed: Uint8Array, index: number): Uint8
   return new Uint8Array([...node.privateKey, ...node.publicKey]);
 }
 
+/** The EVM deposit address's private key (m/44'/60'/0'/0/{index}): the signer's HD sweeps sign with it, nothing stores it. */
+export function deriveEvmPrivateKey(seed: Uint8Array, index: number): Uint8Array {
+  assertIndex(index);
+  const key = HDKey.fromMasterSeed(seed).derive(`${EVM_ACCOUNT_PATH}/${index}`);
+  if (key.privateKey === null) throw new Error(`BIP-32 derivation at ${EVM_ACCOUNT_PATH}/${index} produced no private key`);
+  return key.privateKey;
+}
+
 export function deriveDepositAddresses(seed: Uint8Array, index: number): DepositAddresses {
   return {
     evm: deriveEvmAddress({ seed }, index),

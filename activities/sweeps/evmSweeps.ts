@@ -1,11 +1,12 @@
-// The signer's forwarder sweep activities: one sweeper per (EVM chain, mode) whose relayer key, RPC endpoint and chain
-// are configured (worker/evmSweepers.ts), and one per mode for Tron whose relayer key and HTTP API are
-// (worker/tronSweepers.ts). A pair without one answers no_relayer and touches nothing.
+// The signer's sweep activities: one sweeper per (EVM chain, mode) whose relayer key, RPC endpoint and chain are
+// configured (worker/evmSweepers.ts), which sweeps HD deposit addresses too, and one per mode for Tron whose relayer
+// key and HTTP API are (worker/tronSweepers.ts). A pair without one answers no_relayer and touches nothing.
+import { log } from '@temporalio/activity';
 import type { TokenSymbol } from '../../domain/chains';
 import type { EvmChain, ForwarderChain } from '../../domain/evmSweepPlan';
 import type { Mode } from '../../domain/session';
 import { createEvmSweep, type EvmSweepDeps } from './evmSweep';
-import type { ForwarderSweep, ForwarderSweepOutcome } from './forwarderSweep';
+import type { ForwarderSweep, EvmSweepOutcome } from './forwarderSweep';
 import { createTronSweep, type TronSweepDeps } from './tronSweep';
 import { observeRelayerBalance } from './relayerBalance';
 
@@ -18,7 +19,7 @@ export interface PlanEvmSweepRequest {
 }
 
 export type PlanEvmSweepAnswer = { status: 'planned'; sweepIds: string[] } | { status: 'no_relayer' };
-export type EvmSweepAnswer = ForwarderSweepOutcome | { status: 'no_relayer' };
+export type EvmSweepAnswer = EvmSweepOutcome | { status: 'no_relayer' };
 
 export type EvmSweeperKey = `${EvmChain}:${Mode}`;
 
@@ -35,7 +36,12 @@ export function createEvmSweepActivities(deps: { sweepers: Partial<Record<EvmSwe
       // Every run reads an EVM relayer's gas, swept or not: the gauge stays fresh on a quiet chain.
       const evmRelayer = deps.sweepers[`${request.chain}:${request.mode}` as EvmSweeperKey];
       if (evmRelayer) await observeRelayerBalance(evmRelayer);
-      return { status: 'planned', sweepIds: await sweeper.plan(request.token, request.runKey) };
+      const planned = await sweeper.plan(request.token, request.runKey);
+      const { chain, token, mode } = request;
+      const counts = { chain, token, mode, sweeps: planned.sweepIds.length, forwarderSweeps: planned.forwarderSweeps, hdSweeps: planned.hdSweeps };
+      if (planned.hdWaiting === 0) log.info('sweep planned', counts);
+      else log.warn(`sweep planned without HD addresses: they need EVM_DEPOSIT_COLLECTOR_${mode.toUpperCase()} and the mode's deposit mnemonic`, { ...counts, hdAddressesWaiting: planned.hdWaiting });
+      return { status: 'planned', sweepIds: planned.sweepIds };
     },
     async advanceEvmSweep(request: { chain: ForwarderChain; mode: Mode; sweepId: string }): Promise<EvmSweepAnswer> {
       const sweeper = sweeperOf(request.chain, request.mode);

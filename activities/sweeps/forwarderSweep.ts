@@ -1,10 +1,11 @@
-// Sweeps forwarder deposit addresses on one chain into the factory's collector (issue 14 item 3), on the signer: it
-// alone holds the relayer key that pays the fees and is the factory's sweeper. The EVM chains and Tron share this: the
-// TVM runs the same DepositFactory, so only the chain's writer, its balance reads and its receipts differ
-// (evmSweep.ts, tronSweep.ts). A plan writes each batch as a sweep row and its chain intent (sweepMany(salts, token)
-// on the address's own factory) before anything is signed; each advance is one resumable pass of the chain's writer,
-// and a landed sweep is recorded, with its ledger postings in the same database transaction, from its Swept events
-// and the fee the relayer paid.
+// Sweeps deposit addresses on one chain into the collector (issue 14 items 2 and 3), on the signer: it alone holds the
+// relayer key that pays the fees and is the factory's sweeper. The EVM chains and Tron share this: the TVM runs the
+// same DepositFactory, so only the chain's writer, its balance reads and its receipts differ (evmSweep.ts,
+// tronSweep.ts). A plan writes each batch as a sweep row and its chain intent (sweepMany(salts, token) on the
+// address's own factory) before anything is signed; each advance is one resumable pass of the chain's writer, and a
+// landed sweep is recorded, with its ledger postings in the same database transaction, from its Swept events and the
+// fee the relayer paid. A chain with HD deposit addresses from before the forwarders (EVM, evmHdSweep.ts) plans them
+// in the same plan, one sweep each, and advance hands a sweep of kind 'hd' to it.
 import type { Queryable, Sql } from '../../db/client';
 import type { ChainIntent } from '../../db/repositories/chainIntents';
 import { findEvmSweep, evmSweepDue, evmSweepsToFinish, insertEvmSweeps, setEvmSweepLanded, setEvmSweepSubmitted, type EvmSweep, type EvmSweepScope } from '../../db/repositories/evmSweeps';
@@ -50,7 +51,8 @@ export interface ForwarderSweepChain {
   landed(sweep: EvmSweep, intent: ChainIntent): Promise<LandedSweep>;
 }
 
-export type ForwarderSweepOutcome =
+/** What a pass of a sweep answers, forwarder or HD alike. */
+export type EvmSweepOutcome =
   /** Nothing signed yet: fees are above the ceiling (`deferred`) or the pass stopped before signing. */
   | { status: 'pending'; deferred?: string }
   | { status: 'submitted'; txHash: string }
@@ -58,10 +60,27 @@ export type ForwarderSweepOutcome =
   /** Reverted: the fee is spent and posted, the addresses are taken by the next run. */
   | { status: 'failed'; txHash: string; gasWei: string };
 
+/** A chain's HD deposit addresses, swept one sweep (of kind 'hd') each beside the forwarder batches. */
+export interface HdSweeps {
+  /** The scope's HD addresses owed a sweep, written as sweeps numbered from `firstBatch`, or how many wait for a collector and a seed. */
+  plan(tx: Queryable, scope: EvmSweepScope & { runKey: string; deployment: TokenDeployment; minimum: bigint; limit: number; firstBatch: number }): Promise<{ sweepIds: string[]; waiting: number }>;
+  /** One step of an unlanded HD sweep. */
+  advance(sweep: EvmSweep): Promise<EvmSweepOutcome>;
+}
+
+/** What a plan wrote: every sweep the run is to carry, and how many HD addresses wait for a collector or a seed. */
+export interface EvmSweepPlanned {
+  sweepIds: string[];
+  forwarderSweeps: number;
+  hdSweeps: number;
+  hdWaiting: number;
+}
+
 /** Addresses one plan reads from the chain, in batches' worth: a bound on the plan's time, the rest wait for the next run. */
 const PLAN_BATCHES = 20;
 
-function outcomeOf(sweep: EvmSweep): ForwarderSweepOutcome | undefined {
+/** The outcome the sweep's row holds once it has landed. */
+export function landedOutcome(sweep: EvmSweep): EvmSweepOutcome | undefined {
   const txHash = sweep.txHash ?? '';
   const gasWei = (sweep.gasWei ?? 0n).toString();
   if (sweep.status === 'finalized') return { status: 'finalized', txHash, moved: (sweep.movedBaseUnits ?? 0n).toString(), gasWei };
@@ -69,27 +88,64 @@ function outcomeOf(sweep: EvmSweep): ForwarderSweepOutcome | undefined {
   return undefined;
 }
 
-export function createForwarderSweep(settings: ForwarderSweepSettings, family: ForwarderSweepChain) {
+/** The outcome a landing just recorded (or an earlier pass recorded) in the sweep's row. */
+export async function recordedOutcome(sql: Sql, sweepId: string): Promise<EvmSweepOutcome> {
+  const sweep = await findEvmSweep(sql, sweepId);
+  const outcome = sweep && landedOutcome(sweep);
+  if (!outcome) throw new Error(`sweep ${sweepId} has no landing recorded`);
+  return outcome;
+}
+
+/**
+ * The outcome of a pass of the sweep's intent (or of the intent it waits for), recording the landing through
+ * `record` (with its ledger postings) the first time a pass sees it final.
+ */
+export async function progressOutcome(
+  sql: Sql,
+  sweep: EvmSweep,
+  progress: { intent: ChainIntent; deferred?: string },
+  record: (status: 'finalized' | 'failed', intent: ChainIntent) => Promise<EvmSweepOutcome>,
+): Promise<EvmSweepOutcome> {
+  const { intent } = progress;
+  switch (intent.status) {
+    case 'prepared':
+      return progress.deferred === undefined ? { status: 'pending' } : { status: 'pending', deferred: progress.deferred };
+    case 'signed':
+    case 'broadcast':
+    case 'confirmed':
+      await setEvmSweepSubmitted(sql, sweep.id, intent.signature ?? '');
+      return { status: 'submitted', txHash: intent.signature ?? '' };
+    case 'finalized':
+    case 'failed':
+      return record(intent.status, intent);
+  }
+}
+
+export function createForwarderSweep(settings: ForwarderSweepSettings, family: ForwarderSweepChain, hd?: HdSweeps) {
   const { sql, mode } = settings;
   const { chain } = family;
   const tokenOf = (token: TokenSymbol) => settings.tokens.find((t) => t.symbol === token);
 
   /**
    * The sweeps this run is to carry for `token`: those it planned before (a retry), those of earlier runs that have
-   * not landed, then new batches of what the due addresses hold now. One plan at a time per (chain, token, mode), so
-   * two runs cannot put one address in two batches. A token the chain does not have plans nothing.
+   * not landed, then new batches of what the due forwarder addresses hold now and one sweep per due HD address. One
+   * plan at a time per (chain, token, mode), so two runs cannot put one address in two sweeps. A token the chain does
+   * not have plans nothing.
    */
-  async function plan(token: TokenSymbol, runKey: string): Promise<string[]> {
+  async function plan(token: TokenSymbol, runKey: string): Promise<EvmSweepPlanned> {
+    const nothing = (sweepIds: string[]): EvmSweepPlanned => ({ sweepIds, forwarderSweeps: 0, hdSweeps: 0, hdWaiting: 0 });
     const deployment = tokenOf(token);
-    if (!deployment) return [];
+    if (!deployment) return nothing([]);
     const scope: EvmSweepScope = { mode, chain, token };
     return sql.begin(async (tx) => {
       await tx`select pg_advisory_xact_lock(hashtextextended(${`evm-sweep-plan:${chain}:${mode}:${token}`}, 0))`;
       const { ofRun, unlanded } = await evmSweepsToFinish(tx, scope, runKey);
-      if (ofRun.length > 0) return [...new Set([...ofRun, ...unlanded])];
-      const due = await evmSweepDue(tx, scope, settings.batchSize * PLAN_BATCHES);
+      if (ofRun.length > 0) return nothing([...new Set([...ofRun, ...unlanded])]);
+      const limit = settings.batchSize * PLAN_BATCHES;
+      const minimum = minimumBaseUnits(settings.minimumWholeTokens, deployment.decimals);
+      const due = await evmSweepDue(tx, scope, limit);
       const candidates = await Promise.all(due.map(async (d) => ({ ...d, salt: depositSalt(d.sessionId), balance: await family.balanceOf(deployment.address, d.address) })));
-      const batches = planEvmSweepBatches(candidates, { minimum: minimumBaseUnits(settings.minimumWholeTokens, deployment.decimals), batchSize: settings.batchSize });
+      const batches = planEvmSweepBatches(candidates, { minimum, batchSize: settings.batchSize });
       const planned = await insertEvmSweeps(tx, {
         ...scope,
         runKey,
@@ -97,11 +153,12 @@ export function createForwarderSweep(settings: ForwarderSweepSettings, family: F
         batches,
         insertIntent: (q, id, batch) => family.insertIntent(q, id, deployment.address, batch),
       });
-      return [...unlanded, ...planned];
+      const hdPlanned = hd ? await hd.plan(tx, { ...scope, runKey, deployment, minimum, limit, firstBatch: planned.length }) : { sweepIds: [], waiting: 0 };
+      return { sweepIds: [...unlanded, ...planned, ...hdPlanned.sweepIds], forwarderSweeps: planned.length, hdSweeps: hdPlanned.sweepIds.length, hdWaiting: hdPlanned.waiting };
     });
   }
 
-  async function record(sweep: EvmSweep, status: 'finalized' | 'failed', intent: ChainIntent): Promise<ForwarderSweepOutcome> {
+  async function record(sweep: EvmSweep, status: 'finalized' | 'failed', intent: ChainIntent): Promise<EvmSweepOutcome> {
     const txHash = intent.signature ?? '';
     const landed = await family.landed(sweep, intent);
     await sql.begin(async (tx) => {
@@ -110,32 +167,22 @@ export function createForwarderSweep(settings: ForwarderSweepSettings, family: F
       const moved = { [tokenAsset(sweep.token, sweep.chain)]: landed.moved };
       for (const posting of evmSweepLanded(sweep.id, sweep.mode, sweep.chain, { moved, gasWei: landed.fee })) await postLedger(tx, posting);
     });
-    return outcomeOf((await findEvmSweep(sql, sweep.id)) as EvmSweep) as ForwarderSweepOutcome;
-  }
-
-  async function outcome(sweep: EvmSweep, progress: { intent: ChainIntent; deferred?: string }): Promise<ForwarderSweepOutcome> {
-    const { intent } = progress;
-    switch (intent.status) {
-      case 'prepared':
-        return progress.deferred === undefined ? { status: 'pending' } : { status: 'pending', deferred: progress.deferred };
-      case 'signed':
-      case 'broadcast':
-      case 'confirmed':
-        await setEvmSweepSubmitted(sql, sweep.id, intent.signature ?? '');
-        return { status: 'submitted', txHash: intent.signature ?? '' };
-      case 'finalized':
-      case 'failed':
-        return record(sweep, intent.status, intent);
-    }
+    return recordedOutcome(sql, sweep.id);
   }
 
   return {
     plan,
-    /** One pass of a planned sweep; call again while it is pending or submitted. */
-    async advance(sweepId: string): Promise<ForwarderSweepOutcome> {
+    /** One pass of a planned sweep of either kind; call again while it is pending or submitted. */
+    async advance(sweepId: string): Promise<EvmSweepOutcome> {
       const sweep = await findEvmSweep(sql, sweepId);
       if (!sweep || sweep.mode !== mode || sweep.chain !== chain) throw new Error(`no ${mode} sweep ${sweepId} on ${chain}`);
-      return outcomeOf(sweep) ?? outcome(sweep, await family.advance(sweepId));
+      const landed = landedOutcome(sweep);
+      if (landed) return landed;
+      if (sweep.kind === 'hd') {
+        if (!hd) throw new Error(`${chain} has no HD sweeps, yet sweep ${sweepId} is one`);
+        return hd.advance(sweep);
+      }
+      return progressOutcome(sql, sweep, await family.advance(sweepId), (status, intent) => record(sweep, status, intent));
     },
   };
 }

@@ -42,7 +42,7 @@ export function createTronSweep(deps: TronSweepDeps) {
       const fee = intent.feePaid ?? 0n;
       if (intent.status === 'failed') return { blockNumber, lastLogIndex: undefined, moved: 0n, perAddress: new Map(), fee };
       const { logs, firstLogIndex } = await deps.api.solidifiedLogs(intent.signature ?? '', blockNumber);
-      const swept = sweptAmounts(tronSweptLogs(logs, firstLogIndex), tronAddressToEvmHex(sweep.factory), tronAddressToEvmHex(sweep.tokenAddress));
+      const swept = sweptAmounts(tronSweptLogs(logs, firstLogIndex), tronAddressToEvmHex(sweep.factory ?? ''), tronAddressToEvmHex(sweep.tokenAddress));
       // Sweep rows keep Tron addresses as deposit_addresses does: base58.
       const perAddress = new Map([...swept.perAddress].map(([address, amount]) => [tronAddressFromEvmHex(address), amount]));
       return { blockNumber, lastLogIndex: swept.lastLogIndex, moved: swept.total, perAddress, fee };

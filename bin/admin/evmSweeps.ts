@@ -1,6 +1,7 @@
-// The forwarder side of `sweep`, EVM chains and Tron: sweeps into the collector (docs/settlement.md#evm-forwarder-sweeps).
-// `sweep now` triggers a (chain, token, mode)'s schedule at once: the schedule skips a run while one is going, and a
-// plan never puts an address in two unlanded sweeps, so it is safe at any time.
+// The forwarder and HD side of `sweep`, EVM chains and Tron: sweeps into the collector
+// (docs/settlement.md#evm-forwarder-sweeps, #evm-hd-sweeps). `sweep now` triggers a (chain, token, mode)'s schedule at
+// once: the schedule skips a run while one is going, and a plan never puts an address in two unlanded sweeps, so it is
+// safe at any time.
 import { ScheduleNotFoundError } from '@temporalio/client';
 import type { EvmSweep } from '../../db/repositories/evmSweeps';
 import { TOKENS } from '../../domain/chains';
@@ -14,11 +15,16 @@ export const evmSweepJson = (s: EvmSweep) => ({
   mode: s.mode,
   chain: s.chain,
   token: s.token,
+  kind: s.kind,
   factory: s.factory,
+  collector: s.collector,
   status: s.status,
   tx_hash: s.txHash,
   moved_base_units: s.movedBaseUnits?.toString() ?? null,
   gas_wei: s.gasWei?.toString() ?? null,
+  topup_rounds: s.topupRounds,
+  topup_wei: s.topupWei?.toString() ?? null,
+  topup_gas_wei: s.topupGasWei?.toString() ?? null,
   created_at: s.createdAt.toISOString(),
   landed_at: s.landedAt?.toISOString() ?? null,
   addresses: s.addresses.map((a) => ({

@@ -1,5 +1,6 @@
-// evm_sweeps and their addresses (migrations 0044, 0049): a forwarder sweep's row on an EVM chain or Tron, written with
-// its chain intent before anything is signed, and the forwarder deposit addresses it empties. Which addresses are due
+// evm_sweeps and their addresses (migrations 0044, 0048, 0049): a forwarder sweep's row on an EVM chain or Tron, or an
+// HD address's sweep on an EVM chain, written with its chain intent before anything is signed, and the deposit
+// addresses it empties. Which addresses are due
 // a sweep is decided here from the rows the indexer and the sessions wrote; what they hold is read from the chain by
 // the caller. An EVM address is kept in lowercase hex, a Tron one in base58 `T…` as deposit_addresses has it.
 import { ulid } from 'ulid';
@@ -8,12 +9,16 @@ import { networkForMode } from '../../domain/payablePairs';
 import type { EvmSweepBatch, EvmSweepCandidate, ForwarderChain } from '../../domain/evmSweepPlan';
 import type { Mode } from '../../domain/session';
 import type { Queryable } from '../client';
+import { insertEvmChainIntent, type EvmCall } from './chainIntents';
 
 export type EvmSweepStatus = 'pending' | 'submitted' | 'finalized' | 'failed';
+/** A forwarder batch (sweepMany by the relayer) or one HD address (its own transfer after a top-up, migration 0048). */
+export type EvmSweepKind = 'forwarder' | 'hd';
 
 export interface EvmSweepAddress {
   address: string;
-  salt: string;
+  /** A forwarder's CREATE2 salt; none for an HD address. */
+  salt: string | null;
   sessionId: string;
   plannedBaseUnits: bigint;
   sweptBaseUnits: bigint | null;
@@ -25,19 +30,27 @@ export interface EvmSweep {
   chain: ForwarderChain;
   token: TokenSymbol;
   tokenAddress: string;
-  factory: string;
+  kind: EvmSweepKind;
+  /** The factory a forwarder sweep calls; none for an HD sweep. */
+  factory: string | null;
+  /** Where an HD sweep sends the tokens; a forwarder sweep's destination is its factory's. */
+  collector: string | null;
   status: EvmSweepStatus;
   txHash: string | null;
   blockNumber: bigint | null;
   movedBaseUnits: bigint | null;
   /** Wei on an EVM chain, sun on Tron: what the relayer paid in the chain's native coin. */
   gasWei: bigint | null;
+  /** An HD sweep's landed top-ups: how many, the native coin the relayer sent and the gas it paid for them. */
+  topupRounds: number;
+  topupWei: bigint | null;
+  topupGasWei: bigint | null;
   createdAt: Date;
   landedAt: Date | null;
   addresses: EvmSweepAddress[];
 }
 
-type Amounts = 'blockNumber' | 'movedBaseUnits' | 'gasWei';
+type Amounts = 'blockNumber' | 'movedBaseUnits' | 'gasWei' | 'topupWei' | 'topupGasWei';
 type SweepRow = Omit<EvmSweep, Amounts | 'addresses'> & Record<Amounts, string | null>;
 
 const big = (value: string | null) => (value === null ? null : BigInt(value));
@@ -45,14 +58,15 @@ const big = (value: string | null) => (value === null ? null : BigInt(value));
 /** The newest sweeps first: one by id, or those of a mode and chain. */
 export async function listEvmSweeps(sql: Queryable, options: { id?: string; mode?: Mode; chain?: ForwarderChain; limit: number }): Promise<EvmSweep[]> {
   const rows = await sql<SweepRow[]>`
-    select id, mode, chain, token, token_address as "tokenAddress", factory, status, tx_hash as "txHash", block_number::text as "blockNumber",
-      moved_base_units::text as "movedBaseUnits", gas_wei::text as "gasWei", created_at as "createdAt", landed_at as "landedAt"
+    select id, mode, chain, token, token_address as "tokenAddress", kind, factory, collector, status, tx_hash as "txHash", block_number::text as "blockNumber",
+      moved_base_units::text as "movedBaseUnits", gas_wei::text as "gasWei", topup_rounds as "topupRounds", topup_wei::text as "topupWei", topup_gas_wei::text as "topupGasWei",
+      created_at as "createdAt", landed_at as "landedAt"
     from evm_sweeps
     where (${options.id ?? null}::text is null or id = ${options.id ?? null}) and (${options.mode ?? null}::text is null or mode = ${options.mode ?? null})
       and (${options.chain ?? null}::text is null or chain = ${options.chain ?? null})
     order by created_at desc, id desc limit ${options.limit}`;
   if (rows.length === 0) return [];
-  const addresses = await sql<Array<{ sweep_id: string; address: string; salt: string; session_id: string; planned: string; swept: string | null }>>`
+  const addresses = await sql<Array<{ sweep_id: string; address: string; salt: string | null; session_id: string; planned: string; swept: string | null }>>`
     select sweep_id, address, salt, session_id, planned_base_units::text as planned, swept_base_units::text as swept
     from evm_sweep_addresses where sweep_id in ${sql(rows.map((r) => r.id))} order by address`;
   return rows.map((r) => ({
@@ -60,6 +74,8 @@ export async function listEvmSweeps(sql: Queryable, options: { id?: string; mode
     blockNumber: big(r.blockNumber),
     movedBaseUnits: big(r.movedBaseUnits),
     gasWei: big(r.gasWei),
+    topupWei: big(r.topupWei),
+    topupGasWei: big(r.topupGasWei),
     addresses: addresses
       .filter((a) => a.sweep_id === r.id)
       .map((a) => ({ address: a.address, salt: a.salt, sessionId: a.session_id, plannedBaseUnits: BigInt(a.planned), sweptBaseUnits: big(a.swept) })),
@@ -121,6 +137,82 @@ export async function evmSweepDue(sql: Queryable, scope: EvmSweepScope, limit: n
   return rows.map((r) => ({ address: r.address, factory: r.factory, sessionId: r.session_id }));
 }
 
+export interface EvmHdSweepDue {
+  address: string;
+  sessionId: string;
+  derivationIndex: number;
+}
+
+/**
+ * HD deposit addresses of the scope owed a sweep: more confirmed, credited deposits than finalized HD sweeps took
+ * from them (an HD transfer moves the amount it was planned with, so a deposit arriving meanwhile stays owed), and
+ * none being taken now. The oldest deposits first, so a limit never starves them.
+ */
+export async function evmHdSweepDue(sql: Queryable, scope: EvmSweepScope, limit: number): Promise<EvmHdSweepDue[]> {
+  const rows = await sql<Array<{ address: string; session_id: string; derivation_index: string }>>`
+    with swept as (
+      select a.address, sum(a.swept_base_units) as swept
+      from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
+      where s.kind = 'hd' and s.chain = ${scope.chain} and s.token = ${scope.token} and s.status = 'finalized'
+      group by a.address
+    ), credited as (
+      select lower(da.evm_address) as address, da.session_id, da.derivation_index, sum(d.amount_base_units) as credited, min(d.created_at) as oldest
+      from deposit_addresses da
+      join deposits d on d.session_id = da.session_id and d.chain = ${scope.chain} and d.network = ${networkForMode(scope.mode)}
+        and d.token = ${scope.token} and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(da.evm_address)
+      where da.mode = ${scope.mode} and da.evm_scheme = 'hd'
+      group by da.evm_address, da.session_id, da.derivation_index
+    )
+    select c.address, c.session_id, c.derivation_index from credited c left join swept s on s.address = c.address
+    where c.credited > coalesce(s.swept, 0)
+      and not exists (
+        select 1 from evm_sweep_addresses a join evm_sweeps u on u.id = a.sweep_id
+        where a.address = c.address and u.chain = ${scope.chain} and u.token = ${scope.token} and u.status in ('pending', 'submitted'))
+    order by c.oldest, c.address limit ${limit}`;
+  return rows.map((r) => ({ address: r.address, sessionId: r.session_id, derivationIndex: Number(r.derivation_index) }));
+}
+
+/** The derivation index of an HD sweep's address (its session's), which the signer derives its key from. */
+export async function evmHdSweepDerivationIndex(sql: Queryable, sweepId: string): Promise<number | undefined> {
+  const [row] = await sql<{ derivation_index: string }[]>`
+    select da.derivation_index from evm_sweep_addresses a join deposit_addresses da on da.session_id = a.session_id
+    where a.sweep_id = ${sweepId} and da.evm_scheme = 'hd'`;
+  return row === undefined ? undefined : Number(row.derivation_index);
+}
+
+/**
+ * HD sweeps, one per address, each its transfer's chain intent (the address is its sender) and its sweep row, in one
+ * transaction of the caller's; numbered in the run after its `firstBatch - 1` forwarder batches.
+ */
+export async function insertEvmHdSweeps(
+  sql: Queryable,
+  plan: EvmSweepScope & { runKey: string; tokenAddress: string; collector: string; firstBatch: number; addresses: Array<EvmHdSweepDue & { balance: bigint }>; call: (amount: bigint) => EvmCall },
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [offset, hd] of plan.addresses.entries()) {
+    const id = `sweep-hd:${plan.chain}:${ulid()}`;
+    await insertEvmChainIntent(sql, { id, chain: plan.chain, mode: plan.mode, sender: hd.address, call: plan.call(hd.balance) });
+    await sql`insert into evm_sweeps (id, mode, chain, token, token_address, kind, collector, run_key, batch)
+              values (${id}, ${plan.mode}, ${plan.chain}, ${plan.token}, ${plan.tokenAddress}, 'hd', ${plan.collector}, ${plan.runKey}, ${plan.firstBatch + offset})`;
+    await sql`insert into evm_sweep_addresses (sweep_id, address, session_id, planned_base_units)
+              values (${id}, ${hd.address.toLowerCase()}, ${hd.sessionId}, ${hd.balance.toString()})`;
+    ids.push(id);
+  }
+  return ids;
+}
+
+/**
+ * An HD sweep's landed top-up of `round` (1, 2, …), added to what earlier rounds sent; true when this call recorded
+ * it (the caller posts the ledger in the same transaction), false when it was recorded before.
+ */
+export async function setEvmHdTopUpLanded(sql: Queryable, id: string, round: number, landed: { sentWei: bigint; gasWei: bigint }): Promise<boolean> {
+  const updated = await sql`
+    update evm_sweeps set topup_rounds = ${round}, topup_wei = coalesce(topup_wei, 0) + ${landed.sentWei.toString()},
+      topup_gas_wei = coalesce(topup_gas_wei, 0) + ${landed.gasWei.toString()}, updated_at = now()
+    where id = ${id} and kind = 'hd' and topup_rounds = ${round - 1}`;
+  return updated.count > 0;
+}
+
 /**
  * The plan's batches, each a chain intent (written by `insertIntent`, the chain family's) and its sweep row, in one
  * transaction of the caller's.
@@ -168,26 +260,45 @@ export async function setEvmSweepLanded(
 }
 
 /**
- * Per mode and chain (EVM or Tron), when the oldest confirmed, credited forwarder deposit that no finalized sweep has
- * taken yet was recorded (evmSweepDue's rule, over every token and address): the age operators alert on.
+ * Per mode and chain (EVM or Tron), when the oldest confirmed, credited deposit no finalized sweep has taken yet was
+ * recorded, over every token and address: forwarder addresses by evmSweepDue's rule, HD addresses by evmHdSweepDue's
+ * (the oldest deposit of an address owed more than its sweeps took). The age operators alert on.
  */
-export async function oldestUnsweptForwarderDeposits(sql: Queryable): Promise<Array<{ mode: Mode; chain: ForwarderChain; oldest: Date }>> {
+export async function oldestUnsweptDeposits(sql: Queryable): Promise<Array<{ mode: Mode; chain: ForwarderChain; oldest: Date }>> {
   return sql<Array<{ mode: Mode; chain: ForwarderChain; oldest: Date }>>`
     with last_swept as (
       select s.chain, s.token, a.address, max(array[s.block_number, s.last_log_index]) as at
       from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
-      where s.status = 'finalized'
+      where s.status = 'finalized' and s.kind = 'forwarder'
       group by s.chain, s.token, a.address
     ),
     forwarders as (
       select session_id, mode, evm_address as address, lower(evm_address) as key, false as tron from deposit_addresses where evm_scheme = 'forwarder'
       union all
       select session_id, mode, tron_address, tron_address, true from deposit_addresses where tron_scheme = 'forwarder'
+    ), forwarder as (
+      select f.mode, d.chain, d.created_at
+      from forwarders f
+      join deposits d on d.session_id = f.session_id and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(f.address) and (d.chain = 'tron') = f.tron
+      left join last_swept l on l.chain = d.chain and l.token = d.token and l.address = f.key
+      where l.at is null or array[d.block_number, d.log_index::bigint] > l.at
+    ), hd_swept as (
+      select s.chain, s.token, a.address, sum(a.swept_base_units) as swept
+      from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
+      where s.status = 'finalized' and s.kind = 'hd'
+      group by s.chain, s.token, a.address
+    ), hd as (
+      select da.mode, d.chain, d.token, lower(da.evm_address) as address, sum(d.amount_base_units) as credited, min(d.created_at) as created_at
+      from deposit_addresses da
+      join deposits d on d.session_id = da.session_id and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(da.evm_address)
+      where da.evm_scheme = 'hd'
+      group by da.mode, d.chain, d.token, lower(da.evm_address)
     )
-    select f.mode, d.chain, min(d.created_at) as oldest
-    from forwarders f
-    join deposits d on d.session_id = f.session_id and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(f.address) and (d.chain = 'tron') = f.tron
-    left join last_swept l on l.chain = d.chain and l.token = d.token and l.address = f.key
-    where l.at is null or array[d.block_number, d.log_index::bigint] > l.at
-    group by f.mode, d.chain`;
+    select mode, chain, min(created_at) as oldest from (
+      select mode, chain, created_at from forwarder
+      union all
+      select h.mode, h.chain, h.created_at from hd h left join hd_swept s on s.chain = h.chain and s.token = h.token and s.address = h.address
+      where h.credited > coalesce(s.swept, 0)
+    ) unswept
+    group by mode, chain`;
 }

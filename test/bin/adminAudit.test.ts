@@ -134,12 +134,13 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
     await ok(['settlement', 'retry', paidOut.paymentId], { arguments: { payment: paidOut.paymentId }, targets: () => [paidOut.paymentId] });
     const swept = await ok(['sweep', 'run', '--mode', 'test'], { arguments: { mode: 'test' }, targets: (out) => [out.workflow_id as string] });
     await service.temporal.workflow.getHandle(swept.workflow_id as string).terminate('test over').catch(() => undefined);
-    const evmScope = { chain: 'base', token: 'USDC', mode: 'test' } as const;
+    // A scope no other test file's schedule has: they share the Temporal server, and this one triggers and deletes it.
+    const evmScope = { chain: 'arbitrum', token: 'USDC', mode: 'test' } as const;
     await ensureSweepSchedules(service.temporal, { taskQueue: service.config.temporal.taskQueue, intervalSeconds: 3600, evmScopes: [evmScope] });
     const evmSchedule = service.temporal.schedule.getHandle(evmSweepScheduleId(evmScope));
     try {
-      await ok(['sweep', 'now', '--chain', 'base', '--token', 'usdc', '--mode', 'test'], {
-        arguments: { chain: 'base', token: 'usdc', mode: 'test' },
+      await ok(['sweep', 'now', '--chain', 'arbitrum', '--token', 'usdc', '--mode', 'test'], {
+        arguments: { chain: 'arbitrum', token: 'usdc', mode: 'test' },
         targets: (out) => [out.schedule_id as string],
       });
     } finally {

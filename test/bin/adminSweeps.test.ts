@@ -3,7 +3,7 @@
 // queue, named after its schedule, and refuses a mode that is not one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEvmChainIntent } from '../../db/repositories/chainIntents';
-import { insertEvmSweeps, setEvmSweepLanded } from '../../db/repositories/evmSweeps';
+import { insertEvmHdSweeps, insertEvmSweeps, setEvmHdTopUpLanded, setEvmSweepLanded } from '../../db/repositories/evmSweeps';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import { setSweepLanded, insertSweeps } from '../../db/repositories/solanaSweeps';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
@@ -63,6 +63,24 @@ describe('checkout-admin sweep', () => {
     expect(lines[1]).toMatch(new RegExp(`^${landed}\\s+test\\s+confirmed\\s+2\\s+3\\.000000\\s+10000\\s+4078560\\s+.*sig-landed$`));
   });
 
+  it('list shows an HD address\'s sweep with its kind, its collector and the relayer\'s top-up', async () => {
+    const sql = service.db.sql;
+    const { merchant } = await createTestMerchant(sql);
+    const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
+    await insertSessionRecord(sql, record, 'completed');
+    const collector = '0x00000000000000000000000000000000000000cc';
+    const [hd] = (await insertEvmHdSweeps(sql, {
+      mode: 'test', chain: 'base', token: 'USDC', runKey: 'run-d', tokenAddress: '0x00000000000000000000000000000000000000c0', collector, firstBatch: 0,
+      addresses: [{ address: '0x00000000000000000000000000000000000000a2', sessionId: record.sessionId, derivationIndex: 7, balance: 2_000_000n }],
+      call: () => ({ to: '0x00000000000000000000000000000000000000c0', data: '0x', value: '0' }),
+    })) as [string];
+    await setEvmHdTopUpLanded(sql, hd, 1, { sentWei: 90_000n, gasWei: 21_000n });
+    const out = (await cli.json(['sweep', 'list', '--mode', 'test'])) as { evm_sweeps: Array<Record<string, unknown>> };
+    expect(out.evm_sweeps[0]).toMatchObject({ id: hd, kind: 'hd', factory: null, collector, status: 'pending', topup_rounds: 1, topup_wei: '90000', topup_gas_wei: '21000' });
+    expect(out.evm_sweeps[1]).toMatchObject({ id: evmLanded, kind: 'forwarder', factory: FACTORY, collector: null, topup_wei: null });
+    expect(hd).toMatch(/^sweep-hd:base:/);
+  });
+
   it('run starts the mode\'s sweep workflow now, on the session queue, named after its schedule', async () => {
     const out = (await cli.json(['sweep', 'run', '--mode', 'live'])) as { workflow_id: string; started: boolean };
     expect(out.workflow_id).toMatch(/^sweep_solana_usdc_live-manual-[0-9A-Z]{26}$/);
@@ -72,16 +90,17 @@ describe('checkout-admin sweep', () => {
   });
 
   it('now triggers the chain\'s forwarder sweep schedule, and refuses one the worker has not created', async () => {
-    const scope = { chain: 'base', token: 'USDC', mode: 'test' } as const;
+    // A scope no other test file's schedule has: they share the Temporal server, and this one triggers and deletes it.
+    const scope = { chain: 'optimism', token: 'USDC', mode: 'test' } as const;
     await ensureSweepSchedules(service.temporal, { taskQueue: service.config.temporal.taskQueue, intervalSeconds: 3600, evmScopes: [scope] });
     const schedule = service.temporal.schedule.getHandle(evmSweepScheduleId(scope));
     try {
-      const out = await cli.json(['sweep', 'now', '--chain', 'base', '--token', 'usdc', '--mode', 'test']);
-      expect(out).toEqual({ schedule_id: 'sweep_evm_base_usdc_test', triggered: true });
+      const out = await cli.json(['sweep', 'now', '--chain', 'optimism', '--token', 'usdc', '--mode', 'test']);
+      expect(out).toEqual({ schedule_id: 'sweep_evm_optimism_usdc_test', triggered: true });
       let actions = (await schedule.describe()).info.recentActions;
       while (actions.length === 0) actions = (await schedule.describe()).info.recentActions;
       const started = actions[0]!.action.workflow.workflowId;
-      expect(started).toMatch(/^sweep_evm_base_usdc_test-/);
+      expect(started).toMatch(/^sweep_evm_optimism_usdc_test-/);
       expect(await service.temporal.workflow.getHandle(started).describe()).toMatchObject({ type: 'sweepEvmDeposits' });
       await service.temporal.workflow.getHandle(started).terminate('test over');
     } finally {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SWEEP_MIN_AMOUNT, EVM_CHAINS, minimumBaseUnits, planEvmSweepBatches, sweptAmounts, type EvmSweepCandidate } from '../../domain/evmSweepPlan';
+import { DEFAULT_SWEEP_MIN_AMOUNT, EVM_CHAINS, holdingsToSweep, minimumBaseUnits, planEvmSweepBatches, sweptAmounts, type EvmSweepCandidate } from '../../domain/evmSweepPlan';
 
 const FACTORY_A = '0x00000000000000000000000000000000000000aa';
 const FACTORY_B = '0x00000000000000000000000000000000000000bb';
@@ -9,6 +9,20 @@ const candidate = (n: number, balance: bigint, factory = FACTORY_A): EvmSweepCan
   factory,
   sessionId: `sess_${n}`,
   balance,
+});
+
+describe('holdingsToSweep (HD addresses, one sweep each)', () => {
+  const hd = (n: number, balance: bigint) => ({ address: `0x${n.toString(16).padStart(40, '0')}`, balance });
+
+  it('takes the addresses holding something, each once, in address order, whatever the case', () => {
+    const taken = holdingsToSweep([hd(3, 1n), hd(1, 5n), hd(2, 0n), { ...hd(3, 1n), address: hd(3, 1n).address.toUpperCase() }], 0n);
+    expect(taken.map((h) => h.address)).toEqual([hd(1, 5n).address, hd(3, 1n).address]);
+  });
+
+  it('takes nothing while their total is below the minimum, as forwarder batches wait', () => {
+    expect(holdingsToSweep([hd(1, 4n), hd(2, 5n)], 10n)).toEqual([]);
+    expect(holdingsToSweep([hd(1, 4n), hd(2, 6n)], 10n)).toHaveLength(2);
+  });
 });
 
 describe('planEvmSweepBatches', () => {

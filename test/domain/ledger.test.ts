@@ -9,6 +9,8 @@ import {
   crossChainDepositReceived,
   depositReceived,
   evmSweepLanded,
+  hdGasToppedUp,
+  hdSweepGasPaid,
   isBalanced,
   payoutChainCosts,
   payoutConfirmed,
@@ -164,5 +166,33 @@ describe('cross-chain postings: a deposit on base paid from the treasury, swept,
     expect(() => transferReceived('transfer_2', 'live', 'base', { burned: 10n, received: 11n })).toThrow(/more than was burned/);
     expect(() => evmSweepLanded('sweep:base:2', 'live', 'base', { moved: { 'usdc:base': -1n }, gasWei: 0n })).toThrow(RangeError);
     expect(relayerGasPaid('burn:t', 'live', 'base', 0n)).toBeUndefined();
+  });
+});
+
+describe('an HD deposit address swept by its own key, its gas topped up by the relayer', () => {
+  it('moves the relayer\'s coin to the address\'s gas, spends it on the transfer, and leaves the unspent rest with the address', () => {
+    const postings = [
+      relayerFunded('live', 'base', '0xfund', 10n ** 16n),
+      ...hdGasToppedUp('topup:base:1', 'live', 'base', { sentWei: 60_000n, gasWei: 21_000n }),
+      ...evmSweepLanded('sweep-hd:base:1', 'live', 'base', { moved: { 'usdc:base': 5_000_000n }, gasWei: 0n }),
+      hdSweepGasPaid('sweep-hd:base:1', 'live', 'base', 45_000n),
+    ].filter((posting) => posting !== undefined);
+    for (const posting of postings) expect(isBalanced(posting), posting.groupId).toBe(true);
+    expect(postings.map((p) => p.groupId)).toEqual(['relayer-funding:base:0xfund', 'topup:base:1:sent', 'topup:base:1:gas', 'sweep-hd:base:1:usdc:base', 'sweep-hd:base:1:gas']);
+    expect(balances(postings.flatMap((p) => p.entries))).toEqual({
+      'collector:base usdc:base': 5_000_000n,
+      'deposits:base usdc:base': -5_000_000n,
+      'deposit_gas:base native:base': 15_000n,
+      'gas_expense:base native:base': 66_000n,
+      'relayer:base native:base': 10n ** 16n - 81_000n,
+      'treasury_funding:base native:base': -(10n ** 16n),
+    });
+  });
+
+  it('posts nothing for a skipped top-up or free gas, and refuses negative amounts', () => {
+    expect(hdGasToppedUp('topup:base:2', 'live', 'base', { sentWei: 0n, gasWei: 0n })).toEqual([]);
+    expect(hdSweepGasPaid('sweep-hd:base:2', 'live', 'base', 0n)).toBeUndefined();
+    expect(() => hdGasToppedUp('topup:base:2', 'live', 'base', { sentWei: -1n, gasWei: 0n })).toThrow(RangeError);
+    expect(() => hdSweepGasPaid('sweep-hd:base:2', 'live', 'base', -1n)).toThrow(RangeError);
   });
 });

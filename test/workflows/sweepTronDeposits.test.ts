@@ -5,12 +5,7 @@
 // nothing. The signer runs as it starts in production, from its environment (TRON_RELAYER_KEY_TEST,
 // TRON_HTTP_API_URL_TESTNET).
 import { randomBytes } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { depositXpubsFromSeeds } from '../../activities/depositAddresses/derive';
-import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
-import type { SignerDeps } from '../../activities/signer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig } from '../../config/env';
 import type { Sql } from '../../db/client';
@@ -18,13 +13,11 @@ import { unbalancedLedgerGroups } from '../../db/repositories/ledger';
 import { createChainRegistry } from '../../domain/chainRegistry';
 import { ACCOUNT, nativeAsset, tokenAsset } from '../../domain/ledger';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
-import { createSignerWorker, signerDepsFromConfig } from '../../worker/createSignerWorker';
-import { createWorker } from '../../worker/createWorker';
 import { ensureSweepSchedules, evmSweepScopes } from '../../worker/sweepSchedules';
-import type { SweepEvmDepositsResult } from '../../workflows/sweepEvmDeposits';
 import { connectWorker, ledgerBalance } from '../activities/sweeps/evmSweepFixture';
 import { tronAddress, tronForwarderDeposit, type TronSweepFixture } from '../activities/sweeps/tronSweepFixture';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { startSweepWorkers, type SweepWorkers } from '../support/sweepWorkers';
 import { startTronWalletNode, type TronWalletNode } from '../support/tron/tronWalletNode';
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -37,12 +30,7 @@ let db: TestDatabase;
 let worker: Sql;
 let node: TronWalletNode;
 let f: TronSweepFixture;
-let connection: Connection;
-let client: Client;
-let nativeConnection: NativeConnection;
-let workers: Worker[];
-let running: Promise<unknown>;
-let signer: SignerDeps;
+let sweep: SweepWorkers;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
@@ -61,53 +49,25 @@ beforeAll(async () => {
     SWEEP_MIN_AMOUNT_TRON: '0',
     DATABASE_URL: db.urlAs('checkout_worker'),
   };
-  signer = await signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env));
-  connection = await Connection.connect({ address: inject('temporalAddress') });
-  client = new Client({ connection });
-  nativeConnection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  const activities = { sql: worker, paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig(env))), depositXpubs: depositXpubsFromSeeds(signer.depositSeeds), liveTokenPrices: {} };
-  workers = [
-    await createWorker({ connection: nativeConnection, namespace: 'default', taskQueue, activities, workflowBundle: { code: inject('workflowBundleCode') } }),
-    await createSignerWorker({ connection: nativeConnection, namespace: 'default', sessionTaskQueue: taskQueue, signer }),
-  ];
-  running = Promise.all(workers.map((w) => w.run()));
+  sweep = await startSweepWorkers(env, { taskQueue, sql: worker, scheduleId: evmSweepScheduleId(scope) });
 });
 afterAll(async () => {
-  await client?.schedule.getHandle(evmSweepScheduleId(scope)).delete().catch(() => undefined);
-  for (const w of workers ?? []) w.shutdown();
-  await running;
-  await nativeConnection?.close();
-  await connection?.close();
+  await sweep?.stop();
   await worker?.end({ timeout: 5 });
-  await signer?.tronSweepers?.test?.sql.end({ timeout: 5 });
+  await sweep?.signer.tronSweepers?.test?.sql.end({ timeout: 5 });
   await Promise.all([db?.drop(), node?.close()]);
 });
 
-/** Triggers the schedule and waits for the run it starts, the stand-in producing a block every 200 ms meanwhile. */
-async function triggerRun(): Promise<SweepEvmDepositsResult> {
-  const schedule = client.schedule.getHandle(evmSweepScheduleId(scope));
-  const before = (await schedule.describe()).info.recentActions.length;
-  await schedule.trigger();
-  const blocks = setInterval(() => node.mine(1), 200);
-  try {
-    for (;;) {
-      const actions = (await schedule.describe()).info.recentActions;
-      const action = actions.length > before ? actions.at(-1) : undefined;
-      if (action) return await client.workflow.getHandle<() => Promise<SweepEvmDepositsResult>>(action.action.workflow.workflowId, action.action.workflow.firstExecutionRunId).result();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  } finally {
-    clearInterval(blocks);
-  }
-}
+/** A run of the schedule, the stand-in producing a block every 200 ms meanwhile. */
+const triggerRun = () => sweep.triggerRun(() => node.mine(1));
 
 describe('the sweep_tron_<token>_<mode> schedules', () => {
   it('exist for a mode with a Tron factory, and a run sweeps two forwarder deposits in one sweepMany; the next moves nothing', async () => {
     const { TRON_RELAYER_KEY_TEST: _signersOnly, ...workerEnv } = env;
     const scopes = evmSweepScopes(loadConfig(workerEnv, 'worker'), createChainRegistry(loadChainsConfig(workerEnv)));
     expect(scopes).toEqual([scope]);
-    await ensureSweepSchedules(client, { taskQueue, intervalSeconds: 3600, evmScopes: scopes });
-    const created = await client.schedule.getHandle('sweep_tron_usdt_test').describe();
+    await ensureSweepSchedules(sweep.client, { taskQueue, intervalSeconds: 3600, evmScopes: scopes });
+    const created = await sweep.client.schedule.getHandle('sweep_tron_usdt_test').describe();
     expect(created.action).toMatchObject({ workflowType: 'sweepEvmDeposits', args: [scope], taskQueue });
 
     const addresses = [await tronForwarderDeposit(f, 4_000_000n), await tronForwarderDeposit(f, 6_000_000n)];

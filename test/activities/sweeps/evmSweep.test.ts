@@ -7,7 +7,7 @@ import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmChainWriter } from '../../../activities/chainWrites/evmChainWriter';
 import { createEvmSweep } from '../../../activities/sweeps/evmSweep';
-import type { ForwarderSweepOutcome } from '../../../activities/sweeps/forwarderSweep';
+import type { EvmSweepOutcome } from '../../../activities/sweeps/forwarderSweep';
 import { findEvmSweep } from '../../../db/repositories/evmSweeps';
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
 import type { EvmChain } from '../../../domain/evmSweepPlan';
@@ -16,12 +16,12 @@ import * as depositFactory from '../../../contracts/artifacts/depositFactory';
 import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics';
 import { COLLECTOR, hasCode, OWNER, startDepositContractsChain, SWEEPER } from '../../contracts/depositContractsFixture';
 import { createTestDatabase } from '../../support/database';
-import { connectWorker, deposit, forwarderSession, ledgerBalance, sweeperDeps, type EvmSweepFixture, type ForwarderDeposit } from './evmSweepFixture';
+import { connectWorker, deposit, planIds, forwarderSession, ledgerBalance, sweeperDeps, type EvmSweepFixture, type SessionDepositAddress } from './evmSweepFixture';
 
 let f: EvmSweepFixture;
 /** Each chain label's USDC on the one local node, and the deposit addresses made for it. */
 const tokens = new Map<EvmChain, Address>();
-const addresses = new Map<EvmChain, ForwarderDeposit[]>();
+const addresses = new Map<EvmChain, SessionDepositAddress[]>();
 
 beforeAll(async () => {
   const [contracts, db] = await Promise.all([startDepositContractsChain(), createTestDatabase()]);
@@ -59,8 +59,8 @@ function sweeper(chain: EvmChain, overrides: Parameters<typeof sweeperDeps>[3] =
   return createEvmSweep(sweeperDeps(f, chain, [{ symbol: 'USDC', address: token, decimals: 6 }], overrides));
 }
 
-async function depositTo(chain: EvmChain, amounts: bigint[]): Promise<ForwarderDeposit[]> {
-  const made: ForwarderDeposit[] = [];
+async function depositTo(chain: EvmChain, amounts: bigint[]): Promise<SessionDepositAddress[]> {
+  const made: SessionDepositAddress[] = [];
   for (const amount of amounts) {
     const session = await forwarderSession(f);
     await deposit(f, chain, session, tokens.get(chain)!, amount);
@@ -71,7 +71,7 @@ async function depositTo(chain: EvmChain, amounts: bigint[]): Promise<ForwarderD
 }
 
 /** Passes until the sweep has landed, a block mined after each one that waits. */
-async function sweepToEnd(sweep: ReturnType<typeof sweeper>, id: string): Promise<ForwarderSweepOutcome> {
+async function sweepToEnd(sweep: ReturnType<typeof sweeper>, id: string): Promise<EvmSweepOutcome> {
   for (let pass = 0; pass < 20; pass++) {
     const outcome = await sweep.advance(id);
     if (outcome.status === 'finalized' || outcome.status === 'failed') return outcome;
@@ -96,7 +96,7 @@ describe('EVM forwarder sweep', () => {
     const [a, b] = await depositTo('base', [1_500_000n, 2_250_000n]);
     const before = await balanceOf(tokens.get('base')!, collector());
     const nonce = await relayerNonce();
-    const ids = await sweeper('base').plan('USDC', runKey());
+    const ids = await planIds(sweeper('base'), runKey());
     expect(ids).toHaveLength(1);
     const outcome = await sweepToEnd(sweeper('base'), ids[0]!);
     expect(outcome).toMatchObject({ status: 'finalized', moved: '3750000' });
@@ -111,22 +111,22 @@ describe('EVM forwarder sweep', () => {
     expect(await ledgerBalance(f.db.sql, ACCOUNT.gasExpenseOn('base'), nativeAsset('base'))).toBeGreaterThanOrEqual(sweep!.gasWei!);
     // Landed is landed: another pass and another plan move nothing and post nothing twice.
     expect(await sweeper('base').advance(ids[0]!)).toEqual(outcome);
-    expect(await sweeper('base').plan('USDC', runKey())).toEqual([]);
+    expect(await planIds(sweeper('base'), runKey())).toEqual([]);
   });
 
   it('deploys a clone once and sweeps it again when a later deposit arrives', async () => {
     const [session] = await depositTo('base', [700_000n]);
-    const [first] = await sweeper('base').plan('USDC', runKey());
+    const [first] = await planIds(sweeper('base'), runKey());
     await sweepToEnd(sweeper('base'), first!);
     expect(await hasCode(f.contracts.chain, session!.address)).toBe(true);
     await deposit(f, 'base', session!, tokens.get('base')!, 300_000n);
-    const [second] = await sweeper('base').plan('USDC', runKey());
+    const [second] = await planIds(sweeper('base'), runKey());
     expect(await sweepToEnd(sweeper('base'), second!)).toMatchObject({ status: 'finalized', moved: '300000' });
     expect(await balanceOf(tokens.get('base')!, session!.address)).toBe(0n);
   });
 
   it('holds a total below the chain\'s threshold back, and sweeps once the deposits reach it', async () => {
-    const ethereum = (planned: string) => sweeper('ethereum', { minimumWholeTokens: 500 }).plan('USDC', planned);
+    const ethereum = (planned: string) => planIds(sweeper('ethereum', { minimumWholeTokens: 500 }), planned);
     await depositTo('ethereum', [200_000_000n, 250_000_000n]);
     expect(await ethereum(runKey())).toEqual([]);
     await depositTo('ethereum', [60_000_000n]);
@@ -137,7 +137,7 @@ describe('EVM forwarder sweep', () => {
 
   it('cuts the plan into batches of the configured size', async () => {
     await depositTo('base', [1n, 2n, 3n]);
-    const ids = await sweeper('base', { batchSize: 2 }).plan('USDC', runKey());
+    const ids = await planIds(sweeper('base', { batchSize: 2 }), runKey());
     expect(ids).toHaveLength(2);
     const outcomes = [await sweepToEnd(sweeper('base'), ids[0]!), await sweepToEnd(sweeper('base'), ids[1]!)];
     expect(outcomes.map((o) => (o.status === 'finalized' ? BigInt(o.moved) : 0n)).reduce((s, m) => s + m, 0n)).toBe(6n);
@@ -145,13 +145,13 @@ describe('EVM forwarder sweep', () => {
 
   it.each([['optimism', 'a token that returns nothing'], ['arbitrum', 'a token that returns false']] as const)('sweeps %s\'s %s', async (chain, _kind) => {
     await depositTo(chain, [5_000_000n, 1_000_000n]);
-    const [id] = await sweeper(chain).plan('USDC', runKey());
+    const [id] = await planIds(sweeper(chain), runKey());
     expect(await sweepToEnd(sweeper(chain), id!)).toMatchObject({ status: 'finalized', moved: '6000000' });
   });
 
   it('a reverted sweep posts its gas only, and the next run takes its addresses', async () => {
     await depositTo('base', [800_000n]);
-    const [id] = await sweeper('base').plan('USDC', runKey());
+    const [id] = await planIds(sweeper('base'), runKey());
     await writer().sign(id!);
     // Signed while the relayer could sweep; mined once it no longer can.
     await setSweeper(false);
@@ -160,7 +160,7 @@ describe('EVM forwarder sweep', () => {
     const failed = await sweepToEnd(sweeper('base'), id!);
     expect(failed).toMatchObject({ status: 'failed' });
     expect(BigInt((failed as { gasWei: string }).gasWei)).toBeGreaterThan(0n);
-    const [again] = await sweeper('base').plan('USDC', runKey());
+    const [again] = await planIds(sweeper('base'), runKey());
     expect(await sweepToEnd(sweeper('base'), again!)).toMatchObject({ status: 'finalized', moved: '800000' });
   });
 
@@ -171,7 +171,7 @@ describe('EVM forwarder sweep', () => {
     const [session] = await depositTo('polygon', [9_000_000n]);
     await f.db.sql`update deposits set created_at = now() - interval '1 hour' where session_id = ${session!.sessionId}`;
     expect(await gauge('checkout_evm_unswept_deposit_age_seconds\\{mode="test",chain="polygon"\\}')).toBeGreaterThanOrEqual(3600);
-    const [id] = await sweeper('polygon').plan('USDC', runKey());
+    const [id] = await planIds(sweeper('polygon'), runKey());
     await sweepToEnd(sweeper('polygon'), id!);
     expect(await gauge('checkout_evm_unswept_deposit_age_seconds\\{mode="test",chain="polygon"\\}')).toBe(0);
     expect(await gauge('checkout_collector_inventory_base_units\\{mode="test",chain="polygon",asset="usdc:polygon"\\}')).toBe(9_000_000);
@@ -186,10 +186,10 @@ describe('EVM forwarder sweep', () => {
       await depositTo('base', [400_000n, 600_000n]);
       const nonce = await relayerNonce();
       const key = runKey();
-      const [id] = await sweeper('base').plan('USDC', key);
+      const [id] = await planIds(sweeper('base'), key);
       await killedAfter(id!);
       // A restarted signer: a retried plan finds its batch again, a fresh sweeper resumes from the row.
-      expect(await sweeper('base').plan('USDC', key)).toEqual([id]);
+      expect(await planIds(sweeper('base'), key)).toEqual([id]);
       expect(await sweepToEnd(sweeper('base'), id!)).toMatchObject({ status: 'finalized', moved: '1000000' });
       expect(await relayerNonce()).toBe(nonce + 1);
     });

@@ -8,7 +8,9 @@ import type { EvmSweepDeps } from '../../../activities/sweeps/evmSweep';
 import { createSql, type Sql } from '../../../db/client';
 import { postLedger } from '../../../db/repositories/ledger';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
+import { deriveEvmAddress } from '../../../activities/depositAddresses/derive';
 import { depositSalt } from '../../../domain/addresses/depositSalt';
+import type { TokenSymbol } from '../../../domain/chains';
 import type { EvmChain } from '../../../domain/evmSweepPlan';
 import { crossChainDepositReceived } from '../../../domain/ledger';
 import { addressOf, SWEEPER, type DepositContractsChain } from '../../contracts/depositContractsFixture';
@@ -47,13 +49,14 @@ export function sweeperDeps(f: EvmSweepFixture, chain: EvmChain, tokens: EvmSwee
   };
 }
 
-export interface ForwarderDeposit {
+/** A session and its EVM deposit address, of either scheme. */
+export interface SessionDepositAddress {
   sessionId: string;
   address: Address;
 }
 
 /** A test-mode session with a forwarder deposit address of the fixture's factory, nothing deposited yet. */
-export async function forwarderSession(f: EvmSweepFixture): Promise<ForwarderDeposit> {
+export async function forwarderSession(f: EvmSweepFixture): Promise<SessionDepositAddress> {
   const { merchant } = await createTestMerchant(f.db.sql);
   const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
   await insertSessionRecord(f.db.sql, record, 'completed');
@@ -63,8 +66,24 @@ export async function forwarderSession(f: EvmSweepFixture): Promise<ForwarderDep
   return { sessionId: record.sessionId, address };
 }
 
+/** The ids of the sweeps a plan of the sweeper's `token` answers: those the run is to carry. */
+export async function planIds(sweep: { plan(token: TokenSymbol, runKey: string): Promise<{ sweepIds: string[] }> }, runKey: string, token: TokenSymbol = 'USDC'): Promise<string[]> {
+  return (await sweep.plan(token, runKey)).sweepIds;
+}
+
+/** A test-mode session from before the forwarders: its deposit address is the HD address of `index` under `seed`. */
+export async function hdSession(f: EvmSweepFixture, seed: Uint8Array, index = randomInt(1_000, 2 ** 31 - 1)): Promise<SessionDepositAddress> {
+  const { merchant } = await createTestMerchant(f.db.sql);
+  const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
+  await insertSessionRecord(f.db.sql, record, 'completed');
+  const address = deriveEvmAddress({ seed }, index);
+  await f.db.sql`insert into deposit_addresses (session_id, derivation_index, evm_address, tron_address, solana_address, mode)
+            values (${record.sessionId}, ${index}, ${address}, ${'T' + randomBytes(16).toString('hex')}, ${'S' + randomBytes(16).toString('hex')}, 'test')`;
+  return { sessionId: record.sessionId, address };
+}
+
 /** `amount` of `token` minted to the address, confirmed and credited to its session, and posted as the settlement posts it. */
-export async function deposit(f: EvmSweepFixture, chain: EvmChain, to: ForwarderDeposit, token: Address, amount: bigint): Promise<void> {
+export async function deposit(f: EvmSweepFixture, chain: EvmChain, to: SessionDepositAddress, token: Address, amount: bigint): Promise<void> {
   const sent = await f.contracts.chain.mint(token, to.address, amount);
   await f.db.sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, credited)
             values (${chain}, ${sent.hash}, ${sent.logIndex}, 'testnet', ${to.sessionId}, 'USDC', ${amount.toString()}, ${'0x' + randomBytes(20).toString('hex')}, ${to.address.toLowerCase()},

@@ -3,8 +3,9 @@
 // the balance in whole coins and the reading's age.
 import { parseEther } from 'viem';
 import { Registry } from 'prom-client';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvmSweepActivities } from '../../../activities/sweeps/evmSweeps';
+import { createEvmSweepActivities, type PlanEvmSweepRequest } from '../../../activities/sweeps/evmSweeps';
 import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics';
 import { startDepositContractsChain, SWEEPER } from '../../contracts/depositContractsFixture';
 import { createTestDatabase } from '../../support/database';
@@ -30,20 +31,22 @@ describe("the relayer's gas", () => {
   it('is read at every sweep run, with or without deposits, and shown per chain in whole coins with its age', async () => {
     const token = await f.contracts.chain.deployToken({ symbol: 'USDC', decimals: 6 });
     const activities = createEvmSweepActivities({ sweepers: { 'base:test': sweeperDeps(f, 'base', [{ symbol: 'USDC', address: token, decimals: 6 }]) } });
+    // The plan logs what it planned, as an activity does: it runs in an activity's context.
+    const planEvmSweep = (request: PlanEvmSweepRequest) => new MockActivityEnvironment().run(activities.planEvmSweep, request);
     const registry = new Registry();
     registerEvmSweepMetrics(registry, f.db.sql);
     expect(await gauge(registry, 'checkout_relayer_gas_balance', 'base')).toBeUndefined();
 
     await f.contracts.chain.fund(f.contracts.chain.account(SWEEPER).address, parseEther('2.5'));
-    expect(await activities.planEvmSweep({ chain: 'base', token: 'USDC', mode: 'test', runKey: 'quiet-run' })).toEqual({ status: 'planned', sweepIds: [] });
+    expect(await planEvmSweep({ chain: 'base', token: 'USDC', mode: 'test', runKey: 'quiet-run' })).toEqual({ status: 'planned', sweepIds: [] });
     expect(await gauge(registry, 'checkout_relayer_gas_balance', 'base')).toBe(2.5);
     expect(await gauge(registry, 'checkout_relayer_gas_observed_age_seconds', 'base')).toBeLessThan(60);
 
     // Gas spent elsewhere shows at the next run; a chain without a sweeper has no series.
     await f.contracts.chain.fund(f.contracts.chain.account(SWEEPER).address, parseEther('0.01'));
-    await activities.planEvmSweep({ chain: 'base', token: 'USDC', mode: 'test', runKey: 'next-run' });
+    await planEvmSweep({ chain: 'base', token: 'USDC', mode: 'test', runKey: 'next-run' });
     expect(await gauge(registry, 'checkout_relayer_gas_balance', 'base')).toBe(0.01);
-    expect(await activities.planEvmSweep({ chain: 'polygon', token: 'USDC', mode: 'test', runKey: 'no-sweeper' })).toEqual({ status: 'no_relayer' });
+    expect(await planEvmSweep({ chain: 'polygon', token: 'USDC', mode: 'test', runKey: 'no-sweeper' })).toEqual({ status: 'no_relayer' });
     expect(await gauge(registry, 'checkout_relayer_gas_balance', 'polygon')).toBeUndefined();
   });
 });

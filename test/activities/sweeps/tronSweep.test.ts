@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createTronChainWriter } from '../../../activities/chainWrites/tronChainWriter';
 import { tronRelayer, type TronRelayer } from '../../../activities/chainWrites/tronRelayer';
 import { createTronWalletApi, TronApiError } from '../../../activities/chainWrites/tronWalletApi';
-import type { ForwarderSweepOutcome } from '../../../activities/sweeps/forwarderSweep';
+import type { EvmSweepOutcome } from '../../../activities/sweeps/forwarderSweep';
 import { createTronSweep, type TronSweepDeps } from '../../../activities/sweeps/tronSweep';
 import { loadChainsConfig } from '../../../config/chains';
 import { loadConfig } from '../../../config/env';
@@ -26,7 +26,7 @@ import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics'
 import { evmSweepScopes } from '../../../worker/sweepSchedules';
 import { createTestDatabase } from '../../support/database';
 import { startTronWalletNode, type TronOutcome, type TronWalletNode } from '../../support/tron/tronWalletNode';
-import { connectWorker, ledgerBalance } from './evmSweepFixture';
+import { connectWorker, ledgerBalance, planIds } from './evmSweepFixture';
 import { tronAddress, tronForwarderDeposit } from './tronSweepFixture';
 import type { Sql } from '../../../db/client';
 import type { TestDatabase } from '../../support/database';
@@ -89,7 +89,7 @@ async function depositTo(amount: bigint): Promise<string> {
 }
 
 /** Passes until the sweep has landed, a block produced after each one that waits (taking what is pooled with `outcome`). */
-async function sweepToEnd(id: string, outcome?: (txId: string) => TronOutcome): Promise<ForwarderSweepOutcome> {
+async function sweepToEnd(id: string, outcome?: (txId: string) => TronOutcome): Promise<EvmSweepOutcome> {
   for (let pass = 0; pass < 20; pass++) {
     const result = await sweeper().advance(id);
     if (result.status === 'finalized' || result.status === 'failed') return result;
@@ -107,7 +107,7 @@ describe('Tron forwarder sweep', () => {
   it('sweeps two forwarder deposits in one sweepMany: the collector gets both, the ledger moves them by the Swept logs and posts the burned sun', async () => {
     const [a, b] = [await depositTo(1_500_000n), await depositTo(2_250_000n)];
     const landedBefore = node.landedCount();
-    const ids = await sweeper().plan('USDT', runKey());
+    const ids = await planIds(sweeper(), runKey(), 'USDT');
     expect(ids).toHaveLength(1);
     expect(await sweepToEnd(ids[0]!)).toMatchObject({ status: 'finalized', moved: '3750000', gasWei: '345000' });
     expect(node.landedCount()).toBe(landedBefore + 1);
@@ -123,13 +123,13 @@ describe('Tron forwarder sweep', () => {
     expect(await ledgerBalance(db.sql, ACCOUNT.relayer('tron'), nativeAsset('tron'))).toBe(-345_000n);
     // Landed is landed: another pass and another plan move nothing and post nothing twice.
     expect(await sweeper().advance(ids[0]!)).toMatchObject({ status: 'finalized', moved: '3750000' });
-    expect(await sweeper().plan('USDT', runKey())).toEqual([]);
+    expect(await planIds(sweeper(), runKey(), 'USDT')).toEqual([]);
   });
 
   it('numbers a Swept log in its block as the indexer numbers logs, counting the sweeps before it in the block', async () => {
     await depositTo(100n);
     await depositTo(200n);
-    const ids = await sweeper({ batchSize: 1 }).plan('USDT', runKey());
+    const ids = await planIds(sweeper({ batchSize: 1 }), runKey(), 'USDT');
     expect(ids).toHaveLength(2);
     // Both sent before a block is produced: one block takes both.
     for (const id of ids) expect((await sweeper().advance(id)).status).toBe('submitted');
@@ -144,11 +144,11 @@ describe('Tron forwarder sweep', () => {
     await depositTo(400_000n);
     await depositTo(600_000n);
     const key = runKey();
-    const [id] = await sweeper().plan('USDT', key);
+    const [id] = await planIds(sweeper(), key, 'USDT');
     const signed = (await createTronChainWriter(deps()).sign(id!)).intent;
     expect(node.broadcasts.has(signed.signature!)).toBe(false);
     // A restarted signer: the retried plan finds its batch, a fresh sweeper sends the stored bytes.
-    expect(await sweeper().plan('USDT', key)).toEqual([id]);
+    expect(await planIds(sweeper(), key, 'USDT')).toEqual([id]);
     const landedBefore = node.landedCount();
     expect(await sweepToEnd(id!)).toMatchObject({ status: 'finalized', moved: '1000000', txHash: signed.signature });
     expect(node.landedCount()).toBe(landedBefore + 1);
@@ -158,12 +158,12 @@ describe('Tron forwarder sweep', () => {
   it('a reverted sweep moves nothing in the ledger but its burned sun, and the next run takes its addresses', async () => {
     const address = await depositTo(800_000n);
     const [deposits, collector] = [await ledgerBalance(db.sql, ACCOUNT.depositsOn('tron'), tokenAsset('USDT', 'tron')), node.balanceOf(USDT, COLLECTOR)];
-    const [id] = await sweeper().plan('USDT', runKey());
+    const [id] = await planIds(sweeper(), runKey(), 'USDT');
     expect(await sweepToEnd(id!, () => REVERT)).toMatchObject({ status: 'failed', gasWei: REVERT.fee.toString() });
     expect(await ledgerBalance(db.sql, ACCOUNT.depositsOn('tron'), tokenAsset('USDT', 'tron'))).toBe(deposits);
     expect(await ledgerBalance(db.sql, ACCOUNT.collector('tron'), tokenAsset('USDT', 'tron'))).toBe(collector);
     expect(node.balanceOf(USDT, address)).toBe(800_000n);
-    const [again] = await sweeper().plan('USDT', runKey());
+    const [again] = await planIds(sweeper(), runKey(), 'USDT');
     expect(again).not.toBe(id);
     expect((await findEvmSweep(db.sql, again!))?.addresses.map((a) => a.address)).toEqual([address]);
     expect(await sweepToEnd(again!)).toMatchObject({ status: 'finalized', moved: '800000' });
@@ -177,7 +177,7 @@ describe('Tron forwarder sweep', () => {
     const address = await depositTo(9_000_000n);
     await db.sql`update deposits set created_at = now() - interval '1 hour' where to_address = ${address}`;
     expect(await gauge(age)).toBeGreaterThanOrEqual(3600);
-    const [id] = await sweeper().plan('USDT', runKey());
+    const [id] = await planIds(sweeper(), runKey(), 'USDT');
     await sweepToEnd(id!);
     expect(await gauge(age)).toBe(0);
     expect(await gauge('checkout_collector_inventory_base_units\\{mode="test",chain="tron",asset="usdt:tron"\\}')).toBe(Number(node.balanceOf(USDT, COLLECTOR)));
@@ -187,17 +187,17 @@ describe('Tron forwarder sweep', () => {
     await depositTo(700_000n);
     node.setPolicy((path) => (path === '/wallet/triggerconstantcontract' ? { body: { result: { code: 'CONTRACT_EXE_ERROR' }, constant_result: [''] } } : 'answer'));
     const [before] = await db.sql<{ count: string }[]>`select count(*)::text as count from evm_sweeps`;
-    await expect(sweeper().plan('USDT', runKey())).rejects.toThrow(new TronApiError('malformed', '/wallet/triggerconstantcontract', 'balanceOf did not return a uint256 (CONTRACT_EXE_ERROR)'));
+    await expect(planIds(sweeper(), runKey(), 'USDT')).rejects.toThrow(new TronApiError('malformed', '/wallet/triggerconstantcontract', 'balanceOf did not return a uint256 (CONTRACT_EXE_ERROR)'));
     expect(await db.sql<{ count: string }[]>`select count(*)::text as count from evm_sweeps`).toEqual([before]);
     node.setPolicy(() => 'answer');
-    const [id] = await sweeper().plan('USDT', runKey());
+    const [id] = await planIds(sweeper(), runKey(), 'USDT');
     expect(await sweepToEnd(id!)).toMatchObject({ status: 'finalized', moved: '700000' });
   });
 
   it('holds a total below SWEEP_MIN_AMOUNT_TRON back', async () => {
     await depositTo(5_000_000n);
-    expect(await sweeper({ minimumWholeTokens: 100 }).plan('USDT', runKey())).toEqual([]);
-    const [id] = await sweeper().plan('USDT', runKey());
+    expect(await planIds(sweeper({ minimumWholeTokens: 100 }), runKey(), 'USDT')).toEqual([]);
+    const [id] = await planIds(sweeper(), runKey(), 'USDT');
     await sweepToEnd(id!);
   });
 });
