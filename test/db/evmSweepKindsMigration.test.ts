@@ -27,7 +27,7 @@ async function insertSweep(row: { id: string; chain: string; kind: 'forwarder' |
 
 describe('migrations 0048 to 0050', () => {
   it('apply in order on an empty database', async () => {
-    const applied = await db.sql<{ name: string }[]>`select name from schema_migrations where name >= '0048' order by name`;
+    const applied = await db.sql<{ name: string }[]>`select name from schema_migrations where name between '0048' and '0051' order by name`;
     expect(applied.map((r) => r.name)).toEqual(['0048_evm_hd_sweeps.sql', '0049_tron_forwarder_sweeps.sql', '0050_relayer_balances.sql']);
     expect(await db.sql`select count(*)::int as n from relayer_balances`).toEqual([{ n: 0 }]);
   });
