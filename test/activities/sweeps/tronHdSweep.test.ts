@@ -4,7 +4,8 @@
 // and a real Postgres: USDT at an HD address derived from a test mnemonic is topped up with the fee limit by the
 // relayer and sent to the collector by the address's own key; an address holding the fee limit gets no top-up; a
 // signer killed after the top-up or the transfer is signed sends each once; a forwarder batch and an HD sweep share
-// one run; without a collector the plan leaves HD addresses alone and says how many wait.
+// one run; without a collector the plan leaves HD addresses alone and says how many wait; TRON_DEPOSIT_COLLECTOR_<MODE>
+// is checked at start, reaches the signer's Tron sweeper, and schedules the mode's Tron sweeps without a factory.
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
@@ -24,6 +25,11 @@ import { findChainIntent } from '../../../db/repositories/chainIntents';
 import { findEvmSweep } from '../../../db/repositories/evmSweeps';
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
 import { ACCOUNT, nativeAsset, tokenAsset } from '../../../domain/ledger';
+import { loadChainsConfig } from '../../../config/chains';
+import { loadConfig } from '../../../config/env';
+import { createChainRegistry } from '../../../domain/chainRegistry';
+import { signerDepsFromConfig } from '../../../worker/createSignerWorker';
+import { evmSweepScopes } from '../../../worker/sweepSchedules';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { startTronWalletNode, type TronWalletNode } from '../../support/tron/tronWalletNode';
 import { connectWorker, ledgerBalance, planIds } from './evmSweepFixture';
@@ -233,5 +239,29 @@ describe('Tron HD deposit sweeps', () => {
       expect(node.balanceOf(USDT, hd)).toBe(0n);
       expect((await findEvmSweep(db.sql, id!))!.topupRounds).toBe(1);
     });
+  });
+});
+
+describe('TRON_DEPOSIT_COLLECTOR_<MODE>', () => {
+  it('is checked at start, and reaches the signer\'s Tron sweeper of its mode with the mode\'s deposit seed', async () => {
+    expect(() => loadConfig({ TRON_DEPOSIT_COLLECTOR_TEST: '0x00000000000000000000000000000000000000cc' }, 'signer')).toThrow(/TRON_DEPOSIT_COLLECTOR_TEST: is not a Tron address/);
+    const env = {
+      TRON_RELAYER_KEY_TEST: randomBytes(32).toString('hex'),
+      TRON_DEPOSIT_COLLECTOR_TEST: COLLECTOR,
+      DATABASE_URL: 'postgres://checkout_worker@127.0.0.1:1/none',
+      TOKEN_USDT_TRON_TESTNET: `${USDT}:6`,
+      TRON_HTTP_API_URL_TESTNET: node.url,
+    };
+    const signer = await signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env));
+    const test = signer.tronSweepers?.test;
+    expect(test?.collector).toBe(COLLECTOR);
+    expect(test?.depositSeed).toEqual(signer.depositSeeds.test);
+    await test?.sql.end();
+  });
+
+  it('schedules sweep_tron_<token>_<mode> for a mode with a Tron collector and no factory', () => {
+    const workerEnv = { TRON_DEPOSIT_COLLECTOR_TEST: COLLECTOR, RPC_URLS_TRON_TESTNET: 'http://127.0.0.1:1/jsonrpc', TOKEN_USDT_TRON_TESTNET: `${USDT}:6` };
+    const scopes = evmSweepScopes(loadConfig(workerEnv, 'worker'), createChainRegistry(loadChainsConfig(workerEnv)));
+    expect(scopes).toEqual([{ chain: 'tron', token: 'USDT', mode: 'test' }]);
   });
 });
