@@ -14,11 +14,9 @@ import { utils as tronUtils } from 'tronweb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTronChainWriter } from '../../../activities/chainWrites/tronChainWriter';
 import { tronRelayer, type TronRelayer } from '../../../activities/chainWrites/tronRelayer';
-import { createTronWalletApi } from '../../../activities/chainWrites/tronWalletApi';
 import { deriveTronPrivateKey } from '../../../activities/depositAddresses/derive';
 import { depositSeed } from '../../../activities/depositAddresses/seed';
 import { topUpIntentId } from '../../../activities/sweeps/evmHdSweep';
-import type { EvmSweepOutcome } from '../../../activities/sweeps/forwarderSweep';
 import { createTronSweep, type TronSweepDeps } from '../../../activities/sweeps/tronSweep';
 import type { Sql } from '../../../db/client';
 import { findChainIntent } from '../../../db/repositories/chainIntents';
@@ -30,10 +28,10 @@ import { loadConfig } from '../../../config/env';
 import { createChainRegistry } from '../../../domain/chainRegistry';
 import { signerDepsFromConfig } from '../../../worker/createSignerWorker';
 import { evmSweepScopes } from '../../../worker/sweepSchedules';
-import { createTestDatabase, type TestDatabase } from '../../support/database';
-import { startTronWalletNode, type TronWalletNode } from '../../support/tron/tronWalletNode';
-import { connectWorker, ledgerBalance, planIds } from './evmSweepFixture';
-import { tronAddress, tronForwarderDeposit, tronHdDeposit, type TronSweepFixture } from './tronSweepFixture';
+import type { TestDatabase } from '../../support/database';
+import type { TronWalletNode } from '../../support/tron/tronWalletNode';
+import { ledgerBalance, planIds } from './evmSweepFixture';
+import { tronAddress, tronForwarderDeposit, tronHdDeposit, standInSweepDeps, startTronSweepStandIn, stopTronSweepStandIn, sweepUntilLanded, type TronSweepFixture, type TronSweepStandIn } from './tronSweepFixture';
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const CONTRACTS = { factory: tronAddress(), implementation: tronAddress() };
@@ -57,18 +55,13 @@ const hdAddresses: string[] = [];
 let unrecordedTrx = 0n;
 let indices = 1;
 
+let standIn: TronSweepStandIn | undefined;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  worker = connectWorker(db);
-  node = await startTronWalletNode();
-  node.deployFactory({ ...CONTRACTS, collector: COLLECTOR });
-  relayer = tronRelayer(randomBytes(32).toString('hex'));
+  standIn = await startTronSweepStandIn({ ...CONTRACTS, collector: COLLECTOR });
+  ({ db, worker, node, relayer } = standIn);
   fixture = { sql: db.sql, node, contracts: CONTRACTS, token: { symbol: 'USDT', address: USDT } };
 });
-afterAll(async () => {
-  await worker?.end({ timeout: 5 });
-  await Promise.all([db?.drop(), node?.close()]);
-});
+afterAll(() => stopTronSweepStandIn(standIn));
 beforeEach(() => node.setPolicy(() => 'answer'));
 
 // The ledger balances and agrees with the chain after every test: the collector holds what collector:tron says, the
@@ -85,20 +78,8 @@ afterEach(async () => {
   expect(await ledgerBalance(db.sql, ACCOUNT.gasExpenseOn('tron'), nativeAsset('tron'))).toBe(BigInt(burned!.total));
 });
 
-const deps = (overrides: Partial<TronSweepDeps> = {}): TronSweepDeps => ({
-  sql: worker,
-  api: createTronWalletApi({ fullNodeUrl: node.url, timeoutMs: 2_000 }),
-  relayer,
-  mode: 'test',
-  expirationMs: 60_000,
-  tokens: [{ symbol: 'USDT', address: USDT, decimals: 6 }],
-  minimumWholeTokens: 0,
-  batchSize: 50,
-  feeLimitSun: FEE_LIMIT_SUN,
-  depositSeed: seed,
-  collector: COLLECTOR,
-  ...overrides,
-});
+const deps = (overrides: Partial<TronSweepDeps> = {}): TronSweepDeps =>
+  standInSweepDeps({ sql: worker, relayer, feeLimitSun: FEE_LIMIT_SUN, node, usdt: USDT }, { depositSeed: seed, collector: COLLECTOR, ...overrides });
 /** A fresh sweeper each time, as a restarted signer would make. */
 const sweeper = (overrides: Partial<TronSweepDeps> = {}) => createTronSweep(deps(overrides));
 
@@ -109,15 +90,7 @@ async function hdDepositTo(amount: bigint): Promise<string> {
   return address;
 }
 
-/** Passes, each by a fresh sweeper, until the sweep has landed, a block produced after each one that waits. */
-async function sweepToEnd(id: string): Promise<EvmSweepOutcome> {
-  for (let pass = 0; pass < 30; pass++) {
-    const outcome = await sweeper().advance(id);
-    if (outcome.status === 'finalized' || outcome.status === 'failed') return outcome;
-    node.mine(1);
-  }
-  throw new Error(`sweep ${id} did not land in 30 passes`);
-}
+const sweepToEnd = (id: string) => sweepUntilLanded(sweeper, node, id);
 
 /** Passes (each by a fresh sweeper, as after a restart) until `done` holds. */
 async function passUntil(id: string, done: () => Promise<boolean>): Promise<void> {

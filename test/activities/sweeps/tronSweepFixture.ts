@@ -15,7 +15,13 @@ import type { TokenSymbol } from '../../../domain/chains';
 import { crossChainDepositReceived } from '../../../domain/ledger';
 import { createTestMerchant } from '../../support/factories';
 import { sessionRecord } from '../../support/sessionRecords';
-import type { TronWalletNode } from '../../support/tron/tronWalletNode';
+import { startTronWalletNode, type StandInFactory, type TronOutcome, type TronWalletNode } from '../../support/tron/tronWalletNode';
+import { createTestDatabase, type TestDatabase } from '../../support/database';
+import { tronRelayer, type TronRelayer } from '../../../activities/chainWrites/tronRelayer';
+import { connectWorker } from './evmSweepFixture';
+import { createTronWalletApi } from '../../../activities/chainWrites/tronWalletApi';
+import type { EvmSweepOutcome, ForwarderSweep } from '../../../activities/sweeps/forwarderSweep';
+import type { TronSweepDeps } from '../../../activities/sweeps/tronSweep';
 
 /** A fresh base58 `T…` address nobody holds a key for. */
 export const tronAddress = () => tronAddressFromEvmHex(`0x${randomBytes(20).toString('hex')}`);
@@ -53,4 +59,55 @@ async function tronDeposit(f: TronSweepFixture, amount: bigint, addressOf: (sess
                     ${f.node.head().toString()}, ${randomBytes(32).toString('hex')}, 'confirmed', 19, true)`;
   await postLedger(f.sql, crossChainDepositReceived({ chain: 'tron', token: f.token.symbol, txHash, logIndex: 0, merchantId: merchant.id, mode: 'test', received: amount, payable: amount }));
   return address;
+}
+
+/** A Tron sweeper's dependencies against the stand-in: USDT only, no threshold, batches of 50, the test's fee limit. */
+export function standInSweepDeps(base: Pick<TronSweepDeps, 'sql' | 'relayer' | 'feeLimitSun'> & { node: TronWalletNode; usdt: string }, overrides: Partial<TronSweepDeps> = {}): TronSweepDeps {
+  return {
+    sql: base.sql,
+    api: createTronWalletApi({ fullNodeUrl: base.node.url, timeoutMs: 2_000 }),
+    relayer: base.relayer,
+    mode: 'test',
+    expirationMs: 60_000,
+    tokens: [{ symbol: 'USDT', address: base.usdt, decimals: 6 }],
+    minimumWholeTokens: 0,
+    batchSize: 50,
+    feeLimitSun: base.feeLimitSun,
+    ...overrides,
+  };
+}
+
+/**
+ * Passes, each by a fresh sweeper as a restarted signer would make, until the sweep has landed, a block produced after
+ * each one that waits (taking what is pooled with `outcome`).
+ */
+export async function sweepUntilLanded(sweeper: () => ForwarderSweep, node: TronWalletNode, id: string, outcome?: (txId: string) => TronOutcome): Promise<EvmSweepOutcome> {
+  for (let pass = 0; pass < 30; pass++) {
+    const result = await sweeper().advance(id);
+    if (result.status === 'finalized' || result.status === 'failed') return result;
+    node.mine(1, outcome);
+  }
+  throw new Error(`sweep ${id} did not land in 30 passes`);
+}
+
+export interface TronSweepStandIn {
+  db: TestDatabase;
+  /** The worker role's pool, which the signer's sweeps use. */
+  worker: Sql;
+  node: TronWalletNode;
+  /** A fresh relayer key nobody else holds. */
+  relayer: TronRelayer;
+}
+
+/** A database, the wallet-node stand-in playing `factory`, and a relayer: what a Tron sweep test file runs against. */
+export async function startTronSweepStandIn(factory: StandInFactory): Promise<TronSweepStandIn> {
+  const db = await createTestDatabase();
+  const node = await startTronWalletNode();
+  node.deployFactory(factory);
+  return { db, worker: connectWorker(db), node, relayer: tronRelayer(randomBytes(32).toString('hex')) };
+}
+
+export async function stopTronSweepStandIn(standIn: TronSweepStandIn | undefined): Promise<void> {
+  await standIn?.worker.end({ timeout: 5 });
+  await Promise.all([standIn?.db.drop(), standIn?.node.close()]);
 }
