@@ -296,12 +296,15 @@ export async function oldestUnsweptDeposits(sql: Queryable): Promise<Array<{ mod
       from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
       where s.status = 'finalized' and s.kind = 'hd'
       group by s.chain, s.token, a.address
+    ), hds as (
+      select session_id, mode, evm_address as address, lower(evm_address) as key, false as tron from deposit_addresses where evm_scheme = 'hd'
+      union all
+      select session_id, mode, tron_address, tron_address, true from deposit_addresses where tron_scheme = 'hd'
     ), hd as (
-      select da.mode, d.chain, d.token, lower(da.evm_address) as address, sum(d.amount_base_units) as credited, min(d.created_at) as created_at
-      from deposit_addresses da
-      join deposits d on d.session_id = da.session_id and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(da.evm_address)
-      where da.evm_scheme = 'hd'
-      group by da.mode, d.chain, d.token, lower(da.evm_address)
+      select h.mode, d.chain, d.token, h.key as address, sum(d.amount_base_units) as credited, min(d.created_at) as created_at
+      from hds h
+      join deposits d on d.session_id = h.session_id and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(h.address) and (d.chain = 'tron') = h.tron
+      group by h.mode, d.chain, d.token, h.key
     )
     select mode, chain, min(created_at) as oldest from (
       select mode, chain, created_at from forwarder

@@ -4,12 +4,13 @@
 // and a real Postgres: USDT at an HD address derived from a test mnemonic is topped up with the fee limit by the
 // relayer and sent to the collector by the address's own key; an address holding the fee limit gets no top-up; a
 // signer killed after the top-up or the transfer is signed sends each once; a forwarder batch and an HD sweep share
-// one run; without a collector the plan leaves HD addresses alone and says how many wait; TRON_DEPOSIT_COLLECTOR_<MODE>
+// one run; the unswept deposit age counts Tron HD deposits; without a collector the plan leaves HD addresses alone and says how many wait; TRON_DEPOSIT_COLLECTOR_<MODE>
 // is checked at start, reaches the signer's Tron sweeper, and schedules the mode's Tron sweeps without a factory.
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { randomBytes } from 'node:crypto';
+import { Registry } from 'prom-client';
 import { utils as tronUtils } from 'tronweb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTronChainWriter } from '../../../activities/chainWrites/tronChainWriter';
@@ -28,6 +29,7 @@ import { loadConfig } from '../../../config/env';
 import { createChainRegistry } from '../../../domain/chainRegistry';
 import { signerDepsFromConfig } from '../../../worker/createSignerWorker';
 import { evmSweepScopes } from '../../../worker/sweepSchedules';
+import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics';
 import type { TestDatabase } from '../../support/database';
 import type { TronWalletNode } from '../../support/tron/tronWalletNode';
 import { ledgerBalance, planIds } from './evmSweepFixture';
@@ -157,6 +159,19 @@ describe('Tron HD deposit sweeps', () => {
     expect(planned).toMatchObject({ sweepIds: [], hdSweeps: 0, hdWaiting: 1 });
     const [id] = await planIds(sweeper(), runKey(), 'USDT');
     expect(await sweepToEnd(id!)).toMatchObject({ status: 'finalized', moved: '300000' });
+  });
+
+  it('counts a Tron HD deposit no sweep has taken in the oldest unswept deposit\'s age', async () => {
+    const registry = new Registry();
+    registerEvmSweepMetrics(registry, db.sql);
+    const age = async () => Number(/^checkout_evm_unswept_deposit_age_seconds\{mode="test",chain="tron"\} (\S+)$/m.exec(await registry.metrics())?.[1]);
+    expect(await age()).toBe(0);
+    const hd = await hdDepositTo(600_000n);
+    await db.sql`update deposits set created_at = now() - interval '1 hour' where to_address = ${hd}`;
+    expect(await age()).toBeGreaterThanOrEqual(3600);
+    const [id] = await planIds(sweeper(), runKey(), 'USDT');
+    await sweepToEnd(id!);
+    expect(await age()).toBe(0);
   });
 
   it('sweeps a forwarder batch and an HD address in one run, each to the collector', async () => {
