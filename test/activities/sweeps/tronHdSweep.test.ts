@@ -3,6 +3,7 @@
 // named stand-in behaviours keep TRX balances, play TransferContract payments and a TRC-20 transfer from any account)
 // and a real Postgres: USDT at an HD address derived from a test mnemonic is topped up with the fee limit by the
 // relayer and sent to the collector by the address's own key; an address holding the fee limit gets no top-up; a
+// reverted transfer is posted and retaken by the next run, topped up by what it burned; a
 // signer killed after the top-up or the transfer is signed sends each once; a forwarder batch and an HD sweep share
 // one run; the unswept deposit age counts Tron HD deposits; without a collector the plan leaves HD addresses alone and says how many wait; TRON_DEPOSIT_COLLECTOR_<MODE>
 // is checked at start, reaches the signer's Tron sweeper, and schedules the mode's Tron sweeps without a factory.
@@ -159,6 +160,21 @@ describe('Tron HD deposit sweeps', () => {
     expect(planned).toMatchObject({ sweepIds: [], hdSweeps: 0, hdWaiting: 1 });
     const [id] = await planIds(sweeper(), runKey(), 'USDT');
     expect(await sweepToEnd(id!)).toMatchObject({ status: 'finalized', moved: '300000' });
+  });
+
+  it('posts a reverted transfer\'s burned sun, and the next run takes the address again, topping up only what was burned', async () => {
+    const hd = await hdDepositTo(800_000n);
+    const [first] = await planIds(sweeper(), runKey(), 'USDT');
+    await passUntil(first!, async () => (await findEvmSweep(db.sql, first!))!.topupRounds === 1);
+    const burned = 120_000n;
+    expect(await sweepUntilLanded(sweeper, node, first!, () => ({ result: 'REVERT', fee: burned }))).toMatchObject({ status: 'failed', gasWei: burned.toString() });
+    expect(node.balanceOf(USDT, hd)).toBe(800_000n);
+    expect(node.trxOf(hd)).toBe(FEE_LIMIT_SUN - burned);
+    const [second] = await planIds(sweeper(), runKey(), 'USDT');
+    expect(second).not.toBe(first);
+    expect(await sweepToEnd(second!)).toMatchObject({ status: 'finalized', moved: '800000' });
+    expect((await findEvmSweep(db.sql, second!))!).toMatchObject({ topupRounds: 1, topupWei: burned });
+    expect(node.trxOf(hd)).toBe(FEE_LIMIT_SUN - FEE_SUN);
   });
 
   it('counts a Tron HD deposit no sweep has taken in the oldest unswept deposit\'s age', async () => {
