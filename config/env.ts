@@ -15,6 +15,7 @@ import { evmSweepConfigFromEnv, type EvmSweepConfig } from './evmSweeps';
 import { tronSweepConfigFromEnv, type TronSweepConfig } from './tronSweeps';
 import type { DepositForwarders } from '../domain/addresses/depositForwarder';
 import { isEvmAddress } from '../domain/addresses/evm';
+import { isTronAddress } from '../domain/addresses/tron';
 import { CCTP_SOURCE_DOMAINS, type CctpSourceChain } from '../domain/cctp/domains';
 import { DEFAULT_TRANSFER_MINIMUM } from '../domain/cctp/transfer';
 
@@ -58,6 +59,8 @@ const EnvSchema = z
     EVM_RELAYER_KEY_LIVE: z.string().optional(),
     EVM_DEPOSIT_COLLECTOR_TEST: z.string().refine(isEvmAddress, 'is not an EVM address (EIP-55 checksum or all lowercase)').optional(),
     EVM_DEPOSIT_COLLECTOR_LIVE: z.string().refine(isEvmAddress, 'is not an EVM address (EIP-55 checksum or all lowercase)').optional(),
+    TRON_DEPOSIT_COLLECTOR_TEST: z.string().refine((value) => isTronAddress(value.trim()), 'is not a Tron address (base58check T…)').optional(),
+    TRON_DEPOSIT_COLLECTOR_LIVE: z.string().refine((value) => isTronAddress(value.trim()), 'is not a Tron address (base58check T…)').optional(),
     TRANSFER_INTERVAL_SECONDS: z.coerce.number().int().refine((n) => n === 0 || (n >= 10 && n <= 7 * 24 * 3600), 'must be 0 (off) or 10 to 604800').default(300),
     TRANSFER_MINIMUM_USDC: z.coerce.number().int().min(1).max(10_000_000).default(Number(DEFAULT_TRANSFER_MINIMUM / 1_000_000n)),
     CCTP_FAST_CHAINS: z
@@ -180,6 +183,12 @@ export type Config = {
   solanaPayoutMemo: boolean;
   /** The DepositCollector of each mode (npm run deploy-contracts prints it); unset: that mode burns nothing. */
   depositCollectors: { test: string | undefined; live: string | undefined };
+  /**
+   * Where each mode's Tron HD deposit addresses are swept (TRON_DEPOSIT_COLLECTOR_<MODE>, base58); unset: they are
+   * not. A variable rather than the Tron factory's collector read from the chain: HD addresses predate the
+   * forwarders, so a mode may have them and no factory, and the signer's start needs no node to answer.
+   */
+  tronDepositCollectors: { test: string | undefined; live: string | undefined };
   /** How often the schedules transfer_usdc_<chain>_<mode> look at the collectors (worker/transferSchedules.ts); 0: paused. */
   transferIntervalSeconds: number;
   /** Whole USDC a collector must hold before a CCTP transfer starts: each burn costs gas. */
@@ -350,6 +359,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     solanaTreasuryKeys: { test: e.SOLANA_TREASURY_KEY_TEST?.trim() || undefined, live: e.SOLANA_TREASURY_KEY_LIVE?.trim() || undefined },
     solanaPayoutMemo: e.SOLANA_PAYOUT_MEMO === 'true',
     depositCollectors: { test: e.EVM_DEPOSIT_COLLECTOR_TEST?.trim() || undefined, live: e.EVM_DEPOSIT_COLLECTOR_LIVE?.trim() || undefined },
+    tronDepositCollectors: { test: e.TRON_DEPOSIT_COLLECTOR_TEST?.trim() || undefined, live: e.TRON_DEPOSIT_COLLECTOR_LIVE?.trim() || undefined },
     transferIntervalSeconds: e.TRANSFER_INTERVAL_SECONDS,
     transferMinimumUsdc: e.TRANSFER_MINIMUM_USDC,
     cctpFastChains: listEntries(e.CCTP_FAST_CHAINS).filter(isCctpSourceChainName),

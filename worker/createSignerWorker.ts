@@ -43,7 +43,7 @@ export function createSignerWorker(deps: SignerWorkerDeps): Promise<Worker> {
 const MODES: readonly Mode[] = ['test', 'live'];
 const USDC_BASE_UNITS = 1_000_000n;
 
-type SignerConfig = Pick<Config, 'depositMnemonics' | 'solanaTreasuryKeys' | 'solanaTreasuryAddresses' | 'solanaPayoutMemo' | 'settlementRpcRecheckAboveUsdc' | 'databaseUrl' | 'evmSweeps' | 'tronSweeps'> &
+type SignerConfig = Pick<Config, 'depositMnemonics' | 'solanaTreasuryKeys' | 'solanaTreasuryAddresses' | 'solanaPayoutMemo' | 'settlementRpcRecheckAboveUsdc' | 'databaseUrl' | 'evmSweeps' | 'tronSweeps' | 'tronDepositCollectors'> &
   CctpRouteConfig;
 
 /**
@@ -69,7 +69,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
   const registry = createChainRegistry(chainsConfig);
   const sql = createSql(config.databaseUrl, { max: 4 });
   const evmSweepers = evmSweepersFromConfig(config.evmSweeps, registry, sql, { depositSeeds: seeds, collectors: config.depositCollectors });
-  const tronSweepers = tronSweepersFromConfig({ tronSweeps: config.tronSweeps, batchSize: config.evmSweeps.batchSize }, chainsConfig, registry, sql);
+  const tronSweepers = tronSweepersFromConfig({ tronSweeps: config.tronSweeps, batchSize: config.evmSweeps.batchSize }, chainsConfig, registry, sql, { depositSeeds: seeds, collectors: config.tronDepositCollectors });
   if (modes.length === 0) return { depositSeeds: seeds, addressPool: sql, evmSweepers, tronSweepers };
   const verifyDepositBacking = createDepositBackingCheck({ sql, registry, rereadAboveUsdcBaseUnits: BigInt(config.settlementRpcRecheckAboveUsdc) * USDC_BASE_UNITS });
   const treasuries: Partial<Record<Mode, TreasuryPayoutDeps>> = {};

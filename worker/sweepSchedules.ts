@@ -39,13 +39,15 @@ const evmAction = (scope: SweepEvmDepositsInput, taskQueue: string): ScheduleOpt
 
 /**
  * The forwarder and HD sweeps this deployment has: for each mode, each chain it has a forwarder factory of the
- * chain's family for (EVM_DEPOSIT_FACTORY_<MODE>, TRON_DEPOSIT_FACTORY_<MODE>) or, on EVM chains, a collector HD
- * deposit addresses are swept to (EVM_DEPOSIT_COLLECTOR_<MODE>); of those, each chain of its network with an RPC
+ * chain's family for (EVM_DEPOSIT_FACTORY_<MODE>, TRON_DEPOSIT_FACTORY_<MODE>) or a collector the family's HD
+ * deposit addresses are swept to (EVM_DEPOSIT_COLLECTOR_<MODE>, TRON_DEPOSIT_COLLECTOR_<MODE>); of those, each chain of its network with an RPC
  * endpoint (the indexer's: no deposits are seen without it), each token the chain has there.
  */
-export function evmSweepScopes(config: Pick<Config, 'depositForwarders' | 'depositCollectors'>, registry: ChainRegistry): SweepEvmDepositsInput[] {
+export function evmSweepScopes(config: Pick<Config, 'depositForwarders' | 'depositCollectors' | 'tronDepositCollectors'>, registry: ChainRegistry): SweepEvmDepositsInput[] {
   const swept = (mode: Mode, chain: ForwarderChain) =>
-    chain === 'tron' ? config.depositForwarders[mode].tron !== undefined : config.depositForwarders[mode].evm !== undefined || config.depositCollectors[mode] !== undefined;
+    chain === 'tron'
+      ? config.depositForwarders[mode].tron !== undefined || config.tronDepositCollectors[mode] !== undefined
+      : config.depositForwarders[mode].evm !== undefined || config.depositCollectors[mode] !== undefined;
   return MODES.flatMap((mode) =>
     FORWARDER_CHAINS.filter((chain) => swept(mode, chain))
       .map((chain) => ({ chain, deployment: registry.get(chain, networkForMode(mode)) }))

@@ -1,7 +1,8 @@
 // The signer's Tron forwarder sweepers (activities/sweeps/tronSweep.ts), one per mode whose relayer key is
 // configured: the relayer of TRON_RELAYER_KEY_<MODE> signs on the mode's Tron network through java-tron's HTTP API
 // (TRON_HTTP_API_URL_<NETWORK>, TRON_SOLIDITY_API_URL_<NETWORK>). A key without that API is a configuration error
-// at start, not a sweeper that fails on every run.
+// at start, not a sweeper that fails on every run. Each sweeps the mode's Tron HD deposit addresses too, with the
+// mode's deposit seed, into TRON_DEPOSIT_COLLECTOR_<MODE> where one is set.
 import { tronRelayer } from '../activities/chainWrites/tronRelayer';
 import { createTronWalletApi } from '../activities/chainWrites/tronWalletApi';
 import type { TronSweepDeps } from '../activities/sweeps/tronSweep';
@@ -9,6 +10,7 @@ import type { ChainsConfig } from '../config/chains';
 import { ConfigError } from '../config/env';
 import type { TronSweepConfig } from '../config/tronSweeps';
 import type { Sql } from '../db/client';
+import type { DepositSeeds } from '../activities/depositAddresses/seed';
 import type { ChainRegistry } from '../domain/chainRegistry';
 import { networkForMode } from '../domain/payablePairs';
 import type { Mode } from '../domain/session';
@@ -27,6 +29,7 @@ export function tronSweepersFromConfig(
   chains: Pick<ChainsConfig, 'tronHttpApi'>,
   registry: ChainRegistry,
   sql: Sql,
+  hd: { depositSeeds: DepositSeeds; collectors: Record<Mode, string | undefined> },
 ): Partial<Record<Mode, TronSweepDeps>> {
   const sweepers: Partial<Record<Mode, TronSweepDeps>> = {};
   for (const mode of MODES) {
@@ -49,6 +52,8 @@ export function tronSweepersFromConfig(
       minimumWholeTokens: config.tronSweeps.minimumWholeTokens,
       batchSize: config.batchSize,
       feeLimitSun: config.tronSweeps.feeLimitSun,
+      depositSeed: hd.depositSeeds[mode],
+      collector: hd.collectors[mode],
     };
   }
   return sweepers;

@@ -10,6 +10,13 @@
 // a reference block, and a wrong one makes the transaction invalid, never different. TronWeb's protobuf encoding
 // (the one TronWeb signs with) turns it into bytes; TronWeb's HTTP layer is not used: the calls, their deadlines and
 // their errors are ours (tronWalletApi.ts).
+//
+// A write is a contract call (TriggerSmartContract) or a TRX payment (TransferContract, an HD deposit address's
+// top-up). Both are one Transaction.raw with one Contract; the layout is java-tron's protocol/src/main/protos:
+// core/Tron.proto (Transaction.raw: ref_block_bytes 1, ref_block_hash 4, expiration 8, contract 11, timestamp 14,
+// fee_limit 18; Contract.type TransferContract = 1, TriggerSmartContract = 31, its parameter a google.protobuf.Any)
+// and core/contract/balance_contract.proto (TransferContract: owner_address 1, to_address 2, amount 3 in sun). A
+// payment burns no energy, so it carries no fee_limit; its bandwidth is paid from the sender's free allowance or TRX.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -23,8 +30,11 @@ import {
   recordTronLanded,
   recordTronSigned,
   recordTronUnlanded,
+  isTronTransfer,
   type ChainIntent,
   type TronCall,
+  type TronTransfer,
+  type TronWrite,
 } from '../../db/repositories/chainIntents';
 import { tronAddressToHex } from '../../domain/addresses/tron';
 import { classifyTronBroadcast, judgeTronAttempt, MAX_TRON_EXPIRATION_MS, tronReferenceBlock, type TronAttemptVerdict } from '../../domain/tronChainIntent';
@@ -60,14 +70,28 @@ interface TransactionMessage {
 }
 
 const TRIGGER_SMART_CONTRACT = 'TriggerSmartContract';
+const TRANSFER_CONTRACT = 'TransferContract';
+
+const wholeSun = (name: string, value: string) => {
+  if (!/^[0-9]+$/.test(value) || BigInt(value) > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`${name} is not a whole number of sun`);
+};
+
+function validTransfer(transfer: TronTransfer): TronTransfer {
+  tronAddressToHex(transfer.to);
+  wholeSun('amount', transfer.amount);
+  if (BigInt(transfer.amount) === 0n) throw new Error('a TRX payment sends more than 0 sun');
+  return transfer;
+}
+
+function validWrite(write: TronWrite): TronWrite {
+  return isTronTransfer(write) ? validTransfer(write) : validCall(write);
+}
 
 function validCall(call: TronCall): TronCall {
   tronAddressToHex(call.contract);
   if (!/^[A-Za-z_$][\w$]*\(.*\)$/.test(call.functionSelector)) throw new Error(`not a function signature: ${JSON.stringify(call.functionSelector)}`);
   if (!/^([0-9a-fA-F]{2})*$/.test(call.parameter)) throw new Error('the parameter is not hex bytes without 0x');
-  for (const [name, value] of [['feeLimit', call.feeLimit], ['callValue', call.callValue]] as const) {
-    if (!/^[0-9]+$/.test(value) || BigInt(value) > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`${name} is not a whole number of sun`);
-  }
+  for (const [name, value] of [['feeLimit', call.feeLimit], ['callValue', call.callValue]] as const) wholeSun(name, value);
   if (BigInt(call.feeLimit) === 0n) throw new Error('feeLimit must be above 0');
   return call;
 }
@@ -83,8 +107,8 @@ export function createTronChainWriter(deps: TronChainWriterDeps) {
   }
 
   /** Records what the intent will call; a second prepare of the same id keeps the first call. */
-  async function prepare(id: string, call: TronCall): Promise<ChainIntent> {
-    await insertTronChainIntent(sql, { id, mode: deps.mode, sender: relayer.address, call: validCall(call) });
+  async function prepare(id: string, write: TronWrite): Promise<ChainIntent> {
+    await insertTronChainIntent(sql, { id, mode: deps.mode, sender: relayer.address, call: validWrite(write) });
     const intent = await load(sql, id);
     if (intent.chain !== 'tron' || intent.sender !== relayer.address) {
       throw new Error(`chain intent ${id} belongs to ${intent.sender ?? 'another signer'} on ${intent.chain}, not ${relayer.address} on tron`);
@@ -92,22 +116,32 @@ export function createTronChainWriter(deps: TronChainWriterDeps) {
     return intent;
   }
 
-  function build(call: TronCall, head: { blockId: string; number: bigint; timestamp: Date }): BuiltTransaction {
+  /** The Contract of raw_data and the fee_limit it needs (none for a payment), as TronWeb's encoder takes them. */
+  function contractOf(write: TronWrite): { contract: { parameter: { value: Record<string, unknown>; type_url: string }; type: string }; feeLimit?: number } {
+    const contract = (type: string, value: Record<string, unknown>) => ({ parameter: { value, type_url: `type.googleapis.com/protocol.${type}` }, type });
+    if (isTronTransfer(write)) {
+      return { contract: contract(TRANSFER_CONTRACT, { owner_address: relayer.hexAddress, to_address: tronAddressToHex(write.to), amount: Number(write.amount) }) };
+    }
+    const data = bytesToHex(keccak_256(new TextEncoder().encode(write.functionSelector)).subarray(0, 4)) + write.parameter.toLowerCase();
+    const value: Record<string, unknown> = { owner_address: relayer.hexAddress, contract_address: tronAddressToHex(write.contract), data };
+    if (BigInt(write.callValue) > 0n) value.call_value = Number(write.callValue);
+    return { contract: contract(TRIGGER_SMART_CONTRACT, value), feeLimit: Number(write.feeLimit) };
+  }
+
+  function build(write: TronWrite, head: { blockId: string; number: bigint; timestamp: Date }): BuiltTransaction {
     const { refBlockBytes, refBlockHash } = tronReferenceBlock(head);
     const expiration = head.timestamp.getTime() + deps.expirationMs;
-    const data = bytesToHex(keccak_256(new TextEncoder().encode(call.functionSelector)).subarray(0, 4)) + call.parameter.toLowerCase();
-    const value: Record<string, unknown> = { owner_address: relayer.hexAddress, contract_address: tronAddressToHex(call.contract), data };
-    if (BigInt(call.callValue) > 0n) value.call_value = Number(call.callValue);
+    const { contract, feeLimit } = contractOf(write);
     const json = {
       visible: false,
       raw_data: {
-        contract: [{ parameter: { value, type_url: `type.googleapis.com/protocol.${TRIGGER_SMART_CONTRACT}` }, type: TRIGGER_SMART_CONTRACT }],
+        contract: [contract],
         ref_block_bytes: refBlockBytes,
         ref_block_hash: refBlockHash,
         expiration,
         // The signing time: two intents with the same call signed against one head still get different txIDs.
         timestamp: Date.now(),
-        fee_limit: Number(call.feeLimit),
+        ...(feeLimit === undefined ? {} : { fee_limit: feeLimit }),
       },
     };
     const message = tronUtils.transaction.txJsonToPb(json) as TransactionMessage;

@@ -1,6 +1,6 @@
 // A thin client of java-tron's HTTP API: the calls the Tron relayer's writes and sweeps need. Shapes as the node
 // publishes them (developers.tron.network and tronprotocol/documentation-en: getnowblock, broadcasthex,
-// gettransactioninfobyid, gettransactioninfobyblocknum, triggerconstantcontract and their /walletsolidity twins;
+// gettransactioninfobyid, gettransactioninfobyblocknum, triggerconstantcontract, getaccount and their /walletsolidity twins;
 // recordings in test/fixtures/tron/). The JSON-RPC endpoint the indexer reads is not this API. A full node serves
 // /wallet/* and /walletsolidity/* on separate ports (8090 and 8091 by default); TronGrid serves both on one host.
 import { z } from 'zod';
@@ -71,6 +71,9 @@ const blockInfosSchema = z.array(z.object({ id: z.string(), log: z.array(logSche
 const constantSchema = z
   .object({ result: z.object({ result: z.boolean().optional(), code: z.string().optional() }).loose(), constant_result: z.array(z.string()).optional() })
   .loose();
+
+/** An Account (Tron.proto): `{}` for an address the chain has never seen, and no `balance` when it holds no TRX. */
+const accountSchema = z.object({ balance: int.optional() }).loose();
 
 const broadcastSchema = z.object({ result: z.boolean().optional(), code: z.string().optional(), message: z.string().optional(), txid: z.string().optional() }).loose();
 
@@ -177,6 +180,12 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
         throw new TronApiError('malformed', endpoint, `balanceOf did not return a uint256${answer.result.code ? ` (${answer.result.code})` : ''}`);
       }
       return BigInt(`0x${word}`);
+    },
+
+    /** The TRX an account holds on the latest state, in sun. */
+    async trxBalance(address: string): Promise<bigint> {
+      const account = parse('/wallet/getaccount', accountSchema, await post('wallet', 'getaccount', { address: tronAddressToHex(address), visible: false }));
+      return account.balance ?? 0n;
     },
 
     /** Sends a signed Transaction as the protobuf bytes it was signed as, so the node hashes exactly what was signed. */

@@ -141,12 +141,21 @@ export function deriveSolanaKeyPairBytes(seed: Uint8Array, index: number): Uint8
   return new Uint8Array([...node.privateKey, ...node.publicKey]);
 }
 
+function derivePrivateKey(seed: Uint8Array, accountPath: string, index: number): Uint8Array {
+  assertIndex(index);
+  const key = HDKey.fromMasterSeed(seed).derive(`${accountPath}/${index}`);
+  if (key.privateKey === null) throw new Error(`BIP-32 derivation at ${accountPath}/${index} produced no private key`);
+  return key.privateKey;
+}
+
 /** The EVM deposit address's private key (m/44'/60'/0'/0/{index}): the signer's HD sweeps sign with it, nothing stores it. */
 export function deriveEvmPrivateKey(seed: Uint8Array, index: number): Uint8Array {
-  assertIndex(index);
-  const key = HDKey.fromMasterSeed(seed).derive(`${EVM_ACCOUNT_PATH}/${index}`);
-  if (key.privateKey === null) throw new Error(`BIP-32 derivation at ${EVM_ACCOUNT_PATH}/${index} produced no private key`);
-  return key.privateKey;
+  return derivePrivateKey(seed, EVM_ACCOUNT_PATH, index);
+}
+
+/** The Tron deposit address's private key (m/44'/195'/0'/0/{index}): the signer's Tron HD sweeps sign with it, nothing stores it. */
+export function deriveTronPrivateKey(seed: Uint8Array, index: number): Uint8Array {
+  return derivePrivateKey(seed, TRON_ACCOUNT_PATH, index);
 }
 
 export function deriveDepositAddresses(seed: Uint8Array, index: number): DepositAddresses {

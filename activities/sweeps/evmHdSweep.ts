@@ -8,23 +8,15 @@
 // what the token's Transfer events moved and the gas, recorded with their ledger postings.
 import { encodeFunctionData, erc20Abi, parseEventLogs, parseTransaction, toHex, type Address, type Hash, type Hex, type LocalAccount } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { findChainIntent, type ChainIntent, type EvmCall } from '../../db/repositories/chainIntents';
-import {
-  evmHdSweepDerivationIndex,
-  evmHdSweepDue,
-  insertEvmHdSweeps,
-  setEvmHdTopUpLanded,
-  setEvmSweepLanded,
-  type EvmSweep,
-} from '../../db/repositories/evmSweeps';
-import { postLedger } from '../../db/repositories/ledger';
+import { findChainIntent, insertEvmChainIntent, type ChainIntent, type EvmCall } from '../../db/repositories/chainIntents';
+import { evmHdSweepDerivationIndex, type EvmSweep } from '../../db/repositories/evmSweeps';
 import { gasLimitFor } from '../../domain/evmChainIntent';
 import { fundedMaxFeePerGas, hdSweepTopUp, hdSweptAmount } from '../../domain/evmHdSweep';
-import { holdingsToSweep, type EvmChain } from '../../domain/evmSweepPlan';
-import { evmSweepLanded, hdGasToppedUp, hdSweepGasPaid, tokenAsset } from '../../domain/ledger';
+import type { EvmChain } from '../../domain/evmSweepPlan';
 import { createEvmChainWriter, type EvmChainWriter, type EvmChainWriterDeps } from '../chainWrites/evmChainWriter';
 import { deriveEvmPrivateKey } from '../depositAddresses/derive';
 import { progressOutcome, recordedOutcome, type EvmSweepOutcome, type HdSweeps } from './forwarderSweep';
+import { planHdSweeps, recordHdTopUp, recordHdTransfer } from './hdSweep';
 
 export interface EvmHdSweepDeps extends EvmChainWriterDeps {
   chain: EvmChain;
@@ -49,26 +41,17 @@ export function topUpIntentId(sweep: Pick<EvmSweep, 'id' | 'chain'>, round = 1):
 export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter, balanceOf: (token: string, owner: string) => Promise<bigint>): HdSweeps {
   const { client } = deps;
 
-  /** The scope's HD addresses owed a sweep and holding something, one sweep each, numbered from `firstBatch`. */
-  const plan: HdSweeps['plan'] = async (tx, scope) => {
-    const due = await evmHdSweepDue(tx, scope, scope.limit);
-    if (!deps.collector || !deps.depositSeed) return { sweepIds: [], waiting: due.length };
-    const { collector } = deps;
-    const candidates = await Promise.all(due.map(async (d) => ({ ...d, balance: await balanceOf(scope.deployment.address, d.address) })));
-    const sweepIds = await insertEvmHdSweeps(tx, {
-      ...scope,
-      chain: deps.chain,
-      tokenAddress: scope.deployment.address,
-      collector,
-      addresses: holdingsToSweep(candidates, scope.minimum),
-      call: transferCall(scope.deployment.address, collector),
+  const plan: HdSweeps['plan'] = (tx, scope) =>
+    planHdSweeps(tx, scope, {
+      collector: deps.collector,
+      depositSeed: deps.depositSeed,
+      balanceOf,
+      insertIntent: (q, id, hd, collector) => insertEvmChainIntent(q, { id, chain: deps.chain, mode: deps.mode, sender: hd.address, call: transferCall(scope.deployment.address, collector)(hd.balance) }),
     });
-    return { sweepIds, waiting: 0 };
-  };
 
   /** The address's key, derived here for this pass and checked against the swept address; never stored or logged. */
   async function accountOf(sweep: EvmSweep): Promise<LocalAccount> {
-    const index = await evmHdSweepDerivationIndex(deps.sql, sweep.id);
+    const index = await evmHdSweepDerivationIndex(deps.sql, deps.chain, sweep.id);
     if (!deps.depositSeed || index === undefined) throw new Error(`no deposit key for HD sweep ${sweep.id} in ${deps.mode} mode`);
     const account = privateKeyToAccount(toHex(deriveEvmPrivateKey(deps.depositSeed, index)));
     const swept = sweep.addresses[0]?.address;
@@ -89,17 +72,12 @@ export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter, 
 
   const estimateTransfer = (account: LocalAccount, call: EvmCall) => client.estimateGas({ account: account.address, to: call.to as Address, data: call.data as Hex, value: BigInt(call.value) });
 
-  /** The top-up's landing and its postings, once; a reverted top-up sent nothing but its gas. */
+  /** The top-up's landing: what it sent (nothing when it reverted) and the relayer's gas. */
   async function recordTopUp(sweep: EvmSweep, round: number, topUp: ChainIntent): Promise<void> {
     const receipt = await client.getTransactionReceipt({ hash: topUp.signature as Hash });
-    const landed = { sentWei: topUp.status === 'finalized' ? BigInt(topUp.call?.value ?? '0') : 0n, gasWei: receipt.gasUsed * receipt.effectiveGasPrice };
-    await deps.sql.begin(async (tx) => {
-      if (!(await setEvmHdTopUpLanded(tx, sweep.id, round, landed))) return;
-      for (const posting of hdGasToppedUp(topUp.id, sweep.mode, sweep.chain, landed)) await postLedger(tx, posting);
-      if (topUp.status === 'failed') {
-        await setEvmSweepLanded(tx, sweep.id, { status: 'failed', txHash: topUp.signature ?? '', blockNumber: receipt.blockNumber, lastLogIndex: undefined, moved: 0n, gasWei: 0n, perAddress: new Map() });
-      }
-    });
+    const status = topUp.status === 'finalized' ? 'finalized' : 'failed';
+    const landed = { sentWei: status === 'finalized' ? BigInt(topUp.call?.value ?? '0') : 0n, gasWei: receipt.gasUsed * receipt.effectiveGasPrice };
+    await recordHdTopUp(deps.sql, sweep, { id: topUp.id, round, status, txHash: topUp.signature ?? '', blockNumber: receipt.blockNumber }, landed);
   }
 
   /**
@@ -136,14 +114,7 @@ export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter, 
       events.map((log) => ({ emitter: log.address, from: log.args.from, to: log.args.to, value: log.args.value, logIndex: log.logIndex })),
       { token: sweep.tokenAddress, from, to: sweep.collector ?? '' },
     );
-    const gasWei = receipt.gasUsed * receipt.effectiveGasPrice;
-    await deps.sql.begin(async (tx) => {
-      const landed = { status, txHash, blockNumber: receipt.blockNumber, lastLogIndex: swept.lastLogIndex, moved: swept.moved, gasWei, perAddress: new Map([[from, swept.moved]]) };
-      if (!(await setEvmSweepLanded(tx, sweep.id, landed))) return;
-      const postings = [...evmSweepLanded(sweep.id, sweep.mode, sweep.chain, { moved: { [tokenAsset(sweep.token, sweep.chain)]: swept.moved }, gasWei: 0n }), hdSweepGasPaid(sweep.id, sweep.mode, sweep.chain, gasWei)];
-      for (const posting of postings) if (posting) await postLedger(tx, posting);
-    });
-    return recordedOutcome(deps.sql, sweep.id);
+    return recordHdTransfer(deps.sql, sweep, { status, txHash, blockNumber: receipt.blockNumber, ...swept, fee: receipt.gasUsed * receipt.effectiveGasPrice });
   }
 
   /** One step of an unlanded HD sweep: its top-up while the transfer is unsigned, then the transfer. */

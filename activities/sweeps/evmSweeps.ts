@@ -40,7 +40,7 @@ export function createEvmSweepActivities(deps: { sweepers: Partial<Record<EvmSwe
       const { chain, token, mode } = request;
       const counts = { chain, token, mode, sweeps: planned.sweepIds.length, forwarderSweeps: planned.forwarderSweeps, hdSweeps: planned.hdSweeps };
       if (planned.hdWaiting === 0) log.info('sweep planned', counts);
-      else log.warn(`sweep planned without HD addresses: they need EVM_DEPOSIT_COLLECTOR_${mode.toUpperCase()} and the mode's deposit mnemonic`, { ...counts, hdAddressesWaiting: planned.hdWaiting });
+      else log.warn(`sweep planned without HD addresses: they need ${chain === 'tron' ? 'TRON' : 'EVM'}_DEPOSIT_COLLECTOR_${mode.toUpperCase()} and the mode's deposit mnemonic`, { ...counts, hdAddressesWaiting: planned.hdWaiting });
       return { status: 'planned', sweepIds: planned.sweepIds };
     },
     async advanceEvmSweep(request: { chain: ForwarderChain; mode: Mode; sweepId: string }): Promise<EvmSweepAnswer> {

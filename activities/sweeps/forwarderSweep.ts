@@ -4,8 +4,8 @@
 // tronSweep.ts). A plan writes each batch as a sweep row and its chain intent (sweepMany(salts, token) on the
 // address's own factory) before anything is signed; each advance is one resumable pass of the chain's writer, and a
 // landed sweep is recorded, with its ledger postings in the same database transaction, from its Swept events and the
-// fee the relayer paid. A chain with HD deposit addresses from before the forwarders (EVM, evmHdSweep.ts) plans them
-// in the same plan, one sweep each, and advance hands a sweep of kind 'hd' to it.
+// fee the relayer paid. A chain with HD deposit addresses from before the forwarders (evmHdSweep.ts, tronHdSweep.ts)
+// plans them in the same plan, one sweep each, and advance hands a sweep of kind 'hd' to it.
 import type { Queryable, Sql } from '../../db/client';
 import type { ChainIntent } from '../../db/repositories/chainIntents';
 import { findEvmSweep, evmSweepDue, evmSweepsToFinish, insertEvmSweeps, setEvmSweepLanded, setEvmSweepSubmitted, type EvmSweep, type EvmSweepScope } from '../../db/repositories/evmSweeps';

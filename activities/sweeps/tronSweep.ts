@@ -2,7 +2,8 @@
 // sweepMany(salts, token) call, written as a Tron chain intent and signed by the Tron chain writer (raw_data built
 // here, the relayer's key in this process). Balances are constant calls of balanceOf; what moved is read from the
 // Swept entries of the solidified TransactionInfo's `log`, and the fee is the sun the transaction burned for energy
-// and bandwidth, as the writer recorded it.
+// and bandwidth, as the writer recorded it. Tron HD deposit addresses from before the forwarders are swept in the same
+// plan, one sweep each (tronHdSweep.ts).
 import { encodeAbiParameters, type Hex } from 'viem';
 import { insertTronChainIntent } from '../../db/repositories/chainIntents';
 import { tronAddressFromEvmHex, tronAddressToEvmHex } from '../../domain/addresses/tron';
@@ -10,10 +11,15 @@ import { sweptAmounts } from '../../domain/evmSweepPlan';
 import { tronSweptLogs } from '../../domain/tronSweptLogs';
 import { createTronChainWriter, type TronChainWriterDeps } from '../chainWrites/tronChainWriter';
 import { createForwarderSweep, type ForwarderSweepSettings } from './forwarderSweep';
+import { createTronHdSweep } from './tronHdSweep';
 
 export interface TronSweepDeps extends TronChainWriterDeps, Omit<ForwarderSweepSettings, 'sql' | 'mode'> {
   /** Most sun one sweepMany may burn (TRON_SWEEP_FEE_LIMIT_TRX): past it the call runs out of energy and reverts. */
   feeLimitSun: bigint;
+  /** The mode's deposit seed (DEPOSIT_MNEMONIC_<MODE>): an HD address's key derives from it and the session's index. */
+  depositSeed?: Uint8Array | undefined;
+  /** Where HD sweeps send the tokens (TRON_DEPOSIT_COLLECTOR_<MODE>); unset: HD addresses are not swept. */
+  collector?: string | undefined;
 }
 
 const SWEEP_MANY = 'sweepMany(bytes32[],address)';
@@ -47,5 +53,5 @@ export function createTronSweep(deps: TronSweepDeps) {
       const perAddress = new Map([...swept.perAddress].map(([address, amount]) => [tronAddressFromEvmHex(address), amount]));
       return { blockNumber, lastLogIndex: swept.lastLogIndex, moved: swept.total, perAddress, fee };
     },
-  });
+  }, createTronHdSweep(deps, writer));
 }

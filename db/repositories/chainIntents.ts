@@ -25,6 +25,20 @@ export interface TronCall {
   callValue: string;
 }
 
+/** A TRX payment (TransferContract): what an HD deposit address's top-up is. `kind` tells it from a call. */
+export interface TronTransfer {
+  kind: 'transfer';
+  /** The payee, base58 `T…`. */
+  to: string;
+  /** Sun, as a decimal string. */
+  amount: string;
+}
+
+/** What a Tron intent's every signature sends: a contract call or a TRX payment. */
+export type TronWrite = TronCall | TronTransfer;
+
+export const isTronTransfer = (write: TronWrite): write is TronTransfer => 'kind' in write && write.kind === 'transfer';
+
 export interface ChainIntent {
   id: string;
   chain: string;
@@ -45,7 +59,7 @@ export interface ChainIntent {
   call: EvmCall | null;
   blockNumber: bigint | null;
   /** Tron only: the call, the current signature's expiration, and the sun the landed transaction burned. */
-  tronCall: TronCall | null;
+  tronCall: TronWrite | null;
   expiresAt: Date | null;
   feePaid: bigint | null;
 }
@@ -64,7 +78,7 @@ interface ChainIntentRow {
   mode: Mode | null;
   sender: string | null;
   nonce: bigint | null;
-  call: EvmCall | TronCall | null;
+  call: EvmCall | TronWrite | null;
   block_number: bigint | null;
   expires_at: Date | null;
   fee_paid: string | null;
@@ -86,7 +100,7 @@ const toIntent = (r: ChainIntentRow): ChainIntent => ({
   nonce: r.nonce,
   call: r.chain === 'tron' ? null : (r.call as EvmCall | null),
   blockNumber: r.block_number,
-  tronCall: r.chain === 'tron' ? (r.call as TronCall | null) : null,
+  tronCall: r.chain === 'tron' ? (r.call as TronWrite | null) : null,
   expiresAt: r.expires_at,
   feePaid: r.fee_paid === null ? null : BigInt(r.fee_paid),
 });
@@ -213,7 +227,7 @@ export async function recordEvmNonceTaken(sql: Queryable, id: string, hash: stri
 }
 
 /** A Tron intent: its call is fixed here, whatever reference block and expiration its signatures later carry. */
-export async function insertTronChainIntent(sql: Queryable, intent: { id: string; mode: Mode; sender: string; call: TronCall }): Promise<void> {
+export async function insertTronChainIntent(sql: Queryable, intent: { id: string; mode: Mode; sender: string; call: TronWrite }): Promise<void> {
   await sql`
     insert into chain_intents (id, chain, mode, sender, call)
     values (${intent.id}, 'tron', ${intent.mode}, ${intent.sender}, ${sql.json({ ...intent.call })})

@@ -1,5 +1,5 @@
-// evm_sweeps and their addresses (migrations 0044, 0048, 0049): a forwarder sweep's row on an EVM chain or Tron, or an
-// HD address's sweep on an EVM chain, written with its chain intent before anything is signed, and the deposit
+// evm_sweeps and their addresses (migrations 0044, 0048, 0049, 0052): a forwarder sweep's row on an EVM chain or Tron,
+// or an HD address's sweep on either, written with its chain intent before anything is signed, and the deposit
 // addresses it empties. Which addresses are due
 // a sweep is decided here from the rows the indexer and the sessions wrote; what they hold is read from the chain by
 // the caller. An EVM address is kept in lowercase hex, a Tron one in base58 `T…` as deposit_addresses has it.
@@ -9,7 +9,6 @@ import { networkForMode } from '../../domain/payablePairs';
 import type { EvmSweepBatch, EvmSweepCandidate, ForwarderChain } from '../../domain/evmSweepPlan';
 import type { Mode } from '../../domain/session';
 import type { Queryable } from '../client';
-import { insertEvmChainIntent, type EvmCall } from './chainIntents';
 
 export type EvmSweepStatus = 'pending' | 'submitted' | 'finalized' | 'failed';
 /** A forwarder batch (sweepMany by the relayer) or one HD address (its own transfer after a top-up, migration 0048). */
@@ -149,6 +148,7 @@ export interface EvmHdSweepDue {
  * none being taken now. The oldest deposits first, so a limit never starves them.
  */
 export async function evmHdSweepDue(sql: Queryable, scope: EvmSweepScope, limit: number): Promise<EvmHdSweepDue[]> {
+  const da = familyColumns(sql, scope.chain);
   const rows = await sql<Array<{ address: string; session_id: string; derivation_index: string }>>`
     with swept as (
       select a.address, sum(a.swept_base_units) as swept
@@ -156,12 +156,12 @@ export async function evmHdSweepDue(sql: Queryable, scope: EvmSweepScope, limit:
       where s.kind = 'hd' and s.chain = ${scope.chain} and s.token = ${scope.token} and s.status = 'finalized'
       group by a.address
     ), credited as (
-      select lower(da.evm_address) as address, da.session_id, da.derivation_index, sum(d.amount_base_units) as credited, min(d.created_at) as oldest
+      select ${da.key} as address, da.session_id, da.derivation_index, sum(d.amount_base_units) as credited, min(d.created_at) as oldest
       from deposit_addresses da
       join deposits d on d.session_id = da.session_id and d.chain = ${scope.chain} and d.network = ${networkForMode(scope.mode)}
-        and d.token = ${scope.token} and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(da.evm_address)
-      where da.mode = ${scope.mode} and da.evm_scheme = 'hd'
-      group by da.evm_address, da.session_id, da.derivation_index
+        and d.token = ${scope.token} and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(${da.address})
+      where da.mode = ${scope.mode} and ${da.scheme} = 'hd'
+      group by ${da.address}, da.session_id, da.derivation_index
     )
     select c.address, c.session_id, c.derivation_index from credited c left join swept s on s.address = c.address
     where c.credited > coalesce(s.swept, 0)
@@ -172,30 +172,39 @@ export async function evmHdSweepDue(sql: Queryable, scope: EvmSweepScope, limit:
   return rows.map((r) => ({ address: r.address, sessionId: r.session_id, derivationIndex: Number(r.derivation_index) }));
 }
 
-/** The derivation index of an HD sweep's address (its session's), which the signer derives its key from. */
-export async function evmHdSweepDerivationIndex(sql: Queryable, sweepId: string): Promise<number | undefined> {
+/** The derivation index of an HD sweep's address on `chain` (its session's), which the signer derives its key from. */
+export async function evmHdSweepDerivationIndex(sql: Queryable, chain: ForwarderChain, sweepId: string): Promise<number | undefined> {
+  const da = familyColumns(sql, chain);
   const [row] = await sql<{ derivation_index: string }[]>`
     select da.derivation_index from evm_sweep_addresses a join deposit_addresses da on da.session_id = a.session_id
-    where a.sweep_id = ${sweepId} and da.evm_scheme = 'hd'`;
+    where a.sweep_id = ${sweepId} and ${da.scheme} = 'hd'`;
   return row === undefined ? undefined : Number(row.derivation_index);
 }
 
 /**
- * HD sweeps, one per address, each its transfer's chain intent (the address is its sender) and its sweep row, in one
- * transaction of the caller's; numbered in the run after its `firstBatch - 1` forwarder batches.
+ * One sweep per HD address of the plan, each its transfer's chain intent (written by `insertIntent`, the chain
+ * family's, with the address as sender) and its row, in one transaction of the caller's; numbered in the run after
+ * its `firstBatch - 1` forwarder batches. Addresses are kept as evmHdSweepDue answers them.
  */
 export async function insertEvmHdSweeps(
   sql: Queryable,
-  plan: EvmSweepScope & { runKey: string; tokenAddress: string; collector: string; firstBatch: number; addresses: Array<EvmHdSweepDue & { balance: bigint }>; call: (amount: bigint) => EvmCall },
+  plan: EvmSweepScope & {
+    runKey: string;
+    tokenAddress: string;
+    collector: string;
+    firstBatch: number;
+    addresses: Array<EvmHdSweepDue & { balance: bigint }>;
+    insertIntent: (sql: Queryable, id: string, hd: EvmHdSweepDue & { balance: bigint }) => Promise<void>;
+  },
 ): Promise<string[]> {
   const ids: string[] = [];
   for (const [offset, hd] of plan.addresses.entries()) {
     const id = `sweep-hd:${plan.chain}:${ulid()}`;
-    await insertEvmChainIntent(sql, { id, chain: plan.chain, mode: plan.mode, sender: hd.address, call: plan.call(hd.balance) });
+    await plan.insertIntent(sql, id, hd);
     await sql`insert into evm_sweeps (id, mode, chain, token, token_address, kind, collector, run_key, batch)
               values (${id}, ${plan.mode}, ${plan.chain}, ${plan.token}, ${plan.tokenAddress}, 'hd', ${plan.collector}, ${plan.runKey}, ${plan.firstBatch + offset})`;
     await sql`insert into evm_sweep_addresses (sweep_id, address, session_id, planned_base_units)
-              values (${id}, ${hd.address.toLowerCase()}, ${hd.sessionId}, ${hd.balance.toString()})`;
+              values (${id}, ${hd.address}, ${hd.sessionId}, ${hd.balance.toString()})`;
     ids.push(id);
   }
   return ids;
@@ -287,12 +296,15 @@ export async function oldestUnsweptDeposits(sql: Queryable): Promise<Array<{ mod
       from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
       where s.status = 'finalized' and s.kind = 'hd'
       group by s.chain, s.token, a.address
+    ), hds as (
+      select session_id, mode, evm_address as address, lower(evm_address) as key, false as tron from deposit_addresses where evm_scheme = 'hd'
+      union all
+      select session_id, mode, tron_address, tron_address, true from deposit_addresses where tron_scheme = 'hd'
     ), hd as (
-      select da.mode, d.chain, d.token, lower(da.evm_address) as address, sum(d.amount_base_units) as credited, min(d.created_at) as created_at
-      from deposit_addresses da
-      join deposits d on d.session_id = da.session_id and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(da.evm_address)
-      where da.evm_scheme = 'hd'
-      group by da.mode, d.chain, d.token, lower(da.evm_address)
+      select h.mode, d.chain, d.token, h.key as address, sum(d.amount_base_units) as credited, min(d.created_at) as created_at
+      from hds h
+      join deposits d on d.session_id = h.session_id and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(h.address) and (d.chain = 'tron') = h.tron
+      group by h.mode, d.chain, d.token, h.key
     )
     select mode, chain, min(created_at) as oldest from (
       select mode, chain, created_at from forwarder

@@ -72,7 +72,7 @@ describe('checkout-admin sweep', () => {
     const [hd] = (await insertEvmHdSweeps(sql, {
       mode: 'test', chain: 'base', token: 'USDC', runKey: 'run-d', tokenAddress: '0x00000000000000000000000000000000000000c0', collector, firstBatch: 0,
       addresses: [{ address: '0x00000000000000000000000000000000000000a2', sessionId: record.sessionId, derivationIndex: 7, balance: 2_000_000n }],
-      call: () => ({ to: '0x00000000000000000000000000000000000000c0', data: '0x', value: '0' }),
+      insertIntent: (q, id, hd) => insertEvmChainIntent(q, { id, chain: 'base', mode: 'test', sender: hd.address, call: { to: '0x00000000000000000000000000000000000000c0', data: '0x', value: '0' } }),
     })) as [string];
     await setEvmHdTopUpLanded(sql, hd, 1, { sentWei: 90_000n, gasWei: 21_000n });
     const out = (await cli.json(['sweep', 'list', '--mode', 'test'])) as { evm_sweeps: Array<Record<string, unknown>> };

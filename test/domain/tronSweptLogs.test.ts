@@ -6,7 +6,8 @@ import { tronForwarderAddress } from '../../domain/addresses/depositForwarder';
 import { depositSalt } from '../../domain/addresses/depositSalt';
 import { tronAddressFromEvmHex, tronAddressToEvmHex } from '../../domain/addresses/tron';
 import { sweptAmounts } from '../../domain/evmSweepPlan';
-import { tronSweptLogs } from '../../domain/tronSweptLogs';
+import { hdSweptAmount } from '../../domain/evmHdSweep';
+import { tronSweptLogs, tronTransferLogs } from '../../domain/tronSweptLogs';
 import { recorded } from '../fixtures/tron';
 
 const CONTRACTS = { factory: 'TBX9rNKH1h1h8L1sCqux5teKZBWhgSUwtJ', implementation: 'TXThssotDx2fcJ7QHdmBRFhpTMn1AmNx3c' };
@@ -43,5 +44,19 @@ describe('Tron Swept logs', () => {
     const prefixed = { ...swept, address: `41${swept.address}` };
     const unindexed = { ...swept, topics: swept.topics.slice(0, 3) };
     expect(tronSweptLogs([transfer, unindexed, prefixed], 0)).toEqual([expect.objectContaining({ logIndex: 2, amount: 1_500_000n })]);
+  });
+
+  it('decodes the token\'s Transfer logs of the same answer, numbered alike, which hdSweptAmount counts from one address to one payee', () => {
+    const transfers = tronTransferLogs(log, 7);
+    expect(transfers).toEqual([
+      { emitter: '0xa614f803b6fd780986a42c78ec9c7f77e6ded13c', from: '0xdd1d38fe336c97f97b602466c25920c1c7a29aaf', to: expect.any(String), value: 1_500_000n, logIndex: 7 },
+      { emitter: '0xa614f803b6fd780986a42c78ec9c7f77e6ded13c', from: '0x5abf980418386e901a14e7d5a9469f63623417e8', to: transfers[0]!.to, value: 2_250_000n, logIndex: 9 },
+    ]);
+    const from = tronAddressFromEvmHex('0xdd1d38fe336c97f97b602466c25920c1c7a29aaf');
+    const swept = { token: tronAddressToEvmHex(USDT), from: tronAddressToEvmHex(from), to: transfers[0]!.to };
+    expect(hdSweptAmount(transfers, swept)).toEqual({ moved: 1_500_000n, lastLogIndex: 7 });
+    // A Swept log is no Transfer, and a Transfer no Swept.
+    expect(tronTransferLogs(log.filter((_, i) => i % 2 === 1), 0)).toEqual([]);
+    expect(tronSweptLogs(log.filter((_, i) => i % 2 === 0), 0)).toEqual([]);
   });
 });

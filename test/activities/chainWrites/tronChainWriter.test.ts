@@ -218,6 +218,9 @@ describe('Tron chain writer', () => {
     await expect(writer().prepare(id, { ...transferCall(1n), contract: 'T-not-an-address' })).rejects.toThrow();
     await expect(writer().prepare(id, { ...transferCall(1n), parameter: '0xzz' })).rejects.toThrow(/hex/);
     await expect(writer().prepare(id, { ...transferCall(1n), feeLimit: '0' })).rejects.toThrow(/feeLimit/);
+    await expect(writer().prepare(id, { kind: 'transfer', to: 'T-not-an-address', amount: '1' })).rejects.toThrow();
+    await expect(writer().prepare(id, { kind: 'transfer', to: 'TUg28KYvCXWW81EqMUeZvCZmZw2BChk1HQ', amount: '0' })).rejects.toThrow(/more than 0/);
+    await expect(writer().prepare(id, { kind: 'transfer', to: 'TUg28KYvCXWW81EqMUeZvCZmZw2BChk1HQ', amount: '1.5' })).rejects.toThrow(/amount/);
     expect(await findChainIntent(db.sql, id)).toBeUndefined();
   });
 });

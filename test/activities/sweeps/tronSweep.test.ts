@@ -10,8 +10,7 @@ import { utils as tronUtils } from 'tronweb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTronChainWriter } from '../../../activities/chainWrites/tronChainWriter';
 import { tronRelayer, type TronRelayer } from '../../../activities/chainWrites/tronRelayer';
-import { createTronWalletApi, TronApiError } from '../../../activities/chainWrites/tronWalletApi';
-import type { EvmSweepOutcome } from '../../../activities/sweeps/forwarderSweep';
+import { TronApiError } from '../../../activities/chainWrites/tronWalletApi';
 import { createTronSweep, type TronSweepDeps } from '../../../activities/sweeps/tronSweep';
 import { loadChainsConfig } from '../../../config/chains';
 import { loadConfig } from '../../../config/env';
@@ -24,10 +23,9 @@ import { evmSweepScheduleId } from '../../../domain/taskQueues';
 import { signerDepsFromConfig } from '../../../worker/createSignerWorker';
 import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics';
 import { evmSweepScopes } from '../../../worker/sweepSchedules';
-import { createTestDatabase } from '../../support/database';
-import { startTronWalletNode, type TronOutcome, type TronWalletNode } from '../../support/tron/tronWalletNode';
-import { connectWorker, ledgerBalance, planIds } from './evmSweepFixture';
-import { tronAddress, tronForwarderDeposit } from './tronSweepFixture';
+import type { TronOutcome, TronWalletNode } from '../../support/tron/tronWalletNode';
+import { ledgerBalance, planIds } from './evmSweepFixture';
+import { tronAddress, tronForwarderDeposit, standInSweepDeps, startTronSweepStandIn, stopTronSweepStandIn, sweepUntilLanded, type TronSweepStandIn } from './tronSweepFixture';
 import type { Sql } from '../../../db/client';
 import type { TestDatabase } from '../../support/database';
 
@@ -44,17 +42,12 @@ let relayer: TronRelayer;
 /** Every forwarder address the tests deposited to. */
 const addresses: string[] = [];
 
+let standIn: TronSweepStandIn | undefined;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  worker = connectWorker(db);
-  node = await startTronWalletNode();
-  node.deployFactory({ ...CONTRACTS, collector: COLLECTOR });
-  relayer = tronRelayer(randomBytes(32).toString('hex'));
+  standIn = await startTronSweepStandIn({ ...CONTRACTS, collector: COLLECTOR });
+  ({ db, worker, node, relayer } = standIn);
 });
-afterAll(async () => {
-  await worker?.end({ timeout: 5 });
-  await Promise.all([db?.drop(), node?.close()]);
-});
+afterAll(() => stopTronSweepStandIn(standIn));
 
 // The ledger balances and agrees with the chain after every test: the collector holds what collector:tron says, the
 // forwarders what deposits:tron says, and the relayer burned what its gas postings say.
@@ -67,18 +60,7 @@ afterEach(async () => {
   expect(await ledgerBalance(db.sql, ACCOUNT.gasExpenseOn('tron'), nativeAsset('tron'))).toBe(BigInt(burned!.total));
 });
 
-const deps = (overrides: Partial<TronSweepDeps> = {}): TronSweepDeps => ({
-  sql: worker,
-  api: createTronWalletApi({ fullNodeUrl: node.url, timeoutMs: 2_000 }),
-  relayer,
-  mode: 'test',
-  expirationMs: 60_000,
-  tokens: [{ symbol: 'USDT', address: USDT, decimals: 6 }],
-  minimumWholeTokens: 0,
-  batchSize: 50,
-  feeLimitSun: FEE_LIMIT_SUN,
-  ...overrides,
-});
+const deps = (overrides: Partial<TronSweepDeps> = {}): TronSweepDeps => standInSweepDeps({ sql: worker, relayer, feeLimitSun: FEE_LIMIT_SUN, node, usdt: USDT }, overrides);
 /** A fresh sweeper each time, as a restarted signer would make. */
 const sweeper = (overrides: Partial<TronSweepDeps> = {}) => createTronSweep(deps(overrides));
 
@@ -88,15 +70,7 @@ async function depositTo(amount: bigint): Promise<string> {
   return address;
 }
 
-/** Passes until the sweep has landed, a block produced after each one that waits (taking what is pooled with `outcome`). */
-async function sweepToEnd(id: string, outcome?: (txId: string) => TronOutcome): Promise<EvmSweepOutcome> {
-  for (let pass = 0; pass < 20; pass++) {
-    const result = await sweeper().advance(id);
-    if (result.status === 'finalized' || result.status === 'failed') return result;
-    node.mine(1, outcome);
-  }
-  throw new Error(`sweep ${id} did not land in 20 passes`);
-}
+const sweepToEnd = (id: string, outcome?: (txId: string) => TronOutcome) => sweepUntilLanded(sweeper, node, id, outcome);
 
 let runs = 0;
 const runKey = () => `sweep_tron_usdt_test-${runs++}`;

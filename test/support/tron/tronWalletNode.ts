@@ -5,12 +5,19 @@
 // transactions into blocks as tests mine them, with the outcome and fee a test picks, and lags the solidified head
 // behind the latest one. Tests can make any call fail, hang or answer something else; every call is counted.
 //
-// It runs no TVM. Two named stand-in behaviours take its place for the forwarder sweeps: TRC-20 balances a test sets
-// (setBalance), answered to balanceOf by triggerconstantcontract; and factories a test registers (deployFactory),
-// whose sweepMany(salts, token), when a block takes it with SUCCESS, moves each salt's forwarder balance to the
-// collector and logs the token's Transfer and Swept(salt, forwarder, token, amount) for every salt, as the contracts
-// do. Those logs are served in TransactionInfo's `log` (gettransactioninfobyid, gettransactioninfobyblocknum) in the
-// node's shape. A reorg does not undo what a dropped sweep moved: the tests that reorganise sweep nothing.
+// It runs no TVM. Named stand-in behaviours take its place for the sweeps: TRC-20 balances a test sets
+// (setBalance), answered to balanceOf by triggerconstantcontract; factories a test registers (deployFactory), whose
+// sweepMany(salts, token), when a block takes it with SUCCESS, moves each salt's forwarder balance to the collector
+// and logs the token's Transfer and Swept(salt, forwarder, token, amount) for every salt, as the contracts do; a
+// TRC-20 transfer(to, amount) sent by any account to a token a test gave balances of, which moves the sender's
+// balance and logs its Transfer, or reverts when the sender holds less (a call to any other contract changes nothing); and TRX balances (setTrx, getaccount): a
+// TransferContract moves its amount when a block takes it (the broadcast is refused, as java-tron's validation
+// refuses it, when the sender holds less), and a landed transaction burns its fee from its sender's TRX. Only the
+// accounts a test funded or that were paid TRX are kept: any other sender (the relayer of the forwarder tests) is
+// taken to hold plenty. A contract call whose kept sender holds less than the fee it would burn runs out of energy,
+// burning what it holds. The logs are served in TransactionInfo's `log` (gettransactioninfobyid,
+// gettransactioninfobyblocknum) in the node's shape. A reorg does not undo what a dropped transaction moved: the
+// tests that reorganise move nothing.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,6 +34,9 @@ const { nowBlock, broadcastSuccess, broadcastExpired, broadcastDup, infoSuccess,
 const SWEEP_MANY = toFunctionSelector('sweepMany(bytes32[],address)').slice(2);
 const SWEPT = toEventSelector('Swept(bytes32,address,address,uint256)').slice(2);
 const TRANSFER = toEventSelector('Transfer(address,address,uint256)').slice(2);
+const TRC20_TRANSFER = toFunctionSelector('transfer(address,uint256)').slice(2);
+/** Transaction.Contract.ContractType in java-tron's Tron.proto. */
+const TRANSFER_CONTRACT_TYPE = 1;
 
 /** What the TVM makes of a transaction when it is put in a block. */
 export interface TronOutcome {
@@ -47,16 +57,14 @@ interface Landed {
   logs: TronLog[];
 }
 
-/** The TriggerSmartContract a pooled transaction makes: 20-byte hex without 41, and its call data. */
-interface Call {
-  contract: string;
-  data: string;
-}
+/** What a pooled transaction does, accounts as 20-byte hex without 41: a TriggerSmartContract's call, or a TransferContract's payment. */
+type Write = { kind: 'call'; contract: string; data: string } | { kind: 'transfer'; to: string; amount: bigint };
 
 interface Pooled {
   expiration: number;
   raw: Uint8Array;
-  call: Call;
+  owner: string;
+  write: Write;
 }
 
 /** A DepositFactory the stand-in plays (base58 `T…` addresses). */
@@ -94,6 +102,10 @@ export interface TronWalletNode {
   /** Stand-in behaviour: a TRC-20 balance (base58 addresses), as balanceOf answers it. */
   setBalance(token: string, owner: string, amount: bigint): void;
   balanceOf(token: string, owner: string): bigint;
+  /** Stand-in behaviour: an account's TRX in sun (base58), as getaccount answers it; from now on its payments and fees move it. */
+  setTrx(owner: string, sun: bigint): void;
+  /** The TRX of an account the stand-in keeps; undefined for one it does not. */
+  trxOf(owner: string): bigint | undefined;
   /** Stand-in behaviour: sweepMany calls to `factory` move balances and log Swept when a block takes them with SUCCESS. */
   deployFactory(factory: StandInFactory): void;
   setPolicy(policy: (path: string, index: number) => WalletNodeAction): void;
@@ -102,13 +114,14 @@ export interface TronWalletNode {
 }
 
 interface ProtoTransaction {
-  getRawData(): { serializeBinary(): Uint8Array; getExpiration(): number; getRefBlockBytes_asU8(): Uint8Array; getRefBlockHash_asU8(): Uint8Array; getContractList(): { getParameter(): { getValue_asU8(): Uint8Array } }[] };
+  getRawData(): { serializeBinary(): Uint8Array; getExpiration(): number; getRefBlockBytes_asU8(): Uint8Array; getRefBlockHash_asU8(): Uint8Array; getContractList(): { getType(): number; getParameter(): { getValue_asU8(): Uint8Array } }[] };
   getSignatureList_asU8(): Uint8Array[];
 }
 
 interface Proto {
   Transaction: { deserializeBinary(bytes: Uint8Array): ProtoTransaction };
   TriggerSmartContract: { deserializeBinary(bytes: Uint8Array): { getOwnerAddress_asU8(): Uint8Array; getContractAddress_asU8(): Uint8Array; getData_asU8(): Uint8Array } };
+  TransferContract: { deserializeBinary(bytes: Uint8Array): { getOwnerAddress_asU8(): Uint8Array; getToAddress_asU8(): Uint8Array; getAmount(): number } };
 }
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
@@ -153,15 +166,28 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
     const txId = createHash('sha256').update(rawBytes).digest('hex');
     broadcasts.set(txId, (broadcasts.get(txId) ?? 0) + 1);
     raws.set(txId, rawBytes);
-    const trigger = proto.TriggerSmartContract.deserializeBinary(raw.getContractList()[0]?.getParameter().getValue_asU8() ?? new Uint8Array());
-    const owner = hex(trigger.getOwnerAddress_asU8());
+    const [contract] = raw.getContractList();
+    const parameter = contract?.getParameter().getValue_asU8() ?? new Uint8Array();
+    let owner: string;
+    let write: Write;
+    if (contract?.getType() === TRANSFER_CONTRACT_TYPE) {
+      const payment = proto.TransferContract.deserializeBinary(parameter);
+      owner = hex(payment.getOwnerAddress_asU8());
+      write = { kind: 'transfer', to: hex(payment.getToAddress_asU8()).slice(2), amount: BigInt(payment.getAmount()) };
+    } else {
+      const trigger = proto.TriggerSmartContract.deserializeBinary(parameter);
+      owner = hex(trigger.getOwnerAddress_asU8());
+      write = { kind: 'call', contract: hex(trigger.getContractAddress_asU8()).slice(2), data: hex(trigger.getData_asU8()) };
+    }
     const [signature] = transaction.getSignatureList_asU8();
     if (!signature || tronUtils.crypto.ecRecover(txId, hex(signature)).toLowerCase() !== owner) return refuse('SIGERROR', 'Validate signature error', txId);
     if (pool.has(txId) || landed.has(txId)) return { ...broadcastDup, txid: txId };
     if (raw.getExpiration() <= tip().timestamp) return { ...broadcastExpired, txid: txId };
     const [refBytes, refHash] = [hex(raw.getRefBlockBytes_asU8()), hex(raw.getRefBlockHash_asU8())];
     if (!blocks.some((block) => block.id.slice(12, 16) === refBytes && block.id.slice(16, 32) === refHash)) return refuse('TAPOS_ERROR', 'Tapos check error', txId);
-    pool.set(txId, { expiration: raw.getExpiration(), raw: rawBytes, call: { contract: hex(trigger.getContractAddress_asU8()).slice(2), data: hex(trigger.getData_asU8()) } });
+    const held = trx.get(owner.slice(2));
+    if (write.kind === 'transfer' && held !== undefined && held < write.amount) return refuse('CONTRACT_VALIDATE_ERROR', 'Validate TransferContract error, balance is not sufficient.', txId);
+    pool.set(txId, { expiration: raw.getExpiration(), raw: rawBytes, owner: owner.slice(2), write });
     return { ...broadcastSuccess, txid: txId };
   };
 
@@ -183,6 +209,8 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
   const factories = new Map<string, StandInFactory>();
   const balanceKey = (token: string, owner: string) => `${token}:${owner}`;
   const balanceOf = (token: string, owner: string) => balances.get(balanceKey(token, owner)) ?? 0n;
+  const trx = new Map<string, bigint>();
+  const tokens = new Set<string>();
 
   const constantCall = (body: Record<string, unknown>) => {
     const parameter = String(body.parameter ?? '');
@@ -191,10 +219,8 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
     return { ...constantBalanceOf, constant_result: [word(balanceOf(token, parameter.slice(24).toLowerCase()))] };
   };
 
-  /** What a sweepMany on a registered factory does in the block that takes it; any other call changes nothing here. */
-  const execute = (call: Call): TronLog[] => {
-    const factory = factories.get(call.contract);
-    if (!factory || !call.data.startsWith(SWEEP_MANY)) return [];
+  /** What a sweepMany on a registered factory does in the block that takes it: each salt's balance to the collector. */
+  const sweepMany = (factory: StandInFactory, call: { contract: string; data: string }): TronLog[] => {
     const [salts, tokenHex] = decodeAbiParameters([{ type: 'bytes32[]' }, { type: 'address' }], `0x${call.data.slice(8)}` as Hex);
     const token = tokenHex.slice(2).toLowerCase();
     const collector = tvm(factory.collector);
@@ -207,6 +233,42 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
       const swept = { address: call.contract, topics: [SWEPT, salt.slice(2), word(forwarder), word(token)], data: word(amount) };
       return amount === 0n ? [swept] : [{ address: token, topics: [TRANSFER, word(forwarder), word(collector)], data: word(amount) }, swept];
     });
+  };
+
+  /** A TRC-20 transfer(to, amount) from `owner`: its Transfer log, or undefined (a revert) when the owner holds less. */
+  const trc20Transfer = (owner: string, call: { contract: string; data: string }): TronLog[] | undefined => {
+    const [toHex, amount] = decodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], `0x${call.data.slice(8)}` as Hex);
+    const [token, to] = [call.contract, toHex.slice(2).toLowerCase()];
+    if (balanceOf(token, owner) < amount) return undefined;
+    balances.set(balanceKey(token, owner), balanceOf(token, owner) - amount);
+    balances.set(balanceKey(token, to), balanceOf(token, to) + amount);
+    return [{ address: token, topics: [TRANSFER, word(owner), word(to)], data: word(amount) }];
+  };
+
+  /** What a transaction does in the block that takes it with SUCCESS: its logs, or undefined when it reverts. */
+  const execute = ({ owner, write }: Pooled): TronLog[] | undefined => {
+    if (write.kind === 'transfer') {
+      const held = trx.get(owner);
+      if (held !== undefined) trx.set(owner, held - write.amount);
+      trx.set(write.to, (trx.get(write.to) ?? 0n) + write.amount);
+      return [];
+    }
+    const factory = factories.get(write.contract);
+    if (factory && write.data.startsWith(SWEEP_MANY)) return sweepMany(factory, write);
+    if (tokens.has(write.contract) && write.data.startsWith(TRC20_TRANSFER)) return trc20Transfer(owner, write);
+    return [];
+  };
+
+  /** The block's verdict on a pooled transaction: the test's outcome, out of energy when its kept sender cannot burn the fee. */
+  const land = (pooled: Pooled, chosen: TronOutcome): Omit<Landed, 'blockNumber'> => {
+    const held = trx.get(pooled.owner);
+    let outcome = chosen;
+    if (held !== undefined && pooled.write.kind === 'call' && held < chosen.fee) outcome = { result: 'OUT_OF_ENERGY', fee: held };
+    const logs = outcome.result === 'SUCCESS' ? execute(pooled) : [];
+    if (logs === undefined) outcome = { ...outcome, result: 'REVERT' };
+    const after = trx.get(pooled.owner);
+    if (after !== undefined) trx.set(pooled.owner, after - outcome.fee);
+    return { outcome, logs: logs ?? [] };
   };
 
   const answer = (path: string, body: Record<string, unknown>): unknown => {
@@ -225,6 +287,10 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
         return blockInfos(BigInt(Number(body.num)), solidified().number);
       case '/wallet/triggerconstantcontract':
         return constantCall(body);
+      case '/wallet/getaccount': {
+        const held = trx.get(String(body.address).toLowerCase().slice(2)) ?? 0n;
+        return held > 0n ? { address: String(body.address), balance: Number(held) } : {};
+      }
       default:
         return { Error: `class java.lang.IllegalArgumentException : no such servlet ${path}` };
     }
@@ -264,8 +330,7 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
           pool.delete(txId);
           // java-tron refuses a transaction whose expiration is not after its parent block's time.
           if (pooled.expiration <= parent.timestamp) continue;
-          const result = outcome(txId);
-          landed.set(txId, { blockNumber: tip().number, outcome: result, logs: result.result === 'SUCCESS' ? execute(pooled.call) : [] });
+          landed.set(txId, { blockNumber: tip().number, ...land(pooled, outcome(txId)) });
         }
       }
     },
@@ -284,8 +349,13 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
     landed: (txId) => landed.get(txId),
     landedCount: () => landed.size,
     rawData: (txId) => raws.get(txId),
-    setBalance: (token, owner, amount) => void balances.set(balanceKey(tvm(token), tvm(owner)), amount),
+    setBalance(token, owner, amount) {
+      tokens.add(tvm(token));
+      balances.set(balanceKey(tvm(token), tvm(owner)), amount);
+    },
     balanceOf: (token, owner) => balanceOf(tvm(token), tvm(owner)),
+    setTrx: (owner, sun) => void trx.set(tvm(owner), sun),
+    trxOf: (owner) => trx.get(tvm(owner)),
     deployFactory: (factory) => void factories.set(tvm(factory.factory), factory),
     setPolicy(next) {
       policy = next;
