@@ -52,6 +52,7 @@ export function tronSweepersFromConfig(
       minimumWholeTokens: config.tronSweeps.minimumWholeTokens,
       batchSize: config.batchSize,
       feeLimitSun: config.tronSweeps.feeLimitSun,
+      hdFeeLimitSun: config.tronSweeps.hdFeeLimitSun,
       depositSeed: hd.depositSeeds[mode],
       collector: hd.collectors[mode],
     };

@@ -2,7 +2,7 @@
 // into the collector, on the signer, as evmHdSweep.ts does on the EVM chains: it alone holds the deposit seed the
 // address's key derives from (m/44'/195'/0'/0/<index>) and the relayer key that pays. The plan writes one sweep per
 // address, its TRC-20 transfer(collector, amount) fixed as the Tron chain intent sweep-hd:tron:<id> with the address
-// as sender and TRON_SWEEP_FEE_LIMIT_TRX as its fee limit. Each advance is one resumable step: the relayer's TRX
+// as sender and TRON_HD_SWEEP_FEE_LIMIT_TRX as its fee limit. Each advance is one resumable step: the relayer's TRX
 // payment topup:tron:<id> of the fee limit less what the address holds (none when it holds enough; the fee limit is
 // fixed in the call, so a re-signed transfer needs no more); then the transfer, signed by the address's key through
 // the same Tron chain writer; then, once solidified, what the token's Transfer logs moved and the sun it burned.
@@ -31,7 +31,7 @@ export function createTronHdSweep(deps: TronSweepDeps, relayer: TronChainWriter)
     contract: token,
     functionSelector: TRANSFER,
     parameter: encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [tronAddressToEvmHex(collector), amount]).slice(2),
-    feeLimit: deps.feeLimitSun.toString(),
+    feeLimit: deps.hdFeeLimitSun.toString(),
     callValue: '0',
   });
 
@@ -70,7 +70,7 @@ export function createTronHdSweep(deps: TronSweepDeps, relayer: TronChainWriter)
     const id = topUpIntentId(sweep, round);
     const intent = await findChainIntent(sql, id);
     if (!intent) {
-      const sent = tronHdSweepTopUp(deps.feeLimitSun, await api.trxBalance(address));
+      const sent = tronHdSweepTopUp(deps.hdFeeLimitSun, await api.trxBalance(address));
       if (sent === 0n) return undefined;
       await relayer.prepare(id, { kind: 'transfer', to: address, amount: sent.toString() });
       return { status: 'pending' };

@@ -16,6 +16,8 @@ import { createTronHdSweep } from './tronHdSweep';
 export interface TronSweepDeps extends TronChainWriterDeps, Omit<ForwarderSweepSettings, 'sql' | 'mode'> {
   /** Most sun one sweepMany may burn (TRON_SWEEP_FEE_LIMIT_TRX): past it the call runs out of energy and reverts. */
   feeLimitSun: bigint;
+  /** An HD address's transfer's fee limit, which its top-up pays it (TRON_HD_SWEEP_FEE_LIMIT_TRX). */
+  hdFeeLimitSun: bigint;
   /** The mode's deposit seed (DEPOSIT_MNEMONIC_<MODE>): an HD address's key derives from it and the session's index. */
   depositSeed?: Uint8Array | undefined;
   /** Where HD sweeps send the tokens (TRON_DEPOSIT_COLLECTOR_<MODE>); unset: HD addresses are not swept. */

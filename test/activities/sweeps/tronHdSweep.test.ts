@@ -40,7 +40,10 @@ const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const CONTRACTS = { factory: tronAddress(), implementation: tronAddress() };
 const COLLECTOR = tronAddress();
 /** 5 TRX: what a TRC-20 transfer may burn, and so what an empty HD address is topped up with. */
+/** TRON_HD_SWEEP_FEE_LIMIT_TRX's: an HD transfer's fee limit and its top-up. */
 const FEE_LIMIT_SUN = 5_000_000n;
+/** TRON_SWEEP_FEE_LIMIT_TRX's, for sweepMany only: an HD address is never topped up to it. */
+const SWEEP_MANY_FEE_LIMIT_SUN = 100n * FEE_LIMIT_SUN;
 /** What the stand-in burns for a transaction unless a test picks otherwise. */
 const FEE_SUN = 345_000n;
 
@@ -82,7 +85,7 @@ afterEach(async () => {
 });
 
 const deps = (overrides: Partial<TronSweepDeps> = {}): TronSweepDeps =>
-  standInSweepDeps({ sql: worker, relayer, feeLimitSun: FEE_LIMIT_SUN, node, usdt: USDT }, { depositSeed: seed, collector: COLLECTOR, ...overrides });
+  standInSweepDeps({ sql: worker, relayer, feeLimitSun: SWEEP_MANY_FEE_LIMIT_SUN, hdFeeLimitSun: FEE_LIMIT_SUN, node, usdt: USDT }, { depositSeed: seed, collector: COLLECTOR, ...overrides });
 /** A fresh sweeper each time, as a restarted signer would make. */
 const sweeper = (overrides: Partial<TronSweepDeps> = {}) => createTronSweep(deps(overrides));
 

@@ -61,8 +61,11 @@ async function tronDeposit(f: TronSweepFixture, amount: bigint, addressOf: (sess
   return address;
 }
 
-/** A Tron sweeper's dependencies against the stand-in: USDT only, no threshold, batches of 50, the test's fee limit. */
-export function standInSweepDeps(base: Pick<TronSweepDeps, 'sql' | 'relayer' | 'feeLimitSun'> & { node: TronWalletNode; usdt: string }, overrides: Partial<TronSweepDeps> = {}): TronSweepDeps {
+/** A Tron sweeper's dependencies against the stand-in: USDT only, no threshold, batches of 50, the test's fee limits. */
+export function standInSweepDeps(
+  base: Pick<TronSweepDeps, 'sql' | 'relayer' | 'feeLimitSun'> & Partial<Pick<TronSweepDeps, 'hdFeeLimitSun'>> & { node: TronWalletNode; usdt: string },
+  overrides: Partial<TronSweepDeps> = {},
+): TronSweepDeps {
   return {
     sql: base.sql,
     api: createTronWalletApi({ fullNodeUrl: base.node.url, timeoutMs: 2_000 }),
@@ -73,6 +76,7 @@ export function standInSweepDeps(base: Pick<TronSweepDeps, 'sql' | 'relayer' | '
     minimumWholeTokens: 0,
     batchSize: 50,
     feeLimitSun: base.feeLimitSun,
+    hdFeeLimitSun: base.hdFeeLimitSun ?? base.feeLimitSun,
     ...overrides,
   };
 }
