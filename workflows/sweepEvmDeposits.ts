@@ -1,7 +1,8 @@
-// Sweeps one (chain, token, mode)'s forwarder deposit addresses into the factory's collector (issue 14 item 3), on an
-// EVM chain or Tron alike. Started by the schedule sweep_evm_<chain>_<token>_<mode> or sweep_tron_<token>_<mode>
-// (worker/sweepSchedules.ts) or an operator (checkout-admin sweep now). The signer plans the batches, written ahead under this run's workflow id, so a retried plan finds
-// them; each batch is advanced pass after pass until it has landed (finalized or reverted).
+// Sweeps one (chain, token, mode)'s deposit addresses into the collector (issue 14 item 3), forwarder batches and HD
+// addresses, on an EVM chain or Tron alike. Started by the schedule sweep_evm_<chain>_<token>_<mode> or
+// sweep_tron_<token>_<mode> (worker/sweepSchedules.ts) or an operator (checkout-admin sweep now). The signer plans the
+// sweeps, written ahead under this run's workflow id, so a retried plan finds them; each is advanced pass after pass
+// until it has landed (finalized or reverted).
 import { sleep, workflowInfo } from '@temporalio/workflow';
 import type { TokenSymbol } from '../domain/chains';
 import type { ForwarderChain } from '../domain/evmSweepPlan';
