@@ -7,6 +7,7 @@ import type { Hex } from 'viem';
 import { z } from 'zod';
 import type { CctpFeeQuote } from '../../domain/cctp/maxFee';
 import { decodeMessageV2, MESSAGE_V2_VERSION } from '../../domain/cctp/messageV2';
+import { fetchJson, parseAnswer, RemoteApiError, type RemoteApiErrorKind } from '../http/jsonApi';
 
 export const DEFAULT_ATTESTATION_TIMEOUT_MS = 10_000;
 
@@ -37,26 +38,12 @@ export interface AttestationClient {
   reattest(nonce: Hex): Promise<void>;
 }
 
-/**
- * `unavailable`: 5xx, 429, a timeout or a dropped connection: try again later. `malformed`: a 200 whose body is
- * not the published shape (a proxy's page, an API change): also worth retrying, and worth an alert if it stays.
- * `refused`: any other 4xx: the request itself is wrong and will not succeed as it is.
- */
-export type AttestationErrorKind = 'unavailable' | 'malformed' | 'refused';
+export type AttestationErrorKind = RemoteApiErrorKind;
 
-export class AttestationApiError extends Error {
+export class AttestationApiError extends RemoteApiError {
   override name = 'AttestationApiError';
-  constructor(
-    readonly kind: AttestationErrorKind,
-    readonly endpoint: string,
-    detail: string,
-    readonly status?: number,
-  ) {
-    super(`attestation service, ${endpoint}: ${detail}`);
-  }
-
-  get retryable(): boolean {
-    return this.kind !== 'refused';
+  constructor(kind: AttestationErrorKind, endpoint: string, detail: string, status?: number) {
+    super(kind, endpoint, `attestation service, ${endpoint}: ${detail}`, status);
   }
 }
 
@@ -97,35 +84,11 @@ const reattestSchema = z.object({ message: z.string(), nonce: z.string() });
 export function createAttestationClient({ baseUrl, timeoutMs = DEFAULT_ATTESTATION_TIMEOUT_MS }: AttestationClientOptions): AttestationClient {
   const base = new URL(baseUrl);
 
-  const request = async (endpoint: string, path: string, init: { method: 'GET' | 'POST' }): Promise<{ status: number; body: unknown }> => {
-    let response: Response;
-    let text: string;
-    try {
-      // The one deadline covers the body too: a server may send its status line and then stall.
-      response = await fetch(new URL(path, base), { ...init, headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
-      text = await response.text();
-    } catch (error) {
-      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      throw new AttestationApiError('unavailable', endpoint, timedOut ? `no answer within ${timeoutMs} ms` : 'connection failed');
-    }
-    if (response.status === 404) return { status: 404, body: undefined };
-    if (response.status === 429 || response.status >= 500) throw new AttestationApiError('unavailable', endpoint, `HTTP ${response.status}`, response.status);
-    if (!response.ok) throw new AttestationApiError('refused', endpoint, `HTTP ${response.status}`, response.status);
-    try {
-      return { status: response.status, body: JSON.parse(text) as unknown };
-    } catch {
-      throw new AttestationApiError('malformed', endpoint, 'the answer is not JSON', response.status);
-    }
-  };
-
-  const parse = <T>(endpoint: string, schema: z.ZodType<T>, body: unknown): T => {
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) {
-      const where = parsed.error.issues[0]?.path.join('.') || 'body';
-      throw new AttestationApiError('malformed', endpoint, `unexpected answer at ${where}`);
-    }
-    return parsed.data;
-  };
+  const failOn = (endpoint: string) => (kind: AttestationErrorKind, detail: string, status?: number) => new AttestationApiError(kind, endpoint, detail, status);
+  // A 404 is Iris's "not seen yet", not a refusal.
+  const request = (endpoint: string, path: string, init: { method: 'GET' | 'POST' }) =>
+    fetchJson(new URL(path, base), init, { timeoutMs, fail: failOn(endpoint), passStatuses: [404] });
+  const parse = <T>(endpoint: string, schema: z.ZodType<T>, body: unknown): T => parseAnswer(schema, body, failOn(endpoint));
 
   return {
     async messages(sourceDomain, transactionHash) {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { tronAddressToEvmHex, tronAddressToHex } from '../../domain/addresses/tron';
 import type { TronBroadcastAnswer, TronTransactionInfo } from '../../domain/tronChainIntent';
 import type { TronLog } from '../../domain/tronSweptLogs';
+import { fetchJson, parseAnswer, RemoteApiError, type RemoteApiErrorKind } from '../http/jsonApi';
 
 export const DEFAULT_TRON_API_TIMEOUT_MS = 10_000;
 
@@ -18,25 +19,12 @@ export interface TronWalletApiOptions {
   timeoutMs?: number;
 }
 
-/**
- * `unavailable`: no answer in time, a dropped connection, 429 or 5xx: try again later. `malformed`: an answer that is
- * not the published shape (a proxy's page, an API change): worth retrying, and an alert if it stays. `refused`: the
- * node says the request itself is wrong (`{"Error": …}` or another 4xx).
- */
-export type TronApiErrorKind = 'unavailable' | 'malformed' | 'refused';
+export type TronApiErrorKind = RemoteApiErrorKind;
 
-export class TronApiError extends Error {
+export class TronApiError extends RemoteApiError {
   override name = 'TronApiError';
-  constructor(
-    readonly kind: TronApiErrorKind,
-    readonly endpoint: string,
-    detail: string,
-  ) {
-    super(`Tron node, ${endpoint}: ${detail}`);
-  }
-
-  get retryable(): boolean {
-    return this.kind !== 'refused';
+  constructor(kind: TronApiErrorKind, endpoint: string, detail: string) {
+    super(kind, endpoint, `Tron node, ${endpoint}: ${detail}`);
   }
 }
 
@@ -86,41 +74,17 @@ function decodeHexText(hex: string | undefined): string | undefined {
 export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFAULT_TRON_API_TIMEOUT_MS }: TronWalletApiOptions) {
   const bases = { wallet: new URL(fullNodeUrl), walletsolidity: new URL(solidityUrl ?? fullNodeUrl) };
 
+  const failOn = (endpoint: string) => (kind: TronApiErrorKind, detail: string) => new TronApiError(kind, endpoint, detail);
+
   async function post(view: keyof typeof bases, method: string, body: object): Promise<unknown> {
     const endpoint = `/${view}/${method}`;
-    let response: Response;
-    let text: string;
-    try {
-      // One deadline for the status line and the body: a node may answer headers and then stall.
-      response = await fetch(new URL(endpoint, bases[view]), {
-        method: 'POST',
-        headers: { accept: 'application/json', 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      text = await response.text();
-    } catch (error) {
-      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      throw new TronApiError('unavailable', endpoint, timedOut ? `no answer within ${timeoutMs} ms` : 'connection failed');
-    }
-    if (response.status === 429 || response.status >= 500) throw new TronApiError('unavailable', endpoint, `HTTP ${response.status}`);
-    if (!response.ok) throw new TronApiError('refused', endpoint, `HTTP ${response.status}`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new TronApiError('malformed', endpoint, 'the answer is not JSON');
-    }
+    const answer = await fetchJson(new URL(endpoint, bases[view]), { method: 'POST', body: JSON.stringify(body) }, { timeoutMs, fail: failOn(endpoint) });
     // java-tron answers a request it cannot serve with 200 and {"Error": "<exception class> : <message>"}.
-    if (parsed !== null && typeof parsed === 'object' && 'Error' in parsed) throw new TronApiError('refused', endpoint, 'the node reports an error');
-    return parsed;
+    if (answer.body !== null && typeof answer.body === 'object' && 'Error' in answer.body) throw new TronApiError('refused', endpoint, 'the node reports an error');
+    return answer.body;
   }
 
-  function parse<T>(endpoint: string, schema: z.ZodType<T>, body: unknown): T {
-    const result = schema.safeParse(body);
-    if (!result.success) throw new TronApiError('malformed', endpoint, `unexpected answer at ${result.error.issues[0]?.path.join('.') || 'body'}`);
-    return result.data;
-  }
+  const parse = <T>(endpoint: string, schema: z.ZodType<T>, body: unknown): T => parseAnswer(schema, body, failOn(endpoint));
 
   return {
     /** The newest solidified block: what the transaction references and what proves an expired one dead. */
