@@ -7,6 +7,7 @@ import type { TokenSymbol } from '../domain/chains';
 import { NO_DEPOSIT_FORWARDERS, type DepositForwarders } from '../domain/addresses/depositForwarder';
 import type { DepositXpubs } from './depositAddresses/derive';
 import type { PaymentNetwork } from './payments/paymentNetwork';
+import { createChoosePayment } from './payments/choosePayment';
 import { createConfirmedDepositFacts } from './payments/confirmedDepositFacts';
 import { createPreparePayment } from './payments/preparePayment';
 import { createRecordBankPayment } from './payments/recordBankPayment';
@@ -39,15 +40,12 @@ export interface ActivityDeps {
 
 export function createActivities(deps: ActivityDeps) {
   const addressSources = { depositXpubs: deps.depositXpubs, depositForwarders: deps.depositForwarders ?? NO_DEPOSIT_FORWARDERS };
+  const paymentDeps = { sql: deps.sql, network: deps.paymentNetwork, ...addressSources, liveTokenPrices: deps.liveTokenPrices };
   return {
     ...createReadModelActivities({ sql: deps.sql }),
     reserveDepositIndex: createReserveDepositIndex({ sql: deps.sql, ...addressSources }),
-    preparePayment: createPreparePayment({
-      sql: deps.sql,
-      network: deps.paymentNetwork,
-      ...addressSources,
-      liveTokenPrices: deps.liveTokenPrices,
-    }),
+    choosePayment: createChoosePayment(paymentDeps),
+    preparePayment: createPreparePayment(paymentDeps),
     recordDeposit: createRecordDeposit({ sql: deps.sql }),
     confirmedDepositFacts: createConfirmedDepositFacts({ sql: deps.sql }),
     recordBankPayment: createRecordBankPayment({ sql: deps.sql }),

@@ -25,3 +25,15 @@ export function createSql(url: string, options: { max?: number; statementTimeout
 
 /** Either the pool or an open transaction: repository functions run inside or outside one alike. */
 export type Queryable = Sql | postgres.TransactionSql;
+
+/**
+ * Sends statements back to back without waiting for each answer (pipelining): one round trip for all of them, which
+ * Postgres still runs one after another in this order. Meant for a transaction's connection, where a failed statement
+ * fails the ones after it and the transaction rolls back. Every value must be one postgres.js can serialize: its error
+ * for one that is not lands on the statement in flight, and the transaction waits (choosePayment.ts checks its instants).
+ */
+export function pipelined(queries: readonly postgres.PendingQuery<postgres.Row[]>[]): Promise<postgres.RowList<postgres.Row[]>[]> {
+  // Sent now, in order; their answers are awaited together below.
+  for (const query of queries) void query.execute();
+  return Promise.all(queries);
+}

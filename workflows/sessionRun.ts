@@ -5,7 +5,7 @@ import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild
 import type { ConfirmedDeposit, DepositObservation, DepositRef } from '../domain/deposit';
 import type { PaymentInstructions, PaymentSelection } from '../domain/payment';
 import { selectionLimitRefusal } from '../domain/paymentSelectionLimit';
-import type { SessionRecord } from '../domain/session';
+import type { SessionRecord, SessionStatusChange } from '../domain/session';
 import {
   confirmDeposit,
   DEFAULT_MINIMUM_DEPOSIT_CENTS,
@@ -30,7 +30,7 @@ import { WorkflowFailure } from '../domain/workflowFailures';
 import { activityFailureOfType } from './activityFailures';
 import { announceStatus } from './announceStatus';
 import { ChainAttribute, SessionStatusAttribute, TokenAttribute } from './searchAttributes';
-import { preparePayment } from './paymentPreparation';
+import { choosePayment, preparePayment } from './paymentPreparation';
 import { paymentSetupInTask, records, recordsInTask, settlement } from './sessionActivities';
 import { settlePayment } from './settlePayment';
 import { simulateStatus } from './simulateStatus';
@@ -61,7 +61,21 @@ const SETTLE_THROUGH_TREASURY = 'settle-through-treasury';
  */
 const SELECTION_IN_WORKFLOW_TASK = 'select-payment-local-activities';
 
+/**
+ * select-payment's payment and status change once ran as two local activities, each a transaction of its own and an
+ * activation more of the workflow; histories recorded before this marker replay them so.
+ */
+const SELECTION_IN_ONE_STEP = 'select-payment-one-local-activity';
+
 export const refuse = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
+
+const selectedReason = (selection: PaymentSelection) => `${selection.token} on ${selection.chain} selected`;
+
+/** An activity's refusal of the pair reaches the API as the workflow's own; anything else fails the update as it is. */
+function refusedSelection(error: unknown): unknown {
+  const refused = activityFailureOfType(error, WorkflowFailure.SelectionRefused);
+  return refused ? refuse(WorkflowFailure.SelectionRefused, refused.message) : error;
+}
 
 export class SessionRun {
   readonly state: SessionState;
@@ -110,16 +124,26 @@ export class SessionRun {
   }
 
   async moveTo(status: SessionStatus, reason: string, close = CLOSED_STATUSES.has(status), writes: Pick<typeof records, 'recordStatusChange'> = records): Promise<void> {
-    const { state, record } = this;
-    if (state.status === status) return;
-    const at = new Date().toISOString();
-    state.status = status;
-    state.version += 1;
-    state.transitions.push({ status, at, reason });
-    if (close) this.closedAt ??= at;
-    upsertSearchAttributes([{ key: SessionStatusAttribute, value: status }]);
-    await writes.recordStatusChange({ sessionId: record.sessionId, status, at, version: state.version, reason });
-    await announceStatus(record, state, status, at);
+    const change = this.nextChange(status, reason);
+    if (!change) return;
+    this.adopt(change, close);
+    await writes.recordStatusChange(change);
+    await announceStatus(this.record, this.state, status, change.at);
+  }
+
+  /** The move to `status`, numbered after the last; none when the session is there already. */
+  private nextChange(status: SessionStatus, reason: string): SessionStatusChange | undefined {
+    if (this.state.status === status) return undefined;
+    return { sessionId: this.record.sessionId, status, at: new Date().toISOString(), version: this.state.version + 1, reason };
+  }
+
+  private adopt(change: SessionStatusChange, close: boolean): void {
+    const { state } = this;
+    state.status = change.status;
+    state.version = change.version;
+    state.transitions.push({ status: change.status, at: change.at, reason: change.reason as string });
+    if (close) this.closedAt ??= change.at;
+    upsertSearchAttributes([{ key: SessionStatusAttribute, value: change.status }]);
   }
 
   private note(reason: string): void {
@@ -265,23 +289,47 @@ export class SessionRun {
 
   async selectPayment(selection: PaymentSelection): Promise<PaymentInstructions> {
     this.refuseSelection(selection);
+    if (patched(SELECTION_IN_ONE_STEP)) return this.choose(selection);
     const inTask = patched(SELECTION_IN_WORKFLOW_TASK);
     let instructions;
     try {
       instructions = await preparePayment(this.record, selection, inTask ? paymentSetupInTask : undefined);
     } catch (error) {
-      const refused = activityFailureOfType(error, WorkflowFailure.SelectionRefused);
-      throw refused ? refuse(WorkflowFailure.SelectionRefused, refused.message) : error;
+      throw refusedSelection(error);
     }
     this.refuseSelection(selection);
+    this.adoptSelection(instructions);
+    await this.moveTo('awaiting_payment', selectedReason(selection), false, inTask ? recordsInTask : records);
+    return instructions;
+  }
+
+  /**
+   * The choice and the move to awaiting_payment are written together. The lock (checkoutSession.ts) keeps every other
+   * change of the session out while they are, so the state takes them as written.
+   */
+  private async choose(selection: PaymentSelection): Promise<PaymentInstructions> {
+    const change = this.nextChange('awaiting_payment', selectedReason(selection));
+    let instructions;
+    try {
+      instructions = await choosePayment(this.record, selection, change);
+    } catch (error) {
+      throw refusedSelection(error);
+    }
+    this.adoptSelection(instructions);
+    if (change) {
+      this.adopt(change, false);
+      await announceStatus(this.record, this.state, change.status, change.at);
+    }
+    return instructions;
+  }
+
+  private adoptSelection(instructions: PaymentInstructions): void {
     this.state.selection = instructions;
     this.state.selectionsMade = (this.state.selectionsMade ?? 0) + 1;
     upsertSearchAttributes([
-      { key: ChainAttribute, value: selection.chain },
-      { key: TokenAttribute, value: selection.token },
+      { key: ChainAttribute, value: instructions.chain },
+      { key: TokenAttribute, value: instructions.token },
     ]);
-    await this.moveTo('awaiting_payment', `${selection.token} on ${selection.chain} selected`, false, inTask ? recordsInTask : records);
-    return instructions;
   }
 
   refuseCancel(): void {

@@ -2,17 +2,29 @@
 // 0029), kept for every later choice of token or chain. When it reserves the index the worker writes the EVM and Tron
 // addresses: the session's forwarder clone where the mode has a factory for that family (computed offline, no key),
 // else the HD address derived from the account xpub; the scheme is recorded with them (migration 0042). The Solana
-// address needs the seed, so the signer derives it and it is written once, the first time a Solana pair is chosen
-// (migration 0033).
+// address needs the seed: the signer derived it ahead into the pool (solanaAddressPool.ts), or derives it for the
+// session's index, and it is written once, the first time a Solana pair is chosen (migration 0033).
 import { depositSalt } from '../../domain/addresses/depositSalt';
 import { depositScheme, evmForwarderAddress, tronForwarderAddress, type DepositForwarders } from '../../domain/addresses/depositForwarder';
 import { isSolanaAddress } from '../../domain/addresses/solana';
 import type { EvmAddress } from '../../domain/addresses/evm';
-import type { Sql } from '../../db/client';
+import type { Queryable } from '../../db/client';
 import type { SessionRecord } from '../../domain/session';
 import { deriveEvmAddress, deriveTronAddress, type DepositXpubs } from './derive';
 
-export type SessionDepositAddresses = { index: number; evm: EvmAddress; tron: string; solana: string | null };
+/**
+ * The session's addresses as stored, or (`reserved`) its index just taken from the sequence with the EVM and Tron
+ * addresses computed for it, to be stored by insertSessionDepositAddresses in the caller's transaction.
+ */
+export type SessionDepositAddresses = {
+  index: number;
+  evm: EvmAddress;
+  tron: string;
+  solana: string | null;
+  /** The signer's derivation for the index, made ahead; null when the pool has not reached it. */
+  pooledSolana: string | null;
+  reserved: boolean;
+};
 
 /** Public material only: the signer alone holds the seeds, and a forwarder address has no key at all. */
 export type DepositAddressSources = { depositXpubs: DepositXpubs; depositForwarders: DepositForwarders };
@@ -21,44 +33,79 @@ export class DepositXpubsMissingError extends Error {
   override name = 'DepositXpubsMissingError';
 }
 
-type Row = { derivation_index: number; evm_address: EvmAddress; tron_address: string; solana_address: string | null };
+type Row = { index: number; reserved: boolean; evm_address: EvmAddress | null; tron_address: string | null; solana_address: string | null; pooled_solana: string | null };
 
-const fromRow = (row: Row): SessionDepositAddresses => ({ index: row.derivation_index, evm: row.evm_address, tron: row.tron_address, solana: row.solana_address });
-
-/** The session's addresses, reserving its index (and writing its EVM and Tron addresses) the first time. */
-export async function reserveSessionDepositAddresses(tx: Sql, sources: DepositAddressSources, record: SessionRecord): Promise<SessionDepositAddresses> {
-  const [existing] = await tx<Row[]>`
-    select derivation_index::int, evm_address, tron_address, solana_address from deposit_addresses where session_id = ${record.sessionId}`;
-  if (existing) return fromRow(existing);
+const canReserve = (sources: DepositAddressSources, record: SessionRecord) => {
   const forwarders = sources.depositForwarders[record.mode];
-  const modeXpubs = sources.depositXpubs[record.mode];
-  if ((!forwarders.evm || !forwarders.tron) && !modeXpubs) {
+  return (forwarders.evm !== undefined && forwarders.tron !== undefined) || sources.depositXpubs[record.mode] !== undefined;
+};
+
+/**
+ * One statement: the stored addresses, else a new index from the mode's sequence (taken only when the session has
+ * none), with the pooled Solana address for whichever index it is. A reservation whose transaction is later rolled
+ * back leaves a gap in the sequence, as any sequence does.
+ */
+export async function lookUpSessionDepositAddresses(sql: Queryable, sources: DepositAddressSources, record: SessionRecord): Promise<SessionDepositAddresses> {
+  const reservable = canReserve(sources, record);
+  const sequence = record.mode === 'live' ? 'deposit_address_index_seq' : 'deposit_address_test_index_seq';
+  const [row] = await sql<Row[]>`
+    with stored as (
+      select derivation_index, evm_address, tron_address, solana_address from deposit_addresses where session_id = ${record.sessionId}
+    ), reserved as (
+      select nextval(${sequence}) as derivation_index where ${reservable} and not exists (select from stored)
+    ), session_index as (
+      select derivation_index, evm_address, tron_address, solana_address, false as reserved from stored
+      union all
+      select derivation_index, null, null, null, true from reserved
+    )
+    select i.derivation_index::int as index, i.reserved, i.evm_address, i.tron_address, i.solana_address, p.address as pooled_solana
+    from session_index i
+    left join solana_deposit_address_pool p on p.mode = ${record.mode} and p.derivation_index = i.derivation_index`;
+  if (!row) {
     const suffix = record.mode.toUpperCase();
     throw new DepositXpubsMissingError(
       `${record.mode} deposit addresses need DEPOSIT_XPUB_EVM_${suffix} and DEPOSIT_XPUB_TRON_${suffix} (npm run signer -- --print-xpubs prints them)`,
     );
   }
-  const sequence = record.mode === 'live' ? 'deposit_address_index_seq' : 'deposit_address_test_index_seq';
-  const [{ index }] = (await tx`select nextval(${sequence})::int as index`) as unknown as [{ index: number }];
+  const stored = { index: row.index, solana: row.solana_address, pooledSolana: row.pooled_solana, reserved: row.reserved };
+  if (!row.reserved) return { ...stored, evm: row.evm_address as EvmAddress, tron: row.tron_address as string };
+  const forwarders = sources.depositForwarders[record.mode];
+  const modeXpubs = sources.depositXpubs[record.mode];
   const salt = depositSalt(record.sessionId);
-  const evm = forwarders.evm ? evmForwarderAddress(forwarders.evm, salt) : deriveEvmAddress({ accountXpub: modeXpubs!.evm }, index);
-  const tron = forwarders.tron ? tronForwarderAddress(forwarders.tron, salt) : deriveTronAddress({ accountXpub: modeXpubs!.tron }, index);
-  await tx`
-    insert into deposit_addresses (session_id, mode, derivation_index, evm_address, tron_address, evm_scheme, evm_factory, tron_scheme, tron_factory)
-    values (${record.sessionId}, ${record.mode}, ${index}, ${evm}, ${tron},
-            ${depositScheme(forwarders.evm)}, ${forwarders.evm?.factory ?? null}, ${depositScheme(forwarders.tron)}, ${forwarders.tron?.factory ?? null})`;
-  return { index, evm, tron, solana: null };
+  return {
+    ...stored,
+    evm: forwarders.evm ? evmForwarderAddress(forwarders.evm, salt) : deriveEvmAddress({ accountXpub: modeXpubs!.evm }, row.index),
+    tron: forwarders.tron ? tronForwarderAddress(forwarders.tron, salt) : deriveTronAddress({ accountXpub: modeXpubs!.tron }, row.index),
+  };
 }
 
 /**
- * The session's Solana address: the stored one, else the signer's derivation for its index, stored now. A stored
- * address never changes, so a customer who was shown it can always pay it.
+ * Stores a reserved index's addresses (and the Solana one, when chosen now). A plain insert: should another attempt
+ * have stored the session's row meanwhile, this one fails and its retry reads that row, so a session never has two.
  */
-export async function sessionSolanaAddress(tx: Sql, sessionId: string, stored: string | null, fromSigner: string | undefined): Promise<string> {
-  if (stored) return stored;
-  if (fromSigner === undefined || !isSolanaAddress(fromSigner)) {
-    throw new Error(`session ${sessionId} has no Solana deposit address yet, and none derived by the signer was given`);
-  }
-  await tx`update deposit_addresses set solana_address = ${fromSigner} where session_id = ${sessionId} and solana_address is null`;
+function insertSessionDepositAddresses(sql: Queryable, sources: DepositAddressSources, record: SessionRecord, addresses: SessionDepositAddresses, solana: string | null) {
+  const forwarders = sources.depositForwarders[record.mode];
+  return sql`
+    insert into deposit_addresses (session_id, mode, derivation_index, evm_address, tron_address, solana_address, evm_scheme, evm_factory, tron_scheme, tron_factory)
+    values (${record.sessionId}, ${record.mode}, ${addresses.index}, ${addresses.evm}, ${addresses.tron}, ${solana},
+            ${depositScheme(forwarders.evm)}, ${forwarders.evm?.factory ?? null}, ${depositScheme(forwarders.tron)}, ${forwarders.tron?.factory ?? null})`;
+}
+
+/** A stored address never changes, so a customer who was shown it can always pay it. */
+function storeSessionSolanaAddress(sql: Queryable, sessionId: string, solana: string) {
+  return sql`update deposit_addresses set solana_address = ${solana} where session_id = ${sessionId} and solana_address is null`;
+}
+
+/** What stores the addresses lookUpSessionDepositAddresses found missing: one statement at most, or none. */
+export function sessionDepositAddressWrites(sql: Queryable, sources: DepositAddressSources, record: SessionRecord, addresses: SessionDepositAddresses, solana: string | null) {
+  if (addresses.reserved) return [insertSessionDepositAddresses(sql, sources, record, addresses, solana)];
+  return solana !== null && addresses.solana === null ? [storeSessionSolanaAddress(sql, record.sessionId, solana)] : [];
+}
+
+/** The session's Solana address: stored, pooled, or the signer's derivation given by the workflow; null if none yet. */
+export function sessionSolanaAddress(sessionId: string, addresses: SessionDepositAddresses, fromSigner: string | undefined): string | null {
+  const known = addresses.solana ?? addresses.pooledSolana;
+  if (known !== null || fromSigner === undefined) return known;
+  if (!isSolanaAddress(fromSigner)) throw new Error(`session ${sessionId} has no Solana deposit address yet, and the signer's answer ${JSON.stringify(fromSigner)} is not one`);
   return fromSigner;
 }

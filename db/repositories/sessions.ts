@@ -167,11 +167,16 @@ export async function findSessionByTransaction(
 
 /** Applies a workflow status change unless the read model already holds this or a later one. */
 export async function applyStatusChange(sql: Sql, change: SessionStatusChange): Promise<boolean> {
-  const rows = await sql`
+  const rows = await statusChangeUpdate(sql, change);
+  return rows.length === 1;
+}
+
+/** The update alone, for a status change sent along with other statements (db/client.ts pipelined). */
+export function statusChangeUpdate(sql: Queryable, change: SessionStatusChange) {
+  return sql`
     update sessions set status = ${change.status}, status_version = ${change.version}, updated_at = ${change.at}, status_reason = ${change.reason ?? null}
     where id = ${change.sessionId} and status_version < ${change.version}
     returning id`;
-  return rows.length === 1;
 }
 
 /**

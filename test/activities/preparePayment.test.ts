@@ -96,7 +96,7 @@ describe('deposit addresses from xpubs and the signer', () => {
   it('writes the Solana address once, only from the signer, and never changes it', async () => {
     const record = await newSession('test');
     await expect(prepare()(record, { token: 'USDC', chain: 'solana' })).rejects.toThrow(/has no Solana deposit address yet, and none derived by the signer was given/);
-    await expect(prepare()(record, { token: 'USDC', chain: 'solana' }, 'not-an-address')).rejects.toThrow(/none derived by the signer was given/);
+    await expect(prepare()(record, { token: 'USDC', chain: 'solana' }, 'not-an-address')).rejects.toThrow(/the signer's answer "not-an-address" is not one/);
     const first = await prepareSolana(record);
     const other = await signer.deriveSolanaDepositAddress({ mode: 'test', index: 999 });
     expect((await prepare()(record, { token: 'USDC', chain: 'solana' }, other)).deposit_address).toBe(first.deposit_address);

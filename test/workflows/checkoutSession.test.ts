@@ -495,12 +495,7 @@ describe('checkoutSession lifecycle', () => {
       const [row] = await h.db.sql<{ index: number }[]>`select derivation_index::int as index from deposit_addresses where session_id = ${record.sessionId}`;
       const devSeed = mnemonicToSeedSync(DEVELOPMENT_MNEMONIC);
       expect([evm.deposit_address, solana.deposit_address]).toEqual([deriveEvmAddress({ seed: devSeed }, row!.index), deriveSolanaAddress(devSeed, row!.index)]);
-      expect((await activitiesRun(handle)).filter((name) => !name.startsWith('record'))).toEqual([
-        'preparePayment@local',
-        'reserveDepositIndex@local',
-        'deriveSolanaDepositAddress@-signer',
-        'preparePayment@local',
-      ]);
+      expect(await activitiesRun(handle)).toEqual(['recordSession@local', 'choosePayment@local', 'choosePayment@local', 'deriveSolanaDepositAddress@-signer', 'choosePayment@local']);
     });
   });
 
@@ -515,7 +510,7 @@ describe('checkoutSession lifecycle', () => {
       await pooling.deriveSolanaDepositAddress({ mode: 'test', index: row!.index - 1 });
       const solana = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'solana' }] });
       expect(solana.deposit_address).toBe(deriveSolanaAddress(mnemonicToSeedSync(DEVELOPMENT_MNEMONIC), row!.index));
-      expect((await activitiesRun(handle)).filter((name) => !name.startsWith('record'))).toEqual(['preparePayment@local', 'reserveDepositIndex@local', 'preparePayment@local']);
+      expect(await activitiesRun(handle)).toEqual(['recordSession@local', 'choosePayment@local', 'choosePayment@local']);
     });
   });
 

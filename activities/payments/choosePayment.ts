@@ -1,0 +1,157 @@
+// select-payment's whole database side, one local activity: the quote, the session's deposit address (one derivation
+// index and one set of addresses per session, reused when the customer changes token or chain), the payment record,
+// the indexer's watch and, on the session's first choice, its move to awaiting_payment. Two round trips to Postgres:
+// the addresses looked up (or an index reserved) in one statement, then every write pipelined in one transaction.
+// A Solana pair whose address the signer has not derived yet answers with the index instead, and the workflow asks
+// the signer and calls again (workflows/paymentPreparation.ts). Idempotent, so Temporal may retry it freely.
+import { ApplicationFailure } from '@temporalio/activity';
+import { pipelined, type Queryable, type Sql } from '../../db/client';
+import { quoteInsert } from '../../db/repositories/quotes';
+import { statusChangeUpdate } from '../../db/repositories/sessions';
+import { CHAIN_FACTS, type TokenSymbol } from '../../domain/chains';
+import { newQuoteId, paymentIdForSession } from '../../domain/ids';
+import { networkForMode } from '../../domain/payablePairs';
+import type { PaymentInstructions, PaymentSelection } from '../../domain/payment';
+import { paymentUri } from '../../domain/paymentUri';
+import { baseUnitsForUsd, PriceUnavailableError, toSixDecimalString, tokenPrice, type Rate } from '../../domain/pricing';
+import type { SessionRecord, SessionStatusChange } from '../../domain/session';
+import { WorkflowFailure } from '../../domain/workflowFailures';
+import {
+  lookUpSessionDepositAddresses,
+  sessionDepositAddressWrites,
+  sessionSolanaAddress,
+  type DepositAddressSources,
+} from '../depositAddresses/sessionDepositAddresses';
+import type { PaymentNetwork } from './paymentNetwork';
+
+export interface PaymentDeps extends DepositAddressSources {
+  sql: Sql;
+  network: PaymentNetwork;
+  liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
+}
+
+export type PaymentChoice = {
+  record: SessionRecord;
+  selection: PaymentSelection;
+  /** The session's move to awaiting_payment, written with the payment, when this is its first choice. */
+  statusChange?: SessionStatusChange;
+  /** The signer's derivation for the session's index, once an earlier call asked for it. */
+  solanaAddressFromSigner?: string;
+};
+
+export type ChosenPayment = { prepared: PaymentInstructions } | { solanaAddressNeeded: { index: number } };
+
+/**
+ * The instants sent, checked first: postgres.js cannot send an invalid Date, and in a pipeline its error lands on the
+ * statement in flight instead of this one (postgres 3.4.9, connection.js execute), leaving the transaction waiting.
+ */
+function instant(text: string, what: string): Date {
+  const at = new Date(text);
+  if (Number.isNaN(at.getTime())) throw new Error(`${what} is not a valid instant: ${JSON.stringify(text)}`);
+  return at;
+}
+
+const refused = (message: string) => ApplicationFailure.nonRetryable(message, WorkflowFailure.SelectionRefused);
+
+export function createChoosePayment(deps: PaymentDeps) {
+  return async function choosePayment({ record, selection, statusChange, solanaAddressFromSigner }: PaymentChoice): Promise<ChosenPayment> {
+    const network = networkForMode(record.mode);
+    const contract = deps.network.tokenContract(selection.token, selection.chain, network);
+    if (!contract) throw refused(`${selection.token} on ${selection.chain} is not available for ${record.mode} payments`);
+    let price;
+    try {
+      price = tokenPrice(record.mode, selection.token, deps.liveTokenPrices);
+    } catch (error) {
+      if (error instanceof PriceUnavailableError) throw refused(error.message);
+      throw error;
+    }
+    const expected = baseUnitsForUsd(BigInt(record.amountUsdCents), contract.decimals, price.rate);
+    const family = CHAIN_FACTS[selection.chain].family;
+    const expiresAt = instant(record.expiresAt, "the session's expiry");
+    if (statusChange) instant(statusChange.at, "the status change's time");
+
+    const addresses = await lookUpSessionDepositAddresses(deps.sql, deps, record);
+    const solana = family === 'solana' ? sessionSolanaAddress(record.sessionId, addresses, solanaAddressFromSigner) : null;
+    const depositAddress = family === 'evm' ? addresses.evm : family === 'tron' ? addresses.tron : solana;
+    if (depositAddress === null) {
+      // The reserved index is stored first, so the signer's answer is for the index this session keeps.
+      if (addresses.reserved) await pipelined(sessionDepositAddressWrites(deps.sql, deps, record, addresses, null));
+      return { solanaAddressNeeded: { index: addresses.index } };
+    }
+
+    const paymentId = paymentIdForSession(record.sessionId);
+    const quoteId = newQuoteId();
+    const evmChainId = deps.network.evmChainId(selection.chain, network);
+    // Earlier choices stay watched too: a customer may still pay an address shown to them before. After the session
+    // closes its workflow ends, and the indexer alone records what arrives, as late.
+    const watchUntil = new Date(expiresAt.getTime() + record.lateDepositWatchHours * 3_600_000);
+    await deps.sql.begin((tx) =>
+      pipelined([
+        ...sessionDepositAddressWrites(tx, deps, record, addresses, solana),
+        quoteInsert(tx, quoteId, {
+          mode: record.mode,
+          sessionId: record.sessionId,
+          token: selection.token,
+          chain: selection.chain,
+          amountUsdCents: BigInt(record.amountUsdCents),
+          tokenBaseUnits: expected,
+          decimals: contract.decimals,
+          rate: price.rate.text,
+          priceSource: price.source,
+          expiresAt,
+        }),
+        paymentUpsert(tx, { paymentId, sessionId: record.sessionId, quoteId, selection, depositAddress, expected, contract, evmChainId }),
+        tx`
+          insert into deposit_watches (session_id, chain, network, address, watch_until)
+          values (${record.sessionId}, ${selection.chain}, ${network}, ${depositAddress}, ${watchUntil})
+          on conflict (session_id, chain) do update set address = excluded.address, watch_until = excluded.watch_until`,
+        ...(statusChange ? [statusChangeUpdate(tx, statusChange)] : []),
+      ]),
+    );
+    return {
+      prepared: {
+        payment_id: paymentId,
+        quote_id: quoteId,
+        token: selection.token,
+        chain: selection.chain,
+        deposit_address: depositAddress,
+        token_address: contract.address,
+        amount: toSixDecimalString(expected, contract.decimals),
+        amount_base_units: expected.toString(),
+        decimals: contract.decimals,
+        payment_uri: paymentUri({
+          chain: selection.chain,
+          ...(evmChainId !== undefined ? { evmChainId } : {}),
+          tokenAddress: contract.address,
+          depositAddress,
+          baseUnits: expected,
+          decimals: contract.decimals,
+        }),
+        confirmations_required: CHAIN_FACTS[selection.chain].confirmations,
+        expires_at: record.expiresAt,
+      },
+    };
+  };
+}
+
+type PaymentRow = {
+  paymentId: string;
+  sessionId: string;
+  quoteId: string;
+  selection: PaymentSelection;
+  depositAddress: string;
+  expected: bigint;
+  contract: { address: string; decimals: number };
+  evmChainId: number | undefined;
+};
+
+/** One payment per session: a new choice replaces the quote, pair and address the earlier one had. */
+function paymentUpsert(sql: Queryable, p: PaymentRow) {
+  return sql`
+    insert into payments (id, session_id, quote_id, token, chain, deposit_address, expected_base_units, decimals, token_address, evm_chain_id)
+    values (${p.paymentId}, ${p.sessionId}, ${p.quoteId}, ${p.selection.token}, ${p.selection.chain}, ${p.depositAddress},
+            ${p.expected.toString()}, ${p.contract.decimals}, ${p.contract.address}, ${p.evmChainId ?? null})
+    on conflict (session_id) do update set quote_id = excluded.quote_id, token = excluded.token, chain = excluded.chain,
+      deposit_address = excluded.deposit_address, expected_base_units = excluded.expected_base_units,
+      decimals = excluded.decimals, token_address = excluded.token_address, evm_chain_id = excluded.evm_chain_id, updated_at = now()`;
+}
