@@ -96,6 +96,12 @@ function accountNode(xpub: string): AccountNode {
   return node;
 }
 
+/**
+ * G, apart from noble's own BASE so that a wider precomputed window (8 bits, noble's is 6) serves these derivations
+ * without changing how anything else in the process multiplies: about 15 % off each derivation, for a table of about
+ * 0.8 MB built by the first one.
+ */
+const DERIVATION_BASE = secp256k1.Point.fromAffine(secp256k1.Point.BASE.toAffine()).precompute(8);
 const { Fn } = secp256k1.Point;
 
 /** BIP-32's I = HMAC-SHA512(chain code, serP(parent) ‖ ser32(index)) for a non-hardened index. */
@@ -110,7 +116,7 @@ function publicChildPoint(parent: AccountNode, index: number, hmacOutput = child
   const tweak = Fn.fromBytes(hmacOutput.subarray(0, 32), true);
   if (Fn.isValid(tweak)) {
     // Not constant-time, unlike HDKey's multiply: the xpub, its chain code and so the tweak are all public.
-    const child = parent.point.add(secp256k1.Point.BASE.multiplyUnsafe(tweak));
+    const child = parent.point.add(DERIVATION_BASE.multiplyUnsafe(tweak));
     if (!child.is0()) return child;
   }
   if (index >= HARDENED_OFFSET - 1) throw new Error(`BIP-32 public derivation at index ${index} is invalid and has no next index`);
