@@ -24,9 +24,15 @@ export function toChecksumEvmAddress(value: string): EvmAddress {
   return getAddress(value);
 }
 
-/** Last 20 bytes of keccak256 over the uncompressed point without its 0x04 tag; compressed keys are expanded first. */
-export function evmAddressFromPublicKey(publicKey: Uint8Array): EvmAddress {
-  const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
-  const hash = keccak_256(uncompressed.subarray(1));
+export type Secp256k1Point = InstanceType<typeof secp256k1.Point>;
+
+/** Last 20 bytes of keccak256 over the uncompressed point without its 0x04 tag. */
+export function evmAddressFromPoint(point: Secp256k1Point): EvmAddress {
+  const hash = keccak_256(point.toBytes(false).subarray(1));
   return getAddress(`0x${bytesToHex(hash.subarray(12))}`);
+}
+
+/** Compressed and uncompressed encodings alike; parsing checks the key is on the curve. */
+export function evmAddressFromPublicKey(publicKey: Uint8Array): EvmAddress {
+  return evmAddressFromPoint(secp256k1.Point.fromBytes(publicKey));
 }
