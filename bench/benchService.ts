@@ -4,7 +4,7 @@
 // and webhook workers as processes of its own (`separateWorkers`, with `workerEnv`), and only the signer here.
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
 import { pino } from 'pino';
 import { startApiServer } from '../api/server';
 import { loadChainsConfig } from '../config/chains';
@@ -14,6 +14,7 @@ import { insertMerchant, type Merchant, type NewMerchant } from '../db/repositor
 import { createChainRegistry } from '../domain/chainRegistry';
 import { activityDepsFromConfig } from '../worker/createWorker';
 import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
+import { keepSolanaAddressPoolAhead } from '../activities/depositAddresses/solanaAddressPool';
 import type { SignerDeps } from '../activities/signer';
 import { createSignerWorker, signerDatabasePools, signerDepsFromConfig } from '../worker/createSignerWorker';
 import { startInProcessWorkers, type RunningWorkers } from '../worker/inProcessWorkers';
@@ -121,10 +122,12 @@ export async function startBenchService(env: BenchEnvironment, db: BenchDatabase
 async function startSignerWorker(connection: NativeConnection, config: Config, signer: SignerDeps): Promise<RunningWorkers> {
   const worker = await createSignerWorker({ connection, namespace: config.temporal.namespace, sessionTaskQueue: config.temporal.taskQueue, signer });
   const running = worker.run();
+  const pool = signer.addressPool && keepSolanaAddressPoolAhead(signer.addressPool, signer.depositSeeds, (message, fields) => Runtime.instance().logger.warn(message, fields));
   return {
     async stop() {
       worker.shutdown();
       await running;
+      await pool?.stop();
     },
   };
 }

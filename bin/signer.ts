@@ -5,6 +5,7 @@
 // SOLANA_TREASURY_ADDRESS_* of its treasury keys (for the worker's reconciliation and the admin CLI), and exits.
 import { NativeConnection } from '@temporalio/worker';
 import { depositXpubsFromSeeds } from '../activities/depositAddresses/derive';
+import { keepSolanaAddressPoolAhead } from '../activities/depositAddresses/solanaAddressPool';
 import type { SignerDeps } from '../activities/signer';
 import { depositXpubVariables, loadConfig } from '../config/env';
 import { signerTaskQueue } from '../domain/taskQueues';
@@ -26,8 +27,10 @@ async function run(signer: SignerDeps): Promise<void> {
     shutdownGraceTimeMs: config.shutdownTimeoutMs,
   });
   const treasuries = Object.fromEntries(Object.entries(signer.treasuries ?? {}).map(([mode, treasury]) => [mode, treasury.treasury.address]));
+  const pool = signer.addressPool && keepSolanaAddressPoolAhead(signer.addressPool, signer.depositSeeds, (message, fields) => logger.warn(fields, message));
   logger.info({ taskQueue: signerTaskQueue(config.temporal.taskQueue), liveSeed: signer.depositSeeds.live !== undefined, treasuries }, 'signer running');
   await worker.run();
+  await pool?.stop();
   await connection.close();
   await Promise.all(signerDatabasePools(signer).map((sql) => sql.end({ timeout: 5 })));
   logger.info('signer stopped');

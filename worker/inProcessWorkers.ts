@@ -1,8 +1,9 @@
 // `npm start`, the tests and the benchmarks run the session worker, the webhook worker and the signer worker in
 // one process; production runs them as separate processes (bin/worker.ts, bin/webhookWorker.ts, bin/signer.ts).
-import { bundleWorkflowCode, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
+import { bundleWorkflowCode, Runtime, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import type { ActivityDeps } from '../activities';
 import { depositXpubsFromSeeds } from '../activities/depositAddresses/derive';
+import { keepSolanaAddressPoolAhead } from '../activities/depositAddresses/solanaAddressPool';
 import type { SignerDeps } from '../activities/signer';
 import type { WebhookDeps } from '../activities/webhooks/webhookActivities';
 import { createSignerWorker } from './createSignerWorker';
@@ -48,10 +49,12 @@ export async function startInProcessWorkers(deps: InProcessWorkersDeps): Promise
     await createSignerWorker({ connection: deps.connection, namespace: deps.namespace, sessionTaskQueue: deps.taskQueue, signer: deps.signer }),
   ];
   const running = Promise.all(workers.map((worker) => worker.run()));
+  const pool = deps.signer.addressPool && keepSolanaAddressPoolAhead(deps.signer.addressPool, deps.signer.depositSeeds, (message, fields) => Runtime.instance().logger.warn(message, fields));
   return {
     async stop() {
       for (const worker of workers) worker.shutdown();
       await running;
+      await pool?.stop();
     },
   };
 }

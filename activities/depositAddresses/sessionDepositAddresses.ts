@@ -35,6 +35,9 @@ export class DepositXpubsMissingError extends Error {
 
 type Row = { index: number; reserved: boolean; evm_address: EvmAddress | null; tron_address: string | null; solana_address: string | null; pooled_solana: string | null };
 
+/** Each mode's own index sequence (migration 0029). */
+export const DEPOSIT_INDEX_SEQUENCE: Record<SessionRecord['mode'], string> = { live: 'deposit_address_index_seq', test: 'deposit_address_test_index_seq' };
+
 const canReserve = (sources: DepositAddressSources, record: SessionRecord) => {
   const forwarders = sources.depositForwarders[record.mode];
   return (forwarders.evm !== undefined && forwarders.tron !== undefined) || sources.depositXpubs[record.mode] !== undefined;
@@ -47,7 +50,7 @@ const canReserve = (sources: DepositAddressSources, record: SessionRecord) => {
  */
 export async function lookUpSessionDepositAddresses(sql: Queryable, sources: DepositAddressSources, record: SessionRecord): Promise<SessionDepositAddresses> {
   const reservable = canReserve(sources, record);
-  const sequence = record.mode === 'live' ? 'deposit_address_index_seq' : 'deposit_address_test_index_seq';
+  const sequence = DEPOSIT_INDEX_SEQUENCE[record.mode];
   const [row] = await sql<Row[]>`
     with stored as (
       select derivation_index, evm_address, tron_address, solana_address from deposit_addresses where session_id = ${record.sessionId}

@@ -1,13 +1,21 @@
-// The Solana deposit addresses the signer derives ahead (migration 0051): whenever it derives a session's address it
-// makes sure the next POOL_AHEAD indexes' are stored too, so the sessions that take those indexes get their Solana
-// address from the worker's own transaction instead of a signer activity and the workflow task that follows it.
-// Indexes come from the mode's sequence; one a session skipped (a rolled-back reservation) is derived and never used.
-import type { Queryable } from '../../db/client';
+// The Solana deposit addresses the signer derives ahead (migration 0051), so the sessions that take those indexes get
+// their Solana address from the worker's own statement instead of a signer activity and the workflow task after it.
+// The signer keeps the pool POOL_AHEAD indexes past the mode's sequence, every KEEP_INTERVAL_MS, and past any index it
+// is asked to derive. Indexes come from the mode's sequence; one a session skipped (a rolled-back reservation) is
+// derived and never used.
+import type { Queryable, Sql } from '../../db/client';
 import type { Mode } from '../../domain/session';
 import { deriveSolanaAddress } from './derive';
+import type { DepositSeeds } from './seed';
+import { DEPOSIT_INDEX_SEQUENCE } from './sessionDepositAddresses';
 
-/** How far ahead of a derived index the pool reaches; refilled once less than half of it is left. */
-export const POOL_AHEAD = 64;
+/**
+ * How far ahead of the sequence the pool reaches; refilled once less than half of it is left. Half of it is what
+ * sessions may take between two of the keeper's passes (128 a second) before one asks the signer; a refill derives
+ * about 0.1 ms an address.
+ */
+export const POOL_AHEAD = 256;
+const KEEP_INTERVAL_MS = 1_000;
 
 export async function refillSolanaAddressPool(sql: Queryable, seed: Uint8Array, mode: Mode, index: number): Promise<number> {
   const [{ top }] = (await sql`select coalesce(max(derivation_index), -1)::int as top from solana_deposit_address_pool where mode = ${mode}`) as unknown as [{ top: number }];
@@ -21,4 +29,35 @@ export async function refillSolanaAddressPool(sql: Queryable, seed: Uint8Array, 
 export async function pooledSolanaAddress(sql: Queryable, mode: Mode, index: number): Promise<string | undefined> {
   const [row] = await sql<{ address: string }[]>`select address from solana_deposit_address_pool where mode = ${mode} and derivation_index = ${index}`;
   return row?.address;
+}
+
+/** The pool kept ahead of each seeded mode's sequence, until stopped. A failed pass is logged; the next one retries. */
+export function keepSolanaAddressPoolAhead(sql: Sql, seeds: DepositSeeds, warn: (message: string, fields: Record<string, unknown>) => void): { stop(): Promise<void> } {
+  const modes = (['test', 'live'] as const).filter((mode) => seeds[mode] !== undefined);
+  let pass: Promise<void> | undefined;
+  const keep = async () => {
+    for (const mode of modes) {
+      try {
+        const [{ issued }] = (await sql`
+          select (case when is_called then last_value else last_value - 1 end)::int as issued from ${sql(DEPOSIT_INDEX_SEQUENCE[mode])}`) as unknown as [{ issued: number }];
+        await refillSolanaAddressPool(sql, seeds[mode]!, mode, issued);
+      } catch (error) {
+        warn('the Solana deposit address pool was not refilled; the next pass retries', { mode, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  };
+  // A pass still running when the next is due (a refill under load) is not joined by another.
+  const tick = () => {
+    pass ??= keep().finally(() => {
+      pass = undefined;
+    });
+  };
+  tick();
+  const timer = setInterval(tick, KEEP_INTERVAL_MS).unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await pass;
+    },
+  };
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { deriveDepositAddresses, depositXpubsFromSeeds, deriveEvmAddress, deriveSolanaAddress } from '../../activities/depositAddresses/derive';
-import { POOL_AHEAD } from '../../activities/depositAddresses/solanaAddressPool';
+import { keepSolanaAddressPoolAhead, POOL_AHEAD } from '../../activities/depositAddresses/solanaAddressPool';
 import { depositSeeds } from '../../activities/depositAddresses/seed';
 import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
 import { createPreparePayment } from '../../activities/payments/preparePayment';
@@ -202,5 +202,28 @@ describe('Solana addresses derived ahead (issue 16)', () => {
     expect(await poolSize()).toBe(POOL_AHEAD);
     await pooling.deriveSolanaDepositAddress({ mode: 'test', index: index + POOL_AHEAD / 2 + 1 });
     expect(await poolSize()).toBe(POOL_AHEAD + POOL_AHEAD / 2 + 1);
+  });
+
+  it("the signer's keeper holds the pool POOL_AHEAD past the mode's sequence, so new sessions need not ask the signer", async () => {
+    // The sequence moved past the pool, as a burst of sessions would move it.
+    const [{ top }] = (await db.sql`select max(derivation_index)::int as top from solana_deposit_address_pool where mode = 'test'`) as unknown as [{ top: number }];
+    await db.sql`select setval('deposit_address_test_index_seq', ${top + 10})`;
+    const before = await createReserveDepositIndex(workerDeps())(await newSession('test'));
+    expect(before).toMatchObject({ index: top + 11, solanaAddress: null });
+
+    const warnings: string[] = [];
+    const keeper = keepSolanaAddressPoolAhead(worker, seeds, (message) => warnings.push(message));
+    try {
+      await expect
+        .poll(async () => (await db.sql`select max(derivation_index)::int as top from solana_deposit_address_pool where mode = 'test'`)[0]!.top)
+        .toBe(top + 11 + POOL_AHEAD);
+      const after = await createReserveDepositIndex(workerDeps())(await newSession('test'));
+      expect(after).toEqual({ index: top + 12, solanaAddress: deriveSolanaAddress(seeds.test!, top + 12) });
+      // The live mode has a seed too: its pool is kept ahead of its own sequence.
+      expect((await db.sql`select count(*)::int as n from solana_deposit_address_pool where mode = 'live'`)[0]!.n).toBeGreaterThanOrEqual(POOL_AHEAD);
+    } finally {
+      await keeper.stop();
+    }
+    expect(warnings).toEqual([]);
   });
 });
