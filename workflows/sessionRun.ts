@@ -2,6 +2,7 @@
 // ledger (domain/sessionLedger.ts) what the money means, then moves the status and calls the activities
 // that record and announce it. The workflow function (checkoutSession.ts) feeds it signals and updates.
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, log, ParentClosePolicy, patched, upsertSearchAttributes } from '@temporalio/workflow';
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { ConfirmedDeposit, DepositObservation, DepositRef } from '../domain/deposit';
 import type { PaymentInstructions, PaymentSelection } from '../domain/payment';
 import { selectionLimitRefusal } from '../domain/paymentSelectionLimit';
@@ -137,13 +138,14 @@ export class SessionRun {
     return { sessionId: this.record.sessionId, status, at: new Date().toISOString(), version: this.state.version + 1, reason };
   }
 
-  private adopt(change: SessionStatusChange, close: boolean): void {
+  /** The change into the state; `alsoIndexed` are search attributes that change with it, in the same command. */
+  private adopt(change: SessionStatusChange, close: boolean, alsoIndexed: SearchAttributeUpdatePair[] = []): void {
     const { state } = this;
     state.status = change.status;
     state.version = change.version;
     state.transitions.push({ status: change.status, at: change.at, reason: change.reason as string });
     if (close) this.closedAt ??= change.at;
-    upsertSearchAttributes([{ key: SessionStatusAttribute, value: change.status }]);
+    upsertSearchAttributes([{ key: SessionStatusAttribute, value: change.status }, ...alsoIndexed]);
   }
 
   private note(reason: string): void {
@@ -298,7 +300,7 @@ export class SessionRun {
       throw refusedSelection(error);
     }
     this.refuseSelection(selection);
-    this.adoptSelection(instructions);
+    upsertSearchAttributes(this.adoptSelection(instructions));
     await this.moveTo('awaiting_payment', selectedReason(selection), false, inTask ? recordsInTask : records);
     return instructions;
   }
@@ -315,22 +317,26 @@ export class SessionRun {
     } catch (error) {
       throw refusedSelection(error);
     }
-    this.adoptSelection(instructions);
-    if (change) {
-      this.adopt(change, false);
-      await announceStatus(this.record, this.state, change.status, change.at);
+    const indexed = this.adoptSelection(instructions);
+    if (!change) {
+      upsertSearchAttributes(indexed);
+      return instructions;
     }
+    this.adopt(change, false, indexed);
+    await announceStatus(this.record, this.state, change.status, change.at);
     return instructions;
   }
 
-  private adoptSelection(instructions: PaymentInstructions): void {
+  /** The choice into the state; the search attributes it changes, for the caller to write. */
+  private adoptSelection(instructions: PaymentInstructions): SearchAttributeUpdatePair[] {
     this.state.selection = instructions;
     this.state.selectionsMade = (this.state.selectionsMade ?? 0) + 1;
-    upsertSearchAttributes([
+    return [
       { key: ChainAttribute, value: instructions.chain },
       { key: TokenAttribute, value: instructions.token },
-    ]);
+    ];
   }
+
 
   refuseCancel(): void {
     const underWay = hasPaymentUnderWay(this.state);

@@ -5,7 +5,7 @@
 // A Solana pair whose address the signer has not derived yet answers with the index instead, and the workflow asks
 // the signer and calls again (workflows/paymentPreparation.ts). Idempotent, so Temporal may retry it freely.
 import { ApplicationFailure } from '@temporalio/activity';
-import { pipelined, type Queryable, type Sql } from '../../db/client';
+import { pipelined, transactionInOneRoundTrip, type Queryable, type Sql } from '../../db/client';
 import { quoteInsert } from '../../db/repositories/quotes';
 import { statusChangeUpdate } from '../../db/repositories/sessions';
 import { CHAIN_FACTS, type TokenSymbol } from '../../domain/chains';
@@ -85,29 +85,27 @@ export function createChoosePayment(deps: PaymentDeps) {
     // Earlier choices stay watched too: a customer may still pay an address shown to them before. After the session
     // closes its workflow ends, and the indexer alone records what arrives, as late.
     const watchUntil = new Date(expiresAt.getTime() + record.lateDepositWatchHours * 3_600_000);
-    await deps.sql.begin((tx) =>
-      pipelined([
-        ...sessionDepositAddressWrites(tx, deps, record, addresses, solana),
-        quoteInsert(tx, quoteId, {
-          mode: record.mode,
-          sessionId: record.sessionId,
-          token: selection.token,
-          chain: selection.chain,
-          amountUsdCents: BigInt(record.amountUsdCents),
-          tokenBaseUnits: expected,
-          decimals: contract.decimals,
-          rate: price.rate.text,
-          priceSource: price.source,
-          expiresAt,
-        }),
-        paymentUpsert(tx, { paymentId, sessionId: record.sessionId, quoteId, selection, depositAddress, expected, contract, evmChainId }),
-        tx`
-          insert into deposit_watches (session_id, chain, network, address, watch_until)
-          values (${record.sessionId}, ${selection.chain}, ${network}, ${depositAddress}, ${watchUntil})
-          on conflict (session_id, chain) do update set address = excluded.address, watch_until = excluded.watch_until`,
-        ...(statusChange ? [statusChangeUpdate(tx, statusChange)] : []),
-      ]),
-    );
+    await transactionInOneRoundTrip(deps.sql, (tx) => [
+      ...sessionDepositAddressWrites(tx, deps, record, addresses, solana),
+      quoteInsert(tx, quoteId, {
+        mode: record.mode,
+        sessionId: record.sessionId,
+        token: selection.token,
+        chain: selection.chain,
+        amountUsdCents: BigInt(record.amountUsdCents),
+        tokenBaseUnits: expected,
+        decimals: contract.decimals,
+        rate: price.rate.text,
+        priceSource: price.source,
+        expiresAt,
+      }),
+      paymentUpsert(tx, { paymentId, sessionId: record.sessionId, quoteId, selection, depositAddress, expected, contract, evmChainId }),
+      tx`
+        insert into deposit_watches (session_id, chain, network, address, watch_until)
+        values (${record.sessionId}, ${selection.chain}, ${network}, ${depositAddress}, ${watchUntil})
+        on conflict (session_id, chain) do update set address = excluded.address, watch_until = excluded.watch_until`,
+      ...(statusChange ? [statusChangeUpdate(tx, statusChange)] : []),
+    ]);
     return {
       prepared: {
         payment_id: paymentId,
