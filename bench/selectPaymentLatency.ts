@@ -1,6 +1,6 @@
 // select-payment latency, the moment a customer waits for a deposit address: customers at once, each choosing a pair
 // for sessions as the hosted page does. The pairs alternate between the three chain families (an EVM and a Tron
-// address come from xpubs on the session worker, a Solana one from the signer), on their test networks' contracts:
+// address come from xpubs on the session worker, a Solana one from the signer's pool), on their test networks' contracts:
 // choosing a pair reads no chain, so no chain runs here. The clock covers the select-payment request alone, client
 // side over loopback HTTP. Two runs: the merchant's server creates the sessions first and the customers choose once
 // the hosted page is open, as a checkout goes (the issue's figure); and each customer's session created and chosen
@@ -21,7 +21,7 @@ const PAIRS: readonly { token: TokenSymbol; chain: Chain }[] = [
 ];
 
 type Pair = (typeof PAIRS)[number];
-type Sample = { chain: Chain; ms: number };
+type Sample = { chain: Chain; ms: number; sessionId: string };
 
 /** A customer's browser between the redirect and the click on a pair. */
 const PAGE_OPEN_MS = 2_000;
@@ -39,7 +39,18 @@ const createSession = async (service: BenchService, label: string) =>
 async function choose(service: BenchService, sessionId: string, pair: Pair): Promise<Sample> {
   const started = performance.now();
   await service.post('/checkout/sessions/select-payment', { session_id: sessionId, ...pair });
-  return { chain: pair.chain, ms: performance.now() - started };
+  return { chain: pair.chain, ms: performance.now() - started, sessionId };
+}
+
+const eventMs = (time: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
+
+/** How long the session's first workflow task waited for a worker to poll it. */
+async function firstTaskWait(service: BenchService, sessionId: string): Promise<number> {
+  const events = (await service.temporal.workflow.getHandle(sessionId).fetchHistory()).events ?? [];
+  const scheduled = events.find((e) => e.workflowTaskScheduledEventAttributes);
+  const started = events.find((e) => e.workflowTaskStartedEventAttributes);
+  if (!scheduled || !started) throw new Error(`session ${sessionId}: its history has no first workflow task`);
+  return eventMs(started.eventTime) - eventMs(scheduled.eventTime);
 }
 
 /** Every customer's rounds side by side, one after another within a customer; `pick` chooses for (customer, round). */
@@ -59,7 +70,7 @@ function rows(title: string, samples: Sample[], detail: string): Row[] {
   const byFamily = PAIRS.map(({ token, chain }) => `${token} on ${chain} ${latencySummary(samples.filter((s) => s.chain === chain).map((s) => s.ms))}`);
   return [
     { benchmark: title, figure: `${latencySummary(samples.map((s) => s.ms))} (n = ${samples.length})`, detail },
-    { benchmark: '… per pair', figure: byFamily.join('; '), detail: "a Solana address is the signer worker's derivation, one activity more on its own task queue" },
+    { benchmark: '… per pair', figure: byFamily.join('; '), detail: "a Solana address comes from the pool the signer keeps ahead of the index sequence; a miss would add a signer activity" },
   ];
 }
 
@@ -84,6 +95,7 @@ export async function benchSelectPayment(env: BenchEnvironment): Promise<Row[]> 
     const onOpenPages = await customersAtOnce((who, round) => choose(service, opened[who * SESSIONS_PER_CUSTOMER + round] as string, pairFor(who, round)));
     progress(`select-payment latency: ${SELECT_PAYMENT_CUSTOMERS} customers at once, each creating and choosing at once`);
     const atOnce = await customersAtOnce(async (who, round) => choose(service, await createSession(service, `${who}-${round}`), pairFor(who, round)));
+    const firstTaskWaits = await Promise.all(atOnce.map((sample) => firstTaskWait(service, sample.sessionId)));
     return [
       ...rows(
         'select-payment (POST /checkout/sessions/select-payment)',
@@ -95,6 +107,11 @@ export async function benchSelectPayment(env: BenchEnvironment): Promise<Row[]> 
         atOnce,
         `the same, but each customer creates its session and chooses at once (create-session's own time not counted): the update waits for the workflow's first task, and the creates load the machine too`,
       ),
+      {
+        benchmark: '… first workflow task waiting for a poller',
+        figure: latencySummary(firstTaskWaits),
+        detail: "from each of those sessions' histories, scheduled → started: the worker's pollers on the normal queue's partitions (worker/createWorker.ts)",
+      },
     ];
   } finally {
     await service.stop();

@@ -28,6 +28,11 @@ export function createWorker(deps: WorkerDeps): Promise<Worker> {
     taskQueue: deps.taskQueue,
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath }),
     activities: createActivities(deps.activities),
+    // A new session's first workflow task, and any task of a workflow this worker no longer caches, comes from the
+    // normal queue, which the server splits into partitions (4 by default). The SDK's share of pollers for it (2 of 10)
+    // leaves partitions unpolled, and a task written to one waited about 2 s for the server to forward it (bench
+    // histories: select-payment right after create-session). Half of the pollers cover them.
+    nonStickyToStickyPollRatio: 0.5,
     ...RECOVERY_OPTIONS,
     ...(deps.shutdownGraceTimeMs === undefined ? {} : { shutdownGraceTime: deps.shutdownGraceTimeMs }),
   });
