@@ -16,6 +16,7 @@ export type PaymentSetup = Pick<typeof paymentSetup, 'preparePayment' | 'reserve
  */
 const SOLANA_ADDRESS_FROM_SIGNER = 'solana-deposit-address-from-signer';
 
+/** The payment alone, its status change written after it: histories recorded before choosePayment, and simulated choices. */
 export async function preparePayment(record: SessionRecord, selection: PaymentSelection, setup: PaymentSetup = paymentSetup): Promise<PaymentInstructions> {
   if (CHAIN_FACTS[selection.chain].family !== 'solana' || !patched(SOLANA_ADDRESS_FROM_SIGNER)) {
     return setup.preparePayment(record, selection);

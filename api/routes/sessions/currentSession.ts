@@ -34,7 +34,7 @@ function presentPayment(p: PaymentRecord): HostedPayment | null {
   if (p.tokenAddress === null) return null;
   const tokenAddress = p.tokenAddress;
   const due = p.expectedBaseUnits > p.receivedBaseUnits ? p.expectedBaseUnits - p.receivedBaseUnits : 0n;
-  // The same derivation select-payment used (activities/payments/preparePayment.ts), from the stored inputs.
+  // The same derivation select-payment used (activities/payments/choosePayment.ts), from the stored inputs.
   const uriFor = (baseUnits: bigint) =>
     paymentUri({
       chain: p.chain,
