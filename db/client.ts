@@ -31,22 +31,20 @@ export type Queryable = Sql | postgres.TransactionSql;
  * Postgres still runs one after another in this order. Every value must be one postgres.js can serialize: its error
  * for one that is not lands on the statement in flight, and the statements wait (choosePayment.ts checks its instants).
  */
-export function pipelined(queries: readonly postgres.PendingQuery<postgres.Row[]>[]): Promise<postgres.RowList<postgres.Row[]>[]> {
+export function pipelined<T extends readonly Statement[]>(queries: readonly [...T]): Promise<Answers<T>> {
   // Sent now, in order; their answers are awaited together below.
   for (const query of queries) void query.execute();
-  return Promise.all(queries);
+  return Promise.all(queries) as Promise<Answers<T>>;
 }
 
 /**
  * A transaction in one round trip: BEGIN, the statements and COMMIT pipelined on a connection of its own. A failed
- * statement fails the ones after it and turns the COMMIT into a rollback, so nothing of it stays; the connection
- * goes back to the pool only once Postgres has answered them all. Each round trip costs the process a socket write
- * and a wake-up of the Postgres backend, which on a loaded machine is most of a short statement's cost.
+ * statement fails the ones after it and turns the COMMIT into a rollback, so nothing of it stays, and the first
+ * failure in the order sent is the cause; the connection goes back to the pool only once Postgres has answered them
+ * all. Each round trip costs the process a socket write and a wake-up of the Postgres backend, which on a loaded
+ * machine is most of a short statement's cost, and a lock taken in the transaction is held for no round trip at all.
  */
-export async function transactionInOneRoundTrip(
-  sql: Sql,
-  statements: (tx: postgres.ReservedSql) => postgres.PendingQuery<postgres.Row[]>[],
-): Promise<postgres.RowList<postgres.Row[]>[]> {
+export async function transactionInOneRoundTrip<T extends readonly Statement[]>(sql: Sql, statements: (tx: postgres.ReservedSql) => readonly [...T]): Promise<Answers<T>> {
   const tx = await sql.reserve();
   try {
     const sent = [tx`begin`, ...statements(tx), tx`commit`];
@@ -54,8 +52,12 @@ export async function transactionInOneRoundTrip(
     const answers = await Promise.allSettled(sent);
     const failed = answers.find((answer) => answer.status === 'rejected');
     if (failed) throw failed.reason;
-    return answers.slice(1, -1).map((answer) => (answer as PromiseFulfilledResult<postgres.RowList<postgres.Row[]>>).value);
+    return answers.slice(1, -1).map((answer) => (answer as PromiseFulfilledResult<unknown>).value) as Answers<T>;
   } finally {
     tx.release();
   }
 }
+
+/** A statement built and not yet sent (postgres.js sends one when it is awaited or executed). */
+type Statement = PromiseLike<unknown> & { execute(): unknown };
+type Answers<T extends readonly Statement[]> = { -readonly [K in keyof T]: Awaited<T[K]> };

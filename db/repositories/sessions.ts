@@ -3,7 +3,7 @@
 import type { TokenChainPairs } from '../../domain/chains';
 import type { Metadata, Mode, SessionRecord, SessionStatusChange, SupportedMethods } from '../../domain/session';
 import type { SessionStatus } from '../../domain/status';
-import type { Queryable, Sql } from '../client';
+import { transactionInOneRoundTrip, type Queryable, type Sql } from '../client';
 
 export interface SessionView {
   sessionId: string;
@@ -103,26 +103,16 @@ function sessionInsert(sql: Queryable, r: SessionRecord, initialStatus: SessionS
  * Writes a new session, awaiting its workflow start, as insertSessionRecord does, unless `cap` of the merchant's
  * sessions in its mode are open already; true when it wrote it. The merchant's advisory lock makes concurrent
  * creates count one after another, so the cap holds exactly: the insert counts in a snapshot taken once the lock
- * is held. Begin, lock, insert and commit are sent together on one connection, so the transaction is one round
- * trip and the lock is held for none (issue 16: every create of a merchant queues on that lock, and each round
- * trip it was held for bounded the merchant's rate of creates).
+ * is held. The transaction is one round trip (transactionInOneRoundTrip), so the lock is held for none (issue 16:
+ * every create of a merchant queues on that lock, and each round trip it was held for bounded the merchant's rate of
+ * creates).
  */
 export async function insertSessionUnderCap(sql: Sql, r: SessionRecord, cap: number): Promise<boolean> {
-  const connection = await sql.reserve();
-  try {
-    const [begun, locked, inserted, committed] = await Promise.allSettled([
-      connection`begin`,
-      connection`select pg_advisory_xact_lock(hashtextextended(${`open-sessions:${r.merchantId}:${r.mode}`}, 0))`,
-      sessionInsert(connection, r, 'pending', { awaitingWorkflowStart: true, openCap: cap }),
-      connection`commit`,
-    ]);
-    // In the order sent: the first failure is the cause; the statements after it failed because the
-    // transaction had, and its commit rolled it back.
-    for (const result of [begun, locked, inserted, committed]) if (result.status === 'rejected') throw result.reason;
-    return inserted.status === 'fulfilled' && inserted.value.length === 1;
-  } finally {
-    connection.release();
-  }
+  const [, inserted] = await transactionInOneRoundTrip(sql, (tx) => [
+    tx`select pg_advisory_xact_lock(hashtextextended(${`open-sessions:${r.merchantId}:${r.mode}`}, 0))`,
+    sessionInsert(tx, r, 'pending', { awaitingWorkflowStart: true, openCap: cap }),
+  ]);
+  return inserted.length === 1;
 }
 
 /** The session that holds the merchant's transaction_id in this mode, if any. */
