@@ -70,6 +70,9 @@ const SELECTION_IN_ONE_STEP = 'select-payment-one-local-activity';
 
 export const refuse = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
 
+/** A status change the workflow makes: always with its reason, for the merchant's timeline. */
+type StatusChange = SessionStatusChange & { reason: string };
+
 const selectedReason = (selection: PaymentSelection) => `${selection.token} on ${selection.chain} selected`;
 
 /** An activity's refusal of the pair reaches the API as the workflow's own; anything else fails the update as it is. */
@@ -133,17 +136,17 @@ export class SessionRun {
   }
 
   /** The move to `status`, numbered after the last; none when the session is there already. */
-  private nextChange(status: SessionStatus, reason: string): SessionStatusChange | undefined {
+  private nextChange(status: SessionStatus, reason: string): StatusChange | undefined {
     if (this.state.status === status) return undefined;
     return { sessionId: this.record.sessionId, status, at: new Date().toISOString(), version: this.state.version + 1, reason };
   }
 
   /** The change into the state; `alsoIndexed` are search attributes that change with it, in the same command. */
-  private adopt(change: SessionStatusChange, close: boolean, alsoIndexed: SearchAttributeUpdatePair[] = []): void {
+  private adopt(change: StatusChange, close: boolean, alsoIndexed: SearchAttributeUpdatePair[] = []): void {
     const { state } = this;
     state.status = change.status;
     state.version = change.version;
-    state.transitions.push({ status: change.status, at: change.at, reason: change.reason as string });
+    state.transitions.push({ status: change.status, at: change.at, reason: change.reason });
     if (close) this.closedAt ??= change.at;
     upsertSearchAttributes([{ key: SessionStatusAttribute, value: change.status }, ...alsoIndexed]);
   }
@@ -336,7 +339,6 @@ export class SessionRun {
       { key: TokenAttribute, value: instructions.token },
     ];
   }
-
 
   refuseCancel(): void {
     const underWay = hasPaymentUnderWay(this.state);

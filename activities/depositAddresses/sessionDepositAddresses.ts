@@ -14,7 +14,7 @@ import { deriveEvmAddress, deriveTronAddress, type DepositXpubs } from './derive
 
 /**
  * The session's addresses as stored, or (`reserved`) its index just taken from the sequence with the EVM and Tron
- * addresses computed for it, to be stored by insertSessionDepositAddresses in the caller's transaction.
+ * addresses computed for it, to be stored by sessionDepositAddressWrites in the caller's transaction.
  */
 export type SessionDepositAddresses = {
   index: number;

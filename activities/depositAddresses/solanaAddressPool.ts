@@ -11,24 +11,27 @@ import { DEPOSIT_INDEX_SEQUENCE } from './sessionDepositAddresses';
 
 /**
  * How far ahead of the sequence the pool reaches; refilled once less than half of it is left. Half of it is what
- * sessions may take between two of the keeper's passes (128 a second) before one asks the signer; a refill derives
- * about 0.1 ms an address.
+ * sessions may take between two of the keeper's passes (128 a second) before one asks the signer. An address takes
+ * about 0.4 ms to derive.
  */
 export const POOL_AHEAD = 256;
 const KEEP_INTERVAL_MS = 1_000;
+const REFILL_BATCH = 32;
 
 export async function refillSolanaAddressPool(sql: Queryable, seed: Uint8Array, mode: Mode, index: number): Promise<number> {
   const [{ top }] = (await sql`select coalesce(max(derivation_index), -1)::int as top from solana_deposit_address_pool where mode = ${mode}`) as unknown as [{ top: number }];
   if (top >= index + POOL_AHEAD / 2) return 0;
-  const rows = [];
-  for (let next = Math.max(index + 1, top + 1); next <= index + POOL_AHEAD; next++) rows.push({ mode, derivation_index: next, address: deriveSolanaAddress(seed, next) });
-  await sql`insert into solana_deposit_address_pool ${sql(rows)} on conflict do nothing`;
-  return rows.length;
-}
-
-export async function pooledSolanaAddress(sql: Queryable, mode: Mode, index: number): Promise<string | undefined> {
-  const [row] = await sql<{ address: string }[]>`select address from solana_deposit_address_pool where mode = ${mode} and derivation_index = ${index}`;
-  return row?.address;
+  const last = index + POOL_AHEAD;
+  let added = 0;
+  // A few dozen at a time, each batch written before the next is derived: the signer's other work waits for one batch
+  // (about 15 ms), not for the whole refill.
+  for (let from = Math.max(index + 1, top + 1); from <= last; from += REFILL_BATCH) {
+    const rows = [];
+    for (let next = from; next <= Math.min(last, from + REFILL_BATCH - 1); next++) rows.push({ mode, derivation_index: next, address: deriveSolanaAddress(seed, next) });
+    await sql`insert into solana_deposit_address_pool ${sql(rows)} on conflict do nothing`;
+    added += rows.length;
+  }
+  return added;
 }
 
 /** The pool kept ahead of each seeded mode's sequence, until stopped. A failed pass is logged; the next one retries. */
