@@ -28,8 +28,9 @@ export type Queryable = Sql | postgres.TransactionSql;
 
 /**
  * Sends statements back to back without waiting for each answer (pipelining): one round trip for all of them, which
- * Postgres still runs one after another in this order. Every value must be one postgres.js can serialize: its error
- * for one that is not lands on the statement in flight, and the statements wait (choosePayment.ts checks its instants).
+ * Postgres still runs one after another in this order when they share a connection (a transaction's or a reserved
+ * one; on the pool each may take another). Every value must be one postgres.js can serialize: its error for one that
+ * is not lands on the statement in flight, and the statements wait (choosePayment.ts checks its instants).
  */
 export function pipelined<T extends readonly Statement[]>(queries: readonly [...T]): Promise<Answers<T>> {
   // Sent now, in order; their answers are awaited together below.
