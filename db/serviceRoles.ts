@@ -31,7 +31,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     session_rate_limit_windows: ['insert', 'update'],
     sign_in_rate_limit_windows: ['insert', 'update'],
     sessions: ['insert', 'update'],
-    // Written by the trigger on sessions, which runs with the writer's rights.
+    // Written by the triggers on sessions, which run with the writer's rights.
+    in_progress_session_counts: ['insert', 'update'],
     session_status_changes: ['insert'],
     transactions: ['insert'],
     user_invites: ['insert', 'update'],
@@ -60,6 +61,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     // Solana deposit addresses the signer derives ahead (activities/depositAddresses/solanaAddressPool.ts).
     solana_deposit_address_pool: ['insert'],
     sessions: ['insert', 'update'],
+    // Both written by the triggers on sessions.
+    in_progress_session_counts: ['insert', 'update'],
     session_status_changes: ['insert'],
     settlements: ['insert', 'update'],
     // Deposit sweeps, written by the signer through this role as its payouts are.

@@ -73,15 +73,22 @@ export async function insertSessionRecord(sql: Queryable, r: SessionRecord, init
 
 // One statement, one round trip (issue 16): the transaction's foreign key is checked at the statement's end,
 // when the session row is there. With `openCap`, the session is written only while fewer than that many of
-// the merchant's sessions in its mode are open; the statement answers the session id when it wrote one.
+// the merchant's sessions in its mode are open (pending, awaiting_payment, confirming or underpaid, not yet expired):
+// the count of the first three kept by trigger (migration 0053), less those of them past their expiry, plus the
+// underpaid ones not yet expired, so the cost follows those few rows and not the open sessions; the statement
+// answers the session id when it wrote one.
 function sessionInsert(sql: Queryable, r: SessionRecord, initialStatus: SessionStatus, options: { awaitingWorkflowStart?: boolean; openCap?: number }) {
   const pendingInput = options.awaitingWorkflowStart ? sql.json(r as unknown as Parameters<typeof sql.json>[0]) : null;
   const underCap =
     options.openCap === undefined
       ? sql``
-      : sql`where (select count(*) from sessions
-                   where merchant_id = ${r.merchantId} and mode = ${r.mode} and expires_at > now()
-                     and status in ('pending', 'awaiting_payment', 'confirming', 'underpaid')) < ${options.openCap}`;
+      : sql`where coalesce((select in_progress from in_progress_session_counts where merchant_id = ${r.merchantId} and mode = ${r.mode}), 0)
+                  - (select count(*) from sessions
+                     where merchant_id = ${r.merchantId} and mode = ${r.mode} and expires_at <= now()
+                       and status in ('pending', 'awaiting_payment', 'confirming'))
+                  + (select count(*) from sessions
+                     where merchant_id = ${r.merchantId} and mode = ${r.mode} and expires_at > now() and status = 'underpaid')
+                  < ${options.openCap}`;
   return sql<{ session_id: string }[]>`
     with session as (
       insert into sessions (id, merchant_id, mode, amount_usd_cents, merchant_currency, merchant_amount, webhook_url, metadata,
