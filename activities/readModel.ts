@@ -13,6 +13,8 @@ export function createReadModelActivities(deps: { sql: Sql }) {
      * rather than retrying on the unique key forever.
      */
     async recordSession(record: SessionRecord): Promise<void> {
+      // The usual case in one round trip, outside a transaction: a transaction_id never changes session once written.
+      if ((await sessionIdForExtTransaction(deps.sql, record)) === record.sessionId) return;
       await deps.sql.begin(async (tx) => {
         const owner = await sessionIdForExtTransaction(tx, record);
         if (owner === record.sessionId) return;

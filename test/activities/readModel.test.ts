@@ -2,7 +2,7 @@
 // no session holds the transaction_id, and a non-retryable failure for a workflow whose transaction_id
 // another session holds (an orphan of the API that started workflows before committing their rows).
 import { ApplicationFailure } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createReadModelActivities } from '../../activities/readModel';
 import { WorkflowFailure } from '../../domain/workflowFailures';
 import { insertSessionRecord } from '../../db/repositories/sessions';
@@ -27,11 +27,17 @@ async function rowsFor(extTransactionId: string) {
 }
 
 describe('recordSession', () => {
-  it("leaves the API's committed row as it is", async () => {
+  it("leaves the API's committed row as it is, found in one statement without a transaction", async () => {
     const r = record();
     await db.sql.begin((tx) => insertSessionRecord(tx, r, 'pending', { awaitingWorkflowStart: true }));
     await db.sql`update sessions set status = 'awaiting_payment' where id = ${r.sessionId}`;
-    await createReadModelActivities({ sql: db.sql }).recordSession(r);
+    const begin = vi.spyOn(db.sql, 'begin');
+    try {
+      await createReadModelActivities({ sql: db.sql }).recordSession(r);
+      expect(begin).not.toHaveBeenCalled();
+    } finally {
+      begin.mockRestore();
+    }
     expect(await rowsFor(r.extTransactionId)).toEqual([{ session_id: r.sessionId, status: 'awaiting_payment' }]);
   });
 
