@@ -72,6 +72,24 @@ describe('in_progress_session_counts', () => {
     expect(counts.kept).toEqual(counts.recount);
   });
 
+  it('counts a statement writing many sessions once, by merchant and mode: a bulk insert, a bulk delete', async () => {
+    const { merchant } = await createTestMerchant(db.sql);
+    await db.sql`
+      insert into sessions (id, merchant_id, mode, amount_usd_cents, webhook_url, supported_methods, supported_tokens, status, expires_at, created_at, updated_at)
+      select 'cs_bulk' || g || ${merchant.id}, ${merchant.id}, case when g % 4 = 0 then 'live' else 'test' end, 100, 'https://merchant.example/webhooks', '{}', '{}',
+             case when g % 3 = 0 then 'completed' else 'pending' end, now() + interval '1 hour', now(), now()
+      from generate_series(1, 6000) g`;
+    expect(await countsOf(merchant.id)).toEqual({ kept: { test: 3000, live: 1000 }, recount: { test: 3000, live: 1000 } });
+    await db.sql.begin(async (tx) => {
+      const doomed = tx`select id from sessions where merchant_id = ${merchant.id} and id like 'cs_bulk1%'`;
+      await tx`delete from session_status_changes where session_id in (${doomed})`;
+      await tx`delete from sessions where id in (${doomed})`;
+    });
+    const counts = await countsOf(merchant.id);
+    expect(counts.kept).toEqual(counts.recount);
+    expect(counts.recount.test).toBeLessThan(3000);
+  });
+
   it('lets the cap count open sessions as before: in progress or underpaid, before their expiry', async () => {
     const { merchant } = await createTestMerchant(db.sql);
     const create = () => insertSessionUnderCap(db.sql, sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 }), 4);
@@ -93,6 +111,7 @@ describe('in_progress_session_counts', () => {
     await db.sql.begin(async (tx) => {
       await tx`drop table in_progress_session_counts`;
       await tx`drop function count_in_progress_sessions() cascade`;
+      await tx`drop function count_in_progress_session_move() cascade`;
       await tx`drop index sessions_in_progress`;
       await tx`drop index sessions_underpaid`;
       await tx`create index sessions_open on sessions (merchant_id, mode, expires_at) where status in ('pending', 'awaiting_payment', 'confirming', 'underpaid')`;
