@@ -50,6 +50,8 @@ const summary = (samples: Sample[]) => ({
   p50: median(samples.map((s) => s.p50)),
   p99: median(samples.map((s) => s.p99)),
 });
+/** A side's runs without the first, its warm-up. */
+const counted = (runs: Sample[]) => summary(runs.slice(1));
 const fmt = (s: Sample) => `${Math.round(s.perSecond)} req/s, p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms`;
 
 export async function benchHttp(env: BenchEnvironment): Promise<Row[]> {
@@ -86,7 +88,7 @@ export async function benchHttp(env: BenchEnvironment): Promise<Row[]> {
     const client = new Client({ connection });
     for (let run = 0; run <= RUNS; run++) {
       progress(`create-session ${runName(run)}: ${CREATES_PER_RUN} requests through the API, then ${CREATES_PER_RUN} bare workflow starts`);
-      (run === 0 ? [] : apiCreates).push(
+      apiCreates.push(
         await cannon({
           url: `http://127.0.0.1:${apiPort}`,
           amount: CREATES_PER_RUN,
@@ -103,7 +105,7 @@ export async function benchHttp(env: BenchEnvironment): Promise<Row[]> {
           ],
         }),
       );
-      (run === 0 ? [] : bareStarts).push(await bareWorkflowStarts(client, taskQueue, merchant.id));
+      bareStarts.push(await bareWorkflowStarts(client, taskQueue, merchant.id));
     }
 
     const sessionIds = (await db.sql<{ id: string }[]>`select id from sessions limit 500`).map((r) => r.id);
@@ -113,14 +115,14 @@ export async function benchHttp(env: BenchEnvironment): Promise<Row[]> {
     const pick = () => sessionIds[next++ % sessionIds.length] as string;
     for (let run = 0; run <= RUNS; run++) {
       progress(`get-session ${runName(run)}: ${GETS_PER_RUN} requests through the API, then through the bare route`);
-      (run === 0 ? [] : apiGets).push(
+      apiGets.push(
         await cannon({
           url: `http://127.0.0.1:${apiPort}`,
           amount: GETS_PER_RUN,
           requests: [{ method: 'GET', headers, setupRequest: (request) => ({ ...request, path: `/checkout/sessions/${pick()}` }) }],
         }),
       );
-      (run === 0 ? [] : bareGets).push(
+      bareGets.push(
         await cannon({
           url: `http://127.0.0.1:${barePort}`,
           amount: GETS_PER_RUN,
@@ -129,7 +131,7 @@ export async function benchHttp(env: BenchEnvironment): Promise<Row[]> {
       );
     }
 
-    const [create, start, get, bareGet] = [summary(apiCreates), summary(bareStarts), summary(apiGets), summary(bareGets)];
+    const [create, start, get, bareGet] = [counted(apiCreates), counted(bareStarts), counted(apiGets), counted(bareGets)];
     // Latency under a load the API can carry: half the rate it managed, offered at a steady pace.
     const halfRate = Math.max(1, Math.round(get.perSecond / 2));
     progress(`get-session at ${halfRate} requests per second, half the measured maximum`);
