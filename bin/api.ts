@@ -1,7 +1,8 @@
 // The API process: `npm run api` with DATABASE_URL and TEMPORAL_ADDRESS set.
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { startApiServer } from '../api/server';
+import { ApiTemporalConnection } from '../api/temporalConnection';
 import { loadChainsConfig } from '../config/chains';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
 import { resolveSessionTokenSecret } from '../config/sessionTokenSecret';
@@ -18,7 +19,7 @@ try {
   const sql = createSql(requireDatabaseUrl(loaded));
   const sessionTokenSecret = await resolveSessionTokenSecret(loaded, sql, join(loaded.dataDir, 'session-token-secret'));
   const config = { ...loaded, sessionTokenSecret };
-  const connection = await Connection.connect({ address: config.temporal.address });
+  const connection = await ApiTemporalConnection.connect({ address: config.temporal.address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const api = await startApiServer({ config, sql, temporal, logger, registry }, config.host, config.port);
   logger.info({ url: api.url, internal: api.internalUrl ?? 'off' }, 'api listening');

@@ -2,11 +2,12 @@
 // Temporal dev server and a fresh Postgres database, each logged in as its own least-privilege role
 // (db/serviceRoles.ts) as in production. Each file gets its own task queue.
 import { randomBytes } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import { startApiServer } from '../../api/server';
+import { ApiTemporalConnection } from '../../api/temporalConnection';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig, type Config } from '../../config/env';
 import { createSql } from '../../db/client';
@@ -45,7 +46,7 @@ export async function startTestService(options: { worker?: boolean; env?: Record
     INTERNAL_PORT: '0',
     ...options.env,
   }, 'dev');
-  const connection = await Connection.connect({ address });
+  const connection = await ApiTemporalConnection.connect({ address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
 
   let workers: RunningWorkers | undefined;

@@ -29,10 +29,12 @@ export function registerHostedPageRoutes(router: Router<AppState>, ready: () => 
  * mistyped checkout link a person opened, and gets the page's "not found" rather than a JSON error.
  */
 export function unknownCheckoutPage(ready: () => Promise<PageAssets>): Koa.Middleware<AppState> {
-  return async (ctx, next) => {
-    await next();
-    if (ctx.method !== 'GET' || ctx.status !== 404 || ctx.body !== undefined || !/^\/checkout\/[^/]+$/.test(ctx.path)) return;
-    sendPage(ctx, await ready(), false);
+  // Other requests pass straight on: an async step in every request's chain costs its promises (issue 16).
+  return (ctx, next) => {
+    if (ctx.method !== 'GET' || !/^\/checkout\/[^/]+$/.test(ctx.path)) return next();
+    return next().then(async () => {
+      if (ctx.status === 404 && ctx.body === undefined) sendPage(ctx, await ready(), false);
+    });
   };
 }
 
