@@ -72,7 +72,7 @@ if (only === 'scale') {
 }
 
 const notes = [
-  'HTTP figures are the median of 3 runs, each side\'s after a warm-up run that is not counted; latency percentiles are autocannon\'s (client side, including loopback HTTP).',
+  'HTTP figures are the median of 5 runs, each side\'s after a warm-up run that is not counted; the get-session runs alternate which side goes first; latency percentiles are autocannon\'s (client side, including loopback HTTP).',
   'Create-session: no worker polls the task queue, so both sides measure the start, not the workflow run.',
   'Indexer figures are one run each (call counts are deterministic); RSS is the indexer process\'s own, after following the blocks.',
   'select-payment: one run after a warm-up of one session per pair; the workers, the signer and the API share one process and the machine\'s cores with Postgres and the Temporal dev server.',
