@@ -1,13 +1,15 @@
 // `session cancel`: an operator ends a session no payment has arrived for, through the session workflow,
-// which refuses (and says why) once a deposit exists or the session is closed.
+// which refuses (and says why) once a deposit exists or the session is closed. `session start-unstarted`: the
+// workflows of sessions whose create failed after writing the row and was never retried.
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { findSessionById } from '../../db/repositories/sessions';
+import { startSessionWorkflowOnce } from '../../api/routes/sessions/startSessionWorkflow';
+import { confirmWorkflowStarted, findSessionById, findUnstartedSessions } from '../../db/repositories/sessions';
 import { UNSTATED_CANCEL_REASON } from '../../domain/cancel';
 import { CLOSED_STATUSES } from '../../domain/status';
 import { z } from '../../domain/validationMessages';
 import { cancelUpdate, type CancelRequest } from '../../workflows/messages';
-import { CliError, defineCommand, SessionIdOption, when, type CommandGroup } from './cli';
+import { CliError, defineCommand, integerOption, SessionIdOption, table, when, type CommandGroup } from './cli';
 
 const UPDATE_DEADLINE_MS = 30_000;
 
@@ -45,4 +47,46 @@ const cancel = defineCommand({
   },
 });
 
-export const sessionCommands: CommandGroup = { name: 'session', summary: 'checkout sessions', commands: [cancel] };
+/**
+ * A create whose answer was 503 (or never came) leaves its session `pending` with its workflow input kept, for the
+ * merchant's retry to start (api/routes/sessions/startSessionWorkflow.ts). Without a retry, nothing moves it: it
+ * stays pending past its expiry and counts against the merchant's cap on open sessions. This starts those
+ * workflows, as the retry would; one past its expiry then expires at once, with its webhook. A session whose status
+ * moved on had its workflow run (only the workflow moves it), so only the kept input is cleared. Rows younger than
+ * --older-than-minutes are left to the creates that may still be answering them.
+ */
+const startUnstarted = defineCommand({
+  name: 'start-unstarted',
+  summary: "start the workflows of sessions whose create failed after writing them and was never retried",
+  options: {
+    'older-than-minutes': { value: '<n>', description: 'only sessions written at least this long ago (default 10)' },
+    limit: { value: '<n>', description: 'at most this many sessions, oldest first (default 100, at most 1000)' },
+    'dry-run': { description: 'list them, change nothing' },
+  },
+  schema: z.object({
+    'older-than-minutes': integerOption(1, 525_600).default(10),
+    limit: integerOption(1, 1000).default(100),
+    'dry-run': z.boolean().default(false),
+  }),
+  async run(context, input) {
+    const sql = context.sql();
+    const found = await findUnstartedSessions(sql, { olderThanMinutes: input['older-than-minutes'], limit: input.limit });
+    const outcomes: { session_id: string; merchant_id: string; status: string; created_at: string; expires_at: string; action: string }[] = [];
+    for (const { record, status, createdAt } of found) {
+      const action = status === 'pending' ? 'workflow started' : 'input cleared (workflow ran)';
+      if (!input['dry-run']) {
+        if (status === 'pending') await startSessionWorkflowOnce(await context.temporal(), context.config.temporal.taskQueue, record);
+        await confirmWorkflowStarted(sql, record.sessionId);
+      }
+      outcomes.push({ session_id: record.sessionId, merchant_id: record.merchantId, status, created_at: createdAt.toISOString(), expires_at: record.expiresAt, action: input['dry-run'] ? `would be: ${action}` : action });
+    }
+    const summary = outcomes.length === 0 ? 'no unstarted sessions' : `${outcomes.length} unstarted session${outcomes.length === 1 ? '' : 's'}${input['dry-run'] ? ' (dry run: nothing changed)' : ''}`;
+    return {
+      json: { dry_run: input['dry-run'], sessions: outcomes },
+      text: [summary, ...(outcomes.length ? table(['SESSION', 'MERCHANT', 'STATUS', 'CREATED', 'EXPIRES', 'ACTION'], outcomes.map((o) => [o.session_id, o.merchant_id, o.status, o.created_at, o.expires_at, o.action])) : [])],
+      targets: input['dry-run'] ? [] : outcomes.map((o) => o.session_id),
+    };
+  },
+});
+
+export const sessionCommands: CommandGroup = { name: 'session', summary: 'checkout sessions', commands: [cancel, startUnstarted] };

@@ -136,6 +136,19 @@ export async function findPendingWorkflowInput(sql: Sql, sessionId: string): Pro
   return row?.input ?? undefined;
 }
 
+/**
+ * Sessions whose workflow start was never confirmed, written more than `olderThanMinutes` ago, oldest first: the
+ * API failed after writing the row, before or right after starting its workflow, and the create was not retried.
+ */
+export async function findUnstartedSessions(sql: Sql, options: { olderThanMinutes: number; limit: number }): Promise<{ record: SessionRecord; status: SessionStatus; createdAt: Date }[]> {
+  const rows = await sql<{ input: SessionRecord; status: SessionStatus; created_at: Date }[]>`
+    select pending_workflow_input as input, status, created_at from sessions
+    where pending_workflow_input is not null and created_at < now() - make_interval(mins => ${options.olderThanMinutes})
+    order by created_at
+    limit ${options.limit}`;
+  return rows.map((row) => ({ record: row.input, status: row.status, createdAt: row.created_at }));
+}
+
 export async function confirmWorkflowStarted(sql: Sql, sessionId: string): Promise<void> {
   await sql`update sessions set pending_workflow_input = null where id = ${sessionId} and pending_workflow_input is not null`;
 }
