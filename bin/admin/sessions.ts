@@ -72,19 +72,33 @@ const startUnstarted = defineCommand({
     const sql = context.sql();
     const found = await findUnstartedSessions(sql, { olderThanMinutes: input['older-than-minutes'], limit: input.limit });
     const outcomes: { session_id: string; merchant_id: string; status: string; created_at: string; expires_at: string; action: string }[] = [];
+    // Connected once, before any change: an unreachable Temporal fails the command as a whole, in one line.
+    const temporal = !input['dry-run'] && found.some((session) => session.status === 'pending') ? await context.temporal() : undefined;
+    const changed: string[] = [];
+    let failures = 0;
     for (const { record, status, createdAt } of found) {
-      const action = status === 'pending' ? 'workflow started' : 'input cleared (workflow ran)';
-      if (!input['dry-run']) {
-        if (status === 'pending') await startSessionWorkflowOnce(await context.temporal(), context.config.temporal.taskQueue, record);
-        await confirmWorkflowStarted(sql, record.sessionId);
+      let action = status === 'pending' ? 'workflow started' : 'input cleared (workflow ran)';
+      if (input['dry-run']) {
+        action = `would be: ${action}`;
+      } else {
+        // One session's failure is reported with it; the others still get their start.
+        try {
+          if (temporal && status === 'pending') await startSessionWorkflowOnce(temporal, context.config.temporal.taskQueue, record);
+          await confirmWorkflowStarted(sql, record.sessionId);
+          changed.push(record.sessionId);
+        } catch (error) {
+          failures++;
+          action = `failed, nothing changed: ${error instanceof Error ? error.message : String(error)}`;
+        }
       }
-      outcomes.push({ session_id: record.sessionId, merchant_id: record.merchantId, status, created_at: createdAt.toISOString(), expires_at: record.expiresAt, action: input['dry-run'] ? `would be: ${action}` : action });
+      outcomes.push({ session_id: record.sessionId, merchant_id: record.merchantId, status, created_at: createdAt.toISOString(), expires_at: record.expiresAt, action });
     }
     const summary = outcomes.length === 0 ? 'no unstarted sessions' : `${outcomes.length} unstarted session${outcomes.length === 1 ? '' : 's'}${input['dry-run'] ? ' (dry run: nothing changed)' : ''}`;
     return {
       json: { dry_run: input['dry-run'], sessions: outcomes },
       text: [summary, ...(outcomes.length ? table(['SESSION', 'MERCHANT', 'STATUS', 'CREATED', 'EXPIRES', 'ACTION'], outcomes.map((o) => [o.session_id, o.merchant_id, o.status, o.created_at, o.expires_at, o.action])) : [])],
-      targets: input['dry-run'] ? [] : outcomes.map((o) => o.session_id),
+      targets: changed,
+      ...(failures > 0 ? { warnings: [`${failures} of ${outcomes.length} could not be started; run the command again once the cause is fixed`], exitCode: 1 } : {}),
     };
   },
 });

@@ -102,6 +102,17 @@ describe('checkout-admin session start-unstarted', () => {
     await expect(service.temporal.workflow.getHandle(moved.sessionId).describe()).rejects.toThrow(/not found/i);
   });
 
+  it('reports each session it could not start, keeps its input and exits 1', async () => {
+    const stuck = await unstartedSession({ minutesAgo: 30, lifetimeMinutes: 60 });
+    const run = await cli.run(['session', 'start-unstarted', '--json'], { TEMPORAL_NAMESPACE: 'no-such-namespace' });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr.trim()).toBe('warning: 1 of 1 could not be started; run the command again once the cause is fixed');
+    const out = JSON.parse(run.stdout) as { sessions: { session_id: string; action: string }[] };
+    expect(out.sessions).toMatchObject([{ session_id: stuck.sessionId, action: expect.stringMatching(/^failed, nothing changed: .*no-such-namespace/) }]);
+    expect(await keptInput(stuck.sessionId)).toBe(true);
+    expect((await cli.json(['session', 'start-unstarted'])).sessions).toMatchObject([{ session_id: stuck.sessionId, action: 'workflow started' }]);
+  });
+
   it('prints a table for a person, and refuses bad options in one line', async () => {
     const run = await cli.run(['session', 'start-unstarted']);
     expect(run.code, run.stderr).toBe(0);
