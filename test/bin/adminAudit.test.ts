@@ -6,6 +6,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUPS } from '../../bin/admin/commandGroups';
+import { insertSessionUnderCap } from '../../db/repositories/sessions';
 import { bankTransferReference } from '../../domain/bankTransfer';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
 import { ensureSweepSchedules } from '../../worker/sweepSchedules';
@@ -13,6 +14,7 @@ import { adminCli, expectOneLineError, type CliRun } from '../support/adminCli';
 import { createBankAccount, createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { insertTestPayout } from '../support/payouts';
+import { sessionRecord } from '../support/sessionRecords';
 import { startTestService, type TestService } from '../support/service';
 import { startTreasuryChain } from '../support/treasuryChain';
 
@@ -113,6 +115,10 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
     });
     const cancelled = await createSession();
     await ok(['session', 'cancel', cancelled, '--reason', 'audit test'], { arguments: { session: cancelled, reason: 'audit test' }, targets: () => [cancelled] });
+    // A session a failed create left without its workflow, written half an hour ago.
+    const unstarted = sessionRecord(merchant.merchant.id, { createdAt: new Date(Date.now() - 30 * 60_000), lifetimeMinutes: 60 });
+    expect(await insertSessionUnderCap(service.db.sql, unstarted, 1_000_000)).toBe(true);
+    await ok(['session', 'start-unstarted', '--limit', '10'], { arguments: { limit: '10' }, targets: () => [unstarted.sessionId] });
 
     const deliveryId = `wh_${ulid()}`;
     await service.db.sql`
