@@ -67,7 +67,7 @@ export async function listEvmSweeps(sql: Queryable, options: { id?: string; mode
   if (rows.length === 0) return [];
   const addresses = await sql<Array<{ sweep_id: string; address: string; salt: string | null; session_id: string; planned: string; swept: string | null }>>`
     select sweep_id, address, salt, session_id, planned_base_units::text as planned, swept_base_units::text as swept
-    from evm_sweep_addresses where sweep_id in ${sql(rows.map((r) => r.id))} order by address`;
+    from evm_sweep_addresses where sweep_id in ${sql(rows.map((r) => r.id))} order by address collate "C"`;
   return rows.map((r) => ({
     ...r,
     blockNumber: big(r.blockNumber),
