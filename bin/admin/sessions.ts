@@ -82,13 +82,21 @@ const startUnstarted = defineCommand({
         action = `would be: ${action}`;
       } else {
         // One session's failure is reported with it; the others still get their start.
+        let started = false;
         try {
-          if (temporal && status === 'pending') await startSessionWorkflowOnce(temporal, context.config.temporal.taskQueue, record);
+          if (temporal && status === 'pending') {
+            await startSessionWorkflowOnce(temporal, context.config.temporal.taskQueue, record);
+            started = true;
+          }
           await confirmWorkflowStarted(sql, record.sessionId);
           changed.push(record.sessionId);
         } catch (error) {
           failures++;
-          action = `failed, nothing changed: ${error instanceof Error ? error.message : String(error)}`;
+          const cause = error instanceof Error ? error.message : String(error);
+          // A started workflow is a change, though its row still lists the session here: a second run finds the
+          // workflow already started and only records it.
+          if (started) changed.push(record.sessionId);
+          action = started ? `workflow started, not recorded: ${cause}` : `failed, nothing changed: ${cause}`;
         }
       }
       outcomes.push({ session_id: record.sessionId, merchant_id: record.merchantId, status, created_at: createdAt.toISOString(), expires_at: record.expiresAt, action });
@@ -98,7 +106,7 @@ const startUnstarted = defineCommand({
       json: { dry_run: input['dry-run'], sessions: outcomes },
       text: [summary, ...(outcomes.length ? table(['SESSION', 'MERCHANT', 'STATUS', 'CREATED', 'EXPIRES', 'ACTION'], outcomes.map((o) => [o.session_id, o.merchant_id, o.status, o.created_at, o.expires_at, o.action])) : [])],
       targets: changed,
-      ...(failures > 0 ? { warnings: [`${failures} of ${outcomes.length} could not be started; run the command again once the cause is fixed`], exitCode: 1 } : {}),
+      ...(failures > 0 ? { warnings: [`${failures} of ${outcomes.length} could not be started or recorded; run the command again once the cause is fixed`], exitCode: 1 } : {}),
     };
   },
 });

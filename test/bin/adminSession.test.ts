@@ -106,11 +106,34 @@ describe('checkout-admin session start-unstarted', () => {
     const stuck = await unstartedSession({ minutesAgo: 30, lifetimeMinutes: 60 });
     const run = await cli.run(['session', 'start-unstarted', '--json'], { TEMPORAL_NAMESPACE: 'no-such-namespace' });
     expect(run.code, run.stderr).toBe(1);
-    expect(run.stderr.trim()).toBe('warning: 1 of 1 could not be started; run the command again once the cause is fixed');
+    expect(run.stderr.trim()).toBe('warning: 1 of 1 could not be started or recorded; run the command again once the cause is fixed');
     const out = JSON.parse(run.stdout) as { sessions: { session_id: string; action: string }[] };
     expect(out.sessions).toMatchObject([{ session_id: stuck.sessionId, action: expect.stringMatching(/^failed, nothing changed: .*no-such-namespace/) }]);
     expect(await keptInput(stuck.sessionId)).toBe(true);
     expect((await cli.json(['session', 'start-unstarted'])).sessions).toMatchObject([{ session_id: stuck.sessionId, action: 'workflow started' }]);
+  });
+
+  it('says so when it started a workflow but could not record it, and records it when run again', async () => {
+    const unrecorded = await unstartedSession({ minutesAgo: 30, lifetimeMinutes: 60 });
+    // The write after the start fails for this session alone, as it would with the database lost in between.
+    await service.db.sql.unsafe(`
+      create function refuse_confirmation() returns trigger language plpgsql as $$
+      begin raise exception 'confirmation refused by the test'; end $$;
+      create trigger refuse_confirmation before update of pending_workflow_input on sessions
+        for each row when (old.id = '${unrecorded.sessionId}') execute function refuse_confirmation();`);
+    try {
+      const run = await cli.run(['session', 'start-unstarted', '--json']);
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr.trim()).toBe('warning: 1 of 1 could not be started or recorded; run the command again once the cause is fixed');
+      const out = JSON.parse(run.stdout) as { sessions: { session_id: string; action: string }[] };
+      expect(out.sessions).toMatchObject([{ session_id: unrecorded.sessionId, action: expect.stringMatching(/^workflow started, not recorded: .*confirmation refused by the test/) }]);
+      expect((await service.temporal.workflow.getHandle(unrecorded.sessionId).describe()).status.name).toBe('RUNNING');
+      expect(await keptInput(unrecorded.sessionId)).toBe(true);
+    } finally {
+      await service.db.sql.unsafe('drop trigger refuse_confirmation on sessions; drop function refuse_confirmation()');
+    }
+    expect((await cli.json(['session', 'start-unstarted'])).sessions).toMatchObject([{ session_id: unrecorded.sessionId, action: 'workflow started' }]);
+    expect(await keptInput(unrecorded.sessionId)).toBe(false);
   });
 
   it('prints a table for a person, and refuses bad options in one line', async () => {
