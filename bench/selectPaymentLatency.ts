@@ -5,9 +5,17 @@
 // side over loopback HTTP. Two runs: the merchant's server creates the sessions first and the customers choose once
 // the hosted page is open, as a checkout goes (the issue's figure); and each customer's session created and chosen
 // at once, the select racing the workflow's first task, the worst a page that chooses for the customer could see.
+// Side by side with the first run, the same customers send the session's Update through the Temporal client, without
+// the API and HTTP, and then a bare Update (bareUpdateWorkflow.ts): what the Update alone costs on this machine, the
+// floor select-payment's own work stands on.
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Chain, TokenSymbol } from '../domain/chains';
-import { getStateQuery } from '../workflows/messages';
+import { getStateQuery, selectPaymentUpdate } from '../workflows/messages';
+import { SESSION_QUEUE_POLLING } from '../worker/createWorker';
+import { RECOVERY_OPTIONS } from '../worker/recoveryOptions';
+import { bareChooseUpdate, bareReadyQuery, bareUpdateWorkflow } from './bareUpdateWorkflow';
 import { startBenchService, type BenchService } from './benchService';
 import type { BenchEnvironment } from './environment';
 import { latencySummary, progress, type Row } from './report';
@@ -40,6 +48,60 @@ async function choose(service: BenchService, sessionId: string, pair: Pair): Pro
   const started = performance.now();
   await service.post('/checkout/sessions/select-payment', { session_id: sessionId, ...pair });
   return { chain: pair.chain, ms: performance.now() - started, sessionId };
+}
+
+/** Sessions the merchant created, each page open PAGE_OPEN_MS after its workflow's first task ran. */
+async function openSessions(service: BenchService, count: number): Promise<string[]> {
+  const opened = await Promise.all(Array.from({ length: count }, () => createSession(service, 'open')));
+  // A query is answered once the workflow's first task has run: every page is then open, as a customer's would be.
+  await Promise.all(opened.map((sessionId) => service.temporal.workflow.getHandle(sessionId).query(getStateQuery)));
+  await new Promise((resolve) => setTimeout(resolve, PAGE_OPEN_MS));
+  return opened;
+}
+
+/** A worker of the bare Update's workflow, tuned as the session worker is, on its own task queue. */
+async function startBareUpdateWorker(env: BenchEnvironment, namespace: string) {
+  const connection = await NativeConnection.connect({ address: env.temporalAddress });
+  const taskQueue = `bench-bare-update-${randomBytes(4).toString('hex')}`;
+  const worker = await Worker.create({
+    connection,
+    namespace,
+    taskQueue,
+    workflowsPath: fileURLToPath(new URL('./bareUpdateWorkflow.ts', import.meta.url)),
+    ...SESSION_QUEUE_POLLING,
+    ...RECOVERY_OPTIONS,
+  });
+  const running = worker.run();
+  return {
+    taskQueue,
+    async stop() {
+      worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
+}
+
+/** Workflows of the bare Update, opened as the merchant's sessions are. */
+async function openBareWorkflows(service: BenchService, taskQueue: string, count: number): Promise<string[]> {
+  const ids = Array.from({ length: count }, (_, i) => `bench-bare-${i}-${randomBytes(4).toString('hex')}`);
+  await Promise.all(ids.map((workflowId) => service.temporal.workflow.start(bareUpdateWorkflow, { workflowId, taskQueue })));
+  await Promise.all(ids.map((workflowId) => service.temporal.workflow.getHandle(workflowId).query(bareReadyQuery)));
+  await new Promise((resolve) => setTimeout(resolve, PAGE_OPEN_MS));
+  return ids;
+}
+
+/** The session workflow's Update as the API sends it, from the Temporal client: no HTTP, authentication or read-model lookup. */
+async function chooseWithoutApi(service: BenchService, sessionId: string, pair: Pair): Promise<Sample> {
+  const started = performance.now();
+  await service.temporal.workflow.getHandle(sessionId).executeUpdate(selectPaymentUpdate, { args: [pair] });
+  return { chain: pair.chain, ms: performance.now() - started, sessionId };
+}
+
+async function chooseBare(service: BenchService, workflowId: string, pair: Pair): Promise<Sample> {
+  const started = performance.now();
+  await service.temporal.workflow.getHandle(workflowId).executeUpdate(bareChooseUpdate, { args: [pair] });
+  return { chain: pair.chain, ms: performance.now() - started, sessionId: workflowId };
 }
 
 const eventMs = (time: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
@@ -83,16 +145,23 @@ export async function benchSelectPayment(env: BenchEnvironment): Promise<Row[]> 
     chainEnv: { TOKEN_USDT_TRON_TESTNET: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t:6' },
     merchant: { supportedTokens: { USDC: ['base', 'solana'], USDT: ['tron'] } },
   });
+  let bare: Awaited<ReturnType<typeof startBareUpdateWorker>> | undefined;
   try {
+    bare = await startBareUpdateWorker(env, service.namespace);
     // One of each family first, alone, so one-time costs (the first workflow task, the signer's first call) stay out.
     for (const [index, pair] of PAIRS.entries()) await choose(service, await createSession(service, `warm-${index}`), pair);
+    const [warmBare] = await openBareWorkflows(service, bare.taskQueue, 1);
+    await chooseBare(service, warmBare as string, PAIRS[0] as Pair);
     const total = SELECT_PAYMENT_CUSTOMERS * SESSIONS_PER_CUSTOMER;
     progress(`select-payment latency: ${total} sessions created, then ${SELECT_PAYMENT_CUSTOMERS} customers at once choosing`);
-    const opened = await Promise.all(Array.from({ length: total }, (_, i) => createSession(service, `open-${i}`)));
-    // A query is answered once the workflow's first task has run: every page is then open, as a customer's would be.
-    await Promise.all(opened.map((sessionId) => service.temporal.workflow.getHandle(sessionId).query(getStateQuery)));
-    await new Promise((resolve) => setTimeout(resolve, PAGE_OPEN_MS));
+    const opened = await openSessions(service, total);
     const onOpenPages = await customersAtOnce((who, round) => choose(service, opened[who * SESSIONS_PER_CUSTOMER + round] as string, pairFor(who, round)));
+    progress(`select-payment latency: the same customers sending the session's Update without the API, on ${total} sessions opened the same way`);
+    const reopened = await openSessions(service, total);
+    const withoutApi = await customersAtOnce((who, round) => chooseWithoutApi(service, reopened[who * SESSIONS_PER_CUSTOMER + round] as string, pairFor(who, round)));
+    progress(`select-payment latency: the same customers sending a bare Update to ${total} workflows opened the same way`);
+    const bareOpened = await openBareWorkflows(service, bare.taskQueue, total);
+    const bareUpdates = await customersAtOnce((who, round) => chooseBare(service, bareOpened[who * SESSIONS_PER_CUSTOMER + round] as string, pairFor(who, round)));
     progress(`select-payment latency: ${SELECT_PAYMENT_CUSTOMERS} customers at once, each creating and choosing at once`);
     const atOnce = await customersAtOnce(async (who, round) => choose(service, await createSession(service, `${who}-${round}`), pairFor(who, round)));
     const firstTaskWaits = await Promise.all(atOnce.map((sample) => firstTaskWait(service, sample.sessionId)));
@@ -102,6 +171,16 @@ export async function benchSelectPayment(env: BenchEnvironment): Promise<Row[]> 
         onOpenPages,
         `${SELECT_PAYMENT_CUSTOMERS} customers at once, each choosing a pair on ${SESSIONS_PER_CUSTOMER} sessions one after another, the pairs spread evenly over base, solana and tron: the update through the session workflow, the deposit address and the quote; the ${total} sessions created by the merchant first, ${PAGE_OPEN_MS / 1000} s before, as a hosted page opens`,
       ),
+      {
+        benchmark: "… the session's Update without the API, side by side",
+        figure: `${latencySummary(withoutApi.map((s) => s.ms))} (n = ${withoutApi.length})`,
+        detail: `the same ${SELECT_PAYMENT_CUSTOMERS} customers and rounds right after, on sessions opened the same way, the session workflow's select-payment Update sent with the Temporal client: no HTTP, authentication or read-model lookup`,
+      },
+      {
+        benchmark: '… a bare Update, side by side',
+        figure: `${latencySummary(bareUpdates.map((s) => s.ms))} (n = ${bareUpdates.length})`,
+        detail: `the same customers and rounds after that, on workflows opened the same way whose Update answers at once (bench/bareUpdateWorkflow.ts: no activity, no Postgres, no HTTP), sent with the Temporal client: the Update's own cost on this machine`,
+      },
       ...rows(
         'select-payment right after create-session',
         atOnce,
@@ -114,6 +193,7 @@ export async function benchSelectPayment(env: BenchEnvironment): Promise<Row[]> 
       },
     ];
   } finally {
+    await bare?.stop();
     await service.stop();
   }
 }

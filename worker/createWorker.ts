@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { type NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { type NativeConnection, Worker, type WorkerOptions, type WorkflowBundle } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { chainRegistryPaymentNetwork } from '../activities/payments/paymentNetwork';
 import { loadChainsConfig } from '../config/chains';
@@ -9,6 +9,16 @@ import { createChainRegistry } from '../domain/chainRegistry';
 import { RECOVERY_OPTIONS } from './recoveryOptions';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+
+export const SESSION_QUEUE_POLLING = {
+  /**
+   * A new session's first workflow task, and any task of a workflow this worker no longer caches, comes from the
+   * normal queue, which the server splits into partitions (4 by default). The SDK's share of pollers for it (2 of 10)
+   * leaves partitions unpolled, and a task written to one waited about 2 s for the server to forward it (bench
+   * histories: select-payment right after create-session). Half of the pollers cover them.
+   */
+  nonStickyToStickyPollRatio: 0.5,
+} as const satisfies Partial<WorkerOptions>;
 
 export interface WorkerDeps {
   connection: NativeConnection;
@@ -28,11 +38,7 @@ export function createWorker(deps: WorkerDeps): Promise<Worker> {
     taskQueue: deps.taskQueue,
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath }),
     activities: createActivities(deps.activities),
-    // A new session's first workflow task, and any task of a workflow this worker no longer caches, comes from the
-    // normal queue, which the server splits into partitions (4 by default). The SDK's share of pollers for it (2 of 10)
-    // leaves partitions unpolled, and a task written to one waited about 2 s for the server to forward it (bench
-    // histories: select-payment right after create-session). Half of the pollers cover them.
-    nonStickyToStickyPollRatio: 0.5,
+    ...SESSION_QUEUE_POLLING,
     ...RECOVERY_OPTIONS,
     ...(deps.shutdownGraceTimeMs === undefined ? {} : { shutdownGraceTime: deps.shutdownGraceTimeMs }),
   });
