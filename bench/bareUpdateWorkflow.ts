@@ -26,6 +26,6 @@ export async function bareUpdateWorkflow(): Promise<void> {
     confirmations_required: 1,
     expires_at: '2030-01-01T00:00:00.000Z',
   }));
-  // Open until the bench terminates it, as a session stays open while its customer chooses.
+  // Open, as a session is while its customer chooses; it ends with the bench's throw-away Temporal server.
   await condition(() => false);
 }
