@@ -10,6 +10,7 @@
 // floor select-payment's own work stands on.
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import type { QueryDefinition } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Chain, TokenSymbol } from '../domain/chains';
 import { getStateQuery, selectPaymentUpdate } from '../workflows/messages';
@@ -44,18 +45,36 @@ const createSession = async (service: BenchService, label: string) =>
     })
   ).session_id as string;
 
-async function choose(service: BenchService, sessionId: string, pair: Pair): Promise<Sample> {
+/** One customer's choice, the clock around `send` alone. */
+async function timed(sessionId: string, pair: Pair, send: () => Promise<unknown>): Promise<Sample> {
   const started = performance.now();
-  await service.post('/checkout/sessions/select-payment', { session_id: sessionId, ...pair });
+  await send();
   return { chain: pair.chain, ms: performance.now() - started, sessionId };
 }
 
-/** Sessions the merchant created, each page open PAGE_OPEN_MS after its workflow's first task ran. */
+const choose = (service: BenchService, sessionId: string, pair: Pair) =>
+  timed(sessionId, pair, () => service.post('/checkout/sessions/select-payment', { session_id: sessionId, ...pair }));
+
+/** The session workflow's Update as the API sends it, from the Temporal client: no HTTP, authentication or read-model lookup. */
+const chooseWithoutApi = (service: BenchService, sessionId: string, pair: Pair) =>
+  timed(sessionId, pair, () => service.temporal.workflow.getHandle(sessionId).executeUpdate(selectPaymentUpdate, { args: [pair] }));
+
+const chooseBare = (service: BenchService, workflowId: string, pair: Pair) =>
+  timed(workflowId, pair, () => service.temporal.workflow.getHandle(workflowId).executeUpdate(bareChooseUpdate, { args: [pair] }));
+
+/**
+ * Each page open: a query is answered once its workflow's first task has run, as a customer's page would be, and
+ * the customer takes PAGE_OPEN_MS more to choose.
+ */
+async function pagesOpen<R>(service: BenchService, workflowIds: readonly string[], query: QueryDefinition<R, []>): Promise<void> {
+  await Promise.all(workflowIds.map((workflowId) => service.temporal.workflow.getHandle(workflowId).query(query)));
+  await new Promise((resolve) => setTimeout(resolve, PAGE_OPEN_MS));
+}
+
+/** Sessions the merchant created, their pages open. */
 async function openSessions(service: BenchService, count: number): Promise<string[]> {
   const opened = await Promise.all(Array.from({ length: count }, () => createSession(service, 'open')));
-  // A query is answered once the workflow's first task has run: every page is then open, as a customer's would be.
-  await Promise.all(opened.map((sessionId) => service.temporal.workflow.getHandle(sessionId).query(getStateQuery)));
-  await new Promise((resolve) => setTimeout(resolve, PAGE_OPEN_MS));
+  await pagesOpen(service, opened, getStateQuery);
   return opened;
 }
 
@@ -86,22 +105,8 @@ async function startBareUpdateWorker(env: BenchEnvironment, namespace: string) {
 async function openBareWorkflows(service: BenchService, taskQueue: string, count: number): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, i) => `bench-bare-${i}-${randomBytes(4).toString('hex')}`);
   await Promise.all(ids.map((workflowId) => service.temporal.workflow.start(bareUpdateWorkflow, { workflowId, taskQueue })));
-  await Promise.all(ids.map((workflowId) => service.temporal.workflow.getHandle(workflowId).query(bareReadyQuery)));
-  await new Promise((resolve) => setTimeout(resolve, PAGE_OPEN_MS));
+  await pagesOpen(service, ids, bareReadyQuery);
   return ids;
-}
-
-/** The session workflow's Update as the API sends it, from the Temporal client: no HTTP, authentication or read-model lookup. */
-async function chooseWithoutApi(service: BenchService, sessionId: string, pair: Pair): Promise<Sample> {
-  const started = performance.now();
-  await service.temporal.workflow.getHandle(sessionId).executeUpdate(selectPaymentUpdate, { args: [pair] });
-  return { chain: pair.chain, ms: performance.now() - started, sessionId };
-}
-
-async function chooseBare(service: BenchService, workflowId: string, pair: Pair): Promise<Sample> {
-  const started = performance.now();
-  await service.temporal.workflow.getHandle(workflowId).executeUpdate(bareChooseUpdate, { args: [pair] });
-  return { chain: pair.chain, ms: performance.now() - started, sessionId: workflowId };
 }
 
 const eventMs = (time: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
