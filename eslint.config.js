@@ -46,11 +46,4 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // Decisions in domain/ take their inputs as arguments, so they stay pure and testable without an environment.
-    files: ['domain/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/config', '**/config/*'], message: 'domain/ never reads configuration; pass the values in.' }] }],
-    },
-  },
 );

@@ -2,10 +2,10 @@
 // on the webhook worker: worker/createWebhookWorker.ts; whatever needs signing material on the signer worker:
 // activities/signer.ts). Workflows import the type only.
 import type { Sql } from '../db/client';
-import type { Rate } from '../domain/pricing';
-import type { TokenSymbol } from '../domain/chains';
+import type { Rate } from '../domain/money/pricing';
+import type { TokenSymbol } from '../domain/chains/chains';
 import { NO_DEPOSIT_FORWARDERS, type DepositForwarders } from '../domain/addresses/depositForwarder';
-import type { DepositXpubs } from './depositAddresses/derive';
+import type { DepositXpubs } from '../domain/addresses/hdDerivation';
 import type { PaymentNetwork } from './payments/paymentNetwork';
 import { createChoosePayment } from './payments/choosePayment';
 import { createConfirmedDepositFacts } from './payments/confirmedDepositFacts';
@@ -20,7 +20,7 @@ import { createLiquidityWaitActivities } from './settlement/liquidityWait';
 import { createSettlePayment, defaultSettlementProviders, type SettlementDeps } from './settlement/settlePayment';
 import { simulatedSettlement } from './settlement/simulatedSettlement';
 import { createTreasurySettlementActivities } from './settlement/treasurySettlement';
-import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, type LiveRoute } from '../domain/settlementRoute';
+import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, type LiveRoute } from '../domain/settlement/settlementRoute';
 import { createWebhookRecords } from './webhooks/webhookActivities';
 
 export interface ActivityDeps {

@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../db/client';
 import { applyStatusChange, insertSessionRecord, sessionIdForExtTransaction } from '../db/repositories/sessions';
-import type { SessionRecord, SessionStatusChange } from '../domain/session';
-import { WorkflowFailure } from '../domain/workflowFailures';
+import type { SessionRecord, SessionStatusChange } from '../domain/wire/session';
+import { WorkflowFailure } from '../domain/session/workflowFailures';
 
 export function createReadModelActivities(deps: { sql: Sql }) {
   return {

@@ -1,10 +1,10 @@
 // Every activity the signer worker registers (worker/createSignerWorker.ts): those that need signing material,
 // which no other process holds (SETTLEMENT.md rule 4). Workflows import the type only.
 import type { Sql } from '../db/client';
-import type { Mode } from '../domain/session';
+import type { Mode } from '../domain/wire/session';
 import { heartbeating } from './heartbeating';
 import { createDeriveSolanaDepositAddress } from './depositAddresses/solanaDepositAddress';
-import type { DepositSeeds } from './depositAddresses/seed';
+import type { DepositSeeds } from '../domain/addresses/depositSeed';
 import type { TreasuryPayoutDeps } from './settlement/treasuryPayout';
 import { createPayTreasuryPayout } from './settlement/treasuryPayouts';
 import { createSolanaSweepActivities } from './sweeps/solanaSweeps';

@@ -1,6 +1,6 @@
 import type { Sql } from '../db/client';
 import { findApiKeyByHash, listenForApiKeyChanges, type ApiKey } from '../db/repositories/apiKeys';
-import { LookupCache } from '../domain/lookupCache';
+import { LookupCache } from '../domain/security/lookupCache';
 
 /**
  * How long a replica trusts a key lookup it made, found or not. Invalidation by NOTIFY is what normally drops an

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
-import { AuthFailureMemory } from '../domain/authFailureMemory';
-import { RequestLeases } from '../domain/requestLeases';
+import { AuthFailureMemory } from '../domain/security/authFailureMemory';
+import { RequestLeases } from '../domain/security/requestLeases';
 import { createApiKeyCache, type ApiKeyCache } from './apiKeyCache';
 import type { ApiDeps, AppDeps, AppState } from './context';
 import { createDashboardRouter } from './dashboard/router';

@@ -3,10 +3,10 @@ import type Koa from 'koa';
 import type { Config } from '../config/env';
 import type { Sql } from '../db/client';
 import type { ApiKeyCache } from './apiKeyCache';
-import type { AuthFailureMemory } from '../domain/authFailureMemory';
-import type { RequestLeases } from '../domain/requestLeases';
-import type { ChainRegistry } from '../domain/chainRegistry';
-import type { Mode } from '../domain/session';
+import type { AuthFailureMemory } from '../domain/security/authFailureMemory';
+import type { RequestLeases } from '../domain/security/requestLeases';
+import type { ChainRegistry } from '../domain/chains/chainRegistry';
+import type { Mode } from '../domain/wire/session';
 import type { Logger } from '../observability/logger';
 
 export interface AppDeps {

@@ -8,7 +8,7 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import type { SessionView } from '../db/repositories/sessions';
-import { CLOSED_STATUSES } from '../domain/status';
+import { CLOSED_STATUSES } from '../domain/wire/status';
 import { errorFields } from '../observability/logger';
 import type { AppDeps } from './context';
 import { ConflictError, ServiceUnavailableError } from './errors';

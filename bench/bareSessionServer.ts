@@ -6,7 +6,7 @@ import { presentSession } from '../api/routes/sessions/present';
 import { loadChainsConfig } from '../config/chains';
 import { createSql } from '../db/client';
 import { findSession } from '../db/repositories/sessions';
-import { createChainRegistry } from '../domain/chainRegistry';
+import { createChainRegistry } from '../domain/chains/chainRegistry';
 
 const sql = createSql(process.env.DATABASE_URL ?? '', { max: 10 });
 // As the API builds it: the presentation asks the registry which pairs the session can be paid in.

@@ -2,8 +2,8 @@
 // and does nothing else: no activity, no Postgres, no derivation, no search attributes. What an Update costs on
 // this machine's Temporal dev server and worker, to read select-payment's latency against.
 import { condition, defineQuery, defineUpdate, setHandler } from '@temporalio/workflow';
-import type { Chain, TokenSymbol } from '../domain/chains';
-import type { PaymentInstructions } from '../domain/payment';
+import type { Chain, TokenSymbol } from '../domain/chains/chains';
+import type { PaymentInstructions } from '../domain/wire/payment';
 
 export const bareChooseUpdate = defineUpdate<PaymentInstructions, [{ token: TokenSymbol; chain: Chain }]>('bareChoose');
 

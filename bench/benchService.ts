@@ -11,7 +11,7 @@ import { loadChainsConfig } from '../config/chains';
 import { loadConfig, type Config } from '../config/env';
 import { createApiKey } from '../db/repositories/apiKeys';
 import { insertMerchant, type Merchant, type NewMerchant } from '../db/repositories/merchants';
-import { createChainRegistry } from '../domain/chainRegistry';
+import { createChainRegistry } from '../domain/chains/chainRegistry';
 import { activityDepsFromConfig } from '../worker/createWorker';
 import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
 import { keepSolanaAddressPoolAhead } from '../activities/depositAddresses/solanaAddressPool';

@@ -6,7 +6,7 @@ import autocannon from 'autocannon';
 import { Client, Connection } from '@temporalio/client';
 import { createApiKey } from '../db/repositories/apiKeys';
 import { insertMerchant } from '../db/repositories/merchants';
-import { ALL_TOKEN_CHAIN_PAIRS } from '../domain/chains';
+import { ALL_TOKEN_CHAIN_PAIRS } from '../domain/chains/chains';
 import { freePort } from '../toolchain/ports';
 import { CHECKOUT_SESSION_WORKFLOW } from '../workflows/messages';
 import { ExtTransactionIdAttribute, MerchantIdAttribute } from '../workflows/searchAttributes';

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Address } from 'viem';
-import { CHAIN_FACTS } from '../domain/chains';
+import { CHAIN_FACTS } from '../domain/chains/chains';
 import { insertMerchant } from '../db/repositories/merchants';
 import { projectRoot } from '../toolchain/paths';
 import type { LocalChain } from '../toolchain/localChain/localChain';

@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { pino } from 'pino';
 import { loadChainsConfig } from '../config/chains';
 import { createSql } from '../db/client';
-import { createChainRegistry } from '../domain/chainRegistry';
+import { createChainRegistry } from '../domain/chains/chainRegistry';
 import { IndexerMetrics } from '../indexers/core/metrics';
 import type { SignalSender } from '../indexers/core/signalSender';
 import { buildEvmIndexer } from '../indexers/evm/startEvmIndexers';

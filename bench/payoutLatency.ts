@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { address as solanaAddress, generateKeyPairSigner } from '@solana/kit';
 import { payUsdc } from '../bin/demo/solanaWallet';
-import { CHAIN_FACTS } from '../domain/chains';
-import { paymentIdForSession } from '../domain/ids';
+import { CHAIN_FACTS } from '../domain/chains/chains';
+import { paymentIdForSession } from '../domain/wire/ids';
 import { LOCAL_SOLANA_SLOT_MS } from '../toolchain/localSolana/localSolana';
 import { startWebhookReceiver } from '../test/support/webhookReceiver';
 import { startSolanaBenchStack } from './solanaBenchStack';

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import type { Address } from 'viem';
-import { CHAIN_FACTS } from '../domain/chains';
+import { CHAIN_FACTS } from '../domain/chains/chains';
 import { startRpcProxy } from '../test/support/evm/rpcProxy';
 import { startServiceProcess, type ServiceProcess } from '../test/support/serviceProcess';
 import type { LocalChain } from '../toolchain/localChain/localChain';

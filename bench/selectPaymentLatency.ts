@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { QueryDefinition } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import type { Chain, TokenSymbol } from '../domain/chains';
+import type { Chain, TokenSymbol } from '../domain/chains/chains';
 import { getStateQuery, selectPaymentUpdate } from '../workflows/messages';
 import { SESSION_QUEUE_POLLING } from '../worker/createWorker';
 import { RECOVERY_OPTIONS } from '../worker/recoveryOptions';
@@ -146,7 +146,7 @@ export async function benchSelectPayment(env: BenchEnvironment): Promise<Row[]> 
   progress('select-payment latency: starting the workers (bundles the workflows), the signer and the API');
   const service = await startBenchService(env, db, {
     name: 'select-payment',
-    // TRON's test network has no Tether token (domain/tokenContracts.ts), so a contract address stands in for one.
+    // TRON's test network has no Tether token (domain/chains/tokenContracts.ts), so a contract address stands in for one.
     chainEnv: { TOKEN_USDT_TRON_TESTNET: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t:6' },
     merchant: { supportedTokens: { USDC: ['base', 'solana'], USDT: ['tron'] } },
   });

@@ -3,7 +3,7 @@
 // and the Solana indexer following it, each session's first depositConfirmed stamped as the indexer sends it.
 import { pino } from 'pino';
 import { loadChainsConfig } from '../config/chains';
-import { createChainRegistry } from '../domain/chainRegistry';
+import { createChainRegistry } from '../domain/chains/chainRegistry';
 import { createTemporalSignalSender, type SignalSender } from '../indexers/core/signalSender';
 import { startSolanaIndexers } from '../indexers/solana/startSolanaIndexers';
 import { startLocalSolana, type LocalSolana } from '../toolchain/localSolana/localSolana';

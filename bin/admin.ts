@@ -2,7 +2,7 @@
 // DATABASE_URL and TEMPORAL_ADDRESS like the other processes. Errors are one line on stderr with a
 // non-zero exit (2 for a malformed command line); `--json` prints results for scripts.
 import { loadConfig } from '../config/env';
-import { redactArguments, resolveOperator } from '../domain/adminAudit';
+import { redactArguments, resolveOperator } from '../domain/security/adminAudit';
 import { runAudited } from './admin/auditTrail';
 import { CliError, commandHelp, createContext, errorLine, loginName, parseOptions, printResult, type CommandGroup } from './admin/cli';
 import { GROUPS } from './admin/commandGroups';

@@ -5,9 +5,9 @@ import { startApiServer } from '../api/server';
 import { ApiTemporalConnection } from '../api/temporalConnection';
 import { loadChainsConfig } from '../config/chains';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
-import { resolveSessionTokenSecret } from '../config/sessionTokenSecret';
+import { resolveSessionTokenSecret } from '../api/sessionTokenSecret';
 import { createSql } from '../db/client';
-import { createChainRegistry } from '../domain/chainRegistry';
+import { createChainRegistry } from '../domain/chains/chainRegistry';
 import { createLogger, errorFields } from '../observability/logger';
 import { onShutdown } from './shutdown';
 

@@ -20,7 +20,7 @@ import type { Address } from 'viem';
 import { loadConfig } from '../config/env';
 import { evmForwarderAddress } from '../domain/addresses/depositForwarder';
 import { depositSalt } from '../domain/addresses/depositSalt';
-import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, verifyWebhookSignature } from '../domain/webhookSignature';
+import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, verifyWebhookSignature } from '../domain/webhooks/webhookSignature';
 import { createLogger } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
 import { freePort } from '../toolchain/ports';

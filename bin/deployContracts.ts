@@ -13,12 +13,12 @@ import { loadChainsConfig } from '../config/chains';
 import { ConfigError } from '../config/env';
 import { deployDepositCollector, deployDepositContracts } from '../contracts/deployer';
 import { isEvmAddress, toChecksumEvmAddress } from '../domain/addresses/evm';
-import { createChainRegistry } from '../domain/chainRegistry';
-import { CHAIN_FACTS, CHAINS, type Chain } from '../domain/chains';
+import { createChainRegistry } from '../domain/chains/chainRegistry';
+import { CHAIN_FACTS, CHAINS, type Chain } from '../domain/chains/chains';
 import { solanaAddressBytes32 } from '../domain/cctp/depositForBurn';
 import { TOKEN_MESSENGER_V2 } from '../domain/cctp/domains';
-import { depositCollectorAddress, depositContractAddresses, type DepositCollectorParams, type DepositFactoryParams } from '../domain/depositContracts';
-import { networkForMode } from '../domain/payablePairs';
+import { depositCollectorAddress, depositContractAddresses, type DepositCollectorParams, type DepositFactoryParams } from '../domain/chains/depositContracts';
+import { networkForMode } from '../domain/session/payablePairs';
 
 const USAGE = [
   'usage: npm run deploy-contracts -- addresses --mode <test|live> (--treasury-usdc <Solana token account> | --collector <0x…>) --owner <0x…> --sweeper <0x…>',

@@ -4,7 +4,7 @@
 import type { Sql } from '../db/client';
 import { findUserByEmail } from '../db/repositories/merchantUsers';
 import { inviteUser } from '../db/repositories/userInvites';
-import { invitationUrl } from '../domain/invitation';
+import { invitationUrl } from '../domain/security/invitation';
 
 export const DEMO_DASHBOARD_EMAIL = 'demo@example.com';
 

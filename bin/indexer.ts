@@ -5,7 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import { loadChainsConfig } from '../config/chains';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
 import { createSql } from '../db/client';
-import { createChainRegistry } from '../domain/chainRegistry';
+import { createChainRegistry } from '../domain/chains/chainRegistry';
 import { createIndexerRegistry } from '../indexers/core/prometheus';
 import { createTemporalSignalSender } from '../indexers/core/signalSender';
 import { indexedEvmDeployments, startEvmIndexers } from '../indexers/evm/startEvmIndexers';

@@ -4,7 +4,7 @@
 // `npm run signer -- --print-xpubs` prints the main worker's DEPOSIT_XPUB_* variables for these mnemonics, and the
 // SOLANA_TREASURY_ADDRESS_* of its treasury keys (for the worker's reconciliation and the admin CLI), and exits.
 import { NativeConnection } from '@temporalio/worker';
-import { depositXpubsFromSeeds } from '../activities/depositAddresses/derive';
+import { depositXpubsFromSeeds } from '../domain/addresses/hdDerivation';
 import { keepSolanaAddressPoolAhead } from '../activities/depositAddresses/solanaAddressPool';
 import type { SignerDeps } from '../activities/signer';
 import { depositXpubVariables, loadConfig } from '../config/env';

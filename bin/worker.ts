@@ -4,7 +4,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { loadChainsConfig } from '../config/chains';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
 import { createSql } from '../db/client';
-import { createChainRegistry } from '../domain/chainRegistry';
+import { createChainRegistry } from '../domain/chains/chainRegistry';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
 import { activityDepsFromConfig, createWorker } from '../worker/createWorker';

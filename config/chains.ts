@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { isEvmAddress } from '../domain/addresses/evm';
 import { isSolanaAddress } from '../domain/addresses/solana';
 import { isTronAddress } from '../domain/addresses/tron';
-import { CHAIN_FACTS, CHAINS, TOKENS, type Chain } from '../domain/chains';
-import type { ChainNetworkConfig, ChainNetworks, TokenOverride } from '../domain/chainRegistry';
-import type { Network } from '../domain/tokenContracts';
+import { CHAIN_FACTS, CHAINS, TOKENS, type Chain } from '../domain/chains/chains';
+import type { ChainNetworkConfig, ChainNetworks, TokenOverride } from '../domain/chains/chainRegistry';
+import type { Network } from '../domain/chains/tokenContracts';
 import { ConfigError } from './env';
 
 export const NETWORKS = ['testnet', 'mainnet'] as const satisfies readonly Network[];

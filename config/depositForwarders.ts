@@ -5,7 +5,7 @@
 import { InvalidEvmAddressError, toChecksumEvmAddress, type EvmAddress } from '../domain/addresses/evm';
 import type { DepositForwarders, ForwarderContracts } from '../domain/addresses/depositForwarder';
 import { InvalidTronAddressError, isTronAddress, tronAddressFromHex, tronAddressToHex } from '../domain/addresses/tron';
-import type { Mode } from '../domain/session';
+import type { Mode } from '../domain/wire/session';
 
 const MODES = ['test', 'live'] as const;
 const SUFFIX = { test: 'TEST', live: 'LIVE' } as const;

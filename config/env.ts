@@ -1,14 +1,13 @@
 // All configuration comes from environment variables, validated once at start-up. docs/configuration.md lists them.
 import { base58 } from '@scure/base';
 import { z } from 'zod';
-import { parseLivePrices, type Rate } from '../domain/pricing';
-import type { TokenSymbol } from '../domain/chains';
-import { DEFAULT_MINIMUM_DEPOSIT_CENTS } from '../domain/sessionLedger';
-import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, type LiveRoute } from '../domain/settlementRoute';
-import { invalidIpRules } from '../domain/ipAllowlist';
-import type { RetentionAges } from '../db/repositories/retention';
-import { InvalidAccountXpubError, parseAccountXpub, type DepositXpubs } from '../activities/depositAddresses/derive';
-import { DEVELOPMENT_ACCOUNT_XPUBS } from '../activities/depositAddresses/seed';
+import { parseLivePrices, type Rate } from '../domain/money/pricing';
+import type { TokenSymbol } from '../domain/chains/chains';
+import { DEFAULT_MINIMUM_DEPOSIT_CENTS } from '../domain/session/sessionLedger';
+import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, type LiveRoute } from '../domain/settlement/settlementRoute';
+import { invalidIpRules } from '../domain/security/ipAllowlist';
+import { InvalidAccountXpubError, parseAccountXpub, type DepositXpubs } from '../domain/addresses/hdDerivation';
+import { DEVELOPMENT_ACCOUNT_XPUBS } from '../domain/addresses/depositSeed';
 import { signingMaterialIssues, type ProcessName } from './signingMaterial';
 import { depositForwarderIssues, depositForwardersFromEnv } from './depositForwarders';
 import { evmSweepConfigFromEnv, type EvmSweepConfig } from './evmSweeps';
@@ -145,6 +144,16 @@ const EnvSchema = z
     }
   });
 
+/** How old rows may get before the retention sweep purges them. */
+export interface RetentionAges {
+  /** Quotes this long past their expiry, unless a payment refers to them. */
+  quoteDays: number;
+  /** Rate-limit counters whose window started this long ago (they only matter within their minute). */
+  rateLimitHours: number;
+  /** Attempts of finished webhook deliveries, and dashboard test events, this old. */
+  webhookAttemptDays: number;
+}
+
 export type Config = {
   appEnv: 'development' | 'test' | 'production';
   host: string;
@@ -156,7 +165,7 @@ export type Config = {
   temporal: { address: string; namespace: string; taskQueue: string; uiPort: number };
   /**
    * Only the API signs and checks session tokens, so only its container is given the secret. Unset here, the
-   * API resolves one at start (config/sessionTokenSecret.ts).
+   * API resolves one at start (api/sessionTokenSecret.ts).
    */
   sessionTokenSecret: string | undefined;
   maxBodyBytes: number;
@@ -164,7 +173,7 @@ export type Config = {
   /** Operator-set USD prices for live quotes; empty means live quotes are refused, never 1:1. */
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
   quoteTtlSeconds: number;
-  /** The live pairs the Solana USDC treasury settles (domain/settlementRoute.ts); any other live pair fails loudly. */
+  /** The live pairs the Solana USDC treasury settles (domain/settlement/settlementRoute.ts); any other live pair fails loudly. */
   settlementLiveRoutes: LiveRoute[];
   /**
    * BIP-39 mnemonics of the deposit-address seeds, one per mode; test mode falls back to the development mnemonic.
@@ -224,7 +233,7 @@ export type Config = {
   /** Delivery attempts one webhook worker runs at once, and at most this many for one merchant. */
   webhookMaxConcurrentDeliveries: number;
   webhookMaxInFlightPerMerchant: number;
-  /** The reverse proxies whose X-Forwarded-For is believed (domain/clientAddress.ts); empty: none. */
+  /** The reverse proxies whose X-Forwarded-For is believed (domain/security/clientAddress.ts); empty: none. */
   trustedProxies: string[];
   /** The API's internal listener (/metrics, detailed /readyz); no port: not started. */
   internal: { host: string; port: number | undefined };
@@ -398,7 +407,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
   };
 }
 
-/** The API's signing secret for session tokens, once resolved at start (config/sessionTokenSecret.ts). */
+/** The API's signing secret for session tokens, once resolved at start (api/sessionTokenSecret.ts). */
 export function requireSessionTokenSecret(config: Pick<Config, 'sessionTokenSecret'>): string {
   if (!config.sessionTokenSecret) throw new ConfigError('invalid configuration: SESSION_TOKEN_SECRET: is required when APP_ENV=production');
   return config.sessionTokenSecret;

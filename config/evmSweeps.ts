@@ -4,8 +4,8 @@
 // start with the rest of the configuration; docs/configuration.md lists them.
 import { parseGwei } from 'viem';
 import { z } from 'zod';
-import { DEFAULT_SWEEP_BATCH_SIZE, DEFAULT_SWEEP_MIN_AMOUNT, EVM_CHAINS, type EvmChain } from '../domain/evmSweepPlan';
-import type { Mode } from '../domain/session';
+import { DEFAULT_SWEEP_BATCH_SIZE, DEFAULT_SWEEP_MIN_AMOUNT, EVM_CHAINS, type EvmChain } from '../domain/sweeps/evmSweepPlan';
+import type { Mode } from '../domain/wire/session';
 
 /** Gwei: what each chain's gas has reached in busy hours, with room; above it nothing is signed and the sweep waits. */
 export const DEFAULT_MAX_FEE_PER_GAS_GWEI: Record<EvmChain, string> = { ethereum: '200', polygon: '3000', arbitrum: '10', optimism: '10', base: '10', bsc: '20' };

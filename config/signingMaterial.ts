@@ -37,7 +37,7 @@ const secp256k1Key =
     return secp256k1.utils.isValidSecretKey(hex.decode(body.toLowerCase())) ? undefined : 'is not a valid secp256k1 private key (zero or above the curve order)';
   };
 
-/** Mnemonics are checked where the seed is made (activities/depositAddresses/seed.ts), with the mode's own rules. */
+/** Mnemonics are checked where the seed is made (domain/addresses/depositSeed.ts), with the mode's own rules. */
 const anyText: Check = () => undefined;
 
 /** Test and live pairs: each variable, and the check its value must pass. */

@@ -3,8 +3,8 @@
 // (and its top-up), and Tron's sweep threshold. SWEEP_BATCH_SIZE and SWEEP_INTERVAL_SECONDS are shared with the EVM sweeps. Read once at start with
 // the rest of the configuration; docs/configuration.md lists them.
 import { z } from 'zod';
-import { DEFAULT_SWEEP_MIN_AMOUNT } from '../domain/evmSweepPlan';
-import type { Mode } from '../domain/session';
+import { DEFAULT_SWEEP_MIN_AMOUNT } from '../domain/sweeps/evmSweepPlan';
+import type { Mode } from '../domain/wire/session';
 
 /**
  * Whole TRX one sweepMany may burn unless configured. The cost grows with the batch: each forwarder costs a token

@@ -1,4 +1,4 @@
-// Deploys the deposit contracts on one EVM chain at their deterministic addresses (domain/depositContracts.ts).
+// Deploys the deposit contracts on one EVM chain at their deterministic addresses (domain/chains/depositContracts.ts).
 // Idempotent: whatever already has code is left alone, so running it again, or on a chain where another
 // operator already deployed, changes nothing. Anyone may deploy through the proxy and no role comes from
 // deploying (the factory's owner and sweeper are constructor arguments), so the deploying key only pays gas.
@@ -13,7 +13,7 @@ import {
   proxyDeployData,
   type DepositCollectorParams,
   type DepositFactoryParams,
-} from '../domain/depositContracts';
+} from '../domain/chains/depositContracts';
 
 /**
  * The proxy's published keyless deployment (github.com/Arachnid/deterministic-deployment-proxy, README): a

@@ -4,7 +4,7 @@
 // One registry per app, so several apps in one process (the tests) never register a metric twice.
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { Sql } from '../db/client';
-import { SESSION_STATUSES } from '../domain/status';
+import { SESSION_STATUSES } from '../domain/wire/status';
 import { registerEvmSweepMetrics } from './evmSweepMetrics';
 import { scrapedGauge } from './scrapedGauge';
 import { registerTransferMetrics } from './transferMetrics';

@@ -7,7 +7,7 @@ import type { Registry } from 'prom-client';
 import type { Sql } from '../db/client';
 import { oldestUnsweptDeposits } from '../db/repositories/evmSweeps';
 import { relayerBalances } from '../db/repositories/relayerBalances';
-import { FORWARDER_CHAINS } from '../domain/evmSweepPlan';
+import { FORWARDER_CHAINS } from '../domain/sweeps/evmSweepPlan';
 import { scrapedGauge } from './scrapedGauge';
 
 const MODES = ['test', 'live'] as const;

@@ -6,7 +6,7 @@
 import type { Registry } from 'prom-client';
 import type { Sql } from '../db/client';
 import { lastReconciliationRuns } from '../db/repositories/reconciliation';
-import { ACCOUNT } from '../domain/ledger';
+import { ACCOUNT } from '../domain/ledger/ledger';
 import { scrapedGauge, type Sample } from './scrapedGauge';
 
 const MODES = ['test', 'live'] as const;

@@ -17,6 +17,7 @@ const steps = {
   test: [
     ['tsc', '--noEmit'],
     ['eslint', '--max-warnings', '0', '.'],
+    ['depcruise', '--config', '.dependency-cruiser.cjs', '.'],
     ['vitest', 'run'],
   ],
 };

@@ -9,9 +9,9 @@ import type { TreasuryPayoutDeps } from '../activities/settlement/treasuryPayout
 import type { CctpRoutes } from '../activities/transfers/cctpTransfers';
 import type { Config } from '../config/env';
 import { CCTP_SOURCE_DOMAINS, cctpSpeedFor, type CctpSourceChain } from '../domain/cctp/domains';
-import type { ChainRegistry } from '../domain/chainRegistry';
-import { networkForMode } from '../domain/payablePairs';
-import type { Mode } from '../domain/session';
+import type { ChainRegistry } from '../domain/chains/chainRegistry';
+import { networkForMode } from '../domain/session/payablePairs';
+import type { Mode } from '../domain/wire/session';
 
 const RPC_TIMEOUT_MS = 10_000;
 const USDC_BASE_UNITS = 1_000_000n;

@@ -5,7 +5,7 @@ import { chainRegistryPaymentNetwork } from '../activities/payments/paymentNetwo
 import { loadChainsConfig } from '../config/chains';
 import type { Config } from '../config/env';
 import type { Sql } from '../db/client';
-import { createChainRegistry } from '../domain/chainRegistry';
+import { createChainRegistry } from '../domain/chains/chainRegistry';
 import { RECOVERY_OPTIONS } from './recoveryOptions';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));

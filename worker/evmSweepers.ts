@@ -4,15 +4,15 @@
 // with the mode's deposit seed into EVM_DEPOSIT_COLLECTOR_<MODE>, where one is set.
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { DepositSeeds } from '../activities/depositAddresses/seed';
+import type { DepositSeeds } from '../domain/addresses/depositSeed';
 import type { EvmSweepDeps } from '../activities/sweeps/evmSweep';
 import type { EvmSweeperKey } from '../activities/sweeps/evmSweeps';
 import type { EvmSweepConfig } from '../config/evmSweeps';
 import type { Sql } from '../db/client';
-import type { ChainRegistry } from '../domain/chainRegistry';
-import { EVM_CHAINS } from '../domain/evmSweepPlan';
-import { networkForMode } from '../domain/payablePairs';
-import type { Mode } from '../domain/session';
+import type { ChainRegistry } from '../domain/chains/chainRegistry';
+import { EVM_CHAINS } from '../domain/sweeps/evmSweepPlan';
+import { networkForMode } from '../domain/session/payablePairs';
+import type { Mode } from '../domain/wire/session';
 
 const MODES: readonly Mode[] = ['test', 'live'];
 

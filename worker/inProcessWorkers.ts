@@ -2,7 +2,7 @@
 // one process; production runs them as separate processes (bin/worker.ts, bin/webhookWorker.ts, bin/signer.ts).
 import { bundleWorkflowCode, Runtime, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import type { ActivityDeps } from '../activities';
-import { depositXpubsFromSeeds } from '../activities/depositAddresses/derive';
+import { depositXpubsFromSeeds } from '../domain/addresses/hdDerivation';
 import { keepSolanaAddressPoolAhead } from '../activities/depositAddresses/solanaAddressPool';
 import type { SignerDeps } from '../activities/signer';
 import type { WebhookDeps } from '../activities/webhooks/webhookActivities';

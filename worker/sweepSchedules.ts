@@ -7,10 +7,10 @@
 // and returns at once.
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec, type Workflow } from '@temporalio/client';
 import type { Config } from '../config/env';
-import type { ChainRegistry } from '../domain/chainRegistry';
-import { FORWARDER_CHAINS, type ForwarderChain } from '../domain/evmSweepPlan';
-import { networkForMode } from '../domain/payablePairs';
-import type { Mode } from '../domain/session';
+import type { ChainRegistry } from '../domain/chains/chainRegistry';
+import { FORWARDER_CHAINS, type ForwarderChain } from '../domain/sweeps/evmSweepPlan';
+import { networkForMode } from '../domain/session/payablePairs';
+import type { Mode } from '../domain/wire/session';
 import { evmSweepScheduleId, sweepScheduleId } from '../domain/taskQueues';
 import type { SweepEvmDepositsInput, sweepEvmDeposits } from '../workflows/sweepEvmDeposits';
 import type { sweepSolanaUsdc } from '../workflows/sweepSolanaUsdc';

@@ -6,7 +6,7 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec } from '@temporalio/client';
 import { CCTP_SOURCE_DOMAINS, type CctpSourceChain } from '../domain/cctp/domains';
 import { transferScheduleId } from '../domain/cctp/transferWorkflowIds';
-import type { Mode } from '../domain/session';
+import type { Mode } from '../domain/wire/session';
 import type { transferUsdc } from '../workflows/cctpTransfer';
 
 const MODES: readonly Mode[] = ['test', 'live'];

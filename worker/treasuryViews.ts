@@ -5,10 +5,10 @@ import { address, createSolanaRpc } from '@solana/kit';
 import { createPublicClient, http, type Address as EvmAddress, type PublicClient } from 'viem';
 import type { CollectorView, TreasuryView } from '../activities/settlement/ledgerReconciliation';
 import { ConfigError, type Config } from '../config/env';
-import type { ChainRegistry } from '../domain/chainRegistry';
-import { EVM_CHAINS } from '../domain/evmSweepPlan';
-import { networkForMode } from '../domain/payablePairs';
-import type { Mode } from '../domain/session';
+import type { ChainRegistry } from '../domain/chains/chainRegistry';
+import { EVM_CHAINS } from '../domain/sweeps/evmSweepPlan';
+import { networkForMode } from '../domain/session/payablePairs';
+import type { Mode } from '../domain/wire/session';
 
 const MODES: readonly Mode[] = ['test', 'live'];
 

@@ -10,10 +10,10 @@ import type { ChainsConfig } from '../config/chains';
 import { ConfigError } from '../config/env';
 import type { TronSweepConfig } from '../config/tronSweeps';
 import type { Sql } from '../db/client';
-import type { DepositSeeds } from '../activities/depositAddresses/seed';
-import type { ChainRegistry } from '../domain/chainRegistry';
-import { networkForMode } from '../domain/payablePairs';
-import type { Mode } from '../domain/session';
+import type { DepositSeeds } from '../domain/addresses/depositSeed';
+import type { ChainRegistry } from '../domain/chains/chainRegistry';
+import { networkForMode } from '../domain/session/payablePairs';
+import type { Mode } from '../domain/wire/session';
 
 const MODES: readonly Mode[] = ['test', 'live'];
 

@@ -2,11 +2,11 @@
 // by its own child workflow, which outlives the session workflow.
 import { ParentClosePolicy, patched, startChild, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { SessionRecord } from '../domain/session';
-import type { SessionState } from '../domain/sessionState';
-import type { SessionStatus } from '../domain/status';
+import type { SessionRecord } from '../domain/wire/session';
+import type { SessionState } from '../domain/session/sessionState';
+import type { SessionStatus } from '../domain/wire/status';
 import { webhookTaskQueue } from '../domain/taskQueues';
-import { buildWebhookPayload, EVENT_FOR_STATUS } from '../domain/webhookPayload';
+import { buildWebhookPayload, EVENT_FOR_STATUS } from '../domain/webhooks/webhookPayload';
 import { records } from './sessionActivities';
 import { webhookDelivery } from './webhookDelivery';
 

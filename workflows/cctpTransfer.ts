@@ -7,7 +7,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ParentClosePolicy, sleep, startChild, workflowInfo } from '@temporalio/workflow';
 import type { CctpSourceChain } from '../domain/cctp/domains';
 import { transferWorkflowId } from '../domain/cctp/transferWorkflowIds';
-import type { Mode } from '../domain/session';
+import type { Mode } from '../domain/wire/session';
 import { transfers } from './sessionActivities';
 
 export interface TransferUsdcInput {

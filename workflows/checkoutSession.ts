@@ -1,15 +1,15 @@
 // One workflow per checkout session (workflow id = session id). It alone decides the session's status:
-// signals and updates → the session ledger (domain/sessionLedger.ts, where every money decision lives) →
+// signals and updates → the session ledger (domain/session/sessionLedger.ts, where every money decision lives) →
 // status → activities, through a SessionRun (sessionRun.ts). The read model follows through activities,
 // merchants hear through webhook child workflows. It ends once the session closes; deposits that arrive
 // later are recorded as late by the indexer, which keeps watching the address.
 import { allHandlersFinished, condition, continueAsNew, log, patched, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { PaymentSelection } from '../domain/payment';
-import type { SessionRecord } from '../domain/session';
-import { countConfirmations, refundsDue } from '../domain/sessionLedger';
-import type { SessionState } from '../domain/sessionState';
-import type { SessionStatus } from '../domain/status';
-import { WorkflowFailure } from '../domain/workflowFailures';
+import type { PaymentSelection } from '../domain/wire/payment';
+import type { SessionRecord } from '../domain/wire/session';
+import { countConfirmations, refundsDue } from '../domain/session/sessionLedger';
+import type { SessionState } from '../domain/session/sessionState';
+import type { SessionStatus } from '../domain/wire/status';
+import { WorkflowFailure } from '../domain/session/workflowFailures';
 import { activityFailureOfType } from './activityFailures';
 import { createLock } from './lock';
 import * as messages from './messages';

@@ -1,10 +1,10 @@
 // Every signal, update and query of the session workflow. The API, the indexers, the admin CLI and the
 // tests import these, never the workflow code itself; the shapes they carry live in domain/.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ConfirmedDeposit, DepositConfirmations, DepositObservation, DepositRef } from '../domain/deposit';
-import type { PaymentInstructions, PaymentSelection } from '../domain/payment';
-import type { BankTransferReceipt, SessionState, SessionSnapshot } from '../domain/sessionState';
-import type { SessionStatus } from '../domain/status';
+import type { ConfirmedDeposit, DepositConfirmations, DepositObservation, DepositRef } from '../domain/session/deposit';
+import type { PaymentInstructions, PaymentSelection } from '../domain/wire/payment';
+import type { BankTransferReceipt, SessionState, SessionSnapshot } from '../domain/session/sessionState';
+import type { SessionStatus } from '../domain/wire/status';
 
 export const CHECKOUT_SESSION_WORKFLOW = 'checkoutSession';
 export const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDelivery';

@@ -2,9 +2,9 @@
 // signer worker computes it for the session's index, mostly ahead (activities/depositAddresses/solanaAddressPool.ts);
 // EVM and Tron addresses come from xpubs on the session worker, so those pairs never wait on the signer.
 import { patched } from '@temporalio/workflow';
-import { CHAIN_FACTS } from '../domain/chains';
-import type { PaymentInstructions, PaymentSelection } from '../domain/payment';
-import type { SessionRecord, SessionStatusChange } from '../domain/session';
+import { CHAIN_FACTS } from '../domain/chains/chains';
+import type { PaymentInstructions, PaymentSelection } from '../domain/wire/payment';
+import type { SessionRecord, SessionStatusChange } from '../domain/wire/session';
 import { paymentSetup, paymentSetupInTask, signer } from './sessionActivities';
 
 /** Where the session worker's own steps run: as activities, or as local activities within the workflow task. */

@@ -7,7 +7,7 @@ import { proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptio
 import type { Activities } from '../activities';
 import type { SignerActivities } from '../activities/signer';
 import { signerTaskQueue } from '../domain/taskQueues';
-import { WorkflowFailure } from '../domain/workflowFailures';
+import { WorkflowFailure } from '../domain/session/workflowFailures';
 
 /** Activities that beat (activities/heartbeating.ts) every 2 s: one whose beats stop for this long is retried. */
 export const HEARTBEAT_TIMEOUT = '10 seconds';

@@ -1,12 +1,12 @@
 // One run of a session workflow: its state, and the steps that change it. Each step asks the session
-// ledger (domain/sessionLedger.ts) what the money means, then moves the status and calls the activities
+// ledger (domain/session/sessionLedger.ts) what the money means, then moves the status and calls the activities
 // that record and announce it. The workflow function (checkoutSession.ts) feeds it signals and updates.
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, log, ParentClosePolicy, patched, upsertSearchAttributes } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import type { ConfirmedDeposit, DepositObservation, DepositRef } from '../domain/deposit';
-import type { PaymentInstructions, PaymentSelection } from '../domain/payment';
-import { selectionLimitRefusal } from '../domain/paymentSelectionLimit';
-import type { SessionRecord, SessionStatusChange } from '../domain/session';
+import type { ConfirmedDeposit, DepositObservation, DepositRef } from '../domain/session/deposit';
+import type { PaymentInstructions, PaymentSelection } from '../domain/wire/payment';
+import { selectionLimitRefusal } from '../domain/wire/paymentSelectionLimit';
+import type { SessionRecord, SessionStatusChange } from '../domain/wire/session';
 import {
   confirmDeposit,
   DEFAULT_MINIMUM_DEPOSIT_CENTS,
@@ -23,11 +23,11 @@ import {
   type DepositOutcome,
   type LedgerTerms,
   type LedgerWindow,
-} from '../domain/sessionLedger';
-import { paymentIdForSession } from '../domain/ids';
-import type { BankTransferReceipt, SessionState, SettlementState } from '../domain/sessionState';
-import { CLOSED_STATUSES, type SessionStatus } from '../domain/status';
-import { WorkflowFailure } from '../domain/workflowFailures';
+} from '../domain/session/sessionLedger';
+import { paymentIdForSession } from '../domain/wire/ids';
+import type { BankTransferReceipt, SessionState, SettlementState } from '../domain/session/sessionState';
+import { CLOSED_STATUSES, type SessionStatus } from '../domain/wire/status';
+import { WorkflowFailure } from '../domain/session/workflowFailures';
 import { activityFailureOfType } from './activityFailures';
 import { announceStatus } from './announceStatus';
 import { ChainAttribute, SessionStatusAttribute, TokenAttribute } from './searchAttributes';

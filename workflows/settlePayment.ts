@@ -4,9 +4,9 @@
 // never failed: the merchant is owed the money and the operator is told to top up. A wait of days goes on in fresh
 // runs (continue-as-new), so its history never grows past what Temporal allows.
 import { ApplicationFailure, continueAsNew, log, patched, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { Mode } from '../domain/session';
-import type { SettlementState } from '../domain/sessionState';
-import { WorkflowFailure } from '../domain/workflowFailures';
+import type { Mode } from '../domain/wire/session';
+import type { SettlementState } from '../domain/session/sessionState';
+import { WorkflowFailure } from '../domain/session/workflowFailures';
 import { activityFailureOfType } from './activityFailures';
 import { SettlementStageAttribute } from './searchAttributes';
 import { payouts, records } from './sessionActivities';

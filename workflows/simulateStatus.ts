@@ -2,12 +2,12 @@
 // status needs a payment to report, so where the customer chose none the simulation chooses one (the first
 // pair of the session that test mode can take) and makes up the received amount; getState marks both.
 import { ApplicationFailure, upsertSearchAttributes } from '@temporalio/workflow';
-import type { PaymentInstructions } from '../domain/payment';
-import type { SessionRecord } from '../domain/session';
-import { simulateReceipt, type LedgerTerms } from '../domain/sessionLedger';
-import type { SessionState } from '../domain/sessionState';
-import type { SessionStatus } from '../domain/status';
-import { WorkflowFailure } from '../domain/workflowFailures';
+import type { PaymentInstructions } from '../domain/wire/payment';
+import type { SessionRecord } from '../domain/wire/session';
+import { simulateReceipt, type LedgerTerms } from '../domain/session/sessionLedger';
+import type { SessionState } from '../domain/session/sessionState';
+import type { SessionStatus } from '../domain/wire/status';
+import { WorkflowFailure } from '../domain/session/workflowFailures';
 import { activityFailureOfType } from './activityFailures';
 import { ChainAttribute, TokenAttribute } from './searchAttributes';
 import { preparePayment } from './paymentPreparation';

@@ -4,9 +4,9 @@
 // sweeps, written ahead under this run's workflow id, so a retried plan finds them; each is advanced pass after pass
 // until it has landed (finalized or reverted).
 import { sleep, workflowInfo } from '@temporalio/workflow';
-import type { TokenSymbol } from '../domain/chains';
-import type { ForwarderChain } from '../domain/evmSweepPlan';
-import type { Mode } from '../domain/session';
+import type { TokenSymbol } from '../domain/chains/chains';
+import type { ForwarderChain } from '../domain/sweeps/evmSweepPlan';
+import type { Mode } from '../domain/wire/session';
 import { sweeps } from './sessionActivities';
 
 export interface SweepEvmDepositsInput {

@@ -3,7 +3,7 @@
 // operator (checkout-admin sweep run). The signer plans the batches, written ahead under this run's workflow id, so
 // a retried plan finds them; each batch is advanced pass after pass until it has landed or proved empty.
 import { sleep, workflowInfo } from '@temporalio/workflow';
-import type { Mode } from '../domain/session';
+import type { Mode } from '../domain/wire/session';
 import { sweeps } from './sessionActivities';
 
 export interface SweepSolanaUsdcInput {

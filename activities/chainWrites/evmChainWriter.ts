@@ -3,7 +3,7 @@
 // database transaction, before anything is sent; every broadcast sends those stored bytes, so a process killed at
 // any point resumes from the row and the chain sees one transaction per nonce. A transaction that waits too long is
 // replaced by the same call with the same nonce and higher fees (the old hash kept: either may be mined); a new
-// nonce is signed only once another transaction is proven to have taken the old one (domain/evmChainIntent.ts).
+// nonce is signed only once another transaction is proven to have taken the old one (domain/chainWrites/evmChainIntent.ts).
 import { BaseError, keccak256, parseTransaction, TransactionReceiptNotFoundError, type Address, type Hash, type Hex, type LocalAccount, type PublicClient } from 'viem';
 import type { Queryable, Sql } from '../../db/client';
 import {
@@ -19,9 +19,9 @@ import {
   type ChainIntent,
   type EvmCall,
 } from '../../db/repositories/chainIntents';
-import type { Chain } from '../../domain/chains';
-import { gasLimitFor, initialFees, judgeEvmAttempt, nextNonce, replacementFees, type EvmAttemptVerdict, type Fees } from '../../domain/evmChainIntent';
-import type { Mode } from '../../domain/session';
+import type { Chain } from '../../domain/chains/chains';
+import { gasLimitFor, initialFees, judgeEvmAttempt, nextNonce, replacementFees, type EvmAttemptVerdict, type Fees } from '../../domain/chainWrites/evmChainIntent';
+import type { Mode } from '../../domain/wire/session';
 
 export interface EvmChainWriterDeps {
   sql: Sql;

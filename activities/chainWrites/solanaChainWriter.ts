@@ -20,7 +20,7 @@ import {
 } from '@solana/kit';
 import type { Queryable, Sql } from '../../db/client';
 import { findChainIntent, recordBroadcast, recordLanded, recordSigned, recordSuperseded, type ChainIntent } from '../../db/repositories/chainIntents';
-import { judgeAttempt, type AttemptVerdict } from '../../domain/chainIntent';
+import { judgeAttempt, type AttemptVerdict } from '../../domain/chainWrites/solanaChainIntent';
 
 export interface BlockhashLifetime {
   blockhash: Blockhash;

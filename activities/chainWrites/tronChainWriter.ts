@@ -2,7 +2,7 @@
 // fixes the call first; signing builds raw_data here from the solidified head (reference block, expiration), signs its
 // txID with the relayer's key in this process, and stores the signed Transaction's bytes, txID and expiration before
 // anything is sent. Every broadcast sends those stored bytes, so a process killed at any point resumes from the row
-// and the chain sees one transaction. A new one is signed only once the old one is proven dead (domain/tronChainIntent.ts),
+// and the chain sees one transaction. A new one is signed only once the old one is proven dead (domain/chainWrites/tronChainIntent.ts),
 // its txID kept.
 //
 // raw_data is built locally rather than taken from /wallet/triggersmartcontract: a node-built transaction is whatever
@@ -37,8 +37,8 @@ import {
   type TronWrite,
 } from '../../db/repositories/chainIntents';
 import { tronAddressToHex } from '../../domain/addresses/tron';
-import { classifyTronBroadcast, judgeTronAttempt, MAX_TRON_EXPIRATION_MS, tronReferenceBlock, type TronAttemptVerdict } from '../../domain/tronChainIntent';
-import type { Mode } from '../../domain/session';
+import { classifyTronBroadcast, judgeTronAttempt, MAX_TRON_EXPIRATION_MS, tronReferenceBlock, type TronAttemptVerdict } from '../../domain/chainWrites/tronChainIntent';
+import type { Mode } from '../../domain/wire/session';
 import type { TronRelayer } from './tronRelayer';
 import { TronApiError, type TronWalletApi } from './tronWalletApi';
 

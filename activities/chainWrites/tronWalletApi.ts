@@ -5,8 +5,8 @@
 // /wallet/* and /walletsolidity/* on separate ports (8090 and 8091 by default); TronGrid serves both on one host.
 import { z } from 'zod';
 import { tronAddressToEvmHex, tronAddressToHex } from '../../domain/addresses/tron';
-import type { TronBroadcastAnswer, TronTransactionInfo } from '../../domain/tronChainIntent';
-import type { TronLog } from '../../domain/tronSweptLogs';
+import type { TronBroadcastAnswer, TronTransactionInfo } from '../../domain/chainWrites/tronChainIntent';
+import type { TronLog } from '../../domain/sweeps/tronSweptLogs';
 import { fetchJson, parseAnswer, RemoteApiError, type RemoteApiErrorKind } from '../http/jsonApi';
 
 export const DEFAULT_TRON_API_TIMEOUT_MS = 10_000;

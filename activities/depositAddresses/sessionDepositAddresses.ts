@@ -9,8 +9,8 @@ import { depositScheme, evmForwarderAddress, tronForwarderAddress, type DepositF
 import { isSolanaAddress } from '../../domain/addresses/solana';
 import type { EvmAddress } from '../../domain/addresses/evm';
 import type { Queryable } from '../../db/client';
-import type { SessionRecord } from '../../domain/session';
-import { deriveEvmAddress, deriveTronAddress, type DepositXpubs } from './derive';
+import type { SessionRecord } from '../../domain/wire/session';
+import { deriveEvmAddress, deriveTronAddress, type DepositXpubs } from '../../domain/addresses/hdDerivation';
 
 /**
  * The session's addresses as stored, or (`reserved`) its index just taken from the sequence with the EVM and Tron

@@ -4,9 +4,9 @@
 // is asked to derive. Indexes come from the mode's sequence; one a session skipped (a rolled-back reservation) is
 // derived and never used.
 import type { Queryable, Sql } from '../../db/client';
-import type { Mode } from '../../domain/session';
-import { deriveSolanaAddress } from './derive';
-import type { DepositSeeds } from './seed';
+import type { Mode } from '../../domain/wire/session';
+import { deriveSolanaAddress } from '../../domain/addresses/hdDerivation';
+import type { DepositSeeds } from '../../domain/addresses/depositSeed';
 import { DEPOSIT_INDEX_SEQUENCE } from './sessionDepositAddresses';
 
 /**

@@ -3,9 +3,9 @@
 // With a database, each derivation also keeps the pool of the next indexes' addresses filled (solanaAddressPool.ts).
 import { log } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
-import type { Mode } from '../../domain/session';
-import { deriveSolanaAddress } from './derive';
-import { DepositSeedRefusedError, type DepositSeeds } from './seed';
+import type { Mode } from '../../domain/wire/session';
+import { deriveSolanaAddress } from '../../domain/addresses/hdDerivation';
+import { DepositSeedRefusedError, type DepositSeeds } from '../../domain/addresses/depositSeed';
 import { refillSolanaAddressPool } from './solanaAddressPool';
 
 export type SolanaDepositAddressRequest = { mode: Mode; index: number };

@@ -8,14 +8,14 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { pipelined, transactionInOneRoundTrip, type Queryable, type Sql } from '../../db/client';
 import { quoteInsert } from '../../db/repositories/quotes';
 import { statusChangeUpdate } from '../../db/repositories/sessions';
-import { CHAIN_FACTS, type TokenSymbol } from '../../domain/chains';
-import { newQuoteId, paymentIdForSession } from '../../domain/ids';
-import { networkForMode } from '../../domain/payablePairs';
-import type { PaymentInstructions, PaymentSelection } from '../../domain/payment';
-import { paymentUri } from '../../domain/paymentUri';
-import { baseUnitsForUsd, PriceUnavailableError, toSixDecimalString, tokenPrice, type Rate } from '../../domain/pricing';
-import type { SessionRecord, SessionStatusChange } from '../../domain/session';
-import { WorkflowFailure } from '../../domain/workflowFailures';
+import { CHAIN_FACTS, type TokenSymbol } from '../../domain/chains/chains';
+import { newQuoteId, paymentIdForSession } from '../../domain/wire/ids';
+import { networkForMode } from '../../domain/session/payablePairs';
+import type { PaymentInstructions, PaymentSelection } from '../../domain/wire/payment';
+import { paymentUri } from '../../domain/chains/paymentUri';
+import { baseUnitsForUsd, PriceUnavailableError, toSixDecimalString, tokenPrice, type Rate } from '../../domain/money/pricing';
+import type { SessionRecord, SessionStatusChange } from '../../domain/wire/session';
+import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import {
   lookUpSessionDepositAddresses,
   sessionDepositAddressWrites,

@@ -3,10 +3,10 @@
 // indexer never recorded for this session and network credits nothing and raises an alert.
 import { log, metricMeter } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
-import type { TokenSymbol } from '../../domain/chains';
-import type { DepositRef } from '../../domain/deposit';
-import { networkForMode } from '../../domain/payablePairs';
-import type { Mode } from '../../domain/session';
+import type { TokenSymbol } from '../../domain/chains/chains';
+import type { DepositRef } from '../../domain/session/deposit';
+import { networkForMode } from '../../domain/session/payablePairs';
+import type { Mode } from '../../domain/wire/session';
 
 /** The indexer's record of a confirmed deposit: what the workflow credits, whatever a signal claimed. */
 export interface ConfirmedDepositFacts {

@@ -1,8 +1,8 @@
 // Which token contract and EVM chain id a session pays with, per network: read from the chain registry,
 // so select-payment shows exactly the contract and chain id the indexer watches (local chains included).
-import type { Chain, TokenSymbol } from '../../domain/chains';
-import type { ChainRegistry } from '../../domain/chainRegistry';
-import type { Network } from '../../domain/tokenContracts';
+import type { Chain, TokenSymbol } from '../../domain/chains/chains';
+import type { ChainRegistry } from '../../domain/chains/chainRegistry';
+import type { Network } from '../../domain/chains/tokenContracts';
 
 export interface PaymentToken {
   address: string;

@@ -1,8 +1,8 @@
 // select-payment's database side as histories recorded before choosePayment.ts replay it: the payment alone, the
 // status change written by recordStatusChange after it, and a Solana pair's address passed in by the workflow
 // (reserveDepositIndex.ts, then the signer). A workflow task retried mid-way runs these again, so they stay registered.
-import type { PaymentInstructions, PaymentSelection } from '../../domain/payment';
-import type { SessionRecord } from '../../domain/session';
+import type { PaymentInstructions, PaymentSelection } from '../../domain/wire/payment';
+import type { SessionRecord } from '../../domain/wire/session';
 import { createChoosePayment, type PaymentDeps } from './choosePayment';
 
 export function createPreparePayment(deps: PaymentDeps) {

@@ -1,7 +1,7 @@
 // A bank transfer is the session's payment of record too: settlement, like every settlement, belongs to
 // a payment row. Amounts are kept as the USDC (6-decimal) base units the transfer settles into.
 import type { Sql } from '../../db/client';
-import { paymentIdForSession } from '../../domain/ids';
+import { paymentIdForSession } from '../../domain/wire/ids';
 
 export const BANK_PAYMENT_CHAIN = 'bank';
 

@@ -2,10 +2,10 @@
 // alone writes a deposit's row and chain facts (activities/payments/confirmedDepositFacts.ts reads them);
 // the workflow only sets its verdict on the row the indexer attributed to this session.
 import type { Sql } from '../../db/client';
-import type { DepositState } from '../../domain/deposit';
-import { paymentIdForSession } from '../../domain/ids';
-import { networkForMode } from '../../domain/payablePairs';
-import type { Mode } from '../../domain/session';
+import type { DepositState } from '../../domain/session/deposit';
+import { paymentIdForSession } from '../../domain/wire/ids';
+import { networkForMode } from '../../domain/session/payablePairs';
+import type { Mode } from '../../domain/wire/session';
 
 export function createRecordDeposit(deps: { sql: Sql }) {
   return async function recordDeposit(sessionId: string, mode: Mode, deposit: DepositState, creditedTotalBaseUnits: string): Promise<void> {

@@ -2,7 +2,7 @@
 // index (reserved now if it has none), so the signer can derive the Solana address for it, and the Solana address if
 // one is stored already or the signer derived it ahead (solanaAddressPool.ts), so it need not.
 import { pipelined, type Sql } from '../../db/client';
-import type { SessionRecord } from '../../domain/session';
+import type { SessionRecord } from '../../domain/wire/session';
 import { lookUpSessionDepositAddresses, sessionDepositAddressWrites, type DepositAddressSources } from '../depositAddresses/sessionDepositAddresses';
 
 export type ReservedDepositIndex = { index: number; solanaAddress: string | null };

@@ -6,13 +6,13 @@
 // asks the chain's node itself.
 import { ApplicationFailure, log, metricMeter } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
-import { judgeChainReading, judgeDepositBacking, needsChainReread, type DepositFact, type DepositReader } from '../../domain/depositBacking';
-import type { ChainRegistry } from '../../domain/chainRegistry';
-import { CHAIN_FACTS, type Chain, type TokenSymbol } from '../../domain/chains';
-import { networkForMode } from '../../domain/payablePairs';
-import { WorkflowFailure } from '../../domain/workflowFailures';
+import { judgeChainReading, judgeDepositBacking, needsChainReread, type DepositFact, type DepositReader } from '../../domain/settlement/depositBacking';
+import type { ChainRegistry } from '../../domain/chains/chainRegistry';
+import { CHAIN_FACTS, type Chain, type TokenSymbol } from '../../domain/chains/chains';
+import { networkForMode } from '../../domain/session/payablePairs';
+import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import { createEvmDepositReader } from './evmDepositReader';
-import type { PayoutRequest } from './treasuryPayout';
+import type { PayoutRequest, VerifyDepositBacking } from './treasuryPayout';
 import { createSolanaDepositReader } from './solanaDepositReader';
 
 export interface DepositBackingDeps {
@@ -23,9 +23,6 @@ export interface DepositBackingDeps {
   rereadAboveUsdcBaseUnits: bigint;
   rpcTimeoutMs?: number;
 }
-
-/** Throws a PayoutRefused failure unless the indexer's facts (and, above the threshold, the chain) back the payout. */
-export type VerifyDepositBacking = (request: PayoutRequest, amount: bigint) => Promise<void>;
 
 interface PaymentTerms {
   sessionId: string;

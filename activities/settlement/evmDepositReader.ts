@@ -2,7 +2,7 @@
 // row: the token contract's Transfer log at the deposit's log index in the mined transaction's receipt, to the
 // deposit address, and how deep its block now is (blocks including its own, as the indexer counts).
 import { createPublicClient, decodeEventLog, erc20Abi, http, isAddressEqual, TransactionReceiptNotFoundError, type Address, type Hash } from 'viem';
-import type { ChainReading, DepositReader } from '../../domain/depositBacking';
+import type { ChainReading, DepositReader } from '../../domain/settlement/depositBacking';
 
 export function createEvmDepositReader(rpcUrl: string, rpcTimeoutMs = 10_000): DepositReader {
   // cacheTime 0: the depth is read from the newest block number, never viem's cached one.

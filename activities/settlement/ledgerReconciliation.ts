@@ -1,4 +1,4 @@
-// Reconciles one mode's ledger with its Solana network (domain/reconciliation.ts) from public data alone: the
+// Reconciles one mode's ledger with its Solana network (domain/ledger/reconciliation.ts) from public data alone: the
 // treasury's address, the USDC mint and an RPC endpoint, never a key, so the worker and the admin CLI can run it;
 // and, where the mode has a DepositCollector, what it holds on each EVM chain against collector:<chain>.
 // Each run's report is stored, so the CLI, the metrics and `treasury status` read the last one without a chain.
@@ -7,10 +7,10 @@ import type { Address, Rpc, SolanaRpcApi } from '@solana/kit';
 import { erc20Abi, type Address as EvmAddress, type PublicClient } from 'viem';
 import type { Queryable } from '../../db/client';
 import { insertReconciliationRun, ledgerBalances, solanaDepositOwners, type ReconciliationRun } from '../../db/repositories/reconciliation';
-import type { Chain, TokenSymbol } from '../../domain/chains';
-import { ACCOUNT, ASSET, tokenAsset } from '../../domain/ledger';
-import { differences, RECONCILED_ACCOUNTS, reconcileBalances, type ReconciledAccount } from '../../domain/reconciliation';
-import type { Mode } from '../../domain/session';
+import type { Chain, TokenSymbol } from '../../domain/chains/chains';
+import { ACCOUNT, ASSET, tokenAsset } from '../../domain/ledger/ledger';
+import { differences, RECONCILED_ACCOUNTS, reconcileBalances, type ReconciledAccount } from '../../domain/ledger/reconciliation';
+import type { Mode } from '../../domain/wire/session';
 import { rpcDeadline } from '../chainWrites/solanaChainWriter';
 import { associatedUsdcAccount } from './payoutTransaction';
 

@@ -4,8 +4,8 @@
 import { log, metricMeter } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
 import { noteStatusReason, withdrawStatusReason } from '../../db/repositories/sessions';
-import type { Mode } from '../../domain/session';
-import { AWAITING_SETTLEMENT_LIQUIDITY } from '../../domain/statusReasons';
+import type { Mode } from '../../domain/wire/session';
+import { AWAITING_SETTLEMENT_LIQUIDITY } from '../../domain/session/statusReasons';
 
 export interface LiquidityWait {
   sessionId: string;

@@ -3,13 +3,13 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
 import { findMerchant } from '../../db/repositories/merchants';
-import type { Chain, TokenSymbol } from '../../domain/chains';
-import { paymentIdForSession } from '../../domain/ids';
-import type { Mode } from '../../domain/session';
-import { toMicroUnits } from '../../domain/sessionLedger';
-import type { SettlementState } from '../../domain/sessionState';
-import { TREASURY_PROVIDER } from '../../domain/settlementRoute';
-import { WorkflowFailure } from '../../domain/workflowFailures';
+import type { Chain, TokenSymbol } from '../../domain/chains/chains';
+import { paymentIdForSession } from '../../domain/wire/ids';
+import type { Mode } from '../../domain/wire/session';
+import { toMicroUnits } from '../../domain/session/sessionLedger';
+import type { SettlementState } from '../../domain/session/sessionState';
+import { TREASURY_PROVIDER } from '../../domain/settlement/settlementRoute';
+import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import type { SettlementProvider } from './settlementProvider';
 
 export interface SettlementDeps {

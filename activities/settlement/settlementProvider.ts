@@ -1,5 +1,5 @@
-import type { Chain, TokenSymbol } from '../../domain/chains';
-import type { Mode } from '../../domain/session';
+import type { Chain, TokenSymbol } from '../../domain/chains/chains';
+import type { Mode } from '../../domain/wire/session';
 
 export interface SettlementRequest {
   paymentId: string;

@@ -1,4 +1,4 @@
-import { toMicroUnits } from '../../domain/sessionLedger';
+import { toMicroUnits } from '../../domain/session/sessionLedger';
 import type { SettlementProvider } from './settlementProvider';
 
 /** Test mode: no funds move; the result records what a real settlement would have delivered. */

@@ -2,7 +2,7 @@
 // indexer's row: what the transaction credited the deposit address's token account (the balance the node
 // recorded after it, less the one before, as the indexer measures a deposit) and how deep its slot now is.
 import { createSolanaRpc, type Signature, type TokenBalance } from '@solana/kit';
-import type { DepositReader, DepositToRead } from '../../domain/depositBacking';
+import type { DepositReader, DepositToRead } from '../../domain/settlement/depositBacking';
 import { rpcDeadline } from '../chainWrites/solanaChainWriter';
 
 const amountAt = (balances: readonly TokenBalance[] | undefined, deposit: DepositToRead): bigint => {

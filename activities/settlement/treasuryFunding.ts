@@ -1,12 +1,12 @@
 // Funds that reach or leave the treasury outside the service (an operator's top-up or withdrawal), recorded in the
-// ledger so reconciliation does not report them as differences (domain/ledger.ts treasuryFunded, treasuryOpening).
+// ledger so reconciliation does not report them as differences (domain/ledger/ledger.ts treasuryFunded, treasuryOpening).
 // Both read the chain's own record, never an amount typed by hand.
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder, type Signature } from '@solana/kit';
 import type { Queryable } from '../../db/client';
 import { findChainIntentIdBySignature } from '../../db/repositories/chainIntents';
 import { ledgerGroupExists, postLedger } from '../../db/repositories/ledger';
 import { ledgerBalances } from '../../db/repositories/reconciliation';
-import { ACCOUNT, ASSET, treasuryFunded, treasuryOpening, type LedgerPosting, type TreasuryChange } from '../../domain/ledger';
+import { ACCOUNT, ASSET, treasuryFunded, treasuryOpening, type LedgerPosting, type TreasuryChange } from '../../domain/ledger/ledger';
 import { rpcDeadline } from '../chainWrites/solanaChainWriter';
 import { observedBalances, type TreasuryView } from './ledgerReconciliation';
 

@@ -11,13 +11,12 @@ import { insertChainIntent } from '../../db/repositories/chainIntents';
 import { postLedger } from '../../db/repositories/ledger';
 import { findMerchant } from '../../db/repositories/merchants';
 import { findPayout, insertPayout, payoutsInFlight, setPayoutBlockTime, setPayoutStatus, type Payout } from '../../db/repositories/payouts';
-import { payoutIntentId } from '../../domain/chainIntent';
-import { payoutChainCosts, payoutConfirmed, payoutReleased, payoutReserved } from '../../domain/ledger';
-import type { Mode } from '../../domain/session';
-import { judgeLiquidity, type LiquidityVerdict } from '../../domain/treasuryLiquidity';
-import { WorkflowFailure } from '../../domain/workflowFailures';
+import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
+import { payoutChainCosts, payoutConfirmed, payoutReleased, payoutReserved } from '../../domain/ledger/ledger';
+import type { Mode } from '../../domain/wire/session';
+import { judgeLiquidity, type LiquidityVerdict } from '../../domain/settlement/treasuryLiquidity';
+import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import { createSolanaChainWriter, rpcDeadline, type SignIntent, type SolanaChainWriterDeps, type WriteProgress } from '../chainWrites/solanaChainWriter';
-import type { VerifyDepositBacking } from './depositBacking';
 import { associatedUsdcAccount, signPayoutTransaction } from './payoutTransaction';
 
 export interface TreasuryPayoutDeps extends SolanaChainWriterDeps {
@@ -42,6 +41,9 @@ export interface PayoutRequest {
   /** USDC base units (6 decimals) as a decimal string: activity payloads are JSON. */
   amountUsdcBaseUnits: string;
 }
+
+/** Throws a PayoutRefused failure unless the indexer's facts (and, above the threshold, the chain) back the payout. */
+export type VerifyDepositBacking = (request: PayoutRequest, amount: bigint) => Promise<void>;
 
 export type PayoutOutcome =
   | { status: 'awaiting_liquidity'; usdcShortfall: string; lamportsShortfall: string }

@@ -4,8 +4,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
 import { postDepositsReceived } from '../../db/repositories/depositLedger';
-import { settlementRoute, TREASURY_PROVIDER, type LiveRoute, type RouteRequest, type SettlementRoute } from '../../domain/settlementRoute';
-import type { SettlementState } from '../../domain/sessionState';
+import { settlementRoute, TREASURY_PROVIDER, type LiveRoute, type RouteRequest, type SettlementRoute } from '../../domain/settlement/settlementRoute';
+import type { SettlementState } from '../../domain/session/sessionState';
 
 export interface TreasurySettlementDeps {
   sql: Sql;

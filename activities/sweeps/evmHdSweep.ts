@@ -10,11 +10,11 @@ import { encodeFunctionData, erc20Abi, parseEventLogs, parseTransaction, toHex, 
 import { privateKeyToAccount } from 'viem/accounts';
 import { findChainIntent, insertEvmChainIntent, type ChainIntent, type EvmCall } from '../../db/repositories/chainIntents';
 import { evmHdSweepDerivationIndex, type EvmSweep } from '../../db/repositories/evmSweeps';
-import { gasLimitFor } from '../../domain/evmChainIntent';
-import { fundedMaxFeePerGas, hdSweepTopUp, hdSweptAmount } from '../../domain/evmHdSweep';
-import type { EvmChain } from '../../domain/evmSweepPlan';
+import { gasLimitFor } from '../../domain/chainWrites/evmChainIntent';
+import { fundedMaxFeePerGas, hdSweepTopUp, hdSweptAmount } from '../../domain/sweeps/evmHdSweep';
+import type { EvmChain } from '../../domain/sweeps/evmSweepPlan';
 import { createEvmChainWriter, type EvmChainWriter, type EvmChainWriterDeps } from '../chainWrites/evmChainWriter';
-import { deriveEvmPrivateKey } from '../depositAddresses/derive';
+import { deriveEvmPrivateKey } from '../../domain/addresses/hdDerivation';
 import { progressOutcome, recordedOutcome, type EvmSweepOutcome, type HdSweeps } from './forwarderSweep';
 import { planHdSweeps, recordHdTopUp, recordHdTransfer } from './hdSweep';
 

@@ -5,7 +5,7 @@
 import { encodeFunctionData, erc20Abi, parseEventLogs, type Address, type Hash, type Hex } from 'viem';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';
 import { insertEvmChainIntent } from '../../db/repositories/chainIntents';
-import { sweptAmounts, type EvmChain } from '../../domain/evmSweepPlan';
+import { sweptAmounts, type EvmChain } from '../../domain/sweeps/evmSweepPlan';
 import { createEvmChainWriter } from '../chainWrites/evmChainWriter';
 import { createEvmHdSweep, type EvmHdSweepDeps } from './evmHdSweep';
 import { createForwarderSweep, type ForwarderSweepSettings } from './forwarderSweep';

@@ -2,9 +2,9 @@
 // configured (worker/evmSweepers.ts), which sweeps HD deposit addresses too, and one per mode for Tron whose relayer
 // key and HTTP API are (worker/tronSweepers.ts). A pair without one answers no_relayer and touches nothing.
 import { log } from '@temporalio/activity';
-import type { TokenSymbol } from '../../domain/chains';
-import type { EvmChain, ForwarderChain } from '../../domain/evmSweepPlan';
-import type { Mode } from '../../domain/session';
+import type { TokenSymbol } from '../../domain/chains/chains';
+import type { EvmChain, ForwarderChain } from '../../domain/sweeps/evmSweepPlan';
+import type { Mode } from '../../domain/wire/session';
 import { createEvmSweep, type EvmSweepDeps } from './evmSweep';
 import type { ForwarderSweep, EvmSweepOutcome } from './forwarderSweep';
 import { createTronSweep, type TronSweepDeps } from './tronSweep';

@@ -11,11 +11,11 @@ import type { ChainIntent } from '../../db/repositories/chainIntents';
 import { findEvmSweep, evmSweepDue, evmSweepsToFinish, insertEvmSweeps, setEvmSweepLanded, setEvmSweepSubmitted, type EvmSweep, type EvmSweepScope } from '../../db/repositories/evmSweeps';
 import { postLedger } from '../../db/repositories/ledger';
 import { depositSalt } from '../../domain/addresses/depositSalt';
-import type { TokenDeployment } from '../../domain/chainRegistry';
-import type { TokenSymbol } from '../../domain/chains';
-import { minimumBaseUnits, planEvmSweepBatches, type EvmSweepBatch, type ForwarderChain } from '../../domain/evmSweepPlan';
-import { evmSweepLanded, tokenAsset } from '../../domain/ledger';
-import type { Mode } from '../../domain/session';
+import type { TokenDeployment } from '../../domain/chains/chainRegistry';
+import type { TokenSymbol } from '../../domain/chains/chains';
+import { minimumBaseUnits, planEvmSweepBatches, type EvmSweepBatch, type ForwarderChain } from '../../domain/sweeps/evmSweepPlan';
+import { evmSweepLanded, tokenAsset } from '../../domain/ledger/ledger';
+import type { Mode } from '../../domain/wire/session';
 
 export interface ForwarderSweepSettings {
   sql: Sql;

@@ -5,8 +5,8 @@
 import type { Queryable, Sql } from '../../db/client';
 import { evmHdSweepDue, insertEvmHdSweeps, setEvmHdTopUpLanded, setEvmSweepLanded, type EvmHdSweepDue, type EvmSweep } from '../../db/repositories/evmSweeps';
 import { postLedger } from '../../db/repositories/ledger';
-import { holdingsToSweep } from '../../domain/evmSweepPlan';
-import { evmSweepLanded, hdGasToppedUp, hdSweepGasPaid, tokenAsset } from '../../domain/ledger';
+import { holdingsToSweep } from '../../domain/sweeps/evmSweepPlan';
+import { evmSweepLanded, hdGasToppedUp, hdSweepGasPaid, tokenAsset } from '../../domain/ledger/ledger';
 import { recordedOutcome, type EvmSweepOutcome, type HdSweeps } from './forwarderSweep';
 
 export interface HdSweepPlanning {

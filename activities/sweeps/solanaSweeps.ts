@@ -1,7 +1,7 @@
 // The signer's sweep activities: per mode, the treasury that receives the sweep and the seed whose keys sign for the
 // deposit accounts (SETTLEMENT.md rule 4). A mode without a treasury or a seed answers no_treasury and touches nothing.
-import type { Mode } from '../../domain/session';
-import type { DepositSeeds } from '../depositAddresses/seed';
+import type { Mode } from '../../domain/wire/session';
+import type { DepositSeeds } from '../../domain/addresses/depositSeed';
 import type { TreasuryPayoutDeps } from '../settlement/treasuryPayout';
 import { createSolanaSweep, type SweepOutcome } from './solanaSweep';
 

@@ -11,20 +11,29 @@ import { encodeAbiParameters } from 'viem';
 import { findChainIntent, insertTronChainIntent, isTronTransfer, type ChainIntent, type TronCall } from '../../db/repositories/chainIntents';
 import { evmHdSweepDerivationIndex, type EvmSweep } from '../../db/repositories/evmSweeps';
 import { tronAddressToEvmHex } from '../../domain/addresses/tron';
-import { hdSweptAmount } from '../../domain/evmHdSweep';
-import { tronHdSweepTopUp } from '../../domain/tronHdSweep';
-import { tronTransferLogs } from '../../domain/tronSweptLogs';
-import { createTronChainWriter, type TronChainWriter } from '../chainWrites/tronChainWriter';
+import { hdSweptAmount } from '../../domain/sweeps/evmHdSweep';
+import { tronHdSweepTopUp } from '../../domain/sweeps/tronHdSweep';
+import { tronTransferLogs } from '../../domain/sweeps/tronSweptLogs';
+import { createTronChainWriter, type TronChainWriter, type TronChainWriterDeps } from '../chainWrites/tronChainWriter';
 import { tronRelayer, type TronRelayer } from '../chainWrites/tronRelayer';
-import { deriveTronPrivateKey } from '../depositAddresses/derive';
+import { deriveTronPrivateKey } from '../../domain/addresses/hdDerivation';
 import { topUpIntentId } from './evmHdSweep';
 import { progressOutcome, recordedOutcome, type EvmSweepOutcome, type HdSweeps } from './forwarderSweep';
 import { planHdSweeps, recordHdTopUp, recordHdTransfer } from './hdSweep';
-import type { TronSweepDeps } from './tronSweep';
 
 const TRANSFER = 'transfer(address,uint256)';
 
-export function createTronHdSweep(deps: TronSweepDeps, relayer: TronChainWriter): HdSweeps {
+/** What HD sweeps need of the Tron sweep's settings. */
+export interface TronHdSweepDeps extends TronChainWriterDeps {
+  /** An HD address's transfer's fee limit, which its top-up pays it (TRON_HD_SWEEP_FEE_LIMIT_TRX). */
+  hdFeeLimitSun: bigint;
+  /** The mode's deposit seed (DEPOSIT_MNEMONIC_<MODE>): an HD address's key derives from it and the session's index. */
+  depositSeed?: Uint8Array | undefined;
+  /** Where HD sweeps send the tokens (TRON_DEPOSIT_COLLECTOR_<MODE>); unset: HD addresses are not swept. */
+  collector?: string | undefined;
+}
+
+export function createTronHdSweep(deps: TronHdSweepDeps, relayer: TronChainWriter): HdSweeps {
   const { sql, api } = deps;
 
   const transferCall = (token: string, collector: string, amount: bigint): TronCall => ({

@@ -7,21 +7,15 @@
 import { encodeAbiParameters, type Hex } from 'viem';
 import { insertTronChainIntent } from '../../db/repositories/chainIntents';
 import { tronAddressFromEvmHex, tronAddressToEvmHex } from '../../domain/addresses/tron';
-import { sweptAmounts } from '../../domain/evmSweepPlan';
-import { tronSweptLogs } from '../../domain/tronSweptLogs';
+import { sweptAmounts } from '../../domain/sweeps/evmSweepPlan';
+import { tronSweptLogs } from '../../domain/sweeps/tronSweptLogs';
 import { createTronChainWriter, type TronChainWriterDeps } from '../chainWrites/tronChainWriter';
 import { createForwarderSweep, type ForwarderSweepSettings } from './forwarderSweep';
-import { createTronHdSweep } from './tronHdSweep';
+import { createTronHdSweep, type TronHdSweepDeps } from './tronHdSweep';
 
-export interface TronSweepDeps extends TronChainWriterDeps, Omit<ForwarderSweepSettings, 'sql' | 'mode'> {
+export interface TronSweepDeps extends TronChainWriterDeps, Omit<ForwarderSweepSettings, 'sql' | 'mode'>, TronHdSweepDeps {
   /** Most sun one sweepMany may burn (TRON_SWEEP_FEE_LIMIT_TRX): past it the call runs out of energy and reverts. */
   feeLimitSun: bigint;
-  /** An HD address's transfer's fee limit, which its top-up pays it (TRON_HD_SWEEP_FEE_LIMIT_TRX). */
-  hdFeeLimitSun: bigint;
-  /** The mode's deposit seed (DEPOSIT_MNEMONIC_<MODE>): an HD address's key derives from it and the session's index. */
-  depositSeed?: Uint8Array | undefined;
-  /** Where HD sweeps send the tokens (TRON_DEPOSIT_COLLECTOR_<MODE>); unset: HD addresses are not swept. */
-  collector?: string | undefined;
 }
 
 const SWEEP_MANY = 'sweepMany(bytes32[],address)';

@@ -34,9 +34,9 @@ import {
   TransferMessageError,
   type AttestedTransfer,
 } from '../../domain/cctp/transfer';
-import { relayerGasPaid, transferBurned, transferReceived } from '../../domain/ledger';
-import type { Mode } from '../../domain/session';
-import { WorkflowFailure } from '../../domain/workflowFailures';
+import { relayerGasPaid, transferBurned, transferReceived } from '../../domain/ledger/ledger';
+import type { Mode } from '../../domain/wire/session';
+import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import { AttestationApiError, type AttestationClient } from '../cctp/attestationClient';
 import { setComputeUnitLimitInstruction } from '../cctp/computeUnitLimit';
 import { feeRecipientTokenAccount, receiveMessageInstruction } from '../cctp/receiveMessageInstruction';

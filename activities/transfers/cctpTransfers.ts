@@ -2,7 +2,7 @@
 // (worker/createSignerWorker.ts). A pair without a route answers no_route and touches nothing, so the schedules
 // can exist for every CCTP chain while only the configured ones move money.
 import type { CctpSourceChain } from '../../domain/cctp/domains';
-import type { Mode } from '../../domain/session';
+import type { Mode } from '../../domain/wire/session';
 import { createCctpRoute, type AttestationAnswer, type BurnAnswer, type CctpRoute, type CctpRouteDeps, type ReceiveAnswer, type StartAnswer } from './cctpTransfer';
 
 export type CctpRoutes = Partial<Record<Mode, Partial<Record<CctpSourceChain, CctpRouteDeps>>>>;

@@ -3,12 +3,12 @@
 // on their own task queue and worker (worker/createWebhookWorker.ts), never beside payment work.
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
-import { newWebhookDeliveryId } from '../../domain/ids';
-import { signingSecrets } from '../../domain/webhookSecret';
-import type { Mode } from '../../domain/session';
-import { webhookTargetPolicy } from '../../domain/webhookTargetPolicy';
-import { webhookBody, type WebhookContent } from '../../domain/webhookPayload';
-import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../domain/webhookSignature';
+import { newWebhookDeliveryId } from '../../domain/wire/ids';
+import { signingSecrets } from '../../domain/webhooks/webhookSecret';
+import type { Mode } from '../../domain/wire/session';
+import { webhookTargetPolicy } from '../../domain/webhooks/webhookTargetPolicy';
+import { webhookBody, type WebhookContent } from '../../domain/webhooks/webhookPayload';
+import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../domain/webhooks/webhookSignature';
 import { postWebhook } from './postWebhook';
 import { recordWebhookAttempt } from './webhookMetrics';
 import { assertWebhookUrl, policyLookup, WebhookTargetRefusedError } from './webhookTarget';
@@ -24,7 +24,7 @@ export interface WebhookDeps {
   now?: () => Date;
 }
 
-/** What decides which targets deliveries may reach (domain/webhookTargetPolicy.ts). */
+/** What decides which targets deliveries may reach (domain/webhooks/webhookTargetPolicy.ts). */
 export interface WebhookTargetSettings {
   appEnv: string;
   allowedPrivateTargets: readonly string[];

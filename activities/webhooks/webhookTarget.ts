@@ -1,11 +1,11 @@
-// Enforcement of the webhook target policy (domain/webhookTargetPolicy.ts) at delivery. Under the strict
+// Enforcement of the webhook target policy (domain/webhooks/webhookTargetPolicy.ts) at delivery. Under the strict
 // policy the address check runs in the socket's own DNS lookup, so a hostname cannot pass the check with one
 // address and connect with another; the lookup asks the DNS servers directly (c-ares, with a timeout) rather
 // than through getaddrinfo, whose hung calls would each hold one of libuv's four threads.
 import { Resolver } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { addressAllowed, webhookUrlProblem, type WebhookTargetPolicy } from '../../domain/webhookTargetPolicy';
+import { addressAllowed, webhookUrlProblem, type WebhookTargetPolicy } from '../../domain/webhooks/webhookTargetPolicy';
 
 export class WebhookTargetRefusedError extends Error {
   override name = 'WebhookTargetRefusedError';

@@ -1,6 +1,6 @@
 // What a dashboard user did, for the audit trail: one call per state-changing action.
 import { recordAudit } from '../../db/repositories/auditEvents';
-import type { Mode } from '../../domain/session';
+import type { Mode } from '../../domain/wire/session';
 import type { AppDeps } from '../context';
 import type { DashboardAuth } from './context';
 

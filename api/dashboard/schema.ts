@@ -1,13 +1,13 @@
 // Request bodies and parameters of the dashboard's JSON API.
-import { z } from '../../domain/validationMessages';
+import { z } from '../../domain/wire/validationMessages';
 import { isSolanaAddress } from '../../domain/addresses/solana';
-import { AccountNumber, Iban, SortCode, SwiftBic } from '../../domain/bankAccountFields';
-import { CurrencyCode } from '../../domain/bankTransfer';
-import { CHAINS, TOKENS } from '../../domain/chains';
-import { SESSION_ID_PATTERN } from '../../domain/ids';
-import { IpAllowlistText } from '../../domain/ipAllowlist';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/signInPolicy';
-import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS } from '../../domain/webhookSecret';
+import { AccountNumber, Iban, SortCode, SwiftBic } from '../../domain/session/bankAccountFields';
+import { CurrencyCode } from '../../domain/session/bankTransfer';
+import { CHAINS, TOKENS } from '../../domain/chains/chains';
+import { SESSION_ID_PATTERN } from '../../domain/wire/ids';
+import { IpAllowlistText } from '../../domain/security/ipAllowlist';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/security/signInPolicy';
+import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS } from '../../domain/webhooks/webhookSecret';
 
 export const ModeParam = z.object({ mode: z.enum(['test', 'live']) });
 

@@ -1,7 +1,7 @@
 // The dashboard's session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site sends it),
 // Secure everywhere but development, scoped to /dashboard. It carries only a random token.
 import type { Config } from '../../config/env';
-import { ABSOLUTE_LIFETIME_MS } from '../../domain/dashboardSession';
+import { ABSOLUTE_LIFETIME_MS } from '../../domain/security/dashboardSession';
 import type { DashboardContext } from './context';
 
 export const SESSION_COOKIE = 'dashboard_session';

@@ -1,7 +1,7 @@
 // The Sessions page's CSV export: the filtered list, one row per session, RFC 4180 quoting by csv-stringify.
 import { stringify } from 'csv-stringify/sync';
 import type { SessionListItem } from '../../db/repositories/sessionList';
-import { centsToUsd } from '../../domain/money';
+import { centsToUsd } from '../../domain/money/money';
 
 export const CSV_COLUMNS = ['session_id', 'transaction_id', 'status', 'amount_usd', 'token', 'chain', 'created_at', 'updated_at', 'expires_at'] as const;
 

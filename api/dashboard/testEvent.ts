@@ -1,17 +1,17 @@
 // "Send test event": a payment.completed payload for a made-up session, signed with the mode's secrets
 // exactly as a real delivery is (same headers, same overlap rule), POSTed once, and kept with its outcome.
-// It obeys the same target policy as real deliveries (domain/webhookTargetPolicy.ts).
+// It obeys the same target policy as real deliveries (domain/webhooks/webhookTargetPolicy.ts).
 import { ulid } from 'ulid';
 import { postWebhook } from '../../activities/webhooks/postWebhook';
 import { assertWebhookUrl, policyLookup } from '../../activities/webhooks/webhookTarget';
 import { findSigningSecrets } from '../../db/repositories/merchants';
 import { insertWebhookTestEvent, type WebhookTestEvent } from '../../db/repositories/webhookTestEvents';
-import { newWebhookDeliveryId } from '../../domain/ids';
-import type { Mode } from '../../domain/session';
-import { buildWebhookPayload, webhookBody } from '../../domain/webhookPayload';
-import { webhookTargetPolicy } from '../../domain/webhookTargetPolicy';
-import { signingSecrets } from '../../domain/webhookSecret';
-import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../domain/webhookSignature';
+import { newWebhookDeliveryId } from '../../domain/wire/ids';
+import type { Mode } from '../../domain/wire/session';
+import { buildWebhookPayload, webhookBody } from '../../domain/webhooks/webhookPayload';
+import { webhookTargetPolicy } from '../../domain/webhooks/webhookTargetPolicy';
+import { signingSecrets } from '../../domain/webhooks/webhookSecret';
+import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../domain/webhooks/webhookSignature';
 import type { AppDeps } from '../context';
 
 export async function sendTestEvent(deps: Pick<AppDeps, 'sql' | 'config'>, owner: { merchantId: string; mode: Mode }, url: URL): Promise<WebhookTestEvent> {

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
-import { apiKeyMode, hashApiKey, sameHash } from '../../domain/apiKeys';
-import { ipAllowed } from '../../domain/ipAllowlist';
+import { apiKeyMode, hashApiKey, sameHash } from '../../domain/security/apiKeys';
+import { ipAllowed } from '../../domain/security/ipAllowlist';
 import type { AppDeps, AppState } from '../context';
 import { ForbiddenError, UnauthenticatedError } from '../errors';
 import { authFailureBudget, tooManyFailures } from './authFailureBudget';

@@ -10,7 +10,7 @@ import {
   type IdempotencyScope,
   type IdempotencyTimings,
 } from '../../db/repositories/idempotencyKeys';
-import { canonicalJson } from '../../domain/canonicalJson';
+import { canonicalJson } from '../../domain/wire/canonicalJson';
 import { errorFields } from '../../observability/logger';
 import { merchantAuth, type AppContext, type AppDeps, type AppState } from '../context';
 import { ApiError, BadRequestError, ConflictError } from '../errors';

@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import getRawBody from 'raw-body';
 import type { AppContext, AppState } from '../context';
-import { jsonBodyProblem } from '../../domain/jsonLimits';
+import { jsonBodyProblem } from '../../domain/wire/jsonLimits';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors';
 
 /** Reads a JSON request body into ctx.request.body with size, depth and content limits; bad input becomes a clean 4xx. */

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { countRequest, countSessionTokenRequest } from '../../db/repositories/rateLimits';
-import { leaseSize } from '../../domain/requestLeases';
+import { leaseSize } from '../../domain/security/requestLeases';
 import type { AppContext, AppDeps, AppState } from '../context';
 import { TooManyRequestsError } from '../errors';
 
@@ -18,7 +18,7 @@ interface Window {
  * per merchant across all its sessions (`RATE_LIMIT_SESSION_TOKENS_PER_MERCHANT_PER_MINUTE`). Runs right
  * after authentication (it needs the key or the session) and counts in Postgres, so several API replicas
  * share one budget. An API key's requests are numbered from leases of the shared count (deps.rateLimitLeases,
- * domain/requestLeases.ts): one upsert per lease rather than per request, never more than the limit served,
+ * domain/security/requestLeases.ts): one upsert per lease rather than per request, never more than the limit served,
  * and at most (replicas − 1) × (lease − 1) refused short of it. Every answer carries the RateLimit-* headers
  * (IETF httpapi draft) of the policy with the least remaining; a refusal adds Retry-After, the seconds until
  * the window resets. A fixed window lets a client spend up to twice the limit across one window boundary;

@@ -1,7 +1,7 @@
 import { requireSessionTokenSecret } from '../../config/env';
 import type Koa from 'koa';
 import { findSessionById } from '../../db/repositories/sessions';
-import { verifySessionToken } from '../../domain/sessionToken';
+import { verifySessionToken } from '../../domain/security/sessionToken';
 import type { AppContext, AppDeps, AppState } from '../context';
 import { ForbiddenError, UnauthenticatedError } from '../errors';
 import { authFailureBudget, tooManyFailures } from './authFailureBudget';

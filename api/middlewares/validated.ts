@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import type { z } from 'zod';
-import { validationErrors } from '../../domain/validationMessages';
+import { validationErrors } from '../../domain/wire/validationMessages';
 import type { AppState } from '../context';
 import { ValidationFailedError } from '../errors';
 

@@ -1,7 +1,7 @@
 // Builds the OpenAPI 3.1 document from OPERATIONS. JSON Schema 2020-12 (zod 4's default target) is the
 // schema dialect of OpenAPI 3.1, so zod's output is used as is.
 import { z } from 'zod';
-import { ErrorBody } from '../../domain/apiError';
+import { ErrorBody } from '../../domain/wire/apiError';
 import { OPERATIONS, type Auth, type Operation } from './operations';
 
 type JsonSchema = Record<string, unknown>;

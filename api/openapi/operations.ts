@@ -1,16 +1,16 @@
 // Every route of the API, described with the very zod schemas its handler validates with and answers in.
 // The OpenAPI document and the docs page are generated from this list; a test holds it to the router.
 import { z } from 'zod';
-import { BankCurrenciesResponse, BankDetailsQuery, BankDetailsResponse } from '../../domain/bankTransfer';
-import { CancelSessionRequest } from '../../domain/cancel';
-import { HostedCheckoutSession } from '../../domain/hostedCheckout';
-import { PaymentInstructions, SelectPaymentRequest } from '../../domain/payment';
-import { QuoteQuery, QuoteResponse } from '../../domain/quote';
-import { CheckoutSession, CreateSessionRequest, CreateSessionResponse, SessionIdParam, Transaction, TransactionLookup } from '../../domain/session';
-import { MAX_LIST_RANGE_DAYS, SessionListQuery } from '../../domain/sessionListQuery';
-import { SessionTokenQuery } from '../../domain/sessionTokenQuery';
-import { SimulateRequest, SimulateResponse } from '../../domain/simulate';
-import { TokenListQuery, TokenListResponse } from '../../domain/tokenCatalog';
+import { BankCurrenciesResponse, BankDetailsQuery, BankDetailsResponse } from '../../domain/session/bankTransfer';
+import { CancelSessionRequest } from '../../domain/wire/cancel';
+import { HostedCheckoutSession } from '../../domain/wire/hostedCheckout';
+import { PaymentInstructions, SelectPaymentRequest } from '../../domain/wire/payment';
+import { QuoteQuery, QuoteResponse } from '../../domain/wire/quote';
+import { CheckoutSession, CreateSessionRequest, CreateSessionResponse, SessionIdParam, Transaction, TransactionLookup } from '../../domain/wire/session';
+import { MAX_LIST_RANGE_DAYS, SessionListQuery } from '../../domain/wire/sessionListQuery';
+import { SessionTokenQuery } from '../../domain/wire/sessionTokenQuery';
+import { SimulateRequest, SimulateResponse } from '../../domain/wire/simulate';
+import { TokenListQuery, TokenListResponse } from '../../domain/chains/tokenCatalog';
 
 /** Credentials an operation accepts; any one of the listed alternatives suffices. */
 export type Auth = 'apiKey' | 'sessionToken';

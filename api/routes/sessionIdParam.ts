@@ -4,7 +4,7 @@
 // compiled matcher of each such route is narrowed once every route is registered.
 import type Router from '@koa/router';
 import type { AppState } from '../context';
-import { SESSION_ID_SOURCE } from '../../domain/ids';
+import { SESSION_ID_SOURCE } from '../../domain/wire/ids';
 
 const PARAM = 'session_id';
 /** What path-to-regexp 8 compiles every `:name` segment to. */

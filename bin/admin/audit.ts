@@ -1,7 +1,7 @@
 // `audit list`: the admin CLI's own trail, newest first: who ran which state-changing command, when, with
 // which arguments (secrets redacted), what it touched and how it ended.
 import { listAdminAudit, type AdminAuditEvent } from '../../db/repositories/adminAuditEvents';
-import { z } from '../../domain/validationMessages';
+import { z } from '../../domain/wire/validationMessages';
 import { defineCommand, integerOption, table, when, type CommandGroup } from './cli';
 
 /** A day (UTC midnight) or an instant with its zone: a time without one would mean whatever the shell's zone is. */

@@ -1,7 +1,7 @@
 // Runs a state-changing command under its audit row. The row is written first: if the trail cannot be
 // written the command does not run, and a command whose process dies half-way still leaves a row.
 import { closeAdminAudit, openAdminAudit } from '../../db/repositories/adminAuditEvents';
-import type { AdminAuditOutcome } from '../../domain/adminAudit';
+import type { AdminAuditOutcome } from '../../domain/security/adminAudit';
 import { CliError, errorLine, type AdminContext, type CommandResult } from './cli';
 
 export async function runAudited(

@@ -5,11 +5,11 @@ import { insertBankAccount, setBankAccountActive, type BankAccount } from '../..
 import { findBankAccount, listBankAccounts } from '../../db/repositories/bankAccountListing';
 import { findMerchant } from '../../db/repositories/merchants';
 import { findSessionById } from '../../db/repositories/sessions';
-import { AccountNumber, Iban, SortCode, SwiftBic } from '../../domain/bankAccountFields';
-import { bankTransferReference, CurrencyCode, referenceNamesSession } from '../../domain/bankTransfer';
-import { centsToUsd, parseUsdCents, USD_TEXT } from '../../domain/money';
-import { z } from '../../domain/validationMessages';
-import type { BankTransferReceipt } from '../../domain/sessionState';
+import { AccountNumber, Iban, SortCode, SwiftBic } from '../../domain/session/bankAccountFields';
+import { bankTransferReference, CurrencyCode, referenceNamesSession } from '../../domain/session/bankTransfer';
+import { centsToUsd, parseUsdCents, USD_TEXT } from '../../domain/money/money';
+import { z } from '../../domain/wire/validationMessages';
+import type { BankTransferReceipt } from '../../domain/session/sessionState';
 import { bankTransferReceivedSignal } from '../../workflows/messages';
 import { CliError, defineCommand, MerchantIdOption, SessionIdOption, table, when, type CommandGroup } from './cli';
 

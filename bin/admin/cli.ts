@@ -6,8 +6,8 @@ import type { Client, Connection } from '@temporalio/client';
 import type { Config } from '../../config/env';
 import { requireDatabaseUrl } from '../../config/env';
 import { createSql, type Sql } from '../../db/client';
-import type { Operator } from '../../domain/adminAudit';
-import { z } from '../../domain/validationMessages';
+import type { Operator } from '../../domain/security/adminAudit';
+import { z } from '../../domain/wire/validationMessages';
 
 /** A refusal the operator can act on: printed as one line, never with a stack. */
 export class CliError extends Error {

@@ -4,10 +4,10 @@
 // safe at any time.
 import { ScheduleNotFoundError } from '@temporalio/client';
 import type { EvmSweep } from '../../db/repositories/evmSweeps';
-import { TOKENS } from '../../domain/chains';
-import { FORWARDER_CHAINS } from '../../domain/evmSweepPlan';
+import { TOKENS } from '../../domain/chains/chains';
+import { FORWARDER_CHAINS } from '../../domain/sweeps/evmSweepPlan';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
-import { z } from '../../domain/validationMessages';
+import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, ModeOption, table, when } from './cli';
 
 export const evmSweepJson = (s: EvmSweep) => ({

@@ -2,8 +2,8 @@
 // only its SHA-256 hash is stored, so it can never be shown again.
 import { createApiKey, findApiKeySummary, listApiKeys, revokeApiKey, setApiKeyAllowedIps, type ApiKeySummary } from '../../db/repositories/apiKeys';
 import { findMerchant } from '../../db/repositories/merchants';
-import { IpAllowlistText } from '../../domain/ipAllowlist';
-import { z } from '../../domain/validationMessages';
+import { IpAllowlistText } from '../../domain/security/ipAllowlist';
+import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, MerchantIdOption, ModeOption, table, when, type AdminContext, type CommandGroup } from './cli';
 
 const KeyIdOption = z.string().regex(/^key_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be an API key id (key_…)');

@@ -4,10 +4,10 @@
 import { reconcileLedger, type TreasuryView } from '../../activities/settlement/ledgerReconciliation';
 import { loadChainsConfig } from '../../config/chains';
 import { lastReconciliationRuns, type ReconciliationRun } from '../../db/repositories/reconciliation';
-import { createChainRegistry } from '../../domain/chainRegistry';
-import { assetDecimals, type Asset } from '../../domain/ledger';
-import type { ReconciledBalance } from '../../domain/reconciliation';
-import { z } from '../../domain/validationMessages';
+import { createChainRegistry } from '../../domain/chains/chainRegistry';
+import { assetDecimals, type Asset } from '../../domain/ledger/ledger';
+import type { ReconciledBalance } from '../../domain/ledger/reconciliation';
+import { z } from '../../domain/wire/validationMessages';
 import { treasuryViewsFromConfig } from '../../worker/treasuryViews';
 import { CliError, defineCommand, table, type AdminContext, type CommandGroup } from './cli';
 import { decimalText } from './settlement';

@@ -1,9 +1,9 @@
 // `merchant create`: a merchant with its settlement wallet, amount tolerance, session lifetime and tokens.
 import { insertMerchant } from '../../db/repositories/merchants';
 import { isSolanaAddress } from '../../domain/addresses/solana';
-import { CHAINS, TOKENS, type Chain, type TokenChainPairs, type TokenSymbol } from '../../domain/chains';
-import { tokenContract } from '../../domain/tokenContracts';
-import { z } from '../../domain/validationMessages';
+import { CHAINS, TOKENS, type Chain, type TokenChainPairs, type TokenSymbol } from '../../domain/chains/chains';
+import { tokenContract } from '../../domain/chains/tokenContracts';
+import { z } from '../../domain/wire/validationMessages';
 import { defineCommand, integerOption, type CommandGroup } from './cli';
 
 /** Every pair a live session can actually be paid with: the default when --tokens is not given. */

@@ -1,6 +1,6 @@
 // `retention purge`: the worker's retention sweep on demand, e.g. after lowering a RETENTION_* age.
 import { purgeRetained } from '../../db/repositories/retention';
-import { z } from '../../domain/validationMessages';
+import { z } from '../../domain/wire/validationMessages';
 import { defineCommand, table, type CommandGroup } from './cli';
 
 const purge = defineCommand({

@@ -5,9 +5,9 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/cl
 import { ApplicationFailure } from '@temporalio/common';
 import { startSessionWorkflowOnce } from '../../api/routes/sessions/startSessionWorkflow';
 import { confirmWorkflowStarted, findSessionById, findUnstartedSessions } from '../../db/repositories/sessions';
-import { UNSTATED_CANCEL_REASON } from '../../domain/cancel';
-import { CLOSED_STATUSES } from '../../domain/status';
-import { z } from '../../domain/validationMessages';
+import { UNSTATED_CANCEL_REASON } from '../../domain/wire/cancel';
+import { CLOSED_STATUSES } from '../../domain/wire/status';
+import { z } from '../../domain/wire/validationMessages';
 import { cancelUpdate, type CancelRequest } from '../../workflows/messages';
 import { CliError, defineCommand, integerOption, SessionIdOption, table, when, type CommandGroup } from './cli';
 

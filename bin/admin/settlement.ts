@@ -9,9 +9,9 @@ import {
   STUCK_AFTER_SECONDS,
   type PayoutListing,
 } from '../../db/repositories/payoutListing';
-import { payoutIntentId } from '../../domain/chainIntent';
+import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
 import type { settlePayment, TreasurySettlementInput } from '../../workflows/settlePayment';
-import { z } from '../../domain/validationMessages';
+import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, integerOption, table, when, type CommandGroup } from './cli';
 
 export const PaymentIdOption = z.string().regex(/^pay_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a payment id (pay_…)');

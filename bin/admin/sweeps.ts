@@ -6,7 +6,7 @@ import { ulid } from 'ulid';
 import { listEvmSweeps } from '../../db/repositories/evmSweeps';
 import { listSweeps, type Sweep } from '../../db/repositories/solanaSweeps';
 import { sweepScheduleId } from '../../domain/taskQueues';
-import { z } from '../../domain/validationMessages';
+import { z } from '../../domain/wire/validationMessages';
 import type { sweepSolanaUsdc } from '../../workflows/sweepSolanaUsdc';
 import { defineCommand, integerOption, ModeOption, table, when, type CommandGroup } from './cli';
 import { evmSweepJson, evmSweepTable, sweepNow } from './evmSweeps';

@@ -5,7 +5,7 @@
 import { findChainIntent, type ChainIntent } from '../../db/repositories/chainIntents';
 import { ledgerEntriesFor } from '../../db/repositories/payoutListing';
 import { findTransfer, listTransfers, transfersInFlight, type Transfer } from '../../db/repositories/transfers';
-import { z } from '../../domain/validationMessages';
+import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, integerOption, ModeOption, table, when, type CommandGroup } from './cli';
 import { ageText, usdcText } from './settlement';
 

@@ -4,8 +4,8 @@
 import { FundingRefused, recordTreasuryFunding } from '../../activities/settlement/treasuryFunding';
 import { treasuryStatus } from '../../db/repositories/payoutListing';
 import { lastReconciliationRuns } from '../../db/repositories/reconciliation';
-import { ACCOUNT } from '../../domain/ledger';
-import { z } from '../../domain/validationMessages';
+import { ACCOUNT } from '../../domain/ledger/ledger';
+import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, ModeOption, table, type CommandGroup } from './cli';
 import { assetText, configuredTreasuryViews } from './ledger';
 import { ageText, usdcText } from './settlement';

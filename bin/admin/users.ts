@@ -3,9 +3,9 @@
 import { recordAudit } from '../../db/repositories/auditEvents';
 import { findMerchant } from '../../db/repositories/merchants';
 import { inviteUser } from '../../db/repositories/userInvites';
-import { invitationUrl } from '../../domain/invitation';
-import { normalizeEmail } from '../../domain/signInPolicy';
-import { z } from '../../domain/validationMessages';
+import { invitationUrl } from '../../domain/security/invitation';
+import { normalizeEmail } from '../../domain/security/signInPolicy';
+import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, MerchantIdOption, type CommandGroup } from './cli';
 
 const invite = defineCommand({

@@ -1,7 +1,7 @@
 // `webhook-secret rotate`: a new signing secret for one mode of a merchant, printed once.
 import { rotateWebhookSecret } from '../../db/repositories/merchants';
-import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS, newWebhookSecret, previousSecretUntil } from '../../domain/webhookSecret';
-import { z } from '../../domain/validationMessages';
+import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS, newWebhookSecret, previousSecretUntil } from '../../domain/webhooks/webhookSecret';
+import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, MerchantIdOption, ModeOption, type CommandGroup } from './cli';
 
 const rotate = defineCommand({

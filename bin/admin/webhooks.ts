@@ -3,7 +3,7 @@ import { webhookDeliveryJson } from '../../api/webhookDeliveryJson';
 import { startRedelivery } from '../../api/webhookRedelivery';
 import { findSessionById } from '../../db/repositories/sessions';
 import { findWebhookDeliverySession, listWebhookDeliveries } from '../../db/repositories/webhookHistory';
-import { z } from '../../domain/validationMessages';
+import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, SessionIdOption, table, when, type CommandGroup } from './cli';
 
 const DeliveryIdOption = z.string().regex(/^wh_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a webhook delivery id (wh_…)');

@@ -50,7 +50,7 @@ create table payouts (
   finalized_at      timestamptz
 );
 
--- Double-entry ledger (domain/ledger.ts): amounts in base units, debits positive, credits negative. Entries are
+-- Double-entry ledger (domain/ledger/ledger.ts): amounts in base units, debits positive, credits negative. Entries are
 -- posted in groups; each group sums to zero per asset, checked when the transaction commits. Append-only: a
 -- mistake is corrected by posting another group.
 create table ledger_entries (

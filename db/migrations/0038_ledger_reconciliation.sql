@@ -10,7 +10,7 @@ drop index ledger_entries_account;
 create index ledger_entries_account on ledger_entries (mode, account, asset);
 
 -- One row per reconciliation run and mode: what the ledger and the chain said of each reconciled account and
--- asset, and the differences (domain/reconciliation.ts), so the last run can be shown and measured without a chain.
+-- asset, and the differences (domain/ledger/reconciliation.ts), so the last run can be shown and measured without a chain.
 create table reconciliation_runs (
   id          bigserial primary key,
   mode        text not null check (mode in ('test', 'live')),

@@ -1,4 +1,4 @@
--- Every API replica caches key lookups by key hash (api/apiKeyCache.ts, domain/lookupCache.ts); a written key names its hash on the
+-- Every API replica caches key lookups by key hash (api/apiKeyCache.ts, domain/security/lookupCache.ts); a written key names its hash on the
 -- 'api_keys' channel so each replica drops its entry at once. A trigger rather than a notify in the code that
 -- writes: revocation and allowlist changes come from the admin CLI, the dashboard and plain SQL alike.
 -- The payload is the hash in hex (64 characters), which tells a listener nothing it could use as a key.

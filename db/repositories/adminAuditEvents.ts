@@ -1,5 +1,5 @@
 // The admin CLI's audit trail: a row opened before a state-changing command runs, closed with its outcome.
-import type { AdminAuditOutcome, Operator, OperatorSource } from '../../domain/adminAudit';
+import type { AdminAuditOutcome, Operator, OperatorSource } from '../../domain/security/adminAudit';
 import type { Queryable } from '../client';
 
 export interface AdminAuditEvent {

@@ -1,6 +1,6 @@
-import { generateApiKey } from '../../domain/apiKeys';
-import { newApiKeyId } from '../../domain/ids';
-import type { Mode } from '../../domain/session';
+import { generateApiKey } from '../../domain/security/apiKeys';
+import { newApiKeyId } from '../../domain/wire/ids';
+import type { Mode } from '../../domain/wire/session';
 import type { Sql } from '../client';
 
 export interface ApiKey {

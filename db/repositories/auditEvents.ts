@@ -1,5 +1,5 @@
 // The audit trail: who changed what, when. Dashboard users write it today; operators (the admin CLI) can too.
-import type { Mode } from '../../domain/session';
+import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 
 export interface AuditActor {

@@ -1,5 +1,5 @@
 // Bank accounts of a merchant's organisation. Only active accounts are offered to customers.
-import { newBankAccountId } from '../../domain/ids';
+import { newBankAccountId } from '../../domain/wire/ids';
 import type { Queryable } from '../client';
 
 export interface BankAccount {

@@ -1,7 +1,7 @@
 // chain_intents: the write-ahead record of every transaction the service signs (migration 0034). Each change
 // names the state it expects, so two processes working on one intent cannot both move it.
-import type { ChainIntentStatus } from '../../domain/chainIntent';
-import type { Mode } from '../../domain/session';
+import type { ChainIntentStatus } from '../../domain/chainWrites/solanaChainIntent';
+import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 
 /** What an EVM intent's every signature calls (migration 0043). */

@@ -1,9 +1,9 @@
 // The ledger's side of a payment's deposits: once a payment is settled from the treasury, its confirmed deposits
 // credited to it are what deposits:<chain> holds for the merchant until a sweep empties their addresses
-// (domain/depositPostings.ts).
-import type { Chain, TokenSymbol } from '../../domain/chains';
-import { depositPostings } from '../../domain/depositPostings';
-import type { Mode } from '../../domain/session';
+// (domain/ledger/depositPostings.ts).
+import type { Chain, TokenSymbol } from '../../domain/chains/chains';
+import { depositPostings } from '../../domain/ledger/depositPostings';
+import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 import { postLedger } from './ledger';
 

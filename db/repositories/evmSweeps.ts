@@ -4,10 +4,10 @@
 // a sweep is decided here from the rows the indexer and the sessions wrote; what they hold is read from the chain by
 // the caller. An EVM address is kept in lowercase hex, a Tron one in base58 `T…` as deposit_addresses has it.
 import { ulid } from 'ulid';
-import type { TokenSymbol } from '../../domain/chains';
-import { networkForMode } from '../../domain/payablePairs';
-import type { EvmSweepBatch, EvmSweepCandidate, ForwarderChain } from '../../domain/evmSweepPlan';
-import type { Mode } from '../../domain/session';
+import type { TokenSymbol } from '../../domain/chains/chains';
+import { networkForMode } from '../../domain/session/payablePairs';
+import type { EvmSweepBatch, EvmSweepCandidate, ForwarderChain } from '../../domain/sweeps/evmSweepPlan';
+import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 
 export type EvmSweepStatus = 'pending' | 'submitted' | 'finalized' | 'failed';

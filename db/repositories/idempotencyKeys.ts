@@ -1,5 +1,5 @@
 // Idempotency-Key records: who holds a key while its first request runs, and the response to replay after.
-import type { Mode } from '../../domain/session';
+import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 
 /** How long a key replays its first response; older keys are treated as never used, then purged. */

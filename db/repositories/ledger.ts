@@ -1,4 +1,4 @@
-import { isBalanced, type LedgerPosting } from '../../domain/ledger';
+import { isBalanced, type LedgerPosting } from '../../domain/ledger/ledger';
 import type { Queryable } from '../client';
 
 /**

@@ -1,6 +1,6 @@
-import type { TokenChainPairs } from '../../domain/chains';
-import { newMerchantId } from '../../domain/ids';
-import type { Mode } from '../../domain/session';
+import type { TokenChainPairs } from '../../domain/chains/chains';
+import { newMerchantId } from '../../domain/wire/ids';
+import type { Mode } from '../../domain/wire/session';
 import type { Sql } from '../client';
 
 export interface Merchant {

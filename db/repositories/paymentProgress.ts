@@ -1,6 +1,6 @@
 // The chosen payment of a session and the deposit on its way, as the hosted checkout page follows them.
 // The workflow writes payments (activities/payments) and the indexer writes deposits' confirmations.
-import type { Chain, TokenSymbol } from '../../domain/chains';
+import type { Chain, TokenSymbol } from '../../domain/chains/chains';
 import type { Sql } from '../client';
 
 export interface PaymentRecord {

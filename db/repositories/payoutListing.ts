@@ -1,6 +1,6 @@
 // What an operator reads about payouts (bin/admin/settlement.ts, bin/admin/treasury.ts): rows joined with their
 // chain intent, settlement and ledger, read-only.
-import type { Mode } from '../../domain/session';
+import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 import type { PayoutStatus } from './payouts';
 

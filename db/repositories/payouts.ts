@@ -1,6 +1,6 @@
 // payouts: one per payment, ever (migration 0034). The row fixes amount, mint and wallet before any transaction
 // is signed; its status follows the payout's chain intent.
-import type { Mode } from '../../domain/session';
+import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 
 export type PayoutStatus = 'pending' | 'awaiting_liquidity' | 'submitted' | 'confirmed' | 'finalized' | 'failed';

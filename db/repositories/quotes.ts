@@ -1,6 +1,6 @@
-import type { Chain, TokenSymbol } from '../../domain/chains';
-import { newQuoteId } from '../../domain/ids';
-import type { Mode } from '../../domain/session';
+import type { Chain, TokenSymbol } from '../../domain/chains/chains';
+import { newQuoteId } from '../../domain/wire/ids';
+import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 
 export interface Quote {

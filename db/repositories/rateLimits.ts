@@ -23,7 +23,7 @@ const WINDOW_TABLES = {
 
 /**
  * Counts `by` requests against `subject` with a single upsert; a row from an older window restarts at `by`.
- * More than one is an API replica claiming a lease of request numbers (domain/requestLeases.ts).
+ * More than one is an API replica claiming a lease of request numbers (domain/security/requestLeases.ts).
  */
 export async function countRequest(sql: Queryable, subject: RateLimitSubject, by = 1): Promise<WindowCount> {
   const [kind, id] = Object.entries(subject)[0] as [keyof typeof WINDOW_TABLES, string];

@@ -1,7 +1,7 @@
 // What reconciliation reads from the ledger and the sessions, and the reports it keeps (reconciliation_runs).
-import type { Asset } from '../../domain/ledger';
-import type { Difference, ReconciledAccount, ReconciledBalance } from '../../domain/reconciliation';
-import type { Mode } from '../../domain/session';
+import type { Asset } from '../../domain/ledger/ledger';
+import type { Difference, ReconciledAccount, ReconciledBalance } from '../../domain/ledger/reconciliation';
+import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 
 /** What the ledger says each of `accounts` holds in `mode`; an account without entries is left out (zero). */

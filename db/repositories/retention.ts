@@ -1,16 +1,8 @@
 // What the retention sweep deletes: rows whose only use has passed. Each table is purged in bounded
 // batches, so one sweep never holds long locks whatever the backlog.
+import type { RetentionAges } from '../../config/env';
 import type { Queryable } from '../client';
 import { IDEMPOTENCY_KEY_TTL_SECONDS, purgeExpiredIdempotencyKeys } from './idempotencyKeys';
-
-export interface RetentionAges {
-  /** Quotes this long past their expiry, unless a payment refers to them. */
-  quoteDays: number;
-  /** Rate-limit counters whose window started this long ago (they only matter within their minute). */
-  rateLimitHours: number;
-  /** Attempts of finished webhook deliveries, and dashboard test events, this old. */
-  webhookAttemptDays: number;
-}
 
 export type RetentionCounts = Record<'quotes' | 'rateLimitWindows' | 'sessionRateLimitWindows' | 'merchantSessionTokenRateLimitWindows' | 'authFailureWindows' | 'idempotencyKeys' | 'webhookAttempts' | 'webhookTestEvents', number>;
 

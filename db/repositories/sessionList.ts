@@ -1,7 +1,7 @@
 // A merchant's sessions of one mode matching list filters, newest first, with the token and chain the
 // customer chose (null before select-payment).
-import type { SessionListFilter } from '../../domain/sessionListQuery';
-import type { Mode } from '../../domain/session';
+import type { SessionListFilter } from '../../domain/wire/sessionListQuery';
+import type { Mode } from '../../domain/wire/session';
 import type { Sql } from '../client';
 import { selectView, toView, type SessionView, type SessionViewRow } from './sessions';
 

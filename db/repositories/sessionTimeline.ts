@@ -1,6 +1,6 @@
 // What happened to one session, for the dashboard's detail page: its status changes, the deposits the
 // indexers saw for it, and its settlement.
-import type { Chain } from '../../domain/chains';
+import type { Chain } from '../../domain/chains/chains';
 import type { Queryable } from '../client';
 
 export interface StatusChange {

@@ -1,8 +1,8 @@
 // The read model of sessions and their transactions. The API writes a session's first row; after that
 // only the session workflow (through activities) changes it.
-import type { TokenChainPairs } from '../../domain/chains';
-import type { Metadata, Mode, SessionRecord, SessionStatusChange, SupportedMethods } from '../../domain/session';
-import type { SessionStatus } from '../../domain/status';
+import type { TokenChainPairs } from '../../domain/chains/chains';
+import type { Metadata, Mode, SessionRecord, SessionStatusChange, SupportedMethods } from '../../domain/wire/session';
+import type { SessionStatus } from '../../domain/wire/status';
 import { transactionInOneRoundTrip, type Queryable, type Sql } from '../client';
 
 export interface SessionView {

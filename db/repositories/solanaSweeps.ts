@@ -2,9 +2,9 @@
 // signed, and the accounts it empties. Which deposit addresses are due a sweep is decided here from the rows the
 // indexer and the settlement wrote; what they hold is read from the chain by the caller.
 import { ulid } from 'ulid';
-import type { Mode } from '../../domain/session';
-import { sweepAmount, type SweepCandidate } from '../../domain/solanaSweepBatches';
-import { TREASURY_PROVIDER } from '../../domain/settlementRoute';
+import type { Mode } from '../../domain/wire/session';
+import { sweepAmount, type SweepCandidate } from '../../domain/sweeps/solanaSweepBatches';
+import { TREASURY_PROVIDER } from '../../domain/settlement/settlementRoute';
 import type { Queryable } from '../client';
 import { insertChainIntent } from './chainIntents';
 

@@ -3,7 +3,7 @@
 import type { CctpSourceChain } from '../../domain/cctp/domains';
 import type { CctpSpeed } from '../../domain/cctp/finality';
 import type { TransferStage } from '../../domain/cctp/transfer';
-import type { Mode } from '../../domain/session';
+import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 
 export interface Transfer {

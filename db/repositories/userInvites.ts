@@ -1,6 +1,6 @@
 // One-time invitation links: the token travels in the link, only its hash is stored.
 import type { Queryable, Sql } from '../client';
-import { hashToken, newOpaqueToken } from '../../domain/dashboardSession';
+import { hashToken, newOpaqueToken } from '../../domain/security/dashboardSession';
 import { insertInvitedUser } from './merchantUsers';
 
 export const INVITE_LIFETIME_MS = 7 * 24 * 3_600_000;

@@ -1,5 +1,5 @@
 // Test events sent from the dashboard, each with the one attempt it made.
-import type { Mode } from '../../domain/session';
+import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 
 export interface WebhookTestEvent {

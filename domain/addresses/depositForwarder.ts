@@ -7,7 +7,7 @@
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import type { Hex } from 'viem';
 import { evmCreate2Address, tronCreate2AddressBytes } from './create2';
-import type { Mode } from '../session';
+import type { Mode } from '../wire/session';
 import type { EvmAddress } from './evm';
 import { minimalProxyInitCode } from './minimalProxy';
 import { tronAddressFromHex, tronAddressToEvmHex, tronAddressToHex } from './tron';

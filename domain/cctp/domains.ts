@@ -1,4 +1,4 @@
-import type { Chain } from '../chains';
+import type { Chain } from '../chains/chains';
 import type { CctpSpeed } from './finality';
 import type { Hex } from 'viem';
 

@@ -1,6 +1,6 @@
 // The Temporal ids of the CCTP transfer workflows (workflows/cctpTransfer.ts), apart from the transfer's decisions
 // so the workflow bundle imports nothing but these strings.
-import type { Mode } from '../session';
+import type { Mode } from '../wire/session';
 import type { CctpSourceChain } from './domains';
 
 /** One workflow per transfer, ever. */

@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { IndexerTuning } from '../../config/chains';
 import type { Sql } from '../../db/client';
-import type { ChainDeployment, ChainRegistry } from '../../domain/chainRegistry';
+import type { ChainDeployment, ChainRegistry } from '../../domain/chains/chainRegistry';
 import { ChainIndexer } from './chainIndexer';
 import type { ChainReader } from './chainReader';
 import type { ChainKey } from './cursor';

@@ -3,7 +3,7 @@
 // survives reorgs and signals the session workflows. Watches the indexer learnt of late are backfilled first.
 import type { Logger } from 'pino';
 import type { Sql } from '../../db/client';
-import type { ChainDeployment } from '../../domain/chainRegistry';
+import type { ChainDeployment } from '../../domain/chains/chainRegistry';
 import { errorFields } from '../../observability/logger';
 import { NetworkMismatchError, type BlockHeader, type ChainReader, type RangeScan } from './chainReader';
 import { trackConfirmations } from './confirmations';

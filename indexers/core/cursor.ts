@@ -1,8 +1,8 @@
 // Where an indexer has got to on one chain and network, and the block hashes it passed through on the way,
 // kept in Postgres so a restart resumes exactly there and a reorg can be traced back to a common ancestor.
 import type { Queryable } from '../../db/client';
-import type { Chain } from '../../domain/chains';
-import type { Network } from '../../domain/tokenContracts';
+import type { Chain } from '../../domain/chains/chains';
+import type { Network } from '../../domain/chains/tokenContracts';
 
 export interface BlockRef {
   number: bigint;

@@ -1,8 +1,8 @@
 // The indexer's side of the deposits table: each on-chain transfer to a watched address once, keyed by
 // (chain, tx_hash, log_index), with its block, stage and confirmation depth, and what was signalled about it.
 import type { Queryable } from '../../db/client';
-import type { TokenSymbol } from '../../domain/chains';
-import type { DepositStage } from '../../domain/deposit';
+import type { TokenSymbol } from '../../domain/chains/chains';
+import type { DepositStage } from '../../domain/session/deposit';
 import type { ChainKey } from './cursor';
 
 export interface NewDeposit {

@@ -1,5 +1,5 @@
 // Token transfers (as log-based chains report them) → the deposits of watched addresses they represent.
-import type { TokenSymbol } from '../../domain/chains';
+import type { TokenSymbol } from '../../domain/chains/chains';
 import type { NewDeposit } from './depositStore';
 import type { WatchMatcher } from './watchSet';
 

@@ -1,7 +1,7 @@
 // Plain in-memory counters per chain and network, read through snapshot(); prometheus.ts serves the same
 // snapshots on the indexer's /metrics without the loops knowing.
-import type { Chain } from '../../domain/chains';
-import type { Network } from '../../domain/tokenContracts';
+import type { Chain } from '../../domain/chains/chains';
+import type { Network } from '../../domain/chains/tokenContracts';
 import type { RpcErrorClass } from './rpcRetry';
 
 export interface ChainMetrics {

@@ -3,7 +3,7 @@
 // stop() lets every tick in progress finish so its cursor is stored.
 import type { Logger } from 'pino';
 import type { Sql } from '../../db/client';
-import type { ChainDeployment } from '../../domain/chainRegistry';
+import type { ChainDeployment } from '../../domain/chains/chainRegistry';
 import { acquireChainLock } from './chainLock';
 import type { ChainKey } from './cursor';
 import { IndexerMetrics } from './metrics';

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Sql } from '../../db/client';
 import { errorFields } from '../../observability/logger';
-import type { DepositObservation, DepositRef } from '../../domain/deposit';
+import type { DepositObservation, DepositRef } from '../../domain/session/deposit';
 import type { ChainKey } from './cursor';
 import { depositsWithPendingSignals, markLate, recordSignalled, type DepositRow, type SignalledState } from './depositStore';
 import type { ChainMetrics } from './metrics';

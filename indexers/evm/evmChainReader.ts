@@ -2,7 +2,7 @@
 // arbitrum, optimism, base and bsc: headers and the USDC/USDT Transfer logs of a range through viem.
 import type { Logger } from 'pino';
 import type { Hash } from 'viem';
-import type { ChainDeployment } from '../../domain/chainRegistry';
+import type { ChainDeployment } from '../../domain/chains/chainRegistry';
 import type { ChainReader } from '../core/chainReader';
 import { createLogChainReader } from '../core/logChainReader';
 import type { ChainMetrics } from '../core/metrics';

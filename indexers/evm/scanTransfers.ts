@@ -2,8 +2,8 @@
 // (never by recipient), so the calls per block stay the same however many deposit addresses are watched.
 import { getAddress } from 'viem';
 import type { Address, Hash } from 'viem';
-import type { TokenDeployment } from '../../domain/chainRegistry';
-import type { TokenSymbol } from '../../domain/chains';
+import type { TokenDeployment } from '../../domain/chains/chainRegistry';
+import type { TokenSymbol } from '../../domain/chains/chains';
 import { RpcCallError } from '../core/rpcRetry';
 import type { EvmRpc, RawTransferLog } from './evmRpc';
 

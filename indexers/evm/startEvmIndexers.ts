@@ -1,6 +1,6 @@
 // Assembles and runs an EVM indexer for every configured chain/network of the registry: a deployment with RPC
 // URLs and at least one token contract. Used by bin/indexer.ts and by the tests.
-import type { ChainDeployment, ChainRegistry } from '../../domain/chainRegistry';
+import type { ChainDeployment, ChainRegistry } from '../../domain/chains/chainRegistry';
 import { assembleIndexer, indexedDeployments, type BuildIndexerDeps, type FamilyAssembly, type StartIndexersDeps } from '../core/assembleIndexer';
 import type { ChainIndexer } from '../core/chainIndexer';
 import { runIndexers, type RunningIndexers } from '../core/runIndexers';

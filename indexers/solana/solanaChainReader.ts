@@ -3,7 +3,7 @@
 // cursor as its parent (slot and blockhash). Skipped slots are empty heights: the loop remembers them in memory
 // only, so a restart reads them again, which costs a call each and changes nothing.
 import type { Logger } from 'pino';
-import type { ChainDeployment } from '../../domain/chainRegistry';
+import type { ChainDeployment } from '../../domain/chains/chainRegistry';
 import { NetworkMismatchError, type ChainReader, type RangeScan } from '../core/chainReader';
 import type { BlockRef } from '../core/cursor';
 import type { NewDeposit } from '../core/depositStore';

@@ -1,8 +1,8 @@
 // Reads the USDC/USDT TRC-20 Transfer logs of a block range with one eth_getLogs call filtered by token
 // contract and the Transfer topic (never by recipient), so the calls per block stay the same however many
 // deposit addresses are watched. This is where a log's 20-byte topic addresses become base58 `T…`, once.
-import type { TokenDeployment } from '../../domain/chainRegistry';
-import type { TokenSymbol } from '../../domain/chains';
+import type { TokenDeployment } from '../../domain/chains/chainRegistry';
+import type { TokenSymbol } from '../../domain/chains/chains';
 import { tronAddressFromEvmHex, tronAddressToEvmHex } from '../../domain/addresses/tron';
 import { RpcCallError } from '../core/rpcRetry';
 import { tronHash, type RawTronLog, type TronRpc } from './tronRpc';

@@ -1,6 +1,6 @@
 // Assembles and runs a Tron indexer for every configured Tron network of the registry (RPC URLs and at least
 // one token contract). Used by bin/indexer.ts and by the tests.
-import type { ChainDeployment, ChainRegistry } from '../../domain/chainRegistry';
+import type { ChainDeployment, ChainRegistry } from '../../domain/chains/chainRegistry';
 import { assembleIndexer, indexedDeployments, type BuildIndexerDeps, type StartIndexersDeps } from '../core/assembleIndexer';
 import type { ChainIndexer } from '../core/chainIndexer';
 import { runIndexers, type RunningIndexers } from '../core/runIndexers';

@@ -1,8 +1,8 @@
 // Tron's side of the indexer loop (core/chainIndexer.ts): the same log-based reader as EVM over java-tron's
 // JSON-RPC facade, with base58 addresses (converted in scanTransfers.ts) and genesis-derived chain ids.
 import type { Logger } from 'pino';
-import type { ChainDeployment } from '../../domain/chainRegistry';
-import type { Network } from '../../domain/tokenContracts';
+import type { ChainDeployment } from '../../domain/chains/chainRegistry';
+import type { Network } from '../../domain/chains/tokenContracts';
 import type { ChainReader } from '../core/chainReader';
 import { createLogChainReader } from '../core/logChainReader';
 import type { ChainMetrics } from '../core/metrics';

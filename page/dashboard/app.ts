@@ -3,6 +3,7 @@
 // switch, sign-out) and hands the main area to the view the path names. Links navigate without a reload.
 import { h, replaceChildren } from '../src/dom';
 import { api, ApiFailure, setCsrfToken } from './api';
+import { link, navigate } from './navigation';
 import type { Mode, Me, View } from './types';
 import { acceptInviteView } from './views/acceptInvite';
 import { developersView } from './views/developers';
@@ -16,11 +17,6 @@ const SECTIONS = [
   ['developers', 'Developers'],
   ['settings', 'Settings'],
 ] as const;
-
-export function navigate(path: string): void {
-  history.pushState(null, '', path);
-  void render();
-}
 
 export async function render(): Promise<void> {
   const main = document.getElementById('main')!;
@@ -73,15 +69,4 @@ function signedInBar(me: Me, mode: Mode, section: string): HTMLElement {
   const signOut = h('button', { type: 'button', class: 'link' }, 'Sign out');
   signOut.addEventListener('click', () => void api('POST', '/sign-out').then(() => navigate('/dashboard')));
   return h('div', { class: 'bar-main' }, h('span', { class: 'merchant' }, me.merchant.name), nav, switcher, h('span', { class: 'who' }, me.user.email), signOut);
-}
-
-export function link(href: string, label: string, current?: 'page'): HTMLAnchorElement {
-  const a = h('a', { href, 'aria-current': current });
-  a.textContent = label;
-  a.addEventListener('click', (event) => {
-    if (event.metaKey || event.ctrlKey || event.shiftKey) return;
-    event.preventDefault();
-    navigate(href);
-  });
-  return a;
 }

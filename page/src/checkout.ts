@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 // The page's controller: loads the session with the token, shows the step its status calls for, polls
 // every 2 s so the page follows the payment without reloading, and stops once the checkout is over.
-import type { HostedCheckoutSession } from '../../domain/hostedCheckout';
-import type { PaymentInstructions } from '../../domain/payment';
+import type { HostedCheckoutSession } from '../../domain/wire/hostedCheckout';
+import type { PaymentInstructions } from '../../domain/wire/payment';
 import { ApiFailure, type Api } from './api';
 import { focusHeading, h, replaceChildren } from './dom';
 import { FINAL_STATUSES, statusLabel, statusSentence } from './status';

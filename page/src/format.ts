@@ -1,5 +1,5 @@
 // Display formats. Token amounts stay strings end to end: they are trimmed, never parsed into floats.
-import type { Chain } from '../../domain/chains';
+import type { Chain } from '../../domain/chains/chains';
 
 const CHAIN_NAMES: Record<Chain, string> = {
   ethereum: 'Ethereum',

@@ -1,6 +1,6 @@
 // The one-line status of the checkout, announced politely whenever it changes (the page's aria-live region).
-import type { HostedCheckoutSession } from '../../domain/hostedCheckout';
-import type { SessionStatus } from '../../domain/status';
+import type { HostedCheckoutSession } from '../../domain/wire/hostedCheckout';
+import type { SessionStatus } from '../../domain/wire/status';
 import { trimTokenAmount } from './format';
 
 export const FINAL_STATUSES: readonly SessionStatus[] = ['completed', 'overpaid', 'expired', 'failed', 'cancelled'];

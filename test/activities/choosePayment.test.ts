@@ -3,8 +3,8 @@
 // derived ahead answers with the session's index, kept for it; two attempts racing on a new session leave it one set
 // of addresses, and the payment on the stored one. Runs as the worker's role.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { depositXpubsFromSeeds } from '../../activities/depositAddresses/derive';
-import { depositSeeds } from '../../activities/depositAddresses/seed';
+import { depositXpubsFromSeeds } from '../../domain/addresses/hdDerivation';
+import { depositSeeds } from '../../domain/addresses/depositSeed';
 import { createChoosePayment, type PaymentChoice } from '../../activities/payments/choosePayment';
 import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
 import { createSignerActivities } from '../../activities/signer';
@@ -12,8 +12,8 @@ import { loadChainsConfig } from '../../config/chains';
 import { createSql, type Sql } from '../../db/client';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import { NO_DEPOSIT_FORWARDERS } from '../../domain/addresses/depositForwarder';
-import { createChainRegistry } from '../../domain/chainRegistry';
-import type { SessionRecord, SessionStatusChange } from '../../domain/session';
+import { createChainRegistry } from '../../domain/chains/chainRegistry';
+import type { SessionRecord, SessionStatusChange } from '../../domain/wire/session';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTestMerchant } from '../support/factories';
 import { sessionRecord } from '../support/sessionRecords';

@@ -5,9 +5,9 @@
 // HD addresses before keep them. Runs as the worker's role.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { deriveDepositAddresses, depositXpubsFromSeeds, deriveEvmAddress, deriveSolanaAddress } from '../../activities/depositAddresses/derive';
+import { deriveDepositAddresses, depositXpubsFromSeeds, deriveEvmAddress, deriveSolanaAddress } from '../../domain/addresses/hdDerivation';
 import { keepSolanaAddressPoolAhead, POOL_AHEAD } from '../../activities/depositAddresses/solanaAddressPool';
-import { depositSeeds } from '../../activities/depositAddresses/seed';
+import { depositSeeds } from '../../domain/addresses/depositSeed';
 import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
 import { createPreparePayment } from '../../activities/payments/preparePayment';
 import { createReserveDepositIndex } from '../../activities/payments/reserveDepositIndex';
@@ -15,11 +15,11 @@ import { createSignerActivities } from '../../activities/signer';
 import { loadChainsConfig } from '../../config/chains';
 import { createSql, type Sql } from '../../db/client';
 import { insertSessionRecord } from '../../db/repositories/sessions';
-import { createChainRegistry } from '../../domain/chainRegistry';
+import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import { depositSalt } from '../../domain/addresses/depositSalt';
 import { evmForwarderAddress, NO_DEPOSIT_FORWARDERS, tronForwarderAddress, type DepositForwarders } from '../../domain/addresses/depositForwarder';
 import { tronAddressFromEvmHex } from '../../domain/addresses/tron';
-import type { Mode, SessionRecord } from '../../domain/session';
+import type { Mode, SessionRecord } from '../../domain/wire/session';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTestMerchant } from '../support/factories';
 import { sessionRecord } from '../support/sessionRecords';

@@ -4,7 +4,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createReadModelActivities } from '../../activities/readModel';
-import { WorkflowFailure } from '../../domain/workflowFailures';
+import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTestMerchant, type TestMerchant } from '../support/factories';

@@ -1,8 +1,8 @@
 // Bank transfer on the hosted page (spec 4.6, 4.7, 2.5, 2.6): session-token auth, currency rules, details.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setBankAccountActive } from '../../db/repositories/bankAccounts';
-import { BankDetails, bankTransferReference } from '../../domain/bankTransfer';
-import { CheckoutSession } from '../../domain/session';
+import { BankDetails, bankTransferReference } from '../../domain/session/bankTransfer';
+import { CheckoutSession } from '../../domain/wire/session';
 import { createBankAccount, createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';

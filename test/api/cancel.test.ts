@@ -1,8 +1,8 @@
 // POST /checkout/sessions/{session_id}/cancel: the merchant ends a session nobody has paid; the workflow
 // decides, and refuses with 409 once a deposit exists or the session is closed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CheckoutSession } from '../../domain/session';
-import type { DepositObservation } from '../../domain/deposit';
+import { CheckoutSession } from '../../domain/wire/session';
+import type { DepositObservation } from '../../domain/session/deposit';
 import { depositDetectedSignal, getStateQuery } from '../../workflows/messages';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';

@@ -2,9 +2,9 @@
 // network at its own chain and token (as `npm start` does with its local Hardhat chain) shows that contract in
 // GET /checkout/tokens and prices it in GET /checkout/quote, with the configured decimals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QuoteResponse } from '../../domain/quote';
-import { TokenListResponse } from '../../domain/tokenCatalog';
-import { TOKEN_CONTRACTS } from '../../domain/tokenContracts';
+import { QuoteResponse } from '../../domain/wire/quote';
+import { TokenListResponse } from '../../domain/chains/tokenCatalog';
+import { TOKEN_CONTRACTS } from '../../domain/chains/tokenContracts';
 import { createTestMerchant, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';

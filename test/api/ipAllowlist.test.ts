@@ -3,7 +3,7 @@
 // whether X-Forwarded-For is believed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey, setApiKeyAllowedIps } from '../../db/repositories/apiKeys';
-import { newSessionId } from '../../domain/ids';
+import { newSessionId } from '../../domain/wire/ids';
 import { createTestMerchant, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';

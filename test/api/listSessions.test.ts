@@ -1,8 +1,8 @@
 // GET /checkout/sessions: a required, bounded created-date range; filters by status, chain, token and part of
 // the transaction id; newest first; only the key's own merchant and mode.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_LIST_RANGE_DAYS } from '../../domain/sessionListQuery';
-import { paymentIdForSession } from '../../domain/ids';
+import { MAX_LIST_RANGE_DAYS } from '../../domain/wire/sessionListQuery';
+import { paymentIdForSession } from '../../domain/wire/ids';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';

@@ -7,7 +7,7 @@ import { createApp } from '../../api/app';
 import type { ApiDeps } from '../../api/context';
 import { OPERATIONS } from '../../api/openapi/operations';
 import { openApiPath, type OpenApiDocument } from '../../api/openapi/document';
-import { CreateSessionRequest } from '../../domain/session';
+import { CreateSessionRequest } from '../../domain/wire/session';
 import { call } from '../support/http';
 import { expectDocumentedResponse } from '../support/openApiCheck';
 import { startTestService, type TestService } from '../support/service';

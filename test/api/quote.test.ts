@@ -1,6 +1,6 @@
 // GET /checkout/quote (spec 4.2): exact integer pricing, stored quotes, and no silent 1:1 in live mode.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QuoteResponse } from '../../domain/quote';
+import { QuoteResponse } from '../../domain/wire/quote';
 import { createTestMerchant, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';

@@ -3,7 +3,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startApiServer, type RunningApi } from '../../api/server';
-import { newSessionId } from '../../domain/ids';
+import { newSessionId } from '../../domain/wire/ids';
 import { createTestMerchant, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';

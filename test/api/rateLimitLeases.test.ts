@@ -4,8 +4,8 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type RunningApi } from '../../api/server';
-import { newSessionId } from '../../domain/ids';
-import { leaseSize } from '../../domain/requestLeases';
+import { newSessionId } from '../../domain/wire/ids';
+import { leaseSize } from '../../domain/security/requestLeases';
 import { createTestMerchant, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';

@@ -1,8 +1,8 @@
 // POST /checkout/sessions/select-payment (spec 4.5): API key or session token, the session's own pairs
 // only, the workflow's instructions on success and its refusals as 409.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PaymentInstructions } from '../../domain/payment';
-import { issueSessionToken } from '../../domain/sessionToken';
+import { PaymentInstructions } from '../../domain/wire/payment';
+import { issueSessionToken } from '../../domain/security/sessionToken';
 import { cancelUpdate } from '../../workflows/messages';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';

@@ -1,7 +1,7 @@
 // Session-token authentication of the hosted-page endpoints (spec 5.3, 7): every refusal, and a token
 // reaching nothing beyond its own session.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueSessionToken } from '../../domain/sessionToken';
+import { issueSessionToken } from '../../domain/security/sessionToken';
 import { createBankAccount, createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';

@@ -2,9 +2,9 @@
 // Temporal dev server, a real worker and Postgres; shapes checked field by field against spec 2.2–2.4.
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHAINS } from '../../domain/chains';
-import { verifySessionToken } from '../../domain/sessionToken';
-import { CheckoutSession, CreateSessionResponse, Transaction } from '../../domain/session';
+import { CHAINS } from '../../domain/chains/chains';
+import { verifySessionToken } from '../../domain/security/sessionToken';
+import { CheckoutSession, CreateSessionResponse, Transaction } from '../../domain/wire/session';
 import { getStateQuery } from '../../workflows/messages';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';

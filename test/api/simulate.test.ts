@@ -1,6 +1,6 @@
 // POST /checkout/sessions/{session_id}/simulate (spec 4.8): test keys outside production only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_STATUSES } from '../../domain/status';
+import { SESSION_STATUSES } from '../../domain/wire/status';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';

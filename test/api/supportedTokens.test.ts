@@ -1,7 +1,7 @@
 // supported_tokens lists only pairs the key's network can take (the test networks for a test key, mainnet
 // for a live key), the rest go to unsupported_tokens, and the hosted page and select-payment agree with it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_TOKEN_CHAIN_PAIRS, type Chain, type TokenChainSet, type TokenSymbol } from '../../domain/chains';
+import { ALL_TOKEN_CHAIN_PAIRS, type Chain, type TokenChainSet, type TokenSymbol } from '../../domain/chains/chains';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';

@@ -1,8 +1,8 @@
 // GET /checkout/tokens (spec 4.1, 2.8): all 16 token/chain pairs, filters, and clear refusals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHAIN_FACTS, CHAINS, TOKENS } from '../../domain/chains';
-import { TokenListResponse } from '../../domain/tokenCatalog';
-import { TESTNETS, TOKEN_CONTRACTS } from '../../domain/tokenContracts';
+import { CHAIN_FACTS, CHAINS, TOKENS } from '../../domain/chains/chains';
+import { TokenListResponse } from '../../domain/chains/tokenCatalog';
+import { TESTNETS, TOKEN_CONTRACTS } from '../../domain/chains/tokenContracts';
 import { createTestMerchant, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';

@@ -7,7 +7,7 @@ import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUPS } from '../../bin/admin/commandGroups';
 import { insertSessionUnderCap } from '../../db/repositories/sessions';
-import { bankTransferReference } from '../../domain/bankTransfer';
+import { bankTransferReference } from '../../domain/session/bankTransfer';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
 import { ensureSweepSchedules } from '../../worker/sweepSchedules';
 import { adminCli, expectOneLineError, type CliRun } from '../support/adminCli';

@@ -3,7 +3,7 @@
 // the workflows of sessions a failed create left without one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertSessionUnderCap } from '../../db/repositories/sessions';
-import type { SessionRecord } from '../../domain/session';
+import type { SessionRecord } from '../../domain/wire/session';
 import { getStateQuery } from '../../workflows/messages';
 import { adminCli, expectOneLineError } from '../support/adminCli';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';

@@ -6,7 +6,7 @@ import { insertEvmChainIntent } from '../../db/repositories/chainIntents';
 import { postLedger } from '../../db/repositories/ledger';
 import { insertTransfer, setTransferAttested, setTransferBurned, setTransferReceived } from '../../db/repositories/transfers';
 import { burnIntentId, transferIdFor } from '../../domain/cctp/transfer';
-import { transferBurned, transferReceived } from '../../domain/ledger';
+import { transferBurned, transferReceived } from '../../domain/ledger/ledger';
 import { registerTransferMetrics } from '../../observability/transferMetrics';
 import { adminCli, expectOneLineError } from '../support/adminCli';
 import { startTestService, type TestService } from '../support/service';

@@ -9,7 +9,7 @@ import { address as solanaAddress } from '@solana/kit';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';
 import { solanaAddressBytes32 } from '../../domain/cctp/depositForBurn';
 import { TOKEN_MESSENGER_V2 } from '../../domain/cctp/domains';
-import { depositCollectorAddress, depositContractAddresses } from '../../domain/depositContracts';
+import { depositCollectorAddress, depositContractAddresses } from '../../domain/chains/depositContracts';
 import { projectRoot } from '../../toolchain/paths';
 import { createLocalChain, type LocalChain } from '../../toolchain/localChain/localChain';
 

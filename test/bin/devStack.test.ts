@@ -11,7 +11,7 @@ import { loadConfig } from '../../config/env';
 import * as depositCollector from '../../contracts/artifacts/depositCollector';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';
 import { SOLANA_CCTP_DOMAIN } from '../../domain/cctp/domains';
-import { depositCollectorAddress, depositContractAddresses } from '../../domain/depositContracts';
+import { depositCollectorAddress, depositContractAddresses } from '../../domain/chains/depositContracts';
 import { solanaAddressBytes32 } from '../../domain/cctp/depositForBurn';
 import { associatedUsdcAccount } from '../../activities/settlement/payoutTransaction';
 import { startDevStack, type DevStack } from '../../bin/devStack';

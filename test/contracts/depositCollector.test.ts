@@ -7,7 +7,7 @@ import { DEPOSIT_FOR_BURN_TOPIC, MESSAGE_SENT_TOPIC, messageTransmitterV2Abi, to
 import { solanaAddressBytes32 } from '../../domain/cctp/depositForBurn';
 import { FINALITY_THRESHOLD_STANDARD } from '../../domain/cctp/finality';
 import { addressToBytes32, decodeBurnMessageV2, decodeMessageV2, EMPTY_BYTES32 } from '../../domain/cctp/messageV2';
-import { depositCollectorAddress, type DepositCollectorParams } from '../../domain/depositContracts';
+import { depositCollectorAddress, type DepositCollectorParams } from '../../domain/chains/depositContracts';
 import { deployCctpStandIn, type CctpStandIn } from '../../toolchain/cctp/cctpStandIn';
 import { createLocalChain, type LocalChain } from '../../toolchain/localChain/localChain';
 

@@ -5,7 +5,7 @@ import * as depositFactory from '../../contracts/artifacts/depositFactory';
 import * as depositForwarder from '../../contracts/artifacts/depositForwarder';
 import { deployDepositContracts, PROXY_RUNTIME_CODE } from '../../contracts/deployer';
 import { evmForwarderAddress } from '../../domain/addresses/depositForwarder';
-import { depositContractAddresses, DETERMINISTIC_DEPLOYMENT_PROXY } from '../../domain/depositContracts';
+import { depositContractAddresses, DETERMINISTIC_DEPLOYMENT_PROXY } from '../../domain/chains/depositContracts';
 import { compileContract, type SolidityUnit } from '../../toolchain/solidity/compileSolidity';
 import {
   addressOf,

@@ -3,7 +3,7 @@
 import { keccak256, parseEventLogs, toHex, type Address, type Hash, type Hex } from 'viem';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';
 import { deployDepositContracts, type DeploymentStep } from '../../contracts/deployer';
-import type { DepositFactoryParams } from '../../domain/depositContracts';
+import type { DepositFactoryParams } from '../../domain/chains/depositContracts';
 import { createLocalChain, type LocalChain } from '../../toolchain/localChain/localChain';
 
 export const OWNER = 1;

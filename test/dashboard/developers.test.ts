@@ -4,13 +4,13 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAuditEvents } from '../../db/repositories/auditEvents';
-import { MAX_FAILED_SIGN_INS } from '../../domain/signInPolicy';
+import { MAX_FAILED_SIGN_INS } from '../../domain/security/signInPolicy';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import { findWebhookSecret } from '../../db/repositories/merchants';
-import { verifyWebhookSignature } from '../../domain/webhookSignature';
+import { verifyWebhookSignature } from '../../domain/webhooks/webhookSignature';
 import { expectSelfContained, launchBrowser } from '../page/pageHarness';
 import { createDashboardUser } from './dashboardClient';
 import { dashboardScreenshot, openDashboardTab, signInThroughPage, waitForView } from './dashboardBrowser';

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../db/migrate';
 import { insertSessionRecord, insertSessionUnderCap } from '../../db/repositories/sessions';
-import type { SessionStatus } from '../../domain/status';
+import type { SessionStatus } from '../../domain/wire/status';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTestMerchant } from '../support/factories';
 import { sessionRecord } from '../support/sessionRecords';

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest';
-import type { ConfirmedDeposit } from '../../domain/deposit';
+import type { ConfirmedDeposit } from '../../domain/session/deposit';
 import { depositConfirmedSignal } from '../../workflows/messages';
 import { freePort } from '../../toolchain/ports';
 import { createTestDatabase, type TestDatabase } from '../support/database';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/env';
-import { resolveSessionTokenSecret } from '../../config/sessionTokenSecret';
+import { resolveSessionTokenSecret } from '../../api/sessionTokenSecret';
 import { createApiKey, revokeApiKey } from '../../db/repositories/apiKeys';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTestMerchant } from '../support/factories';

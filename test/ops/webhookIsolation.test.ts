@@ -4,8 +4,8 @@
 // most WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT of its slots.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertSessionRecord } from '../../db/repositories/sessions';
-import type { DepositObservation } from '../../domain/deposit';
-import { newWebhookDeliveryId } from '../../domain/ids';
+import type { DepositObservation } from '../../domain/session/deposit';
+import { newWebhookDeliveryId } from '../../domain/wire/ids';
 import { webhookTaskQueue } from '../../domain/taskQueues';
 import { depositConfirmedSignal, WEBHOOK_DELIVERY_WORKFLOW } from '../../workflows/messages';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';

@@ -3,7 +3,7 @@
 // highlighted, and the page completes without a reload once the session does.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bankTransferReference } from '../../domain/bankTransfer';
+import { bankTransferReference } from '../../domain/session/bankTransfer';
 import { createBankAccount, createTestMerchant, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';

@@ -5,7 +5,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DepositObservation } from '../../domain/deposit';
+import type { DepositObservation } from '../../domain/session/deposit';
 import { depositConfirmedSignal, depositDetectedSignal } from '../../workflows/messages';
 import { createTestMerchant, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';

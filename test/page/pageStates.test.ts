@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '../../api/routes/hostedPage/pageHtml';
-import { HostedCheckoutSession } from '../../domain/hostedCheckout';
+import { HostedCheckoutSession } from '../../domain/wire/hostedCheckout';
 import { createTestMerchant, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';

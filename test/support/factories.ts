@@ -2,7 +2,7 @@ import type { Sql } from '../../db/client';
 import { createApiKey } from '../../db/repositories/apiKeys';
 import { insertBankAccount, type BankAccount, type NewBankAccount } from '../../db/repositories/bankAccounts';
 import { insertMerchant, type Merchant } from '../../db/repositories/merchants';
-import { ALL_TOKEN_CHAIN_PAIRS, type TokenChainPairs } from '../../domain/chains';
+import { ALL_TOKEN_CHAIN_PAIRS, type TokenChainPairs } from '../../domain/chains/chains';
 
 export interface TestMerchant {
   merchant: Merchant;

@@ -7,10 +7,10 @@ import { insertChainIntent, recordBroadcast, recordLanded, recordSigned, recordS
 import { postLedger } from '../../db/repositories/ledger';
 import { insertPayout, setPayoutStatus, type PayoutStatus } from '../../db/repositories/payouts';
 import { insertSessionRecord } from '../../db/repositories/sessions';
-import { payoutIntentId } from '../../domain/chainIntent';
-import { paymentIdForSession } from '../../domain/ids';
-import { payoutConfirmed, payoutReleased, payoutReserved } from '../../domain/ledger';
-import type { Mode } from '../../domain/session';
+import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
+import { paymentIdForSession } from '../../domain/wire/ids';
+import { payoutConfirmed, payoutReleased, payoutReserved } from '../../domain/ledger/ledger';
+import type { Mode } from '../../domain/wire/session';
 import { sessionRecord } from './sessionRecords';
 
 const WALLET = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';

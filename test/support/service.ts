@@ -11,7 +11,7 @@ import { ApiTemporalConnection } from '../../api/temporalConnection';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig, type Config } from '../../config/env';
 import { createSql } from '../../db/client';
-import { createChainRegistry, type ChainRegistry } from '../../domain/chainRegistry';
+import { createChainRegistry, type ChainRegistry } from '../../domain/chains/chainRegistry';
 import { activityDepsFromConfig } from '../../worker/createWorker';
 import type { SignerDeps } from '../../activities/signer';
 import { signerDatabasePools, signerDepsFromConfig } from '../../worker/createSignerWorker';

@@ -2,7 +2,7 @@
 // end-to-end tests that pay on the local chain run beside the service.
 import { pino } from 'pino';
 import type { ChainsConfig } from '../../config/chains';
-import { createChainRegistry } from '../../domain/chainRegistry';
+import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import type { ChainIndexer } from '../../indexers/core/chainIndexer';
 import { IndexerMetrics } from '../../indexers/core/metrics';
 import { createTemporalSignalSender } from '../../indexers/core/signalSender';

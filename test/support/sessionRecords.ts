@@ -1,5 +1,5 @@
-import { newSessionId, newTransactionId } from '../../domain/ids';
-import type { SessionRecord } from '../../domain/session';
+import { newSessionId, newTransactionId } from '../../domain/wire/ids';
+import type { SessionRecord } from '../../domain/wire/session';
 
 /** A workflow input as the API would build it, for workflow tests that start sessions directly. */
 export function sessionRecord(merchantId: string, options: { createdAt: Date; lifetimeMinutes: number }): SessionRecord {

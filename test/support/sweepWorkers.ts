@@ -3,13 +3,13 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
-import { depositXpubsFromSeeds } from '../../activities/depositAddresses/derive';
+import { depositXpubsFromSeeds } from '../../domain/addresses/hdDerivation';
 import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
 import type { SignerDeps } from '../../activities/signer';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig } from '../../config/env';
 import type { Sql } from '../../db/client';
-import { createChainRegistry } from '../../domain/chainRegistry';
+import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import { createSignerWorker, signerDepsFromConfig } from '../../worker/createSignerWorker';
 import { createWorker } from '../../worker/createWorker';
 import type { SweepEvmDepositsResult } from '../../workflows/sweepEvmDeposits';

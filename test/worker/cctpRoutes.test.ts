@@ -4,7 +4,7 @@ import type { TreasuryPayoutDeps } from '../../activities/settlement/treasuryPay
 import { loadChainsConfig } from '../../config/chains';
 import { ConfigError, loadConfig } from '../../config/env';
 import type { Sql } from '../../db/client';
-import { createChainRegistry } from '../../domain/chainRegistry';
+import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import { cctpRoutesFromConfig } from '../../worker/cctpRoutes';
 
 // Hardhat's published account #2: a relayer key nobody uses for money.

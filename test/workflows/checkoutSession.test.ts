@@ -3,12 +3,12 @@
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { accountXpubsFromSeed, deriveEvmAddress, deriveSolanaAddress } from '../../activities/depositAddresses/derive';
-import { depositSeeds, DEVELOPMENT_MNEMONIC } from '../../activities/depositAddresses/seed';
+import { accountXpubsFromSeed, deriveEvmAddress, deriveSolanaAddress } from '../../domain/addresses/hdDerivation';
+import { depositSeeds, DEVELOPMENT_MNEMONIC } from '../../domain/addresses/depositSeed';
 import { createSignerActivities } from '../../activities/signer';
 import { insertSessionRecord } from '../../db/repositories/sessions';
-import { verifyWebhookSignature } from '../../domain/webhookSignature';
-import type { WebhookPayload } from '../../domain/webhookPayload';
+import { verifyWebhookSignature } from '../../domain/webhooks/webhookSignature';
+import type { WebhookPayload } from '../../domain/webhooks/webhookPayload';
 import {
   bankTransferReceivedSignal,
   cancelUpdate,
@@ -19,9 +19,9 @@ import {
   selectPaymentUpdate,
   simulateUpdate,
 } from '../../workflows/messages';
-import type { DepositObservation } from '../../domain/deposit';
-import { MAX_PAYMENT_SELECTIONS } from '../../domain/paymentSelectionLimit';
-import type { Mode } from '../../domain/session';
+import type { DepositObservation } from '../../domain/session/deposit';
+import { MAX_PAYMENT_SELECTIONS } from '../../domain/wire/paymentSelectionLimit';
+import type { Mode } from '../../domain/wire/session';
 import type { checkoutSession } from '../../workflows/checkoutSession';
 import { createWorkflowHarness, deposit, finishedDeliveries, indexerRecords, waitForState, type WorkflowHarness } from '../support/workflowHarness';
 

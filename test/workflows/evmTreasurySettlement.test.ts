@@ -15,7 +15,7 @@ import { loadChainsConfig } from '../../config/chains';
 import { setSettlementWallet } from '../../db/repositories/merchants';
 import { depositSalt } from '../../domain/addresses/depositSalt';
 import { evmForwarderAddress } from '../../domain/addresses/depositForwarder';
-import { CHAIN_FACTS } from '../../domain/chains';
+import { CHAIN_FACTS } from '../../domain/chains/chains';
 import type { ChainIndexer } from '../../indexers/core/chainIndexer';
 import type { AttestationServer } from '../../toolchain/cctp/attestationServer';
 import { deployInventoryContracts, startDevAttestation } from '../../toolchain/localChain/devChain';

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startRedelivery } from '../../api/webhookRedelivery';
 import { rotateWebhookSecret } from '../../db/repositories/merchants';
-import { verifyWebhookSignature } from '../../domain/webhookSignature';
+import { verifyWebhookSignature } from '../../domain/webhooks/webhookSignature';
 import type { webhookDelivery } from '../../workflows/webhookDelivery';
 import { simulateUpdate } from '../../workflows/messages';
 import { createWorkflowHarness, finishedDeliveries, type WorkflowHarness } from '../support/workflowHarness';

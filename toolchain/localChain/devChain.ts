@@ -10,7 +10,7 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { envSuffix } from '../../config/chains';
 import { solanaAddressBytes32 } from '../../domain/cctp/depositForBurn';
 import { CCTP_SOURCE_DOMAINS } from '../../domain/cctp/domains';
-import type { Chain } from '../../domain/chains';
+import type { Chain } from '../../domain/chains/chains';
 import { startAttestationServer, type AttestationServer } from '../cctp/attestationServer';
 import { deployCctpStandIn, type CctpStandIn } from '../cctp/cctpStandIn';
 import { localSolanaTreasuryUsdcAccount } from '../localSolana/localSolana';

@@ -14,7 +14,7 @@ import {
   type DepositCollectorParams,
   type DepositContractAddresses,
   type DepositFactoryParams,
-} from '../../domain/depositContracts';
+} from '../../domain/chains/depositContracts';
 import { HARDHAT_MNEMONIC, type LocalChain } from './localChain';
 
 /** The relayer: pays the sweeps' and burns' gas, the factory's and the collector's first sweeper (EVM_RELAYER_KEY_TEST, the signer's). */

@@ -5,7 +5,7 @@
 import type Koa from 'koa';
 import { deleteDashboardSession, findDashboardSession, touchDashboardSession } from '../../../db/repositories/dashboardSessions';
 import { findUser } from '../../../db/repositories/merchantUsers';
-import { csrfTokenMatches, hashToken, sessionExpired } from '../../../domain/dashboardSession';
+import { csrfTokenMatches, hashToken, sessionExpired } from '../../../domain/security/dashboardSession';
 import type { AppDeps } from '../../context';
 import { ForbiddenError } from '../../errors';
 import type { DashboardState } from '../context';

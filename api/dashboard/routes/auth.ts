@@ -5,7 +5,7 @@ import { deleteDashboardSession, deleteUserSessions, insertDashboardSession } fr
 import { enableTotp, findUser, setPasswordHash, setPendingTotpSecret } from '../../../db/repositories/merchantUsers';
 import { findMerchant } from '../../../db/repositories/merchants';
 import { consumeInvite } from '../../../db/repositories/userInvites';
-import { hashToken, newOpaqueToken } from '../../../domain/dashboardSession';
+import { hashToken, newOpaqueToken } from '../../../domain/security/dashboardSession';
 import type { AppDeps } from '../../context';
 import { BadRequestError } from '../../errors';
 import { validated } from '../../middlewares/validated';

@@ -4,7 +4,7 @@ import type Router from '@koa/router';
 import { findBankAccount, listBankAccounts } from '../../../db/repositories/bankAccountListing';
 import { insertBankAccount, setBankAccountActive, type BankAccount } from '../../../db/repositories/bankAccounts';
 import { findMerchant, setSettlementWallet, updateMerchantSettings, type Merchant } from '../../../db/repositories/merchants';
-import { CHAINS } from '../../../domain/chains';
+import { CHAINS } from '../../../domain/chains/chains';
 import { bankAccountJson } from '../../bankAccountJson';
 import type { AppDeps } from '../../context';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../errors';

@@ -2,7 +2,7 @@
 // session-token endpoints its script calls live with the other session routes.
 import type Router from '@koa/router';
 import type Koa from 'koa';
-import { SESSION_ID_PATTERN } from '../../../domain/ids';
+import { SESSION_ID_PATTERN } from '../../../domain/wire/ids';
 import type { AppContext, AppDeps, AppState } from '../../context';
 import { assetsWhenReady, pageAssets, type PageAsset, type PageAssets } from './pageAssets';
 import { PAGE_CSP, renderPageHtml } from './pageHtml';

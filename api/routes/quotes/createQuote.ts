@@ -1,9 +1,9 @@
 // A quote prices a USD amount in one token on one chain and is kept, so a later payment can name the
 // price it was made at. Test keys price 1:1; live keys use only operator-configured prices.
 import { insertQuote } from '../../../db/repositories/quotes';
-import { centsToUsd } from '../../../domain/money';
-import { PriceUnavailableError, baseUnitsForUsd, toSixDecimalString, tokenPrice } from '../../../domain/pricing';
-import { paymentDecimals, type QuoteQuery, type QuoteResponse } from '../../../domain/quote';
+import { centsToUsd } from '../../../domain/money/money';
+import { PriceUnavailableError, baseUnitsForUsd, toSixDecimalString, tokenPrice } from '../../../domain/money/pricing';
+import { paymentDecimals, type QuoteQuery, type QuoteResponse } from '../../../domain/wire/quote';
 import type { AppDeps, MerchantAuth } from '../../context';
 import { NotConfiguredError, ValidationFailedError } from '../../errors';
 

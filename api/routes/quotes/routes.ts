@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { QuoteQuery } from '../../../domain/quote';
+import { QuoteQuery } from '../../../domain/wire/quote';
 import { merchantAuth, type AppDeps, type AppState } from '../../context';
 import { apiKeyAuth } from '../../middlewares/apiKeyAuth';
 import { validated } from '../../middlewares/validated';

@@ -1,9 +1,9 @@
 // bank-details (spec 4.7, 2.6): the account the customer pays by bank transfer, with the session's reference.
 import { activeBankCurrencies, findActiveBankAccount } from '../../../db/repositories/bankAccounts';
 import { findSessionById } from '../../../db/repositories/sessions';
-import { bankTransferReference, chooseBankCurrency, encodeBankDetails, type BankDetailsResponse } from '../../../domain/bankTransfer';
-import { centsToUsd } from '../../../domain/money';
-import type { SessionStatus } from '../../../domain/status';
+import { bankTransferReference, chooseBankCurrency, encodeBankDetails, type BankDetailsResponse } from '../../../domain/session/bankTransfer';
+import { centsToUsd } from '../../../domain/money/money';
+import type { SessionStatus } from '../../../domain/wire/status';
 import type { AppDeps, SessionAuth } from '../../context';
 import { BadRequestError, ConflictError, sessionNotFound } from '../../errors';
 

@@ -2,8 +2,8 @@
 // deposit exists or the session is closed) and writes the read model before the update returns, so the
 // session read back afterwards is the cancelled one.
 import { findSession } from '../../../db/repositories/sessions';
-import { UNSTATED_CANCEL_REASON, type CancelSessionRequest } from '../../../domain/cancel';
-import type { CheckoutSession } from '../../../domain/session';
+import { UNSTATED_CANCEL_REASON, type CancelSessionRequest } from '../../../domain/wire/cancel';
+import type { CheckoutSession } from '../../../domain/wire/session';
 import { cancelUpdate } from '../../../workflows/messages';
 import type { AppDeps, MerchantAuth } from '../../context';
 import { sessionNotFound } from '../../errors';

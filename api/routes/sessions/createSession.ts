@@ -4,12 +4,12 @@
 // row's workflow should the first request have died before it did; a different request is a 409.
 import { findMerchantForNewSession } from '../../../db/repositories/merchants';
 import { findSessionByTransaction, insertSessionUnderCap, type SessionView } from '../../../db/repositories/sessions';
-import { canonicalJson } from '../../../domain/canonicalJson';
-import { newSessionId, newTransactionId } from '../../../domain/ids';
-import { centsToUsd, usdToCents } from '../../../domain/money';
-import { payablePairs } from '../../../domain/payablePairs';
-import { webhookTargetPolicy, webhookUrlProblem } from '../../../domain/webhookTargetPolicy';
-import type { CreateSessionRequest, SessionRecord } from '../../../domain/session';
+import { canonicalJson } from '../../../domain/wire/canonicalJson';
+import { newSessionId, newTransactionId } from '../../../domain/wire/ids';
+import { centsToUsd, usdToCents } from '../../../domain/money/money';
+import { payablePairs } from '../../../domain/session/payablePairs';
+import { webhookTargetPolicy, webhookUrlProblem } from '../../../domain/webhooks/webhookTargetPolicy';
+import type { CreateSessionRequest, SessionRecord } from '../../../domain/wire/session';
 import type { AppDeps, MerchantAuth } from '../../context';
 import { pooledUlid } from '../../pooledUlid';
 import { ConflictError, ForbiddenError, TooManyRequestsError, ValidationFailedError } from '../../errors';

@@ -2,12 +2,12 @@
 // all from the read model, so the page keeps working while no worker is up.
 import { findPayment, findPendingDeposit, type PaymentRecord } from '../../../db/repositories/paymentProgress';
 import { findSessionById } from '../../../db/repositories/sessions';
-import { CHAIN_FACTS, toTokenChainSet } from '../../../domain/chains';
-import type { HostedCheckoutSession, HostedPayment } from '../../../domain/hostedCheckout';
-import { centsToUsd } from '../../../domain/money';
-import { payablePairs } from '../../../domain/payablePairs';
-import { paymentUri } from '../../../domain/paymentUri';
-import { toSixDecimalString } from '../../../domain/pricing';
+import { CHAIN_FACTS, toTokenChainSet } from '../../../domain/chains/chains';
+import type { HostedCheckoutSession, HostedPayment } from '../../../domain/wire/hostedCheckout';
+import { centsToUsd } from '../../../domain/money/money';
+import { payablePairs } from '../../../domain/session/payablePairs';
+import { paymentUri } from '../../../domain/chains/paymentUri';
+import { toSixDecimalString } from '../../../domain/money/pricing';
 import type { AppDeps, SessionAuth } from '../../context';
 import { sessionNotFound } from '../../errors';
 

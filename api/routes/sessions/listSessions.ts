@@ -1,8 +1,8 @@
 // GET /checkout/sessions: the key's merchant and mode's sessions in a created-date range (required, bounded,
-// see domain/sessionListQuery.ts), optionally by status, chain, token or transaction id; newest first.
+// see domain/wire/sessionListQuery.ts), optionally by status, chain, token or transaction id; newest first.
 import type Router from '@koa/router';
 import { listSessions } from '../../../db/repositories/sessionList';
-import { SessionListQuery } from '../../../domain/sessionListQuery';
+import { SessionListQuery } from '../../../domain/wire/sessionListQuery';
 import { merchantAuth, type AppDeps, type AppState } from '../../context';
 import { apiKeyAuth } from '../../middlewares/apiKeyAuth';
 import { validated } from '../../middlewares/validated';

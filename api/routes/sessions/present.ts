@@ -1,12 +1,12 @@
 // Read-model rows → the contract's response shapes (spec 2.2–2.4).
 import { requireSessionTokenSecret, type Config } from '../../../config/env';
 import type { SessionView } from '../../../db/repositories/sessions';
-import type { ChainRegistry } from '../../../domain/chainRegistry';
-import { complementPairs, toTokenChainSet } from '../../../domain/chains';
-import { centsToUsd } from '../../../domain/money';
-import { payablePairs } from '../../../domain/payablePairs';
-import type { CheckoutSession, CreateSessionResponse, Transaction } from '../../../domain/session';
-import { issueSessionToken } from '../../../domain/sessionToken';
+import type { ChainRegistry } from '../../../domain/chains/chainRegistry';
+import { complementPairs, toTokenChainSet } from '../../../domain/chains/chains';
+import { centsToUsd } from '../../../domain/money/money';
+import { payablePairs } from '../../../domain/session/payablePairs';
+import type { CheckoutSession, CreateSessionResponse, Transaction } from '../../../domain/wire/session';
+import { issueSessionToken } from '../../../domain/security/sessionToken';
 
 export function presentCreatedSession(
   session: { sessionId: string; expiresAt: Date; createdAt: Date },

@@ -3,12 +3,12 @@
 import type Router from '@koa/router';
 import { activeBankCurrencies } from '../../../db/repositories/bankAccounts';
 import { findSession } from '../../../db/repositories/sessions';
-import { BankDetailsQuery } from '../../../domain/bankTransfer';
-import { CancelSessionRequest } from '../../../domain/cancel';
-import { SelectPaymentRequest } from '../../../domain/payment';
-import { CreateSessionRequest, SessionIdParam } from '../../../domain/session';
-import { SessionTokenQuery } from '../../../domain/sessionTokenQuery';
-import { SimulateRequest } from '../../../domain/simulate';
+import { BankDetailsQuery } from '../../../domain/session/bankTransfer';
+import { CancelSessionRequest } from '../../../domain/wire/cancel';
+import { SelectPaymentRequest } from '../../../domain/wire/payment';
+import { CreateSessionRequest, SessionIdParam } from '../../../domain/wire/session';
+import { SessionTokenQuery } from '../../../domain/wire/sessionTokenQuery';
+import { SimulateRequest } from '../../../domain/wire/simulate';
 import { merchantAuth, sessionAuth, type AppDeps, type AppState } from '../../context';
 import { sessionNotFound } from '../../errors';
 import { apiKeyAuth } from '../../middlewares/apiKeyAuth';

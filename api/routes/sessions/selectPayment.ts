@@ -1,9 +1,9 @@
 // select-payment (spec 4.5): the merchant's server (API key) or the hosted page (session token) picks the
 // token and chain; the session workflow generates the deposit address and answers with the instructions.
 import { findSession, findSessionById, type SessionView } from '../../../db/repositories/sessions';
-import { toTokenChainSet, type TokenChainPairs } from '../../../domain/chains';
-import { payablePairs } from '../../../domain/payablePairs';
-import type { PaymentInstructions, SelectPaymentRequest } from '../../../domain/payment';
+import { toTokenChainSet, type TokenChainPairs } from '../../../domain/chains/chains';
+import { payablePairs } from '../../../domain/session/payablePairs';
+import type { PaymentInstructions, SelectPaymentRequest } from '../../../domain/wire/payment';
 import { selectPaymentUpdate } from '../../../workflows/messages';
 import type { AppDeps, AppState } from '../../context';
 import { ForbiddenError, ValidationFailedError, sessionNotFound } from '../../errors';

@@ -3,7 +3,7 @@
 import type Koa from 'koa';
 import type { Config } from '../../../config/env';
 import { findSession } from '../../../db/repositories/sessions';
-import type { SimulateRequest, SimulateResponse } from '../../../domain/simulate';
+import type { SimulateRequest, SimulateResponse } from '../../../domain/wire/simulate';
 import { simulateUpdate } from '../../../workflows/messages';
 import type { AppDeps, AppState, MerchantAuth } from '../../context';
 import { ForbiddenError, sessionNotFound } from '../../errors';

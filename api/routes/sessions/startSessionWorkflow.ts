@@ -4,7 +4,7 @@
 // create request tries again, which is how a crash between commit and start heals.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { confirmWorkflowStarted, findPendingWorkflowInput } from '../../../db/repositories/sessions';
-import type { SessionRecord } from '../../../domain/session';
+import type { SessionRecord } from '../../../domain/wire/session';
 import { errorFields } from '../../../observability/logger';
 import { CHECKOUT_SESSION_WORKFLOW } from '../../../workflows/messages';
 import { ExtTransactionIdAttribute, MerchantIdAttribute } from '../../../workflows/searchAttributes';

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { TokenListQuery, tokenCatalog } from '../../../domain/tokenCatalog';
+import { TokenListQuery, tokenCatalog } from '../../../domain/chains/tokenCatalog';
 import type { AppDeps, AppState } from '../../context';
 import { apiKeyAuth } from '../../middlewares/apiKeyAuth';
 import { validated } from '../../middlewares/validated';

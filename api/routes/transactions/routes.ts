@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { findSessionByTransaction } from '../../../db/repositories/sessions';
-import { TransactionLookup } from '../../../domain/session';
+import { TransactionLookup } from '../../../domain/wire/session';
 import { merchantAuth, type AppDeps, type AppState } from '../../context';
 import { NotFoundError } from '../../errors';
 import { apiKeyAuth } from '../../middlewares/apiKeyAuth';

@@ -2,7 +2,7 @@
 // The one-time link from an invitation: the user chooses a password and is signed in.
 import { h } from '../../src/dom';
 import { api } from '../api';
-import { navigate } from '../app';
+import { navigate } from '../navigation';
 import { field, form, input } from '../forms';
 import type { View } from '../types';
 

@@ -5,7 +5,7 @@ import { copyableField } from '../../src/copy';
 import { h, replaceChildren } from '../../src/dom';
 import { qrImage } from '../../src/qr';
 import { api } from '../api';
-import { navigate } from '../app';
+import { navigate } from '../navigation';
 import { field, form, input, showError, text } from '../forms';
 import type { Me } from '../types';
 

@@ -3,7 +3,7 @@
 // webhook delivery with its attempts and a Redeliver button (the list refreshes while a redelivery runs).
 import { h, replaceChildren, type Child } from '../../src/dom';
 import { api } from '../api';
-import { link } from '../app';
+import { link } from '../navigation';
 import { showError } from '../forms';
 import type { Mode, View } from '../types';
 

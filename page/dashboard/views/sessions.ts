@@ -3,7 +3,7 @@
 // row linking to its detail page, and a CSV export of exactly the filtered list.
 import { h, replaceChildren } from '../../src/dom';
 import { api } from '../api';
-import { link } from '../app';
+import { link } from '../navigation';
 import { field, form, input, showError, text } from '../forms';
 import type { Mode, View } from '../types';
 

@@ -2,7 +2,7 @@
 // Email and password; when the account has an authenticator app, a second step asks for its code.
 import { h } from '../../src/dom';
 import { api } from '../api';
-import { navigate } from '../app';
+import { navigate } from '../navigation';
 import { field, form, input, text } from '../forms';
 import type { View } from '../types';
 

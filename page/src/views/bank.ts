@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // Bank transfer: the currency (asked only when there are several), then the account field by field with
 // copy buttons and the payment reference the transfer must carry, highlighted.
-import type { BankCurrenciesResponse, BankDetails, BankDetailsResponse } from '../../../domain/bankTransfer';
+import type { BankCurrenciesResponse, BankDetails, BankDetailsResponse } from '../../../domain/session/bankTransfer';
 import type { Api } from '../api';
 import { copyableField } from '../copy';
 import { h, replaceChildren } from '../dom';

@@ -2,8 +2,8 @@
 // Step one: method (when bank transfer is offered), then token and network, offering only the session's
 // own pairs. Native radio groups: arrow keys move within a group, Tab between groups, screen readers
 // announce each legend.
-import { CHAIN_FACTS, type Chain, type TokenSymbol } from '../../../domain/chains';
-import type { HostedCheckoutSession } from '../../../domain/hostedCheckout';
+import { CHAIN_FACTS, type Chain, type TokenSymbol } from '../../../domain/chains/chains';
+import type { HostedCheckoutSession } from '../../../domain/wire/hostedCheckout';
 import { h, replaceChildren } from '../dom';
 import { approxDuration, chainName } from '../format';
 

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // Where a checkout ends, and the states in which the page cannot show a checkout at all. Each says what
 // happened and what the customer can do; none shows internals.
-import type { HostedCheckoutSession } from '../../../domain/hostedCheckout';
+import type { HostedCheckoutSession } from '../../../domain/wire/hostedCheckout';
 import { h } from '../dom';
 import { trimTokenAmount } from '../format';
 

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // The payment instructions: exact amount, deposit address, token contract, QR code and wallet link, the
 // network's confirmation count and finality. After an underpayment the same view asks for the rest.
-import type { HostedCheckoutSession, HostedPayment } from '../../../domain/hostedCheckout';
+import type { HostedCheckoutSession, HostedPayment } from '../../../domain/wire/hostedCheckout';
 import { copyableField } from '../copy';
 import { h } from '../dom';
 import { approxDuration, chainName, trimTokenAmount } from '../format';

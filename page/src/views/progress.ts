@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // A deposit on its way: the confirmations counted so far against the network's requirement. The bar is
 // updated in place on every poll; only the status line (aria-live) announces, so nothing chatters.
-import type { HostedCheckoutSession } from '../../../domain/hostedCheckout';
+import type { HostedCheckoutSession } from '../../../domain/wire/hostedCheckout';
 import { h } from '../dom';
 import { approxDuration, chainName, trimTokenAmount } from '../format';
 

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // What is being paid and for how much longer: the USD amount, the merchant's own currency when given,
 // and a countdown to expiry (a timer, which screen readers do not announce on every tick).
-import type { HostedCheckoutSession } from '../../../domain/hostedCheckout';
+import type { HostedCheckoutSession } from '../../../domain/wire/hostedCheckout';
 import { h } from '../dom';
 import { countdown, countdownSpoken, formatMoney } from '../format';
 

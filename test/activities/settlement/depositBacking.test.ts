@@ -4,7 +4,7 @@
 import type { Address } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
 import { createTreasuryPayout, type PayoutRequest, type TreasuryPayoutDeps } from '../../../activities/settlement/treasuryPayout';
-import { WorkflowFailure } from '../../../domain/workflowFailures';
+import { WorkflowFailure } from '../../../domain/session/workflowFailures';
 import { markConfirmed, upsertDeposits } from '../../../indexers/core/depositStore';
 import { recordingActivity } from '../../support/recordingActivity';
 import { usePayoutFixture, type PayoutFixture } from './payoutFixture';

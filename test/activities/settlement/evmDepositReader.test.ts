@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createEvmDepositReader } from '../../../activities/settlement/evmDepositReader';
-import type { DepositReader } from '../../../domain/depositBacking';
+import type { DepositReader } from '../../../domain/settlement/depositBacking';
 import { createLocalChain, type LocalChain } from '../../../toolchain/localChain/localChain';
 
 let chain: LocalChain;

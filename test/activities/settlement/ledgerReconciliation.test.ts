@@ -9,7 +9,7 @@ import { FundingRefused, recordTreasuryFunding, recordTreasuryOpening } from '..
 import type { TreasuryPayoutDeps } from '../../../activities/settlement/treasuryPayout';
 import { postLedger } from '../../../db/repositories/ledger';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
-import { ACCOUNT, ASSET } from '../../../domain/ledger';
+import { ACCOUNT, ASSET } from '../../../domain/ledger/ledger';
 import { createTestMerchant } from '../../support/factories';
 import { sessionRecord } from '../../support/sessionRecords';
 import { mintTo } from '../../../toolchain/localSolana/splToken';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLiquidityWaitActivities, type LiquidityWait } from '../../../activities/settlement/liquidityWait';
 import { applyStatusChange, insertSessionRecord } from '../../../db/repositories/sessions';
-import { paymentIdForSession } from '../../../domain/ids';
+import { paymentIdForSession } from '../../../domain/wire/ids';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { createTestMerchant, type TestMerchant } from '../../support/factories';
 import { recordingActivity } from '../../support/recordingActivity';

@@ -13,9 +13,9 @@ import { findChainIntent, type ChainIntent } from '../../../db/repositories/chai
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
 import { setSettlementWallet } from '../../../db/repositories/merchants';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
-import { createChainRegistry } from '../../../domain/chainRegistry';
-import { CHAIN_FACTS, type Chain } from '../../../domain/chains';
-import { paymentIdForSession } from '../../../domain/ids';
+import { createChainRegistry } from '../../../domain/chains/chainRegistry';
+import { CHAIN_FACTS, type Chain } from '../../../domain/chains/chains';
+import { paymentIdForSession } from '../../../domain/wire/ids';
 import { markConfirmed, upsertDeposits } from '../../../indexers/core/depositStore';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { createTestMerchant } from '../../support/factories';

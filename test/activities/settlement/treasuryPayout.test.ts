@@ -7,8 +7,8 @@ import { decompileTransactionMessage, getCompiledTransactionMessageDecoder, getT
 import { describe, expect, it } from 'vitest';
 import { createTreasuryPayout } from '../../../activities/settlement/treasuryPayout';
 import { findPayout } from '../../../db/repositories/payouts';
-import { ACCOUNT } from '../../../domain/ledger';
-import { WorkflowFailure } from '../../../domain/workflowFailures';
+import { ACCOUNT } from '../../../domain/ledger/ledger';
+import { WorkflowFailure } from '../../../domain/session/workflowFailures';
 import { FINALITY_DEPTH } from '../../../toolchain/localSolana/localSolanaChain';
 import { mintTo } from '../../../toolchain/localSolana/splToken';
 import { usePayoutFixture, type PayoutFixture } from './payoutFixture';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createSolanaChainWriter } from '../../../activities/chainWrites/solanaChainWriter';
 import { createTreasuryPayout, payoutSigner, recordPayout } from '../../../activities/settlement/treasuryPayout';
 import { findPayout } from '../../../db/repositories/payouts';
-import { WorkflowFailure } from '../../../domain/workflowFailures';
+import { WorkflowFailure } from '../../../domain/session/workflowFailures';
 import { FINALITY_DEPTH, MAX_PROCESSING_AGE } from '../../../toolchain/localSolana/localSolanaChain';
 import { transfer } from '../../../toolchain/localSolana/splToken';
 import { usePayoutFixture, type PayoutFixture } from './payoutFixture';

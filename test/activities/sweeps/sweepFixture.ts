@@ -3,11 +3,11 @@
 // deposit credited to it and posted to the ledger — and the USDC really sent to that address on the local chain.
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Address } from '@solana/kit';
-import { deriveSolanaAddress } from '../../../activities/depositAddresses/derive';
-import { depositSeed } from '../../../activities/depositAddresses/seed';
+import { deriveSolanaAddress } from '../../../domain/addresses/hdDerivation';
+import { depositSeed } from '../../../domain/addresses/depositSeed';
 import { postDepositsReceived } from '../../../db/repositories/depositLedger';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
-import { paymentIdForSession } from '../../../domain/ids';
+import { paymentIdForSession } from '../../../domain/wire/ids';
 import type { Sql } from '../../../db/client';
 import { createTestMerchant } from '../../support/factories';
 import { sessionRecord } from '../../support/sessionRecords';

@@ -3,7 +3,7 @@ import { generateKeyPairSigner, getBase64EncodedWireTransaction, type Blockhash 
 import { describe, expect, it } from 'vitest';
 import { associatedUsdcAccount } from '../../../activities/settlement/payoutTransaction';
 import { signSweepTransaction } from '../../../activities/sweeps/sweepTransaction';
-import { SWEEP_BATCH_LIMIT } from '../../../domain/solanaSweepBatches';
+import { SWEEP_BATCH_LIMIT } from '../../../domain/sweeps/solanaSweepBatches';
 
 /** The packet size a transaction must fit (solana-sdk PACKET_DATA_SIZE: 1280 bytes of IPv6 MTU less 48 of headers). */
 const PACKET_DATA_SIZE = 1232;

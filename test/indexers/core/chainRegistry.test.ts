@@ -2,9 +2,9 @@ import { HttpRequestError, InvalidParamsRpcError, LimitExceededRpcError, RpcRequ
 import { describe, expect, test } from 'vitest';
 import { loadChainsConfig } from '../../../config/chains';
 import { ConfigError } from '../../../config/env';
-import { createChainRegistry } from '../../../domain/chainRegistry';
-import { CHAIN_FACTS } from '../../../domain/chains';
-import { TOKEN_CONTRACTS } from '../../../domain/tokenContracts';
+import { createChainRegistry } from '../../../domain/chains/chainRegistry';
+import { CHAIN_FACTS } from '../../../domain/chains/chains';
+import { TOKEN_CONTRACTS } from '../../../domain/chains/tokenContracts';
 import { classifyEvmRpcError } from '../../../indexers/evm/evmRpc';
 
 describe('chain configuration and registry', () => {

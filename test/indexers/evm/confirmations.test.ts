@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHAIN_FACTS, type Chain } from '../../../domain/chains';
+import { CHAIN_FACTS, type Chain } from '../../../domain/chains/chains';
 import { createIndexerFixture, deployTokens, depositsOf, randomAddress, type IndexerFixture, type Tokens } from './indexerFixture';
 
 const EVM_CHAINS: Chain[] = ['ethereum', 'polygon', 'arbitrum', 'optimism', 'base', 'bsc'];

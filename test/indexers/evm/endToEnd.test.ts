@@ -4,7 +4,7 @@
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { loadChainsConfig } from '../../../config/chains';
-import { CHAIN_FACTS } from '../../../domain/chains';
+import { CHAIN_FACTS } from '../../../domain/chains/chains';
 import type { ChainIndexer } from '../../../indexers/core/chainIndexer';
 import { getStateQuery } from '../../../workflows/messages';
 import { createLocalChain, type LocalChain } from '../../../toolchain/localChain/localChain';

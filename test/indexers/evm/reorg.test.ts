@@ -1,6 +1,6 @@
 import { erc20Abi, encodeFunctionData } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHAIN_FACTS } from '../../../domain/chains';
+import { CHAIN_FACTS } from '../../../domain/chains/chains';
 import { createIndexerFixture, deployTokens, depositsOf, type IndexerFixture, type Tokens } from './indexerFixture';
 
 const PAYER = 1;

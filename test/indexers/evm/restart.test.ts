@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest';
-import { CHAIN_FACTS } from '../../../domain/chains';
+import { CHAIN_FACTS } from '../../../domain/chains/chains';
 import { projectRoot } from '../../../toolchain/paths';
-import type { DepositConfirmations, DepositObservation } from '../../../domain/deposit';
+import type { DepositConfirmations, DepositObservation } from '../../../domain/session/deposit';
 import { startRpcProxy, type RpcProxy } from '../../support/evm/rpcProxy';
 import { createIndexerFixture, deployTokens, depositsOf, type IndexerFixture, type Tokens } from './indexerFixture';
 

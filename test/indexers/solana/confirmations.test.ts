@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadChainsConfig } from '../../../config/chains';
-import { createChainRegistry } from '../../../domain/chainRegistry';
-import { CHAIN_FACTS } from '../../../domain/chains';
+import { createChainRegistry } from '../../../domain/chains/chainRegistry';
+import { CHAIN_FACTS } from '../../../domain/chains/chains';
 import { IndexerMetrics } from '../../../indexers/core/metrics';
 import { NetworkMismatchError } from '../../../indexers/core/chainReader';
 import { buildSolanaIndexer } from '../../../indexers/solana/startSolanaIndexers';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHAIN_FACTS } from '../../../domain/chains';
+import { CHAIN_FACTS } from '../../../domain/chains/chains';
 import { associatedTokenAccount, sendInstructions, transfer } from '../../../toolchain/localSolana/splToken';
 import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import { createSolanaFixture, solanaDeposits, type SolanaFixture } from './solanaFixture';

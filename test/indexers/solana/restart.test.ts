@@ -8,9 +8,9 @@ import type { Address } from '@solana/kit';
 import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest';
-import { CHAIN_FACTS } from '../../../domain/chains';
+import { CHAIN_FACTS } from '../../../domain/chains/chains';
 import { projectRoot } from '../../../toolchain/paths';
-import type { DepositConfirmations, DepositObservation } from '../../../domain/deposit';
+import type { DepositConfirmations, DepositObservation } from '../../../domain/session/deposit';
 import { transfer, type SentTransaction } from '../../../toolchain/localSolana/splToken';
 import { createSolanaFixture, solanaDeposits, type SolanaFixture } from './solanaFixture';
 

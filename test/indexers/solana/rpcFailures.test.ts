@@ -1,6 +1,6 @@
 import type { Address } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { CHAIN_FACTS } from '../../../domain/chains';
+import { CHAIN_FACTS } from '../../../domain/chains/chains';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { startSolanaRpcServer, type SolanaRpcServer } from '../../../toolchain/localSolana/solanaRpcServer';
 import { fundedSigner, transfer, type SentTransaction } from '../../../toolchain/localSolana/splToken';

@@ -4,7 +4,7 @@
 import { generateKeyPairSigner, type Address, type KeyPairSigner } from '@solana/kit';
 import { loadChainsConfig } from '../../../config/chains';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
-import { createChainRegistry } from '../../../domain/chainRegistry';
+import { createChainRegistry } from '../../../domain/chains/chainRegistry';
 import { IndexerMetrics, type ChainMetrics } from '../../../indexers/core/metrics';
 import type { ChainIndexer } from '../../../indexers/core/chainIndexer';
 import { buildSolanaIndexer } from '../../../indexers/solana/startSolanaIndexers';

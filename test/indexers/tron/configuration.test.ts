@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadChainsConfig } from '../../../config/chains';
 import { ConfigError } from '../../../config/env';
-import { createChainRegistry } from '../../../domain/chainRegistry';
+import { createChainRegistry } from '../../../domain/chains/chainRegistry';
 import { IndexerMetrics } from '../../../indexers/core/metrics';
 import { buildTronIndexer, indexedTronDeployments } from '../../../indexers/tron/startTronIndexers';
 import { NetworkMismatchError } from '../../../indexers/core/chainReader';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { tronAddressToEvmHex, tronAddressToHex } from '../../../domain/addresses/tron';
-import { CHAIN_FACTS } from '../../../domain/chains';
+import { CHAIN_FACTS } from '../../../domain/chains/chains';
 import { createTronFixture, randomTronAddress, tronDeposits, USDC, USDT, type TronFixture } from './tronFixture';
 
 const PAYER = randomTronAddress();

@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest';
-import { CHAIN_FACTS } from '../../../domain/chains';
+import { CHAIN_FACTS } from '../../../domain/chains/chains';
 import { projectRoot } from '../../../toolchain/paths';
-import type { DepositConfirmations, DepositObservation } from '../../../domain/deposit';
+import type { DepositConfirmations, DepositObservation } from '../../../domain/session/deposit';
 import { createTronFixture, randomTronAddress, RecordingSignalSender, tronDeposits, USDC, USDT, type TronFixture } from './tronFixture';
 
 const PAYER = randomTronAddress();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { CHAIN_FACTS } from '../../../domain/chains';
+import { CHAIN_FACTS } from '../../../domain/chains/chains';
 import { createTronFixture, randomTronAddress, tronDeposits, USDC, USDT, type TronFixture } from './tronFixture';
 
 const PAYER = randomTronAddress();

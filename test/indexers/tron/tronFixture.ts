@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { envSuffix, loadChainsConfig } from '../../../config/chains';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
 import { tronAddressFromEvmHex } from '../../../domain/addresses/tron';
-import { createChainRegistry, type ChainDeployment } from '../../../domain/chainRegistry';
+import { createChainRegistry, type ChainDeployment } from '../../../domain/chains/chainRegistry';
 import { IndexerMetrics, type ChainMetrics } from '../../../indexers/core/metrics';
 import { buildTronIndexer } from '../../../indexers/tron/startTronIndexers';
 import type { ChainIndexer } from '../../../indexers/core/chainIndexer';
@@ -14,7 +14,7 @@ import { sessionRecord } from '../../support/sessionRecords';
 import { depositsOf, drainIndexer, RecordingSignalSender, silentLogger, type DepositRecord } from '../evm/indexerFixture';
 import { startTronTestNode, type TronTestNode, type TronTestNodeOptions } from '../../support/tron/tronNode';
 
-/** Tether's USDT contract (domain/tokenContracts.ts), also the emitter of the recorded mainnet logs. */
+/** Tether's USDT contract (domain/chains/tokenContracts.ts), also the emitter of the recorded mainnet logs. */
 export const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
 export function randomTronAddress(): string {

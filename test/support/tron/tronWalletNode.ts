@@ -25,7 +25,7 @@ import { utils as tronUtils } from 'tronweb';
 import { decodeAbiParameters, toEventSelector, toFunctionSelector, type Hex } from 'viem';
 import { tronForwarderAddress } from '../../../domain/addresses/depositForwarder';
 import { tronAddressToEvmHex } from '../../../domain/addresses/tron';
-import type { TronLog } from '../../../domain/tronSweptLogs';
+import type { TronLog } from '../../../domain/sweeps/tronSweptLogs';
 import { recorded } from '../../fixtures/tron';
 
 const BLOCK_TIME_MS = 3_000;

@@ -1,0 +1,347 @@
+// The double-entry posting rules of money the service moves (SETTLEMENT.md rule 5). Every posting is a group of
+// entries in integer base units that sums to zero per asset: debits positive, credits negative. Accounts:
+//   merchant_payable:<mer_id>  what the service owes a merchant (credited when a payment is credited to it)
+//   payouts_in_flight          owed to a merchant and committed to a payout that has not landed yet
+//   treasury:solana            the Solana treasury wallet's holdings, one balance per asset
+//   gas_expense:<chain>        transaction fees the service paid on a chain (the treasury on Solana, relayers elsewhere)
+//   account_rent:solana        rent the treasury deposited to create accounts (a merchant's USDC account)
+//   deposits:<chain>           tokens held at deposit addresses on a chain: credited to payments, not yet swept
+//   rent_recovered:solana      rent the treasury got back by closing swept deposit accounts (their payers funded it)
+//   treasury_funding:<chain>   what operators moved into (or out of) the service's wallets on a chain: its equity
+//   collector:<chain>          tokens swept into the deposit factory's collector on an EVM chain or Tron, awaiting a transfer
+//   relayer:<chain>            the relayer's native coin on an EVM chain or Tron (sun), which pays its gas
+//   deposit_gas:<chain>        native coin the relayer sent HD deposit addresses on an EVM chain to pay their own
+//                              sweeps' gas (issue 14 item 2), until that gas is spent
+//   transfers_in_flight        USDC burned on an EVM chain by CCTP and not yet minted to the treasury on Solana
+//   bridge_fees                what a bridge kept of a transfer (CCTP's executed fee)
+//   cross_chain_clearing       where value changes chain or token: a deposit on one chain paid out of the Solana
+//                              treasury leaves it short the deposit's token and long treasury USDC until the
+//                              transfer that carries the deposit to the treasury lands
+// Every posting belongs to one mode: test and live treasuries are different wallets on different networks.
+// Group ids derive from what happened (payout:<pay_id>:reserve), so posting again is a no-op, never a double.
+import type { Chain, TokenSymbol } from '../chains/chains';
+import type { Mode } from '../wire/session';
+
+/** Token assets are in the token's base units as deployed on that chain (bsc's USDC and USDT have 18 decimals). */
+export type Asset = `${Lowercase<TokenSymbol>}:${Chain}` | 'sol:solana' | `native:${Chain}`;
+export const ASSET = { usdcSolana: 'usdc:solana', solSolana: 'sol:solana' } as const satisfies Record<string, Asset>;
+export const tokenAsset = (token: TokenSymbol, chain: Chain): Asset => `${token.toLowerCase() as Lowercase<TokenSymbol>}:${chain}`;
+export const nativeAsset = (chain: Chain): Asset => (chain === 'solana' ? ASSET.solSolana : `native:${chain}`);
+
+/** Decimal places of an asset's base unit, for showing amounts. */
+export function assetDecimals(asset: Asset): number {
+  if (asset === ASSET.solSolana) return 9;
+  if (asset.startsWith('native:')) return asset === 'native:tron' ? 6 : 18;
+  return asset.endsWith(':bsc') ? 18 : 6;
+}
+
+export const ACCOUNT = {
+  merchantPayable: (merchantId: string) => `merchant_payable:${merchantId}`,
+  payoutsInFlight: 'payouts_in_flight',
+  treasury: 'treasury:solana',
+  gasExpense: 'gas_expense:solana',
+  gasExpenseOn: (chain: Chain) => `gas_expense:${chain}`,
+  accountRent: 'account_rent:solana',
+  treasuryFunding: 'treasury_funding:solana',
+  fundingOn: (chain: Chain) => `treasury_funding:${chain}`,
+  deposits: 'deposits:solana',
+  depositsOn: (chain: Chain) => `deposits:${chain}`,
+  rentRecovered: 'rent_recovered:solana',
+  collector: (chain: Chain) => `collector:${chain}`,
+  relayer: (chain: Chain) => `relayer:${chain}`,
+  depositGasOn: (chain: Chain) => `deposit_gas:${chain}`,
+  transfersInFlight: 'transfers_in_flight',
+  bridgeFees: 'bridge_fees',
+  crossChainClearing: 'cross_chain_clearing',
+} as const;
+
+export interface LedgerEntry {
+  account: string;
+  asset: Asset;
+  /** Base units; positive debits, negative credits. */
+  amount: bigint;
+}
+
+export interface LedgerPosting {
+  groupId: string;
+  mode: Mode;
+  /** What the group is about: the payout's or sweep's chain intent id, or the deposit. */
+  reference: string;
+  entries: LedgerEntry[];
+}
+
+export interface PayoutAmount {
+  paymentId: string;
+  mode: Mode;
+  merchantId: string;
+  amount: bigint;
+}
+
+const payoutReference = (paymentId: string) => `payout:${paymentId}`;
+
+function positive(amount: bigint, what: string): bigint {
+  if (amount <= 0n) throw new RangeError(`${what} must be positive, got ${amount}`);
+  return amount;
+}
+
+/** A debit of `amount` on `debit` and the matching credit on `credit`. */
+const transfer = (debit: string, credit: string, asset: Asset, amount: bigint): LedgerEntry[] => [
+  { account: debit, asset, amount },
+  { account: credit, asset, amount: -amount },
+];
+
+/** The payout row is written: what the merchant is owed is now committed to the payout. */
+export function payoutReserved(payout: PayoutAmount): LedgerPosting {
+  const amount = positive(payout.amount, 'a payout amount');
+  return {
+    groupId: `${payoutReference(payout.paymentId)}:reserve`,
+    mode: payout.mode,
+    reference: payoutReference(payout.paymentId),
+    entries: transfer(ACCOUNT.merchantPayable(payout.merchantId), ACCOUNT.payoutsInFlight, ASSET.usdcSolana, amount),
+  };
+}
+
+/** The payout transaction is confirmed: the USDC left the treasury. */
+export function payoutConfirmed(payout: PayoutAmount): LedgerPosting {
+  const amount = positive(payout.amount, 'a payout amount');
+  return {
+    groupId: `${payoutReference(payout.paymentId)}:sent`,
+    mode: payout.mode,
+    reference: payoutReference(payout.paymentId),
+    entries: transfer(ACCOUNT.payoutsInFlight, ACCOUNT.treasury, ASSET.usdcSolana, amount),
+  };
+}
+
+/** The payout transaction landed and failed: nothing left the treasury, the merchant is owed again. */
+export function payoutReleased(payout: PayoutAmount): LedgerPosting {
+  const amount = positive(payout.amount, 'a payout amount');
+  return {
+    groupId: `${payoutReference(payout.paymentId)}:release`,
+    mode: payout.mode,
+    reference: payoutReference(payout.paymentId),
+    entries: transfer(ACCOUNT.payoutsInFlight, ACCOUNT.merchantPayable(payout.merchantId), ASSET.usdcSolana, amount),
+  };
+}
+
+/**
+ * The SOL a landed payout transaction cost the treasury (its fee payer): the fee, and rent when it created the
+ * merchant's account. Undefined when it cost nothing, as a group without entries means nothing.
+ */
+export function payoutChainCosts(payout: Pick<PayoutAmount, 'paymentId' | 'mode'>, costs: { feeLamports: bigint; rentLamports: bigint }): LedgerPosting | undefined {
+  if (costs.feeLamports < 0n || costs.rentLamports < 0n) throw new RangeError('chain costs cannot be negative');
+  const total = costs.feeLamports + costs.rentLamports;
+  if (total === 0n) return undefined;
+  const entries: LedgerEntry[] = [];
+  if (costs.feeLamports > 0n) entries.push({ account: ACCOUNT.gasExpense, asset: ASSET.solSolana, amount: costs.feeLamports });
+  if (costs.rentLamports > 0n) entries.push({ account: ACCOUNT.accountRent, asset: ASSET.solSolana, amount: costs.rentLamports });
+  entries.push({ account: ACCOUNT.treasury, asset: ASSET.solSolana, amount: -total });
+  return { groupId: `${payoutReference(payout.paymentId)}:chain-costs`, mode: payout.mode, reference: payoutReference(payout.paymentId), entries };
+}
+
+/** Per asset, by how much the treasury's holdings changed outside the service: positive in, negative out. */
+export type TreasuryChange = Partial<Record<Asset, bigint>>;
+
+function treasuryChangeEntries(change: TreasuryChange): LedgerEntry[] {
+  return Object.entries(change)
+    .filter(([, amount]) => amount !== 0n)
+    .flatMap(([asset, amount]) => transfer(ACCOUNT.treasury, ACCOUNT.treasuryFunding, asset as Asset, amount));
+}
+
+/**
+ * An operator's transaction that moved funds into or out of the treasury (a top-up, a withdrawal), keyed on its
+ * signature so recording it twice changes nothing. Undefined when it did not change the treasury's holdings.
+ */
+export function treasuryFunded(mode: Mode, signature: string, change: TreasuryChange): LedgerPosting | undefined {
+  const entries = treasuryChangeEntries(change);
+  if (entries.length === 0) return undefined;
+  const reference = `treasury-funding:${signature}`;
+  return { groupId: reference, mode, reference, entries };
+}
+
+/**
+ * What the treasury held on a chain before the service recorded anything there: the chain's holdings less what the
+ * ledger already says, once per chain (`chainId`), e.g. a local chain funded at its genesis, new at every start.
+ */
+export function treasuryOpening(mode: Mode, chainId: string, change: TreasuryChange): LedgerPosting | undefined {
+  const entries = treasuryChangeEntries(change);
+  if (entries.length === 0) return undefined;
+  const reference = `treasury-opening:${mode}:${chainId}`;
+  return { groupId: reference, mode, reference, entries };
+}
+
+export interface SolanaDeposit {
+  /** The transfer's signature and index within it: the indexer's key of the deposit. */
+  txHash: string;
+  logIndex: number;
+  merchantId: string;
+  /** The session's mode: a test deposit is on the test network, held for the test treasury. */
+  mode: Mode;
+  amount: bigint;
+}
+
+export const depositReference = (deposit: Pick<SolanaDeposit, 'txHash' | 'logIndex'>) => `deposit:solana:${deposit.txHash}:${deposit.logIndex}`;
+
+/** A confirmed USDC deposit on Solana was credited to a payment: its deposit account holds what the merchant is owed. */
+export function depositReceived(deposit: SolanaDeposit): LedgerPosting {
+  const amount = positive(deposit.amount, 'a deposit amount');
+  const reference = depositReference(deposit);
+  return { groupId: reference, mode: deposit.mode, reference, entries: transfer(ACCOUNT.deposits, ACCOUNT.merchantPayable(deposit.merchantId), ASSET.usdcSolana, amount) };
+}
+
+/** What a landed sweep transaction moved, read from its balance deltas. */
+export interface SweepDeltas {
+  /** USDC the treasury's account gained (zero for a transaction that failed). */
+  usdc: bigint;
+  /** The fee the treasury paid as fee payer. */
+  feeLamports: bigint;
+  /** Rent the closed deposit accounts returned to the treasury. */
+  rentLamports: bigint;
+}
+
+/**
+ * The postings of a landed sweep (`intentId`: sweep:solana:<batch>): the USDC moved from deposit accounts to the
+ * treasury, the fee, and the recovered rent, one group each so that none holds an entry of zero.
+ */
+export function sweepLanded(intentId: string, mode: Mode, deltas: SweepDeltas): LedgerPosting[] {
+  if (deltas.usdc < 0n || deltas.feeLamports < 0n || deltas.rentLamports < 0n) throw new RangeError('sweep deltas cannot be negative');
+  const group = (suffix: string, entries: LedgerEntry[]): LedgerPosting => ({ groupId: `${intentId}:${suffix}`, mode, reference: intentId, entries });
+  return [
+    ...(deltas.usdc > 0n ? [group('usdc', transfer(ACCOUNT.treasury, ACCOUNT.deposits, ASSET.usdcSolana, deltas.usdc))] : []),
+    ...(deltas.feeLamports > 0n ? [group('fee', transfer(ACCOUNT.gasExpense, ACCOUNT.treasury, ASSET.solSolana, deltas.feeLamports))] : []),
+    ...(deltas.rentLamports > 0n ? [group('rent', transfer(ACCOUNT.treasury, ACCOUNT.rentRecovered, ASSET.solSolana, deltas.rentLamports))] : []),
+  ];
+}
+
+/** A confirmed deposit on a chain other than Solana's USDC, credited to a payment the Solana treasury pays out. */
+export interface CrossChainDeposit {
+  chain: Chain;
+  token: TokenSymbol;
+  /** The indexer's key of the deposit: its transaction and the log's index in it. */
+  txHash: string;
+  logIndex: number;
+  merchantId: string;
+  mode: Mode;
+  /** What arrived, in the token's base units on that chain. */
+  received: bigint;
+  /** What the merchant is owed for it, in Solana USDC base units (the received amount rescaled to 6 decimals). */
+  payable: bigint;
+}
+
+export const crossChainDepositReference = (deposit: Pick<CrossChainDeposit, 'chain' | 'txHash' | 'logIndex'>) => `deposit:${deposit.chain}:${deposit.txHash}:${deposit.logIndex}`;
+
+/**
+ * A deposit on another chain, credited to a payment the treasury pays in Solana USDC: the deposit address holds the
+ * token, the merchant is owed USDC, and the clearing account carries the difference until a transfer lands.
+ */
+export function crossChainDepositReceived(deposit: CrossChainDeposit): LedgerPosting {
+  const received = positive(deposit.received, 'a deposit amount');
+  const payable = positive(deposit.payable, 'a payable amount');
+  const asset = tokenAsset(deposit.token, deposit.chain);
+  if (asset === ASSET.usdcSolana) throw new RangeError('a USDC deposit on Solana is posted by depositReceived');
+  const reference = crossChainDepositReference(deposit);
+  return {
+    groupId: reference,
+    mode: deposit.mode,
+    reference,
+    entries: [
+      ...transfer(ACCOUNT.depositsOn(deposit.chain), ACCOUNT.crossChainClearing, asset, received),
+      ...transfer(ACCOUNT.crossChainClearing, ACCOUNT.merchantPayable(deposit.merchantId), ASSET.usdcSolana, payable),
+    ],
+  };
+}
+
+/** Gas an EVM relayer paid for a landed transaction, in the chain's native coin. */
+const relayerGas = (chain: Chain, wei: bigint) => transfer(ACCOUNT.gasExpenseOn(chain), ACCOUNT.relayer(chain), nativeAsset(chain), wei);
+
+/**
+ * A landed forwarder sweep on an EVM chain or Tron (`intentId`: sweep:<chain>:<batch>): what its Swept events moved
+ * from deposit addresses to the collector, per token asset, and the gas the relayer paid (wei, or sun burned on
+ * Tron); one group each.
+ */
+export function evmSweepLanded(intentId: string, mode: Mode, chain: Chain, landed: { moved: Partial<Record<Asset, bigint>>; gasWei: bigint }): LedgerPosting[] {
+  if (landed.gasWei < 0n || Object.values(landed.moved).some((amount) => amount < 0n)) throw new RangeError('sweep amounts cannot be negative');
+  const group = (suffix: string, entries: LedgerEntry[]): LedgerPosting => ({ groupId: `${intentId}:${suffix}`, mode, reference: intentId, entries });
+  return [
+    ...Object.entries(landed.moved)
+      .filter(([, amount]) => amount > 0n)
+      .map(([asset, amount]) => group(asset, transfer(ACCOUNT.collector(chain), ACCOUNT.depositsOn(chain), asset as Asset, amount))),
+    ...(landed.gasWei > 0n ? [group('gas', relayerGas(chain, landed.gasWei))] : []),
+  ];
+}
+
+/** Gas a relayer paid for a landed transaction of a transfer (approve, burn), keyed by its chain intent. */
+export function relayerGasPaid(intentId: string, mode: Mode, chain: Chain, gasWei: bigint): LedgerPosting | undefined {
+  if (gasWei < 0n) throw new RangeError('gas cannot be negative');
+  if (gasWei === 0n) return undefined;
+  return { groupId: `${intentId}:gas`, mode, reference: intentId, entries: relayerGas(chain, gasWei) };
+}
+
+/**
+ * A landed top-up of an HD deposit address (`intentId`: topup:<chain>:<sweep>): the relayer's coin it sent is now
+ * the address's gas, and the relayer paid the top-up's own gas; one group each.
+ */
+export function hdGasToppedUp(intentId: string, mode: Mode, chain: Chain, landed: { sentWei: bigint; gasWei: bigint }): LedgerPosting[] {
+  if (landed.sentWei < 0n || landed.gasWei < 0n) throw new RangeError('top-up amounts cannot be negative');
+  const sent: LedgerPosting[] =
+    landed.sentWei > 0n ? [{ groupId: `${intentId}:sent`, mode, reference: intentId, entries: transfer(ACCOUNT.depositGasOn(chain), ACCOUNT.relayer(chain), nativeAsset(chain), landed.sentWei) }] : [];
+  const gas = relayerGasPaid(intentId, mode, chain, landed.gasWei);
+  return gas ? [...sent, gas] : sent;
+}
+
+/** Gas an HD deposit address paid for its own sweep (`intentId`: sweep-hd:<chain>:<sweep>), out of its topped-up coin. */
+export function hdSweepGasPaid(intentId: string, mode: Mode, chain: Chain, gasWei: bigint): LedgerPosting | undefined {
+  if (gasWei < 0n) throw new RangeError('gas cannot be negative');
+  if (gasWei === 0n) return undefined;
+  return { groupId: `${intentId}:gas`, mode, reference: intentId, entries: transfer(ACCOUNT.gasExpenseOn(chain), ACCOUNT.depositGasOn(chain), nativeAsset(chain), gasWei) };
+}
+
+/** A CCTP burn landed (`transferId`: transfer_<id>): the collector's USDC is gone from its chain, on its way. */
+export function transferBurned(transferId: string, mode: Mode, chain: Chain, burned: bigint): LedgerPosting {
+  const amount = positive(burned, 'a burned amount');
+  return {
+    groupId: `${transferId}:burned`,
+    mode,
+    reference: transferId,
+    entries: transfer(ACCOUNT.transfersInFlight, ACCOUNT.collector(chain), tokenAsset('USDC', chain), amount),
+  };
+}
+
+/**
+ * The transfer's USDC was minted to the treasury on Solana: what was burned leaves flight, what arrived is the
+ * treasury's, the bridge's fee is the difference, and the clearing account gets back the source-chain USDC it lent.
+ */
+export function transferReceived(transferId: string, mode: Mode, chain: Chain, amounts: { burned: bigint; received: bigint }): LedgerPosting {
+  const burned = positive(amounts.burned, 'a burned amount');
+  const received = positive(amounts.received, 'a received amount');
+  if (received > burned) throw new RangeError(`a transfer cannot deliver more than was burned (${received} > ${burned})`);
+  const fee = burned - received;
+  return {
+    groupId: `${transferId}:received`,
+    mode,
+    reference: transferId,
+    entries: [
+      { account: ACCOUNT.treasury, asset: ASSET.usdcSolana, amount: received },
+      ...(fee > 0n ? [{ account: ACCOUNT.bridgeFees, asset: ASSET.usdcSolana, amount: fee }] : []),
+      { account: ACCOUNT.crossChainClearing, asset: ASSET.usdcSolana, amount: -burned },
+      ...transfer(ACCOUNT.crossChainClearing, ACCOUNT.transfersInFlight, tokenAsset('USDC', chain), burned),
+    ],
+  };
+}
+
+/** An operator's top-up of a relayer's gas, keyed on its transaction so recording it twice changes nothing. */
+export function relayerFunded(mode: Mode, chain: Chain, txHash: string, wei: bigint): LedgerPosting {
+  const amount = positive(wei, 'a top-up');
+  const reference = `relayer-funding:${chain}:${txHash}`;
+  return { groupId: reference, mode, reference, entries: transfer(ACCOUNT.relayer(chain), ACCOUNT.fundingOn(chain), nativeAsset(chain), amount) };
+}
+
+/** Per asset, what the entries sum to: all zero for a balanced group. */
+export function sumByAsset(entries: readonly LedgerEntry[]): Map<Asset, bigint> {
+  const sums = new Map<Asset, bigint>();
+  for (const entry of entries) sums.set(entry.asset, (sums.get(entry.asset) ?? 0n) + entry.amount);
+  return sums;
+}
+
+export function isBalanced(posting: LedgerPosting): boolean {
+  return posting.entries.length > 0 && [...sumByAsset(posting.entries).values()].every((sum) => sum === 0n);
+}

@@ -1,0 +1,247 @@
+// The session's money: which deposits and bank transfers it holds, what is credited, the verdict on the
+// amount, what is still due, what happens at expiry and what must be refunded. Pure and deterministic,
+// so the workflow can run it and the tests can drive it without Temporal. Functions that take the
+// ledger update it in place (it is the workflow's state) and say what happened, for the workflow to act on.
+import { judgeAmount, toleranceBaseUnits, type AmountVerdict, type Tolerance } from './amountJudgement';
+import type { Chain, TokenSymbol } from '../chains/chains';
+import { depositKey, type ConfirmedDeposit, type DepositConfirmations, type DepositObservation, type DepositRef, type DepositState } from './deposit';
+import type { BankTransferReceipt, LedgerState, Refund } from './sessionState';
+import type { SessionStatus } from '../wire/status';
+
+/** What the session asks for, fixed at creation. */
+export interface LedgerTerms {
+  amountUsdCents: bigint;
+  tolerance: Tolerance;
+  bankAccepted: boolean;
+  /** Deposits worth less (in micro-units of the amount due) are dust: kept for a refund, never credited. */
+  minimumDepositMicro: bigint;
+}
+
+/** One cent: a deposit worth less cannot pay for anything and is kept for a refund. */
+export const DEFAULT_MINIMUM_DEPOSIT_CENTS = '1';
+
+/** Refund-only deposits a workflow keeps in its state; older ones stay in Postgres (`deposits.late`) only. */
+export const MAX_REFUND_DEPOSITS_IN_STATE = 20;
+
+/** Whether the session still takes money; a closed one keeps what arrives for refunds. */
+export interface LedgerWindow {
+  closed: boolean;
+  status: SessionStatus;
+}
+
+export type DepositOutcome =
+  /** A duplicate or out-of-order signal: nothing changed. */
+  | { kind: 'ignored' }
+  /** Seen (or seen again after a reorg) and counting confirmations. */
+  | { kind: 'tracked'; deposit: DepositState }
+  | { kind: 'credited'; deposit: DepositState }
+  | { kind: 'reorged'; deposit: DepositState }
+  /**
+   * Not creditable (the session is closed, another token or chain, dust): kept for a refund, the session
+   * and its selected payment unchanged, so a customer's real payment still counts.
+   */
+  | { kind: 'refund'; deposit: DepositState; reason: string };
+
+export type BankOutcome =
+  | { kind: 'duplicate'; sameAmount: boolean }
+  | { kind: 'credited' }
+  | { kind: 'refund'; reason: string };
+
+/** A status the amounts call for, and whether reaching it settles the funds and closes the session. */
+export interface Decision {
+  status: SessionStatus;
+  settle: boolean;
+  close: boolean;
+}
+
+export function emptyLedger(): LedgerState {
+  return { deposits: [], receivedBaseUnits: '0', bankReceipts: [], bankReceivedCents: '0' };
+}
+
+/** Why a deposit cannot be credited to this session, if it cannot. */
+export function depositMismatch(ledger: LedgerState, deposit: DepositObservation, window: LedgerWindow, terms: LedgerTerms): string | undefined {
+  const selection = ledger.selection;
+  if (window.closed) return `arrived after the session closed as ${window.status}`;
+  if (!selection) return 'arrived before a payment method was chosen';
+  if (deposit.chain !== selection.chain || deposit.token !== selection.token) {
+    return `${deposit.token} on ${deposit.chain} received, but the session expects ${selection.token} on ${selection.chain}`;
+  }
+  if (toMicroUnits(BigInt(deposit.amount), selection.decimals) < terms.minimumDepositMicro) return 'below the minimum deposit';
+  return undefined;
+}
+
+/** Marks a deposit refund-only, keeping at most MAX_REFUND_DEPOSITS_IN_STATE of them in the state. */
+function keepForRefund(ledger: LedgerState, deposit: DepositState, reason: string): DepositOutcome {
+  deposit.late = true;
+  const refunds = ledger.deposits.filter((d) => d.late);
+  const dropped = new Set(refunds.slice(0, Math.max(0, refunds.length - MAX_REFUND_DEPOSITS_IN_STATE)));
+  if (dropped.size > 0) ledger.deposits = ledger.deposits.filter((d) => !dropped.has(d));
+  return { kind: 'refund', deposit, reason };
+}
+
+function findDeposit(ledger: LedgerState, ref: DepositRef): DepositState | undefined {
+  return ledger.deposits.find((d) => depositKey(d) === depositKey(ref));
+}
+
+function findOrAdd(ledger: LedgerState, observation: DepositObservation): { deposit: DepositState; isNew: boolean } {
+  const existing = findDeposit(ledger, observation);
+  if (existing) return { deposit: existing, isNew: false };
+  // A detected deposit is in a block: that block is its first confirmation, as the indexers count.
+  const deposit: DepositState = { ...observation, stage: 'detected', confirmations: 1, late: false };
+  ledger.deposits.push(deposit);
+  return { deposit, isNew: true };
+}
+
+export function observeDeposit(ledger: LedgerState, observation: DepositObservation, window: LedgerWindow, terms: LedgerTerms): DepositOutcome {
+  const { deposit, isNew } = findOrAdd(ledger, observation);
+  if (!isNew && deposit.stage !== 'reorged') return { kind: 'ignored' };
+  if (!isNew) {
+    // The same transfer (same key) included again after a reorg: it counts again from its new block.
+    Object.assign(deposit, { blockNumber: observation.blockNumber, blockHash: observation.blockHash, stage: 'detected', confirmations: 1 });
+  }
+  const reason = depositMismatch(ledger, deposit, window, terms);
+  return reason ? keepForRefund(ledger, deposit, reason) : { kind: 'tracked', deposit };
+}
+
+export function confirmDeposit(ledger: LedgerState, confirmed: ConfirmedDeposit, window: LedgerWindow, terms: LedgerTerms): DepositOutcome {
+  const { deposit } = findOrAdd(ledger, confirmed);
+  if (deposit.stage === 'confirmed' || deposit.late) return { kind: 'ignored' };
+  Object.assign(deposit, { blockNumber: confirmed.blockNumber, blockHash: confirmed.blockHash, stage: 'confirmed' });
+  deposit.confirmations = Math.max(deposit.confirmations, confirmed.confirmations);
+  const reason = depositMismatch(ledger, deposit, window, terms);
+  if (reason) return keepForRefund(ledger, deposit, reason);
+  ledger.receivedBaseUnits = (BigInt(ledger.receivedBaseUnits) + BigInt(deposit.amount)).toString();
+  return { kind: 'credited', deposit };
+}
+
+/** Only a deposit still counting confirmations can leave the chain; a confirmed one is final. */
+export function reorgDeposit(ledger: LedgerState, ref: DepositRef): DepositOutcome {
+  const deposit = findDeposit(ledger, ref);
+  if (!deposit || deposit.stage !== 'detected') return { kind: 'ignored' };
+  deposit.stage = 'reorged';
+  return { kind: 'reorged', deposit };
+}
+
+/**
+ * A confirmation the indexer's records do not back credits nothing; a deposit the ledger only knew from
+ * signals (detected, never credited) is forgotten with it, so it no longer holds the session confirming.
+ */
+export function forgetUnbacked(ledger: LedgerState, ref: DepositRef): boolean {
+  const deposit = findDeposit(ledger, ref);
+  if (!deposit || deposit.stage !== 'detected' || deposit.late) return false;
+  ledger.deposits = ledger.deposits.filter((d) => d !== deposit);
+  return true;
+}
+
+export function countConfirmations(ledger: LedgerState, progress: DepositConfirmations): void {
+  const deposit = findDeposit(ledger, progress);
+  if (deposit && deposit.stage === 'detected') deposit.confirmations = Math.max(deposit.confirmations, progress.confirmations);
+}
+
+/** Bank references are compared as banks print them: case and spacing vary between statements. */
+const sameReference = (a: string, b: string) => a.replace(/\s+/g, '').toUpperCase() === b.replace(/\s+/g, '').toUpperCase();
+
+/** Idempotent per reference: a receipt marked twice is one receipt; different references add up. */
+export function receiveBankTransfer(ledger: LedgerState, receipt: BankTransferReceipt, window: LedgerWindow, terms: LedgerTerms): BankOutcome {
+  const known = ledger.bankReceipts.find((r) => sameReference(r.reference, receipt.reference));
+  if (known) return { kind: 'duplicate', sameAmount: known.amountUsdCents === receipt.amountUsdCents };
+  if (window.closed || !terms.bankAccepted) {
+    ledger.bankReceipts.push({ ...receipt, credited: false });
+    return { kind: 'refund', reason: window.closed ? `arrived after the session closed as ${window.status}` : 'bank transfers are not accepted for this session' };
+  }
+  ledger.bankReceipts.push({ ...receipt, credited: true });
+  ledger.bankReceivedCents = (BigInt(ledger.bankReceivedCents) + BigInt(receipt.amountUsdCents)).toString();
+  return { kind: 'credited' };
+}
+
+/** Base units → whole micro-units (6 decimals); what lies below a micro-unit is never credited. */
+export function toMicroUnits(baseUnits: bigint, decimals: number): bigint {
+  return decimals >= 6 ? baseUnits / 10n ** BigInt(decimals - 6) : baseUnits * 10n ** BigInt(6 - decimals);
+}
+
+/**
+ * Expected and credited amounts in one unit, micro-units of the amount due: with a token chosen, its
+ * 6-decimal units at the quoted price; bank cents convert at that same price (exactly 10,000 per cent
+ * at 1:1), so crypto and bank receipts add up to one credited total.
+ */
+export function creditedTotal(ledger: LedgerState, terms: LedgerTerms): { expected: bigint; received: bigint } {
+  const selection = ledger.selection;
+  const expected = selection ? toMicroUnits(BigInt(selection.amount_base_units), selection.decimals) : terms.amountUsdCents * 10_000n;
+  const crypto = selection ? toMicroUnits(BigInt(ledger.receivedBaseUnits), selection.decimals) : 0n;
+  const bank = terms.amountUsdCents > 0n ? (BigInt(ledger.bankReceivedCents) * expected) / terms.amountUsdCents : 0n;
+  return { expected, received: crypto + bank };
+}
+
+export function amountVerdict(ledger: LedgerState, terms: LedgerTerms): AmountVerdict | 'nothing' {
+  const { expected, received } = creditedTotal(ledger, terms);
+  return received === 0n ? 'nothing' : judgeAmount(received, expected, 6, terms.tolerance);
+}
+
+/** Micro-units still to pay; zero once the credited total reaches the expected amount. */
+export function amountDue(ledger: LedgerState, terms: LedgerTerms): bigint {
+  const { expected, received } = creditedTotal(ledger, terms);
+  return received >= expected ? 0n : expected - received;
+}
+
+/**
+ * The status the money calls for. A deposit still confirming keeps the session `confirming`, also past
+ * expiry (it was seen in time). At expiry an underpaid session settles what arrived and closes underpaid;
+ * with nothing credited it expires.
+ */
+export function decideStatus(ledger: LedgerState, terms: LedgerTerms, expiryReached: boolean): Decision {
+  if (ledger.deposits.some((d) => d.stage === 'detected' && !d.late)) return { status: 'confirming', settle: false, close: false };
+  const verdict = amountVerdict(ledger, terms);
+  if (verdict === 'nothing') {
+    if (expiryReached) return { status: 'expired', settle: false, close: true };
+    return { status: ledger.selection ? 'awaiting_payment' : 'pending', settle: false, close: false };
+  }
+  if (verdict === 'under') return { status: 'underpaid', settle: expiryReached, close: expiryReached };
+  return { status: verdict === 'exact' ? 'completed' : 'overpaid', settle: true, close: true };
+}
+
+/** What settles: the selected token as received, a bank transfer as USDC, or both as one 6-decimal total. */
+export function settlementSource(ledger: LedgerState, terms: LedgerTerms): { chain: Chain; token: TokenSymbol; baseUnits: string; decimals: number } {
+  const selection = ledger.selection;
+  const crypto = BigInt(ledger.receivedBaseUnits);
+  const bank = BigInt(ledger.bankReceivedCents);
+  if (selection && bank === 0n) return { chain: selection.chain, token: selection.token, baseUnits: ledger.receivedBaseUnits, decimals: selection.decimals };
+  if (!selection || crypto === 0n) return { chain: 'solana', token: 'USDC', baseUnits: (bank * 10_000n).toString(), decimals: 6 };
+  return { chain: selection.chain, token: selection.token, baseUnits: creditedTotal(ledger, terms).received.toString(), decimals: 6 };
+}
+
+/** Everything that reached the session and was not credited: owed back to whoever sent it. */
+export function refundsDue(ledger: LedgerState): Refund[] {
+  const deposits: Refund[] = ledger.deposits
+    .filter((d) => d.late)
+    .map((d) => ({ kind: 'deposit', chain: d.chain, txHash: d.txHash, logIndex: d.logIndex, token: d.token, amountBaseUnits: d.amount, fromAddress: d.fromAddress }));
+  const bank: Refund[] = ledger.bankReceipts.filter((r) => !r.credited).map((r) => ({ kind: 'bank', reference: r.reference, amountUsdCents: r.amountUsdCents }));
+  return [...deposits, ...bank];
+}
+
+/**
+ * Once a creditable deposit was seen, the payment method can no longer change (a bank transfer does not
+ * fix it: the rest may still come in crypto). Refund-only deposits (dust, another token) do not count.
+ */
+export function hasCreditableDeposit(ledger: LedgerState): boolean {
+  return ledger.deposits.some((d) => !d.late);
+}
+
+/** Once a creditable deposit was seen or a bank transfer credited, the session can no longer be cancelled. */
+export function hasPaymentUnderWay(ledger: LedgerState): boolean {
+  return hasCreditableDeposit(ledger) || ledger.bankReceipts.some((r) => r.credited);
+}
+
+/**
+ * Simulate (test sessions): the received amount that makes the selected payment judge as `status`, in
+ * whole micro-units: the expected amount, half of it, or beyond the tolerance by a tenth.
+ */
+export function simulateReceipt(ledger: LedgerState, status: 'completed' | 'underpaid' | 'overpaid', terms: LedgerTerms): void {
+  const selection = ledger.selection;
+  if (!selection) throw new Error('a simulated receipt needs a selected payment');
+  const expected = BigInt(selection.amount_base_units);
+  const unit = selection.decimals > 6 ? 10n ** BigInt(selection.decimals - 6) : 1n;
+  const tolerance = toleranceBaseUnits(expected, selection.decimals, terms.tolerance);
+  const tenth = expected / 10n > unit ? expected / 10n : unit;
+  const received = status === 'completed' ? expected : status === 'underpaid' ? expected / 2n : expected + tolerance + tenth;
+  ledger.receivedBaseUnits = ((received / unit) * unit).toString();
+}

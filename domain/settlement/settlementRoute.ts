@@ -1,0 +1,45 @@
+// Which way a payment is settled. The Solana USDC treasury pays a merchant only for money verified on a chain: in
+// test mode for every pair (a signer without a test treasury falls back to the simulator), in live mode only for
+// the pairs the operator listed in SETTLEMENT_LIVE_ROUTES, the ones whose deposits refill that treasury. A bank
+// transfer is an operator's claim and a simulated receipt (POST …/simulate) no money at all: neither is a chain
+// fact, so neither ever draws on the treasury.
+import { CHAINS, TOKENS, type Chain, type TokenSymbol } from '../chains/chains';
+import type { Mode } from '../wire/session';
+
+/** The settlements row's provider for a treasury payout. */
+export const TREASURY_PROVIDER = 'solana-treasury';
+
+export type SettlementRoute = 'treasury' | 'simulated' | 'unavailable';
+
+export interface LiveRoute {
+  token: TokenSymbol;
+  chain: Chain;
+}
+
+export const DEFAULT_LIVE_ROUTES = 'USDC:solana';
+
+/** `TOKEN:chain` pairs, comma-separated; throws naming the first entry that is not one. */
+export function parseLiveRoutes(text: string): LiveRoute[] {
+  const entries = text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  return entries.map((entry) => {
+    const [token, chain, ...rest] = entry.split(':');
+    if (rest.length > 0 || !TOKENS.includes(token as TokenSymbol) || !CHAINS.includes(chain as Chain)) {
+      throw new Error(`"${entry}" is not a TOKEN:chain pair (tokens: ${TOKENS.join(', ')}; chains: ${CHAINS.join(', ')})`);
+    }
+    return { token: token as TokenSymbol, chain: chain as Chain };
+  });
+}
+
+export interface RouteRequest {
+  mode: Mode;
+  chain: Chain;
+  token: TokenSymbol;
+  /** What backs the credited money: chain deposits only, any bank transfer, or a simulated receipt. */
+  backing: 'chain' | 'bank' | 'simulated';
+}
+
+export function settlementRoute(request: RouteRequest, liveRoutes: readonly LiveRoute[]): SettlementRoute {
+  if (request.mode === 'test') return request.backing === 'chain' ? 'treasury' : 'simulated';
+  if (request.backing !== 'chain') return 'unavailable';
+  return liveRoutes.some((route) => route.chain === request.chain && route.token === request.token) ? 'treasury' : 'unavailable';
+}

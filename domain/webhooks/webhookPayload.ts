@@ -1,0 +1,119 @@
+// The payload of spec 6.1. The other events carry the same fields where they apply: no payment_id or
+// token amounts before a method was chosen, no settlement before funds were settled. Beyond the
+// contract's five, `payment.confirming` announces a deposit seen and `payment.cancelled` a cancel.
+import { centsToUsd } from '../money/money';
+import { toSixDecimalString } from '../money/pricing';
+import type { Metadata, Mode } from '../wire/session';
+import type { SessionStatus } from '../wire/status';
+
+export const WEBHOOK_EVENTS = [
+  'payment.completed',
+  'payment.expired',
+  'payment.underpaid',
+  'payment.overpaid',
+  'payment.failed',
+  'payment.confirming',
+  'payment.cancelled',
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** Statuses whose arrival is announced to the merchant; the others are visible by polling. */
+export const EVENT_FOR_STATUS: Partial<Record<SessionStatus, WebhookEvent>> = {
+  completed: 'payment.completed',
+  expired: 'payment.expired',
+  underpaid: 'payment.underpaid',
+  overpaid: 'payment.overpaid',
+  failed: 'payment.failed',
+  confirming: 'payment.confirming',
+  cancelled: 'payment.cancelled',
+};
+
+export interface WebhookPayloadInput {
+  event: WebhookEvent;
+  status: SessionStatus;
+  sessionId: string;
+  extTransactionId: string;
+  amountUsdCents: string;
+  metadata: Metadata;
+  payment?: {
+    paymentId: string;
+    tokenSymbol: string;
+    chain: string;
+    expectedBaseUnits: string;
+    receivedBaseUnits: string;
+    decimals: number;
+  };
+  settlement?: { amountUsdcBaseUnits: string; settledAt: string; reference: string; provider: string };
+  timestamp: string;
+}
+
+export interface WebhookPayload {
+  event: WebhookEvent;
+  /** The delivery's `wh_` id (the X-Service-Idempotency-Key), signed so a body cannot pass under another key. */
+  delivery_id: string;
+  /** Signed too, so a test-mode delivery can never pass as a live one (Stripe's `livemode`). */
+  livemode: boolean;
+  payment_id?: string;
+  session_id: string;
+  transaction_id: string;
+  status: SessionStatus;
+  amount: {
+    usd_requested: number;
+    token_expected?: string;
+    token_received?: string;
+    token_symbol?: string;
+    chain?: string;
+  };
+  /**
+   * Beyond the contract's three: `reference` finds the settlement on chain (the payout's transaction signature),
+   * and `provider` says how it settled — `simulated` when no treasury paid anything (test mode without one).
+   */
+  settlement?: { amount_usdc: string; chain: 'solana'; settled_at: string; reference: string; provider: string };
+  metadata: Metadata;
+  timestamp: string;
+}
+
+/** What a status change says; the delivery that carries it adds its identity (`webhookBody`). */
+export type WebhookContent = Omit<WebhookPayload, 'delivery_id' | 'livemode'>;
+
+export function buildWebhookPayload(input: WebhookPayloadInput): WebhookContent {
+  const payment = input.payment;
+  return {
+    event: input.event,
+    ...(payment ? { payment_id: payment.paymentId } : {}),
+    session_id: input.sessionId,
+    transaction_id: input.extTransactionId,
+    status: input.status,
+    amount: {
+      usd_requested: centsToUsd(BigInt(input.amountUsdCents)),
+      ...(payment
+        ? {
+            token_expected: toSixDecimalString(BigInt(payment.expectedBaseUnits), payment.decimals),
+            token_received: toSixDecimalString(BigInt(payment.receivedBaseUnits), payment.decimals),
+            token_symbol: payment.tokenSymbol,
+            chain: payment.chain,
+          }
+        : {}),
+    },
+    ...(input.settlement
+      ? {
+          settlement: {
+            amount_usdc: toSixDecimalString(BigInt(input.settlement.amountUsdcBaseUnits), 6),
+            chain: 'solana' as const,
+            settled_at: input.settlement.settledAt,
+            reference: input.settlement.reference,
+            provider: input.settlement.provider,
+          },
+        }
+      : {}),
+    metadata: input.metadata,
+    timestamp: input.timestamp,
+  };
+}
+
+/** The exact bytes a delivery sends and signs: the content with the delivery's id and mode after the event name. */
+export function webhookBody(content: WebhookContent, deliveryId: string, mode: Mode): string {
+  const { event, ...rest } = content;
+  const payload: WebhookPayload = { event, delivery_id: deliveryId, livemode: mode === 'live', ...rest };
+  return JSON.stringify(payload);
+}
