@@ -4,7 +4,7 @@ import type { AppState, MerchantAuth, SessionAuth } from './context';
 /**
  * A request's ctx.state. Its logger is made on first use, bound to the request id and every field bound by then
  * (who authenticated): one pino child per request that logs, none for one that does not. A child costs the
- * serialisation of its bindings; two per request were 3 % of the API's CPU under a get-session load (issue 16).
+ * serialisation of its bindings; two per request were 3 % of the API's CPU under a get-session load.
  */
 export class RequestState implements AppState {
   auth?: MerchantAuth;

@@ -1,4 +1,4 @@
-// The service with many sessions open (issue 16 item 5): one session worker (bin/worker.ts) and one indexer
+// The service with many sessions open: one session worker (bin/worker.ts) and one indexer
 // (bin/indexer.ts) as processes of their own, so their RSS is their own, the API and the signer in this process,
 // the local Hardhat chain behind an RPC-counting proxy. BENCH_SCALE_SESSIONS sessions (10,000 unless set) are
 // opened through the API, each with USDC on base chosen, so each has a deposit address the indexer watches.

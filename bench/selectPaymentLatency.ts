@@ -3,11 +3,11 @@
 // address come from xpubs on the session worker, a Solana one from the signer's pool), on their test networks' contracts:
 // choosing a pair reads no chain, so no chain runs here. The clock covers the select-payment request alone, client
 // side over loopback HTTP. Two runs: the merchant's server creates the sessions first and the customers choose once
-// the hosted page is open, as a checkout goes (the issue's figure); and each customer's session created and chosen
-// at once, the select racing the workflow's first task, the worst a page that chooses for the customer could see.
-// Side by side with the first run, the same customers send the session's Update through the Temporal client, without
-// the API and HTTP, and then a bare Update (bareUpdateWorkflow.ts): what the Update alone costs on this machine, the
-// floor select-payment's own work stands on.
+// the hosted page is open, as a checkout goes (the figure bench/RESULTS.md gives first); and each customer's session
+// created and chosen at once, the select racing the workflow's first task, the worst a page that chooses for the
+// customer could see. Side by side with the first run, the same customers send the session's Update through the
+// Temporal client, without the API and HTTP, and then a bare Update (bareUpdateWorkflow.ts): what the Update alone
+// costs on this machine, the floor select-payment's own work stands on.
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { QueryDefinition } from '@temporalio/common';

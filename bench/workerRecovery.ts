@@ -1,4 +1,4 @@
-// Recovery after a crash (issue 16 item 3): the session worker and the webhook worker run as processes of their own
+// Recovery after a crash: the session worker and the webhook worker run as processes of their own
 // (bin/worker.ts, bin/webhookWorker.ts) beside the signer, the API and the Solana indexer in this process, the local
 // Solana chain with a funded treasury, and a webhook receiver. Some sessions are killed mid-delivery: paid, settled,
 // their payment.completed attempt held unanswered by the receiver. Others mid-settlement: their deposits confirmed

@@ -1,8 +1,9 @@
 // The signer worker process: `npm run signer` with TEMPORAL_ADDRESS and the signing material set (DEPOSIT_MNEMONIC_*,
-// SOLANA_TREASURY_KEY_*; later the relayer keys). It alone holds them (SETTLEMENT.md rule 4); with a treasury key it
-// also needs DATABASE_URL and the mode's RPC_URLS_SOLANA_* (worker/createSignerWorker.ts).
-// `npm run signer -- --print-xpubs` prints the main worker's DEPOSIT_XPUB_* variables for these mnemonics, and the
-// SOLANA_TREASURY_ADDRESS_* of its treasury keys (for the worker's reconciliation and the admin CLI), and exits.
+// SOLANA_TREASURY_KEY_*; later the relayer keys). It alone holds them
+// (docs/settlement.md#r4-keys-in-the-signer-alone); with a treasury key it also needs DATABASE_URL and the mode's
+// RPC_URLS_SOLANA_* (worker/createSignerWorker.ts). `npm run signer -- --print-xpubs` prints the main worker's
+// DEPOSIT_XPUB_* variables for these mnemonics, and the SOLANA_TREASURY_ADDRESS_* of its treasury keys (for the
+// worker's reconciliation and the admin CLI), and exits.
 import { NativeConnection } from '@temporalio/worker';
 import { depositXpubsFromSeeds } from '../domain/addresses/hdDerivation';
 import { keepSolanaAddressPoolAhead } from '../activities/depositAddresses/solanaAddressPool';

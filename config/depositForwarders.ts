@@ -1,4 +1,4 @@
-// The deposit-forwarder contracts per mode and chain family (issue 14): EVM_DEPOSIT_FACTORY_<MODE> with
+// The deposit-forwarder contracts per mode and chain family: EVM_DEPOSIT_FACTORY_<MODE> with
 // EVM_DEPOSIT_FORWARDER_<MODE>, TRON_DEPOSIT_FACTORY_<MODE> with TRON_DEPOSIT_FORWARDER_<MODE>. Both of a pair or
 // neither: a factory alone would give addresses whose clones delegate to an unknown implementation. A family
 // without its pair keeps HD deposit addresses. Public material only, so any process may read them.

@@ -206,7 +206,7 @@ export type Config = {
   cctpFastChains: CctpSourceChain[];
   /**
    * Whole USDC above which the signer re-reads a payout's deposits from the chain's RPC endpoint as well as the
-   * indexer's rows (SETTLEMENT.md rule 3); 0 re-reads every payout.
+   * indexer's rows (docs/settlement.md#r3-paid-on-the-indexers-facts); 0 re-reads every payout.
    */
   settlementRpcRecheckAboveUsdc: number;
   /**

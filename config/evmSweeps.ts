@@ -1,4 +1,4 @@
-// The relayer's EVM writes and the forwarder sweeps (issue 14 item 3): the relayer key per mode (signing material,
+// The relayer's EVM writes and the forwarder sweeps: the relayer key per mode (signing material,
 // config/signingMaterial.ts checks who holds it), the writer's fee ceiling per chain, when a transaction counts as
 // stuck and how much a replacement raises its fees, each chain's sweep threshold and the batch size. Read once at
 // start with the rest of the configuration; docs/configuration.md lists them.

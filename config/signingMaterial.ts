@@ -1,6 +1,7 @@
-// Signing material (SETTLEMENT.md rule 4): the variables only the signer worker may hold, and what each must look
-// like. Every other process refuses to start when given one, so a key copied into the wrong container is caught
-// at once rather than left readable by code that makes outbound calls. Messages name the variable, never its value.
+// Signing material (docs/settlement.md#r4-keys-in-the-signer-alone): the variables only the signer worker may hold,
+// and what each must look like. Every other process refuses to start when given one, so a key copied into the wrong
+// container is caught at once rather than left readable by code that makes outbound calls. Messages name the
+// variable, never its value.
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { base58, hex } from '@scure/base';

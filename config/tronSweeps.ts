@@ -1,4 +1,4 @@
-// The Tron relayer's sweeps (issue 14 item 3): the relayer key per mode (signing material, config/signingMaterial.ts
+// The Tron relayer's sweeps: the relayer key per mode (signing material, config/signingMaterial.ts
 // checks who holds it and its shape), the most sun one sweepMany may burn, the most one HD address's transfer may burn
 // (and its top-up), and Tron's sweep threshold. SWEEP_BATCH_SIZE and SWEEP_INTERVAL_SECONDS are shared with the EVM sweeps. Read once at start with
 // the rest of the configuration; docs/configuration.md lists them.

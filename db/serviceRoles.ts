@@ -1,4 +1,4 @@
-// Least-privilege database roles for the service's processes (issue 12). Migrations run as the schema
+// Least-privilege database roles for the service's processes. Migrations run as the schema
 // owner; the api, the worker and the indexer each log in as their own role, which reads what it needs and
 // writes only the tables its code writes. The deposit facts (amount, block, stage, confirmations) belong to
 // the indexer alone: the worker may only record its verdict (credited, late), so no workflow activity, and

@@ -15,7 +15,7 @@ export function deliveryAttemptQueue(deliveryWorkflowQueue: string): string {
   return deliveryWorkflowQueue.endsWith(WEBHOOK_QUEUE_SUFFIX) ? deliveryWorkflowQueue : webhookTaskQueue(deliveryWorkflowQueue);
 }
 
-/** The signer worker's queue: the only process holding signing material polls it (SETTLEMENT.md rule 4). */
+/** The signer worker's queue: the only process holding signing material polls it (docs/settlement.md#r4-keys-in-the-signer-alone). */
 export function signerTaskQueue(sessionTaskQueue: string): string {
   return `${sessionTaskQueue}-signer`;
 }

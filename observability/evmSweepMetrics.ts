@@ -1,4 +1,4 @@
-// The sweep inventory's gauges on the API's registry (issue 14 item 6), read from Postgres on each scrape: what each
+// The sweep inventory's gauges on the API's registry, read from Postgres on each scrape: what each
 // chain's collector holds per asset by the ledger (collector:<chain>: swept, not yet moved on), the EVM relayer's gas
 // per chain as the signer last read it, and how long the oldest deposit no sweep has taken (at a forwarder or an HD
 // address) has waited, per EVM chain and Tron: alert when it passes a few sweep intervals. The names say evm from

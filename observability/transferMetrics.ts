@@ -1,4 +1,4 @@
-// CCTP transfers in flight on the API's registry (issue 14 item 6), read from Postgres on each scrape: how many
+// CCTP transfers in flight on the API's registry, read from Postgres on each scrape: how many
 // are at each stage per (mode, source chain), and how long the oldest has been in flight. Every stage of every
 // pair is reported, zero included, so an alert's series never vanish: a Standard transfer lands in ~15-20 minutes,
 // so checkout_transfer_oldest_in_flight_seconds > 3600 means one is stuck (docs/settlement.md#cctp-transfers).

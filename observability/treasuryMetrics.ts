@@ -1,4 +1,4 @@
-// The treasury's gauges on the API's registry (issue 13 item 9), read from Postgres on each scrape: the on-chain
+// The treasury's gauges on the API's registry, read from Postgres on each scrape: the on-chain
 // balance and the differences of each mode's last reconciliation (worker/reconciliationSweeper.ts), the USDC
 // unconfirmed payouts reserve, and payouts and chain intents waiting by age. Ages are cumulative ("older than"),
 // so an alert is one series: checkout_payouts_waiting{older_than_seconds="600"} > 0. Amounts are base units, exact

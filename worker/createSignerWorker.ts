@@ -1,6 +1,7 @@
-// The signer worker: the only process given signing material (SETTLEMENT.md rule 4). It polls its own task queue,
-// named after the session queue, and runs no workflow and no other activity. It needs a database only when it
-// holds a treasury key: payouts are written ahead of signing (activities/settlement/treasuryPayout.ts).
+// The signer worker: the only process given signing material (docs/settlement.md#r4-keys-in-the-signer-alone). It
+// polls its own task queue, named after the session queue, and runs no workflow and no other activity. It needs a
+// database only when it holds a treasury key: payouts are written ahead of signing
+// (activities/settlement/treasuryPayout.ts).
 import { createKeyPairSignerFromBytes, createSolanaRpc, type Address } from '@solana/kit';
 import { base58 } from '@scure/base';
 import { type NativeConnection, Worker } from '@temporalio/worker';

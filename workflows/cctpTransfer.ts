@@ -1,5 +1,5 @@
-// CCTP V2 transfers of USDC from a chain's DepositCollector to the Solana treasury (SETTLEMENT.md "The model":
-// inventory on its own clock). transferUsdc runs on the schedule transfer_usdc_<chain>_<mode>
+// CCTP V2 transfers of USDC from a chain's DepositCollector to the Solana treasury (inventory on its own clock,
+// docs/settlement.md#r6-inventory-on-its-own-clock). transferUsdc runs on the schedule transfer_usdc_<chain>_<mode>
 // (worker/transferSchedules.ts): it asks the signer to start a transfer when the collector holds enough, and makes
 // sure the chain's transfer in flight has its workflow. cctpTransfer (id transfer_<id>) carries one transfer
 // through its stages, burned → attested → received; each step is a resumable signer pass (activities/transfers/).

@@ -1,4 +1,4 @@
-// Sweeps one (chain, token, mode)'s deposit addresses into the collector (issue 14 item 3), forwarder batches and HD
+// Sweeps one (chain, token, mode)'s deposit addresses into the collector, forwarder batches and HD
 // addresses, on an EVM chain or Tron alike. Started by the schedule sweep_evm_<chain>_<token>_<mode> or
 // sweep_tron_<token>_<mode> (worker/sweepSchedules.ts) or an operator (checkout-admin sweep now). The signer plans the
 // sweeps, written ahead under this run's workflow id, so a retried plan finds them; each is advanced pass after pass

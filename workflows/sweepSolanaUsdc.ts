@@ -1,4 +1,4 @@
-// Sweeps a mode's Solana deposit accounts into its treasury (SETTLEMENT.md "The model": inventory on its own clock,
+// Sweeps a mode's Solana deposit accounts into its treasury (docs/settlement.md#r6-inventory-on-its-own-clock:
 // never blocking a session). Started by the schedule sweep_solana_usdc_<mode> (worker/sweepSchedules.ts) or an
 // operator (checkout-admin sweep run). The signer plans the batches, written ahead under this run's workflow id, so
 // a retried plan finds them; each batch is advanced pass after pass until it has landed or proved empty.

@@ -1,5 +1,5 @@
-// Write-ahead EVM transactions from a relayer (SETTLEMENT.md rule 1; issue 14's sweeps and burns). An intent row
-// fixes the call first; signing takes the relayer's next nonce and stores the raw bytes and hash in the same
+// Write-ahead EVM transactions from a relayer (docs/settlement.md#r1-written-ahead: its sweeps and CCTP burns). An
+// intent row fixes the call first; signing takes the relayer's next nonce and stores the raw bytes and hash in the same
 // database transaction, before anything is sent; every broadcast sends those stored bytes, so a process killed at
 // any point resumes from the row and the chain sees one transaction per nonce. A transaction that waits too long is
 // replaced by the same call with the same nonce and higher fees (the old hash kept: either may be mined); a new

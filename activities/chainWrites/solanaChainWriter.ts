@@ -1,6 +1,6 @@
-// Write-ahead Solana transactions (SETTLEMENT.md rule 1). An intent row exists first; signing stores the wire
-// bytes, signature and last valid block height before anything is sent; every broadcast sends those stored bytes,
-// so a process killed at any point resumes from the row and the cluster sees one transaction, however often it
+// Write-ahead Solana transactions (docs/settlement.md#r1-written-ahead). An intent row exists first; signing stores
+// the wire bytes, signature and last valid block height before anything is sent; every broadcast sends those stored
+// bytes, so a process killed at any point resumes from the row and the cluster sees one transaction, however often it
 // is sent. A replacement is signed only once judgeAttempt proves the stored one dead; its signature is kept.
 import {
   getBase64EncodedWireTransaction,

@@ -1,9 +1,9 @@
-// Write-ahead Tron transactions from the relayer (SETTLEMENT.md rule 1; the Tron sweep's foundation). An intent row
-// fixes the call first; signing builds raw_data here from the solidified head (reference block, expiration), signs its
-// txID with the relayer's key in this process, and stores the signed Transaction's bytes, txID and expiration before
-// anything is sent. Every broadcast sends those stored bytes, so a process killed at any point resumes from the row
-// and the chain sees one transaction. A new one is signed only once the old one is proven dead (domain/chainWrites/tronChainIntent.ts),
-// its txID kept.
+// Write-ahead Tron transactions from the relayer (docs/settlement.md#r1-written-ahead; the Tron sweep's foundation).
+// An intent row fixes the call first; signing builds raw_data here from the solidified head (reference block,
+// expiration), signs its txID with the relayer's key in this process, and stores the signed Transaction's bytes, txID
+// and expiration before anything is sent. Every broadcast sends those stored bytes, so a process killed at any point
+// resumes from the row and the chain sees one transaction. A new one is signed only once the old one is proven dead
+// (domain/chainWrites/tronChainIntent.ts), its txID kept.
 //
 // raw_data is built locally rather than taken from /wallet/triggersmartcontract: a node-built transaction is whatever
 // the node says, and signing it would mean checking every field against the call; built here, the node only supplies

@@ -1,5 +1,6 @@
-// The Tron relayer's key, held in this process only (SETTLEMENT.md rule 4): TRON_RELAYER_KEY_<MODE>, 64 hex digits as
-// TronWeb and wallets export it. It signs a transaction's txID locally; nothing but the signature leaves.
+// The Tron relayer's key, held in this process only (docs/settlement.md#r4-keys-in-the-signer-alone):
+// TRON_RELAYER_KEY_<MODE>, 64 hex digits as TronWeb and wallets export it. It signs a transaction's txID locally;
+// nothing but the signature leaves.
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';

@@ -1,9 +1,9 @@
-// The payout's own check that the money it pays out arrived (SETTLEMENT.md rule 3), run by the signer right before
-// the payout row is written. It runs in the signer, not in a main-worker activity before it, because the signer is
-// the process that moves money: a check in another process could be skipped by anyone who can start the payout
-// activity on the signer's queue, which is exactly who a forged signal comes from. The signer reads the indexer's
-// deposits rows (no workflow activity writes their facts, db/serviceRoles.ts) and, above a configured amount,
-// asks the chain's node itself.
+// The payout's own check that the money it pays out arrived (docs/settlement.md#r3-paid-on-the-indexers-facts), run
+// by the signer right before the payout row is written. It runs in the signer, not in a main-worker activity before
+// it, because the signer is the process that moves money: a check in another process could be skipped by anyone who
+// can start the payout activity on the signer's queue, which is exactly who a forged signal comes from. The signer
+// reads the indexer's deposits rows (no workflow activity writes their facts, db/serviceRoles.ts) and, above a
+// configured amount, asks the chain's node itself.
 import { ApplicationFailure, log, metricMeter } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
 import { judgeChainReading, judgeDepositBacking, needsChainReread, type DepositFact, type DepositReader } from '../../domain/settlement/depositBacking';

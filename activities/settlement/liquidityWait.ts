@@ -1,6 +1,7 @@
-// What a session shows while its treasury payout waits for liquidity (SETTLEMENT.md "Liquidity short"): it stays
-// `confirming`, its read model saying "awaiting settlement liquidity", and the operator is alerted once per wait, by
-// a counter and an error log, to top the treasury up. When the payout proceeds the session says again what it said.
+// What a session shows while its treasury payout waits for liquidity (docs/settlement.md#r7-short-liquidity-waits):
+// it stays `confirming`, its read model saying "awaiting settlement liquidity", and the operator is alerted once per
+// wait, by a counter and an error log, to top the treasury up. When the payout proceeds the session says again what
+// it said.
 import { log, metricMeter } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
 import { noteStatusReason, withdrawStatusReason } from '../../db/repositories/sessions';

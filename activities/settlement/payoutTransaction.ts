@@ -1,4 +1,4 @@
-// The Solana payout transaction (SETTLEMENT.md "Solana"): create the merchant's USDC account if it is missing
+// The Solana payout transaction (docs/settlement.md#payouts): create the merchant's USDC account if it is missing
 // (owner = merchant wallet, paid by the treasury), transferChecked the amount from the treasury's USDC account,
 // and a memo with the pay_… id so a reconciler can match the transfer from chain data alone (left out only where
 // the chain cannot run the Memo program: TreasuryPayoutDeps.memo). The treasury is fee payer and token authority.

@@ -1,7 +1,7 @@
-// Pays a merchant from the Solana USDC treasury (SETTLEMENT.md "The model"), once per payment, ever. The payout
-// row (amount, wallet, intent) and its ledger reservation are written before anything is signed; the chain intent
-// carries the transaction through signing, broadcast and confirmation. Each call is one resumable pass: the
-// caller (the settlement workflow) calls again until the outcome is confirmed, waiting while it is submitted or
+// Pays a merchant from the Solana USDC treasury (docs/settlement.md#r6-inventory-on-its-own-clock), once per payment,
+// ever. The payout row (amount, wallet, intent) and its ledger reservation are written before anything is signed; the
+// chain intent carries the transaction through signing, broadcast and confirmation. Each call is one resumable pass:
+// the caller (the settlement workflow) calls again until the outcome is confirmed, waiting while it is submitted or
 // awaiting liquidity. Short liquidity is an outcome to wait on, never a failure.
 import { ApplicationFailure } from '@temporalio/activity';
 import { getTokenDecoder } from '@solana-program/token';

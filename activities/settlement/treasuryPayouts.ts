@@ -1,6 +1,7 @@
-// The signer's payout activity: one treasury per mode, each held by the signer alone (SETTLEMENT.md rule 4). A mode
-// the operator gave no treasury key answers no_treasury without touching the database, so the settlement workflow
-// can choose what that means: test mode settles simulated, live mode fails loudly.
+// The signer's payout activity: one treasury per mode, each held by the signer alone
+// (docs/settlement.md#r4-keys-in-the-signer-alone). A mode the operator gave no treasury key answers no_treasury
+// without touching the database, so the settlement workflow can choose what that means: test mode settles simulated,
+// live mode fails loudly.
 import type { Mode } from '../../domain/wire/session';
 import { createTreasuryPayout, type PayoutOutcome, type PayoutRequest, type TreasuryPayoutDeps } from './treasuryPayout';
 

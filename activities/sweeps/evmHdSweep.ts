@@ -1,5 +1,5 @@
 // Sweeps HD EOA deposit addresses (sessions from before the forwarders) into the collector, on the signer: it alone
-// holds the deposit seed the address's key derives from, and the relayer key that pays for its gas (issue 14 item 2).
+// holds the deposit seed the address's key derives from, and the relayer key that pays for its gas.
 // The plan writes one sweep per address, its transfer(collector, amount) fixed as the chain intent
 // sweep-hd:<chain>:<id> with the address as sender (so the address has its own nonces). Each advance is one
 // resumable step: the relayer's top-up topup:<chain>:<id> of exactly what the transfer can cost, less what the

@@ -1,4 +1,4 @@
-// Sweeps deposit addresses on one chain into the collector (issue 14 items 2 and 3), on the signer: it alone holds the
+// Sweeps deposit addresses on one chain into the collector, on the signer: it alone holds the
 // relayer key that pays the fees and is the factory's sweeper. The EVM chains and Tron share this: the TVM runs the
 // same DepositFactory, so only the chain's writer, its balance reads and its receipts differ (evmSweep.ts,
 // tronSweep.ts). A plan writes each batch as a sweep row and its chain intent (sweepMany(salts, token) on the

@@ -1,7 +1,8 @@
-// Sweeps Solana deposit accounts into the treasury (SETTLEMENT.md "Solana"), on the signer: it alone holds the deposit
-// seed and the treasury key. A plan writes each batch as a sweep row and chain intent before anything is signed;
-// each advance is one resumable pass of the chain writer, and a landed sweep is recorded, with its ledger postings,
-// from the transaction's balance deltas. The main worker has no Solana endpoint: the chain is read here, as payouts do.
+// Sweeps Solana deposit accounts into the treasury (docs/settlement.md#deposit-sweeps), on the signer: it alone holds
+// the deposit seed and the treasury key. A plan writes each batch as a sweep row and chain intent before anything is
+// signed; each advance is one resumable pass of the chain writer, and a landed sweep is recorded, with its ledger
+// postings, from the transaction's balance deltas. The main worker has no Solana endpoint: the chain is read here, as
+// payouts do.
 import { getTokenDecoder } from '@solana-program/token';
 import { createKeyPairSignerFromBytes, type Address, type Signature } from '@solana/kit';
 import { postLedger } from '../../db/repositories/ledger';

@@ -1,5 +1,6 @@
 // The signer's sweep activities: per mode, the treasury that receives the sweep and the seed whose keys sign for the
-// deposit accounts (SETTLEMENT.md rule 4). A mode without a treasury or a seed answers no_treasury and touches nothing.
+// deposit accounts (docs/settlement.md#r4-keys-in-the-signer-alone). A mode without a treasury or a seed answers
+// no_treasury and touches nothing.
 import type { Mode } from '../../domain/wire/session';
 import type { DepositSeeds } from '../../domain/addresses/depositSeed';
 import type { TreasuryPayoutDeps } from '../settlement/treasuryPayout';

@@ -1,7 +1,8 @@
-// The Solana deposit sweep transaction (SETTLEMENT.md "Solana"): for each deposit account, transferChecked what is
-// swept to the treasury's USDC account, then, when that empties it, closeAccount with the rent to the treasury. The treasury pays the
-// fee, so deposit keys need no SOL; each deposit key signs as its account's token authority. closeAccount requires a
-// zero balance, so a deposit landing after signing fails the whole transaction and the next sweep takes it.
+// The Solana deposit sweep transaction (docs/settlement.md#deposit-sweeps): for each deposit account, transferChecked
+// what is swept to the treasury's USDC account, then, when that empties it, closeAccount with the rent to the
+// treasury. The treasury pays the fee, so deposit keys need no SOL; each deposit key signs as its account's token
+// authority. closeAccount requires a zero balance, so a deposit landing after signing fails the whole transaction and
+// the next sweep takes it.
 import { getCloseAccountInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import type { Address, KeyPairSigner } from '@solana/kit';
 import type { BlockhashLifetime } from '../chainWrites/solanaChainWriter';

@@ -1,7 +1,8 @@
 // One CCTP V2 route, (source chain, mode) → the Solana treasury, on the signer: it alone holds the relayer key that
-// burns from the DepositCollector and the treasury key that pays for the receive (SETTLEMENT.md rule 4). Every
-// function is one resumable pass over the transfers row and its chain intents (burn:<id>, recv:<nonce>): a pass
-// killed anywhere is simply run again, and what is on chain or in the row decides what the next pass does.
+// burns from the DepositCollector and the treasury key that pays for the receive
+// (docs/settlement.md#r4-keys-in-the-signer-alone). Every function is one resumable pass over the transfers row and
+// its chain intents (burn:<id>, recv:<nonce>): a pass killed anywhere is simply run again, and what is on chain or in
+// the row decides what the next pass does.
 import { ApplicationFailure } from '@temporalio/activity';
 import { getAddressEncoder, type Signature } from '@solana/kit';
 import { encodeFunctionData, erc20Abi, hexToBytes, toHex, type Address, type Hex, type PublicClient } from 'viem';

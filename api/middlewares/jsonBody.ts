@@ -6,7 +6,7 @@ import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from
 
 /** Reads a JSON request body into ctx.request.body with size, depth and content limits; bad input becomes a clean 4xx. */
 export function jsonBody(limitBytes: number): Koa.Middleware<AppState> {
-  // Bodiless methods pass straight on, without an async step of their own (issue 16).
+  // Bodiless methods pass straight on, without an async step of their own: each one costs every request its promises.
   return (ctx, next) => (BODY_METHODS.has(ctx.method) ? readBody(ctx, next, limitBytes) : next());
 }
 

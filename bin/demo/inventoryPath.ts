@@ -1,7 +1,7 @@
 // What happens to an EVM deposit after the treasury has paid the merchant: the inventory path that carries the
-// deposit's USDC back to the treasury (SETTLEMENT.md, "The model"), as the stack runs it. The demo triggers the two
-// schedules at once, as `checkout-admin sweep now` does, where `npm start` waits for their intervals
-// (SWEEP_INTERVAL_SECONDS, TRANSFER_INTERVAL_SECONDS), and mines blocks in the background as a chain produces
+// deposit's USDC back to the treasury (docs/settlement.md#r6-inventory-on-its-own-clock), as the stack runs it. The
+// demo triggers the two schedules at once, as `checkout-admin sweep now` does, where `npm start` waits for their
+// intervals (SWEEP_INTERVAL_SECONDS, TRANSFER_INTERVAL_SECONDS), and mines blocks in the background as a chain produces
 // them, since the sweep and the burn wait for their depth. Each step reads what landed from the chains themselves:
 // the factory's Swept event, the collector's Burned event, the attestation stand-in's answer, the treasury's balance.
 import type { Client } from '@temporalio/client';

@@ -1,4 +1,4 @@
--- The admin CLI's audit trail (issue 12 item 11): one row per state-changing command, written before the
+-- The admin CLI's audit trail: one row per state-changing command, written before the
 -- command runs and completed when it ends, so a command that dies half-way still leaves its row (outcome
 -- null). A table of its own rather than audit_events: the API role inserts into audit_events for dashboard
 -- users, and no service role may write an operator's trail; only the owner (migrate, the admin CLI) can.

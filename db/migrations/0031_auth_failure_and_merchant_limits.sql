@@ -1,6 +1,6 @@
 -- Failed authentications (refused API keys, forged session tokens) per client address in one-minute
 -- windows, the same scheme as rate_limit_windows: an address over AUTH_FAILURES_PER_IP_PER_MINUTE is
--- answered 429 by every API replica until its window ends (issue 12).
+-- answered 429 by every API replica until its window ends.
 create table auth_failure_windows (
   ip             text primary key,
   window_start   timestamptz not null,

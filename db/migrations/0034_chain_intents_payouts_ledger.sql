@@ -1,4 +1,4 @@
--- Write-ahead chain writes (issue 13, SETTLEMENT.md "Rules that keep money safe"). A transaction the service signs
+-- Write-ahead chain writes (docs/settlement.md#r1-written-ahead). A transaction the service signs
 -- is a chain_intents row first, under an id derived from what it does (payout:<pay_id>), then its signed bytes,
 -- signature and last valid block height are stored before anything is broadcast, so every retry sends the same
 -- bytes. A new transaction is signed only once the old one is provably dead; the old signature stays here.

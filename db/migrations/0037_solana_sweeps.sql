@@ -1,4 +1,4 @@
--- Solana deposit sweeps (issue 13 item 6, SETTLEMENT.md "Solana"): a batch of deposit accounts emptied into the
+-- Solana deposit sweeps (docs/settlement.md#deposit-sweeps): a batch of deposit accounts emptied into the
 -- treasury and closed by one transaction, written ahead as the chain intent sweep:solana:<batch> (the sweep's id).
 -- What a landed sweep moved is read from its balance deltas, never from what was planned.
 create table solana_sweeps (

@@ -1,4 +1,4 @@
--- Reconciliation (issue 13 item 7): the ledger is compared with the chain per mode, as each mode's treasury is
+-- Reconciliation: the ledger is compared with the chain per mode, as each mode's treasury is
 -- its own wallet on its own network. Every entry now says which mode's money it moves; the payout postings made
 -- so far take their payout's mode. The append-only trigger is lifted for that one backfill only.
 alter table ledger_entries add column mode text check (mode in ('test', 'live'));

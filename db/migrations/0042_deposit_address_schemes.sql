@@ -1,4 +1,4 @@
--- Issue 14: a session's EVM and Tron deposit addresses are either HD addresses (BIP-44 from the session's derivation
+-- A session's EVM and Tron deposit addresses are either HD addresses (BIP-44 from the session's derivation
 -- index: moving their funds needs the seed and native coin for gas) or CREATE2 addresses of a DepositForwarder clone
 -- (no key; swept by the factory that deploys the clone). The scheme is recorded per family, with the factory of a
 -- forwarder address, so a sweep knows the path for each address even after the configured factory changes. Every

@@ -1,4 +1,4 @@
--- EVM writes join the write-ahead record (issue 14: the relayer's sweeps and CCTP burns). An EVM transaction is
+-- EVM writes join the write-ahead record (the relayer's sweeps and CCTP burns). An EVM transaction is
 -- bound to its sender's nonce, not to a blockhash: the row keeps the sender, the nonce it was signed with and the
 -- call itself, so a stuck transaction can be signed again with the same nonce and higher fees (the old hash kept
 -- in superseded_signatures, since either may still be mined), and a nonce another transaction took can be

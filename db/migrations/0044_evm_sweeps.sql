@@ -1,4 +1,4 @@
--- EVM forwarder sweeps (issue 14 item 3): a batch of CREATE2 deposit addresses emptied into the factory's collector
+-- EVM forwarder sweeps: a batch of CREATE2 deposit addresses emptied into the factory's collector
 -- by one sweepMany call from the relayer, written ahead as the chain intent sweep:<chain>:<batch> (the sweep's id).
 -- What a landed sweep moved is read from its Swept events, never from what was planned.
 create table evm_sweeps (

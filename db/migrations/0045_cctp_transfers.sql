@@ -1,4 +1,4 @@
--- CCTP V2 transfers of USDC from a DepositCollector on an EVM chain to the Solana treasury (issue 14, item 4): one
+-- CCTP V2 transfers of USDC from a DepositCollector on an EVM chain to the Solana treasury: one
 -- row per transfer_<id> workflow, written before the burn is prepared, carrying what each stage learnt. The burn
 -- and the receive are chain intents (burn:<id>, recv:<nonce>); this row links them and holds the attested message.
 create table transfers (

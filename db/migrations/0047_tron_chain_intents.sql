@@ -1,4 +1,4 @@
--- Tron writes join the write-ahead record (issue 14: the Tron relayer's sweeps). A Tron transaction has no nonce:
+-- Tron writes join the write-ahead record (the Tron relayer's sweeps). A Tron transaction has no nonce:
 -- it is bound to a reference block and an expiration time the signer picks, and a txID (sha256 of raw_data) can be
 -- included once, ever. The row keeps the relayer (sender), the fixed call (contract, selector, parameter, fee limit,
 -- call value) and, once signed, the expiration: the proof that an unseen transaction is dead needs it. The fee the

@@ -1,4 +1,4 @@
--- HD EOA deposit addresses are swept too (issue 14 item 2): sessions from before the forwarders keep BIP-44 deposit
+-- HD EOA deposit addresses are swept too: sessions from before the forwarders keep BIP-44 deposit
 -- addresses (deposit_addresses.evm_scheme = 'hd'), which no factory can sweep. Each such address is one sweep of
 -- kind 'hd': the address itself signs transfer(collector, amount), written ahead as the chain intent
 -- sweep-hd:<chain>:<id> (the sweep's id), after the relayer's top-up of its gas, topup:<chain>:<id> (then

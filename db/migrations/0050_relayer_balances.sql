@@ -1,4 +1,4 @@
--- The relayers' native-coin balances as the signer last read them (issue 14: relayer gas per chain as a metric).
+-- The relayers' native-coin balances as the signer last read them (relayer gas per chain as a metric).
 -- Only the signer knows a relayer's address (it derives it from the key) and reads its chains; the API's metrics
 -- read this table, so a scrape makes no RPC call and needs no relayer configuration of its own.
 create table relayer_balances (

@@ -1,4 +1,4 @@
--- Tron HD deposit addresses are swept too (issue 14 item 2): sessions from before the Tron forwarders keep BIP-44
+-- Tron HD deposit addresses are swept too: sessions from before the Tron forwarders keep BIP-44
 -- addresses (deposit_addresses.tron_scheme = 'hd'), whose key (m/44'/195'/0'/0/<index>) signs a Tron transaction as
 -- an EVM HD address's key signs an EVM one. 0048 allowed kind 'hd' on the EVM chains only; Tron joins them. On Tron
 -- the addresses are base58 (as deposit_addresses.tron_address), the collector is TRON_DEPOSIT_COLLECTOR_<MODE>, and

@@ -1,5 +1,5 @@
--- The cap on open sessions (issue 12) counted the merchant's open sessions in the mode on every create, under the
--- merchant's lock: a create cost as much as the merchant had sessions open (issue 16: 0.4 ms of Postgres per create
+-- The cap on open sessions counted the merchant's open sessions in the mode on every create, under the
+-- merchant's lock: a create cost as much as the merchant had sessions open (0.4 ms of Postgres per create
 -- at 1,800 open, and the live cap is 10,000). Open means pending, awaiting_payment, confirming or underpaid, before
 -- expires_at. The first three are left by every session (at its expiry, or once its deposit is judged), so a
 -- counter of the sessions in them, kept in the same transaction as every status write, stays small to correct:

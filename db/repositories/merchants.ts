@@ -57,7 +57,7 @@ export async function findMerchant(sql: Sql, id: string): Promise<Merchant | und
   return row && toMerchant(row);
 }
 
-/** What creating a session of a merchant reads, in one statement (issue 16): the merchant, and in `mode` the session already holding `extTransactionId`. */
+/** What creating a session of a merchant reads, in one statement: the merchant, and in `mode` the session already holding `extTransactionId`. */
 export interface MerchantForNewSession {
   merchant: Merchant;
   hasActiveBankAccount: boolean;

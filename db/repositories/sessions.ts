@@ -71,7 +71,7 @@ export async function insertSessionRecord(sql: Queryable, r: SessionRecord, init
   await sessionInsert(sql, r, initialStatus, options);
 }
 
-// One statement, one round trip (issue 16): the transaction's foreign key is checked at the statement's end,
+// One statement, one round trip: the transaction's foreign key is checked at the statement's end,
 // when the session row is there. With `openCap`, the session is written only while fewer than that many of
 // the merchant's sessions in its mode are open (pending, awaiting_payment, confirming or underpaid, not yet expired):
 // the count of the first three kept by trigger (migration 0053), less those of them past their expiry, plus the
@@ -110,9 +110,9 @@ function sessionInsert(sql: Queryable, r: SessionRecord, initialStatus: SessionS
  * Writes a new session, awaiting its workflow start, as insertSessionRecord does, unless `cap` of the merchant's
  * sessions in its mode are open already; true when it wrote it. The merchant's advisory lock makes concurrent
  * creates count one after another, so the cap holds exactly: the insert counts in a snapshot taken once the lock
- * is held. The transaction is one round trip (transactionInOneRoundTrip), so the lock is held for none (issue 16:
- * every create of a merchant queues on that lock, and each round trip it was held for bounded the merchant's rate of
- * creates).
+ * is held. The transaction is one round trip (transactionInOneRoundTrip), so the lock is held for none: every
+ * create of a merchant queues on that lock, and each round trip it was held for bounded the merchant's rate of
+ * creates.
  */
 export async function insertSessionUnderCap(sql: Sql, r: SessionRecord, cap: number): Promise<boolean> {
   const [, inserted] = await transactionInOneRoundTrip(sql, (tx) => [

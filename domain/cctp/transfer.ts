@@ -1,4 +1,4 @@
-// A CCTP V2 transfer from a DepositCollector to the Solana treasury (SETTLEMENT.md "Circle CCTP V2"): its stages,
+// A CCTP V2 transfer from a DepositCollector to the Solana treasury (docs/settlement.md#cctp-transfers): its stages,
 // the ids of its chain intents, and the decisions between them. I/O is in activities/transfers/.
 import { createHash } from 'node:crypto';
 import type { CctpSourceChain } from './domains';

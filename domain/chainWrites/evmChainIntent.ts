@@ -1,8 +1,8 @@
-// Write-ahead EVM writes (SETTLEMENT.md rule 1): what a stored, signed EVM transaction's fate is, judged from the
-// sender's mined nonce and the receipts of every hash signed for the intent, and what fees a replacement offers.
-// An EVM transaction never expires: a stuck one is replaced by the same call with the same nonce and higher fees,
-// and either may still be mined, so every hash is watched until one is final. Only a nonce that another
-// transaction took proves them all dead.
+// Write-ahead EVM writes (docs/settlement.md#r1-written-ahead): what a stored, signed EVM transaction's fate is,
+// judged from the sender's mined nonce and the receipts of every hash signed for the intent, and what fees a
+// replacement offers. An EVM transaction never expires: a stuck one is replaced by the same call with the same nonce
+// and higher fees, and either may still be mined, so every hash is watched until one is final. Only a nonce that
+// another transaction took proves them all dead.
 
 /** What a node says of the intent's hashes and its sender, read in this order: mined nonce count first. */
 export interface EvmAttemptObservation {

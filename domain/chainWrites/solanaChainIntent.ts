@@ -1,5 +1,5 @@
-// Write-ahead chain writes (SETTLEMENT.md rule 1): what a stored, signed Solana transaction's fate is, judged
-// from what a node says about its signature and how far the finalized chain has grown. Only `dead` allows
+// Write-ahead chain writes (docs/settlement.md#r1-written-ahead): what a stored, signed Solana transaction's fate is,
+// judged from what a node says about its signature and how far the finalized chain has grown. Only `dead` allows
 // signing a replacement; everything else keeps the same bytes.
 
 export type ChainIntentStatus = 'prepared' | 'signed' | 'broadcast' | 'confirmed' | 'finalized' | 'failed';

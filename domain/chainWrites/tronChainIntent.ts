@@ -1,7 +1,7 @@
-// Write-ahead Tron writes (SETTLEMENT.md rule 1): what a stored, signed Tron transaction's fate is, judged from the
-// solidified chain and the latest one, and what the node's answer to a broadcast means. A Tron transaction has no
-// nonce: it names a reference block (TAPOS) and an expiration the signer picks, and a txID can be in the chain once.
-// Only an expired transaction the solidified chain provably never took may be replaced by a new one.
+// Write-ahead Tron writes (docs/settlement.md#r1-written-ahead): what a stored, signed Tron transaction's fate is,
+// judged from the solidified chain and the latest one, and what the node's answer to a broadcast means. A Tron
+// transaction has no nonce: it names a reference block (TAPOS) and an expiration the signer picks, and a txID can be
+// in the chain once. Only an expired transaction the solidified chain provably never took may be replaced by a new one.
 
 /** The parts of a node's TransactionInfo (`gettransactioninfobyid`) a verdict needs; absent when the node answers `{}`. */
 export interface TronTransactionInfo {

@@ -1,7 +1,7 @@
 // Where the deposit contracts live, computed offline. Both are deployed through the deterministic deployment
 // proxy (Arachnid's, at the same address on every EVM chain) with salt 0, so each address is a function of the
 // committed bytecode and the factory's constructor arguments alone: the same on every chain, and known before
-// anything is deployed (SETTLEMENT.md, "EVM smart deposit addresses").
+// anything is deployed (docs/settlement.md#evm-deposit-contracts).
 import { concat, encodeDeployData, getContractAddress, zeroHash, type Address, type Hex } from 'viem';
 import * as depositCollector from '../../contracts/artifacts/depositCollector';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';

@@ -1,5 +1,6 @@
-// The double-entry posting rules of money the service moves (SETTLEMENT.md rule 5). Every posting is a group of
-// entries in integer base units that sums to zero per asset: debits positive, credits negative. Accounts:
+// The double-entry posting rules of money the service moves (docs/settlement.md#r5-double-entry-reconciled). Every
+// posting is a group of entries in integer base units that sums to zero per asset: debits positive, credits negative.
+// Accounts:
 //   merchant_payable:<mer_id>  what the service owes a merchant (credited when a payment is credited to it)
 //   payouts_in_flight          owed to a merchant and committed to a payout that has not landed yet
 //   treasury:solana            the Solana treasury wallet's holdings, one balance per asset
@@ -11,7 +12,7 @@
 //   collector:<chain>          tokens swept into the deposit factory's collector on an EVM chain or Tron, awaiting a transfer
 //   relayer:<chain>            the relayer's native coin on an EVM chain or Tron (sun), which pays its gas
 //   deposit_gas:<chain>        native coin the relayer sent HD deposit addresses on an EVM chain to pay their own
-//                              sweeps' gas (issue 14 item 2), until that gas is spent
+//                              sweeps' gas, until that gas is spent
 //   transfers_in_flight        USDC burned on an EVM chain by CCTP and not yet minted to the treasury on Solana
 //   bridge_fees                what a bridge kept of a transfer (CCTP's executed fee)
 //   cross_chain_clearing       where value changes chain or token: a deposit on one chain paid out of the Solana

@@ -1,4 +1,4 @@
-// The admin CLI's audit trail (issue 12 item 11): who ran a state-changing command, and what of its
+// The admin CLI's audit trail: who ran a state-changing command, and what of its
 // arguments may be kept. Secrets are known by the option's declared kind, never guessed from a value: a
 // guess misses the secret that does not look like one.
 

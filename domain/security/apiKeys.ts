@@ -10,7 +10,7 @@ export interface GeneratedApiKey {
   last4: string;
 }
 
-// One-shot: every authenticated request hashes its key, and a Hash object per request was 2 % of the API's CPU (issue 16).
+// One-shot: every authenticated request hashes its key, and a Hash object per request was 2 % of the API's CPU.
 export function hashApiKey(raw: string): Buffer {
   return hash('sha256', raw, 'buffer');
 }

@@ -1,4 +1,4 @@
-// What one API process remembers about the per-address budget of failed authentications (issue 12). The
+// What one API process remembers about the per-address budget of failed authentications. The
 // count itself is in Postgres, shared by every replica; this memory is what lets a replica refuse an
 // address over budget without touching the database at all, and still serve a key it has seen succeed.
 

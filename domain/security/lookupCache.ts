@@ -1,4 +1,4 @@
-// What one process remembers of lookups by key (issue 16): found and not-found answers alike, each for at most
+// What one process remembers of lookups by key: found and not-found answers alike, each for at most
 // `ttlMs`, dropped at once when told the key changed. Invalidations come from elsewhere (Postgres NOTIFY for API
 // keys); the TTL bounds how stale an answer can be when one is lost, and while the cache is not live (before
 // its invalidations are known to arrive) nothing is kept at all.

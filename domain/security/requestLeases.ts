@@ -1,4 +1,4 @@
-// Rate-limit counting without a write per request (issue 16). The shared count in Postgres hands out request
+// Rate-limit counting without a write per request. The shared count in Postgres hands out request
 // numbers of the current window; a replica claims them a lease at a time and numbers its requests from the lease
 // in memory, so only one request in `leaseSize` writes the counter row. A number above the limit is a refusal,
 // wherever it was claimed, so the replicas together never serve more than the limit in a window. What a lease

@@ -1,4 +1,4 @@
-// Why a session moved to a status, in words for the dashboard's timeline (DESIGN.md "Statuses").
+// Why a session moved to a status, in words for the dashboard's timeline (docs/lifecycle.md#session-lifecycle).
 import type { SessionStatus } from '../wire/status';
 
 export const STATUS_REASONS: Record<SessionStatus, string> = {

@@ -1,7 +1,8 @@
-// Whether a payout is backed by money the indexer saw arrive (SETTLEMENT.md rule 3). The workflow's signals and
-// its own rows are not proof: anyone who can reach the Temporal frontend can send a signal, and anyone holding the
-// worker's credentials can write the workflow's tables. Only the indexer's deposit facts count, and only those to
-// the session's own deposit address, on its mode's network, in the payment's token, at the chain's full depth.
+// Whether a payout is backed by money the indexer saw arrive (docs/settlement.md#r3-paid-on-the-indexers-facts). The
+// workflow's signals and its own rows are not proof: anyone who can reach the Temporal frontend can send a signal,
+// and anyone holding the worker's credentials can write the workflow's tables. Only the indexer's deposit facts
+// count, and only those to the session's own deposit address, on its mode's network, in the payment's token, at the
+// chain's full depth.
 import { CHAIN_FACTS, type Chain, type TokenSymbol } from '../chains/chains';
 import { toMicroUnits } from '../session/sessionLedger';
 import type { Network } from '../chains/tokenContracts';

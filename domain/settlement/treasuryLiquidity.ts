@@ -1,7 +1,7 @@
-// Whether the treasury can pay a payout now (SETTLEMENT.md "Liquidity short"): enough USDC for this payout on top
-// of the payouts already signed and not yet landed, and enough SOL for the fees and account rent of all of them
-// while the treasury itself stays rent-exempt (a fee payer that would drop below that is refused by the cluster).
-// Short is a state to wait in, never a failure.
+// Whether the treasury can pay a payout now (docs/settlement.md#r7-short-liquidity-waits): enough USDC for this
+// payout on top of the payouts already signed and not yet landed, and enough SOL for the fees and account rent of all
+// of them while the treasury itself stays rent-exempt (a fee payer that would drop below that is refused by the
+// cluster). Short is a state to wait in, never a failure.
 
 /** The base fee per signature; payouts carry one signature and no priority fee. */
 export const LAMPORTS_PER_SIGNATURE = 5_000n;

@@ -1,5 +1,5 @@
 // HD EOA deposit addresses (sessions from before the forwarders, deposit_addresses.evm_scheme = 'hd') are swept by
-// their own key (issue 14 item 2): the address signs transfer(collector, amount), and the relayer first sends it the
+// their own key: the address signs transfer(collector, amount), and the relayer first sends it the
 // native coin that transaction can cost, since the address holds only tokens. What the top-up is, which fees the
 // funded transfer may be signed with, and what a landed transfer moved are decided here.
 import type { Fees } from '../chainWrites/evmChainIntent';

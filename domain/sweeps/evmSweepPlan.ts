@@ -1,7 +1,7 @@
-// Which forwarder deposit addresses a sweep takes and how they split into sweepMany calls (issue 14 item 3,
-// SETTLEMENT.md "EVM smart deposit addresses" and "Tron"): the EVM chains and Tron alike, since the TVM runs the same
-// DepositFactory. A forwarder moves its whole balance, so what the chain holds now is what a sweep moves; a chain
-// whose fees are dear (Ethereum L1, Tron's energy) waits until the total is worth a transaction.
+// Which forwarder deposit addresses a sweep takes and how they split into sweepMany calls
+// (docs/settlement.md#evm-forwarder-sweeps, #tron-forwarder-sweeps): the EVM chains and Tron alike, since the TVM
+// runs the same DepositFactory. A forwarder moves its whole balance, so what the chain holds now is what a sweep
+// moves; a chain whose fees are dear (Ethereum L1, Tron's energy) waits until the total is worth a transaction.
 import { CHAIN_FACTS, CHAINS, type Chain } from '../chains/chains';
 
 export type EvmChain = Exclude<Chain, 'solana' | 'tron'>;

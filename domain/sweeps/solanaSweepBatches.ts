@@ -1,6 +1,7 @@
-// Which Solana deposit accounts a sweep takes, and how they split into transactions (SETTLEMENT.md "Solana"). Each
-// account costs a signature (its deposit key is the token authority), two keys and two instructions: 152 bytes of
-// a transaction's 1,232, after 232 for the treasury's signature, the shared keys and the blockhash. Six fit.
+// Which Solana deposit accounts a sweep takes, and how they split into transactions
+// (docs/settlement.md#deposit-sweeps). Each account costs a signature (its deposit key is the token authority), two
+// keys and two instructions: 152 bytes of a transaction's 1,232, after 232 for the treasury's signature, the shared
+// keys and the blockhash. Six fit.
 
 /** Deposit accounts per sweep transaction: seven would be 1,296 bytes (test/activities/sweeps/sweepTransaction.test.ts). */
 export const SWEEP_BATCH_LIMIT = 6;

@@ -1,6 +1,7 @@
-// One active indexer per chain and network across all processes (DESIGN.md): a session-level Postgres advisory
-// lock on a connection reserved for it. A second process waits and takes over when the first one stops. Should
-// two ever run at once, nothing is counted twice (deposits are keyed, signal steps carry the same request id).
+// One active indexer per chain and network across all processes (docs/operations.md#scale-out): a session-level
+// Postgres advisory lock on a connection reserved for it. A second process waits and takes over when the first one
+// stops. Should two ever run at once, nothing is counted twice (deposits are keyed, signal steps carry the same
+// request id).
 import { createHash } from 'node:crypto';
 import type { Sql } from '../../db/client';
 import type { ChainKey } from './cursor';

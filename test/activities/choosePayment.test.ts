@@ -1,4 +1,4 @@
-// Issue 16 item 2: select-payment's database side in one local activity. The payment, its quote, the watch and the
+// Select-payment's database side in one local activity. The payment, its quote, the watch and the
 // session's move to awaiting_payment are written in one transaction (all or nothing); a Solana pair the signer has not
 // derived ahead answers with the session's index, kept for it; two attempts racing on a new session leave it one set
 // of addresses, and the payment on the stored one. Runs as the worker's role.

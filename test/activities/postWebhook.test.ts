@@ -1,4 +1,4 @@
-// Issue 12 item 3: one delivery attempt ends by one overall deadline whatever the receiver does, ends at
+// One delivery attempt ends by one overall deadline whatever the receiver does, ends at
 // once when the activity is cancelled, and answers on the status line without reading the body.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postWebhook } from '../../activities/webhooks/postWebhook';

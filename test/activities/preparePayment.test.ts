@@ -1,6 +1,6 @@
-// Issue 12 item 7, issue 13 item 1: test and live deposit addresses come from separate seeds, each with its own index
+// Test and live deposit addresses come from separate seeds, each with its own index
 // sequence; the worker derives EVM and Tron addresses from xpubs alone and takes the Solana address from the signer,
-// and a session's index still gives the very addresses the seed gave before the split. Issue 14 item 2: where the mode
+// and a session's index still gives the very addresses the seed gave before the split. Where the mode
 // has forwarder contracts, a new session's EVM and Tron addresses are its CREATE2 clones instead, and sessions given
 // HD addresses before keep them. Runs as the worker's role.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -179,7 +179,7 @@ describe('forwarder deposit addresses', () => {
   });
 });
 
-describe('Solana addresses derived ahead (issue 16)', () => {
+describe('Solana addresses derived ahead, so choosing a Solana pair waits for no signer activity', () => {
   it("a signer derivation fills the pool with the next indexes' addresses, and a later session takes its own from it", async () => {
     const pooling = createSignerActivities({ depositSeeds: seeds, addressPool: worker });
     const poolSize = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from solana_deposit_address_pool where mode = 'test'`)[0]!.n;

@@ -1,4 +1,4 @@
-// Issue 13 item 9: a settlement's row exists before its provider moves money, so a retry after a crash between
+// A settlement's row exists before its provider moves money, so a retry after a crash between
 // the two finishes the same settlement with the same provider instead of paying a second time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSettlePayment, type SettleInput } from '../../activities/settlement/settlePayment';

@@ -1,4 +1,4 @@
-// Issue 12: a budget of failed authentications per client address, so no address can try API keys or
+// A budget of failed authentications per client address, so no address can try API keys or
 // session tokens without end. AUTH_FAILURES_PER_IP_PER_MINUTE is 3 here; TRUST_PROXY lets each test speak
 // from its own address through X-Forwarded-For.
 import { Writable } from 'node:stream';

@@ -1,5 +1,6 @@
-// Issue 14 item 2, through the whole service: with EVM_DEPOSIT_FACTORY_TEST and EVM_DEPOSIT_FORWARDER_TEST set, a
-// session created by the API and paid on an EVM chain is shown its forwarder clone's CREATE2 address.
+// Forwarder deposit addresses, through the whole service: with EVM_DEPOSIT_FACTORY_TEST and
+// EVM_DEPOSIT_FORWARDER_TEST set, a session created by the API and paid on an EVM chain is shown its forwarder
+// clone's CREATE2 address.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { depositSalt } from '../../domain/addresses/depositSalt';
 import { evmForwarderAddress } from '../../domain/addresses/depositForwarder';

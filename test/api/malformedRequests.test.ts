@@ -1,4 +1,4 @@
-// Issue 12 item 13: bad input at scale. fast-check sends 10,000 malformed requests across every operation of
+// Bad input at scale. fast-check sends 10,000 malformed requests across every operation of
 // the OpenAPI document (api/openapi/operations.ts): junk in path parameters, query strings and headers,
 // bodies of the wrong shape, of random bytes, deeply nested or oversized, with and without valid
 // credentials. Every answer must be below 500, every JSON error in the contract's shape, and no business

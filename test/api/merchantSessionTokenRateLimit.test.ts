@@ -1,4 +1,4 @@
-// Issue 12: session-token calls (the hosted page) also spend a budget per merchant across all its sessions,
+// Session-token calls (the hosted page) also spend a budget per merchant across all its sessions,
 // so one merchant's many sessions cannot flood the service. RATE_LIMIT_PER_SESSION_PER_MINUTE is 3 and
 // RATE_LIMIT_SESSION_TOKENS_PER_MERCHANT_PER_MINUTE 4 here.
 import { pino } from 'pino';

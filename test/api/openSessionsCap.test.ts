@@ -1,4 +1,4 @@
-// Issue 12 item 6: a merchant's open sessions are capped per mode, stricter for test keys, so sessions
+// A merchant's open sessions are capped per mode, stricter for test keys, so sessions
 // (and their workflows) cannot be piled up without bound.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';

@@ -1,4 +1,4 @@
-// Issue 16: an API replica numbers a key's requests from leases of the shared count, one upsert per lease of
+// An API replica numbers a key's requests from leases of the shared count, one upsert per lease of
 // RATE_LIMIT_PER_MINUTE / 100 requests. Across replicas the limit holds within the documented tolerance: never
 // more than the limit served in a window, at most (replicas − 1) × (lease − 1) refused short of it.
 import { pino } from 'pino';

@@ -1,4 +1,4 @@
-// Issue 16: the API's Temporal connection disables the client's AsyncLocalStorage whenever no call is in its scope,
+// The API's Temporal connection disables the client's AsyncLocalStorage whenever no call is in its scope,
 // so requests that never call Temporal do not pay Node 20's promise hooks; a call still carries its deadline
 // across its awaits, also while another call ends before it.
 import { isGrpcDeadlineError } from '@temporalio/client';

@@ -1,4 +1,4 @@
-// Issue 12 item 4: in production a test key's webhook_url obeys the live policy, and a URL whose literal
+// In production a test key's webhook_url obeys the live policy, and a URL whose literal
 // host is not public is refused when the session is created, not at its first delivery.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';

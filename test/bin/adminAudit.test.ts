@@ -1,4 +1,4 @@
-// Issue 12 item 11: every admin command that changes something leaves one audit row (operator, arguments
+// Every admin command that changes something leaves one audit row (operator, arguments
 // with secrets redacted, targets, outcome), refusals included; `audit list` reads them back. And a bank
 // transfer is credited to a session only if its reference names the session, or with --force.
 import { userInfo } from 'node:os';

@@ -1,4 +1,4 @@
-// Issue 13 item 1: signing material belongs to the signer alone. Every other process refuses to start when given
+// Signing material belongs to the signer alone. Every other process refuses to start when given
 // any of it, naming the variable and never echoing its value; the signer accepts it, checked for shape. The main
 // worker is given account xpubs instead (public material), validated once at start.
 import { ed25519 } from '@noble/curves/ed25519.js';

@@ -1,4 +1,4 @@
-// Issue 12 item 6: the retention sweep deletes expired quotes, stale rate-limit counters, idempotency keys
+// The retention sweep deletes expired quotes, stale rate-limit counters, idempotency keys
 // past their replay window and old attempts of finished webhook deliveries, and nothing still in use.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSql, type Sql } from '../../db/client';

@@ -1,4 +1,4 @@
-// Issue 12 item 2: each process logs in as a least-privilege role. Above all, the deposit facts belong to
+// Each process logs in as a least-privilege role. Above all, the deposit facts belong to
 // the indexer: the worker (every workflow activity) can record only its verdict on a deposit, and the API
 // cannot touch deposits or payments at all. The rest of the suite runs the API, the worker and the EVM
 // indexer as these roles, so a missing grant fails the tests of the code that needs it.
@@ -63,7 +63,7 @@ describe('service roles', () => {
       await denied(role`update admin_audit_events set outcome = 'ok'`);
       await denied(role`delete from admin_audit_events`);
     }
-    // Money movement (issue 13): payouts, their chain intents and the ledger are never the API's to write.
+    // Money movement: payouts, their chain intents and the ledger are never the API's to write.
     await denied(api`insert into chain_intents (id, chain) values ('payout:pay_forged', 'solana')`);
     await denied(api`update chain_intents set status = 'confirmed'`);
     await denied(api`update payouts set merchant_wallet = 'attacker'`);

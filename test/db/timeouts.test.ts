@@ -1,4 +1,4 @@
-// Issue 12 item 11: every pool cancels a runaway statement and ends a transaction left idle, so no process
+// Every pool cancels a runaway statement and ends a transaction left idle, so no process
 // can hold locks or a connection indefinitely.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSql, DATABASE_TIMEOUTS } from '../../db/client';

@@ -1,5 +1,5 @@
 // /healthz, /readyz and /metrics of the API: the public port says only ready or not, the internal listener
-// names the dependency that failed and serves /metrics (issue 12 item 8); request durations are labelled by
+// names the dependency that failed and serves /metrics; request durations are labelled by
 // the matched route pattern, never by the raw URL; sessions are counted by status on scrape.
 import { Client, Connection } from '@temporalio/client';
 import { pino } from 'pino';

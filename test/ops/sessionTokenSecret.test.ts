@@ -1,4 +1,4 @@
-// Issue 12 item 7: no session-token secret is a constant in the source. In production, or once a live key
+// No session-token secret is a constant in the source. In production, or once a live key
 // exists, the API refuses to start without a configured one; development generates one and keeps it.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

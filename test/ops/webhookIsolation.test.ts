@@ -1,4 +1,4 @@
-// Issue 12 item 3: with 200 deliveries stuck on a trickling receiver and 200 on a blackholed one, all from
+// With 200 deliveries stuck on a trickling receiver and 200 on a blackholed one, all from
 // one merchant, select-payment still answers in its usual time and another merchant's paid session still
 // completes and is announced. Webhook attempts run on their own queue and worker, and one merchant holds at
 // most WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT of its slots.

@@ -1,4 +1,4 @@
-// Issue 16 item 3: `kill -9` of the worker process while its settlement activity is under way, then of the webhook
+// `kill -9` of the worker process while its settlement activity is under way, then of the webhook
 // worker process while the session's payment.completed attempt waits on the receiver. Each is started again, and
 // the session ends completed once, settled once, announced once, under one idempotency key. How soon is the
 // bench's to measure (BENCH_ONLY=recovery); here the test's own time limit is the only clock: with the old

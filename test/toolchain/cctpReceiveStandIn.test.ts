@@ -26,7 +26,7 @@ import { TOKEN_MESSENGER_MINTER_V2_PROGRAM } from '../../domain/cctp/receiveMess
 import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
 import { freePort } from '../../toolchain/ports';
 
-/** Hardhat account #1's published test key: the local attester of issue 14's plan. */
+/** Hardhat account #1's published test key: the local attester the attestation stand-in signs with. */
 const LOCAL_ATTESTER_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 /** Hardhat account #2's published test key: no attester here. */
 const STRANGER_KEY = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';

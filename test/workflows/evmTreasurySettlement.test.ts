@@ -1,4 +1,4 @@
-// Issue 14: a test-mode USDC payment on the local EVM chain is settled from the Solana treasury. The whole path is
+// A test-mode USDC payment on the local EVM chain is settled from the Solana treasury. The whole path is
 // real: the session created and paid through the HTTP API, a forwarder deposit address of the deposit factory
 // deployed through the deterministic deployment proxy, an ERC-20 transfer on Hardhat seen by the EVM indexer, the
 // session workflow on Temporal, the signer re-reading the deposit from the node (threshold 0) before it pays from

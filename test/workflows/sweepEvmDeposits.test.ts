@@ -1,10 +1,10 @@
-// Issue 14 item 3 on a real Temporal dev server, a real Postgres and a Hardhat node mining on its own: the schedule
-// sweep_evm_base_usdc_test is created at worker start for a chain with an RPC endpoint and a forwarder factory (or a
-// collector for HD addresses), and a triggered run sweeps two forwarder deposits into the collector with one
-// sweepMany from the relayer, the ledger moved and the gas posted; the next run moves nothing. A run then sweeps a forwarder deposit and an HD deposit (a
-// session from before the forwarders) together, the HD one topped up by the relayer and sent by its own key to
-// EVM_DEPOSIT_COLLECTOR_TEST. The signer runs as it starts in production, from its environment (EVM_RELAYER_KEY_TEST,
-// DEPOSIT_MNEMONIC_TEST).
+// EVM forwarder sweeps on a real Temporal dev server, a real Postgres and a Hardhat node mining on its own: the
+// schedule sweep_evm_base_usdc_test is created at worker start for a chain with an RPC endpoint and a forwarder
+// factory (or a collector for HD addresses), and a triggered run sweeps two forwarder deposits into the collector
+// with one sweepMany from the relayer, the ledger moved and the gas posted; the next run moves nothing. A run then
+// sweeps a forwarder deposit and an HD deposit (a session from before the forwarders) together, the HD one topped up
+// by the relayer and sent by its own key to EVM_DEPOSIT_COLLECTOR_TEST. The signer runs as it starts in production,
+// from its environment (EVM_RELAYER_KEY_TEST, DEPOSIT_MNEMONIC_TEST).
 import { randomBytes } from 'node:crypto';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';

@@ -1,8 +1,8 @@
-// Issue 13 item 6 on a real Temporal dev server, a real Postgres and the local Solana chain making blocks on its own:
-// the schedule sweep_solana_usdc_test is created at worker start, follows SWEEP_INTERVAL_SECONDS (0 pauses it), and
-// a triggered run sweeps a settled deposit into the treasury, closing its account with the rent returned, exactly;
-// a second run moves nothing; a sweep whose signer was killed after signing is finished by the next run with the
-// stored bytes. The signer runs as it starts in production, from its environment.
+// Solana deposit sweeps on a real Temporal dev server, a real Postgres and the local Solana chain making blocks on
+// its own: the schedule sweep_solana_usdc_test is created at worker start, follows SWEEP_INTERVAL_SECONDS (0 pauses
+// it), and a triggered run sweeps a settled deposit into the treasury, closing its account with the rent returned,
+// exactly; a second run moves nothing; a sweep whose signer was killed after signing is finished by the next run with
+// the stored bytes. The signer runs as it starts in production, from its environment.
 import { randomBytes } from 'node:crypto';
 import { createSolanaRpc, type Address } from '@solana/kit';
 import { Client, Connection } from '@temporalio/client';

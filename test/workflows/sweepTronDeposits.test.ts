@@ -1,4 +1,4 @@
-// Issue 14 item 3 on Tron, on a real Temporal dev server and a real Postgres, against the loopback stand-in of
+// Forwarder sweeps on Tron, on a real Temporal dev server and a real Postgres, against the loopback stand-in of
 // java-tron's HTTP API producing blocks on its own: the schedule sweep_tron_usdt_test exists for a mode with a Tron
 // factory, and a triggered run of the unchanged sweepEvmDeposits workflow sweeps two Tron forwarder deposits with one
 // sweepMany from the Tron relayer, the ledger moved by the Swept logs and the burned sun posted; the next run moves

@@ -1,4 +1,4 @@
-// Issue 13 items 3 and 5: a credited payment is settled from the Solana USDC treasury by the signer, through the
+// A credited payment is settled from the Solana USDC treasury by the signer, through the
 // settle_<pay_id> child workflow, on the local litesvm chain behind its JSON-RPC endpoint and a real Postgres: the
 // merchant's USDC balance rises by exactly the amount, once, and the settlement names the payout's signature. A
 // signer without a test treasury still settles the same session simulated, paying nothing, and a simulated

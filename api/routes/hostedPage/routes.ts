@@ -29,7 +29,7 @@ export function registerHostedPageRoutes(router: Router<AppState>, ready: () => 
  * mistyped checkout link a person opened, and gets the page's "not found" rather than a JSON error.
  */
 export function unknownCheckoutPage(ready: () => Promise<PageAssets>): Koa.Middleware<AppState> {
-  // Other requests pass straight on: an async step in every request's chain costs its promises (issue 16).
+  // Other requests pass straight on: an async step in every request's chain costs its promises.
   return (ctx, next) => {
     if (ctx.method !== 'GET' || !/^\/checkout\/[^/]+$/.test(ctx.path)) return next();
     return next().then(async () => {

@@ -1,4 +1,4 @@
-// Issue 13 item 4: the signer pays only on the indexer's facts. Before the payout row exists it reads the deposits
+// The signer pays only on the indexer's facts. Before the payout row exists it reads the deposits
 // rows only the indexer writes, and above SETTLEMENT_RPC_RECHECK_ABOVE_USDC it re-reads each deposit from the
 // local Solana chain's JSON-RPC endpoint; anything less refuses the payout: no row, no ledger entry, no transfer.
 import type { Address } from '@solana/kit';

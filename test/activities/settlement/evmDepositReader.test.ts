@@ -1,4 +1,4 @@
-// Issue 13 item 4: above the re-read threshold the signer asks an EVM node itself what a deposit transferred: the
+// Above the re-read threshold the signer asks an EVM node itself what a deposit transferred: the
 // token contract's Transfer log at the deposit's log index, to the deposit address, and its depth, on a local
 // Hardhat chain with a real ERC-20; anything else reads as absent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

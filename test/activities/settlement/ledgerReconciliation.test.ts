@@ -1,4 +1,4 @@
-// Issue 13 item 7: reconciliation against the local Solana chain. The treasury's opening (funded at genesis) is
+// Reconciliation against the local Solana chain. The treasury's opening (funded at genesis) is
 // recorded once; a payout keeps ledger and chain equal (USDC sent, fee and rent); USDC sent to the treasury
 // outside the service, USDC in a deposit account and a ledger group without chain counterpart are each reported
 // as a difference, and recording the top-up from its landed transaction removes that one.

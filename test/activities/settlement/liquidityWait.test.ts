@@ -1,4 +1,4 @@
-// Issue 13 item 5: while a paid session's payout waits for the treasury, its read model says why it is still
+// While a paid session's payout waits for the treasury, its read model says why it is still
 // confirming ("awaiting settlement liquidity"), counted and logged once per wait; when the payout proceeds the
 // session says again what its last status change said. The timeline records no change of status for either.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

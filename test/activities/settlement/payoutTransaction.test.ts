@@ -1,4 +1,4 @@
-// The payout transaction's shape (SETTLEMENT.md "Solana"): the merchant's USDC account created idempotently with
+// The payout transaction's shape (docs/settlement.md#payouts): the merchant's USDC account created idempotently with
 // the treasury paying, transferChecked at 6 decimals with the treasury as authority, and the pay_ memo a reconciler
 // matches on; the treasury is the only signer and the fee payer. The memo runs on every cluster, not on litesvm,
 // so its instruction is checked here and the payouts on the local chain leave it out.

@@ -1,4 +1,4 @@
-// Issue 13: a merchant is paid from the Solana USDC treasury exactly once, through a write-ahead chain intent, on
+// A merchant is paid from the Solana USDC treasury exactly once, through a write-ahead chain intent, on
 // real SPL programs (litesvm) behind the JSON-RPC layer and a real Postgres reached as the worker's role: the exact
 // amount, into an account created when missing, booked in a balanced ledger; a treasury short
 // of USDC or SOL signs nothing and waits, and pays once topped up.

@@ -1,4 +1,4 @@
-// Issue 13: write-ahead chain writes survive a killed process and an expired blockhash. Each "kill" runs the
+// Write-ahead chain writes survive a killed process and an expired blockhash. Each "kill" runs the
 // writer's steps up to a point, drops every in-memory object, and runs the whole payout again from the row; the
 // chain must then hold exactly one payout. A transaction lost on its way to the leader is replaced only once the
 // finalized chain is past its last valid block height, by exactly one new signature, the old one kept.

@@ -1,4 +1,4 @@
-// The relayer's gas as a gauge (issue 14 item 6): every sweep run reads the relayer's native coin on its chain
+// The relayer's gas as a gauge: every sweep run reads the relayer's native coin on its chain
 // through the signer's sweeper and keeps it in relayer_balances, as the worker's role writes; the API's gauges show
 // the balance in whole coins and the reading's age.
 import { parseEther } from 'viem';

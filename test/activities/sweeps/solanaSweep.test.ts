@@ -1,4 +1,4 @@
-// Issue 13 items 6 and 10: deposit accounts on the local chain (real SPL Token and ATA programs in litesvm behind the
+// Deposit accounts on the local chain (real SPL Token and ATA programs in litesvm behind the
 // JSON-RPC layer) are swept into the treasury and closed, the rent returned to the treasury, once: a second sweep
 // moves nothing, and a sweep killed after signing sends the same bytes. The ledger balances after every test and
 // deposits:solana is back to zero once everything settled has been swept.

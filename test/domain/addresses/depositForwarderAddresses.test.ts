@@ -1,4 +1,4 @@
-// Issue 14 items 2 and 7: smart deposit addresses computed offline, pinned by published vectors: EIP-1014's CREATE2
+// Smart deposit addresses computed offline, pinned by published vectors: EIP-1014's CREATE2
 // examples, java-tron's unit test of its CREATE2 formula, and EIP-1167's proxy bytes.
 import { describe, expect, it } from 'vitest';
 import { keccak_256 } from '@noble/hashes/sha3.js';

@@ -1,4 +1,4 @@
-// Issue 14 item 7: the clone vector, checked by a real EVM. The deterministic deployment proxy (its published runtime,
+// The clone vector, checked by a real EVM. The deterministic deployment proxy (its published runtime,
 // Arachnid/deterministic-deployment-proxy) CREATE2s an EIP-1167 clone on a Hardhat node: the clone lands where
 // evmForwarderAddress predicts, holding EIP-1167's runtime code.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

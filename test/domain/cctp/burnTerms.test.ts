@@ -35,7 +35,7 @@ describe('TokenMessengerV2 and MessageTransmitterV2 ABIs', () => {
     expect(strip(messageTransmitterV2Abi)).toEqual(strip(circleAbi.messageTransmitterV2));
   });
 
-  it('have the topics and selector SETTLEMENT.md gives, as keccak of the signatures', () => {
+  it('have the topics and selector Circle publishes, as keccak of the signatures', () => {
     expect(keccak256(toHex('MessageSent(bytes)'))).toBe(MESSAGE_SENT_TOPIC);
     expect(keccak256(toHex('DepositForBurn(address,uint256,address,bytes32,uint32,bytes32,bytes32,uint256,uint32,bytes)'))).toBe(DEPOSIT_FOR_BURN_TOPIC);
     expect(toFunctionSelector('depositForBurn(uint256,uint32,bytes32,address,bytes32,uint256,uint32)')).toBe(DEPOSIT_FOR_BURN_SELECTOR);

@@ -1,4 +1,4 @@
-// Issue 12 item 8: X-Forwarded-For is believed only from the operator's listed proxies, and only as far as
+// X-Forwarded-For is believed only from the operator's listed proxies, and only as far as
 // they wrote it.
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../config/env';

@@ -1,4 +1,4 @@
-// Issue 13 item 5: the treasury pays only for chain-verified money: every test pair, the live pairs the operator
+// The treasury pays only for chain-verified money: every test pair, the live pairs the operator
 // listed; bank transfers and simulated receipts never; a malformed route list is refused at start.
 import { describe, expect, it } from 'vitest';
 import { CCTP_SOURCE_DOMAINS, type CctpSourceChain } from '../../../domain/cctp/domains';

@@ -31,22 +31,23 @@ export function checkDocs(project: DocsProject, files: readonly string[]): strin
     const where = (line: number) => `${relative(project.root, file)}:${line}`;
     const { links, commands } = referencesOf(file);
     return [
-      ...links.flatMap(({ line, value }) => linkProblems(project, file, value, referencesOf).map((problem) => `${where(line)}: link ${value}: ${problem}`)),
+      ...links.flatMap(({ line, value }) => linkProblems(project.root, file, value, referencesOf).map((problem) => `${where(line)}: link ${value}: ${problem}`)),
       ...commands.flatMap(({ line, value }) => commandProblems(project, value).map((problem) => `${where(line)}: \`${value.join(' ')}\`: ${problem}`)),
     ];
   });
 }
 
-function linkProblems(project: DocsProject, file: string, link: string, referencesOf: (file: string) => MarkdownReferences): string[] {
+/** What is wrong with `link` as written in `file` (relative to it, or to `root` when it starts with /); [] when it resolves. */
+export function linkProblems(root: string, file: string, link: string, referencesOf: (file: string) => MarkdownReferences): string[] {
   const [pathPart = '', anchor] = link.split('#', 2);
   const path = decodeURIComponent(pathPart.split('?')[0] ?? '');
-  const target = path === '' ? file : path.startsWith('/') ? join(project.root, path) : resolve(dirname(file), path);
-  const inside = relative(project.root, target);
+  const target = path === '' ? file : path.startsWith('/') ? join(root, path) : resolve(dirname(file), path);
+  const inside = relative(root, target);
   if (inside.startsWith('..') || isAbsolute(inside)) return ['points outside the repository'];
   if (!existsSync(target)) return ['no such file'];
   if (anchor === undefined) return [];
   if (!target.endsWith('.md') || !statSync(target).isFile()) return ['an anchor into a file that is not Markdown'];
-  return referencesOf(target).anchors.has(anchor) ? [] : [`no heading with anchor #${anchor} in ${relative(project.root, target)}`];
+  return referencesOf(target).anchors.has(anchor) ? [] : [`no heading with anchor #${anchor} in ${relative(root, target)}`];
 }
 
 function commandProblems(project: DocsProject, words: string[]): string[] {

@@ -12,7 +12,7 @@ export interface Located<T> {
 }
 
 export interface MarkdownReferences {
-  /** Targets of links and images that are not absolute URLs (`docs/api.md#x`, `#x`, `bench/RESULTS.md`). */
+  /** Targets of links and images that are not absolute URLs (`docs/api.md#endpoints`, `#endpoints`, `bench/RESULTS.md`). */
   links: Located<string>[];
   /** The `#fragment` of every heading. */
   anchors: Set<string>;
