@@ -1,9 +1,9 @@
-// A session's deposit addresses: one derivation index per session, from its mode's Postgres sequence (migration
-// 0029), kept for every later choice of token or chain. When it reserves the index the worker writes the EVM and Tron
+// A session's deposit addresses: one derivation index per session, from its mode's Postgres sequence, kept for every
+// later choice of token or chain. When it reserves the index the worker writes the EVM and Tron
 // addresses: the session's forwarder clone where the mode has a factory for that family (computed offline, no key),
-// else the HD address derived from the account xpub; the scheme is recorded with them (migration 0042). The Solana
+// else the HD address derived from the account xpub; the scheme is recorded with them (db/migrations/0001_baseline.sql). The Solana
 // address needs the seed: the signer derived it ahead into the pool (solanaAddressPool.ts), or derives it for the
-// session's index, and it is written once, the first time a Solana pair is chosen (migration 0033).
+// session's index, and it is written once, the first time a Solana pair is chosen (db/migrations/0001_baseline.sql).
 import { depositSalt } from '../../domain/addresses/depositSalt';
 import { depositScheme, evmForwarderAddress, tronForwarderAddress, type DepositForwarders } from '../../domain/addresses/depositForwarder';
 import { isSolanaAddress } from '../../domain/addresses/solana';
@@ -35,7 +35,7 @@ export class DepositXpubsMissingError extends Error {
 
 type Row = { index: number; reserved: boolean; evm_address: EvmAddress | null; tron_address: string | null; solana_address: string | null; pooled_solana: string | null };
 
-/** Each mode's own index sequence (migration 0029). */
+/** Each mode's own index sequence (db/migrations/0001_baseline.sql). */
 export const DEPOSIT_INDEX_SEQUENCE: Record<SessionRecord['mode'], string> = { live: 'deposit_address_index_seq', test: 'deposit_address_test_index_seq' };
 
 const canReserve = (sources: DepositAddressSources, record: SessionRecord) => {

@@ -1,4 +1,4 @@
-// The Solana deposit addresses the signer derives ahead (migration 0051), so the sessions that take those indexes get
+// The Solana deposit addresses the signer derives ahead (db/migrations/0001_baseline.sql), so the sessions that take those indexes get
 // their Solana address from the worker's own statement instead of a signer activity and the workflow task after it.
 // The signer keeps the pool POOL_AHEAD indexes past the mode's sequence, every KEEP_INTERVAL_MS, and past any index it
 // is asked to derive. Indexes come from the mode's sequence; one a session skipped (a rolled-back reservation) is

@@ -47,7 +47,7 @@ interface DeliveryRow {
   merchant_id: string;
   webhook_secret_test: string;
   webhook_secret_live: string;
-  /** The secret being rotated out, while its overlap lasts (migration 0009). */
+  /** The secret being rotated out, while its overlap lasts (db/migrations/0001_baseline.sql). */
   previous_secret: string | null;
   previous_until: Date | null;
 }
