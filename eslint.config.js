@@ -16,6 +16,11 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS configuration files (dependency-cruiser reads .cjs).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
     // A promise nobody awaits loses its errors (and, in a workflow, its determinism): every one is awaited,
     // returned, or marked `void` on purpose. Temporal's samples lint the same way.
     files: ['**/*.ts'],

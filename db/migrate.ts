@@ -27,6 +27,12 @@ export async function migrate(sql: Sql, log: (line: string) => void = () => unde
       applied_at timestamptz not null default now()
     )`;
     const applied = new Map((await tx<{ name: string; checksum: string }[]>`select name, checksum from schema_migrations`).map((r) => [r.name, r.checksum]));
+    // Files run in name order, so a database that holds migrations but not the first file was built by files that
+    // are gone (the ones squashed into the baseline): applying the baseline over them would fail half-way.
+    const [first] = files;
+    if (first && applied.size > 0 && !applied.has(first)) {
+      throw new MigrationError(`the database was migrated before ${first} (it records ${[...applied.keys()].sort().join(', ')}); recreate it: with the embedded Postgres, delete DATA_DIR`);
+    }
     const ran: string[] = [];
     for (const file of files) {
       const text = readFileSync(join(MIGRATIONS_DIR, file), 'utf8');

@@ -41,15 +41,15 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
   checkout_worker: {
     // Payouts and their chain intents move to the signer worker's role once it has one; the ledger is append-only.
     chain_intents: ['insert', 'update'],
-    // The Solana address is filled in once, from the signer's derivation (migration 0033).
+    // The Solana address is filled in once, from the signer's derivation (db/migrations/0001_baseline.sql).
     deposit_addresses: ['insert', { update: ['solana_address'] }],
     deposit_watches: ['insert', 'update'],
     deposits: [{ update: ['credited', 'late', 'updated_at'] }],
     // The relayers' nonces, taken by the signer as it signs an EVM chain intent.
     evm_nonces: ['insert', 'update'],
     // EVM forwarder sweeps, written by the signer as the Solana sweeps are.
-    evm_sweeps: ['insert', 'update'],
-    evm_sweep_addresses: ['insert', { update: ['swept_base_units'] }],
+    collector_sweeps: ['insert', 'update'],
+    collector_sweep_addresses: ['insert', { update: ['swept_base_units'] }],
     ledger_entries: ['insert'],
     payments: ['insert', 'update'],
     payouts: ['insert', 'update'],

@@ -1,14 +1,15 @@
-// A session's deposit addresses: one derivation index per session, from its mode's Postgres sequence (migration
-// 0029), kept for every later choice of token or chain. When it reserves the index the worker writes the EVM and Tron
+// A session's deposit addresses: one derivation index per session, from its mode's Postgres sequence, kept for every
+// later choice of token or chain. When it reserves the index the worker writes the EVM and Tron
 // addresses: the session's forwarder clone where the mode has a factory for that family (computed offline, no key),
-// else the HD address derived from the account xpub; the scheme is recorded with them (migration 0042). The Solana
+// else the HD address derived from the account xpub; the scheme is recorded with them (db/migrations/0001_baseline.sql). The Solana
 // address needs the seed: the signer derived it ahead into the pool (solanaAddressPool.ts), or derives it for the
-// session's index, and it is written once, the first time a Solana pair is chosen (migration 0033).
+// session's index, and it is written once, the first time a Solana pair is chosen (db/migrations/0001_baseline.sql).
 import { depositSalt } from '../../domain/addresses/depositSalt';
 import { depositScheme, evmForwarderAddress, tronForwarderAddress, type DepositForwarders } from '../../domain/addresses/depositForwarder';
 import { isSolanaAddress } from '../../domain/addresses/solana';
 import type { EvmAddress } from '../../domain/addresses/evm';
 import type { Queryable } from '../../db/client';
+import { insertDepositAddresses, setSolanaDepositAddress, storedOrReservedDepositIndex } from '../../db/repositories/depositAddresses';
 import type { SessionRecord } from '../../domain/wire/session';
 import { deriveEvmAddress, deriveTronAddress, type DepositXpubs } from '../../domain/addresses/hdDerivation';
 
@@ -33,11 +34,6 @@ export class DepositXpubsMissingError extends Error {
   override name = 'DepositXpubsMissingError';
 }
 
-type Row = { index: number; reserved: boolean; evm_address: EvmAddress | null; tron_address: string | null; solana_address: string | null; pooled_solana: string | null };
-
-/** Each mode's own index sequence (migration 0029). */
-export const DEPOSIT_INDEX_SEQUENCE: Record<SessionRecord['mode'], string> = { live: 'deposit_address_index_seq', test: 'deposit_address_test_index_seq' };
-
 const canReserve = (sources: DepositAddressSources, record: SessionRecord) => {
   const forwarders = sources.depositForwarders[record.mode];
   return (forwarders.evm !== undefined && forwarders.tron !== undefined) || sources.depositXpubs[record.mode] !== undefined;
@@ -50,20 +46,7 @@ const canReserve = (sources: DepositAddressSources, record: SessionRecord) => {
  */
 export async function lookUpSessionDepositAddresses(sql: Queryable, sources: DepositAddressSources, record: SessionRecord): Promise<SessionDepositAddresses> {
   const reservable = canReserve(sources, record);
-  const sequence = DEPOSIT_INDEX_SEQUENCE[record.mode];
-  const [row] = await sql<Row[]>`
-    with stored as (
-      select derivation_index, evm_address, tron_address, solana_address from deposit_addresses where session_id = ${record.sessionId}
-    ), reserved as (
-      select nextval(${sequence}) as derivation_index where ${reservable} and not exists (select from stored)
-    ), session_index as (
-      select derivation_index, evm_address, tron_address, solana_address, false as reserved from stored
-      union all
-      select derivation_index, null, null, null, true from reserved
-    )
-    select i.derivation_index::int as index, i.reserved, i.evm_address, i.tron_address, i.solana_address, p.address as pooled_solana
-    from session_index i
-    left join solana_deposit_address_pool p on p.mode = ${record.mode} and p.derivation_index = i.derivation_index`;
+  const row = await storedOrReservedDepositIndex(sql, record.sessionId, record.mode, reservable);
   if (!row) {
     const suffix = record.mode.toUpperCase();
     throw new DepositXpubsMissingError(
@@ -88,21 +71,24 @@ export async function lookUpSessionDepositAddresses(sql: Queryable, sources: Dep
  */
 function insertSessionDepositAddresses(sql: Queryable, sources: DepositAddressSources, record: SessionRecord, addresses: SessionDepositAddresses, solana: string | null) {
   const forwarders = sources.depositForwarders[record.mode];
-  return sql`
-    insert into deposit_addresses (session_id, mode, derivation_index, evm_address, tron_address, solana_address, evm_scheme, evm_factory, tron_scheme, tron_factory)
-    values (${record.sessionId}, ${record.mode}, ${addresses.index}, ${addresses.evm}, ${addresses.tron}, ${solana},
-            ${depositScheme(forwarders.evm)}, ${forwarders.evm?.factory ?? null}, ${depositScheme(forwarders.tron)}, ${forwarders.tron?.factory ?? null})`;
-}
-
-/** A stored address never changes, so a customer who was shown it can always pay it. */
-function storeSessionSolanaAddress(sql: Queryable, sessionId: string, solana: string) {
-  return sql`update deposit_addresses set solana_address = ${solana} where session_id = ${sessionId} and solana_address is null`;
+  return insertDepositAddresses(sql, {
+    sessionId: record.sessionId,
+    mode: record.mode,
+    index: addresses.index,
+    evm: addresses.evm,
+    tron: addresses.tron,
+    solana,
+    evmScheme: depositScheme(forwarders.evm),
+    evmFactory: forwarders.evm?.factory ?? null,
+    tronScheme: depositScheme(forwarders.tron),
+    tronFactory: forwarders.tron?.factory ?? null,
+  });
 }
 
 /** What stores the addresses lookUpSessionDepositAddresses found missing: one statement at most, or none. */
 export function sessionDepositAddressWrites(sql: Queryable, sources: DepositAddressSources, record: SessionRecord, addresses: SessionDepositAddresses, solana: string | null) {
   if (addresses.reserved) return [insertSessionDepositAddresses(sql, sources, record, addresses, solana)];
-  return solana !== null && addresses.solana === null ? [storeSessionSolanaAddress(sql, record.sessionId, solana)] : [];
+  return solana !== null && addresses.solana === null ? [setSolanaDepositAddress(sql, record.sessionId, solana)] : [];
 }
 
 /** The session's Solana address: stored, pooled, or the signer's derivation given by the workflow; null if none yet. */

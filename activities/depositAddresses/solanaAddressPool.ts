@@ -1,13 +1,13 @@
-// The Solana deposit addresses the signer derives ahead (migration 0051), so the sessions that take those indexes get
+// The Solana deposit addresses the signer derives ahead (db/migrations/0001_baseline.sql), so the sessions that take those indexes get
 // their Solana address from the worker's own statement instead of a signer activity and the workflow task after it.
 // The signer keeps the pool POOL_AHEAD indexes past the mode's sequence, every KEEP_INTERVAL_MS, and past any index it
 // is asked to derive. Indexes come from the mode's sequence; one a session skipped (a rolled-back reservation) is
 // derived and never used.
 import type { Queryable, Sql } from '../../db/client';
+import { insertPooledSolanaAddresses, lastIssuedDepositIndex, lastPooledSolanaIndex } from '../../db/repositories/depositAddresses';
 import type { Mode } from '../../domain/wire/session';
 import { deriveSolanaAddress } from '../../domain/addresses/hdDerivation';
 import type { DepositSeeds } from '../../domain/addresses/depositSeed';
-import { DEPOSIT_INDEX_SEQUENCE } from './sessionDepositAddresses';
 
 /**
  * How far ahead of the sequence the pool reaches; refilled once less than half of it is left. Half of it is what
@@ -19,7 +19,7 @@ const KEEP_INTERVAL_MS = 1_000;
 const REFILL_BATCH = 32;
 
 export async function refillSolanaAddressPool(sql: Queryable, seed: Uint8Array, mode: Mode, index: number): Promise<number> {
-  const [{ top }] = (await sql`select coalesce(max(derivation_index), -1)::int as top from solana_deposit_address_pool where mode = ${mode}`) as unknown as [{ top: number }];
+  const top = await lastPooledSolanaIndex(sql, mode);
   if (top >= index + POOL_AHEAD / 2) return 0;
   const last = index + POOL_AHEAD;
   let added = 0;
@@ -28,7 +28,7 @@ export async function refillSolanaAddressPool(sql: Queryable, seed: Uint8Array, 
   for (let from = Math.max(index + 1, top + 1); from <= last; from += REFILL_BATCH) {
     const rows = [];
     for (let next = from; next <= Math.min(last, from + REFILL_BATCH - 1); next++) rows.push({ mode, derivation_index: next, address: deriveSolanaAddress(seed, next) });
-    await sql`insert into solana_deposit_address_pool ${sql(rows)} on conflict do nothing`;
+    await insertPooledSolanaAddresses(sql, rows);
     added += rows.length;
   }
   return added;
@@ -41,9 +41,7 @@ export function keepSolanaAddressPoolAhead(sql: Sql, seeds: DepositSeeds, warn: 
   const keep = async () => {
     for (const mode of modes) {
       try {
-        const [{ issued }] = (await sql`
-          select (case when is_called then last_value else last_value - 1 end)::int as issued from ${sql(DEPOSIT_INDEX_SEQUENCE[mode])}`) as unknown as [{ issued: number }];
-        await refillSolanaAddressPool(sql, seeds[mode]!, mode, issued);
+        await refillSolanaAddressPool(sql, seeds[mode]!, mode, await lastIssuedDepositIndex(sql, mode));
       } catch (error) {
         warn('the Solana deposit address pool was not refilled; the next pass retries', { mode, error: error instanceof Error ? error.message : String(error) });
       }

@@ -5,7 +5,9 @@
 // A Solana pair whose address the signer has not derived yet answers with the index instead, and the workflow asks
 // the signer and calls again (workflows/paymentPreparation.ts). Idempotent, so Temporal may retry it freely.
 import { ApplicationFailure } from '@temporalio/activity';
-import { pipelined, transactionInOneRoundTrip, type Queryable, type Sql } from '../../db/client';
+import { pipelined, transactionInOneRoundTrip, type Sql } from '../../db/client';
+import { upsertDepositWatch } from '../../db/repositories/depositWatches';
+import { upsertChosenPayment } from '../../db/repositories/payments';
 import { quoteInsert } from '../../db/repositories/quotes';
 import { statusChangeUpdate } from '../../db/repositories/sessions';
 import { CHAIN_FACTS, type TokenSymbol } from '../../domain/chains/chains';
@@ -99,11 +101,20 @@ export function createChoosePayment(deps: PaymentDeps) {
         priceSource: price.source,
         expiresAt,
       }),
-      paymentUpsert(tx, { paymentId, sessionId: record.sessionId, quoteId, selection, depositAddress, expected, contract, evmChainId }),
-      tx`
-        insert into deposit_watches (session_id, chain, network, address, watch_until)
-        values (${record.sessionId}, ${selection.chain}, ${network}, ${depositAddress}, ${watchUntil})
-        on conflict (session_id, chain) do update set address = excluded.address, watch_until = excluded.watch_until`,
+      // One payment per session: a new choice replaces the quote, pair and address the earlier one had.
+      upsertChosenPayment(tx, {
+        paymentId,
+        sessionId: record.sessionId,
+        quoteId,
+        token: selection.token,
+        chain: selection.chain,
+        depositAddress,
+        expectedBaseUnits: expected,
+        decimals: contract.decimals,
+        tokenAddress: contract.address,
+        evmChainId,
+      }),
+      upsertDepositWatch(tx, { sessionId: record.sessionId, chain: selection.chain, network, address: depositAddress, watchUntil }),
       ...(statusChange ? [statusChangeUpdate(tx, statusChange)] : []),
     ]);
     return {
@@ -130,26 +141,4 @@ export function createChoosePayment(deps: PaymentDeps) {
       },
     };
   };
-}
-
-type PaymentRow = {
-  paymentId: string;
-  sessionId: string;
-  quoteId: string;
-  selection: PaymentSelection;
-  depositAddress: string;
-  expected: bigint;
-  contract: { address: string; decimals: number };
-  evmChainId: number | undefined;
-};
-
-/** One payment per session: a new choice replaces the quote, pair and address the earlier one had. */
-function paymentUpsert(sql: Queryable, p: PaymentRow) {
-  return sql`
-    insert into payments (id, session_id, quote_id, token, chain, deposit_address, expected_base_units, decimals, token_address, evm_chain_id)
-    values (${p.paymentId}, ${p.sessionId}, ${p.quoteId}, ${p.selection.token}, ${p.selection.chain}, ${p.depositAddress},
-            ${p.expected.toString()}, ${p.contract.decimals}, ${p.contract.address}, ${p.evmChainId ?? null})
-    on conflict (session_id) do update set quote_id = excluded.quote_id, token = excluded.token, chain = excluded.chain,
-      deposit_address = excluded.deposit_address, expected_base_units = excluded.expected_base_units,
-      decimals = excluded.decimals, token_address = excluded.token_address, evm_chain_id = excluded.evm_chain_id, updated_at = now()`;
 }

@@ -2,6 +2,8 @@
 // alone writes a deposit's row and chain facts (activities/payments/confirmedDepositFacts.ts reads them);
 // the workflow only sets its verdict on the row the indexer attributed to this session.
 import type { Sql } from '../../db/client';
+import { setDepositVerdict } from '../../db/repositories/deposits';
+import { setPaymentReceived } from '../../db/repositories/payments';
 import type { DepositState } from '../../domain/session/deposit';
 import { paymentIdForSession } from '../../domain/wire/ids';
 import { networkForMode } from '../../domain/session/payablePairs';
@@ -10,13 +12,8 @@ import type { Mode } from '../../domain/wire/session';
 export function createRecordDeposit(deps: { sql: Sql }) {
   return async function recordDeposit(sessionId: string, mode: Mode, deposit: DepositState, creditedTotalBaseUnits: string): Promise<void> {
     await deps.sql.begin(async (tx) => {
-      await tx`
-        update deposits set credited = ${deposit.stage === 'confirmed' && !deposit.late}, late = ${deposit.late}, updated_at = now()
-        where chain = ${deposit.chain} and tx_hash = ${deposit.txHash} and log_index = ${deposit.logIndex}
-          and network = ${networkForMode(mode)} and session_id = ${sessionId}`;
-      await tx`
-        update payments set received_base_units = ${creditedTotalBaseUnits}, updated_at = now()
-        where id = ${paymentIdForSession(sessionId)}`;
+      await setDepositVerdict(tx, sessionId, networkForMode(mode), deposit, { credited: deposit.stage === 'confirmed' && !deposit.late, late: deposit.late });
+      await setPaymentReceived(tx, paymentIdForSession(sessionId), creditedTotalBaseUnits);
     });
   };
 }

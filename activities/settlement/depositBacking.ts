@@ -6,9 +6,11 @@
 // configured amount, asks the chain's node itself.
 import { ApplicationFailure, log, metricMeter } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
-import { judgeChainReading, judgeDepositBacking, needsChainReread, type DepositFact, type DepositReader } from '../../domain/settlement/depositBacking';
+import { sessionDepositFacts } from '../../db/repositories/deposits';
+import { paymentTerms } from '../../db/repositories/payments';
+import { judgeChainReading, judgeDepositBacking, needsChainReread, type DepositReader } from '../../domain/settlement/depositBacking';
 import type { ChainRegistry } from '../../domain/chains/chainRegistry';
-import { CHAIN_FACTS, type Chain, type TokenSymbol } from '../../domain/chains/chains';
+import { CHAIN_FACTS, type Chain } from '../../domain/chains/chains';
 import { networkForMode } from '../../domain/session/payablePairs';
 import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import { createEvmDepositReader } from './evmDepositReader';
@@ -22,15 +24,6 @@ export interface DepositBackingDeps {
   /** SETTLEMENT_RPC_RECHECK_ABOVE_USDC in USDC base units: payouts above it are re-read from the chain. */
   rereadAboveUsdcBaseUnits: bigint;
   rpcTimeoutMs?: number;
-}
-
-interface PaymentTerms {
-  sessionId: string;
-  chain: Chain;
-  token: TokenSymbol;
-  evm: string | null;
-  tron: string | null;
-  solana: string | null;
 }
 
 export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepositBacking {
@@ -54,20 +47,14 @@ export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepos
 
   return async function verifyDepositBacking(request, amount) {
     const network = networkForMode(request.mode);
-    const [payment] = await deps.sql<PaymentTerms[]>`
-      select p.session_id as "sessionId", p.chain, p.token, a.evm_address as evm, a.tron_address as tron, a.solana_address as solana
-      from payments p join sessions s on s.id = p.session_id left join deposit_addresses a on a.session_id = p.session_id
-      where p.id = ${request.paymentId} and s.mode = ${request.mode}`;
+    const payment = await paymentTerms(deps.sql, request.paymentId, request.mode);
     if (!payment) throw refuse(request, 'unknown', 'indexer', `payment ${request.paymentId} has no ${request.mode} session with a chosen token and chain; nothing backs its payout`);
     const { chain, token } = payment;
     if (!Object.hasOwn(CHAIN_FACTS, chain)) throw refuse(request, 'unknown', 'indexer', `payment ${request.paymentId} names no known chain; nothing backs its payout`);
     const deployment = deps.registry.get(chain, network);
     const tokenDeployment = deps.registry.token(chain, network, token);
     if (!tokenDeployment) throw refuse(request, chain, 'indexer', `payment ${request.paymentId}: ${token} is not watched on ${chain} ${network}; nothing backs its payout`);
-    const facts = await deps.sql<DepositFact[]>`
-      select chain, network, token, tx_hash as "txHash", log_index as "logIndex", to_address as "toAddress",
-             amount_base_units as amount, stage, confirmations
-      from deposits where session_id = ${payment.sessionId}`;
+    const facts = await sessionDepositFacts(deps.sql, payment.sessionId);
     const verdict = judgeDepositBacking(
       {
         paymentId: request.paymentId,

@@ -3,6 +3,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
 import { findMerchant } from '../../db/repositories/merchants';
+import { findSettlement, insertPendingSettlement, settlePendingSettlement, takeOverUnpaidSettlement } from '../../db/repositories/settlements';
 import type { Chain, TokenSymbol } from '../../domain/chains/chains';
 import { paymentIdForSession } from '../../domain/wire/ids';
 import type { Mode } from '../../domain/wire/session';
@@ -31,8 +32,7 @@ export interface SettleInput {
 export function createSettlePayment(deps: SettlementDeps) {
   return async function settlePayment(input: SettleInput): Promise<SettlementState> {
     const paymentId = paymentIdForSession(input.sessionId);
-    const [existing] = await deps.sql<{ status: 'pending' | 'settled'; provider: string; reference: string | null; amount_usdc_base_units: string; settled_at: Date | null }[]>`
-      select status, provider, reference, amount_usdc_base_units, settled_at from settlements where payment_id = ${paymentId}`;
+    const existing = await findSettlement(deps.sql, paymentId);
     if (existing?.status === 'settled' && existing.reference !== null && existing.settled_at !== null) {
       return { provider: existing.provider, reference: existing.reference, amountUsdc: existing.amount_usdc_base_units, settledAt: existing.settled_at.toISOString() };
     }
@@ -44,8 +44,10 @@ export function createSettlePayment(deps: SettlementDeps) {
         WorkflowFailure.SettlementUnavailable,
       );
     }
-    // A settlement begun with one provider is finished by that provider only: a second one could pay again.
-    if (existing && existing.provider !== provider.name && !(await takeOverUnpaidTreasurySettlement(deps.sql, paymentId, provider.name))) {
+    // A settlement begun with one provider is finished by that provider only: a second one could pay again. A
+    // treasury settlement whose signer had no treasury for the mode (workflows/settlePayment.ts) paid nothing, and
+    // only that one may be taken over.
+    if (existing && existing.provider !== provider.name && !(await takeOverUnpaidSettlement(deps.sql, paymentId, TREASURY_PROVIDER, provider.name))) {
       throw ApplicationFailure.retryable(
         `Settlement of ${paymentId} was started with provider ${existing.provider}, which is no longer configured for this route; restore it to finish the settlement`,
         'SettlementProviderChanged',
@@ -53,10 +55,7 @@ export function createSettlePayment(deps: SettlementDeps) {
     }
     const sourceBaseUnits = BigInt(input.receivedBaseUnits);
     // The row comes first: a crash after the provider moved money finds it on the retry and finishes there.
-    await deps.sql`
-      insert into settlements (payment_id, session_id, provider, amount_usdc_base_units, status)
-      values (${paymentId}, ${input.sessionId}, ${provider.name}, ${toMicroUnits(sourceBaseUnits, input.decimals).toString()}, 'pending')
-      on conflict (payment_id) do nothing`;
+    await insertPendingSettlement(deps.sql, { paymentId, sessionId: input.sessionId, provider: provider.name, amountUsdcBaseUnits: toMicroUnits(sourceBaseUnits, input.decimals).toString() });
     const merchant = await findMerchant(deps.sql, input.merchantId);
     const result = await provider.settle({
       paymentId,
@@ -68,10 +67,7 @@ export function createSettlePayment(deps: SettlementDeps) {
       sourceDecimals: input.decimals,
       destinationWallet: merchant?.settlementWallet ?? null,
     });
-    await deps.sql`
-      update settlements
-      set status = 'settled', reference = ${result.reference}, amount_usdc_base_units = ${result.amountUsdcBaseUnits.toString()}, settled_at = ${result.settledAt}
-      where payment_id = ${paymentId} and status = 'pending'`;
+    await settlePendingSettlement(deps.sql, paymentId, { reference: result.reference, amountUsdcBaseUnits: result.amountUsdcBaseUnits.toString(), settledAt: result.settledAt });
     return {
       provider: result.provider,
       reference: result.reference,
@@ -79,18 +75,6 @@ export function createSettlePayment(deps: SettlementDeps) {
       settledAt: result.settledAt.toISOString(),
     };
   };
-}
-
-/**
- * A treasury settlement whose signer had no treasury for the mode (workflows/settlePayment.ts) paid nothing: its
- * payout row, written before anything is signed, does not exist. Only then may another provider take it over.
- */
-async function takeOverUnpaidTreasurySettlement(sql: Sql, paymentId: string, provider: string): Promise<boolean> {
-  const taken = await sql`
-    update settlements set provider = ${provider}
-    where payment_id = ${paymentId} and provider = ${TREASURY_PROVIDER} and status = 'pending'
-      and not exists (select 1 from payouts where payment_id = ${paymentId})`;
-  return taken.count === 1;
 }
 
 /** Test mode settles through the simulator; live mode has no provider yet, so every route fails loudly. */

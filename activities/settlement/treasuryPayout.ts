@@ -9,6 +9,7 @@ import { isAddress, type Address, type KeyPairSigner, type Signature } from '@so
 import type { Queryable } from '../../db/client';
 import { insertChainIntent } from '../../db/repositories/chainIntents';
 import { postLedger } from '../../db/repositories/ledger';
+import { lockUntilCommit } from '../../db/repositories/locks';
 import { findMerchant } from '../../db/repositories/merchants';
 import { findPayout, insertPayout, payoutsInFlight, setPayoutBlockTime, setPayoutStatus, type Payout } from '../../db/repositories/payouts';
 import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
@@ -85,7 +86,7 @@ async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest,
 /** Reads the treasury's USDC and SOL and what this payout and those in flight need of them. */
 async function treasuryLiquidity(deps: TreasuryPayoutDeps, payout: Payout, tx: Queryable): Promise<LiquidityVerdict> {
   // One signer at a time per treasury: two payouts must not both count the same balance.
-  await tx`select pg_advisory_xact_lock(hashtextextended(${`treasury:${deps.treasury.address}`}, 0))`;
+  await lockUntilCommit(tx, `treasury:${deps.treasury.address}`);
   const inFlight = await payoutsInFlight(tx, payout.treasury, payout.paymentId);
   const [treasuryAccount, merchantAccount] = await Promise.all([
     associatedUsdcAccount(deps.treasury.address, deps.usdcMint),

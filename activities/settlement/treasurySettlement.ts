@@ -4,6 +4,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
 import { postDepositsReceived } from '../../db/repositories/depositLedger';
+import { findSettlement, insertPendingSettlement, settlePendingSettlement, type SettlementRow } from '../../db/repositories/settlements';
 import { settlementRoute, TREASURY_PROVIDER, type LiveRoute, type RouteRequest, type SettlementRoute } from '../../domain/settlement/settlementRoute';
 import type { SettlementState } from '../../domain/session/sessionState';
 
@@ -27,16 +28,13 @@ export interface CompleteTreasurySettlement {
   settledAt: string;
 }
 
-type SettlementRow = { status: 'pending' | 'settled'; provider: string; reference: string | null; amount_usdc_base_units: string; settled_at: Date | null };
-
 const settlementOf = (row: SettlementRow): SettlementState | undefined =>
   row.status === 'settled' && row.reference !== null && row.settled_at !== null
     ? { provider: row.provider, reference: row.reference, amountUsdc: row.amount_usdc_base_units, settledAt: row.settled_at.toISOString() }
     : undefined;
 
 export function createTreasurySettlementActivities(deps: TreasurySettlementDeps) {
-  const rowOf = async (paymentId: string) =>
-    (await deps.sql<SettlementRow[]>`select status, provider, reference, amount_usdc_base_units, settled_at from settlements where payment_id = ${paymentId}`)[0];
+  const rowOf = (paymentId: string) => findSettlement(deps.sql, paymentId);
   return {
     async settlementRoute(request: RouteRequest): Promise<SettlementRoute> {
       return settlementRoute(request, deps.liveRoutes);
@@ -44,10 +42,7 @@ export function createTreasurySettlementActivities(deps: TreasurySettlementDeps)
 
     /** The pending row, or the settlement this payment already has: a settled payment is never paid again. */
     async beginTreasurySettlement(request: BeginTreasurySettlement): Promise<SettlementState | undefined> {
-      await deps.sql`
-        insert into settlements (payment_id, session_id, provider, amount_usdc_base_units, status)
-        values (${request.paymentId}, ${request.sessionId}, ${TREASURY_PROVIDER}, ${request.amountUsdcBaseUnits}, 'pending')
-        on conflict (payment_id) do nothing`;
+      await insertPendingSettlement(deps.sql, { paymentId: request.paymentId, sessionId: request.sessionId, provider: TREASURY_PROVIDER, amountUsdcBaseUnits: request.amountUsdcBaseUnits });
       // Here, not at the payout: the settlement begins once per payment and before the payout's reservation debits
       // what the merchant is owed, and posting again names the same groups. The signer's payout stays about the payout.
       await postDepositsReceived(deps.sql, request.paymentId);
@@ -61,10 +56,7 @@ export function createTreasurySettlementActivities(deps: TreasurySettlementDeps)
     },
 
     async completeTreasurySettlement(request: CompleteTreasurySettlement): Promise<SettlementState> {
-      await deps.sql`
-        update settlements
-        set status = 'settled', reference = ${request.reference}, amount_usdc_base_units = ${request.amountUsdcBaseUnits}, settled_at = ${request.settledAt}
-        where payment_id = ${request.paymentId} and provider = ${TREASURY_PROVIDER} and status = 'pending'`;
+      await settlePendingSettlement(deps.sql, request.paymentId, request, TREASURY_PROVIDER);
       const settled = settlementOf((await rowOf(request.paymentId)) as SettlementRow);
       if (!settled) throw ApplicationFailure.retryable(`Settlement of ${request.paymentId} has no settled row after its payout confirmed`, 'SettlementRowMissing');
       return settled;

@@ -10,6 +10,7 @@ import type { Queryable, Sql } from '../../db/client';
 import type { ChainIntent } from '../../db/repositories/chainIntents';
 import { findEvmSweep, evmSweepDue, evmSweepsToFinish, insertEvmSweeps, setEvmSweepLanded, setEvmSweepSubmitted, type EvmSweep, type EvmSweepScope } from '../../db/repositories/evmSweeps';
 import { postLedger } from '../../db/repositories/ledger';
+import { lockUntilCommit } from '../../db/repositories/locks';
 import { depositSalt } from '../../domain/addresses/depositSalt';
 import type { TokenDeployment } from '../../domain/chains/chainRegistry';
 import type { TokenSymbol } from '../../domain/chains/chains';
@@ -138,7 +139,7 @@ export function createForwarderSweep(settings: ForwarderSweepSettings, family: F
     if (!deployment) return nothing([]);
     const scope: EvmSweepScope = { mode, chain, token };
     return sql.begin(async (tx) => {
-      await tx`select pg_advisory_xact_lock(hashtextextended(${`evm-sweep-plan:${chain}:${mode}:${token}`}, 0))`;
+      await lockUntilCommit(tx, `evm-sweep-plan:${chain}:${mode}:${token}`);
       const { ofRun, unlanded } = await evmSweepsToFinish(tx, scope, runKey);
       if (ofRun.length > 0) return nothing([...new Set([...ofRun, ...unlanded])]);
       const limit = settings.batchSize * PLAN_BATCHES;

@@ -6,6 +6,7 @@
 import { getTokenDecoder } from '@solana-program/token';
 import { createKeyPairSignerFromBytes, type Address, type Signature } from '@solana/kit';
 import { postLedger } from '../../db/repositories/ledger';
+import { lockUntilCommit } from '../../db/repositories/locks';
 import { findSweep, insertSweeps, setSweepEmpty, setSweepFinalized, setSweepLanded, setSweepSubmitted, sweepDue, sweepsToFinish, type Sweep } from '../../db/repositories/solanaSweeps';
 import { sweepLanded, type SweepDeltas } from '../../domain/ledger/ledger';
 import type { Mode } from '../../domain/wire/session';
@@ -71,7 +72,7 @@ export function createSolanaSweep(deps: SolanaSweepDeps) {
    */
   async function plan(runKey: string): Promise<string[]> {
     return deps.sql.begin(async (tx) => {
-      await tx`select pg_advisory_xact_lock(hashtextextended(${`sweep-plan:${deps.treasury.address}`}, 0))`;
+      await lockUntilCommit(tx, `sweep-plan:${deps.treasury.address}`);
       const { ofRun, unlanded } = await sweepsToFinish(tx, deps.mode, deps.treasury.address, runKey);
       if (ofRun.length > 0) return [...new Set([...ofRun, ...unlanded])];
       const due = await sweepDue(tx, deps.mode, PLAN_ACCOUNTS);

@@ -3,6 +3,14 @@
 // on their own task queue and worker (worker/createWebhookWorker.ts), never beside payment work.
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
+import {
+  findWebhookDeliveryToSend,
+  insertWebhookAttempt,
+  insertWebhookDelivery,
+  setWebhookDeliveryDelivered,
+  setWebhookDeliveryFailed,
+  type WebhookDeliveryToSend,
+} from '../../db/repositories/webhookDeliveries';
 import { newWebhookDeliveryId } from '../../domain/wire/ids';
 import { signingSecrets } from '../../domain/webhooks/webhookSecret';
 import type { Mode } from '../../domain/wire/session';
@@ -38,20 +46,6 @@ export interface NewWebhookDelivery {
   content: WebhookContent;
 }
 
-interface DeliveryRow {
-  id: string;
-  event: string;
-  url: string;
-  body: string;
-  mode: Mode;
-  merchant_id: string;
-  webhook_secret_test: string;
-  webhook_secret_live: string;
-  /** The secret being rotated out, while its overlap lasts (migration 0009). */
-  previous_secret: string | null;
-  previous_until: Date | null;
-}
-
 export const WEBHOOK_MERCHANT_BUSY = 'WebhookMerchantBusy';
 /** How soon a delivery turned away by its merchant's cap is tried again (not an attempt: nothing was sent). */
 const MERCHANT_BUSY_RETRY = '15 seconds';
@@ -63,22 +57,18 @@ export function createWebhookRecords(deps: { sql: Sql }) {
     async createWebhookDelivery(delivery: NewWebhookDelivery): Promise<string> {
       const id = newWebhookDeliveryId();
       const event = delivery.content.event;
-      const [row] = await deps.sql<{ id: string }[]>`
-        with inserted as (
-          insert into webhook_deliveries (id, session_id, event, status_version, url, body)
-          values (${id}, ${delivery.sessionId}, ${event}, ${delivery.statusVersion}, ${delivery.url}, ${webhookBody(delivery.content, id, delivery.mode)})
-          on conflict (session_id, status_version, event) do nothing
-          returning id)
-        select id from inserted
-        union all
-        select id from webhook_deliveries
-        where session_id = ${delivery.sessionId} and status_version = ${delivery.statusVersion} and event = ${event}
-        limit 1`;
-      return row!.id;
+      return insertWebhookDelivery(deps.sql, {
+        id,
+        sessionId: delivery.sessionId,
+        event,
+        statusVersion: delivery.statusVersion,
+        url: delivery.url,
+        body: webhookBody(delivery.content, id, delivery.mode),
+      });
     },
 
     async markWebhookFailed(deliveryId: string): Promise<void> {
-      await deps.sql`update webhook_deliveries set state = 'failed' where id = ${deliveryId} and state = 'pending'`;
+      await setWebhookDeliveryFailed(deps.sql, deliveryId);
     },
   };
 }
@@ -90,12 +80,7 @@ export function createWebhookDeliveries(deps: WebhookDeps) {
   return {
     /** One attempt; a non-2xx answer or a network error throws, and Temporal retries on its schedule. */
     async deliverWebhook(deliveryId: string): Promise<number> {
-      const [delivery] = await deps.sql<DeliveryRow[]>`
-        select d.id, d.event, d.url, d.body, s.mode, s.merchant_id, m.webhook_secret_test, m.webhook_secret_live,
-          case when s.mode = 'live' then m.webhook_secret_live_previous else m.webhook_secret_test_previous end as previous_secret,
-          case when s.mode = 'live' then m.webhook_secret_live_previous_until else m.webhook_secret_test_previous_until end as previous_until
-        from webhook_deliveries d join sessions s on s.id = d.session_id join merchants m on m.id = s.merchant_id
-        where d.id = ${deliveryId}`;
+      const delivery = await findWebhookDeliveryToSend(deps.sql, deliveryId);
       if (!delivery) throw ApplicationFailure.nonRetryable(`webhook delivery ${deliveryId} does not exist`, 'WebhookDeliveryMissing');
       const running = inFlight.get(delivery.merchant_id) ?? 0;
       if (running >= deps.maxInFlightPerMerchant) {
@@ -117,15 +102,12 @@ export function createWebhookDeliveries(deps: WebhookDeps) {
   };
 
   /** One HTTP attempt, recorded; a non-2xx answer or a network error throws for Temporal to retry. */
-  async function attempt(delivery: DeliveryRow): Promise<number> {
+  async function attempt(delivery: WebhookDeliveryToSend): Promise<number> {
     const deliveryId = delivery.id;
     const startedAt = now();
     const started = performance.now();
-    // Numbered per delivery, not by Temporal's attempt: a redelivery is a new workflow that starts again at 1.
-    const record = (statusCode: number | null, error: string | null) => deps.sql`
-      insert into webhook_attempts (delivery_id, attempt, started_at, status_code, latency_ms, error)
-      select ${deliveryId}, coalesce(max(attempt), 0) + 1, ${startedAt}, ${statusCode}, ${Math.round(performance.now() - started)}, ${error}
-      from webhook_attempts where delivery_id = ${deliveryId}`;
+    const record = (statusCode: number | null, error: string | null) =>
+      insertWebhookAttempt(deps.sql, { deliveryId, startedAt, statusCode, latencyMs: Math.round(performance.now() - started), error });
 
     const url = new URL(delivery.url);
     const policy = webhookTargetPolicy(delivery.mode, deps.targets.appEnv, deps.targets.allowedPrivateTargets);
@@ -163,7 +145,7 @@ export function createWebhookDeliveries(deps: WebhookDeps) {
     }
     await record(statusCode, null);
     recordWebhookAttempt(deliveryId, 'delivered', statusCode);
-    await deps.sql`update webhook_deliveries set state = 'delivered', delivered_at = ${now()} where id = ${deliveryId}`;
+    await setWebhookDeliveryDelivered(deps.sql, deliveryId, now());
     return statusCode;
   }
 }

@@ -63,7 +63,7 @@ const list = defineCommand({
     const evmLines = evmSweeps.length === 0 ? [] : evmSweepTable(evmSweeps);
     const both = solanaLines.length > 0 && evmLines.length > 0;
     return {
-      json: { sweeps: sweeps.map(sweepJson), evm_sweeps: evmSweeps.map(evmSweepJson) },
+      json: { sweeps: sweeps.map(sweepJson), collector_sweeps: evmSweeps.map(evmSweepJson) },
       text: solanaLines.length + evmLines.length === 0 ? ['no sweeps'] : [...solanaLines, ...(both ? [''] : []), ...evmLines],
     };
   },

@@ -90,7 +90,7 @@ export async function setApiKeyAllowedIps(sql: Sql, id: string, allowedIps: stri
 }
 
 /**
- * Calls `onChange` with the hex key hash of every key written from now on (migration 0041's trigger), and
+ * Calls `onChange` with the hex key hash of every key written from now on (the trigger in db/migrations/0001_baseline.sql), and
  * `onListen` on every (re)connect of the listening connection: what was written while it was down went unheard.
  */
 export async function listenForApiKeyChanges(sql: Sql, onChange: (keyHashHex: string) => void, onListen: () => void): Promise<{ unlisten(): Promise<void> }> {

@@ -1,10 +1,10 @@
-// chain_intents: the write-ahead record of every transaction the service signs (migration 0034). Each change
+// chain_intents: the write-ahead record of every transaction the service signs (db/migrations/0001_baseline.sql). Each change
 // names the state it expects, so two processes working on one intent cannot both move it.
 import type { ChainIntentStatus } from '../../domain/chainWrites/solanaChainIntent';
 import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 
-/** What an EVM intent's every signature calls (migration 0043). */
+/** What an EVM intent's every signature calls (db/migrations/0001_baseline.sql). */
 export interface EvmCall {
   to: string;
   data: string;
@@ -12,7 +12,7 @@ export interface EvmCall {
   value: string;
 }
 
-/** What a Tron intent's every signature calls (migration 0047): a TriggerSmartContract, as the HTTP API names its fields. */
+/** What a Tron intent's every signature calls (db/migrations/0001_baseline.sql): a TriggerSmartContract, as the HTTP API names its fields. */
 export interface TronCall {
   /** The contract, base58 `T…`. */
   contract: string;

@@ -1,4 +1,4 @@
-// evm_sweeps and their addresses (migrations 0044, 0048, 0049, 0052): a forwarder sweep's row on an EVM chain or Tron,
+// collector_sweeps and their addresses (db/migrations/0001_baseline.sql): a forwarder sweep's row on an EVM chain or Tron,
 // or an HD address's sweep on either, written with its chain intent before anything is signed, and the deposit
 // addresses it empties. Which addresses are due
 // a sweep is decided here from the rows the indexer and the sessions wrote; what they hold is read from the chain by
@@ -11,7 +11,7 @@ import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 
 export type EvmSweepStatus = 'pending' | 'submitted' | 'finalized' | 'failed';
-/** A forwarder batch (sweepMany by the relayer) or one HD address (its own transfer after a top-up, migration 0048). */
+/** A forwarder batch (sweepMany by the relayer) or one HD address (its own transfer after a top-up). */
 export type EvmSweepKind = 'forwarder' | 'hd';
 
 export interface EvmSweepAddress {
@@ -60,14 +60,14 @@ export async function listEvmSweeps(sql: Queryable, options: { id?: string; mode
     select id, mode, chain, token, token_address as "tokenAddress", kind, factory, collector, status, tx_hash as "txHash", block_number::text as "blockNumber",
       moved_base_units::text as "movedBaseUnits", gas_wei::text as "gasWei", topup_rounds as "topupRounds", topup_wei::text as "topupWei", topup_gas_wei::text as "topupGasWei",
       created_at as "createdAt", landed_at as "landedAt"
-    from evm_sweeps
+    from collector_sweeps
     where (${options.id ?? null}::text is null or id = ${options.id ?? null}) and (${options.mode ?? null}::text is null or mode = ${options.mode ?? null})
       and (${options.chain ?? null}::text is null or chain = ${options.chain ?? null})
     order by created_at desc, id desc limit ${options.limit}`;
   if (rows.length === 0) return [];
   const addresses = await sql<Array<{ sweep_id: string; address: string; salt: string | null; session_id: string; planned: string; swept: string | null }>>`
     select sweep_id, address, salt, session_id, planned_base_units::text as planned, swept_base_units::text as swept
-    from evm_sweep_addresses where sweep_id in ${sql(rows.map((r) => r.id))} order by address collate "C"`;
+    from collector_sweep_addresses where sweep_id in ${sql(rows.map((r) => r.id))} order by address collate "C"`;
   return rows.map((r) => ({
     ...r,
     blockNumber: big(r.blockNumber),
@@ -94,7 +94,7 @@ export interface EvmSweepScope {
 /** Sweeps of a run (a retried plan), and every sweep of the scope that has not landed: both are finished before new ones. */
 export async function evmSweepsToFinish(sql: Queryable, scope: EvmSweepScope, runKey: string): Promise<{ ofRun: string[]; unlanded: string[] }> {
   const rows = await sql<Array<{ id: string; run_key: string; status: EvmSweepStatus }>>`
-    select id, run_key, status from evm_sweeps
+    select id, run_key, status from collector_sweeps
     where mode = ${scope.mode} and chain = ${scope.chain} and token = ${scope.token} and (run_key = ${runKey} or status in ('pending', 'submitted'))
     order by created_at, batch`;
   return { ofRun: rows.filter((r) => r.run_key === runKey).map((r) => r.id), unlanded: rows.filter((r) => r.status === 'pending' || r.status === 'submitted').map((r) => r.id) };
@@ -117,7 +117,7 @@ export async function evmSweepDue(sql: Queryable, scope: EvmSweepScope, limit: n
   const rows = await sql<Array<{ address: string; factory: string; session_id: string }>>`
     with last_swept as (
       select a.address, max(array[s.block_number, s.last_log_index]) as at
-      from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
+      from collector_sweep_addresses a join collector_sweeps s on s.id = a.sweep_id
       where s.chain = ${scope.chain} and s.token = ${scope.token} and s.status = 'finalized'
       group by a.address
     )
@@ -129,7 +129,7 @@ export async function evmSweepDue(sql: Queryable, scope: EvmSweepScope, limit: n
     where da.mode = ${scope.mode} and ${da.scheme} = 'forwarder'
       and (l.at is null or array[d.block_number, d.log_index::bigint] > l.at)
       and not exists (
-        select 1 from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
+        select 1 from collector_sweep_addresses a join collector_sweeps s on s.id = a.sweep_id
         where a.address = ${da.key} and s.chain = ${scope.chain} and s.token = ${scope.token} and s.status in ('pending', 'submitted'))
     group by ${da.address}, ${da.factory}, da.session_id
     order by oldest, address limit ${limit}`;
@@ -152,7 +152,7 @@ export async function evmHdSweepDue(sql: Queryable, scope: EvmSweepScope, limit:
   const rows = await sql<Array<{ address: string; session_id: string; derivation_index: string }>>`
     with swept as (
       select a.address, sum(a.swept_base_units) as swept
-      from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
+      from collector_sweep_addresses a join collector_sweeps s on s.id = a.sweep_id
       where s.kind = 'hd' and s.chain = ${scope.chain} and s.token = ${scope.token} and s.status = 'finalized'
       group by a.address
     ), credited as (
@@ -166,7 +166,7 @@ export async function evmHdSweepDue(sql: Queryable, scope: EvmSweepScope, limit:
     select c.address, c.session_id, c.derivation_index from credited c left join swept s on s.address = c.address
     where c.credited > coalesce(s.swept, 0)
       and not exists (
-        select 1 from evm_sweep_addresses a join evm_sweeps u on u.id = a.sweep_id
+        select 1 from collector_sweep_addresses a join collector_sweeps u on u.id = a.sweep_id
         where a.address = c.address and u.chain = ${scope.chain} and u.token = ${scope.token} and u.status in ('pending', 'submitted'))
     order by c.oldest, c.address limit ${limit}`;
   return rows.map((r) => ({ address: r.address, sessionId: r.session_id, derivationIndex: Number(r.derivation_index) }));
@@ -176,7 +176,7 @@ export async function evmHdSweepDue(sql: Queryable, scope: EvmSweepScope, limit:
 export async function evmHdSweepDerivationIndex(sql: Queryable, chain: ForwarderChain, sweepId: string): Promise<number | undefined> {
   const da = familyColumns(sql, chain);
   const [row] = await sql<{ derivation_index: string }[]>`
-    select da.derivation_index from evm_sweep_addresses a join deposit_addresses da on da.session_id = a.session_id
+    select da.derivation_index from collector_sweep_addresses a join deposit_addresses da on da.session_id = a.session_id
     where a.sweep_id = ${sweepId} and ${da.scheme} = 'hd'`;
   return row === undefined ? undefined : Number(row.derivation_index);
 }
@@ -201,9 +201,9 @@ export async function insertEvmHdSweeps(
   for (const [offset, hd] of plan.addresses.entries()) {
     const id = `sweep-hd:${plan.chain}:${ulid()}`;
     await plan.insertIntent(sql, id, hd);
-    await sql`insert into evm_sweeps (id, mode, chain, token, token_address, kind, collector, run_key, batch)
+    await sql`insert into collector_sweeps (id, mode, chain, token, token_address, kind, collector, run_key, batch)
               values (${id}, ${plan.mode}, ${plan.chain}, ${plan.token}, ${plan.tokenAddress}, 'hd', ${plan.collector}, ${plan.runKey}, ${plan.firstBatch + offset})`;
-    await sql`insert into evm_sweep_addresses (sweep_id, address, session_id, planned_base_units)
+    await sql`insert into collector_sweep_addresses (sweep_id, address, session_id, planned_base_units)
               values (${id}, ${hd.address}, ${hd.sessionId}, ${hd.balance.toString()})`;
     ids.push(id);
   }
@@ -216,7 +216,7 @@ export async function insertEvmHdSweeps(
  */
 export async function setEvmHdTopUpLanded(sql: Queryable, id: string, round: number, landed: { sentWei: bigint; gasWei: bigint }): Promise<boolean> {
   const updated = await sql`
-    update evm_sweeps set topup_rounds = ${round}, topup_wei = coalesce(topup_wei, 0) + ${landed.sentWei.toString()},
+    update collector_sweeps set topup_rounds = ${round}, topup_wei = coalesce(topup_wei, 0) + ${landed.sentWei.toString()},
       topup_gas_wei = coalesce(topup_gas_wei, 0) + ${landed.gasWei.toString()}, updated_at = now()
     where id = ${id} and kind = 'hd' and topup_rounds = ${round - 1}`;
   return updated.count > 0;
@@ -234,17 +234,17 @@ export async function insertEvmSweeps(
   for (const [batch, planned] of plan.batches.entries()) {
     const id = `sweep:${plan.chain}:${ulid()}`;
     await plan.insertIntent(sql, id, planned);
-    await sql`insert into evm_sweeps (id, mode, chain, token, token_address, factory, run_key, batch)
+    await sql`insert into collector_sweeps (id, mode, chain, token, token_address, factory, run_key, batch)
               values (${id}, ${plan.mode}, ${plan.chain}, ${plan.token}, ${plan.tokenAddress}, ${planned.factory}, ${plan.runKey}, ${batch})`;
     const rows = planned.addresses.map((a) => ({ sweep_id: id, address: a.address, salt: a.salt, session_id: a.sessionId, planned_base_units: a.balance.toString() }));
-    await sql`insert into evm_sweep_addresses ${sql(rows, 'sweep_id', 'address', 'salt', 'session_id', 'planned_base_units')}`;
+    await sql`insert into collector_sweep_addresses ${sql(rows, 'sweep_id', 'address', 'salt', 'session_id', 'planned_base_units')}`;
     ids.push(id);
   }
   return ids;
 }
 
 export async function setEvmSweepSubmitted(sql: Queryable, id: string, txHash: string): Promise<void> {
-  await sql`update evm_sweeps set status = 'submitted', tx_hash = ${txHash}, updated_at = now() where id = ${id} and status in ('pending', 'submitted')`;
+  await sql`update collector_sweeps set status = 'submitted', tx_hash = ${txHash}, updated_at = now() where id = ${id} and status in ('pending', 'submitted')`;
 }
 
 /**
@@ -257,13 +257,13 @@ export async function setEvmSweepLanded(
   landed: { status: 'finalized' | 'failed'; txHash: string; blockNumber: bigint; lastLogIndex: number | undefined; moved: bigint; gasWei: bigint; perAddress: ReadonlyMap<string, bigint> },
 ): Promise<boolean> {
   const updated = await sql`
-    update evm_sweeps set status = ${landed.status}, tx_hash = ${landed.txHash}, block_number = ${landed.blockNumber.toString()},
+    update collector_sweeps set status = ${landed.status}, tx_hash = ${landed.txHash}, block_number = ${landed.blockNumber.toString()},
       last_log_index = ${landed.lastLogIndex ?? null}, moved_base_units = ${landed.moved.toString()}, gas_wei = ${landed.gasWei.toString()},
       landed_at = now(), updated_at = now()
     where id = ${id} and status in ('pending', 'submitted')`;
   if (updated.count === 0) return false;
   for (const [address, amount] of landed.perAddress) {
-    await sql`update evm_sweep_addresses set swept_base_units = ${amount.toString()} where sweep_id = ${id} and address = ${address}`;
+    await sql`update collector_sweep_addresses set swept_base_units = ${amount.toString()} where sweep_id = ${id} and address = ${address}`;
   }
   return true;
 }
@@ -277,7 +277,7 @@ export async function oldestUnsweptDeposits(sql: Queryable): Promise<Array<{ mod
   return sql<Array<{ mode: Mode; chain: ForwarderChain; oldest: Date }>>`
     with last_swept as (
       select s.chain, s.token, a.address, max(array[s.block_number, s.last_log_index]) as at
-      from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
+      from collector_sweep_addresses a join collector_sweeps s on s.id = a.sweep_id
       where s.status = 'finalized' and s.kind = 'forwarder'
       group by s.chain, s.token, a.address
     ),
@@ -293,7 +293,7 @@ export async function oldestUnsweptDeposits(sql: Queryable): Promise<Array<{ mod
       where l.at is null or array[d.block_number, d.log_index::bigint] > l.at
     ), hd_swept as (
       select s.chain, s.token, a.address, sum(a.swept_base_units) as swept
-      from evm_sweep_addresses a join evm_sweeps s on s.id = a.sweep_id
+      from collector_sweep_addresses a join collector_sweeps s on s.id = a.sweep_id
       where s.status = 'finalized' and s.kind = 'hd'
       group by s.chain, s.token, a.address
     ), hds as (

@@ -8,7 +8,7 @@ export interface PaymentRecord {
   token: TokenSymbol;
   chain: Chain;
   depositAddress: string;
-  /** Null on rows written before migration 0006; such a payment cannot be shown and is chosen again. */
+  /** Null on a row written without it; such a payment cannot be shown and is chosen again. */
   tokenAddress: string | null;
   evmChainId: number | null;
   expectedBaseUnits: bigint;

@@ -1,4 +1,4 @@
-// payouts: one per payment, ever (migration 0034). The row fixes amount, mint and wallet before any transaction
+// payouts: one per payment, ever (db/migrations/0001_baseline.sql). The row fixes amount, mint and wallet before any transaction
 // is signed; its status follows the payout's chain intent.
 import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
@@ -18,7 +18,7 @@ export interface Payout {
   signature: string | null;
   confirmedAt: Date | null;
   finalizedAt: Date | null;
-  /** The landed transaction's block time, as the chain records it (migration 0040). */
+  /** The landed transaction's block time, as the chain records it (db/migrations/0001_baseline.sql). */
   blockTime: Date | null;
 }
 

@@ -1,4 +1,4 @@
-// The relayers' native-coin balances as the signer last read them (migration 0050), for the API's gauges.
+// The relayers' native-coin balances as the signer last read them (db/migrations/0001_baseline.sql), for the API's gauges.
 import type { Queryable } from '../client';
 
 export interface RelayerBalance {

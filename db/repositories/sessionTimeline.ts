@@ -7,7 +7,7 @@ export interface StatusChange {
   from: string | null;
   to: string;
   at: Date;
-  /** The workflow's reason; null for changes written before migration 0023 and the creation row. */
+  /** The workflow's reason; null where the writer gave none. */
   reason: string | null;
 }
 

@@ -74,7 +74,7 @@ export async function insertSessionRecord(sql: Queryable, r: SessionRecord, init
 // One statement, one round trip: the transaction's foreign key is checked at the statement's end,
 // when the session row is there. With `openCap`, the session is written only while fewer than that many of
 // the merchant's sessions in its mode are open (pending, awaiting_payment, confirming or underpaid, not yet expired):
-// the count of the first three kept by trigger (migration 0053), less those of them past their expiry, plus the
+// the count of the first three kept by trigger (db/migrations/0001_baseline.sql), less those of them past their expiry, plus the
 // underpaid ones not yet expired, so the cost follows those few rows and not the open sessions; the statement
 // answers the session id when it wrote one.
 function sessionInsert(sql: Queryable, r: SessionRecord, initialStatus: SessionStatus, options: { awaitingWorkflowStart?: boolean; openCap?: number }) {

@@ -1,4 +1,4 @@
-// solana_sweeps and their accounts (migration 0037): a sweep's row, written with its chain intent before anything is
+// solana_sweeps and their accounts (db/migrations/0001_baseline.sql): a sweep's row, written with its chain intent before anything is
 // signed, and the accounts it empties. Which deposit addresses are due a sweep is decided here from the rows the
 // indexer and the settlement wrote; what they hold is read from the chain by the caller.
 import { ulid } from 'ulid';

@@ -1,4 +1,4 @@
-// transfers: CCTP V2 transfers from a collector to the Solana treasury (migration 0045). Each change names the
+// transfers: CCTP V2 transfers from a collector to the Solana treasury (db/migrations/0001_baseline.sql). Each change names the
 // stage it expects, so a retried pass that finds the work done changes nothing.
 import type { CctpSourceChain } from '../../domain/cctp/domains';
 import type { CctpSpeed } from '../../domain/cctp/finality';

@@ -172,7 +172,7 @@ export class ChainIndexer {
     return this.trackDepth(this.cursor ?? cursor, step.kind === 'scanned' && step.complete && this.scannedThrough < head);
   }
 
-  /** After the cursor exists: a watch written from now on records it (migration 0007), so none falls between. */
+  /** After the cursor exists: a watch written from now on records it (db/migrations/0001_baseline.sql), so none falls between. */
   private async refreshWatches(): Promise<void> {
     await this.watches.refreshIfNeeded();
     await this.backfill();

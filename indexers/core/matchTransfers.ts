@@ -3,11 +3,15 @@ import type { TokenSymbol } from '../../domain/chains/chains';
 import type { NewDeposit } from './depositStore';
 import type { WatchMatcher } from './watchSet';
 
+/** A token transfer as a log-based family decodes it, addresses and hashes in the form the service stores them. */
 export interface ObservedTransfer {
   token: TokenSymbol;
+  /** EIP-55 on EVM chains; base58check `T…` on Tron. */
   from: string;
   to: string;
+  /** Base units of the token on this chain (18 decimals on bsc): never a JS number. */
   amount: bigint;
+  /** 0x-prefixed on EVM chains; on Tron the transaction id, 64 lowercase hex characters without 0x. */
   txHash: string;
   logIndex: number;
   blockNumber: bigint;

@@ -1,10 +1,10 @@
 // The deposit addresses one chain/network indexer matches transfers against, held in memory. A NOTIFY on
-// channel `deposit_watches` names the watch that was written (migration 0032); before the next scan the set
+// channel `deposit_watches` names the watch that was written (db/migrations/0001_baseline.sql); before the next scan the set
 // reads just those rows, so a new session costs one row however many are open. A full reload runs when the
 // listening connection (re)connects, since notifications sent while it was down are lost, periodically as the
 // net under any other loss, and when a change may take an address away (another watch could then own it);
 // it is also what drops expired watches.
-// Watches the indexer has not yet re-scanned for (migration 0007) are kept apart as `toBackfill`: blocks it
+// Watches the indexer has not yet re-scanned for (db/migrations/0001_baseline.sql) are kept apart as `toBackfill`: blocks it
 // scanned between the watch being written and the set hearing of it were matched without them.
 import type { Queryable, Sql } from '../../db/client';
 import type { ChainKey } from './cursor';

@@ -4,25 +4,12 @@
 import type { TokenDeployment } from '../../domain/chains/chainRegistry';
 import type { TokenSymbol } from '../../domain/chains/chains';
 import { tronAddressFromEvmHex, tronAddressToEvmHex } from '../../domain/addresses/tron';
-import { RpcCallError } from '../core/rpcRetry';
+import { inChainOrder, logsSplittingOnRangeErrors } from '../core/logRanges';
+import type { ObservedTransfer } from '../core/matchTransfers';
 import { tronHash, type RawTronLog, type TronRpc } from './tronRpc';
 
 /** keccak256("Transfer(address,address,uint256)"): TRC-20 keeps ERC-20's event layout. */
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
-
-export interface TronTokenTransfer {
-  token: TokenSymbol;
-  /** Base58check `T…`, as the service stores Tron addresses. */
-  from: string;
-  to: string;
-  /** Base units: never a JS number. */
-  amount: bigint;
-  /** Tron transaction id: 64 lowercase hex characters, no 0x. */
-  txHash: string;
-  logIndex: number;
-  blockNumber: bigint;
-  blockHash: string;
-}
 
 const ADDRESS_TOPIC = /^0x0{24}([0-9a-fA-F]{40})$/;
 const UINT256_DATA = /^0x[0-9a-fA-F]{64}$/;
@@ -32,7 +19,7 @@ const UINT256_DATA = /^0x[0-9a-fA-F]{64}$/;
  * 32 bytes and without the 0x41 prefix, the amount as the 32-byte data. Anything else (a token that indexes
  * the amount, a malformed log) is not a transfer this service can credit: undefined.
  */
-export function decodeTransferLog(log: RawTronLog, token: TokenSymbol): TronTokenTransfer | undefined {
+export function decodeTransferLog(log: RawTronLog, token: TokenSymbol): ObservedTransfer | undefined {
   const [signature, fromTopic, toTopic] = log.topics;
   if (log.topics.length !== 3 || signature?.toLowerCase() !== TRANSFER_TOPIC || !UINT256_DATA.test(log.data)) return undefined;
   const from = ADDRESS_TOPIC.exec(fromTopic ?? '')?.[1];
@@ -50,11 +37,12 @@ export function decodeTransferLog(log: RawTronLog, token: TokenSymbol): TronToke
   };
 }
 
-export async function scanTransfers(rpc: TronRpc, tokens: readonly TokenDeployment[], fromBlock: bigint, toBlock: bigint): Promise<TronTokenTransfer[]> {
+export async function scanTransfers(rpc: TronRpc, tokens: readonly TokenDeployment[], fromBlock: bigint, toBlock: bigint): Promise<ObservedTransfer[]> {
   if (tokens.length === 0 || toBlock < fromBlock) return [];
   const symbolByContract = new Map(tokens.map((token) => [tronAddressToEvmHex(token.address), token.symbol]));
-  const logs = await logsSplittingOnRangeErrors(rpc, [...symbolByContract.keys()], fromBlock, toBlock);
-  const transfers: TronTokenTransfer[] = [];
+  const contracts = [...symbolByContract.keys()];
+  const logs = await logsSplittingOnRangeErrors((from, to) => rpc.logs(contracts, TRANSFER_TOPIC, from, to), fromBlock, toBlock);
+  const transfers: ObservedTransfer[] = [];
   for (const log of logs) {
     // The filter already restricts to these contracts; a node that ignores it must not smuggle in other tokens.
     const token = symbolByContract.get(log.address.toLowerCase() as `0x${string}`);
@@ -62,18 +50,5 @@ export async function scanTransfers(rpc: TronRpc, tokens: readonly TokenDeployme
     const transfer = decodeTransferLog(log, token);
     if (transfer) transfers.push(transfer);
   }
-  return transfers.sort((a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1));
-}
-
-/** A node that refuses the range (maxBlockRange, too many results) gets the two halves instead. */
-async function logsSplittingOnRangeErrors(rpc: TronRpc, contracts: string[], fromBlock: bigint, toBlock: bigint): Promise<RawTronLog[]> {
-  try {
-    return await rpc.logs(contracts, TRANSFER_TOPIC, fromBlock, toBlock);
-  } catch (error) {
-    if (!(error instanceof RpcCallError) || error.errorClass !== 'range-too-large' || fromBlock === toBlock) throw error;
-    const middle = fromBlock + (toBlock - fromBlock) / 2n;
-    const first = await logsSplittingOnRangeErrors(rpc, contracts, fromBlock, middle);
-    const second = await logsSplittingOnRangeErrors(rpc, contracts, middle + 1n, toBlock);
-    return [...first, ...second];
-  }
+  return inChainOrder(transfers);
 }

@@ -45,9 +45,9 @@ type Listed = { id: string; mode: string; status: string; usdc_swept: string | n
 
 describe('checkout-admin sweep', () => {
   it('list prints each sweep with what it moved, newest first, and --mode keeps one mode', async () => {
-    const out = (await cli.json(['sweep', 'list'])) as { sweeps: Listed[]; evm_sweeps: Array<{ id: string; chain: string; status: string; moved_base_units: string; gas_wei: string; addresses: Array<{ swept_base_units: string }> }> };
+    const out = (await cli.json(['sweep', 'list'])) as { sweeps: Listed[]; collector_sweeps: Array<{ id: string; chain: string; status: string; moved_base_units: string; gas_wei: string; addresses: Array<{ swept_base_units: string }> }> };
     expect(out.sweeps.map((s) => s.id)).toEqual([pending, landed]);
-    expect(out.evm_sweeps).toEqual([expect.objectContaining({ id: evmLanded, chain: 'base', status: 'finalized', moved_base_units: '5000000', gas_wei: '21000', addresses: [expect.objectContaining({ swept_base_units: '5000000' })] })]);
+    expect(out.collector_sweeps).toEqual([expect.objectContaining({ id: evmLanded, chain: 'base', status: 'finalized', moved_base_units: '5000000', gas_wei: '21000', addresses: [expect.objectContaining({ swept_base_units: '5000000' })] })]);
     expect(out.sweeps[1]).toMatchObject({ mode: 'test', status: 'confirmed', usdc_swept: '3.000000', fee_lamports: '10000', rent_lamports: '4078560' });
     expect(out.sweeps[1]!.accounts.map((a) => a.swept_base_units)).toEqual(['1000000', '2000000']);
     expect(out.sweeps[0]).toMatchObject({ mode: 'live', status: 'pending', usdc_swept: null });
@@ -59,7 +59,7 @@ describe('checkout-admin sweep', () => {
     expect(lines).toHaveLength(5);
     expect(lines[3]).toMatch(/^FORWARDER SWEEP\s+MODE\s+TOKEN\s+STATUS\s+ADDRESSES\s+MOVED\s+FEE\s+CREATED\s+TX$/);
     expect(lines[4]).toMatch(new RegExp(`^${evmLanded}\\s+test\\s+USDC\\s+finalized\\s+1\\s+5000000\\s+21000\\s+.*0xlanded$`));
-    expect((await cli.json(['sweep', 'list', '--mode', 'live'])) as { evm_sweeps: unknown[] }).toMatchObject({ evm_sweeps: [] });
+    expect((await cli.json(['sweep', 'list', '--mode', 'live'])) as { collector_sweeps: unknown[] }).toMatchObject({ collector_sweeps: [] });
     expect(lines[1]).toMatch(new RegExp(`^${landed}\\s+test\\s+confirmed\\s+2\\s+3\\.000000\\s+10000\\s+4078560\\s+.*sig-landed$`));
   });
 
@@ -75,9 +75,9 @@ describe('checkout-admin sweep', () => {
       insertIntent: (q, id, hd) => insertEvmChainIntent(q, { id, chain: 'base', mode: 'test', sender: hd.address, call: { to: '0x00000000000000000000000000000000000000c0', data: '0x', value: '0' } }),
     })) as [string];
     await setEvmHdTopUpLanded(sql, hd, 1, { sentWei: 90_000n, gasWei: 21_000n });
-    const out = (await cli.json(['sweep', 'list', '--mode', 'test'])) as { evm_sweeps: Array<Record<string, unknown>> };
-    expect(out.evm_sweeps[0]).toMatchObject({ id: hd, kind: 'hd', factory: null, collector, status: 'pending', topup_rounds: 1, topup_wei: '90000', topup_gas_wei: '21000' });
-    expect(out.evm_sweeps[1]).toMatchObject({ id: evmLanded, kind: 'forwarder', factory: FACTORY, collector: null, topup_wei: null });
+    const out = (await cli.json(['sweep', 'list', '--mode', 'test'])) as { collector_sweeps: Array<Record<string, unknown>> };
+    expect(out.collector_sweeps[0]).toMatchObject({ id: hd, kind: 'hd', factory: null, collector, status: 'pending', topup_rounds: 1, topup_wei: '90000', topup_gas_wei: '21000' });
+    expect(out.collector_sweeps[1]).toMatchObject({ id: evmLanded, kind: 'forwarder', factory: FACTORY, collector: null, topup_wei: null });
     expect(hd).toMatch(/^sweep-hd:base:/);
   });
 

@@ -1,9 +1,8 @@
-// Migration 0053: the count of a merchant's pending, awaiting-payment and confirming sessions, kept by trigger so the
+// The count of a merchant's pending, awaiting-payment and confirming sessions, kept by trigger so the
 // cap on open sessions reads one row and a few corrections rather than counting every open session. It must equal
-// a recount after any write of a session, concurrent ones included; the migration fills it for the sessions already
-// there; and the cap counts exactly what it counted before (open statuses, not yet expired).
+// a recount after any write of a session, concurrent ones included; and the cap counts open sessions (open statuses,
+// not yet expired).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../db/migrate';
 import { insertSessionRecord, insertSessionUnderCap } from '../../db/repositories/sessions';
 import type { SessionStatus } from '../../domain/wire/status';
 import { createTestDatabase, type TestDatabase } from '../support/database';
@@ -103,21 +102,4 @@ describe('in_progress_session_counts', () => {
     expect(await create()).toBe(false);
   });
 
-  it('is filled by the migration for the sessions already there', async () => {
-    const { merchant } = await createTestMerchant(db.sql);
-    await newSession(merchant.id, 'pending');
-    await newSession(merchant.id, 'confirming', { mode: 'live' });
-    await newSession(merchant.id, 'underpaid', { mode: 'live' });
-    await db.sql.begin(async (tx) => {
-      await tx`drop table in_progress_session_counts`;
-      await tx`drop function count_in_progress_sessions() cascade`;
-      await tx`drop function count_in_progress_session_move() cascade`;
-      await tx`drop index sessions_in_progress`;
-      await tx`drop index sessions_underpaid`;
-      await tx`create index sessions_open on sessions (merchant_id, mode, expires_at) where status in ('pending', 'awaiting_payment', 'confirming', 'underpaid')`;
-      await tx`delete from schema_migrations where name = '0053_in_progress_session_counts.sql'`;
-    });
-    expect(await migrate(db.sql)).toEqual(['0053_in_progress_session_counts.sql']);
-    expect(await countsOf(merchant.id)).toEqual({ kept: { test: 1, live: 1 }, recount: { test: 1, live: 1 } });
-  });
 });

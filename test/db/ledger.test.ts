@@ -1,4 +1,4 @@
-// The ledger's guarantees live in the database (migration 0034), not only in domain/ledger/ledger.ts: a group of entries
+// The ledger's guarantees live in the database (db/migrations/0001_baseline.sql), not only in domain/ledger/ledger.ts: a group of entries
 // that does not sum to zero per asset cannot commit, however it is written, and entries are never changed or
 // removed, even by the role that posts them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -225,7 +225,7 @@ describe('Tron chain writer', () => {
   });
 });
 
-describe('Tron intents in chain_intents (migration 0047)', () => {
+describe('Tron intents in chain_intents', () => {
   const row = (columns: Record<string, unknown>) => ({
     id: nextId(),
     chain: 'tron',

@@ -109,7 +109,7 @@ describe('Tron forwarder sweep', () => {
     // Both sent before a block is produced: one block takes both.
     for (const id of ids) expect((await sweeper().advance(id)).status).toBe('submitted');
     for (const id of ids) await sweepToEnd(id);
-    const rows = await db.sql<{ block_number: bigint; last_log_index: number }[]>`select block_number, last_log_index from evm_sweeps where id in ${db.sql(ids)} order by batch`;
+    const rows = await db.sql<{ block_number: bigint; last_log_index: number }[]>`select block_number, last_log_index from collector_sweeps where id in ${db.sql(ids)} order by batch`;
     expect(rows[0]!.block_number).toBe(rows[1]!.block_number);
     // Each sweep logs the token's Transfer, then Swept.
     expect(rows.map((r) => r.last_log_index)).toEqual([1, 3]);
@@ -161,9 +161,9 @@ describe('Tron forwarder sweep', () => {
   it('plans nothing when a balance cannot be read, and says which call failed', async () => {
     await depositTo(700_000n);
     node.setPolicy((path) => (path === '/wallet/triggerconstantcontract' ? { body: { result: { code: 'CONTRACT_EXE_ERROR' }, constant_result: [''] } } : 'answer'));
-    const [before] = await db.sql<{ count: string }[]>`select count(*)::text as count from evm_sweeps`;
+    const [before] = await db.sql<{ count: string }[]>`select count(*)::text as count from collector_sweeps`;
     await expect(planIds(sweeper(), runKey(), 'USDT')).rejects.toThrow(new TronApiError('malformed', '/wallet/triggerconstantcontract', 'balanceOf did not return a uint256 (CONTRACT_EXE_ERROR)'));
-    expect(await db.sql<{ count: string }[]>`select count(*)::text as count from evm_sweeps`).toEqual([before]);
+    expect(await db.sql<{ count: string }[]>`select count(*)::text as count from collector_sweeps`).toEqual([before]);
     node.setPolicy(() => 'answer');
     const [id] = await planIds(sweeper(), runKey(), 'USDT');
     expect(await sweepToEnd(id!)).toMatchObject({ status: 'finalized', moved: '700000' });

@@ -1,6 +1,5 @@
-// Migrations 0048 (HD sweeps), 0049 (Tron forwarder sweeps), 0050 (relayer balances) and 0052 (Tron HD sweeps) apply in
-// order on an empty database, and their checks on evm_sweeps agree: before 0052 an HD sweep only on an EVM chain,
-// since it on Tron as well, still without a factory.
+// collector_sweeps holds both kinds of sweep on the EVM chains and on Tron, and its checks keep each kind's fields
+// apart: a forwarder sweep names its factory, an HD sweep its collector and never a factory.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEvmChainIntent, insertTronChainIntent } from '../../db/repositories/chainIntents';
 import { createTestDatabase, type TestDatabase } from '../support/database';
@@ -22,29 +21,17 @@ async function insertSweep(row: { id: string; chain: string; kind: 'forwarder' |
   const tron = row.chain === 'tron';
   if (tron) await insertTronChainIntent(db.sql, { id: row.id, mode: 'test', sender: 'TRelayer', call: { contract: 'TFactory', functionSelector: 'sweepMany(bytes32[],address)', parameter: '', feeLimit: '0', callValue: '0' } });
   else await insertEvmChainIntent(db.sql, { id: row.id, chain: row.chain, mode: 'test', sender: '0x0000000000000000000000000000000000000001', call: { to: TOKEN.evm, data: '0x', value: '0' } });
-  await db.sql`insert into evm_sweeps (id, mode, chain, token, token_address, kind, factory, collector, run_key, batch)
+  await db.sql`insert into collector_sweeps (id, mode, chain, token, token_address, kind, factory, collector, run_key, batch)
     values (${row.id}, 'test', ${row.chain}, 'USDT', ${tron ? TOKEN.tron : TOKEN.evm}, ${row.kind}, ${row.factory ?? null}, ${row.collector ?? null}, ${`run-${run++}`}, 0)`;
 }
 
-describe('migrations 0048 to 0052', () => {
-  it('apply in order on an empty database', async () => {
-    const applied = await db.sql<{ name: string }[]>`select name from schema_migrations where name >= '0048' and name < '0053' order by name`;
-    expect(applied.map((r) => r.name)).toEqual([
-      '0048_evm_hd_sweeps.sql',
-      '0049_tron_forwarder_sweeps.sql',
-      '0050_relayer_balances.sql',
-      '0051_solana_deposit_address_pool.sql',
-      '0052_tron_hd_sweeps.sql',
-    ]);
-    expect(await db.sql`select count(*)::int as n from relayer_balances`).toEqual([{ n: 0 }]);
-  });
-
-  it('take HD sweeps on an EVM chain and on Tron and forwarder sweeps on Tron, and refuse an HD sweep with a factory', async () => {
+describe('collector_sweeps', () => {
+  it('takes HD sweeps on an EVM chain and on Tron and forwarder sweeps on Tron, and refuse an HD sweep with a factory', async () => {
     await insertSweep({ id: 'sweep-hd:base:1', chain: 'base', kind: 'hd', collector: '0x0000000000000000000000000000000000000c01' });
     await insertSweep({ id: 'sweep:tron:1', chain: 'tron', kind: 'forwarder', factory: 'TFactory' });
     await insertSweep({ id: 'sweep-hd:tron:1', chain: 'tron', kind: 'hd', collector: 'TCollector' });
-    await expect(insertSweep({ id: 'sweep-hd:tron:2', chain: 'tron', kind: 'hd', factory: 'TFactory', collector: 'TCollector' })).rejects.toThrow(/evm_sweeps_kind_fields/);
-    expect(await db.sql`select id, chain, kind from evm_sweeps order by id`).toEqual([
+    await expect(insertSweep({ id: 'sweep-hd:tron:2', chain: 'tron', kind: 'hd', factory: 'TFactory', collector: 'TCollector' })).rejects.toThrow(/collector_sweeps_kind_fields/);
+    expect(await db.sql`select id, chain, kind from collector_sweeps order by id`).toEqual([
       { id: 'sweep-hd:base:1', chain: 'base', kind: 'hd' },
       { id: 'sweep-hd:tron:1', chain: 'tron', kind: 'hd' },
       { id: 'sweep:tron:1', chain: 'tron', kind: 'forwarder' },

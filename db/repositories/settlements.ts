@@ -1,0 +1,49 @@
+// settlements: one per payment, written pending before its provider moves any money and settled from what the
+// provider answered, so a retry after a crash finishes the same settlement with the same provider.
+import type { Queryable } from '../client';
+
+export interface SettlementRow {
+  status: 'pending' | 'settled';
+  provider: string;
+  reference: string | null;
+  amount_usdc_base_units: string;
+  settled_at: Date | null;
+}
+
+export async function findSettlement(sql: Queryable, paymentId: string): Promise<SettlementRow | undefined> {
+  const [row] = await sql<SettlementRow[]>`select status, provider, reference, amount_usdc_base_units, settled_at from settlements where payment_id = ${paymentId}`;
+  return row;
+}
+
+/** The pending row, unless the payment has one already (whichever provider began it). */
+export async function insertPendingSettlement(sql: Queryable, row: { paymentId: string; sessionId: string; provider: string; amountUsdcBaseUnits: string }): Promise<void> {
+  await sql`
+    insert into settlements (payment_id, session_id, provider, amount_usdc_base_units, status)
+    values (${row.paymentId}, ${row.sessionId}, ${row.provider}, ${row.amountUsdcBaseUnits}, 'pending')
+    on conflict (payment_id) do nothing`;
+}
+
+/** Settles a pending row (only `provider`'s, when given); a settled one keeps what it first recorded. */
+export async function settlePendingSettlement(
+  sql: Queryable,
+  paymentId: string,
+  settled: { reference: string; amountUsdcBaseUnits: string; settledAt: Date | string },
+  provider?: string,
+): Promise<void> {
+  await sql`
+    update settlements
+    set status = 'settled', reference = ${settled.reference}, amount_usdc_base_units = ${settled.amountUsdcBaseUnits}, settled_at = ${settled.settledAt}
+    where payment_id = ${paymentId} ${provider === undefined ? sql`` : sql`and provider = ${provider}`} and status = 'pending'`;
+}
+
+/**
+ * Hands a pending settlement from the provider `from` to `to`, only while nothing can have been paid under it: no
+ * payout row, which is written before anything is signed. True if it was handed over.
+ */
+export async function takeOverUnpaidSettlement(sql: Queryable, paymentId: string, from: string, to: string): Promise<boolean> {
+  const taken = await sql`
+    update settlements set provider = ${to}
+    where payment_id = ${paymentId} and provider = ${from} and status = 'pending'
+      and not exists (select 1 from payouts where payment_id = ${paymentId})`;
+  return taken.count === 1;
+}
