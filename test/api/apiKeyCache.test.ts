@@ -1,4 +1,4 @@
-// Issue 16: API replicas cache key lookups, and every write to a key row reaches every replica's cache through
+// API replicas cache key lookups, and every write to a key row reaches every replica's cache through
 // Postgres NOTIFY (db/migrations/0001_baseline.sql), so a revoked key, or one whose allowlist changed, is refused within a second
 // on each of them. Two API servers on one database stand for two replicas behind a load balancer.
 import { pino } from 'pino';
