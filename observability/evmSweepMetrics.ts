@@ -5,7 +5,7 @@
 // before Tron had forwarders; dashboards keep them.
 import type { Registry } from 'prom-client';
 import type { Sql } from '../db/client';
-import { oldestUnsweptDeposits } from '../db/repositories/evmSweeps';
+import { oldestUnsweptDeposits } from '../db/repositories/collectorSweeps';
 import { relayerBalances } from '../db/repositories/relayerBalances';
 import { FORWARDER_CHAINS } from '../domain/sweeps/evmSweepPlan';
 import { scrapedGauge } from './scrapedGauge';

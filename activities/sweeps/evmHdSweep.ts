@@ -9,7 +9,7 @@
 import { encodeFunctionData, erc20Abi, parseEventLogs, parseTransaction, toHex, type Address, type Hash, type Hex, type LocalAccount } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { findChainIntent, insertEvmChainIntent, type ChainIntent, type EvmCall } from '../../db/repositories/chainIntents';
-import { evmHdSweepDerivationIndex, type EvmSweep } from '../../db/repositories/evmSweeps';
+import { hdSweepDerivationIndex, type CollectorSweep } from '../../db/repositories/collectorSweeps';
 import { gasLimitFor } from '../../domain/chainWrites/evmChainIntent';
 import { fundedMaxFeePerGas, hdSweepTopUp, hdSweptAmount } from '../../domain/sweeps/evmHdSweep';
 import type { EvmChain } from '../../domain/sweeps/evmSweepPlan';
@@ -33,7 +33,7 @@ const transferCall = (token: string, collector: string) => (amount: bigint): Evm
 });
 
 /** The chain intent of an HD sweep's `round`th top-up (the first has no number). */
-export function topUpIntentId(sweep: Pick<EvmSweep, 'id' | 'chain'>, round = 1): string {
+export function topUpIntentId(sweep: Pick<CollectorSweep, 'id' | 'chain'>, round = 1): string {
   const id = `topup:${sweep.chain}:${sweep.id.slice(`sweep-hd:${sweep.chain}:`.length)}`;
   return round === 1 ? id : `${id}:${round}`;
 }
@@ -50,8 +50,8 @@ export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter, 
     });
 
   /** The address's key, derived here for this pass and checked against the swept address; never stored or logged. */
-  async function accountOf(sweep: EvmSweep): Promise<LocalAccount> {
-    const index = await evmHdSweepDerivationIndex(deps.sql, deps.chain, sweep.id);
+  async function accountOf(sweep: CollectorSweep): Promise<LocalAccount> {
+    const index = await hdSweepDerivationIndex(deps.sql, deps.chain, sweep.id);
     if (!deps.depositSeed || index === undefined) throw new Error(`no deposit key for HD sweep ${sweep.id} in ${deps.mode} mode`);
     const account = privateKeyToAccount(toHex(deriveEvmPrivateKey(deps.depositSeed, index)));
     const swept = sweep.addresses[0]?.address;
@@ -73,7 +73,7 @@ export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter, 
   const estimateTransfer = (account: LocalAccount, call: EvmCall) => client.estimateGas({ account: account.address, to: call.to as Address, data: call.data as Hex, value: BigInt(call.value) });
 
   /** The top-up's landing: what it sent (nothing when it reverted) and the relayer's gas. */
-  async function recordTopUp(sweep: EvmSweep, round: number, topUp: ChainIntent): Promise<void> {
+  async function recordTopUp(sweep: CollectorSweep, round: number, topUp: ChainIntent): Promise<void> {
     const receipt = await client.getTransactionReceipt({ hash: topUp.signature as Hash });
     const status = topUp.status === 'finalized' ? 'finalized' : 'failed';
     const landed = { sentWei: status === 'finalized' ? BigInt(topUp.call?.value ?? '0') : 0n, gasWei: receipt.gasUsed * receipt.effectiveGasPrice };
@@ -85,7 +85,7 @@ export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter, 
    * holds what the transfer costs at today's fees), advance it until final, record it. Answers the pass's outcome
    * while one of them ran (or the top-up reverted); nothing once the transfer may be signed.
    */
-  async function topUp(sweep: EvmSweep, account: LocalAccount, transfer: ChainIntent): Promise<EvmSweepOutcome | undefined> {
+  async function topUp(sweep: CollectorSweep, account: LocalAccount, transfer: ChainIntent): Promise<EvmSweepOutcome | undefined> {
     if (!transfer.call) return undefined;
     const round = sweep.topupRounds + 1;
     const id = topUpIntentId(sweep, round);
@@ -106,7 +106,7 @@ export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter, 
   }
 
   /** What the landed transfer moved (the token's Transfer events to the collector; none when it reverted) and the address's gas. */
-  async function record(sweep: EvmSweep, status: 'finalized' | 'failed', txHash: string): Promise<EvmSweepOutcome> {
+  async function record(sweep: CollectorSweep, status: 'finalized' | 'failed', txHash: string): Promise<EvmSweepOutcome> {
     const receipt = await client.getTransactionReceipt({ hash: txHash as Hash });
     const from = sweep.addresses[0]?.address ?? '';
     const events = status === 'failed' ? [] : parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs });
@@ -118,7 +118,7 @@ export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter, 
   }
 
   /** One step of an unlanded HD sweep: its top-up while the transfer is unsigned, then the transfer. */
-  async function advance(sweep: EvmSweep): Promise<EvmSweepOutcome> {
+  async function advance(sweep: CollectorSweep): Promise<EvmSweepOutcome> {
     const account = await accountOf(sweep);
     const transfer = await findChainIntent(deps.sql, sweep.id);
     if (!transfer) throw new Error(`HD sweep ${sweep.id} has no chain intent`);

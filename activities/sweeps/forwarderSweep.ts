@@ -8,7 +8,7 @@
 // plans them in the same plan, one sweep each, and advance hands a sweep of kind 'hd' to it.
 import type { Queryable, Sql } from '../../db/client';
 import type { ChainIntent } from '../../db/repositories/chainIntents';
-import { findEvmSweep, evmSweepDue, evmSweepsToFinish, insertEvmSweeps, setEvmSweepLanded, setEvmSweepSubmitted, type EvmSweep, type EvmSweepScope } from '../../db/repositories/evmSweeps';
+import { findCollectorSweep, collectorSweepDue, collectorSweepsToFinish, insertCollectorSweeps, setCollectorSweepLanded, setCollectorSweepSubmitted, type CollectorSweep, type CollectorSweepScope } from '../../db/repositories/collectorSweeps';
 import { postLedger } from '../../db/repositories/ledger';
 import { lockUntilCommit } from '../../db/repositories/locks';
 import { depositSalt } from '../../domain/addresses/depositSalt';
@@ -49,7 +49,7 @@ export interface ForwarderSweepChain {
   /** One pass of the chain's writer. */
   advance(id: string): Promise<{ intent: ChainIntent; deferred?: string }>;
   /** The landed call's Swept events of its factory and token (none when it failed) and its fee. */
-  landed(sweep: EvmSweep, intent: ChainIntent): Promise<LandedSweep>;
+  landed(sweep: CollectorSweep, intent: ChainIntent): Promise<LandedSweep>;
 }
 
 /** What a pass of a sweep answers, forwarder or HD alike. */
@@ -64,9 +64,9 @@ export type EvmSweepOutcome =
 /** A chain's HD deposit addresses, swept one sweep (of kind 'hd') each beside the forwarder batches. */
 export interface HdSweeps {
   /** The scope's HD addresses owed a sweep, written as sweeps numbered from `firstBatch`, or how many wait for a collector and a seed. */
-  plan(tx: Queryable, scope: EvmSweepScope & { runKey: string; deployment: TokenDeployment; minimum: bigint; limit: number; firstBatch: number }): Promise<{ sweepIds: string[]; waiting: number }>;
+  plan(tx: Queryable, scope: CollectorSweepScope & { runKey: string; deployment: TokenDeployment; minimum: bigint; limit: number; firstBatch: number }): Promise<{ sweepIds: string[]; waiting: number }>;
   /** One step of an unlanded HD sweep. */
-  advance(sweep: EvmSweep): Promise<EvmSweepOutcome>;
+  advance(sweep: CollectorSweep): Promise<EvmSweepOutcome>;
 }
 
 /** What a plan wrote: every sweep the run is to carry, and how many HD addresses wait for a collector or a seed. */
@@ -81,7 +81,7 @@ export interface EvmSweepPlanned {
 const PLAN_BATCHES = 20;
 
 /** The outcome the sweep's row holds once it has landed. */
-export function landedOutcome(sweep: EvmSweep): EvmSweepOutcome | undefined {
+export function landedOutcome(sweep: CollectorSweep): EvmSweepOutcome | undefined {
   const txHash = sweep.txHash ?? '';
   const gasWei = (sweep.gasWei ?? 0n).toString();
   if (sweep.status === 'finalized') return { status: 'finalized', txHash, moved: (sweep.movedBaseUnits ?? 0n).toString(), gasWei };
@@ -91,7 +91,7 @@ export function landedOutcome(sweep: EvmSweep): EvmSweepOutcome | undefined {
 
 /** The outcome a landing just recorded (or an earlier pass recorded) in the sweep's row. */
 export async function recordedOutcome(sql: Sql, sweepId: string): Promise<EvmSweepOutcome> {
-  const sweep = await findEvmSweep(sql, sweepId);
+  const sweep = await findCollectorSweep(sql, sweepId);
   const outcome = sweep && landedOutcome(sweep);
   if (!outcome) throw new Error(`sweep ${sweepId} has no landing recorded`);
   return outcome;
@@ -103,7 +103,7 @@ export async function recordedOutcome(sql: Sql, sweepId: string): Promise<EvmSwe
  */
 export async function progressOutcome(
   sql: Sql,
-  sweep: EvmSweep,
+  sweep: CollectorSweep,
   progress: { intent: ChainIntent; deferred?: string },
   record: (status: 'finalized' | 'failed', intent: ChainIntent) => Promise<EvmSweepOutcome>,
 ): Promise<EvmSweepOutcome> {
@@ -114,7 +114,7 @@ export async function progressOutcome(
     case 'signed':
     case 'broadcast':
     case 'confirmed':
-      await setEvmSweepSubmitted(sql, sweep.id, intent.signature ?? '');
+      await setCollectorSweepSubmitted(sql, sweep.id, intent.signature ?? '');
       return { status: 'submitted', txHash: intent.signature ?? '' };
     case 'finalized':
     case 'failed':
@@ -137,17 +137,17 @@ export function createForwarderSweep(settings: ForwarderSweepSettings, family: F
     const nothing = (sweepIds: string[]): EvmSweepPlanned => ({ sweepIds, forwarderSweeps: 0, hdSweeps: 0, hdWaiting: 0 });
     const deployment = tokenOf(token);
     if (!deployment) return nothing([]);
-    const scope: EvmSweepScope = { mode, chain, token };
+    const scope: CollectorSweepScope = { mode, chain, token };
     return sql.begin(async (tx) => {
       await lockUntilCommit(tx, `evm-sweep-plan:${chain}:${mode}:${token}`);
-      const { ofRun, unlanded } = await evmSweepsToFinish(tx, scope, runKey);
+      const { ofRun, unlanded } = await collectorSweepsToFinish(tx, scope, runKey);
       if (ofRun.length > 0) return nothing([...new Set([...ofRun, ...unlanded])]);
       const limit = settings.batchSize * PLAN_BATCHES;
       const minimum = minimumBaseUnits(settings.minimumWholeTokens, deployment.decimals);
-      const due = await evmSweepDue(tx, scope, limit);
+      const due = await collectorSweepDue(tx, scope, limit);
       const candidates = await Promise.all(due.map(async (d) => ({ ...d, salt: depositSalt(d.sessionId), balance: await family.balanceOf(deployment.address, d.address) })));
       const batches = planEvmSweepBatches(candidates, { minimum, batchSize: settings.batchSize });
-      const planned = await insertEvmSweeps(tx, {
+      const planned = await insertCollectorSweeps(tx, {
         ...scope,
         runKey,
         tokenAddress: deployment.address,
@@ -159,11 +159,11 @@ export function createForwarderSweep(settings: ForwarderSweepSettings, family: F
     });
   }
 
-  async function record(sweep: EvmSweep, status: 'finalized' | 'failed', intent: ChainIntent): Promise<EvmSweepOutcome> {
+  async function record(sweep: CollectorSweep, status: 'finalized' | 'failed', intent: ChainIntent): Promise<EvmSweepOutcome> {
     const txHash = intent.signature ?? '';
     const landed = await family.landed(sweep, intent);
     await sql.begin(async (tx) => {
-      const recorded = await setEvmSweepLanded(tx, sweep.id, { status, txHash, blockNumber: landed.blockNumber, lastLogIndex: landed.lastLogIndex, moved: landed.moved, gasWei: landed.fee, perAddress: landed.perAddress });
+      const recorded = await setCollectorSweepLanded(tx, sweep.id, { status, txHash, blockNumber: landed.blockNumber, lastLogIndex: landed.lastLogIndex, moved: landed.moved, gasWei: landed.fee, perAddress: landed.perAddress });
       if (!recorded) return;
       const moved = { [tokenAsset(sweep.token, sweep.chain)]: landed.moved };
       for (const posting of evmSweepLanded(sweep.id, sweep.mode, sweep.chain, { moved, gasWei: landed.fee })) await postLedger(tx, posting);
@@ -175,7 +175,7 @@ export function createForwarderSweep(settings: ForwarderSweepSettings, family: F
     plan,
     /** One pass of a planned sweep of either kind; call again while it is pending or submitted. */
     async advance(sweepId: string): Promise<EvmSweepOutcome> {
-      const sweep = await findEvmSweep(sql, sweepId);
+      const sweep = await findCollectorSweep(sql, sweepId);
       if (!sweep || sweep.mode !== mode || sweep.chain !== chain) throw new Error(`no ${mode} sweep ${sweepId} on ${chain}`);
       const landed = landedOutcome(sweep);
       if (landed) return landed;

@@ -9,7 +9,7 @@
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { encodeAbiParameters } from 'viem';
 import { findChainIntent, insertTronChainIntent, isTronTransfer, type ChainIntent, type TronCall } from '../../db/repositories/chainIntents';
-import { evmHdSweepDerivationIndex, type EvmSweep } from '../../db/repositories/evmSweeps';
+import { hdSweepDerivationIndex, type CollectorSweep } from '../../db/repositories/collectorSweeps';
 import { tronAddressToEvmHex } from '../../domain/addresses/tron';
 import { hdSweptAmount } from '../../domain/sweeps/evmHdSweep';
 import { tronHdSweepTopUp } from '../../domain/sweeps/tronHdSweep';
@@ -53,8 +53,8 @@ export function createTronHdSweep(deps: TronHdSweepDeps, relayer: TronChainWrite
     });
 
   /** The address's key, derived here for this pass and checked against the swept address; never stored or logged. */
-  async function signerOf(sweep: EvmSweep): Promise<TronRelayer> {
-    const index = await evmHdSweepDerivationIndex(sql, 'tron', sweep.id);
+  async function signerOf(sweep: CollectorSweep): Promise<TronRelayer> {
+    const index = await hdSweepDerivationIndex(sql, 'tron', sweep.id);
     if (!deps.depositSeed || index === undefined) throw new Error(`no deposit key for HD sweep ${sweep.id} in ${deps.mode} mode`);
     const signer = tronRelayer(bytesToHex(deriveTronPrivateKey(deps.depositSeed, index)));
     const swept = sweep.addresses[0]?.address;
@@ -62,7 +62,7 @@ export function createTronHdSweep(deps: TronHdSweepDeps, relayer: TronChainWrite
     return signer;
   }
 
-  async function recordTopUp(sweep: EvmSweep, round: number, topUp: ChainIntent): Promise<void> {
+  async function recordTopUp(sweep: CollectorSweep, round: number, topUp: ChainIntent): Promise<void> {
     const status = topUp.status === 'finalized' ? 'finalized' : 'failed';
     const sent = status === 'finalized' && topUp.tronCall && isTronTransfer(topUp.tronCall) ? BigInt(topUp.tronCall.amount) : 0n;
     const landed = { id: topUp.id, round, status, txHash: topUp.signature ?? '', blockNumber: topUp.blockNumber ?? 0n } as const;
@@ -74,7 +74,7 @@ export function createTronHdSweep(deps: TronHdSweepDeps, relayer: TronChainWrite
    * until solidified, record it. Answers the pass's outcome while it runs (or once it failed); nothing once the
    * transfer may be signed.
    */
-  async function topUp(sweep: EvmSweep, address: string): Promise<EvmSweepOutcome | undefined> {
+  async function topUp(sweep: CollectorSweep, address: string): Promise<EvmSweepOutcome | undefined> {
     const round = sweep.topupRounds + 1;
     const id = topUpIntentId(sweep, round);
     const intent = await findChainIntent(sql, id);
@@ -91,7 +91,7 @@ export function createTronHdSweep(deps: TronHdSweepDeps, relayer: TronChainWrite
   }
 
   /** What the solidified transfer moved (the token's Transfer logs to the collector; none when it reverted) and the sun it burned. */
-  async function record(sweep: EvmSweep, status: 'finalized' | 'failed', intent: ChainIntent): Promise<EvmSweepOutcome> {
+  async function record(sweep: CollectorSweep, status: 'finalized' | 'failed', intent: ChainIntent): Promise<EvmSweepOutcome> {
     const txHash = intent.signature ?? '';
     const blockNumber = intent.blockNumber ?? 0n;
     const { logs, firstLogIndex } = status === 'failed' ? { logs: [], firstLogIndex: 0 } : await api.solidifiedLogs(txHash, blockNumber);
@@ -104,7 +104,7 @@ export function createTronHdSweep(deps: TronHdSweepDeps, relayer: TronChainWrite
   }
 
   /** One step of an unlanded HD sweep: its top-up while the transfer is unsigned, then the transfer. */
-  async function advance(sweep: EvmSweep): Promise<EvmSweepOutcome> {
+  async function advance(sweep: CollectorSweep): Promise<EvmSweepOutcome> {
     const signer = await signerOf(sweep);
     const transfer = await findChainIntent(sql, sweep.id);
     if (!transfer) throw new Error(`HD sweep ${sweep.id} has no chain intent`);

@@ -3,14 +3,14 @@
 // once: the schedule skips a run while one is going, and a plan never puts an address in two unlanded sweeps, so it is
 // safe at any time.
 import { ScheduleNotFoundError } from '@temporalio/client';
-import type { EvmSweep } from '../../db/repositories/evmSweeps';
+import type { CollectorSweep } from '../../db/repositories/collectorSweeps';
 import { TOKENS } from '../../domain/chains/chains';
 import { FORWARDER_CHAINS } from '../../domain/sweeps/evmSweepPlan';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
 import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, ModeOption, table, when } from './cli';
 
-export const evmSweepJson = (s: EvmSweep) => ({
+export const evmSweepJson = (s: CollectorSweep) => ({
   id: s.id,
   mode: s.mode,
   chain: s.chain,
@@ -35,7 +35,7 @@ export const evmSweepJson = (s: EvmSweep) => ({
   })),
 });
 
-export function evmSweepTable(sweeps: readonly EvmSweep[]): string[] {
+export function evmSweepTable(sweeps: readonly CollectorSweep[]): string[] {
   // The fee is in the chain's native base unit: wei, or sun on Tron (the sweep id names the chain).
   return table(
     ['FORWARDER SWEEP', 'MODE', 'TOKEN', 'STATUS', 'ADDRESSES', 'MOVED', 'FEE', 'CREATED', 'TX'],

@@ -3,7 +3,7 @@
 // Solana sweep of one mode now, beside its schedule: the plan takes one treasury lock at a time and never puts an
 // account in two batches, so a run beside a scheduled one is safe.
 import { ulid } from 'ulid';
-import { listEvmSweeps } from '../../db/repositories/evmSweeps';
+import { listCollectorSweeps } from '../../db/repositories/collectorSweeps';
 import { listSweeps, type Sweep } from '../../db/repositories/solanaSweeps';
 import { sweepScheduleId } from '../../domain/taskQueues';
 import { z } from '../../domain/wire/validationMessages';
@@ -45,7 +45,7 @@ const list = defineCommand({
   async run(context, input) {
     const filter = { ...(input.mode ? { mode: input.mode } : {}), limit: input.limit ?? 50 };
     const sweeps = await listSweeps(context.sql(), filter);
-    const evmSweeps = await listEvmSweeps(context.sql(), filter);
+    const evmSweeps = await listCollectorSweeps(context.sql(), filter);
     const solanaLines = sweeps.length === 0 ? [] : table(
       ['SWEEP', 'MODE', 'STATUS', 'ACCOUNTS', 'USDC', 'FEE', 'RENT', 'CREATED', 'SIGNATURE'],
       sweeps.map((s) => [

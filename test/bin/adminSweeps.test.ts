@@ -3,7 +3,7 @@
 // queue, named after its schedule, and refuses a mode that is not one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEvmChainIntent } from '../../db/repositories/chainIntents';
-import { insertEvmHdSweeps, insertEvmSweeps, setEvmHdTopUpLanded, setEvmSweepLanded } from '../../db/repositories/evmSweeps';
+import { insertHdSweeps, insertCollectorSweeps, setHdTopUpLanded, setCollectorSweepLanded } from '../../db/repositories/collectorSweeps';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import { setSweepLanded, insertSweeps } from '../../db/repositories/solanaSweeps';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
@@ -32,12 +32,12 @@ beforeAll(async () => {
   const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
   await insertSessionRecord(sql, record, 'completed');
   const address = { address: '0x00000000000000000000000000000000000000a1', salt: `0x${'11'.repeat(32)}`, factory: FACTORY, sessionId: record.sessionId, balance: 5_000_000n };
-  [evmLanded] = (await insertEvmSweeps(sql, {
+  [evmLanded] = (await insertCollectorSweeps(sql, {
     mode: 'test', chain: 'base', token: 'USDC', runKey: 'run-c', tokenAddress: '0x00000000000000000000000000000000000000c0',
     batches: [{ factory: FACTORY, addresses: [address] }],
     insertIntent: (q, id) => insertEvmChainIntent(q, { id, chain: 'base', mode: 'test', sender: '0x00000000000000000000000000000000000000e0', call: { to: FACTORY, data: '0x', value: '0' } }),
   })) as [string];
-  await setEvmSweepLanded(sql, evmLanded, { status: 'finalized', txHash: '0xlanded', blockNumber: 7n, lastLogIndex: 2, moved: 5_000_000n, gasWei: 21_000n, perAddress: new Map([[address.address, 5_000_000n]]) });
+  await setCollectorSweepLanded(sql, evmLanded, { status: 'finalized', txHash: '0xlanded', blockNumber: 7n, lastLogIndex: 2, moved: 5_000_000n, gasWei: 21_000n, perAddress: new Map([[address.address, 5_000_000n]]) });
 });
 afterAll(() => service?.stop());
 
@@ -69,12 +69,12 @@ describe('checkout-admin sweep', () => {
     const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
     await insertSessionRecord(sql, record, 'completed');
     const collector = '0x00000000000000000000000000000000000000cc';
-    const [hd] = (await insertEvmHdSweeps(sql, {
+    const [hd] = (await insertHdSweeps(sql, {
       mode: 'test', chain: 'base', token: 'USDC', runKey: 'run-d', tokenAddress: '0x00000000000000000000000000000000000000c0', collector, firstBatch: 0,
       addresses: [{ address: '0x00000000000000000000000000000000000000a2', sessionId: record.sessionId, derivationIndex: 7, balance: 2_000_000n }],
       insertIntent: (q, id, hd) => insertEvmChainIntent(q, { id, chain: 'base', mode: 'test', sender: hd.address, call: { to: '0x00000000000000000000000000000000000000c0', data: '0x', value: '0' } }),
     })) as [string];
-    await setEvmHdTopUpLanded(sql, hd, 1, { sentWei: 90_000n, gasWei: 21_000n });
+    await setHdTopUpLanded(sql, hd, 1, { sentWei: 90_000n, gasWei: 21_000n });
     const out = (await cli.json(['sweep', 'list', '--mode', 'test'])) as { collector_sweeps: Array<Record<string, unknown>> };
     expect(out.collector_sweeps[0]).toMatchObject({ id: hd, kind: 'hd', factory: null, collector, status: 'pending', topup_rounds: 1, topup_wei: '90000', topup_gas_wei: '21000' });
     expect(out.collector_sweeps[1]).toMatchObject({ id: evmLanded, kind: 'forwarder', factory: FACTORY, collector: null, topup_wei: null });

@@ -17,7 +17,7 @@ import { topUpIntentId } from '../../../activities/sweeps/evmHdSweep';
 import { createEvmSweep } from '../../../activities/sweeps/evmSweep';
 import type { EvmSweepOutcome } from '../../../activities/sweeps/forwarderSweep';
 import { findChainIntent } from '../../../db/repositories/chainIntents';
-import { findEvmSweep } from '../../../db/repositories/evmSweeps';
+import { findCollectorSweep } from '../../../db/repositories/collectorSweeps';
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
 import type { EvmChain } from '../../../domain/sweeps/evmSweepPlan';
 import { ACCOUNT, nativeAsset, tokenAsset } from '../../../domain/ledger/ledger';
@@ -118,7 +118,7 @@ describe('HD deposit sweeps', () => {
     // One top-up from the relayer, one transfer from the address: each its own nonce sequence.
     expect(await relayerNonce()).toBe(relayerBefore + 1);
     expect(await nonceOf(hd!.address)).toBe(1);
-    const sweep = (await findEvmSweep(f.db.sql, ids[0]!))!;
+    const sweep = (await findCollectorSweep(f.db.sql, ids[0]!))!;
     const topUp = (await findChainIntent(f.db.sql, topUpIntentId(sweep)))!;
     expect(sweep).toMatchObject({ kind: 'hd', factory: null, collector: collector(), status: 'finalized' });
     expect(sweep.topupWei).toBe(BigInt(topUp.call!.value));
@@ -143,7 +143,7 @@ describe('HD deposit sweeps', () => {
     const [id] = await planIds(sweeper('base'), runKey());
     expect(await sweepToEnd('base', id!)).toMatchObject({ status: 'finalized', moved: '1000000' });
     expect(await relayerNonce()).toBe(relayerBefore);
-    const sweep = (await findEvmSweep(f.db.sql, id!))!;
+    const sweep = (await findCollectorSweep(f.db.sql, id!))!;
     expect(await findChainIntent(f.db.sql, topUpIntentId(sweep))).toBeUndefined();
     expect(sweep.topupWei).toBeNull();
   });
@@ -157,7 +157,7 @@ describe('HD deposit sweeps', () => {
     await deposit(f, 'arbitrum', hd!, tokens.get('arbitrum')!, 600_000n);
     const [second] = await planIds(sweeper('arbitrum'), runKey());
     expect(await sweepToEnd('arbitrum', second!)).toMatchObject({ status: 'finalized', moved: '600000' });
-    const sweep = (await findEvmSweep(f.db.sql, second!))!;
+    const sweep = (await findCollectorSweep(f.db.sql, second!))!;
     const transfer = await client().getTransactionReceipt({ hash: sweep.txHash as `0x${string}` });
     const tx = await client().getTransaction({ hash: sweep.txHash as `0x${string}` });
     // What the address kept counts toward the top-up, which still covers the transfer's gas limit at its max fee.
@@ -214,12 +214,12 @@ describe('HD deposit sweeps', () => {
     const [hd] = await hdDepositTo('base', [1_100_000n]);
     const relayerBefore = await relayerNonce();
     const [id] = await planIds(sweeper('base'), runKey());
-    await passUntil('base', id!, async () => (await findEvmSweep(f.db.sql, id!))!.topupRounds === 1);
+    await passUntil('base', id!, async () => (await findCollectorSweep(f.db.sql, id!))!.topupRounds === 1);
     const { baseFeePerGas } = await client().getBlock();
     await f.contracts.chain.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: baseFeePerGas! * 4n });
     await f.contracts.chain.mine(1);
     expect(await sweepToEnd('base', id!)).toMatchObject({ status: 'finalized', moved: '1100000' });
-    const sweep = (await findEvmSweep(f.db.sql, id!))!;
+    const sweep = (await findCollectorSweep(f.db.sql, id!))!;
     expect(sweep.topupRounds).toBe(2);
     const rounds = await Promise.all([1, 2].map(async (round) => BigInt((await findChainIntent(f.db.sql, topUpIntentId(sweep, round)))!.call!.value)));
     expect(sweep.topupWei).toBe(rounds[0]! + rounds[1]!);
@@ -229,7 +229,7 @@ describe('HD deposit sweeps', () => {
 
   describe('a signer killed after a step is signed sends nothing twice and loses nothing', () => {
     const hdWriter = async (sweepId: string) => {
-      const { addresses: [swept] } = (await findEvmSweep(f.db.sql, sweepId))!;
+      const { addresses: [swept] } = (await findCollectorSweep(f.db.sql, sweepId))!;
       const [row] = await f.db.sql<{ derivation_index: string }[]>`select derivation_index from deposit_addresses where session_id = ${swept!.sessionId}`;
       return createEvmChainWriter(sweeperDeps(f, 'base', [], { account: privateKeyToAccount(toHex(deriveEvmPrivateKey(seed, Number(row!.derivation_index)))) }));
     };
@@ -239,7 +239,7 @@ describe('HD deposit sweeps', () => {
       const [hd] = await hdDepositTo('base', [1_200_000n]);
       const relayerBefore = await relayerNonce();
       const [id] = await planIds(sweeper('base'), runKey());
-      const sweep = (await findEvmSweep(f.db.sql, id!))!;
+      const sweep = (await findCollectorSweep(f.db.sql, id!))!;
       // The first pass writes the top-up ahead; the signer signs it and dies before sending it.
       expect(await sweeper('base').advance(id!)).toEqual({ status: 'pending' });
       expect((await relayerWriter().sign(topUpIntentId(sweep))).intent.status).toBe('signed');
@@ -251,7 +251,7 @@ describe('HD deposit sweeps', () => {
     it('after the transfer is signed', async () => {
       const [hd] = await hdDepositTo('base', [900_000n]);
       const [id] = await planIds(sweeper('base'), runKey());
-      await passUntil('base', id!, async () => (await findEvmSweep(f.db.sql, id!))!.topupRounds === 1);
+      await passUntil('base', id!, async () => (await findCollectorSweep(f.db.sql, id!))!.topupRounds === 1);
       expect((await findChainIntent(f.db.sql, id!))!.status).toBe('prepared');
       expect((await (await hdWriter(id!)).sign(id!)).intent.status).toBe('signed');
       const relayerBefore = await relayerNonce();

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmChainWriter } from '../../../activities/chainWrites/evmChainWriter';
 import { createEvmSweep } from '../../../activities/sweeps/evmSweep';
 import type { EvmSweepOutcome } from '../../../activities/sweeps/forwarderSweep';
-import { findEvmSweep } from '../../../db/repositories/evmSweeps';
+import { findCollectorSweep } from '../../../db/repositories/collectorSweeps';
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
 import type { EvmChain } from '../../../domain/sweeps/evmSweepPlan';
 import { ACCOUNT, nativeAsset, tokenAsset } from '../../../domain/ledger/ledger';
@@ -102,7 +102,7 @@ describe('EVM forwarder sweep', () => {
     expect(outcome).toMatchObject({ status: 'finalized', moved: '3750000' });
     expect(await balanceOf(tokens.get('base')!, collector())).toBe(before + 3_750_000n);
     expect(await relayerNonce()).toBe(nonce + 1);
-    const sweep = await findEvmSweep(f.db.sql, ids[0]!);
+    const sweep = await findCollectorSweep(f.db.sql, ids[0]!);
     expect(sweep?.addresses.map((x) => [x.address, x.sweptBaseUnits])).toEqual(
       [[a!.address.toLowerCase(), 1_500_000n], [b!.address.toLowerCase(), 2_250_000n]].sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
     );

@@ -22,7 +22,7 @@ import { topUpIntentId } from '../../../activities/sweeps/evmHdSweep';
 import { createTronSweep, type TronSweepDeps } from '../../../activities/sweeps/tronSweep';
 import type { Sql } from '../../../db/client';
 import { findChainIntent } from '../../../db/repositories/chainIntents';
-import { findEvmSweep } from '../../../db/repositories/evmSweeps';
+import { findCollectorSweep } from '../../../db/repositories/collectorSweeps';
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
 import { ACCOUNT, nativeAsset, tokenAsset } from '../../../domain/ledger/ledger';
 import { loadChainsConfig } from '../../../config/chains';
@@ -123,7 +123,7 @@ describe('Tron HD deposit sweeps', () => {
     expect(node.balanceOf(USDT, COLLECTOR)).toBe(2_500_000n);
     expect(node.balanceOf(USDT, hd)).toBe(0n);
     // The relayer paid the address the fee limit with a TransferContract; the address burned its transfer's fee out of it.
-    const sweep = (await findEvmSweep(db.sql, ids[0]!))!;
+    const sweep = (await findCollectorSweep(db.sql, ids[0]!))!;
     expect(sweep).toMatchObject({ kind: 'hd', collector: COLLECTOR, topupRounds: 1, topupWei: FEE_LIMIT_SUN, topupGasWei: FEE_SUN, gasWei: FEE_SUN });
     expect(sweep.addresses.map((a) => [a.address, a.sweptBaseUnits])).toEqual([[hd, 2_500_000n]]);
     const topUp = (await findChainIntent(db.sql, topUpIntentId(sweep)))!;
@@ -150,7 +150,7 @@ describe('Tron HD deposit sweeps', () => {
     const [id] = await planIds(sweeper(), runKey(), 'USDT');
     const landedBefore = node.landedCount();
     expect(await sweepToEnd(id!)).toMatchObject({ status: 'finalized', moved: '700000' });
-    const sweep = (await findEvmSweep(db.sql, id!))!;
+    const sweep = (await findCollectorSweep(db.sql, id!))!;
     expect(sweep).toMatchObject({ topupRounds: 0, topupWei: null });
     expect(await findChainIntent(db.sql, topUpIntentId(sweep))).toBeUndefined();
     expect(node.landedCount()).toBe(landedBefore + 1);
@@ -168,7 +168,7 @@ describe('Tron HD deposit sweeps', () => {
   it('posts a reverted transfer\'s burned sun, and the next run takes the address again, topping up only what was burned', async () => {
     const hd = await hdDepositTo(800_000n);
     const [first] = await planIds(sweeper(), runKey(), 'USDT');
-    await passUntil(first!, async () => (await findEvmSweep(db.sql, first!))!.topupRounds === 1);
+    await passUntil(first!, async () => (await findCollectorSweep(db.sql, first!))!.topupRounds === 1);
     const burned = 120_000n;
     expect(await sweepUntilLanded(sweeper, node, first!, () => ({ result: 'REVERT', fee: burned }))).toMatchObject({ status: 'failed', gasWei: burned.toString() });
     expect(node.balanceOf(USDT, hd)).toBe(800_000n);
@@ -176,7 +176,7 @@ describe('Tron HD deposit sweeps', () => {
     const [second] = await planIds(sweeper(), runKey(), 'USDT');
     expect(second).not.toBe(first);
     expect(await sweepToEnd(second!)).toMatchObject({ status: 'finalized', moved: '800000' });
-    expect((await findEvmSweep(db.sql, second!))!).toMatchObject({ topupRounds: 1, topupWei: burned });
+    expect((await findCollectorSweep(db.sql, second!))!).toMatchObject({ topupRounds: 1, topupWei: burned });
     expect(node.trxOf(hd)).toBe(FEE_LIMIT_SUN - FEE_SUN);
   });
 
@@ -211,7 +211,7 @@ describe('Tron HD deposit sweeps', () => {
   describe('a signer killed after a step is signed sends it once and loses nothing', () => {
     const relayerWriter = () => createTronChainWriter(deps());
     const hdWriter = async (sweepId: string) => {
-      const { addresses: [swept] } = (await findEvmSweep(db.sql, sweepId))!;
+      const { addresses: [swept] } = (await findCollectorSweep(db.sql, sweepId))!;
       const [row] = await db.sql<{ derivation_index: string }[]>`select derivation_index from deposit_addresses where session_id = ${swept!.sessionId}`;
       return createTronChainWriter(deps({ relayer: tronRelayer(bytesToHex(deriveTronPrivateKey(seed, Number(row!.derivation_index)))) }));
     };
@@ -219,7 +219,7 @@ describe('Tron HD deposit sweeps', () => {
     it('after the top-up is signed', async () => {
       const hd = await hdDepositTo(1_200_000n);
       const [id] = await planIds(sweeper(), runKey(), 'USDT');
-      const sweep = (await findEvmSweep(db.sql, id!))!;
+      const sweep = (await findCollectorSweep(db.sql, id!))!;
       // The first pass writes the top-up ahead; the signer signs it and dies before sending it.
       expect(await sweeper().advance(id!)).toEqual({ status: 'pending' });
       const signed = (await relayerWriter().sign(topUpIntentId(sweep))).intent;
@@ -234,7 +234,7 @@ describe('Tron HD deposit sweeps', () => {
     it('after the transfer is signed', async () => {
       const hd = await hdDepositTo(900_000n);
       const [id] = await planIds(sweeper(), runKey(), 'USDT');
-      await passUntil(id!, async () => (await findEvmSweep(db.sql, id!))!.topupRounds === 1);
+      await passUntil(id!, async () => (await findCollectorSweep(db.sql, id!))!.topupRounds === 1);
       expect((await findChainIntent(db.sql, id!))!.status).toBe('prepared');
       const signed = (await (await hdWriter(id!)).sign(id!)).intent;
       expect(signed.status).toBe('signed');
@@ -244,7 +244,7 @@ describe('Tron HD deposit sweeps', () => {
       expect(transfer).toMatchObject({ signature: signed.signature, supersededSignatures: [] });
       expect(node.balanceOf(USDT, COLLECTOR)).toBe(collected + 900_000n);
       expect(node.balanceOf(USDT, hd)).toBe(0n);
-      expect((await findEvmSweep(db.sql, id!))!.topupRounds).toBe(1);
+      expect((await findCollectorSweep(db.sql, id!))!.topupRounds).toBe(1);
     });
   });
 });

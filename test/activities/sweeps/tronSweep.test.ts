@@ -15,7 +15,7 @@ import { createTronSweep, type TronSweepDeps } from '../../../activities/sweeps/
 import { loadChainsConfig } from '../../../config/chains';
 import { loadConfig } from '../../../config/env';
 import { findChainIntent } from '../../../db/repositories/chainIntents';
-import { findEvmSweep } from '../../../db/repositories/evmSweeps';
+import { findCollectorSweep } from '../../../db/repositories/collectorSweeps';
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
 import { createChainRegistry } from '../../../domain/chains/chainRegistry';
 import { ACCOUNT, nativeAsset, tokenAsset } from '../../../domain/ledger/ledger';
@@ -86,7 +86,7 @@ describe('Tron forwarder sweep', () => {
     expect(await sweepToEnd(ids[0]!)).toMatchObject({ status: 'finalized', moved: '3750000', gasWei: '345000' });
     expect(node.landedCount()).toBe(landedBefore + 1);
     expect(node.balanceOf(USDT, COLLECTOR)).toBe(3_750_000n);
-    const sweep = await findEvmSweep(db.sql, ids[0]!);
+    const sweep = await findCollectorSweep(db.sql, ids[0]!);
     expect(sweep).toMatchObject({ chain: 'tron', token: 'USDT', factory: CONTRACTS.factory, status: 'finalized', gasWei: 345_000n });
     // In byte order, as the repository lists them: base58 mixes cases, which a locale's order would fold together.
     expect(sweep?.addresses.map((x) => [x.address, x.sweptBaseUnits])).toEqual([[a, 1_500_000n], [b, 2_250_000n]].sort((x, y) => (String(x[0]) < String(y[0]) ? -1 : 1)));
@@ -140,7 +140,7 @@ describe('Tron forwarder sweep', () => {
     expect(node.balanceOf(USDT, address)).toBe(800_000n);
     const [again] = await planIds(sweeper(), runKey(), 'USDT');
     expect(again).not.toBe(id);
-    expect((await findEvmSweep(db.sql, again!))?.addresses.map((a) => a.address)).toEqual([address]);
+    expect((await findCollectorSweep(db.sql, again!))?.addresses.map((a) => a.address)).toEqual([address]);
     expect(await sweepToEnd(again!)).toMatchObject({ status: 'finalized', moved: '800000' });
   });
 

@@ -10,11 +10,11 @@ import type { EvmSweepBatch, EvmSweepCandidate, ForwarderChain } from '../../dom
 import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 
-export type EvmSweepStatus = 'pending' | 'submitted' | 'finalized' | 'failed';
+export type CollectorSweepStatus = 'pending' | 'submitted' | 'finalized' | 'failed';
 /** A forwarder batch (sweepMany by the relayer) or one HD address (its own transfer after a top-up). */
-export type EvmSweepKind = 'forwarder' | 'hd';
+export type CollectorSweepKind = 'forwarder' | 'hd';
 
-export interface EvmSweepAddress {
+export interface CollectorSweepAddress {
   address: string;
   /** A forwarder's CREATE2 salt; none for an HD address. */
   salt: string | null;
@@ -23,18 +23,18 @@ export interface EvmSweepAddress {
   sweptBaseUnits: bigint | null;
 }
 
-export interface EvmSweep {
+export interface CollectorSweep {
   id: string;
   mode: Mode;
   chain: ForwarderChain;
   token: TokenSymbol;
   tokenAddress: string;
-  kind: EvmSweepKind;
+  kind: CollectorSweepKind;
   /** The factory a forwarder sweep calls; none for an HD sweep. */
   factory: string | null;
   /** Where an HD sweep sends the tokens; a forwarder sweep's destination is its factory's. */
   collector: string | null;
-  status: EvmSweepStatus;
+  status: CollectorSweepStatus;
   txHash: string | null;
   blockNumber: bigint | null;
   movedBaseUnits: bigint | null;
@@ -46,16 +46,16 @@ export interface EvmSweep {
   topupGasWei: bigint | null;
   createdAt: Date;
   landedAt: Date | null;
-  addresses: EvmSweepAddress[];
+  addresses: CollectorSweepAddress[];
 }
 
 type Amounts = 'blockNumber' | 'movedBaseUnits' | 'gasWei' | 'topupWei' | 'topupGasWei';
-type SweepRow = Omit<EvmSweep, Amounts | 'addresses'> & Record<Amounts, string | null>;
+type SweepRow = Omit<CollectorSweep, Amounts | 'addresses'> & Record<Amounts, string | null>;
 
 const big = (value: string | null) => (value === null ? null : BigInt(value));
 
 /** The newest sweeps first: one by id, or those of a mode and chain. */
-export async function listEvmSweeps(sql: Queryable, options: { id?: string; mode?: Mode; chain?: ForwarderChain; limit: number }): Promise<EvmSweep[]> {
+export async function listCollectorSweeps(sql: Queryable, options: { id?: string; mode?: Mode; chain?: ForwarderChain; limit: number }): Promise<CollectorSweep[]> {
   const rows = await sql<SweepRow[]>`
     select id, mode, chain, token, token_address as "tokenAddress", kind, factory, collector, status, tx_hash as "txHash", block_number::text as "blockNumber",
       moved_base_units::text as "movedBaseUnits", gas_wei::text as "gasWei", topup_rounds as "topupRounds", topup_wei::text as "topupWei", topup_gas_wei::text as "topupGasWei",
@@ -81,19 +81,19 @@ export async function listEvmSweeps(sql: Queryable, options: { id?: string; mode
   }));
 }
 
-export async function findEvmSweep(sql: Queryable, id: string): Promise<EvmSweep | undefined> {
-  return (await listEvmSweeps(sql, { id, limit: 1 }))[0];
+export async function findCollectorSweep(sql: Queryable, id: string): Promise<CollectorSweep | undefined> {
+  return (await listCollectorSweeps(sql, { id, limit: 1 }))[0];
 }
 
-export interface EvmSweepScope {
+export interface CollectorSweepScope {
   mode: Mode;
   chain: ForwarderChain;
   token: TokenSymbol;
 }
 
 /** Sweeps of a run (a retried plan), and every sweep of the scope that has not landed: both are finished before new ones. */
-export async function evmSweepsToFinish(sql: Queryable, scope: EvmSweepScope, runKey: string): Promise<{ ofRun: string[]; unlanded: string[] }> {
-  const rows = await sql<Array<{ id: string; run_key: string; status: EvmSweepStatus }>>`
+export async function collectorSweepsToFinish(sql: Queryable, scope: CollectorSweepScope, runKey: string): Promise<{ ofRun: string[]; unlanded: string[] }> {
+  const rows = await sql<Array<{ id: string; run_key: string; status: CollectorSweepStatus }>>`
     select id, run_key, status from collector_sweeps
     where mode = ${scope.mode} and chain = ${scope.chain} and token = ${scope.token} and (run_key = ${runKey} or status in ('pending', 'submitted'))
     order by created_at, batch`;
@@ -112,7 +112,7 @@ function familyColumns(sql: Queryable, chain: ForwarderChain) {
  * emptied them (a forwarder sweep takes the whole balance, so everything before it went). An address a sweep is
  * taking now waits for it. The oldest deposits first, so a limit never starves them.
  */
-export async function evmSweepDue(sql: Queryable, scope: EvmSweepScope, limit: number): Promise<Array<Omit<EvmSweepCandidate, 'salt' | 'balance'>>> {
+export async function collectorSweepDue(sql: Queryable, scope: CollectorSweepScope, limit: number): Promise<Array<Omit<EvmSweepCandidate, 'salt' | 'balance'>>> {
   const da = familyColumns(sql, scope.chain);
   const rows = await sql<Array<{ address: string; factory: string; session_id: string }>>`
     with last_swept as (
@@ -136,7 +136,7 @@ export async function evmSweepDue(sql: Queryable, scope: EvmSweepScope, limit: n
   return rows.map((r) => ({ address: r.address, factory: r.factory, sessionId: r.session_id }));
 }
 
-export interface EvmHdSweepDue {
+export interface HdSweepDue {
   address: string;
   sessionId: string;
   derivationIndex: number;
@@ -147,7 +147,7 @@ export interface EvmHdSweepDue {
  * from them (an HD transfer moves the amount it was planned with, so a deposit arriving meanwhile stays owed), and
  * none being taken now. The oldest deposits first, so a limit never starves them.
  */
-export async function evmHdSweepDue(sql: Queryable, scope: EvmSweepScope, limit: number): Promise<EvmHdSweepDue[]> {
+export async function hdSweepDue(sql: Queryable, scope: CollectorSweepScope, limit: number): Promise<HdSweepDue[]> {
   const da = familyColumns(sql, scope.chain);
   const rows = await sql<Array<{ address: string; session_id: string; derivation_index: string }>>`
     with swept as (
@@ -173,7 +173,7 @@ export async function evmHdSweepDue(sql: Queryable, scope: EvmSweepScope, limit:
 }
 
 /** The derivation index of an HD sweep's address on `chain` (its session's), which the signer derives its key from. */
-export async function evmHdSweepDerivationIndex(sql: Queryable, chain: ForwarderChain, sweepId: string): Promise<number | undefined> {
+export async function hdSweepDerivationIndex(sql: Queryable, chain: ForwarderChain, sweepId: string): Promise<number | undefined> {
   const da = familyColumns(sql, chain);
   const [row] = await sql<{ derivation_index: string }[]>`
     select da.derivation_index from collector_sweep_addresses a join deposit_addresses da on da.session_id = a.session_id
@@ -184,17 +184,17 @@ export async function evmHdSweepDerivationIndex(sql: Queryable, chain: Forwarder
 /**
  * One sweep per HD address of the plan, each its transfer's chain intent (written by `insertIntent`, the chain
  * family's, with the address as sender) and its row, in one transaction of the caller's; numbered in the run after
- * its `firstBatch - 1` forwarder batches. Addresses are kept as evmHdSweepDue answers them.
+ * its `firstBatch - 1` forwarder batches. Addresses are kept as hdSweepDue answers them.
  */
-export async function insertEvmHdSweeps(
+export async function insertHdSweeps(
   sql: Queryable,
-  plan: EvmSweepScope & {
+  plan: CollectorSweepScope & {
     runKey: string;
     tokenAddress: string;
     collector: string;
     firstBatch: number;
-    addresses: Array<EvmHdSweepDue & { balance: bigint }>;
-    insertIntent: (sql: Queryable, id: string, hd: EvmHdSweepDue & { balance: bigint }) => Promise<void>;
+    addresses: Array<HdSweepDue & { balance: bigint }>;
+    insertIntent: (sql: Queryable, id: string, hd: HdSweepDue & { balance: bigint }) => Promise<void>;
   },
 ): Promise<string[]> {
   const ids: string[] = [];
@@ -214,7 +214,7 @@ export async function insertEvmHdSweeps(
  * An HD sweep's landed top-up of `round` (1, 2, …), added to what earlier rounds sent; true when this call recorded
  * it (the caller posts the ledger in the same transaction), false when it was recorded before.
  */
-export async function setEvmHdTopUpLanded(sql: Queryable, id: string, round: number, landed: { sentWei: bigint; gasWei: bigint }): Promise<boolean> {
+export async function setHdTopUpLanded(sql: Queryable, id: string, round: number, landed: { sentWei: bigint; gasWei: bigint }): Promise<boolean> {
   const updated = await sql`
     update collector_sweeps set topup_rounds = ${round}, topup_wei = coalesce(topup_wei, 0) + ${landed.sentWei.toString()},
       topup_gas_wei = coalesce(topup_gas_wei, 0) + ${landed.gasWei.toString()}, updated_at = now()
@@ -226,9 +226,9 @@ export async function setEvmHdTopUpLanded(sql: Queryable, id: string, round: num
  * The plan's batches, each a chain intent (written by `insertIntent`, the chain family's) and its sweep row, in one
  * transaction of the caller's.
  */
-export async function insertEvmSweeps(
+export async function insertCollectorSweeps(
   sql: Queryable,
-  plan: EvmSweepScope & { runKey: string; tokenAddress: string; batches: EvmSweepBatch[]; insertIntent: (sql: Queryable, id: string, batch: EvmSweepBatch) => Promise<void> },
+  plan: CollectorSweepScope & { runKey: string; tokenAddress: string; batches: EvmSweepBatch[]; insertIntent: (sql: Queryable, id: string, batch: EvmSweepBatch) => Promise<void> },
 ): Promise<string[]> {
   const ids: string[] = [];
   for (const [batch, planned] of plan.batches.entries()) {
@@ -243,7 +243,7 @@ export async function insertEvmSweeps(
   return ids;
 }
 
-export async function setEvmSweepSubmitted(sql: Queryable, id: string, txHash: string): Promise<void> {
+export async function setCollectorSweepSubmitted(sql: Queryable, id: string, txHash: string): Promise<void> {
   await sql`update collector_sweeps set status = 'submitted', tx_hash = ${txHash}, updated_at = now() where id = ${id} and status in ('pending', 'submitted')`;
 }
 
@@ -251,7 +251,7 @@ export async function setEvmSweepSubmitted(sql: Queryable, id: string, txHash: s
  * The landed outcome and what each address gave, read from the receipt; true when this call recorded it (the
  * caller posts the ledger in the same transaction), false when it was recorded before.
  */
-export async function setEvmSweepLanded(
+export async function setCollectorSweepLanded(
   sql: Queryable,
   id: string,
   landed: { status: 'finalized' | 'failed'; txHash: string; blockNumber: bigint; lastLogIndex: number | undefined; moved: bigint; gasWei: bigint; perAddress: ReadonlyMap<string, bigint> },
@@ -270,7 +270,7 @@ export async function setEvmSweepLanded(
 
 /**
  * Per mode and chain (EVM or Tron), when the oldest confirmed, credited deposit no finalized sweep has taken yet was
- * recorded, over every token and address: forwarder addresses by evmSweepDue's rule, HD addresses by evmHdSweepDue's
+ * recorded, over every token and address: forwarder addresses by collectorSweepDue's rule, HD addresses by hdSweepDue's
  * (the oldest deposit of an address owed more than its sweeps took). The age operators alert on.
  */
 export async function oldestUnsweptDeposits(sql: Queryable): Promise<Array<{ mode: Mode; chain: ForwarderChain; oldest: Date }>> {
