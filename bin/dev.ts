@@ -1,6 +1,7 @@
 // `npm start`: the whole service on its embedded defaults (bin/devStack.ts) with persistent data in DATA_DIR, then
 // a banner with every URL, the local chains, a demo merchant with a fresh test key and its webhook secret.
 import { loadConfig } from '../config/env';
+import { leaveSignalsToCaller } from '../db/embeddedPostgres';
 import { DEV_PAYER_PATH, DEV_USDC_DECIMALS } from '../toolchain/localChain/devChain';
 import { DEV_OWNER_PATH, DEV_RELAYER_PATH } from '../toolchain/localChain/devDepositContracts';
 import { LOCAL_SOLANA_SLOT_MS, LOCAL_SOLANA_TREASURY_SOL } from '../toolchain/localSolana/localSolana';
@@ -117,4 +118,5 @@ Open a demo checkout (USD 25.50) in a browser:
 A whole payment on the local chain, start to finish: npm run demo
 `);
 
+leaveSignalsToCaller();
 onShutdown(logger, () => stack.stop());
