@@ -11,13 +11,13 @@ import { startDevStack, type DevStack } from './devStack';
 import { onShutdown } from './shutdown';
 
 const config = loadConfig(process.env, 'dev');
-const logger = createLogger(config.logLevel, 'dev');
+const logger = createLogger(config.logLevel, 'dev', config.logFormat);
 const progress = (line: string) => console.log(`▸ ${line}`);
 
 // The dev command orders shutdown itself: API first, then the worker drains, then the servers stop. The worker's
-// SDK and activity lines go to pino as JSON; its Prometheus metrics are served as in bin/worker.ts.
+// SDK and activity lines go to pino; its Prometheus metrics are served as in bin/worker.ts.
 installWorkerRuntime({
-  logger: createLogger(config.logLevel, 'worker'),
+  logger: createLogger(config.logLevel, 'worker', config.logFormat),
   metricsBindAddress: config.metrics.workerPort ? `${config.metrics.host}:${config.metrics.workerPort}` : undefined,
   shutdownSignals: [],
 });
