@@ -8,6 +8,7 @@ import { LOCAL_SOLANA_SLOT_MS, LOCAL_SOLANA_TREASURY_SOL } from '../toolchain/lo
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
 import { startDevStack, type DevStack } from './devStack';
+import { devStatePath, writeDevState } from './devState';
 import { onShutdown } from './shutdown';
 
 const config = loadConfig(process.env, 'dev');
@@ -92,6 +93,12 @@ function solanaLines(s: DevStack): string {
 }
 
 const checkoutUrl = await demoCheckoutUrl(stack);
+const removeDevState = writeDevState(config.dataDir, {
+  pid: process.pid,
+  databaseUrl: stack.databaseUrl,
+  temporalAddress: stack.temporalAddress,
+  temporalNamespace: config.temporal.namespace,
+});
 
 console.log(`
 Stablecoin checkout is running (Ctrl-C stops everything)
@@ -99,6 +106,8 @@ Stablecoin checkout is running (Ctrl-C stops everything)
   Temporal Web UI   ${stack.temporalUiUrl ?? '(external Temporal: see its own UI)'}
   Temporal          ${stack.temporalAddress} (namespace ${config.temporal.namespace}, task queue ${config.temporal.taskQueue})
   Postgres          ${stack.postgres}
+  Other terminals   npm run admin -- … finds this stack by itself (${devStatePath(config.dataDir)}); for anything else:
+                    export DATABASE_URL=${stack.databaseUrl} TEMPORAL_ADDRESS=${stack.temporalAddress}
 ${chainLines(stack)}${solanaLines(stack)}
   Demo merchant     ${stack.merchant.id}
   Test API key      ${stack.testKey}
@@ -119,4 +128,7 @@ A whole payment on the local chain, start to finish: npm run demo
 `);
 
 leaveSignalsToCaller();
-onShutdown(logger, () => stack.stop());
+onShutdown(logger, () => {
+  removeDevState();
+  return stack.stop();
+});

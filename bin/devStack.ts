@@ -73,6 +73,8 @@ export interface DevStack {
   temporalUiUrl: string | undefined;
   /** Where Postgres runs, in words. */
   postgres: string;
+  /** The service's database, embedded or DATABASE_URL's. */
+  databaseUrl: string;
   /** The local chain, unless RPC_URLS_* were configured. */
   devChain: DevChain | undefined;
   /** The attestation stand-in for the local chain's CCTP burns (CCTP_ATTESTATION_URL), with the local chain. */
@@ -269,6 +271,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       temporal,
       temporalAddress,
       temporalUiUrl: temporalServer?.uiUrl,
+      databaseUrl,
       postgres: pg ? `embedded on 127.0.0.1:${config.embeddedPostgresPort}, data in ${join(dataDir, 'postgres')}` : 'DATABASE_URL',
       devChain,
       attestationUrl: attestation?.url,
