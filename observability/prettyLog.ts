@@ -14,8 +14,8 @@ const LEVELS: Record<number, { label: string; style: Style }> = {
   60: { label: 'FATAL', style: ['bgRed', 'white'] },
 };
 
-/** Fields the line's own layout shows, or that say nothing to a person at a terminal (Temporal's task token). */
-const LAYOUT = new Set(['level', 'time', 'msg', 'service', 'name', 'pid', 'hostname', 'taskToken', 'namespace', 'isLocal', 'sdkComponent']);
+/** Fields the line's own layout shows, or that say little to a person at a terminal (Temporal's task token, run id). */
+const LAYOUT = new Set(['level', 'time', 'msg', 'service', 'name', 'pid', 'hostname', 'taskToken', 'namespace', 'isLocal', 'sdkComponent', 'workflowRunId', 'activityId']);
 
 function flatten(prefix: string, value: unknown, out: string[]): void {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
