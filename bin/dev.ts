@@ -23,7 +23,16 @@ installWorkerRuntime({
   shutdownSignals: [],
 });
 
-let stack: DevStack;
+let stack: DevStack | undefined;
+let removeDevState: () => void = () => undefined;
+leaveSignalsToCaller();
+// Installed before the stack starts: a Ctrl-C during start-up exits at once, and the processes' 'exit' hooks stop
+// the servers started so far.
+onShutdown(logger, async () => {
+  removeDevState();
+  await stack?.stop();
+});
+
 try {
   stack = await startDevStack({
     config,
@@ -93,7 +102,7 @@ function solanaLines(s: DevStack): string {
 }
 
 const checkoutUrl = await demoCheckoutUrl(stack);
-const removeDevState = writeDevState(config.dataDir, {
+removeDevState = writeDevState(config.dataDir, {
   pid: process.pid,
   databaseUrl: stack.databaseUrl,
   temporalAddress: stack.temporalAddress,
@@ -126,9 +135,3 @@ Open a demo checkout (USD 25.50) in a browser:
   ${checkoutUrl}
 A whole payment on the local chain, start to finish: npm run demo
 `);
-
-leaveSignalsToCaller();
-onShutdown(logger, () => {
-  removeDevState();
-  return stack.stop();
-});

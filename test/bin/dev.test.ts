@@ -1,7 +1,8 @@
 // `npm start` (bin/dev.ts) as a developer meets it: a real child process on its embedded Postgres and local chains,
 // in a process group of its own as toolchain/bootstrap.mjs runs it, with the inventory schedules every 10 s. Past
 // their first runs its output holds no warning, error or stack; the admin CLI, run with no DATABASE_URL, reaches
-// its database through the state file; SIGINT (the bootstrap's forwarded Ctrl-C) stops it with exit code 0.
+// its database through the state file; SIGINT (the bootstrap's forwarded Ctrl-C) stops it with exit code 0, during
+// start-up too, leaving none of its processes behind.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -115,5 +116,53 @@ describe('npm start', () => {
     expect(output).toContain('shutting down');
     const problems = output.split('\n').filter((line) => /\b(WARN|ERROR|FATAL)\b|Error:|^\s+at /.test(line));
     expect(problems, output).toEqual([]);
+  });
+});
+
+describe('npm start interrupted while starting', () => {
+  it('exits 0 at once and leaves no process of its group behind', { timeout: 120_000 }, async () => {
+    const interruptedDir = mkdtempSync(join(tmpdir(), 'checkout-dev-interrupted-'));
+    const starting = spawn(process.execPath, ['--import', 'tsx', 'bin/dev.ts'], {
+      cwd: ROOT,
+      detached: true,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        DATA_DIR: interruptedDir,
+        EMBEDDED_POSTGRES_PORT: String(await freePort()),
+        TEMPORAL_ADDRESS: temporal.address,
+        PORT: '0',
+        LOCAL_CHAIN_PORT: '0',
+        LOCAL_SOLANA_PORT: '0',
+      },
+    });
+    let log = '';
+    const stopped = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => starting.once('exit', (code, signal) => resolve({ code, signal })));
+    const groupGone = async () => {
+      for (;;) {
+        try {
+          process.kill(-starting.pid!, 0);
+        } catch {
+          return true;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
+    try {
+      await new Promise<void>((resolve) =>
+        starting.stdout.on('data', (chunk: Buffer) => {
+          log += chunk.toString('utf8');
+          if (log.includes('starting a local Solana chain')) resolve();
+        }),
+      );
+      starting.stderr.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
+      starting.kill('SIGINT');
+      expect(await stopped, log).toEqual({ code: 0, signal: null });
+      expect(await groupGone()).toBe(true);
+      expect(log).not.toMatch(/\b(ERROR|FATAL)\b|^\s+at /m);
+    } finally {
+      if (starting.exitCode === null && starting.signalCode === null) process.kill(-starting.pid!, 'SIGKILL');
+      rmSync(interruptedDir, { recursive: true, force: true });
+    }
   });
 });
