@@ -46,7 +46,9 @@ function run(bin, args, extraEnv = {}) {
  * Hardhat would stop at once, under the pools still using them. The stack runs in a process group of its own
  * (detached) and is signalled from here, once per signal: npm forwards the terminal's SIGINT to this process too,
  * so one Ctrl-C arrives twice, moments apart, and a second one would mean "stop now" (bin/shutdown.ts).
- * Resolves with the stack's exit code.
+ * Node runs it with tsx's loader rather than through the tsx command, whose own signal relay is one layer more.
+ * package.json's start script execs this file: dash, npm's script shell on Debian, would die of that Ctrl-C
+ * and npm exit 130 with it. Resolves with the stack's exit code.
  */
 function runOwningSignals(bin, args) {
   const child = spawn(bin, args, { cwd: root, stdio: 'inherit', detached: true });
