@@ -1,9 +1,11 @@
 // The operator CLI: `npm run admin -- <group> <command> [options]` (or `checkout-admin …`). Reads
-// DATABASE_URL and TEMPORAL_ADDRESS like the other processes. Errors are one line on stderr with a
-// non-zero exit (2 for a malformed command line); `--json` prints results for scripts.
+// DATABASE_URL and TEMPORAL_ADDRESS like the other processes; without DATABASE_URL, those of the `npm start`
+// running here (bin/devState.ts). Errors are one line on stderr with a non-zero exit (2 for a malformed command
+// line); `--json` prints results for scripts.
 import { loadConfig } from '../config/env';
 import { redactArguments, resolveOperator } from '../domain/security/adminAudit';
 import { runAudited } from './admin/auditTrail';
+import { adoptRunningDevStack } from './devState';
 import { CliError, commandHelp, createContext, errorLine, loginName, parseOptions, printResult, type CommandGroup } from './admin/cli';
 import { GROUPS } from './admin/commandGroups';
 
@@ -17,7 +19,8 @@ function overview(): string {
     '',
     ...lines.map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}`),
     '',
-    'Every command takes --help. Configuration: DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE.',
+    'Every command takes --help. Configuration: DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE;',
+    'without DATABASE_URL, those of the npm start running in this directory (DATA_DIR/dev.json).',
     'Commands that change something are audited (`audit list`) under --operator, else CHECKOUT_OPERATOR, else the login name.',
   ].join('\n');
 }
@@ -61,7 +64,8 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const { operator, problem } = resolveOperator(options?.operator, process.env.CHECKOUT_OPERATOR, loginName);
-    const context = createContext(loadConfig(process.env, 'admin'), operator);
+    const config = adoptRunningDevStack(loadConfig(process.env, 'admin'), process.env, (line) => console.error(`note: ${line}`));
+    const context = createContext(config, operator);
     try {
       const execute = () => {
         if (!options) throw usageError;

@@ -44,7 +44,7 @@ const say = (line: string) => console.log(`▸ ${line}`);
 const detail = (label: string, value: string) => console.log(`    ${label.padEnd(27)}${value}`);
 
 const userConfig = loadConfig(process.env, 'dev');
-// Progress lines are the demo's output; the service's own JSON log lines only when something goes wrong.
+// Progress lines are the demo's output; the service's own log lines only when something goes wrong.
 const logLevel = process.env.LOG_LEVEL ? userConfig.logLevel : 'warn';
 const dataDir = mkdtempSync(join(tmpdir(), 'checkout-demo-'));
 let stack: DevStack | undefined;
@@ -63,7 +63,7 @@ process.once('SIGINT', () => {
 });
 
 // The demo orders shutdown itself, as `npm start` does, and serves no worker metrics beside a running one.
-installWorkerRuntime({ logger: createLogger(logLevel, 'worker'), metricsBindAddress: undefined, shutdownSignals: [] });
+installWorkerRuntime({ logger: createLogger(logLevel, 'worker', userConfig.logFormat), metricsBindAddress: undefined, shutdownSignals: [] });
 
 try {
   const payOn = demoChain(process.argv.slice(2));
@@ -266,7 +266,7 @@ async function startStack(): Promise<DevStack> {
     persistent: false,
     keyLabel: 'npm run demo',
     progress: say,
-    logger: createLogger(config.logLevel, 'demo'),
+    logger: createLogger(config.logLevel, 'demo', config.logFormat),
   });
 }
 

@@ -1,27 +1,38 @@
 // `npm start`: the whole service on its embedded defaults (bin/devStack.ts) with persistent data in DATA_DIR, then
 // a banner with every URL, the local chains, a demo merchant with a fresh test key and its webhook secret.
 import { loadConfig } from '../config/env';
+import { leaveSignalsToCaller } from '../db/embeddedPostgres';
 import { DEV_PAYER_PATH, DEV_USDC_DECIMALS } from '../toolchain/localChain/devChain';
 import { DEV_OWNER_PATH, DEV_RELAYER_PATH } from '../toolchain/localChain/devDepositContracts';
 import { LOCAL_SOLANA_SLOT_MS, LOCAL_SOLANA_TREASURY_SOL } from '../toolchain/localSolana/localSolana';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
 import { startDevStack, type DevStack } from './devStack';
+import { devStatePath, writeDevState } from './devState';
 import { onShutdown } from './shutdown';
 
 const config = loadConfig(process.env, 'dev');
-const logger = createLogger(config.logLevel, 'dev');
+const logger = createLogger(config.logLevel, 'dev', config.logFormat);
 const progress = (line: string) => console.log(`▸ ${line}`);
 
 // The dev command orders shutdown itself: API first, then the worker drains, then the servers stop. The worker's
-// SDK and activity lines go to pino as JSON; its Prometheus metrics are served as in bin/worker.ts.
+// SDK and activity lines go to pino; its Prometheus metrics are served as in bin/worker.ts.
 installWorkerRuntime({
-  logger: createLogger(config.logLevel, 'worker'),
+  logger: createLogger(config.logLevel, 'worker', config.logFormat),
   metricsBindAddress: config.metrics.workerPort ? `${config.metrics.host}:${config.metrics.workerPort}` : undefined,
   shutdownSignals: [],
 });
 
-let stack: DevStack;
+let stack: DevStack | undefined;
+let removeDevState: () => void = () => undefined;
+leaveSignalsToCaller();
+// Installed before the stack starts: a Ctrl-C during start-up exits at once, and the processes' 'exit' hooks stop
+// the servers started so far.
+onShutdown(logger, async () => {
+  removeDevState();
+  await stack?.stop();
+});
+
 try {
   stack = await startDevStack({
     config,
@@ -91,6 +102,12 @@ function solanaLines(s: DevStack): string {
 }
 
 const checkoutUrl = await demoCheckoutUrl(stack);
+removeDevState = writeDevState(config.dataDir, {
+  pid: process.pid,
+  databaseUrl: stack.databaseUrl,
+  temporalAddress: stack.temporalAddress,
+  temporalNamespace: config.temporal.namespace,
+});
 
 console.log(`
 Stablecoin checkout is running (Ctrl-C stops everything)
@@ -98,6 +115,8 @@ Stablecoin checkout is running (Ctrl-C stops everything)
   Temporal Web UI   ${stack.temporalUiUrl ?? '(external Temporal: see its own UI)'}
   Temporal          ${stack.temporalAddress} (namespace ${config.temporal.namespace}, task queue ${config.temporal.taskQueue})
   Postgres          ${stack.postgres}
+  Other terminals   npm run admin -- … finds this stack by itself (${devStatePath(config.dataDir)}); for anything else:
+                    export DATABASE_URL=${stack.databaseUrl} TEMPORAL_ADDRESS=${stack.temporalAddress}
 ${chainLines(stack)}${solanaLines(stack)}
   Demo merchant     ${stack.merchant.id}
   Test API key      ${stack.testKey}
@@ -116,5 +135,3 @@ Open a demo checkout (USD 25.50) in a browser:
   ${checkoutUrl}
 A whole payment on the local chain, start to finish: npm run demo
 `);
-
-onShutdown(logger, () => stack.stop());

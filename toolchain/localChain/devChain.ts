@@ -10,7 +10,7 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { envSuffix } from '../../config/chains';
 import { solanaAddressBytes32 } from '../../domain/cctp/depositForBurn';
 import { CCTP_SOURCE_DOMAINS } from '../../domain/cctp/domains';
-import type { Chain } from '../../domain/chains/chains';
+import { CHAIN_FACTS, type Chain } from '../../domain/chains/chains';
 import { startAttestationServer, type AttestationServer } from '../cctp/attestationServer';
 import { deployCctpStandIn, type CctpStandIn } from '../cctp/cctpStandIn';
 import { localSolanaTreasuryUsdcAccount } from '../localSolana/localSolana';
@@ -55,6 +55,10 @@ export async function startDevChain(options: { port: number }): Promise<DevChain
     await local.fund(payer.address, PAYER_ETH);
     await local.mint(usdc, payer.address, PAYER_USDC);
     const { cctp, depositContracts } = await deployInventoryContracts(local, usdc);
+    // What the service reads "settled" (the confirmation depth below the head: the CCTP transfer's collector
+    // balance) must be a block where the contracts exist, as on a real chain long past their deployment: a fresh
+    // node's head is still within that depth of its genesis, where balanceOf answers no data at all.
+    await local.mine(CHAIN_FACTS[DEV_CHAIN].confirmations);
     const suffix = envSuffix(DEV_CHAIN, 'testnet');
     return {
       local,
