@@ -1,4 +1,4 @@
-// simulate (test sessions, contract 4.8): a forced status takes the path a natural change takes. A paid
+// simulate (test sessions, docs/api.md#simulate): a forced status takes the path a natural change takes. A paid
 // status needs a payment to report, so where the customer chose none the simulation chooses one (the first
 // pair of the session that test mode can take) and makes up the received amount; getState marks both.
 import { ApplicationFailure, upsertSearchAttributes } from '@temporalio/workflow';

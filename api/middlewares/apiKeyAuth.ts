@@ -10,7 +10,7 @@ export const USER_TYPE_HEADER = 'x-service-user-type';
 export const CHECKOUT_USER_TYPE = 'checkout';
 
 /**
- * Merchant API calls (spec 5.1): a missing header is 401, anything else wrong with them is 403.
+ * Merchant API calls (docs/api.md#authentication): a missing header is 401, anything else wrong with them is 403.
  * Every refusal of a present key reads the same, so a caller cannot tell revoked from unknown. A key
  * with an IP allowlist is refused from any other address. Every refusal of a present key spends the client
  * address's budget of failed authentications (./authFailureBudget.ts). Every authenticated request then

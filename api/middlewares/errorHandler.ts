@@ -3,7 +3,7 @@ import { errorFields } from '../../observability/logger';
 import type { AppState } from '../context';
 import { ApiError } from '../errors';
 
-/** The contract's error body (spec 7) for a deliberate refusal; also what an Idempotency-Key replays. */
+/** The error body (docs/api.md#refusals) for a deliberate refusal; also what an Idempotency-Key replays. */
 export function apiErrorBody(error: ApiError): { error: string; details?: { validation_errors: string[] } } {
   return error.details ? { error: error.message, details: error.details } : { error: error.message };
 }

@@ -8,7 +8,7 @@ import { authFailureBudget, tooManyFailures } from './authFailureBudget';
 import { CHECKOUT_USER_TYPE, USER_TYPE_HEADER } from './apiKeyAuth';
 import { rateLimit } from './rateLimit';
 
-/** The session token from `Authorization: Bearer <token>`, else from `?token=` (spec 5.3). */
+/** The session token from `Authorization: Bearer <token>`, else from `?token=` (docs/api.md#authentication). */
 export function presentedSessionToken(ctx: AppContext): string | undefined {
   const bearer = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
   if (bearer?.[1]) return bearer[1];
@@ -17,7 +17,7 @@ export function presentedSessionToken(ctx: AppContext): string | undefined {
 }
 
 /**
- * Hosted-page calls (spec 5.3, 7): the token names its session and lives as long as the session does.
+ * Hosted-page calls (docs/api.md#authentication, docs/api.md#refusals): the token names its session and lives as long as the session does.
  * A forged token, one for a session that does not exist, and one past the session's expires_at all read
  * the same, so a caller learns nothing about sessions it holds no token for. A forged token is refused by
  * its HMAC before any lookup and spends the client address's budget of failed authentications

@@ -47,7 +47,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: 'Internal error; quote request_id.',
 };
 
-/** Security requirement objects: each alternative also needs the user-type header (spec 5.1, 5.3). */
+/** Security requirement objects: each alternative also needs the user-type header (docs/api.md#authentication). */
 const SECURITY: Record<Auth, Record<string, string[]>[]> = {
   apiKey: [{ apiKey: [], userType: [] }],
   sessionToken: [

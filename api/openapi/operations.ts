@@ -89,7 +89,7 @@ export const OPERATIONS: Operation[] = [
     path: '/checkout/sessions',
     operationId: 'listSessions',
     summary: 'List sessions created in a date range',
-    description: `Every session of the key's merchant and mode created in [created_from, created_to), newest first, without pagination (spec 8), so the range is required and at most ${MAX_LIST_RANGE_DAYS} days. Optional filters: status, chain and token (of the chosen payment), and transaction_id (part of the merchant's own id, any case).`,
+    description: `Every session of the key's merchant and mode created in [created_from, created_to), newest first, without pagination, so the range is required and at most ${MAX_LIST_RANGE_DAYS} days. Optional filters: status, chain and token (of the chosen payment), and transaction_id (part of the merchant's own id, any case).`,
     tag: 'Checkout',
     auth: ['apiKey'],
     query: SessionListQuery,

@@ -1,4 +1,4 @@
-/** EVM address format (EIP-55), shared by the six EVM chains of spec 2.8. */
+/** EVM address format (EIP-55), shared by the six EVM chains of docs/api.md#chains-and-tokens. */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';

@@ -50,7 +50,7 @@ export interface ChainDeployment {
   /** Websocket endpoints for new-head subscriptions (EVM); empty: the indexer polls. */
   wsUrls: string[];
   tokens: TokenDeployment[];
-  /** Blocks including the deposit's own (spec 2.8). */
+  /** Blocks including the deposit's own (docs/api.md#chains-and-tokens). */
   confirmations: number;
   blockTimeMs: number;
   startBlock: bigint | undefined;

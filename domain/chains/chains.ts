@@ -1,4 +1,4 @@
-/** Tokens and chains of spec 2.8. Contract addresses and RPC endpoints live in the chain registry. */
+/** Tokens and chains of docs/api.md#chains-and-tokens. Contract addresses and RPC endpoints live in the chain registry. */
 export const TOKENS = ['USDC', 'USDT'] as const;
 export type TokenSymbol = (typeof TOKENS)[number];
 
@@ -7,7 +7,7 @@ export type Chain = (typeof CHAINS)[number];
 
 export interface ChainFacts {
   family: 'evm' | 'solana' | 'tron';
-  /** Hex chain id as the contract writes it; absent where the contract gives none. */
+  /** Hex chain id of the mainnet; absent for the chains without one (solana, tron). */
   chainId?: `0x${string}`;
   confirmations: number;
   averageBlockTimeSeconds: number;
@@ -25,7 +25,7 @@ export const CHAIN_FACTS: Record<Chain, ChainFacts> = {
   tron: { family: 'tron', confirmations: 19, averageBlockTimeSeconds: 3, estimatedFinalitySeconds: 60 },
 };
 
-/** `{ tokens: { USDC: { chain: [...] } } }`, the shape of supported_tokens / unsupported_tokens (spec 2.2). */
+/** `{ tokens: { USDC: { chain: [...] } } }`, the shape of supported_tokens / unsupported_tokens (docs/api.md#sessions-and-transactions). */
 export interface TokenChainSet {
   tokens: Partial<Record<TokenSymbol, { chain: Chain[] }>>;
 }

@@ -1,5 +1,5 @@
-// GET /checkout/tokens (spec 4.1, 2.8): every token/chain pair the service handles, with the facts a
-// merchant needs to show or verify a payment. The spec leaves the payload open; this is its shape.
+// GET /checkout/tokens (docs/api.md#chains-and-tokens): every token/chain pair the service handles, with the facts a
+// merchant needs to show or verify a payment.
 import type { ChainRegistry, TokenDeployment } from './chainRegistry';
 import { CHAIN_FACTS, CHAINS, TOKENS, type Chain, type TokenSymbol } from './chains';
 import { TESTNETS, TOKEN_CONTRACTS, type TokenContract } from './tokenContracts';
@@ -27,7 +27,7 @@ export const TokenChainInfo = z
   .object({
     symbol: z.enum(TOKENS),
     chain: z.enum(CHAINS),
-    chain_id: z.string().nullable().meta({ description: 'Hex chain id of the mainnet as spec 2.8 gives it; null for solana and tron.' }),
+    chain_id: z.string().nullable().meta({ description: 'Hex chain id of the mainnet; null for solana and tron.' }),
     confirmations_required: z.number().int(),
     average_block_time_seconds: z.number(),
     estimated_finality_seconds: z.number(),

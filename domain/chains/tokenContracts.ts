@@ -1,5 +1,5 @@
 /**
- * Token contract registry: the USDC and USDT contract (on solana, the mint) for every chain of spec 2.8,
+ * Token contract registry: the USDC and USDT contract (on solana, the mint) for every chain of docs/api.md#chains-and-tokens,
  * per network. `mainnet` serves `mk_live_` keys, `testnet` serves `mk_test_` keys.
  *
  * Every address here was checked against a published source named in the comment beside it; change

@@ -1,4 +1,4 @@
-// IP allowlists of API keys (spec 5.2: "keys can be restricted to specific IP addresses"). An entry is a
+// IP allowlists of API keys (docs/api.md#rate-limits-and-ip-allowlists). An entry is a
 // single address or a CIDR range, IPv4 or IPv6: `203.0.113.7`, `10.0.0.0/8`, `2001:db8::/32`.
 import { BlockList, isIP } from 'node:net';
 import { z } from '../wire/validationMessages';

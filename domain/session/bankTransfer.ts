@@ -1,4 +1,4 @@
-// Bank transfer (spec 2.5, 2.6, 4.6, 4.7): the currencies a session can be paid in by bank, the account
+// Bank transfer (docs/api.md#bank-transfer): the currencies a session can be paid in by bank, the account
 // the customer pays into, and the payment reference that ties the transfer to the session.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { SessionTokenQuery } from '../wire/sessionTokenQuery';
@@ -75,7 +75,7 @@ export function referenceNamesSession(statementReference: string, sessionId: str
 
 export type CurrencyChoice = { currency: string } | { problem: 'none' | 'ambiguous' | 'unavailable'; available: string[] };
 
-/** Spec 4.7: omitted with one currency → that one; omitted with several → required; given → must be listed. */
+/** docs/api.md#bank-transfer: omitted with one currency → that one; omitted with several → required; given → must be listed. */
 export function chooseBankCurrency(requested: string | undefined, available: string[]): CurrencyChoice {
   if (available.length === 0) return { problem: 'none', available };
   if (requested === undefined) {

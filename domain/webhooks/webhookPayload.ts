@@ -1,6 +1,6 @@
-// The payload of spec 6.1. The other events carry the same fields where they apply: no payment_id or
+// The payload of docs/webhooks.md#payload. The other events carry the same fields where they apply: no payment_id or
 // token amounts before a method was chosen, no settlement before funds were settled. Beyond the
-// contract's five, `payment.confirming` announces a deposit seen and `payment.cancelled` a cancel.
+// five events, `payment.confirming` announces a deposit seen and `payment.cancelled` a cancel.
 import { centsToUsd } from '../money/money';
 import { toSixDecimalString } from '../money/pricing';
 import type { Metadata, Mode } from '../wire/session';
@@ -65,7 +65,7 @@ export interface WebhookPayload {
     chain?: string;
   };
   /**
-   * Beyond the contract's three: `reference` finds the settlement on chain (the payout's transaction signature),
+   * Beyond the three of docs/webhooks.md#payload: `reference` finds the settlement on chain (the payout's transaction signature),
    * and `provider` says how it settled — `simulated` when no treasury paid anything (test mode without one).
    */
   settlement?: { amount_usdc: string; chain: 'solana'; settled_at: string; reference: string; provider: string };

@@ -1,4 +1,4 @@
-// The error body of spec part 7, as a schema for the OpenAPI document and the tests.
+// The error body of docs/api.md#refusals, as a schema for the OpenAPI document and the tests.
 import { z } from './validationMessages';
 
 export const ErrorBody = z

@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
 
-/** Resource id prefixes of the contract (spec 2.1). Transactions use a bare ULID. */
+/** Resource id prefixes (docs/api.md#identifiers-and-formats). Transactions use a bare ULID. */
 export const ID_PREFIX = {
   session: 'cs_',
   payment: 'pay_',

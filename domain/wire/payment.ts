@@ -1,4 +1,4 @@
-// POST /checkout/sessions/select-payment (spec 4.5): the customer's choice of token and chain, and the
+// POST /checkout/sessions/select-payment (docs/api.md#tokens-quotes-and-payment-selection): the customer's choice of token and chain, and the
 // payment instructions the session workflow answers with (workflows/messages.ts PaymentInstructions).
 import { CHAINS, TOKENS } from '../chains/chains';
 import { SESSION_ID_PATTERN } from './ids';

@@ -1,4 +1,4 @@
-// GET /checkout/quote (spec 4.2): what a USD amount costs in one token on one chain, priced now.
+// GET /checkout/quote (docs/api.md#tokens-quotes-and-payment-selection): what a USD amount costs in one token on one chain, priced now.
 import { CHAINS, TOKENS, type Chain, type TokenSymbol } from '../chains/chains';
 import { parseUsdCents, USD_TEXT } from '../money/money';
 import { MAX_AMOUNT_USD, MAX_AMOUNT_USD_CENTS, Timestamp, type Mode } from './session';

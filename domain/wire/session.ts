@@ -1,4 +1,4 @@
-// Request and response shapes of checkout sessions and transactions (spec 2.2–2.4, 4.3–4.4, 4.9),
+// Request and response shapes of checkout sessions and transactions (docs/api.md#sessions-and-transactions),
 // shared by the API (validation), the workflow (its input) and the tests (shape checks).
 import { CHAINS, TOKENS, type TokenChainPairs } from '../chains/chains';
 import { MERCHANT_ID_PATTERN, SESSION_ID_PATTERN } from './ids';

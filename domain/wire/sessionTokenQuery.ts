@@ -1,5 +1,5 @@
 // The hosted page may pass its session token as `?token=` when it cannot set an Authorization header
-// (spec 5.3); endpoints that accept a session token allow this query parameter.
+// (docs/api.md#authentication); endpoints that accept a session token allow this query parameter.
 import { z } from './validationMessages';
 
 export const SessionTokenQuery = z

@@ -1,4 +1,4 @@
-// POST /checkout/sessions/{session_id}/simulate (spec 4.8): non-production only.
+// POST /checkout/sessions/{session_id}/simulate (docs/api.md#simulate): non-production only.
 import { SESSION_STATUSES } from './status';
 import { z } from './validationMessages';
 

@@ -1,4 +1,4 @@
-/** The nine statuses of spec part 3, shared by sessions and transactions. */
+/** The nine statuses of docs/lifecycle.md#statuses, shared by sessions and transactions. */
 export const SESSION_STATUSES = [
   'pending',
   'awaiting_payment',

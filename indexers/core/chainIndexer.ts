@@ -45,7 +45,7 @@ export class ChainIndexer {
   constructor(private readonly deps: ChainIndexerDeps) {
     this.key = { chain: deps.deployment.chain, network: deps.deployment.network };
     this.watches = deps.watches;
-    // Enough hashes to trace back well past the confirmation depth, the deepest reorg the spec provides for.
+    // Enough hashes to trace back well past the confirmation depth, the deepest reorg docs/api.md#chains-and-tokens provides for.
     this.keepHashes = Math.max(4 * deps.deployment.confirmations, 64);
     this.reorgDeps = {
       sql: deps.sql,

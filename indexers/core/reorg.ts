@@ -1,7 +1,7 @@
 // Reorg handling shared by the chain families: find the newest remembered block still on the canonical chain,
 // withdraw the deposits above it whose blocks are gone, and move the cursor back there so the range is scanned
 // again (finding whatever replaced them). Confirmed deposits are never withdrawn: their depth is the security
-// margin the spec sets per chain.
+// margin docs/api.md#chains-and-tokens sets per chain.
 import type { Logger } from 'pino';
 import type { Sql } from '../../db/client';
 import { recentBlockHashes, saveCursor, type BlockRef, type ChainKey } from './cursor';
@@ -24,7 +24,7 @@ export async function findCommonAncestor(deps: ReorgDeps, below: bigint): Promis
     const hash = await deps.canonicalHash(remembered.number);
     if (hash === remembered.hash) return remembered;
   }
-  // Deeper than any remembered hash: beyond every confirmation depth the spec sets. Rewind as far as the
+  // Deeper than any remembered hash: beyond every confirmation depth docs/api.md#chains-and-tokens sets. Rewind as far as the
   // window reaches rather than stop, and say so loudly.
   const number = below > BigInt(deps.keepHashes) ? below - BigInt(deps.keepHashes) : 0n;
   const hash = await deps.canonicalHash(number);

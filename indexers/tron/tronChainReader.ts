@@ -12,7 +12,7 @@ import type { TronRpc } from './tronRpc';
 /**
  * What java-tron's eth_chainId answers: the last 4 bytes of the genesis block id (mainnet 0x2b6653dc, Nile
  * 0xcd8690dc, per the java-tron JSON-RPC reference). The registry leaves Tron's chain id undefined because
- * spec 2.8 gives none; CHAIN_ID_TRON_<NETWORK> still overrides these.
+ * docs/api.md#chains-and-tokens gives none; CHAIN_ID_TRON_<NETWORK> still overrides these.
  */
 const TRON_CHAIN_IDS: Record<Network, number> = { mainnet: 0x2b6653dc, testnet: 0xcd8690dc };
 

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // Every call the page makes: same origin, the session token as a Bearer header (kept out of request
-// logs and of the server's query strings), and the user-type header the API requires (spec 5.3).
+// logs and of the server's query strings), and the user-type header the API requires (docs/api.md#authentication).
 
 export class ApiFailure extends Error {
   override name = 'ApiFailure';

@@ -29,7 +29,7 @@ export function trimTokenAmount(sixDecimals: string): string {
   return `${whole}.${kept}`;
 }
 
-/** To the half minute, as spec 2.8 writes finality: "about 2.5 minutes", "about 45 seconds". */
+/** To the half minute, as docs/api.md#chains-and-tokens writes finality: "about 2.5 minutes", "about 45 seconds". */
 export function approxDuration(seconds: number): string {
   if (seconds < 60) return `about ${Math.max(1, Math.round(seconds))} seconds`;
   const minutes = Math.round(seconds / 30) / 2;

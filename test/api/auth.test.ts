@@ -1,4 +1,4 @@
-// Spec 5.1/5.2 and 7: which credentials reach which sessions, and what a refusal looks like.
+// docs/api.md#authentication and docs/api.md#refusals: which credentials reach which sessions, and what a refusal looks like.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey, createApiKey } from '../../db/repositories/apiKeys';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';

@@ -1,4 +1,4 @@
-// Bank transfer on the hosted page (spec 4.6, 4.7, 2.5, 2.6): session-token auth, currency rules, details.
+// Bank transfer on the hosted page (docs/api.md#bank-transfer): session-token auth, currency rules, details.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setBankAccountActive } from '../../db/repositories/bankAccounts';
 import { BankDetails, bankTransferReference } from '../../domain/session/bankTransfer';

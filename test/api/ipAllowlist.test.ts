@@ -1,4 +1,4 @@
-// Spec 5.2 "keys can be restricted to specific IP addresses": a key with an allowlist is refused (403)
+// IP allowlists (docs/api.md#rate-limits-and-ip-allowlists): a key with an allowlist is refused (403)
 // from any other address; single addresses and CIDR ranges, IPv4 and IPv6; TRUST_PROXY decides
 // whether X-Forwarded-For is believed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -74,7 +74,7 @@ describe('GET /openapi.json', () => {
     expect(simulate?.responses['403']).toBeDefined();
   });
 
-  it('describes the credentials of each endpoint as the spec does', async () => {
+  it('describes the credentials of each endpoint as docs/api.md#authentication does', async () => {
     const doc = await fetchDocument();
     const security = (path: string, method: 'get' | 'post') => doc.paths[path]?.[method]?.security;
     expect(security('/checkout/tokens', 'get')).toEqual([{ apiKey: [], userType: [] }]);

@@ -1,4 +1,4 @@
-// GET /checkout/quote (spec 4.2): exact integer pricing, stored quotes, and no silent 1:1 in live mode.
+// GET /checkout/quote (docs/api.md#tokens-quotes-and-payment-selection): exact integer pricing, stored quotes, and no silent 1:1 in live mode.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuoteResponse } from '../../domain/wire/quote';
 import { createTestMerchant, type TestMerchant } from '../support/factories';

@@ -1,4 +1,4 @@
-// Rate limiting per API key (spec 8: the same limits in test and live), counted in Postgres so that
+// Rate limiting per API key (docs/api.md#rate-limits-and-ip-allowlists: the same limits in test and live), counted in Postgres so that
 // several API replicas share one budget. RATE_LIMIT_PER_MINUTE is 3 here.
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// POST /checkout/sessions/select-payment (spec 4.5): API key or session token, the session's own pairs
+// POST /checkout/sessions/select-payment (docs/api.md#tokens-quotes-and-payment-selection): API key or session token, the session's own pairs
 // only, the workflow's instructions on success and its refusals as 409.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentInstructions } from '../../domain/wire/payment';

@@ -1,4 +1,4 @@
-// Session-token authentication of the hosted-page endpoints (spec 5.3, 7): every refusal, and a token
+// Session-token authentication of the hosted-page endpoints (docs/api.md#authentication, docs/api.md#refusals): every refusal, and a token
 // reaching nothing beyond its own session.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueSessionToken } from '../../domain/security/sessionToken';

@@ -1,5 +1,5 @@
 // Create → get session → get transaction (by internal and external id) over HTTP, against the real
-// Temporal dev server, a real worker and Postgres; shapes checked field by field against spec 2.2–2.4.
+// Temporal dev server, a real worker and Postgres; shapes checked field by field against docs/api.md#sessions-and-transactions.
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAINS } from '../../domain/chains/chains';

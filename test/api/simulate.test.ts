@@ -1,4 +1,4 @@
-// POST /checkout/sessions/{session_id}/simulate (spec 4.8): test keys outside production only.
+// POST /checkout/sessions/{session_id}/simulate (docs/api.md#simulate): test keys outside production only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_STATUSES } from '../../domain/wire/status';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';

@@ -1,4 +1,4 @@
-// GET /checkout/tokens (spec 4.1, 2.8): all 16 token/chain pairs, filters, and clear refusals.
+// GET /checkout/tokens (docs/api.md#chains-and-tokens): all 16 token/chain pairs, filters, and clear refusals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAIN_FACTS, CHAINS, TOKENS } from '../../domain/chains/chains';
 import { TokenListResponse } from '../../domain/chains/tokenCatalog';
@@ -40,7 +40,7 @@ describe('GET /checkout/tokens', () => {
     }
   });
 
-  it('matches the spec 2.8 figures for a few chains', async () => {
+  it('matches the documented chain figures for a few chains', async () => {
     const { tokens } = TokenListResponse.parse((await list('?token=USDC')).body.data);
     const byChain = Object.fromEntries(tokens.map((t) => [t.chain, t]));
     expect(byChain.ethereum).toMatchObject({ chain_id: '0x1', confirmations_required: 12, average_block_time_seconds: 12, estimated_finality_seconds: 150 });

@@ -1,4 +1,4 @@
-// Bad input gets a clear error in the contract's shape (spec 7) and changes nothing.
+// Bad input gets a clear error in the documented shape (docs/api.md#refusals) and changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';

@@ -1,4 +1,4 @@
-// bank-details (spec 4.7, 2.6): the account the customer pays by bank transfer, with the session's reference.
+// bank-details (docs/api.md#bank-transfer): the account the customer pays by bank transfer, with the session's reference.
 import { activeBankCurrencies, findActiveBankAccount } from '../../../db/repositories/bankAccounts';
 import { findSessionById } from '../../../db/repositories/sessions';
 import { bankTransferReference, chooseBankCurrency, encodeBankDetails, type BankDetailsResponse } from '../../../domain/session/bankTransfer';

@@ -1,4 +1,4 @@
-// Read-model rows → the contract's response shapes (spec 2.2–2.4).
+// Read-model rows → the response shapes of docs/api.md#sessions-and-transactions.
 import { requireSessionTokenSecret, type Config } from '../../../config/env';
 import type { SessionView } from '../../../db/repositories/sessions';
 import type { ChainRegistry } from '../../../domain/chains/chainRegistry';

@@ -1,4 +1,4 @@
-// select-payment (spec 4.5): the merchant's server (API key) or the hosted page (session token) picks the
+// select-payment (docs/api.md#tokens-quotes-and-payment-selection): the merchant's server (API key) or the hosted page (session token) picks the
 // token and chain; the session workflow generates the deposit address and answers with the instructions.
 import { findSession, findSessionById, type SessionView } from '../../../db/repositories/sessions';
 import { toTokenChainSet, type TokenChainPairs } from '../../../domain/chains/chains';

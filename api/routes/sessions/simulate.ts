@@ -1,4 +1,4 @@
-// simulate (spec 4.8): forces a test session into any status through the workflow, so the read model and
+// simulate (docs/api.md#simulate): forces a test session into any status through the workflow, so the read model and
 // webhooks follow exactly as for a natural change. Never in production, never for live sessions.
 import type Koa from 'koa';
 import type { Config } from '../../../config/env';

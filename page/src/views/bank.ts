@@ -56,7 +56,7 @@ export function renderBank({ api, onBack }: BankOptions): HTMLElement {
   return section;
 }
 
-/** encoded_bank_details is base64 of UTF-8 JSON (spec 2.6); atob alone would garble non-ASCII names. */
+/** encoded_bank_details is base64 of UTF-8 JSON (docs/api.md#bank-transfer); atob alone would garble non-ASCII names. */
 function decode(encoded: string): BankDetails {
   const bytes = Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0));
   return JSON.parse(new TextDecoder().decode(bytes)) as BankDetails;

@@ -1,6 +1,7 @@
 // What the repository's files cite. A clone carries neither the settlement and design briefs kept beside the
-// repository nor the tracker behind an issue number, so a comment citing either points a reader at nothing: files
-// cite docs/ instead, and every docs/<file>.md#anchor they cite must be a heading of that file.
+// repository, nor the interface contract whose numbered sections (spec, then the number) the code once cited, nor
+// the tracker behind an issue number, so a comment citing any of them points a reader at nothing: files cite docs/
+// instead, and every docs/<file>.md#anchor they cite must be a heading of that file.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,13 +18,17 @@ export interface OutsideCitation {
   path: string;
   /** 1-based. */
   line: number;
-  kind: 'brief' | 'issue';
+  kind: 'brief' | 'contract' | 'issue';
   /** The text that cites. */
   cited: string;
 }
 
 const OUTSIDE: readonly { kind: OutsideCitation['kind']; pattern: RegExp }[] = [
   { kind: 'brief', pattern: /\b(?:SETTLEMENT|DESIGN)\.md\b/g },
+  // A numbered section of the interface contract: spec (or specification) then the number, possibly after 'part' or
+  // '§', in any case; or contract then a dotted number. Not a word that merely contains spec (ScheduleSpec, specs),
+  // nor a whole number after contract (a protobuf field). The fixture shows each form.
+  { kind: 'contract', pattern: /\bspec(?:ification)?(?:\s+(?:part|section))?(?:\s*§\s*|\s+)\d+(?:\.\d+)*|\bcontract(?:\s+part)?(?:\s*§\s*|\s+)\d+(?:\.\d+)+/gi },
   // An issue or pull request named by its number, with or without '#', or a '#' and number in parentheses; not an
   // address such as github.com/<owner>/<repo>/issues/<number>.
   { kind: 'issue', pattern: /\b(?:issues?|PRs?|pull requests?)\s+#?\d+|\(#\d+\)/gi },
@@ -44,7 +49,7 @@ export function trackedTextFiles(root: string): SourceFile[] {
   });
 }
 
-/** Every citation of a brief outside the repository or of an issue number, in file and line order. */
+/** Every citation of a brief outside the repository, a section of the interface contract or an issue number, in file and line order. */
 export function outsideCitations(files: readonly SourceFile[]): OutsideCitation[] {
   return files.flatMap(({ path, text }) =>
     text.split('\n').flatMap((content, index) =>
