@@ -9,11 +9,9 @@ import type { DepositXpubs } from './depositAddresses/derive';
 import type { PaymentNetwork } from './payments/paymentNetwork';
 import { createChoosePayment } from './payments/choosePayment';
 import { createConfirmedDepositFacts } from './payments/confirmedDepositFacts';
-import { createPreparePayment } from './payments/preparePayment';
 import { createRecordBankPayment } from './payments/recordBankPayment';
 import { createRecordDeposit } from './payments/recordDeposit';
 import { createRecordSimulatedReceipt } from './payments/recordSimulatedReceipt';
-import { createReserveDepositIndex } from './payments/reserveDepositIndex';
 import { heartbeating } from './heartbeating';
 import { createReadModelActivities } from './readModel';
 import { createLiquidityWaitActivities } from './settlement/liquidityWait';
@@ -39,13 +37,16 @@ export interface ActivityDeps {
 }
 
 export function createActivities(deps: ActivityDeps) {
-  const addressSources = { depositXpubs: deps.depositXpubs, depositForwarders: deps.depositForwarders ?? NO_DEPOSIT_FORWARDERS };
-  const paymentDeps = { sql: deps.sql, network: deps.paymentNetwork, ...addressSources, liveTokenPrices: deps.liveTokenPrices };
+  const paymentDeps = {
+    sql: deps.sql,
+    network: deps.paymentNetwork,
+    depositXpubs: deps.depositXpubs,
+    depositForwarders: deps.depositForwarders ?? NO_DEPOSIT_FORWARDERS,
+    liveTokenPrices: deps.liveTokenPrices,
+  };
   return {
     ...createReadModelActivities({ sql: deps.sql }),
-    reserveDepositIndex: createReserveDepositIndex({ sql: deps.sql, ...addressSources }),
     choosePayment: createChoosePayment(paymentDeps),
-    preparePayment: createPreparePayment(paymentDeps),
     recordDeposit: createRecordDeposit({ sql: deps.sql }),
     confirmedDepositFacts: createConfirmedDepositFacts({ sql: deps.sql }),
     recordBankPayment: createRecordBankPayment({ sql: deps.sql }),

@@ -43,11 +43,11 @@ const PAYMENT_SETUP_OPTIONS: EitherActivityOptions = {
   retry: { initialInterval: '200 milliseconds', maximumAttempts: 5, nonRetryableErrorTypes: [WorkflowFailure.SelectionRefused] },
 };
 
-/** select-payment answers a waiting customer: a few quick tries, then the update fails. */
-export const paymentSetup = proxyActivities<Activities>(PAYMENT_SETUP_OPTIONS);
-
-/** select-payment's database steps as local activities, for the reason recordsInTask gives. */
-export const paymentSetupInTask = proxyLocalActivities<Activities>(PAYMENT_SETUP_OPTIONS);
+/**
+ * select-payment answers a waiting customer: a few quick tries, then the update fails. Local activities, for the
+ * reason recordsInTask gives.
+ */
+export const paymentSetup = proxyLocalActivities<Activities>(PAYMENT_SETUP_OPTIONS);
 
 /**
  * What needs signing material, on the signer worker's own queue (domain/taskQueues.ts), with select-payment's

@@ -1,7 +1,7 @@
 // One run of a session workflow: its state, and the steps that change it. Each step asks the session
 // ledger (domain/sessionLedger.ts) what the money means, then moves the status and calls the activities
 // that record and announce it. The workflow function (checkoutSession.ts) feeds it signals and updates.
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, log, ParentClosePolicy, patched, upsertSearchAttributes } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, log, ParentClosePolicy, upsertSearchAttributes } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { ConfirmedDeposit, DepositObservation, DepositRef } from '../domain/deposit';
 import type { PaymentInstructions, PaymentSelection } from '../domain/payment';
@@ -31,8 +31,8 @@ import { WorkflowFailure } from '../domain/workflowFailures';
 import { activityFailureOfType } from './activityFailures';
 import { announceStatus } from './announceStatus';
 import { ChainAttribute, SessionStatusAttribute, TokenAttribute } from './searchAttributes';
-import { choosePayment, preparePayment } from './paymentPreparation';
-import { paymentSetupInTask, records, recordsInTask, settlement } from './sessionActivities';
+import { issuePaymentInstructions } from './paymentPreparation';
+import { records, settlement } from './sessionActivities';
 import { settlePayment } from './settlePayment';
 import { simulateStatus } from './simulateStatus';
 
@@ -49,24 +49,6 @@ export interface Carried {
   expiryReached: boolean;
   closedAt?: string;
 }
-
-/**
- * Sessions that settled before the treasury existed ran the settlePayment activity alone; their histories must
- * replay that, so the route and the child workflow run only where this marker is (or is being) recorded.
- */
-const SETTLE_THROUGH_TREASURY = 'settle-through-treasury';
-
-/**
- * select-payment's own database steps once ran as activities, each a round trip through the Temporal server and a
- * workflow task more while the customer waited; histories recorded before this marker replay them so.
- */
-const SELECTION_IN_WORKFLOW_TASK = 'select-payment-local-activities';
-
-/**
- * select-payment's payment and status change once ran as two local activities, each a transaction of its own and an
- * activation more of the workflow; histories recorded before this marker replay them so.
- */
-const SELECTION_IN_ONE_STEP = 'select-payment-one-local-activity';
 
 export const refuse = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
 
@@ -127,11 +109,11 @@ export class SessionRun {
     return this.expiryReached ? Number.POSITIVE_INFINITY : Date.parse(this.record.expiresAt);
   }
 
-  async moveTo(status: SessionStatus, reason: string, close = CLOSED_STATUSES.has(status), writes: Pick<typeof records, 'recordStatusChange'> = records): Promise<void> {
+  async moveTo(status: SessionStatus, reason: string, close = CLOSED_STATUSES.has(status)): Promise<void> {
     const change = this.nextChange(status, reason);
     if (!change) return;
     this.adopt(change, close);
-    await writes.recordStatusChange(change);
+    await records.recordStatusChange(change);
     await announceStatus(this.record, this.state, status, change.at);
   }
 
@@ -160,7 +142,7 @@ export class SessionRun {
     const { state, record } = this;
     const source = settlementSource(state, this.terms);
     try {
-      const paid = patched(SETTLE_THROUGH_TREASURY) ? await this.settleThroughTreasury(source) : undefined;
+      const paid = await this.settleThroughTreasury(source);
       state.settlement =
         paid ??
         (await settlement.settlePayment({
@@ -294,29 +276,12 @@ export class SessionRun {
 
   async selectPayment(selection: PaymentSelection): Promise<PaymentInstructions> {
     this.refuseSelection(selection);
-    if (patched(SELECTION_IN_ONE_STEP)) return this.choose(selection);
-    const inTask = patched(SELECTION_IN_WORKFLOW_TASK);
-    let instructions;
-    try {
-      instructions = await preparePayment(this.record, selection, inTask ? paymentSetupInTask : undefined);
-    } catch (error) {
-      throw refusedSelection(error);
-    }
-    this.refuseSelection(selection);
-    upsertSearchAttributes(this.adoptSelection(instructions));
-    await this.moveTo('awaiting_payment', selectedReason(selection), false, inTask ? recordsInTask : records);
-    return instructions;
-  }
-
-  /**
-   * The choice and the move to awaiting_payment are written together. The lock (checkoutSession.ts) keeps every other
-   * change of the session out while they are, so the state takes them as written.
-   */
-  private async choose(selection: PaymentSelection): Promise<PaymentInstructions> {
+    // The choice and the move to awaiting_payment are written together. The lock (checkoutSession.ts) keeps every
+    // other change of the session out while they are, so the state takes them as written.
     const change = this.nextChange('awaiting_payment', selectedReason(selection));
     let instructions;
     try {
-      instructions = await choosePayment(this.record, selection, change);
+      instructions = await issuePaymentInstructions(this.record, selection, change);
     } catch (error) {
       throw refusedSelection(error);
     }

@@ -3,7 +3,7 @@
 // until the chain confirms it; the confirmed payout completes the row. A treasury short of funds is waited on,
 // never failed: the merchant is owed the money and the operator is told to top up. A wait of days goes on in fresh
 // runs (continue-as-new), so its history never grows past what Temporal allows.
-import { ApplicationFailure, continueAsNew, log, patched, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, continueAsNew, log, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Mode } from '../domain/session';
 import type { SettlementState } from '../domain/sessionState';
 import { WorkflowFailure } from '../domain/workflowFailures';
@@ -40,12 +40,6 @@ const LIQUIDITY_POLL = '30 seconds';
  * run covers some 500 passes (four hours of a liquidity wait), far below Temporal's 50,000-event limit.
  */
 const RUN_HISTORY_LIMIT = 5_000;
-/** Histories from before long waits continued as new replay without it. */
-const CONTINUE_LONG_WAITS = 'settlement-continue-as-new';
-/** Histories from before the SettlementStage attribute replay without its upserts. */
-const SETTLEMENT_STAGE_ATTRIBUTE = 'settlement-stage-attribute';
-/** Histories from before the session's "awaiting settlement liquidity" reason replay without its records. */
-const LIQUIDITY_REASON = 'settlement-liquidity-reason';
 
 export type SettlementStage = 'reserving' | 'submitted' | 'awaiting_liquidity' | 'confirmed';
 
@@ -54,7 +48,7 @@ export async function settlePayment(input: TreasurySettlementInput): Promise<Tre
   // The stage an operator filters on in the Temporal UI (SettlementStage); set when it changes, not every pass.
   let stage: SettlementStage | undefined = input.resumed?.stage;
   const enter = (next: SettlementStage) => {
-    if (next === stage || !patched(SETTLEMENT_STAGE_ATTRIBUTE)) return;
+    if (next === stage) return;
     stage = next;
     upsertSearchAttributes([{ key: SettlementStageAttribute, value: next }]);
   };
@@ -62,7 +56,7 @@ export async function settlePayment(input: TreasurySettlementInput): Promise<Tre
   // Whether the session's read model says it awaits liquidity: told once when the wait begins, taken back when it ends.
   let waiting = input.resumed?.waitingForLiquidity ?? false;
   const waitFor = async (next: boolean, shortfall?: { usdcShortfall: string; lamportsShortfall: string }) => {
-    if (next === waiting || !patched(LIQUIDITY_REASON)) return;
+    if (next === waiting) return;
     waiting = next;
     if (shortfall) await records.recordLiquidityWait({ sessionId, paymentId, mode, ...shortfall });
     else await records.endLiquidityWait(sessionId);
@@ -111,7 +105,7 @@ export async function settlePayment(input: TreasurySettlementInput): Promise<Tre
 
 /** Between passes: a run whose history has grown long hands the wait to a fresh run of the same settlement. */
 async function continueIfLong(input: TreasurySettlementInput, resumed: NonNullable<TreasurySettlementInput['resumed']>): Promise<void> {
-  if (workflowInfo().historyLength < (input.runHistoryLimit ?? RUN_HISTORY_LIMIT) || !patched(CONTINUE_LONG_WAITS)) return;
+  if (workflowInfo().historyLength < (input.runHistoryLimit ?? RUN_HISTORY_LIMIT)) return;
   await continueAsNew<typeof settlePayment>({ ...input, resumed });
 }
 
