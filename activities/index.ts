@@ -12,11 +12,9 @@ import { createConfirmedDepositFacts } from './payments/confirmedDepositFacts';
 import { createRecordBankPayment } from './payments/recordBankPayment';
 import { createRecordDeposit } from './payments/recordDeposit';
 import { createRecordSimulatedReceipt } from './payments/recordSimulatedReceipt';
-import { heartbeating } from './heartbeating';
 import { createReadModelActivities } from './readModel';
 import { createLiquidityWaitActivities } from './settlement/liquidityWait';
-import { createSettlePayment, defaultSettlementProviders, type SettlementDeps } from './settlement/settlePayment';
-import { simulatedSettlement } from './settlement/simulatedSettlement';
+import { createSimulatedSettlement } from './settlement/simulatedSettlement';
 import { createTreasurySettlementActivities } from './settlement/treasurySettlement';
 import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, type LiveRoute } from '../domain/settlementRoute';
 import { createWebhookRecords } from './webhooks/webhookActivities';
@@ -30,8 +28,6 @@ export interface ActivityDeps {
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
   /** Token contracts and chain ids per network, from the chain registry (tests may pass their own). */
   paymentNetwork: PaymentNetwork;
-  /** Defaults to simulated settlement for test mode and none (fail loudly) for live mode. */
-  settlementProviderFor?: SettlementDeps['providerFor'];
   /** The live pairs the treasury settles; SETTLEMENT_LIVE_ROUTES' default unless given. */
   settlementLiveRoutes?: readonly LiveRoute[];
 }
@@ -51,11 +47,7 @@ export function createActivities(deps: ActivityDeps) {
     confirmedDepositFacts: createConfirmedDepositFacts({ sql: deps.sql }),
     recordBankPayment: createRecordBankPayment({ sql: deps.sql }),
     recordSimulatedReceipt: createRecordSimulatedReceipt({ sql: deps.sql }),
-    // A provider's call may take a while: it beats, so a dead worker's settlement is retried within seconds.
-    settlePayment: heartbeating(createSettlePayment({
-      sql: deps.sql,
-      providerFor: deps.settlementProviderFor ?? defaultSettlementProviders(simulatedSettlement()),
-    })),
+    settleSimulated: createSimulatedSettlement({ sql: deps.sql }),
     ...createTreasurySettlementActivities({ sql: deps.sql, liveRoutes: deps.settlementLiveRoutes ?? parseLiveRoutes(DEFAULT_LIVE_ROUTES) }),
     ...createLiquidityWaitActivities({ sql: deps.sql }),
     ...createWebhookRecords({ sql: deps.sql }),

@@ -30,13 +30,6 @@ export const records = proxyActivities<Activities>(RECORDS_OPTIONS);
  */
 export const recordsInTask = proxyLocalActivities<Activities>(RECORDS_OPTIONS);
 
-/** Settlement talks to providers: longer calls, beating while they wait; a missing route is final. */
-export const settlement = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: HEARTBEAT_TIMEOUT,
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: [WorkflowFailure.SettlementUnavailable] },
-});
-
 /** The API waits 15 s for select-payment: a dead worker's attempt must be retried well inside that. */
 const PAYMENT_SETUP_OPTIONS: EitherActivityOptions = {
   startToCloseTimeout: '5 seconds',

@@ -1,7 +1,7 @@
 // One run of a session workflow: its state, and the steps that change it. Each step asks the session
 // ledger (domain/sessionLedger.ts) what the money means, then moves the status and calls the activities
 // that record and announce it. The workflow function (checkoutSession.ts) feeds it signals and updates.
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, log, ParentClosePolicy, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, ChildWorkflowFailure, executeChild, log, ParentClosePolicy, upsertSearchAttributes } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { ConfirmedDeposit, DepositObservation, DepositRef } from '../domain/deposit';
 import type { PaymentInstructions, PaymentSelection } from '../domain/payment';
@@ -25,14 +25,14 @@ import {
   type LedgerWindow,
 } from '../domain/sessionLedger';
 import { paymentIdForSession } from '../domain/ids';
-import type { BankTransferReceipt, SessionState, SettlementState } from '../domain/sessionState';
+import type { BankTransferReceipt, SessionState } from '../domain/sessionState';
 import { CLOSED_STATUSES, type SessionStatus } from '../domain/status';
 import { WorkflowFailure } from '../domain/workflowFailures';
 import { activityFailureOfType } from './activityFailures';
 import { announceStatus } from './announceStatus';
 import { ChainAttribute, SessionStatusAttribute, TokenAttribute } from './searchAttributes';
 import { issuePaymentInstructions } from './paymentPreparation';
-import { records, settlement } from './sessionActivities';
+import { records } from './sessionActivities';
 import { settlePayment } from './settlePayment';
 import { simulateStatus } from './simulateStatus';
 
@@ -137,58 +137,45 @@ export class SessionRun {
     this.state.transitions.push({ status: this.state.status, at: new Date().toISOString(), reason });
   }
 
-  /** Settles what the ledger credited; a refused settlement fails the session. */
+  /**
+   * Settles what the ledger credited, by the route it takes (domain/settlementRoute.ts), in a child workflow
+   * (settlePayment.ts) so a payout's polling stays out of the session's history. A route that is unavailable, or a
+   * settlement refused, fails the session; funds stay at the deposit address.
+   */
   async settle(): Promise<boolean> {
     const { state, record } = this;
     const source = settlementSource(state, this.terms);
+    const backing = state.simulated?.receipt ? 'simulated' : BigInt(state.bankReceivedCents) > 0n ? 'bank' : 'chain';
+    const route = await records.settlementRoute({ mode: record.mode, chain: source.chain, token: source.token, backing });
+    if (route === 'unavailable') return this.refuseSettlement(`No ${record.mode} settlement route for ${source.token} on ${source.chain}; funds are held at the deposit address`);
+    const paymentId = paymentIdForSession(record.sessionId);
     try {
-      const paid = await this.settleThroughTreasury(source);
-      state.settlement =
-        paid ??
-        (await settlement.settlePayment({
-          sessionId: record.sessionId,
-          merchantId: record.merchantId,
-          mode: record.mode,
-          chain: source.chain,
-          token: source.token,
-          receivedBaseUnits: source.baseUnits,
-          decimals: source.decimals,
-        }));
+      state.settlement = await executeChild(settlePayment, {
+        workflowId: `settle_${paymentId}`,
+        // A payout under way finishes even if the session's workflow is ended: the merchant is owed it.
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        args: [
+          {
+            route,
+            paymentId,
+            sessionId: record.sessionId,
+            merchantId: record.merchantId,
+            mode: record.mode,
+            amountUsdcBaseUnits: toMicroUnits(BigInt(source.baseUnits), source.decimals).toString(),
+          },
+        ],
+      });
       return true;
     } catch (error) {
-      if (!(error instanceof ActivityFailure || error instanceof ChildWorkflowFailure) || !(error.cause instanceof ApplicationFailure)) throw error;
-      state.failureReason = error.cause.message;
-      await this.moveTo('failed', `settlement refused: ${error.cause.message}`);
-      return false;
+      if (!(error instanceof ChildWorkflowFailure) || !(error.cause instanceof ApplicationFailure)) throw error;
+      return this.refuseSettlement(error.cause.message);
     }
   }
 
-  /**
-   * The treasury route's payout, in its own child workflow so its polling stays out of the session's history;
-   * undefined where the route is another one, or the signer has no treasury for the mode (then the provider
-   * activity decides: simulated in test mode, a loud failure in live mode).
-   */
-  private async settleThroughTreasury(source: ReturnType<typeof settlementSource>): Promise<SettlementState | undefined> {
-    const { state, record } = this;
-    const backing = state.simulated?.receipt ? 'simulated' : BigInt(state.bankReceivedCents) > 0n ? 'bank' : 'chain';
-    const route = await records.settlementRoute({ mode: record.mode, chain: source.chain, token: source.token, backing });
-    if (route !== 'treasury') return undefined;
-    const paymentId = paymentIdForSession(record.sessionId);
-    const outcome = await executeChild(settlePayment, {
-      workflowId: `settle_${paymentId}`,
-      // A payout under way finishes even if the session's workflow is ended: the merchant is owed it.
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      args: [
-        {
-          paymentId,
-          sessionId: record.sessionId,
-          merchantId: record.merchantId,
-          mode: record.mode,
-          amountUsdcBaseUnits: toMicroUnits(BigInt(source.baseUnits), source.decimals).toString(),
-        },
-      ],
-    });
-    return outcome.kind === 'settled' ? outcome.settlement : undefined;
+  private async refuseSettlement(reason: string): Promise<false> {
+    this.state.failureReason = reason;
+    await this.moveTo('failed', `settlement refused: ${reason}`);
+    return false;
   }
 
   /** Moves to the status the ledger and the clock call for, settling first where the ledger says so. */

@@ -1,17 +1,20 @@
-// Settles one payment from the Solana USDC treasury, as a child of its session (id settle_<pay_id>: one per payment,
-// ever). The settlements row is written pending first, then the signer is asked for the payout pass after pass
-// until the chain confirms it; the confirmed payout completes the row. A treasury short of funds is waited on,
-// never failed: the merchant is owed the money and the operator is told to top up. A wait of days goes on in fresh
-// runs (continue-as-new), so its history never grows past what Temporal allows.
+// Settles one payment, as a child of its session (id settle_<pay_id>: one per payment, ever), by the route its session
+// chose (domain/settlementRoute.ts). The simulated route writes the settled row at once. The treasury route writes the
+// settlements row pending first, then asks the signer for the payout pass after pass until the chain confirms it; the
+// confirmed payout completes the row. A treasury short of funds is waited on, never failed: the merchant is owed the
+// money and the operator is told to top up. A wait of days goes on in fresh runs (continue-as-new), so its history
+// never grows past what Temporal allows.
 import { ApplicationFailure, continueAsNew, log, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Mode } from '../domain/session';
+import type { SettlementRoute } from '../domain/settlementRoute';
 import type { SettlementState } from '../domain/sessionState';
 import { WorkflowFailure } from '../domain/workflowFailures';
 import { activityFailureOfType } from './activityFailures';
 import { SettlementStageAttribute } from './searchAttributes';
 import { payouts, records } from './sessionActivities';
 
-export interface TreasurySettlementInput {
+export interface SettlementInput {
+  route: Exclude<SettlementRoute, 'unavailable'>;
   paymentId: string;
   sessionId: string;
   merchantId: string;
@@ -23,12 +26,6 @@ export interface TreasurySettlementInput {
   /** History events after which a waiting run continues as new: RUN_HISTORY_LIMIT unless a test lowers it. */
   runHistoryLimit?: number;
 }
-
-/**
- * Settled, or (test mode) the signer holds no treasury: nothing was paid, and the session settles simulated. A
- * live signer without a treasury fails this workflow loudly, naming what the operator must set.
- */
-export type TreasurySettlementOutcome = { kind: 'settled'; settlement: SettlementState } | { kind: 'no_treasury' };
 
 /** While a submitted payout waits for its block: a few slots. */
 const CONFIRMATION_POLL = '2 seconds';
@@ -43,8 +40,9 @@ const RUN_HISTORY_LIMIT = 5_000;
 
 export type SettlementStage = 'reserving' | 'submitted' | 'awaiting_liquidity' | 'confirmed';
 
-export async function settlePayment(input: TreasurySettlementInput): Promise<TreasurySettlementOutcome> {
+export async function settlePayment(input: SettlementInput): Promise<SettlementState> {
   const { paymentId, sessionId, merchantId, mode, amountUsdcBaseUnits } = input;
+  if (input.route === 'simulated') return records.settleSimulated({ paymentId, sessionId, amountUsdcBaseUnits });
   // The stage an operator filters on in the Temporal UI (SettlementStage); set when it changes, not every pass.
   let stage: SettlementStage | undefined = input.resumed?.stage;
   const enter = (next: SettlementStage) => {
@@ -64,11 +62,13 @@ export async function settlePayment(input: TreasurySettlementInput): Promise<Tre
   const already = await records.beginTreasurySettlement({ paymentId, sessionId, amountUsdcBaseUnits });
   if (already) {
     enter('confirmed');
-    return { kind: 'settled', settlement: already };
+    return already;
   }
   for (;;) {
     const answer = await payOnce(input);
     switch (answer.status) {
+      // A test signer without a treasury has paid nothing: the payment settles simulated. A live one fails loudly,
+      // naming what the operator must set.
       case 'no_treasury':
         if (mode === 'live') {
           throw ApplicationFailure.nonRetryable(
@@ -76,7 +76,7 @@ export async function settlePayment(input: TreasurySettlementInput): Promise<Tre
             WorkflowFailure.SettlementUnavailable,
           );
         }
-        return { kind: 'no_treasury' };
+        return records.settleSimulated({ paymentId, sessionId, amountUsdcBaseUnits });
       case 'submitted':
         await waitFor(false);
         enter('submitted');
@@ -96,21 +96,20 @@ export async function settlePayment(input: TreasurySettlementInput): Promise<Tre
         enter('confirmed');
         // settled_at is the payout's block time; a payout confirmed before block times were kept has its confirmation time.
         const settledAt = answer.blockTime ?? answer.confirmedAt;
-        const settlement = await records.completeTreasurySettlement({ paymentId, reference: answer.signature, amountUsdcBaseUnits, settledAt });
-        return { kind: 'settled', settlement };
+        return records.completeTreasurySettlement({ paymentId, reference: answer.signature, amountUsdcBaseUnits, settledAt });
       }
     }
   }
 }
 
 /** Between passes: a run whose history has grown long hands the wait to a fresh run of the same settlement. */
-async function continueIfLong(input: TreasurySettlementInput, resumed: NonNullable<TreasurySettlementInput['resumed']>): Promise<void> {
+async function continueIfLong(input: SettlementInput, resumed: NonNullable<SettlementInput['resumed']>): Promise<void> {
   if (workflowInfo().historyLength < (input.runHistoryLimit ?? RUN_HISTORY_LIMIT)) return;
   await continueAsNew<typeof settlePayment>({ ...input, resumed });
 }
 
 /** One payout pass; a refused payout fails this workflow with the signer's reason, for the session to record. */
-async function payOnce(input: TreasurySettlementInput) {
+async function payOnce(input: SettlementInput) {
   try {
     return await payouts().payTreasuryPayout({ paymentId: input.paymentId, merchantId: input.merchantId, mode: input.mode, amountUsdcBaseUnits: input.amountUsdcBaseUnits });
   } catch (error) {

@@ -1,6 +1,6 @@
 // The main worker's side of a treasury settlement (workflows/settlePayment.ts): which route a payment takes, and
 // the settlements row around the signer's payout. The row is written pending before the signer is asked to pay,
-// and completed from the confirmed payout: the same row-first order as every other provider (settlePayment.ts).
+// and completed from the confirmed payout.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
 import { postDepositsReceived } from '../../db/repositories/depositLedger';
@@ -27,16 +27,18 @@ export interface CompleteTreasurySettlement {
   settledAt: string;
 }
 
-type SettlementRow = { status: 'pending' | 'settled'; provider: string; reference: string | null; amount_usdc_base_units: string; settled_at: Date | null };
+export type SettlementRow = { status: 'pending' | 'settled'; provider: string; reference: string | null; amount_usdc_base_units: string; settled_at: Date | null };
 
-const settlementOf = (row: SettlementRow): SettlementState | undefined =>
+export const settlementRow = async (sql: Sql, paymentId: string): Promise<SettlementRow | undefined> =>
+  (await sql<SettlementRow[]>`select status, provider, reference, amount_usdc_base_units, settled_at from settlements where payment_id = ${paymentId}`)[0];
+
+export const settlementOf = (row: SettlementRow): SettlementState | undefined =>
   row.status === 'settled' && row.reference !== null && row.settled_at !== null
     ? { provider: row.provider, reference: row.reference, amountUsdc: row.amount_usdc_base_units, settledAt: row.settled_at.toISOString() }
     : undefined;
 
 export function createTreasurySettlementActivities(deps: TreasurySettlementDeps) {
-  const rowOf = async (paymentId: string) =>
-    (await deps.sql<SettlementRow[]>`select status, provider, reference, amount_usdc_base_units, settled_at from settlements where payment_id = ${paymentId}`)[0];
+  const rowOf = (paymentId: string) => settlementRow(deps.sql, paymentId);
   return {
     async settlementRoute(request: RouteRequest): Promise<SettlementRoute> {
       return settlementRoute(request, deps.liveRoutes);
