@@ -1,5 +1,5 @@
 // Activities that can outlast a few seconds (a webhook attempt waiting on its receiver, a signer pass waiting on
-// RPC, a settlement provider call) beat while they run. Their options carry a short heartbeatTimeout
+// RPC, a treasury payout pass) beat while they run. Their options carry a short heartbeatTimeout
 // (workflows/sessionActivities.ts, workflows/webhookDelivery.ts), so when their worker dies Temporal retries them
 // within that timeout instead of waiting out the whole start-to-close. The beat says the process is alive; a call
 // that hangs is bounded by its own deadline (RPC, WEBHOOK_TIMEOUT_MS) and the start-to-close.

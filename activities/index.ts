@@ -9,16 +9,12 @@ import type { DepositXpubs } from '../domain/addresses/hdDerivation';
 import type { PaymentNetwork } from './payments/paymentNetwork';
 import { createChoosePayment } from './payments/choosePayment';
 import { createConfirmedDepositFacts } from './payments/confirmedDepositFacts';
-import { createPreparePayment } from './payments/preparePayment';
 import { createRecordBankPayment } from './payments/recordBankPayment';
 import { createRecordDeposit } from './payments/recordDeposit';
 import { createRecordSimulatedReceipt } from './payments/recordSimulatedReceipt';
-import { createReserveDepositIndex } from './payments/reserveDepositIndex';
-import { heartbeating } from './heartbeating';
 import { createReadModelActivities } from './readModel';
 import { createLiquidityWaitActivities } from './settlement/liquidityWait';
-import { createSettlePayment, defaultSettlementProviders, type SettlementDeps } from './settlement/settlePayment';
-import { simulatedSettlement } from './settlement/simulatedSettlement';
+import { createSimulatedSettlement } from './settlement/simulatedSettlement';
 import { createTreasurySettlementActivities } from './settlement/treasurySettlement';
 import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, type LiveRoute } from '../domain/settlement/settlementRoute';
 import { createWebhookRecords } from './webhooks/webhookActivities';
@@ -32,29 +28,26 @@ export interface ActivityDeps {
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
   /** Token contracts and chain ids per network, from the chain registry (tests may pass their own). */
   paymentNetwork: PaymentNetwork;
-  /** Defaults to simulated settlement for test mode and none (fail loudly) for live mode. */
-  settlementProviderFor?: SettlementDeps['providerFor'];
   /** The live pairs the treasury settles; SETTLEMENT_LIVE_ROUTES' default unless given. */
   settlementLiveRoutes?: readonly LiveRoute[];
 }
 
 export function createActivities(deps: ActivityDeps) {
-  const addressSources = { depositXpubs: deps.depositXpubs, depositForwarders: deps.depositForwarders ?? NO_DEPOSIT_FORWARDERS };
-  const paymentDeps = { sql: deps.sql, network: deps.paymentNetwork, ...addressSources, liveTokenPrices: deps.liveTokenPrices };
+  const paymentDeps = {
+    sql: deps.sql,
+    network: deps.paymentNetwork,
+    depositXpubs: deps.depositXpubs,
+    depositForwarders: deps.depositForwarders ?? NO_DEPOSIT_FORWARDERS,
+    liveTokenPrices: deps.liveTokenPrices,
+  };
   return {
     ...createReadModelActivities({ sql: deps.sql }),
-    reserveDepositIndex: createReserveDepositIndex({ sql: deps.sql, ...addressSources }),
     choosePayment: createChoosePayment(paymentDeps),
-    preparePayment: createPreparePayment(paymentDeps),
     recordDeposit: createRecordDeposit({ sql: deps.sql }),
     confirmedDepositFacts: createConfirmedDepositFacts({ sql: deps.sql }),
     recordBankPayment: createRecordBankPayment({ sql: deps.sql }),
     recordSimulatedReceipt: createRecordSimulatedReceipt({ sql: deps.sql }),
-    // A provider's call may take a while: it beats, so a dead worker's settlement is retried within seconds.
-    settlePayment: heartbeating(createSettlePayment({
-      sql: deps.sql,
-      providerFor: deps.settlementProviderFor ?? defaultSettlementProviders(simulatedSettlement()),
-    })),
+    settleSimulated: createSimulatedSettlement({ sql: deps.sql }),
     ...createTreasurySettlementActivities({ sql: deps.sql, liveRoutes: deps.settlementLiveRoutes ?? parseLiveRoutes(DEFAULT_LIVE_ROUTES) }),
     ...createLiquidityWaitActivities({ sql: deps.sql }),
     ...createWebhookRecords({ sql: deps.sql }),

@@ -1,18 +1,8 @@
 // Temporal task queues. Each queue beside the session queue is named after it, so the workflows (which run on
 // the session queue) find it without configuration. Webhook deliveries — their workflows and their attempts — run
 // on a queue of their own, so slow or dead receivers can never take the slots payment work needs.
-const WEBHOOK_QUEUE_SUFFIX = '-webhooks';
-
 export function webhookTaskQueue(sessionTaskQueue: string): string {
-  return `${sessionTaskQueue}${WEBHOOK_QUEUE_SUFFIX}`;
-}
-
-/**
- * The queue a delivery workflow sends its attempts to: its own, the webhook queue; or, for a delivery started on the
- * session queue before deliveries moved (patch webhook-delivery-queue), that queue's webhook queue, as it always did.
- */
-export function deliveryAttemptQueue(deliveryWorkflowQueue: string): string {
-  return deliveryWorkflowQueue.endsWith(WEBHOOK_QUEUE_SUFFIX) ? deliveryWorkflowQueue : webhookTaskQueue(deliveryWorkflowQueue);
+  return `${sessionTaskQueue}-webhooks`;
 }
 
 /** The signer worker's queue: the only process holding signing material polls it (docs/settlement.md#r4-keys-in-the-signer-alone). */

@@ -1,6 +1,6 @@
 // The webhook of a status change: one delivery per (change, event), written by an activity and delivered
 // by its own child workflow, which outlives the session workflow.
-import { ParentClosePolicy, patched, startChild, workflowInfo } from '@temporalio/workflow';
+import { ParentClosePolicy, startChild, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { SessionRecord } from '../domain/wire/session';
 import type { SessionState } from '../domain/session/sessionState';
@@ -9,9 +9,6 @@ import { webhookTaskQueue } from '../domain/taskQueues';
 import { buildWebhookPayload, EVENT_FOR_STATUS } from '../domain/webhooks/webhookPayload';
 import { records } from './sessionActivities';
 import { webhookDelivery } from './webhookDelivery';
-
-/** Histories from before deliveries ran on the webhook queue replay their start on the session queue. */
-const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery-queue';
 
 export async function announceStatus(record: SessionRecord, state: SessionState, status: SessionStatus, at: string): Promise<void> {
   const event = EVENT_FOR_STATUS[status];
@@ -43,8 +40,12 @@ export async function announceStatus(record: SessionRecord, state: SessionState,
   });
   const deliveryId = await records.createWebhookDelivery({ sessionId: record.sessionId, mode: record.mode, statusVersion: state.version, url: record.webhookUrl, content });
   try {
-    const taskQueue = patched(WEBHOOK_DELIVERY_QUEUE) ? { taskQueue: webhookTaskQueue(workflowInfo().taskQueue) } : {};
-    await startChild(webhookDelivery, { workflowId: deliveryId, args: [{ deliveryId }], parentClosePolicy: ParentClosePolicy.ABANDON, ...taskQueue });
+    await startChild(webhookDelivery, {
+      workflowId: deliveryId,
+      args: [{ deliveryId }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      taskQueue: webhookTaskQueue(workflowInfo().taskQueue),
+    });
   } catch (error) {
     // Already started by an earlier run of this workflow (before a continue-as-new): nothing to do.
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

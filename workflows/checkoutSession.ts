@@ -3,7 +3,7 @@
 // status → activities, through a SessionRun (sessionRun.ts). The read model follows through activities,
 // merchants hear through webhook child workflows. It ends once the session closes; deposits that arrive
 // later are recorded as late by the indexer, which keeps watching the address.
-import { allHandlersFinished, condition, continueAsNew, log, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { PaymentSelection } from '../domain/wire/payment';
 import type { SessionRecord } from '../domain/wire/session';
 import { countConfirmations, refundsDue } from '../domain/session/sessionLedger';
@@ -13,15 +13,8 @@ import { WorkflowFailure } from '../domain/session/workflowFailures';
 import { activityFailureOfType } from './activityFailures';
 import { createLock } from './lock';
 import * as messages from './messages';
-import { records, recordsInTask } from './sessionActivities';
+import { recordsInTask } from './sessionActivities';
 import { refuse, SessionRun, type Carried, type InboxEvent } from './sessionRun';
-
-const UPDATES_AFTER_RECORD = 'updates-after-record-session';
-/**
- * recordSession runs within the first workflow task: a customer's select-payment right after the start waits for it,
- * and a separate activity cost a round trip through the Temporal server and a second workflow task per session.
- */
-const RECORD_SESSION_IN_TASK = 'record-session-in-task';
 
 export async function checkoutSession(record: SessionRecord, carried?: Carried): Promise<SessionState> {
   const run = new SessionRun(record, carried);
@@ -30,11 +23,11 @@ export async function checkoutSession(record: SessionRecord, carried?: Carried):
   // Updates and the main loop both await activities: one at a time changes the state.
   const lock = createLock();
   // An update's writes refer to the session's row: when the API's write was lost and recordSession restores it,
-  // an update that came with the start waits for it (histories from before replay without the wait).
+  // an update that came with the start waits for it.
   let recorded = carried !== undefined;
   const withLock = <T>(fn: () => Promise<T>): Promise<T> =>
     lock(async () => {
-      if (!recorded && patched(UPDATES_AFTER_RECORD)) await condition(() => recorded);
+      if (!recorded) await condition(() => recorded);
       return fn();
     });
 
@@ -86,12 +79,13 @@ export async function checkoutSession(record: SessionRecord, carried?: Carried):
 }
 
 /**
- * Writes the read model if the API's write was lost. False for an orphan: a workflow an older API started
+ * Writes the read model if the API's write was lost, within the first workflow task: a customer's select-payment
+ * right after the start waits for it, and an activity would cost a round trip through the Temporal server. False for an orphan: a workflow an older API started
  * for a row it never committed, whose transaction_id another session now holds. It ends at once, quietly.
  */
 async function recordSessionOnce(record: SessionRecord): Promise<boolean> {
   try {
-    await (patched(RECORD_SESSION_IN_TASK) ? recordsInTask : records).recordSession(record);
+    await recordsInTask.recordSession(record);
     return true;
   } catch (error) {
     const superseded = activityFailureOfType(error, WorkflowFailure.SessionSuperseded);

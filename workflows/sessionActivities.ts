@@ -30,24 +30,17 @@ export const records = proxyActivities<Activities>(RECORDS_OPTIONS);
  */
 export const recordsInTask = proxyLocalActivities<Activities>(RECORDS_OPTIONS);
 
-/** Settlement talks to providers: longer calls, beating while they wait; a missing route is final. */
-export const settlement = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: HEARTBEAT_TIMEOUT,
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: [WorkflowFailure.SettlementUnavailable] },
-});
-
 /** The API waits 15 s for select-payment: a dead worker's attempt must be retried well inside that. */
 const PAYMENT_SETUP_OPTIONS: EitherActivityOptions = {
   startToCloseTimeout: '5 seconds',
   retry: { initialInterval: '200 milliseconds', maximumAttempts: 5, nonRetryableErrorTypes: [WorkflowFailure.SelectionRefused] },
 };
 
-/** select-payment answers a waiting customer: a few quick tries, then the update fails. */
-export const paymentSetup = proxyActivities<Activities>(PAYMENT_SETUP_OPTIONS);
-
-/** select-payment's database steps as local activities, for the reason recordsInTask gives. */
-export const paymentSetupInTask = proxyLocalActivities<Activities>(PAYMENT_SETUP_OPTIONS);
+/**
+ * select-payment answers a waiting customer: a few quick tries, then the update fails. Local activities, for the
+ * reason recordsInTask gives.
+ */
+export const paymentSetup = proxyLocalActivities<Activities>(PAYMENT_SETUP_OPTIONS);
 
 /**
  * What needs signing material, on the signer worker's own queue (domain/taskQueues.ts), with select-payment's

@@ -1,7 +1,7 @@
 // One run of a session workflow: its state, and the steps that change it. Each step asks the session
 // ledger (domain/session/sessionLedger.ts) what the money means, then moves the status and calls the activities
 // that record and announce it. The workflow function (checkoutSession.ts) feeds it signals and updates.
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, log, ParentClosePolicy, patched, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, ChildWorkflowFailure, executeChild, log, ParentClosePolicy, upsertSearchAttributes } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { ConfirmedDeposit, DepositObservation, DepositRef } from '../domain/session/deposit';
 import type { PaymentInstructions, PaymentSelection } from '../domain/wire/payment';
@@ -25,14 +25,14 @@ import {
   type LedgerWindow,
 } from '../domain/session/sessionLedger';
 import { paymentIdForSession } from '../domain/wire/ids';
-import type { BankTransferReceipt, SessionState, SettlementState } from '../domain/session/sessionState';
+import type { BankTransferReceipt, SessionState } from '../domain/session/sessionState';
 import { CLOSED_STATUSES, type SessionStatus } from '../domain/wire/status';
 import { WorkflowFailure } from '../domain/session/workflowFailures';
 import { activityFailureOfType } from './activityFailures';
 import { announceStatus } from './announceStatus';
 import { ChainAttribute, SessionStatusAttribute, TokenAttribute } from './searchAttributes';
-import { choosePayment, preparePayment } from './paymentPreparation';
-import { paymentSetupInTask, records, recordsInTask, settlement } from './sessionActivities';
+import { issuePaymentInstructions } from './paymentPreparation';
+import { records } from './sessionActivities';
 import { settlePayment } from './settlePayment';
 import { simulateStatus } from './simulateStatus';
 
@@ -49,24 +49,6 @@ export interface Carried {
   expiryReached: boolean;
   closedAt?: string;
 }
-
-/**
- * Sessions that settled before the treasury existed ran the settlePayment activity alone; their histories must
- * replay that, so the route and the child workflow run only where this marker is (or is being) recorded.
- */
-const SETTLE_THROUGH_TREASURY = 'settle-through-treasury';
-
-/**
- * select-payment's own database steps once ran as activities, each a round trip through the Temporal server and a
- * workflow task more while the customer waited; histories recorded before this marker replay them so.
- */
-const SELECTION_IN_WORKFLOW_TASK = 'select-payment-local-activities';
-
-/**
- * select-payment's payment and status change once ran as two local activities, each a transaction of its own and an
- * activation more of the workflow; histories recorded before this marker replay them so.
- */
-const SELECTION_IN_ONE_STEP = 'select-payment-one-local-activity';
 
 export const refuse = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
 
@@ -127,11 +109,11 @@ export class SessionRun {
     return this.expiryReached ? Number.POSITIVE_INFINITY : Date.parse(this.record.expiresAt);
   }
 
-  async moveTo(status: SessionStatus, reason: string, close = CLOSED_STATUSES.has(status), writes: Pick<typeof records, 'recordStatusChange'> = records): Promise<void> {
+  async moveTo(status: SessionStatus, reason: string, close = CLOSED_STATUSES.has(status)): Promise<void> {
     const change = this.nextChange(status, reason);
     if (!change) return;
     this.adopt(change, close);
-    await writes.recordStatusChange(change);
+    await records.recordStatusChange(change);
     await announceStatus(this.record, this.state, status, change.at);
   }
 
@@ -155,58 +137,45 @@ export class SessionRun {
     this.state.transitions.push({ status: this.state.status, at: new Date().toISOString(), reason });
   }
 
-  /** Settles what the ledger credited; a refused settlement fails the session. */
+  /**
+   * Settles what the ledger credited, by the route it takes (domain/settlement/settlementRoute.ts), in a child workflow
+   * (settlePayment.ts) so a payout's polling stays out of the session's history. A route that is unavailable, or a
+   * settlement refused, fails the session; funds stay at the deposit address.
+   */
   async settle(): Promise<boolean> {
     const { state, record } = this;
     const source = settlementSource(state, this.terms);
+    const backing = state.simulated?.receipt ? 'simulated' : BigInt(state.bankReceivedCents) > 0n ? 'bank' : 'chain';
+    const route = await records.settlementRoute({ mode: record.mode, chain: source.chain, token: source.token, backing });
+    if (route === 'unavailable') return this.refuseSettlement(`No ${record.mode} settlement route for ${source.token} on ${source.chain}; funds are held at the deposit address`);
+    const paymentId = paymentIdForSession(record.sessionId);
     try {
-      const paid = patched(SETTLE_THROUGH_TREASURY) ? await this.settleThroughTreasury(source) : undefined;
-      state.settlement =
-        paid ??
-        (await settlement.settlePayment({
-          sessionId: record.sessionId,
-          merchantId: record.merchantId,
-          mode: record.mode,
-          chain: source.chain,
-          token: source.token,
-          receivedBaseUnits: source.baseUnits,
-          decimals: source.decimals,
-        }));
+      state.settlement = await executeChild(settlePayment, {
+        workflowId: `settle_${paymentId}`,
+        // A payout under way finishes even if the session's workflow is ended: the merchant is owed it.
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        args: [
+          {
+            route,
+            paymentId,
+            sessionId: record.sessionId,
+            merchantId: record.merchantId,
+            mode: record.mode,
+            amountUsdcBaseUnits: toMicroUnits(BigInt(source.baseUnits), source.decimals).toString(),
+          },
+        ],
+      });
       return true;
     } catch (error) {
-      if (!(error instanceof ActivityFailure || error instanceof ChildWorkflowFailure) || !(error.cause instanceof ApplicationFailure)) throw error;
-      state.failureReason = error.cause.message;
-      await this.moveTo('failed', `settlement refused: ${error.cause.message}`);
-      return false;
+      if (!(error instanceof ChildWorkflowFailure) || !(error.cause instanceof ApplicationFailure)) throw error;
+      return this.refuseSettlement(error.cause.message);
     }
   }
 
-  /**
-   * The treasury route's payout, in its own child workflow so its polling stays out of the session's history;
-   * undefined where the route is another one, or the signer has no treasury for the mode (then the provider
-   * activity decides: simulated in test mode, a loud failure in live mode).
-   */
-  private async settleThroughTreasury(source: ReturnType<typeof settlementSource>): Promise<SettlementState | undefined> {
-    const { state, record } = this;
-    const backing = state.simulated?.receipt ? 'simulated' : BigInt(state.bankReceivedCents) > 0n ? 'bank' : 'chain';
-    const route = await records.settlementRoute({ mode: record.mode, chain: source.chain, token: source.token, backing });
-    if (route !== 'treasury') return undefined;
-    const paymentId = paymentIdForSession(record.sessionId);
-    const outcome = await executeChild(settlePayment, {
-      workflowId: `settle_${paymentId}`,
-      // A payout under way finishes even if the session's workflow is ended: the merchant is owed it.
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      args: [
-        {
-          paymentId,
-          sessionId: record.sessionId,
-          merchantId: record.merchantId,
-          mode: record.mode,
-          amountUsdcBaseUnits: toMicroUnits(BigInt(source.baseUnits), source.decimals).toString(),
-        },
-      ],
-    });
-    return outcome.kind === 'settled' ? outcome.settlement : undefined;
+  private async refuseSettlement(reason: string): Promise<false> {
+    this.state.failureReason = reason;
+    await this.moveTo('failed', `settlement refused: ${reason}`);
+    return false;
   }
 
   /** Moves to the status the ledger and the clock call for, settling first where the ledger says so. */
@@ -294,29 +263,12 @@ export class SessionRun {
 
   async selectPayment(selection: PaymentSelection): Promise<PaymentInstructions> {
     this.refuseSelection(selection);
-    if (patched(SELECTION_IN_ONE_STEP)) return this.choose(selection);
-    const inTask = patched(SELECTION_IN_WORKFLOW_TASK);
-    let instructions;
-    try {
-      instructions = await preparePayment(this.record, selection, inTask ? paymentSetupInTask : undefined);
-    } catch (error) {
-      throw refusedSelection(error);
-    }
-    this.refuseSelection(selection);
-    upsertSearchAttributes(this.adoptSelection(instructions));
-    await this.moveTo('awaiting_payment', selectedReason(selection), false, inTask ? recordsInTask : records);
-    return instructions;
-  }
-
-  /**
-   * The choice and the move to awaiting_payment are written together. The lock (checkoutSession.ts) keeps every other
-   * change of the session out while they are, so the state takes them as written.
-   */
-  private async choose(selection: PaymentSelection): Promise<PaymentInstructions> {
+    // The choice and the move to awaiting_payment are written together. The lock (checkoutSession.ts) keeps every
+    // other change of the session out while they are, so the state takes them as written.
     const change = this.nextChange('awaiting_payment', selectedReason(selection));
     let instructions;
     try {
-      instructions = await choosePayment(this.record, selection, change);
+      instructions = await issuePaymentInstructions(this.record, selection, change);
     } catch (error) {
       throw refusedSelection(error);
     }

@@ -1,17 +1,20 @@
-// Settles one payment from the Solana USDC treasury, as a child of its session (id settle_<pay_id>: one per payment,
-// ever). The settlements row is written pending first, then the signer is asked for the payout pass after pass
-// until the chain confirms it; the confirmed payout completes the row. A treasury short of funds is waited on,
-// never failed: the merchant is owed the money and the operator is told to top up. A wait of days goes on in fresh
-// runs (continue-as-new), so its history never grows past what Temporal allows.
-import { ApplicationFailure, continueAsNew, log, patched, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+// Settles one payment, as a child of its session (id settle_<pay_id>: one per payment, ever), by the route its session
+// chose (domain/settlement/settlementRoute.ts). The simulated route writes the settled row at once. The treasury route writes the
+// settlements row pending first, then asks the signer for the payout pass after pass until the chain confirms it; the
+// confirmed payout completes the row. A treasury short of funds is waited on, never failed: the merchant is owed the
+// money and the operator is told to top up. A wait of days goes on in fresh runs (continue-as-new), so its history
+// never grows past what Temporal allows.
+import { ApplicationFailure, continueAsNew, log, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Mode } from '../domain/wire/session';
+import type { SettlementRoute } from '../domain/settlement/settlementRoute';
 import type { SettlementState } from '../domain/session/sessionState';
 import { WorkflowFailure } from '../domain/session/workflowFailures';
 import { activityFailureOfType } from './activityFailures';
 import { SettlementStageAttribute } from './searchAttributes';
 import { payouts, records } from './sessionActivities';
 
-export interface TreasurySettlementInput {
+export interface SettlementInput {
+  route: Exclude<SettlementRoute, 'unavailable'>;
   paymentId: string;
   sessionId: string;
   merchantId: string;
@@ -24,12 +27,6 @@ export interface TreasurySettlementInput {
   runHistoryLimit?: number;
 }
 
-/**
- * Settled, or (test mode) the signer holds no treasury: nothing was paid, and the session settles simulated. A
- * live signer without a treasury fails this workflow loudly, naming what the operator must set.
- */
-export type TreasurySettlementOutcome = { kind: 'settled'; settlement: SettlementState } | { kind: 'no_treasury' };
-
 /** While a submitted payout waits for its block: a few slots. */
 const CONFIRMATION_POLL = '2 seconds';
 /** While the treasury is short: an operator must top it up, so check back at a human pace. */
@@ -40,21 +37,16 @@ const LIQUIDITY_POLL = '30 seconds';
  * run covers some 500 passes (four hours of a liquidity wait), far below Temporal's 50,000-event limit.
  */
 const RUN_HISTORY_LIMIT = 5_000;
-/** Histories from before long waits continued as new replay without it. */
-const CONTINUE_LONG_WAITS = 'settlement-continue-as-new';
-/** Histories from before the SettlementStage attribute replay without its upserts. */
-const SETTLEMENT_STAGE_ATTRIBUTE = 'settlement-stage-attribute';
-/** Histories from before the session's "awaiting settlement liquidity" reason replay without its records. */
-const LIQUIDITY_REASON = 'settlement-liquidity-reason';
 
 export type SettlementStage = 'reserving' | 'submitted' | 'awaiting_liquidity' | 'confirmed';
 
-export async function settlePayment(input: TreasurySettlementInput): Promise<TreasurySettlementOutcome> {
+export async function settlePayment(input: SettlementInput): Promise<SettlementState> {
   const { paymentId, sessionId, merchantId, mode, amountUsdcBaseUnits } = input;
+  if (input.route === 'simulated') return records.settleSimulated({ paymentId, sessionId, amountUsdcBaseUnits });
   // The stage an operator filters on in the Temporal UI (SettlementStage); set when it changes, not every pass.
   let stage: SettlementStage | undefined = input.resumed?.stage;
   const enter = (next: SettlementStage) => {
-    if (next === stage || !patched(SETTLEMENT_STAGE_ATTRIBUTE)) return;
+    if (next === stage) return;
     stage = next;
     upsertSearchAttributes([{ key: SettlementStageAttribute, value: next }]);
   };
@@ -62,7 +54,7 @@ export async function settlePayment(input: TreasurySettlementInput): Promise<Tre
   // Whether the session's read model says it awaits liquidity: told once when the wait begins, taken back when it ends.
   let waiting = input.resumed?.waitingForLiquidity ?? false;
   const waitFor = async (next: boolean, shortfall?: { usdcShortfall: string; lamportsShortfall: string }) => {
-    if (next === waiting || !patched(LIQUIDITY_REASON)) return;
+    if (next === waiting) return;
     waiting = next;
     if (shortfall) await records.recordLiquidityWait({ sessionId, paymentId, mode, ...shortfall });
     else await records.endLiquidityWait(sessionId);
@@ -70,11 +62,13 @@ export async function settlePayment(input: TreasurySettlementInput): Promise<Tre
   const already = await records.beginTreasurySettlement({ paymentId, sessionId, amountUsdcBaseUnits });
   if (already) {
     enter('confirmed');
-    return { kind: 'settled', settlement: already };
+    return already;
   }
   for (;;) {
     const answer = await payOnce(input);
     switch (answer.status) {
+      // A test signer without a treasury has paid nothing: the payment settles simulated. A live one fails loudly,
+      // naming what the operator must set.
       case 'no_treasury':
         if (mode === 'live') {
           throw ApplicationFailure.nonRetryable(
@@ -82,7 +76,7 @@ export async function settlePayment(input: TreasurySettlementInput): Promise<Tre
             WorkflowFailure.SettlementUnavailable,
           );
         }
-        return { kind: 'no_treasury' };
+        return records.settleSimulated({ paymentId, sessionId, amountUsdcBaseUnits });
       case 'submitted':
         await waitFor(false);
         enter('submitted');
@@ -102,21 +96,20 @@ export async function settlePayment(input: TreasurySettlementInput): Promise<Tre
         enter('confirmed');
         // settled_at is the payout's block time; a payout confirmed before block times were kept has its confirmation time.
         const settledAt = answer.blockTime ?? answer.confirmedAt;
-        const settlement = await records.completeTreasurySettlement({ paymentId, reference: answer.signature, amountUsdcBaseUnits, settledAt });
-        return { kind: 'settled', settlement };
+        return records.completeTreasurySettlement({ paymentId, reference: answer.signature, amountUsdcBaseUnits, settledAt });
       }
     }
   }
 }
 
 /** Between passes: a run whose history has grown long hands the wait to a fresh run of the same settlement. */
-async function continueIfLong(input: TreasurySettlementInput, resumed: NonNullable<TreasurySettlementInput['resumed']>): Promise<void> {
-  if (workflowInfo().historyLength < (input.runHistoryLimit ?? RUN_HISTORY_LIMIT) || !patched(CONTINUE_LONG_WAITS)) return;
+async function continueIfLong(input: SettlementInput, resumed: NonNullable<SettlementInput['resumed']>): Promise<void> {
+  if (workflowInfo().historyLength < (input.runHistoryLimit ?? RUN_HISTORY_LIMIT)) return;
   await continueAsNew<typeof settlePayment>({ ...input, resumed });
 }
 
 /** One payout pass; a refused payout fails this workflow with the signer's reason, for the session to record. */
-async function payOnce(input: TreasurySettlementInput) {
+async function payOnce(input: SettlementInput) {
   try {
     return await payouts().payTreasuryPayout({ paymentId: input.paymentId, merchantId: input.merchantId, mode: input.mode, amountUsdcBaseUnits: input.amountUsdcBaseUnits });
   } catch (error) {

@@ -10,7 +10,7 @@ import type { SessionStatus } from '../domain/wire/status';
 import { WorkflowFailure } from '../domain/session/workflowFailures';
 import { activityFailureOfType } from './activityFailures';
 import { ChainAttribute, TokenAttribute } from './searchAttributes';
-import { preparePayment } from './paymentPreparation';
+import { issuePaymentInstructions } from './paymentPreparation';
 import { records } from './sessionActivities';
 
 export interface Simulation {
@@ -46,7 +46,7 @@ async function simulatedSelection(record: SessionRecord): Promise<PaymentInstruc
   for (const [token, chains] of Object.entries(record.supportedTokens) as [PaymentInstructions['token'], PaymentInstructions['chain'][]][]) {
     for (const chain of chains) {
       try {
-        return await preparePayment(record, { token, chain });
+        return await issuePaymentInstructions(record, { token, chain }, undefined);
       } catch (error) {
         if (!activityFailureOfType(error, WorkflowFailure.SelectionRefused)) throw error;
       }

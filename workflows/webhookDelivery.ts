@@ -2,9 +2,8 @@
 // hour between attempts, for up to three days. A child of the session workflow (abandoned on close, so
 // deliveries outlive the session's own history) and the target of operator redeliveries. It runs on the webhook
 // queue (worker/createWebhookWorker.ts), as do its attempts: a flood of deliveries never queues ahead of a session.
-import { ActivityFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks/webhookActivities';
-import { deliveryAttemptQueue } from '../domain/taskQueues';
 import type { WebhookDeliveryInput } from './messages';
 import { HEARTBEAT_TIMEOUT } from './sessionActivities';
 
@@ -16,23 +15,20 @@ export const WEBHOOK_RETRY = {
   giveUpAfter: '3 days',
 } as const;
 
-/** The attempts, on the webhook worker's own queue (domain/taskQueues.ts). */
-const deliveryAttempts = () =>
-  proxyActivities<WebhookActivities>({
-    taskQueue: deliveryAttemptQueue(workflowInfo().taskQueue),
-    // Above WEBHOOK_TIMEOUT_MS (at most 60 s), which bounds each attempt from inside; the attempt beats while it waits.
-    startToCloseTimeout: '90 seconds',
-    heartbeatTimeout: HEARTBEAT_TIMEOUT,
-    scheduleToCloseTimeout: WEBHOOK_RETRY.giveUpAfter,
-    retry: {
-      initialInterval: WEBHOOK_RETRY.initialInterval,
-      backoffCoefficient: WEBHOOK_RETRY.backoffCoefficient,
-      maximumInterval: WEBHOOK_RETRY.maximumInterval,
-      nonRetryableErrorTypes: ['WebhookTargetRefused', 'WebhookDeliveryMissing'],
-    },
-  });
+/** The attempts, on the delivery's own queue: the webhook worker's (domain/taskQueues.ts). */
+const { deliverWebhook } = proxyActivities<WebhookActivities>({
+  // Above WEBHOOK_TIMEOUT_MS (at most 60 s), which bounds each attempt from inside; the attempt beats while it waits.
+  startToCloseTimeout: '90 seconds',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  scheduleToCloseTimeout: WEBHOOK_RETRY.giveUpAfter,
+  retry: {
+    initialInterval: WEBHOOK_RETRY.initialInterval,
+    backoffCoefficient: WEBHOOK_RETRY.backoffCoefficient,
+    maximumInterval: WEBHOOK_RETRY.maximumInterval,
+    nonRetryableErrorTypes: ['WebhookTargetRefused', 'WebhookDeliveryMissing'],
+  },
+});
 
-/** On the delivery's own queue: the webhook worker's, or the session worker's for deliveries started there. */
 const { markWebhookFailed } = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { maximumInterval: '1 minute' },
@@ -40,7 +36,7 @@ const { markWebhookFailed } = proxyActivities<WebhookActivities>({
 
 export async function webhookDelivery(input: WebhookDeliveryInput): Promise<'delivered' | 'failed'> {
   try {
-    await deliveryAttempts().deliverWebhook(input.deliveryId);
+    await deliverWebhook(input.deliveryId);
     return 'delivered';
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;

@@ -1,6 +1,6 @@
 // The main worker's side of a treasury settlement (workflows/settlePayment.ts): which route a payment takes, and
 // the settlements row around the signer's payout. The row is written pending before the signer is asked to pay,
-// and completed from the confirmed payout: the same row-first order as every other provider (settlePayment.ts).
+// and completed from the confirmed payout.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
 import { postDepositsReceived } from '../../db/repositories/depositLedger';
@@ -28,7 +28,7 @@ export interface CompleteTreasurySettlement {
   settledAt: string;
 }
 
-const settlementOf = (row: SettlementRow): SettlementState | undefined =>
+export const settlementOf = (row: SettlementRow): SettlementState | undefined =>
   row.status === 'settled' && row.reference !== null && row.settled_at !== null
     ? { provider: row.provider, reference: row.reference, amountUsdc: row.amount_usdc_base_units, settledAt: row.settled_at.toISOString() }
     : undefined;

@@ -10,7 +10,7 @@ import {
   type PayoutListing,
 } from '../../db/repositories/payoutListing';
 import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
-import type { settlePayment, TreasurySettlementInput } from '../../workflows/settlePayment';
+import type { SettlementInput, settlePayment } from '../../workflows/settlePayment';
 import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, integerOption, table, when, type CommandGroup } from './cli';
 
@@ -181,7 +181,8 @@ const retry = defineCommand({
     }
     if (previous === 'RUNNING') throw new CliError(`${workflowId} is running (payout ${payout.status}): nothing to retry`);
     if (previous !== undefined && !RETRYABLE_CLOSE.has(previous)) throw new CliError(`${workflowId} is ${previous.toLowerCase()} and the payout ${payout.status}: a retry starts only a failed or terminated settlement`);
-    const args: TreasurySettlementInput = {
+    const args: SettlementInput = {
+      route: 'treasury',
       paymentId: payout.paymentId,
       sessionId: payout.sessionId,
       merchantId: payout.merchantId,

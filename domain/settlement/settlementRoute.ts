@@ -1,13 +1,15 @@
-// Which way a payment is settled. The Solana USDC treasury pays a merchant only for money verified on a chain: in
-// test mode for every pair (a signer without a test treasury falls back to the simulator), in live mode only for
-// the pairs the operator listed in SETTLEMENT_LIVE_ROUTES, the ones whose deposits refill that treasury. A bank
-// transfer is an operator's claim and a simulated receipt (POST …/simulate) no money at all: neither is a chain
-// fact, so neither ever draws on the treasury.
+// Which way a payment is settled; workflows/settlePayment.ts runs the route. The Solana USDC treasury pays a merchant
+// only for money verified on a chain: in test mode for every pair (a signer without a test treasury falls back to the
+// simulated route), in live mode only for the pairs the operator listed in SETTLEMENT_LIVE_ROUTES, the ones whose
+// deposits refill that treasury. A bank transfer is an operator's claim and a simulated receipt (POST …/simulate) no
+// money at all: neither is a chain fact, so neither ever draws on the treasury.
 import { CHAINS, TOKENS, type Chain, type TokenSymbol } from '../chains/chains';
 import type { Mode } from '../wire/session';
 
 /** The settlements row's provider for a treasury payout. */
 export const TREASURY_PROVIDER = 'solana-treasury';
+/** The settlements row's provider for the simulated route: test mode, no funds moved. */
+export const SIMULATED_PROVIDER = 'simulated';
 
 export type SettlementRoute = 'treasury' | 'simulated' | 'unavailable';
 

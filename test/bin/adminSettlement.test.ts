@@ -165,7 +165,7 @@ describe('checkout-admin settlement retry', () => {
   it('starts settle_<pay_id> again with the input rebuilt from the payout row; refuses while it runs; starts again once terminated', async () => {
     const m = await payout({ status: 'submitted', amount: 7_250_000n, ageMinutes: 20, settlement: 'pending' });
     const workflowId = `settle_${m.paymentId}`;
-    const expectedInput = { paymentId: m.paymentId, sessionId: m.sessionId, merchantId, mode: 'test', amountUsdcBaseUnits: '7250000' };
+    const expectedInput = { route: 'treasury', paymentId: m.paymentId, sessionId: m.sessionId, merchantId, mode: 'test', amountUsdcBaseUnits: '7250000' };
     const before = await rowsOf(m.paymentId);
 
     const run = await cli.run(['settlement', 'retry', m.paymentId, '--operator', 'alice', '--json']);

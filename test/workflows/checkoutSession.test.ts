@@ -343,7 +343,7 @@ describe('checkoutSession lifecycle', () => {
     );
   });
 
-  it('fails live payments loudly when no settlement provider exists for the route', async () => {
+  it('fails live payments loudly when no settlement route exists for the pair', async () => {
     const record = await h.record({ mode: 'live', webhookUrl: 'https://127.0.0.1/webhooks' });
     await h.withWorker(
       async () => {
@@ -354,7 +354,7 @@ describe('checkoutSession lifecycle', () => {
         await detect(handle, paid, 'live');
         await confirm(handle, paid, 64, 'live');
         const state = await waitForState(handle, (s) => s.status === 'failed');
-        expect(state.failureReason).toBe('No live settlement provider for USDC on base to USDC on solana; funds are held at the deposit address');
+        expect(state.failureReason).toBe('No live settlement route for USDC on base; funds are held at the deposit address');
         expect(state.settlement).toBeUndefined();
         // Live webhooks never reach loopback: refused before connecting, once, without retries.
         const [seen, delivery] = await finishedDeliveries(h, record.sessionId, 2);

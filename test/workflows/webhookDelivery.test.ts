@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startRedelivery } from '../../api/webhookRedelivery';
 import { rotateWebhookSecret } from '../../db/repositories/merchants';
+import { webhookTaskQueue } from '../../domain/taskQueues';
 import { verifyWebhookSignature } from '../../domain/webhooks/webhookSignature';
 import type { webhookDelivery } from '../../workflows/webhookDelivery';
 import { simulateUpdate } from '../../workflows/messages';
@@ -102,22 +103,6 @@ describe('webhook delivery', () => {
     });
   });
 
-  it('a delivery started on the session queue, before deliveries moved, still delivers, its attempts on the webhook queue', async () => {
-    const record = await h.record();
-    await h.withWorker(async () => {
-      const handle = await h.start(record);
-      await handle.executeUpdate(simulateUpdate, { args: [{ status: 'failed' }] });
-      const [delivery] = await finishedDeliveries(h, record.sessionId, 1);
-      const result = await h.env.client.workflow.execute<typeof webhookDelivery>('webhookDelivery', {
-        workflowId: `${delivery!.id}-session-queue`,
-        taskQueue: (await handle.describe()).taskQueue,
-        args: [{ deliveryId: delivery!.id }],
-      });
-      expect(result).toBe('delivered');
-      expect(h.receiver.received.filter((r) => r.headers['x-service-idempotency-key'] === delivery!.id)).toHaveLength(2);
-    });
-  });
-
   it('redelivers on request with the same idempotency key, numbering attempts on from the first delivery', async () => {
     const record = await h.record();
     await h.withWorker(async () => {
@@ -163,7 +148,7 @@ describe('webhook delivery', () => {
       await rotateWebhookSecret(h.db.sql, record.merchantId, 'test', `whsec_${'b'.repeat(64)}`, null);
       await h.env.client.workflow.execute<typeof webhookDelivery>('webhookDelivery', {
         workflowId: `${delivery!.id}-redeliver-1`,
-        taskQueue: (await handle.describe()).taskQueue,
+        taskQueue: webhookTaskQueue((await handle.describe()).taskQueue),
         args: [{ deliveryId: delivery!.id }],
       });
       const after = h.receiver.received.filter((r) => r.headers['x-service-idempotency-key'] === delivery!.id)[1]!;

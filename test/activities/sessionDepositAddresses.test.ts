@@ -9,8 +9,7 @@ import { deriveDepositAddresses, depositXpubsFromSeeds, deriveEvmAddress, derive
 import { keepSolanaAddressPoolAhead, POOL_AHEAD } from '../../activities/depositAddresses/solanaAddressPool';
 import { depositSeeds } from '../../domain/addresses/depositSeed';
 import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
-import { createPreparePayment } from '../../activities/payments/preparePayment';
-import { createReserveDepositIndex } from '../../activities/payments/reserveDepositIndex';
+import { createChoosePayment, type ChosenPayment } from '../../activities/payments/choosePayment';
 import { createSignerActivities } from '../../activities/signer';
 import { loadChainsConfig } from '../../config/chains';
 import { createSql, type Sql } from '../../db/client';
@@ -19,6 +18,7 @@ import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import { depositSalt } from '../../domain/addresses/depositSalt';
 import { evmForwarderAddress, NO_DEPOSIT_FORWARDERS, tronForwarderAddress, type DepositForwarders } from '../../domain/addresses/depositForwarder';
 import { tronAddressFromEvmHex } from '../../domain/addresses/tron';
+import type { PaymentSelection } from '../../domain/wire/payment';
 import type { Mode, SessionRecord } from '../../domain/wire/session';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTestMerchant } from '../support/factories';
@@ -46,8 +46,25 @@ afterAll(async () => {
 const seeds = depositSeeds({ test: TEST_MNEMONIC, live: LIVE_MNEMONIC });
 const signer = createSignerActivities({ depositSeeds: seeds });
 const workerDeps = (depositForwarders: DepositForwarders = NO_DEPOSIT_FORWARDERS) => ({ sql: worker, depositXpubs: depositXpubsFromSeeds(seeds), depositForwarders });
-const prepare = (deps = workerDeps()) =>
-  createPreparePayment({ ...deps, network: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig({}))), liveTokenPrices: { USDC: ONE, USDT: ONE } });
+const choose = (deps = workerDeps()) =>
+  createChoosePayment({ ...deps, network: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig({}))), liveTokenPrices: { USDC: ONE, USDT: ONE } });
+const SOLANA: PaymentSelection = { token: 'USDC', chain: 'solana' };
+
+/** The payment instructions of a choice made with what the worker has (and the signer's answer, where given). */
+const prepare = (deps = workerDeps()) => async (record: SessionRecord, selection: PaymentSelection, solanaAddressFromSigner?: string) => {
+  const chosen = await choose(deps)({ record, selection, ...(solanaAddressFromSigner !== undefined ? { solanaAddressFromSigner } : {}) });
+  if ('prepared' in chosen) return chosen.prepared;
+  throw new Error(`the signer must derive the Solana address of index ${chosen.solanaAddressNeeded.index}`);
+};
+
+/** The index whose Solana address the choice asked the signer for. */
+function neededIndex(chosen: ChosenPayment): number {
+  if (!('solanaAddressNeeded' in chosen)) throw new Error(`expected the signer to be asked, got ${JSON.stringify(chosen)}`);
+  return chosen.solanaAddressNeeded.index;
+}
+
+const derivationIndex = async (record: SessionRecord) =>
+  (await db.sql<{ index: number }[]>`select derivation_index::int as index from deposit_addresses where session_id = ${record.sessionId}`)[0]!.index;
 
 async function newSession(mode: Mode): Promise<SessionRecord> {
   const record = { ...sessionRecord(merchantId, { createdAt: new Date(), lifetimeMinutes: 60 }), mode };
@@ -55,11 +72,11 @@ async function newSession(mode: Mode): Promise<SessionRecord> {
   return record;
 }
 
-/** The Solana pair as the workflow prepares it: the index from the worker, the address from the signer. */
+/** The Solana pair as the workflow prepares it (workflows/paymentPreparation.ts): the signer asked only for an index the worker has no address for. */
 async function prepareSolana(record: SessionRecord, deps = workerDeps()) {
-  const { index, solanaAddress } = await createReserveDepositIndex(deps)(record);
-  const address = solanaAddress ?? (await signer.deriveSolanaDepositAddress({ mode: record.mode, index }));
-  return prepare(deps)(record, { token: 'USDC', chain: 'solana' }, address);
+  const chosen = await choose(deps)({ record, selection: SOLANA });
+  if ('prepared' in chosen) return chosen.prepared;
+  return prepare(deps)(record, SOLANA, await signer.deriveSolanaDepositAddress({ mode: record.mode, index: chosen.solanaAddressNeeded.index }));
 }
 
 describe('deposit addresses per mode', () => {
@@ -95,12 +112,12 @@ describe('deposit addresses from xpubs and the signer', () => {
 
   it('writes the Solana address once, only from the signer, and never changes it', async () => {
     const record = await newSession('test');
-    await expect(prepare()(record, { token: 'USDC', chain: 'solana' })).rejects.toThrow(/has no Solana deposit address yet, and none derived by the signer was given/);
+    expect(neededIndex(await choose()({ record, selection: SOLANA }))).toBe(await derivationIndex(record));
     await expect(prepare()(record, { token: 'USDC', chain: 'solana' }, 'not-an-address')).rejects.toThrow(/the signer's answer "not-an-address" is not one/);
     const first = await prepareSolana(record);
     const other = await signer.deriveSolanaDepositAddress({ mode: 'test', index: 999 });
     expect((await prepare()(record, { token: 'USDC', chain: 'solana' }, other)).deposit_address).toBe(first.deposit_address);
-    expect(await createReserveDepositIndex(workerDeps())(record)).toMatchObject({ solanaAddress: first.deposit_address });
+    expect(await choose()({ record, selection: SOLANA })).toMatchObject({ prepared: { deposit_address: first.deposit_address } });
   });
 
   it('refuses a mode whose xpubs the worker was not given, naming the variables', async () => {
@@ -184,18 +201,17 @@ describe('Solana addresses derived ahead, so choosing a Solana pair waits for no
     const pooling = createSignerActivities({ depositSeeds: seeds, addressPool: worker });
     const poolSize = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from solana_deposit_address_pool where mode = 'test'`)[0]!.n;
     const first = await newSession('test');
-    const { index, solanaAddress } = await createReserveDepositIndex(workerDeps())(first);
-    expect(solanaAddress).toBeNull();
+    const index = neededIndex(await choose()({ record: first, selection: SOLANA }));
     expect(await pooling.deriveSolanaDepositAddress({ mode: 'test', index })).toBe(deriveSolanaAddress(seeds.test!, index));
     expect(await poolSize()).toBe(POOL_AHEAD);
 
     // The next session's address comes from the pool, stored with the session: the signer is not asked.
     const second = await newSession('test');
-    const reserved = await createReserveDepositIndex(workerDeps())(second);
-    expect(reserved.index).toBeGreaterThan(index);
-    expect(reserved.solanaAddress).toBe(deriveSolanaAddress(seeds.test!, reserved.index));
-    expect(await db.sql`select solana_address from deposit_addresses where session_id = ${second.sessionId}`).toEqual([{ solana_address: reserved.solanaAddress }]);
-    expect((await prepare()(second, { token: 'USDC', chain: 'solana' }, reserved.solanaAddress!)).deposit_address).toBe(reserved.solanaAddress);
+    const fromPool = await prepare()(second, SOLANA);
+    const secondIndex = await derivationIndex(second);
+    expect(secondIndex).toBeGreaterThan(index);
+    expect(fromPool.deposit_address).toBe(deriveSolanaAddress(seeds.test!, secondIndex));
+    expect(await db.sql`select solana_address from deposit_addresses where session_id = ${second.sessionId}`).toEqual([{ solana_address: fromPool.deposit_address }]);
 
     // Deep in the pool a derivation adds nothing; past half of it, the pool reaches POOL_AHEAD beyond it again.
     await pooling.deriveSolanaDepositAddress({ mode: 'test', index: index + 1 });
@@ -208,8 +224,7 @@ describe('Solana addresses derived ahead, so choosing a Solana pair waits for no
     // The sequence moved past the pool, as a burst of sessions would move it.
     const [{ top }] = (await db.sql`select max(derivation_index)::int as top from solana_deposit_address_pool where mode = 'test'`) as unknown as [{ top: number }];
     await db.sql`select setval('deposit_address_test_index_seq', ${top + 10})`;
-    const before = await createReserveDepositIndex(workerDeps())(await newSession('test'));
-    expect(before).toMatchObject({ index: top + 11, solanaAddress: null });
+    expect(neededIndex(await choose()({ record: await newSession('test'), selection: SOLANA }))).toBe(top + 11);
 
     const warnings: string[] = [];
     const keeper = keepSolanaAddressPoolAhead(worker, seeds, (message) => warnings.push(message));
@@ -217,8 +232,9 @@ describe('Solana addresses derived ahead, so choosing a Solana pair waits for no
       await expect
         .poll(async () => (await db.sql`select max(derivation_index)::int as top from solana_deposit_address_pool where mode = 'test'`)[0]!.top)
         .toBe(top + 11 + POOL_AHEAD);
-      const after = await createReserveDepositIndex(workerDeps())(await newSession('test'));
-      expect(after).toEqual({ index: top + 12, solanaAddress: deriveSolanaAddress(seeds.test!, top + 12) });
+      const next = await newSession('test');
+      expect((await prepare()(next, SOLANA)).deposit_address).toBe(deriveSolanaAddress(seeds.test!, top + 12));
+      expect(await derivationIndex(next)).toBe(top + 12);
       // The live mode has a seed too: its pool is kept ahead of its own sequence.
       expect((await db.sql`select count(*)::int as n from solana_deposit_address_pool where mode = 'live'`)[0]!.n).toBeGreaterThanOrEqual(POOL_AHEAD);
     } finally {
