@@ -7,7 +7,15 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', fetch: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        fetch: 'readonly',
+      },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -18,7 +26,7 @@ export default tseslint.config(
   {
     // CommonJS configuration files (dependency-cruiser reads .cjs).
     files: ['**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+    languageOptions: { sourceType: 'commonjs' },
   },
   {
     // A promise nobody awaits loses its errors (and, in a workflow, its determinism): every one is awaited,
@@ -44,7 +52,8 @@ export default tseslint.config(
           patterns: [
             {
               group: ['**/workflows/*', '!**/workflows/messages', '!**/workflows/searchAttributes'],
-              message: 'Import workflows/messages.ts (signals, updates, queries and their types) or workflows/searchAttributes.ts, never workflow code.',
+              message:
+                'Import workflows/messages.ts (signals, updates, queries and their types) or workflows/searchAttributes.ts, never workflow code.',
             },
           ],
         },

@@ -34,7 +34,10 @@ export function createSignerActivities(deps: SignerDeps) {
   const transfers = createCctpTransferActivities(deps.cctpRoutes ?? {});
   // Payout and sweep passes wait on RPC calls: they beat, so a dead signer's pass is retried within seconds.
   return {
-    deriveSolanaDepositAddress: createDeriveSolanaDepositAddress({ depositSeeds: deps.depositSeeds, ...(deps.addressPool ? { addressPool: deps.addressPool } : {}) }),
+    deriveSolanaDepositAddress: createDeriveSolanaDepositAddress({
+      depositSeeds: deps.depositSeeds,
+      ...(deps.addressPool ? { addressPool: deps.addressPool } : {}),
+    }),
     payTreasuryPayout: heartbeating(createPayTreasuryPayout(deps.treasuries ?? {})),
     planSolanaSweep: heartbeating(sweeps.planSolanaSweep),
     advanceSolanaSweep: heartbeating(sweeps.advanceSolanaSweep),

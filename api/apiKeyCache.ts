@@ -31,7 +31,11 @@ export function createApiKeyCache(sql: Sql, now: () => Date = () => new Date()):
     async listen() {
       while (!closed && !subscription) {
         try {
-          subscription = await listenForApiKeyChanges(sql, (hashHex) => cache.invalidate(hashHex), () => cache.setLive(true));
+          subscription = await listenForApiKeyChanges(
+            sql,
+            (hashHex) => cache.invalidate(hashHex),
+            () => cache.setLive(true),
+          );
         } catch {
           await new Promise((resolve) => setTimeout(resolve, LISTEN_RETRY_MS).unref());
         }

@@ -26,7 +26,11 @@ import { registerTransactionRoutes } from './routes/transactions/routes';
  * The public app. `metrics` is shared with the internal listener, which serves it. `apiKeys` keeps nothing
  * until it listens for key changes, which api/server.ts starts before it accepts a connection.
  */
-export function createApp(apiDeps: ApiDeps, metrics: ApiMetrics = createApiMetrics(apiDeps.sql), apiKeys: ApiKeyCache = createApiKeyCache(apiDeps.sql)): Koa<AppState> {
+export function createApp(
+  apiDeps: ApiDeps,
+  metrics: ApiMetrics = createApiMetrics(apiDeps.sql),
+  apiKeys: ApiKeyCache = createApiKeyCache(apiDeps.sql),
+): Koa<AppState> {
   const deps: AppDeps = { ...apiDeps, authFailures: new AuthFailureMemory(), apiKeys, rateLimitLeases: new RequestLeases() };
   const app = new Koa<AppState>();
   app.silent = true;

@@ -47,7 +47,14 @@ export async function startApiServer(deps: ApiDeps, host: string, port: number):
   void apiKeys.listen();
   const app = createApp({ ...deps, draining: () => draining }, metrics, apiKeys);
   const internalPort = deps.config.internal.port;
-  const internal = internalPort === undefined ? undefined : await startInternalServer(createInternalApp({ ...deps, draining: () => draining }, metrics), deps.config.internal.host, internalPort);
+  const internal =
+    internalPort === undefined
+      ? undefined
+      : await startInternalServer(
+          createInternalApp({ ...deps, draining: () => draining }, metrics),
+          deps.config.internal.host,
+          internalPort,
+        );
   let closing = false;
   const inFlight = new Set<ServerResponse>();
   return new Promise((resolve, reject) => {

@@ -15,10 +15,15 @@ export async function resolveSessionTokenSecret(
   storePath: string | undefined,
 ): Promise<string> {
   if (config.sessionTokenSecret) return config.sessionTokenSecret;
-  if (config.appEnv === 'production') throw new ConfigError('invalid configuration: SESSION_TOKEN_SECRET: is required when APP_ENV=production');
-  const [live] = await sql<{ exists: boolean }[]>`select exists (select 1 from api_keys where mode = 'live' and revoked_at is null) as exists`;
+  if (config.appEnv === 'production')
+    throw new ConfigError('invalid configuration: SESSION_TOKEN_SECRET: is required when APP_ENV=production');
+  const [live] = await sql<
+    { exists: boolean }[]
+  >`select exists (select 1 from api_keys where mode = 'live' and revoked_at is null) as exists`;
   if (live?.exists) {
-    throw new ConfigError('invalid configuration: SESSION_TOKEN_SECRET: is required once a live API key exists (32+ random characters, e.g. `openssl rand -hex 32`)');
+    throw new ConfigError(
+      'invalid configuration: SESSION_TOKEN_SECRET: is required once a live API key exists (32+ random characters, e.g. `openssl rand -hex 32`)',
+    );
   }
   if (!storePath) return randomBytes(32).toString('hex');
   try {

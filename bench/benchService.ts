@@ -120,9 +120,18 @@ export async function startBenchService(env: BenchEnvironment, db: BenchDatabase
 }
 
 async function startSignerWorker(connection: NativeConnection, config: Config, signer: SignerDeps): Promise<RunningWorkers> {
-  const worker = await createSignerWorker({ connection, namespace: config.temporal.namespace, sessionTaskQueue: config.temporal.taskQueue, signer });
+  const worker = await createSignerWorker({
+    connection,
+    namespace: config.temporal.namespace,
+    sessionTaskQueue: config.temporal.taskQueue,
+    signer,
+  });
   const running = worker.run();
-  const pool = signer.addressPool && keepSolanaAddressPoolAhead(signer.addressPool, signer.depositSeeds, (message, fields) => Runtime.instance().logger.warn(message, fields));
+  const pool =
+    signer.addressPool &&
+    keepSolanaAddressPoolAhead(signer.addressPool, signer.depositSeeds, (message, fields) =>
+      Runtime.instance().logger.warn(message, fields),
+    );
   return {
     async stop() {
       worker.shutdown();

@@ -40,7 +40,9 @@ async function cannon(options: autocannon.Options): Promise<Sample> {
   const result = await autocannon({ connections: CONNECTIONS, timeout: 10, duration: RUN_TIMEOUT_S, sampleInt: 10, ...options });
   const ok = result['2xx'];
   if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${options.url}: ${result.non2xx} non-2xx answers (${JSON.stringify(result.statusCodeStats)}) and ${result.errors} errors`);
+    throw new Error(
+      `${options.url}: ${result.non2xx} non-2xx answers (${JSON.stringify(result.statusCodeStats)}) and ${result.errors} errors`,
+    );
   }
   return { perSecond: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99 };
 }
@@ -76,7 +78,11 @@ export async function benchHttp(env: BenchEnvironment): Promise<Row[]> {
       MAX_OPEN_SESSIONS_TEST: '1000000',
       LOG_LEVEL: 'warn',
     });
-    const bare = startServiceProcess('bench/bareSessionServer.ts', { DATABASE_URL: db.url, PORT: String(barePort), BENCH_MERCHANT_ID: merchant.id });
+    const bare = startServiceProcess('bench/bareSessionServer.ts', {
+      DATABASE_URL: db.url,
+      PORT: String(barePort),
+      BENCH_MERCHANT_ID: merchant.id,
+    });
     processes.push(api, bare);
     // The API logs nothing below warn here; its readiness is the listening port answering /healthz.
     await waitForHttp(`http://127.0.0.1:${apiPort}/healthz`);
@@ -99,7 +105,12 @@ export async function benchHttp(env: BenchEnvironment): Promise<Row[]> {
               headers,
               setupRequest: (request) => ({
                 ...request,
-                body: JSON.stringify({ merchant_id: merchant.id, transaction_id: `bench-${randomBytes(8).toString('hex')}`, amount_usd: 25.5, webhook_url: 'https://merchant.example/webhooks' }),
+                body: JSON.stringify({
+                  merchant_id: merchant.id,
+                  transaction_id: `bench-${randomBytes(8).toString('hex')}`,
+                  amount_usd: 25.5,
+                  webhook_url: 'https://merchant.example/webhooks',
+                }),
               }),
             },
           ],
@@ -116,7 +127,9 @@ export async function benchHttp(env: BenchEnvironment): Promise<Row[]> {
     for (let run = 0; run <= RUNS; run++) {
       // Which side goes first alternates, so whatever else the machine is doing as it drifts weighs on both alike.
       const apiFirst = run % 2 === 0;
-      progress(`get-session ${runName(run)}: ${GETS_PER_RUN} requests through ${apiFirst ? 'the API, then through the bare route' : 'the bare route, then through the API'}`);
+      progress(
+        `get-session ${runName(run)}: ${GETS_PER_RUN} requests through ${apiFirst ? 'the API, then through the bare route' : 'the bare route, then through the API'}`,
+      );
       const apiRun = () =>
         cannon({
           url: `http://127.0.0.1:${apiPort}`,
@@ -149,13 +162,37 @@ export async function benchHttp(env: BenchEnvironment): Promise<Row[]> {
       requests: [{ method: 'GET', headers, setupRequest: (request) => ({ ...request, path: `/checkout/sessions/${pick()}` }) }],
     });
     return [
-      { benchmark: 'create-session, API (POST /checkout/sessions)', figure: fmt(create), detail: `${CONNECTIONS} connections, ${CREATES_PER_RUN} requests per run` },
-      { benchmark: 'bare client.workflow.start, same server', figure: fmt(start), detail: `${CONNECTIONS} concurrent loops, ${CREATES_PER_RUN} starts per run` },
-      { benchmark: 'create-session ÷ bare start', figure: `${((create.perSecond / start.perSecond) * 100).toFixed(0)} % of the throughput`, detail: 'the API writes the read model and checks auth, rate limit and idempotency around the start' },
-      { benchmark: 'get-session, API (GET /checkout/sessions/:id)', figure: fmt(get), detail: `${CONNECTIONS} connections, ${GETS_PER_RUN} requests per run` },
+      {
+        benchmark: 'create-session, API (POST /checkout/sessions)',
+        figure: fmt(create),
+        detail: `${CONNECTIONS} connections, ${CREATES_PER_RUN} requests per run`,
+      },
+      {
+        benchmark: 'bare client.workflow.start, same server',
+        figure: fmt(start),
+        detail: `${CONNECTIONS} concurrent loops, ${CREATES_PER_RUN} starts per run`,
+      },
+      {
+        benchmark: 'create-session ÷ bare start',
+        figure: `${((create.perSecond / start.perSecond) * 100).toFixed(0)} % of the throughput`,
+        detail: 'the API writes the read model and checks auth, rate limit and idempotency around the start',
+      },
+      {
+        benchmark: 'get-session, API (GET /checkout/sessions/:id)',
+        figure: fmt(get),
+        detail: `${CONNECTIONS} connections, ${GETS_PER_RUN} requests per run`,
+      },
       { benchmark: 'bare Koa route, same SQL', figure: fmt(bareGet), detail: 'no auth, rate limit or logging' },
-      { benchmark: 'get-session ÷ bare route', figure: `${((get.perSecond / bareGet.perSecond) * 100).toFixed(0)} % of the throughput`, detail: 'authentication (a cached key lookup), the rate-limit lease, validation and logging are the difference' },
-      { benchmark: 'get-session at half the maximum rate', figure: fmt(atHalf), detail: `${halfRate} requests per second offered for ${HALF_LOAD_SECONDS} s over ${CONNECTIONS} connections` },
+      {
+        benchmark: 'get-session ÷ bare route',
+        figure: `${((get.perSecond / bareGet.perSecond) * 100).toFixed(0)} % of the throughput`,
+        detail: 'authentication (a cached key lookup), the rate-limit lease, validation and logging are the difference',
+      },
+      {
+        benchmark: 'get-session at half the maximum rate',
+        figure: fmt(atHalf),
+        detail: `${halfRate} requests per second offered for ${HALF_LOAD_SECONDS} s over ${CONNECTIONS} connections`,
+      },
     ];
   } finally {
     await Promise.allSettled(processes.map((p) => p.stop('SIGTERM')));

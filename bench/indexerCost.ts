@@ -38,7 +38,8 @@ async function benchPolling(env: BenchEnvironment, chain: LocalChain, tokens: Ch
   const { db, watched } = await watchedDatabase(env, count);
   const startBlock = (await chain.blockNumber()) + 1n;
   await chain.mine(1);
-  for (let i = 0; i < BLOCKS; i++) await chain.transfer(i % 4 === 0 ? tokens.usdt : tokens.usdc, PAYER, recipient(chain, watched, i), 1_000_000n);
+  for (let i = 0; i < BLOCKS; i++)
+    await chain.transfer(i % 4 === 0 ? tokens.usdt : tokens.usdc, PAYER, recipient(chain, watched, i), 1_000_000n);
 
   const proxy = await startRpcProxy(chain.rpcUrl);
   try {
@@ -62,7 +63,9 @@ async function benchSubscribed(env: BenchEnvironment, chain: LocalChain, tokens:
   const startBlock = (await chain.blockNumber()) + 1n;
   const proxy = await startRpcProxy(chain.rpcUrl);
   try {
-    progress(`indexer subscribed to new heads, ${count.toLocaleString('en')} watched addresses: following ${BLOCKS} blocks as they are mined`);
+    progress(
+      `indexer subscribed to new heads, ${count.toLocaleString('en')} watched addresses: following ${BLOCKS} blocks as they are mined`,
+    );
     const ws = `ws://${new URL(chain.rpcUrl).host}`;
     const result = await runScenario({ ...scenarioEnv(db, proxy, chain, tokens, startBlock), WS_URLS_BASE_TESTNET: ws }, async (send) => {
       // Two blocks first: the read from the node's head that follows subscribing is over before counting.
@@ -97,7 +100,9 @@ async function watchedDatabase(env: BenchEnvironment, count: number): Promise<{ 
     insert into deposit_watches (session_id, chain, network, address, watch_until)
     select 'cs_bench' || g, 'base', 'testnet', '0x' || substr(encode(sha256(convert_to('watch' || g, 'UTF8')), 'hex'), 1, 40), now() + interval '1 day'
     from generate_series(1, ${count}) g`;
-  const watched = (await db.sql<{ address: Address }[]>`select address from deposit_watches order by session_id limit 10`).map((r) => r.address);
+  const watched = (await db.sql<{ address: Address }[]>`select address from deposit_watches order by session_id limit 10`).map(
+    (r) => r.address,
+  );
   return { db, watched };
 }
 
@@ -106,7 +111,13 @@ function recipient(chain: LocalChain, watched: Address[], block: number): Addres
   return block % 2 === 0 ? (watched[block % watched.length] as Address) : chain.account(9).address;
 }
 
-function scenarioEnv(db: BenchDatabase, proxy: RpcProxy, chain: LocalChain, tokens: ChainTokens, startBlock: bigint): Record<string, string> {
+function scenarioEnv(
+  db: BenchDatabase,
+  proxy: RpcProxy,
+  chain: LocalChain,
+  tokens: ChainTokens,
+  startBlock: bigint,
+): Record<string, string> {
   return {
     DATABASE_URL: db.url,
     RPC_URLS_BASE_TESTNET: proxy.url,
@@ -122,7 +133,9 @@ function scenarioEnv(db: BenchDatabase, proxy: RpcProxy, chain: LocalChain, toke
 async function untilIndexed(db: BenchDatabase, block: bigint): Promise<void> {
   const deadline = Date.now() + FOLLOW_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    const [cursor] = await db.sql<{ block_number: bigint }[]>`select block_number from indexer_cursors where chain = 'base' and network = 'testnet'`;
+    const [cursor] = await db.sql<
+      { block_number: bigint }[]
+    >`select block_number from indexer_cursors where chain = 'base' and network = 'testnet'`;
     if (cursor && cursor.block_number >= block) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

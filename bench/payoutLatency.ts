@@ -54,7 +54,9 @@ function mostInFlight(timings: Timing[]): number {
 }
 
 export async function benchPayoutLatency(env: BenchEnvironment, payouts: number): Promise<Row[]> {
-  progress('payout latency: starting the local Solana chain, the workers with the signer holding its treasury, the API and the Solana indexer');
+  progress(
+    'payout latency: starting the local Solana chain, the workers with the signer holding its treasury, the API and the Solana indexer',
+  );
   const stack = await startSolanaBenchStack(env, { name: 'payouts' });
   // Sessions require a webhook URL; its deliveries run beside the payouts, as they do in service.
   const receiver = await startWebhookReceiver();
@@ -67,12 +69,24 @@ export async function benchPayoutLatency(env: BenchEnvironment, payouts: number)
     let done = 0;
     const payOne = async (index: number): Promise<Timing> => {
       await new Promise((resolve) => setTimeout(resolve, index * SPACING_MS));
-      const created = await post('/checkout/sessions', { merchant_id: merchant.id, transaction_id: `bench-payout-${index}-${randomBytes(4).toString('hex')}`, amount_usd: AMOUNT_USD, webhook_url: receiver.url });
+      const created = await post('/checkout/sessions', {
+        merchant_id: merchant.id,
+        transaction_id: `bench-payout-${index}-${randomBytes(4).toString('hex')}`,
+        amount_usd: AMOUNT_USD,
+        webhook_url: receiver.url,
+      });
       const sessionId = created.session_id as string;
       const selected = await post('/checkout/sessions/select-payment', { session_id: sessionId, token: 'USDC', chain: 'solana' });
       const amount = BigInt(selected.amount_base_units as string);
       await solana.mintUsdc(customer.address, amount);
-      await payUsdc({ rpcUrl: solana.rpcUrl, from: customer, mint: solana.usdcMint, decimals: solana.usdcDecimals, to: solanaAddress(selected.deposit_address as string), amount });
+      await payUsdc({
+        rpcUrl: solana.rpcUrl,
+        from: customer,
+        mint: solana.usdcMint,
+        decimals: solana.usdcDecimals,
+        to: solanaAddress(selected.deposit_address as string),
+        amount,
+      });
       const paymentId = paymentIdForSession(sessionId);
       // The deposit's confirmations take about 13 s: Postgres is polled only once the timed window has begun.
       const signalled = await waitFor(`the indexer's depositConfirmed for ${sessionId}`, () => stamps.get(sessionId));
@@ -101,7 +115,8 @@ export async function benchPayoutLatency(env: BenchEnvironment, payouts: number)
       {
         benchmark: '… of which: deposit confirmed → payout broadcast',
         figure: summary(timings.map((t) => t.broadcast - t.signalled)),
-        detail: 'the session workflow credits the deposit and starts settle_<pay_id>; the signer reserves, signs and sends (chain_intents.broadcast_at)',
+        detail:
+          'the session workflow credits the deposit and starts settle_<pay_id>; the signer reserves, signs and sends (chain_intents.broadcast_at)',
       },
       {
         benchmark: '… of which: payout broadcast → payout confirmed',

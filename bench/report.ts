@@ -36,7 +36,11 @@ export function machine(): string {
 
 export function table(rows: Row[]): string {
   const escape = (cell: string) => cell.replaceAll('|', '\\|');
-  return ['| Benchmark | Result | Detail |', '|---|---|---|', ...rows.map((r) => `| ${escape(r.benchmark)} | ${escape(r.figure)} | ${escape(r.detail)} |`)].join('\n');
+  return [
+    '| Benchmark | Result | Detail |',
+    '|---|---|---|',
+    ...rows.map((r) => `| ${escape(r.benchmark)} | ${escape(r.figure)} | ${escape(r.detail)} |`),
+  ].join('\n');
 }
 
 export function writeResults(path: string, rows: Row[], notes: string[]): void {

@@ -24,7 +24,11 @@ import { benchWorkerRecovery } from './workerRecovery';
 const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const payouts = payoutCount(process.env);
 /** The scenarios runnable alone: those that need no Hardhat node. */
-const ALONE: Record<string, (env: BenchEnvironment) => Promise<Row[]>> = { http: benchHttp, 'select-payment': benchSelectPayment, recovery: benchWorkerRecovery };
+const ALONE: Record<string, (env: BenchEnvironment) => Promise<Row[]>> = {
+  http: benchHttp,
+  'select-payment': benchSelectPayment,
+  recovery: benchWorkerRecovery,
+};
 const only = process.env.BENCH_ONLY;
 if (only !== undefined && only !== 'scale' && !Object.hasOwn(ALONE, only)) {
   throw new Error(`BENCH_ONLY must be ${[...Object.keys(ALONE), 'scale'].join(', ')} or unset, not ${only}`);
@@ -44,12 +48,17 @@ if (only && only !== 'scale') {
   } finally {
     await env.stop();
   }
-  console.log(`\n${table(rows)}\n\nload average (1 min) ${loadAtStart.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end`);
+  console.log(
+    `\n${table(rows)}\n\nload average (1 min) ${loadAtStart.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end`,
+  );
   process.exit(0);
 }
 const [env, chain] = await Promise.all([startBenchEnvironment(), createLocalChain()]);
 try {
-  const tokens = { usdc: await chain.deployToken({ symbol: 'USDC', decimals: 6 }), usdt: await chain.deployToken({ symbol: 'USDT', decimals: 6 }) };
+  const tokens = {
+    usdc: await chain.deployToken({ symbol: 'USDC', decimals: 6 }),
+    usdt: await chain.deployToken({ symbol: 'USDT', decimals: 6 }),
+  };
   await chain.mint(tokens.usdc, chain.account(1).address, 10n ** 15n);
   await chain.mint(tokens.usdt, chain.account(1).address, 10n ** 15n);
   if (only === 'scale') {
@@ -67,15 +76,17 @@ try {
   await Promise.allSettled([chain.stop(), env.stop()]);
 }
 if (only === 'scale') {
-  console.log(`\n${table(rows)}\n\nload average (1 min) ${loadAtStart.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end`);
+  console.log(
+    `\n${table(rows)}\n\nload average (1 min) ${loadAtStart.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end`,
+  );
   process.exit(0);
 }
 
 const notes = [
-  'HTTP figures are the median of 5 runs, each side\'s after a warm-up run that is not counted; the get-session runs alternate which side goes first; latency percentiles are autocannon\'s (client side, including loopback HTTP).',
+  "HTTP figures are the median of 5 runs, each side's after a warm-up run that is not counted; the get-session runs alternate which side goes first; latency percentiles are autocannon's (client side, including loopback HTTP).",
   'Create-session: no worker polls the task queue, so both sides measure the start, not the workflow run.',
-  'Indexer figures are one run each (call counts are deterministic); RSS is the indexer process\'s own, after following the blocks.',
-  'select-payment: one run after a warm-up of one session per pair; the workers, the signer and the API share one process and the machine\'s cores with Postgres and the Temporal dev server.',
+  "Indexer figures are one run each (call counts are deterministic); RSS is the indexer process's own, after following the blocks.",
+  "select-payment: one run after a warm-up of one session per pair; the workers, the signer and the API share one process and the machine's cores with Postgres and the Temporal dev server.",
   'Payout latency: one run; every step is real (API, indexer, workflows, signer, chain), the chain is local: its slots come every 400 ms and an RPC call answers in a millisecond, so a cluster adds its own RPC round trips and confirmation time.',
   'Payout latency floor: the payout lands within a slot of its broadcast, but settle_<pay_id> learns it only on the signer pass after its 2 s CONFIRMATION_POLL sleep, so broadcast → confirmed is that sleep plus one pass, and most of the whole.',
   `Scale: one run with ${scaleSessions.toLocaleString('en')} sessions; the worker and the indexer are processes of their own, the API, the signer and the bench's clients share this one; the worker's cache holds the SDK's default number of workflows (from its heap limit).`,

@@ -70,7 +70,11 @@ export async function benchScale(env: BenchEnvironment, chain: LocalChain, token
     merchant: { supportedTokens: { USDC: ['base'], USDT: ['base'] } },
   });
   try {
-    const worker = startServiceProcess('bin/worker.ts', { ...service.workerEnv, LOG_LEVEL: 'warn', WORKER_METRICS_PORT: String(workerMetricsPort) });
+    const worker = startServiceProcess('bin/worker.ts', {
+      ...service.workerEnv,
+      LOG_LEVEL: 'warn',
+      WORKER_METRICS_PORT: String(workerMetricsPort),
+    });
     processes.push(worker);
     const indexer = startServiceProcess('bin/indexer.ts', {
       ...service.workerEnv,
@@ -80,7 +84,15 @@ export async function benchScale(env: BenchEnvironment, chain: LocalChain, token
     processes.push(indexer);
     const workerMetrics = `http://127.0.0.1:${workerMetricsPort}/metrics`;
     await Promise.all([
-      waitFor('the worker serving metrics', () => fetch(workerMetrics).then((r) => (r.ok ? true : undefined), () => undefined), START_LIMIT_MS),
+      waitFor(
+        'the worker serving metrics',
+        () =>
+          fetch(workerMetrics).then(
+            (r) => (r.ok ? true : undefined),
+            () => undefined,
+          ),
+        START_LIMIT_MS,
+      ),
       indexer.waitForLine((line) => line.includes('"indexers started"'), START_LIMIT_MS),
     ]);
 
@@ -89,7 +101,9 @@ export async function benchScale(env: BenchEnvironment, chain: LocalChain, token
     const openSeconds = (performance.now() - openStarted) / 1000;
     const afterOpen = await stickyCounters(workerMetrics);
     const rssOpen = { worker: rssOf(worker), indexer: rssOf(indexer) };
-    progress(`scale: ${count.toLocaleString('en')} sessions open in ${openSeconds.toFixed(0)} s; worker RSS ${mib(rssOpen.worker)}, indexer RSS ${mib(rssOpen.indexer)}; cache ${describeSticky(afterOpen)}`);
+    progress(
+      `scale: ${count.toLocaleString('en')} sessions open in ${openSeconds.toFixed(0)} s; worker RSS ${mib(rssOpen.worker)}, indexer RSS ${mib(rssOpen.indexer)}; cache ${describeSticky(afterOpen)}`,
+    );
 
     // The blocks go on while the latencies are timed, as a live chain would.
     proxy.resetCalls();
@@ -102,12 +116,19 @@ export async function benchScale(env: BenchEnvironment, chain: LocalChain, token
     const fresh = await timeNewCustomers(service);
     const afterFresh = await stickyCounters(workerMetrics);
     progress(`scale: select-payment, new sessions ${latencySummary(fresh)}; cache ${describeSticky(delta(afterFresh, afterGets))}`);
-    const again = await timeChoosingAgain(service, opened.filter((session) => !paid.includes(session)));
+    const again = await timeChoosingAgain(
+      service,
+      opened.filter((session) => !paid.includes(session)),
+    );
     const afterAgain = await stickyCounters(workerMetrics);
-    progress(`scale: select-payment again on sessions opened earlier ${latencySummary(again)}; cache ${describeSticky(delta(afterAgain, afterFresh))}`);
+    progress(
+      `scale: select-payment again on sessions opened earlier ${latencySummary(again)}; cache ${describeSticky(delta(afterAgain, afterFresh))}`,
+    );
     const lastBlock = await mining;
     await waitFor('the indexer at the last block', async () => {
-      const [cursor] = await db.sql<{ block_number: bigint }[]>`select block_number from indexer_cursors where chain = 'base' and network = 'testnet'`;
+      const [cursor] = await db.sql<
+        { block_number: bigint }[]
+      >`select block_number from indexer_cursors where chain = 'base' and network = 'testnet'`;
       return cursor && cursor.block_number >= lastBlock ? true : undefined;
     });
     const calls = proxy.totalCalls();
@@ -127,8 +148,16 @@ export async function benchScale(env: BenchEnvironment, chain: LocalChain, token
         figure: `worker RSS ${mib(rssOpen.worker)}, indexer RSS ${mib(rssOpen.indexer)} once open; ${mib(rssEnd.worker)} and ${mib(rssEnd.indexer)} at the end`,
         detail: 'bin/worker.ts and bin/indexer.ts as processes of their own (VmRSS); the end is after the timed requests and blocks below',
       },
-      { benchmark: `scale: worker cache with ${sessions}`, figure: describeSticky(afterAgain), detail: `Core's sticky cache metrics over the whole run: cached workflows at the end, hits, misses (a task for a workflow not in the cache: a full replay), forced evictions (maxCachedWorkflows is the SDK default, from the heap limit)` },
-      { benchmark: `scale: get-session with ${sessions}`, figure: `${latencySummary(gets)} (n = ${gets.length})`, detail: `${GET_CONNECTIONS} connections, random open sessions; cache during it: ${describeSticky(delta(afterGets, afterOpen))}` },
+      {
+        benchmark: `scale: worker cache with ${sessions}`,
+        figure: describeSticky(afterAgain),
+        detail: `Core's sticky cache metrics over the whole run: cached workflows at the end, hits, misses (a task for a workflow not in the cache: a full replay), forced evictions (maxCachedWorkflows is the SDK default, from the heap limit)`,
+      },
+      {
+        benchmark: `scale: get-session with ${sessions}`,
+        figure: `${latencySummary(gets)} (n = ${gets.length})`,
+        detail: `${GET_CONNECTIONS} connections, random open sessions; cache during it: ${describeSticky(delta(afterGets, afterOpen))}`,
+      },
       {
         benchmark: `scale: select-payment with ${sessions}, new sessions`,
         figure: `${latencySummary(fresh)} (n = ${fresh.length})`,
@@ -196,7 +225,9 @@ async function openSessions(service: BenchService, count: number): Promise<{ ope
         if (opened.length % PROGRESS_EVERY === 0) {
           const now = performance.now();
           const rate = PROGRESS_EVERY / ((now - lastReport) / 1000);
-          progress(`scale: ${opened.length.toLocaleString('en')} / ${count.toLocaleString('en')} open (${rate.toFixed(0)} sessions/s, select-payment ${latencySummary(selectMs.slice(-PROGRESS_EVERY))}, ${unavailable} 503s so far, load ${(loadavg()[0] ?? 0).toFixed(1)})`);
+          progress(
+            `scale: ${opened.length.toLocaleString('en')} / ${count.toLocaleString('en')} open (${rate.toFixed(0)} sessions/s, select-payment ${latencySummary(selectMs.slice(-PROGRESS_EVERY))}, ${unavailable} 503s so far, load ${(loadavg()[0] ?? 0).toFixed(1)})`,
+          );
           lastReport = now;
         }
       }
@@ -233,7 +264,8 @@ async function timeNewCustomers(service: BenchService): Promise<number[]> {
   const samples: number[] = [];
   await Promise.all(
     Array.from({ length: PROBE_CUSTOMERS }, async (_, who) => {
-      for (let round = 0; round < PROBE_SESSIONS_PER_CUSTOMER; round++) samples.push((await createAndChoose(service, `probe-${who}-${round}`, 'USDC')).ms);
+      for (let round = 0; round < PROBE_SESSIONS_PER_CUSTOMER; round++)
+        samples.push((await createAndChoose(service, `probe-${who}-${round}`, 'USDC')).ms);
     }),
   );
   return samples;
@@ -289,7 +321,9 @@ async function stickyCounters(url: string): Promise<Sticky> {
 }
 
 function delta(after: Sticky, before: Sticky): Sticky {
-  return Object.fromEntries(STICKY.map((name) => [name, name === 'sticky_cache_size' ? after[name] : after[name] - before[name]])) as Sticky;
+  return Object.fromEntries(
+    STICKY.map((name) => [name, name === 'sticky_cache_size' ? after[name] : after[name] - before[name]]),
+  ) as Sticky;
 }
 
 function describeSticky(s: Sticky): string {

@@ -109,7 +109,8 @@ async function openBareWorkflows(service: BenchService, taskQueue: string, count
   return ids;
 }
 
-const eventMs = (time: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
+const eventMs = (time: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+  Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
 
 /** How long the session's first workflow task waited for a worker to poll it. */
 async function firstTaskWait(service: BenchService, sessionId: string): Promise<number> {
@@ -134,10 +135,16 @@ async function customersAtOnce(pick: (who: number, round: number) => Promise<Sam
 const pairFor = (who: number, round: number) => PAIRS[(who + round) % PAIRS.length] as Pair;
 
 function rows(title: string, samples: Sample[], detail: string): Row[] {
-  const byFamily = PAIRS.map(({ token, chain }) => `${token} on ${chain} ${latencySummary(samples.filter((s) => s.chain === chain).map((s) => s.ms))}`);
+  const byFamily = PAIRS.map(
+    ({ token, chain }) => `${token} on ${chain} ${latencySummary(samples.filter((s) => s.chain === chain).map((s) => s.ms))}`,
+  );
   return [
     { benchmark: title, figure: `${latencySummary(samples.map((s) => s.ms))} (n = ${samples.length})`, detail },
-    { benchmark: '… per pair', figure: byFamily.join('; '), detail: "a Solana address comes from the pool the signer keeps ahead of the index sequence; a miss would add a signer activity" },
+    {
+      benchmark: '… per pair',
+      figure: byFamily.join('; '),
+      detail: 'a Solana address comes from the pool the signer keeps ahead of the index sequence; a miss would add a signer activity',
+    },
   ];
 }
 
@@ -160,15 +167,25 @@ export async function benchSelectPayment(env: BenchEnvironment): Promise<Row[]> 
     const total = SELECT_PAYMENT_CUSTOMERS * SESSIONS_PER_CUSTOMER;
     progress(`select-payment latency: ${total} sessions created, then ${SELECT_PAYMENT_CUSTOMERS} customers at once choosing`);
     const opened = await openSessions(service, total);
-    const onOpenPages = await customersAtOnce((who, round) => choose(service, opened[who * SESSIONS_PER_CUSTOMER + round] as string, pairFor(who, round)));
-    progress(`select-payment latency: the same customers sending the session's Update without the API, on ${total} sessions opened the same way`);
+    const onOpenPages = await customersAtOnce((who, round) =>
+      choose(service, opened[who * SESSIONS_PER_CUSTOMER + round] as string, pairFor(who, round)),
+    );
+    progress(
+      `select-payment latency: the same customers sending the session's Update without the API, on ${total} sessions opened the same way`,
+    );
     const reopened = await openSessions(service, total);
-    const withoutApi = await customersAtOnce((who, round) => chooseWithoutApi(service, reopened[who * SESSIONS_PER_CUSTOMER + round] as string, pairFor(who, round)));
+    const withoutApi = await customersAtOnce((who, round) =>
+      chooseWithoutApi(service, reopened[who * SESSIONS_PER_CUSTOMER + round] as string, pairFor(who, round)),
+    );
     progress(`select-payment latency: the same customers sending a bare Update to ${total} workflows opened the same way`);
     const bareOpened = await openBareWorkflows(service, bare.taskQueue, total);
-    const bareUpdates = await customersAtOnce((who, round) => chooseBare(service, bareOpened[who * SESSIONS_PER_CUSTOMER + round] as string, pairFor(who, round)));
+    const bareUpdates = await customersAtOnce((who, round) =>
+      chooseBare(service, bareOpened[who * SESSIONS_PER_CUSTOMER + round] as string, pairFor(who, round)),
+    );
     progress(`select-payment latency: ${SELECT_PAYMENT_CUSTOMERS} customers at once, each creating and choosing at once`);
-    const atOnce = await customersAtOnce(async (who, round) => choose(service, await createSession(service, `${who}-${round}`), pairFor(who, round)));
+    const atOnce = await customersAtOnce(async (who, round) =>
+      choose(service, await createSession(service, `${who}-${round}`), pairFor(who, round)),
+    );
     const firstTaskWaits = await Promise.all(atOnce.map((sample) => firstTaskWait(service, sample.sessionId)));
     return [
       ...rows(
@@ -194,7 +211,8 @@ export async function benchSelectPayment(env: BenchEnvironment): Promise<Row[]> 
       {
         benchmark: '… first workflow task waiting for a poller',
         figure: latencySummary(firstTaskWaits),
-        detail: "from each of those sessions' histories, scheduled → started: the worker's pollers on the normal queue's partitions (worker/createWorker.ts)",
+        detail:
+          "from each of those sessions' histories, scheduled → started: the worker's pollers on the normal queue's partitions (worker/createWorker.ts)",
       },
     ];
   } finally {

@@ -29,7 +29,10 @@ function stampingSender(inner: SignalSender, stamps: Map<string, number>): Signa
   };
 }
 
-export async function startSolanaBenchStack(env: BenchEnvironment, options: { name: string; separateWorkers?: boolean }): Promise<SolanaBenchStack> {
+export async function startSolanaBenchStack(
+  env: BenchEnvironment,
+  options: { name: string; separateWorkers?: boolean },
+): Promise<SolanaBenchStack> {
   const solana = await startLocalSolana({ port: 0 });
   const stamps = new Map<string, number>();
   let service: BenchService | undefined;

@@ -2,7 +2,11 @@
 const STEP_TIMEOUT_MS = 60_000;
 const PROBE_INTERVAL_MS = 10;
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = STEP_TIMEOUT_MS): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = STEP_TIMEOUT_MS,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -39,14 +39,19 @@ export async function benchWebhookLatency(env: BenchEnvironment, chain: LocalCha
   const modes: FollowMode[] = [
     { label: 'indexer polling every 100 ms', env: { INDEXER_POLL_INTERVAL_MS: '100' } },
     { label: `indexer polling at base's block time (${blockTimeMs} ms, the default)`, env: {} },
-    { label: 'indexer woken by a newHeads websocket subscription (WS_URLS_BASE_TESTNET)', env: { WS_URLS_BASE_TESTNET: chain.rpcUrl.replace(/^http/, 'ws') } },
+    {
+      label: 'indexer woken by a newHeads websocket subscription (WS_URLS_BASE_TESTNET)',
+      env: { WS_URLS_BASE_TESTNET: chain.rpcUrl.replace(/^http/, 'ws') },
+    },
   ];
   const silent = pino({ level: 'silent' });
   const receiver = await startWebhookReceiver();
   const arrivals = new Map<string, number>();
   receiver.respondWith((delivery) => {
     if (delivery.headers['x-service-event'] === 'payment.completed') {
-      const sessionId = (JSON.parse(delivery.rawBody) as { data?: { session_id?: string } }).data?.session_id ?? /cs_[0-9A-Z]{26}/.exec(delivery.rawBody)?.[0];
+      const sessionId =
+        (JSON.parse(delivery.rawBody) as { data?: { session_id?: string } }).data?.session_id ??
+        /cs_[0-9A-Z]{26}/.exec(delivery.rawBody)?.[0];
       if (sessionId && !arrivals.has(sessionId)) arrivals.set(sessionId, performance.now());
     }
     return 200;
@@ -71,7 +76,12 @@ export async function benchWebhookLatency(env: BenchEnvironment, chain: LocalCha
       try {
         const latencies: number[] = [];
         for (let run = 1; run <= RUNS; run++) {
-          const created = await post('/checkout/sessions', { merchant_id: merchant.id, transaction_id: `bench-${run}-${randomBytes(4).toString('hex')}`, amount_usd: 10, webhook_url: receiver.url });
+          const created = await post('/checkout/sessions', {
+            merchant_id: merchant.id,
+            transaction_id: `bench-${run}-${randomBytes(4).toString('hex')}`,
+            amount_usd: 10,
+            webhook_url: receiver.url,
+          });
           const sessionId = created.session_id as string;
           const selected = await post('/checkout/sessions/select-payment', { session_id: sessionId, token: 'USDC', chain: 'base' });
           await chain.transfer(tokens.usdc, PAYER, selected.deposit_address as Address, BigInt(selected.amount_base_units as string));

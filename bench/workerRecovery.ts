@@ -55,14 +55,19 @@ function summary(values: number[]): string {
 }
 
 export async function benchWorkerRecovery(env: BenchEnvironment): Promise<Row[]> {
-  progress('recovery: starting the local Solana chain, the signer, the API and the indexer here, and the worker and webhook worker as processes');
+  progress(
+    'recovery: starting the local Solana chain, the signer, the API and the indexer here, and the worker and webhook worker as processes',
+  );
   const stack = await startSolanaBenchStack(env, { name: 'recovery', separateWorkers: true });
   const receiver = await startWebhookReceiver();
   const processes = new Set<ServiceProcess>();
   const { solana, db, service, stamps } = stack;
   try {
     const { workerEnv } = service;
-    await Promise.all([startWorkerProcess('bin/worker.ts', workerEnv, processes), startWorkerProcess('bin/webhookWorker.ts', workerEnv, processes)]);
+    await Promise.all([
+      startWorkerProcess('bin/worker.ts', workerEnv, processes),
+      startWorkerProcess('bin/webhookWorker.ts', workerEnv, processes),
+    ]);
 
     // The delivery group's first payment.completed attempt is held unanswered; everything else is answered 2xx.
     const deliveryGroup = new Set<string>();
@@ -82,7 +87,12 @@ export async function benchWorkerRecovery(env: BenchEnvironment): Promise<Row[]>
     const customer = await generateKeyPairSigner();
     solana.airdrop(customer.address, 1_000_000_000n);
     const open = async () => {
-      const created = await service.post('/checkout/sessions', { merchant_id: service.merchant.id, transaction_id: `bench-recovery-${randomBytes(6).toString('hex')}`, amount_usd: AMOUNT_USD, webhook_url: receiver.url });
+      const created = await service.post('/checkout/sessions', {
+        merchant_id: service.merchant.id,
+        transaction_id: `bench-recovery-${randomBytes(6).toString('hex')}`,
+        amount_usd: AMOUNT_USD,
+        webhook_url: receiver.url,
+      });
       const sessionId = created.session_id as string;
       const selected = await service.post('/checkout/sessions/select-payment', { session_id: sessionId, token: 'USDC', chain: 'solana' });
       return { sessionId, to: selected.deposit_address as string, amount: BigInt(selected.amount_base_units as string) };
@@ -93,34 +103,69 @@ export async function benchWorkerRecovery(env: BenchEnvironment): Promise<Row[]>
     const delivering = await Promise.all(Array.from({ length: PER_GROUP }, open));
     delivering.forEach((session) => deliveryGroup.add(session.sessionId));
     for (const session of delivering) await pay(session);
-    await waitFor('every held payment.completed attempt', () => (delivering.every((s) => held.has(s.sessionId)) ? true : undefined), STEP_LIMIT_MS);
+    await waitFor(
+      'every held payment.completed attempt',
+      () => (delivering.every((s) => held.has(s.sessionId)) ? true : undefined),
+      STEP_LIMIT_MS,
+    );
 
     progress(`recovery: paying ${PER_GROUP} sessions at once, to be mid-settlement at the kill`);
     const settling = await Promise.all(Array.from({ length: PER_GROUP }, open));
     for (const session of settling) await pay(session);
-    await waitFor('the settlement group confirmed', () => (settling.every((s) => stamps.has(s.sessionId)) ? true : undefined), STEP_LIMIT_MS);
+    await waitFor(
+      'the settlement group confirmed',
+      () => (settling.every((s) => stamps.has(s.sessionId)) ? true : undefined),
+      STEP_LIMIT_MS,
+    );
     await new Promise((resolve) => setTimeout(resolve, KILL_AFTER_CONFIRMED_MS));
 
-    const atKill = await stagesOf(db, [...delivering, ...settling].map((s) => s.sessionId));
+    const atKill = await stagesOf(
+      db,
+      [...delivering, ...settling].map((s) => s.sessionId),
+    );
     await Promise.all([...processes].map((process) => process.stop('SIGKILL')));
     processes.clear();
-    progress(`recovery: kill -9 of both workers; at the kill: ${[...new Set(atKill.values())].map((stage) => `${[...atKill.values()].filter((s) => s === stage).length} ${stage}`).join(', ')}`);
+    progress(
+      `recovery: kill -9 of both workers; at the kill: ${[...new Set(atKill.values())].map((stage) => `${[...atKill.values()].filter((s) => s === stage).length} ${stage}`).join(', ')}`,
+    );
     const spawned = Date.now();
-    await Promise.all([startWorkerProcess('bin/worker.ts', workerEnv, processes), startWorkerProcess('bin/webhookWorker.ts', workerEnv, processes)]);
+    await Promise.all([
+      startWorkerProcess('bin/worker.ts', workerEnv, processes),
+      startWorkerProcess('bin/webhookWorker.ts', workerEnv, processes),
+    ]);
     const back = Date.now();
     progress(`recovery: both workers polling again ${((back - spawned) / 1000).toFixed(1)} s after their start`);
 
-    const groups = new Map([...delivering.map((s) => [s.sessionId, 'delivery'] as const), ...settling.map((s) => [s.sessionId, 'settlement'] as const)]);
+    const groups = new Map([
+      ...delivering.map((s) => [s.sessionId, 'delivery'] as const),
+      ...settling.map((s) => [s.sessionId, 'settlement'] as const),
+    ]);
     const recovered = await timeRecovery(db, groups, atKill, back);
     const counts = await doubles(db, [...groups.keys()], answered);
     const cutOff = recovered.filter((r) => r.group === 'delivery');
     const settlingRows = recovered.filter((r) => r.group === 'settlement');
     const setting = `${PER_GROUP} + ${PER_GROUP} test-mode USDC payments on the local Solana chain; bin/worker.ts and bin/webhookWorker.ts killed with SIGKILL and started again at once; clock from both polling again (start-up took ${((back - spawned) / 1000).toFixed(1)} s)`;
     return [
-      { benchmark: 'recovery: killed mid-delivery → webhook delivered', figure: summary(cutOff.map((r) => r.deliveredMs)), detail: `${setting}; the payment.completed attempt under way at the kill (held by the receiver) is made again` },
-      { benchmark: 'recovery: killed mid-settlement → session completed', figure: summary(settlingRows.map((r) => r.completedMs)), detail: `at the kill: ${settlingRows.map((r) => r.atKill).join('; ')}; completed in the read model with its settlement settled` },
-      { benchmark: 'recovery: killed mid-settlement → webhook delivered', figure: summary(settlingRows.map((r) => r.deliveredMs)), detail: 'payment.completed answered 2xx by the receiver' },
-      { benchmark: 'recovery: nothing doubled', figure: counts.doubled === 0 ? 'none' : `${counts.doubled} doubled`, detail: counts.detail },
+      {
+        benchmark: 'recovery: killed mid-delivery → webhook delivered',
+        figure: summary(cutOff.map((r) => r.deliveredMs)),
+        detail: `${setting}; the payment.completed attempt under way at the kill (held by the receiver) is made again`,
+      },
+      {
+        benchmark: 'recovery: killed mid-settlement → session completed',
+        figure: summary(settlingRows.map((r) => r.completedMs)),
+        detail: `at the kill: ${settlingRows.map((r) => r.atKill).join('; ')}; completed in the read model with its settlement settled`,
+      },
+      {
+        benchmark: 'recovery: killed mid-settlement → webhook delivered',
+        figure: summary(settlingRows.map((r) => r.deliveredMs)),
+        detail: 'payment.completed answered 2xx by the receiver',
+      },
+      {
+        benchmark: 'recovery: nothing doubled',
+        figure: counts.doubled === 0 ? 'none' : `${counts.doubled} doubled`,
+        detail: counts.detail,
+      },
     ];
   } finally {
     await Promise.allSettled([...processes].map((process) => process.stop('SIGKILL')));
@@ -131,7 +176,14 @@ export async function benchWorkerRecovery(env: BenchEnvironment): Promise<Row[]>
 
 async function payCustomer(solana: LocalSolana, customer: KeyPairSigner, to: string, amount: bigint): Promise<void> {
   await solana.mintUsdc(customer.address, amount);
-  await payUsdc({ rpcUrl: solana.rpcUrl, from: customer, mint: solana.usdcMint, decimals: solana.usdcDecimals, to: solanaAddress(to), amount });
+  await payUsdc({
+    rpcUrl: solana.rpcUrl,
+    from: customer,
+    mint: solana.usdcMint,
+    decimals: solana.usdcDecimals,
+    to: solanaAddress(to),
+    amount,
+  });
 }
 
 /** Each session's status and its payout's status, if any. */
@@ -143,12 +195,18 @@ async function stagesOf(db: BenchDatabase, sessionIds: string[]): Promise<Map<st
 }
 
 /** Polls until every session is completed, settled and announced; each time counted from `back`. */
-async function timeRecovery(db: BenchDatabase, groups: Map<string, 'delivery' | 'settlement'>, atKill: Map<string, string>, back: number): Promise<Recovered[]> {
+async function timeRecovery(
+  db: BenchDatabase,
+  groups: Map<string, 'delivery' | 'settlement'>,
+  atKill: Map<string, string>,
+  back: number,
+): Promise<Recovered[]> {
   const completed = new Map<string, number>();
   const delivered = new Map<string, number>();
   const ids = [...groups.keys()];
   while (delivered.size < ids.length || completed.size < ids.length) {
-    if (Date.now() - back > RECOVERY_LIMIT_MS) throw new Error(`recovery: ${ids.length - delivered.size} sessions still unannounced after ${RECOVERY_LIMIT_MS / 1000} s`);
+    if (Date.now() - back > RECOVERY_LIMIT_MS)
+      throw new Error(`recovery: ${ids.length - delivered.size} sessions still unannounced after ${RECOVERY_LIMIT_MS / 1000} s`);
     const rows = await db.sql<{ id: string; completed: boolean; delivered: boolean }[]>`
       select s.id,
         s.status = 'completed' and exists (select 1 from settlements t where t.session_id = s.id and t.status = 'settled') as completed,
@@ -177,13 +235,20 @@ async function timeRecovery(db: BenchDatabase, groups: Map<string, 'delivery' | 
 }
 
 /** Payouts per payment, payment.completed deliveries per session and 2xx answers per session: each should be one. */
-async function doubles(db: BenchDatabase, sessionIds: string[], answered: Map<string, number>): Promise<{ doubled: number; detail: string }> {
+async function doubles(
+  db: BenchDatabase,
+  sessionIds: string[],
+  answered: Map<string, number>,
+): Promise<{ doubled: number; detail: string }> {
   const [row] = await db.sql<{ payouts: number; payments: number; deliveries: number }[]>`
     select
       (select count(*)::int from payouts p join payments m on m.id = p.payment_id where m.session_id in ${db.sql(sessionIds)}) as payouts,
       (select count(*)::int from payments where session_id in ${db.sql(sessionIds)}) as payments,
       (select count(*)::int from webhook_deliveries where session_id in ${db.sql(sessionIds)} and event = 'payment.completed') as deliveries`;
   const answeredTwice = sessionIds.filter((id) => (answered.get(id) ?? 0) > 1).length;
-  const doubled = (row!.payouts - row!.payments) + (row!.deliveries - sessionIds.length) + answeredTwice;
-  return { doubled, detail: `${row!.payouts} payouts for ${row!.payments} payments; ${row!.deliveries} payment.completed deliveries for ${sessionIds.length} sessions; ${answeredTwice} sessions answered 2xx more than once` };
+  const doubled = row!.payouts - row!.payments + (row!.deliveries - sessionIds.length) + answeredTwice;
+  return {
+    doubled,
+    detail: `${row!.payouts} payouts for ${row!.payments} payments; ${row!.deliveries} payment.completed deliveries for ${sessionIds.length} sessions; ${answeredTwice} sessions answered 2xx more than once`,
+  };
 }

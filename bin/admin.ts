@@ -73,7 +73,9 @@ async function main(argv: string[]): Promise<number> {
         return command.execute(context, options.values);
       };
       const args = options ? redactArguments(options.values, (name) => command.options[name]?.secret === true) : {};
-      const result = command.readOnly ? await execute() : await runAudited(context, { action: `${group.name}.${command.name}`, arguments: args }, execute);
+      const result = command.readOnly
+        ? await execute()
+        : await runAudited(context, { action: `${group.name}.${command.name}`, arguments: args }, execute);
       printResult(result, options?.json ?? json);
       return result.exitCode ?? 0;
     } finally {

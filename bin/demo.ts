@@ -63,7 +63,11 @@ process.once('SIGINT', () => {
 });
 
 // The demo orders shutdown itself, as `npm start` does, and serves no worker metrics beside a running one.
-installWorkerRuntime({ logger: createLogger(logLevel, 'worker', userConfig.logFormat), metricsBindAddress: undefined, shutdownSignals: [] });
+installWorkerRuntime({
+  logger: createLogger(logLevel, 'worker', userConfig.logFormat),
+  metricsBindAddress: undefined,
+  shutdownSignals: [],
+});
 
 try {
   const payOn = demoChain(process.argv.slice(2));
@@ -96,7 +100,11 @@ try {
   const sessionId = text(created, 'session_id');
   say(`POST /checkout/sessions → session ${sessionId} for ${AMOUNT_USD.toFixed(2)} USD (merchant ${stack.merchant.id})`);
 
-  const selected = await api('POST', '/checkout/sessions/select-payment', { session_id: sessionId, token: 'USDC', chain: payOn === 'solana' ? 'solana' : chain.chain });
+  const selected = await api('POST', '/checkout/sessions/select-payment', {
+    session_id: sessionId,
+    token: 'USDC',
+    chain: payOn === 'solana' ? 'solana' : chain.chain,
+  });
   const depositAddress = text(selected, 'deposit_address');
   const tokenAddress = text(selected, 'token_address');
   const amount = BigInt(text(selected, 'amount_base_units'));
@@ -110,13 +118,17 @@ try {
   if (payOn === 'base') {
     const { factory, forwarder } = chain.depositContracts;
     if (depositAddress !== evmForwarderAddress({ factory, implementation: forwarder }, depositSalt(sessionId))) {
-      throw new Error(`select-payment quoted ${depositAddress}, not the local deposit factory's address for the session: the worker missed EVM_DEPOSIT_FACTORY_TEST`);
+      throw new Error(
+        `select-payment quoted ${depositAddress}, not the local deposit factory's address for the session: the worker missed EVM_DEPOSIT_FACTORY_TEST`,
+      );
     }
     detail('deposit address is', `deposit factory ${factory}'s clone for the session, computed offline (no code until its first sweep)`);
   }
   const localUsdc = payOn === 'solana' ? solana.usdcMint : chain.usdc;
   if (tokenAddress.toLowerCase() !== localUsdc.toLowerCase()) {
-    throw new Error(`select-payment quoted token ${tokenAddress}, not the local chain's USDC ${localUsdc}: the worker's chain registry missed the local chain`);
+    throw new Error(
+      `select-payment quoted token ${tokenAddress}, not the local chain's USDC ${localUsdc}: the worker's chain registry missed the local chain`,
+    );
   }
 
   let depositConfirmedAt: number | undefined;
@@ -134,7 +146,14 @@ try {
     solana.airdrop(customer.address, CUSTOMER_SOL);
     await solana.mintUsdc(customer.address, amount);
     say(`customer wallet ${customer.address} funded: 1 SOL for fees, ${formatUsdc(amount)} USDC minted by the local mint`);
-    const paid = await payUsdc({ rpcUrl: solana.rpcUrl, from: customer, mint: solana.usdcMint, decimals: solana.usdcDecimals, to: solanaAddress(depositAddress), amount });
+    const paid = await payUsdc({
+      rpcUrl: solana.rpcUrl,
+      from: customer,
+      mint: solana.usdcMint,
+      decimals: solana.usdcDecimals,
+      to: solanaAddress(depositAddress),
+      amount,
+    });
     say(`USDC transferChecked(${depositAddress}, ${amount}) from ${customer.address}: signature ${paid.signature} in slot #${paid.slot}`);
     await progress.until((p) => p.confirmations !== undefined, 30_000, 'the indexer seeing the transfer');
     say(`the local chain seals a block every slot: ${required} confirmations take about ${(required * 0.4).toFixed(0)} s`);
@@ -142,13 +161,14 @@ try {
   } else {
     depositConfirmedAt = await payOnLocalEvm(depositAddress as Address, amount, required, progress);
   }
-  const { settlement } = (await stack.temporal.workflow.getHandle(sessionId).query(getStateQuery));
+  const { settlement } = await stack.temporal.workflow.getHandle(sessionId).query(getStateQuery);
   say(
     settlement
       ? `settlement: ${settlement.provider} (reference ${settlement.reference}, ${formatUsdc(BigInt(settlement.amountUsdc))} USDC)${settlement.provider === 'simulated' ? ': recorded, no USDC moved on Solana' : ': paid from the treasury on the local Solana chain'}`
       : 'settlement: none recorded',
   );
-  if (settlement?.provider === 'solana-treasury') detail('payout signature', `${settlement.reference} (treasury → merchant on the local Solana chain)`);
+  if (settlement?.provider === 'solana-treasury')
+    detail('payout signature', `${settlement.reference} (treasury → merchant on the local Solana chain)`);
   say(`merchant's settlement wallet ${merchantWallet} holds ${await merchantUsdc()} USDC on the local Solana chain`);
   say(`treasury ${solana.treasury.address} holds ${await treasuryUsdc()} USDC on the local Solana chain`);
   if (payOn === 'base' && depositConfirmedAt !== undefined) {
@@ -181,7 +201,9 @@ try {
   console.log(`    body ${JSON.stringify(JSON.parse(delivery.rawBody), null, 2).replaceAll('\n', '\n    ')}`);
   const verified = verifyWebhookSignature(delivery.rawBody, header(SIGNATURE_HEADER), stack.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
   if (!verified.valid) throw new Error(`the webhook's signature was rejected: ${verified.reason}`);
-  say(`verifyWebhookSignature(rawBody, ${SIGNATURE_HEADER}, test webhook secret, ${SIGNATURE_TOLERANCE_SECONDS}) → valid, signed at ${new Date(verified.timestamp * 1000).toISOString()}`);
+  say(
+    `verifyWebhookSignature(rawBody, ${SIGNATURE_HEADER}, test webhook secret, ${SIGNATURE_TOLERANCE_SECONDS}) → valid, signed at ${new Date(verified.timestamp * 1000).toISOString()}`,
+  );
 
   console.log(`\n✔ demo finished in ${elapsed()}: session ${sessionId} completed, webhook verified`);
   await cleanUp();
@@ -245,20 +267,23 @@ async function startStack(): Promise<DevStack> {
   const [apiPort, postgresPort, temporalPort] = await Promise.all([freePort(), freePort(), freePort()]);
   say(`starting the service on free ports with a throw-away data directory (${dataDir})`);
   // Only what makes this stack its own is set; everything else is the embedded default.
-  const config = loadConfig({
-    HOST: '127.0.0.1',
-    PORT: String(apiPort),
-    DATA_DIR: dataDir,
-    EMBEDDED_POSTGRES_PORT: String(postgresPort),
-    TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
-    LOCAL_CHAIN_PORT: '0',
-    LOCAL_SOLANA_PORT: '0',
-    WORKER_METRICS_PORT: '0',
-    INDEXER_METRICS_PORT: '0',
-    LOG_LEVEL: logLevel,
-    // The demo's one payment is below the default minimum a transfer waits for.
-    TRANSFER_MINIMUM_USDC: '1',
-  }, 'dev');
+  const config = loadConfig(
+    {
+      HOST: '127.0.0.1',
+      PORT: String(apiPort),
+      DATA_DIR: dataDir,
+      EMBEDDED_POSTGRES_PORT: String(postgresPort),
+      TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+      LOCAL_CHAIN_PORT: '0',
+      LOCAL_SOLANA_PORT: '0',
+      WORKER_METRICS_PORT: '0',
+      INDEXER_METRICS_PORT: '0',
+      LOG_LEVEL: logLevel,
+      // The demo's one payment is below the default minimum a transfer waits for.
+      TRANSFER_MINIMUM_USDC: '1',
+    },
+    'dev',
+  );
   return startDevStack({
     config,
     chainEnv: {},

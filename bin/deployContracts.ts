@@ -17,19 +17,24 @@ import { createChainRegistry } from '../domain/chains/chainRegistry';
 import { CHAIN_FACTS, CHAINS, type Chain } from '../domain/chains/chains';
 import { solanaAddressBytes32 } from '../domain/cctp/depositForBurn';
 import { TOKEN_MESSENGER_V2 } from '../domain/cctp/domains';
-import { depositCollectorAddress, depositContractAddresses, type DepositCollectorParams, type DepositFactoryParams } from '../domain/chains/depositContracts';
+import {
+  depositCollectorAddress,
+  depositContractAddresses,
+  type DepositCollectorParams,
+  type DepositFactoryParams,
+} from '../domain/chains/depositContracts';
 import { networkForMode } from '../domain/session/payablePairs';
 
 const USAGE = [
   'usage: npm run deploy-contracts -- addresses --mode <test|live> (--treasury-usdc <Solana token account> | --collector <0x…>) --owner <0x…> --sweeper <0x…>',
   '       npm run deploy-contracts -- deploy --chain <evm chain> --mode <test|live> (--treasury-usdc … | --collector …) --owner <0x…> --sweeper <0x…> --key-file <path> [--rpc-url <url>]',
   '',
-  '  --treasury-usdc    the Solana treasury\'s USDC token account: deploys a DepositCollector burning to it through CCTP,',
+  "  --treasury-usdc    the Solana treasury's USDC token account: deploys a DepositCollector burning to it through CCTP,",
   '                     and the factory sweeps into that collector',
-  '  --token-messenger  with --treasury-usdc: CCTP\'s TokenMessengerV2 (default: Circle\'s, on the mode\'s network)',
+  "  --token-messenger  with --treasury-usdc: CCTP's TokenMessengerV2 (default: Circle's, on the mode's network)",
   '  --collector        instead: an existing address that receives every sweep, for ever (immutable)',
   '  --owner            adds and removes sweepers (and withdraws from and re-points the collector)',
-  '  --sweeper          the relayer allowed to sweep (and burn) from the start (EVM_RELAYER_KEY_<MODE>\'s address)',
+  "  --sweeper          the relayer allowed to sweep (and burn) from the start (EVM_RELAYER_KEY_<MODE>'s address)",
   '  --key-file         a file holding the 0x-hex private key that pays the deployment gas; readable by its owner only (chmod 600)',
   '  --rpc-url          default: the first of RPC_URLS_<CHAIN>_<NETWORK>',
   'The same mode and addresses give the same contract addresses on every chain: deploy with the same ones everywhere.',
@@ -38,7 +43,10 @@ const USAGE = [
 class UsageError extends Error {}
 
 const EVM_CHAINS = CHAINS.filter((chain) => CHAIN_FACTS[chain].family === 'evm');
-const address = z.string().refine(isEvmAddress, 'is not an EVM address (EIP-55 checksum or all lowercase)').transform((value) => toChecksumEvmAddress(value));
+const address = z
+  .string()
+  .refine(isEvmAddress, 'is not an EVM address (EIP-55 checksum or all lowercase)')
+  .transform((value) => toChecksumEvmAddress(value));
 const roles = z
   .object({
     mode: z.enum(['test', 'live']),
@@ -48,13 +56,21 @@ const roles = z
     owner: address,
     sweeper: address,
   })
-  .refine((r) => (r.collector === undefined) !== (r['treasury-usdc'] === undefined), { message: 'give exactly one of --treasury-usdc and --collector', path: ['collector'] })
-  .refine((r) => r['token-messenger'] === undefined || r['treasury-usdc'] !== undefined, { message: 'only with --treasury-usdc', path: ['token-messenger'] });
-const deployOptions = roles.and(z.object({
-  chain: z.enum(EVM_CHAINS as [Chain, ...Chain[]], { message: `must be one of ${EVM_CHAINS.join(', ')}` }),
-  'key-file': z.string().min(1),
-  'rpc-url': z.url({ protocol: /^https?$/ }).optional(),
-}));
+  .refine((r) => (r.collector === undefined) !== (r['treasury-usdc'] === undefined), {
+    message: 'give exactly one of --treasury-usdc and --collector',
+    path: ['collector'],
+  })
+  .refine((r) => r['token-messenger'] === undefined || r['treasury-usdc'] !== undefined, {
+    message: 'only with --treasury-usdc',
+    path: ['token-messenger'],
+  });
+const deployOptions = roles.and(
+  z.object({
+    chain: z.enum(EVM_CHAINS as [Chain, ...Chain[]], { message: `must be one of ${EVM_CHAINS.join(', ')}` }),
+    'key-file': z.string().min(1),
+    'rpc-url': z.url({ protocol: /^https?$/ }).optional(),
+  }),
+);
 type Given = z.infer<typeof roles>;
 
 /** The contracts the options ask for: a DepositCollector of ours when --treasury-usdc names its mint recipient. */
@@ -112,17 +128,30 @@ async function deploy(options: z.infer<typeof deployOptions>, params: ReturnType
   const chainId = await createPublicClient({ transport }).getChainId();
   // A wrong endpoint would put the contracts on a chain nobody meant, with the operator's gas.
   if (chainId !== deployment.chainId) {
-    throw new UsageError(`${rpcUrl} is chain ${chainId}, not ${options.chain} ${deployment.network} (${deployment.chainId}); set CHAIN_ID_${suffix} if that chain is meant`);
+    throw new UsageError(
+      `${rpcUrl} is chain ${chainId}, not ${options.chain} ${deployment.network} (${deployment.chainId}); set CHAIN_ID_${suffix} if that chain is meant`,
+    );
   }
-  const chain = defineChain({ id: chainId, name: options.chain, nativeCurrency: { name: 'native', symbol: 'native', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
-  const clients = { publicClient: createPublicClient({ chain, transport }), walletClient: createWalletClient({ chain, transport, account }) };
+  const chain = defineChain({
+    id: chainId,
+    name: options.chain,
+    nativeCurrency: { name: 'native', symbol: 'native', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+  const clients = {
+    publicClient: createPublicClient({ chain, transport }),
+    walletClient: createWalletClient({ chain, transport, account }),
+  };
   // The collector first: the factory's collector is its address.
   const collectorSteps = params.collector ? await deployDepositCollector(clients, params.collector) : [];
   const factorySteps = await deployDepositContracts(clients, params.factory);
   const steps = [...collectorSteps, ...factorySteps.filter((step) => !collectorSteps.some((done) => done.contract === step.contract))];
   return [
     `${options.chain} ${deployment.network} (chain ${chainId}), gas paid by ${account.address}:`,
-    ...steps.map((step) => `  ${step.contract.padEnd(28)} ${step.address} ${step.outcome}${step.transactions.length > 0 ? ` (${step.transactions.join(', ')})` : ''}`),
+    ...steps.map(
+      (step) =>
+        `  ${step.contract.padEnd(28)} ${step.address} ${step.outcome}${step.transactions.length > 0 ? ` (${step.transactions.join(', ')})` : ''}`,
+    ),
   ];
 }
 
@@ -150,7 +179,8 @@ async function main(argv: string[]): Promise<number> {
         'rpc-url': option,
       },
     });
-    if (command === 'addresses' && (values.chain ?? values['key-file'] ?? values['rpc-url']) !== undefined) throw new UsageError('addresses takes no --chain, --key-file or --rpc-url');
+    if (command === 'addresses' && (values.chain ?? values['key-file'] ?? values['rpc-url']) !== undefined)
+      throw new UsageError('addresses takes no --chain, --key-file or --rpc-url');
     const given = command === 'deploy' ? parse(deployOptions, values) : parse(roles, values);
     const params = contractParams(given);
     const lines = command === 'deploy' ? await deploy(given as z.infer<typeof deployOptions>, params) : [];
@@ -162,7 +192,9 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     // One line, never a stack; the RPC's own message says what the chain refused.
-    console.error(`error: ${error instanceof ConfigError ? error.message : error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    console.error(
+      `error: ${error instanceof ConfigError ? error.message : error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    );
     return 1;
   }
 }

@@ -72,7 +72,8 @@ async function demoCheckoutUrl(s: DevStack): Promise<string> {
 
 function chainLines(s: DevStack): string {
   const chain = s.devChain;
-  if (!chain) return `  Indexers          ${s.indexed.join(', ') || 'none: no RPC_URLS_<CHAIN>_<NETWORK> names a chain with a token contract'}`;
+  if (!chain)
+    return `  Indexers          ${s.indexed.join(', ') || 'none: no RPC_URLS_<CHAIN>_<NETWORK> names a chain with a token contract'}`;
   return `  Local chain       ${chain.local.rpcUrl} (Hardhat, chain id ${chain.local.chainId}), indexed as ${chain.chain} testnet
   USDC test token   ${chain.usdc} (${DEV_USDC_DECIMALS} decimals)
   Payer wallet      ${chain.payer.address} holds ${chain.payerUsdc / 10n ** BigInt(DEV_USDC_DECIMALS)} USDC and ETH for gas

@@ -8,7 +8,11 @@ import { invitationUrl } from '../domain/security/invitation';
 
 export const DEMO_DASHBOARD_EMAIL = 'demo@example.com';
 
-export async function demoDashboardAccess(sql: Sql, merchantId: string, apiUrl: string): Promise<{ dashboardUrl: string; email: string; signInUrl: string }> {
+export async function demoDashboardAccess(
+  sql: Sql,
+  merchantId: string,
+  apiUrl: string,
+): Promise<{ dashboardUrl: string; email: string; signInUrl: string }> {
   const existing = await findUserByEmail(sql, DEMO_DASHBOARD_EMAIL);
   const email = existing?.passwordHash ? `demo-${Date.now()}@example.com` : DEMO_DASHBOARD_EMAIL;
   const invited = await inviteUser(sql, merchantId, email);

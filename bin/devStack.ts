@@ -113,18 +113,31 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
   const stops: Stop[] = [];
   try {
     const dataDir = resolve(config.dataDir);
-    const configures = (prefix: string) => Object.entries(options.chainEnv).some(([name, value]) => name.startsWith(prefix) && value?.trim());
+    const configures = (prefix: string) =>
+      Object.entries(options.chainEnv).some(([name, value]) => name.startsWith(prefix) && value?.trim());
     const useLocalChain = !configures('RPC_URLS_');
     const useLocalSolana = !configures('RPC_URLS_SOLANA_');
     const temporalPort = Number(config.temporal.address.split(':').at(-1));
 
-    if (!config.databaseUrl) progress(`starting embedded Postgres on 127.0.0.1:${config.embeddedPostgresPort} (data in ${join(dataDir, 'postgres')})`);
-    if (options.startTemporal) progress(`starting Temporal dev server on ${config.temporal.address}${options.temporalUiPort ? ` with its Web UI on port ${options.temporalUiPort}` : ''}`);
-    if (useLocalChain) progress(`starting a local Hardhat chain on ${config.localChainPort ? `127.0.0.1:${config.localChainPort}` : 'a free loopback port'} with a USDC test token, the deposit contracts and a CCTP stand-in`);
-    if (useLocalSolana) progress(`starting a local Solana chain on ${config.localSolanaPort ? `127.0.0.1:${config.localSolanaPort}` : 'a free loopback port'} with a USDC mint and a treasury`);
+    if (!config.databaseUrl)
+      progress(`starting embedded Postgres on 127.0.0.1:${config.embeddedPostgresPort} (data in ${join(dataDir, 'postgres')})`);
+    if (options.startTemporal)
+      progress(
+        `starting Temporal dev server on ${config.temporal.address}${options.temporalUiPort ? ` with its Web UI on port ${options.temporalUiPort}` : ''}`,
+      );
+    if (useLocalChain)
+      progress(
+        `starting a local Hardhat chain on ${config.localChainPort ? `127.0.0.1:${config.localChainPort}` : 'a free loopback port'} with a USDC test token, the deposit contracts and a CCTP stand-in`,
+      );
+    if (useLocalSolana)
+      progress(
+        `starting a local Solana chain on ${config.localSolanaPort ? `127.0.0.1:${config.localSolanaPort}` : 'a free loopback port'} with a USDC mint and a treasury`,
+      );
     // These are independent and each takes seconds (bundling the workflow code too): do them side by side.
     const [pg, temporalServer, devChain, localSolana, workflowBundle] = await settleAll(stops, [
-      config.databaseUrl ? undefined : startEmbeddedPostgres({ dataDir: join(dataDir, 'postgres'), port: config.embeddedPostgresPort, persistent: options.persistent }),
+      config.databaseUrl
+        ? undefined
+        : startEmbeddedPostgres({ dataDir: join(dataDir, 'postgres'), port: config.embeddedPostgresPort, persistent: options.persistent }),
       options.startTemporal
         ? startTemporalDevServer({
             port: temporalPort,
@@ -138,7 +151,9 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       bundleWorkflowCode({ workflowsPath, logger: withStatsAtDebug(Runtime.instance().logger) }),
     ] as const);
 
-    const attestation = devChain && (await startDevAttestation(devChain, localSolana ? () => createSolanaRpc(localSolana.rpcUrl).getSlot().send() : async () => 0n));
+    const attestation =
+      devChain &&
+      (await startDevAttestation(devChain, localSolana ? () => createSolanaRpc(localSolana.rpcUrl).getSlot().send() : async () => 0n));
     if (attestation) stops.unshift(() => attestation.stop());
     // New test sessions get addresses of the local chain's deposit factory, their sweeps land in its collector, and
     // transfers ask the local attester. The collector burns to the local Solana treasury: without that chain, no
@@ -146,7 +161,10 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     const stackConfig: Config = devChain
       ? {
           ...config,
-          depositForwarders: { ...config.depositForwarders, test: { ...config.depositForwarders.test, evm: depositForwardersFromEnv(devChain.depositContracts.env).test.evm } },
+          depositForwarders: {
+            ...config.depositForwarders,
+            test: { ...config.depositForwarders.test, evm: depositForwardersFromEnv(devChain.depositContracts.env).test.evm },
+          },
           ...(localSolana ? { depositCollectors: { ...config.depositCollectors, test: devChain.depositContracts.collector } } : {}),
           ...(attestation ? { cctpAttestationUrl: attestation.url } : {}),
         }
@@ -180,10 +198,18 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
         ...stackConfig,
         databaseUrl,
         ...(localSolana
-          ? { solanaTreasuryKeys: { ...config.solanaTreasuryKeys, test: localSolana.signerEnv.SOLANA_TREASURY_KEY_TEST }, solanaPayoutMemo: false }
+          ? {
+              solanaTreasuryKeys: { ...config.solanaTreasuryKeys, test: localSolana.signerEnv.SOLANA_TREASURY_KEY_TEST },
+              solanaPayoutMemo: false,
+            }
           : {}),
         ...(devChain
-          ? { evmSweeps: { ...config.evmSweeps, relayerKeys: { ...config.evmSweeps.relayerKeys, test: devChain.depositContracts.relayer.privateKey } } }
+          ? {
+              evmSweeps: {
+                ...config.evmSweeps,
+                relayerKeys: { ...config.evmSweeps.relayerKeys, test: devChain.depositContracts.relayer.privateKey },
+              },
+            }
           : {}),
       },
       chains,
@@ -207,7 +233,10 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     // The local chain's treasury was funded at its genesis, outside the service: the ledger records that opening so
     // reconciliation starts from no difference. The chain is new at every start (its genesis hash is not: litesvm's
     // is fixed), while a persistent database keeps earlier runs' payouts: each start is a chain of its own.
-    const treasuryViews = treasuryViewsFromConfig(localSolana ? { solanaTreasuryAddresses: { ...config.solanaTreasuryAddresses, test: localSolana.treasury.address } } : config, registry);
+    const treasuryViews = treasuryViewsFromConfig(
+      localSolana ? { solanaTreasuryAddresses: { ...config.solanaTreasuryAddresses, test: localSolana.treasury.address } } : config,
+      registry,
+    );
     const localTreasury = localSolana && treasuryViews.find((view) => view.mode === 'test');
     if (localTreasury) await recordTreasuryOpening(localTreasury, sql, `local-solana:${new Date().toISOString()}`);
     const reconciliation = startReconciliationSweeper(sql, treasuryViews, config.reconciliationIntervalMinutes, logger);
@@ -221,7 +250,11 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     const connection = await Connection.connect({ address: temporalAddress });
     stops.unshift(() => connection.close());
     const temporal = new Client({ connection, namespace: config.temporal.namespace });
-    await ensureSweepSchedules(temporal, { taskQueue: config.temporal.taskQueue, intervalSeconds: config.sweepIntervalSeconds, evmScopes: evmSweepScopes(stackConfig, registry) });
+    await ensureSweepSchedules(temporal, {
+      taskQueue: config.temporal.taskQueue,
+      intervalSeconds: config.sweepIntervalSeconds,
+      evmScopes: evmSweepScopes(stackConfig, registry),
+    });
     await ensureTransferSchedules(temporal, { taskQueue: config.temporal.taskQueue, intervalSeconds: config.transferIntervalSeconds });
 
     const deployments = [...indexedEvmDeployments(registry), ...indexedSolanaDeployments(registry)];
@@ -245,17 +278,34 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       for (const start of [startEvmIndexers, startSolanaIndexers]) {
         const indexers = await start(indexerDeps);
         stops.unshift(() => indexers.stop());
-        indexers.done.catch((error: unknown) => logger.error({ err: errorFields(error) }, 'an indexer stopped; deposits on its chain are no longer seen'));
+        indexers.done.catch((error: unknown) =>
+          logger.error({ err: errorFields(error) }, 'an indexer stopped; deposits on its chain are no longer seen'),
+        );
       }
     }
 
     // Kept in DATA_DIR with the rest of a persistent stack, so the hosted page's links survive a restart.
-    const sessionTokenSecret = await resolveSessionTokenSecret(config, sql, options.persistent ? join(dataDir, 'session-token-secret') : undefined);
-    const api = await startApiServer({ config: { ...config, sessionTokenSecret }, sql, temporal, logger: createLogger(config.logLevel, 'api', config.logFormat), registry }, config.host, config.port);
+    const sessionTokenSecret = await resolveSessionTokenSecret(
+      config,
+      sql,
+      options.persistent ? join(dataDir, 'session-token-secret') : undefined,
+    );
+    const api = await startApiServer(
+      {
+        config: { ...config, sessionTokenSecret },
+        sql,
+        temporal,
+        logger: createLogger(config.logLevel, 'api', config.logFormat),
+        registry,
+      },
+      config.host,
+      config.port,
+    );
     stops.unshift(() => api.close());
 
     let merchant =
-      (await findMerchantByName(sql, DEMO_MERCHANT)) ?? (await insertMerchant(sql, { name: DEMO_MERCHANT, supportedTokens: ALL_TOKEN_CHAIN_PAIRS }));
+      (await findMerchantByName(sql, DEMO_MERCHANT)) ??
+      (await insertMerchant(sql, { name: DEMO_MERCHANT, supportedTokens: ALL_TOKEN_CHAIN_PAIRS }));
     // A wallet the developer chose stays; the local one has the same address on every start.
     if (localSolana && !merchant.settlementWallet) {
       await setSettlementWallet(sql, merchant.id, localSolana.merchantWallet);
@@ -298,7 +348,8 @@ async function settleAll<T extends readonly unknown[]>(stops: Stop[], starts: T)
   const settled = await Promise.allSettled(starts);
   for (const result of settled) {
     const value: unknown = result.status === 'fulfilled' ? result.value : undefined;
-    if (value && typeof value === 'object' && 'stop' in value && typeof value.stop === 'function') stops.unshift(() => (value.stop as Stop).call(value));
+    if (value && typeof value === 'object' && 'stop' in value && typeof value.stop === 'function')
+      stops.unshift(() => (value.stop as Stop).call(value));
   }
   const failed = settled.find((result) => result.status === 'rejected');
   if (failed) throw failed.reason;

@@ -59,7 +59,9 @@ export function adoptRunningDevStack(config: Config, env: NodeJS.ProcessEnv, not
   if (config.databaseUrl) return config;
   const state = runningDevState(config.dataDir);
   if (!state) return config;
-  note(`DATABASE_URL is unset: using the running npm start's database and Temporal (process ${state.pid}, ${devStatePath(config.dataDir)})`);
+  note(
+    `DATABASE_URL is unset: using the running npm start's database and Temporal (process ${state.pid}, ${devStatePath(config.dataDir)})`,
+  );
   return {
     ...config,
     databaseUrl: state.databaseUrl,

@@ -23,7 +23,8 @@ try {
   const chains = loadChainsConfig();
   const registry = createChainRegistry(chains);
   const deployments = [...indexedEvmDeployments(registry), ...indexedSolanaDeployments(registry), ...indexedTronDeployments(registry)];
-  if (deployments.length === 0) throw new Error('no chain to index: set RPC_URLS_<CHAIN>_<NETWORK> (and a token contract where none is published)');
+  if (deployments.length === 0)
+    throw new Error('no chain to index: set RPC_URLS_<CHAIN>_<NETWORK> (and a token contract where none is published)');
   // Each indexer holds one connection for its advisory lock, besides the ones its queries use.
   const sql = createSql(requireDatabaseUrl(config), { max: deployments.length + 4 });
   const connection = await Connection.connect({ address: config.temporal.address });
@@ -41,7 +42,11 @@ try {
   metricsTimer.unref();
   // Head lag, RPC calls and the rest per chain for Prometheus, read from the same snapshots.
   const metricsServer = config.metrics.indexerPort
-    ? await startMetricsServer(createIndexerRegistry(() => running.flatMap((r) => r.metrics.snapshot())), config.metrics.host, config.metrics.indexerPort)
+    ? await startMetricsServer(
+        createIndexerRegistry(() => running.flatMap((r) => r.metrics.snapshot())),
+        config.metrics.host,
+        config.metrics.indexerPort,
+      )
     : undefined;
   if (metricsServer) logger.info({ url: metricsServer.url }, 'indexer metrics served');
 

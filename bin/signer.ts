@@ -27,9 +27,16 @@ async function run(signer: SignerDeps): Promise<void> {
     signer,
     shutdownGraceTimeMs: config.shutdownTimeoutMs,
   });
-  const treasuries = Object.fromEntries(Object.entries(signer.treasuries ?? {}).map(([mode, treasury]) => [mode, treasury.treasury.address]));
-  const pool = signer.addressPool && keepSolanaAddressPoolAhead(signer.addressPool, signer.depositSeeds, (message, fields) => logger.warn(fields, message));
-  logger.info({ taskQueue: signerTaskQueue(config.temporal.taskQueue), liveSeed: signer.depositSeeds.live !== undefined, treasuries }, 'signer running');
+  const treasuries = Object.fromEntries(
+    Object.entries(signer.treasuries ?? {}).map(([mode, treasury]) => [mode, treasury.treasury.address]),
+  );
+  const pool =
+    signer.addressPool &&
+    keepSolanaAddressPoolAhead(signer.addressPool, signer.depositSeeds, (message, fields) => logger.warn(fields, message));
+  logger.info(
+    { taskQueue: signerTaskQueue(config.temporal.taskQueue), liveSeed: signer.depositSeeds.live !== undefined, treasuries },
+    'signer running',
+  );
   await worker.run();
   await pool?.stop();
   await connection.close();
@@ -40,7 +47,8 @@ async function run(signer: SignerDeps): Promise<void> {
 try {
   // The seeds are made here, once: BIP-39 stretching is deliberately slow, so never per activity.
   const signer = await signerDepsFromConfig(config);
-  if (process.argv.includes('--print-xpubs')) console.log([...depositXpubVariables(depositXpubsFromSeeds(signer.depositSeeds)), ...treasuryAddressVariables(signer)].join('\n'));
+  if (process.argv.includes('--print-xpubs'))
+    console.log([...depositXpubVariables(depositXpubsFromSeeds(signer.depositSeeds)), ...treasuryAddressVariables(signer)].join('\n'));
   else await run(signer);
 } catch (error) {
   logger.fatal({ err: errorFields(error) }, 'signer failed');

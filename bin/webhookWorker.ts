@@ -24,7 +24,11 @@ try {
     shutdownGraceTimeMs: config.shutdownTimeoutMs,
   });
   logger.info(
-    { taskQueue: webhookTaskQueue(config.temporal.taskQueue), maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries, perMerchant: config.webhookMaxInFlightPerMerchant },
+    {
+      taskQueue: webhookTaskQueue(config.temporal.taskQueue),
+      maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
+      perMerchant: config.webhookMaxInFlightPerMerchant,
+    },
     'webhook worker running',
   );
   await worker.run();

@@ -40,8 +40,20 @@ try {
   await ensureTransferSchedules(temporal, { taskQueue: config.temporal.taskQueue, intervalSeconds: config.transferIntervalSeconds });
   await clientConnection.close();
   const sweeper = startRetentionSweeper(sql, config.retention, logger);
-  const reconciliation = startReconciliationSweeper(sql, treasuryViewsFromConfig(config, registry), config.reconciliationIntervalMinutes, logger);
-  logger.info({ taskQueue: config.temporal.taskQueue, sweepIntervalSeconds: config.sweepIntervalSeconds, metrics: metricsBindAddress ? `http://${metricsBindAddress}/metrics` : 'off' }, 'worker running');
+  const reconciliation = startReconciliationSweeper(
+    sql,
+    treasuryViewsFromConfig(config, registry),
+    config.reconciliationIntervalMinutes,
+    logger,
+  );
+  logger.info(
+    {
+      taskQueue: config.temporal.taskQueue,
+      sweepIntervalSeconds: config.sweepIntervalSeconds,
+      metrics: metricsBindAddress ? `http://${metricsBindAddress}/metrics` : 'off',
+    },
+    'worker running',
+  );
   // The SDK installs its own SIGINT/SIGTERM handling: run() resolves once the worker has drained (running
   // activities get shutdownGraceTimeMs to finish, then are cancelled and retried elsewhere by Temporal).
   await worker.run();

@@ -47,7 +47,12 @@ export function envSuffix(chain: Chain, network: Network): string {
 const urlList = (protocol: RegExp) =>
   z
     .string()
-    .transform((value) => value.split(',').map((url) => url.trim()).filter((url) => url.length > 0))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((url) => url.trim())
+        .filter((url) => url.length > 0),
+    )
     .pipe(z.array(z.url({ protocol })));
 
 // A setting the operator expects to work must not be silently ignored.
@@ -72,9 +77,15 @@ function tokenOverride(chain: Chain) {
       const [address = '', decimals = ''] = value.split(':');
       return { address, decimals: Number(decimals) };
     })
-    .refine(({ address }) => CHAIN_FACTS[chain].family !== 'evm' || isEvmAddress(address), 'is not an EVM address (EIP-55 checksum or all lowercase)')
+    .refine(
+      ({ address }) => CHAIN_FACTS[chain].family !== 'evm' || isEvmAddress(address),
+      'is not an EVM address (EIP-55 checksum or all lowercase)',
+    )
     .refine(({ address }) => CHAIN_FACTS[chain].family !== 'tron' || isTronAddress(address), 'is not a Tron address (base58check T…)')
-    .refine(({ address }) => CHAIN_FACTS[chain].family !== 'solana' || isSolanaAddress(address), 'is not a Solana mint address (32-byte base58)')
+    .refine(
+      ({ address }) => CHAIN_FACTS[chain].family !== 'solana' || isSolanaAddress(address),
+      'is not a Solana mint address (32-byte base58)',
+    )
     .refine(({ decimals }) => decimals <= 36, 'decimals must be at most 36');
 }
 
@@ -112,7 +123,11 @@ function buildSchema() {
     for (const network of NETWORKS) {
       const suffix = network.toUpperCase();
       if (env[`TRON_SOLIDITY_API_URL_${suffix}`] !== undefined && env[`TRON_HTTP_API_URL_${suffix}`] === undefined) {
-        ctx.addIssue({ code: 'custom', path: [`TRON_SOLIDITY_API_URL_${suffix}`], message: `needs TRON_HTTP_API_URL_${suffix}: the solidified view alone cannot broadcast` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [`TRON_SOLIDITY_API_URL_${suffix}`],
+          message: `needs TRON_HTTP_API_URL_${suffix}: the solidified view alone cannot broadcast`,
+        });
       }
     }
     if (env.ALLOW_MAINNET_TOKEN_OVERRIDES === 'true') return;

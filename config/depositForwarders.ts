@@ -25,7 +25,8 @@ function evmAddress(value: string): EvmAddress {
   try {
     return toChecksumEvmAddress(value);
   } catch (error) {
-    if (error instanceof InvalidEvmAddressError) throw new InvalidEvmAddressError('is not an EVM address (0x and 40 hex digits, lowercase or with a correct EIP-55 checksum)');
+    if (error instanceof InvalidEvmAddressError)
+      throw new InvalidEvmAddressError('is not an EVM address (0x and 40 hex digits, lowercase or with a correct EIP-55 checksum)');
     throw error;
   }
 }
@@ -44,7 +45,11 @@ function pairNames(family: Family, mode: Mode) {
   return { factory: `${family}_DEPOSIT_FACTORY_${SUFFIX[mode]}`, forwarder: `${family}_DEPOSIT_FORWARDER_${SUFFIX[mode]}` } as const;
 }
 
-function readPair<F extends Family>(env: ForwarderEnv, family: F, mode: Mode): { contracts: ForwarderContracts<ReturnType<(typeof PARSE)[F]>> | undefined; issues: Issue[] } {
+function readPair<F extends Family>(
+  env: ForwarderEnv,
+  family: F,
+  mode: Mode,
+): { contracts: ForwarderContracts<ReturnType<(typeof PARSE)[F]>> | undefined; issues: Issue[] } {
   type Address = ReturnType<(typeof PARSE)[F]>;
   const names = pairNames(family, mode);
   const given = { factory: env[names.factory]?.trim() || undefined, forwarder: env[names.forwarder]?.trim() || undefined };
@@ -65,7 +70,15 @@ function readPair<F extends Family>(env: ForwarderEnv, family: F, mode: Mode): {
   }
   if (!parsed.factory || !parsed.forwarder) return { contracts: undefined, issues };
   if (parsed.factory === parsed.forwarder) {
-    return { contracts: undefined, issues: [{ path: [names.forwarder], message: `must differ from ${names.factory}: the forwarder is the implementation the factory's clones delegate to` }] };
+    return {
+      contracts: undefined,
+      issues: [
+        {
+          path: [names.forwarder],
+          message: `must differ from ${names.factory}: the forwarder is the implementation the factory's clones delegate to`,
+        },
+      ],
+    };
   }
   return { contracts: { factory: parsed.factory, implementation: parsed.forwarder }, issues: [] };
 }

@@ -27,7 +27,10 @@ const StrongSecret = z
   .string()
   .min(32)
   .refine((secret) => new Set(secret).size >= 12, 'must be random (e.g. `openssl rand -hex 32`), not a placeholder')
-  .refine((secret) => !/do-not-use|change-?me|example|secret-?secret|password/i.test(secret), 'must be random (e.g. `openssl rand -hex 32`), not a placeholder');
+  .refine(
+    (secret) => !/do-not-use|change-?me|example|secret-?secret|password/i.test(secret),
+    'must be random (e.g. `openssl rand -hex 32`), not a placeholder',
+  );
 
 const EnvSchema = z
   .object({
@@ -43,7 +46,12 @@ const EnvSchema = z
     TEMPORAL_TASK_QUEUE: z.string().default('checkout-sessions'),
     TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
     SESSION_TOKEN_SECRET: StrongSecret.optional(),
-    MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+    MAX_BODY_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(10 * 1024 * 1024)
+      .default(64 * 1024),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     LIVE_TOKEN_PRICES_USD: z.string().optional(),
@@ -59,18 +67,41 @@ const EnvSchema = z
     EVM_RELAYER_KEY_LIVE: z.string().optional(),
     EVM_DEPOSIT_COLLECTOR_TEST: z.string().refine(isEvmAddress, 'is not an EVM address (EIP-55 checksum or all lowercase)').optional(),
     EVM_DEPOSIT_COLLECTOR_LIVE: z.string().refine(isEvmAddress, 'is not an EVM address (EIP-55 checksum or all lowercase)').optional(),
-    TRON_DEPOSIT_COLLECTOR_TEST: z.string().refine((value) => isTronAddress(value.trim()), 'is not a Tron address (base58check T…)').optional(),
-    TRON_DEPOSIT_COLLECTOR_LIVE: z.string().refine((value) => isTronAddress(value.trim()), 'is not a Tron address (base58check T…)').optional(),
-    TRANSFER_INTERVAL_SECONDS: z.coerce.number().int().refine((n) => n === 0 || (n >= 10 && n <= 7 * 24 * 3600), 'must be 0 (off) or 10 to 604800').default(300),
-    TRANSFER_MINIMUM_USDC: z.coerce.number().int().min(1).max(10_000_000).default(Number(DEFAULT_TRANSFER_MINIMUM / 1_000_000n)),
+    TRON_DEPOSIT_COLLECTOR_TEST: z
+      .string()
+      .refine((value) => isTronAddress(value.trim()), 'is not a Tron address (base58check T…)')
+      .optional(),
+    TRON_DEPOSIT_COLLECTOR_LIVE: z
+      .string()
+      .refine((value) => isTronAddress(value.trim()), 'is not a Tron address (base58check T…)')
+      .optional(),
+    TRANSFER_INTERVAL_SECONDS: z.coerce
+      .number()
+      .int()
+      .refine((n) => n === 0 || (n >= 10 && n <= 7 * 24 * 3600), 'must be 0 (off) or 10 to 604800')
+      .default(300),
+    TRANSFER_MINIMUM_USDC: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(10_000_000)
+      .default(Number(DEFAULT_TRANSFER_MINIMUM / 1_000_000n)),
     CCTP_FAST_CHAINS: z
       .string()
       .default('')
-      .refine((value) => listEntries(value).every((chain) => isCctpSourceChainName(chain)), `lists chains CCTP carries USDC from: ${Object.keys(CCTP_SOURCE_DOMAINS).join(', ')}`),
+      .refine(
+        (value) => listEntries(value).every((chain) => isCctpSourceChainName(chain)),
+        `lists chains CCTP carries USDC from: ${Object.keys(CCTP_SOURCE_DOMAINS).join(', ')}`,
+      ),
     SETTLEMENT_RPC_RECHECK_ABOVE_USDC: z.coerce.number().int().min(0).max(1_000_000_000).default(1000),
     SOLANA_TREASURY_ADDRESS_TEST: z.string().optional(),
     SOLANA_TREASURY_ADDRESS_LIVE: z.string().optional(),
-    RECONCILIATION_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(15),
+    RECONCILIATION_INTERVAL_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 60)
+      .default(15),
     DEPOSIT_XPUB_EVM_TEST: z.string().optional(),
     DEPOSIT_XPUB_TRON_TEST: z.string().optional(),
     DEPOSIT_XPUB_EVM_LIVE: z.string().optional(),
@@ -83,7 +114,12 @@ const EnvSchema = z
     TRON_DEPOSIT_FORWARDER_TEST: z.string().optional(),
     TRON_DEPOSIT_FACTORY_LIVE: z.string().optional(),
     TRON_DEPOSIT_FORWARDER_LIVE: z.string().optional(),
-    LATE_DEPOSIT_WATCH_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
+    LATE_DEPOSIT_WATCH_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 90)
+      .default(24 * 7),
     MINIMUM_DEPOSIT_CENTS: z.coerce.number().int().min(1).max(100_000).default(Number(DEFAULT_MINIMUM_DEPOSIT_CENTS)),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
     WEBHOOK_ALLOWED_PRIVATE_TARGETS: z.string().default(''),
@@ -91,11 +127,25 @@ const EnvSchema = z
     WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT: z.coerce.number().int().min(1).max(10_000).default(10),
     MAX_OPEN_SESSIONS_LIVE: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
     MAX_OPEN_SESSIONS_TEST: z.coerce.number().int().min(1).max(10_000_000).default(1_000),
-    RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(60),
+    RETENTION_INTERVAL_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 60)
+      .default(60),
     RETENTION_QUOTE_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
-    RETENTION_RATE_LIMIT_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24),
+    RETENTION_RATE_LIMIT_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 365)
+      .default(24),
     RETENTION_WEBHOOK_ATTEMPT_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
-    SWEEP_INTERVAL_SECONDS: z.coerce.number().int().refine((n) => n === 0 || (n >= 10 && n <= 7 * 24 * 3600), 'must be 0 (off) or 10 to 604800').default(300),
+    SWEEP_INTERVAL_SECONDS: z.coerce
+      .number()
+      .int()
+      .refine((n) => n === 0 || (n >= 10 && n <= 7 * 24 * 3600), 'must be 0 (off) or 10 to 604800')
+      .default(300),
     TRUST_PROXY: z.string().default(''),
     INTERNAL_HOST: z.string().default('127.0.0.1'),
     INTERNAL_PORT: z.coerce.number().int().min(0).max(65535).optional(),
@@ -118,20 +168,34 @@ const EnvSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['TRUST_PROXY'],
-        message: 'is a list of your reverse proxies\' addresses or CIDR ranges (e.g. 10.0.0.0/8), not a boolean: "true" believed X-Forwarded-For from anyone',
+        message:
+          'is a list of your reverse proxies\' addresses or CIDR ranges (e.g. 10.0.0.0/8), not a boolean: "true" believed X-Forwarded-For from anyone',
       });
     } else if (invalidIpRules(listEntries(env.TRUST_PROXY)).length > 0) {
-      ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: `not an address or CIDR range: ${invalidIpRules(listEntries(env.TRUST_PROXY)).join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TRUST_PROXY'],
+        message: `not an address or CIDR range: ${invalidIpRules(listEntries(env.TRUST_PROXY)).join(', ')}`,
+      });
     }
     for (const issue of depositXpubIssues(env)) ctx.addIssue({ code: 'custom', ...issue });
     for (const issue of depositForwarderIssues(env)) ctx.addIssue({ code: 'custom', ...issue });
     for (const name of ['SOLANA_TREASURY_ADDRESS_TEST', 'SOLANA_TREASURY_ADDRESS_LIVE'] as const) {
       const value = env[name]?.trim();
-      if (value && !isSolanaAddress(value)) ctx.addIssue({ code: 'custom', path: [name], message: 'is not a Solana address (npm run signer -- --print-xpubs prints the right one)' });
+      if (value && !isSolanaAddress(value))
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'is not a Solana address (npm run signer -- --print-xpubs prints the right one)',
+        });
     }
     const badTargets = invalidIpRules(listEntries(env.WEBHOOK_ALLOWED_PRIVATE_TARGETS));
     if (badTargets.length > 0) {
-      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOWED_PRIVATE_TARGETS'], message: `not an address or CIDR range: ${badTargets.join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_ALLOWED_PRIVATE_TARGETS'],
+        message: `not an address or CIDR range: ${badTargets.join(', ')}`,
+      });
     }
     try {
       parseLivePrices(env.LIVE_TOKEN_PRICES_USD);
@@ -291,7 +355,10 @@ function depositXpubIssues(env: XpubEnv): Array<{ path: string[]; message: strin
   for (const mode of ['test', 'live'] as const) {
     const [evmName, tronName] = [`DEPOSIT_XPUB_EVM_${MODE_SUFFIX[mode]}`, `DEPOSIT_XPUB_TRON_${MODE_SUFFIX[mode]}`] as const;
     if (!env[evmName]?.trim() !== !env[tronName]?.trim()) {
-      issues.push({ path: [env[evmName]?.trim() ? tronName : evmName], message: `is needed with ${env[evmName]?.trim() ? evmName : tronName}: set both xpubs of a mode or neither` });
+      issues.push({
+        path: [env[evmName]?.trim() ? tronName : evmName],
+        message: `is needed with ${env[evmName]?.trim() ? evmName : tronName}: set both xpubs of a mode or neither`,
+      });
     }
     for (const name of [evmName, tronName]) {
       const value = env[name]?.trim();
@@ -306,7 +373,10 @@ function depositXpubIssues(env: XpubEnv): Array<{ path: string[]; message: strin
   }
   const [test, live] = [depositXpubsFor(env, 'test'), depositXpubsFor(env, 'live')];
   if (live && test && (live.evm === test.evm || live.tron === test.tron)) {
-    issues.push({ path: ['DEPOSIT_XPUB_EVM_TEST'], message: 'must differ from the live xpubs: test keys must never derive from live key material' });
+    issues.push({
+      path: ['DEPOSIT_XPUB_EVM_TEST'],
+      message: 'must differ from the live xpubs: test keys must never derive from live key material',
+    });
   }
   return issues;
 }
@@ -332,7 +402,10 @@ function isSolanaAddress(text: string): boolean {
 
 /** A comma-separated list, blanks dropped. */
 function listEntries(text: string): string[] {
-  return text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
 }
 
 export class ConfigError extends Error {
@@ -350,7 +423,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     ...evmSweeps.issues,
     ...tronSweeps.issues,
   ];
-  if (!parsed.success || !evmSweeps.config || !tronSweeps.config || problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  if (!parsed.success || !evmSweeps.config || !tronSweeps.config || problems.length > 0)
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   const e = parsed.data;
   return {
     appEnv: e.APP_ENV,
@@ -360,7 +434,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
     embeddedPostgresPort: e.EMBEDDED_POSTGRES_PORT,
-    temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE, uiPort: e.TEMPORAL_UI_PORT },
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      uiPort: e.TEMPORAL_UI_PORT,
+    },
     sessionTokenSecret: e.SESSION_TOKEN_SECRET,
     maxBodyBytes: e.MAX_BODY_BYTES,
     logLevel: e.LOG_LEVEL,
@@ -372,12 +451,18 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     solanaTreasuryKeys: { test: e.SOLANA_TREASURY_KEY_TEST?.trim() || undefined, live: e.SOLANA_TREASURY_KEY_LIVE?.trim() || undefined },
     solanaPayoutMemo: e.SOLANA_PAYOUT_MEMO === 'true',
     depositCollectors: { test: e.EVM_DEPOSIT_COLLECTOR_TEST?.trim() || undefined, live: e.EVM_DEPOSIT_COLLECTOR_LIVE?.trim() || undefined },
-    tronDepositCollectors: { test: e.TRON_DEPOSIT_COLLECTOR_TEST?.trim() || undefined, live: e.TRON_DEPOSIT_COLLECTOR_LIVE?.trim() || undefined },
+    tronDepositCollectors: {
+      test: e.TRON_DEPOSIT_COLLECTOR_TEST?.trim() || undefined,
+      live: e.TRON_DEPOSIT_COLLECTOR_LIVE?.trim() || undefined,
+    },
     transferIntervalSeconds: e.TRANSFER_INTERVAL_SECONDS,
     transferMinimumUsdc: e.TRANSFER_MINIMUM_USDC,
     cctpFastChains: listEntries(e.CCTP_FAST_CHAINS).filter(isCctpSourceChainName),
     settlementRpcRecheckAboveUsdc: e.SETTLEMENT_RPC_RECHECK_ABOVE_USDC,
-    solanaTreasuryAddresses: { test: e.SOLANA_TREASURY_ADDRESS_TEST?.trim() || undefined, live: e.SOLANA_TREASURY_ADDRESS_LIVE?.trim() || undefined },
+    solanaTreasuryAddresses: {
+      test: e.SOLANA_TREASURY_ADDRESS_TEST?.trim() || undefined,
+      live: e.SOLANA_TREASURY_ADDRESS_LIVE?.trim() || undefined,
+    },
     reconciliationIntervalMinutes: e.RECONCILIATION_INTERVAL_MINUTES,
     depositXpubs: { test: depositXpubsFor(e, 'test'), live: depositXpubsFor(e, 'live') },
     depositForwarders: depositForwardersFromEnv(e),
@@ -392,7 +477,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     maxOpenSessions: { test: e.MAX_OPEN_SESSIONS_TEST, live: e.MAX_OPEN_SESSIONS_LIVE },
     retention: {
       intervalMinutes: e.RETENTION_INTERVAL_MINUTES,
-      ages: { quoteDays: e.RETENTION_QUOTE_DAYS, rateLimitHours: e.RETENTION_RATE_LIMIT_HOURS, webhookAttemptDays: e.RETENTION_WEBHOOK_ATTEMPT_DAYS },
+      ages: {
+        quoteDays: e.RETENTION_QUOTE_DAYS,
+        rateLimitHours: e.RETENTION_RATE_LIMIT_HOURS,
+        webhookAttemptDays: e.RETENTION_WEBHOOK_ATTEMPT_DAYS,
+      },
     },
     sweepIntervalSeconds: e.SWEEP_INTERVAL_SECONDS,
     evmSweeps: evmSweeps.config,

@@ -8,7 +8,14 @@ import { DEFAULT_SWEEP_BATCH_SIZE, DEFAULT_SWEEP_MIN_AMOUNT, EVM_CHAINS, type Ev
 import type { Mode } from '../domain/wire/session';
 
 /** Gwei: what each chain's gas has reached in busy hours, with room; above it nothing is signed and the sweep waits. */
-export const DEFAULT_MAX_FEE_PER_GAS_GWEI: Record<EvmChain, string> = { ethereum: '200', polygon: '3000', arbitrum: '10', optimism: '10', base: '10', bsc: '20' };
+export const DEFAULT_MAX_FEE_PER_GAS_GWEI: Record<EvmChain, string> = {
+  ethereum: '200',
+  polygon: '3000',
+  arbitrum: '10',
+  optimism: '10',
+  base: '10',
+  bsc: '20',
+};
 
 export interface EvmSweepConfig {
   /** EVM_RELAYER_KEY_<MODE>: pays the gas on every EVM chain of the mode's network and is the factories' sweeper. */
@@ -52,7 +59,8 @@ export function evmSweepConfigFromEnv(env: NodeJS.ProcessEnv): { config?: EvmSwe
   const parsed = schema().safeParse(env);
   if (!parsed.success) return { issues: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) };
   const e = parsed.data as Record<string, unknown>;
-  const perChain = <T>(prefix: string) => Object.fromEntries(EVM_CHAINS.map((chain) => [chain, e[`${prefix}${chain.toUpperCase()}`] as T])) as Record<EvmChain, T>;
+  const perChain = <T>(prefix: string) =>
+    Object.fromEntries(EVM_CHAINS.map((chain) => [chain, e[`${prefix}${chain.toUpperCase()}`] as T])) as Record<EvmChain, T>;
   return {
     issues: [],
     config: {

@@ -25,7 +25,9 @@ const solanaKeypair: Check = (value) => {
   }
   if (bytes.length !== SOLANA_KEYPAIR_BYTES) return `is not a Solana keypair: expected 64 bytes, got ${bytes.length}`;
   const derived = ed25519.getPublicKey(bytes.subarray(0, 32));
-  return derived.every((byte, i) => byte === bytes[32 + i]) ? undefined : 'is not a Solana keypair: its public half does not match its secret half';
+  return derived.every((byte, i) => byte === bytes[32 + i])
+    ? undefined
+    : 'is not a Solana keypair: its public half does not match its secret half';
 };
 
 const secp256k1Key =
@@ -35,7 +37,9 @@ const secp256k1Key =
     const body = prefix && text.startsWith(prefix) ? text.slice(prefix.length) : text;
     const shape = prefix ? '0x followed by 64 hex digits' : '64 hex digits';
     if ((prefix && !text.startsWith(prefix)) || !/^[0-9a-fA-F]{64}$/.test(body)) return `is not a secp256k1 private key: expected ${shape}`;
-    return secp256k1.utils.isValidSecretKey(hex.decode(body.toLowerCase())) ? undefined : 'is not a valid secp256k1 private key (zero or above the curve order)';
+    return secp256k1.utils.isValidSecretKey(hex.decode(body.toLowerCase()))
+      ? undefined
+      : 'is not a valid secp256k1 private key (zero or above the curve order)';
   };
 
 /** Mnemonics are checked where the seed is made (domain/addresses/depositSeed.ts), with the mode's own rules. */
@@ -64,18 +68,25 @@ const normalized = (value: string) => value.trim().split(/\s+/).join(' ');
 export function signingMaterialIssues(env: NodeJS.ProcessEnv, process: ProcessName): ConfigIssue[] {
   const present = SIGNING_VARIABLES.filter((name) => given(env[name]));
   if (!HOLDERS.has(process)) {
-    return present.map((path) => ({ path, message: `is signing material and belongs to the signer only (npm run signer); the ${process} must not be given it` }));
+    return present.map((path) => ({
+      path,
+      message: `is signing material and belongs to the signer only (npm run signer); the ${process} must not be given it`,
+    }));
   }
   const issues: ConfigIssue[] = [];
   if (given(env.DEPOSIT_MNEMONIC)) {
     issues.push({
       path: 'DEPOSIT_MNEMONIC',
-      message: 'is split in two: set DEPOSIT_MNEMONIC_LIVE for live keys and, optionally, DEPOSIT_MNEMONIC_TEST for test keys (a different mnemonic)',
+      message:
+        'is split in two: set DEPOSIT_MNEMONIC_LIVE for live keys and, optionally, DEPOSIT_MNEMONIC_TEST for test keys (a different mnemonic)',
     });
   }
   for (const [name, check] of Object.entries(SIGNING_PAIRS)) {
     const [test, live] = [env[`${name}_TEST`], env[`${name}_LIVE`]];
-    for (const [path, value] of [[`${name}_TEST`, test], [`${name}_LIVE`, live]] as const) {
+    for (const [path, value] of [
+      [`${name}_TEST`, test],
+      [`${name}_LIVE`, live],
+    ] as const) {
       const problem = given(value) ? check(value) : undefined;
       if (problem) issues.push({ path, message: problem });
     }

@@ -55,13 +55,19 @@ export async function deployDepositContracts(clients: DeployerClients, params: D
 /** The collector first where both are deployed: the factory's `collector` is its address (depositCollectorAddress). */
 export async function deployDepositCollector(clients: DeployerClients, params: DepositCollectorParams): Promise<DeploymentStep[]> {
   const proxy = await ensureDeploymentProxy(clients);
-  const collector = await deployThroughProxy(clients, 'DepositCollector', depositCollectorAddress(params), depositCollectorInitCode(params));
+  const collector = await deployThroughProxy(
+    clients,
+    'DepositCollector',
+    depositCollectorAddress(params),
+    depositCollectorInitCode(params),
+  );
   return [proxy, collector];
 }
 
 export async function ensureDeploymentProxy({ publicClient, walletClient }: DeployerClients): Promise<DeploymentStep> {
   const address = DETERMINISTIC_DEPLOYMENT_PROXY;
-  if (await hasCode(publicClient, address)) return { contract: 'DeterministicDeploymentProxy', address, outcome: 'present', transactions: [] };
+  if (await hasCode(publicClient, address))
+    return { contract: 'DeterministicDeploymentProxy', address, outcome: 'present', transactions: [] };
   const transactions: Hash[] = [];
   const balance = await publicClient.getBalance({ address: PROXY_DEPLOYMENT_SIGNER });
   if (balance < PROXY_DEPLOYMENT_COST) {

@@ -9,7 +9,10 @@ export type Sql = postgres.Sql;
  */
 export const DATABASE_TIMEOUTS = { statementMs: 30_000, idleInTransactionMs: 60_000 } as const;
 
-export function createSql(url: string, options: { max?: number; statementTimeoutMs?: number; idleInTransactionTimeoutMs?: number } = {}): Sql {
+export function createSql(
+  url: string,
+  options: { max?: number; statementTimeoutMs?: number; idleInTransactionTimeoutMs?: number } = {},
+): Sql {
   return postgres(url, {
     max: options.max ?? 10,
     onnotice: () => undefined,
@@ -45,7 +48,10 @@ export function pipelined<T extends readonly Statement[]>(queries: readonly [...
  * all. Each round trip costs the process a socket write and a wake-up of the Postgres backend, which on a loaded
  * machine is most of a short statement's cost, and a lock taken in the transaction is held for no round trip at all.
  */
-export async function transactionInOneRoundTrip<T extends readonly Statement[]>(sql: Sql, statements: (tx: postgres.ReservedSql) => readonly [...T]): Promise<Answers<T>> {
+export async function transactionInOneRoundTrip<T extends readonly Statement[]>(
+  sql: Sql,
+  statements: (tx: postgres.ReservedSql) => readonly [...T],
+): Promise<Answers<T>> {
   const tx = await sql.reserve();
   try {
     const sent = [tx`begin`, ...statements(tx), tx`commit`];

@@ -16,7 +16,9 @@ export class MigrationError extends Error {
 }
 
 export async function migrate(sql: Sql, log: (line: string) => void = () => undefined): Promise<string[]> {
-  const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort();
+  const files = readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
   return sql.begin(async (tx) => {
     // A migration may rewrite a large table: the pool's statement limit does not apply to it.
     await tx`set local statement_timeout = 0`;
@@ -26,12 +28,16 @@ export async function migrate(sql: Sql, log: (line: string) => void = () => unde
       checksum text not null,
       applied_at timestamptz not null default now()
     )`;
-    const applied = new Map((await tx<{ name: string; checksum: string }[]>`select name, checksum from schema_migrations`).map((r) => [r.name, r.checksum]));
+    const applied = new Map(
+      (await tx<{ name: string; checksum: string }[]>`select name, checksum from schema_migrations`).map((r) => [r.name, r.checksum]),
+    );
     // Files run in name order, so a database that holds migrations but not the first file was built by files that
     // are gone (the ones squashed into the baseline): applying the baseline over them would fail half-way.
     const [first] = files;
     if (first && applied.size > 0 && !applied.has(first)) {
-      throw new MigrationError(`the database was migrated before ${first} (it records ${[...applied.keys()].sort().join(', ')}); recreate it: with the embedded Postgres, delete DATA_DIR`);
+      throw new MigrationError(
+        `the database was migrated before ${first} (it records ${[...applied.keys()].sort().join(', ')}); recreate it: with the embedded Postgres, delete DATA_DIR`,
+      );
     }
     const ran: string[] = [];
     for (const file of files) {

@@ -114,7 +114,11 @@ export function grantStatements(role: ServiceRole): string[] {
 
 /** Grants each existing service role its rights; roles the operator has not made are skipped. */
 export async function grantServiceRoles(sql: Queryable): Promise<ServiceRole[]> {
-  const existing = new Set((await sql<{ rolname: string }[]>`select rolname from pg_roles where rolname = any(${SERVICE_ROLES as unknown as string[]})`).map((r) => r.rolname));
+  const existing = new Set(
+    (await sql<{ rolname: string }[]>`select rolname from pg_roles where rolname = any(${SERVICE_ROLES as unknown as string[]})`).map(
+      (r) => r.rolname,
+    ),
+  );
   const granted = SERVICE_ROLES.filter((role) => existing.has(role));
   for (const role of granted) for (const statement of grantStatements(role)) await sql.unsafe(statement);
   return granted;

@@ -35,7 +35,9 @@ export function createApiMetrics(sql: Sql): ApiMetrics {
     async read() {
       const rows = await sql<{ status: string; mode: string; count: number }[]>`
         select status, mode, count(*)::int as count from sessions group by status, mode`;
-      return SESSION_STATUSES.flatMap((status) => MODES.map((mode) => [{ status, mode }, rows.find((r) => r.status === status && r.mode === mode)?.count ?? 0] as const));
+      return SESSION_STATUSES.flatMap((status) =>
+        MODES.map((mode) => [{ status, mode }, rows.find((r) => r.status === status && r.mode === mode)?.count ?? 0] as const),
+      );
     },
   });
   registerTreasuryMetrics(registry, sql);

@@ -17,7 +17,8 @@ export function startMetricsServer(registry: Registry, host: string, port: numbe
     }
     registry.metrics().then(
       (body) => response.writeHead(200, { 'content-type': registry.contentType }).end(body),
-      (error: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(error instanceof Error ? error.message : 'metrics failed'),
+      (error: unknown) =>
+        response.writeHead(500, { 'content-type': 'text/plain' }).end(error instanceof Error ? error.message : 'metrics failed'),
     );
   });
   return new Promise((resolve, reject) => {

@@ -15,7 +15,21 @@ const LEVELS: Record<number, { label: string; style: Style }> = {
 };
 
 /** Fields the line's own layout shows, or that say little to a person at a terminal (Temporal's task token, run id). */
-const LAYOUT = new Set(['level', 'time', 'msg', 'service', 'name', 'pid', 'hostname', 'taskToken', 'namespace', 'isLocal', 'sdkComponent', 'workflowRunId', 'activityId']);
+const LAYOUT = new Set([
+  'level',
+  'time',
+  'msg',
+  'service',
+  'name',
+  'pid',
+  'hostname',
+  'taskToken',
+  'namespace',
+  'isLocal',
+  'sdkComponent',
+  'workflowRunId',
+  'activityId',
+]);
 
 function flatten(prefix: string, value: unknown, out: string[]): void {
   if (value && typeof value === 'object' && !Array.isArray(value)) {

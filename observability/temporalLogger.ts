@@ -8,9 +8,15 @@ import { errorFields, type Logger } from './logger';
  * The SDK's lines about a set-up that is as intended: the signer worker runs activities only and no worker
  * serves Nexus, so these say nothing is wrong (the first is a WARN, which would read as a problem).
  */
-const AS_INTENDED = new Set(['No workflows registered, not polling for workflow tasks', 'No Nexus services registered, not polling for Nexus tasks']);
+const AS_INTENDED = new Set([
+  'No workflows registered, not polling for workflow tasks',
+  'No Nexus services registered, not polling for Nexus tasks',
+]);
 
-const PINO_LEVEL = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const satisfies Record<LogLevel, string>;
+const PINO_LEVEL = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const satisfies Record<
+  LogLevel,
+  string
+>;
 
 /** Errors become class and message only, like every other line (a stack would show SQL and file paths). */
 function fields(meta: LogMetadata | undefined): Record<string, unknown> {

@@ -33,7 +33,13 @@ export function registerTransferMetrics(registry: Registry, sql: Sql): void {
       const rows = await inFlight(sql);
       return MODES.flatMap((mode) =>
         CHAINS.flatMap((chain) =>
-          IN_FLIGHT_STAGES.map((stage) => [{ mode, chain, stage }, rows.find((r) => r.mode === mode && r.source_chain === chain && r.stage === stage)?.count ?? 0] as const),
+          IN_FLIGHT_STAGES.map(
+            (stage) =>
+              [
+                { mode, chain, stage },
+                rows.find((r) => r.mode === mode && r.source_chain === chain && r.stage === stage)?.count ?? 0,
+              ] as const,
+          ),
         ),
       );
     },

@@ -18,15 +18,25 @@ const OLDER_THAN_SECONDS = [0, 60, 600, 3600] as const;
 type AgedRow = { key: string; counts: number[] };
 
 /** Counts per key and age threshold, every pair reported (zero included) so series never vanish. */
-function agedSamples<L extends string>(keys: ReadonlyArray<Record<L, string>>, rows: readonly AgedRow[], keyOf: (labels: Record<L, string>) => string): Array<Sample<L | 'older_than_seconds'>> {
+function agedSamples<L extends string>(
+  keys: ReadonlyArray<Record<L, string>>,
+  rows: readonly AgedRow[],
+  keyOf: (labels: Record<L, string>) => string,
+): Array<Sample<L | 'older_than_seconds'>> {
   return keys.flatMap((labels) => {
     const counts = rows.find((r) => r.key === keyOf(labels))?.counts ?? [];
-    return OLDER_THAN_SECONDS.map((threshold, i) => [{ ...labels, older_than_seconds: String(threshold) } as Record<L | 'older_than_seconds', string>, counts[i] ?? 0] as const);
+    return OLDER_THAN_SECONDS.map(
+      (threshold, i) =>
+        [{ ...labels, older_than_seconds: String(threshold) } as Record<L | 'older_than_seconds', string>, counts[i] ?? 0] as const,
+    );
   });
 }
 
 /** The count(*) filters of an AgedRow's counts, over a table's created_at. */
-const agedCounts = (sql: Sql) => sql.unsafe(`array[${OLDER_THAN_SECONDS.map((s) => `count(*) filter (where created_at <= now() - interval '${s} seconds')::int`).join(', ')}] as counts`);
+const agedCounts = (sql: Sql) =>
+  sql.unsafe(
+    `array[${OLDER_THAN_SECONDS.map((s) => `count(*) filter (where created_at <= now() - interval '${s} seconds')::int`).join(', ')}] as counts`,
+  );
 
 export function registerTreasuryMetrics(registry: Registry, sql: Sql): void {
   scrapedGauge(registry, {
@@ -35,7 +45,9 @@ export function registerTreasuryMetrics(registry: Registry, sql: Sql): void {
     labelNames: ['mode', 'asset'],
     read: async () =>
       (await lastReconciliationRuns(sql)).flatMap((run) =>
-        run.balances.filter((b) => b.account === ACCOUNT.treasury).map((b) => [{ mode: run.mode, asset: b.asset }, Number(b.observed)] as const),
+        run.balances
+          .filter((b) => b.account === ACCOUNT.treasury)
+          .map((b) => [{ mode: run.mode, asset: b.asset }, Number(b.observed)] as const),
       ),
   });
   scrapedGauge(registry, {
@@ -90,7 +102,11 @@ export function registerTreasuryMetrics(registry: Registry, sql: Sql): void {
     async read() {
       const rows = await sql<AgedRow[]>`
         select status as key, ${agedCounts(sql)} from chain_intents where status in ('prepared', 'signed', 'broadcast') group by status`;
-      return agedSamples(UNCONFIRMED_INTENTS.map((status) => ({ status })), rows, (l) => l.status);
+      return agedSamples(
+        UNCONFIRMED_INTENTS.map((status) => ({ status })),
+        rows,
+        (l) => l.status,
+      );
     },
   });
 }

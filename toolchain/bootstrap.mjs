@@ -19,6 +19,7 @@ const steps = {
     ['tsc', '--noEmit'],
     ['eslint', '--max-warnings', '0', '.'],
     ['depcruise', '--config', '.dependency-cruiser.cjs', '.'],
+    ['prettier', '--check', '.'],
     ['vitest', 'run'],
   ],
 };

@@ -32,7 +32,9 @@ function provisionTemporalCli(): void {
   }
   const go = onPath('go');
   if (!go) {
-    say(`✖ go not found: cannot build the Temporal CLI ${TEMPORAL_CLI_VERSION}; install Go or set TEMPORAL_CLI_PATH (falling back to the Temporal SDK's download, which needs internet)`);
+    say(
+      `✖ go not found: cannot build the Temporal CLI ${TEMPORAL_CLI_VERSION}; install Go or set TEMPORAL_CLI_PATH (falling back to the Temporal SDK's download, which needs internet)`,
+    );
     return;
   }
   const started = Date.now();
@@ -54,7 +56,9 @@ function provisionTestServerClasspath(): boolean {
   }
   const missing = ['java', 'mvn'].filter((tool) => !onPath(tool));
   if (missing.length > 0) {
-    say(`✖ ${missing.join(' and ')} not found: cannot fetch the Java time-skipping test server; install a JDK 17+ and Maven (falling back to the Temporal SDK's download, which needs internet)`);
+    say(
+      `✖ ${missing.join(' and ')} not found: cannot fetch the Java time-skipping test server; install a JDK 17+ and Maven (falling back to the Temporal SDK's download, which needs internet)`,
+    );
     return false;
   }
   const started = Date.now();
@@ -93,7 +97,11 @@ async function provisionTestServerArchive(): Promise<void> {
     child.kill('SIGTERM');
     await exited;
   }
-  say(existsSync(testServerArchive) ? `Temporal test server: archive written in ${seconds(started)}` : 'Temporal test server: this JVM wrote no archive; starts will be slower');
+  say(
+    existsSync(testServerArchive)
+      ? `Temporal test server: archive written in ${seconds(started)}`
+      : 'Temporal test server: this JVM wrote no archive; starts will be slower',
+  );
 }
 
 const CHROMIUM = '/usr/bin/chromium';

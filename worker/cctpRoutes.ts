@@ -17,9 +17,16 @@ const RPC_TIMEOUT_MS = 10_000;
 const USDC_BASE_UNITS = 1_000_000n;
 
 /** The relayer key and its chain writers' settings are the sweeps' (config/evmSweeps.ts): one relayer, one nonce sequence per chain. */
-export type CctpRouteConfig = Pick<Config, 'evmSweeps' | 'depositCollectors' | 'cctpAttestationUrl' | 'cctpFastChains' | 'transferMinimumUsdc'>;
+export type CctpRouteConfig = Pick<
+  Config,
+  'evmSweeps' | 'depositCollectors' | 'cctpAttestationUrl' | 'cctpFastChains' | 'transferMinimumUsdc'
+>;
 
-export function cctpRoutesFromConfig(config: CctpRouteConfig, registry: ChainRegistry, treasuries: Partial<Record<Mode, TreasuryPayoutDeps>>): CctpRoutes {
+export function cctpRoutesFromConfig(
+  config: CctpRouteConfig,
+  registry: ChainRegistry,
+  treasuries: Partial<Record<Mode, TreasuryPayoutDeps>>,
+): CctpRoutes {
   const routes: CctpRoutes = {};
   const attestation = createAttestationClient({ baseUrl: config.cctpAttestationUrl });
   for (const mode of ['test', 'live'] as const) {

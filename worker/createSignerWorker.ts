@@ -44,7 +44,18 @@ export function createSignerWorker(deps: SignerWorkerDeps): Promise<Worker> {
 const MODES: readonly Mode[] = ['test', 'live'];
 const USDC_BASE_UNITS = 1_000_000n;
 
-type SignerConfig = Pick<Config, 'depositMnemonics' | 'solanaTreasuryKeys' | 'solanaTreasuryAddresses' | 'solanaPayoutMemo' | 'settlementRpcRecheckAboveUsdc' | 'databaseUrl' | 'evmSweeps' | 'tronSweeps' | 'tronDepositCollectors'> &
+type SignerConfig = Pick<
+  Config,
+  | 'depositMnemonics'
+  | 'solanaTreasuryKeys'
+  | 'solanaTreasuryAddresses'
+  | 'solanaPayoutMemo'
+  | 'settlementRpcRecheckAboveUsdc'
+  | 'databaseUrl'
+  | 'evmSweeps'
+  | 'tronSweeps'
+  | 'tronDepositCollectors'
+> &
   CctpRouteConfig;
 
 /**
@@ -61,30 +72,51 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
   const relayers = MODES.filter((mode) => config.evmSweeps.relayerKeys[mode] !== undefined);
   const tronRelayers = MODES.filter((mode) => config.tronSweeps.relayerKeys[mode] !== undefined);
   // With a database, the Solana addresses derived ahead go to the pool (activities/depositAddresses/solanaAddressPool.ts).
-  if (modes.length === 0 && relayers.length === 0 && tronRelayers.length === 0) return { depositSeeds: seeds, ...(config.databaseUrl ? { addressPool: createSql(config.databaseUrl, { max: 2 }) } : {}) };
+  if (modes.length === 0 && relayers.length === 0 && tronRelayers.length === 0)
+    return { depositSeeds: seeds, ...(config.databaseUrl ? { addressPool: createSql(config.databaseUrl, { max: 2 }) } : {}) };
   if (!config.databaseUrl) {
     const given = modes.length > 0 ? 'a SOLANA_TREASURY_KEY_*' : relayers.length > 0 ? 'an EVM_RELAYER_KEY_*' : 'a TRON_RELAYER_KEY_*';
-    throw new ConfigError(`invalid configuration: DATABASE_URL: is required by the signer when ${given} is set (payouts and sweeps are recorded before they are signed)`);
+    throw new ConfigError(
+      `invalid configuration: DATABASE_URL: is required by the signer when ${given} is set (payouts and sweeps are recorded before they are signed)`,
+    );
   }
   const chainsConfig = chains ?? loadChainsConfig();
   const registry = createChainRegistry(chainsConfig);
   const sql = createSql(config.databaseUrl, { max: 4 });
   const evmSweepers = evmSweepersFromConfig(config.evmSweeps, registry, sql, { depositSeeds: seeds, collectors: config.depositCollectors });
-  const tronSweepers = tronSweepersFromConfig({ tronSweeps: config.tronSweeps, batchSize: config.evmSweeps.batchSize }, chainsConfig, registry, sql, { depositSeeds: seeds, collectors: config.tronDepositCollectors });
+  const tronSweepers = tronSweepersFromConfig(
+    { tronSweeps: config.tronSweeps, batchSize: config.evmSweeps.batchSize },
+    chainsConfig,
+    registry,
+    sql,
+    { depositSeeds: seeds, collectors: config.tronDepositCollectors },
+  );
   if (modes.length === 0) return { depositSeeds: seeds, addressPool: sql, evmSweepers, tronSweepers };
-  const verifyDepositBacking = createDepositBackingCheck({ sql, registry, rereadAboveUsdcBaseUnits: BigInt(config.settlementRpcRecheckAboveUsdc) * USDC_BASE_UNITS });
+  const verifyDepositBacking = createDepositBackingCheck({
+    sql,
+    registry,
+    rereadAboveUsdcBaseUnits: BigInt(config.settlementRpcRecheckAboveUsdc) * USDC_BASE_UNITS,
+  });
   const treasuries: Partial<Record<Mode, TreasuryPayoutDeps>> = {};
   for (const mode of modes) {
     const network = networkForMode(mode);
     const variable = `SOLANA_TREASURY_KEY_${mode.toUpperCase()}`;
     const [rpcUrl] = registry.get('solana', network).rpcUrls;
-    if (!rpcUrl) throw new ConfigError(`invalid configuration: ${variable}: needs RPC_URLS_SOLANA_${network.toUpperCase()}, the network its treasury pays on`);
+    if (!rpcUrl)
+      throw new ConfigError(
+        `invalid configuration: ${variable}: needs RPC_URLS_SOLANA_${network.toUpperCase()}, the network its treasury pays on`,
+      );
     const usdc = registry.token('solana', network, 'USDC');
-    if (!usdc) throw new ConfigError(`invalid configuration: ${variable}: no USDC mint on solana ${network} (TOKEN_USDC_SOLANA_${network.toUpperCase()})`);
+    if (!usdc)
+      throw new ConfigError(
+        `invalid configuration: ${variable}: no USDC mint on solana ${network} (TOKEN_USDC_SOLANA_${network.toUpperCase()})`,
+      );
     const treasury = await createKeyPairSignerFromBytes(base58.decode((config.solanaTreasuryKeys[mode] as string).trim()));
     const published = config.solanaTreasuryAddresses[mode];
     if (published && published !== treasury.address) {
-      throw new ConfigError(`invalid configuration: SOLANA_TREASURY_ADDRESS_${mode.toUpperCase()}: is not the address of ${variable} (${treasury.address}); reconciliation would watch the wrong wallet`);
+      throw new ConfigError(
+        `invalid configuration: SOLANA_TREASURY_ADDRESS_${mode.toUpperCase()}: is not the address of ${variable} (${treasury.address}); reconciliation would watch the wrong wallet`,
+      );
     }
     treasuries[mode] = {
       sql,
@@ -95,12 +127,23 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
       verifyDepositBacking,
     };
   }
-  return { depositSeeds: seeds, addressPool: sql, treasuries, evmSweepers, tronSweepers, cctpRoutes: cctpRoutesFromConfig(config, registry, treasuries) };
+  return {
+    depositSeeds: seeds,
+    addressPool: sql,
+    treasuries,
+    evmSweepers,
+    tronSweepers,
+    cctpRoutes: cctpRoutesFromConfig(config, registry, treasuries),
+  };
 }
 
 /** The database pools the signer's treasuries, sweepers and Solana address pool write through (one, shared), to end at shutdown. */
 export function signerDatabasePools(signer: SignerDeps): Sql[] {
-  const holders = [...Object.values(signer.treasuries ?? {}), ...Object.values(signer.evmSweepers ?? {}), ...Object.values(signer.tronSweepers ?? {})];
+  const holders = [
+    ...Object.values(signer.treasuries ?? {}),
+    ...Object.values(signer.evmSweepers ?? {}),
+    ...Object.values(signer.tronSweepers ?? {}),
+  ];
   return [...new Set([...holders.map((holder) => holder.sql), ...(signer.addressPool ? [signer.addressPool] : [])])];
 }
 
@@ -108,6 +151,8 @@ export function signerDatabasePools(signer: SignerDeps): Sql[] {
 export function treasuryAddressVariables(signer: SignerDeps): string[] {
   return MODES.map((mode) => {
     const treasury = signer.treasuries?.[mode]?.treasury.address;
-    return treasury ? `SOLANA_TREASURY_ADDRESS_${mode.toUpperCase()}=${treasury}` : `# no SOLANA_TREASURY_KEY_${mode.toUpperCase()}: no ${mode} treasury`;
+    return treasury
+      ? `SOLANA_TREASURY_ADDRESS_${mode.toUpperCase()}=${treasury}`
+      : `# no SOLANA_TREASURY_KEY_${mode.toUpperCase()}: no ${mode} treasury`;
   });
 }

@@ -29,7 +29,10 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): Promise<Worker> {
     taskQueue: webhookTaskQueue(deps.sessionTaskQueue),
     // The session workers' bundle: only webhookDelivery is ever started on this queue.
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath }),
-    activities: { markWebhookFailed: createWebhookRecords({ sql: deps.deliveries.sql }).markWebhookFailed, deliverWebhook: heartbeating(createWebhookDeliveries(deps.deliveries).deliverWebhook) },
+    activities: {
+      markWebhookFailed: createWebhookRecords({ sql: deps.deliveries.sql }).markWebhookFailed,
+      deliverWebhook: heartbeating(createWebhookDeliveries(deps.deliveries).deliverWebhook),
+    },
     maxConcurrentActivityTaskExecutions: deps.maxConcurrentDeliveries,
     ...RECOVERY_OPTIONS,
     ...(deps.shutdownGraceTimeMs === undefined ? {} : { shutdownGraceTime: deps.shutdownGraceTimeMs }),

@@ -25,7 +25,12 @@ export interface HdSweepMaterial {
   collectors: Record<Mode, string | undefined>;
 }
 
-export function evmSweepersFromConfig(config: EvmSweepConfig, registry: ChainRegistry, sql: Sql, hd: HdSweepMaterial): Partial<Record<EvmSweeperKey, EvmSweepDeps>> {
+export function evmSweepersFromConfig(
+  config: EvmSweepConfig,
+  registry: ChainRegistry,
+  sql: Sql,
+  hd: HdSweepMaterial,
+): Partial<Record<EvmSweeperKey, EvmSweepDeps>> {
   const sweepers: Partial<Record<EvmSweeperKey, EvmSweepDeps>> = {};
   for (const mode of MODES) {
     const key = config.relayerKeys[mode];

@@ -46,10 +46,19 @@ export async function startInProcessWorkers(deps: InProcessWorkersDeps): Promise
       maxConcurrentDeliveries: deps.maxConcurrentDeliveries,
       workflowBundle,
     }),
-    await createSignerWorker({ connection: deps.connection, namespace: deps.namespace, sessionTaskQueue: deps.taskQueue, signer: deps.signer }),
+    await createSignerWorker({
+      connection: deps.connection,
+      namespace: deps.namespace,
+      sessionTaskQueue: deps.taskQueue,
+      signer: deps.signer,
+    }),
   ];
   const running = Promise.all(workers.map((worker) => worker.run()));
-  const pool = deps.signer.addressPool && keepSolanaAddressPoolAhead(deps.signer.addressPool, deps.signer.depositSeeds, (message, fields) => Runtime.instance().logger.warn(message, fields));
+  const pool =
+    deps.signer.addressPool &&
+    keepSolanaAddressPoolAhead(deps.signer.addressPool, deps.signer.depositSeeds, (message, fields) =>
+      Runtime.instance().logger.warn(message, fields),
+    );
   return {
     async stop() {
       for (const worker of workers) worker.shutdown();

@@ -12,14 +12,26 @@ export interface ReconciliationSweeper {
   stop(): Promise<void>;
 }
 
-export function startReconciliationSweeper(sql: Sql, views: readonly TreasuryView[], intervalMinutes: number, logger: Logger): ReconciliationSweeper | undefined {
+export function startReconciliationSweeper(
+  sql: Sql,
+  views: readonly TreasuryView[],
+  intervalMinutes: number,
+  logger: Logger,
+): ReconciliationSweeper | undefined {
   if (intervalMinutes === 0 || views.length === 0) return undefined;
   const intervalMs = intervalMinutes * 60_000;
   const reconcile = async (view: TreasuryView) => {
     try {
       const run = await reconcileLedger(view, sql);
-      const differences = run.differences.map((d) => ({ account: d.account, asset: d.asset, ledger: d.ledger.toString(), observed: d.observed.toString(), difference: d.difference.toString() }));
-      if (differences.length > 0) logger.warn({ mode: view.mode, run: run.id, differences }, 'ledger and chain differ (checkout-admin ledger reconcile --last)');
+      const differences = run.differences.map((d) => ({
+        account: d.account,
+        asset: d.asset,
+        ledger: d.ledger.toString(),
+        observed: d.observed.toString(),
+        difference: d.difference.toString(),
+      }));
+      if (differences.length > 0)
+        logger.warn({ mode: view.mode, run: run.id, differences }, 'ledger and chain differ (checkout-admin ledger reconcile --last)');
       else logger.info({ mode: view.mode, run: run.id }, 'ledger and chain agree');
     } catch (error) {
       logger.error({ mode: view.mode, err: errorFields(error) }, 'reconciliation failed; the next one retries');
@@ -28,7 +40,9 @@ export function startReconciliationSweeper(sql: Sql, views: readonly TreasuryVie
   const sweep = async () => {
     let recent = new Set<string>();
     try {
-      recent = new Set((await lastReconciliationRuns(sql)).filter((run) => Date.now() - run.ranAt.getTime() < intervalMs / 2).map((run) => run.mode));
+      recent = new Set(
+        (await lastReconciliationRuns(sql)).filter((run) => Date.now() - run.ranAt.getTime() < intervalMs / 2).map((run) => run.mode),
+      );
     } catch (error) {
       logger.error({ err: errorFields(error) }, 'reading the last reconciliation failed; reconciling every mode');
     }

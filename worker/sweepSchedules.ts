@@ -5,7 +5,14 @@
 // them at start: the first creates them, the others (and later starts) update them to the configured interval, so a
 // restart with a new interval takes effect; 0 pauses them. A mode whose signer holds no treasury (or no relayer) runs
 // and returns at once.
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec, type Workflow } from '@temporalio/client';
+import {
+  ScheduleAlreadyRunning,
+  ScheduleOverlapPolicy,
+  type Client,
+  type ScheduleOptionsStartWorkflowAction,
+  type ScheduleSpec,
+  type Workflow,
+} from '@temporalio/client';
 import type { Config } from '../config/env';
 import type { ChainRegistry } from '../domain/chains/chainRegistry';
 import { FORWARDER_CHAINS, type ForwarderChain } from '../domain/sweeps/evmSweepPlan';
@@ -43,7 +50,10 @@ const evmAction = (scope: SweepEvmDepositsInput, taskQueue: string): ScheduleOpt
  * deposit addresses are swept to (EVM_DEPOSIT_COLLECTOR_<MODE>, TRON_DEPOSIT_COLLECTOR_<MODE>); of those, each chain of its network with an RPC
  * endpoint (the indexer's: no deposits are seen without it), each token the chain has there.
  */
-export function evmSweepScopes(config: Pick<Config, 'depositForwarders' | 'depositCollectors' | 'tronDepositCollectors'>, registry: ChainRegistry): SweepEvmDepositsInput[] {
+export function evmSweepScopes(
+  config: Pick<Config, 'depositForwarders' | 'depositCollectors' | 'tronDepositCollectors'>,
+  registry: ChainRegistry,
+): SweepEvmDepositsInput[] {
   const swept = (mode: Mode, chain: ForwarderChain) =>
     chain === 'tron'
       ? config.depositForwarders[mode].tron !== undefined || config.tronDepositCollectors[mode] !== undefined
@@ -56,22 +66,43 @@ export function evmSweepScopes(config: Pick<Config, 'depositForwarders' | 'depos
   );
 }
 
-async function ensureSchedule<W extends Workflow>(client: Client, scheduleId: string, action: ScheduleOptionsStartWorkflowAction<W>, intervalSeconds: number): Promise<void> {
+async function ensureSchedule<W extends Workflow>(
+  client: Client,
+  scheduleId: string,
+  action: ScheduleOptionsStartWorkflowAction<W>,
+  intervalSeconds: number,
+): Promise<void> {
   const paused = intervalSeconds === 0;
   const note = paused ? 'SWEEP_INTERVAL_SECONDS=0' : `every ${intervalSeconds} s`;
   try {
-    await client.schedule.create({ scheduleId, spec: spec(intervalSeconds), action, policies: { overlap: ScheduleOverlapPolicy.SKIP }, state: { paused, note } });
+    await client.schedule.create({
+      scheduleId,
+      spec: spec(intervalSeconds),
+      action,
+      policies: { overlap: ScheduleOverlapPolicy.SKIP },
+      state: { paused, note },
+    });
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
     const handle = client.schedule.getHandle(scheduleId);
-    await handle.update((previous) => ({ ...previous, spec: spec(intervalSeconds), action, policies: { ...previous.policies, overlap: ScheduleOverlapPolicy.SKIP } }));
+    await handle.update((previous) => ({
+      ...previous,
+      spec: spec(intervalSeconds),
+      action,
+      policies: { ...previous.policies, overlap: ScheduleOverlapPolicy.SKIP },
+    }));
     const { state } = await handle.describe();
     if (paused && !state.paused) await handle.pause(note);
     if (!paused && state.paused) await handle.unpause(note);
   }
 }
 
-export async function ensureSweepSchedules(client: Client, options: { taskQueue: string; intervalSeconds: number; evmScopes?: readonly SweepEvmDepositsInput[] }): Promise<void> {
-  for (const mode of MODES) await ensureSchedule(client, sweepScheduleId(mode), solanaAction(mode, options.taskQueue), options.intervalSeconds);
-  for (const scope of options.evmScopes ?? []) await ensureSchedule(client, evmSweepScheduleId(scope), evmAction(scope, options.taskQueue), options.intervalSeconds);
+export async function ensureSweepSchedules(
+  client: Client,
+  options: { taskQueue: string; intervalSeconds: number; evmScopes?: readonly SweepEvmDepositsInput[] },
+): Promise<void> {
+  for (const mode of MODES)
+    await ensureSchedule(client, sweepScheduleId(mode), solanaAction(mode, options.taskQueue), options.intervalSeconds);
+  for (const scope of options.evmScopes ?? [])
+    await ensureSchedule(client, evmSweepScheduleId(scope), evmAction(scope, options.taskQueue), options.intervalSeconds);
 }

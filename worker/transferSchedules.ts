@@ -3,7 +3,13 @@
 // a transfer when the chain's collector holds TRANSFER_MINIMUM_USDC or more and none is in flight, and otherwise
 // makes sure the one in flight has its workflow. Every worker replica ensures them at start, as the sweep
 // schedules (worker/sweepSchedules.ts); 0 pauses them. A pair the signer has no route for runs and returns at once.
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsStartWorkflowAction, type ScheduleSpec } from '@temporalio/client';
+import {
+  ScheduleAlreadyRunning,
+  ScheduleOverlapPolicy,
+  type Client,
+  type ScheduleOptionsStartWorkflowAction,
+  type ScheduleSpec,
+} from '@temporalio/client';
 import { CCTP_SOURCE_DOMAINS, type CctpSourceChain } from '../domain/cctp/domains';
 import { transferScheduleId } from '../domain/cctp/transferWorkflowIds';
 import type { Mode } from '../domain/wire/session';
@@ -36,7 +42,11 @@ export async function ensureTransferSchedules(client: Client, options: { taskQue
       } catch (error) {
         if (!(error instanceof ScheduleAlreadyRunning)) throw error;
         const handle = client.schedule.getHandle(scheduleId);
-        await handle.update((previous) => ({ ...previous, ...wanted, policies: { ...previous.policies, overlap: ScheduleOverlapPolicy.SKIP } }));
+        await handle.update((previous) => ({
+          ...previous,
+          ...wanted,
+          policies: { ...previous.policies, overlap: ScheduleOverlapPolicy.SKIP },
+        }));
         const { state } = await handle.describe();
         if (paused && !state.paused) await handle.pause(note);
         if (!paused && state.paused) await handle.unpause(note);

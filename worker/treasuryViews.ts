@@ -30,17 +30,34 @@ function collectorViews(collector: string | undefined, mode: Mode, registry: Cha
 }
 
 /** One view per mode given a treasury address; a mode without one is not reconciled. */
-export function treasuryViewsFromConfig(config: Pick<Config, 'solanaTreasuryAddresses'> & Partial<Pick<Config, 'depositCollectors'>>, registry: ChainRegistry): TreasuryView[] {
+export function treasuryViewsFromConfig(
+  config: Pick<Config, 'solanaTreasuryAddresses'> & Partial<Pick<Config, 'depositCollectors'>>,
+  registry: ChainRegistry,
+): TreasuryView[] {
   return MODES.flatMap((mode) => {
     const treasury = config.solanaTreasuryAddresses[mode];
     if (!treasury) return [];
     const network = networkForMode(mode);
     const variable = `SOLANA_TREASURY_ADDRESS_${mode.toUpperCase()}`;
     const [rpcUrl] = registry.get('solana', network).rpcUrls;
-    if (!rpcUrl) throw new ConfigError(`invalid configuration: ${variable}: needs RPC_URLS_SOLANA_${network.toUpperCase()}, the network its treasury is on`);
+    if (!rpcUrl)
+      throw new ConfigError(
+        `invalid configuration: ${variable}: needs RPC_URLS_SOLANA_${network.toUpperCase()}, the network its treasury is on`,
+      );
     const usdc = registry.token('solana', network, 'USDC');
-    if (!usdc) throw new ConfigError(`invalid configuration: ${variable}: no USDC mint on solana ${network} (TOKEN_USDC_SOLANA_${network.toUpperCase()})`);
+    if (!usdc)
+      throw new ConfigError(
+        `invalid configuration: ${variable}: no USDC mint on solana ${network} (TOKEN_USDC_SOLANA_${network.toUpperCase()})`,
+      );
     const collectors = collectorViews(config.depositCollectors?.[mode], mode, registry);
-    return [{ mode, rpc: createSolanaRpc(rpcUrl), treasury: address(treasury), usdcMint: address(usdc.address), ...(collectors.length > 0 ? { collectors } : {}) }];
+    return [
+      {
+        mode,
+        rpc: createSolanaRpc(rpcUrl),
+        treasury: address(treasury),
+        usdcMint: address(usdc.address),
+        ...(collectors.length > 0 ? { collectors } : {}),
+      },
+    ];
   });
 }

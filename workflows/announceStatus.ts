@@ -34,11 +34,24 @@ export async function announceStatus(record: SessionRecord, state: SessionState,
         }
       : {}),
     ...(state.settlement
-      ? { settlement: { amountUsdcBaseUnits: state.settlement.amountUsdc, settledAt: state.settlement.settledAt, reference: state.settlement.reference, provider: state.settlement.provider } }
+      ? {
+          settlement: {
+            amountUsdcBaseUnits: state.settlement.amountUsdc,
+            settledAt: state.settlement.settledAt,
+            reference: state.settlement.reference,
+            provider: state.settlement.provider,
+          },
+        }
       : {}),
     timestamp: at,
   });
-  const deliveryId = await records.createWebhookDelivery({ sessionId: record.sessionId, mode: record.mode, statusVersion: state.version, url: record.webhookUrl, content });
+  const deliveryId = await records.createWebhookDelivery({
+    sessionId: record.sessionId,
+    mode: record.mode,
+    statusVersion: state.version,
+    url: record.webhookUrl,
+    content,
+  });
   try {
     await startChild(webhookDelivery, {
       workflowId: deliveryId,

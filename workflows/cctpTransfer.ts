@@ -15,7 +15,8 @@ export interface TransferUsdcInput {
   chain: CctpSourceChain;
 }
 
-export type TransferUsdcResult = { kind: 'no_route' } | { kind: 'idle'; reason: string } | { kind: 'started' | 'in_flight'; transferId: string };
+export type TransferUsdcResult =
+  { kind: 'no_route' } | { kind: 'idle'; reason: string } | { kind: 'started' | 'in_flight'; transferId: string };
 
 export interface CctpTransferInput extends TransferUsdcInput {
   transferId: string;

@@ -90,7 +90,10 @@ async function recordSessionOnce(record: SessionRecord): Promise<boolean> {
   } catch (error) {
     const superseded = activityFailureOfType(error, WorkflowFailure.SessionSuperseded);
     if (!superseded) throw error;
-    log.warn('orphan session workflow ends: its transaction_id belongs to another session', { sessionId: record.sessionId, reason: superseded.message });
+    log.warn('orphan session workflow ends: its transaction_id belongs to another session', {
+      sessionId: record.sessionId,
+      reason: superseded.message,
+    });
     return false;
   }
 }

@@ -10,7 +10,11 @@ import { paymentSetup, signer } from './sessionActivities';
  * (activities/payments/choosePayment.ts). Only a Solana
  * index the signer has not derived ahead costs a signer activity, and a second call with its answer.
  */
-export async function issuePaymentInstructions(record: SessionRecord, selection: PaymentSelection, statusChange: SessionStatusChange | undefined): Promise<PaymentInstructions> {
+export async function issuePaymentInstructions(
+  record: SessionRecord,
+  selection: PaymentSelection,
+  statusChange: SessionStatusChange | undefined,
+): Promise<PaymentInstructions> {
   const choice = { record, selection, ...(statusChange ? { statusChange } : {}) };
   const chosen = await paymentSetup.choosePayment(choice);
   if ('prepared' in chosen) return chosen.prepared;

@@ -11,4 +11,11 @@ export const TokenAttribute = defineSearchAttributeKey('Token', SearchAttributeT
 /** Set by settle_<pay_id> (workflows/settlePayment.ts) at each stage: reserving, submitted, awaiting_liquidity, confirmed. */
 export const SettlementStageAttribute = defineSearchAttributeKey('SettlementStage', SearchAttributeType.KEYWORD);
 
-export const SEARCH_ATTRIBUTES = [MerchantIdAttribute, ExtTransactionIdAttribute, SessionStatusAttribute, ChainAttribute, TokenAttribute, SettlementStageAttribute];
+export const SEARCH_ATTRIBUTES = [
+  MerchantIdAttribute,
+  ExtTransactionIdAttribute,
+  SessionStatusAttribute,
+  ChainAttribute,
+  TokenAttribute,
+  SettlementStageAttribute,
+];

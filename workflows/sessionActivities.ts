@@ -64,7 +64,12 @@ export const payouts = () =>
     taskQueue: signerTaskQueue(workflowInfo().taskQueue),
     startToCloseTimeout: '2 minutes',
     heartbeatTimeout: HEARTBEAT_TIMEOUT,
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [WorkflowFailure.PayoutRefused] },
+    retry: {
+      initialInterval: '1 second',
+      backoffCoefficient: 2,
+      maximumInterval: '1 minute',
+      nonRetryableErrorTypes: [WorkflowFailure.PayoutRefused],
+    },
   });
 
 /**
@@ -89,5 +94,10 @@ export const transfers = () =>
     taskQueue: signerTaskQueue(workflowInfo().taskQueue),
     startToCloseTimeout: '2 minutes',
     heartbeatTimeout: HEARTBEAT_TIMEOUT,
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [WorkflowFailure.TransferRefused] },
+    retry: {
+      initialInterval: '1 second',
+      backoffCoefficient: 2,
+      maximumInterval: '1 minute',
+      nonRetryableErrorTypes: [WorkflowFailure.TransferRefused],
+    },
   });

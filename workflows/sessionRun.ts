@@ -1,7 +1,14 @@
 // One run of a session workflow: its state, and the steps that change it. Each step asks the session
 // ledger (domain/session/sessionLedger.ts) what the money means, then moves the status and calls the activities
 // that record and announce it. The workflow function (checkoutSession.ts) feeds it signals and updates.
-import { ApplicationFailure, ChildWorkflowFailure, executeChild, log, ParentClosePolicy, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  ChildWorkflowFailure,
+  executeChild,
+  log,
+  ParentClosePolicy,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { ConfirmedDeposit, DepositObservation, DepositRef } from '../domain/session/deposit';
 import type { PaymentInstructions, PaymentSelection } from '../domain/wire/payment';
@@ -35,7 +42,6 @@ import { issuePaymentInstructions } from './paymentPreparation';
 import { records } from './sessionActivities';
 import { settlePayment } from './settlePayment';
 import { simulateStatus } from './simulateStatus';
-
 
 export type InboxEvent =
   | { kind: 'detected'; deposit: DepositObservation }
@@ -147,7 +153,10 @@ export class SessionRun {
     const source = settlementSource(state, this.terms);
     const backing = state.simulated?.receipt ? 'simulated' : BigInt(state.bankReceivedCents) > 0n ? 'bank' : 'chain';
     const route = await records.settlementRoute({ mode: record.mode, chain: source.chain, token: source.token, backing });
-    if (route === 'unavailable') return this.refuseSettlement(`No ${record.mode} settlement route for ${source.token} on ${source.chain}; funds are held at the deposit address`);
+    if (route === 'unavailable')
+      return this.refuseSettlement(
+        `No ${record.mode} settlement route for ${source.token} on ${source.chain}; funds are held at the deposit address`,
+      );
     const paymentId = paymentIdForSession(record.sessionId);
     try {
       state.settlement = await executeChild(settlePayment, {
@@ -219,14 +228,21 @@ export class SessionRun {
       return this.reconcile(`deposit ${txHash} confirmation refused`);
     }
     const deposit: ConfirmedDeposit = { chain, txHash, logIndex, ...facts };
-    return this.applyDeposit(confirmDeposit(this.state, deposit, this.window(), this.terms), (tx) => `deposit ${tx} confirmed with ${facts.confirmations} confirmations`);
+    return this.applyDeposit(
+      confirmDeposit(this.state, deposit, this.window(), this.terms),
+      (tx) => `deposit ${tx} confirmed with ${facts.confirmations} confirmations`,
+    );
   }
 
   private async applyDeposit(outcome: DepositOutcome, reason: (txHash: string) => string): Promise<void> {
     if (outcome.kind === 'ignored') return;
     const { deposit } = outcome;
     if (outcome.kind === 'refund') {
-      log.warn('deposit recorded for refund, not credited', { sessionId: this.record.sessionId, txHash: deposit.txHash, why: outcome.reason });
+      log.warn('deposit recorded for refund, not credited', {
+        sessionId: this.record.sessionId,
+        txHash: deposit.txHash,
+        why: outcome.reason,
+      });
       this.note(`deposit ${deposit.txHash} recorded for refund: ${outcome.reason}`);
     }
     await records.recordDeposit(this.record.sessionId, this.record.mode, deposit, this.state.receivedBaseUnits);
@@ -255,7 +271,10 @@ export class SessionRun {
     }
     if (this.window().closed) throw refuse(WorkflowFailure.SelectionRefused, `The session is ${this.state.status}`);
     if (hasCreditableDeposit(this.state)) {
-      throw refuse(WorkflowFailure.SelectionRefused, 'A deposit has already been detected for this session; the payment method can no longer change');
+      throw refuse(
+        WorkflowFailure.SelectionRefused,
+        'A deposit has already been detected for this session; the payment method can no longer change',
+      );
     }
     const limit = selectionLimitRefusal(this.state.selectionsMade ?? 0);
     if (limit) throw refuse(WorkflowFailure.SelectionRefused, limit);
@@ -295,7 +314,10 @@ export class SessionRun {
   refuseCancel(): void {
     const underWay = hasPaymentUnderWay(this.state);
     if (this.window().closed || underWay) {
-      throw refuse(WorkflowFailure.CancelRefused, `A session that is ${this.state.status}${underWay ? ' with a payment under way' : ''} cannot be cancelled`);
+      throw refuse(
+        WorkflowFailure.CancelRefused,
+        `A session that is ${this.state.status}${underWay ? ' with a payment under way' : ''} cannot be cancelled`,
+      );
     }
   }
 
@@ -306,6 +328,13 @@ export class SessionRun {
   }
 
   simulate(status: SessionStatus): Promise<void> {
-    return simulateStatus({ record: this.record, state: this.state, terms: this.terms, status, settle: () => this.settle(), moveTo: (s, r) => this.moveTo(s, r) });
+    return simulateStatus({
+      record: this.record,
+      state: this.state,
+      terms: this.terms,
+      status,
+      settle: () => this.settle(),
+      moveTo: (s, r) => this.moveTo(s, r),
+    });
   }
 }

@@ -86,7 +86,13 @@ export async function settlePayment(input: SettlementInput): Promise<SettlementS
       case 'awaiting_liquidity':
         enter('awaiting_liquidity');
         await waitFor(true, { usdcShortfall: answer.usdcShortfall, lamportsShortfall: answer.lamportsShortfall });
-        log.warn('treasury short: payout waits for a top-up', { paymentId, merchantId, mode, usdcShortfall: answer.usdcShortfall, lamportsShortfall: answer.lamportsShortfall });
+        log.warn('treasury short: payout waits for a top-up', {
+          paymentId,
+          merchantId,
+          mode,
+          usdcShortfall: answer.usdcShortfall,
+          lamportsShortfall: answer.lamportsShortfall,
+        });
         await sleep(LIQUIDITY_POLL);
         await continueIfLong(input, { stage: stage ?? 'awaiting_liquidity', waitingForLiquidity: waiting });
         break;
@@ -111,7 +117,12 @@ async function continueIfLong(input: SettlementInput, resumed: NonNullable<Settl
 /** One payout pass; a refused payout fails this workflow with the signer's reason, for the session to record. */
 async function payOnce(input: SettlementInput) {
   try {
-    return await payouts().payTreasuryPayout({ paymentId: input.paymentId, merchantId: input.merchantId, mode: input.mode, amountUsdcBaseUnits: input.amountUsdcBaseUnits });
+    return await payouts().payTreasuryPayout({
+      paymentId: input.paymentId,
+      merchantId: input.merchantId,
+      mode: input.mode,
+      amountUsdcBaseUnits: input.amountUsdcBaseUnits,
+    });
   } catch (error) {
     const refused = activityFailureOfType(error, WorkflowFailure.PayoutRefused);
     throw refused ? ApplicationFailure.nonRetryable(refused.message, WorkflowFailure.PayoutRefused) : error;

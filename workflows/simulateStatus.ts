@@ -43,7 +43,10 @@ export async function simulateStatus(sim: Simulation): Promise<void> {
 }
 
 async function simulatedSelection(record: SessionRecord): Promise<PaymentInstructions> {
-  for (const [token, chains] of Object.entries(record.supportedTokens) as [PaymentInstructions['token'], PaymentInstructions['chain'][]][]) {
+  for (const [token, chains] of Object.entries(record.supportedTokens) as [
+    PaymentInstructions['token'],
+    PaymentInstructions['chain'][],
+  ][]) {
     for (const chain of chains) {
       try {
         return await issuePaymentInstructions(record, { token, chain }, undefined);
@@ -52,5 +55,9 @@ async function simulatedSelection(record: SessionRecord): Promise<PaymentInstruc
       }
     }
   }
-  throw ApplicationFailure.create({ type: WorkflowFailure.SimulateRefused, message: 'No token and chain of this session can be paid in test mode', nonRetryable: true });
+  throw ApplicationFailure.create({
+    type: WorkflowFailure.SimulateRefused,
+    message: 'No token and chain of this session can be paid in test mode',
+    nonRetryable: true,
+  });
 }

@@ -18,7 +18,6 @@ export type SweepSolanaUsdcResult =
 /** While a submitted sweep waits for its block: a few slots. */
 const CONFIRMATION_POLL = '2 seconds';
 
-
 export async function sweepSolanaUsdc({ mode }: SweepSolanaUsdcInput): Promise<SweepSolanaUsdcResult> {
   const plan = await sweeps().planSolanaSweep({ mode, runKey: workflowInfo().workflowId });
   if (plan.status === 'no_treasury') return { kind: 'no_treasury' };

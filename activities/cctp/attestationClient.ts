@@ -26,9 +26,7 @@ export interface AttestedMessage {
 }
 
 export type AttestationLookup =
-  | { state: 'not-seen' }
-  | { state: 'pending'; delayReason: string | null }
-  | { state: 'complete'; messages: AttestedMessage[] };
+  { state: 'not-seen' } | { state: 'pending'; delayReason: string | null } | { state: 'complete'; messages: AttestedMessage[] };
 
 export interface AttestationClient {
   /** The messages of a burn transaction; `not-seen` until Iris has indexed it (a 404, or an empty list). */
@@ -81,10 +79,14 @@ const feesSchema = z.array(
 
 const reattestSchema = z.object({ message: z.string(), nonce: z.string() });
 
-export function createAttestationClient({ baseUrl, timeoutMs = DEFAULT_ATTESTATION_TIMEOUT_MS }: AttestationClientOptions): AttestationClient {
+export function createAttestationClient({
+  baseUrl,
+  timeoutMs = DEFAULT_ATTESTATION_TIMEOUT_MS,
+}: AttestationClientOptions): AttestationClient {
   const base = new URL(baseUrl);
 
-  const failOn = (endpoint: string) => (kind: AttestationErrorKind, detail: string, status?: number) => new AttestationApiError(kind, endpoint, detail, status);
+  const failOn = (endpoint: string) => (kind: AttestationErrorKind, detail: string, status?: number) =>
+    new AttestationApiError(kind, endpoint, detail, status);
   // A 404 is Iris's "not seen yet", not a refusal.
   const request = (endpoint: string, path: string, init: { method: 'GET' | 'POST' }) =>
     fetchJson(new URL(path, base), init, { timeoutMs, fail: failOn(endpoint), passStatuses: [404] });
@@ -94,8 +96,11 @@ export function createAttestationClient({ baseUrl, timeoutMs = DEFAULT_ATTESTATI
     async messages(sourceDomain, transactionHash) {
       const endpoint = 'GET /v2/messages';
       domainOf(sourceDomain);
-      if (!isHex(transactionHash) || transactionHash.length !== 66) throw new AttestationApiError('refused', endpoint, 'a transaction hash is 32 bytes of hex');
-      const { status, body } = await request(endpoint, `/v2/messages/${sourceDomain}?transactionHash=${transactionHash}`, { method: 'GET' });
+      if (!isHex(transactionHash) || transactionHash.length !== 66)
+        throw new AttestationApiError('refused', endpoint, 'a transaction hash is 32 bytes of hex');
+      const { status, body } = await request(endpoint, `/v2/messages/${sourceDomain}?transactionHash=${transactionHash}`, {
+        method: 'GET',
+      });
       if (status === 404) return { state: 'not-seen' };
       const { messages } = parse(endpoint, messagesSchema, body);
       if (messages.length === 0) return { state: 'not-seen' };
@@ -106,7 +111,9 @@ export function createAttestationClient({ baseUrl, timeoutMs = DEFAULT_ATTESTATI
 
     async fees(sourceDomain, destinationDomain) {
       const endpoint = 'GET /v2/burn/USDC/fees';
-      const { status, body } = await request(endpoint, `/v2/burn/USDC/fees/${domainOf(sourceDomain)}/${domainOf(destinationDomain)}`, { method: 'GET' });
+      const { status, body } = await request(endpoint, `/v2/burn/USDC/fees/${domainOf(sourceDomain)}/${domainOf(destinationDomain)}`, {
+        method: 'GET',
+      });
       if (status === 404) throw new AttestationApiError('refused', endpoint, 'no such route', 404);
       return parse(endpoint, feesSchema, body).map(({ finalityThreshold, minimumFee }) => ({ finalityThreshold, minimumFee }));
     },
@@ -122,7 +129,8 @@ export function createAttestationClient({ baseUrl, timeoutMs = DEFAULT_ATTESTATI
 }
 
 function domainOf(domain: number): number {
-  if (!Number.isInteger(domain) || domain < 0 || domain > 0xffff_ffff) throw new AttestationApiError('refused', 'request', `${domain} is not a CCTP domain`);
+  if (!Number.isInteger(domain) || domain < 0 || domain > 0xffff_ffff)
+    throw new AttestationApiError('refused', 'request', `${domain} is not a CCTP domain`);
   return domain;
 }
 
@@ -131,7 +139,8 @@ function domainOf(domain: number): number {
 function attested(endpoint: string, entry: z.infer<typeof messageSchema>): AttestedMessage {
   const message = hexString.safeParse(entry.message);
   const attestation = hexString.safeParse(entry.attestation);
-  if (!message.success || !attestation.success) throw new AttestationApiError('malformed', endpoint, 'a complete message without message or attestation bytes');
+  if (!message.success || !attestation.success)
+    throw new AttestationApiError('malformed', endpoint, 'a complete message without message or attestation bytes');
   let header;
   try {
     header = decodeMessageV2(message.data as Hex);
@@ -139,7 +148,8 @@ function attested(endpoint: string, entry: z.infer<typeof messageSchema>): Attes
     throw new AttestationApiError('malformed', endpoint, 'a complete message that is not a CCTP V2 message');
   }
   // V1 messages (version 0) share the endpoint and would decode as garbage here.
-  if (header.version !== MESSAGE_V2_VERSION) throw new AttestationApiError('malformed', endpoint, `a complete message of version ${header.version}, not CCTP V2`);
+  if (header.version !== MESSAGE_V2_VERSION)
+    throw new AttestationApiError('malformed', endpoint, `a complete message of version ${header.version}, not CCTP V2`);
   const { nonce } = header;
   if (/^0x0*$/.test(nonce)) throw new AttestationApiError('malformed', endpoint, 'a complete message without a nonce');
   return { message: message.data as Hex, attestation: attestation.data as Hex, nonce };

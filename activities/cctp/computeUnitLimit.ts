@@ -7,7 +7,8 @@ export const COMPUTE_BUDGET_PROGRAM = address('ComputeBudget11111111111111111111
 const SET_COMPUTE_UNIT_LIMIT = 2;
 
 export function setComputeUnitLimitInstruction(units: number): Instruction {
-  if (!Number.isInteger(units) || units <= 0 || units > 0xffff_ffff) throw new RangeError(`a compute unit limit is a positive u32, got ${units}`);
+  if (!Number.isInteger(units) || units <= 0 || units > 0xffff_ffff)
+    throw new RangeError(`a compute unit limit is a positive u32, got ${units}`);
   const data = new Uint8Array(5);
   data[0] = SET_COMPUTE_UNIT_LIMIT;
   new DataView(data.buffer).setUint32(1, units, true);

@@ -42,9 +42,15 @@ export async function feeRecipientTokenAccount(rpc: Rpc<GetAccountInfoApi>, usdc
 /** Refuses a message not bound for Solana: the program would fail it after the payer paid the fee. */
 export async function receiveMessageInstruction(input: ReceiveMessageInput): Promise<Instruction> {
   const message = decodeMessageV2(toHex(input.message));
-  if (message.destinationDomain !== SOLANA_CCTP_DOMAIN) throw new Error(`the CCTP message is for domain ${message.destinationDomain}, not Solana's ${SOLANA_CCTP_DOMAIN}`);
+  if (message.destinationDomain !== SOLANA_CCTP_DOMAIN)
+    throw new Error(`the CCTP message is for domain ${message.destinationDomain}, not Solana's ${SOLANA_CCTP_DOMAIN}`);
   const burn = decodeBurnMessageV2(message.messageBody);
-  const pdas = await receiveMessagePdas({ nonce: hexToBytes(message.nonce), sourceDomain: message.sourceDomain, burnToken: hexToBytes(burn.burnToken), usdcMint: input.usdcMint });
+  const pdas = await receiveMessagePdas({
+    nonce: hexToBytes(message.nonce),
+    sourceDomain: message.sourceDomain,
+    burnToken: hexToBytes(burn.burnToken),
+    usdcMint: input.usdcMint,
+  });
   const accounts = receiveMessageAccounts({
     pdas,
     payer: input.payer.address,

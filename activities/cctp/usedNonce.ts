@@ -10,7 +10,11 @@ export async function isNonceUsed(rpc: Rpc<GetAccountInfoApi>, nonce: Uint8Array
   if (!value) return false;
   const data = Buffer.from(value.data[0], 'base64');
   if (data.length === 0) return false;
-  if (value.owner !== MESSAGE_TRANSMITTER_V2_PROGRAM || USED_NONCE_ACCOUNT_DISCRIMINATOR.some((byte, i) => data[i] !== byte) || data.length < 9) {
+  if (
+    value.owner !== MESSAGE_TRANSMITTER_V2_PROGRAM ||
+    USED_NONCE_ACCOUNT_DISCRIMINATOR.some((byte, i) => data[i] !== byte) ||
+    data.length < 9
+  ) {
     throw new Error('the used_nonce address holds an account that is not MessageTransmitterV2 UsedNonce');
   }
   return data[8] !== 0;

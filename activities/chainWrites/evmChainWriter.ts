@@ -4,7 +4,17 @@
 // any point resumes from the row and the chain sees one transaction per nonce. A transaction that waits too long is
 // replaced by the same call with the same nonce and higher fees (the old hash kept: either may be mined); a new
 // nonce is signed only once another transaction is proven to have taken the old one (domain/chainWrites/evmChainIntent.ts).
-import { BaseError, keccak256, parseTransaction, TransactionReceiptNotFoundError, type Address, type Hash, type Hex, type LocalAccount, type PublicClient } from 'viem';
+import {
+  BaseError,
+  keccak256,
+  parseTransaction,
+  TransactionReceiptNotFoundError,
+  type Address,
+  type Hash,
+  type Hex,
+  type LocalAccount,
+  type PublicClient,
+} from 'viem';
 import type { Queryable, Sql } from '../../db/client';
 import {
   findChainIntent,
@@ -20,7 +30,15 @@ import {
   type EvmCall,
 } from '../../db/repositories/chainIntents';
 import type { Chain } from '../../domain/chains/chains';
-import { gasLimitFor, initialFees, judgeEvmAttempt, nextNonce, replacementFees, type EvmAttemptVerdict, type Fees } from '../../domain/chainWrites/evmChainIntent';
+import {
+  gasLimitFor,
+  initialFees,
+  judgeEvmAttempt,
+  nextNonce,
+  replacementFees,
+  type EvmAttemptVerdict,
+  type Fees,
+} from '../../domain/chainWrites/evmChainIntent';
 import type { Mode } from '../../domain/wire/session';
 
 export interface EvmChainWriterDeps {
@@ -71,7 +89,9 @@ export function createEvmChainWriter(deps: EvmChainWriterDeps) {
     await insertEvmChainIntent(sql, { id, chain: deps.chain, mode: deps.mode, sender, call });
     const intent = await load(sql, id);
     if (intent.chain !== deps.chain || intent.sender?.toLowerCase() !== sender.toLowerCase()) {
-      throw new Error(`chain intent ${id} belongs to ${intent.sender ?? 'another signer'} on ${intent.chain}, not ${sender} on ${deps.chain}`);
+      throw new Error(
+        `chain intent ${id} belongs to ${intent.sender ?? 'another signer'} on ${intent.chain}, not ${sender} on ${deps.chain}`,
+      );
     }
     return intent;
   }
@@ -98,7 +118,12 @@ export function createEvmChainWriter(deps: EvmChainWriterDeps) {
       const { call } = intent;
       const fees = initialFees(await client.estimateFeesPerGas(), deps.maxFeePerGasCap);
       if (!fees) return { intent, deferred: `gas price above the ceiling of ${deps.maxFeePerGasCap} wei` };
-      const estimated = await client.estimateGas({ account: sender, to: call.to as Address, data: call.data as Hex, value: BigInt(call.value) });
+      const estimated = await client.estimateGas({
+        account: sender,
+        to: call.to as Address,
+        data: call.data as Hex,
+        value: BigInt(call.value),
+      });
       const minedNonceCount = BigInt(await client.getTransactionCount({ address: sender, blockTag: 'latest' }));
       const nonce = await takeEvmNonce(tx, { chain: deps.chain, mode: deps.mode, sender }, (stored) => nextNonce(stored, minedNonceCount));
       const signed = await signCall(call, nonce, gasLimitFor(estimated), fees);
@@ -111,15 +136,26 @@ export function createEvmChainWriter(deps: EvmChainWriterDeps) {
   async function replace(id: string): Promise<EvmWriteProgress> {
     return sql.begin(async (tx): Promise<EvmWriteProgress> => {
       const intent = await load(tx, id, { lock: true });
-      if ((intent.status !== 'signed' && intent.status !== 'broadcast') || !intent.call || !intent.wireTransaction || !intent.signature || intent.nonce === null) return { intent };
+      if (
+        (intent.status !== 'signed' && intent.status !== 'broadcast') ||
+        !intent.call ||
+        !intent.wireTransaction ||
+        !intent.signature ||
+        intent.nonce === null
+      )
+        return { intent };
       const stuck = parseTransaction(intent.wireTransaction as Hex);
       if (stuck.maxFeePerGas === undefined || stuck.maxPriorityFeePerGas === undefined || stuck.gas === undefined) {
         throw new Error(`chain intent ${id} holds a transaction without EIP-1559 fees`);
       }
-      const fees = replacementFees({ maxFeePerGas: stuck.maxFeePerGas, maxPriorityFeePerGas: stuck.maxPriorityFeePerGas }, await client.estimateFeesPerGas(), {
-        bumpPercent: deps.feeBumpPercent,
-        maxFeePerGasCap: deps.maxFeePerGasCap,
-      });
+      const fees = replacementFees(
+        { maxFeePerGas: stuck.maxFeePerGas, maxPriorityFeePerGas: stuck.maxPriorityFeePerGas },
+        await client.estimateFeesPerGas(),
+        {
+          bumpPercent: deps.feeBumpPercent,
+          maxFeePerGasCap: deps.maxFeePerGasCap,
+        },
+      );
       if (!fees) return { intent, deferred: `a replacement would pass the gas price ceiling of ${deps.maxFeePerGasCap} wei` };
       const signed = await signCall(intent.call, intent.nonce, stuck.gas, fees);
       await recordEvmReplacement(tx, id, { stuckHash: intent.signature, ...signed });
@@ -175,7 +211,11 @@ export function createEvmChainWriter(deps: EvmChainWriterDeps) {
     });
     switch (verdict.kind) {
       case 'final':
-        await recordEvmMined(sql, id, { hash: verdict.hash, blockNumber: verdict.blockNumber, ...(verdict.success ? { status: 'finalized' } : { status: 'failed', error: { reverted: true } }) });
+        await recordEvmMined(sql, id, {
+          hash: verdict.hash,
+          blockNumber: verdict.blockNumber,
+          ...(verdict.success ? { status: 'finalized' } : { status: 'failed', error: { reverted: true } }),
+        });
         break;
       case 'mined':
         await recordEvmMined(sql, id, { hash: verdict.hash, blockNumber: verdict.blockNumber, status: 'confirmed' });

@@ -19,7 +19,14 @@ import {
   type TransactionWithLifetime,
 } from '@solana/kit';
 import type { Queryable, Sql } from '../../db/client';
-import { findChainIntent, recordBroadcast, recordLanded, recordSigned, recordSuperseded, type ChainIntent } from '../../db/repositories/chainIntents';
+import {
+  findChainIntent,
+  recordBroadcast,
+  recordLanded,
+  recordSigned,
+  recordSuperseded,
+  type ChainIntent,
+} from '../../db/repositories/chainIntents';
 import { judgeAttempt, type AttemptVerdict } from '../../domain/chainWrites/solanaChainIntent';
 
 export interface BlockhashLifetime {
@@ -67,7 +74,11 @@ function preflightCause(error: unknown): 'already-processed' | 'blockhash-not-fo
 
 /** A transaction error back in the node's JSON shape: the RPC client reads its integers as bigint, JSON has none. */
 function wireJson(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString()) : v)));
+  return JSON.parse(
+    JSON.stringify(value, (_key, v: unknown) =>
+      typeof v === 'bigint' ? (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString()) : v,
+    ),
+  );
 }
 
 export function createSolanaChainWriter(deps: SolanaChainWriterDeps) {
@@ -90,7 +101,8 @@ export function createSolanaChainWriter(deps: SolanaChainWriterDeps) {
       if (outcome.kind === 'deferred') return { intent, deferred: outcome.reason };
       // The stored height is what proves the transaction dead later: it must be this blockhash's.
       const { transaction } = outcome;
-      if (!isTransactionWithBlockhashLifetime(transaction) || transaction.lifetimeConstraint.blockhash !== lifetime.blockhash) throw new Error(`intent ${id} was signed against another blockhash than the one given`);
+      if (!isTransactionWithBlockhashLifetime(transaction) || transaction.lifetimeConstraint.blockhash !== lifetime.blockhash)
+        throw new Error(`intent ${id} was signed against another blockhash than the one given`);
       await recordSigned(tx, id, {
         wireTransaction: getBase64EncodedWireTransaction(transaction),
         signature: getSignatureFromTransaction(transaction),
@@ -108,7 +120,9 @@ export function createSolanaChainWriter(deps: SolanaChainWriterDeps) {
     const intent = await load(sql, id);
     if ((intent.status !== 'signed' && intent.status !== 'broadcast') || !intent.wireTransaction || !intent.signature) return intent;
     try {
-      await rpc.sendTransaction(intent.wireTransaction as Base64EncodedWireTransaction, { encoding: 'base64', preflightCommitment: 'confirmed' }).send(deadline());
+      await rpc
+        .sendTransaction(intent.wireTransaction as Base64EncodedWireTransaction, { encoding: 'base64', preflightCommitment: 'confirmed' })
+        .send(deadline());
     } catch (error) {
       const cause = preflightCause(error);
       if (cause === 'blockhash-not-found') return intent;
@@ -122,12 +136,16 @@ export function createSolanaChainWriter(deps: SolanaChainWriterDeps) {
   async function observe(id: string): Promise<{ intent: ChainIntent; verdict?: AttemptVerdict }> {
     const intent = await load(sql, id);
     const { signature, lastValidBlockHeight } = intent;
-    if (!['signed', 'broadcast', 'confirmed'].includes(intent.status) || signature === null || lastValidBlockHeight === null) return { intent };
+    if (!['signed', 'broadcast', 'confirmed'].includes(intent.status) || signature === null || lastValidBlockHeight === null)
+      return { intent };
     // Height before status, from the same endpoint (judgeAttempt says why).
     const finalizedBlockHeight = await rpc.getBlockHeight({ commitment: 'finalized' }).send(deadline());
     const { value } = await rpc.getSignatureStatuses([signature as Signature], { searchTransactionHistory: true }).send(deadline());
     const status = value[0];
-    const verdict = judgeAttempt(status ? { slot: status.slot, confirmationStatus: status.confirmationStatus, err: status.err } : null, { lastValidBlockHeight, finalizedBlockHeight });
+    const verdict = judgeAttempt(status ? { slot: status.slot, confirmationStatus: status.confirmationStatus, err: status.err } : null, {
+      lastValidBlockHeight,
+      finalizedBlockHeight,
+    });
     switch (verdict.kind) {
       case 'failed':
         await recordLanded(sql, id, signature, { status: 'failed', slot: verdict.slot, error: wireJson(verdict.err) });

@@ -37,7 +37,13 @@ import {
   type TronWrite,
 } from '../../db/repositories/chainIntents';
 import { tronAddressToHex } from '../../domain/addresses/tron';
-import { classifyTronBroadcast, judgeTronAttempt, MAX_TRON_EXPIRATION_MS, tronReferenceBlock, type TronAttemptVerdict } from '../../domain/chainWrites/tronChainIntent';
+import {
+  classifyTronBroadcast,
+  judgeTronAttempt,
+  MAX_TRON_EXPIRATION_MS,
+  tronReferenceBlock,
+  type TronAttemptVerdict,
+} from '../../domain/chainWrites/tronChainIntent';
 import type { Mode } from '../../domain/wire/session';
 import type { TronRelayer } from './tronRelayer';
 import { TronApiError, type TronWalletApi } from './tronWalletApi';
@@ -89,16 +95,22 @@ function validWrite(write: TronWrite): TronWrite {
 
 function validCall(call: TronCall): TronCall {
   tronAddressToHex(call.contract);
-  if (!/^[A-Za-z_$][\w$]*\(.*\)$/.test(call.functionSelector)) throw new Error(`not a function signature: ${JSON.stringify(call.functionSelector)}`);
+  if (!/^[A-Za-z_$][\w$]*\(.*\)$/.test(call.functionSelector))
+    throw new Error(`not a function signature: ${JSON.stringify(call.functionSelector)}`);
   if (!/^([0-9a-fA-F]{2})*$/.test(call.parameter)) throw new Error('the parameter is not hex bytes without 0x');
-  for (const [name, value] of [['feeLimit', call.feeLimit], ['callValue', call.callValue]] as const) wholeSun(name, value);
+  for (const [name, value] of [
+    ['feeLimit', call.feeLimit],
+    ['callValue', call.callValue],
+  ] as const)
+    wholeSun(name, value);
   if (BigInt(call.feeLimit) === 0n) throw new Error('feeLimit must be above 0');
   return call;
 }
 
 export function createTronChainWriter(deps: TronChainWriterDeps) {
   const { sql, api, relayer } = deps;
-  if (deps.expirationMs <= 0 || deps.expirationMs > MAX_TRON_EXPIRATION_MS) throw new RangeError('expirationMs must be above 0 and at most 24 hours');
+  if (deps.expirationMs <= 0 || deps.expirationMs > MAX_TRON_EXPIRATION_MS)
+    throw new RangeError('expirationMs must be above 0 and at most 24 hours');
 
   async function load(sqlOrTx: Queryable, id: string, options: { lock?: boolean } = {}): Promise<ChainIntent> {
     const intent = await findChainIntent(sqlOrTx, id, options);
@@ -111,16 +123,30 @@ export function createTronChainWriter(deps: TronChainWriterDeps) {
     await insertTronChainIntent(sql, { id, mode: deps.mode, sender: relayer.address, call: validWrite(write) });
     const intent = await load(sql, id);
     if (intent.chain !== 'tron' || intent.sender !== relayer.address) {
-      throw new Error(`chain intent ${id} belongs to ${intent.sender ?? 'another signer'} on ${intent.chain}, not ${relayer.address} on tron`);
+      throw new Error(
+        `chain intent ${id} belongs to ${intent.sender ?? 'another signer'} on ${intent.chain}, not ${relayer.address} on tron`,
+      );
     }
     return intent;
   }
 
   /** The Contract of raw_data and the fee_limit it needs (none for a payment), as TronWeb's encoder takes them. */
-  function contractOf(write: TronWrite): { contract: { parameter: { value: Record<string, unknown>; type_url: string }; type: string }; feeLimit?: number } {
-    const contract = (type: string, value: Record<string, unknown>) => ({ parameter: { value, type_url: `type.googleapis.com/protocol.${type}` }, type });
+  function contractOf(write: TronWrite): {
+    contract: { parameter: { value: Record<string, unknown>; type_url: string }; type: string };
+    feeLimit?: number;
+  } {
+    const contract = (type: string, value: Record<string, unknown>) => ({
+      parameter: { value, type_url: `type.googleapis.com/protocol.${type}` },
+      type,
+    });
     if (isTronTransfer(write)) {
-      return { contract: contract(TRANSFER_CONTRACT, { owner_address: relayer.hexAddress, to_address: tronAddressToHex(write.to), amount: Number(write.amount) }) };
+      return {
+        contract: contract(TRANSFER_CONTRACT, {
+          owner_address: relayer.hexAddress,
+          to_address: tronAddressToHex(write.to),
+          amount: Number(write.amount),
+        }),
+      };
     }
     const data = bytesToHex(keccak_256(new TextEncoder().encode(write.functionSelector)).subarray(0, 4)) + write.parameter.toLowerCase();
     const value: Record<string, unknown> = { owner_address: relayer.hexAddress, contract_address: tronAddressToHex(write.contract), data };
@@ -193,13 +219,24 @@ export function createTronChainWriter(deps: TronChainWriterDeps) {
     const head = await api.solidifiedHead();
     const solidified = await api.transactionInfo('solidified', txId);
     const latest = solidified ? undefined : await api.transactionInfo('latest', txId);
-    const verdict = judgeTronAttempt({ expiration: expiresAt, now: new Date(), solidifiedHeadTimestamp: head.timestamp, solidified, latest });
+    const verdict = judgeTronAttempt({
+      expiration: expiresAt,
+      now: new Date(),
+      solidifiedHeadTimestamp: head.timestamp,
+      solidified,
+      latest,
+    });
     switch (verdict.kind) {
       case 'final':
         await recordTronLanded(sql, id, txId, {
           blockNumber: verdict.blockNumber,
           feePaid: verdict.fee,
-          ...(verdict.success ? { status: 'finalized' } : { status: 'failed', error: { result: verdict.outcome, ...(verdict.message === undefined ? {} : { message: verdict.message }) } }),
+          ...(verdict.success
+            ? { status: 'finalized' }
+            : {
+                status: 'failed',
+                error: { result: verdict.outcome, ...(verdict.message === undefined ? {} : { message: verdict.message }) },
+              }),
         });
         break;
       case 'landed':

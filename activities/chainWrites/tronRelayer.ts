@@ -24,7 +24,8 @@ export function tronAddressOfKey(privateKeyHex: string): string {
 
 export function tronRelayer(privateKeyHex: string): TronRelayer {
   const key = privateKeyHex.trim().toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(key) || !secp256k1.utils.isValidSecretKey(hexToBytes(key))) throw new Error('the Tron relayer key is not a secp256k1 private key of 64 hex digits');
+  if (!/^[0-9a-f]{64}$/.test(key) || !secp256k1.utils.isValidSecretKey(hexToBytes(key)))
+    throw new Error('the Tron relayer key is not a secp256k1 private key of 64 hex digits');
   const address = tronAddressOfKey(key);
   return {
     address,

@@ -57,13 +57,18 @@ const logSchema = z.object({ address: z.string(), topics: z.array(z.string()).de
 const blockInfosSchema = z.array(z.object({ id: z.string(), log: z.array(logSchema).optional() }).loose());
 
 const constantSchema = z
-  .object({ result: z.object({ result: z.boolean().optional(), code: z.string().optional() }).loose(), constant_result: z.array(z.string()).optional() })
+  .object({
+    result: z.object({ result: z.boolean().optional(), code: z.string().optional() }).loose(),
+    constant_result: z.array(z.string()).optional(),
+  })
   .loose();
 
 /** An Account (Tron.proto): `{}` for an address the chain has never seen, and no `balance` when it holds no TRX. */
 const accountSchema = z.object({ balance: int.optional() }).loose();
 
-const broadcastSchema = z.object({ result: z.boolean().optional(), code: z.string().optional(), message: z.string().optional(), txid: z.string().optional() }).loose();
+const broadcastSchema = z
+  .object({ result: z.boolean().optional(), code: z.string().optional(), message: z.string().optional(), txid: z.string().optional() })
+  .loose();
 
 /** resMessage is hex of UTF-8 bytes with visible=false (the default). */
 function decodeHexText(hex: string | undefined): string | undefined {
@@ -78,9 +83,14 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
 
   async function post(view: keyof typeof bases, method: string, body: object): Promise<unknown> {
     const endpoint = `/${view}/${method}`;
-    const answer = await fetchJson(new URL(endpoint, bases[view]), { method: 'POST', body: JSON.stringify(body) }, { timeoutMs, fail: failOn(endpoint) });
+    const answer = await fetchJson(
+      new URL(endpoint, bases[view]),
+      { method: 'POST', body: JSON.stringify(body) },
+      { timeoutMs, fail: failOn(endpoint) },
+    );
     // java-tron answers a request it cannot serve with 200 and {"Error": "<exception class> : <message>"}.
-    if (answer.body !== null && typeof answer.body === 'object' && 'Error' in answer.body) throw new TronApiError('refused', endpoint, 'the node reports an error');
+    if (answer.body !== null && typeof answer.body === 'object' && 'Error' in answer.body)
+      throw new TronApiError('refused', endpoint, 'the node reports an error');
     return answer.body;
   }
 
@@ -90,7 +100,11 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
     /** The newest solidified block: what the transaction references and what proves an expired one dead. */
     async solidifiedHead(): Promise<TronBlockHead> {
       const block = parse('/walletsolidity/getnowblock', blockSchema, await post('walletsolidity', 'getnowblock', {}));
-      return { blockId: block.blockID.toLowerCase(), number: block.block_header.raw_data.number, timestamp: new Date(Number(block.block_header.raw_data.timestamp)) };
+      return {
+        blockId: block.blockID.toLowerCase(),
+        number: block.block_header.raw_data.number,
+        timestamp: new Date(Number(block.block_header.raw_data.timestamp)),
+      };
     },
 
     /** What the latest chain or the solidified one knows of a txID; undefined for the node's `{}` (not in a block it has). */
@@ -99,7 +113,8 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
       const body = await post(path, 'gettransactioninfobyid', { value: txId });
       if (body !== null && typeof body === 'object' && Object.keys(body).length === 0) return undefined;
       const info = parse(`/${path}/gettransactioninfobyid`, infoSchema, body);
-      if (info.id.toLowerCase() !== txId.toLowerCase()) throw new TronApiError('malformed', `/${path}/gettransactioninfobyid`, 'the answer is about another transaction');
+      if (info.id.toLowerCase() !== txId.toLowerCase())
+        throw new TronApiError('malformed', `/${path}/gettransactioninfobyid`, 'the answer is about another transaction');
       return {
         blockNumber: info.blockNumber,
         fee: info.fee ?? 0n,
@@ -115,7 +130,11 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
      */
     async solidifiedLogs(txId: string, blockNumber: bigint): Promise<{ logs: TronLog[]; firstLogIndex: number }> {
       const endpoint = '/walletsolidity/gettransactioninfobyblocknum';
-      const infos = parse(endpoint, blockInfosSchema, await post('walletsolidity', 'gettransactioninfobyblocknum', { num: Number(blockNumber) }));
+      const infos = parse(
+        endpoint,
+        blockInfosSchema,
+        await post('walletsolidity', 'gettransactioninfobyblocknum', { num: Number(blockNumber) }),
+      );
       const at = infos.findIndex((info) => info.id.toLowerCase() === txId.toLowerCase());
       if (at < 0) throw new TronApiError('malformed', endpoint, `block ${blockNumber} does not list the transaction`);
       const firstLogIndex = infos.slice(0, at).reduce((count, info) => count + (info.log?.length ?? 0), 0);
@@ -141,21 +160,33 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
       );
       const [word] = answer.constant_result ?? [];
       if (answer.result.result !== true || word === undefined || !/^[0-9a-fA-F]{64}$/.test(word)) {
-        throw new TronApiError('malformed', endpoint, `balanceOf did not return a uint256${answer.result.code ? ` (${answer.result.code})` : ''}`);
+        throw new TronApiError(
+          'malformed',
+          endpoint,
+          `balanceOf did not return a uint256${answer.result.code ? ` (${answer.result.code})` : ''}`,
+        );
       }
       return BigInt(`0x${word}`);
     },
 
     /** The TRX an account holds on the latest state, in sun. */
     async trxBalance(address: string): Promise<bigint> {
-      const account = parse('/wallet/getaccount', accountSchema, await post('wallet', 'getaccount', { address: tronAddressToHex(address), visible: false }));
+      const account = parse(
+        '/wallet/getaccount',
+        accountSchema,
+        await post('wallet', 'getaccount', { address: tronAddressToHex(address), visible: false }),
+      );
       return account.balance ?? 0n;
     },
 
     /** Sends a signed Transaction as the protobuf bytes it was signed as, so the node hashes exactly what was signed. */
     async broadcastHex(transactionHex: string): Promise<TronBroadcastAnswer> {
       const answer = parse('/wallet/broadcasthex', broadcastSchema, await post('wallet', 'broadcasthex', { transaction: transactionHex }));
-      return { ...(answer.result === undefined ? {} : { result: answer.result }), ...(answer.code === undefined ? {} : { code: answer.code }), ...(answer.message === undefined ? {} : { message: answer.message }) };
+      return {
+        ...(answer.result === undefined ? {} : { result: answer.result }),
+        ...(answer.code === undefined ? {} : { code: answer.code }),
+        ...(answer.message === undefined ? {} : { message: answer.message }),
+      };
     },
   };
 }

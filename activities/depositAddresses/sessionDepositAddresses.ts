@@ -44,7 +44,11 @@ const canReserve = (sources: DepositAddressSources, record: SessionRecord) => {
  * none), with the pooled Solana address for whichever index it is. A reservation whose transaction is later rolled
  * back leaves a gap in the sequence, as any sequence does.
  */
-export async function lookUpSessionDepositAddresses(sql: Queryable, sources: DepositAddressSources, record: SessionRecord): Promise<SessionDepositAddresses> {
+export async function lookUpSessionDepositAddresses(
+  sql: Queryable,
+  sources: DepositAddressSources,
+  record: SessionRecord,
+): Promise<SessionDepositAddresses> {
   const reservable = canReserve(sources, record);
   const row = await storedOrReservedDepositIndex(sql, record.sessionId, record.mode, reservable);
   if (!row) {
@@ -69,7 +73,13 @@ export async function lookUpSessionDepositAddresses(sql: Queryable, sources: Dep
  * Stores a reserved index's addresses (and the Solana one, when chosen now). A plain insert: should another attempt
  * have stored the session's row meanwhile, this one fails and its retry reads that row, so a session never has two.
  */
-function insertSessionDepositAddresses(sql: Queryable, sources: DepositAddressSources, record: SessionRecord, addresses: SessionDepositAddresses, solana: string | null) {
+function insertSessionDepositAddresses(
+  sql: Queryable,
+  sources: DepositAddressSources,
+  record: SessionRecord,
+  addresses: SessionDepositAddresses,
+  solana: string | null,
+) {
   const forwarders = sources.depositForwarders[record.mode];
   return insertDepositAddresses(sql, {
     sessionId: record.sessionId,
@@ -86,7 +96,13 @@ function insertSessionDepositAddresses(sql: Queryable, sources: DepositAddressSo
 }
 
 /** What stores the addresses lookUpSessionDepositAddresses found missing: one statement at most, or none. */
-export function sessionDepositAddressWrites(sql: Queryable, sources: DepositAddressSources, record: SessionRecord, addresses: SessionDepositAddresses, solana: string | null) {
+export function sessionDepositAddressWrites(
+  sql: Queryable,
+  sources: DepositAddressSources,
+  record: SessionRecord,
+  addresses: SessionDepositAddresses,
+  solana: string | null,
+) {
   if (addresses.reserved) return [insertSessionDepositAddresses(sql, sources, record, addresses, solana)];
   return solana !== null && addresses.solana === null ? [setSolanaDepositAddress(sql, record.sessionId, solana)] : [];
 }
@@ -95,6 +111,9 @@ export function sessionDepositAddressWrites(sql: Queryable, sources: DepositAddr
 export function sessionSolanaAddress(sessionId: string, addresses: SessionDepositAddresses, fromSigner: string | undefined): string | null {
   const known = addresses.solana ?? addresses.pooledSolana;
   if (known !== null || fromSigner === undefined) return known;
-  if (!isSolanaAddress(fromSigner)) throw new Error(`session ${sessionId} has no Solana deposit address yet, and the signer's answer ${JSON.stringify(fromSigner)} is not one`);
+  if (!isSolanaAddress(fromSigner))
+    throw new Error(
+      `session ${sessionId} has no Solana deposit address yet, and the signer's answer ${JSON.stringify(fromSigner)} is not one`,
+    );
   return fromSigner;
 }

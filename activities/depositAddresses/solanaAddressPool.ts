@@ -27,7 +27,8 @@ export async function refillSolanaAddressPool(sql: Queryable, seed: Uint8Array, 
   // (about 15 ms), not for the whole refill.
   for (let from = Math.max(index + 1, top + 1); from <= last; from += REFILL_BATCH) {
     const rows = [];
-    for (let next = from; next <= Math.min(last, from + REFILL_BATCH - 1); next++) rows.push({ mode, derivation_index: next, address: deriveSolanaAddress(seed, next) });
+    for (let next = from; next <= Math.min(last, from + REFILL_BATCH - 1); next++)
+      rows.push({ mode, derivation_index: next, address: deriveSolanaAddress(seed, next) });
     await insertPooledSolanaAddresses(sql, rows);
     added += rows.length;
   }
@@ -35,7 +36,11 @@ export async function refillSolanaAddressPool(sql: Queryable, seed: Uint8Array, 
 }
 
 /** The pool kept ahead of each seeded mode's sequence, until stopped. A failed pass is logged; the next one retries. */
-export function keepSolanaAddressPoolAhead(sql: Sql, seeds: DepositSeeds, warn: (message: string, fields: Record<string, unknown>) => void): { stop(): Promise<void> } {
+export function keepSolanaAddressPoolAhead(
+  sql: Sql,
+  seeds: DepositSeeds,
+  warn: (message: string, fields: Record<string, unknown>) => void,
+): { stop(): Promise<void> } {
   const modes = (['test', 'live'] as const).filter((mode) => seeds[mode] !== undefined);
   let pass: Promise<void> | undefined;
   const keep = async () => {
@@ -43,7 +48,10 @@ export function keepSolanaAddressPoolAhead(sql: Sql, seeds: DepositSeeds, warn: 
       try {
         await refillSolanaAddressPool(sql, seeds[mode]!, mode, await lastIssuedDepositIndex(sql, mode));
       } catch (error) {
-        warn('the Solana deposit address pool was not refilled; the next pass retries', { mode, error: error instanceof Error ? error.message : String(error) });
+        warn('the Solana deposit address pool was not refilled; the next pass retries', {
+          mode,
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     }
   };

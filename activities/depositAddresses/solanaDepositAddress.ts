@@ -13,12 +13,19 @@ export type SolanaDepositAddressRequest = { mode: Mode; index: number };
 export function createDeriveSolanaDepositAddress(deps: { depositSeeds: DepositSeeds; addressPool?: Sql }) {
   return async function deriveSolanaDepositAddress(request: SolanaDepositAddressRequest): Promise<string> {
     const seed = deps.depositSeeds[request.mode];
-    if (!seed) throw new DepositSeedRefusedError('missing_mnemonic', 'live mode needs a deposit-address mnemonic; the signer was given no DEPOSIT_MNEMONIC_LIVE');
+    if (!seed)
+      throw new DepositSeedRefusedError(
+        'missing_mnemonic',
+        'live mode needs a deposit-address mnemonic; the signer was given no DEPOSIT_MNEMONIC_LIVE',
+      );
     const address = deriveSolanaAddress(seed, request.index);
     // The pool only saves later sessions a round trip: a failed refill must not fail this one's choice.
     if (deps.addressPool) {
       await refillSolanaAddressPool(deps.addressPool, seed, request.mode, request.index).catch((error: unknown) =>
-        log.warn('the Solana deposit address pool was not refilled; later Solana choices ask the signer', { mode: request.mode, error: error instanceof Error ? error.message : String(error) }),
+        log.warn('the Solana deposit address pool was not refilled; later Solana choices ask the signer', {
+          mode: request.mode,
+          error: error instanceof Error ? error.message : String(error),
+        }),
       );
     }
     return address;

@@ -40,7 +40,10 @@ export async function fetchJson(
   let response: Response;
   let text: string;
   try {
-    const headers: Record<string, string> = { accept: 'application/json', ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+    };
     // The one deadline covers the body too: a server may send its status line and then stall.
     response = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) });
     text = await response.text();

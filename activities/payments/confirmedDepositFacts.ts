@@ -13,9 +13,18 @@ export function createConfirmedDepositFacts(deps: { sql: Sql }) {
     const row = await findConfirmedDeposit(deps.sql, sessionId, networkForMode(mode), ref);
     if (row) return row;
     metricMeter
-      .createCounter('checkout_unverified_deposit_confirmations', 'signals', 'Deposit confirmations no indexer record backs (possible forgery): never credited')
+      .createCounter(
+        'checkout_unverified_deposit_confirmations',
+        'signals',
+        'Deposit confirmations no indexer record backs (possible forgery): never credited',
+      )
       .add(1, { chain: ref.chain });
-    log.error('deposit confirmation not backed by the indexer; not credited', { sessionId, chain: ref.chain, txHash: ref.txHash, logIndex: ref.logIndex });
+    log.error('deposit confirmation not backed by the indexer; not credited', {
+      sessionId,
+      chain: ref.chain,
+      txHash: ref.txHash,
+      logIndex: ref.logIndex,
+    });
     return null;
   };
 }

@@ -7,7 +7,12 @@ import { paymentIdForSession } from '../../domain/wire/ids';
 export const BANK_PAYMENT_CHAIN = 'bank';
 
 export function createRecordBankPayment(deps: { sql: Sql }) {
-  return async function recordBankPayment(sessionId: string, expectedUsdCents: string, receivedUsdCents: string, reference: string): Promise<void> {
+  return async function recordBankPayment(
+    sessionId: string,
+    expectedUsdCents: string,
+    receivedUsdCents: string,
+    reference: string,
+  ): Promise<void> {
     const toUsdc = (cents: string) => (BigInt(cents) * 10_000n).toString();
     await upsertBankPayment(deps.sql, {
       paymentId: paymentIdForSession(sessionId),

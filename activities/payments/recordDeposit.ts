@@ -12,7 +12,10 @@ import type { Mode } from '../../domain/wire/session';
 export function createRecordDeposit(deps: { sql: Sql }) {
   return async function recordDeposit(sessionId: string, mode: Mode, deposit: DepositState, creditedTotalBaseUnits: string): Promise<void> {
     await deps.sql.begin(async (tx) => {
-      await setDepositVerdict(tx, sessionId, networkForMode(mode), deposit, { credited: deposit.stage === 'confirmed' && !deposit.late, late: deposit.late });
+      await setDepositVerdict(tx, sessionId, networkForMode(mode), deposit, {
+        credited: deposit.stage === 'confirmed' && !deposit.late,
+        late: deposit.late,
+      });
       await setPaymentReceived(tx, paymentIdForSession(sessionId), creditedTotalBaseUnits);
     });
   };

@@ -40,20 +40,45 @@ export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepos
   };
 
   const refuse = (request: PayoutRequest, chain: string, source: 'indexer' | 'chain', reason: string) => {
-    metricMeter.createCounter('checkout_payouts_refused_unbacked', 'payouts', 'Payouts refused because no indexer fact (or, above the threshold, the chain) backs them: possible forgery').add(1, { chain, source });
-    log.error('payout refused: not backed by confirmed deposits', { paymentId: request.paymentId, mode: request.mode, chain, source, reason });
+    metricMeter
+      .createCounter(
+        'checkout_payouts_refused_unbacked',
+        'payouts',
+        'Payouts refused because no indexer fact (or, above the threshold, the chain) backs them: possible forgery',
+      )
+      .add(1, { chain, source });
+    log.error('payout refused: not backed by confirmed deposits', {
+      paymentId: request.paymentId,
+      mode: request.mode,
+      chain,
+      source,
+      reason,
+    });
     return ApplicationFailure.nonRetryable(reason, WorkflowFailure.PayoutRefused);
   };
 
   return async function verifyDepositBacking(request, amount) {
     const network = networkForMode(request.mode);
     const payment = await paymentTerms(deps.sql, request.paymentId, request.mode);
-    if (!payment) throw refuse(request, 'unknown', 'indexer', `payment ${request.paymentId} has no ${request.mode} session with a chosen token and chain; nothing backs its payout`);
+    if (!payment)
+      throw refuse(
+        request,
+        'unknown',
+        'indexer',
+        `payment ${request.paymentId} has no ${request.mode} session with a chosen token and chain; nothing backs its payout`,
+      );
     const { chain, token } = payment;
-    if (!Object.hasOwn(CHAIN_FACTS, chain)) throw refuse(request, 'unknown', 'indexer', `payment ${request.paymentId} names no known chain; nothing backs its payout`);
+    if (!Object.hasOwn(CHAIN_FACTS, chain))
+      throw refuse(request, 'unknown', 'indexer', `payment ${request.paymentId} names no known chain; nothing backs its payout`);
     const deployment = deps.registry.get(chain, network);
     const tokenDeployment = deps.registry.token(chain, network, token);
-    if (!tokenDeployment) throw refuse(request, chain, 'indexer', `payment ${request.paymentId}: ${token} is not watched on ${chain} ${network}; nothing backs its payout`);
+    if (!tokenDeployment)
+      throw refuse(
+        request,
+        chain,
+        'indexer',
+        `payment ${request.paymentId}: ${token} is not watched on ${chain} ${network}; nothing backs its payout`,
+      );
     const facts = await sessionDepositFacts(deps.sql, payment.sessionId);
     const verdict = judgeDepositBacking(
       {
@@ -72,10 +97,20 @@ export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepos
     if (!needsChainReread(amount, deps.rereadAboveUsdcBaseUnits)) return;
     const reader = readerFor(chain, network);
     if (!reader) {
-      throw refuse(request, chain, 'chain', `payment ${request.paymentId}: a payout above ${deps.rereadAboveUsdcBaseUnits} USDC base units is re-read from the chain, and the signer cannot re-read ${chain} ${network} deposits (no RPC endpoint, or no re-reader for the chain); not paid`);
+      throw refuse(
+        request,
+        chain,
+        'chain',
+        `payment ${request.paymentId}: a payout above ${deps.rereadAboveUsdcBaseUnits} USDC base units is re-read from the chain, and the signer cannot re-read ${chain} ${network} deposits (no RPC endpoint, or no re-reader for the chain); not paid`,
+      );
     }
     for (const fact of verdict.deposits) {
-      const reading = await reader({ txHash: fact.txHash, logIndex: fact.logIndex, owner: payment[CHAIN_FACTS[chain].family] as string, token: tokenDeployment.address });
+      const reading = await reader({
+        txHash: fact.txHash,
+        logIndex: fact.logIndex,
+        owner: payment[CHAIN_FACTS[chain].family] as string,
+        token: tokenDeployment.address,
+      });
       const problem = judgeChainReading(fact, reading, deployment.confirmations);
       if (problem) throw refuse(request, chain, 'chain', `payment ${request.paymentId}: ${problem}; not paid`);
     }

@@ -1,7 +1,16 @@
 // An EVM deposit as the node records it, read by the signer straight from an RPC endpoint and not from the indexer's
 // row: the token contract's Transfer log at the deposit's log index in the mined transaction's receipt, to the
 // deposit address, and how deep its block now is (blocks including its own, as the indexer counts).
-import { createPublicClient, decodeEventLog, erc20Abi, http, isAddressEqual, TransactionReceiptNotFoundError, type Address, type Hash } from 'viem';
+import {
+  createPublicClient,
+  decodeEventLog,
+  erc20Abi,
+  http,
+  isAddressEqual,
+  TransactionReceiptNotFoundError,
+  type Address,
+  type Hash,
+} from 'viem';
 import type { ChainReading, DepositReader } from '../../domain/settlement/depositBacking';
 
 export function createEvmDepositReader(rpcUrl: string, rpcTimeoutMs = 10_000): DepositReader {
@@ -24,6 +33,10 @@ export function createEvmDepositReader(rpcUrl: string, rpcTimeoutMs = 10_000): D
     })();
     if (!transfer || !isAddressEqual(transfer.args.to, deposit.owner as Address) || transfer.args.value <= 0n) return { kind: 'absent' };
     const tip = await client.getBlockNumber();
-    return { kind: 'credited', amount: transfer.args.value, confirmations: tip >= receipt.blockNumber ? Number(tip - receipt.blockNumber + 1n) : 0 };
+    return {
+      kind: 'credited',
+      amount: transfer.args.value,
+      confirmations: tip >= receipt.blockNumber ? Number(tip - receipt.blockNumber + 1n) : 0,
+    };
   };
 }

@@ -38,7 +38,12 @@ export interface TreasuryView {
 
 /** Every account a run of `view` compares: the treasury's, the Solana deposits', and each collector token's. */
 export function reconciledAccounts(view: TreasuryView): ReconciledAccount[] {
-  return [...RECONCILED_ACCOUNTS, ...(view.collectors ?? []).flatMap((c) => c.tokens.map((t) => ({ account: ACCOUNT.collector(c.chain), asset: tokenAsset(t.symbol, c.chain) })))];
+  return [
+    ...RECONCILED_ACCOUNTS,
+    ...(view.collectors ?? []).flatMap((c) =>
+      c.tokens.map((t) => ({ account: ACCOUNT.collector(c.chain), asset: tokenAsset(t.symbol, c.chain) })),
+    ),
+  ];
 }
 
 async function collectorHolds(view: TreasuryView, account: ReconciledAccount): Promise<bigint | undefined> {
@@ -47,7 +52,13 @@ async function collectorHolds(view: TreasuryView, account: ReconciledAccount): P
   if (!collector || !token) return undefined;
   const head = await collector.client.getBlockNumber({ cacheTime: 0 });
   const depth = BigInt(collector.confirmations - 1);
-  return collector.client.readContract({ address: token.address, abi: erc20Abi, functionName: 'balanceOf', args: [collector.address], blockNumber: head > depth ? head - depth : 0n });
+  return collector.client.readContract({
+    address: token.address,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [collector.address],
+    blockNumber: head > depth ? head - depth : 0n,
+  });
 }
 
 /** Deposit accounts read at once: a node rate-limits a burst of thousands. */
@@ -84,7 +95,11 @@ const READERS: Record<string, Reader> = {
 };
 
 /** What the chain holds for each of `accounts`. */
-export async function observedBalances(view: TreasuryView, sql: Queryable, accounts: readonly ReconciledAccount[]): Promise<Array<ReconciledAccount & { amount: bigint }>> {
+export async function observedBalances(
+  view: TreasuryView,
+  sql: Queryable,
+  accounts: readonly ReconciledAccount[],
+): Promise<Array<ReconciledAccount & { amount: bigint }>> {
   return Promise.all(
     accounts.map(async (a) => {
       const read = READERS[`${a.account} ${a.asset}`];

@@ -20,7 +20,13 @@ export function createLiquidityWaitActivities(deps: { sql: Sql }) {
   return {
     async recordLiquidityWait(wait: LiquidityWait): Promise<void> {
       if (!(await noteStatusReason(deps.sql, wait.sessionId, 'confirming', AWAITING_SETTLEMENT_LIQUIDITY))) return;
-      metricMeter.createCounter('checkout_settlement_liquidity_waits', 'payouts', 'Treasury payouts that began waiting for the treasury to be topped up').add(1, { mode: wait.mode });
+      metricMeter
+        .createCounter(
+          'checkout_settlement_liquidity_waits',
+          'payouts',
+          'Treasury payouts that began waiting for the treasury to be topped up',
+        )
+        .add(1, { mode: wait.mode });
       log.error('treasury short: a payout awaits settlement liquidity; top up the treasury', { ...wait });
     },
     async endLiquidityWait(sessionId: string): Promise<void> {

@@ -3,7 +3,12 @@
 // and a memo with the pay_… id so a reconciler can match the transfer from chain data alone (left out only where
 // the chain cannot run the Memo program: TreasuryPayoutDeps.memo). The treasury is fee payer and token authority.
 import { getAddMemoInstruction } from '@solana-program/memo';
-import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
 import {
   appendTransactionMessageInstructions,
   createTransactionMessage,
@@ -49,8 +54,20 @@ export async function signPayoutTransaction(payout: PayoutTransfer, lifetime: Bl
   const source = await associatedUsdcAccount(payout.treasury.address, payout.mint);
   const destination = await associatedUsdcAccount(payout.merchantWallet, payout.mint);
   return signTreasuryTransaction(payout.treasury, lifetime, [
-    getCreateAssociatedTokenIdempotentInstruction({ payer: payout.treasury, ata: destination, owner: payout.merchantWallet, mint: payout.mint }),
-    getTransferCheckedInstruction({ source, mint: payout.mint, destination, authority: payout.treasury, amount: payout.amount, decimals: USDC_DECIMALS }),
+    getCreateAssociatedTokenIdempotentInstruction({
+      payer: payout.treasury,
+      ata: destination,
+      owner: payout.merchantWallet,
+      mint: payout.mint,
+    }),
+    getTransferCheckedInstruction({
+      source,
+      mint: payout.mint,
+      destination,
+      authority: payout.treasury,
+      amount: payout.amount,
+      decimals: USDC_DECIMALS,
+    }),
     ...(payout.memo ? [getAddMemoInstruction({ memo: payout.paymentId })] : []),
   ]);
 }

@@ -14,7 +14,9 @@ export function createSolanaDepositReader(rpcUrl: string, rpcTimeoutMs?: number)
   const rpc = createSolanaRpc(rpcUrl);
   return async function readSolanaDeposit(deposit) {
     const [landed, slot] = await Promise.all([
-      rpc.getTransaction(deposit.txHash as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }).send(rpcDeadline(rpcTimeoutMs)),
+      rpc
+        .getTransaction(deposit.txHash as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 })
+        .send(rpcDeadline(rpcTimeoutMs)),
       rpc.getSlot({ commitment: 'confirmed' }).send(rpcDeadline(rpcTimeoutMs)),
     ]);
     // A failed transaction moves no tokens, whatever balances it lists.

@@ -24,7 +24,9 @@ interface TokenBalance {
 }
 
 const usdcOf = (view: TreasuryView, balances: readonly TokenBalance[] | null | undefined) =>
-  (balances ?? []).filter((b) => b.owner === view.treasury && b.mint === view.usdcMint).reduce((sum, b) => sum + BigInt(b.uiTokenAmount.amount), 0n);
+  (balances ?? [])
+    .filter((b) => b.owner === view.treasury && b.mint === view.usdcMint)
+    .reduce((sum, b) => sum + BigInt(b.uiTokenAmount.amount), 0n);
 
 /** By how much a landed transaction changed the treasury's USDC and SOL, from the node's record of it. */
 async function treasuryChangeOf(view: TreasuryView, signature: string): Promise<TreasuryChange> {
@@ -33,10 +35,14 @@ async function treasuryChangeOf(view: TreasuryView, signature: string): Promise<
     .send(rpcDeadline(view.rpcTimeoutMs));
   if (!landed?.meta) throw new FundingRefused(`transaction ${signature} is not confirmed on the ${view.mode} network`);
   if (landed.meta.err) throw new FundingRefused(`transaction ${signature} failed on chain: it moved no funds`);
-  const message = getCompiledTransactionMessageDecoder().decode(getTransactionDecoder().decode(Buffer.from(landed.transaction[0], 'base64')).messageBytes);
+  const message = getCompiledTransactionMessageDecoder().decode(
+    getTransactionDecoder().decode(Buffer.from(landed.transaction[0], 'base64')).messageBytes,
+  );
   const index = message.staticAccounts.indexOf(view.treasury);
   const lamports = index < 0 ? 0n : (landed.meta.postBalances[index] ?? 0n) - (landed.meta.preBalances[index] ?? 0n);
-  const usdc = usdcOf(view, landed.meta.postTokenBalances as readonly TokenBalance[]) - usdcOf(view, landed.meta.preTokenBalances as readonly TokenBalance[]);
+  const usdc =
+    usdcOf(view, landed.meta.postTokenBalances as readonly TokenBalance[]) -
+    usdcOf(view, landed.meta.preTokenBalances as readonly TokenBalance[]);
   return { [ASSET.usdcSolana]: usdc, [ASSET.solSolana]: lamports };
 }
 
@@ -46,7 +52,8 @@ export async function recordTreasuryFunding(view: TreasuryView, sql: Queryable, 
   const intent = await findChainIntentIdBySignature(sql, signature);
   if (intent) throw new FundingRefused(`transaction ${signature} is the service's own (${intent}): the ledger already records it`);
   const posting = treasuryFunded(view.mode, signature, await treasuryChangeOf(view, signature));
-  if (!posting) throw new FundingRefused(`transaction ${signature} did not change the ${view.mode} treasury ${view.treasury}'s USDC or SOL`);
+  if (!posting)
+    throw new FundingRefused(`transaction ${signature} did not change the ${view.mode} treasury ${view.treasury}'s USDC or SOL`);
   await postLedger(sql, posting);
   return posting;
 }

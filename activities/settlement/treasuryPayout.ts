@@ -17,7 +17,13 @@ import { payoutChainCosts, payoutConfirmed, payoutReleased, payoutReserved } fro
 import type { Mode } from '../../domain/wire/session';
 import { judgeLiquidity, type LiquidityVerdict } from '../../domain/settlement/treasuryLiquidity';
 import { WorkflowFailure } from '../../domain/session/workflowFailures';
-import { createSolanaChainWriter, rpcDeadline, type SignIntent, type SolanaChainWriterDeps, type WriteProgress } from '../chainWrites/solanaChainWriter';
+import {
+  createSolanaChainWriter,
+  rpcDeadline,
+  type SignIntent,
+  type SolanaChainWriterDeps,
+  type WriteProgress,
+} from '../chainWrites/solanaChainWriter';
 import { associatedUsdcAccount, signPayoutTransaction } from './payoutTransaction';
 
 export interface TreasuryPayoutDeps extends SolanaChainWriterDeps {
@@ -59,12 +65,20 @@ const refuse = (message: string) => ApplicationFailure.nonRetryable(message, Wor
 
 /** Writes the payout, its chain intent and its ledger reservation, or returns the payment's existing payout. */
 export async function recordPayout(deps: TreasuryPayoutDeps, request: PayoutRequest): Promise<Payout> {
-  if (!/^\d+$/.test(request.amountUsdcBaseUnits)) throw refuse(`payout amount must be whole USDC base units, got "${request.amountUsdcBaseUnits}"`);
+  if (!/^\d+$/.test(request.amountUsdcBaseUnits))
+    throw refuse(`payout amount must be whole USDC base units, got "${request.amountUsdcBaseUnits}"`);
   const amount = BigInt(request.amountUsdcBaseUnits);
   const existing = await findPayout(deps.sql, request.paymentId);
   const payout = existing ?? (await insertNewPayout(deps, request, amount));
-  if (payout.amount !== amount || payout.merchantId !== request.merchantId || payout.mint !== deps.usdcMint || payout.treasury !== deps.treasury.address) {
-    throw refuse(`payment ${request.paymentId} already has a payout of ${payout.amount} to ${payout.merchantId} from ${payout.treasury}; refusing another of ${amount}`);
+  if (
+    payout.amount !== amount ||
+    payout.merchantId !== request.merchantId ||
+    payout.mint !== deps.usdcMint ||
+    payout.treasury !== deps.treasury.address
+  ) {
+    throw refuse(
+      `payment ${request.paymentId} already has a payout of ${payout.amount} to ${payout.merchantId} from ${payout.treasury}; refusing another of ${amount}`,
+    );
   }
   return payout;
 }
@@ -77,7 +91,16 @@ async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest,
   const intentId = payoutIntentId(request.paymentId);
   return deps.sql.begin(async (tx) => {
     await insertChainIntent(tx, intentId);
-    const payout = await insertPayout(tx, { paymentId: request.paymentId, merchantId: request.merchantId, mode: request.mode, amount, mint: deps.usdcMint, treasury: deps.treasury.address, merchantWallet: wallet, intentId });
+    const payout = await insertPayout(tx, {
+      paymentId: request.paymentId,
+      merchantId: request.merchantId,
+      mode: request.mode,
+      amount,
+      mint: deps.usdcMint,
+      treasury: deps.treasury.address,
+      merchantWallet: wallet,
+      intentId,
+    });
     await postLedger(tx, payoutReserved(payout));
     return payout;
   });
@@ -103,20 +126,41 @@ async function treasuryLiquidity(deps: TreasuryPayoutDeps, payout: Payout, tx: Q
   const usdcBaseUnits = treasuryUsdc.value ? getTokenDecoder().decode(Buffer.from(treasuryUsdc.value.data[0], 'base64')).amount : 0n;
   return judgeLiquidity(
     { usdcBaseUnits, lamports: lamports.value },
-    { amount: payout.amount, reservedUsdc: inFlight.amount, payoutsInFlight: inFlight.count, merchantAccountExists: merchantUsdc.value !== null, tokenAccountRent, walletRent },
+    {
+      amount: payout.amount,
+      reservedUsdc: inFlight.amount,
+      payoutsInFlight: inFlight.count,
+      merchantAccountExists: merchantUsdc.value !== null,
+      tokenAccountRent,
+      walletRent,
+    },
   );
 }
 
 /** The SignIntent of a payout: signs only when the treasury can pay; `onShort` hears by how much it cannot. */
-export function payoutSigner(deps: TreasuryPayoutDeps, payout: Payout, onShort: (verdict: Extract<LiquidityVerdict, { kind: 'short' }>) => void = () => undefined): SignIntent {
+export function payoutSigner(
+  deps: TreasuryPayoutDeps,
+  payout: Payout,
+  onShort: (verdict: Extract<LiquidityVerdict, { kind: 'short' }>) => void = () => undefined,
+): SignIntent {
   return async (lifetime, tx) => {
     const verdict = await treasuryLiquidity(deps, payout, tx);
     if (verdict.kind === 'short') {
       onShort(verdict);
-      return { kind: 'deferred', reason: `treasury short by ${verdict.usdcShortfall} USDC base units and ${verdict.lamportsShortfall} lamports` };
+      return {
+        kind: 'deferred',
+        reason: `treasury short by ${verdict.usdcShortfall} USDC base units and ${verdict.lamportsShortfall} lamports`,
+      };
     }
     const transaction = await signPayoutTransaction(
-      { paymentId: payout.paymentId, treasury: deps.treasury, mint: deps.usdcMint, merchantWallet: payout.merchantWallet as Address, amount: payout.amount, memo: deps.memo ?? true },
+      {
+        paymentId: payout.paymentId,
+        treasury: deps.treasury,
+        mint: deps.usdcMint,
+        merchantWallet: payout.merchantWallet as Address,
+        amount: payout.amount,
+        memo: deps.memo ?? true,
+      },
       lifetime,
     );
     return { kind: 'signed', transaction };
@@ -127,8 +171,13 @@ export function payoutSigner(deps: TreasuryPayoutDeps, payout: Payout, onShort: 
  * The node's record of the landed transaction: what it cost the treasury in SOL (fee, and rent beyond it) and its
  * block time, which a settlement reports as settled_at.
  */
-async function landedTransaction(deps: TreasuryPayoutDeps, signature: string): Promise<{ feeLamports: bigint; rentLamports: bigint; blockTime: Date | null }> {
-  const landed = await deps.rpc.getTransaction(signature as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }).send(rpcDeadline(deps.rpcTimeoutMs));
+async function landedTransaction(
+  deps: TreasuryPayoutDeps,
+  signature: string,
+): Promise<{ feeLamports: bigint; rentLamports: bigint; blockTime: Date | null }> {
+  const landed = await deps.rpc
+    .getTransaction(signature as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 })
+    .send(rpcDeadline(deps.rpcTimeoutMs));
   if (!landed?.meta) throw new Error(`the node has no record of landed payout transaction ${signature} yet`);
   // The treasury is the fee payer: the first account, whose balance change is everything the transaction cost it.
   const spent = (landed.meta.preBalances[0] ?? 0n) - (landed.meta.postBalances[0] ?? 0n);
@@ -136,14 +185,24 @@ async function landedTransaction(deps: TreasuryPayoutDeps, signature: string): P
   return { feeLamports: landed.meta.fee, rentLamports: spent - landed.meta.fee, blockTime };
 }
 
-async function recordOutcome(deps: TreasuryPayoutDeps, payout: Payout, progress: WriteProgress, short: LiquidityVerdict | undefined): Promise<PayoutOutcome> {
+async function recordOutcome(
+  deps: TreasuryPayoutDeps,
+  payout: Payout,
+  progress: WriteProgress,
+  short: LiquidityVerdict | undefined,
+): Promise<PayoutOutcome> {
   const { intent } = progress;
   const signature = intent.signature ?? '';
   switch (intent.status) {
     case 'prepared': {
-      if (progress.deferred === undefined || short?.kind !== 'short') throw new Error(`payout ${payout.paymentId} was neither signed nor deferred`);
+      if (progress.deferred === undefined || short?.kind !== 'short')
+        throw new Error(`payout ${payout.paymentId} was neither signed nor deferred`);
       await setPayoutStatus(deps.sql, payout.paymentId, 'awaiting_liquidity', null);
-      return { status: 'awaiting_liquidity', usdcShortfall: short.usdcShortfall.toString(), lamportsShortfall: short.lamportsShortfall.toString() };
+      return {
+        status: 'awaiting_liquidity',
+        usdcShortfall: short.usdcShortfall.toString(),
+        lamportsShortfall: short.lamportsShortfall.toString(),
+      };
     }
     case 'signed':
     case 'broadcast':
@@ -176,7 +235,10 @@ async function recordOutcome(deps: TreasuryPayoutDeps, payout: Payout, progress:
         const posting = payoutChainCosts(payout, costs);
         if (posting) await postLedger(tx, posting);
       });
-      throw ApplicationFailure.nonRetryable(`payout transaction ${signature} of ${payout.paymentId} failed on chain: ${JSON.stringify(intent.error)}`, WorkflowFailure.PayoutFailed);
+      throw ApplicationFailure.nonRetryable(
+        `payout transaction ${signature} of ${payout.paymentId} failed on chain: ${JSON.stringify(intent.error)}`,
+        WorkflowFailure.PayoutFailed,
+      );
     }
   }
 }
@@ -186,7 +248,10 @@ export function createTreasuryPayout(deps: TreasuryPayoutDeps) {
   return async function payTreasuryPayout(request: PayoutRequest): Promise<PayoutOutcome> {
     const payout = await recordPayout(deps, request);
     let short: LiquidityVerdict | undefined;
-    const progress = await writer.advance(payout.intentId, payoutSigner(deps, payout, (verdict) => (short = verdict)));
+    const progress = await writer.advance(
+      payout.intentId,
+      payoutSigner(deps, payout, (verdict) => (short = verdict)),
+    );
     return recordOutcome(deps, payout, progress, short);
   };
 }

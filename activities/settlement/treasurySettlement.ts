@@ -5,7 +5,13 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
 import { postDepositsReceived } from '../../db/repositories/depositLedger';
 import { findSettlement, insertPendingSettlement, settlePendingSettlement, type SettlementRow } from '../../db/repositories/settlements';
-import { settlementRoute, TREASURY_PROVIDER, type LiveRoute, type RouteRequest, type SettlementRoute } from '../../domain/settlement/settlementRoute';
+import {
+  settlementRoute,
+  TREASURY_PROVIDER,
+  type LiveRoute,
+  type RouteRequest,
+  type SettlementRoute,
+} from '../../domain/settlement/settlementRoute';
 import type { SettlementState } from '../../domain/session/sessionState';
 
 export interface TreasurySettlementDeps {
@@ -42,7 +48,12 @@ export function createTreasurySettlementActivities(deps: TreasurySettlementDeps)
 
     /** The pending row, or the settlement this payment already has: a settled payment is never paid again. */
     async beginTreasurySettlement(request: BeginTreasurySettlement): Promise<SettlementState | undefined> {
-      await insertPendingSettlement(deps.sql, { paymentId: request.paymentId, sessionId: request.sessionId, provider: TREASURY_PROVIDER, amountUsdcBaseUnits: request.amountUsdcBaseUnits });
+      await insertPendingSettlement(deps.sql, {
+        paymentId: request.paymentId,
+        sessionId: request.sessionId,
+        provider: TREASURY_PROVIDER,
+        amountUsdcBaseUnits: request.amountUsdcBaseUnits,
+      });
       // Here, not at the payout: the settlement begins once per payment and before the payout's reservation debits
       // what the merchant is owed, and posting again names the same groups. The signer's payout stays about the payout.
       await postDepositsReceived(deps.sql, request.paymentId);
@@ -50,7 +61,10 @@ export function createTreasurySettlementActivities(deps: TreasurySettlementDeps)
       const settled = row && settlementOf(row);
       if (settled) return settled;
       if (row?.provider !== TREASURY_PROVIDER) {
-        throw ApplicationFailure.retryable(`Settlement of ${request.paymentId} was started with provider ${row?.provider}; only it may finish the settlement`, 'SettlementProviderChanged');
+        throw ApplicationFailure.retryable(
+          `Settlement of ${request.paymentId} was started with provider ${row?.provider}; only it may finish the settlement`,
+          'SettlementProviderChanged',
+        );
       }
       return undefined;
     },
@@ -58,7 +72,11 @@ export function createTreasurySettlementActivities(deps: TreasurySettlementDeps)
     async completeTreasurySettlement(request: CompleteTreasurySettlement): Promise<SettlementState> {
       await settlePendingSettlement(deps.sql, request.paymentId, request, TREASURY_PROVIDER);
       const settled = settlementOf((await rowOf(request.paymentId)) as SettlementRow);
-      if (!settled) throw ApplicationFailure.retryable(`Settlement of ${request.paymentId} has no settled row after its payout confirmed`, 'SettlementRowMissing');
+      if (!settled)
+        throw ApplicationFailure.retryable(
+          `Settlement of ${request.paymentId} has no settled row after its payout confirmed`,
+          'SettlementRowMissing',
+        );
       return settled;
     },
   };

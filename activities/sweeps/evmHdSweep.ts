@@ -6,7 +6,17 @@
 // address holds (none when it holds enough); then the transfer, signed only under the fee the address can pay (a
 // rise in fees before it is signed makes another top-up, topup:<chain>:<id>:2, of the difference); then, once final,
 // what the token's Transfer events moved and the gas, recorded with their ledger postings.
-import { encodeFunctionData, erc20Abi, parseEventLogs, parseTransaction, toHex, type Address, type Hash, type Hex, type LocalAccount } from 'viem';
+import {
+  encodeFunctionData,
+  erc20Abi,
+  parseEventLogs,
+  parseTransaction,
+  toHex,
+  type Address,
+  type Hash,
+  type Hex,
+  type LocalAccount,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { findChainIntent, insertEvmChainIntent, type ChainIntent, type EvmCall } from '../../db/repositories/chainIntents';
 import { hdSweepDerivationIndex, type CollectorSweep } from '../../db/repositories/collectorSweeps';
@@ -26,11 +36,13 @@ export interface EvmHdSweepDeps extends EvmChainWriterDeps {
   collector?: string | undefined;
 }
 
-const transferCall = (token: string, collector: string) => (amount: bigint): EvmCall => ({
-  to: token,
-  data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [collector as Address, amount] }),
-  value: '0',
-});
+const transferCall =
+  (token: string, collector: string) =>
+  (amount: bigint): EvmCall => ({
+    to: token,
+    data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [collector as Address, amount] }),
+    value: '0',
+  });
 
 /** The chain intent of an HD sweep's `round`th top-up (the first has no number). */
 export function topUpIntentId(sweep: Pick<CollectorSweep, 'id' | 'chain'>, round = 1): string {
@@ -38,7 +50,11 @@ export function topUpIntentId(sweep: Pick<CollectorSweep, 'id' | 'chain'>, round
   return round === 1 ? id : `${id}:${round}`;
 }
 
-export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter, balanceOf: (token: string, owner: string) => Promise<bigint>): HdSweeps {
+export function createEvmHdSweep(
+  deps: EvmHdSweepDeps,
+  relayer: EvmChainWriter,
+  balanceOf: (token: string, owner: string) => Promise<bigint>,
+): HdSweeps {
   const { client } = deps;
 
   const plan: HdSweeps['plan'] = (tx, scope) =>
@@ -46,7 +62,14 @@ export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter, 
       collector: deps.collector,
       depositSeed: deps.depositSeed,
       balanceOf,
-      insertIntent: (q, id, hd, collector) => insertEvmChainIntent(q, { id, chain: deps.chain, mode: deps.mode, sender: hd.address, call: transferCall(scope.deployment.address, collector)(hd.balance) }),
+      insertIntent: (q, id, hd, collector) =>
+        insertEvmChainIntent(q, {
+          id,
+          chain: deps.chain,
+          mode: deps.mode,
+          sender: hd.address,
+          call: transferCall(scope.deployment.address, collector)(hd.balance),
+        }),
     });
 
   /** The address's key, derived here for this pass and checked against the swept address; never stored or logged. */
@@ -55,7 +78,8 @@ export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter, 
     if (!deps.depositSeed || index === undefined) throw new Error(`no deposit key for HD sweep ${sweep.id} in ${deps.mode} mode`);
     const account = privateKeyToAccount(toHex(deriveEvmPrivateKey(deps.depositSeed, index)));
     const swept = sweep.addresses[0]?.address;
-    if (account.address.toLowerCase() !== swept) throw new Error(`deposit index ${index} derives ${account.address}, not the swept address ${swept}`);
+    if (account.address.toLowerCase() !== swept)
+      throw new Error(`deposit index ${index} derives ${account.address}, not the swept address ${swept}`);
     return account;
   }
 
@@ -64,20 +88,30 @@ export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter, 
     const held = await client.getBalance({ address: account.address });
     let gasLimit: bigint | undefined;
     if (transfer.status === 'prepared' && transfer.call) gasLimit = gasLimitFor(await estimateTransfer(account, transfer.call));
-    else if ((transfer.status === 'signed' || transfer.status === 'broadcast') && transfer.wireTransaction) gasLimit = parseTransaction(transfer.wireTransaction as Hex).gas;
+    else if ((transfer.status === 'signed' || transfer.status === 'broadcast') && transfer.wireTransaction)
+      gasLimit = parseTransaction(transfer.wireTransaction as Hex).gas;
     if (gasLimit === undefined) return deps.maxFeePerGasCap;
     const funded = fundedMaxFeePerGas(held, gasLimit);
     return funded < deps.maxFeePerGasCap ? funded : deps.maxFeePerGasCap;
   }
 
-  const estimateTransfer = (account: LocalAccount, call: EvmCall) => client.estimateGas({ account: account.address, to: call.to as Address, data: call.data as Hex, value: BigInt(call.value) });
+  const estimateTransfer = (account: LocalAccount, call: EvmCall) =>
+    client.estimateGas({ account: account.address, to: call.to as Address, data: call.data as Hex, value: BigInt(call.value) });
 
   /** The top-up's landing: what it sent (nothing when it reverted) and the relayer's gas. */
   async function recordTopUp(sweep: CollectorSweep, round: number, topUp: ChainIntent): Promise<void> {
     const receipt = await client.getTransactionReceipt({ hash: topUp.signature as Hash });
     const status = topUp.status === 'finalized' ? 'finalized' : 'failed';
-    const landed = { sentWei: status === 'finalized' ? BigInt(topUp.call?.value ?? '0') : 0n, gasWei: receipt.gasUsed * receipt.effectiveGasPrice };
-    await recordHdTopUp(deps.sql, sweep, { id: topUp.id, round, status, txHash: topUp.signature ?? '', blockNumber: receipt.blockNumber }, landed);
+    const landed = {
+      sentWei: status === 'finalized' ? BigInt(topUp.call?.value ?? '0') : 0n,
+      gasWei: receipt.gasUsed * receipt.effectiveGasPrice,
+    };
+    await recordHdTopUp(
+      deps.sql,
+      sweep,
+      { id: topUp.id, round, status, txHash: topUp.signature ?? '', blockNumber: receipt.blockNumber },
+      landed,
+    );
   }
 
   /**
@@ -91,7 +125,11 @@ export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter, 
     const id = topUpIntentId(sweep, round);
     const intent = await findChainIntent(deps.sql, id);
     if (!intent) {
-      const [estimate, fees, held] = await Promise.all([estimateTransfer(account, transfer.call), client.estimateFeesPerGas(), client.getBalance({ address: account.address })]);
+      const [estimate, fees, held] = await Promise.all([
+        estimateTransfer(account, transfer.call),
+        client.estimateFeesPerGas(),
+        client.getBalance({ address: account.address }),
+      ]);
       const sent = hdSweepTopUp({ gasLimit: gasLimitFor(estimate), fees }, held);
       if (sent === 0n) return undefined;
       await relayer.prepare(id, { to: account.address, data: '0x', value: sent.toString() });
@@ -114,7 +152,13 @@ export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter, 
       events.map((log) => ({ emitter: log.address, from: log.args.from, to: log.args.to, value: log.args.value, logIndex: log.logIndex })),
       { token: sweep.tokenAddress, from, to: sweep.collector ?? '' },
     );
-    return recordHdTransfer(deps.sql, sweep, { status, txHash, blockNumber: receipt.blockNumber, ...swept, fee: receipt.gasUsed * receipt.effectiveGasPrice });
+    return recordHdTransfer(deps.sql, sweep, {
+      status,
+      txHash,
+      blockNumber: receipt.blockNumber,
+      ...swept,
+      fee: receipt.gasUsed * receipt.effectiveGasPrice,
+    });
   }
 
   /** One step of an unlanded HD sweep: its top-up while the transfer is unsigned, then the transfer. */
@@ -127,7 +171,9 @@ export function createEvmHdSweep(deps: EvmHdSweepDeps, relayer: EvmChainWriter, 
       if (waiting) return waiting;
     }
     const writer = createEvmChainWriter({ ...deps, account, maxFeePerGasCap: await fundedCap(account, transfer) });
-    return progressOutcome(deps.sql, sweep, await writer.advance(sweep.id), (status, intent) => record(sweep, status, intent.signature ?? ''));
+    return progressOutcome(deps.sql, sweep, await writer.advance(sweep.id), (status, intent) =>
+      record(sweep, status, intent.signature ?? ''),
+    );
   }
 
   return { plan, advance };

@@ -16,7 +16,8 @@ export interface EvmSweepDeps extends EvmHdSweepDeps, Omit<ForwarderSweepSetting
 
 export function createEvmSweep(deps: EvmSweepDeps) {
   const writer = createEvmChainWriter(deps);
-  const balanceOf = (token: string, owner: string) => deps.client.readContract({ address: token as Address, abi: erc20Abi, functionName: 'balanceOf', args: [owner as Address] });
+  const balanceOf = (token: string, owner: string) =>
+    deps.client.readContract({ address: token as Address, abi: erc20Abi, functionName: 'balanceOf', args: [owner as Address] });
   return createForwarderSweep(
     deps,
     {
@@ -30,20 +31,37 @@ export function createEvmSweep(deps: EvmSweepDeps) {
           sender: deps.account.address,
           call: {
             to: batch.factory,
-            data: encodeFunctionData({ abi: depositFactory.abi, functionName: 'sweepMany', args: [batch.addresses.map((a) => a.salt as Hex), token as Address] }),
+            data: encodeFunctionData({
+              abi: depositFactory.abi,
+              functionName: 'sweepMany',
+              args: [batch.addresses.map((a) => a.salt as Hex), token as Address],
+            }),
             value: '0',
           },
         }),
       advance: (id) => writer.advance(id),
       async landed(sweep, intent) {
         const receipt = await deps.client.getTransactionReceipt({ hash: intent.signature as Hash });
-        const events = intent.status === 'failed' ? [] : parseEventLogs({ abi: depositFactory.abi, eventName: 'Swept', logs: receipt.logs });
+        const events =
+          intent.status === 'failed' ? [] : parseEventLogs({ abi: depositFactory.abi, eventName: 'Swept', logs: receipt.logs });
         const swept = sweptAmounts(
-          events.map((log) => ({ emitter: log.address, forwarder: log.args.forwarder, token: log.args.token, amount: log.args.amount, logIndex: log.logIndex })),
+          events.map((log) => ({
+            emitter: log.address,
+            forwarder: log.args.forwarder,
+            token: log.args.token,
+            amount: log.args.amount,
+            logIndex: log.logIndex,
+          })),
           sweep.factory ?? '',
           sweep.tokenAddress,
         );
-        return { blockNumber: receipt.blockNumber, lastLogIndex: swept.lastLogIndex, moved: swept.total, perAddress: swept.perAddress, fee: receipt.gasUsed * receipt.effectiveGasPrice };
+        return {
+          blockNumber: receipt.blockNumber,
+          lastLogIndex: swept.lastLogIndex,
+          moved: swept.total,
+          perAddress: swept.perAddress,
+          fee: receipt.gasUsed * receipt.effectiveGasPrice,
+        };
       },
     },
     createEvmHdSweep(deps, writer, balanceOf),

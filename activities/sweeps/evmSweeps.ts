@@ -23,7 +23,10 @@ export type EvmSweepAnswer = EvmSweepOutcome | { status: 'no_relayer' };
 
 export type EvmSweeperKey = `${EvmChain}:${Mode}`;
 
-export function createEvmSweepActivities(deps: { sweepers: Partial<Record<EvmSweeperKey, EvmSweepDeps>>; tronSweepers?: Partial<Record<Mode, TronSweepDeps>> }) {
+export function createEvmSweepActivities(deps: {
+  sweepers: Partial<Record<EvmSweeperKey, EvmSweepDeps>>;
+  tronSweepers?: Partial<Record<Mode, TronSweepDeps>>;
+}) {
   const sweepers = new Map<string, ForwarderSweep>([
     ...Object.entries(deps.sweepers).map(([key, sweeperDeps]) => [key, createEvmSweep(sweeperDeps)] as const),
     ...Object.entries(deps.tronSweepers ?? {}).map(([mode, sweeperDeps]) => [`tron:${mode}`, createTronSweep(sweeperDeps)] as const),
@@ -38,9 +41,20 @@ export function createEvmSweepActivities(deps: { sweepers: Partial<Record<EvmSwe
       if (evmRelayer) await observeRelayerBalance(evmRelayer);
       const planned = await sweeper.plan(request.token, request.runKey);
       const { chain, token, mode } = request;
-      const counts = { chain, token, mode, sweeps: planned.sweepIds.length, forwarderSweeps: planned.forwarderSweeps, hdSweeps: planned.hdSweeps };
+      const counts = {
+        chain,
+        token,
+        mode,
+        sweeps: planned.sweepIds.length,
+        forwarderSweeps: planned.forwarderSweeps,
+        hdSweeps: planned.hdSweeps,
+      };
       if (planned.hdWaiting === 0) log.info('sweep planned', counts);
-      else log.warn(`sweep planned without HD addresses: they need ${chain === 'tron' ? 'TRON' : 'EVM'}_DEPOSIT_COLLECTOR_${mode.toUpperCase()} and the mode's deposit mnemonic`, { ...counts, hdAddressesWaiting: planned.hdWaiting });
+      else
+        log.warn(
+          `sweep planned without HD addresses: they need ${chain === 'tron' ? 'TRON' : 'EVM'}_DEPOSIT_COLLECTOR_${mode.toUpperCase()} and the mode's deposit mnemonic`,
+          { ...counts, hdAddressesWaiting: planned.hdWaiting },
+        );
       return { status: 'planned', sweepIds: planned.sweepIds };
     },
     async advanceEvmSweep(request: { chain: ForwarderChain; mode: Mode; sweepId: string }): Promise<EvmSweepAnswer> {

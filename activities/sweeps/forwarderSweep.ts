@@ -8,7 +8,16 @@
 // plans them in the same plan, one sweep each, and advance hands a sweep of kind 'hd' to it.
 import type { Queryable, Sql } from '../../db/client';
 import type { ChainIntent } from '../../db/repositories/chainIntents';
-import { findCollectorSweep, collectorSweepDue, collectorSweepsToFinish, insertCollectorSweeps, setCollectorSweepLanded, setCollectorSweepSubmitted, type CollectorSweep, type CollectorSweepScope } from '../../db/repositories/collectorSweeps';
+import {
+  findCollectorSweep,
+  collectorSweepDue,
+  collectorSweepsToFinish,
+  insertCollectorSweeps,
+  setCollectorSweepLanded,
+  setCollectorSweepSubmitted,
+  type CollectorSweep,
+  type CollectorSweepScope,
+} from '../../db/repositories/collectorSweeps';
 import { postLedger } from '../../db/repositories/ledger';
 import { lockUntilCommit } from '../../db/repositories/locks';
 import { depositSalt } from '../../domain/addresses/depositSalt';
@@ -64,7 +73,10 @@ export type EvmSweepOutcome =
 /** A chain's HD deposit addresses, swept one sweep (of kind 'hd') each beside the forwarder batches. */
 export interface HdSweeps {
   /** The scope's HD addresses owed a sweep, written as sweeps numbered from `firstBatch`, or how many wait for a collector and a seed. */
-  plan(tx: Queryable, scope: CollectorSweepScope & { runKey: string; deployment: TokenDeployment; minimum: bigint; limit: number; firstBatch: number }): Promise<{ sweepIds: string[]; waiting: number }>;
+  plan(
+    tx: Queryable,
+    scope: CollectorSweepScope & { runKey: string; deployment: TokenDeployment; minimum: bigint; limit: number; firstBatch: number },
+  ): Promise<{ sweepIds: string[]; waiting: number }>;
   /** One step of an unlanded HD sweep. */
   advance(sweep: CollectorSweep): Promise<EvmSweepOutcome>;
 }
@@ -145,7 +157,9 @@ export function createForwarderSweep(settings: ForwarderSweepSettings, family: F
       const limit = settings.batchSize * PLAN_BATCHES;
       const minimum = minimumBaseUnits(settings.minimumWholeTokens, deployment.decimals);
       const due = await collectorSweepDue(tx, scope, limit);
-      const candidates = await Promise.all(due.map(async (d) => ({ ...d, salt: depositSalt(d.sessionId), balance: await family.balanceOf(deployment.address, d.address) })));
+      const candidates = await Promise.all(
+        due.map(async (d) => ({ ...d, salt: depositSalt(d.sessionId), balance: await family.balanceOf(deployment.address, d.address) })),
+      );
       const batches = planEvmSweepBatches(candidates, { minimum, batchSize: settings.batchSize });
       const planned = await insertCollectorSweeps(tx, {
         ...scope,
@@ -154,8 +168,15 @@ export function createForwarderSweep(settings: ForwarderSweepSettings, family: F
         batches,
         insertIntent: (q, id, batch) => family.insertIntent(q, id, deployment.address, batch),
       });
-      const hdPlanned = hd ? await hd.plan(tx, { ...scope, runKey, deployment, minimum, limit, firstBatch: planned.length }) : { sweepIds: [], waiting: 0 };
-      return { sweepIds: [...unlanded, ...planned, ...hdPlanned.sweepIds], forwarderSweeps: planned.length, hdSweeps: hdPlanned.sweepIds.length, hdWaiting: hdPlanned.waiting };
+      const hdPlanned = hd
+        ? await hd.plan(tx, { ...scope, runKey, deployment, minimum, limit, firstBatch: planned.length })
+        : { sweepIds: [], waiting: 0 };
+      return {
+        sweepIds: [...unlanded, ...planned, ...hdPlanned.sweepIds],
+        forwarderSweeps: planned.length,
+        hdSweeps: hdPlanned.sweepIds.length,
+        hdWaiting: hdPlanned.waiting,
+      };
     });
   }
 
@@ -163,7 +184,15 @@ export function createForwarderSweep(settings: ForwarderSweepSettings, family: F
     const txHash = intent.signature ?? '';
     const landed = await family.landed(sweep, intent);
     await sql.begin(async (tx) => {
-      const recorded = await setCollectorSweepLanded(tx, sweep.id, { status, txHash, blockNumber: landed.blockNumber, lastLogIndex: landed.lastLogIndex, moved: landed.moved, gasWei: landed.fee, perAddress: landed.perAddress });
+      const recorded = await setCollectorSweepLanded(tx, sweep.id, {
+        status,
+        txHash,
+        blockNumber: landed.blockNumber,
+        lastLogIndex: landed.lastLogIndex,
+        moved: landed.moved,
+        gasWei: landed.fee,
+        perAddress: landed.perAddress,
+      });
       if (!recorded) return;
       const moved = { [tokenAsset(sweep.token, sweep.chain)]: landed.moved };
       for (const posting of evmSweepLanded(sweep.id, sweep.mode, sweep.chain, { moved, gasWei: landed.fee })) await postLedger(tx, posting);

@@ -3,7 +3,14 @@
 // postings in the same database transaction, each once. How the address's key signs, what the top-up is and where
 // the landing is read from are the family's.
 import type { Queryable, Sql } from '../../db/client';
-import { hdSweepDue, insertHdSweeps, setHdTopUpLanded, setCollectorSweepLanded, type HdSweepDue, type CollectorSweep } from '../../db/repositories/collectorSweeps';
+import {
+  hdSweepDue,
+  insertHdSweeps,
+  setHdTopUpLanded,
+  setCollectorSweepLanded,
+  type HdSweepDue,
+  type CollectorSweep,
+} from '../../db/repositories/collectorSweeps';
 import { postLedger } from '../../db/repositories/ledger';
 import { holdingsToSweep } from '../../domain/sweeps/evmSweepPlan';
 import { evmSweepLanded, hdGasToppedUp, hdSweepGasPaid, tokenAsset } from '../../domain/ledger/ledger';
@@ -19,11 +26,17 @@ export interface HdSweepPlanning {
 }
 
 /** The scope's HD addresses owed a sweep and holding something, one sweep each, numbered from `firstBatch`. */
-export async function planHdSweeps(tx: Queryable, scope: Parameters<HdSweeps['plan']>[1], planning: HdSweepPlanning): ReturnType<HdSweeps['plan']> {
+export async function planHdSweeps(
+  tx: Queryable,
+  scope: Parameters<HdSweeps['plan']>[1],
+  planning: HdSweepPlanning,
+): ReturnType<HdSweeps['plan']> {
   const due = await hdSweepDue(tx, scope, scope.limit);
   const { collector } = planning;
   if (!collector || !planning.depositSeed) return { sweepIds: [], waiting: due.length };
-  const candidates = await Promise.all(due.map(async (d) => ({ ...d, balance: await planning.balanceOf(scope.deployment.address, d.address) })));
+  const candidates = await Promise.all(
+    due.map(async (d) => ({ ...d, balance: await planning.balanceOf(scope.deployment.address, d.address) })),
+  );
   const sweepIds = await insertHdSweeps(tx, {
     ...scope,
     tokenAddress: scope.deployment.address,
@@ -48,7 +61,15 @@ export async function recordHdTopUp(
     if (!(await setHdTopUpLanded(tx, sweep.id, topUp.round, landed))) return;
     for (const posting of hdGasToppedUp(topUp.id, sweep.mode, sweep.chain, landed)) await postLedger(tx, posting);
     if (topUp.status === 'failed') {
-      await setCollectorSweepLanded(tx, sweep.id, { status: 'failed', txHash: topUp.txHash, blockNumber: topUp.blockNumber, lastLogIndex: undefined, moved: 0n, gasWei: 0n, perAddress: new Map() });
+      await setCollectorSweepLanded(tx, sweep.id, {
+        status: 'failed',
+        txHash: topUp.txHash,
+        blockNumber: topUp.blockNumber,
+        lastLogIndex: undefined,
+        moved: 0n,
+        gasWei: 0n,
+        perAddress: new Map(),
+      });
     }
   });
 }
@@ -57,13 +78,31 @@ export async function recordHdTopUp(
 export async function recordHdTransfer(
   sql: Sql,
   sweep: CollectorSweep,
-  landed: { status: 'finalized' | 'failed'; txHash: string; blockNumber: bigint; moved: bigint; lastLogIndex: number | undefined; fee: bigint },
+  landed: {
+    status: 'finalized' | 'failed';
+    txHash: string;
+    blockNumber: bigint;
+    moved: bigint;
+    lastLogIndex: number | undefined;
+    fee: bigint;
+  },
 ): Promise<EvmSweepOutcome> {
   const from = sweep.addresses[0]?.address ?? '';
   await sql.begin(async (tx) => {
-    const row = { status: landed.status, txHash: landed.txHash, blockNumber: landed.blockNumber, lastLogIndex: landed.lastLogIndex, moved: landed.moved, gasWei: landed.fee, perAddress: new Map([[from, landed.moved]]) };
+    const row = {
+      status: landed.status,
+      txHash: landed.txHash,
+      blockNumber: landed.blockNumber,
+      lastLogIndex: landed.lastLogIndex,
+      moved: landed.moved,
+      gasWei: landed.fee,
+      perAddress: new Map([[from, landed.moved]]),
+    };
     if (!(await setCollectorSweepLanded(tx, sweep.id, row))) return;
-    const postings = [...evmSweepLanded(sweep.id, sweep.mode, sweep.chain, { moved: { [tokenAsset(sweep.token, sweep.chain)]: landed.moved }, gasWei: 0n }), hdSweepGasPaid(sweep.id, sweep.mode, sweep.chain, landed.fee)];
+    const postings = [
+      ...evmSweepLanded(sweep.id, sweep.mode, sweep.chain, { moved: { [tokenAsset(sweep.token, sweep.chain)]: landed.moved }, gasWei: 0n }),
+      hdSweepGasPaid(sweep.id, sweep.mode, sweep.chain, landed.fee),
+    ];
     for (const posting of postings) if (posting) await postLedger(tx, posting);
   });
   return recordedOutcome(sql, sweep.id);

@@ -6,5 +6,11 @@ import type { EvmSweepDeps } from './evmSweep';
 
 export async function observeRelayerBalance(deps: Pick<EvmSweepDeps, 'sql' | 'client' | 'account' | 'chain' | 'mode'>): Promise<void> {
   const balanceWei = await deps.client.getBalance({ address: deps.account.address });
-  await recordRelayerBalance(deps.sql, { chain: deps.chain, mode: deps.mode, address: deps.account.address, balanceWei, observedAt: new Date() });
+  await recordRelayerBalance(deps.sql, {
+    chain: deps.chain,
+    mode: deps.mode,
+    address: deps.account.address,
+    balanceWei,
+    observedAt: new Date(),
+  });
 }

@@ -7,7 +7,17 @@ import { getTokenDecoder } from '@solana-program/token';
 import { createKeyPairSignerFromBytes, type Address, type Signature } from '@solana/kit';
 import { postLedger } from '../../db/repositories/ledger';
 import { lockUntilCommit } from '../../db/repositories/locks';
-import { findSweep, insertSweeps, setSweepEmpty, setSweepFinalized, setSweepLanded, setSweepSubmitted, sweepDue, sweepsToFinish, type Sweep } from '../../db/repositories/solanaSweeps';
+import {
+  findSweep,
+  insertSweeps,
+  setSweepEmpty,
+  setSweepFinalized,
+  setSweepLanded,
+  setSweepSubmitted,
+  sweepDue,
+  sweepsToFinish,
+  type Sweep,
+} from '../../db/repositories/solanaSweeps';
 import { sweepLanded, type SweepDeltas } from '../../domain/ledger/ledger';
 import type { Mode } from '../../domain/wire/session';
 import { planSweepBatches, SWEEP_BATCH_LIMIT, sweepAmount } from '../../domain/sweeps/solanaSweepBatches';
@@ -37,7 +47,9 @@ const PLAN_ACCOUNTS = SWEEP_BATCH_LIMIT * 50;
 const NOTHING_TO_SWEEP = 'every account of the sweep is empty';
 
 async function usdcBalance(deps: SolanaSweepDeps, tokenAccount: Address): Promise<bigint | undefined> {
-  const { value } = await deps.rpc.getAccountInfo(tokenAccount, { encoding: 'base64', commitment: 'confirmed' }).send(rpcDeadline(deps.rpcTimeoutMs));
+  const { value } = await deps.rpc
+    .getAccountInfo(tokenAccount, { encoding: 'base64', commitment: 'confirmed' })
+    .send(rpcDeadline(deps.rpcTimeoutMs));
   return value ? getTokenDecoder().decode(Buffer.from(value.data[0], 'base64')).amount : undefined;
 }
 
@@ -54,11 +66,15 @@ export function sweepSigner(deps: SolanaSweepDeps, sweep: Sweep): SignIntent {
       const amount = sweepAmount(balance, account.plannedBaseUnits);
       if (amount === 0n) continue;
       const owner = await createKeyPairSignerFromBytes(deriveSolanaKeyPairBytes(deps.depositSeed, account.derivationIndex));
-      if (owner.address !== account.owner) throw new Error(`deposit index ${account.derivationIndex} derives ${owner.address}, not the swept address ${account.owner}`);
+      if (owner.address !== account.owner)
+        throw new Error(`deposit index ${account.derivationIndex} derives ${owner.address}, not the swept address ${account.owner}`);
       accounts.push({ owner, tokenAccount: account.tokenAccount as Address, amount, close: amount === balance });
     }
     if (accounts.length === 0) return { kind: 'deferred', reason: NOTHING_TO_SWEEP };
-    return { kind: 'signed', transaction: await signSweepTransaction({ treasury: deps.treasury, mint: deps.usdcMint, accounts }, lifetime) };
+    return {
+      kind: 'signed',
+      transaction: await signSweepTransaction({ treasury: deps.treasury, mint: deps.usdcMint, accounts }, lifetime),
+    };
   };
 }
 
@@ -82,18 +98,28 @@ export function createSolanaSweep(deps: SolanaSweepDeps) {
           return { ...d, tokenAccount, balance: await usdcBalance(deps, tokenAccount) };
         }),
       );
-      const planned = await insertSweeps(tx, { mode: deps.mode, runKey, treasury: deps.treasury.address, mint: deps.usdcMint, batches: planSweepBatches(candidates) });
+      const planned = await insertSweeps(tx, {
+        mode: deps.mode,
+        runKey,
+        treasury: deps.treasury.address,
+        mint: deps.usdcMint,
+        batches: planSweepBatches(candidates),
+      });
       return [...unlanded, ...planned];
     });
   }
 
   /** What the landed transaction moved: the treasury's USDC gain, each deposit account's loss, its fee and the rent returned. */
   async function balanceDeltas(sweep: Sweep, signature: string): Promise<SweepDeltas & { swept: Map<string, bigint> }> {
-    const landed = await deps.rpc.getTransaction(signature as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }).send(rpcDeadline(deps.rpcTimeoutMs));
+    const landed = await deps.rpc
+      .getTransaction(signature as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 })
+      .send(rpcDeadline(deps.rpcTimeoutMs));
     if (!landed?.meta) throw new Error(`the node has no record of landed sweep transaction ${signature} yet`);
     const { meta } = landed;
     const held = (balances: typeof meta.preTokenBalances, owner: string) =>
-      (balances ?? []).filter((b) => b.owner === owner && b.mint === deps.usdcMint).reduce((sum, b) => sum + BigInt(b.uiTokenAmount.amount), 0n);
+      (balances ?? [])
+        .filter((b) => b.owner === owner && b.mint === deps.usdcMint)
+        .reduce((sum, b) => sum + BigInt(b.uiTokenAmount.amount), 0n);
     const swept = new Map<string, bigint>();
     for (const account of sweep.accounts) {
       const given = held(meta.preTokenBalances, account.owner) - held(meta.postTokenBalances, account.owner);
@@ -146,7 +172,8 @@ export function createSolanaSweep(deps: SolanaSweepDeps) {
     /** One pass of a planned sweep; call again while it is submitted. */
     async advance(sweepId: string): Promise<SweepOutcome> {
       const sweep = await findSweep(deps.sql, sweepId);
-      if (!sweep || sweep.mode !== deps.mode || sweep.treasury !== deps.treasury.address) throw new Error(`no ${deps.mode} sweep ${sweepId} of treasury ${deps.treasury.address}`);
+      if (!sweep || sweep.mode !== deps.mode || sweep.treasury !== deps.treasury.address)
+        throw new Error(`no ${deps.mode} sweep ${sweepId} of treasury ${deps.treasury.address}`);
       if (sweep.status === 'empty') return { status: 'empty' };
       return recordOutcome(sweep, await writer.advance(sweepId, sweepSigner(deps, sweep)));
     },

@@ -17,14 +17,26 @@ export interface SweptAccount {
   close: boolean;
 }
 
-export async function signSweepTransaction(sweep: { treasury: KeyPairSigner; mint: Address; accounts: readonly SweptAccount[] }, lifetime: BlockhashLifetime) {
+export async function signSweepTransaction(
+  sweep: { treasury: KeyPairSigner; mint: Address; accounts: readonly SweptAccount[] },
+  lifetime: BlockhashLifetime,
+) {
   const destination = await associatedUsdcAccount(sweep.treasury.address, sweep.mint);
   return signTreasuryTransaction(
     sweep.treasury,
     lifetime,
     sweep.accounts.flatMap((account) => [
-      getTransferCheckedInstruction({ source: account.tokenAccount, mint: sweep.mint, destination, authority: account.owner, amount: account.amount, decimals: USDC_DECIMALS }),
-      ...(account.close ? [getCloseAccountInstruction({ account: account.tokenAccount, destination: sweep.treasury.address, owner: account.owner })] : []),
+      getTransferCheckedInstruction({
+        source: account.tokenAccount,
+        mint: sweep.mint,
+        destination,
+        authority: account.owner,
+        amount: account.amount,
+        decimals: USDC_DECIMALS,
+      }),
+      ...(account.close
+        ? [getCloseAccountInstruction({ account: account.tokenAccount, destination: sweep.treasury.address, owner: account.owner })]
+        : []),
     ]),
   );
 }

@@ -8,7 +8,13 @@
 // the same Tron chain writer; then, once solidified, what the token's Transfer logs moved and the sun it burned.
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { encodeAbiParameters } from 'viem';
-import { findChainIntent, insertTronChainIntent, isTronTransfer, type ChainIntent, type TronCall } from '../../db/repositories/chainIntents';
+import {
+  findChainIntent,
+  insertTronChainIntent,
+  isTronTransfer,
+  type ChainIntent,
+  type TronCall,
+} from '../../db/repositories/chainIntents';
 import { hdSweepDerivationIndex, type CollectorSweep } from '../../db/repositories/collectorSweeps';
 import { tronAddressToEvmHex } from '../../domain/addresses/tron';
 import { hdSweptAmount } from '../../domain/sweeps/evmHdSweep';
@@ -49,7 +55,13 @@ export function createTronHdSweep(deps: TronHdSweepDeps, relayer: TronChainWrite
       collector: deps.collector,
       depositSeed: deps.depositSeed,
       balanceOf: (token, owner) => api.tokenBalance(token, owner, deps.relayer.address),
-      insertIntent: (q, id, hd, collector) => insertTronChainIntent(q, { id, mode: deps.mode, sender: hd.address, call: transferCall(scope.deployment.address, collector, hd.balance) }),
+      insertIntent: (q, id, hd, collector) =>
+        insertTronChainIntent(q, {
+          id,
+          mode: deps.mode,
+          sender: hd.address,
+          call: transferCall(scope.deployment.address, collector, hd.balance),
+        }),
     });
 
   /** The address's key, derived here for this pass and checked against the swept address; never stored or logged. */
@@ -85,7 +97,8 @@ export function createTronHdSweep(deps: TronHdSweepDeps, relayer: TronChainWrite
       return { status: 'pending' };
     }
     const progress = intent.status === 'finalized' || intent.status === 'failed' ? { intent } : await relayer.advance(id);
-    if (progress.intent.status !== 'finalized' && progress.intent.status !== 'failed') return progressOutcome(sql, sweep, progress, () => recordedOutcome(sql, sweep.id));
+    if (progress.intent.status !== 'finalized' && progress.intent.status !== 'failed')
+      return progressOutcome(sql, sweep, progress, () => recordedOutcome(sql, sweep.id));
     await recordTopUp(sweep, round, progress.intent);
     return progress.intent.status === 'failed' ? recordedOutcome(sql, sweep.id) : { status: 'pending' };
   }

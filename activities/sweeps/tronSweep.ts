@@ -22,32 +22,43 @@ const SWEEP_MANY = 'sweepMany(bytes32[],address)';
 
 export function createTronSweep(deps: TronSweepDeps) {
   const writer = createTronChainWriter(deps);
-  return createForwarderSweep(deps, {
-    chain: 'tron',
-    balanceOf: (token, owner) => deps.api.tokenBalance(token, owner, deps.relayer.address),
-    insertIntent: (sql, id, token, batch) =>
-      insertTronChainIntent(sql, {
-        id,
-        mode: deps.mode,
-        sender: deps.relayer.address,
-        call: {
-          contract: batch.factory,
-          functionSelector: SWEEP_MANY,
-          parameter: encodeAbiParameters([{ type: 'bytes32[]' }, { type: 'address' }], [batch.addresses.map((a) => a.salt as Hex), tronAddressToEvmHex(token)]).slice(2),
-          feeLimit: deps.feeLimitSun.toString(),
-          callValue: '0',
-        },
-      }),
-    advance: (id) => writer.advance(id),
-    async landed(sweep, intent) {
-      const blockNumber = intent.blockNumber ?? 0n;
-      const fee = intent.feePaid ?? 0n;
-      if (intent.status === 'failed') return { blockNumber, lastLogIndex: undefined, moved: 0n, perAddress: new Map(), fee };
-      const { logs, firstLogIndex } = await deps.api.solidifiedLogs(intent.signature ?? '', blockNumber);
-      const swept = sweptAmounts(tronSweptLogs(logs, firstLogIndex), tronAddressToEvmHex(sweep.factory ?? ''), tronAddressToEvmHex(sweep.tokenAddress));
-      // Sweep rows keep Tron addresses as deposit_addresses does: base58.
-      const perAddress = new Map([...swept.perAddress].map(([address, amount]) => [tronAddressFromEvmHex(address), amount]));
-      return { blockNumber, lastLogIndex: swept.lastLogIndex, moved: swept.total, perAddress, fee };
+  return createForwarderSweep(
+    deps,
+    {
+      chain: 'tron',
+      balanceOf: (token, owner) => deps.api.tokenBalance(token, owner, deps.relayer.address),
+      insertIntent: (sql, id, token, batch) =>
+        insertTronChainIntent(sql, {
+          id,
+          mode: deps.mode,
+          sender: deps.relayer.address,
+          call: {
+            contract: batch.factory,
+            functionSelector: SWEEP_MANY,
+            parameter: encodeAbiParameters(
+              [{ type: 'bytes32[]' }, { type: 'address' }],
+              [batch.addresses.map((a) => a.salt as Hex), tronAddressToEvmHex(token)],
+            ).slice(2),
+            feeLimit: deps.feeLimitSun.toString(),
+            callValue: '0',
+          },
+        }),
+      advance: (id) => writer.advance(id),
+      async landed(sweep, intent) {
+        const blockNumber = intent.blockNumber ?? 0n;
+        const fee = intent.feePaid ?? 0n;
+        if (intent.status === 'failed') return { blockNumber, lastLogIndex: undefined, moved: 0n, perAddress: new Map(), fee };
+        const { logs, firstLogIndex } = await deps.api.solidifiedLogs(intent.signature ?? '', blockNumber);
+        const swept = sweptAmounts(
+          tronSweptLogs(logs, firstLogIndex),
+          tronAddressToEvmHex(sweep.factory ?? ''),
+          tronAddressToEvmHex(sweep.tokenAddress),
+        );
+        // Sweep rows keep Tron addresses as deposit_addresses does: base58.
+        const perAddress = new Map([...swept.perAddress].map(([address, amount]) => [tronAddressFromEvmHex(address), amount]));
+        return { blockNumber, lastLogIndex: swept.lastLogIndex, moved: swept.total, perAddress, fee };
+      },
     },
-  }, createTronHdSweep(deps, writer));
+    createTronHdSweep(deps, writer),
+  );
 }

@@ -70,7 +70,8 @@ export interface CctpRouteDeps {
 
 /** in_flight: this chain's transfer that has not landed yet, whose workflow the caller makes sure of. */
 export type StartAnswer = { status: 'started' | 'in_flight'; transferId: string } | { status: 'idle'; reason: string };
-export type BurnAnswer = { status: 'pending'; deferred?: string } | { status: 'burned'; txHash: string } | { status: 'failed'; reason: string };
+export type BurnAnswer =
+  { status: 'pending'; deferred?: string } | { status: 'burned'; txHash: string } | { status: 'failed'; reason: string };
 export type AttestationAnswer = { status: 'pending'; reason: string } | { status: 'attested'; nonce: string };
 export type ReceiveAnswer = { status: 'submitted' } | { status: 'reattesting' } | { status: 'received'; received: string };
 
@@ -85,7 +86,8 @@ export function createCctpRoute(deps: CctpRouteDeps) {
 
   async function load(transferId: string): Promise<Transfer> {
     const transfer = await findTransfer(sql, transferId);
-    if (!transfer || transfer.mode !== deps.mode || transfer.sourceChain !== deps.chain) throw refuse(`no ${deps.mode} transfer ${transferId} from ${deps.chain}`);
+    if (!transfer || transfer.mode !== deps.mode || transfer.sourceChain !== deps.chain)
+      throw refuse(`no ${deps.mode} transfer ${transferId} from ${deps.chain}`);
     return transfer;
   }
 
@@ -99,7 +101,11 @@ export function createCctpRoute(deps: CctpRouteDeps) {
     if (await findTransfer(sql, transferId)) return { status: 'started', transferId };
     const inFlight = await transferInFlight(sql, deps.mode, deps.chain);
     if (inFlight) return { status: 'in_flight', transferId: inFlight.id };
-    const configured = await deps.client.readContract({ address: deps.collector, abi: depositCollector.abi, functionName: 'mintRecipient' });
+    const configured = await deps.client.readContract({
+      address: deps.collector,
+      abi: depositCollector.abi,
+      functionName: 'mintRecipient',
+    });
     if (configured.toLowerCase() !== (await mintRecipient()).toLowerCase()) {
       throw refuse(`the ${deps.chain} collector mints to ${configured}, not this treasury's USDC account ${await treasuryUsdc()}`);
     }
@@ -107,14 +113,32 @@ export function createCctpRoute(deps: CctpRouteDeps) {
     // posting would come before the sweep's.
     const head = await deps.client.getBlockNumber({ cacheTime: 0 });
     const settledBlock = head >= BigInt(deps.confirmations - 1) ? head - BigInt(deps.confirmations - 1) : 0n;
-    const collectorBalance = await deps.client.readContract({ address: deps.usdc, abi: erc20Abi, functionName: 'balanceOf', args: [deps.collector], blockNumber: settledBlock });
+    const collectorBalance = await deps.client.readContract({
+      address: deps.usdc,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [deps.collector],
+      blockNumber: settledBlock,
+    });
     const verdict = judgeTransferStart({ chain: deps.chain, collectorBalance, minimum: deps.minimum });
     if (!verdict.start) return { status: 'idle', reason: verdict.reason };
     const maxFee = maxFeeFor(verdict.amount, await deps.attestation.fees(sourceDomain, SOLANA_CCTP_DOMAIN), deps.speed);
-    const data = encodeFunctionData({ abi: depositCollector.abi, functionName: 'burn', args: [deps.usdc, verdict.amount, maxFee, finalityThreshold(deps.speed)] });
+    const data = encodeFunctionData({
+      abi: depositCollector.abi,
+      functionName: 'burn',
+      args: [deps.usdc, verdict.amount, maxFee, finalityThreshold(deps.speed)],
+    });
     const intentId = burnIntentId(transferId);
     await deps.writer.prepare(intentId, { to: deps.collector, data, value: '0' });
-    await insertTransfer(sql, { id: transferId, mode: deps.mode, sourceChain: deps.chain, amount: verdict.amount, maxFee, speed: deps.speed, burnIntentId: intentId });
+    await insertTransfer(sql, {
+      id: transferId,
+      mode: deps.mode,
+      sourceChain: deps.chain,
+      amount: verdict.amount,
+      maxFee,
+      speed: deps.speed,
+      burnIntentId: intentId,
+    });
     return { status: 'started', transferId };
   }
 
@@ -162,7 +186,8 @@ export function createCctpRoute(deps: CctpRouteDeps) {
     if (lookup.messages.length !== 1) throw refuse(`the burn ${transfer.burnTxHash} carries ${lookup.messages.length} messages, not one`);
     const [attested] = lookup.messages as [(typeof lookup.messages)[0]];
     const read = checkedMessage(transfer, attested.message, await mintRecipient());
-    if (transfer.nonce !== null && transfer.nonce.toLowerCase() !== read.nonce.toLowerCase()) throw refuse(`the re-attested message has nonce ${read.nonce}, not ${transfer.nonce}`);
+    if (transfer.nonce !== null && transfer.nonce.toLowerCase() !== read.nonce.toLowerCase())
+      throw refuse(`the re-attested message has nonce ${read.nonce}, not ${transfer.nonce}`);
     await setTransferAttested(sql, transferId, { nonce: read.nonce, message: attested.message, attestation: attested.attestation });
     return { status: 'attested', nonce: read.nonce };
   }
@@ -186,7 +211,13 @@ export function createCctpRoute(deps: CctpRouteDeps) {
         usdcMint: deps.treasury.usdcMint,
         feeRecipientTokenAccount: await feeRecipientTokenAccount(deps.treasury.rpc, deps.treasury.usdcMint),
       });
-      return { kind: 'signed', transaction: await signTreasuryTransaction(deps.treasury.treasury, lifetime, [setComputeUnitLimitInstruction(RECEIVE_COMPUTE_UNITS), instruction]) };
+      return {
+        kind: 'signed',
+        transaction: await signTreasuryTransaction(deps.treasury.treasury, lifetime, [
+          setComputeUnitLimitInstruction(RECEIVE_COMPUTE_UNITS),
+          instruction,
+        ]),
+      };
     };
 
   /** The treasury USDC account's gain in a landed receive, from its token balances. */
@@ -197,7 +228,9 @@ export function createCctpRoute(deps: CctpRouteDeps) {
     if (!landed?.meta) throw new Error(`the node has no record of landed receive ${signature} yet`);
     const owner = deps.treasury.treasury.address;
     const held = (balances: typeof landed.meta.preTokenBalances) =>
-      (balances ?? []).filter((b) => b.owner === owner && b.mint === deps.treasury.usdcMint).reduce((sum, b) => sum + BigInt(b.uiTokenAmount.amount), 0n);
+      (balances ?? [])
+        .filter((b) => b.owner === owner && b.mint === deps.treasury.usdcMint)
+        .reduce((sum, b) => sum + BigInt(b.uiTokenAmount.amount), 0n);
     return held(landed.meta.postTokenBalances) - held(landed.meta.preTokenBalances);
   }
 
@@ -217,15 +250,20 @@ export function createCctpRoute(deps: CctpRouteDeps) {
   async function receive(transferId: string): Promise<ReceiveAnswer> {
     const transfer = await load(transferId);
     if (transfer.stage === 'received') return { status: 'received', received: (transfer.receivedAmount ?? 0n).toString() };
-    if (transfer.stage !== 'attested' || !transfer.message || !transfer.nonce) throw refuse(`transfer ${transferId} is ${transfer.stage}: nothing to receive`);
+    if (transfer.stage !== 'attested' || !transfer.message || !transfer.nonce)
+      throw refuse(`transfer ${transferId} is ${transfer.stage}: nothing to receive`);
     const attested = checkedMessage(transfer, transfer.message as Hex, await mintRecipient());
     const intentId = receiveIntentId(attested.nonce);
     const ours = transfer.receiveIntentId ? (await solanaWriter.observe(intentId)).intent : undefined;
     if (ours && (ours.status === 'confirmed' || ours.status === 'finalized') && ours.signature) {
       return recordReceived(transfer, creditedAmount(attested, await landedDelta(ours.signature)));
     }
-    if (await isNonceUsed(deps.treasury.rpc, hexToBytes(attested.nonce))) return recordReceived(transfer, creditedAmount(attested, undefined));
-    if (ours?.status === 'failed') throw refuse(`the receive ${ours.signature ?? intentId} failed on Solana and the nonce is unused: see checkout-admin transfer show ${transferId}`);
+    if (await isNonceUsed(deps.treasury.rpc, hexToBytes(attested.nonce)))
+      return recordReceived(transfer, creditedAmount(attested, undefined));
+    if (ours?.status === 'failed')
+      throw refuse(
+        `the receive ${ours.signature ?? intentId} failed on Solana and the nonce is unused: see checkout-admin transfer show ${transferId}`,
+      );
     if (!ours || ours.status === 'prepared') {
       const slot = await deps.treasury.rpc.getSlot({ commitment: 'confirmed' }).send(rpcDeadline(deps.treasury.rpcTimeoutMs));
       if (attestationExpired(attested.expirationBlock, slot)) {

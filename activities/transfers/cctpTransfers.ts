@@ -3,7 +3,15 @@
 // can exist for every CCTP chain while only the configured ones move money.
 import type { CctpSourceChain } from '../../domain/cctp/domains';
 import type { Mode } from '../../domain/wire/session';
-import { createCctpRoute, type AttestationAnswer, type BurnAnswer, type CctpRoute, type CctpRouteDeps, type ReceiveAnswer, type StartAnswer } from './cctpTransfer';
+import {
+  createCctpRoute,
+  type AttestationAnswer,
+  type BurnAnswer,
+  type CctpRoute,
+  type CctpRouteDeps,
+  type ReceiveAnswer,
+  type StartAnswer,
+} from './cctpTransfer';
 
 export type CctpRoutes = Partial<Record<Mode, Partial<Record<CctpSourceChain, CctpRouteDeps>>>>;
 

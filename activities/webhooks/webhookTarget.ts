@@ -43,7 +43,8 @@ export function policyLookup(policy: WebhookTargetPolicy, timeoutMs: number): Lo
     resolveAll(hostname, timeoutMs).then(
       (addresses) => {
         const refused = addresses.find((a) => !addressAllowed(policy, a.address));
-        if (refused) return callback(new WebhookTargetRefusedError(`webhook host ${hostname} resolves to non-public ${refused.address}`), '', 0);
+        if (refused)
+          return callback(new WebhookTargetRefusedError(`webhook host ${hostname} resolves to non-public ${refused.address}`), '', 0);
         const usable = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
         if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
         const first = usable[0];

@@ -24,7 +24,12 @@ export const AcceptInviteBody = z.object({ token: z.string().min(20).max(100), p
 
 export const InviteBody = z.object({ email: Email });
 
-export const TotpCodeBody = z.object({ code: z.string().trim().regex(/^\d{6}$/, 'Must be the 6-digit code from your authenticator app') });
+export const TotpCodeBody = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'Must be the 6-digit code from your authenticator app'),
+});
 
 export const KeyParams = ModeParam.extend({ key_id: z.string().regex(/^key_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be an API key id (key_…)') });
 
@@ -39,14 +44,20 @@ export const RotateSecretBody = z.object({ overlap_hours: z.number().int().min(0
 
 export const SessionParams = ModeParam.extend({ session_id: z.string().regex(SESSION_ID_PATTERN, 'Must be a session id (cs_…)') });
 
-export const DeliveryParams = ModeParam.extend({ delivery_id: z.string().regex(/^wh_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a webhook delivery id (wh_…)') });
+export const DeliveryParams = ModeParam.extend({
+  delivery_id: z.string().regex(/^wh_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a webhook delivery id (wh_…)'),
+});
 
 export const TestEventBody = z.object({ url: z.url({ protocol: /^https?$/ }).max(2048) });
 
 export const SettingsBody = z.object({
   tolerance_bps: z.number().int().min(0).max(10_000),
   tolerance_min_cents: z.number().int().min(0).max(1_000_000),
-  session_lifetime_minutes: z.number().int().min(1).max(7 * 24 * 60),
+  session_lifetime_minutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60),
   supported_tokens: z
     .record(z.enum(TOKENS), z.array(z.enum(CHAINS)))
     .refine((pairs) => Object.values(pairs).some((chains) => chains.length > 0), 'Must accept at least one token on one chain'),
@@ -63,7 +74,10 @@ const optionalField = <T extends z.ZodType>(schema: T) => z.union([z.literal('')
 /** The fields and checks of `checkout-admin bank add`, in the dashboard's spelling. */
 export const BankAccountBody = z
   .object({
-    currency: z.string().transform((v) => v.toUpperCase()).pipe(CurrencyCode),
+    currency: z
+      .string()
+      .transform((v) => v.toUpperCase())
+      .pipe(CurrencyCode),
     account_name: Text,
     bank_name: Text,
     iban: optionalField(Iban),
@@ -71,6 +85,10 @@ export const BankAccountBody = z
     account_number: optionalField(AccountNumber),
     sort_code: optionalField(SortCode),
   })
-  .refine((o) => o.iban !== undefined || o.account_number !== undefined, { message: 'Give an IBAN or an account number: a customer needs one to pay' });
+  .refine((o) => o.iban !== undefined || o.account_number !== undefined, {
+    message: 'Give an IBAN or an account number: a customer needs one to pay',
+  });
 
-export const BankAccountParams = z.object({ bank_account_id: z.string().regex(/^ba_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a bank account id (ba_…)') });
+export const BankAccountParams = z.object({
+  bank_account_id: z.string().regex(/^ba_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a bank account id (ba_…)'),
+});

@@ -31,8 +31,20 @@ export async function sessionDetail(deps: Pick<AppDeps, 'sql' | 'registry'>, own
   return {
     session: presentSession(session, deps.registry),
     status_reason: reason ?? STATUS_REASONS[session.status as SessionStatus] ?? '',
-    payment: payment ? { token: payment.token, chain: payment.chain, deposit_address: payment.depositAddress, amount: toSixDecimalString(payment.expectedBaseUnits, payment.decimals) } : null,
-    timeline: changes.map((c) => ({ from: c.from, to: c.to, at: c.at.toISOString(), reason: c.reason ?? STATUS_REASONS[c.to as SessionStatus] ?? '' })),
+    payment: payment
+      ? {
+          token: payment.token,
+          chain: payment.chain,
+          deposit_address: payment.depositAddress,
+          amount: toSixDecimalString(payment.expectedBaseUnits, payment.decimals),
+        }
+      : null,
+    timeline: changes.map((c) => ({
+      from: c.from,
+      to: c.to,
+      at: c.at.toISOString(),
+      reason: c.reason ?? STATUS_REASONS[c.to as SessionStatus] ?? '',
+    })),
     deposits: deposits.map((d) => ({
       chain: d.chain,
       tx_hash: d.txHash,

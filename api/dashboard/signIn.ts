@@ -16,14 +16,23 @@ export type SignInOutcome = { kind: 'signed-in'; user: MerchantUser; sessionToke
 
 const refused = () => new UnauthenticatedError('Wrong email, password or authenticator code');
 
-export async function signIn(deps: Pick<AppDeps, 'sql' | 'now'>, input: { email: string; password: string; totp_code?: string | undefined }, ip: string): Promise<SignInOutcome> {
+export async function signIn(
+  deps: Pick<AppDeps, 'sql' | 'now'>,
+  input: { email: string; password: string; totp_code?: string | undefined },
+  ip: string,
+): Promise<SignInOutcome> {
   const { sql } = deps;
   const window = await countRequest(sql, { signInIp: ip });
-  if (window.count > SIGN_IN_ATTEMPTS_PER_MINUTE) throw new TooManyRequestsError('Too many sign-in attempts; wait a minute', window.resetSeconds);
+  if (window.count > SIGN_IN_ATTEMPTS_PER_MINUTE)
+    throw new TooManyRequestsError('Too many sign-in attempts; wait a minute', window.resetSeconds);
 
   const now = deps.now?.() ?? new Date();
   const user = await findUserByEmail(sql, normalizeEmail(input.email));
-  if (user && isLocked(user, now)) throw new TooManyRequestsError('Account locked after repeated failed sign-ins; try again later', Math.ceil((user.lockedUntil!.getTime() - now.getTime()) / 1000));
+  if (user && isLocked(user, now))
+    throw new TooManyRequestsError(
+      'Account locked after repeated failed sign-ins; try again later',
+      Math.ceil((user.lockedUntil!.getTime() - now.getTime()) / 1000),
+    );
   const passwordOk = await passwordMatches(user?.passwordHash ?? null, input.password);
   if (!user || !passwordOk) {
     if (user) await failed(deps, user, now);
@@ -39,7 +48,13 @@ export async function signIn(deps: Pick<AppDeps, 'sql' | 'now'>, input: { email:
   await recordSignInSuccess(sql, user.id);
   const sessionToken = newOpaqueToken();
   await insertDashboardSession(sql, hashToken(sessionToken), user.id, newOpaqueToken());
-  await recordAudit(sql, { actor: { kind: 'user', id: user.id }, merchantId: user.merchantId, mode: null, action: 'user.sign_in', changes: { ip } });
+  await recordAudit(sql, {
+    actor: { kind: 'user', id: user.id },
+    merchantId: user.merchantId,
+    mode: null,
+    action: 'user.sign_in',
+    changes: { ip },
+  });
   return { kind: 'signed-in', user, sessionToken };
 }
 
@@ -47,6 +62,12 @@ async function failed(deps: Pick<AppDeps, 'sql'>, user: MerchantUser, now: Date)
   const state = afterFailedSignIn(user.failedSignIns, now);
   await recordSignInFailure(deps.sql, user.id, state);
   if (state.lockedUntil) {
-    await recordAudit(deps.sql, { actor: { kind: 'user', id: user.id }, merchantId: user.merchantId, mode: null, action: 'user.locked', changes: { locked_until: state.lockedUntil.toISOString() } });
+    await recordAudit(deps.sql, {
+      actor: { kind: 'user', id: user.id },
+      merchantId: user.merchantId,
+      mode: null,
+      action: 'user.locked',
+      changes: { locked_until: state.lockedUntil.toISOString() },
+    });
   }
 }

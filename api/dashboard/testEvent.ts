@@ -14,7 +14,11 @@ import { signingSecrets } from '../../domain/webhooks/webhookSecret';
 import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../domain/webhooks/webhookSignature';
 import type { AppDeps } from '../context';
 
-export async function sendTestEvent(deps: Pick<AppDeps, 'sql' | 'config'>, owner: { merchantId: string; mode: Mode }, url: URL): Promise<WebhookTestEvent> {
+export async function sendTestEvent(
+  deps: Pick<AppDeps, 'sql' | 'config'>,
+  owner: { merchantId: string; mode: Mode },
+  url: URL,
+): Promise<WebhookTestEvent> {
   const secrets = await findSigningSecrets(deps.sql, owner.merchantId, owner.mode);
   if (!secrets) throw new Error(`merchant ${owner.merchantId} is missing`);
   const id = newWebhookDeliveryId();
@@ -43,7 +47,11 @@ export async function sendTestEvent(deps: Pick<AppDeps, 'sql' | 'config'>, owner
         'user-agent': 'stablecoin-checkout-webhooks/1',
         [IDEMPOTENCY_HEADER]: id,
         [EVENT_HEADER]: 'payment.completed',
-        [SIGNATURE_HEADER]: signatureHeader(signingSecrets(secrets.current, secrets.previous, secrets.previousUntil, sentAt), Math.floor(sentAt.getTime() / 1000), body),
+        [SIGNATURE_HEADER]: signatureHeader(
+          signingSecrets(secrets.current, secrets.previous, secrets.previousUntil, sentAt),
+          Math.floor(sentAt.getTime() / 1000),
+          body,
+        ),
       },
       { timeoutMs: deps.config.webhookTimeoutMs, ...(lookup ? { lookup } : {}) },
     ));

@@ -3,7 +3,8 @@ import { Secret, TOTP } from 'otpauth';
 
 const ISSUER = 'Stablecoin checkout';
 
-const totpFor = (secretBase32: string, email: string) => new TOTP({ issuer: ISSUER, label: email, secret: Secret.fromBase32(secretBase32) });
+const totpFor = (secretBase32: string, email: string) =>
+  new TOTP({ issuer: ISSUER, label: email, secret: Secret.fromBase32(secretBase32) });
 
 export const newTotpSecret = (): string => new Secret({ size: 20 }).base32;
 

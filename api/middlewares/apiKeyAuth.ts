@@ -17,7 +17,9 @@ export const CHECKOUT_USER_TYPE = 'checkout';
  * counts against the key's rate limit, so no route using this middleware can forget it. Keys are looked up
  * through the app's cache (../apiKeyCache.ts), which every write to the key row invalidates on every replica.
  */
-export function apiKeyAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now' | 'authFailures' | 'apiKeys' | 'rateLimitLeases'>): Koa.Middleware<AppState> {
+export function apiKeyAuth(
+  deps: Pick<AppDeps, 'sql' | 'config' | 'now' | 'authFailures' | 'apiKeys' | 'rateLimitLeases'>,
+): Koa.Middleware<AppState> {
   const limited = rateLimit(deps, 'apiKey');
   const failures = authFailureBudget(deps);
   return async (ctx, next) => {
@@ -40,7 +42,8 @@ export function apiKeyAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now' | 'authF
 
     const mode = apiKeyMode(rawKey);
     const key = mode ? await deps.apiKeys.find(hash) : undefined;
-    if (!key || key.revokedAt || key.mode !== mode || !sameHash(key.keyHash, hash)) throw await failures.failed(ctx, new ForbiddenError('Invalid API key'));
+    if (!key || key.revokedAt || key.mode !== mode || !sameHash(key.keyHash, hash))
+      throw await failures.failed(ctx, new ForbiddenError('Invalid API key'));
     if (key.allowedIps && !ipAllowed(key.allowedIps, ctx.ip)) {
       ctx.state.log.warn({ keyId: key.id, ip: ctx.ip }, 'API key used from an address outside its allowlist');
       // The same answer as for an unknown key, 429 included: an attacker holding a stolen key learns nothing from the refusal.

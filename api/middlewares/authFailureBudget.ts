@@ -12,7 +12,8 @@ export interface AuthFailureBudget {
   failed(ctx: AppContext, refusal: ApiError): Promise<ApiError>;
 }
 
-export const tooManyFailures = (retryAfterSeconds: number) => new TooManyRequestsError('Too many failed authentications from this address', retryAfterSeconds);
+export const tooManyFailures = (retryAfterSeconds: number) =>
+  new TooManyRequestsError('Too many failed authentications from this address', retryAfterSeconds);
 
 /**
  * A budget of failed authentications per client address (`AUTH_FAILURES_PER_IP_PER_MINUTE`, ctx.ip as

@@ -30,7 +30,8 @@ const CLAIM_ATTEMPTS = 3;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** Auth refusals and rate limiting are about the caller, not the request: a retry must run again. */
-const storable = (status: number) => (status >= 200 && status < 300) || (status >= 400 && status < 500 && ![401, 403, 429].includes(status));
+const storable = (status: number) =>
+  (status >= 200 && status < 300) || (status >= 400 && status < 500 && ![401, 403, 429].includes(status));
 
 /**
  * Stripe-style `Idempotency-Key` for POST endpoints; runs after apiKeyAuth, as keys belong to the API
@@ -44,7 +45,8 @@ export function idempotencyKey(deps: Pick<AppDeps, 'sql'>): Koa.Middleware<AppSt
   return async (ctx, next) => {
     const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
     if (!key) return next();
-    if (!KEY_PATTERN.test(key)) throw new BadRequestError(`${IDEMPOTENCY_KEY_HEADER} must be 1 to 255 printable ASCII characters without spaces`);
+    if (!KEY_PATTERN.test(key))
+      throw new BadRequestError(`${IDEMPOTENCY_KEY_HEADER} must be 1 to 255 printable ASCII characters without spaces`);
     const auth = merchantAuth(ctx);
 
     const scope: IdempotencyScope = { merchantId: auth.merchantId, mode: auth.mode, key };
@@ -58,7 +60,9 @@ export function idempotencyKey(deps: Pick<AppDeps, 'sql'>): Koa.Middleware<AppSt
       // Released (the first request failed with a 5xx) or expired between the two statements: claim again.
       if (!stored) continue;
       if (!stored.requestHash.equals(requestHash)) {
-        throw new ConflictError(`${IDEMPOTENCY_KEY_HEADER} ${key} was already used with a different request; use a new key for a new request`);
+        throw new ConflictError(
+          `${IDEMPOTENCY_KEY_HEADER} ${key} was already used with a different request; use a new key for a new request`,
+        );
       }
       if (stored.state === 'in_progress') break;
       ctx.status = stored.status;
@@ -72,10 +76,18 @@ export function idempotencyKey(deps: Pick<AppDeps, 'sql'>): Koa.Middleware<AppSt
 
 function hashRequest(ctx: AppContext): Buffer {
   const body = (ctx.request as { body?: unknown }).body;
-  return createHash('sha256').update(`${ctx.method} ${ctx.path}?${ctx.querystring}\n${canonicalJson(body)}`, 'utf8').digest();
+  return createHash('sha256')
+    .update(`${ctx.method} ${ctx.path}?${ctx.querystring}\n${canonicalJson(body)}`, 'utf8')
+    .digest();
 }
 
-async function runAndRecord(deps: Pick<AppDeps, 'sql'>, ctx: AppContext, next: Koa.Next, scope: IdempotencyScope, lockToken: string): Promise<void> {
+async function runAndRecord(
+  deps: Pick<AppDeps, 'sql'>,
+  ctx: AppContext,
+  next: Koa.Next,
+  scope: IdempotencyScope,
+  lockToken: string,
+): Promise<void> {
   try {
     await next();
   } catch (error) {
@@ -90,7 +102,14 @@ async function runAndRecord(deps: Pick<AppDeps, 'sql'>, ctx: AppContext, next: K
 // A failure to store must not turn an answered request into an error: the key stays held until the
 // lock timeout, after which a retry runs again (and the endpoint's own idempotency, such as create
 // session's transaction_id, still holds).
-async function record(deps: Pick<AppDeps, 'sql'>, ctx: AppContext, scope: IdempotencyScope, lockToken: string, status: number, body: unknown): Promise<void> {
+async function record(
+  deps: Pick<AppDeps, 'sql'>,
+  ctx: AppContext,
+  scope: IdempotencyScope,
+  lockToken: string,
+  status: number,
+  body: unknown,
+): Promise<void> {
   try {
     await completeIdempotencyKey(deps.sql, scope, lockToken, status, body);
     await purgeExpiredIdempotencyKeys(deps.sql, TIMINGS.ttlSeconds, PURGE_BATCH);

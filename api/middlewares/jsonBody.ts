@@ -25,7 +25,8 @@ async function readBody(ctx: AppContext, next: Koa.Next, limitBytes: number): Pr
   try {
     text = await getRawBody(ctx.req, { limit: limitBytes, encoding: 'utf8' });
   } catch (error) {
-    if ((error as { type?: string }).type === 'entity.too.large') throw new PayloadTooLargeError(`Request body exceeds ${limitBytes} bytes`);
+    if ((error as { type?: string }).type === 'entity.too.large')
+      throw new PayloadTooLargeError(`Request body exceeds ${limitBytes} bytes`);
     throw new BadRequestError('Request body could not be read');
   }
   let body: unknown;

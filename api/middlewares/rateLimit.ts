@@ -32,14 +32,26 @@ export function rateLimit(deps: Pick<AppDeps, 'sql' | 'config' | 'rateLimitLease
     if (per === 'apiKey') {
       if (!ctx.state.auth) throw new Error('rateLimit(apiKey) must run after its authentication');
       const { keyId } = ctx.state.auth;
-      const { count, resetSeconds } = await deps.rateLimitLeases.number(keyId, lease, Date.now, (size) => countRequest(deps.sql, { apiKeyId: keyId }, size));
+      const { count, resetSeconds } = await deps.rateLimitLeases.number(keyId, lease, Date.now, (size) =>
+        countRequest(deps.sql, { apiKeyId: keyId }, size),
+      );
       return { scope: 'apiKey', limit: rateLimitPerMinute, count, resetSeconds };
     }
     if (!ctx.state.session) throw new Error('rateLimit(session) must run after its authentication');
     const counts = await countSessionTokenRequest(deps.sql, ctx.state.session, rateLimitPerSessionPerMinute);
-    const bySession: Window = { scope: 'session', limit: rateLimitPerSessionPerMinute, count: counts.session, resetSeconds: counts.resetSeconds };
+    const bySession: Window = {
+      scope: 'session',
+      limit: rateLimitPerSessionPerMinute,
+      count: counts.session,
+      resetSeconds: counts.resetSeconds,
+    };
     if (counts.merchant === undefined) return bySession;
-    const byMerchant: Window = { scope: 'merchant', limit: rateLimitSessionTokensPerMerchantPerMinute, count: counts.merchant, resetSeconds: counts.resetSeconds };
+    const byMerchant: Window = {
+      scope: 'merchant',
+      limit: rateLimitSessionTokensPerMerchantPerMinute,
+      count: counts.merchant,
+      resetSeconds: counts.resetSeconds,
+    };
     return byMerchant.limit - byMerchant.count < bySession.limit - bySession.count ? byMerchant : bySession;
   }
 

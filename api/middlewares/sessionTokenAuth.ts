@@ -23,7 +23,9 @@ export function presentedSessionToken(ctx: AppContext): string | undefined {
  * its HMAC before any lookup and spends the client address's budget of failed authentications
  * (./authFailureBudget.ts). Every authenticated request counts against the session's rate limit.
  */
-export function sessionTokenAuth(deps: Pick<AppDeps, 'sql' | 'config' | 'now' | 'authFailures' | 'rateLimitLeases'>): Koa.Middleware<AppState> {
+export function sessionTokenAuth(
+  deps: Pick<AppDeps, 'sql' | 'config' | 'now' | 'authFailures' | 'rateLimitLeases'>,
+): Koa.Middleware<AppState> {
   const limited = rateLimit(deps, 'session');
   const failures = authFailureBudget(deps);
   return async (ctx, next) => {

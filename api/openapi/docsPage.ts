@@ -32,7 +32,9 @@ function renderOperation(method: string, path: string, op: OpenApiOperation): st
         )
         .join('')}</table>`
     : '';
-  const body = op.requestBody ? `<h4>Request body (application/json)</h4>${schemaBlock(op.requestBody.content['application/json'].schema)}` : '';
+  const body = op.requestBody
+    ? `<h4>Request body (application/json)</h4>${schemaBlock(op.requestBody.content['application/json'].schema)}`
+    : '';
   const responses = Object.entries(op.responses)
     .map(([status, response]) => {
       const content = Object.entries(response.content ?? {})[0];
@@ -62,9 +64,12 @@ export function renderDocsPage(doc: OpenApiDocument): string {
   );
   const byTag = doc.tags.map((tag) => ({ tag: tag.name, ops: operations.filter((o) => o.op.tags.includes(tag.name)) }));
   const nav = byTag
-    .map(({ tag, ops }) => `<li><b>${escapeHtml(tag)}</b><ul>${ops
-      .map((o) => `<li><a href="#${anchor(o.method, o.path)}">${o.method.toUpperCase()} ${escapeHtml(o.path)}</a></li>`)
-      .join('')}</ul></li>`)
+    .map(
+      ({ tag, ops }) =>
+        `<li><b>${escapeHtml(tag)}</b><ul>${ops
+          .map((o) => `<li><a href="#${anchor(o.method, o.path)}">${o.method.toUpperCase()} ${escapeHtml(o.path)}</a></li>`)
+          .join('')}</ul></li>`,
+    )
     .join('');
   const sections = byTag
     .map(({ tag, ops }) => `<h2>${escapeHtml(tag)}</h2>${ops.map((o) => renderOperation(o.method, o.path, o.op)).join('\n')}`)

@@ -85,15 +85,26 @@ function operationObject(op: Operation): OpenApiOperation {
   const successContent: Record<string, { schema: JsonSchema }> =
     success.contentType && success.contentType !== 'application/json'
       ? { [success.contentType]: TEXT }
-      : { 'application/json': { schema: success.data ? jsonSchema(z.object({ data: success.data }).strict(), 'output') : { type: 'object' } } };
-  const responses: OpenApiOperation['responses'] = { [String(success.status)]: { description: success.description, content: successContent } };
+      : {
+          'application/json': {
+            schema: success.data ? jsonSchema(z.object({ data: success.data }).strict(), 'output') : { type: 'object' },
+          },
+        };
+  const responses: OpenApiOperation['responses'] = {
+    [String(success.status)]: { description: success.description, content: successContent },
+  };
   for (const other of op.alsoAnswers ?? []) {
-    responses[String(other.status)] = { description: other.description, ...(other.content === 'as success' ? { content: successContent } : {}) };
+    responses[String(other.status)] = {
+      description: other.description,
+      ...(other.content === 'as success' ? { content: successContent } : {}),
+    };
   }
   for (const status of [...op.errors, 500]) {
     responses[String(status)] = {
       description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
-      content: op.htmlErrors?.includes(status) ? { 'text/html': TEXT } : { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      content: op.htmlErrors?.includes(status)
+        ? { 'text/html': TEXT }
+        : { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
   }
   return {
@@ -104,7 +115,14 @@ function operationObject(op: Operation): OpenApiOperation {
     security: op.auth.flatMap((auth) => SECURITY[auth]),
     parameters: [...parameters(op.params, 'path'), ...parameters(op.query, 'query')],
     // A schema that accepts no body at all (cancel's) makes the body optional.
-    ...(op.body ? { requestBody: { required: !op.body.safeParse(undefined).success, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } } } : {}),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: !op.body.safeParse(undefined).success,
+            content: { 'application/json': { schema: jsonSchema(op.body, 'input') } },
+          },
+        }
+      : {}),
     responses,
   };
 }
@@ -128,9 +146,18 @@ export function buildOpenApiDocument(serverUrl: string): OpenApiDocument {
     paths,
     components: {
       securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Merchant API key, mk_test_… or mk_live_…; server-side only.' },
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-api-key',
+          description: 'Merchant API key, mk_test_… or mk_live_…; server-side only.',
+        },
         userType: { type: 'apiKey', in: 'header', name: 'x-service-user-type', description: 'Must be `checkout` on every call.' },
-        sessionBearer: { type: 'http', scheme: 'bearer', description: 'Session token from checkout_url_with_token; valid for its session until expires_at.' },
+        sessionBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Session token from checkout_url_with_token; valid for its session until expires_at.',
+        },
         sessionQuery: { type: 'apiKey', in: 'query', name: 'token', description: 'The session token as a query parameter.' },
       },
       schemas: { Error: jsonSchema(ErrorBody, 'output') },

@@ -6,7 +6,14 @@ import { CancelSessionRequest } from '../../domain/wire/cancel';
 import { HostedCheckoutSession } from '../../domain/wire/hostedCheckout';
 import { PaymentInstructions, SelectPaymentRequest } from '../../domain/wire/payment';
 import { QuoteQuery, QuoteResponse } from '../../domain/wire/quote';
-import { CheckoutSession, CreateSessionRequest, CreateSessionResponse, SessionIdParam, Transaction, TransactionLookup } from '../../domain/wire/session';
+import {
+  CheckoutSession,
+  CreateSessionRequest,
+  CreateSessionResponse,
+  SessionIdParam,
+  Transaction,
+  TransactionLookup,
+} from '../../domain/wire/session';
 import { MAX_LIST_RANGE_DAYS, SessionListQuery } from '../../domain/wire/sessionListQuery';
 import { SessionTokenQuery } from '../../domain/wire/sessionTokenQuery';
 import { SimulateRequest, SimulateResponse } from '../../domain/wire/simulate';
@@ -27,7 +34,12 @@ export interface Operation {
   params?: z.ZodObject;
   query?: z.ZodType;
   body?: z.ZodType;
-  success: { status: number; description: string; data?: z.ZodType; contentType?: 'application/json' | 'text/html' | 'text/javascript' | 'text/css' | 'text/plain' };
+  success: {
+    status: number;
+    description: string;
+    data?: z.ZodType;
+    contentType?: 'application/json' | 'text/html' | 'text/javascript' | 'text/css' | 'text/plain';
+  };
   /** Other non-error answers: with the success's content (a replay), or none (304). */
   alsoAnswers?: { status: number; description: string; content: 'as success' | 'none' }[];
   /** Error statuses this operation can answer with, besides 500. */
@@ -81,7 +93,13 @@ export const OPERATIONS: Operation[] = [
     auth: ['apiKey'],
     body: CreateSessionRequest,
     success: { status: 201, description: 'The session was created.', data: CreateSessionResponse },
-    alsoAnswers: [{ status: 200, description: 'The same request was made before: its session, with `Idempotent-Replayed: true`.', content: 'as success' }],
+    alsoAnswers: [
+      {
+        status: 200,
+        description: 'The same request was made before: its session, with `Idempotent-Replayed: true`.',
+        content: 'as success',
+      },
+    ],
     errors: [400, ...KEY_ERRORS, 409, 413, 415, 503],
   },
   {
@@ -102,7 +120,7 @@ export const OPERATIONS: Operation[] = [
     operationId: 'selectPayment',
     summary: 'Choose token and chain and get the deposit address',
     description:
-      'Callable by the merchant server (API key) or the hosted page (session token, which works only for its own session). The pair must be in the session\'s `supported_tokens`. 409 when the session no longer accepts a selection.',
+      "Callable by the merchant server (API key) or the hosted page (session token, which works only for its own session). The pair must be in the session's `supported_tokens`. 409 when the session no longer accepts a selection.",
     tag: 'Hosted checkout page',
     auth: ['apiKey', 'sessionToken'],
     query: SessionTokenQuery,
@@ -132,7 +150,11 @@ export const OPERATIONS: Operation[] = [
     tag: 'Hosted checkout page',
     auth: ['sessionToken'],
     query: BankDetailsQuery,
-    success: { status: 200, description: 'Base64 of a JSON object with the account fields, reference, currency and amount_usd.', data: BankDetailsResponse },
+    success: {
+      status: 200,
+      description: 'Base64 of a JSON object with the account fields, reference, currency and amount_usd.',
+      data: BankDetailsResponse,
+    },
     errors: [400, ...TOKEN_ERRORS, 409],
   },
   {

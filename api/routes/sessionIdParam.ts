@@ -17,7 +17,8 @@ export function constrainSessionIdParams(router: Router<AppState>): void {
     let index = 0;
     const source = layer.regexp.source.replaceAll(PARAM_GROUP, (group) => (names[index++] === PARAM ? `(${SESSION_ID_SOURCE})` : group));
     // A path-to-regexp that compiles parameters differently must fail loudly here, not route loosely.
-    if (index !== names.length) throw new Error(`cannot constrain :${PARAM} in ${String(layer.path)}: unexpected pattern ${layer.regexp.source}`);
+    if (index !== names.length)
+      throw new Error(`cannot constrain :${PARAM} in ${String(layer.path)}: unexpected pattern ${layer.regexp.source}`);
     layer.regexp = new RegExp(source, layer.regexp.flags);
   }
 }

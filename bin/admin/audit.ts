@@ -6,7 +6,9 @@ import { defineCommand, integerOption, table, when, type CommandGroup } from './
 
 /** A day (UTC midnight) or an instant with its zone: a time without one would mean whatever the shell's zone is. */
 const SinceOption = z
-  .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'Must be a date (2025-01-31) or a time with its zone (2025-01-31T09:00:00Z)' })
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], {
+    error: 'Must be a date (2025-01-31) or a time with its zone (2025-01-31T09:00:00Z)',
+  })
   .transform((value) => new Date(value));
 
 const eventJson = (event: AdminAuditEvent) => ({

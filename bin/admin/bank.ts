@@ -17,7 +17,6 @@ const UNIQUE_VIOLATION = '23505';
 const BankAccountIdOption = z.string().regex(/^ba_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a bank account id (ba_…)');
 const Text = z.string().trim().min(1).max(200);
 
-
 const add = defineCommand({
   name: 'add',
   summary: 'add an active bank account; customers of the merchant can then pay in its currency',
@@ -34,7 +33,10 @@ const add = defineCommand({
   schema: z
     .object({
       merchant: MerchantIdOption,
-      currency: z.string().transform((v) => v.toUpperCase()).pipe(CurrencyCode),
+      currency: z
+        .string()
+        .transform((v) => v.toUpperCase())
+        .pipe(CurrencyCode),
       'account-name': Text,
       'bank-name': Text,
       iban: Iban.optional(),
@@ -42,7 +44,9 @@ const add = defineCommand({
       'account-number': AccountNumber.optional(),
       'sort-code': SortCode.optional(),
     })
-    .refine((o) => o.iban !== undefined || o['account-number'] !== undefined, { message: 'give --iban or --account-number: a customer needs one to pay' }),
+    .refine((o) => o.iban !== undefined || o['account-number'] !== undefined, {
+      message: 'give --iban or --account-number: a customer needs one to pay',
+    }),
   async run(context, input) {
     if (!(await findMerchant(context.sql(), input.merchant))) throw new CliError(`merchant ${input.merchant} does not exist`);
     let account: BankAccount;
@@ -60,7 +64,9 @@ const add = defineCommand({
     } catch (error) {
       if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
       const current = (await listBankAccounts(context.sql(), input.merchant)).find((a) => a.active && a.currency === input.currency);
-      throw new CliError(`${input.merchant} already has an active ${input.currency} account${current ? ` (${current.id})` : ''}; deactivate it first`);
+      throw new CliError(
+        `${input.merchant} already has an active ${input.currency} account${current ? ` (${current.id})` : ''}; deactivate it first`,
+      );
     }
     return {
       json: bankAccountJson(account),
@@ -82,7 +88,9 @@ const deactivate = defineCommand({
     const account = (await findBankAccount(context.sql(), input.id)) ?? before;
     return {
       json: { ...bankAccountJson(account), already_inactive: !before.active },
-      text: [before.active ? `bank account ${account.id} (${account.currency}) deactivated` : `bank account ${account.id} was already inactive`],
+      text: [
+        before.active ? `bank account ${account.id} (${account.currency}) deactivated` : `bank account ${account.id} was already inactive`,
+      ],
       targets: [account.id],
     };
   },
@@ -132,11 +140,22 @@ const markReceived = defineCommand({
   options: {
     session: { value: '<cs_…>', description: 'session the transfer pays (required)' },
     'amount-usd': { value: '<amount>', description: 'amount received, in USD, e.g. 25.50 (required)' },
-    reference: { value: '<text>', description: "the reference on the bank statement; must contain the session's CS-… reference (required)" },
-    force: { description: "credit a transfer whose reference does not contain the session's, once you have checked it is for this session" },
+    reference: {
+      value: '<text>',
+      description: "the reference on the bank statement; must contain the session's CS-… reference (required)",
+    },
+    force: {
+      description: "credit a transfer whose reference does not contain the session's, once you have checked it is for this session",
+    },
     by: { value: '<name>', description: 'who confirms it, kept with the receipt (default operator:<operator name>)' },
   },
-  schema: z.object({ session: SessionIdOption, 'amount-usd': AmountUsdCents, reference: Text, force: z.boolean().optional(), by: Text.optional() }),
+  schema: z.object({
+    session: SessionIdOption,
+    'amount-usd': AmountUsdCents,
+    reference: Text,
+    force: z.boolean().optional(),
+    by: Text.optional(),
+  }),
   async run(context, input) {
     const session = await findSessionById(context.sql(), input.session);
     if (!session) throw new CliError(`session ${input.session} does not exist`);
@@ -151,7 +170,9 @@ const markReceived = defineCommand({
     if (mismatched) {
       // A transfer credited to the wrong session pays for someone else's order; only a checked override may.
       if (!input.force) {
-        throw new CliError(`reference ${input.reference} does not contain the session's reference ${expected}; check the transfer is for ${session.sessionId}, then give --force to credit it anyway`);
+        throw new CliError(
+          `reference ${input.reference} does not contain the session's reference ${expected}; check the transfer is for ${session.sessionId}, then give --force to credit it anyway`,
+        );
       }
       warnings.push(`reference ${input.reference} does not contain the session's reference ${expected}; credited because of --force`);
     }
@@ -159,7 +180,8 @@ const markReceived = defineCommand({
       await (await context.temporal()).workflow.getHandle(session.sessionId).signal(bankTransferReceivedSignal, receipt);
     } catch (error) {
       const { WorkflowNotFoundError } = await import('@temporalio/client');
-      if (error instanceof WorkflowNotFoundError) throw new CliError(`session ${session.sessionId} is closed (${session.status}); its workflow takes no more payments`);
+      if (error instanceof WorkflowNotFoundError)
+        throw new CliError(`session ${session.sessionId} is closed (${session.status}); its workflow takes no more payments`);
       throw error;
     }
     const amount = centsToUsd(BigInt(receipt.amountUsdCents));
@@ -183,4 +205,8 @@ const markReceived = defineCommand({
   },
 });
 
-export const bankCommands: CommandGroup = { name: 'bank', summary: 'bank accounts and bank transfers', commands: [add, deactivate, list, markReceived] };
+export const bankCommands: CommandGroup = {
+  name: 'bank',
+  summary: 'bank accounts and bank transfers',
+  commands: [add, deactivate, list, markReceived],
+};

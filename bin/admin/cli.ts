@@ -91,7 +91,9 @@ export function defineCommand<S extends z.ZodType>(definition: {
       if (!parsed.success) {
         const positional = definition.positional;
         const name = (path: PropertyKey[]) => (positional && path[0] === positional.name ? positional.value : `--${path.join('.')}`);
-        const problems = parsed.error.issues.map((issue) => (issue.path.length > 0 ? `${name(issue.path)}: ${issue.message}` : issue.message));
+        const problems = parsed.error.issues.map((issue) =>
+          issue.path.length > 0 ? `${name(issue.path)}: ${issue.message}` : issue.message,
+        );
         throw new CliError(problems.join('; '), 2);
       }
       return definition.run(context, parsed.data);
@@ -128,7 +130,10 @@ export function parseOptions(
 const OPERATOR_FLAG = '--operator <name>';
 
 export function commandHelp(group: CommandGroup, command: Command): string {
-  const width = Math.max(...Object.entries(command.options).map(([name, spec]) => `--${name}${spec.value ? ` ${spec.value}` : ''}`.length), OPERATOR_FLAG.length);
+  const width = Math.max(
+    ...Object.entries(command.options).map(([name, spec]) => `--${name}${spec.value ? ` ${spec.value}` : ''}`.length),
+    OPERATOR_FLAG.length,
+  );
   const lines = Object.entries(command.options).map(([name, spec]) => {
     const flag = `--${name}${spec.value ? ` ${spec.value}` : ''}`;
     return `  ${flag.padEnd(width)}  ${spec.description}`;
@@ -137,10 +142,18 @@ export function commandHelp(group: CommandGroup, command: Command): string {
   return [
     `checkout-admin ${group.name} ${command.name}: ${command.summary}`,
     '',
-    ...(positional ? [`usage: checkout-admin ${group.name} ${command.name} ${positional.value} [options]`, `  ${positional.value}  ${positional.description}`, ''] : []),
+    ...(positional
+      ? [
+          `usage: checkout-admin ${group.name} ${command.name} ${positional.value} [options]`,
+          `  ${positional.value}  ${positional.description}`,
+          '',
+        ]
+      : []),
     'Options:',
     ...lines,
-    ...(command.readOnly ? [] : [`  ${OPERATOR_FLAG.padEnd(width)}  who runs it, for the audit trail (default: CHECKOUT_OPERATOR, then the login name)`]),
+    ...(command.readOnly
+      ? []
+      : [`  ${OPERATOR_FLAG.padEnd(width)}  who runs it, for the audit trail (default: CHECKOUT_OPERATOR, then the login name)`]),
     `  ${'--json'.padEnd(width)}  print the result as JSON`,
     `  ${'--help'.padEnd(width)}  show this help`,
   ].join('\n');
@@ -181,11 +194,7 @@ export function printResult(result: CommandResult, json: boolean): void {
 
 // Option schemas shared by several commands. Numbers are parsed from digits only: no "1e3", no "0x10".
 export const integerOption = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'Must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+  z.string().regex(/^\d+$/, 'Must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
 
 export const ModeOption = z.enum(['test', 'live']);
 export const MerchantIdOption = z.string().regex(/^mer_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a merchant id (mer_…)');
@@ -197,7 +206,11 @@ export const when = (date: Date | null | undefined) => (date ? date.toISOString(
 /** Left-aligned columns for text output. */
 export function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)];
 }
 

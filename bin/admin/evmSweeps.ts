@@ -39,7 +39,17 @@ export function evmSweepTable(sweeps: readonly CollectorSweep[]): string[] {
   // The fee is in the chain's native base unit: wei, or sun on Tron (the sweep id names the chain).
   return table(
     ['FORWARDER SWEEP', 'MODE', 'TOKEN', 'STATUS', 'ADDRESSES', 'MOVED', 'FEE', 'CREATED', 'TX'],
-    sweeps.map((s) => [s.id, s.mode, s.token, s.status, String(s.addresses.length), s.movedBaseUnits?.toString() ?? '-', s.gasWei?.toString() ?? '-', when(s.createdAt), s.txHash ?? '-']),
+    sweeps.map((s) => [
+      s.id,
+      s.mode,
+      s.token,
+      s.status,
+      String(s.addresses.length),
+      s.movedBaseUnits?.toString() ?? '-',
+      s.gasWei?.toString() ?? '-',
+      when(s.createdAt),
+      s.txHash ?? '-',
+    ]),
   );
 }
 
@@ -53,7 +63,14 @@ export const sweepNow = defineCommand({
     token: { value: `<${TOKENS.join('|')}>`, description: 'the token (required)' },
     mode: { value: '<test|live>', description: 'the mode (required)' },
   },
-  schema: z.object({ chain: ForwarderChainOption, token: z.string().transform((t) => t.toUpperCase()).pipe(z.enum(TOKENS)), mode: ModeOption }),
+  schema: z.object({
+    chain: ForwarderChainOption,
+    token: z
+      .string()
+      .transform((t) => t.toUpperCase())
+      .pipe(z.enum(TOKENS)),
+    mode: ModeOption,
+  }),
   async run(context, input) {
     const scheduleId = evmSweepScheduleId({ chain: input.chain, token: input.token, mode: input.mode });
     const temporal = await context.temporal();
@@ -62,7 +79,9 @@ export const sweepNow = defineCommand({
     } catch (error) {
       if (error instanceof ScheduleNotFoundError) {
         const factory = input.chain === 'tron' ? 'TRON_DEPOSIT_FACTORY_*' : 'EVM_DEPOSIT_FACTORY_*';
-        throw new CliError(`no schedule ${scheduleId}: the worker creates it at start for a mode with ${factory} and a chain with an RPC endpoint`);
+        throw new CliError(
+          `no schedule ${scheduleId}: the worker creates it at start for a mode with ${factory} and a chain with an RPC endpoint`,
+        );
       }
       throw error;
     }

@@ -1,6 +1,13 @@
 // `key create | list | revoke | allow-ips`: merchant API keys. A raw key is printed once, at creation;
 // only its SHA-256 hash is stored, so it can never be shown again.
-import { createApiKey, findApiKeySummary, listApiKeys, revokeApiKey, setApiKeyAllowedIps, type ApiKeySummary } from '../../db/repositories/apiKeys';
+import {
+  createApiKey,
+  findApiKeySummary,
+  listApiKeys,
+  revokeApiKey,
+  setApiKeyAllowedIps,
+  type ApiKeySummary,
+} from '../../db/repositories/apiKeys';
 import { findMerchant } from '../../db/repositories/merchants';
 import { IpAllowlistText } from '../../domain/security/ipAllowlist';
 import { z } from '../../domain/wire/validationMessages';
@@ -73,7 +80,15 @@ const list = defineCommand({
           ? [`${input.merchant} has no API keys`]
           : table(
               ['ID', 'MODE', 'KEY', 'LABEL', 'CREATED', 'REVOKED', 'ALLOWED IPS'],
-              keys.map((k) => [k.id, k.mode, masked(k), k.label ?? '-', when(k.createdAt), when(k.revokedAt), k.allowedIps?.join(',') ?? 'any']),
+              keys.map((k) => [
+                k.id,
+                k.mode,
+                masked(k),
+                k.label ?? '-',
+                when(k.createdAt),
+                when(k.revokedAt),
+                k.allowedIps?.join(',') ?? 'any',
+              ]),
             ),
     };
   },
@@ -90,7 +105,9 @@ const revoke = defineCommand({
     const key = await requireKey(context, input.key);
     return {
       json: { ...keyJson(key), already_revoked: !revokedNow },
-      text: [revokedNow ? `API key ${key.id} (${masked(before)}) revoked` : `API key ${key.id} was already revoked at ${when(key.revokedAt)}`],
+      text: [
+        revokedNow ? `API key ${key.id} (${masked(before)}) revoked` : `API key ${key.id} was already revoked at ${when(key.revokedAt)}`,
+      ],
       targets: [key.id],
     };
   },
@@ -101,7 +118,10 @@ const allowIps = defineCommand({
   summary: 'restrict an API key to IP addresses and CIDR ranges (IPv4 or IPv6), or lift the restriction',
   options: {
     key: { value: '<key_…>', description: 'key id (required)' },
-    ips: { value: '<list>', description: 'comma-separated addresses and ranges, e.g. 203.0.113.7,10.0.0.0/8,2001:db8::/32; replaces the current list' },
+    ips: {
+      value: '<list>',
+      description: 'comma-separated addresses and ranges, e.g. 203.0.113.7,10.0.0.0/8,2001:db8::/32; replaces the current list',
+    },
     clear: { description: 'allow the key from any address again' },
   },
   schema: z
@@ -114,7 +134,11 @@ const allowIps = defineCommand({
     const key = await requireKey(context, input.key);
     return {
       json: keyJson(key),
-      text: [allowedIps ? `API key ${key.id} is now allowed only from ${allowedIps.join(', ')}` : `API key ${key.id} is allowed from any address`],
+      text: [
+        allowedIps
+          ? `API key ${key.id} is now allowed only from ${allowedIps.join(', ')}`
+          : `API key ${key.id} is allowed from any address`,
+      ],
       targets: [key.id],
     };
   },

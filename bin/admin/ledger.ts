@@ -21,7 +21,9 @@ export const assetText = (asset: Asset, baseUnits: bigint) => decimalText(baseUn
 export function configuredTreasuryViews(context: AdminContext): TreasuryView[] {
   const views = treasuryViewsFromConfig(context.config, createChainRegistry(loadChainsConfig()));
   if (views.length === 0) {
-    throw new CliError('no treasury to read: set SOLANA_TREASURY_ADDRESS_TEST or SOLANA_TREASURY_ADDRESS_LIVE (npm run signer -- --print-xpubs prints them) and the network\'s RPC_URLS_SOLANA_*');
+    throw new CliError(
+      "no treasury to read: set SOLANA_TREASURY_ADDRESS_TEST or SOLANA_TREASURY_ADDRESS_LIVE (npm run signer -- --print-xpubs prints them) and the network's RPC_URLS_SOLANA_*",
+    );
   }
   return views;
 }
@@ -45,10 +47,20 @@ export const runJson = (run: ReconciliationRun) => ({
 function runText(run: ReconciliationRun): string[] {
   const rows = run.balances.map((b) => {
     const difference = run.differences.find((d) => d.account === b.account && d.asset === b.asset)?.difference;
-    return [b.account, b.asset, assetText(b.asset, b.ledger), assetText(b.asset, b.observed), difference === undefined ? '-' : assetText(b.asset, difference)];
+    return [
+      b.account,
+      b.asset,
+      assetText(b.asset, b.ledger),
+      assetText(b.asset, b.observed),
+      difference === undefined ? '-' : assetText(b.asset, difference),
+    ];
   });
-  const verdict = run.differences.length === 0 ? 'no differences' : `${run.differences.length} difference${run.differences.length === 1 ? '' : 's'}`;
-  return [`${run.mode}: reconciled at ${run.ranAt.toISOString()} (run ${run.id}): ${verdict}`, ...table(['ACCOUNT', 'ASSET', 'LEDGER', 'ON CHAIN', 'DIFFERENCE'], rows).map((l) => `  ${l}`)];
+  const verdict =
+    run.differences.length === 0 ? 'no differences' : `${run.differences.length} difference${run.differences.length === 1 ? '' : 's'}`;
+  return [
+    `${run.mode}: reconciled at ${run.ranAt.toISOString()} (run ${run.id}): ${verdict}`,
+    ...table(['ACCOUNT', 'ASSET', 'LEDGER', 'ON CHAIN', 'DIFFERENCE'], rows).map((l) => `  ${l}`),
+  ];
 }
 
 const reconcile = defineCommand({
@@ -75,4 +87,8 @@ const reconcile = defineCommand({
   },
 });
 
-export const ledgerCommands: CommandGroup = { name: 'ledger', summary: 'the double-entry ledger and its reconciliation with the chain', commands: [reconcile] };
+export const ledgerCommands: CommandGroup = {
+  name: 'ledger',
+  summary: 'the double-entry ledger and its reconciliation with the chain',
+  commands: [reconcile],
+};

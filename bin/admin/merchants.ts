@@ -17,7 +17,10 @@ function pairsWithMainnetContract(): TokenChainPairs {
 function parseTokenPairs(text: string): { pairs: TokenChainPairs } | { problems: string[] } {
   const pairs: TokenChainPairs = {};
   const problems: string[] = [];
-  for (const group of text.split(';').map((g) => g.trim()).filter(Boolean)) {
+  for (const group of text
+    .split(';')
+    .map((g) => g.trim())
+    .filter(Boolean)) {
     const [tokenText = '', chainsText, extra] = group.split(':').map((part) => part.trim());
     const token = tokenText.toUpperCase() as TokenSymbol;
     if (!TOKENS.includes(token)) problems.push(`unknown token ${tokenText || '(empty)'} (expected ${TOKENS.join(' or ')})`);
@@ -26,7 +29,10 @@ function parseTokenPairs(text: string): { pairs: TokenChainPairs } | { problems:
       problems.push(`${group} must look like TOKEN:chain,chain`);
       continue;
     }
-    const chains = chainsText.split(',').map((c) => c.trim().toLowerCase()).filter(Boolean);
+    const chains = chainsText
+      .split(',')
+      .map((c) => c.trim().toLowerCase())
+      .filter(Boolean);
     const unknown = chains.filter((chain) => !(CHAINS as readonly string[]).includes(chain));
     if (unknown.length > 0) problems.push(`unknown chain ${unknown.join(', ')} (expected one of ${CHAINS.join(', ')})`);
     if (chains.length === 0) problems.push(`${token} lists no chain`);
@@ -54,7 +60,10 @@ const create = defineCommand({
     'tolerance-bps': { value: '<n>', description: 'amount tolerance in basis points of the amount (default 50 = 0.5 %)' },
     'tolerance-min-cents': { value: '<n>', description: 'tolerance floor in US cents (default 1)' },
     'session-lifetime-minutes': { value: '<n>', description: 'time from creation to expires_at, 1 to 10080 (default 60)' },
-    tokens: { value: '<pairs>', description: 'accepted pairs, e.g. "USDC:base,solana;USDT:tron" (default: every pair with a mainnet contract)' },
+    tokens: {
+      value: '<pairs>',
+      description: 'accepted pairs, e.g. "USDC:base,solana;USDT:tron" (default: every pair with a mainnet contract)',
+    },
   },
   schema: z.object({
     name: z.string().trim().min(1).max(200),
@@ -80,7 +89,9 @@ const create = defineCommand({
       sessionLifetimeSeconds: input['session-lifetime-minutes'] * 60,
       supportedTokens,
     });
-    const tokens = Object.entries(merchant.supportedTokens).map(([token, chains]) => `${token}:${(chains ?? []).join(',')}`).join(';');
+    const tokens = Object.entries(merchant.supportedTokens)
+      .map(([token, chains]) => `${token}:${(chains ?? []).join(',')}`)
+      .join(';');
     return {
       json: {
         merchant_id: merchant.id,

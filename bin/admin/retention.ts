@@ -11,7 +11,13 @@ const purge = defineCommand({
   async run(context) {
     const counts = await purgeRetained(context.sql(), context.config.retention.ages);
     // Expired rows, not records anyone addresses by id: the counts are in the output, no target to name.
-    return { json: { deleted: counts }, text: table(['TABLE', 'DELETED'], Object.entries(counts).map(([name, n]) => [name, String(n)])) };
+    return {
+      json: { deleted: counts },
+      text: table(
+        ['TABLE', 'DELETED'],
+        Object.entries(counts).map(([name, n]) => [name, String(n)]),
+      ),
+    };
   },
 });
 

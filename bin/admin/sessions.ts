@@ -23,24 +23,34 @@ const cancel = defineCommand({
     const before = await findSessionById(context.sql(), input.session);
     if (!before) throw new CliError(`session ${input.session} does not exist`);
     // Decided from the read model, so the answer does not depend on whether the closed session's workflow has ended yet.
-    if (CLOSED_STATUSES.has(before.status)) throw new CliError(`session ${input.session} was not cancelled: a session that is ${before.status} cannot be cancelled`);
+    if (CLOSED_STATUSES.has(before.status))
+      throw new CliError(`session ${input.session} was not cancelled: a session that is ${before.status} cannot be cancelled`);
     const request: CancelRequest = { reason: input.reason ?? UNSTATED_CANCEL_REASON, by: 'operator' };
     const temporal = await context.temporal();
     try {
       // Bounded: without a worker the update would wait for one indefinitely.
-      await temporal.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => temporal.workflow.getHandle(input.session).executeUpdate(cancelUpdate, { args: [request] }));
+      await temporal.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () =>
+        temporal.workflow.getHandle(input.session).executeUpdate(cancelUpdate, { args: [request] }),
+      );
     } catch (error) {
       if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === 'CancelRefused') {
         throw new CliError(`session ${input.session} was not cancelled: ${error.cause.message}`);
       }
-      if (error instanceof WorkflowNotFoundError) throw new CliError(`session ${input.session} is ${before.status} and its workflow has finished: nothing to cancel`);
+      if (error instanceof WorkflowNotFoundError)
+        throw new CliError(`session ${input.session} is ${before.status} and its workflow has finished: nothing to cancel`);
       throw error;
     }
     // The workflow writes the read model before the update returns.
     const after = await findSessionById(context.sql(), input.session);
     if (!after) throw new CliError(`session ${input.session} is no longer in the read model`);
     return {
-      json: { session_id: input.session, previous_status: before.status, status: after.status, reason: request.reason, updated_at: after.updatedAt.toISOString() },
+      json: {
+        session_id: input.session,
+        previous_status: before.status,
+        status: after.status,
+        reason: request.reason,
+        updated_at: after.updatedAt.toISOString(),
+      },
       text: [`session ${input.session} ${after.status} (was ${before.status}) at ${when(after.updatedAt)}`, `  reason  ${request.reason}`],
       targets: [input.session],
     };
@@ -57,7 +67,7 @@ const cancel = defineCommand({
  */
 const startUnstarted = defineCommand({
   name: 'start-unstarted',
-  summary: "start the workflows of sessions whose create failed after writing them and was never retried",
+  summary: 'start the workflows of sessions whose create failed after writing them and was never retried',
   options: {
     'older-than-minutes': { value: '<n>', description: 'only sessions written at least this long ago (default 10)' },
     limit: { value: '<n>', description: 'at most this many sessions, oldest first (default 100, at most 1000)' },
@@ -71,7 +81,8 @@ const startUnstarted = defineCommand({
   async run(context, input) {
     const sql = context.sql();
     const found = await findUnstartedSessions(sql, { olderThanMinutes: input['older-than-minutes'], limit: input.limit });
-    const outcomes: { session_id: string; merchant_id: string; status: string; created_at: string; expires_at: string; action: string }[] = [];
+    const outcomes: { session_id: string; merchant_id: string; status: string; created_at: string; expires_at: string; action: string }[] =
+      [];
     // Connected once, before any change: an unreachable Temporal fails the command as a whole, in one line.
     const temporal = !input['dry-run'] && found.some((session) => session.status === 'pending') ? await context.temporal() : undefined;
     const changed: string[] = [];
@@ -99,14 +110,37 @@ const startUnstarted = defineCommand({
           action = started ? `workflow started, not recorded: ${cause}` : `failed, nothing changed: ${cause}`;
         }
       }
-      outcomes.push({ session_id: record.sessionId, merchant_id: record.merchantId, status, created_at: createdAt.toISOString(), expires_at: record.expiresAt, action });
+      outcomes.push({
+        session_id: record.sessionId,
+        merchant_id: record.merchantId,
+        status,
+        created_at: createdAt.toISOString(),
+        expires_at: record.expiresAt,
+        action,
+      });
     }
-    const summary = outcomes.length === 0 ? 'no unstarted sessions' : `${outcomes.length} unstarted session${outcomes.length === 1 ? '' : 's'}${input['dry-run'] ? ' (dry run: nothing changed)' : ''}`;
+    const summary =
+      outcomes.length === 0
+        ? 'no unstarted sessions'
+        : `${outcomes.length} unstarted session${outcomes.length === 1 ? '' : 's'}${input['dry-run'] ? ' (dry run: nothing changed)' : ''}`;
     return {
       json: { dry_run: input['dry-run'], sessions: outcomes },
-      text: [summary, ...(outcomes.length ? table(['SESSION', 'MERCHANT', 'STATUS', 'CREATED', 'EXPIRES', 'ACTION'], outcomes.map((o) => [o.session_id, o.merchant_id, o.status, o.created_at, o.expires_at, o.action])) : [])],
+      text: [
+        summary,
+        ...(outcomes.length
+          ? table(
+              ['SESSION', 'MERCHANT', 'STATUS', 'CREATED', 'EXPIRES', 'ACTION'],
+              outcomes.map((o) => [o.session_id, o.merchant_id, o.status, o.created_at, o.expires_at, o.action]),
+            )
+          : []),
+      ],
       targets: changed,
-      ...(failures > 0 ? { warnings: [`${failures} of ${outcomes.length} could not be started or recorded; run the command again once the cause is fixed`], exitCode: 1 } : {}),
+      ...(failures > 0
+        ? {
+            warnings: [`${failures} of ${outcomes.length} could not be started or recorded; run the command again once the cause is fixed`],
+            exitCode: 1,
+          }
+        : {}),
     };
   },
 });

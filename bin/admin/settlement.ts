@@ -68,7 +68,15 @@ const list = defineCommand({
           ? [input.stuck ? 'no stuck payouts' : 'no payouts']
           : table(
               ['PAYMENT', 'SESSION', 'MODE', 'AMOUNT USDC', 'STATUS', 'AGE', 'SIGNATURE'],
-              payouts.map((p) => [p.paymentId, p.sessionId, p.mode, usdcText(p.amount), p.status, ageText(p.ageSeconds), p.signature ?? '-']),
+              payouts.map((p) => [
+                p.paymentId,
+                p.sessionId,
+                p.mode,
+                usdcText(p.amount),
+                p.status,
+                ageText(p.ageSeconds),
+                p.signature ?? '-',
+              ]),
             ),
     };
   },
@@ -120,7 +128,13 @@ const show = defineCommand({
             settled_at: settlement.settledAt?.toISOString() ?? null,
           }
         : null,
-      ledger_entries: ledger.map((e) => ({ group_id: e.groupId, account: e.account, asset: e.asset, amount: e.amount, created_at: e.createdAt.toISOString() })),
+      ledger_entries: ledger.map((e) => ({
+        group_id: e.groupId,
+        account: e.account,
+        asset: e.asset,
+        amount: e.amount,
+        created_at: e.createdAt.toISOString(),
+      })),
     };
     const text = [
       `payment ${input.payment}`,
@@ -140,7 +154,15 @@ const show = defineCommand({
       settlement
         ? `settlement  ${settlement.status} (${settlement.provider}), ${usdcText(BigInt(settlement.amountUsdcBaseUnits))} USDC, reference ${settlement.reference ?? '-'}, settled ${when(settlement.settledAt)}`
         : 'settlement  none',
-      ...(ledger.length === 0 ? ['ledger      none'] : ['ledger', ...table(['GROUP', 'ACCOUNT', 'ASSET', 'AMOUNT'], ledger.map((e) => [e.groupId, e.account, e.asset, e.amount])).map((l) => `  ${l}`)]),
+      ...(ledger.length === 0
+        ? ['ledger      none']
+        : [
+            'ledger',
+            ...table(
+              ['GROUP', 'ACCOUNT', 'ASSET', 'AMOUNT'],
+              ledger.map((e) => [e.groupId, e.account, e.asset, e.amount]),
+            ).map((l) => `  ${l}`),
+          ]),
     ];
     return { json, text };
   },
@@ -151,7 +173,7 @@ const RETRYABLE_CLOSE = new Set(['FAILED', 'TERMINATED', 'TIMED_OUT', 'CANCELLED
 
 const retry = defineCommand({
   name: 'retry',
-  summary: "start settle_<pay_…> again when it failed or was terminated; never pays twice (one payout per payment, ever)",
+  summary: 'start settle_<pay_…> again when it failed or was terminated; never pays twice (one payout per payment, ever)',
   positional: { name: 'payment', value: '<pay_…>', description: 'the payment whose settlement to retry (required)' },
   options: {},
   schema: z.object({ payment: PaymentIdOption }),
@@ -161,15 +183,29 @@ const retry = defineCommand({
     const workflowId = `settle_${input.payment}`;
     if (settlement?.status === 'settled') {
       return {
-        json: { payment_id: input.payment, workflow_id: workflowId, started: false, already_paid: true, settlement_reference: settlement.reference, payout_status: payout?.status ?? null },
-        text: [`payment ${input.payment} is already paid (settlement ${settlement.provider} ${settlement.reference ?? '-'}, payout ${payout?.status ?? 'none'}): nothing started`],
+        json: {
+          payment_id: input.payment,
+          workflow_id: workflowId,
+          started: false,
+          already_paid: true,
+          settlement_reference: settlement.reference,
+          payout_status: payout?.status ?? null,
+        },
+        text: [
+          `payment ${input.payment} is already paid (settlement ${settlement.provider} ${settlement.reference ?? '-'}, payout ${payout?.status ?? 'none'}): nothing started`,
+        ],
         targets: [input.payment],
       };
     }
     // The workflow's input is rebuilt from the payout row alone: the amount, merchant and mode it fixed.
-    if (!payout) throw new CliError(`payment ${input.payment} has no payout: retry rebuilds the settlement from its payout row, and there is none to rebuild from`);
+    if (!payout)
+      throw new CliError(
+        `payment ${input.payment} has no payout: retry rebuilds the settlement from its payout row, and there is none to rebuild from`,
+      );
     if (payout.status === 'failed') {
-      throw new CliError(`payout of ${input.payment} failed on chain (${payout.signature ?? '-'}): the payment's one payout is final, so a retry would fail the same way; see settlement show`);
+      throw new CliError(
+        `payout of ${input.payment} failed on chain (${payout.signature ?? '-'}): the payment's one payout is final, so a retry would fail the same way; see settlement show`,
+      );
     }
     const temporal = await context.temporal();
     const { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } = await import('@temporalio/client');
@@ -180,7 +216,10 @@ const retry = defineCommand({
       if (!(error instanceof WorkflowNotFoundError)) throw error;
     }
     if (previous === 'RUNNING') throw new CliError(`${workflowId} is running (payout ${payout.status}): nothing to retry`);
-    if (previous !== undefined && !RETRYABLE_CLOSE.has(previous)) throw new CliError(`${workflowId} is ${previous.toLowerCase()} and the payout ${payout.status}: a retry starts only a failed or terminated settlement`);
+    if (previous !== undefined && !RETRYABLE_CLOSE.has(previous))
+      throw new CliError(
+        `${workflowId} is ${previous.toLowerCase()} and the payout ${payout.status}: a retry starts only a failed or terminated settlement`,
+      );
     const args: SettlementInput = {
       route: 'treasury',
       paymentId: payout.paymentId,
@@ -191,14 +230,28 @@ const retry = defineCommand({
     };
     let runId: string;
     try {
-      const handle = await temporal.workflow.start<typeof settlePayment>('settlePayment', { workflowId, taskQueue: context.config.temporal.taskQueue, args: [args] });
+      const handle = await temporal.workflow.start<typeof settlePayment>('settlePayment', {
+        workflowId,
+        taskQueue: context.config.temporal.taskQueue,
+        args: [args],
+      });
       runId = handle.firstExecutionRunId;
     } catch (error) {
-      if (error instanceof WorkflowExecutionAlreadyStartedError) throw new CliError(`${workflowId} was started by someone else meanwhile: nothing to retry`);
+      if (error instanceof WorkflowExecutionAlreadyStartedError)
+        throw new CliError(`${workflowId} was started by someone else meanwhile: nothing to retry`);
       throw error;
     }
     return {
-      json: { payment_id: input.payment, workflow_id: workflowId, run_id: runId, started: true, already_paid: false, previous_status: previous?.toLowerCase() ?? null, payout_status: payout.status, input: args },
+      json: {
+        payment_id: input.payment,
+        workflow_id: workflowId,
+        run_id: runId,
+        started: true,
+        already_paid: false,
+        previous_status: previous?.toLowerCase() ?? null,
+        payout_status: payout.status,
+        input: args,
+      },
       text: [
         `${workflowId} started again (was ${previous?.toLowerCase() ?? 'not found'}); payout ${payout.status}, ${usdcText(payout.amount)} USDC to ${payout.merchantId}`,
         'the payout row is keyed by the payment: the workflow resumes that payout and cannot pay a second time',
@@ -209,4 +262,8 @@ const retry = defineCommand({
   },
 });
 
-export const settlementCommands: CommandGroup = { name: 'settlement', summary: 'treasury payouts to merchants', commands: [list, show, retry] };
+export const settlementCommands: CommandGroup = {
+  name: 'settlement',
+  summary: 'treasury payouts to merchants',
+  commands: [list, show, retry],
+};

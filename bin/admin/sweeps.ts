@@ -46,20 +46,23 @@ const list = defineCommand({
     const filter = { ...(input.mode ? { mode: input.mode } : {}), limit: input.limit ?? 50 };
     const sweeps = await listSweeps(context.sql(), filter);
     const evmSweeps = await listCollectorSweeps(context.sql(), filter);
-    const solanaLines = sweeps.length === 0 ? [] : table(
-      ['SWEEP', 'MODE', 'STATUS', 'ACCOUNTS', 'USDC', 'FEE', 'RENT', 'CREATED', 'SIGNATURE'],
-      sweeps.map((s) => [
-        s.id,
-        s.mode,
-        s.status,
-        String(s.accounts.length),
-        s.usdcSwept === null ? '-' : usdcText(s.usdcSwept),
-        s.feeLamports?.toString() ?? '-',
-        s.rentLamports?.toString() ?? '-',
-        when(s.createdAt),
-        s.signature ?? '-',
-      ]),
-    );
+    const solanaLines =
+      sweeps.length === 0
+        ? []
+        : table(
+            ['SWEEP', 'MODE', 'STATUS', 'ACCOUNTS', 'USDC', 'FEE', 'RENT', 'CREATED', 'SIGNATURE'],
+            sweeps.map((s) => [
+              s.id,
+              s.mode,
+              s.status,
+              String(s.accounts.length),
+              s.usdcSwept === null ? '-' : usdcText(s.usdcSwept),
+              s.feeLamports?.toString() ?? '-',
+              s.rentLamports?.toString() ?? '-',
+              when(s.createdAt),
+              s.signature ?? '-',
+            ]),
+          );
     const evmLines = evmSweeps.length === 0 ? [] : evmSweepTable(evmSweeps);
     const both = solanaLines.length > 0 && evmLines.length > 0;
     return {
@@ -78,7 +81,11 @@ const run = defineCommand({
     const temporal = await context.temporal();
     // Named after the schedule, as its runs are, so one search finds both; the plan is keyed by this id.
     const workflowId = `${sweepScheduleId(input.mode)}-manual-${ulid()}`;
-    const handle = await temporal.workflow.start<typeof sweepSolanaUsdc>('sweepSolanaUsdc', { workflowId, taskQueue: context.config.temporal.taskQueue, args: [{ mode: input.mode }] });
+    const handle = await temporal.workflow.start<typeof sweepSolanaUsdc>('sweepSolanaUsdc', {
+      workflowId,
+      taskQueue: context.config.temporal.taskQueue,
+      args: [{ mode: input.mode }],
+    });
     return {
       json: { mode: input.mode, workflow_id: workflowId, run_id: handle.firstExecutionRunId, started: true },
       text: [`${workflowId} started: the signer plans the batches and sweeps them; see sweep list --mode ${input.mode}`],
@@ -87,4 +94,8 @@ const run = defineCommand({
   },
 });
 
-export const sweepCommands: CommandGroup = { name: 'sweep', summary: 'deposit sweeps: Solana into the treasury, EVM and Tron forwarders into the collector', commands: [list, run, sweepNow] };
+export const sweepCommands: CommandGroup = {
+  name: 'sweep',
+  summary: 'deposit sweeps: Solana into the treasury, EVM and Tron forwarders into the collector',
+  commands: [list, run, sweepNow],
+};

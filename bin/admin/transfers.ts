@@ -42,18 +42,30 @@ const list = defineCommand({
   summary: 'list CCTP transfers newest first; --stuck: those in flight whose stage has not moved for a while, oldest first',
   options: {
     mode: { value: '<test|live>', description: 'only this mode' },
-    stuck: { description: `only transfers in flight whose stage has not moved for --older-than minutes (default ${DEFAULT_STUCK_MINUTES})` },
-    'older-than': { value: '<minutes>', description: 'with --stuck: the stage age that counts as stuck (0 lists every transfer in flight)' },
+    stuck: {
+      description: `only transfers in flight whose stage has not moved for --older-than minutes (default ${DEFAULT_STUCK_MINUTES})`,
+    },
+    'older-than': {
+      value: '<minutes>',
+      description: 'with --stuck: the stage age that counts as stuck (0 lists every transfer in flight)',
+    },
     limit: { value: '<n>', description: 'at most this many (1 to 1000, default 50)' },
   },
   readOnly: true,
-  schema: z.object({ mode: ModeOption.optional(), stuck: z.boolean().optional(), 'older-than': integerOption(0, 7 * 24 * 60).optional(), limit: integerOption(1, 1000).optional() }),
+  schema: z.object({
+    mode: ModeOption.optional(),
+    stuck: z.boolean().optional(),
+    'older-than': integerOption(0, 7 * 24 * 60).optional(),
+    limit: integerOption(1, 1000).optional(),
+  }),
   async run(context, input) {
     const sql = context.sql();
     const limit = input.limit ?? 50;
     const minutes = input['older-than'] ?? DEFAULT_STUCK_MINUTES;
     const transfers = input.stuck
-      ? (await transfersInFlight(sql, { olderThanMs: minutes * 60_000 })).filter((t) => !input.mode || t.mode === input.mode).slice(0, limit)
+      ? (await transfersInFlight(sql, { olderThanMs: minutes * 60_000 }))
+          .filter((t) => !input.mode || t.mode === input.mode)
+          .slice(0, limit)
       : await listTransfers(sql, { ...(input.mode ? { mode: input.mode } : {}), limit });
     return {
       json: { transfers: transfers.map(transferJson) },
@@ -62,14 +74,26 @@ const list = defineCommand({
           ? [input.stuck ? `no transfer in flight has kept its stage for ${minutes} minutes` : 'no transfers']
           : table(
               ['TRANSFER', 'MODE', 'CHAIN', 'STAGE', 'STAGE AGE', 'USDC', 'SPEED', 'CREATED', 'BURN TX'],
-              transfers.map((t) => [t.id, t.mode, t.sourceChain, t.stage, ageText(ageSeconds(t.updatedAt)), usdcText(t.amount), t.speed, when(t.createdAt), t.burnTxHash ?? '-']),
+              transfers.map((t) => [
+                t.id,
+                t.mode,
+                t.sourceChain,
+                t.stage,
+                ageText(ageSeconds(t.updatedAt)),
+                usdcText(t.amount),
+                t.speed,
+                when(t.createdAt),
+                t.burnTxHash ?? '-',
+              ]),
             ),
     };
   },
 });
 
 const intentText = (label: string, intent: ChainIntent | undefined, id: string | null) =>
-  intent ? `${label} ${intent.id} ${intent.status}, ${intent.signature ?? 'unsigned'}${intent.supersededSignatures.length > 0 ? ` (replaced ${intent.supersededSignatures.join(', ')})` : ''}` : `${label} ${id ?? 'none'}`;
+  intent
+    ? `${label} ${intent.id} ${intent.status}, ${intent.signature ?? 'unsigned'}${intent.supersededSignatures.length > 0 ? ` (replaced ${intent.supersededSignatures.join(', ')})` : ''}`
+    : `${label} ${id ?? 'none'}`;
 
 const show = defineCommand({
   name: 'show',
@@ -91,9 +115,25 @@ const show = defineCommand({
     const entries = [...ledger, ...gas];
     const json = {
       ...transferJson(transfer),
-      burn_intent: burn ? { id: burn.id, status: burn.status, hash: burn.signature, nonce: burn.nonce?.toString() ?? null, superseded: burn.supersededSignatures } : null,
-      receive_intent: receive ? { id: receive.id, status: receive.status, signature: receive.signature, superseded: receive.supersededSignatures } : null,
-      ledger_entries: entries.map((e) => ({ group_id: e.groupId, account: e.account, asset: e.asset, amount: e.amount, created_at: e.createdAt.toISOString() })),
+      burn_intent: burn
+        ? {
+            id: burn.id,
+            status: burn.status,
+            hash: burn.signature,
+            nonce: burn.nonce?.toString() ?? null,
+            superseded: burn.supersededSignatures,
+          }
+        : null,
+      receive_intent: receive
+        ? { id: receive.id, status: receive.status, signature: receive.signature, superseded: receive.supersededSignatures }
+        : null,
+      ledger_entries: entries.map((e) => ({
+        group_id: e.groupId,
+        account: e.account,
+        asset: e.asset,
+        amount: e.amount,
+        created_at: e.createdAt.toISOString(),
+      })),
     };
     const text = [
       `transfer ${transfer.id} (workflow transfer_${transfer.id}), ${transfer.mode}, ${transfer.sourceChain} → solana`,
@@ -103,10 +143,22 @@ const show = defineCommand({
       intentText('burn     ', burn, transfer.burnIntentId),
       `nonce     ${transfer.nonce ?? '-'}`,
       intentText('receive  ', receive, transfer.receiveIntentId),
-      ...(entries.length === 0 ? ['ledger    none'] : ['ledger', ...table(['GROUP', 'ACCOUNT', 'ASSET', 'AMOUNT'], entries.map((e) => [e.groupId, e.account, e.asset, e.amount])).map((l) => `  ${l}`)]),
+      ...(entries.length === 0
+        ? ['ledger    none']
+        : [
+            'ledger',
+            ...table(
+              ['GROUP', 'ACCOUNT', 'ASSET', 'AMOUNT'],
+              entries.map((e) => [e.groupId, e.account, e.asset, e.amount]),
+            ).map((l) => `  ${l}`),
+          ]),
     ];
     return { json, text };
   },
 });
 
-export const transferCommands: CommandGroup = { name: 'transfer', summary: 'CCTP transfers from the EVM collectors to the Solana treasury', commands: [list, show] };
+export const transferCommands: CommandGroup = {
+  name: 'transfer',
+  summary: 'CCTP transfers from the EVM collectors to the Solana treasury',
+  commands: [list, show],
+};

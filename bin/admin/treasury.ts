@@ -12,7 +12,8 @@ import { ageText, usdcText } from './settlement';
 
 const status = defineCommand({
   name: 'status',
-  summary: 'per mode: the on-chain balance at the last reconciliation, USDC reserved by unconfirmed payouts, payouts waiting by status and the oldest',
+  summary:
+    'per mode: the on-chain balance at the last reconciliation, USDC reserved by unconfirmed payouts, payouts waiting by status and the oldest',
   options: {},
   readOnly: true,
   schema: z.object({}),
@@ -29,10 +30,25 @@ const status = defineCommand({
           return {
             mode: m.mode,
             treasuries: m.treasuries,
-            on_chain: chain ? { reconciled_at: chain.run.ranAt.toISOString(), differences: chain.run.differences.length, balances: chain.balances.map((b) => ({ asset: b.asset, amount: assetText(b.asset, b.observed), base_units: b.observed.toString() })) } : null,
+            on_chain: chain
+              ? {
+                  reconciled_at: chain.run.ranAt.toISOString(),
+                  differences: chain.run.differences.length,
+                  balances: chain.balances.map((b) => ({
+                    asset: b.asset,
+                    amount: assetText(b.asset, b.observed),
+                    base_units: b.observed.toString(),
+                  })),
+                }
+              : null,
             reserved_usdc: usdcText(m.reserved),
             reserved_base_units: m.reserved.toString(),
-            waiting: m.waiting.map((w) => ({ status: w.status, count: w.count, amount_usdc: usdcText(w.amount), oldest_age_seconds: w.oldestAgeSeconds })),
+            waiting: m.waiting.map((w) => ({
+              status: w.status,
+              count: w.count,
+              amount_usdc: usdcText(w.amount),
+              oldest_age_seconds: w.oldestAgeSeconds,
+            })),
           };
         }),
       },
@@ -45,7 +61,10 @@ const status = defineCommand({
             : '  on chain: not reconciled yet (checkout-admin ledger reconcile)',
           ...(m.waiting.length === 0
             ? ['  no payouts waiting']
-            : table(['STATUS', 'COUNT', 'AMOUNT USDC', 'OLDEST'], m.waiting.map((w) => [w.status, String(w.count), usdcText(w.amount), ageText(w.oldestAgeSeconds)])).map((l) => `  ${l}`)),
+            : table(
+                ['STATUS', 'COUNT', 'AMOUNT USDC', 'OLDEST'],
+                m.waiting.map((w) => [w.status, String(w.count), usdcText(w.amount), ageText(w.oldestAgeSeconds)]),
+              ).map((l) => `  ${l}`)),
         ];
       }),
     };
@@ -54,7 +73,8 @@ const status = defineCommand({
 
 const recordFunding = defineCommand({
   name: 'record-funding',
-  summary: "record in the ledger a transaction that moved USDC or SOL into or out of a mode's treasury outside the service, as the chain shows it",
+  summary:
+    "record in the ledger a transaction that moved USDC or SOL into or out of a mode's treasury outside the service, as the chain shows it",
   options: {
     mode: { value: '<test|live>', description: 'the treasury it funded' },
     signature: { value: '<signature>', description: 'the landed transaction (base58); recording it again changes nothing' },
@@ -67,8 +87,15 @@ const recordFunding = defineCommand({
       const posting = await recordTreasuryFunding(view, context.sql(), input.signature);
       const changes = posting.entries.filter((e) => e.account === ACCOUNT.treasury);
       return {
-        json: { mode: input.mode, treasury: view.treasury, group_id: posting.groupId, changes: changes.map((e) => ({ asset: e.asset, amount: assetText(e.asset, e.amount), base_units: e.amount.toString() })) },
-        text: [`${input.mode} treasury ${view.treasury}: recorded ${posting.groupId}: ${changes.map((e) => `${assetText(e.asset, e.amount)} ${e.asset}`).join(', ')}`],
+        json: {
+          mode: input.mode,
+          treasury: view.treasury,
+          group_id: posting.groupId,
+          changes: changes.map((e) => ({ asset: e.asset, amount: assetText(e.asset, e.amount), base_units: e.amount.toString() })),
+        },
+        text: [
+          `${input.mode} treasury ${view.treasury}: recorded ${posting.groupId}: ${changes.map((e) => `${assetText(e.asset, e.amount)} ${e.asset}`).join(', ')}`,
+        ],
         targets: [posting.groupId],
       };
     } catch (error) {
@@ -78,4 +105,8 @@ const recordFunding = defineCommand({
   },
 });
 
-export const treasuryCommands: CommandGroup = { name: 'treasury', summary: 'the Solana USDC treasury, as the payouts see it', commands: [status, recordFunding] };
+export const treasuryCommands: CommandGroup = {
+  name: 'treasury',
+  summary: 'the Solana USDC treasury, as the payouts see it',
+  commands: [status, recordFunding],
+};

@@ -21,7 +21,13 @@ const invite = defineCommand({
     if (!(await findMerchant(sql, input.merchant))) throw new CliError(`merchant ${input.merchant} does not exist`);
     const invited = await inviteUser(sql, input.merchant, input.email);
     if (!invited) throw new CliError(`${input.email} already has a dashboard account`);
-    await recordAudit(sql, { actor: { kind: 'operator', id: context.operator.name }, merchantId: input.merchant, mode: null, action: 'user.invite', changes: { email: input.email, user_id: invited.userId } });
+    await recordAudit(sql, {
+      actor: { kind: 'operator', id: context.operator.name },
+      merchantId: input.merchant,
+      mode: null,
+      action: 'user.invite',
+      changes: { email: input.email, user_id: invited.userId },
+    });
     const url = invitationUrl(context.config.publicBaseUrl, invited.token);
     return {
       json: { merchant_id: input.merchant, user_id: invited.userId, email: input.email, invitation_url: url },

@@ -12,16 +12,27 @@ const rotate = defineCommand({
     mode: { value: 'test|live', description: 'which secret: test-mode and live-mode deliveries are signed with different ones (required)' },
     'overlap-hours': {
       value: '<0-168>',
-      description: 'how long deliveries also carry a signature with the secret being replaced, so receivers can switch at leisure (default 24; 0: the old secret stops at once, e.g. when it leaked)',
+      description:
+        'how long deliveries also carry a signature with the secret being replaced, so receivers can switch at leisure (default 24; 0: the old secret stops at once, e.g. when it leaked)',
     },
   },
-  schema: z.object({ merchant: MerchantIdOption, mode: ModeOption, 'overlap-hours': z.coerce.number().int().min(0).max(MAX_OVERLAP_HOURS).default(DEFAULT_OVERLAP_HOURS) }),
+  schema: z.object({
+    merchant: MerchantIdOption,
+    mode: ModeOption,
+    'overlap-hours': z.coerce.number().int().min(0).max(MAX_OVERLAP_HOURS).default(DEFAULT_OVERLAP_HOURS),
+  }),
   async run(context, input) {
     const secret = newWebhookSecret();
     const previousUntil = previousSecretUntil(new Date(), input['overlap-hours']);
-    if (!(await rotateWebhookSecret(context.sql(), input.merchant, input.mode, secret, previousUntil))) throw new CliError(`merchant ${input.merchant} does not exist`);
+    if (!(await rotateWebhookSecret(context.sql(), input.merchant, input.mode, secret, previousUntil)))
+      throw new CliError(`merchant ${input.merchant} does not exist`);
     return {
-      json: { merchant_id: input.merchant, mode: input.mode, webhook_secret: secret, previous_secret_valid_until: previousUntil?.toISOString() ?? null },
+      json: {
+        merchant_id: input.merchant,
+        mode: input.mode,
+        webhook_secret: secret,
+        previous_secret_valid_until: previousUntil?.toISOString() ?? null,
+      },
       text: [
         `new ${input.mode} webhook signing secret for ${input.merchant}:`,
         '',

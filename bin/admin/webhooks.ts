@@ -22,7 +22,13 @@ const list = defineCommand({
       text.push(`${d.id}  ${d.event}  ${d.state}  created ${when(d.createdAt)}  delivered ${when(d.deliveredAt)}`, `  ${d.url}`);
       if (d.attempts.length === 0) text.push('  no attempt yet');
       else {
-        const rows = d.attempts.map((a) => [String(a.attempt), when(a.startedAt), a.statusCode === null ? '-' : String(a.statusCode), `${a.latencyMs} ms`, a.error ?? '-']);
+        const rows = d.attempts.map((a) => [
+          String(a.attempt),
+          when(a.startedAt),
+          a.statusCode === null ? '-' : String(a.statusCode),
+          `${a.latencyMs} ms`,
+          a.error ?? '-',
+        ]);
         text.push(...table(['ATTEMPT', 'STARTED', 'STATUS', 'LATENCY', 'ERROR'], rows).map((line) => `  ${line}`));
       }
     }
@@ -46,7 +52,13 @@ const redeliver = defineCommand({
     if (!delivery) throw new CliError(`webhook delivery ${input.delivery} does not exist`);
     const { workflowId, runId } = await startRedelivery(await context.temporal(), context.config.temporal.taskQueue, input.delivery);
     return {
-      json: { delivery_id: input.delivery, session_id: delivery.sessionId, previous_state: delivery.state, workflow_id: workflowId, run_id: runId },
+      json: {
+        delivery_id: input.delivery,
+        session_id: delivery.sessionId,
+        previous_state: delivery.state,
+        workflow_id: workflowId,
+        run_id: runId,
+      },
       text: [
         `redelivery of ${input.delivery} (${delivery.state}) started as workflow ${workflowId}`,
         `follow it with: checkout-admin webhooks list --session ${delivery.sessionId}`,

@@ -51,7 +51,10 @@ export async function followInventoryPath(context: InventoryContext): Promise<vo
     say(`refill: receive_message on the local Solana chain minted ${formatUsdc(treasuryAfter - treasuryBefore)} USDC to the treasury`);
     detail('treasury before', `${formatUsdc(treasuryBefore)} USDC`);
     detail('treasury after', `${formatUsdc(treasuryAfter)} USDC`);
-    detail('deposit confirmed → refill', `${((Date.now() - context.depositConfirmedAt) / 1000).toFixed(1)} s (schedules triggered at once, blocks mined in the background)`);
+    detail(
+      'deposit confirmed → refill',
+      `${((Date.now() - context.depositConfirmedAt) / 1000).toFixed(1)} s (schedules triggered at once, blocks mined in the background)`,
+    );
   } finally {
     await miner.stop();
   }
@@ -73,8 +76,14 @@ async function sweep(context: InventoryContext): Promise<bigint> {
     });
     return event;
   }, "the relayer's sweepMany");
-  detail('sweep tx', `${swept.transactionHash} in block #${swept.blockNumber}: sweepMany by the relayer ${devChain.depositContracts.relayer.address}`);
-  detail('swept', `${context.formatUsdc(swept.args.amount ?? 0n)} USDC from ${context.depositAddress} (clone deployed in the same call) to the collector ${devChain.depositContracts.collector}`);
+  detail(
+    'sweep tx',
+    `${swept.transactionHash} in block #${swept.blockNumber}: sweepMany by the relayer ${devChain.depositContracts.relayer.address}`,
+  );
+  detail(
+    'swept',
+    `${context.formatUsdc(swept.args.amount ?? 0n)} USDC from ${context.depositAddress} (clone deployed in the same call) to the collector ${devChain.depositContracts.collector}`,
+  );
   return swept.blockNumber;
 }
 
@@ -92,11 +101,22 @@ async function burn(context: InventoryContext, fromBlock: bigint): Promise<Hash>
       await temporal.schedule.getHandle(scheduleId).trigger();
       triggeredAt = Date.now();
     }
-    const [event] = await devChain.local.publicClient.getContractEvents({ address: devChain.depositContracts.collector, abi: depositCollector.abi, eventName: 'Burned', fromBlock });
+    const [event] = await devChain.local.publicClient.getContractEvents({
+      address: devChain.depositContracts.collector,
+      abi: depositCollector.abi,
+      eventName: 'Burned',
+      fromBlock,
+    });
     return event;
   }, "the collector's burn");
-  detail('burn tx', `${burned.transactionHash} in block #${burned.blockNumber}: DepositCollector.burn → TokenMessengerV2 (stand-in) depositForBurn`);
-  detail('burned', `${context.formatUsdc(burned.args.amount ?? 0n)} USDC to domain 5 (Solana), mint recipient ${burned.args.mintRecipient}, max fee ${burned.args.maxFee}`);
+  detail(
+    'burn tx',
+    `${burned.transactionHash} in block #${burned.blockNumber}: DepositCollector.burn → TokenMessengerV2 (stand-in) depositForBurn`,
+  );
+  detail(
+    'burned',
+    `${context.formatUsdc(burned.args.amount ?? 0n)} USDC to domain 5 (Solana), mint recipient ${burned.args.mintRecipient}, max fee ${burned.args.maxFee}`,
+  );
   return burned.transactionHash;
 }
 
@@ -108,7 +128,9 @@ async function attestation(context: InventoryContext, burnTx: Hash): Promise<voi
   }, 'the attestation');
   const [message] = lookup.messages;
   if (!message) throw new Error(`the attestation stand-in completed ${burnTx} without a message`);
-  context.say(`attestation: the loopback stand-in of Circle's Iris (${context.attestationUrl}) attested the burn with the local attester's key`);
+  context.say(
+    `attestation: the loopback stand-in of Circle's Iris (${context.attestationUrl}) attested the burn with the local attester's key`,
+  );
   context.detail('nonce', message.nonce);
   context.detail('attestation', `${message.attestation.slice(0, 34)}… (${(message.attestation.length - 2) / 2} bytes)`);
 }

@@ -50,7 +50,14 @@ export async function payUsdc(payment: UsdcPayment, timeoutMs = 30_000): Promise
       appendTransactionMessageInstructions(
         [
           getCreateAssociatedTokenIdempotentInstruction({ payer: payment.from, ata: destination, owner: payment.to, mint: payment.mint }),
-          getTransferCheckedInstruction({ source, mint: payment.mint, destination, authority: payment.from, amount: payment.amount, decimals: payment.decimals }),
+          getTransferCheckedInstruction({
+            source,
+            mint: payment.mint,
+            destination,
+            authority: payment.from,
+            amount: payment.amount,
+            decimals: payment.decimals,
+          }),
         ],
         message,
       ),

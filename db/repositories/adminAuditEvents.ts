@@ -16,7 +16,10 @@ export interface AdminAuditEvent {
   finishedAt: Date | null;
 }
 
-export async function openAdminAudit(sql: Queryable, entry: { operator: Operator; action: string; arguments: Record<string, string | boolean> }): Promise<bigint> {
+export async function openAdminAudit(
+  sql: Queryable,
+  entry: { operator: Operator; action: string; arguments: Record<string, string | boolean> },
+): Promise<bigint> {
   const [row] = await sql<{ id: bigint }[]>`
     insert into admin_audit_events (operator, operator_source, action, arguments)
     values (${entry.operator.name}, ${entry.operator.source}, ${entry.action}, ${sql.json(entry.arguments)})
@@ -24,7 +27,11 @@ export async function openAdminAudit(sql: Queryable, entry: { operator: Operator
   return row!.id;
 }
 
-export async function closeAdminAudit(sql: Queryable, id: bigint, end: { outcome: AdminAuditOutcome; error: string | null; targets: string[] }): Promise<void> {
+export async function closeAdminAudit(
+  sql: Queryable,
+  id: bigint,
+  end: { outcome: AdminAuditOutcome; error: string | null; targets: string[] },
+): Promise<void> {
   await sql`
     update admin_audit_events set outcome = ${end.outcome}, error = ${end.error}, targets = ${end.targets}, finished_at = now()
     where id = ${id.toString()} and outcome is null`;

@@ -23,9 +23,20 @@ export async function createApiKey(sql: Sql, merchantId: string, mode: Mode, lab
 }
 
 export async function findApiKeyByHash(sql: Sql, keyHash: Buffer): Promise<ApiKey | undefined> {
-  const [row] = await sql<{ id: string; merchant_id: string; mode: Mode; key_hash: Buffer; revoked_at: Date | null; allowed_ips: string[] | null }[]>`
+  const [row] = await sql<
+    { id: string; merchant_id: string; mode: Mode; key_hash: Buffer; revoked_at: Date | null; allowed_ips: string[] | null }[]
+  >`
     select id, merchant_id, mode, key_hash, revoked_at, allowed_ips from api_keys where key_hash = ${keyHash}`;
-  return row && { id: row.id, merchantId: row.merchant_id, mode: row.mode, keyHash: row.key_hash, revokedAt: row.revoked_at, allowedIps: row.allowed_ips };
+  return (
+    row && {
+      id: row.id,
+      merchantId: row.merchant_id,
+      mode: row.mode,
+      keyHash: row.key_hash,
+      revokedAt: row.revoked_at,
+      allowedIps: row.allowed_ips,
+    }
+  );
 }
 
 export async function revokeApiKey(sql: Sql, id: string): Promise<boolean> {
@@ -85,7 +96,8 @@ export async function listApiKeys(sql: Sql, merchantId: string): Promise<ApiKeyS
 
 /** Restricts the key to `allowedIps` (addresses and CIDR ranges); null lifts the restriction. */
 export async function setApiKeyAllowedIps(sql: Sql, id: string, allowedIps: string[] | null): Promise<boolean> {
-  const rows = await sql`update api_keys set allowed_ips = ${allowedIps === null ? null : sql.array(allowedIps)} where id = ${id} returning id`;
+  const rows =
+    await sql`update api_keys set allowed_ips = ${allowedIps === null ? null : sql.array(allowedIps)} where id = ${id} returning id`;
   return rows.length === 1;
 }
 
@@ -93,7 +105,11 @@ export async function setApiKeyAllowedIps(sql: Sql, id: string, allowedIps: stri
  * Calls `onChange` with the hex key hash of every key written from now on (the trigger in db/migrations/0001_baseline.sql), and
  * `onListen` on every (re)connect of the listening connection: what was written while it was down went unheard.
  */
-export async function listenForApiKeyChanges(sql: Sql, onChange: (keyHashHex: string) => void, onListen: () => void): Promise<{ unlisten(): Promise<void> }> {
+export async function listenForApiKeyChanges(
+  sql: Sql,
+  onChange: (keyHashHex: string) => void,
+  onListen: () => void,
+): Promise<{ unlisten(): Promise<void> }> {
   const subscription = await sql.listen('api_keys', onChange, onListen);
   return { unlisten: () => subscription.unlisten() };
 }

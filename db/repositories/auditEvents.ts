@@ -23,7 +23,24 @@ export async function recordAudit(sql: Queryable, event: Omit<AuditEvent, 'at'>)
 }
 
 export async function listAuditEvents(sql: Queryable, merchantId: string): Promise<AuditEvent[]> {
-  const rows = await sql<{ actor_kind: AuditActor['kind']; actor_id: string; merchant_id: string | null; mode: Mode | null; action: string; changes: Record<string, unknown>; at: Date }[]>`
+  const rows = await sql<
+    {
+      actor_kind: AuditActor['kind'];
+      actor_id: string;
+      merchant_id: string | null;
+      mode: Mode | null;
+      action: string;
+      changes: Record<string, unknown>;
+      at: Date;
+    }[]
+  >`
     select actor_kind, actor_id, merchant_id, mode, action, changes, at from audit_events where merchant_id = ${merchantId} order by at desc, id desc`;
-  return rows.map((r) => ({ actor: { kind: r.actor_kind, id: r.actor_id }, merchantId: r.merchant_id, mode: r.mode, action: r.action, changes: r.changes, at: r.at }));
+  return rows.map((r) => ({
+    actor: { kind: r.actor_kind, id: r.actor_id },
+    merchantId: r.merchant_id,
+    mode: r.mode,
+    action: r.action,
+    changes: r.changes,
+    at: r.at,
+  }));
 }

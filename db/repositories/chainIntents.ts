@@ -116,7 +116,11 @@ export async function findChainIntent(sql: Queryable, id: string, options: { loc
   return row && toIntent(row);
 }
 
-export async function recordSigned(sql: Queryable, id: string, signed: { wireTransaction: string; signature: string; lastValidBlockHeight: bigint }): Promise<void> {
+export async function recordSigned(
+  sql: Queryable,
+  id: string,
+  signed: { wireTransaction: string; signature: string; lastValidBlockHeight: bigint },
+): Promise<void> {
   await sql`
     update chain_intents set status = 'signed', wire_transaction = ${signed.wireTransaction}, signature = ${signed.signature},
       last_valid_block_height = ${signed.lastValidBlockHeight.toString()}, signed_at = now(), updated_at = now()
@@ -129,7 +133,12 @@ export async function recordBroadcast(sql: Queryable, id: string, signature: str
     where id = ${id} and signature = ${signature} and status = 'signed'`;
 }
 
-export async function recordLanded(sql: Queryable, id: string, signature: string, landed: { status: 'confirmed' | 'finalized' | 'failed'; slot: bigint; error?: unknown }): Promise<void> {
+export async function recordLanded(
+  sql: Queryable,
+  id: string,
+  signature: string,
+  landed: { status: 'confirmed' | 'finalized' | 'failed'; slot: bigint; error?: unknown },
+): Promise<void> {
   await sql`
     update chain_intents set status = ${landed.status}, slot = ${landed.slot.toString()},
       error = ${landed.error === undefined ? null : sql.json(landed.error as Parameters<typeof sql.json>[0])},
@@ -148,12 +157,17 @@ export async function recordSuperseded(sql: Queryable, id: string, signature: st
 
 /** The intent whose transaction, current or superseded, has this signature: the service signed it. */
 export async function findChainIntentIdBySignature(sql: Queryable, signature: string): Promise<string | undefined> {
-  const [row] = await sql<{ id: string }[]>`select id from chain_intents where signature = ${signature} or ${signature} = any(superseded_signatures) limit 1`;
+  const [row] = await sql<
+    { id: string }[]
+  >`select id from chain_intents where signature = ${signature} or ${signature} = any(superseded_signatures) limit 1`;
   return row?.id;
 }
 
 /** An EVM intent: its call is fixed here, whatever nonce and fees its signatures later carry. */
-export async function insertEvmChainIntent(sql: Queryable, intent: { id: string; chain: string; mode: Mode; sender: string; call: EvmCall }): Promise<void> {
+export async function insertEvmChainIntent(
+  sql: Queryable,
+  intent: { id: string; chain: string; mode: Mode; sender: string; call: EvmCall },
+): Promise<void> {
   await sql`
     insert into chain_intents (id, chain, mode, sender, call)
     values (${intent.id}, ${intent.chain}, ${intent.mode}, ${intent.sender}, ${sql.json({ ...intent.call })})
@@ -164,7 +178,11 @@ export async function insertEvmChainIntent(sql: Queryable, intent: { id: string;
  * Takes the sender's next nonce under its row's lock; call inside the transaction that stores the signed bytes, so
  * a crash before they are stored hands the nonce out again. `minedNonceCount` lifts it past nonces used elsewhere.
  */
-export async function takeEvmNonce(tx: Queryable, key: { chain: string; mode: Mode; sender: string }, next: (stored: bigint | undefined) => bigint): Promise<bigint> {
+export async function takeEvmNonce(
+  tx: Queryable,
+  key: { chain: string; mode: Mode; sender: string },
+  next: (stored: bigint | undefined) => bigint,
+): Promise<bigint> {
   const [row] = await tx<{ next_nonce: bigint }[]>`
     select next_nonce from evm_nonces where chain = ${key.chain} and mode = ${key.mode} and sender = ${key.sender} for update`;
   const nonce = next(row?.next_nonce);
@@ -179,7 +197,11 @@ export async function resetEvmNonces(sql: Queryable, key: { chain: string; mode:
   await sql`delete from evm_nonces where chain = ${key.chain} and mode = ${key.mode}`;
 }
 
-export async function recordEvmSigned(tx: Queryable, id: string, signed: { rawTransaction: string; hash: string; nonce: bigint }): Promise<void> {
+export async function recordEvmSigned(
+  tx: Queryable,
+  id: string,
+  signed: { rawTransaction: string; hash: string; nonce: bigint },
+): Promise<void> {
   await tx`
     update chain_intents set status = 'signed', wire_transaction = ${signed.rawTransaction}, signature = ${signed.hash},
       nonce = ${signed.nonce.toString()}, signed_at = now(), updated_at = now()
@@ -187,7 +209,11 @@ export async function recordEvmSigned(tx: Queryable, id: string, signed: { rawTr
 }
 
 /** A same-nonce replacement with higher fees: the stuck hash is kept, since it may still be the one mined. */
-export async function recordEvmReplacement(tx: Queryable, id: string, replacement: { stuckHash: string; rawTransaction: string; hash: string }): Promise<void> {
+export async function recordEvmReplacement(
+  tx: Queryable,
+  id: string,
+  replacement: { stuckHash: string; rawTransaction: string; hash: string },
+): Promise<void> {
   await tx`
     update chain_intents set status = 'signed', superseded_signatures = array_append(superseded_signatures, signature),
       wire_transaction = ${replacement.rawTransaction}, signature = ${replacement.hash}, signed_at = now(), updated_at = now()
@@ -195,7 +221,11 @@ export async function recordEvmReplacement(tx: Queryable, id: string, replacemen
 }
 
 /** One of the intent's hashes is in a block; if it is an older one, it becomes the signature and the newest is kept aside. */
-export async function recordEvmMined(sql: Queryable, id: string, mined: { hash: string; blockNumber: bigint; status: 'confirmed' | 'finalized' | 'failed'; error?: unknown }): Promise<void> {
+export async function recordEvmMined(
+  sql: Queryable,
+  id: string,
+  mined: { hash: string; blockNumber: bigint; status: 'confirmed' | 'finalized' | 'failed'; error?: unknown },
+): Promise<void> {
   await sql`
     update chain_intents set status = ${mined.status}, block_number = ${mined.blockNumber.toString()},
       superseded_signatures = case when signature = ${mined.hash} then superseded_signatures
@@ -227,7 +257,10 @@ export async function recordEvmNonceTaken(sql: Queryable, id: string, hash: stri
 }
 
 /** A Tron intent: its call is fixed here, whatever reference block and expiration its signatures later carry. */
-export async function insertTronChainIntent(sql: Queryable, intent: { id: string; mode: Mode; sender: string; call: TronWrite }): Promise<void> {
+export async function insertTronChainIntent(
+  sql: Queryable,
+  intent: { id: string; mode: Mode; sender: string; call: TronWrite },
+): Promise<void> {
   await sql`
     insert into chain_intents (id, chain, mode, sender, call)
     values (${intent.id}, 'tron', ${intent.mode}, ${intent.sender}, ${sql.json({ ...intent.call })})
@@ -235,7 +268,11 @@ export async function insertTronChainIntent(sql: Queryable, intent: { id: string
 }
 
 /** The signed Transaction (protobuf, hex), its txID and its expiration, stored before anything is sent. */
-export async function recordTronSigned(tx: Queryable, id: string, signed: { transactionHex: string; txId: string; expiresAt: Date }): Promise<void> {
+export async function recordTronSigned(
+  tx: Queryable,
+  id: string,
+  signed: { transactionHex: string; txId: string; expiresAt: Date },
+): Promise<void> {
   await tx`
     update chain_intents set status = 'signed', wire_transaction = ${signed.transactionHex}, signature = ${signed.txId},
       expires_at = ${signed.expiresAt}, signed_at = now(), updated_at = now()

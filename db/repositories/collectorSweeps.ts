@@ -55,7 +55,10 @@ type SweepRow = Omit<CollectorSweep, Amounts | 'addresses'> & Record<Amounts, st
 const big = (value: string | null) => (value === null ? null : BigInt(value));
 
 /** The newest sweeps first: one by id, or those of a mode and chain. */
-export async function listCollectorSweeps(sql: Queryable, options: { id?: string; mode?: Mode; chain?: ForwarderChain; limit: number }): Promise<CollectorSweep[]> {
+export async function listCollectorSweeps(
+  sql: Queryable,
+  options: { id?: string; mode?: Mode; chain?: ForwarderChain; limit: number },
+): Promise<CollectorSweep[]> {
   const rows = await sql<SweepRow[]>`
     select id, mode, chain, token, token_address as "tokenAddress", kind, factory, collector, status, tx_hash as "txHash", block_number::text as "blockNumber",
       moved_base_units::text as "movedBaseUnits", gas_wei::text as "gasWei", topup_rounds as "topupRounds", topup_wei::text as "topupWei", topup_gas_wei::text as "topupGasWei",
@@ -65,7 +68,9 @@ export async function listCollectorSweeps(sql: Queryable, options: { id?: string
       and (${options.chain ?? null}::text is null or chain = ${options.chain ?? null})
     order by created_at desc, id desc limit ${options.limit}`;
   if (rows.length === 0) return [];
-  const addresses = await sql<Array<{ sweep_id: string; address: string; salt: string | null; session_id: string; planned: string; swept: string | null }>>`
+  const addresses = await sql<
+    Array<{ sweep_id: string; address: string; salt: string | null; session_id: string; planned: string; swept: string | null }>
+  >`
     select sweep_id, address, salt, session_id, planned_base_units::text as planned, swept_base_units::text as swept
     from collector_sweep_addresses where sweep_id in ${sql(rows.map((r) => r.id))} order by address collate "C"`;
   return rows.map((r) => ({
@@ -77,7 +82,13 @@ export async function listCollectorSweeps(sql: Queryable, options: { id?: string
     topupGasWei: big(r.topupGasWei),
     addresses: addresses
       .filter((a) => a.sweep_id === r.id)
-      .map((a) => ({ address: a.address, salt: a.salt, sessionId: a.session_id, plannedBaseUnits: BigInt(a.planned), sweptBaseUnits: big(a.swept) })),
+      .map((a) => ({
+        address: a.address,
+        salt: a.salt,
+        sessionId: a.session_id,
+        plannedBaseUnits: BigInt(a.planned),
+        sweptBaseUnits: big(a.swept),
+      })),
   }));
 }
 
@@ -92,12 +103,19 @@ export interface CollectorSweepScope {
 }
 
 /** Sweeps of a run (a retried plan), and every sweep of the scope that has not landed: both are finished before new ones. */
-export async function collectorSweepsToFinish(sql: Queryable, scope: CollectorSweepScope, runKey: string): Promise<{ ofRun: string[]; unlanded: string[] }> {
+export async function collectorSweepsToFinish(
+  sql: Queryable,
+  scope: CollectorSweepScope,
+  runKey: string,
+): Promise<{ ofRun: string[]; unlanded: string[] }> {
   const rows = await sql<Array<{ id: string; run_key: string; status: CollectorSweepStatus }>>`
     select id, run_key, status from collector_sweeps
     where mode = ${scope.mode} and chain = ${scope.chain} and token = ${scope.token} and (run_key = ${runKey} or status in ('pending', 'submitted'))
     order by created_at, batch`;
-  return { ofRun: rows.filter((r) => r.run_key === runKey).map((r) => r.id), unlanded: rows.filter((r) => r.status === 'pending' || r.status === 'submitted').map((r) => r.id) };
+  return {
+    ofRun: rows.filter((r) => r.run_key === runKey).map((r) => r.id),
+    unlanded: rows.filter((r) => r.status === 'pending' || r.status === 'submitted').map((r) => r.id),
+  };
 }
 
 /** deposit_addresses' columns of a chain family, and the address as sweep rows and Swept events key it. */
@@ -112,7 +130,11 @@ function familyColumns(sql: Queryable, chain: ForwarderChain) {
  * emptied them (a forwarder sweep takes the whole balance, so everything before it went). An address a sweep is
  * taking now waits for it. The oldest deposits first, so a limit never starves them.
  */
-export async function collectorSweepDue(sql: Queryable, scope: CollectorSweepScope, limit: number): Promise<Array<Omit<EvmSweepCandidate, 'salt' | 'balance'>>> {
+export async function collectorSweepDue(
+  sql: Queryable,
+  scope: CollectorSweepScope,
+  limit: number,
+): Promise<Array<Omit<EvmSweepCandidate, 'salt' | 'balance'>>> {
   const da = familyColumns(sql, scope.chain);
   const rows = await sql<Array<{ address: string; factory: string; session_id: string }>>`
     with last_swept as (
@@ -214,7 +236,12 @@ export async function insertHdSweeps(
  * An HD sweep's landed top-up of `round` (1, 2, …), added to what earlier rounds sent; true when this call recorded
  * it (the caller posts the ledger in the same transaction), false when it was recorded before.
  */
-export async function setHdTopUpLanded(sql: Queryable, id: string, round: number, landed: { sentWei: bigint; gasWei: bigint }): Promise<boolean> {
+export async function setHdTopUpLanded(
+  sql: Queryable,
+  id: string,
+  round: number,
+  landed: { sentWei: bigint; gasWei: bigint },
+): Promise<boolean> {
   const updated = await sql`
     update collector_sweeps set topup_rounds = ${round}, topup_wei = coalesce(topup_wei, 0) + ${landed.sentWei.toString()},
       topup_gas_wei = coalesce(topup_gas_wei, 0) + ${landed.gasWei.toString()}, updated_at = now()
@@ -228,7 +255,12 @@ export async function setHdTopUpLanded(sql: Queryable, id: string, round: number
  */
 export async function insertCollectorSweeps(
   sql: Queryable,
-  plan: CollectorSweepScope & { runKey: string; tokenAddress: string; batches: EvmSweepBatch[]; insertIntent: (sql: Queryable, id: string, batch: EvmSweepBatch) => Promise<void> },
+  plan: CollectorSweepScope & {
+    runKey: string;
+    tokenAddress: string;
+    batches: EvmSweepBatch[];
+    insertIntent: (sql: Queryable, id: string, batch: EvmSweepBatch) => Promise<void>;
+  },
 ): Promise<string[]> {
   const ids: string[] = [];
   for (const [batch, planned] of plan.batches.entries()) {
@@ -236,7 +268,13 @@ export async function insertCollectorSweeps(
     await plan.insertIntent(sql, id, planned);
     await sql`insert into collector_sweeps (id, mode, chain, token, token_address, factory, run_key, batch)
               values (${id}, ${plan.mode}, ${plan.chain}, ${plan.token}, ${plan.tokenAddress}, ${planned.factory}, ${plan.runKey}, ${batch})`;
-    const rows = planned.addresses.map((a) => ({ sweep_id: id, address: a.address, salt: a.salt, session_id: a.sessionId, planned_base_units: a.balance.toString() }));
+    const rows = planned.addresses.map((a) => ({
+      sweep_id: id,
+      address: a.address,
+      salt: a.salt,
+      session_id: a.sessionId,
+      planned_base_units: a.balance.toString(),
+    }));
     await sql`insert into collector_sweep_addresses ${sql(rows, 'sweep_id', 'address', 'salt', 'session_id', 'planned_base_units')}`;
     ids.push(id);
   }
@@ -254,7 +292,15 @@ export async function setCollectorSweepSubmitted(sql: Queryable, id: string, txH
 export async function setCollectorSweepLanded(
   sql: Queryable,
   id: string,
-  landed: { status: 'finalized' | 'failed'; txHash: string; blockNumber: bigint; lastLogIndex: number | undefined; moved: bigint; gasWei: bigint; perAddress: ReadonlyMap<string, bigint> },
+  landed: {
+    status: 'finalized' | 'failed';
+    txHash: string;
+    blockNumber: bigint;
+    lastLogIndex: number | undefined;
+    moved: bigint;
+    gasWei: bigint;
+    perAddress: ReadonlyMap<string, bigint>;
+  },
 ): Promise<boolean> {
   const updated = await sql`
     update collector_sweeps set status = ${landed.status}, tx_hash = ${landed.txHash}, block_number = ${landed.blockNumber.toString()},

@@ -19,7 +19,12 @@ export type DepositIndexRow = {
  * One statement: the session's stored row, else (when `reservable`) a new index from the mode's sequence, taken only
  * when the session has none, with the pooled Solana address for whichever index it is. Undefined if neither.
  */
-export async function storedOrReservedDepositIndex(sql: Queryable, sessionId: string, mode: Mode, reservable: boolean): Promise<DepositIndexRow | undefined> {
+export async function storedOrReservedDepositIndex(
+  sql: Queryable,
+  sessionId: string,
+  mode: Mode,
+  reservable: boolean,
+): Promise<DepositIndexRow | undefined> {
   const [row] = await sql<DepositIndexRow[]>`
     with stored as (
       select derivation_index, evm_address, tron_address, solana_address from deposit_addresses where session_id = ${sessionId}
@@ -68,17 +73,25 @@ export function setSolanaDepositAddress(sql: Queryable, sessionId: string, solan
 /** The last index the mode's sequence handed out (-1 before the first). */
 export async function lastIssuedDepositIndex(sql: Queryable, mode: Mode): Promise<number> {
   const [{ issued }] = (await sql`
-    select (case when is_called then last_value else last_value - 1 end)::int as issued from ${sql(DEPOSIT_INDEX_SEQUENCE[mode])}`) as unknown as [{ issued: number }];
+    select (case when is_called then last_value else last_value - 1 end)::int as issued from ${sql(DEPOSIT_INDEX_SEQUENCE[mode])}`) as unknown as [
+    { issued: number },
+  ];
   return issued;
 }
 
 /** The highest index the mode's pool holds (-1 when empty). */
 export async function lastPooledSolanaIndex(sql: Queryable, mode: Mode): Promise<number> {
-  const [{ top }] = (await sql`select coalesce(max(derivation_index), -1)::int as top from solana_deposit_address_pool where mode = ${mode}`) as unknown as [{ top: number }];
+  const [{ top }] =
+    (await sql`select coalesce(max(derivation_index), -1)::int as top from solana_deposit_address_pool where mode = ${mode}`) as unknown as [
+      { top: number },
+    ];
   return top;
 }
 
 /** Indexes already pooled (by another signer) keep their address: a derivation is the same wherever it ran. */
-export async function insertPooledSolanaAddresses(sql: Queryable, rows: ReadonlyArray<{ mode: Mode; derivation_index: number; address: string }>): Promise<void> {
+export async function insertPooledSolanaAddresses(
+  sql: Queryable,
+  rows: ReadonlyArray<{ mode: Mode; derivation_index: number; address: string }>,
+): Promise<void> {
   await sql`insert into solana_deposit_address_pool ${sql(rows as Array<{ mode: Mode; derivation_index: number; address: string }>)} on conflict do nothing`;
 }

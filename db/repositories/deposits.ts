@@ -18,7 +18,12 @@ export interface ConfirmedDepositFacts {
 }
 
 /** The deposit as the indexer recorded it for this session and network, if it is confirmed. */
-export async function findConfirmedDeposit(sql: Queryable, sessionId: string, network: Network, ref: DepositRef): Promise<ConfirmedDepositFacts | undefined> {
+export async function findConfirmedDeposit(
+  sql: Queryable,
+  sessionId: string,
+  network: Network,
+  ref: DepositRef,
+): Promise<ConfirmedDepositFacts | undefined> {
   const [row] = await sql<ConfirmedDepositFacts[]>`
     select token, amount_base_units::text as amount, from_address as "fromAddress", to_address as "toAddress",
            block_number::text as "blockNumber", block_hash as "blockHash", confirmations
@@ -37,7 +42,13 @@ export async function sessionDepositFacts(sql: Queryable, sessionId: string): Pr
 }
 
 /** The workflow's verdict on one of the session's deposits: credited once confirmed and on time, or late. */
-export async function setDepositVerdict(sql: Queryable, sessionId: string, network: Network, ref: DepositRef, verdict: { credited: boolean; late: boolean }): Promise<void> {
+export async function setDepositVerdict(
+  sql: Queryable,
+  sessionId: string,
+  network: Network,
+  ref: DepositRef,
+  verdict: { credited: boolean; late: boolean },
+): Promise<void> {
   await sql`
     update deposits set credited = ${verdict.credited}, late = ${verdict.late}, updated_at = now()
     where chain = ${ref.chain} and tx_hash = ${ref.txHash} and log_index = ${ref.logIndex}

@@ -19,8 +19,7 @@ export interface IdempotencyTimings {
 }
 
 export type StoredIdempotencyKey =
-  | { state: 'in_progress'; requestHash: Buffer }
-  | { state: 'completed'; requestHash: Buffer; status: number; body: unknown };
+  { state: 'in_progress'; requestHash: Buffer } | { state: 'completed'; requestHash: Buffer; status: number; body: unknown };
 
 /**
  * Takes the key for `lockToken` when it is unused, expired, or held by a dead request for the same body.
@@ -47,7 +46,11 @@ export async function claimIdempotencyKey(
 }
 
 /** The key as stored, or undefined when there is none (or only an expired one). */
-export async function findIdempotencyKey(sql: Queryable, scope: IdempotencyScope, ttlSeconds: number): Promise<StoredIdempotencyKey | undefined> {
+export async function findIdempotencyKey(
+  sql: Queryable,
+  scope: IdempotencyScope,
+  ttlSeconds: number,
+): Promise<StoredIdempotencyKey | undefined> {
   const [row] = await sql<{ request_hash: Buffer; response_status: number | null; response_body: unknown }[]>`
     select request_hash, response_status, response_body from idempotency_keys
     where merchant_id = ${scope.merchantId} and mode = ${scope.mode} and idempotency_key = ${scope.key}
@@ -58,7 +61,13 @@ export async function findIdempotencyKey(sql: Queryable, scope: IdempotencyScope
 }
 
 /** Stores the response of the request holding the key; a request that lost its lock stores nothing. */
-export async function completeIdempotencyKey(sql: Queryable, scope: IdempotencyScope, lockToken: string, status: number, body: unknown): Promise<void> {
+export async function completeIdempotencyKey(
+  sql: Queryable,
+  scope: IdempotencyScope,
+  lockToken: string,
+  status: number,
+  body: unknown,
+): Promise<void> {
   await sql`
     update idempotency_keys
     set response_status = ${status}, response_body = ${sql.json(body as Parameters<typeof sql.json>[0])}, completed_at = now(),

@@ -7,7 +7,14 @@ import type { Queryable } from '../client';
  */
 export async function postLedger(sql: Queryable, posting: LedgerPosting): Promise<void> {
   if (!isBalanced(posting)) throw new RangeError(`ledger group ${posting.groupId} does not balance`);
-  const rows = posting.entries.map((e) => ({ group_id: posting.groupId, mode: posting.mode, account: e.account, asset: e.asset, amount: e.amount.toString(), reference: posting.reference }));
+  const rows = posting.entries.map((e) => ({
+    group_id: posting.groupId,
+    mode: posting.mode,
+    account: e.account,
+    asset: e.asset,
+    amount: e.amount.toString(),
+    reference: posting.reference,
+  }));
   await sql`insert into ledger_entries ${sql(rows, 'group_id', 'mode', 'account', 'asset', 'amount', 'reference')} on conflict (group_id, account, asset) do nothing`;
 }
 

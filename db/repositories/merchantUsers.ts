@@ -64,7 +64,11 @@ export async function setPasswordHash(sql: Queryable, userId: string, passwordHa
   await sql`update merchant_users set password_hash = ${passwordHash}, failed_sign_ins = 0, locked_until = null where id = ${userId}`;
 }
 
-export async function recordSignInFailure(sql: Queryable, userId: string, state: { failedSignIns: number; lockedUntil: Date | null }): Promise<void> {
+export async function recordSignInFailure(
+  sql: Queryable,
+  userId: string,
+  state: { failedSignIns: number; lockedUntil: Date | null },
+): Promise<void> {
   await sql`update merchant_users set failed_sign_ins = ${state.failedSignIns}, locked_until = ${state.lockedUntil} where id = ${userId}`;
 }
 

@@ -64,7 +64,11 @@ export interface MerchantForNewSession {
   existingSessionId: string | undefined;
 }
 
-export async function findMerchantForNewSession(sql: Sql, owner: { merchantId: string; mode: Mode }, extTransactionId: string): Promise<MerchantForNewSession | undefined> {
+export async function findMerchantForNewSession(
+  sql: Sql,
+  owner: { merchantId: string; mode: Mode },
+  extTransactionId: string,
+): Promise<MerchantForNewSession | undefined> {
   const [row] = await sql<(MerchantRow & { has_active_bank_account: boolean; existing_session_id: string | null })[]>`
     select m.*,
            exists (select 1 from bank_accounts b where b.merchant_id = m.id and b.active) as has_active_bank_account,
@@ -73,7 +77,11 @@ export async function findMerchantForNewSession(sql: Sql, owner: { merchantId: s
     from merchants m where m.id = ${owner.merchantId}`;
   if (!row) return undefined;
   const { has_active_bank_account, existing_session_id, ...merchant } = row;
-  return { merchant: toMerchant(merchant), hasActiveBankAccount: has_active_bank_account, existingSessionId: existing_session_id ?? undefined };
+  return {
+    merchant: toMerchant(merchant),
+    hasActiveBankAccount: has_active_bank_account,
+    existingSessionId: existing_session_id ?? undefined,
+  };
 }
 
 export async function findMerchantByName(sql: Sql, name: string): Promise<Merchant | undefined> {
@@ -85,7 +93,13 @@ export async function findMerchantByName(sql: Sql, name: string): Promise<Mercha
  * Replaces the merchant's webhook signing secret of one mode; the one it replaces keeps signing alongside
  * until `previousUntil` (null: it stops at once). False when there is no such merchant.
  */
-export async function rotateWebhookSecret(sql: Sql, merchantId: string, mode: Mode, secret: string, previousUntil: Date | null): Promise<boolean> {
+export async function rotateWebhookSecret(
+  sql: Sql,
+  merchantId: string,
+  mode: Mode,
+  secret: string,
+  previousUntil: Date | null,
+): Promise<boolean> {
   const rows =
     mode === 'test'
       ? await sql`
@@ -109,7 +123,11 @@ export async function findWebhookSecret(sql: Sql, merchantId: string, mode: Mode
 }
 
 /** What deliveries of one mode are signed with: the current secret and, during a rotation's overlap, the replaced one. */
-export async function findSigningSecrets(sql: Sql, merchantId: string, mode: Mode): Promise<{ current: string; previous: string | null; previousUntil: Date | null } | undefined> {
+export async function findSigningSecrets(
+  sql: Sql,
+  merchantId: string,
+  mode: Mode,
+): Promise<{ current: string; previous: string | null; previousUntil: Date | null } | undefined> {
   const [row] =
     mode === 'test'
       ? await sql<{ current: string; previous: string | null; until: Date | null }[]>`

@@ -18,7 +18,17 @@ export interface PaymentRecord {
 
 export async function findPayment(sql: Sql, sessionId: string): Promise<PaymentRecord | undefined> {
   const [row] = await sql<
-    { id: string; token: TokenSymbol; chain: Chain; deposit_address: string; token_address: string | null; evm_chain_id: number | null; expected: string; received: string; decimals: number }[]
+    {
+      id: string;
+      token: TokenSymbol;
+      chain: Chain;
+      deposit_address: string;
+      token_address: string | null;
+      evm_chain_id: number | null;
+      expected: string;
+      received: string;
+      decimals: number;
+    }[]
   >`
     select id, token, chain, deposit_address, token_address, evm_chain_id,
            expected_base_units::text as expected, received_base_units::text as received, decimals

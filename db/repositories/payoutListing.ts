@@ -137,10 +137,28 @@ export interface SettlementRowDetail {
 }
 
 export async function findSettlementRow(sql: Queryable, paymentId: string): Promise<SettlementRowDetail | undefined> {
-  const [row] = await sql<{ payment_id: string; session_id: string; provider: string; status: 'pending' | 'settled'; reference: string | null; amount: string; settled_at: Date | null }[]>`
+  const [row] = await sql<
+    {
+      payment_id: string;
+      session_id: string;
+      provider: string;
+      status: 'pending' | 'settled';
+      reference: string | null;
+      amount: string;
+      settled_at: Date | null;
+    }[]
+  >`
     select payment_id, session_id, provider, status, reference, amount_usdc_base_units::text as amount, settled_at from settlements where payment_id = ${paymentId}`;
   return (
-    row && { paymentId: row.payment_id, sessionId: row.session_id, provider: row.provider, status: row.status, reference: row.reference, amountUsdcBaseUnits: row.amount, settledAt: row.settled_at }
+    row && {
+      paymentId: row.payment_id,
+      sessionId: row.session_id,
+      provider: row.provider,
+      status: row.status,
+      reference: row.reference,
+      amountUsdcBaseUnits: row.amount,
+      settledAt: row.settled_at,
+    }
   );
 }
 
@@ -173,9 +191,13 @@ export async function treasuryStatus(sql: Queryable): Promise<TreasuryModeStatus
     select mode, status, count(*)::int as count, sum(amount_base_units)::text as amount,
       floor(extract(epoch from now() - min(created_at)))::int as oldest_age_seconds
     from payouts where status in ('pending', 'awaiting_liquidity', 'submitted', 'failed') group by mode, status order by mode, status`;
-  const all = await sql<{ mode: Mode; treasuries: string[] }[]>`select mode, array_agg(distinct treasury order by treasury) as treasuries from payouts group by mode`;
+  const all = await sql<
+    { mode: Mode; treasuries: string[] }[]
+  >`select mode, array_agg(distinct treasury order by treasury) as treasuries from payouts group by mode`;
   return (['test', 'live'] as const).map((mode) => {
-    const waiting = rows.filter((r) => r.mode === mode).map((r) => ({ status: r.status, count: r.count, amount: BigInt(r.amount), oldestAgeSeconds: r.oldest_age_seconds }));
+    const waiting = rows
+      .filter((r) => r.mode === mode)
+      .map((r) => ({ status: r.status, count: r.count, amount: BigInt(r.amount), oldestAgeSeconds: r.oldest_age_seconds }));
     return {
       mode,
       treasuries: all.find((r) => r.mode === mode)?.treasuries ?? [],

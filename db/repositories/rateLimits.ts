@@ -52,7 +52,11 @@ export interface SessionTokenCounts {
  * `sessionLimit`, against its merchant: one flooding session then spends at most its own limit of the
  * merchant's budget. One statement, so the hosted page's polling pays one round trip for both.
  */
-export async function countSessionTokenRequest(sql: Queryable, session: { sessionId: string; merchantId: string }, sessionLimit: number): Promise<SessionTokenCounts> {
+export async function countSessionTokenRequest(
+  sql: Queryable,
+  session: { sessionId: string; merchantId: string },
+  sessionLimit: number,
+): Promise<SessionTokenCounts> {
   const [row] = await sql<{ session_count: number; merchant_count: number | null; reset_seconds: number }[]>`
     with s as (
       insert into session_rate_limit_windows as w (session_id, window_start, request_count)

@@ -5,7 +5,11 @@ import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 
 /** What the ledger says each of `accounts` holds in `mode`; an account without entries is left out (zero). */
-export async function ledgerBalances(sql: Queryable, mode: Mode, accounts: readonly ReconciledAccount[]): Promise<Array<ReconciledAccount & { amount: bigint }>> {
+export async function ledgerBalances(
+  sql: Queryable,
+  mode: Mode,
+  accounts: readonly ReconciledAccount[],
+): Promise<Array<ReconciledAccount & { amount: bigint }>> {
   const rows = await sql<{ account: string; asset: Asset; amount: string }[]>`
     select account, asset, sum(amount)::text as amount from ledger_entries
     where mode = ${mode} and account = any(${[...new Set(accounts.map((a) => a.account))]}) group by account, asset`;
@@ -37,7 +41,12 @@ const amounts = (b: ReconciledBalance | Difference): Stored => ({
   ...('difference' in b ? { difference: b.difference.toString() } : {}),
 });
 
-const balance = (s: Stored): ReconciledBalance => ({ account: s.account as string, asset: s.asset as Asset, ledger: BigInt(s.ledger as string), observed: BigInt(s.observed as string) });
+const balance = (s: Stored): ReconciledBalance => ({
+  account: s.account as string,
+  asset: s.asset as Asset,
+  ledger: BigInt(s.ledger as string),
+  observed: BigInt(s.observed as string),
+});
 
 interface RunRow {
   id: string;
@@ -55,7 +64,12 @@ const toRun = (r: RunRow): ReconciliationRun => ({
   differences: r.differences.map((d) => ({ ...balance(d), difference: BigInt(d.difference as string) })),
 });
 
-export async function insertReconciliationRun(sql: Queryable, mode: Mode, balances: readonly ReconciledBalance[], differences: readonly Difference[]): Promise<ReconciliationRun> {
+export async function insertReconciliationRun(
+  sql: Queryable,
+  mode: Mode,
+  balances: readonly ReconciledBalance[],
+  differences: readonly Difference[],
+): Promise<ReconciliationRun> {
   const [row] = await sql<RunRow[]>`
     insert into reconciliation_runs (mode, balances, differences)
     values (${mode}, ${sql.json(balances.map(amounts))}, ${sql.json(differences.map(amounts))})

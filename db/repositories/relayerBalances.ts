@@ -21,5 +21,11 @@ export async function recordRelayerBalance(sql: Queryable, reading: RelayerBalan
 export async function relayerBalances(sql: Queryable): Promise<RelayerBalance[]> {
   const rows = await sql<Array<{ chain: string; mode: 'test' | 'live'; address: string; balance_wei: string; observed_at: Date }>>`
     select chain, mode, address, balance_wei::text, observed_at from relayer_balances order by mode, chain`;
-  return rows.map((r) => ({ chain: r.chain, mode: r.mode, address: r.address, balanceWei: BigInt(r.balance_wei), observedAt: r.observed_at }));
+  return rows.map((r) => ({
+    chain: r.chain,
+    mode: r.mode,
+    address: r.address,
+    balanceWei: BigInt(r.balance_wei),
+    observedAt: r.observed_at,
+  }));
 }

@@ -4,7 +4,17 @@ import type { RetentionAges } from '../../config/env';
 import type { Queryable } from '../client';
 import { IDEMPOTENCY_KEY_TTL_SECONDS, purgeExpiredIdempotencyKeys } from './idempotencyKeys';
 
-export type RetentionCounts = Record<'quotes' | 'rateLimitWindows' | 'sessionRateLimitWindows' | 'merchantSessionTokenRateLimitWindows' | 'authFailureWindows' | 'idempotencyKeys' | 'webhookAttempts' | 'webhookTestEvents', number>;
+export type RetentionCounts = Record<
+  | 'quotes'
+  | 'rateLimitWindows'
+  | 'sessionRateLimitWindows'
+  | 'merchantSessionTokenRateLimitWindows'
+  | 'authFailureWindows'
+  | 'idempotencyKeys'
+  | 'webhookAttempts'
+  | 'webhookTestEvents',
+  number
+>;
 
 const BATCH = 5_000;
 
@@ -39,10 +49,22 @@ export async function purgeRetained(sql: Queryable, ages: RetentionAges): Promis
         returning 1`),
     ),
     rateLimitWindows: await purgeOlder('rate_limit_windows', 'window_start', sql`now() - make_interval(hours => ${ages.rateLimitHours})`),
-    sessionRateLimitWindows: await purgeOlder('session_rate_limit_windows', 'window_start', sql`now() - make_interval(hours => ${ages.rateLimitHours})`),
-    merchantSessionTokenRateLimitWindows: await purgeOlder('merchant_session_token_rate_limit_windows', 'window_start', sql`now() - make_interval(hours => ${ages.rateLimitHours})`),
+    sessionRateLimitWindows: await purgeOlder(
+      'session_rate_limit_windows',
+      'window_start',
+      sql`now() - make_interval(hours => ${ages.rateLimitHours})`,
+    ),
+    merchantSessionTokenRateLimitWindows: await purgeOlder(
+      'merchant_session_token_rate_limit_windows',
+      'window_start',
+      sql`now() - make_interval(hours => ${ages.rateLimitHours})`,
+    ),
     // One row per address that ever failed to authenticate: without the sweep, every address an attacker used stays.
-    authFailureWindows: await purgeOlder('auth_failure_windows', 'window_start', sql`now() - make_interval(hours => ${ages.rateLimitHours})`),
+    authFailureWindows: await purgeOlder(
+      'auth_failure_windows',
+      'window_start',
+      sql`now() - make_interval(hours => ${ages.rateLimitHours})`,
+    ),
     // Their age is the replay window the API promises, not a retention choice.
     idempotencyKeys: await drain(() => purgeExpiredIdempotencyKeys(sql, IDEMPOTENCY_KEY_TTL_SECONDS, BATCH)),
     webhookAttempts: await drain(() =>

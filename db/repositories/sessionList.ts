@@ -12,7 +12,11 @@ export interface SessionListItem extends SessionView {
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export async function listSessions(sql: Sql, owner: { merchantId: string; mode: Mode }, filter: SessionListFilter): Promise<SessionListItem[]> {
+export async function listSessions(
+  sql: Sql,
+  owner: { merchantId: string; mode: Mode },
+  filter: SessionListFilter,
+): Promise<SessionListItem[]> {
   const rows = await sql<(SessionViewRow & { payment_token: string | null; payment_chain: string | null })[]>`
     select v.*, p.token as payment_token, p.chain as payment_chain
     from (${selectView(sql)}) v left join payments p on p.session_id = v.id

@@ -48,7 +48,20 @@ export async function listStatusChanges(sql: Queryable, sessionId: string): Prom
 
 export async function listSessionDeposits(sql: Queryable, sessionId: string): Promise<DepositRecord[]> {
   const rows = await sql<
-    { chain: Chain; network: 'mainnet' | 'testnet'; tx_hash: string; token: string; amount_base_units: string; from_address: string; block_number: string; stage: string; confirmations: number; credited: boolean; late: boolean; created_at: Date }[]
+    {
+      chain: Chain;
+      network: 'mainnet' | 'testnet';
+      tx_hash: string;
+      token: string;
+      amount_base_units: string;
+      from_address: string;
+      block_number: string;
+      stage: string;
+      confirmations: number;
+      credited: boolean;
+      late: boolean;
+      created_at: Date;
+    }[]
   >`select chain, network, tx_hash, token, amount_base_units::text, from_address, block_number::text, stage, confirmations, credited, late, created_at
     from deposits where session_id = ${sessionId} order by created_at, tx_hash, log_index`;
   return rows.map((r) => ({
@@ -70,5 +83,13 @@ export async function listSessionDeposits(sql: Queryable, sessionId: string): Pr
 export async function findSettlement(sql: Queryable, sessionId: string): Promise<SettlementRecord | undefined> {
   const [row] = await sql<{ provider: string; reference: string; amount_usdc_base_units: string; chain: string; settled_at: Date }[]>`
     select provider, reference, amount_usdc_base_units::text, chain, settled_at from settlements where session_id = ${sessionId} and status = 'settled'`;
-  return row && { provider: row.provider, reference: row.reference, amountUsdcBaseUnits: BigInt(row.amount_usdc_base_units), chain: row.chain, settledAt: row.settled_at };
+  return (
+    row && {
+      provider: row.provider,
+      reference: row.reference,
+      amountUsdcBaseUnits: BigInt(row.amount_usdc_base_units),
+      chain: row.chain,
+      settledAt: row.settled_at,
+    }
+  );
 }

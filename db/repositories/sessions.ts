@@ -67,7 +67,12 @@ export const toView = (r: SessionViewRow): SessionView => ({
  * merchant's transaction_id leaves neither. Idempotent per session id. `awaitingWorkflowStart` keeps the
  * record as the input of a workflow start still to be confirmed (see startSessionWorkflow).
  */
-export async function insertSessionRecord(sql: Queryable, r: SessionRecord, initialStatus: SessionStatus, options: { awaitingWorkflowStart?: boolean } = {}): Promise<void> {
+export async function insertSessionRecord(
+  sql: Queryable,
+  r: SessionRecord,
+  initialStatus: SessionStatus,
+  options: { awaitingWorkflowStart?: boolean } = {},
+): Promise<void> {
   await sessionInsert(sql, r, initialStatus, options);
 }
 
@@ -77,7 +82,12 @@ export async function insertSessionRecord(sql: Queryable, r: SessionRecord, init
 // the count of the first three kept by trigger (db/migrations/0001_baseline.sql), less those of them past their expiry, plus the
 // underpaid ones not yet expired, so the cost follows those few rows and not the open sessions; the statement
 // answers the session id when it wrote one.
-function sessionInsert(sql: Queryable, r: SessionRecord, initialStatus: SessionStatus, options: { awaitingWorkflowStart?: boolean; openCap?: number }) {
+function sessionInsert(
+  sql: Queryable,
+  r: SessionRecord,
+  initialStatus: SessionStatus,
+  options: { awaitingWorkflowStart?: boolean; openCap?: number },
+) {
   const pendingInput = options.awaitingWorkflowStart ? sql.json(r as unknown as Parameters<typeof sql.json>[0]) : null;
   const underCap =
     options.openCap === undefined
@@ -123,7 +133,10 @@ export async function insertSessionUnderCap(sql: Sql, r: SessionRecord, cap: num
 }
 
 /** The session that holds the merchant's transaction_id in this mode, if any. */
-export async function sessionIdForExtTransaction(sql: Queryable, owner: { merchantId: string; mode: Mode; extTransactionId: string }): Promise<string | undefined> {
+export async function sessionIdForExtTransaction(
+  sql: Queryable,
+  owner: { merchantId: string; mode: Mode; extTransactionId: string },
+): Promise<string | undefined> {
   const [row] = await sql<{ session_id: string }[]>`
     select session_id from transactions
     where merchant_id = ${owner.merchantId} and mode = ${owner.mode} and ext_transaction_id = ${owner.extTransactionId}`;
@@ -140,7 +153,10 @@ export async function findPendingWorkflowInput(sql: Sql, sessionId: string): Pro
  * Sessions whose workflow start was never confirmed, written more than `olderThanMinutes` ago, oldest first: the
  * API failed after writing the row, before or right after starting its workflow, and the create was not retried.
  */
-export async function findUnstartedSessions(sql: Sql, options: { olderThanMinutes: number; limit: number }): Promise<{ record: SessionRecord; status: SessionStatus; createdAt: Date }[]> {
+export async function findUnstartedSessions(
+  sql: Sql,
+  options: { olderThanMinutes: number; limit: number },
+): Promise<{ record: SessionRecord; status: SessionStatus; createdAt: Date }[]> {
   const rows = await sql<{ input: SessionRecord; status: SessionStatus; created_at: Date }[]>`
     select pending_workflow_input as input, status, created_at from sessions
     where pending_workflow_input is not null and created_at < now() - make_interval(mins => ${options.olderThanMinutes})
@@ -158,7 +174,11 @@ export const selectView = (sql: Sql) => sql`
   from sessions s join transactions t on t.session_id = s.id`;
 
 /** A session as its owner sees it: other merchants' and the other mode's sessions do not exist. */
-export async function findSession(sql: Sql, owner: { merchantId: string; mode: Mode }, sessionId: string): Promise<SessionView | undefined> {
+export async function findSession(
+  sql: Sql,
+  owner: { merchantId: string; mode: Mode },
+  sessionId: string,
+): Promise<SessionView | undefined> {
   const [row] = await sql<SessionViewRow[]>`
     ${selectView(sql)} where s.id = ${sessionId} and s.merchant_id = ${owner.merchantId} and s.mode = ${owner.mode}`;
   return row && toView(row);
@@ -169,7 +189,8 @@ export async function findSessionByTransaction(
   owner: { merchantId: string; mode: Mode },
   lookup: { transactionId: string } | { extTransactionId: string },
 ): Promise<SessionView | undefined> {
-  const condition = 'transactionId' in lookup ? sql`t.id = ${lookup.transactionId}` : sql`t.ext_transaction_id = ${lookup.extTransactionId}`;
+  const condition =
+    'transactionId' in lookup ? sql`t.id = ${lookup.transactionId}` : sql`t.ext_transaction_id = ${lookup.extTransactionId}`;
   const [row] = await sql<SessionViewRow[]>`
     ${selectView(sql)} where ${condition} and t.merchant_id = ${owner.merchantId} and t.mode = ${owner.mode}`;
   return row && toView(row);

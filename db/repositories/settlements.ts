@@ -11,12 +11,17 @@ export interface SettlementRow {
 }
 
 export async function findSettlement(sql: Queryable, paymentId: string): Promise<SettlementRow | undefined> {
-  const [row] = await sql<SettlementRow[]>`select status, provider, reference, amount_usdc_base_units, settled_at from settlements where payment_id = ${paymentId}`;
+  const [row] = await sql<
+    SettlementRow[]
+  >`select status, provider, reference, amount_usdc_base_units, settled_at from settlements where payment_id = ${paymentId}`;
   return row;
 }
 
 /** The pending row, unless the payment has one already (whichever provider began it). */
-export async function insertPendingSettlement(sql: Queryable, row: { paymentId: string; sessionId: string; provider: string; amountUsdcBaseUnits: string }): Promise<void> {
+export async function insertPendingSettlement(
+  sql: Queryable,
+  row: { paymentId: string; sessionId: string; provider: string; amountUsdcBaseUnits: string },
+): Promise<void> {
   await sql`
     insert into settlements (payment_id, session_id, provider, amount_usdc_base_units, status)
     values (${row.paymentId}, ${row.sessionId}, ${row.provider}, ${row.amountUsdcBaseUnits}, 'pending')

@@ -41,7 +41,16 @@ const big = (value: string | null) => (value === null ? null : BigInt(value));
 
 async function withAccounts(sql: Queryable, rows: SweepRow[]): Promise<Sweep[]> {
   if (rows.length === 0) return [];
-  const accounts = await sql<Array<{ sweep_id: string; owner: string; derivation_index: string; token_account: string; planned_base_units: string; swept_base_units: string | null }>>`
+  const accounts = await sql<
+    Array<{
+      sweep_id: string;
+      owner: string;
+      derivation_index: string;
+      token_account: string;
+      planned_base_units: string;
+      swept_base_units: string | null;
+    }>
+  >`
     select sweep_id, owner, derivation_index::text, token_account, planned_base_units::text, swept_base_units::text
     from solana_sweep_accounts where sweep_id in ${sql(rows.map((r) => r.id))} order by derivation_index, token_account`;
   return rows.map((r) => ({
@@ -51,7 +60,13 @@ async function withAccounts(sql: Queryable, rows: SweepRow[]): Promise<Sweep[]> 
     rentLamports: big(r.rentLamports),
     accounts: accounts
       .filter((a) => a.sweep_id === r.id)
-      .map((a) => ({ owner: a.owner, derivationIndex: Number(a.derivation_index), tokenAccount: a.token_account, plannedBaseUnits: BigInt(a.planned_base_units), sweptBaseUnits: big(a.swept_base_units) })),
+      .map((a) => ({
+        owner: a.owner,
+        derivationIndex: Number(a.derivation_index),
+        tokenAccount: a.token_account,
+        plannedBaseUnits: BigInt(a.planned_base_units),
+        sweptBaseUnits: big(a.swept_base_units),
+      })),
   }));
 }
 
@@ -71,12 +86,20 @@ export async function findSweep(sql: Queryable, id: string): Promise<Sweep | und
 }
 
 /** Sweeps of a run (a retried plan), and every sweep of the mode's treasury that has not landed: both are finished before new ones. */
-export async function sweepsToFinish(sql: Queryable, mode: Mode, treasury: string, runKey: string): Promise<{ ofRun: string[]; unlanded: string[] }> {
+export async function sweepsToFinish(
+  sql: Queryable,
+  mode: Mode,
+  treasury: string,
+  runKey: string,
+): Promise<{ ofRun: string[]; unlanded: string[] }> {
   const rows = await sql<Array<{ id: string; run_key: string; status: SweepStatus }>>`
     select id, run_key, status from solana_sweeps
     where mode = ${mode} and treasury = ${treasury} and (run_key = ${runKey} or status in ('pending', 'submitted'))
     order by created_at, batch`;
-  return { ofRun: rows.filter((r) => r.run_key === runKey).map((r) => r.id), unlanded: rows.filter((r) => r.status === 'pending' || r.status === 'submitted').map((r) => r.id) };
+  return {
+    ofRun: rows.filter((r) => r.run_key === runKey).map((r) => r.id),
+    unlanded: rows.filter((r) => r.status === 'pending' || r.status === 'submitted').map((r) => r.id),
+  };
 }
 
 /**
@@ -85,7 +108,11 @@ export async function sweepsToFinish(sql: Queryable, mode: Mode, treasury: strin
  * sweep is taking now waits for it. The newest deposits first, so a limit never starves them. The token account
  * and its balance are the caller's to read.
  */
-export async function sweepDue(sql: Queryable, mode: Mode, limit: number): Promise<Array<Omit<SweepCandidate, 'tokenAccount' | 'balance'>>> {
+export async function sweepDue(
+  sql: Queryable,
+  mode: Mode,
+  limit: number,
+): Promise<Array<Omit<SweepCandidate, 'tokenAccount' | 'balance'>>> {
   const rows = await sql<Array<{ owner: string; derivation_index: string; owed: string }>>`
     with credited as (
       select da.solana_address as owner, da.derivation_index, sum(d.amount_base_units) as credited, max(d.created_at) as last_deposit
@@ -113,13 +140,22 @@ export async function sweepDue(sql: Queryable, mode: Mode, limit: number): Promi
 }
 
 /** The plan's batches, each a chain intent and its sweep row, in one transaction of the caller's. */
-export async function insertSweeps(sql: Queryable, plan: { mode: Mode; runKey: string; treasury: string; mint: string; batches: SweepCandidate[][] }): Promise<string[]> {
+export async function insertSweeps(
+  sql: Queryable,
+  plan: { mode: Mode; runKey: string; treasury: string; mint: string; batches: SweepCandidate[][] },
+): Promise<string[]> {
   const ids: string[] = [];
   for (const [batch, accounts] of plan.batches.entries()) {
     const id = `sweep:solana:${ulid()}`;
     await insertChainIntent(sql, id);
     await sql`insert into solana_sweeps (id, mode, run_key, batch, treasury, mint) values (${id}, ${plan.mode}, ${plan.runKey}, ${batch}, ${plan.treasury}, ${plan.mint})`;
-    const rows = accounts.map((a) => ({ sweep_id: id, owner: a.owner, derivation_index: a.derivationIndex, token_account: a.tokenAccount, planned_base_units: sweepAmount(a.balance, a.owed).toString() }));
+    const rows = accounts.map((a) => ({
+      sweep_id: id,
+      owner: a.owner,
+      derivation_index: a.derivationIndex,
+      token_account: a.tokenAccount,
+      planned_base_units: sweepAmount(a.balance, a.owed).toString(),
+    }));
     await sql`insert into solana_sweep_accounts ${sql(rows, 'sweep_id', 'owner', 'derivation_index', 'token_account', 'planned_base_units')}`;
     ids.push(id);
   }
@@ -138,7 +174,14 @@ export async function setSweepEmpty(sql: Queryable, id: string): Promise<void> {
 export async function setSweepLanded(
   sql: Queryable,
   id: string,
-  landed: { status: 'confirmed' | 'finalized' | 'failed'; signature: string; usdc: bigint; feeLamports: bigint; rentLamports: bigint; swept: ReadonlyMap<string, bigint> },
+  landed: {
+    status: 'confirmed' | 'finalized' | 'failed';
+    signature: string;
+    usdc: bigint;
+    feeLamports: bigint;
+    rentLamports: bigint;
+    swept: ReadonlyMap<string, bigint>;
+  },
 ): Promise<void> {
   await sql`
     update solana_sweeps set status = ${landed.status}, signature = ${landed.signature}, usdc_swept = ${landed.usdc.toString()},

@@ -77,7 +77,15 @@ const toTransfer = (r: TransferRow): Transfer => ({
 
 export async function insertTransfer(
   sql: Queryable,
-  transfer: { id: string; mode: Mode; sourceChain: CctpSourceChain; amount: bigint; maxFee: bigint; speed: CctpSpeed; burnIntentId: string },
+  transfer: {
+    id: string;
+    mode: Mode;
+    sourceChain: CctpSourceChain;
+    amount: bigint;
+    maxFee: bigint;
+    speed: CctpSpeed;
+    burnIntentId: string;
+  },
 ): Promise<void> {
   await sql`
     insert into transfers (id, mode, source_chain, amount, max_fee, speed, burn_intent_id)
@@ -120,7 +128,11 @@ export async function setTransferFailed(sql: Queryable, id: string, failure: str
   await sql`update transfers set stage = 'failed', failure = ${failure}, updated_at = now() where id = ${id} and stage = 'burning'`;
 }
 
-export async function setTransferAttested(sql: Queryable, id: string, attested: { nonce: string; message: string; attestation: string }): Promise<void> {
+export async function setTransferAttested(
+  sql: Queryable,
+  id: string,
+  attested: { nonce: string; message: string; attestation: string },
+): Promise<void> {
   await sql`
     update transfers set stage = 'attested', nonce = ${attested.nonce}, message = ${attested.message}, attestation = ${attested.attestation},
       attested_at = now(), updated_at = now()

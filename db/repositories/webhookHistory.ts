@@ -62,7 +62,12 @@ export async function listWebhookDeliveries(sql: Queryable, sessionId: string): 
   }));
 }
 
-export async function findWebhookDeliverySession(sql: Queryable, deliveryId: string): Promise<{ sessionId: string; state: string } | undefined> {
-  const [row] = await sql<{ session_id: string; state: string }[]>`select session_id, state from webhook_deliveries where id = ${deliveryId}`;
+export async function findWebhookDeliverySession(
+  sql: Queryable,
+  deliveryId: string,
+): Promise<{ sessionId: string; state: string } | undefined> {
+  const [row] = await sql<
+    { session_id: string; state: string }[]
+  >`select session_id, state from webhook_deliveries where id = ${deliveryId}`;
   return row && { sessionId: row.session_id, state: row.state };
 }

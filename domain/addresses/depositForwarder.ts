@@ -22,7 +22,10 @@ export type TronForwarderContracts = ForwarderContracts<string>;
 export type ModeDepositForwarders = { evm: EvmForwarderContracts | undefined; tron: TronForwarderContracts | undefined };
 export type DepositForwarders = Record<Mode, ModeDepositForwarders>;
 
-export const NO_DEPOSIT_FORWARDERS: DepositForwarders = { test: { evm: undefined, tron: undefined }, live: { evm: undefined, tron: undefined } };
+export const NO_DEPOSIT_FORWARDERS: DepositForwarders = {
+  test: { evm: undefined, tron: undefined },
+  live: { evm: undefined, tron: undefined },
+};
 
 /** How a deposit address's funds are moved: by its key's holder (HD) or by the factory that deploys its clone. */
 export type DepositScheme = 'hd' | 'forwarder';
@@ -46,6 +49,10 @@ export function evmForwarderAddress(contracts: EvmForwarderContracts, salt: Hex)
 export function tronForwarderAddress(contracts: TronForwarderContracts, salt: Hex): string {
   assertSalt(salt);
   const initCode = minimalProxyInitCode(tronAddressToEvmHex(contracts.implementation));
-  const address = tronCreate2AddressBytes(hexToBytes(tronAddressToHex(contracts.factory)), hexToBytes(salt.slice(2)), hexToBytes(initCode.slice(2)));
+  const address = tronCreate2AddressBytes(
+    hexToBytes(tronAddressToHex(contracts.factory)),
+    hexToBytes(salt.slice(2)),
+    hexToBytes(initCode.slice(2)),
+  );
   return tronAddressFromHex(bytesToHex(address));
 }

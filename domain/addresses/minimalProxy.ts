@@ -7,6 +7,9 @@ import type { EvmAddress } from './evm';
 
 /** The creation code OpenZeppelin's `Clones.cloneDeterministic` deploys (EIP-1167's runtime behind a 10-byte constructor). */
 export function minimalProxyInitCode(implementation: EvmAddress): Hex {
-  return concatHex(['0x3d602d80600a3d3981f3363d3d373d3d3d363d73', getAddress(implementation).toLowerCase() as Hex, '0x5af43d82803e903d91602b57fd5bf3']);
+  return concatHex([
+    '0x3d602d80600a3d3981f3363d3d373d3d3d363d73',
+    getAddress(implementation).toLowerCase() as Hex,
+    '0x5af43d82803e903d91602b57fd5bf3',
+  ]);
 }
-

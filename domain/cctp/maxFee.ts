@@ -40,5 +40,7 @@ function decimalFraction(bps: number): { numerator: bigint; denominator: bigint 
   const [, whole = '0', fraction = '', exponentText = '0'] = match;
   const exponent = Number(exponentText) - fraction.length;
   const digits = BigInt(whole + fraction);
-  return exponent >= 0 ? { numerator: digits * 10n ** BigInt(exponent), denominator: 1n } : { numerator: digits, denominator: 10n ** BigInt(-exponent) };
+  return exponent >= 0
+    ? { numerator: digits * 10n ** BigInt(exponent), denominator: 1n }
+    : { numerator: digits, denominator: 10n ** BigInt(-exponent) };
 }

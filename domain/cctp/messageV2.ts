@@ -129,7 +129,8 @@ function tail(raw: Hex, from: number): Hex {
 }
 
 function uint32(value: number, field: string): Hex {
-  if (!Number.isInteger(value) || value < 0 || value > UINT32_MAX) throw new CctpMessageFormatError(`${field} must be a uint32, got ${value}`);
+  if (!Number.isInteger(value) || value < 0 || value > UINT32_MAX)
+    throw new CctpMessageFormatError(`${field} must be a uint32, got ${value}`);
   return numberToHex(value, { size: 4 });
 }
 

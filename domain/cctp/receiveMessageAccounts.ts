@@ -35,7 +35,10 @@ const utf8 = getUtf8Encoder();
 const addressBytes = getAddressEncoder();
 
 async function pda(program: Address, seeds: (string | ReadonlyUint8Array)[]): Promise<Address> {
-  const [found] = await getProgramDerivedAddress({ programAddress: program, seeds: seeds.map((seed) => (typeof seed === 'string' ? utf8.encode(seed) : seed)) });
+  const [found] = await getProgramDerivedAddress({
+    programAddress: program,
+    seeds: seeds.map((seed) => (typeof seed === 'string' ? utf8.encode(seed) : seed)),
+  });
   return found;
 }
 
@@ -63,7 +66,12 @@ export function tokenMessengerPda(): Promise<Address> {
 }
 
 /** The PDAs of one receive: `sourceDomain` and `burnToken` (32 bytes) come from the message, `usdcMint` is the local token. */
-export async function receiveMessagePdas(input: { nonce: Uint8Array; sourceDomain: number; burnToken: Uint8Array; usdcMint: Address }): Promise<ReceiveMessagePdas> {
+export async function receiveMessagePdas(input: {
+  nonce: Uint8Array;
+  sourceDomain: number;
+  burnToken: Uint8Array;
+  usdcMint: Address;
+}): Promise<ReceiveMessagePdas> {
   const tmm = TOKEN_MESSENGER_MINTER_V2_PROGRAM;
   const domain = String(input.sourceDomain);
   const mint = addressBytes.encode(input.usdcMint);
@@ -129,7 +137,13 @@ export function receiveMessageAccounts(input: {
 /** Anchor's encoding of `ReceiveMessageParams { message: Vec<u8>, attestation: Vec<u8> }` after the discriminator: u32 LE lengths. */
 export function receiveMessageData(message: Uint8Array, attestation: Uint8Array): Uint8Array {
   const u32 = getU32Encoder();
-  return new Uint8Array([...RECEIVE_MESSAGE_DISCRIMINATOR, ...u32.encode(message.length), ...message, ...u32.encode(attestation.length), ...attestation]);
+  return new Uint8Array([
+    ...RECEIVE_MESSAGE_DISCRIMINATOR,
+    ...u32.encode(message.length),
+    ...message,
+    ...u32.encode(attestation.length),
+    ...attestation,
+  ]);
 }
 
 /** Reads `receiveMessageData` back: undefined unless it is exactly a receive_message's data. */
@@ -145,7 +159,10 @@ export function parseReceiveMessageData(data: Uint8Array): { message: Uint8Array
 
 /** The fee_recipient wallet of a TokenMessenger account's data (the TokenMessengerMinterV2 IDL's layout). */
 export function tokenMessengerFeeRecipient(data: Uint8Array): Address {
-  if (data.length < TOKEN_MESSENGER_FEE_RECIPIENT_OFFSET + 32 || TOKEN_MESSENGER_ACCOUNT_DISCRIMINATOR.some((byte, i) => data[i] !== byte)) {
+  if (
+    data.length < TOKEN_MESSENGER_FEE_RECIPIENT_OFFSET + 32 ||
+    TOKEN_MESSENGER_ACCOUNT_DISCRIMINATOR.some((byte, i) => data[i] !== byte)
+  ) {
     throw new Error('not a TokenMessenger account');
   }
   return getAddressDecoder().decode(data.subarray(TOKEN_MESSENGER_FEE_RECIPIENT_OFFSET, TOKEN_MESSENGER_FEE_RECIPIENT_OFFSET + 32));

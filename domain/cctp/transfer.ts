@@ -33,7 +33,10 @@ export type TransferStartVerdict = { start: true; amount: bigint } | { start: fa
  */
 export function judgeTransferStart(input: { chain: CctpSourceChain; collectorBalance: bigint; minimum: bigint }): TransferStartVerdict {
   if (input.collectorBalance < input.minimum || input.collectorBalance === 0n) {
-    return { start: false, reason: `the collector holds ${input.collectorBalance} USDC base units on ${input.chain}, below the minimum of ${input.minimum}` };
+    return {
+      start: false,
+      reason: `the collector holds ${input.collectorBalance} USDC base units on ${input.chain}, below the minimum of ${input.minimum}`,
+    };
   }
   return { start: true, amount: input.collectorBalance };
 }
@@ -53,13 +56,20 @@ export interface AttestedTransfer {
  * Reads the attested message and refuses one that is not this transfer's burn: another amount, another recipient
  * or more fee than the burn allowed would credit what the ledger does not expect.
  */
-export function readAttestedMessage(message: Hex, expected: { sourceDomain: number; amount: bigint; maxFee: bigint; mintRecipient: Hex }): AttestedTransfer {
+export function readAttestedMessage(
+  message: Hex,
+  expected: { sourceDomain: number; amount: bigint; maxFee: bigint; mintRecipient: Hex },
+): AttestedTransfer {
   const header = decodeMessageV2(message);
   const body = decodeBurnMessageV2(header.messageBody);
-  if (header.sourceDomain !== expected.sourceDomain) throw new TransferMessageError(`the attested message is from domain ${header.sourceDomain}, not ${expected.sourceDomain}`);
-  if (body.amount !== expected.amount) throw new TransferMessageError(`the attested message burns ${body.amount}, not the transfer's ${expected.amount}`);
-  if (body.mintRecipient.toLowerCase() !== expected.mintRecipient.toLowerCase()) throw new TransferMessageError(`the attested message mints to ${body.mintRecipient}, not the treasury's ${expected.mintRecipient}`);
-  if (body.feeExecuted > expected.maxFee) throw new TransferMessageError(`the attested fee ${body.feeExecuted} exceeds the burn's maxFee ${expected.maxFee}`);
+  if (header.sourceDomain !== expected.sourceDomain)
+    throw new TransferMessageError(`the attested message is from domain ${header.sourceDomain}, not ${expected.sourceDomain}`);
+  if (body.amount !== expected.amount)
+    throw new TransferMessageError(`the attested message burns ${body.amount}, not the transfer's ${expected.amount}`);
+  if (body.mintRecipient.toLowerCase() !== expected.mintRecipient.toLowerCase())
+    throw new TransferMessageError(`the attested message mints to ${body.mintRecipient}, not the treasury's ${expected.mintRecipient}`);
+  if (body.feeExecuted > expected.maxFee)
+    throw new TransferMessageError(`the attested fee ${body.feeExecuted} exceeds the burn's maxFee ${expected.maxFee}`);
   return { nonce: header.nonce, credited: body.amount - body.feeExecuted, expirationBlock: body.expirationBlock };
 }
 
@@ -74,6 +84,7 @@ export function attestationExpired(expirationBlock: bigint, currentSlot: bigint)
  */
 export function creditedAmount(attested: AttestedTransfer, observedDelta: bigint | undefined): bigint {
   if (observedDelta === undefined) return attested.credited;
-  if (observedDelta !== attested.credited) throw new TransferMessageError(`the receive credited ${observedDelta}, not the attested ${attested.credited}`);
+  if (observedDelta !== attested.credited)
+    throw new TransferMessageError(`the receive credited ${observedDelta}, not the attested ${attested.credited}`);
   return observedDelta;
 }

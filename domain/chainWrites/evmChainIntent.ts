@@ -37,7 +37,8 @@ export function judgeEvmAttempt(observation: EvmAttemptObservation): EvmAttemptV
   const { mined } = observation;
   if (mined) {
     const depth = observation.head >= mined.blockNumber ? observation.head - mined.blockNumber + 1n : 0n;
-    if (depth >= BigInt(observation.requiredConfirmations)) return { kind: 'final', hash: mined.hash, blockNumber: mined.blockNumber, success: mined.success };
+    if (depth >= BigInt(observation.requiredConfirmations))
+      return { kind: 'final', hash: mined.hash, blockNumber: mined.blockNumber, success: mined.success };
     return { kind: 'mined', hash: mined.hash, blockNumber: mined.blockNumber };
   }
   // The count was read before the receipts: once it is past our nonce, that nonce's transaction was already in a
@@ -63,7 +64,8 @@ const raise = (value: bigint, percent: number) => (value * BigInt(100 + percent)
  * higher; undefined when that would pass the operator's ceiling, so the transaction waits instead of overpaying.
  */
 export function replacementFees(stuck: Fees, estimate: Fees, options: { bumpPercent: number; maxFeePerGasCap: bigint }): Fees | undefined {
-  if (options.bumpPercent < MIN_REPLACEMENT_BUMP_PERCENT) throw new RangeError(`a replacement must raise fees by at least ${MIN_REPLACEMENT_BUMP_PERCENT} %`);
+  if (options.bumpPercent < MIN_REPLACEMENT_BUMP_PERCENT)
+    throw new RangeError(`a replacement must raise fees by at least ${MIN_REPLACEMENT_BUMP_PERCENT} %`);
   const maxPriorityFeePerGas = max(raise(stuck.maxPriorityFeePerGas, options.bumpPercent), estimate.maxPriorityFeePerGas);
   const maxFeePerGas = max(raise(stuck.maxFeePerGas, options.bumpPercent), estimate.maxFeePerGas, maxPriorityFeePerGas);
   return maxFeePerGas > options.maxFeePerGasCap ? undefined : { maxFeePerGas, maxPriorityFeePerGas };

@@ -31,9 +31,13 @@ export type AttemptVerdict =
  * height ≤ lastValidBlockHeight, so once the finalized chain is past that height every block it could be in is
  * final, and a status read afterwards that finds nothing proves it never landed.
  */
-export function judgeAttempt(status: SignatureStatus | null, attempt: { lastValidBlockHeight: bigint; finalizedBlockHeight: bigint }): AttemptVerdict {
+export function judgeAttempt(
+  status: SignatureStatus | null,
+  attempt: { lastValidBlockHeight: bigint; finalizedBlockHeight: bigint },
+): AttemptVerdict {
   if (status === null) return attempt.finalizedBlockHeight > attempt.lastValidBlockHeight ? { kind: 'dead' } : { kind: 'unseen' };
-  if (status.err !== null && status.err !== undefined && status.confirmationStatus !== 'processed') return { kind: 'failed', slot: status.slot, err: status.err };
+  if (status.err !== null && status.err !== undefined && status.confirmationStatus !== 'processed')
+    return { kind: 'failed', slot: status.slot, err: status.err };
   if (status.confirmationStatus === 'finalized') return { kind: 'finalized', slot: status.slot };
   if (status.confirmationStatus === 'confirmed') return { kind: 'confirmed', slot: status.slot };
   return { kind: 'processed' };

@@ -58,7 +58,8 @@ export function judgeTronAttempt(observation: TronAttemptObservation): TronAttem
       ...(solidified.message === undefined ? {} : { message: solidified.message }),
     };
   }
-  if (observation.now.getTime() > expiration.getTime() && observation.solidifiedHeadTimestamp.getTime() > expiration.getTime()) return { kind: 'dead' };
+  if (observation.now.getTime() > expiration.getTime() && observation.solidifiedHeadTimestamp.getTime() > expiration.getTime())
+    return { kind: 'dead' };
   if (latest) return { kind: 'landed', blockNumber: latest.blockNumber, fee: latest.fee };
   return { kind: 'unseen' };
 }

@@ -17,7 +17,10 @@ const ContractInfo = z
   .object({
     address: z.string().meta({ description: 'Token contract (EVM, tron) or SPL mint (solana).' }),
     decimals: z.number().int(),
-    canonical: z.boolean().meta({ description: 'True when the issuer (Circle, Tether) itself names this contract; false for an exchange- or bridge-issued representation, or a contract this deployment configured.' }),
+    canonical: z.boolean().meta({
+      description:
+        'True when the issuer (Circle, Tether) itself names this contract; false for an exchange- or bridge-issued representation, or a contract this deployment configured.',
+    }),
     note: z.string().nullable(),
   })
   .strict();
@@ -35,8 +38,13 @@ export const TokenChainInfo = z
     testnet: z
       .object({
         network: z.string(),
-        chain_id: z.string().nullable().meta({ description: 'Hex chain id test payments are made on: the public test network, or the chain this deployment configured.' }),
-        contract: ContractInfo.nullable().meta({ description: 'The contract test keys pay in: the public test-network contract, or the one this deployment configured; null when there is none.' }),
+        chain_id: z.string().nullable().meta({
+          description: 'Hex chain id test payments are made on: the public test network, or the chain this deployment configured.',
+        }),
+        contract: ContractInfo.nullable().meta({
+          description:
+            'The contract test keys pay in: the public test-network contract, or the one this deployment configured; null when there is none.',
+        }),
       })
       .strict()
       .meta({ description: 'The test network test keys use.' }),
@@ -57,7 +65,12 @@ function contractInfo(deployed: TokenDeployment | undefined, published: TokenCon
   if (published && same(published.address, deployed.address) && published.decimals === deployed.decimals) {
     return { address: published.address, decimals: published.decimals, canonical: published.canonical, note: published.note ?? null };
   }
-  return { address: deployed.address, decimals: deployed.decimals, canonical: false, note: 'Configured by this deployment, not the issuer\'s published contract.' };
+  return {
+    address: deployed.address,
+    decimals: deployed.decimals,
+    canonical: false,
+    note: "Configured by this deployment, not the issuer's published contract.",
+  };
 }
 
 function describePair(registry: ChainRegistry, token: TokenSymbol, chain: Chain): TokenChainInfo {

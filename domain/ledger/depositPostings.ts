@@ -15,7 +15,8 @@ export type CreditedDeposit = Omit<CrossChainDeposit, 'received' | 'payable'> & 
 export function depositPostings(deposits: readonly CreditedDeposit[], decimals: number): LedgerPosting[] {
   let total = 0n;
   return deposits.flatMap((d) => {
-    if (d.chain === 'solana' && d.token === 'USDC') return [depositReceived({ txHash: d.txHash, logIndex: d.logIndex, merchantId: d.merchantId, mode: d.mode, amount: d.amount })];
+    if (d.chain === 'solana' && d.token === 'USDC')
+      return [depositReceived({ txHash: d.txHash, logIndex: d.logIndex, merchantId: d.merchantId, mode: d.mode, amount: d.amount })];
     const before = toMicroUnits(total, decimals);
     total += d.amount;
     const payable = toMicroUnits(total, decimals) - before;

@@ -128,7 +128,10 @@ export function payoutReleased(payout: PayoutAmount): LedgerPosting {
  * The SOL a landed payout transaction cost the treasury (its fee payer): the fee, and rent when it created the
  * merchant's account. Undefined when it cost nothing, as a group without entries means nothing.
  */
-export function payoutChainCosts(payout: Pick<PayoutAmount, 'paymentId' | 'mode'>, costs: { feeLamports: bigint; rentLamports: bigint }): LedgerPosting | undefined {
+export function payoutChainCosts(
+  payout: Pick<PayoutAmount, 'paymentId' | 'mode'>,
+  costs: { feeLamports: bigint; rentLamports: bigint },
+): LedgerPosting | undefined {
   if (costs.feeLamports < 0n || costs.rentLamports < 0n) throw new RangeError('chain costs cannot be negative');
   const total = costs.feeLamports + costs.rentLamports;
   if (total === 0n) return undefined;
@@ -136,7 +139,12 @@ export function payoutChainCosts(payout: Pick<PayoutAmount, 'paymentId' | 'mode'
   if (costs.feeLamports > 0n) entries.push({ account: ACCOUNT.gasExpense, asset: ASSET.solSolana, amount: costs.feeLamports });
   if (costs.rentLamports > 0n) entries.push({ account: ACCOUNT.accountRent, asset: ASSET.solSolana, amount: costs.rentLamports });
   entries.push({ account: ACCOUNT.treasury, asset: ASSET.solSolana, amount: -total });
-  return { groupId: `${payoutReference(payout.paymentId)}:chain-costs`, mode: payout.mode, reference: payoutReference(payout.paymentId), entries };
+  return {
+    groupId: `${payoutReference(payout.paymentId)}:chain-costs`,
+    mode: payout.mode,
+    reference: payoutReference(payout.paymentId),
+    entries,
+  };
 }
 
 /** Per asset, by how much the treasury's holdings changed outside the service: positive in, negative out. */
@@ -180,13 +188,19 @@ export interface SolanaDeposit {
   amount: bigint;
 }
 
-export const depositReference = (deposit: Pick<SolanaDeposit, 'txHash' | 'logIndex'>) => `deposit:solana:${deposit.txHash}:${deposit.logIndex}`;
+export const depositReference = (deposit: Pick<SolanaDeposit, 'txHash' | 'logIndex'>) =>
+  `deposit:solana:${deposit.txHash}:${deposit.logIndex}`;
 
 /** A confirmed USDC deposit on Solana was credited to a payment: its deposit account holds what the merchant is owed. */
 export function depositReceived(deposit: SolanaDeposit): LedgerPosting {
   const amount = positive(deposit.amount, 'a deposit amount');
   const reference = depositReference(deposit);
-  return { groupId: reference, mode: deposit.mode, reference, entries: transfer(ACCOUNT.deposits, ACCOUNT.merchantPayable(deposit.merchantId), ASSET.usdcSolana, amount) };
+  return {
+    groupId: reference,
+    mode: deposit.mode,
+    reference,
+    entries: transfer(ACCOUNT.deposits, ACCOUNT.merchantPayable(deposit.merchantId), ASSET.usdcSolana, amount),
+  };
 }
 
 /** What a landed sweep transaction moved, read from its balance deltas. */
@@ -205,11 +219,18 @@ export interface SweepDeltas {
  */
 export function sweepLanded(intentId: string, mode: Mode, deltas: SweepDeltas): LedgerPosting[] {
   if (deltas.usdc < 0n || deltas.feeLamports < 0n || deltas.rentLamports < 0n) throw new RangeError('sweep deltas cannot be negative');
-  const group = (suffix: string, entries: LedgerEntry[]): LedgerPosting => ({ groupId: `${intentId}:${suffix}`, mode, reference: intentId, entries });
+  const group = (suffix: string, entries: LedgerEntry[]): LedgerPosting => ({
+    groupId: `${intentId}:${suffix}`,
+    mode,
+    reference: intentId,
+    entries,
+  });
   return [
     ...(deltas.usdc > 0n ? [group('usdc', transfer(ACCOUNT.treasury, ACCOUNT.deposits, ASSET.usdcSolana, deltas.usdc))] : []),
     ...(deltas.feeLamports > 0n ? [group('fee', transfer(ACCOUNT.gasExpense, ACCOUNT.treasury, ASSET.solSolana, deltas.feeLamports))] : []),
-    ...(deltas.rentLamports > 0n ? [group('rent', transfer(ACCOUNT.treasury, ACCOUNT.rentRecovered, ASSET.solSolana, deltas.rentLamports))] : []),
+    ...(deltas.rentLamports > 0n
+      ? [group('rent', transfer(ACCOUNT.treasury, ACCOUNT.rentRecovered, ASSET.solSolana, deltas.rentLamports))]
+      : []),
   ];
 }
 
@@ -228,7 +249,8 @@ export interface CrossChainDeposit {
   payable: bigint;
 }
 
-export const crossChainDepositReference = (deposit: Pick<CrossChainDeposit, 'chain' | 'txHash' | 'logIndex'>) => `deposit:${deposit.chain}:${deposit.txHash}:${deposit.logIndex}`;
+export const crossChainDepositReference = (deposit: Pick<CrossChainDeposit, 'chain' | 'txHash' | 'logIndex'>) =>
+  `deposit:${deposit.chain}:${deposit.txHash}:${deposit.logIndex}`;
 
 /**
  * A deposit on another chain, credited to a payment the treasury pays in Solana USDC: the deposit address holds the
@@ -259,9 +281,20 @@ const relayerGas = (chain: Chain, wei: bigint) => transfer(ACCOUNT.gasExpenseOn(
  * from deposit addresses to the collector, per token asset, and the gas the relayer paid (wei, or sun burned on
  * Tron); one group each.
  */
-export function evmSweepLanded(intentId: string, mode: Mode, chain: Chain, landed: { moved: Partial<Record<Asset, bigint>>; gasWei: bigint }): LedgerPosting[] {
-  if (landed.gasWei < 0n || Object.values(landed.moved).some((amount) => amount < 0n)) throw new RangeError('sweep amounts cannot be negative');
-  const group = (suffix: string, entries: LedgerEntry[]): LedgerPosting => ({ groupId: `${intentId}:${suffix}`, mode, reference: intentId, entries });
+export function evmSweepLanded(
+  intentId: string,
+  mode: Mode,
+  chain: Chain,
+  landed: { moved: Partial<Record<Asset, bigint>>; gasWei: bigint },
+): LedgerPosting[] {
+  if (landed.gasWei < 0n || Object.values(landed.moved).some((amount) => amount < 0n))
+    throw new RangeError('sweep amounts cannot be negative');
+  const group = (suffix: string, entries: LedgerEntry[]): LedgerPosting => ({
+    groupId: `${intentId}:${suffix}`,
+    mode,
+    reference: intentId,
+    entries,
+  });
   return [
     ...Object.entries(landed.moved)
       .filter(([, amount]) => amount > 0n)
@@ -284,7 +317,16 @@ export function relayerGasPaid(intentId: string, mode: Mode, chain: Chain, gasWe
 export function hdGasToppedUp(intentId: string, mode: Mode, chain: Chain, landed: { sentWei: bigint; gasWei: bigint }): LedgerPosting[] {
   if (landed.sentWei < 0n || landed.gasWei < 0n) throw new RangeError('top-up amounts cannot be negative');
   const sent: LedgerPosting[] =
-    landed.sentWei > 0n ? [{ groupId: `${intentId}:sent`, mode, reference: intentId, entries: transfer(ACCOUNT.depositGasOn(chain), ACCOUNT.relayer(chain), nativeAsset(chain), landed.sentWei) }] : [];
+    landed.sentWei > 0n
+      ? [
+          {
+            groupId: `${intentId}:sent`,
+            mode,
+            reference: intentId,
+            entries: transfer(ACCOUNT.depositGasOn(chain), ACCOUNT.relayer(chain), nativeAsset(chain), landed.sentWei),
+          },
+        ]
+      : [];
   const gas = relayerGasPaid(intentId, mode, chain, landed.gasWei);
   return gas ? [...sent, gas] : sent;
 }
@@ -293,7 +335,12 @@ export function hdGasToppedUp(intentId: string, mode: Mode, chain: Chain, landed
 export function hdSweepGasPaid(intentId: string, mode: Mode, chain: Chain, gasWei: bigint): LedgerPosting | undefined {
   if (gasWei < 0n) throw new RangeError('gas cannot be negative');
   if (gasWei === 0n) return undefined;
-  return { groupId: `${intentId}:gas`, mode, reference: intentId, entries: transfer(ACCOUNT.gasExpenseOn(chain), ACCOUNT.depositGasOn(chain), nativeAsset(chain), gasWei) };
+  return {
+    groupId: `${intentId}:gas`,
+    mode,
+    reference: intentId,
+    entries: transfer(ACCOUNT.gasExpenseOn(chain), ACCOUNT.depositGasOn(chain), nativeAsset(chain), gasWei),
+  };
 }
 
 /** A CCTP burn landed (`transferId`: transfer_<id>): the collector's USDC is gone from its chain, on its way. */
@@ -311,7 +358,12 @@ export function transferBurned(transferId: string, mode: Mode, chain: Chain, bur
  * The transfer's USDC was minted to the treasury on Solana: what was burned leaves flight, what arrived is the
  * treasury's, the bridge's fee is the difference, and the clearing account gets back the source-chain USDC it lent.
  */
-export function transferReceived(transferId: string, mode: Mode, chain: Chain, amounts: { burned: bigint; received: bigint }): LedgerPosting {
+export function transferReceived(
+  transferId: string,
+  mode: Mode,
+  chain: Chain,
+  amounts: { burned: bigint; received: bigint },
+): LedgerPosting {
   const burned = positive(amounts.burned, 'a burned amount');
   const received = positive(amounts.received, 'a received amount');
   if (received > burned) throw new RangeError(`a transfer cannot deliver more than was burned (${received} > ${burned})`);
@@ -333,7 +385,12 @@ export function transferReceived(transferId: string, mode: Mode, chain: Chain, a
 export function relayerFunded(mode: Mode, chain: Chain, txHash: string, wei: bigint): LedgerPosting {
   const amount = positive(wei, 'a top-up');
   const reference = `relayer-funding:${chain}:${txHash}`;
-  return { groupId: reference, mode, reference, entries: transfer(ACCOUNT.relayer(chain), ACCOUNT.fundingOn(chain), nativeAsset(chain), amount) };
+  return {
+    groupId: reference,
+    mode,
+    reference,
+    entries: transfer(ACCOUNT.relayer(chain), ACCOUNT.fundingOn(chain), nativeAsset(chain), amount),
+  };
 }
 
 /** Per asset, what the entries sum to: all zero for a balanced group. */

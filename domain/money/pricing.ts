@@ -66,7 +66,10 @@ export function toSixDecimalString(baseUnits: bigint, decimals: number): string 
 /** `LIVE_TOKEN_PRICES_USD="USDC=1,USDT=0.9998"` → rates per token. */
 export function parseLivePrices(text: string | undefined): Partial<Record<TokenSymbol, Rate>> {
   const prices: Partial<Record<TokenSymbol, Rate>> = {};
-  for (const entry of (text ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of (text ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const [token, rate] = entry.split('=');
     if ((token !== 'USDC' && token !== 'USDT') || !rate) throw new RangeError(`LIVE_TOKEN_PRICES_USD entry "${entry}" is not TOKEN=rate`);
     prices[token] = parseRate(rate);

@@ -22,7 +22,11 @@ export const REDACTED = '[redacted]';
  * `--operator` wins over `CHECKOUT_OPERATOR`, which wins over the login name; blank counts as not given.
  * A name that cannot be stored comes back as a problem, with the login name to record the refusal under.
  */
-export function resolveOperator(option: string | undefined, env: string | undefined, loginName: () => string | undefined): { operator: Operator; problem?: string } {
+export function resolveOperator(
+  option: string | undefined,
+  env: string | undefined,
+  loginName: () => string | undefined,
+): { operator: Operator; problem?: string } {
   for (const [value, source] of [
     [option, 'option'],
     [env, 'env'],
@@ -41,7 +45,10 @@ export function resolveOperator(option: string | undefined, env: string | undefi
 const fromLogin = (loginName: () => string | undefined): Operator => ({ name: loginName()?.trim() || 'unknown', source: 'os' });
 
 /** The arguments as given, each secret replaced by REDACTED. */
-export function redactArguments(values: Record<string, string | boolean | undefined>, isSecret: (option: string) => boolean): Record<string, string | boolean> {
+export function redactArguments(
+  values: Record<string, string | boolean | undefined>,
+  isSecret: (option: string) => boolean,
+): Record<string, string | boolean> {
   const kept: Record<string, string | boolean> = {};
   for (const [option, value] of Object.entries(values)) {
     if (value === undefined) continue;

@@ -11,7 +11,9 @@ export const newOpaqueToken = (): string => randomBytes(32).toString('base64url'
 export const hashToken = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
 
 export function sessionExpired(session: { createdAt: Date; lastSeenAt: Date }, now: Date): boolean {
-  return now.getTime() - session.lastSeenAt.getTime() > IDLE_TIMEOUT_MS || now.getTime() - session.createdAt.getTime() > ABSOLUTE_LIFETIME_MS;
+  return (
+    now.getTime() - session.lastSeenAt.getTime() > IDLE_TIMEOUT_MS || now.getTime() - session.createdAt.getTime() > ABSOLUTE_LIFETIME_MS
+  );
 }
 
 /** Constant-time comparison of a CSRF token sent by the page with the one its session holds. */

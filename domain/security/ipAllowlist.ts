@@ -55,7 +55,14 @@ export function ipAllowed(allowlist: readonly string[], clientIp: string): boole
 /** A comma-separated allowlist as people type it (CLI option, dashboard field): trimmed, de-duplicated, every entry valid. */
 export const IpAllowlistText = z
   .string()
-  .transform((text) => [...new Set(text.split(',').map((entry) => entry.trim()).filter(Boolean))])
+  .transform((text) => [
+    ...new Set(
+      text
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    ),
+  ])
   .superRefine((entries, ctx) => {
     if (entries.length === 0) ctx.addIssue({ code: 'custom', message: 'lists no address' });
     const invalid = invalidIpRules(entries);

@@ -42,7 +42,12 @@ export class RequestLeases {
    * Numbers one request against `budget`. `claim(size)` takes the next `size` numbers of the shared count;
    * concurrent requests that find the lease spent wait for one claim rather than each making their own.
    */
-  async number(budget: string, size: number, nowMs: () => number, claim: (size: number) => Promise<ClaimedNumbers>): Promise<NumberedRequest> {
+  async number(
+    budget: string,
+    size: number,
+    nowMs: () => number,
+    claim: (size: number) => Promise<ClaimedNumbers>,
+  ): Promise<NumberedRequest> {
     for (;;) {
       const lease = this.leases.get(budget);
       const now = nowMs();

@@ -16,7 +16,9 @@ export function isLocked(user: { lockedUntil: Date | null }, now: Date): boolean
 /** The account's state after one more failed attempt. */
 export function afterFailedSignIn(failedSignIns: number, now: Date): { failedSignIns: number; lockedUntil: Date | null } {
   const failed = failedSignIns + 1;
-  return failed >= MAX_FAILED_SIGN_INS ? { failedSignIns: 0, lockedUntil: new Date(now.getTime() + LOCKOUT_MS) } : { failedSignIns: failed, lockedUntil: null };
+  return failed >= MAX_FAILED_SIGN_INS
+    ? { failedSignIns: 0, lockedUntil: new Date(now.getTime() + LOCKOUT_MS) }
+    : { failedSignIns: failed, lockedUntil: null };
 }
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();

@@ -7,7 +7,11 @@ import { z } from '../wire/validationMessages';
 export const CurrencyCode = z.string().regex(/^[A-Z]{3}$/, 'Must be an ISO 4217 currency code such as EUR');
 
 export const BankCurrenciesResponse = z
-  .object({ currencies: z.array(CurrencyCode).meta({ description: 'Distinct ISO 4217 codes of active bank accounts, sorted, unique; [] when none.' }) })
+  .object({
+    currencies: z
+      .array(CurrencyCode)
+      .meta({ description: 'Distinct ISO 4217 codes of active bank accounts, sorted, unique; [] when none.' }),
+  })
   .strict();
 export type BankCurrenciesResponse = z.infer<typeof BankCurrenciesResponse>;
 

@@ -4,7 +4,14 @@
 // ledger update it in place (it is the workflow's state) and say what happened, for the workflow to act on.
 import { judgeAmount, toleranceBaseUnits, type AmountVerdict, type Tolerance } from './amountJudgement';
 import type { Chain, TokenSymbol } from '../chains/chains';
-import { depositKey, type ConfirmedDeposit, type DepositConfirmations, type DepositObservation, type DepositRef, type DepositState } from './deposit';
+import {
+  depositKey,
+  type ConfirmedDeposit,
+  type DepositConfirmations,
+  type DepositObservation,
+  type DepositRef,
+  type DepositState,
+} from './deposit';
 import type { BankTransferReceipt, LedgerState, Refund } from './sessionState';
 import type { SessionStatus } from '../wire/status';
 
@@ -42,10 +49,7 @@ export type DepositOutcome =
    */
   | { kind: 'refund'; deposit: DepositState; reason: string };
 
-export type BankOutcome =
-  | { kind: 'duplicate'; sameAmount: boolean }
-  | { kind: 'credited' }
-  | { kind: 'refund'; reason: string };
+export type BankOutcome = { kind: 'duplicate'; sameAmount: boolean } | { kind: 'credited' } | { kind: 'refund'; reason: string };
 
 /** A status the amounts call for, and whether reaching it settles the funds and closes the session. */
 export interface Decision {
@@ -59,7 +63,12 @@ export function emptyLedger(): LedgerState {
 }
 
 /** Why a deposit cannot be credited to this session, if it cannot. */
-export function depositMismatch(ledger: LedgerState, deposit: DepositObservation, window: LedgerWindow, terms: LedgerTerms): string | undefined {
+export function depositMismatch(
+  ledger: LedgerState,
+  deposit: DepositObservation,
+  window: LedgerWindow,
+  terms: LedgerTerms,
+): string | undefined {
   const selection = ledger.selection;
   if (window.closed) return `arrived after the session closed as ${window.status}`;
   if (!selection) return 'arrived before a payment method was chosen';
@@ -92,7 +101,12 @@ function findOrAdd(ledger: LedgerState, observation: DepositObservation): { depo
   return { deposit, isNew: true };
 }
 
-export function observeDeposit(ledger: LedgerState, observation: DepositObservation, window: LedgerWindow, terms: LedgerTerms): DepositOutcome {
+export function observeDeposit(
+  ledger: LedgerState,
+  observation: DepositObservation,
+  window: LedgerWindow,
+  terms: LedgerTerms,
+): DepositOutcome {
   const { deposit, isNew } = findOrAdd(ledger, observation);
   if (!isNew && deposit.stage !== 'reorged') return { kind: 'ignored' };
   if (!isNew) {
@@ -142,12 +156,20 @@ export function countConfirmations(ledger: LedgerState, progress: DepositConfirm
 const sameReference = (a: string, b: string) => a.replace(/\s+/g, '').toUpperCase() === b.replace(/\s+/g, '').toUpperCase();
 
 /** Idempotent per reference: a receipt marked twice is one receipt; different references add up. */
-export function receiveBankTransfer(ledger: LedgerState, receipt: BankTransferReceipt, window: LedgerWindow, terms: LedgerTerms): BankOutcome {
+export function receiveBankTransfer(
+  ledger: LedgerState,
+  receipt: BankTransferReceipt,
+  window: LedgerWindow,
+  terms: LedgerTerms,
+): BankOutcome {
   const known = ledger.bankReceipts.find((r) => sameReference(r.reference, receipt.reference));
   if (known) return { kind: 'duplicate', sameAmount: known.amountUsdCents === receipt.amountUsdCents };
   if (window.closed || !terms.bankAccepted) {
     ledger.bankReceipts.push({ ...receipt, credited: false });
-    return { kind: 'refund', reason: window.closed ? `arrived after the session closed as ${window.status}` : 'bank transfers are not accepted for this session' };
+    return {
+      kind: 'refund',
+      reason: window.closed ? `arrived after the session closed as ${window.status}` : 'bank transfers are not accepted for this session',
+    };
   }
   ledger.bankReceipts.push({ ...receipt, credited: true });
   ledger.bankReceivedCents = (BigInt(ledger.bankReceivedCents) + BigInt(receipt.amountUsdCents)).toString();
@@ -200,11 +222,15 @@ export function decideStatus(ledger: LedgerState, terms: LedgerTerms, expiryReac
 }
 
 /** What settles: the selected token as received, a bank transfer as USDC, or both as one 6-decimal total. */
-export function settlementSource(ledger: LedgerState, terms: LedgerTerms): { chain: Chain; token: TokenSymbol; baseUnits: string; decimals: number } {
+export function settlementSource(
+  ledger: LedgerState,
+  terms: LedgerTerms,
+): { chain: Chain; token: TokenSymbol; baseUnits: string; decimals: number } {
   const selection = ledger.selection;
   const crypto = BigInt(ledger.receivedBaseUnits);
   const bank = BigInt(ledger.bankReceivedCents);
-  if (selection && bank === 0n) return { chain: selection.chain, token: selection.token, baseUnits: ledger.receivedBaseUnits, decimals: selection.decimals };
+  if (selection && bank === 0n)
+    return { chain: selection.chain, token: selection.token, baseUnits: ledger.receivedBaseUnits, decimals: selection.decimals };
   if (!selection || crypto === 0n) return { chain: 'solana', token: 'USDC', baseUnits: (bank * 10_000n).toString(), decimals: 6 };
   return { chain: selection.chain, token: selection.token, baseUnits: creditedTotal(ledger, terms).received.toString(), decimals: 6 };
 }
@@ -213,8 +239,18 @@ export function settlementSource(ledger: LedgerState, terms: LedgerTerms): { cha
 export function refundsDue(ledger: LedgerState): Refund[] {
   const deposits: Refund[] = ledger.deposits
     .filter((d) => d.late)
-    .map((d) => ({ kind: 'deposit', chain: d.chain, txHash: d.txHash, logIndex: d.logIndex, token: d.token, amountBaseUnits: d.amount, fromAddress: d.fromAddress }));
-  const bank: Refund[] = ledger.bankReceipts.filter((r) => !r.credited).map((r) => ({ kind: 'bank', reference: r.reference, amountUsdCents: r.amountUsdCents }));
+    .map((d) => ({
+      kind: 'deposit',
+      chain: d.chain,
+      txHash: d.txHash,
+      logIndex: d.logIndex,
+      token: d.token,
+      amountBaseUnits: d.amount,
+      fromAddress: d.fromAddress,
+    }));
+  const bank: Refund[] = ledger.bankReceipts
+    .filter((r) => !r.credited)
+    .map((r) => ({ kind: 'bank', reference: r.reference, amountUsdCents: r.amountUsdCents }));
   return [...deposits, ...bank];
 }
 

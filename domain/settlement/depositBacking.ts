@@ -44,8 +44,11 @@ function sameAddress(chain: Chain, a: string, b: string): boolean {
 
 export function judgeDepositBacking(terms: BackingTerms, facts: readonly DepositFact[]): BackingVerdict {
   const { paymentId, chain, network, token, depositAddress, requiredConfirmations, payoutUsdcBaseUnits } = terms;
-  if (depositAddress === null) return { kind: 'refused', reason: `payment ${paymentId}'s session has no deposit address on ${chain}; no deposit backs its payout` };
-  const toSession = facts.filter((f) => f.chain === chain && f.network === network && f.token === token && sameAddress(chain, f.toAddress, depositAddress));
+  if (depositAddress === null)
+    return { kind: 'refused', reason: `payment ${paymentId}'s session has no deposit address on ${chain}; no deposit backs its payout` };
+  const toSession = facts.filter(
+    (f) => f.chain === chain && f.network === network && f.token === token && sameAddress(chain, f.toAddress, depositAddress),
+  );
   const deposits = toSession.filter((f) => f.stage === 'confirmed' && f.confirmations >= requiredConfirmations);
   const backed = toMicroUnits(
     deposits.reduce((sum, f) => sum + f.amount, 0n),
@@ -61,7 +64,8 @@ export function judgeDepositBacking(terms: BackingTerms, facts: readonly Deposit
 }
 
 /** Above the threshold a payout is worth asking the chain itself, not only the indexer's record of it. */
-export const needsChainReread = (payoutUsdcBaseUnits: bigint, rereadAboveUsdcBaseUnits: bigint): boolean => payoutUsdcBaseUnits > rereadAboveUsdcBaseUnits;
+export const needsChainReread = (payoutUsdcBaseUnits: bigint, rereadAboveUsdcBaseUnits: bigint): boolean =>
+  payoutUsdcBaseUnits > rereadAboveUsdcBaseUnits;
 
 /** What a node says one deposit's transaction credited the deposit address, independently of the indexer. */
 export type ChainReading = { kind: 'credited'; amount: bigint; confirmations: number } | { kind: 'absent' };
@@ -83,8 +87,11 @@ export type DepositReader = (deposit: DepositToRead) => Promise<ChainReading>;
 /** The indexer's amount must be what the chain shows, at the required depth; a mismatch is a refusal. */
 export function judgeChainReading(fact: DepositFact, reading: ChainReading, requiredConfirmations: number): string | undefined {
   const deposit = `deposit ${fact.txHash}#${fact.logIndex} on ${fact.chain}`;
-  if (reading.kind === 'absent') return `${deposit}: the node shows no ${fact.token} credit to the deposit address, though the indexer recorded ${fact.amount}`;
-  if (reading.amount !== fact.amount) return `${deposit}: the node shows ${reading.amount} base units credited, the indexer recorded ${fact.amount}`;
-  if (reading.confirmations < requiredConfirmations) return `${deposit}: the node shows ${reading.confirmations} confirmations, fewer than the ${requiredConfirmations} required`;
+  if (reading.kind === 'absent')
+    return `${deposit}: the node shows no ${fact.token} credit to the deposit address, though the indexer recorded ${fact.amount}`;
+  if (reading.amount !== fact.amount)
+    return `${deposit}: the node shows ${reading.amount} base units credited, the indexer recorded ${fact.amount}`;
+  if (reading.confirmations < requiredConfirmations)
+    return `${deposit}: the node shows ${reading.confirmations} confirmations, fewer than the ${requiredConfirmations} required`;
   return undefined;
 }

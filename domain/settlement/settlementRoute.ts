@@ -22,7 +22,10 @@ export const DEFAULT_LIVE_ROUTES = 'USDC:solana';
 
 /** `TOKEN:chain` pairs, comma-separated; throws naming the first entry that is not one. */
 export function parseLiveRoutes(text: string): LiveRoute[] {
-  const entries = text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   return entries.map((entry) => {
     const [token, chain, ...rest] = entry.split(':');
     if (rest.length > 0 || !TOKENS.includes(token as TokenSymbol) || !CHAINS.includes(chain as Chain)) {

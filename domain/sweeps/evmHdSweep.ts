@@ -36,7 +36,10 @@ export interface TokenTransferLog {
  * What a landed transfer moved from the deposit address to the collector, from the token's Transfer events (a fee
  * on transfer or a token that moves less than asked shows here, not in the call), and the last such event's index.
  */
-export function hdSweptAmount(logs: readonly TokenTransferLog[], swept: { token: string; from: string; to: string }): { moved: bigint; lastLogIndex: number | undefined } {
+export function hdSweptAmount(
+  logs: readonly TokenTransferLog[],
+  swept: { token: string; from: string; to: string },
+): { moved: bigint; lastLogIndex: number | undefined } {
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
   let moved = 0n;
   let lastLogIndex: number | undefined;

@@ -18,7 +18,15 @@ export const DEFAULT_SWEEP_BATCH_SIZE = 50;
  * Whole tokens a chain's sweep waits for (SWEEP_MIN_AMOUNT_<CHAIN>): L1 gas for a batch costs dollars, an L2's cents;
  * on Tron each forwarder's token transfer burns energy worth dollars unless the relayer stakes TRX for it.
  */
-export const DEFAULT_SWEEP_MIN_AMOUNT: Record<ForwarderChain, number> = { ethereum: 500, polygon: 0, arbitrum: 0, optimism: 0, base: 0, bsc: 0, tron: 100 };
+export const DEFAULT_SWEEP_MIN_AMOUNT: Record<ForwarderChain, number> = {
+  ethereum: 500,
+  polygon: 0,
+  arbitrum: 0,
+  optimism: 0,
+  base: 0,
+  bsc: 0,
+  tron: 100,
+};
 
 export interface EvmSweepCandidate extends SweepHolding {
   /** The deposit address, the clone of `factory` for `salt`. */
@@ -45,11 +53,19 @@ export interface SweepHolding {
  * The addresses a run sweeps: those holding something, each once, in `orderKey` then address order, so a retried
  * plan takes them alike; none when their total is below `minimum` base units. Forwarder and HD addresses alike.
  */
-export function holdingsToSweep<C extends SweepHolding>(candidates: readonly C[], minimum: bigint, orderKey: (candidate: C) => string = () => ''): C[] {
+export function holdingsToSweep<C extends SweepHolding>(
+  candidates: readonly C[],
+  minimum: bigint,
+  orderKey: (candidate: C) => string = () => '',
+): C[] {
   const seen = new Set<string>();
   const holding = [...candidates]
     .filter((c) => c.balance > 0n)
-    .sort((a, b) => orderKey(a).toLowerCase().localeCompare(orderKey(b).toLowerCase()) || a.address.toLowerCase().localeCompare(b.address.toLowerCase()))
+    .sort(
+      (a, b) =>
+        orderKey(a).toLowerCase().localeCompare(orderKey(b).toLowerCase()) ||
+        a.address.toLowerCase().localeCompare(b.address.toLowerCase()),
+    )
     .filter((c) => !seen.has(c.address.toLowerCase()) && seen.add(c.address.toLowerCase()));
   const total = holding.reduce((sum, c) => sum + c.balance, 0n);
   return total === 0n || total < minimum ? [] : holding;
@@ -59,12 +75,17 @@ export function holdingsToSweep<C extends SweepHolding>(candidates: readonly C[]
  * The batches of one run: addresses holding something, grouped by factory (one sweepMany each) in address order,
  * so a retried plan groups them alike, cut at `batchSize`; none when the total is below `minimum` base units.
  */
-export function planEvmSweepBatches<C extends EvmSweepCandidate>(candidates: readonly C[], options: { minimum: bigint; batchSize: number }): EvmSweepBatch<C>[] {
-  if (!Number.isInteger(options.batchSize) || options.batchSize < 1) throw new RangeError(`a sweep batch holds at least one address, got ${options.batchSize}`);
+export function planEvmSweepBatches<C extends EvmSweepCandidate>(
+  candidates: readonly C[],
+  options: { minimum: bigint; batchSize: number },
+): EvmSweepBatch<C>[] {
+  if (!Number.isInteger(options.batchSize) || options.batchSize < 1)
+    throw new RangeError(`a sweep batch holds at least one address, got ${options.batchSize}`);
   const batches: EvmSweepBatch<C>[] = [];
   for (const candidate of holdingsToSweep(candidates, options.minimum, (c) => c.factory)) {
     const last = batches.at(-1);
-    if (last && last.factory.toLowerCase() === candidate.factory.toLowerCase() && last.addresses.length < options.batchSize) last.addresses.push(candidate);
+    if (last && last.factory.toLowerCase() === candidate.factory.toLowerCase() && last.addresses.length < options.batchSize)
+      last.addresses.push(candidate);
     else batches.push({ factory: candidate.factory, addresses: [candidate] });
   }
   return batches;
@@ -88,7 +109,11 @@ export interface SweptLog {
  * What a landed sweepMany moved, per deposit address, from its Swept events: those of `factory` for `token` only
  * (another contract can emit an event of the same shape in the same transaction).
  */
-export function sweptAmounts(logs: readonly SweptLog[], factory: string, token: string): { perAddress: Map<string, bigint>; total: bigint; lastLogIndex: number | undefined } {
+export function sweptAmounts(
+  logs: readonly SweptLog[],
+  factory: string,
+  token: string,
+): { perAddress: Map<string, bigint>; total: bigint; lastLogIndex: number | undefined } {
   const perAddress = new Map<string, bigint>();
   let total = 0n;
   let lastLogIndex: number | undefined;

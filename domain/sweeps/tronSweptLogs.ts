@@ -39,14 +39,29 @@ export function tronTransferLogs(logs: readonly TronLog[], firstLogIndex: number
   });
 }
 
-const encoded = (log: TronLog) => ({ topics: log.topics.map((topic) => `0x${topic}` as Hex) as [Hex, ...Hex[]], data: `0x${log.data}` as Hex });
+const encoded = (log: TronLog) => ({
+  topics: log.topics.map((topic) => `0x${topic}` as Hex) as [Hex, ...Hex[]],
+  data: `0x${log.data}` as Hex,
+});
 
 /** The logs of one event (its selector first of `topics` topics, one data word), decoded by `decode` with the emitter as 0x hex. */
-function eventLogs<T>(logs: readonly TronLog[], firstLogIndex: number, event: { topic: string; topics: number }, decode: (emitter: string, log: TronLog, logIndex: number) => T): T[] {
+function eventLogs<T>(
+  logs: readonly TronLog[],
+  firstLogIndex: number,
+  event: { topic: string; topics: number },
+  decode: (emitter: string, log: TronLog, logIndex: number) => T,
+): T[] {
   const decoded: T[] = [];
   for (const [position, log] of logs.entries()) {
     const emitter = TVM_ADDRESS.exec(log.address)?.[2];
-    if (emitter === undefined || log.topics.length !== event.topics || log.topics[0]?.toLowerCase() !== event.topic || !WORD.test(log.data) || !log.topics.every((t) => WORD.test(t))) continue;
+    if (
+      emitter === undefined ||
+      log.topics.length !== event.topics ||
+      log.topics[0]?.toLowerCase() !== event.topic ||
+      !WORD.test(log.data) ||
+      !log.topics.every((t) => WORD.test(t))
+    )
+      continue;
     decoded.push(decode(`0x${emitter.toLowerCase()}`, log, firstLogIndex + position));
   }
   return decoded;

@@ -40,7 +40,10 @@ export function verifyWebhookSignature(
   }
   if (timestamp === undefined || signatures.length === 0) return { valid: false, reason: 'malformed signature header' };
   if (Math.abs(nowSeconds - timestamp) > toleranceSeconds) return { valid: false, reason: 'timestamp outside the tolerance window' };
-  const expected = Buffer.from(computeSignature(secret, timestamp, typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8')), 'hex');
+  const expected = Buffer.from(
+    computeSignature(secret, timestamp, typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8')),
+    'hex',
+  );
   const matches = signatures.some((candidate) => {
     const given = Buffer.from(candidate, 'hex');
     return given.length === expected.length && timingSafeEqual(given, expected);

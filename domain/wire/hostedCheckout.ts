@@ -29,7 +29,7 @@ export type HostedPayment = z.infer<typeof HostedPayment>;
 
 export const DepositProgress = z
   .object({
-    confirmations: z.number().int().meta({ description: 'Blocks so far, the deposit\'s own included, as the indexer last counted.' }),
+    confirmations: z.number().int().meta({ description: "Blocks so far, the deposit's own included, as the indexer last counted." }),
     confirmations_required: z.number().int(),
   })
   .strict();

@@ -34,4 +34,3 @@ export type PaymentInstructions = z.infer<typeof PaymentInstructions>;
 
 /** A customer's choice of token and chain: select-payment without the session, as the workflow receives it. */
 export type PaymentSelection = Pick<SelectPaymentRequest, 'token' | 'chain'>;
-

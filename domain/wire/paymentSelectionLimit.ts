@@ -10,5 +10,7 @@ export const MAX_PAYMENT_SELECTIONS = 20;
 
 /** Why another choice is refused after `made` of them, if it is. */
 export function selectionLimitRefusal(made: number): string | undefined {
-  return made >= MAX_PAYMENT_SELECTIONS ? `The payment method was already chosen ${made} times for this session; it can no longer change` : undefined;
+  return made >= MAX_PAYMENT_SELECTIONS
+    ? `The payment method was already chosen ${made} times for this session; it can no longer change`
+    : undefined;
 }

@@ -23,9 +23,7 @@ export const Metadata = z
   .refine((value) => Object.keys(value).length <= 50, 'Metadata can hold at most 50 keys');
 export type Metadata = z.infer<typeof Metadata>;
 
-export const WebhookUrl = z
-  .url({ protocol: /^https?$/, hostname: z.regexes.hostname })
-  .max(2048);
+export const WebhookUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.hostname }).max(2048);
 
 export const CreateSessionRequest = z
   .object({
@@ -42,7 +40,12 @@ export const CreateSessionRequest = z
       .regex(/^[A-Z]{3}$/, 'Must be an ISO 4217 currency code such as EUR')
       .optional(),
     // Bounded so that 4 decimals stay exact in a double (10^11 × 10^4 < 2^53).
-    merchant_amount: z.number().positive().max(MAX_MERCHANT_AMOUNT).multipleOf(0.0001, 'Number must have at most 4 decimal places').optional(),
+    merchant_amount: z
+      .number()
+      .positive()
+      .max(MAX_MERCHANT_AMOUNT)
+      .multipleOf(0.0001, 'Number must have at most 4 decimal places')
+      .optional(),
     metadata: Metadata.optional(),
   })
   .strict()

@@ -21,7 +21,8 @@ export const SessionListQuery = z
     transaction_id: z.string().trim().min(1).max(200).optional(),
   })
   .superRefine((q, ctx) => {
-    if (q.created_to.getTime() <= q.created_from.getTime()) ctx.addIssue({ code: 'custom', path: ['created_to'], message: 'Must be after created_from' });
+    if (q.created_to.getTime() <= q.created_from.getTime())
+      ctx.addIssue({ code: 'custom', path: ['created_to'], message: 'Must be after created_from' });
     else if (q.created_to.getTime() - q.created_from.getTime() > MAX_LIST_RANGE_DAYS * DAY_MS) {
       ctx.addIssue({ code: 'custom', path: ['created_to'], message: `Must be at most ${MAX_LIST_RANGE_DAYS} days after created_from` });
     }

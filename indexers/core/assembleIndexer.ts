@@ -83,7 +83,11 @@ export function assembleIndexer(deployment: ChainDeployment, deps: BuildIndexerD
     tuning,
     logger: deps.logger,
   };
-  const watches = new WatchSet(deps.sql, key, { reloadMs: tuning.watchReloadMs, graceMs: tuning.watchGraceHours * 3_600_000, normalize: family.normalize });
+  const watches = new WatchSet(deps.sql, key, {
+    reloadMs: tuning.watchReloadMs,
+    graceMs: tuning.watchGraceHours * 3_600_000,
+    normalize: family.normalize,
+  });
   const heads = family.heads?.(parts);
   return new ChainIndexer({
     sql: deps.sql,

@@ -75,7 +75,13 @@ export class ChainIndexer {
       failure = error;
     }
     try {
-      await flushSignals({ sql: this.deps.sql, key: this.key, sender: this.deps.sender, metrics: this.deps.metrics, logger: this.deps.logger });
+      await flushSignals({
+        sql: this.deps.sql,
+        key: this.key,
+        sender: this.deps.sender,
+        metrics: this.deps.metrics,
+        logger: this.deps.logger,
+      });
     } catch (error) {
       failure ??= error;
     }
@@ -226,10 +232,13 @@ export class ChainIndexer {
     if (starts.length > 0) {
       const matcher = this.watches.matcherFor(pending);
       const lowest = starts.reduce((a, b) => (a < b ? a : b));
-      for (let from = lowest + 1n; from <= through; ) {
+      for (let from = lowest + 1n; from <= through;) {
         const last = from + BigInt(this.deps.reader.maxRange) - 1n;
         const scan = await this.deps.reader.scanRange({ from, to: last < through ? last : through }, matcher);
-        if (scan.kind !== 'scanned' || !scan.complete) throw new BackfillIncompleteError(`${this.key.chain}:${this.key.network}: backfill read of ${from}… did not complete; retrying next tick`);
+        if (scan.kind !== 'scanned' || !scan.complete)
+          throw new BackfillIncompleteError(
+            `${this.key.chain}:${this.key.network}: backfill read of ${from}… did not complete; retrying next tick`,
+          );
         deposits.push(...scan.deposits);
         from = scan.through + 1n;
       }
@@ -243,7 +252,10 @@ export class ChainIndexer {
     this.deps.metrics.depositsDetected += written;
     this.deps.metrics.depositsBackfilled += written;
     if (starts.length > 0) {
-      this.deps.logger.info({ ...this.key, watches: pending.length, through: through.toString(), found: written }, 'backfilled watches written after blocks were scanned');
+      this.deps.logger.info(
+        { ...this.key, watches: pending.length, through: through.toString(), found: written },
+        'backfilled watches written after blocks were scanned',
+      );
     }
   }
 

@@ -52,7 +52,9 @@ export function createLogChainReader(options: LogChainReaderOptions): ChainReade
     async verifyNetwork() {
       const actual = await node.chainId();
       if (options.expectedChainId !== undefined && actual !== options.expectedChainId) {
-        throw new NetworkMismatchError(`${key.chain}:${key.network} RPC reports chain id ${options.formatChainId(actual)}, expected ${options.formatChainId(options.expectedChainId)}`);
+        throw new NetworkMismatchError(
+          `${key.chain}:${key.network} RPC reports chain id ${options.formatChainId(actual)}, expected ${options.formatChainId(options.expectedChainId)}`,
+        );
       }
     },
     head: () => node.blockNumber(),
@@ -66,7 +68,9 @@ export function createLogChainReader(options: LogChainReaderOptions): ChainReade
       return { number: height, hash: block.hash };
     },
     scanRange: (range, watches) => scanLogRange(options, range, watches),
-    ...(options.byBlockHash ? { scanPushedBlock: (header: BlockHeader, watches: WatchMatcher) => scanPushedBlock(options, header, watches) } : {}),
+    ...(options.byBlockHash
+      ? { scanPushedBlock: (header: BlockHeader, watches: WatchMatcher) => scanPushedBlock(options, header, watches) }
+      : {}),
   };
 }
 
@@ -92,7 +96,10 @@ async function scanLogRange(context: LogChainReaderOptions, range: RangeRequest,
     const atCursor = await node.block(after.number);
     if (atCursor?.hash !== after.hash) return { kind: 'reorg' };
     context.metrics.parentHashAnomalies += 1;
-    context.logger.warn({ ...context.key, block: from.toString(), parentHash: first.parentHash }, 'node reports a parent hash that is not the block below it');
+    context.logger.warn(
+      { ...context.key, block: from.toString(), parentHash: first.parentHash },
+      'node reports a parent hash that is not the block below it',
+    );
     if (context.onParentMismatch === 'reread') return { kind: 'unsettled' };
   }
   const last = to === from ? first : await node.block(to);
@@ -100,7 +107,9 @@ async function scanLogRange(context: LogChainReaderOptions, range: RangeRequest,
   const transfers = await context.transfers(from, to, context.byBlockHash && from === to ? first.hash : undefined);
   // Logs from another fork than the headers just read: the chain moved between the calls. Read it again
   // after a pause, once the node has settled.
-  const moved = transfers.some((t) => (t.blockNumber === from && t.blockHash !== first.hash) || (t.blockNumber === to && t.blockHash !== last.hash));
+  const moved = transfers.some(
+    (t) => (t.blockNumber === from && t.blockHash !== first.hash) || (t.blockNumber === to && t.blockHash !== last.hash),
+  );
   if (moved) return { kind: 'unsettled' };
   return {
     kind: 'scanned',

@@ -7,7 +7,11 @@ import { RpcCallError } from './rpcRetry';
  * `read` over the range; a node that refuses it (too many blocks or results: 'range-too-large') gets the two
  * halves instead, down to single blocks. Any other failure, or a refused single block, is thrown.
  */
-export async function logsSplittingOnRangeErrors<T>(read: (fromBlock: bigint, toBlock: bigint) => Promise<T[]>, fromBlock: bigint, toBlock: bigint): Promise<T[]> {
+export async function logsSplittingOnRangeErrors<T>(
+  read: (fromBlock: bigint, toBlock: bigint) => Promise<T[]>,
+  fromBlock: bigint,
+  toBlock: bigint,
+): Promise<T[]> {
   try {
     return await read(fromBlock, toBlock);
   } catch (error) {

@@ -32,16 +32,21 @@ export function createIndexerRegistry(snapshot: () => ChainMetricsSnapshot[]): R
       registers: [registry],
       collect() {
         this.reset();
-        for (const m of snapshot()) for (const [labels, value] of read(m)) this.inc({ chain: m.chain, network: m.network, ...labels }, value);
+        for (const m of snapshot())
+          for (const [labels, value] of read(m)) this.inc({ chain: m.chain, network: m.network, ...labels }, value);
       },
     });
 
   gauge('checkout_indexer_head_block', 'Newest block the chain node reported', (m) => m.head);
   gauge('checkout_indexer_cursor_block', 'Last block fully processed (deposits and cursor committed)', (m) => m.cursor);
   gauge('checkout_indexer_head_lag_blocks', 'Head minus cursor: how far the indexer is behind the chain', (m) => m.lag);
-  gauge('checkout_indexer_last_tick_timestamp_seconds', 'Unix time of the last completed tick', (m) => (m.lastTickAt ? m.lastTickAt.getTime() / 1000 : undefined));
-  gauge('checkout_indexer_head_subscription_live', '1 while the new-head websocket subscription delivers heads, 0 while the indexer falls back to polling', (m) =>
-    m.subscriptionLive === undefined ? undefined : m.subscriptionLive ? 1 : 0,
+  gauge('checkout_indexer_last_tick_timestamp_seconds', 'Unix time of the last completed tick', (m) =>
+    m.lastTickAt ? m.lastTickAt.getTime() / 1000 : undefined,
+  );
+  gauge(
+    'checkout_indexer_head_subscription_live',
+    '1 while the new-head websocket subscription delivers heads, 0 while the indexer falls back to polling',
+    (m) => (m.subscriptionLive === undefined ? undefined : m.subscriptionLive ? 1 : 0),
   );
   counter('checkout_indexer_rpc_calls_total', 'JSON-RPC calls, every attempt', ['method'], (m) =>
     Object.entries(m.rpcCalls).map(([method, n]) => [{ method }, n]),
@@ -59,7 +64,12 @@ export function createIndexerRegistry(snapshot: () => ChainMetricsSnapshot[]): R
     [{ outcome: 'undeliverable' }, m.signalsUndeliverable],
     [{ outcome: 'error' }, m.signalErrors],
   ]);
-  counter('checkout_indexer_backfilled_deposits_total', 'Deposits found by re-scanning for a watch the indexer learnt of late (a lost NOTIFY)', [], (m) => [[{}, m.depositsBackfilled]]);
+  counter(
+    'checkout_indexer_backfilled_deposits_total',
+    'Deposits found by re-scanning for a watch the indexer learnt of late (a lost NOTIFY)',
+    [],
+    (m) => [[{}, m.depositsBackfilled]],
+  );
   counter('checkout_indexer_reorgs_total', 'Reorgs handled', [], (m) => [[{}, m.reorgs]]);
   counter('checkout_indexer_tick_errors_total', 'Ticks that failed and were retried', [], (m) => [[{}, m.tickErrors]]);
   return registry;

@@ -29,7 +29,10 @@ export async function findCommonAncestor(deps: ReorgDeps, below: bigint): Promis
   const number = below > BigInt(deps.keepHashes) ? below - BigInt(deps.keepHashes) : 0n;
   const hash = await deps.canonicalHash(number);
   if (hash === null) throw new Error(`cannot rewind ${deps.key.chain}:${deps.key.network}: no block ${number}`);
-  deps.logger.error({ chain: deps.key.chain, network: deps.key.network, rewoundTo: number.toString() }, 'reorg deeper than the remembered block hashes');
+  deps.logger.error(
+    { chain: deps.key.chain, network: deps.key.network, rewoundTo: number.toString() },
+    'reorg deeper than the remembered block hashes',
+  );
   return { number, hash };
 }
 
@@ -48,5 +51,8 @@ export async function rewindTo(deps: ReorgDeps, ancestor: BlockRef): Promise<voi
   });
   deps.metrics.reorgs += 1;
   deps.metrics.cursor = ancestor.number;
-  deps.logger.warn({ chain: deps.key.chain, network: deps.key.network, rewoundTo: ancestor.number.toString(), withdrawn: gone.length }, 'reorg: cursor moved back');
+  deps.logger.warn(
+    { chain: deps.key.chain, network: deps.key.network, rewoundTo: ancestor.number.toString(), withdrawn: gone.length },
+    'reorg: cursor moved back',
+  );
 }

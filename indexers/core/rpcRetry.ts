@@ -15,9 +15,12 @@ export class RpcCallError extends Error {
     readonly attempts: number,
     cause: unknown,
   ) {
-    super(`${method} failed (${errorClass}) after ${attempts} attempt(s): ${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}`, {
-      cause,
-    });
+    super(
+      `${method} failed (${errorClass}) after ${attempts} attempt(s): ${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}`,
+      {
+        cause,
+      },
+    );
   }
 }
 
@@ -36,7 +39,12 @@ export interface RetryHooks {
 }
 
 /** `call(attempt)` gets the attempt number so a caller with several endpoints can rotate through them. */
-export async function withRpcRetries<T>(method: string, policy: RetryPolicy, hooks: RetryHooks, call: (attempt: number) => Promise<T>): Promise<T> {
+export async function withRpcRetries<T>(
+  method: string,
+  policy: RetryPolicy,
+  hooks: RetryHooks,
+  call: (attempt: number) => Promise<T>,
+): Promise<T> {
   let pause = policy.backoffMs;
   for (let attempt = 0; ; attempt++) {
     hooks.onAttempt?.(method);

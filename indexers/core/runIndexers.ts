@@ -35,7 +35,10 @@ export async function runIndexers(
   const abort = new AbortController();
   const metrics = new IndexerMetrics();
   const indexers = deployments.map((deployment) => build(deployment, { metrics, signal: abort.signal }));
-  const listener = await listenForWatchChanges(deps.sql, indexers.map((indexer) => indexer.watches));
+  const listener = await listenForWatchChanges(
+    deps.sql,
+    indexers.map((indexer) => indexer.watches),
+  );
 
   const runs = indexers.map(async (indexer) => {
     const lock = await acquireChainLock(deps.sql, indexer.key, abort.signal, LOCK_RETRY_MS);

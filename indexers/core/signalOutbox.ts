@@ -23,7 +23,10 @@ export function nextSignal(row: DepositRow): SignalStep | undefined {
   const told = row.signalledStage;
   // The workflow knows a block that no longer holds this transfer: withdraw it first.
   if (told === 'detected' && (row.stage === 'reorged' || row.signalledBlockHash !== row.blockHash)) {
-    return { signal: { kind: 'depositReorged', payload: ref }, after: { stage: 'reorged', blockHash: row.signalledBlockHash, confirmations: 0 } };
+    return {
+      signal: { kind: 'depositReorged', payload: ref },
+      after: { stage: 'reorged', blockHash: row.signalledBlockHash, confirmations: 0 },
+    };
   }
   if (row.stage === 'reorged') {
     return told === null ? { signal: undefined, after: { stage: 'reorged', blockHash: null, confirmations: 0 } } : undefined;
@@ -39,7 +42,10 @@ export function nextSignal(row: DepositRow): SignalStep | undefined {
   };
   if (told === null || told === 'reorged') {
     // Detection itself says depth 1 (the deposit's own block); progress signals start at 2.
-    return { signal: { kind: 'depositDetected', payload: observation }, after: { stage: 'detected', blockHash: row.blockHash, confirmations: 1 } };
+    return {
+      signal: { kind: 'depositDetected', payload: observation },
+      after: { stage: 'detected', blockHash: row.blockHash, confirmations: 1 },
+    };
   }
   if (told !== 'detected') return undefined;
   if (row.stage === 'confirmed') {
@@ -92,11 +98,17 @@ export async function flushSignals({ sql, key, sender, metrics, logger }: FlushD
             // Session workflows end when their session closes; the address stays watched for late deposits.
             metrics.signalsUndeliverable += 1;
             await markLate(sql, row);
-            logger.info({ sessionId: row.sessionId, txHash: row.txHash, logIndex: row.logIndex, signal: step.signal.kind }, 'session closed: deposit recorded as late, for refund');
+            logger.info(
+              { sessionId: row.sessionId, txHash: row.txHash, logIndex: row.logIndex, signal: step.signal.kind },
+              'session closed: deposit recorded as late, for refund',
+            );
           }
         } catch (error) {
           metrics.signalErrors += 1;
-          logger.warn({ err: errorFields(error), sessionId: row.sessionId, signal: step.signal.kind }, 'signal not sent; retrying next tick');
+          logger.warn(
+            { err: errorFields(error), sessionId: row.sessionId, signal: step.signal.kind },
+            'signal not sent; retrying next tick',
+          );
           return false;
         }
       }

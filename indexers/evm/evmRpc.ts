@@ -62,7 +62,8 @@ const transferEvent = getAbiItem({ abi: erc20Abi, name: 'Transfer' });
 
 // Providers word "your eth_getLogs asked for too much" differently (Infura -32005, Alchemy -32602, QuickNode
 // -32614, others free text); all of them mean: ask for a smaller block range.
-const RANGE_TOO_LARGE = /block range|range (is )?too (large|wide)|more than \d+ (results|logs)|response size|limited to a? ?\d+|too many (results|logs|blocks)/i;
+const RANGE_TOO_LARGE =
+  /block range|range (is )?too (large|wide)|more than \d+ (results|logs)|response size|limited to a? ?\d+|too many (results|logs|blocks)/i;
 const RATE_LIMITED = /rate limit|too many requests|request count/i;
 
 export function classifyEvmRpcError(error: unknown): RpcErrorClass {

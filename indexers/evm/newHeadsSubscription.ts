@@ -45,10 +45,18 @@ export function subscribeToNewHeads(options: NewHeadsOptions): HeadNotifications
     attempt += 1;
     // A socket per attempt: viem shares one per (url, options, key), and one that is still opening from an
     // abandoned attempt, or another chain's, must not be the one this attempt uses or closes.
-    const transport = webSocket(url, { key: `newHeads:${key.chain}:${key.network}:${attempt}`, reconnect: false, timeout: options.timeoutMs })({});
+    const transport = webSocket(url, {
+      key: `newHeads:${key.chain}:${key.network}:${attempt}`,
+      reconnect: false,
+      timeout: options.timeoutMs,
+    })({});
     let failed = false;
     // Closes the socket whenever it opens, should that be after this attempt gave up on it.
-    const release = () => void transport.value?.getRpcClient().then((client) => client.close(), () => undefined);
+    const release = () =>
+      void transport.value?.getRpcClient().then(
+        (client) => client.close(),
+        () => undefined,
+      );
     const fail = (error: unknown) => {
       clearTimeout(timer);
       if (failed || closed) return;
@@ -64,7 +72,11 @@ export function subscribeToNewHeads(options: NewHeadsOptions): HeadNotifications
     // viem waits for the socket to open without a deadline; a blackholed endpoint would hold the attempt forever.
     const timer = setTimeout(() => fail(new Error(`no subscription within ${options.timeoutMs} ms`)), options.timeoutMs);
     try {
-      await transport.value?.subscribe({ params: ['newHeads'], onData: (data: { result?: unknown }) => wakeup.notify(pushedHeader(data.result)), onError: fail });
+      await transport.value?.subscribe({
+        params: ['newHeads'],
+        onData: (data: { result?: unknown }) => wakeup.notify(pushedHeader(data.result)),
+        onError: fail,
+      });
     } catch (error) {
       fail(error);
       return;

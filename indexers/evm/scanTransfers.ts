@@ -8,11 +8,20 @@ import type { ObservedTransfer } from '../core/matchTransfers';
 import type { EvmRpc } from './evmRpc';
 
 /** `blockHash`: the range is that one block, asked for by hash (see LogBlocks). */
-export async function scanTransfers(rpc: EvmRpc, tokens: readonly TokenDeployment[], fromBlock: bigint, toBlock: bigint, blockHash?: Hash): Promise<ObservedTransfer[]> {
+export async function scanTransfers(
+  rpc: EvmRpc,
+  tokens: readonly TokenDeployment[],
+  fromBlock: bigint,
+  toBlock: bigint,
+  blockHash?: Hash,
+): Promise<ObservedTransfer[]> {
   if (tokens.length === 0 || toBlock < fromBlock) return [];
   const symbolByAddress = new Map(tokens.map((token) => [token.address.toLowerCase(), token.symbol]));
   const contracts = [...symbolByAddress.keys()] as Address[];
-  const logs = blockHash !== undefined && fromBlock === toBlock ? await rpc.transferLogs(contracts, { blockHash }) : await logsSplittingOnRangeErrors((from, to) => rpc.transferLogs(contracts, { fromBlock: from, toBlock: to }), fromBlock, toBlock);
+  const logs =
+    blockHash !== undefined && fromBlock === toBlock
+      ? await rpc.transferLogs(contracts, { blockHash })
+      : await logsSplittingOnRangeErrors((from, to) => rpc.transferLogs(contracts, { fromBlock: from, toBlock: to }), fromBlock, toBlock);
   const transfers: ObservedTransfer[] = [];
   for (const log of logs) {
     const token = symbolByAddress.get(log.address);

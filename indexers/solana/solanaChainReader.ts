@@ -66,7 +66,8 @@ export function createSolanaChainReader(deps: SolanaChainReaderDeps): ChainReade
       for (let slot = below; slot >= 0n && slot + START_SEARCH_SLOTS > below; slot--) {
         const content = await rpc.blockhash(slot);
         // Starting below the configured slot would index what the operator excluded: wait for the node instead.
-        if (content.kind === 'unavailable') throw new Error(`${key.chain}:${key.network}: start slot ${slot} not available from the node yet`);
+        if (content.kind === 'unavailable')
+          throw new Error(`${key.chain}:${key.network}: start slot ${slot} not available from the node yet`);
         if (content.kind === 'block') return { number: slot, hash: content.block };
       }
       throw new Error(`${key.chain}:${key.network}: no block at or below start slot ${below}`);
@@ -97,7 +98,10 @@ export function createSolanaChainReader(deps: SolanaChainReaderDeps): ChainReade
             // The cursor block stands, yet its successor names another parent: a slot read as skipped has a block
             // after all, or the node is switching forks. Everything above the cursor is read again.
             deps.metrics.parentHashAnomalies += 1;
-            deps.logger.warn({ ...key, slot: block.slot.toString(), parentSlot: block.parentSlot.toString() }, 'block does not continue the cursor');
+            deps.logger.warn(
+              { ...key, slot: block.slot.toString(), parentSlot: block.parentSlot.toString() },
+              'block does not continue the cursor',
+            );
           }
           return { kind: 'unsettled' };
         }

@@ -149,7 +149,13 @@ export function createSolanaRpcClient(options: SolanaRpcOptions): SolanaRpc {
       call('getBlock', (rpc, signal) =>
         atSlot(async () => {
           const block = await rpc
-            .getBlock(slot, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0, rewards: false, transactionDetails: 'accounts' })
+            .getBlock(slot, {
+              commitment: 'confirmed',
+              encoding: 'json',
+              maxSupportedTransactionVersion: 0,
+              rewards: false,
+              transactionDetails: 'accounts',
+            })
             .send({ abortSignal: signal });
           if (!block) return null;
           return {
@@ -171,7 +177,9 @@ export function createSolanaRpcClient(options: SolanaRpcOptions): SolanaRpc {
     blockhash: (slot) =>
       call('getBlock', (rpc, signal) =>
         atSlot(async () => {
-          const block = await rpc.getBlock(slot, { commitment: 'confirmed', rewards: false, transactionDetails: 'none' }).send({ abortSignal: signal });
+          const block = await rpc
+            .getBlock(slot, { commitment: 'confirmed', rewards: false, transactionDetails: 'none' })
+            .send({ abortSignal: signal });
           return block?.blockhash ?? null;
         }),
       ),

@@ -35,5 +35,7 @@ export function buildSolanaIndexer(deployment: ChainDeployment, deps: BuildIndex
 }
 
 export function startSolanaIndexers(deps: StartIndexersDeps): Promise<RunningIndexers> {
-  return runIndexers(deps, indexedSolanaDeployments(deps.registry), (deployment, shared) => buildSolanaIndexer(deployment, { ...deps, ...shared }));
+  return runIndexers(deps, indexedSolanaDeployments(deps.registry), (deployment, shared) =>
+    buildSolanaIndexer(deployment, { ...deps, ...shared }),
+  );
 }

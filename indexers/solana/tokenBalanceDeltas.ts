@@ -31,7 +31,13 @@ export function tokenCredits(tx: BlockTransaction, mints: ReadonlySet<string>, i
     const preAmount = pre && pre.mint === post.mint && pre.owner === post.owner ? BigInt(pre.amount) : 0n;
     const amount = BigInt(post.amount) - preAmount;
     if (amount <= 0n) continue;
-    credits.push({ accountIndex: post.accountIndex, mint: post.mint, owner: post.owner, amount, from: largestSender(tx, post.mint) ?? tx.feePayer });
+    credits.push({
+      accountIndex: post.accountIndex,
+      mint: post.mint,
+      owner: post.owner,
+      amount,
+      from: largestSender(tx, post.mint) ?? tx.feePayer,
+    });
   }
   return credits.sort((a, b) => a.accountIndex - b.accountIndex);
 }

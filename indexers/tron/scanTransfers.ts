@@ -37,7 +37,12 @@ export function decodeTransferLog(log: RawTronLog, token: TokenSymbol): Observed
   };
 }
 
-export async function scanTransfers(rpc: TronRpc, tokens: readonly TokenDeployment[], fromBlock: bigint, toBlock: bigint): Promise<ObservedTransfer[]> {
+export async function scanTransfers(
+  rpc: TronRpc,
+  tokens: readonly TokenDeployment[],
+  fromBlock: bigint,
+  toBlock: bigint,
+): Promise<ObservedTransfer[]> {
   if (tokens.length === 0 || toBlock < fromBlock) return [];
   const symbolByContract = new Map(tokens.map((token) => [tronAddressToEvmHex(token.address), token.symbol]));
   const contracts = [...symbolByContract.keys()];

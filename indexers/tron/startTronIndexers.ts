@@ -15,10 +15,13 @@ export function buildTronIndexer(deployment: ChainDeployment, deps: BuildIndexer
   return assembleIndexer(deployment, deps, {
     // Base58check is case-sensitive and has one spelling per account: addresses compare as stored.
     normalize: (address) => address,
-    reader: ({ rpc, metrics, logger, tuning }) => createTronChainReader({ deployment, rpc: createTronRpc(rpc), metrics, logger, maxLogRange: tuning.maxLogRange }),
+    reader: ({ rpc, metrics, logger, tuning }) =>
+      createTronChainReader({ deployment, rpc: createTronRpc(rpc), metrics, logger, maxLogRange: tuning.maxLogRange }),
   });
 }
 
 export function startTronIndexers(deps: StartIndexersDeps): Promise<RunningIndexers> {
-  return runIndexers(deps, indexedTronDeployments(deps.registry), (deployment, shared) => buildTronIndexer(deployment, { ...deps, ...shared }));
+  return runIndexers(deps, indexedTronDeployments(deps.registry), (deployment, shared) =>
+    buildTronIndexer(deployment, { ...deps, ...shared }),
+  );
 }

@@ -96,13 +96,15 @@ const HASH = /^(0x)?[0-9a-fA-F]{64}$/;
 const MILLISECONDS_FROM = 100_000_000_000n;
 
 function quantity(value: unknown, field: string): bigint {
-  if (typeof value !== 'string' || !HEX_QUANTITY.test(value)) throw new TronRpcMalformedError(`${field} is not a hex quantity: ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || !HEX_QUANTITY.test(value))
+    throw new TronRpcMalformedError(`${field} is not a hex quantity: ${JSON.stringify(value)}`);
   return BigInt(value);
 }
 
 /** Tron block and transaction ids are written without 0x everywhere outside this JSON-RPC facade. */
 export function tronHash(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !HASH.test(value)) throw new TronRpcMalformedError(`${field} is not a 32-byte hash: ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || !HASH.test(value))
+    throw new TronRpcMalformedError(`${field} is not a 32-byte hash: ${JSON.stringify(value)}`);
   return value.replace(/^0x/, '').toLowerCase();
 }
 
@@ -162,7 +164,9 @@ export function createTronRpc(options: TronRpcOptions): TronRpc {
     blockNumber: async () => quantity(await call('eth_blockNumber', []), 'blockNumber'),
     block: async (number) => toHeader(await call('eth_getBlockByNumber', [hex(number), false])),
     logs: async (contracts, topic0, fromBlock, toBlock) => {
-      const result = await call('eth_getLogs', [{ fromBlock: hex(fromBlock), toBlock: hex(toBlock), address: [...contracts], topics: [topic0] }]);
+      const result = await call('eth_getLogs', [
+        { fromBlock: hex(fromBlock), toBlock: hex(toBlock), address: [...contracts], topics: [topic0] },
+      ]);
       if (!Array.isArray(result)) throw new TronRpcMalformedError('eth_getLogs result is not an array');
       return result as RawTronLog[];
     },

@@ -21,8 +21,14 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`/dashboard/api${path}`, { method, headers, credentials: 'same-origin', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const response = await fetch(`/dashboard/api${path}`, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   const json = (await response.json().catch(() => ({}))) as { data?: T; error?: string; details?: { validation_errors?: string[] } };
-  if (!response.ok) throw new ApiFailure(response.status, json.error ?? `Request failed (${response.status})`, json.details?.validation_errors ?? []);
+  if (!response.ok)
+    throw new ApiFailure(response.status, json.error ?? `Request failed (${response.status})`, json.details?.validation_errors ?? []);
   return json.data as T;
 }

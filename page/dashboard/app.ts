@@ -36,12 +36,22 @@ export async function render(): Promise<void> {
   if (modeText !== 'test' && modeText !== 'live') return navigate(`/dashboard/test/sessions`);
   const mode: Mode = modeText;
   const view =
-    section === 'developers' ? developersView(mode) : section === 'settings' ? settingsView(me) : id ? sessionDetailView(mode, id) : sessionsView(mode);
+    section === 'developers'
+      ? developersView(mode)
+      : section === 'settings'
+        ? settingsView(me)
+        : id
+          ? sessionDetailView(mode, id)
+          : sessionsView(mode);
   show(bar, main, view, { me, mode, section });
 }
 
 function show(bar: HTMLElement, main: HTMLElement, view: View, chrome: { me: Me; mode: Mode; section: string } | null): void {
-  replaceChildren(bar, h('span', { class: 'brand' }, 'Merchant dashboard'), chrome ? signedInBar(chrome.me, chrome.mode, chrome.section) : null);
+  replaceChildren(
+    bar,
+    h('span', { class: 'brand' }, 'Merchant dashboard'),
+    chrome ? signedInBar(chrome.me, chrome.mode, chrome.section) : null,
+  );
   document.body.dataset.mode = chrome?.mode ?? '';
   document.title = `${view.title} · Merchant dashboard`;
   replaceChildren(main, view.element);
@@ -57,7 +67,11 @@ function signedInBar(me: Me, mode: Mode, section: string): HTMLElement {
   const nav = h(
     'nav',
     { 'aria-label': 'Sections' },
-    h('ul', {}, ...SECTIONS.map(([key, label]) => h('li', {}, link(`/dashboard/${mode}/${key}`, label, key === section ? 'page' : undefined)))),
+    h(
+      'ul',
+      {},
+      ...SECTIONS.map(([key, label]) => h('li', {}, link(`/dashboard/${mode}/${key}`, label, key === section ? 'page' : undefined))),
+    ),
   );
   const other: Mode = mode === 'test' ? 'live' : 'test';
   const switcher = h(
@@ -68,5 +82,13 @@ function signedInBar(me: Me, mode: Mode, section: string): HTMLElement {
   );
   const signOut = h('button', { type: 'button', class: 'link' }, 'Sign out');
   signOut.addEventListener('click', () => void api('POST', '/sign-out').then(() => navigate('/dashboard')));
-  return h('div', { class: 'bar-main' }, h('span', { class: 'merchant' }, me.merchant.name), nav, switcher, h('span', { class: 'who' }, me.user.email), signOut);
+  return h(
+    'div',
+    { class: 'bar-main' },
+    h('span', { class: 'merchant' }, me.merchant.name),
+    nav,
+    switcher,
+    h('span', { class: 'who' }, me.user.email),
+    signOut,
+  );
 }

@@ -14,10 +14,21 @@ export function field(label: string, input: HTMLInputElement | HTMLSelectElement
 
 export const input = (attributes: Record<string, string | boolean>) => h('input', attributes);
 
-export function form(options: { label: string; submit: string; fields: Child[]; onSubmit: (data: FormData) => Promise<void> }): HTMLFormElement {
+export function form(options: {
+  label: string;
+  submit: string;
+  fields: Child[];
+  onSubmit: (data: FormData) => Promise<void>;
+}): HTMLFormElement {
   const status = h('div', { class: 'form-status', role: 'alert' });
   const button = h('button', { type: 'submit' }, options.submit);
-  const element = h('form', { 'aria-label': options.label, novalidate: true }, ...options.fields, h('div', { class: 'actions' }, button), status);
+  const element = h(
+    'form',
+    { 'aria-label': options.label, novalidate: true },
+    ...options.fields,
+    h('div', { class: 'actions' }, button),
+    status,
+  );
   element.addEventListener('submit', (event) => {
     event.preventDefault();
     button.disabled = true;
@@ -33,7 +44,11 @@ export function form(options: { label: string; submit: string; fields: Child[]; 
 export function showError(target: Element, error: unknown): void {
   const message = error instanceof Error ? error.message : 'Something went wrong';
   const problems = error instanceof ApiFailure ? error.problems : [];
-  replaceChildren(target, h('p', { class: 'error' }, message), problems.length > 0 ? h('ul', { class: 'error' }, ...problems.map((p) => h('li', {}, p))) : null);
+  replaceChildren(
+    target,
+    h('p', { class: 'error' }, message),
+    problems.length > 0 ? h('ul', { class: 'error' }, ...problems.map((p) => h('li', {}, p))) : null,
+  );
 }
 
 export const text = (data: FormData, name: string): string => String(data.get(name) ?? '').trim();

@@ -38,7 +38,10 @@ export function createApi(token: string): Api {
     const payload = (await response.json().catch(() => ({}))) as { data?: T; error?: string; details?: { validation_errors?: string[] } };
     if (!response.ok || payload.data === undefined) {
       const detail = payload.details?.validation_errors?.join('; ');
-      throw new ApiFailure(response.status, detail ? `${payload.error ?? 'Request refused'}: ${detail}` : (payload.error ?? `Request failed (${response.status})`));
+      throw new ApiFailure(
+        response.status,
+        detail ? `${payload.error ?? 'Request refused'}: ${detail}` : (payload.error ?? `Request failed (${response.status})`),
+      );
     }
     return payload.data;
   }

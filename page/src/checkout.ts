@@ -31,7 +31,12 @@ export function startCheckout(root: HTMLElement, sessionId: string, api: Api): v
 
   const badge = h('span', { class: 'badge' });
   const sentence = h('span', { class: 'status-text' });
-  const statusLine = h('p', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' }, badge, sentence);
+  const statusLine = h(
+    'p',
+    { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' },
+    badge,
+    sentence,
+  );
   const connection = h('p', { class: 'notice notice-warn', role: 'alert', hidden: true });
   const stepHost = h('div', { class: 'step-host' });
 
@@ -115,15 +120,22 @@ export function startCheckout(root: HTMLElement, sessionId: string, api: Api): v
     const payment = s.payment;
     if (over) return [`outcome:${s.status}`, () => renderOutcome(s)];
     if (s.status === 'confirming') {
-      return ['progress', () => {
-        progress = renderProgress(s);
-        return progress.element;
-      }];
+      return [
+        'progress',
+        () => {
+          progress = renderProgress(s);
+          return progress.element;
+        },
+      ];
     }
-    if (s.status === 'underpaid' && payment) return [`pay:${payment.payment_id}:${payment.amount_due}`, () => renderPay({ session: s, payment })];
+    if (s.status === 'underpaid' && payment)
+      return [`pay:${payment.payment_id}:${payment.amount_due}`, () => renderPay({ session: s, payment })];
     if (method === 'bank') return ['bank', () => renderBank({ api, onBack: s.supported_methods.crypto ? backToChoice : undefined })];
     if (payment && !choosing) {
-      return [`pay:${payment.token}:${payment.chain}:${payment.amount}`, () => renderPay({ session: s, payment, onChangeChoice: backToChoice })];
+      return [
+        `pay:${payment.token}:${payment.chain}:${payment.amount}`,
+        () => renderPay({ session: s, payment, onChangeChoice: backToChoice }),
+      ];
     }
     return ['choose', () => renderChoose({ session: s, initial: payment ?? undefined, onChoose: choose })];
   }
@@ -149,7 +161,11 @@ export function startCheckout(root: HTMLElement, sessionId: string, api: Api): v
   function choose(choice: Choice): Promise<void> {
     return byCustomer(async () => {
       if (choice.method === 'crypto') {
-        await api.post<PaymentInstructions>('/checkout/sessions/select-payment', { session_id: sessionId, token: choice.token, chain: choice.chain });
+        await api.post<PaymentInstructions>('/checkout/sessions/select-payment', {
+          session_id: sessionId,
+          token: choice.token,
+          chain: choice.chain,
+        });
       }
       method = choice.method;
       choosing = false;

@@ -6,5 +6,11 @@ import { h } from './dom';
 
 export async function qrImage(uri: string, description: string): Promise<HTMLImageElement> {
   const svg = await renderQr(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#111111', light: '#ffffff' } });
-  return h('img', { class: 'qr', src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`, alt: description, width: 220, height: 220 });
+  return h('img', {
+    class: 'qr',
+    src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`,
+    alt: description,
+    width: 220,
+    height: 220,
+  });
 }

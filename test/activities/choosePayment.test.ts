@@ -63,16 +63,29 @@ const written = async (sessionId: string) => ({
   session: (await db.sql`select status, status_version, status_reason from sessions where id = ${sessionId}`)[0],
   payment: (await db.sql`select chain, deposit_address, quote_id from payments where session_id = ${sessionId}`)[0],
   quotes: (await db.sql`select id from quotes where session_id = ${sessionId}`).length,
-  watches: (await db.sql`select chain, address from deposit_watches where session_id = ${sessionId} order by chain`).map((w) => `${w.chain} ${w.address}`),
-  addresses: await db.sql`select derivation_index::int as index, evm_address, solana_address from deposit_addresses where session_id = ${sessionId}`,
+  watches: (await db.sql`select chain, address from deposit_watches where session_id = ${sessionId} order by chain`).map(
+    (w) => `${w.chain} ${w.address}`,
+  ),
+  addresses:
+    await db.sql`select derivation_index::int as index, evm_address, solana_address from deposit_addresses where session_id = ${sessionId}`,
 });
 
-const NOTHING_WRITTEN = { session: { status: 'pending', status_version: 0, status_reason: null }, payment: undefined, quotes: 0, watches: [], addresses: [] };
+const NOTHING_WRITTEN = {
+  session: { status: 'pending', status_version: 0, status_reason: null },
+  payment: undefined,
+  quotes: 0,
+  watches: [],
+  addresses: [],
+};
 
 describe('choosePayment', () => {
   it('writes the payment, its quote, the watch and the move to awaiting_payment together; a later choice leaves the status', async () => {
     const record = await newSession();
-    const first = await choose({ record, selection: { token: 'USDC', chain: 'base' }, statusChange: selected(record, 'USDC on base selected') });
+    const first = await choose({
+      record,
+      selection: { token: 'USDC', chain: 'base' },
+      statusChange: selected(record, 'USDC on base selected'),
+    });
     if (!('prepared' in first)) throw new Error('expected instructions');
     expect(await written(record.sessionId)).toMatchObject({
       session: { status: 'awaiting_payment', status_version: 1, status_reason: 'USDC on base selected' },
@@ -88,7 +101,9 @@ describe('choosePayment', () => {
   it('writes nothing of a choice when Postgres refuses one of its statements', async () => {
     const record = await newSession();
     const outOfRange = { ...selected(record, 'USDC on base selected'), version: 2 ** 31 };
-    await expect(choose({ record, selection: { token: 'USDC', chain: 'base' }, statusChange: outOfRange })).rejects.toThrow(/out of range for type integer/);
+    await expect(choose({ record, selection: { token: 'USDC', chain: 'base' }, statusChange: outOfRange })).rejects.toThrow(
+      /out of range for type integer/,
+    );
     expect(await written(record.sessionId)).toEqual(NOTHING_WRITTEN);
   });
 
@@ -101,18 +116,37 @@ describe('choosePayment', () => {
       await choose({ record: warm, selection: { token: 'USDC', chain: 'base' }, statusChange: selected(warm, 'USDC on base selected') });
     }
     const unparseable = selected(record, 'USDC on base selected', 'not an instant');
-    await expect(choose({ record, selection: { token: 'USDC', chain: 'base' }, statusChange: unparseable })).rejects.toThrow('the status change\'s time is not a valid instant: "not an instant"');
+    await expect(choose({ record, selection: { token: 'USDC', chain: 'base' }, statusChange: unparseable })).rejects.toThrow(
+      'the status change\'s time is not a valid instant: "not an instant"',
+    );
     expect(await written(record.sessionId)).toEqual(NOTHING_WRITTEN);
   });
 
   it("answers a Solana pair the signer has not derived with the session's index, kept for it, and prepares it with the signer's answer", async () => {
     const record = await newSession();
-    const asked = await choose({ record, selection: { token: 'USDC', chain: 'solana' }, statusChange: selected(record, 'USDC on solana selected') });
+    const asked = await choose({
+      record,
+      selection: { token: 'USDC', chain: 'solana' },
+      statusChange: selected(record, 'USDC on solana selected'),
+    });
     if (!('solanaAddressNeeded' in asked)) throw new Error('expected the index');
     const { index } = asked.solanaAddressNeeded;
-    expect(await written(record.sessionId)).toMatchObject({ session: { status: 'pending' }, payment: undefined, quotes: 0, addresses: [{ index, solana_address: null }] });
-    const solanaAddressFromSigner = await createSignerActivities({ depositSeeds: seeds }).deriveSolanaDepositAddress({ mode: 'test', index });
-    const again = await choose({ record, selection: { token: 'USDC', chain: 'solana' }, statusChange: selected(record, 'USDC on solana selected'), solanaAddressFromSigner });
+    expect(await written(record.sessionId)).toMatchObject({
+      session: { status: 'pending' },
+      payment: undefined,
+      quotes: 0,
+      addresses: [{ index, solana_address: null }],
+    });
+    const solanaAddressFromSigner = await createSignerActivities({ depositSeeds: seeds }).deriveSolanaDepositAddress({
+      mode: 'test',
+      index,
+    });
+    const again = await choose({
+      record,
+      selection: { token: 'USDC', chain: 'solana' },
+      statusChange: selected(record, 'USDC on solana selected'),
+      solanaAddressFromSigner,
+    });
     expect(again).toMatchObject({ prepared: { chain: 'solana', deposit_address: solanaAddressFromSigner } });
     expect(await written(record.sessionId)).toMatchObject({
       session: { status: 'awaiting_payment' },
@@ -123,13 +157,21 @@ describe('choosePayment', () => {
 
   it('gives a new session one set of addresses when attempts race, and the payment the stored one', async () => {
     const record = await newSession();
-    const choice = { record, selection: { token: 'USDC', chain: 'base' }, statusChange: selected(record, 'USDC on base selected') } as const;
+    const choice = {
+      record,
+      selection: { token: 'USDC', chain: 'base' },
+      statusChange: selected(record, 'USDC on base selected'),
+    } as const;
     const attempts = await Promise.allSettled([choose(choice), choose(choice), choose(choice)]);
     // An attempt that lost the race fails (a retryable error) and its retry takes the stored addresses.
     const retried = await Promise.all(attempts.map((attempt) => (attempt.status === 'fulfilled' ? attempt.value : choose(choice))));
     const { addresses, payment } = await written(record.sessionId);
     expect(addresses).toHaveLength(1);
     expect(payment!.deposit_address).toBe(addresses[0]!.evm_address);
-    expect(retried.map((r) => ('prepared' in r ? r.prepared.deposit_address : null))).toEqual([payment!.deposit_address, payment!.deposit_address, payment!.deposit_address]);
+    expect(retried.map((r) => ('prepared' in r ? r.prepared.deposit_address : null))).toEqual([
+      payment!.deposit_address,
+      payment!.deposit_address,
+      payment!.deposit_address,
+    ]);
   });
 });

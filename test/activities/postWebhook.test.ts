@@ -9,11 +9,16 @@ let tricklingBody: SlowReceiver;
 let blackhole: SlowReceiver;
 
 beforeAll(async () => {
-  [trickling, tricklingBody, blackhole] = await Promise.all([startTricklingReceiver(200), startTricklingBodyReceiver(200), startBlackholeReceiver()]);
+  [trickling, tricklingBody, blackhole] = await Promise.all([
+    startTricklingReceiver(200),
+    startTricklingBodyReceiver(200),
+    startBlackholeReceiver(),
+  ]);
 });
 afterAll(() => Promise.all([trickling, tricklingBody, blackhole].map((r) => r?.close())));
 
-const post = (receiver: SlowReceiver, options: { timeoutMs: number; signal?: AbortSignal }) => postWebhook(new URL(receiver.url), '{}', {}, options);
+const post = (receiver: SlowReceiver, options: { timeoutMs: number; signal?: AbortSignal }) =>
+  postWebhook(new URL(receiver.url), '{}', {}, options);
 
 describe('postWebhook', () => {
   it('gives up on a receiver trickling its status line at the deadline, though bytes keep arriving', async () => {
@@ -31,7 +36,7 @@ describe('postWebhook', () => {
     await expect.poll(() => tricklingBody.open()).toBe(0);
   });
 
-  it("stops at once when the activity is cancelled, long before its deadline", async () => {
+  it('stops at once when the activity is cancelled, long before its deadline', async () => {
     const cancellation = new AbortController();
     const attempt = post(blackhole, { timeoutMs: 60_000, signal: cancellation.signal });
     setTimeout(() => cancellation.abort(), 100);

@@ -51,10 +51,12 @@ describe('recordSession', () => {
     const kept = record();
     await db.sql.begin((tx) => insertSessionRecord(tx, kept, 'pending'));
     const orphan = { ...record(), extTransactionId: kept.extTransactionId };
-    const failure = await createReadModelActivities({ sql: db.sql }).recordSession(orphan).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const failure = await createReadModelActivities({ sql: db.sql })
+      .recordSession(orphan)
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect(failure).toMatchObject({ type: WorkflowFailure.SessionSuperseded, nonRetryable: true });
     expect((failure as Error).message).toBe(

@@ -16,7 +16,12 @@ import { createSql, type Sql } from '../../db/client';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import { depositSalt } from '../../domain/addresses/depositSalt';
-import { evmForwarderAddress, NO_DEPOSIT_FORWARDERS, tronForwarderAddress, type DepositForwarders } from '../../domain/addresses/depositForwarder';
+import {
+  evmForwarderAddress,
+  NO_DEPOSIT_FORWARDERS,
+  tronForwarderAddress,
+  type DepositForwarders,
+} from '../../domain/addresses/depositForwarder';
 import { tronAddressFromEvmHex } from '../../domain/addresses/tron';
 import type { PaymentSelection } from '../../domain/wire/payment';
 import type { Mode, SessionRecord } from '../../domain/wire/session';
@@ -45,17 +50,27 @@ afterAll(async () => {
 // The signer holds the seeds; the worker is given only their xpubs, as in production.
 const seeds = depositSeeds({ test: TEST_MNEMONIC, live: LIVE_MNEMONIC });
 const signer = createSignerActivities({ depositSeeds: seeds });
-const workerDeps = (depositForwarders: DepositForwarders = NO_DEPOSIT_FORWARDERS) => ({ sql: worker, depositXpubs: depositXpubsFromSeeds(seeds), depositForwarders });
+const workerDeps = (depositForwarders: DepositForwarders = NO_DEPOSIT_FORWARDERS) => ({
+  sql: worker,
+  depositXpubs: depositXpubsFromSeeds(seeds),
+  depositForwarders,
+});
 const choose = (deps = workerDeps()) =>
-  createChoosePayment({ ...deps, network: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig({}))), liveTokenPrices: { USDC: ONE, USDT: ONE } });
+  createChoosePayment({
+    ...deps,
+    network: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig({}))),
+    liveTokenPrices: { USDC: ONE, USDT: ONE },
+  });
 const SOLANA: PaymentSelection = { token: 'USDC', chain: 'solana' };
 
 /** The payment instructions of a choice made with what the worker has (and the signer's answer, where given). */
-const prepare = (deps = workerDeps()) => async (record: SessionRecord, selection: PaymentSelection, solanaAddressFromSigner?: string) => {
-  const chosen = await choose(deps)({ record, selection, ...(solanaAddressFromSigner !== undefined ? { solanaAddressFromSigner } : {}) });
-  if ('prepared' in chosen) return chosen.prepared;
-  throw new Error(`the signer must derive the Solana address of index ${chosen.solanaAddressNeeded.index}`);
-};
+const prepare =
+  (deps = workerDeps()) =>
+  async (record: SessionRecord, selection: PaymentSelection, solanaAddressFromSigner?: string) => {
+    const chosen = await choose(deps)({ record, selection, ...(solanaAddressFromSigner !== undefined ? { solanaAddressFromSigner } : {}) });
+    if ('prepared' in chosen) return chosen.prepared;
+    throw new Error(`the signer must derive the Solana address of index ${chosen.solanaAddressNeeded.index}`);
+  };
 
 /** The index whose Solana address the choice asked the signer for. */
 function neededIndex(chosen: ChosenPayment): number {
@@ -64,7 +79,9 @@ function neededIndex(chosen: ChosenPayment): number {
 }
 
 const derivationIndex = async (record: SessionRecord) =>
-  (await db.sql<{ index: number }[]>`select derivation_index::int as index from deposit_addresses where session_id = ${record.sessionId}`)[0]!.index;
+  (
+    await db.sql<{ index: number }[]>`select derivation_index::int as index from deposit_addresses where session_id = ${record.sessionId}`
+  )[0]!.index;
 
 async function newSession(mode: Mode): Promise<SessionRecord> {
   const record = { ...sessionRecord(merchantId, { createdAt: new Date(), lifetimeMinutes: 60 }), mode };
@@ -76,7 +93,11 @@ async function newSession(mode: Mode): Promise<SessionRecord> {
 async function prepareSolana(record: SessionRecord, deps = workerDeps()) {
   const chosen = await choose(deps)({ record, selection: SOLANA });
   if ('prepared' in chosen) return chosen.prepared;
-  return prepare(deps)(record, SOLANA, await signer.deriveSolanaDepositAddress({ mode: record.mode, index: chosen.solanaAddressNeeded.index }));
+  return prepare(deps)(
+    record,
+    SOLANA,
+    await signer.deriveSolanaDepositAddress({ mode: record.mode, index: chosen.solanaAddressNeeded.index }),
+  );
 }
 
 describe('deposit addresses per mode', () => {
@@ -103,7 +124,9 @@ describe('deposit addresses from xpubs and the signer', () => {
       const evm = await prepare()(record, { token: 'USDC', chain: 'base' });
       const tron = await prepare()(record, { token: 'USDT', chain: 'tron' });
       const solana = await prepareSolana(record);
-      const [row] = await db.sql<{ index: number }[]>`select derivation_index::int as index from deposit_addresses where session_id = ${record.sessionId}`;
+      const [row] = await db.sql<
+        { index: number }[]
+      >`select derivation_index::int as index from deposit_addresses where session_id = ${record.sessionId}`;
       expect({ evm: evm.deposit_address, tron: tron.deposit_address, solana: solana.deposit_address }).toEqual(
         deriveDepositAddresses(mnemonicToSeedSync(LIVE_MNEMONIC), row!.index),
       );
@@ -113,7 +136,9 @@ describe('deposit addresses from xpubs and the signer', () => {
   it('writes the Solana address once, only from the signer, and never changes it', async () => {
     const record = await newSession('test');
     expect(neededIndex(await choose()({ record, selection: SOLANA }))).toBe(await derivationIndex(record));
-    await expect(prepare()(record, { token: 'USDC', chain: 'solana' }, 'not-an-address')).rejects.toThrow(/the signer's answer "not-an-address" is not one/);
+    await expect(prepare()(record, { token: 'USDC', chain: 'solana' }, 'not-an-address')).rejects.toThrow(
+      /the signer's answer "not-an-address" is not one/,
+    );
     const first = await prepareSolana(record);
     const other = await signer.deriveSolanaDepositAddress({ mode: 'test', index: 999 });
     expect((await prepare()(record, { token: 'USDC', chain: 'solana' }, other)).deposit_address).toBe(first.deposit_address);
@@ -129,19 +154,28 @@ describe('deposit addresses from xpubs and the signer', () => {
 
   it('the signer refuses live Solana addresses without a live seed', async () => {
     const testOnly = createSignerActivities({ depositSeeds: depositSeeds({ test: TEST_MNEMONIC, live: undefined }) });
-    await expect(testOnly.deriveSolanaDepositAddress({ mode: 'live', index: 0 })).rejects.toThrow('the signer was given no DEPOSIT_MNEMONIC_LIVE');
+    await expect(testOnly.deriveSolanaDepositAddress({ mode: 'live', index: 0 })).rejects.toThrow(
+      'the signer was given no DEPOSIT_MNEMONIC_LIVE',
+    );
   });
 });
 
 describe('forwarder deposit addresses', () => {
-  const evm = { factory: '0x5FbDB2315678afecb367f032d93F642f64180aa3', implementation: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512' } as const;
-  const tron = { factory: tronAddressFromEvmHex(evm.factory.toLowerCase()), implementation: tronAddressFromEvmHex(evm.implementation.toLowerCase()) };
+  const evm = {
+    factory: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    implementation: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+  } as const;
+  const tron = {
+    factory: tronAddressFromEvmHex(evm.factory.toLowerCase()),
+    implementation: tronAddressFromEvmHex(evm.implementation.toLowerCase()),
+  };
   const forwarders = (mode: Mode, families: Partial<DepositForwarders[Mode]>): DepositForwarders => ({
     ...NO_DEPOSIT_FORWARDERS,
     [mode]: { evm: undefined, tron: undefined, ...families },
   });
   const indexOf = async (sessionId: string) =>
-    (await db.sql<{ index: number }[]>`select derivation_index::int as index from deposit_addresses where session_id = ${sessionId}`)[0]!.index;
+    (await db.sql<{ index: number }[]>`select derivation_index::int as index from deposit_addresses where session_id = ${sessionId}`)[0]!
+      .index;
   const row = async (sessionId: string) =>
     (await db.sql`select evm_scheme, evm_factory, tron_scheme, tron_factory from deposit_addresses where session_id = ${sessionId}`)[0];
 
@@ -154,7 +188,12 @@ describe('forwarder deposit addresses', () => {
     const onTron = await prepare(deps)(record, { token: 'USDT', chain: 'tron' });
     expect([onBase.deposit_address, onPolygon.deposit_address]).toEqual([evmForwarderAddress(evm, salt), evmForwarderAddress(evm, salt)]);
     expect(onTron.deposit_address).toBe(tronForwarderAddress(tron, salt));
-    expect(await row(record.sessionId)).toEqual({ evm_scheme: 'forwarder', evm_factory: evm.factory, tron_scheme: 'forwarder', tron_factory: tron.factory });
+    expect(await row(record.sessionId)).toEqual({
+      evm_scheme: 'forwarder',
+      evm_factory: evm.factory,
+      tron_scheme: 'forwarder',
+      tron_factory: tron.factory,
+    });
     // Solana keeps its HD address from the session's index, which is reserved all the same.
     const index = await indexOf(record.sessionId);
     expect((await prepareSolana(record, deps)).deposit_address).toBe(await signer.deriveSolanaDepositAddress({ mode: 'live', index }));
@@ -164,9 +203,13 @@ describe('forwarder deposit addresses', () => {
     const noLiveXpubs = { ...depositXpubsFromSeeds(seeds), live: undefined };
     const both = prepare({ ...workerDeps(forwarders('live', { evm, tron })), depositXpubs: noLiveXpubs });
     const record = await newSession('live');
-    expect((await both(record, { token: 'USDC', chain: 'ethereum' })).deposit_address).toBe(evmForwarderAddress(evm, depositSalt(record.sessionId)));
+    expect((await both(record, { token: 'USDC', chain: 'ethereum' })).deposit_address).toBe(
+      evmForwarderAddress(evm, depositSalt(record.sessionId)),
+    );
     const evmOnly = prepare({ ...workerDeps(forwarders('live', { evm })), depositXpubs: noLiveXpubs });
-    await expect(evmOnly(await newSession('live'), { token: 'USDC', chain: 'base' })).rejects.toThrow('live deposit addresses need DEPOSIT_XPUB_EVM_LIVE');
+    await expect(evmOnly(await newSession('live'), { token: 'USDC', chain: 'base' })).rejects.toThrow(
+      'live deposit addresses need DEPOSIT_XPUB_EVM_LIVE',
+    );
   });
 
   it('keeps HD addresses for a family without forwarders, and for sessions given them before; every address stays watched', async () => {
@@ -182,10 +225,17 @@ describe('forwarder deposit addresses', () => {
     expect(hdAgain.deposit_address).toBe(hd.deposit_address);
     expect(forwarder.deposit_address).toBe(evmForwarderAddress(evm, depositSalt(after.sessionId)));
     expect(await row(before.sessionId)).toEqual({ evm_scheme: 'hd', evm_factory: null, tron_scheme: 'hd', tron_factory: null });
-    expect(await row(after.sessionId)).toEqual({ evm_scheme: 'forwarder', evm_factory: evm.factory, tron_scheme: 'hd', tron_factory: null });
+    expect(await row(after.sessionId)).toEqual({
+      evm_scheme: 'forwarder',
+      evm_factory: evm.factory,
+      tron_scheme: 'hd',
+      tron_factory: null,
+    });
     expect(tronHd.deposit_address).toBe(deriveDepositAddresses(mnemonicToSeedSync(LIVE_MNEMONIC), await indexOf(after.sessionId)).tron);
     // The indexers watch deposit_watches alone, whatever the scheme.
-    expect(await db.sql`select session_id, chain, address from deposit_watches where session_id in ${db.sql([before.sessionId, after.sessionId])} order by address`).toEqual(
+    expect(
+      await db.sql`select session_id, chain, address from deposit_watches where session_id in ${db.sql([before.sessionId, after.sessionId])} order by address`,
+    ).toEqual(
       expect.arrayContaining([
         { session_id: before.sessionId, chain: 'base', address: hd.deposit_address },
         { session_id: before.sessionId, chain: 'arbitrum', address: hd.deposit_address },
@@ -199,7 +249,8 @@ describe('forwarder deposit addresses', () => {
 describe('Solana addresses derived ahead, so choosing a Solana pair waits for no signer activity', () => {
   it("a signer derivation fills the pool with the next indexes' addresses, and a later session takes its own from it", async () => {
     const pooling = createSignerActivities({ depositSeeds: seeds, addressPool: worker });
-    const poolSize = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from solana_deposit_address_pool where mode = 'test'`)[0]!.n;
+    const poolSize = async () =>
+      (await db.sql<{ n: number }[]>`select count(*)::int as n from solana_deposit_address_pool where mode = 'test'`)[0]!.n;
     const first = await newSession('test');
     const index = neededIndex(await choose()({ record: first, selection: SOLANA }));
     expect(await pooling.deriveSolanaDepositAddress({ mode: 'test', index })).toBe(deriveSolanaAddress(seeds.test!, index));
@@ -211,7 +262,9 @@ describe('Solana addresses derived ahead, so choosing a Solana pair waits for no
     const secondIndex = await derivationIndex(second);
     expect(secondIndex).toBeGreaterThan(index);
     expect(fromPool.deposit_address).toBe(deriveSolanaAddress(seeds.test!, secondIndex));
-    expect(await db.sql`select solana_address from deposit_addresses where session_id = ${second.sessionId}`).toEqual([{ solana_address: fromPool.deposit_address }]);
+    expect(await db.sql`select solana_address from deposit_addresses where session_id = ${second.sessionId}`).toEqual([
+      { solana_address: fromPool.deposit_address },
+    ]);
 
     // Deep in the pool a derivation adds nothing; past half of it, the pool reaches POOL_AHEAD beyond it again.
     await pooling.deriveSolanaDepositAddress({ mode: 'test', index: index + 1 });
@@ -222,7 +275,10 @@ describe('Solana addresses derived ahead, so choosing a Solana pair waits for no
 
   it("the signer's keeper holds the pool POOL_AHEAD past the mode's sequence, so new sessions need not ask the signer", async () => {
     // The sequence moved past the pool, as a burst of sessions would move it.
-    const [{ top }] = (await db.sql`select max(derivation_index)::int as top from solana_deposit_address_pool where mode = 'test'`) as unknown as [{ top: number }];
+    const [{ top }] =
+      (await db.sql`select max(derivation_index)::int as top from solana_deposit_address_pool where mode = 'test'`) as unknown as [
+        { top: number },
+      ];
     await db.sql`select setval('deposit_address_test_index_seq', ${top + 10})`;
     expect(neededIndex(await choose()({ record: await newSession('test'), selection: SOLANA }))).toBe(top + 11);
 
@@ -230,13 +286,17 @@ describe('Solana addresses derived ahead, so choosing a Solana pair waits for no
     const keeper = keepSolanaAddressPoolAhead(worker, seeds, (message) => warnings.push(message));
     try {
       await expect
-        .poll(async () => (await db.sql`select max(derivation_index)::int as top from solana_deposit_address_pool where mode = 'test'`)[0]!.top)
+        .poll(
+          async () => (await db.sql`select max(derivation_index)::int as top from solana_deposit_address_pool where mode = 'test'`)[0]!.top,
+        )
         .toBe(top + 11 + POOL_AHEAD);
       const next = await newSession('test');
       expect((await prepare()(next, SOLANA)).deposit_address).toBe(deriveSolanaAddress(seeds.test!, top + 12));
       expect(await derivationIndex(next)).toBe(top + 12);
       // The live mode has a seed too: its pool is kept ahead of its own sequence.
-      expect((await db.sql`select count(*)::int as n from solana_deposit_address_pool where mode = 'live'`)[0]!.n).toBeGreaterThanOrEqual(POOL_AHEAD);
+      expect((await db.sql`select count(*)::int as n from solana_deposit_address_pool where mode = 'live'`)[0]!.n).toBeGreaterThanOrEqual(
+        POOL_AHEAD,
+      );
     } finally {
       await keeper.stop();
     }

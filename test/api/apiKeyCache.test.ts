@@ -20,7 +20,17 @@ let merchant: TestMerchant;
 
 beforeAll(async () => {
   service = await startTestService({ worker: false });
-  replica = await startApiServer({ config: service.config, sql: service.db.sql, temporal: service.temporal, logger: pino({ level: 'silent' }), registry: service.registry }, '127.0.0.1', 0);
+  replica = await startApiServer(
+    {
+      config: service.config,
+      sql: service.db.sql,
+      temporal: service.temporal,
+      logger: pino({ level: 'silent' }),
+      registry: service.registry,
+    },
+    '127.0.0.1',
+    0,
+  );
   merchant = await createTestMerchant(service.db.sql);
 });
 afterAll(async () => {
@@ -29,7 +39,8 @@ afterAll(async () => {
 });
 
 /** 404 once authenticated (the session does not exist), 403 when the key is refused. */
-const status = async (baseUrl: string, apiKey: string) => (await call(baseUrl, 'GET', `/checkout/sessions/${newSessionId()}`, { apiKey })).status;
+const status = async (baseUrl: string, apiKey: string) =>
+  (await call(baseUrl, 'GET', `/checkout/sessions/${newSessionId()}`, { apiKey })).status;
 
 /** Polls until `baseUrl` answers `expected` for the key; how long that took, or undefined when it took over a second. */
 async function answersWithin(baseUrl: string, apiKey: string, expected: number, since: number): Promise<number | undefined> {

@@ -72,7 +72,10 @@ describe('merchant API authentication', () => {
   });
 
   it('answers 403 when a key creates a session for another merchant', async () => {
-    const response = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: bob.testKey, body: sessionRequest(alice.merchant.id) });
+    const response = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+      apiKey: bob.testKey,
+      body: sessionRequest(alice.merchant.id),
+    });
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ error: 'This API key does not belong to merchant_id' });
   });
@@ -81,7 +84,9 @@ describe('merchant API authentication', () => {
     const session = await call(service.baseUrl, 'GET', `/checkout/sessions/${aliceTestSession}`, { apiKey: bob.testKey });
     expect(session.status).toBe(404);
     expect(session.body).toEqual({ error: 'Session not found' });
-    const transaction = await call(service.baseUrl, 'GET', '/checkout/transactions/shared-order-id?by_ext_transaction_id=true', { apiKey: bob.testKey });
+    const transaction = await call(service.baseUrl, 'GET', '/checkout/transactions/shared-order-id?by_ext_transaction_id=true', {
+      apiKey: bob.testKey,
+    });
     expect(transaction.status).toBe(404);
   });
 
@@ -90,8 +95,12 @@ describe('merchant API authentication', () => {
     const liveReadsTest = await call(service.baseUrl, 'GET', `/checkout/sessions/${aliceTestSession}`, { apiKey: alice.liveKey });
     expect([testReadsLive.status, liveReadsTest.status]).toEqual([404, 404]);
 
-    const testOwn = await call(service.baseUrl, 'GET', '/checkout/transactions/shared-order-id?by_ext_transaction_id=true', { apiKey: alice.testKey });
-    const liveOwn = await call(service.baseUrl, 'GET', '/checkout/transactions/shared-order-id?by_ext_transaction_id=true', { apiKey: alice.liveKey });
+    const testOwn = await call(service.baseUrl, 'GET', '/checkout/transactions/shared-order-id?by_ext_transaction_id=true', {
+      apiKey: alice.testKey,
+    });
+    const liveOwn = await call(service.baseUrl, 'GET', '/checkout/transactions/shared-order-id?by_ext_transaction_id=true', {
+      apiKey: alice.liveKey,
+    });
     expect(testOwn.body.data?.session_id).toBe(aliceTestSession);
     expect(liveOwn.body.data?.session_id).toBe(aliceLiveSession);
   });

@@ -23,7 +23,10 @@ const replicaLog: Record<string, unknown>[] = [];
 let merchant: TestMerchant;
 
 beforeAll(async () => {
-  service = await startTestService({ worker: false, env: { AUTH_FAILURES_PER_IP_PER_MINUTE: String(BUDGET), TRUST_PROXY: '127.0.0.1/32,::1' } });
+  service = await startTestService({
+    worker: false,
+    env: { AUTH_FAILURES_PER_IP_PER_MINUTE: String(BUDGET), TRUST_PROXY: '127.0.0.1/32,::1' },
+  });
   const logStream = new Writable({
     write(chunk: Buffer, _encoding, done) {
       replicaLog.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
@@ -31,7 +34,14 @@ beforeAll(async () => {
     },
   });
   replica = await startApiServer(
-    { config: service.config, sql: service.db.sql, temporal: service.temporal, logger: pino({ level: 'info' }, logStream), registry: service.registry, now: () => new Date(Date.now() + clockOffsetMs) },
+    {
+      config: service.config,
+      sql: service.db.sql,
+      temporal: service.temporal,
+      logger: pino({ level: 'info' }, logStream),
+      registry: service.registry,
+      now: () => new Date(Date.now() + clockOffsetMs),
+    },
     '127.0.0.1',
     0,
   );
@@ -46,20 +56,28 @@ beforeEach(() => startOfFreshWindow(service.db.sql));
 
 /** A read of an unknown session from `ip`: 404 once the key passes, 403 when it is refused. */
 const withKey = (baseUrl: string, ip: string, apiKey: string) =>
-  call(baseUrl, 'GET', `/checkout/sessions/${newSessionId()}`, { headers: { 'x-service-user-type': 'checkout', 'x-api-key': apiKey, 'x-forwarded-for': ip } });
+  call(baseUrl, 'GET', `/checkout/sessions/${newSessionId()}`, {
+    headers: { 'x-service-user-type': 'checkout', 'x-api-key': apiKey, 'x-forwarded-for': ip },
+  });
 
 const withToken = (baseUrl: string, ip: string, token: string) =>
-  call(baseUrl, 'GET', '/checkout/sessions/current', { headers: { 'x-service-user-type': 'checkout', authorization: `Bearer ${token}`, 'x-forwarded-for': ip } });
+  call(baseUrl, 'GET', '/checkout/sessions/current', {
+    headers: { 'x-service-user-type': 'checkout', authorization: `Bearer ${token}`, 'x-forwarded-for': ip },
+  });
 
 async function sessionToken(): Promise<{ sessionId: string; token: string }> {
-  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id) });
+  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+    apiKey: merchant.testKey,
+    body: sessionRequest(merchant.merchant.id),
+  });
   expect(created.status).toBe(201);
   const url = new URL(created.body.data?.checkout_url_with_token as string);
   return { sessionId: created.body.data?.session_id as string, token: url.searchParams.get('token') as string };
 }
 
 const failuresCounted = async (ip: string) =>
-  (await service.db.sql<{ n: number }[]>`select coalesce(sum(request_count), 0)::int as n from auth_failure_windows where ip = ${ip}`)[0]!.n;
+  (await service.db.sql<{ n: number }[]>`select coalesce(sum(request_count), 0)::int as n from auth_failure_windows where ip = ${ip}`)[0]!
+    .n;
 
 describe('budget of failed authentications per client address', () => {
   it('answers 429 with Retry-After once an address has spent its budget on bad keys; another address is unaffected', async () => {
@@ -128,7 +146,8 @@ describe('budget of failed authentications per client address', () => {
   it('shares one budget across API replicas', async () => {
     const ip = '203.0.113.6';
     const statuses: number[] = [];
-    for (const baseUrl of [service.baseUrl, replica.url, service.baseUrl, replica.url, service.baseUrl]) statuses.push((await withKey(baseUrl, ip, BAD_KEY)).status);
+    for (const baseUrl of [service.baseUrl, replica.url, service.baseUrl, replica.url, service.baseUrl])
+      statuses.push((await withKey(baseUrl, ip, BAD_KEY)).status);
     expect(statuses).toEqual([403, 403, 403, 429, 429]);
   });
 

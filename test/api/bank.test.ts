@@ -40,7 +40,10 @@ afterAll(() => service?.stop());
 
 /** Creates a session for `m` and returns its id and the session token of its checkout_url_with_token. */
 async function checkout(m: TestMerchant, amountUsd = 42.5): Promise<{ sessionId: string; token: string }> {
-  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: m.testKey, body: sessionRequest(m.merchant.id, { amount_usd: amountUsd }) });
+  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+    apiKey: m.testKey,
+    body: sessionRequest(m.merchant.id, { amount_usd: amountUsd }),
+  });
   expect(created.status).toBe(201);
   const url = new URL(created.body.data?.checkout_url_with_token as string);
   return { sessionId: created.body.data?.session_id as string, token: url.searchParams.get('token') as string };
@@ -49,7 +52,9 @@ async function checkout(m: TestMerchant, amountUsd = 42.5): Promise<{ sessionId:
 function asPage(path: string, token: string, via: 'bearer' | 'query' = 'bearer') {
   if (via === 'query') {
     const separator = path.includes('?') ? '&' : '?';
-    return call(service.baseUrl, 'GET', `${path}${separator}token=${encodeURIComponent(token)}`, { headers: { 'x-service-user-type': 'checkout' } });
+    return call(service.baseUrl, 'GET', `${path}${separator}token=${encodeURIComponent(token)}`, {
+      headers: { 'x-service-user-type': 'checkout' },
+    });
   }
   return call(service.baseUrl, 'GET', path, { headers: { authorization: `Bearer ${token}`, 'x-service-user-type': 'checkout' } });
 }
@@ -83,7 +88,10 @@ describe('GET /checkout/sessions/bank-currencies', () => {
   it('rejects unknown query parameters', async () => {
     const { token } = await checkout(single);
     const response = await asPage('/checkout/sessions/bank-currencies?session_id=cs_x', token);
-    expect(response).toMatchObject({ status: 400, body: { error: 'Validation failed', details: { validation_errors: ['session_id: Unrecognized field'] } } });
+    expect(response).toMatchObject({
+      status: 400,
+      body: { error: 'Validation failed', details: { validation_errors: ['session_id: Unrecognized field'] } },
+    });
   });
 });
 
@@ -125,7 +133,14 @@ describe('GET /checkout/sessions/bank-details', () => {
   it('returns the account of the chosen currency', async () => {
     const { token } = await checkout(multi, 250);
     const gbp = decode(await asPage('/checkout/sessions/bank-details?currency=GBP', token));
-    expect(gbp).toMatchObject({ account_name: 'Multi Ltd', bank_name: 'Barclays', sort_code: '20-20-15', account_number: '55555555', currency: 'GBP', amount_usd: 250 });
+    expect(gbp).toMatchObject({
+      account_name: 'Multi Ltd',
+      bank_name: 'Barclays',
+      sort_code: '20-20-15',
+      account_number: '55555555',
+      currency: 'GBP',
+      amount_usd: 250,
+    });
     const usd = decode(await asPage('/checkout/sessions/bank-details?currency=USD', token, 'query'));
     expect(usd).toMatchObject({ iban: null, account_number: '000123456789', swift_bic: 'CHASUS33', currency: 'USD' });
   });
@@ -143,13 +158,19 @@ describe('GET /checkout/sessions/bank-details', () => {
   it('rejects a currency that is not an ISO 4217 code', async () => {
     const { token } = await checkout(single);
     const response = await asPage('/checkout/sessions/bank-details?currency=eur', token);
-    expect(response.body).toEqual({ error: 'Validation failed', details: { validation_errors: ['currency: Must be an ISO 4217 currency code such as EUR'] } });
+    expect(response.body).toEqual({
+      error: 'Validation failed',
+      details: { validation_errors: ['currency: Must be an ISO 4217 currency code such as EUR'] },
+    });
   });
 
   it('refuses bank details when the merchant has no bank account', async () => {
     const { token } = await checkout(none);
     const response = await asPage('/checkout/sessions/bank-details', token);
-    expect(response).toMatchObject({ status: 400, body: { error: 'Bank transfer is not available for this session: there are no bank currencies' } });
+    expect(response).toMatchObject({
+      status: 400,
+      body: { error: 'Bank transfer is not available for this session: there are no bank currencies' },
+    });
   });
 
   it('stops offering bank details once the session is paid or closed', async () => {

@@ -59,7 +59,9 @@ describe('cancel', () => {
     expect((await cancel(sessionId)).status).toBe(200);
     const again = await cancel(sessionId, { reason: 'twice' });
     // The workflow ended with the session; the read model's status explains the refusal.
-    expect(again).toEqual(expect.objectContaining({ status: 409, body: { error: `Session ${sessionId} is cancelled and no longer accepts changes` } }));
+    expect(again).toEqual(
+      expect.objectContaining({ status: 409, body: { error: `Session ${sessionId} is cancelled and no longer accepts changes` } }),
+    );
     expect(await readStatus(sessionId)).toBe('cancelled');
   });
 
@@ -68,17 +70,24 @@ describe('cancel', () => {
     // the same as after it. Here the window is held open: the read model says cancelled, the workflow still runs.
     const sessionId = await createSession();
     await service.db.sql`update sessions set status = 'cancelled' where id = ${sessionId}`;
-    expect(await cancel(sessionId)).toEqual(expect.objectContaining({ status: 409, body: { error: `Session ${sessionId} is cancelled and no longer accepts changes` } }));
+    expect(await cancel(sessionId)).toEqual(
+      expect.objectContaining({ status: 409, body: { error: `Session ${sessionId} is cancelled and no longer accepts changes` } }),
+    );
     const state = await service.temporal.workflow.getHandle(sessionId).query(getStateQuery);
     expect(state.status).toBe('pending');
   });
 
   it('answers 409 for a closed session', async () => {
     const sessionId = await createSession();
-    const simulated = await call(service.baseUrl, 'POST', `/checkout/sessions/${sessionId}/simulate`, { apiKey: alice.testKey, body: { status: 'completed' } });
+    const simulated = await call(service.baseUrl, 'POST', `/checkout/sessions/${sessionId}/simulate`, {
+      apiKey: alice.testKey,
+      body: { status: 'completed' },
+    });
     expect(simulated.status).toBe(200);
     const response = await cancel(sessionId);
-    expect(response).toEqual(expect.objectContaining({ status: 409, body: { error: `Session ${sessionId} is completed and no longer accepts changes` } }));
+    expect(response).toEqual(
+      expect.objectContaining({ status: 409, body: { error: `Session ${sessionId} is completed and no longer accepts changes` } }),
+    );
     expect(await readStatus(sessionId)).toBe('completed');
   });
 
@@ -105,7 +114,9 @@ describe('cancel', () => {
     await service.temporal.workflow.getHandle(sessionId).signal(depositDetectedSignal, deposit);
     await expect.poll(() => readStatus(sessionId), { timeout: 20_000 }).toBe('confirming');
     const response = await cancel(sessionId, { reason: 'too late' });
-    expect(response).toEqual(expect.objectContaining({ status: 409, body: { error: expect.stringMatching(/with a payment under way cannot be cancelled/) } }));
+    expect(response).toEqual(
+      expect.objectContaining({ status: 409, body: { error: expect.stringMatching(/with a payment under way cannot be cancelled/) } }),
+    );
     expect(await readStatus(sessionId)).toBe('confirming');
   });
 
@@ -131,7 +142,9 @@ describe('cancel', () => {
   ])('validates the body %j and changes nothing', async (body, errors) => {
     const sessionId = await createSession();
     const response = await cancel(sessionId, body);
-    expect(response).toEqual(expect.objectContaining({ status: 400, body: { error: 'Validation failed', details: { validation_errors: errors } } }));
+    expect(response).toEqual(
+      expect.objectContaining({ status: 400, body: { error: 'Validation failed', details: { validation_errors: errors } } }),
+    );
     expect(await readStatus(sessionId)).toBe('pending');
   });
 

@@ -35,15 +35,26 @@ describe('configured token contracts in the API', () => {
     expect(usdt?.testnet).toEqual({
       network: 'chain 0x7a69 configured by this deployment (in place of Sepolia)',
       chain_id: '0x7a69',
-      contract: { address: LOCAL_TOKEN, decimals: 18, canonical: false, note: "Configured by this deployment, not the issuer's published contract." },
+      contract: {
+        address: LOCAL_TOKEN,
+        decimals: 18,
+        canonical: false,
+        note: "Configured by this deployment, not the issuer's published contract.",
+      },
     });
     expect(usdc?.testnet.contract).toMatchObject({ address: TOKEN_CONTRACTS.USDC.ethereum.testnet?.address, canonical: true });
     expect(usdt?.mainnet).toMatchObject({ address: TOKEN_CONTRACTS.USDT.ethereum.mainnet?.address, decimals: 6, canonical: true });
   });
 
   it('GET /checkout/quote prices the configured token in its own decimals', async () => {
-    const response = await call(service.baseUrl, 'GET', '/checkout/quote?amount_usd=12.34&token=USDT&chain=ethereum', { apiKey: merchant.testKey });
+    const response = await call(service.baseUrl, 'GET', '/checkout/quote?amount_usd=12.34&token=USDT&chain=ethereum', {
+      apiKey: merchant.testKey,
+    });
     expect(response.status).toBe(200);
-    expect(QuoteResponse.parse(response.body.data)).toMatchObject({ token_amount: '12.340000', token_amount_base_units: '12340000000000000000', decimals: 18 });
+    expect(QuoteResponse.parse(response.body.data)).toMatchObject({
+      token_amount: '12.340000',
+      token_amount_base_units: '12340000000000000000',
+      decimals: 18,
+    });
   });
 });

@@ -57,7 +57,13 @@ function crashingClient(crash: CrashPoint, starts: StartCall[]): Client {
 
 async function apiCrashingAt(crash: CrashPoint, starts: StartCall[]): Promise<string> {
   const api = await startApiServer(
-    { config: service.config, sql: service.db.sql, temporal: crashingClient(crash, starts), logger: pino({ level: 'silent' }), registry: service.registry },
+    {
+      config: service.config,
+      sql: service.db.sql,
+      temporal: crashingClient(crash, starts),
+      logger: pino({ level: 'silent' }),
+      registry: service.registry,
+    },
     '127.0.0.1',
     0,
   );
@@ -73,7 +79,10 @@ describe.each<CrashPoint>(['before start', 'after start'])('a crash %s, then the
     const create = () => call(baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body });
 
     const crashed = await create();
-    expect(crashed).toMatchObject({ status: 503, body: { error: 'The session could not be started; retry the request with the same transaction_id' } });
+    expect(crashed).toMatchObject({
+      status: 503,
+      body: { error: 'The session could not be started; retry the request with the same transaction_id' },
+    });
     const retried = await create();
     expect(retried.status).toBe(200);
     expect(retried.headers.get('idempotent-replayed')).toBe('true');
@@ -100,11 +109,17 @@ describe('a retry long after the session closed', () => {
   it('replays without starting the workflow again', async () => {
     const starts: StartCall[] = [];
     const baseUrl = await apiCrashingAt('after start', starts);
-    const first = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id, { transaction_id: 'closed-1' }) });
+    const first = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+      apiKey: merchant.testKey,
+      body: sessionRequest(merchant.merchant.id, { transaction_id: 'closed-1' }),
+    });
     expect(first.status).toBe(201);
     const sessionId = first.body.data?.session_id as string;
     await service.temporal.workflow.getHandle(sessionId).terminate('test: the session is long over');
-    const replay = await call(baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id, { transaction_id: 'closed-1' }) });
+    const replay = await call(baseUrl, 'POST', '/checkout/sessions', {
+      apiKey: merchant.testKey,
+      body: sessionRequest(merchant.merchant.id, { transaction_id: 'closed-1' }),
+    });
     expect(replay.status).toBe(200);
     expect(replay.body.data?.session_id).toBe(sessionId);
     expect(starts).toEqual([]);

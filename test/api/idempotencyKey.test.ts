@@ -58,7 +58,9 @@ describe('Idempotency-Key', () => {
     const first = await post(alice.testKey, key, body);
     const other = await post(alice.testKey, key, { ...body, amount_usd: 1 });
     expect(other.status).toBe(409);
-    expect(other.body).toEqual({ error: `Idempotency-Key ${key} was already used with a different request; use a new key for a new request` });
+    expect(other.body).toEqual({
+      error: `Idempotency-Key ${key} was already used with a different request; use a new key for a new request`,
+    });
     const replay = await post(alice.testKey, key, body);
     expect(replay.body).toEqual(first.body);
   });
@@ -158,7 +160,12 @@ describe('Idempotency-Key when the request fails with a 5xx', () => {
       const body = sessionRequest(merchant.merchant.id);
       for (let attempt = 0; attempt < 2; attempt += 1) {
         const response = await call(broken.baseUrl, 'POST', '/checkout/sessions', {
-          headers: { 'x-service-user-type': 'checkout', 'x-api-key': merchant.testKey, 'content-type': 'application/json', 'idempotency-key': key },
+          headers: {
+            'x-service-user-type': 'checkout',
+            'x-api-key': merchant.testKey,
+            'content-type': 'application/json',
+            'idempotency-key': key,
+          },
           body,
         });
         expect(response.status).toBe(503);

@@ -16,14 +16,19 @@ let proxied: TestService;
 let merchant: TestMerchant;
 
 beforeAll(async () => {
-  [service, proxied] = await Promise.all([startTestService({ worker: false }), startTestService({ worker: false, env: { TRUST_PROXY: '127.0.0.1/32,::1,10.0.0.0/8' } })]);
+  [service, proxied] = await Promise.all([
+    startTestService({ worker: false }),
+    startTestService({ worker: false, env: { TRUST_PROXY: '127.0.0.1/32,::1,10.0.0.0/8' } }),
+  ]);
   merchant = await createTestMerchant(service.db.sql);
 });
 afterAll(() => Promise.all([service?.stop(), proxied?.stop()]));
 
 /** A GET that passes authentication answers 404 for an unknown session; a refused key answers 403. */
 const readUnknownSession = (target: TestService, apiKey: string, headers: Record<string, string> = {}) =>
-  call(target.baseUrl, 'GET', `/checkout/sessions/${newSessionId()}`, { headers: { 'x-service-user-type': 'checkout', 'x-api-key': apiKey, ...headers } });
+  call(target.baseUrl, 'GET', `/checkout/sessions/${newSessionId()}`, {
+    headers: { 'x-service-user-type': 'checkout', 'x-api-key': apiKey, ...headers },
+  });
 
 async function keyWithAllowlist(target: TestService, merchantId: string, allowedIps: string[] | null): Promise<string> {
   const key = await createApiKey(target.db.sql, merchantId, 'test');

@@ -17,7 +17,10 @@ const range = (fromMsAgo: number, toMsAgo = -HOUR) =>
   `created_from=${encodeURIComponent(new Date(Date.now() - fromMsAgo).toISOString())}&created_to=${encodeURIComponent(new Date(Date.now() - toMsAgo).toISOString())}`;
 
 async function create(m: TestMerchant, key: string, transactionId: string): Promise<string> {
-  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: key, body: sessionRequest(m.merchant.id, { transaction_id: transactionId }) });
+  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+    apiKey: key,
+    body: sessionRequest(m.merchant.id, { transaction_id: transactionId }),
+  });
   expect(created.status).toBe(201);
   return created.body.data?.session_id as string;
 }
@@ -34,7 +37,10 @@ beforeAll(async () => {
   const sql = service.db.sql;
   await sql`update sessions set created_at = now() - interval '3 days' where id = ${ids.old!}`;
   await sql`update sessions set status = 'completed' where id = ${ids.paidBase!}`;
-  for (const [id, token, chain] of [[ids.paidBase!, 'USDC', 'base'], [ids.paidTron!, 'USDT', 'tron']] as const) {
+  for (const [id, token, chain] of [
+    [ids.paidBase!, 'USDC', 'base'],
+    [ids.paidTron!, 'USDT', 'tron'],
+  ] as const) {
     await sql`insert into payments (id, session_id, token, chain, deposit_address, expected_base_units, decimals)
               values (${paymentIdForSession(id)}, ${id}, ${token}, ${chain}, 'address', 42500000, 6)`;
   }
@@ -51,7 +57,12 @@ describe('GET /checkout/sessions', () => {
     const answer = await list(shop.testKey, range(7 * 24 * HOUR));
     expect(answer.status).toBe(200);
     expect(answer.ids).toEqual([ids.paidTron, ids.paidBase, ids.old]);
-    expect((answer.body.data as unknown as Record<string, unknown>[])[0]).toMatchObject({ session_id: ids.paidTron, transaction_id: 'order-tron-2', merchant_id: shop.merchant.id, amount_usd: 42.5 });
+    expect((answer.body.data as unknown as Record<string, unknown>[])[0]).toMatchObject({
+      session_id: ids.paidTron,
+      transaction_id: 'order-tron-2',
+      merchant_id: shop.merchant.id,
+      amount_usd: 42.5,
+    });
     expect((await list(shop.liveKey, range(7 * 24 * HOUR))).ids).toEqual([ids.live]);
     expect((await list(other.testKey, range(7 * 24 * HOUR))).ids).toEqual([ids.foreign]);
   });

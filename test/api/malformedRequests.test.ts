@@ -12,7 +12,19 @@ import { startTestService, type TestService } from '../support/service';
 
 const RUNS = 10_000;
 /** What a malformed request must never change (bookkeeping such as rate-limit counters may move). */
-const BUSINESS_TABLES = ['merchants', 'api_keys', 'sessions', 'transactions', 'payments', 'quotes', 'deposits', 'deposit_watches', 'bank_accounts', 'webhook_deliveries', 'merchant_users'];
+const BUSINESS_TABLES = [
+  'merchants',
+  'api_keys',
+  'sessions',
+  'transactions',
+  'payments',
+  'quotes',
+  'deposits',
+  'deposit_watches',
+  'bank_accounts',
+  'webhook_deliveries',
+  'merchant_users',
+];
 
 let service: TestService;
 let merchant: TestMerchant;
@@ -20,9 +32,20 @@ let sessionId: string;
 let sessionToken: string;
 
 beforeAll(async () => {
-  service = await startTestService({ worker: false, env: { RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_SESSION_PER_MINUTE: '1000000', RATE_LIMIT_SESSION_TOKENS_PER_MERCHANT_PER_MINUTE: '1000000', AUTH_FAILURES_PER_IP_PER_MINUTE: '1000000' } });
+  service = await startTestService({
+    worker: false,
+    env: {
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      RATE_LIMIT_PER_SESSION_PER_MINUTE: '1000000',
+      RATE_LIMIT_SESSION_TOKENS_PER_MERCHANT_PER_MINUTE: '1000000',
+      AUTH_FAILURES_PER_IP_PER_MINUTE: '1000000',
+    },
+  });
   merchant = await createTestMerchant(service.db.sql);
-  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id) });
+  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+    apiKey: merchant.testKey,
+    body: sessionRequest(merchant.merchant.id),
+  });
   sessionId = created.body.data?.session_id as string;
   sessionToken = new URL(created.body.data?.checkout_url_with_token as string).searchParams.get('token') ?? '';
 });
@@ -40,7 +63,21 @@ async function snapshot(): Promise<Record<string, number>> {
 const junkText = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', '%00', '%', '%zz', '..', '%2e%2e%2f', 'cs_', 'cs_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'mer_x', '-1', '1e999', 'NaN', 'x'.repeat(3_000)),
+  fc.constantFrom(
+    '',
+    '%00',
+    '%',
+    '%zz',
+    '..',
+    '%2e%2e%2f',
+    'cs_',
+    'cs_01ARZ3NDEKTSV4RRFFQ69G5FAV',
+    'mer_x',
+    '-1',
+    '1e999',
+    'NaN',
+    'x'.repeat(3_000),
+  ),
   fc.json(),
 );
 
@@ -48,19 +85,28 @@ const junkText = fc.oneof(
 const malformedBody = (path: string) => {
   const validBody = () => validBodyFor(path);
   return fc.oneof(
-  fc.jsonValue().map((value) => JSON.stringify(value)),
-  fc.string({ unit: 'binary', maxLength: 200 }),
-  fc.integer({ min: 17, max: 20_000 }).map((depth) => JSON.stringify(validBody()).replace(/}$/, `,"metadata":${'['.repeat(depth)}${']'.repeat(depth)}}`)),
-  fc.record({ key: fc.string({ minLength: 1, maxLength: 20 }), value: fc.jsonValue() }).map(({ key, value }) => JSON.stringify({ ...validBody(), [`x_${key}`]: value })),
-  fc.record({ field: fc.constantFrom('amount_usd', 'merchant_id', 'transaction_id', 'webhook_url', 'token', 'chain', 'session_id'), value: fc.jsonValue() }).map(({ field, value }) =>
-    JSON.stringify({ ...validBody(), [field]: typeof value === 'string' ? { not: value } : [value] }),
-  ),
-  // Valid but for text Postgres cannot store: a NUL or an unpaired surrogate somewhere in metadata.
-  fc.record({ text: fc.string({ maxLength: 20 }), bad: fc.constantFrom('\\u0000', '\\ud800', '\\udfff'), inKey: fc.boolean() }).map(({ text, bad, inKey }) => {
-    const escaped = JSON.stringify(text).slice(1, -1) + bad;
-    return JSON.stringify(validBody()).replace(/}$/, inKey ? `,"metadata":{"${escaped}":"v"}}` : `,"metadata":{"note":"${escaped}"}}`);
-  }),
-  fc.constant(`{"amount_usd":${'9'.repeat(400)}}`),
+    fc.jsonValue().map((value) => JSON.stringify(value)),
+    fc.string({ unit: 'binary', maxLength: 200 }),
+    fc
+      .integer({ min: 17, max: 20_000 })
+      .map((depth) => JSON.stringify(validBody()).replace(/}$/, `,"metadata":${'['.repeat(depth)}${']'.repeat(depth)}}`)),
+    fc
+      .record({ key: fc.string({ minLength: 1, maxLength: 20 }), value: fc.jsonValue() })
+      .map(({ key, value }) => JSON.stringify({ ...validBody(), [`x_${key}`]: value })),
+    fc
+      .record({
+        field: fc.constantFrom('amount_usd', 'merchant_id', 'transaction_id', 'webhook_url', 'token', 'chain', 'session_id'),
+        value: fc.jsonValue(),
+      })
+      .map(({ field, value }) => JSON.stringify({ ...validBody(), [field]: typeof value === 'string' ? { not: value } : [value] })),
+    // Valid but for text Postgres cannot store: a NUL or an unpaired surrogate somewhere in metadata.
+    fc
+      .record({ text: fc.string({ maxLength: 20 }), bad: fc.constantFrom('\\u0000', '\\ud800', '\\udfff'), inKey: fc.boolean() })
+      .map(({ text, bad, inKey }) => {
+        const escaped = JSON.stringify(text).slice(1, -1) + bad;
+        return JSON.stringify(validBody()).replace(/}$/, inKey ? `,"metadata":{"${escaped}":"v"}}` : `,"metadata":{"note":"${escaped}"}}`);
+      }),
+    fc.constant(`{"amount_usd":${'9'.repeat(400)}}`),
   );
 };
 
@@ -89,19 +135,50 @@ interface MalformedRequest {
 
 /** Built once the session exists: its id and token are in the valid bodies and credentials. */
 const malformedRequest = (): fc.Arbitrary<MalformedRequest> =>
-  fc.constantFrom(...ENDPOINTS).chain((operation) => fc.record({
-  operation: fc.constant(operation),
-  // Never the real session's id in a path: a well-formed cancel or simulate of it would be a valid request.
-  params: fc.array(junkText, { minLength: 1, maxLength: 2 }),
-  query: fc.array(fc.tuple(fc.oneof(fc.constantFrom('token', 'chain', 'amount_usd', 'session_id', 'by_ext_transaction_id', 'status', 'from', 'to', 'limit', 'cursor'), fc.string()), junkText), { maxLength: 4 }),
-  credentials,
-  contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', ''),
-  body: fc.option(malformedBody(operation.path), { nil: undefined }),
-  extraHeader: fc.option(
-    fc.tuple(fc.constantFrom('idempotency-key', 'if-none-match', 'x-forwarded-for', 'x-service-user-type', 'accept'), fc.string({ unit: 'binary-ascii', maxLength: 300 }).map((v) => v.replace(/[^\x20-\x7e]/g, ''))),
-    { nil: undefined },
-  ),
-}));
+  fc.constantFrom(...ENDPOINTS).chain((operation) =>
+    fc.record({
+      operation: fc.constant(operation),
+      // Never the real session's id in a path: a well-formed cancel or simulate of it would be a valid request.
+      params: fc.array(junkText, { minLength: 1, maxLength: 2 }),
+      query: fc.array(
+        fc.tuple(
+          fc.oneof(
+            fc.constantFrom(
+              'token',
+              'chain',
+              'amount_usd',
+              'session_id',
+              'by_ext_transaction_id',
+              'status',
+              'from',
+              'to',
+              'limit',
+              'cursor',
+            ),
+            fc.string(),
+          ),
+          junkText,
+        ),
+        { maxLength: 4 },
+      ),
+      credentials,
+      contentType: fc.constantFrom(
+        'application/json',
+        'application/json; charset=utf-8',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        '',
+      ),
+      body: fc.option(malformedBody(operation.path), { nil: undefined }),
+      extraHeader: fc.option(
+        fc.tuple(
+          fc.constantFrom('idempotency-key', 'if-none-match', 'x-forwarded-for', 'x-service-user-type', 'accept'),
+          fc.string({ unit: 'binary-ascii', maxLength: 300 }).map((v) => v.replace(/[^\x20-\x7e]/g, '')),
+        ),
+        { nil: undefined },
+      ),
+    }),
+  );
 
 function urlOf(request: MalformedRequest): string {
   let index = 0;
@@ -135,12 +212,18 @@ describe('malformed requests at scale', () => {
     await fc.assert(
       fc.asyncProperty(malformedRequest(), async (request) => {
         const method = request.body === undefined ? request.operation.method.toUpperCase() : 'POST';
-        const response = await fetch(urlOf(request), { method, headers: headersOf(request), ...(request.body === undefined ? {} : { body: request.body }) });
+        const response = await fetch(urlOf(request), {
+          method,
+          headers: headersOf(request),
+          ...(request.body === undefined ? {} : { body: request.body }),
+        });
         const text = await response.text();
         const where = `${method} ${request.operation.path} → ${response.status}: ${text.slice(0, 300)}`;
         if (response.status >= 500) throw new Error(`5xx: ${where}`);
-        const html = request.operation.htmlErrors.includes(response.status) || (response.headers.get('content-type') ?? '').startsWith('text/html');
-        if (response.status >= 400 && !html && !isContractError(JSON.parse(text))) throw new Error(`not the contract's error shape: ${where}`);
+        const html =
+          request.operation.htmlErrors.includes(response.status) || (response.headers.get('content-type') ?? '').startsWith('text/html');
+        if (response.status >= 400 && !html && !isContractError(JSON.parse(text)))
+          throw new Error(`not the contract's error shape: ${where}`);
       }),
       { numRuns: RUNS, seed: Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31) },
     );

@@ -18,10 +18,23 @@ let replica: RunningApi;
 beforeAll(async () => {
   service = await startTestService({
     worker: false,
-    env: { RATE_LIMIT_PER_SESSION_PER_MINUTE: String(PER_SESSION), RATE_LIMIT_SESSION_TOKENS_PER_MERCHANT_PER_MINUTE: String(PER_MERCHANT) },
+    env: {
+      RATE_LIMIT_PER_SESSION_PER_MINUTE: String(PER_SESSION),
+      RATE_LIMIT_SESSION_TOKENS_PER_MERCHANT_PER_MINUTE: String(PER_MERCHANT),
+    },
   });
   // A second API process on the same database, as a second replica behind a load balancer would be.
-  replica = await startApiServer({ config: service.config, sql: service.db.sql, temporal: service.temporal, logger: pino({ level: 'silent' }), registry: service.registry }, '127.0.0.1', 0);
+  replica = await startApiServer(
+    {
+      config: service.config,
+      sql: service.db.sql,
+      temporal: service.temporal,
+      logger: pino({ level: 'silent' }),
+      registry: service.registry,
+    },
+    '127.0.0.1',
+    0,
+  );
 });
 afterAll(async () => {
   await replica?.close();
@@ -31,7 +44,10 @@ afterAll(async () => {
 beforeEach(() => startOfFreshWindow(service.db.sql));
 
 async function checkout(merchant: TestMerchant): Promise<{ sessionId: string; token: string }> {
-  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id) });
+  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+    apiKey: merchant.testKey,
+    body: sessionRequest(merchant.merchant.id),
+  });
   expect(created.status).toBe(201);
   const url = new URL(created.body.data?.checkout_url_with_token as string);
   return { sessionId: created.body.data?.session_id as string, token: url.searchParams.get('token') as string };

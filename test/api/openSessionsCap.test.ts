@@ -13,7 +13,10 @@ beforeAll(async () => {
 afterAll(() => service?.stop());
 
 const create = (merchant: TestMerchant, apiKey: string, transactionId: string) =>
-  call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey, body: sessionRequest(merchant.merchant.id, { transaction_id: transactionId }) });
+  call(service.baseUrl, 'POST', '/checkout/sessions', {
+    apiKey,
+    body: sessionRequest(merchant.merchant.id, { transaction_id: transactionId }),
+  });
 
 const sessionCount = async (merchant: TestMerchant) => {
   const [row] = await service.db.sql<{ n: number }[]>`select count(*)::int as n from sessions where merchant_id = ${merchant.merchant.id}`;
@@ -28,7 +31,9 @@ describe('cap on open sessions', () => {
     const refused = await create(merchant, merchant.testKey, 'c');
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('60');
-    expect(refused.body).toEqual({ error: 'Too many open sessions: at most 2 test sessions may be open at once; wait for some to close or cancel them' });
+    expect(refused.body).toEqual({
+      error: 'Too many open sessions: at most 2 test sessions may be open at once; wait for some to close or cancel them',
+    });
     expect(await sessionCount(merchant)).toBe(2);
 
     // The same transaction_id again is a replay, not a new session: it is answered at the cap too.
@@ -42,9 +47,11 @@ describe('cap on open sessions', () => {
     await create(merchant, merchant.testKey, 'x');
     await create(merchant, merchant.testKey, 'y');
     expect((await create(merchant, merchant.testKey, 'z')).status).toBe(429);
-    await service.db.sql`update sessions set status = 'cancelled' where id = (select session_id from transactions where ext_transaction_id = 'x' and merchant_id = ${merchant.merchant.id})`;
+    await service.db
+      .sql`update sessions set status = 'cancelled' where id = (select session_id from transactions where ext_transaction_id = 'x' and merchant_id = ${merchant.merchant.id})`;
     expect((await create(merchant, merchant.testKey, 'z')).status).toBe(201);
-    await service.db.sql`update sessions set expires_at = now() - interval '1 minute' where id = (select session_id from transactions where ext_transaction_id = 'y' and merchant_id = ${merchant.merchant.id})`;
+    await service.db
+      .sql`update sessions set expires_at = now() - interval '1 minute' where id = (select session_id from transactions where ext_transaction_id = 'y' and merchant_id = ${merchant.merchant.id})`;
     expect((await create(merchant, merchant.testKey, 'w')).status).toBe(201);
   });
 

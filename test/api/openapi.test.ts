@@ -21,7 +21,13 @@ afterAll(() => service?.stop());
 
 /** Method + path of every route on the app's router (HEAD is Koa's automatic twin of GET). */
 function registeredRoutes(): string[] {
-  const deps: ApiDeps = { config: service.config, sql: service.db.sql, temporal: service.temporal, logger: pino({ level: 'silent' }), registry: service.registry };
+  const deps: ApiDeps = {
+    config: service.config,
+    sql: service.db.sql,
+    temporal: service.temporal,
+    logger: pino({ level: 'silent' }),
+    registry: service.registry,
+  };
   const app = createApp(deps);
   const dispatch = app.middleware.find((m) => (m as { router?: Router }).router) as { router: Router } | undefined;
   if (!dispatch) throw new Error('router middleware not found');
@@ -57,7 +63,11 @@ describe('GET /openapi.json', () => {
   it('uses the validation schemas themselves for bodies and parameters', async () => {
     const doc = await fetchDocument();
     const create = doc.paths['/checkout/sessions']?.post;
-    const body = create?.requestBody?.content['application/json'].schema as { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean };
+    const body = create?.requestBody?.content['application/json'].schema as {
+      properties: Record<string, unknown>;
+      required: string[];
+      additionalProperties: boolean;
+    };
     expect(Object.keys(body.properties)).toEqual(Object.keys(CreateSessionRequest.shape));
     expect(body.required).toEqual(['merchant_id', 'transaction_id', 'amount_usd', 'webhook_url']);
     expect(body.additionalProperties).toBe(false);
@@ -89,7 +99,10 @@ describe('GET /openapi.json', () => {
   it('wraps success payloads in data and points errors at the error schema', async () => {
     const doc = await fetchDocument();
     const tokens = doc.paths['/checkout/tokens']?.get;
-    const success = tokens?.responses['200']?.content?.['application/json']?.schema as { properties: Record<string, unknown>; required: string[] };
+    const success = tokens?.responses['200']?.content?.['application/json']?.schema as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
     expect(success.required).toEqual(['data']);
     expect(tokens?.responses['400']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Error' });
     expect(doc.components.schemas.Error).toMatchObject({ required: ['error'] });
@@ -109,11 +122,21 @@ describe('GET /openapi.json for client generators and fuzzers', () => {
     for (const [path, methods] of Object.entries(doc.paths)) {
       const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
       for (const [method, op] of Object.entries(methods)) {
-        expect(op.parameters.filter((p) => p.in === 'path').map((p) => p.name), `${method} ${path}`).toEqual(inPath);
+        expect(
+          op.parameters.filter((p) => p.in === 'path').map((p) => p.name),
+          `${method} ${path}`,
+        ).toEqual(inPath);
       }
     }
     const page = doc.paths['/checkout/{session_id}']?.get;
-    expect(page?.parameters).toEqual([expect.objectContaining({ name: 'session_id', in: 'path', required: true, schema: expect.objectContaining({ pattern: '^cs_[0-9A-HJKMNP-TV-Z]{26}$' }) })]);
+    expect(page?.parameters).toEqual([
+      expect.objectContaining({
+        name: 'session_id',
+        in: 'path',
+        required: true,
+        schema: expect.objectContaining({ pattern: '^cs_[0-9A-HJKMNP-TV-Z]{26}$' }),
+      }),
+    ]);
   });
 
   it('documents the HTML answers as text/html', async () => {
@@ -127,9 +150,19 @@ describe('GET /openapi.json for client generators and fuzzers', () => {
   it('makes the HTTP helper refuse a response the document does not describe', async () => {
     const text = JSON.stringify({ data: { tokens: [{ symbol: 'DAI' }] } });
     const headers = new Headers({ 'content-type': 'application/json' });
-    await expect(expectDocumentedResponse(service.baseUrl, 'GET', '/checkout/tokens', { status: 200, headers, text })).rejects.toThrow(/GET \/checkout\/tokens → 200/);
-    await expect(expectDocumentedResponse(service.baseUrl, 'GET', '/checkout/tokens', { status: 418, headers, text: '{"error":"teapot"}' })).rejects.toThrow(/status not documented/);
-    await expect(expectDocumentedResponse(service.baseUrl, 'POST', '/checkout/tokens', { status: 405, headers, text: '{"error":"Method not allowed"}' })).rejects.toThrow(/the Allow header/);
+    await expect(expectDocumentedResponse(service.baseUrl, 'GET', '/checkout/tokens', { status: 200, headers, text })).rejects.toThrow(
+      /GET \/checkout\/tokens → 200/,
+    );
+    await expect(
+      expectDocumentedResponse(service.baseUrl, 'GET', '/checkout/tokens', { status: 418, headers, text: '{"error":"teapot"}' }),
+    ).rejects.toThrow(/status not documented/);
+    await expect(
+      expectDocumentedResponse(service.baseUrl, 'POST', '/checkout/tokens', {
+        status: 405,
+        headers,
+        text: '{"error":"Method not allowed"}',
+      }),
+    ).rejects.toThrow(/the Allow header/);
   });
 });
 

@@ -40,8 +40,17 @@ describe('GET /checkout/quote', () => {
     expect(data.quote_id).toMatch(/^qt_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(Math.abs(Date.parse(data.expires_at) - Date.parse(data.created_at) - service.config.quoteTtlSeconds * 1000)).toBeLessThan(2000);
 
-    const [row] = await service.db.sql`select mode, token, chain, amount_usd_cents, token_base_units::text as units, decimals, session_id from quotes where id = ${data.quote_id}`;
-    expect(row).toEqual({ mode: 'test', token: 'USDC', chain: 'base', amount_usd_cents: 2550n, units: '25500000', decimals: 6, session_id: null });
+    const [row] = await service.db
+      .sql`select mode, token, chain, amount_usd_cents, token_base_units::text as units, decimals, session_id from quotes where id = ${data.quote_id}`;
+    expect(row).toEqual({
+      mode: 'test',
+      token: 'USDC',
+      chain: 'base',
+      amount_usd_cents: 2550n,
+      units: '25500000',
+      decimals: 6,
+      session_id: null,
+    });
   });
 
   it('uses 18 decimals on bsc and still answers 6-decimal token amounts', async () => {
@@ -54,7 +63,12 @@ describe('GET /checkout/quote', () => {
     expect(response.status).toBe(200);
     const data = QuoteResponse.parse(response.body.data);
     // 100 / 0.9998 = 100.020004000800…, rounded up at the 6th decimal.
-    expect(data).toMatchObject({ token_amount: '100.020005', token_amount_base_units: '100020005', rate: '0.9998', price_source: 'operator-configured LIVE_TOKEN_PRICES_USD' });
+    expect(data).toMatchObject({
+      token_amount: '100.020005',
+      token_amount_base_units: '100020005',
+      rate: '0.9998',
+      price_source: 'operator-configured LIVE_TOKEN_PRICES_USD',
+    });
     expect(Date.parse(data.expires_at) - Date.parse(data.created_at)).toBeGreaterThan(590_000);
   });
 
@@ -70,9 +84,16 @@ describe('GET /checkout/quote', () => {
     ['live', 'USDC', 'tron'],
     ['test', 'USDT', 'base'],
   ] as const)('refuses a pair %s keys cannot pay in (%s on %s), as select-payment does', async (mode, token, chain) => {
-    const response = await quote(`?amount_usd=10&token=${token}&chain=${chain}`, mode === 'live' ? pricedMerchant.liveKey : pricedMerchant.testKey, priced);
+    const response = await quote(
+      `?amount_usd=10&token=${token}&chain=${chain}`,
+      mode === 'live' ? pricedMerchant.liveKey : pricedMerchant.testKey,
+      priced,
+    );
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ error: 'Validation failed', details: { validation_errors: [`chain: ${token} on ${chain} is not available with ${mode} keys`] } });
+    expect(response.body).toEqual({
+      error: 'Validation failed',
+      details: { validation_errors: [`chain: ${token} on ${chain} is not available with ${mode} keys`] },
+    });
   });
 
   it.each([
@@ -91,7 +112,9 @@ describe('GET /checkout/quote', () => {
   });
 
   it('requires the API key', async () => {
-    const response = await call(service.baseUrl, 'GET', '/checkout/quote?amount_usd=5&token=USDC&chain=base', { headers: { 'x-service-user-type': 'checkout' } });
+    const response = await call(service.baseUrl, 'GET', '/checkout/quote?amount_usd=5&token=USDC&chain=base', {
+      headers: { 'x-service-user-type': 'checkout' },
+    });
     expect(response).toMatchObject({ status: 401, body: { error: 'Missing API key: send it in the x-api-key header' } });
   });
 });

@@ -17,7 +17,17 @@ let merchant: TestMerchant;
 beforeAll(async () => {
   service = await startTestService({ worker: false, env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
   // A second API process on the same database, as a second replica behind a load balancer would be.
-  replica = await startApiServer({ config: service.config, sql: service.db.sql, temporal: service.temporal, logger: pino({ level: 'silent' }), registry: service.registry }, '127.0.0.1', 0);
+  replica = await startApiServer(
+    {
+      config: service.config,
+      sql: service.db.sql,
+      temporal: service.temporal,
+      logger: pino({ level: 'silent' }),
+      registry: service.registry,
+    },
+    '127.0.0.1',
+    0,
+  );
 });
 afterAll(async () => {
   await replica?.close();
@@ -59,16 +69,24 @@ describe('rate limiting per API key', () => {
     for (let i = 0; i < LIMIT; i += 1) await read(service.baseUrl, merchant.testKey);
     const response = await call(service.baseUrl, 'POST', '/checkout/sessions', {
       apiKey: merchant.testKey,
-      body: { merchant_id: merchant.merchant.id, transaction_id: 'order-limited', amount_usd: 5, webhook_url: 'https://merchant.example/hook' },
+      body: {
+        merchant_id: merchant.merchant.id,
+        transaction_id: 'order-limited',
+        amount_usd: 5,
+        webhook_url: 'https://merchant.example/hook',
+      },
     });
     expect(response.status).toBe(429);
-    const [row] = await service.db.sql<{ count: number }[]>`select count(*)::int as count from transactions where ext_transaction_id = 'order-limited'`;
+    const [row] = await service.db.sql<
+      { count: number }[]
+    >`select count(*)::int as count from transactions where ext_transaction_id = 'order-limited'`;
     expect(row!.count).toBe(0);
   });
 
   it('shares one budget across API replicas', async () => {
     const statuses: number[] = [];
-    for (const baseUrl of [service.baseUrl, replica.url, service.baseUrl, replica.url]) statuses.push((await read(baseUrl, merchant.testKey)).status);
+    for (const baseUrl of [service.baseUrl, replica.url, service.baseUrl, replica.url])
+      statuses.push((await read(baseUrl, merchant.testKey)).status);
     expect(statuses).toEqual([404, 404, 404, 429]);
   });
 

@@ -20,7 +20,17 @@ let merchant: TestMerchant;
 
 beforeAll(async () => {
   service = await startTestService({ worker: false, env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
-  replica = await startApiServer({ config: service.config, sql: service.db.sql, temporal: service.temporal, logger: pino({ level: 'silent' }), registry: service.registry }, '127.0.0.1', 0);
+  replica = await startApiServer(
+    {
+      config: service.config,
+      sql: service.db.sql,
+      temporal: service.temporal,
+      logger: pino({ level: 'silent' }),
+      registry: service.registry,
+    },
+    '127.0.0.1',
+    0,
+  );
   merchant = await createTestMerchant(service.db.sql);
 });
 afterAll(async () => {
@@ -38,7 +48,9 @@ describe('rate limiting from leases across replicas', () => {
     // Eight clients at a time, spread over both replicas, until well past the limit.
     const client = async (index: number) => {
       for (let i = index; i < LIMIT + 40; i += 8) {
-        statuses.push((await call(bases[i % REPLICAS]!, 'GET', `/checkout/sessions/${newSessionId()}`, { apiKey: merchant.testKey })).status);
+        statuses.push(
+          (await call(bases[i % REPLICAS]!, 'GET', `/checkout/sessions/${newSessionId()}`, { apiKey: merchant.testKey })).status,
+        );
       }
     };
     await Promise.all(Array.from({ length: 8 }, (_, index) => client(index)));

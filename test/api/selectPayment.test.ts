@@ -16,13 +16,19 @@ let bob: TestMerchant;
 
 beforeAll(async () => {
   service = await startTestService();
-  alice = await createTestMerchant(service.db.sql, { name: 'Alice', supportedTokens: { USDC: ['base', 'solana', 'tron'], USDT: ['tron'] } });
+  alice = await createTestMerchant(service.db.sql, {
+    name: 'Alice',
+    supportedTokens: { USDC: ['base', 'solana', 'tron'], USDT: ['tron'] },
+  });
   bob = await createTestMerchant(service.db.sql, { name: 'Bob' });
 });
 afterAll(() => service?.stop());
 
 async function createSession(m: TestMerchant, apiKey = m.testKey): Promise<{ sessionId: string; token: string }> {
-  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey, body: sessionRequest(m.merchant.id, { amount_usd: 42.5 }) });
+  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+    apiKey,
+    body: sessionRequest(m.merchant.id, { amount_usd: 42.5 }),
+  });
   expect(created.status).toBe(201);
   const token = new URL(created.body.data?.checkout_url_with_token as string).searchParams.get('token') as string;
   return { sessionId: created.body.data?.session_id as string, token };
@@ -39,7 +45,10 @@ async function readStatus(sessionId: string): Promise<string> {
 describe('select-payment, happy path (needs the workflow side of selectPaymentUpdate)', () => {
   it('returns payment instructions to the merchant key and moves the session to awaiting_payment', async () => {
     const { sessionId } = await createSession(alice);
-    const response = await call(service.baseUrl, 'POST', PATH, { apiKey: alice.testKey, body: { session_id: sessionId, token: 'USDC', chain: 'base' } });
+    const response = await call(service.baseUrl, 'POST', PATH, {
+      apiKey: alice.testKey,
+      body: { session_id: sessionId, token: 'USDC', chain: 'base' },
+    });
     expect(response.status).toBe(200);
     const data = PaymentInstructions.parse(response.body.data);
     expect(data).toMatchObject({ token: 'USDC', chain: 'base', amount: '42.500000', decimals: 6, confirmations_required: 64 });
@@ -65,23 +74,34 @@ describe('select-payment, happy path (needs the workflow side of selectPaymentUp
 describe('select-payment refusals', () => {
   it("refuses a pair the merchant accepts but the key's network cannot take (USDT has no tron test-network contract), as unsupported", async () => {
     const { sessionId } = await createSession(alice);
-    const response = await call(service.baseUrl, 'POST', PATH, { apiKey: alice.testKey, body: { session_id: sessionId, token: 'USDT', chain: 'tron' } });
+    const response = await call(service.baseUrl, 'POST', PATH, {
+      apiKey: alice.testKey,
+      body: { session_id: sessionId, token: 'USDT', chain: 'tron' },
+    });
     expect(response.status).toBe(400);
-    expect(response.body.details?.validation_errors).toEqual(['chain: USDT on tron is not supported for this session; supported: USDC on base, solana']);
+    expect(response.body.details?.validation_errors).toEqual([
+      'chain: USDT on tron is not supported for this session; supported: USDC on base, solana',
+    ]);
     expect(await readStatus(sessionId)).toBe('pending');
   });
 
   it('answers 409 when the session closed (its workflow has ended with it)', async () => {
     const { sessionId } = await createSession(alice);
     await service.temporal.workflow.getHandle(sessionId).executeUpdate(cancelUpdate, { args: [{ reason: 'test', by: 'operator' }] });
-    const response = await call(service.baseUrl, 'POST', PATH, { apiKey: alice.testKey, body: { session_id: sessionId, token: 'USDC', chain: 'base' } });
+    const response = await call(service.baseUrl, 'POST', PATH, {
+      apiKey: alice.testKey,
+      body: { session_id: sessionId, token: 'USDC', chain: 'base' },
+    });
     expect(response.status).toBe(409);
     expect(response.body).toEqual({ error: `Session ${sessionId} is cancelled and no longer accepts changes` });
   });
 
   it('rejects a pair outside the session supported_tokens, naming it', async () => {
     const { sessionId } = await createSession(alice);
-    const response = await call(service.baseUrl, 'POST', PATH, { apiKey: alice.testKey, body: { session_id: sessionId, token: 'USDT', chain: 'ethereum' } });
+    const response = await call(service.baseUrl, 'POST', PATH, {
+      apiKey: alice.testKey,
+      body: { session_id: sessionId, token: 'USDT', chain: 'ethereum' },
+    });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       error: 'Validation failed',
@@ -92,7 +112,10 @@ describe('select-payment refusals', () => {
 
   it('refuses a pair the live network has no contract for as unsupported', async () => {
     const { sessionId } = await createSession(alice, alice.liveKey);
-    const response = await call(service.baseUrl, 'POST', PATH, { apiKey: alice.liveKey, body: { session_id: sessionId, token: 'USDC', chain: 'tron' } });
+    const response = await call(service.baseUrl, 'POST', PATH, {
+      apiKey: alice.liveKey,
+      body: { session_id: sessionId, token: 'USDC', chain: 'tron' },
+    });
     expect(response.status).toBe(400);
     expect(response.body.details?.validation_errors?.[0]).toMatch(/^chain: USDC on tron is not supported for this session/);
   });
@@ -100,7 +123,10 @@ describe('select-payment refusals', () => {
   it.each([
     [{}, ['session_id: Required', 'token: Required', 'chain: Required']],
     [{ session_id: 'cs_nope', token: 'USDC', chain: 'base' }, ['session_id: Must be a session id of the form cs_<ULID>']],
-    [{ session_id: 'cs_01ARZ3NDEKTSV4RRFFQ69G5FAV', token: 'DAI', chain: 'base' }, ["token: Invalid enum value. Expected 'USDC' | 'USDT', received 'DAI'"]],
+    [
+      { session_id: 'cs_01ARZ3NDEKTSV4RRFFQ69G5FAV', token: 'DAI', chain: 'base' },
+      ["token: Invalid enum value. Expected 'USDC' | 'USDT', received 'DAI'"],
+    ],
     [{ session_id: 'cs_01ARZ3NDEKTSV4RRFFQ69G5FAV', token: 'USDC', chain: 'base', amount: 1 }, ['amount: Unrecognized field']],
   ])('validates the body %j', async (body, errors) => {
     const response = await call(service.baseUrl, 'POST', PATH, { apiKey: alice.testKey, body });
@@ -109,7 +135,10 @@ describe('select-payment refusals', () => {
   });
 
   it('answers 404 for a session that does not exist', async () => {
-    const response = await call(service.baseUrl, 'POST', PATH, { apiKey: alice.testKey, body: { session_id: 'cs_01ARZ3NDEKTSV4RRFFQ69G5FAV', token: 'USDC', chain: 'base' } });
+    const response = await call(service.baseUrl, 'POST', PATH, {
+      apiKey: alice.testKey,
+      body: { session_id: 'cs_01ARZ3NDEKTSV4RRFFQ69G5FAV', token: 'USDC', chain: 'base' },
+    });
     expect(response).toMatchObject({ status: 404, body: { error: 'Session not found' } });
   });
 });
@@ -119,7 +148,10 @@ describe('select-payment credentials and isolation', () => {
     const { sessionId } = await createSession(alice);
     const body = { session_id: sessionId, token: 'USDC', chain: 'base' };
     const none = await call(service.baseUrl, 'POST', PATH, { headers: { 'x-service-user-type': 'checkout' }, body });
-    expect(none).toMatchObject({ status: 401, body: { error: 'Missing credentials: send the x-api-key header, or the session token as Authorization: Bearer or ?token=' } });
+    expect(none).toMatchObject({
+      status: 401,
+      body: { error: 'Missing credentials: send the x-api-key header, or the session token as Authorization: Bearer or ?token=' },
+    });
     const forged = await asPage(issueSessionToken(sessionId, 'another-secret-of-at-least-thirty-two-characters'), body);
     expect(forged).toMatchObject({ status: 401, body: { error: 'Invalid or expired session token' } });
     const noType = await call(service.baseUrl, 'POST', PATH, { headers: { 'x-api-key': alice.testKey }, body });
@@ -169,7 +201,10 @@ describe('select-payment without a worker', () => {
       const m = await createTestMerchant(idle.db.sql);
       const created = await call(idle.baseUrl, 'POST', '/checkout/sessions', { apiKey: m.testKey, body: sessionRequest(m.merchant.id) });
       const sessionId = created.body.data?.session_id as string;
-      const response = await call(idle.baseUrl, 'POST', PATH, { apiKey: m.testKey, body: { session_id: sessionId, token: 'USDC', chain: 'base' } });
+      const response = await call(idle.baseUrl, 'POST', PATH, {
+        apiKey: m.testKey,
+        body: { session_id: sessionId, token: 'USDC', chain: 'base' },
+      });
       expect(response).toMatchObject({ status: 503, body: { error: 'The session did not answer in time; retry the request' } });
       expect(response.headers.get('retry-after')).toBe('1');
     } finally {

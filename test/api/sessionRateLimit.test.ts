@@ -21,14 +21,19 @@ afterAll(() => service?.stop());
 beforeEach(() => startOfFreshWindow(service.db.sql));
 
 async function checkout(): Promise<{ sessionId: string; token: string }> {
-  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id) });
+  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+    apiKey: merchant.testKey,
+    body: sessionRequest(merchant.merchant.id),
+  });
   expect(created.status).toBe(201);
   const url = new URL(created.body.data?.checkout_url_with_token as string);
   return { sessionId: created.body.data?.session_id as string, token: url.searchParams.get('token') as string };
 }
 
 const asPage = (token: string) =>
-  call(service.baseUrl, 'GET', '/checkout/sessions/current', { headers: { authorization: `Bearer ${token}`, 'x-service-user-type': 'checkout' } });
+  call(service.baseUrl, 'GET', '/checkout/sessions/current', {
+    headers: { authorization: `Bearer ${token}`, 'x-service-user-type': 'checkout' },
+  });
 
 describe('rate limiting per checkout session', () => {
   it('answers the page with RateLimit headers, then 429 with Retry-After; other sessions and the API key are unaffected', async () => {
@@ -55,7 +60,9 @@ describe('rate limiting per checkout session', () => {
   it('a forged token is refused before it counts against anything', async () => {
     const { sessionId } = await checkout();
     for (let i = 0; i < LIMIT + 2; i += 1) expect((await asPage(`${sessionId}.forged`)).status).toBe(401);
-    const [row] = await service.db.sql<{ n: number }[]>`select count(*)::int as n from session_rate_limit_windows where session_id = ${sessionId}`;
+    const [row] = await service.db.sql<
+      { n: number }[]
+    >`select count(*)::int as n from session_rate_limit_windows where session_id = ${sessionId}`;
     expect(row?.n).toBe(0);
   });
 });

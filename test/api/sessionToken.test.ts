@@ -17,7 +17,10 @@ beforeAll(async () => {
   service = await startTestService({ worker: false });
   merchant = await createTestMerchant(service.db.sql);
   await createBankAccount(service.db.sql, merchant.merchant.id, 'EUR');
-  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id) });
+  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+    apiKey: merchant.testKey,
+    body: sessionRequest(merchant.merchant.id),
+  });
   sessionId = created.body.data?.session_id as string;
   token = new URL(created.body.data?.checkout_url_with_token as string).searchParams.get('token') as string;
 });
@@ -39,11 +42,16 @@ describe('session-token endpoints', () => {
     for (const path of byToken) {
       const answered = await get(path, { authorization: `Bearer ${token}`, 'x-service-user-type': 'checkout' });
       expect([answered.status, answered.headers.get('cache-control')], path).toEqual([200, 'no-store']);
-      expect((await get(path, { authorization: 'Bearer forged', 'x-service-user-type': 'checkout' })).headers.get('cache-control'), path).toBe('no-store');
+      expect(
+        (await get(path, { authorization: 'Bearer forged', 'x-service-user-type': 'checkout' })).headers.get('cache-control'),
+        path,
+      ).toBe('no-store');
     }
     const byKey = await call(service.baseUrl, 'GET', `/checkout/sessions/${sessionId}`, { apiKey: merchant.testKey });
     expect([byKey.status, byKey.headers.get('cache-control')]).toEqual([200, 'no-store']);
-    expect((await call(service.baseUrl, 'GET', '/checkout/tokens', { apiKey: merchant.testKey })).headers.get('cache-control')).toBe('no-store');
+    expect((await call(service.baseUrl, 'GET', '/checkout/tokens', { apiKey: merchant.testKey })).headers.get('cache-control')).toBe(
+      'no-store',
+    );
   });
 
   it('answer 401 Missing session token without one, even with an API key', async () => {
@@ -64,7 +72,10 @@ describe('session-token endpoints', () => {
 
   it('answer 401 when the user-type header is missing and 403 when it is not checkout', async () => {
     for (const path of ENDPOINTS) {
-      expect(await get(path, { authorization: `Bearer ${token}` })).toMatchObject({ status: 401, body: { error: 'Missing x-service-user-type header' } });
+      expect(await get(path, { authorization: `Bearer ${token}` })).toMatchObject({
+        status: 401,
+        body: { error: 'Missing x-service-user-type header' },
+      });
       expect(await get(path, { authorization: `Bearer ${token}`, 'x-service-user-type': 'merchant' })).toMatchObject({
         status: 403,
         body: { error: 'x-service-user-type must be checkout' },
@@ -92,7 +103,10 @@ describe('session-token endpoints', () => {
   });
 
   it('answer 401 Invalid or expired session token once the session has expired', async () => {
-    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id) });
+    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+      apiKey: merchant.testKey,
+      body: sessionRequest(merchant.merchant.id),
+    });
     const expiring = created.body.data?.session_id as string;
     const expiringToken = issueSessionToken(expiring, service.config.sessionTokenSecret!);
     const headers = { authorization: `Bearer ${expiringToken}`, 'x-service-user-type': 'checkout' };
@@ -109,7 +123,10 @@ describe('session-token endpoints', () => {
   });
 
   it('never reads the session from the path', async () => {
-    const response = await get(`/checkout/sessions/${sessionId}/bank-details`, { authorization: `Bearer ${token}`, 'x-service-user-type': 'checkout' });
+    const response = await get(`/checkout/sessions/${sessionId}/bank-details`, {
+      authorization: `Bearer ${token}`,
+      'x-service-user-type': 'checkout',
+    });
     expect(response.status).toBe(404);
   });
 });

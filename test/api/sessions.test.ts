@@ -72,7 +72,8 @@ describe('create → get session → get transaction', () => {
       metadata: { cart: 'c-77', items: 3 },
     });
 
-    const [{ id: transactionId }] = (await service.db.sql`select id from transactions where session_id = ${data.session_id}`) as unknown as [{ id: string }];
+    const [{ id: transactionId }] = (await service.db
+      .sql`select id from transactions where session_id = ${data.session_id}`) as unknown as [{ id: string }];
     expect(transactionId).toMatch(ULID);
     const expectedTransaction = {
       transaction_id: transactionId,
@@ -88,7 +89,9 @@ describe('create → get session → get transaction', () => {
     expect(byId.status).toBe(200);
     expect(Transaction.parse(byId.body.data)).toEqual(expectedTransaction);
 
-    const byExt = await call(service.baseUrl, 'GET', '/checkout/transactions/order-1001?by_ext_transaction_id=true', { apiKey: merchant.testKey });
+    const byExt = await call(service.baseUrl, 'GET', '/checkout/transactions/order-1001?by_ext_transaction_id=true', {
+      apiKey: merchant.testKey,
+    });
     expect(byExt.status).toBe(200);
     expect(Transaction.parse(byExt.body.data)).toEqual(expectedTransaction);
 
@@ -98,7 +101,10 @@ describe('create → get session → get transaction', () => {
   });
 
   it('omits merchant_currency and merchant_amount when they were not given and returns {} metadata', async () => {
-    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id) });
+    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+      apiKey: merchant.testKey,
+      body: sessionRequest(merchant.merchant.id),
+    });
     const got = await call(service.baseUrl, 'GET', `/checkout/sessions/${created.body.data?.session_id}`, { apiKey: merchant.testKey });
     const session = CheckoutSession.parse(got.body.data);
     expect(session).not.toHaveProperty('merchant_currency');
@@ -109,17 +115,24 @@ describe('create → get session → get transaction', () => {
   it('answers a repeated identical request with the same session, and a different one with 409', async () => {
     const body = sessionRequest(merchant.merchant.id, { transaction_id: 'order-2002', metadata: { a: '1', b: '2' } });
     const first = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body });
-    const again = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: { ...body, metadata: { b: '2', a: '1' } } });
+    const again = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+      apiKey: merchant.testKey,
+      body: { ...body, metadata: { b: '2', a: '1' } },
+    });
     expect(first.status).toBe(201);
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.data).toEqual(first.body.data);
 
-    const differs = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: { ...body, amount_usd: 1 } });
+    const differs = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+      apiKey: merchant.testKey,
+      body: { ...body, amount_usd: 1 },
+    });
     expect(differs.status).toBe(409);
     expect(differs.body).toEqual({ error: 'A session for transaction_id order-2002 already exists with different amount_usd' });
 
-    const [{ count }] = (await service.db.sql`select count(*)::int as count from transactions where ext_transaction_id = 'order-2002'`) as unknown as [{ count: number }];
+    const [{ count }] = (await service.db
+      .sql`select count(*)::int as count from transactions where ext_transaction_id = 'order-2002'`) as unknown as [{ count: number }];
     expect(count).toBe(1);
   });
 
@@ -131,7 +144,10 @@ describe('create → get session → get transaction', () => {
     const ids = new Set(results.map((r) => r.body.data?.session_id));
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 201]);
     expect(ids.size).toBe(1);
-    const [{ count }] = (await service.db.sql`select count(*)::int as count from sessions where merchant_id = ${merchant.merchant.id} and id = ${[...ids][0] as string}`) as unknown as [{ count: number }];
+    const [{ count }] = (await service.db
+      .sql`select count(*)::int as count from sessions where merchant_id = ${merchant.merchant.id} and id = ${[...ids][0] as string}`) as unknown as [
+      { count: number },
+    ];
     expect(count).toBe(1);
   });
 
@@ -163,6 +179,8 @@ describe('create → get session → get transaction', () => {
     const response = await call(service.baseUrl, 'GET', '/checkout/sessions/cs_01ARZ3NDEKTSV4RRFFQ69G5FAV', { apiKey: merchant.testKey });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ error: 'Session not found' });
-    await expect(service.temporal.workflow.getHandle('cs_01ARZ3NDEKTSV4RRFFQ69G5FAV').describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    await expect(service.temporal.workflow.getHandle('cs_01ARZ3NDEKTSV4RRFFQ69G5FAV').describe()).rejects.toBeInstanceOf(
+      WorkflowNotFoundError,
+    );
   });
 });

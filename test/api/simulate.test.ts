@@ -39,7 +39,10 @@ describe('simulate', () => {
   });
 
   it('answers 409 once the session workflow has finished', async () => {
-    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: alice.testKey, body: sessionRequest(alice.merchant.id) });
+    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+      apiKey: alice.testKey,
+      body: sessionRequest(alice.merchant.id),
+    });
     const sessionId = created.body.data?.session_id as string;
     await service.temporal.workflow.getHandle(sessionId).terminate('test: workflow finished');
     const response = await simulate(sessionId, { status: 'completed' });
@@ -89,7 +92,10 @@ describe('simulate', () => {
 
   it('requires the API key and user-type headers', async () => {
     const path = `/checkout/sessions/${testSession}/simulate`;
-    const noKey = await call(service.baseUrl, 'POST', path, { headers: { 'x-service-user-type': 'checkout' }, body: { status: 'completed' } });
+    const noKey = await call(service.baseUrl, 'POST', path, {
+      headers: { 'x-service-user-type': 'checkout' },
+      body: { status: 'completed' },
+    });
     expect(noKey).toMatchObject({ status: 401, body: { error: 'Missing API key: send it in the x-api-key header' } });
     const noType = await call(service.baseUrl, 'POST', path, { headers: { 'x-api-key': alice.testKey }, body: { status: 'completed' } });
     expect(noType).toMatchObject({ status: 401, body: { error: 'Missing x-service-user-type header' } });

@@ -16,7 +16,9 @@ beforeAll(async () => {
 afterAll(() => service?.stop());
 
 const pairsOf = (set: TokenChainSet): [TokenSymbol, Chain][] =>
-  Object.entries(set.tokens).flatMap(([token, entry]) => (entry?.chain ?? []).map((chain) => [token as TokenSymbol, chain] as [TokenSymbol, Chain]));
+  Object.entries(set.tokens).flatMap(([token, entry]) =>
+    (entry?.chain ?? []).map((chain) => [token as TokenSymbol, chain] as [TokenSymbol, Chain]),
+  );
 
 async function createSession(apiKey: string): Promise<{ sessionId: string; token: string }> {
   const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey, body: sessionRequest(merchant.merchant.id) });
@@ -31,13 +33,20 @@ describe('supported_tokens of a test-key session', () => {
     const got = await call(service.baseUrl, 'GET', `/checkout/sessions/${sessionId}`, { apiKey: merchant.testKey });
     const supported = got.body.data?.supported_tokens as TokenChainSet;
     const unsupported = got.body.data?.unsupported_tokens as TokenChainSet;
-    expect(pairsOf(unsupported)).toEqual(expect.arrayContaining([['USDC', 'tron'], ['USDT', 'solana']]));
+    expect(pairsOf(unsupported)).toEqual(
+      expect.arrayContaining([
+        ['USDC', 'tron'],
+        ['USDT', 'solana'],
+      ]),
+    );
     expect(pairsOf(supported)).not.toContainEqual(['USDC', 'tron']);
     expect(pairsOf(supported)).not.toContainEqual(['USDT', 'solana']);
     expect(pairsOf(supported)).toContainEqual(['USDC', 'base']);
     expect(pairsOf(supported).length + pairsOf(unsupported).length).toBe(16);
 
-    const page = await call(service.baseUrl, 'GET', '/checkout/sessions/current', { headers: { authorization: `Bearer ${token}`, 'x-service-user-type': 'checkout' } });
+    const page = await call(service.baseUrl, 'GET', '/checkout/sessions/current', {
+      headers: { authorization: `Bearer ${token}`, 'x-service-user-type': 'checkout' },
+    });
     expect(page.body.data?.supported_tokens).toEqual(supported);
   });
 
@@ -45,7 +54,10 @@ describe('supported_tokens of a test-key session', () => {
     const { sessionId } = await createSession(merchant.testKey);
     const got = await call(service.baseUrl, 'GET', `/checkout/sessions/${sessionId}`, { apiKey: merchant.testKey });
     const select = (token: TokenSymbol, chain: Chain) =>
-      call(service.baseUrl, 'POST', '/checkout/sessions/select-payment', { apiKey: merchant.testKey, body: { session_id: sessionId, token, chain } });
+      call(service.baseUrl, 'POST', '/checkout/sessions/select-payment', {
+        apiKey: merchant.testKey,
+        body: { session_id: sessionId, token, chain },
+      });
     for (const [token, chain] of pairsOf(got.body.data?.supported_tokens as TokenChainSet)) {
       const response = await select(token, chain);
       expect(response.status, `${token} on ${chain}: ${JSON.stringify(response.body)}`).toBe(200);
@@ -53,7 +65,9 @@ describe('supported_tokens of a test-key session', () => {
     for (const [token, chain] of pairsOf(got.body.data?.unsupported_tokens as TokenChainSet)) {
       const response = await select(token, chain);
       expect(response.status, `${token} on ${chain}`).toBe(400);
-      expect(response.body.details?.validation_errors?.[0]).toMatch(new RegExp(`^chain: ${token} on ${chain} is not supported for this session`));
+      expect(response.body.details?.validation_errors?.[0]).toMatch(
+        new RegExp(`^chain: ${token} on ${chain} is not supported for this session`),
+      );
     }
   });
 });

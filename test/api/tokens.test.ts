@@ -43,13 +43,23 @@ describe('GET /checkout/tokens', () => {
   it('matches the documented chain figures for a few chains', async () => {
     const { tokens } = TokenListResponse.parse((await list('?token=USDC')).body.data);
     const byChain = Object.fromEntries(tokens.map((t) => [t.chain, t]));
-    expect(byChain.ethereum).toMatchObject({ chain_id: '0x1', confirmations_required: 12, average_block_time_seconds: 12, estimated_finality_seconds: 150 });
+    expect(byChain.ethereum).toMatchObject({
+      chain_id: '0x1',
+      confirmations_required: 12,
+      average_block_time_seconds: 12,
+      estimated_finality_seconds: 150,
+    });
     expect(byChain.polygon).toMatchObject({ chain_id: '0x89', confirmations_required: 128, estimated_finality_seconds: 270 });
     expect(byChain.arbitrum).toMatchObject({ chain_id: '0xa4b1', average_block_time_seconds: 0.25, estimated_finality_seconds: 16 });
     expect(byChain.solana).toMatchObject({ chain_id: null, confirmations_required: 32, average_block_time_seconds: 0.4 });
     expect(byChain.tron).toMatchObject({ chain_id: null, confirmations_required: 19 });
     expect(byChain.bsc?.mainnet).toMatchObject({ decimals: 18, canonical: false });
-    expect(byChain.solana?.mainnet).toEqual({ address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', decimals: 6, canonical: true, note: null });
+    expect(byChain.solana?.mainnet).toEqual({
+      address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+      decimals: 6,
+      canonical: true,
+      note: null,
+    });
   });
 
   it('shows USDC on tron honestly as unavailable on mainnet', async () => {
@@ -90,7 +100,9 @@ describe('GET /checkout/tokens', () => {
     ['?token=usdc', ["token: Invalid enum value. Expected 'USDC' | 'USDT', received 'usdc'"]],
     [
       '?chain=avalanche',
-      ["chain: Invalid enum value. Expected 'ethereum' | 'polygon' | 'arbitrum' | 'optimism' | 'base' | 'bsc' | 'solana' | 'tron', received 'avalanche'"],
+      [
+        "chain: Invalid enum value. Expected 'ethereum' | 'polygon' | 'arbitrum' | 'optimism' | 'base' | 'bsc' | 'solana' | 'tron', received 'avalanche'",
+      ],
     ],
     ['?network=mainnet', ['network: Unrecognized field']],
   ])('rejects %s with a validation error, not an empty list', async (query, errors) => {

@@ -61,7 +61,10 @@ describe('create-session validation', () => {
 
   it('rejects a body that is not an object', async () => {
     const response = await create([1, 2]);
-    expect(response.body).toEqual({ error: 'Validation failed', details: { validation_errors: ['body: Expected object, received array'] } });
+    expect(response.body).toEqual({
+      error: 'Validation failed',
+      details: { validation_errors: ['body: Expected object, received array'] },
+    });
   });
 
   it('rejects a missing body', async () => {
@@ -77,7 +80,9 @@ describe('create-session validation', () => {
   });
 
   it('answers an oversized body with 413 before reading it', async () => {
-    const huge = JSON.stringify(sessionRequest(merchant.merchant.id, { metadata: { blob: 'x'.repeat(500) }, padding: 'y'.repeat(service.config.maxBodyBytes) }));
+    const huge = JSON.stringify(
+      sessionRequest(merchant.merchant.id, { metadata: { blob: 'x'.repeat(500) }, padding: 'y'.repeat(service.config.maxBodyBytes) }),
+    );
     const response = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, rawBody: huge });
     expect(response.status).toBe(413);
     expect(response.body).toEqual({ error: `Request body exceeds ${service.config.maxBodyBytes} bytes` });
@@ -93,7 +98,10 @@ describe('create-session validation', () => {
   });
 
   it('checks credentials before the body, so an unauthenticated caller learns nothing about validation', async () => {
-    const response = await call(service.baseUrl, 'POST', '/checkout/sessions', { headers: { 'x-service-user-type': 'checkout' }, rawBody: '{bad' });
+    const response = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+      headers: { 'x-service-user-type': 'checkout' },
+      rawBody: '{bad',
+    });
     expect(response.status).toBe(400);
     const clean = await call(service.baseUrl, 'POST', '/checkout/sessions', { headers: { 'x-service-user-type': 'checkout' }, body: {} });
     expect(clean.status).toBe(401);
@@ -104,8 +112,16 @@ describe('request bodies the server could not walk or the database could not sto
   it.each([
     ['nested 5,000 levels deep', `${'{"n":'.repeat(5_000)}"leaf"${'}'.repeat(5_000)}`, 'Request body is nested deeper than 16 levels'],
     ['with NUL in a metadata value', '{"note":"a\\u0000b"}', 'Request body contains a NUL character or an unpaired UTF-16 surrogate'],
-    ['with an unpaired surrogate in a metadata key', '{"\\ud800":"x"}', 'Request body contains a NUL character or an unpaired UTF-16 surrogate'],
-    ['with 5,000 array elements', `[${Array.from({ length: 5_000 }, () => 1).join(',')}]`, 'Request body has more than 1000 keys and array elements'],
+    [
+      'with an unpaired surrogate in a metadata key',
+      '{"\\ud800":"x"}',
+      'Request body contains a NUL character or an unpaired UTF-16 surrogate',
+    ],
+    [
+      'with 5,000 array elements',
+      `[${Array.from({ length: 5_000 }, () => 1).join(',')}]`,
+      'Request body has more than 1000 keys and array elements',
+    ],
   ])('answers 400 to a body %s, and creates nothing', async (_name, metadataJson, message) => {
     const rawBody = JSON.stringify(sessionRequest(merchant.merchant.id)).replace(/}$/, `,"metadata":${metadataJson}}`);
     // With an Idempotency-Key, whose request hash walks the whole body.
@@ -124,9 +140,13 @@ describe('reads and routing', () => {
   });
 
   it('rejects a malformed by_ext_transaction_id flag', async () => {
-    const response = await call(service.baseUrl, 'GET', '/checkout/transactions/abc?by_ext_transaction_id=yes', { apiKey: merchant.testKey });
+    const response = await call(service.baseUrl, 'GET', '/checkout/transactions/abc?by_ext_transaction_id=yes', {
+      apiKey: merchant.testKey,
+    });
     expect(response.status).toBe(400);
-    expect(response.body.details?.validation_errors).toEqual(["by_ext_transaction_id: Invalid enum value. Expected 'true' | 'false', received 'yes'"]);
+    expect(response.body.details?.validation_errors).toEqual([
+      "by_ext_transaction_id: Invalid enum value. Expected 'true' | 'false', received 'yes'",
+    ]);
   });
 
   it('answers unknown paths with 404 and wrong methods with 405, in the error shape', async () => {

@@ -12,6 +12,8 @@ describe('BENCH_SCALE_SESSIONS', () => {
   });
 
   it.each(['99', '0', '-300', '2500.5', 'many', '01000', '1000000'])('refuses %s', (value) => {
-    expect(() => scaleSessionCount({ BENCH_SCALE_SESSIONS: value })).toThrow(`BENCH_SCALE_SESSIONS must be a whole number from 100 to 999999, got "${value}"`);
+    expect(() => scaleSessionCount({ BENCH_SCALE_SESSIONS: value })).toThrow(
+      `BENCH_SCALE_SESSIONS must be a whole number from 100 to 999999, got "${value}"`,
+    );
   });
 });

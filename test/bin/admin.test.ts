@@ -37,8 +37,11 @@ afterAll(() => service?.stop());
 
 describe('checkout-admin retention purge', () => {
   it('deletes what is past its age now and says how much per table', async () => {
-    const [key] = await service.db.sql<{ id: string }[]>`select id from api_keys where merchant_id = ${merchant.merchant.id} order by id limit 1`;
-    await service.db.sql`insert into rate_limit_windows (api_key_id, window_start, request_count) values (${key!.id}, now() - interval '3 days', 1)`;
+    const [key] = await service.db.sql<
+      { id: string }[]
+    >`select id from api_keys where merchant_id = ${merchant.merchant.id} order by id limit 1`;
+    await service.db
+      .sql`insert into rate_limit_windows (api_key_id, window_start, request_count) values (${key!.id}, now() - interval '3 days', 1)`;
     const purged = await admin(['retention', 'purge', '--json']);
     expect(purged.code).toBe(0);
     expect(JSON.parse(purged.stdout)).toMatchObject({ deleted: { rateLimitWindows: 1, quotes: 0 } });
@@ -50,7 +53,26 @@ describe('checkout-admin: help and errors', () => {
   it('prints help for the tool, a group and every command', async () => {
     const overview = await admin(['--help']);
     expect(overview.code).toBe(0);
-    for (const line of ['merchant create', 'key allow-ips', 'webhook-secret rotate', 'bank mark-received', 'webhooks redeliver', 'session cancel', 'user invite', 'retention purge', 'audit list', 'settlement list', 'settlement show', 'settlement retry', 'sweep list', 'sweep run', 'treasury status', 'treasury record-funding', 'ledger reconcile']) expect(overview.stdout).toContain(line);
+    for (const line of [
+      'merchant create',
+      'key allow-ips',
+      'webhook-secret rotate',
+      'bank mark-received',
+      'webhooks redeliver',
+      'session cancel',
+      'user invite',
+      'retention purge',
+      'audit list',
+      'settlement list',
+      'settlement show',
+      'settlement retry',
+      'sweep list',
+      'sweep run',
+      'treasury status',
+      'treasury record-funding',
+      'ledger reconcile',
+    ])
+      expect(overview.stdout).toContain(line);
     const listed = [...overview.stdout.matchAll(/^ {2}([a-z-]+ [a-z-]+) {2,}/gm)].map((m) => m[1]);
     expect(listed).toEqual(GROUPS.flatMap((group) => group.commands.map((command) => `${group.name} ${command.name}`)));
     const groupHelp = await admin(['sweep', '--help']);
@@ -58,7 +80,12 @@ describe('checkout-admin: help and errors', () => {
     expect(groupHelp.stdout).toContain('usage: checkout-admin sweep <command>');
     const oneCommand = await admin(['sweep', 'list', '--help']);
     expect(oneCommand.code).toBe(0);
-    expect(oneCommand.stdout).toBe(`${commandHelp(GROUPS.find((g) => g.name === 'sweep')!, GROUPS.find((g) => g.name === 'sweep')!.commands.find((c) => c.name === 'list')!)}\n`);
+    expect(oneCommand.stdout).toBe(
+      `${commandHelp(
+        GROUPS.find((g) => g.name === 'sweep')!,
+        GROUPS.find((g) => g.name === 'sweep')!.commands.find((c) => c.name === 'list')!,
+      )}\n`,
+    );
     // Every other command's help, rendered as that process rendered this one: a process each would take minutes on a loaded machine.
     for (const group of GROUPS) {
       for (const command of group.commands) {
@@ -74,7 +101,11 @@ describe('checkout-admin: help and errors', () => {
     expectOneLineError(await admin(['nope']), 2, /^error: unknown command group nope/);
     expectOneLineError(await admin(['key', 'nope']), 2, /^error: unknown command key nope/);
     expectOneLineError(await admin(['key', 'create', '--bogus']), 2, /^error: Unknown option '--bogus'/);
-    expectOneLineError(await admin(['key', 'create', '--merchant', 'm1', '--mode', 'prod']), 2, /^error: --merchant: Must be a merchant id .*; --mode: Invalid enum value/);
+    expectOneLineError(
+      await admin(['key', 'create', '--merchant', 'm1', '--mode', 'prod']),
+      2,
+      /^error: --merchant: Must be a merchant id .*; --mode: Invalid enum value/,
+    );
     const asJson = await admin(['key', 'create', '--mode', 'test', '--json']);
     expect(asJson.code).toBe(2);
     expect(JSON.parse(asJson.stderr)).toEqual({ error: '--merchant: Required' });
@@ -83,15 +114,33 @@ describe('checkout-admin: help and errors', () => {
   it('names a missing DATABASE_URL in one line', async () => {
     // A DATA_DIR where no npm start runs: one running in this checkout would be found instead (bin/devState.ts).
     const dataDir = join(tmpdir(), `no-npm-start-${ulid()}`);
-    expectOneLineError(await admin(['key', 'list', '--merchant', merchant.merchant.id], { DATABASE_URL: '', DATA_DIR: dataDir }), 1, /DATABASE_URL: Required/);
+    expectOneLineError(
+      await admin(['key', 'list', '--merchant', merchant.merchant.id], { DATABASE_URL: '', DATA_DIR: dataDir }),
+      1,
+      /DATABASE_URL: Required/,
+    );
   });
 });
 
 describe('checkout-admin merchant create', () => {
   it('creates a merchant with every setting, warning about pairs live sessions cannot use', async () => {
-    const run = await admin(
-      ['merchant', 'create', '--name', 'Acme', '--settlement-wallet', WALLET, '--tolerance-bps', '25', '--tolerance-min-cents', '5', '--session-lifetime-minutes', '30', '--tokens', 'USDC:base,solana,tron;USDT:tron', '--json'],
-    );
+    const run = await admin([
+      'merchant',
+      'create',
+      '--name',
+      'Acme',
+      '--settlement-wallet',
+      WALLET,
+      '--tolerance-bps',
+      '25',
+      '--tolerance-min-cents',
+      '5',
+      '--session-lifetime-minutes',
+      '30',
+      '--tokens',
+      'USDC:base,solana,tron;USDT:tron',
+      '--json',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr.trim()).toBe('warning: USDC on tron has no mainnet contract: live sessions cannot be paid with it');
     const out = JSON.parse(run.stdout) as { merchant_id: string; warnings: string[] };
@@ -104,7 +153,9 @@ describe('checkout-admin merchant create', () => {
       supported_tokens: { USDC: ['base', 'solana', 'tron'], USDT: ['tron'] },
     });
     expect(out.warnings).toHaveLength(1);
-    const [row] = await service.db.sql<{ settlement_wallet: string; tolerance_bps: number; tolerance_min_cents: bigint; session_lifetime_seconds: number }[]>`
+    const [row] = await service.db.sql<
+      { settlement_wallet: string; tolerance_bps: number; tolerance_min_cents: bigint; session_lifetime_seconds: number }[]
+    >`
       select settlement_wallet, tolerance_bps, tolerance_min_cents, session_lifetime_seconds from merchants where id = ${out.merchant_id}`;
     expect(row).toEqual({ settlement_wallet: WALLET, tolerance_bps: 25, tolerance_min_cents: 5n, session_lifetime_seconds: 1800 });
   });
@@ -116,17 +167,27 @@ describe('checkout-admin merchant create', () => {
     expect(run.stdout).toMatch(/^merchant mer_[0-9A-Z]{26} created/);
     expect(run.stdout).toContain('50 bps, at least 1 cent(s)');
     expect(run.stdout).toContain('60 minutes');
-    expect(run.stdout).toContain('USDC:ethereum,polygon,arbitrum,optimism,base,bsc,solana;USDT:ethereum,polygon,arbitrum,optimism,base,bsc,solana,tron');
+    expect(run.stdout).toContain(
+      'USDC:ethereum,polygon,arbitrum,optimism,base,bsc,solana;USDT:ethereum,polygon,arbitrum,optimism,base,bsc,solana,tron',
+    );
   });
 
   it('refuses a settlement wallet that is not a Solana address, and malformed token lists', async () => {
-    expectOneLineError(await admin(['merchant', 'create', '--name', 'X', '--settlement-wallet', '0x52908400098527886E0F7030069857D2E4169EE7']), 2, /--settlement-wallet: Must be a Solana address/);
+    expectOneLineError(
+      await admin(['merchant', 'create', '--name', 'X', '--settlement-wallet', '0x52908400098527886E0F7030069857D2E4169EE7']),
+      2,
+      /--settlement-wallet: Must be a Solana address/,
+    );
     expectOneLineError(
       await admin(['merchant', 'create', '--name', 'X', '--settlement-wallet', WALLET, '--tokens', 'USDC:base,moon;DAI:ethereum']),
       2,
       /unknown chain moon .*unknown token DAI/,
     );
-    expectOneLineError(await admin(['merchant', 'create', '--name', 'X', '--settlement-wallet', WALLET, '--tolerance-bps', '1e3']), 2, /--tolerance-bps: Must be a whole number/);
+    expectOneLineError(
+      await admin(['merchant', 'create', '--name', 'X', '--settlement-wallet', WALLET, '--tolerance-bps', '1e3']),
+      2,
+      /--tolerance-bps: Must be a whole number/,
+    );
   });
 });
 
@@ -139,7 +200,9 @@ describe('checkout-admin key', () => {
     expect(raw).toBeDefined();
     expect(run.stdout.split(raw!)).toHaveLength(2);
     const keyId = /API key (key_[0-9A-Z]{26})/.exec(run.stdout)?.[1];
-    const [row] = await service.db.sql<{ key_hash: Buffer; record: string }[]>`select key_hash, row_to_json(k)::text as record from api_keys k where id = ${keyId!}`;
+    const [row] = await service.db.sql<
+      { key_hash: Buffer; record: string }[]
+    >`select key_hash, row_to_json(k)::text as record from api_keys k where id = ${keyId!}`;
     expect(row!.key_hash.equals(createHash('sha256').update(raw!).digest())).toBe(true);
     expect(row!.record).not.toContain(raw!.slice(8));
     expect((await readUnknownSession(raw!)).status).toBe(404);
@@ -157,7 +220,11 @@ describe('checkout-admin key', () => {
       expect(Object.keys(key).sort()).toEqual(['allowed_ips', 'created_at', 'key', 'key_id', 'label', 'merchant_id', 'mode', 'revoked_at']);
       expect(key.key).toMatch(/^mk_(test|live)_….{4}$/);
     }
-    expectOneLineError(await admin(['key', 'list', '--merchant', 'mer_01ARZ3NDEKTSV4RRFFQ69G5FAV']), 1, /merchant mer_01ARZ3NDEKTSV4RRFFQ69G5FAV does not exist/);
+    expectOneLineError(
+      await admin(['key', 'list', '--merchant', 'mer_01ARZ3NDEKTSV4RRFFQ69G5FAV']),
+      1,
+      /merchant mer_01ARZ3NDEKTSV4RRFFQ69G5FAV does not exist/,
+    );
   });
 
   it('revokes a key: the API refuses it from then on; revoking again changes nothing', async () => {
@@ -193,8 +260,16 @@ describe('checkout-admin key', () => {
     const [row] = await service.db.sql<{ allowed_ips: string[] | null }[]>`select allowed_ips from api_keys where id = ${keyId}`;
     expect(row!.allowed_ips).toBeNull();
 
-    expectOneLineError(await admin(['key', 'allow-ips', '--key', keyId, '--ips', '10.0.0.0/33,example.com']), 2, /not an IP address or CIDR range: 10.0.0.0\/33, example.com/);
-    expectOneLineError(await admin(['key', 'allow-ips', '--key', keyId, '--ips', '10.0.0.1', '--clear']), 2, /exactly one of --ips and --clear/);
+    expectOneLineError(
+      await admin(['key', 'allow-ips', '--key', keyId, '--ips', '10.0.0.0/33,example.com']),
+      2,
+      /not an IP address or CIDR range: 10.0.0.0\/33, example.com/,
+    );
+    expectOneLineError(
+      await admin(['key', 'allow-ips', '--key', keyId, '--ips', '10.0.0.1', '--clear']),
+      2,
+      /exactly one of --ips and --clear/,
+    );
     expectOneLineError(await admin(['key', 'allow-ips', '--key', keyId]), 2, /exactly one of --ips and --clear/);
   });
 });
@@ -228,39 +303,111 @@ describe('checkout-admin webhook-secret rotate', () => {
     expect(out.previous_secret_valid_until).toBe(rotated.until?.toISOString());
     expect(Math.abs(rotated.until!.getTime() - (Date.now() + 24 * 3_600_000))).toBeLessThan(60_000);
 
-    const twoHours = await adminJson(['webhook-secret', 'rotate', '--merchant', merchant.merchant.id, '--mode', 'live', '--overlap-hours', '2']);
-    expect(Math.abs(new Date(twoHours.previous_secret_valid_until as string).getTime() - (Date.now() + 2 * 3_600_000))).toBeLessThan(60_000);
+    const twoHours = await adminJson([
+      'webhook-secret',
+      'rotate',
+      '--merchant',
+      merchant.merchant.id,
+      '--mode',
+      'live',
+      '--overlap-hours',
+      '2',
+    ]);
+    expect(Math.abs(new Date(twoHours.previous_secret_valid_until as string).getTime() - (Date.now() + 2 * 3_600_000))).toBeLessThan(
+      60_000,
+    );
     expect((await overlap()).previous).toBe(out.webhook_secret);
 
-    const leaked = await adminJson(['webhook-secret', 'rotate', '--merchant', merchant.merchant.id, '--mode', 'live', '--overlap-hours', '0']);
+    const leaked = await adminJson([
+      'webhook-secret',
+      'rotate',
+      '--merchant',
+      merchant.merchant.id,
+      '--mode',
+      'live',
+      '--overlap-hours',
+      '0',
+    ]);
     expect(leaked.previous_secret_valid_until).toBeNull();
     expect(await overlap()).toEqual({ previous: null, until: null, current: leaked.webhook_secret });
-    expectOneLineError(await admin(['webhook-secret', 'rotate', '--merchant', merchant.merchant.id, '--mode', 'live', '--overlap-hours', '200']), 2, /overlap-hours/);
+    expectOneLineError(
+      await admin(['webhook-secret', 'rotate', '--merchant', merchant.merchant.id, '--mode', 'live', '--overlap-hours', '200']),
+      2,
+      /overlap-hours/,
+    );
   });
 });
 
 describe('checkout-admin bank', () => {
   it('adds, lists and deactivates accounts, one active account per currency', async () => {
     const added = await adminJson([
-      'bank', 'add', '--merchant', merchant.merchant.id, '--currency', 'eur', '--account-name', 'Acme GmbH', '--bank-name', 'Commerzbank',
-      '--iban', IBAN, '--swift-bic', 'cobadeffxxx',
+      'bank',
+      'add',
+      '--merchant',
+      merchant.merchant.id,
+      '--currency',
+      'eur',
+      '--account-name',
+      'Acme GmbH',
+      '--bank-name',
+      'Commerzbank',
+      '--iban',
+      IBAN,
+      '--swift-bic',
+      'cobadeffxxx',
     ]);
-    expect(added).toMatchObject({ currency: 'EUR', iban: 'DE89370400440532013000', swift_bic: 'COBADEFFXXX', active: true, account_number: null });
+    expect(added).toMatchObject({
+      currency: 'EUR',
+      iban: 'DE89370400440532013000',
+      swift_bic: 'COBADEFFXXX',
+      active: true,
+      account_number: null,
+    });
     expectOneLineError(
-      await admin(['bank', 'add', '--merchant', merchant.merchant.id, '--currency', 'EUR', '--account-name', 'B', '--bank-name', 'B', '--iban', IBAN]),
+      await admin([
+        'bank',
+        'add',
+        '--merchant',
+        merchant.merchant.id,
+        '--currency',
+        'EUR',
+        '--account-name',
+        'B',
+        '--bank-name',
+        'B',
+        '--iban',
+        IBAN,
+      ]),
       1,
       new RegExp(`already has an active EUR account \\(${added.bank_account_id as string}\\)`),
     );
     const gbp = await adminJson([
-      'bank', 'add', '--merchant', merchant.merchant.id, '--currency', 'GBP', '--account-name', 'Acme Ltd', '--bank-name', 'Barclays',
-      '--account-number', '31926819', '--sort-code', '200000',
+      'bank',
+      'add',
+      '--merchant',
+      merchant.merchant.id,
+      '--currency',
+      'GBP',
+      '--account-name',
+      'Acme Ltd',
+      '--bank-name',
+      'Barclays',
+      '--account-number',
+      '31926819',
+      '--sort-code',
+      '200000',
     ]);
     expect(gbp).toMatchObject({ sort_code: '20-00-00', account_number: '31926819', iban: null });
 
     const deactivated = await adminJson(['bank', 'deactivate', '--id', added.bank_account_id as string]);
     expect(deactivated).toMatchObject({ active: false, already_inactive: false });
-    const listed = (await adminJson(['bank', 'list', '--merchant', merchant.merchant.id])) as { bank_accounts: Array<{ currency: string; active: boolean }> };
-    expect(listed.bank_accounts.map((a) => [a.currency, a.active])).toEqual([['GBP', true], ['EUR', false]]);
+    const listed = (await adminJson(['bank', 'list', '--merchant', merchant.merchant.id])) as {
+      bank_accounts: Array<{ currency: string; active: boolean }>;
+    };
+    expect(listed.bank_accounts.map((a) => [a.currency, a.active])).toEqual([
+      ['GBP', true],
+      ['EUR', false],
+    ]);
     const text = await admin(['bank', 'list', '--merchant', merchant.merchant.id]);
     expect(text.stdout).toContain('DE89370400440532013000');
     expect(text.stdout).toContain('20-00-00');
@@ -270,29 +417,69 @@ describe('checkout-admin bank', () => {
     const base = ['bank', 'add', '--merchant', merchant.merchant.id, '--currency', 'EUR', '--account-name', 'A', '--bank-name', 'B'];
     expectOneLineError(await admin([...base, '--iban', 'DE89 3704 0044 0532 0130 01']), 2, /--iban: Must be a valid IBAN/);
     expectOneLineError(await admin([...base]), 2, /give --iban or --account-number/);
-    expectOneLineError(await admin([...base, '--iban', IBAN, '--swift-bic', 'COBA']), 2, /--swift-bic: Must be an 8 or 11 character SWIFT\/BIC/);
-    expectOneLineError(await admin([...base.slice(0, 5), 'EURO', ...base.slice(6), '--iban', IBAN]), 2, /--currency: Must be an ISO 4217 currency code/);
+    expectOneLineError(
+      await admin([...base, '--iban', IBAN, '--swift-bic', 'COBA']),
+      2,
+      /--swift-bic: Must be an 8 or 11 character SWIFT\/BIC/,
+    );
+    expectOneLineError(
+      await admin([...base.slice(0, 5), 'EURO', ...base.slice(6), '--iban', IBAN]),
+      2,
+      /--currency: Must be an ISO 4217 currency code/,
+    );
   });
 
   it('signals a received bank transfer to the session workflow', async () => {
-    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id, { amount_usd: 25.5 }) });
+    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+      apiKey: merchant.testKey,
+      body: sessionRequest(merchant.merchant.id, { amount_usd: 25.5 }),
+    });
     const sessionId = created.body.data?.session_id as string;
     const reference = bankTransferReference(sessionId);
 
-    const run = await admin(['bank', 'mark-received', '--session', sessionId, '--amount-usd', '25.50', '--reference', `Order ${reference}`, '--by', 'alice', '--json']);
+    const run = await admin([
+      'bank',
+      'mark-received',
+      '--session',
+      sessionId,
+      '--amount-usd',
+      '25.50',
+      '--reference',
+      `Order ${reference}`,
+      '--by',
+      'alice',
+      '--json',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toMatchObject({ session_id: sessionId, amount_usd: 25.5, amount_usd_cents: '2550', received_by: 'alice' });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      session_id: sessionId,
+      amount_usd: 25.5,
+      amount_usd_cents: '2550',
+      received_by: 'alice',
+    });
 
     const history = await service.temporal.workflow.getHandle(sessionId).fetchHistory();
     const signals = (history.events ?? []).flatMap((event) => {
       const attributes = event.workflowExecutionSignaledEventAttributes;
-      return attributes?.signalName === 'bankTransferReceived' ? [defaultPayloadConverter.fromPayload(attributes.input!.payloads![0]!)] : [];
+      return attributes?.signalName === 'bankTransferReceived'
+        ? [defaultPayloadConverter.fromPayload(attributes.input!.payloads![0]!)]
+        : [];
     });
     expect(signals).toEqual([{ amountUsdCents: '2550', reference: `Order ${reference}`, receivedBy: 'alice' }]);
 
     // Text straight to cents: through a JS number this amount would come out as …994.
-    const exact = await admin(['bank', 'mark-received', '--session', sessionId, '--amount-usd', '90071992547409.93', '--reference', `${reference}-2`, '--json']);
+    const exact = await admin([
+      'bank',
+      'mark-received',
+      '--session',
+      sessionId,
+      '--amount-usd',
+      '90071992547409.93',
+      '--reference',
+      `${reference}-2`,
+      '--json',
+    ]);
     expect(JSON.parse(exact.stdout)).toMatchObject({ amount_usd_cents: '9007199254740993' });
 
     expectOneLineError(
@@ -301,8 +488,16 @@ describe('checkout-admin bank', () => {
       new RegExp(`does not contain the session's reference ${reference}; .*give --force`),
     );
 
-    expectOneLineError(await admin(['bank', 'mark-received', '--session', sessionId, '--amount-usd', '25.505', '--reference', reference]), 2, /--amount-usd: Must be a USD amount with at most 2 decimals/);
-    expectOneLineError(await admin(['bank', 'mark-received', '--session', newSessionId(), '--amount-usd', '1', '--reference', reference]), 1, /session cs_\w+ does not exist/);
+    expectOneLineError(
+      await admin(['bank', 'mark-received', '--session', sessionId, '--amount-usd', '25.505', '--reference', reference]),
+      2,
+      /--amount-usd: Must be a USD amount with at most 2 decimals/,
+    );
+    expectOneLineError(
+      await admin(['bank', 'mark-received', '--session', newSessionId(), '--amount-usd', '1', '--reference', reference]),
+      1,
+      /session cs_\w+ does not exist/,
+    );
   });
 });
 
@@ -311,7 +506,10 @@ describe('checkout-admin webhooks', () => {
   const deliveryId = `wh_${ulid()}`;
 
   beforeAll(async () => {
-    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id) });
+    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+      apiKey: merchant.testKey,
+      body: sessionRequest(merchant.merchant.id),
+    });
     sessionId = created.body.data?.session_id as string;
     await service.db.sql`
       insert into webhook_deliveries (id, session_id, event, status_version, url, body, state)
@@ -364,7 +562,16 @@ describe('checkout-admin webhooks', () => {
 
 describe('checkout-admin user', () => {
   it('invites the first dashboard user with a one-time link that signs them in once, and audits it as the operator', async () => {
-    const out = await adminJson(['user', 'invite', '--merchant', merchant.merchant.id, '--email', 'Owner@Example.com', '--operator', 'olivia']);
+    const out = await adminJson([
+      'user',
+      'invite',
+      '--merchant',
+      merchant.merchant.id,
+      '--email',
+      'Owner@Example.com',
+      '--operator',
+      'olivia',
+    ]);
     expect(out).toMatchObject({ merchant_id: merchant.merchant.id, email: 'owner@example.com' });
     const link = new URL(out.invitation_url as string);
     expect(link.pathname).toBe('/dashboard/invite');
@@ -382,7 +589,11 @@ describe('checkout-admin user', () => {
       select actor_kind, actor_id, action from audit_events where merchant_id = ${merchant.merchant.id} and action = 'user.invite'`;
     expect(audit).toEqual({ actor_kind: 'operator', actor_id: 'olivia', action: 'user.invite' });
 
-    expectOneLineError(await admin(['user', 'invite', '--merchant', merchant.merchant.id, '--email', 'owner@example.com']), 1, /already has a dashboard account/);
+    expectOneLineError(
+      await admin(['user', 'invite', '--merchant', merchant.merchant.id, '--email', 'owner@example.com']),
+      1,
+      /already has a dashboard account/,
+    );
     expectOneLineError(await admin(['user', 'invite', '--merchant', merchant.merchant.id, '--email', 'not-an-email']), 2, /--email/);
   });
 });

@@ -36,7 +36,9 @@ interface AuditRow {
 
 const lastId = async () => (await service.db.sql<{ id: string }[]>`select coalesce(max(id), 0)::text as id from admin_audit_events`)[0]!.id;
 const rowsAfter = (id: string) =>
-  service.db.sql<AuditRow[]>`select operator, operator_source, action, arguments, targets, outcome, error from admin_audit_events where id > ${id} order by id`;
+  service.db.sql<
+    AuditRow[]
+  >`select operator, operator_source, action, arguments, targets, outcome, error from admin_audit_events where id > ${id} order by id`;
 
 /** Runs one command and returns what it printed and the audit rows it wrote. */
 async function audited(args: string[], env?: Record<string, string>): Promise<{ run: CliRun; rows: AuditRow[] }> {
@@ -46,7 +48,10 @@ async function audited(args: string[], env?: Record<string, string>): Promise<{ 
 }
 
 async function createSession(): Promise<string> {
-  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id, { amount_usd: 25.5 }) });
+  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+    apiKey: merchant.testKey,
+    body: sessionRequest(merchant.merchant.id, { amount_usd: 25.5 }),
+  });
   expect(created.status).toBe(201);
   return created.body.data?.session_id as string;
 }
@@ -74,12 +79,24 @@ afterAll(() => service?.stop());
 describe('the admin audit trail', { timeout: 180_000 }, () => {
   it('writes exactly one row per state-changing command, with the operator, its arguments and what it touched; read-only commands write none', async () => {
     const as = ['--operator', 'alice'];
-    const ok = async (args: string[], expected: { arguments: Record<string, string | boolean>; targets: (out: Record<string, unknown>) => string[] }, env?: Record<string, string>) => {
+    const ok = async (
+      args: string[],
+      expected: { arguments: Record<string, string | boolean>; targets: (out: Record<string, unknown>) => string[] },
+      env?: Record<string, string>,
+    ) => {
       const { run, rows } = await audited([...args, ...as, '--json'], env);
       expect(run.code, run.stderr).toBe(0);
       const out = JSON.parse(run.stdout) as Record<string, unknown>;
       expect(rows).toEqual([
-        { operator: 'alice', operator_source: 'option', action: `${args[0]}.${args[1]}`, arguments: expected.arguments, targets: expected.targets(out), outcome: 'ok', error: null },
+        {
+          operator: 'alice',
+          operator_source: 'option',
+          action: `${args[0]}.${args[1]}`,
+          arguments: expected.arguments,
+          targets: expected.targets(out),
+          outcome: 'ok',
+          error: null,
+        },
       ]);
       return out;
     };
@@ -94,16 +111,44 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
       targets: (out) => [out.key_id as string],
     });
     const keyId = key.key_id as string;
-    await ok(['key', 'allow-ips', '--key', keyId, '--ips', '10.0.0.0/8'], { arguments: { key: keyId, ips: '10.0.0.0/8' }, targets: () => [keyId] });
+    await ok(['key', 'allow-ips', '--key', keyId, '--ips', '10.0.0.0/8'], {
+      arguments: { key: keyId, ips: '10.0.0.0/8' },
+      targets: () => [keyId],
+    });
     await ok(['key', 'revoke', '--key', keyId], { arguments: { key: keyId }, targets: () => [keyId] });
     const secret = await ok(['webhook-secret', 'rotate', '--merchant', merchantId, '--mode', 'live', '--overlap-hours', '0'], {
       arguments: { merchant: merchantId, mode: 'live', 'overlap-hours': '0' },
       targets: () => [merchantId],
     });
-    const account = await ok(['bank', 'add', '--merchant', merchantId, '--currency', 'GBP', '--account-name', 'A Ltd', '--bank-name', 'Barclays', '--account-number', '31926819', '--sort-code', '200000'], {
-      arguments: { merchant: merchantId, currency: 'GBP', 'account-name': 'A Ltd', 'bank-name': 'Barclays', 'account-number': '31926819', 'sort-code': '200000' },
-      targets: (out) => [out.bank_account_id as string],
-    });
+    const account = await ok(
+      [
+        'bank',
+        'add',
+        '--merchant',
+        merchantId,
+        '--currency',
+        'GBP',
+        '--account-name',
+        'A Ltd',
+        '--bank-name',
+        'Barclays',
+        '--account-number',
+        '31926819',
+        '--sort-code',
+        '200000',
+      ],
+      {
+        arguments: {
+          merchant: merchantId,
+          currency: 'GBP',
+          'account-name': 'A Ltd',
+          'bank-name': 'Barclays',
+          'account-number': '31926819',
+          'sort-code': '200000',
+        },
+        targets: (out) => [out.bank_account_id as string],
+      },
+    );
     const accountId = account.bank_account_id as string;
     await ok(['bank', 'deactivate', '--id', accountId], { arguments: { id: accountId }, targets: () => [accountId] });
 
@@ -114,7 +159,10 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
       targets: () => [paid],
     });
     const cancelled = await createSession();
-    await ok(['session', 'cancel', cancelled, '--reason', 'audit test'], { arguments: { session: cancelled, reason: 'audit test' }, targets: () => [cancelled] });
+    await ok(['session', 'cancel', cancelled, '--reason', 'audit test'], {
+      arguments: { session: cancelled, reason: 'audit test' },
+      targets: () => [cancelled],
+    });
     // A session a failed create left without its workflow, written half an hour ago.
     const unstarted = sessionRecord(merchant.merchant.id, { createdAt: new Date(Date.now() - 30 * 60_000), lifetimeMinutes: 60 });
     expect(await insertSessionUnderCap(service.db.sql, unstarted, 1_000_000)).toBe(true);
@@ -136,13 +184,27 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
     });
     await ok(['retention', 'purge'], { arguments: {}, targets: () => [] });
     // A paid payment: retry changes nothing (adminSettlement.test.ts covers the retries that start a workflow).
-    const paidOut = await insertTestPayout(service.db.sql, merchant.merchant.id, { status: 'confirmed', amount: 1_000_000n, settlement: 'settled' });
+    const paidOut = await insertTestPayout(service.db.sql, merchant.merchant.id, {
+      status: 'confirmed',
+      amount: 1_000_000n,
+      settlement: 'settled',
+    });
     await ok(['settlement', 'retry', paidOut.paymentId], { arguments: { payment: paidOut.paymentId }, targets: () => [paidOut.paymentId] });
-    const swept = await ok(['sweep', 'run', '--mode', 'test'], { arguments: { mode: 'test' }, targets: (out) => [out.workflow_id as string] });
-    await service.temporal.workflow.getHandle(swept.workflow_id as string).terminate('test over').catch(() => undefined);
+    const swept = await ok(['sweep', 'run', '--mode', 'test'], {
+      arguments: { mode: 'test' },
+      targets: (out) => [out.workflow_id as string],
+    });
+    await service.temporal.workflow
+      .getHandle(swept.workflow_id as string)
+      .terminate('test over')
+      .catch(() => undefined);
     // A scope no other test file's schedule has: they share the Temporal server, and this one triggers and deletes it.
     const evmScope = { chain: 'arbitrum', token: 'USDC', mode: 'test' } as const;
-    await ensureSweepSchedules(service.temporal, { taskQueue: service.config.temporal.taskQueue, intervalSeconds: 3600, evmScopes: [evmScope] });
+    await ensureSweepSchedules(service.temporal, {
+      taskQueue: service.config.temporal.taskQueue,
+      intervalSeconds: 3600,
+      evmScopes: [evmScope],
+    });
     const evmSchedule = service.temporal.schedule.getHandle(evmSweepScheduleId(evmScope));
     try {
       await ok(['sweep', 'now', '--chain', 'arbitrum', '--token', 'usdc', '--mode', 'test'], {
@@ -155,27 +217,42 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
     // A top-up of a treasury on the local Solana chain, recorded from its landed transaction.
     const solana = await startTreasuryChain(1_000_000n);
     try {
-      await ok(['treasury', 'record-funding', '--mode', 'test', '--signature', solana.topUp], {
-        arguments: { mode: 'test', signature: solana.topUp },
-        targets: () => [`treasury-funding:${solana.topUp}`],
-      }, solana.env);
+      await ok(
+        ['treasury', 'record-funding', '--mode', 'test', '--signature', solana.topUp],
+        {
+          arguments: { mode: 'test', signature: solana.topUp },
+          targets: () => [`treasury-funding:${solana.topUp}`],
+        },
+        solana.env,
+      );
     } finally {
       await solana.stop();
     }
 
-    for (const args of [['key', 'list', '--merchant', merchantId], ['bank', 'list', '--merchant', merchantId], ['webhooks', 'list', '--session', paid], ['audit', 'list']]) {
+    for (const args of [
+      ['key', 'list', '--merchant', merchantId],
+      ['bank', 'list', '--merchant', merchantId],
+      ['webhooks', 'list', '--session', paid],
+      ['audit', 'list'],
+    ]) {
       const { run, rows } = await audited(args);
       expect(run.code, run.stderr).toBe(0);
       expect(rows).toEqual([]);
     }
 
     // Every command that is not read-only was run above: a new one must join this test.
-    const auditedActions = GROUPS.flatMap((group) => group.commands.filter((command) => !command.readOnly).map((command) => `${group.name}.${command.name}`));
-    const recorded = (await service.db.sql<{ action: string }[]>`select distinct action from admin_audit_events where operator = 'alice' and outcome = 'ok'`).map((r) => r.action);
+    const auditedActions = GROUPS.flatMap((group) =>
+      group.commands.filter((command) => !command.readOnly).map((command) => `${group.name}.${command.name}`),
+    );
+    const recorded = (
+      await service.db.sql<{ action: string }[]>`select distinct action from admin_audit_events where operator = 'alice' and outcome = 'ok'`
+    ).map((r) => r.action);
     expect(recorded.sort()).toEqual(auditedActions.sort());
 
     // The secrets those commands printed were never written to the trail.
-    const trail = (await service.db.sql<{ text: string }[]>`select coalesce(string_agg(row_to_json(a)::text, ' '), '') as text from admin_audit_events a`)[0]!.text;
+    const trail = (
+      await service.db.sql<{ text: string }[]>`select coalesce(string_agg(row_to_json(a)::text, ' '), '') as text from admin_audit_events a`
+    )[0]!.text;
     const inviteToken = new URL(invited.invitation_url as string).hash.slice(1);
     for (const printed of [key.api_key as string, secret.webhook_secret as string, inviteToken]) {
       expect(printed.length).toBeGreaterThan(20);
@@ -184,8 +261,17 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
   });
 
   it('writes no row for the settlement, treasury and sweep read commands', async () => {
-    const paidOut = await insertTestPayout(service.db.sql, merchant.merchant.id, { status: 'confirmed', amount: 2_000_000n, settlement: 'settled' });
-    for (const args of [['settlement', 'list', '--stuck'], ['settlement', 'show', paidOut.paymentId], ['treasury', 'status'], ['sweep', 'list', '--mode', 'live']]) {
+    const paidOut = await insertTestPayout(service.db.sql, merchant.merchant.id, {
+      status: 'confirmed',
+      amount: 2_000_000n,
+      settlement: 'settled',
+    });
+    for (const args of [
+      ['settlement', 'list', '--stuck'],
+      ['settlement', 'show', paidOut.paymentId],
+      ['treasury', 'status'],
+      ['sweep', 'list', '--mode', 'live'],
+    ]) {
       const { run, rows } = await audited(args);
       expect(run.code, run.stderr).toBe(0);
       expect(rows).toEqual([]);
@@ -194,7 +280,9 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
 
   it('records --operator over CHECKOUT_OPERATOR over the login name', async () => {
     const args = ['user', 'invite', '--merchant', merchant.merchant.id, '--email', 'not-an-email'];
-    expect((await audited([...args, '--operator', 'carol'], { CHECKOUT_OPERATOR: 'dave' })).rows).toMatchObject([{ operator: 'carol', operator_source: 'option' }]);
+    expect((await audited([...args, '--operator', 'carol'], { CHECKOUT_OPERATOR: 'dave' })).rows).toMatchObject([
+      { operator: 'carol', operator_source: 'option' },
+    ]);
     expect((await audited(args, { CHECKOUT_OPERATOR: 'dave' })).rows).toMatchObject([{ operator: 'dave', operator_source: 'env' }]);
     expect((await audited(args)).rows).toMatchObject([{ operator: userInfo().username, operator_source: 'os' }]);
   });
@@ -220,16 +308,22 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
     const missing = `key_${ulid()}`;
     const unknown = await audited(['key', 'revoke', '--key', missing, '--operator', 'erin']);
     expectOneLineError(unknown.run, 1, /does not exist/);
-    expect(unknown.rows).toMatchObject([{ action: 'key.revoke', arguments: { key: missing }, outcome: 'refused', error: `API key ${missing} does not exist` }]);
+    expect(unknown.rows).toMatchObject([
+      { action: 'key.revoke', arguments: { key: missing }, outcome: 'refused', error: `API key ${missing} does not exist` },
+    ]);
 
     // A command line the parser refuses is recorded without its arguments.
     const malformed = await audited(['key', 'create', '--bogus', 'x', '--operator', 'erin']);
     expectOneLineError(malformed.run, 2, /Unknown option '--bogus'/);
-    expect(malformed.rows).toMatchObject([{ action: 'key.create', arguments: {}, outcome: 'refused', error: expect.stringMatching(/Unknown option '--bogus'/) }]);
+    expect(malformed.rows).toMatchObject([
+      { action: 'key.create', arguments: {}, outcome: 'refused', error: expect.stringMatching(/Unknown option '--bogus'/) },
+    ]);
 
     const badOperator = await audited(['merchant', 'create', '--name', 'Y', '--settlement-wallet', WALLET, '--operator', 'x'.repeat(101)]);
     expectOneLineError(badOperator.run, 2, /^error: --operator: Must be 1 to 100 characters/);
-    expect(badOperator.rows).toMatchObject([{ operator: userInfo().username, operator_source: 'os', action: 'merchant.create', outcome: 'refused' }]);
+    expect(badOperator.rows).toMatchObject([
+      { operator: userInfo().username, operator_source: 'os', action: 'merchant.create', outcome: 'refused' },
+    ]);
 
     expect(await merchants()).toBe(before);
   });
@@ -247,30 +341,71 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
 
     const newest = (await cli.json(['audit', 'list', '--limit', '1'])) as { events: Array<Record<string, unknown>> };
     expect(newest.events).toEqual([
-      expect.objectContaining({ operator: 'frank', operator_source: 'option', action: 'key.revoke', arguments: { key: missing }, targets: [], outcome: 'refused' }),
+      expect.objectContaining({
+        operator: 'frank',
+        operator_source: 'option',
+        action: 'key.revoke',
+        arguments: { key: missing },
+        targets: [],
+        outcome: 'refused',
+      }),
     ]);
     const since = newest.events[0]!.at as string;
     const fromThen = (await cli.json(['audit', 'list', '--since', since])) as { events: unknown[] };
     expect(fromThen.events).toHaveLength(1);
     expect(((await cli.json(['audit', 'list', '--since', '2999-01-01'])) as { events: unknown[] }).events).toEqual([]);
 
-    expectOneLineError(await cli.run(['audit', 'list', '--since', '2025-01-31T09:00:00']), 2, /--since: Must be a date .* or a time with its zone/);
+    expectOneLineError(
+      await cli.run(['audit', 'list', '--since', '2025-01-31T09:00:00']),
+      2,
+      /--since: Must be a date .* or a time with its zone/,
+    );
     expectOneLineError(await cli.run(['audit', 'list', '--limit', '0']), 2, /--limit: /);
   });
 });
 
 describe('checkout-admin bank mark-received: the reference', () => {
-  it("refuses a reference that does not name the session, changing nothing; --force credits it and the trail says so", async () => {
+  it('refuses a reference that does not name the session, changing nothing; --force credits it and the trail says so', async () => {
     const sessionId = await createSession();
     const expected = bankTransferReference(sessionId);
 
-    const refused = await audited(['bank', 'mark-received', '--session', sessionId, '--amount-usd', '25.50', '--reference', 'INVOICE 118', '--operator', 'grace']);
-    expectOneLineError(refused.run, 1, new RegExp(`^error: reference INVOICE 118 does not contain the session's reference ${expected}; .*--force`));
-    expect(refused.rows).toMatchObject([{ operator: 'grace', action: 'bank.mark-received', outcome: 'refused', targets: [], error: expect.stringContaining(expected) }]);
+    const refused = await audited([
+      'bank',
+      'mark-received',
+      '--session',
+      sessionId,
+      '--amount-usd',
+      '25.50',
+      '--reference',
+      'INVOICE 118',
+      '--operator',
+      'grace',
+    ]);
+    expectOneLineError(
+      refused.run,
+      1,
+      new RegExp(`^error: reference INVOICE 118 does not contain the session's reference ${expected}; .*--force`),
+    );
+    expect(refused.rows).toMatchObject([
+      { operator: 'grace', action: 'bank.mark-received', outcome: 'refused', targets: [], error: expect.stringContaining(expected) },
+    ]);
     expect(await bankSignals(sessionId)).toEqual([]);
     expect(await paymentRows(sessionId)).toEqual([]);
 
-    const forced = await audited(['bank', 'mark-received', '--session', sessionId, '--amount-usd', '25.50', '--reference', 'INVOICE 118', '--force', '--operator', 'grace', '--json']);
+    const forced = await audited([
+      'bank',
+      'mark-received',
+      '--session',
+      sessionId,
+      '--amount-usd',
+      '25.50',
+      '--reference',
+      'INVOICE 118',
+      '--force',
+      '--operator',
+      'grace',
+      '--json',
+    ]);
     expect(forced.run.code, forced.run.stderr).toBe(0);
     expect(forced.run.stderr).toContain(`does not contain the session's reference ${expected}; credited because of --force`);
     expect(JSON.parse(forced.run.stdout)).toMatchObject({ session_id: sessionId, forced: true, received_by: 'operator:grace' });

@@ -34,7 +34,11 @@ const metrics = async () => (await fetch(`${service.internalUrl}/metrics`)).text
 // Each test runs several CLI processes: seconds each on a loaded machine.
 describe('checkout-admin ledger reconcile and treasury record-funding', { timeout: 180_000 }, () => {
   it('without a treasury address, says which variables it needs', async () => {
-    expectOneLineError(await cli.run(['ledger', 'reconcile']), 1, /no treasury to read: set SOLANA_TREASURY_ADDRESS_TEST or SOLANA_TREASURY_ADDRESS_LIVE/);
+    expectOneLineError(
+      await cli.run(['ledger', 'reconcile']),
+      1,
+      /no treasury to read: set SOLANA_TREASURY_ADDRESS_TEST or SOLANA_TREASURY_ADDRESS_LIVE/,
+    );
     expectOneLineError(await cli.run(['ledger', 'reconcile', '--last']), 1, /no reconciliation has run yet/);
   });
 
@@ -45,19 +49,36 @@ describe('checkout-admin ledger reconcile and treasury record-funding', { timeou
     expect(found.stdout).toMatch(/treasury:solana\s+usdc:solana\s+0\.000000\s+12\.500000\s+12\.500000/);
     expect(found.stdout).toMatch(/treasury:solana\s+sol:solana\s+0\.000000000\s+0\.000000000\s+-/);
     expect(await metrics()).toMatch(/^checkout_reconciliation_differences\{mode="test"\} 1$/m);
-    expect(await metrics()).toMatch(/^checkout_reconciliation_difference_base_units\{mode="test",account="treasury:solana",asset="usdc:solana"\} 12500000$/m);
+    expect(await metrics()).toMatch(
+      /^checkout_reconciliation_difference_base_units\{mode="test",account="treasury:solana",asset="usdc:solana"\} 12500000$/m,
+    );
 
     const recorded = await cli.run(['treasury', 'record-funding', '--mode', 'test', '--signature', topUp], chainEnv);
     expect(recorded.code, recorded.stderr).toBe(0);
     expect(recorded.stdout).toContain(`test treasury ${treasury}: recorded treasury-funding:${topUp}: 12.500000 usdc:solana`);
-    expectOneLineError(await cli.run(['treasury', 'record-funding', '--mode', 'live', '--signature', topUp], chainEnv), 1, /no live treasury to read: set SOLANA_TREASURY_ADDRESS_LIVE/);
+    expectOneLineError(
+      await cli.run(['treasury', 'record-funding', '--mode', 'live', '--signature', topUp], chainEnv),
+      1,
+      /no live treasury to read: set SOLANA_TREASURY_ADDRESS_LIVE/,
+    );
 
     const clean = await cli.run(['ledger', 'reconcile', '--json'], chainEnv);
     expect(clean.code, clean.stderr).toBe(0);
-    const out = JSON.parse(clean.stdout) as { runs: Array<{ mode: string; differences: unknown[]; balances: Array<{ account: string; asset: string; ledger: string; observed: string }> }> };
+    const out = JSON.parse(clean.stdout) as {
+      runs: Array<{
+        mode: string;
+        differences: unknown[];
+        balances: Array<{ account: string; asset: string; ledger: string; observed: string }>;
+      }>;
+    };
     expect(out.runs).toHaveLength(1);
     expect(out.runs[0]!.differences).toEqual([]);
-    expect(out.runs[0]!.balances).toContainEqual({ account: 'treasury:solana', asset: 'usdc:solana', ledger: '12500000', observed: '12500000' });
+    expect(out.runs[0]!.balances).toContainEqual({
+      account: 'treasury:solana',
+      asset: 'usdc:solana',
+      ledger: '12500000',
+      observed: '12500000',
+    });
   });
 
   it('--last, treasury status and /metrics show the last run without reading the chain', async () => {
@@ -67,7 +88,9 @@ describe('checkout-admin ledger reconcile and treasury record-funding', { timeou
 
     const status = await cli.run(['treasury', 'status']);
     expect(status.code, status.stderr).toBe(0);
-    expect(status.stdout).toMatch(/^ {2}on chain at \S+: 12\.500000 usdc:solana, 0\.000000000 sol:solana; 0 reconciliation difference\(s\)$/m);
+    expect(status.stdout).toMatch(
+      /^ {2}on chain at \S+: 12\.500000 usdc:solana, 0\.000000000 sol:solana; 0 reconciliation difference\(s\)$/m,
+    );
     expect(status.stdout).toMatch(/^live: .*\n {2}on chain: not reconciled yet/m);
 
     const text = await metrics();

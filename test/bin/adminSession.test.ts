@@ -22,7 +22,10 @@ beforeAll(async () => {
 afterAll(() => service?.stop());
 
 async function createSession(): Promise<string> {
-  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id) });
+  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+    apiKey: merchant.testKey,
+    body: sessionRequest(merchant.merchant.id),
+  });
   expect(created.status).toBe(201);
   return created.body.data?.session_id as string;
 }
@@ -48,8 +51,16 @@ describe('checkout-admin session cancel', () => {
   it('refuses a closed session in one line, and an unknown or malformed one', async () => {
     const sessionId = await createSession();
     expect((await cli.run(['session', 'cancel', sessionId])).code).toBe(0);
-    expectOneLineError(await cli.run(['session', 'cancel', sessionId]), 1, new RegExp(`^error: session ${sessionId} was not cancelled: .*cannot be cancelled`));
-    expectOneLineError(await cli.run(['session', 'cancel', 'cs_01ARZ3NDEKTSV4RRFFQ69G5FAV']), 1, /^error: session cs_01ARZ3NDEKTSV4RRFFQ69G5FAV does not exist$/);
+    expectOneLineError(
+      await cli.run(['session', 'cancel', sessionId]),
+      1,
+      new RegExp(`^error: session ${sessionId} was not cancelled: .*cannot be cancelled`),
+    );
+    expectOneLineError(
+      await cli.run(['session', 'cancel', 'cs_01ARZ3NDEKTSV4RRFFQ69G5FAV']),
+      1,
+      /^error: session cs_01ARZ3NDEKTSV4RRFFQ69G5FAV does not exist$/,
+    );
     expectOneLineError(await cli.run(['session', 'cancel', 'cs_nope']), 2, /^error: <cs_…>: Must be a session id/);
     expectOneLineError(await cli.run(['session', 'cancel']), 2, /^error: <cs_…>: Required/);
     expectOneLineError(await cli.run(['session', 'cancel', sessionId, 'extra']), 2, /^error: unexpected argument extra$/);
@@ -59,12 +70,18 @@ describe('checkout-admin session cancel', () => {
 describe('checkout-admin session start-unstarted', () => {
   /** A session row as a create leaves it when it fails after the write: pending, its workflow input kept, no workflow. */
   async function unstartedSession(options: { minutesAgo: number; lifetimeMinutes: number }): Promise<SessionRecord> {
-    const record = sessionRecord(merchant.merchant.id, { createdAt: new Date(Date.now() - options.minutesAgo * 60_000), lifetimeMinutes: options.lifetimeMinutes });
+    const record = sessionRecord(merchant.merchant.id, {
+      createdAt: new Date(Date.now() - options.minutesAgo * 60_000),
+      lifetimeMinutes: options.lifetimeMinutes,
+    });
     expect(await insertSessionUnderCap(service.db.sql, record, 1_000_000)).toBe(true);
     return record;
   }
-  const keptInput = async (sessionId: string) => (await service.db.sql<{ kept: boolean }[]>`select pending_workflow_input is not null as kept from sessions where id = ${sessionId}`)[0]?.kept;
-  const statusOf = async (sessionId: string) => (await service.db.sql<{ status: string }[]>`select status from sessions where id = ${sessionId}`)[0]?.status;
+  const keptInput = async (sessionId: string) =>
+    (await service.db.sql<{ kept: boolean }[]>`select pending_workflow_input is not null as kept from sessions where id = ${sessionId}`)[0]
+      ?.kept;
+  const statusOf = async (sessionId: string) =>
+    (await service.db.sql<{ status: string }[]>`select status from sessions where id = ${sessionId}`)[0]?.status;
 
   it('starts the workflow of each, once; one past its expiry expires, a recent one is left to its create', async () => {
     const live = await unstartedSession({ minutesAgo: 30, lifetimeMinutes: 120 });
@@ -90,7 +107,9 @@ describe('checkout-admin session start-unstarted', () => {
     expect(await statusOf(live.sessionId)).toBe('pending');
 
     expect(await cli.json(['session', 'start-unstarted'])).toEqual({ dry_run: false, sessions: [] });
-    expect((await cli.json(['session', 'start-unstarted', '--older-than-minutes', '1'])).sessions).toMatchObject([{ session_id: recent.sessionId, action: 'workflow started' }]);
+    expect((await cli.json(['session', 'start-unstarted', '--older-than-minutes', '1'])).sessions).toMatchObject([
+      { session_id: recent.sessionId, action: 'workflow started' },
+    ]);
   });
 
   it('only clears the kept input of a session its workflow already moved on', async () => {
@@ -108,9 +127,13 @@ describe('checkout-admin session start-unstarted', () => {
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr.trim()).toBe('warning: 1 of 1 could not be started or recorded; run the command again once the cause is fixed');
     const out = JSON.parse(run.stdout) as { sessions: { session_id: string; action: string }[] };
-    expect(out.sessions).toMatchObject([{ session_id: stuck.sessionId, action: expect.stringMatching(/^failed, nothing changed: .*no-such-namespace/) }]);
+    expect(out.sessions).toMatchObject([
+      { session_id: stuck.sessionId, action: expect.stringMatching(/^failed, nothing changed: .*no-such-namespace/) },
+    ]);
     expect(await keptInput(stuck.sessionId)).toBe(true);
-    expect((await cli.json(['session', 'start-unstarted'])).sessions).toMatchObject([{ session_id: stuck.sessionId, action: 'workflow started' }]);
+    expect((await cli.json(['session', 'start-unstarted'])).sessions).toMatchObject([
+      { session_id: stuck.sessionId, action: 'workflow started' },
+    ]);
   });
 
   it('says so when it started a workflow but could not record it, and records it when run again', async () => {
@@ -126,13 +149,20 @@ describe('checkout-admin session start-unstarted', () => {
       expect(run.code, run.stderr).toBe(1);
       expect(run.stderr.trim()).toBe('warning: 1 of 1 could not be started or recorded; run the command again once the cause is fixed');
       const out = JSON.parse(run.stdout) as { sessions: { session_id: string; action: string }[] };
-      expect(out.sessions).toMatchObject([{ session_id: unrecorded.sessionId, action: expect.stringMatching(/^workflow started, not recorded: .*confirmation refused by the test/) }]);
+      expect(out.sessions).toMatchObject([
+        {
+          session_id: unrecorded.sessionId,
+          action: expect.stringMatching(/^workflow started, not recorded: .*confirmation refused by the test/),
+        },
+      ]);
       expect((await service.temporal.workflow.getHandle(unrecorded.sessionId).describe()).status.name).toBe('RUNNING');
       expect(await keptInput(unrecorded.sessionId)).toBe(true);
     } finally {
       await service.db.sql.unsafe('drop trigger refuse_confirmation on sessions; drop function refuse_confirmation()');
     }
-    expect((await cli.json(['session', 'start-unstarted'])).sessions).toMatchObject([{ session_id: unrecorded.sessionId, action: 'workflow started' }]);
+    expect((await cli.json(['session', 'start-unstarted'])).sessions).toMatchObject([
+      { session_id: unrecorded.sessionId, action: 'workflow started' },
+    ]);
     expect(await keptInput(unrecorded.sessionId)).toBe(false);
   });
 
@@ -141,6 +171,10 @@ describe('checkout-admin session start-unstarted', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.trim()).toBe('no unstarted sessions');
     expectOneLineError(await cli.run(['session', 'start-unstarted', '--limit', '0']), 2, /^error: --limit: /);
-    expectOneLineError(await cli.run(['session', 'start-unstarted', '--older-than-minutes', 'ten']), 2, /^error: --older-than-minutes: Must be a whole number/);
+    expectOneLineError(
+      await cli.run(['session', 'start-unstarted', '--older-than-minutes', 'ten']),
+      2,
+      /^error: --older-than-minutes: Must be a whole number/,
+    );
   });
 });

@@ -26,12 +26,24 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-type Listed = { payment_id: string; session_id: string; mode: string; amount_usdc: string; status: string; age_seconds: number; signature: string | null };
+type Listed = {
+  payment_id: string;
+  session_id: string;
+  mode: string;
+  amount_usdc: string;
+  status: string;
+  age_seconds: number;
+  signature: string | null;
+};
 
 describe('checkout-admin settlement list', () => {
   it('lists every payout newest first with session, mode, exact USDC amount, status, age and signature', async () => {
     const out = (await cli.json(['settlement', 'list'])) as { payouts: Listed[] };
-    expect(out.payouts.map((p) => p.payment_id).sort()).toEqual(Object.values(made).map((m) => m.paymentId).sort());
+    expect(out.payouts.map((p) => p.payment_id).sort()).toEqual(
+      Object.values(made)
+        .map((m) => m.paymentId)
+        .sort(),
+    );
     expect(out.payouts[0]!.payment_id).toBe(made.short!.paymentId);
     expect(out.payouts.find((p) => p.payment_id === made.confirmed!.paymentId)).toMatchObject({
       session_id: made.confirmed!.sessionId,
@@ -40,7 +52,10 @@ describe('checkout-admin settlement list', () => {
       status: 'confirmed',
       signature: made.confirmed!.signature,
     });
-    expect(out.payouts.find((p) => p.payment_id === made.oldSubmitted!.paymentId)).toMatchObject({ amount_usdc: '2.000001', status: 'submitted' });
+    expect(out.payouts.find((p) => p.payment_id === made.oldSubmitted!.paymentId)).toMatchObject({
+      amount_usdc: '2.000001',
+      status: 'submitted',
+    });
     expect(out.payouts.find((p) => p.payment_id === made.oldSubmitted!.paymentId)!.age_seconds).toBeGreaterThanOrEqual(600);
 
     const limited = (await cli.json(['settlement', 'list', '--limit', '2'])) as { payouts: Listed[] };
@@ -50,14 +65,20 @@ describe('checkout-admin settlement list', () => {
   it('--stuck keeps what an operator must look at: short of liquidity, failed, or not confirmed after two minutes', async () => {
     const out = (await cli.json(['settlement', 'list', '--stuck'])) as { payouts: Listed[]; stuck_after_seconds: number };
     expect(out.stuck_after_seconds).toBe(120);
-    expect(out.payouts.map((p) => p.payment_id).sort()).toEqual([made.oldSubmitted!, made.short!, made.failed!].map((m) => m.paymentId).sort());
+    expect(out.payouts.map((p) => p.payment_id).sort()).toEqual(
+      [made.oldSubmitted!, made.short!, made.failed!].map((m) => m.paymentId).sort(),
+    );
 
     const text = await cli.run(['settlement', 'list', '--stuck']);
     expect(text.code, text.stderr).toBe(0);
     const lines = text.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^PAYMENT\s+SESSION\s+MODE\s+AMOUNT USDC\s+STATUS\s+AGE\s+SIGNATURE$/);
     expect(lines).toHaveLength(4);
-    expect(text.stdout).toMatch(new RegExp(`${made.failed!.paymentId}\\s+${made.failed!.sessionId}\\s+live\\s+4\\.000000\\s+failed\\s+5m\\s+${made.failed!.signature}`));
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `${made.failed!.paymentId}\\s+${made.failed!.sessionId}\\s+live\\s+4\\.000000\\s+failed\\s+5m\\s+${made.failed!.signature}`,
+      ),
+    );
     expect(text.stdout).toMatch(new RegExp(`${made.short!.paymentId}\\s+\\S+\\s+test\\s+3\\.000000\\s+awaiting_liquidity\\s+\\d+s\\s+-`));
 
     expectOneLineError(await cli.run(['settlement', 'list', '--limit', '0']), 2, /--limit: /);
@@ -71,7 +92,14 @@ describe('checkout-admin settlement show', () => {
     expect(out).toMatchObject({
       payment_id: m.paymentId,
       payout: { status: 'submitted', amount_usdc: '2.000001', session_id: m.sessionId, treasury: TREASURY.test },
-      chain_intent: { id: `payout:${m.paymentId}`, status: 'broadcast', signature: m.signature, superseded_signatures: [m.superseded], last_valid_block_height: '1000', error: null },
+      chain_intent: {
+        id: `payout:${m.paymentId}`,
+        status: 'broadcast',
+        signature: m.signature,
+        superseded_signatures: [m.superseded],
+        last_valid_block_height: '1000',
+        error: null,
+      },
       settlement: { provider: 'solana-treasury', status: 'pending', reference: null, amount_usdc_base_units: '2000001' },
       ledger_entries: [
         { group_id: `payout:${m.paymentId}:reserve`, account: `merchant_payable:${merchantId}`, asset: 'usdc:solana', amount: '2000001' },
@@ -124,7 +152,9 @@ describe('checkout-admin treasury status', () => {
         waiting: [{ status: 'failed', count: 1, amount_usdc: '4.000000', oldest_age_seconds: expect.any(Number) }],
       },
     ]);
-    const submitted = (out.modes[0]!.waiting as Array<{ status: string; oldest_age_seconds: number }>).find((w) => w.status === 'submitted')!;
+    const submitted = (out.modes[0]!.waiting as Array<{ status: string; oldest_age_seconds: number }>).find(
+      (w) => w.status === 'submitted',
+    )!;
     expect(submitted.oldest_age_seconds).toBeGreaterThanOrEqual(600);
 
     const text = await cli.run(['treasury', 'status']);
@@ -154,7 +184,13 @@ describe('checkout-admin settlement retry', () => {
     const m = made.confirmed!;
     const before = await rowsOf(m.paymentId);
     const out = await cli.json(['settlement', 'retry', m.paymentId, '--operator', 'alice']);
-    expect(out).toMatchObject({ payment_id: m.paymentId, started: false, already_paid: true, settlement_reference: m.signature, payout_status: 'confirmed' });
+    expect(out).toMatchObject({
+      payment_id: m.paymentId,
+      started: false,
+      already_paid: true,
+      settlement_reference: m.signature,
+      payout_status: 'confirmed',
+    });
     const text = await cli.run(['settlement', 'retry', m.paymentId, '--operator', 'alice']);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(`payment ${m.paymentId} is already paid`);
@@ -165,13 +201,26 @@ describe('checkout-admin settlement retry', () => {
   it('starts settle_<pay_id> again with the input rebuilt from the payout row; refuses while it runs; starts again once terminated', async () => {
     const m = await payout({ status: 'submitted', amount: 7_250_000n, ageMinutes: 20, settlement: 'pending' });
     const workflowId = `settle_${m.paymentId}`;
-    const expectedInput = { route: 'treasury', paymentId: m.paymentId, sessionId: m.sessionId, merchantId, mode: 'test', amountUsdcBaseUnits: '7250000' };
+    const expectedInput = {
+      route: 'treasury',
+      paymentId: m.paymentId,
+      sessionId: m.sessionId,
+      merchantId,
+      mode: 'test',
+      amountUsdcBaseUnits: '7250000',
+    };
     const before = await rowsOf(m.paymentId);
 
     const run = await cli.run(['settlement', 'retry', m.paymentId, '--operator', 'alice', '--json']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain(`warning: the session ${m.sessionId} keeps its status`);
-    expect(JSON.parse(run.stdout)).toMatchObject({ workflow_id: workflowId, started: true, previous_status: null, payout_status: 'submitted', input: expectedInput });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      workflow_id: workflowId,
+      started: true,
+      previous_status: null,
+      payout_status: 'submitted',
+      input: expectedInput,
+    });
     const handle = service.temporal.workflow.getHandle(workflowId);
     const description = await handle.describe();
     expect(description.type).toBe('settlePayment');
@@ -183,7 +232,11 @@ describe('checkout-admin settlement retry', () => {
     // Starting the workflow wrote nothing itself: the payout it resumes is the one row the payment has.
     expect(await rowsOf(m.paymentId)).toEqual(before);
 
-    expectOneLineError(await cli.run(['settlement', 'retry', m.paymentId, '--operator', 'alice']), 1, new RegExp(`${workflowId} is running \\(payout submitted\\): nothing to retry`));
+    expectOneLineError(
+      await cli.run(['settlement', 'retry', m.paymentId, '--operator', 'alice']),
+      1,
+      new RegExp(`${workflowId} is running \\(payout submitted\\): nothing to retry`),
+    );
 
     await handle.terminate('test: a stuck settlement');
     const again = await cli.json(['settlement', 'retry', m.paymentId, '--operator', 'alice']);
@@ -194,7 +247,11 @@ describe('checkout-admin settlement retry', () => {
 
   it('refuses a payout that failed on chain, and a payment without a payout, starting nothing', async () => {
     const m = made.failed!;
-    expectOneLineError(await cli.run(['settlement', 'retry', m.paymentId, '--operator', 'alice']), 1, /failed on chain .* a retry would fail the same way/);
+    expectOneLineError(
+      await cli.run(['settlement', 'retry', m.paymentId, '--operator', 'alice']),
+      1,
+      /failed on chain .* a retry would fail the same way/,
+    );
     expect(await workflowExists(`settle_${m.paymentId}`)).toBe(false);
     expectOneLineError(await cli.run(['settlement', 'retry', 'pay_01HZZZZZZZZZZZZZZZZZZZZZZZ', '--operator', 'alice']), 1, /has no payout/);
   });

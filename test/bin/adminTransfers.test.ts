@@ -19,7 +19,13 @@ const NONCE = `0x${'ab'.repeat(32)}`;
 
 async function transfer(id: string, mode: 'test' | 'live', chain: 'base' | 'polygon', amount: bigint) {
   const sql = service.db.sql;
-  await insertEvmChainIntent(sql, { id: burnIntentId(id), chain, mode, sender: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', call: { to: '0x90f79bf6eb2c4f870365e785982e1f101e93b906', data: '0x', value: '0' } });
+  await insertEvmChainIntent(sql, {
+    id: burnIntentId(id),
+    chain,
+    mode,
+    sender: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+    call: { to: '0x90f79bf6eb2c4f870365e785982e1f101e93b906', data: '0x', value: '0' },
+  });
   await insertTransfer(sql, { id, mode, sourceChain: chain, amount, maxFee: 100n, speed: 'standard', burnIntentId: burnIntentId(id) });
   await setTransferBurned(sql, id, `0x${'11'.repeat(32)}`);
   await postLedger(sql, transferBurned(id, mode, chain, amount));
@@ -48,7 +54,9 @@ describe('checkout-admin transfer', () => {
       [stuck, 'burned'],
     ]);
     const stuckOnes = (await cli.json(['transfer', 'list', '--stuck'])) as { transfers: Listed[] };
-    expect(stuckOnes.transfers).toEqual([expect.objectContaining({ id: stuck, stage: 'burned', source_chain: 'polygon', amount_usdc: '7.000000' })]);
+    expect(stuckOnes.transfers).toEqual([
+      expect.objectContaining({ id: stuck, stage: 'burned', source_chain: 'polygon', amount_usdc: '7.000000' }),
+    ]);
     const text = await cli.run(['transfer', 'list', '--stuck', '--older-than', '300']);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout.trim()).toBe('no transfer in flight has kept its stage for 300 minutes');
@@ -74,8 +82,12 @@ describe('checkout-admin transfer', () => {
     const values = (name: string) => metrics.find((m) => m.name === name)?.values ?? [];
     const inFlight = values('checkout_transfers_in_flight').filter((v) => v.value > 0);
     expect(inFlight).toEqual([expect.objectContaining({ value: 1, labels: { mode: 'live', chain: 'polygon', stage: 'burned' } })]);
-    const oldest = values('checkout_transfer_oldest_in_flight_seconds').find((v) => v.labels.mode === 'live' && v.labels.chain === 'polygon');
+    const oldest = values('checkout_transfer_oldest_in_flight_seconds').find(
+      (v) => v.labels.mode === 'live' && v.labels.chain === 'polygon',
+    );
     expect(oldest?.value).toBeGreaterThanOrEqual(3 * 3600 - 5);
-    expect(values('checkout_transfer_oldest_in_flight_seconds').find((v) => v.labels.mode === 'test' && v.labels.chain === 'base')?.value).toBe(0);
+    expect(
+      values('checkout_transfer_oldest_in_flight_seconds').find((v) => v.labels.mode === 'test' && v.labels.chain === 'base')?.value,
+    ).toBe(0);
   });
 });

@@ -20,7 +20,10 @@ interface Run {
 
 function runDemo(args: string[] = []): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/demo.ts', ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn' } });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/demo.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -36,66 +39,87 @@ function runDemo(args: string[] = []): Promise<Run> {
 }
 
 describe('npm run demo', () => {
-  it('pays a session on the local chain, follows it to completed and verifies the webhook', { timeout: DEMO_TIMEOUT_MS + 20_000 }, async () => {
-    const run = await runDemo();
-    const output = `${run.stdout}\n${run.stderr}`;
-    expect(run.code, output).toBe(0);
+  it(
+    'pays a session on the local chain, follows it to completed and verifies the webhook',
+    { timeout: DEMO_TIMEOUT_MS + 20_000 },
+    async () => {
+      const run = await runDemo();
+      const output = `${run.stdout}\n${run.stderr}`;
+      expect(run.code, output).toBe(0);
 
-    expect(run.stdout).toMatch(/status awaiting_payment\n/);
-    expect(run.stdout).toMatch(/USDC transfer\(0x[0-9a-fA-F]{40}, 25500000\) from 0x[0-9a-fA-F]{40}: tx 0x[0-9a-f]{64} in block #\d+/);
-    expect(run.stdout).toMatch(/status confirming \d+\/64\n/);
-    expect(run.stdout).toMatch(/mined 63 blocks after the transfer's own: 64 confirmations, 64 required/);
-    expect(run.stdout).toMatch(/status completed 64\/64\n/);
-    expect(run.stdout).toMatch(/X-Service-Event +payment\.completed/);
-    expect(run.stdout).toMatch(/"status": "completed"/);
-    expect(run.stdout).toMatch(/verifyWebhookSignature\(rawBody, X-Service-Signature, test webhook secret, 300\) → valid/);
-    expect(run.stdout).toMatch(/✔ demo finished in [\d.]+ s: session cs_\w+ completed, webhook verified/);
-    expectMerchantSolanaLines(run.stdout);
-    // The inventory path refills the treasury with the deposit's 25.5 USDC (the stand-in charges no CCTP fee).
-    expectTreasuryLines(run.stdout, ['1000000', '999974.5', '1000000']);
-    // The deposit address is the local deposit factory's clone for the session, and the payout's signature is shown.
-    expect(run.stdout).toMatch(/deposit address is +deposit factory 0x[0-9a-fA-F]{40}'s clone for the session, computed offline/);
-    expect(run.stdout).toMatch(/payout signature +[1-9A-HJ-NP-Za-km-z]{64,88} \(treasury → merchant on the local Solana chain\)/);
-    // The inventory path's steps, in order, after the payout.
-    expect([...run.stdout.matchAll(/▸ (sweep|burn|attestation|refill): /g)].map((match) => match[1])).toEqual(['sweep', 'burn', 'attestation', 'refill']);
-    expect(run.stdout).toMatch(/sweep tx +0x[0-9a-f]{64} in block #\d+: sweepMany by the relayer 0x[0-9a-fA-F]{40}/);
-    expect(run.stdout).toMatch(/swept +25\.5 USDC from 0x[0-9a-fA-F]{40} \(clone deployed in the same call\) to the collector 0x[0-9a-fA-F]{40}/);
-    expect(run.stdout).toMatch(/burn tx +0x[0-9a-f]{64} in block #\d+: DepositCollector\.burn/);
-    expect(run.stdout).toMatch(/burned +25\.5 USDC to domain 5 \(Solana\)/);
-    expect(run.stdout).toMatch(/nonce +0x[0-9a-f]{64}\n/);
-    expect(run.stdout).toMatch(/refill: receive_message on the local Solana chain minted 25\.5 USDC to the treasury/);
-    expect(run.stdout).toMatch(/treasury before +999974\.5 USDC\n +treasury after +1000000 USDC\n +deposit confirmed → refill +[\d.]+ s/);
+      expect(run.stdout).toMatch(/status awaiting_payment\n/);
+      expect(run.stdout).toMatch(/USDC transfer\(0x[0-9a-fA-F]{40}, 25500000\) from 0x[0-9a-fA-F]{40}: tx 0x[0-9a-f]{64} in block #\d+/);
+      expect(run.stdout).toMatch(/status confirming \d+\/64\n/);
+      expect(run.stdout).toMatch(/mined 63 blocks after the transfer's own: 64 confirmations, 64 required/);
+      expect(run.stdout).toMatch(/status completed 64\/64\n/);
+      expect(run.stdout).toMatch(/X-Service-Event +payment\.completed/);
+      expect(run.stdout).toMatch(/"status": "completed"/);
+      expect(run.stdout).toMatch(/verifyWebhookSignature\(rawBody, X-Service-Signature, test webhook secret, 300\) → valid/);
+      expect(run.stdout).toMatch(/✔ demo finished in [\d.]+ s: session cs_\w+ completed, webhook verified/);
+      expectMerchantSolanaLines(run.stdout);
+      // The inventory path refills the treasury with the deposit's 25.5 USDC (the stand-in charges no CCTP fee).
+      expectTreasuryLines(run.stdout, ['1000000', '999974.5', '1000000']);
+      // The deposit address is the local deposit factory's clone for the session, and the payout's signature is shown.
+      expect(run.stdout).toMatch(/deposit address is +deposit factory 0x[0-9a-fA-F]{40}'s clone for the session, computed offline/);
+      expect(run.stdout).toMatch(/payout signature +[1-9A-HJ-NP-Za-km-z]{64,88} \(treasury → merchant on the local Solana chain\)/);
+      // The inventory path's steps, in order, after the payout.
+      expect([...run.stdout.matchAll(/▸ (sweep|burn|attestation|refill): /g)].map((match) => match[1])).toEqual([
+        'sweep',
+        'burn',
+        'attestation',
+        'refill',
+      ]);
+      expect(run.stdout).toMatch(/sweep tx +0x[0-9a-f]{64} in block #\d+: sweepMany by the relayer 0x[0-9a-fA-F]{40}/);
+      expect(run.stdout).toMatch(
+        /swept +25\.5 USDC from 0x[0-9a-fA-F]{40} \(clone deployed in the same call\) to the collector 0x[0-9a-fA-F]{40}/,
+      );
+      expect(run.stdout).toMatch(/burn tx +0x[0-9a-f]{64} in block #\d+: DepositCollector\.burn/);
+      expect(run.stdout).toMatch(/burned +25\.5 USDC to domain 5 \(Solana\)/);
+      expect(run.stdout).toMatch(/nonce +0x[0-9a-f]{64}\n/);
+      expect(run.stdout).toMatch(/refill: receive_message on the local Solana chain minted 25\.5 USDC to the treasury/);
+      expect(run.stdout).toMatch(/treasury before +999974\.5 USDC\n +treasury after +1000000 USDC\n +deposit confirmed → refill +[\d.]+ s/);
 
-    // The throw-away data directory is gone once the demo exits.
-    const dataDir = /throw-away data directory \((.+)\)/.exec(run.stdout)?.[1];
-    expect(dataDir).toBeDefined();
-    expect(existsSync(dataDir!)).toBe(false);
-  });
+      // The throw-away data directory is gone once the demo exits.
+      const dataDir = /throw-away data directory \((.+)\)/.exec(run.stdout)?.[1];
+      expect(dataDir).toBeDefined();
+      expect(existsSync(dataDir!)).toBe(false);
+    },
+  );
 
-  it('with --chain solana, pays with an SPL transfer through the local Solana RPC and the indexer takes it to completed', { timeout: DEMO_TIMEOUT_MS + 20_000 }, async () => {
-    const run = await runDemo(['--chain', 'solana']);
-    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+  it(
+    'with --chain solana, pays with an SPL transfer through the local Solana RPC and the indexer takes it to completed',
+    { timeout: DEMO_TIMEOUT_MS + 20_000 },
+    async () => {
+      const run = await runDemo(['--chain', 'solana']);
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
 
-    const mint = /USDC mint ([1-9A-HJ-NP-Za-km-z]{32,44})/.exec(run.stdout)?.[1];
-    expect(mint).toBeDefined();
-    expect(run.stdout).toMatch(new RegExp(`token contract +${mint}\n`));
-    expect(run.stdout).toMatch(/USDC transferChecked\([1-9A-HJ-NP-Za-km-z]{32,44}, 25500000\) from [1-9A-HJ-NP-Za-km-z]{32,44}: signature [1-9A-HJ-NP-Za-km-z]{64,88} in slot #\d+/);
-    expect(run.stdout).toMatch(/status confirming \d+\/32\n/);
-    expect(run.stdout).toMatch(/status completed 32\/32\n/);
-    expect(run.stdout).toMatch(/✔ demo finished in [\d.]+ s: session cs_\w+ completed, webhook verified/);
-    expectMerchantSolanaLines(run.stdout);
-    expectTreasuryLines(run.stdout, ['1000000', '999974.5']);
-    // The indexer starts at the fresh chain's first slot, never asking for slots before its genesis.
-    expect(run.stderr).not.toMatch(/cleaned up/);
-  });
+      const mint = /USDC mint ([1-9A-HJ-NP-Za-km-z]{32,44})/.exec(run.stdout)?.[1];
+      expect(mint).toBeDefined();
+      expect(run.stdout).toMatch(new RegExp(`token contract +${mint}\n`));
+      expect(run.stdout).toMatch(
+        /USDC transferChecked\([1-9A-HJ-NP-Za-km-z]{32,44}, 25500000\) from [1-9A-HJ-NP-Za-km-z]{32,44}: signature [1-9A-HJ-NP-Za-km-z]{64,88} in slot #\d+/,
+      );
+      expect(run.stdout).toMatch(/status confirming \d+\/32\n/);
+      expect(run.stdout).toMatch(/status completed 32\/32\n/);
+      expect(run.stdout).toMatch(/✔ demo finished in [\d.]+ s: session cs_\w+ completed, webhook verified/);
+      expectMerchantSolanaLines(run.stdout);
+      expectTreasuryLines(run.stdout, ['1000000', '999974.5']);
+      // The indexer starts at the fresh chain's first slot, never asking for slots before its genesis.
+      expect(run.stderr).not.toMatch(/cleaned up/);
+    },
+  );
 });
 
 /** The merchant's USDC on the local Solana chain, before and after: the treasury's payout adds exactly 25.5. */
 function expectMerchantSolanaLines(stdout: string): void {
-  const balances = [...stdout.matchAll(/merchant's settlement wallet ([1-9A-HJ-NP-Za-km-z]{32,44}) holds (\S+) USDC on the local Solana chain/g)];
+  const balances = [
+    ...stdout.matchAll(/merchant's settlement wallet ([1-9A-HJ-NP-Za-km-z]{32,44}) holds (\S+) USDC on the local Solana chain/g),
+  ];
   expect(balances.map((match) => match[2])).toEqual(['0', '25.5']);
   expect(balances[0]?.[1]).toBe(balances[1]?.[1]);
-  expect(stdout).toMatch(/settlement: solana-treasury \(reference [1-9A-HJ-NP-Za-km-z]{64,88}, 25\.5 USDC\): paid from the treasury on the local Solana chain/);
+  expect(stdout).toMatch(
+    /settlement: solana-treasury \(reference [1-9A-HJ-NP-Za-km-z]{64,88}, 25\.5 USDC\): paid from the treasury on the local Solana chain/,
+  );
 }
 
 /** The treasury's USDC on the local Solana chain: before the payment, after the payout and (on base) after the inventory path. */

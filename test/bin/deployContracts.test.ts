@@ -21,8 +21,11 @@ interface Run {
 
 function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'bin/deployContracts.ts', ...args], { cwd: projectRoot, env: { PATH: process.env.PATH ?? '', ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'bin/deployContracts.ts', ...args],
+      { cwd: projectRoot, env: { PATH: process.env.PATH ?? '', ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -80,7 +83,9 @@ describe('npm run deploy-contracts', () => {
     const args = ['deploy', '--chain', 'base', '--mode', 'test', ...roles, '--rpc-url', chain.rpcUrl];
     const wrongChain = await run([...args, '--key-file', keyFile]);
     expect(wrongChain.code).toBe(2);
-    expect(wrongChain.stderr).toContain(`is chain ${chain.chainId}, not base testnet (84532); set CHAIN_ID_BASE_TESTNET if that chain is meant`);
+    expect(wrongChain.stderr).toContain(
+      `is chain ${chain.chainId}, not base testnet (84532); set CHAIN_ID_BASE_TESTNET if that chain is meant`,
+    );
 
     const openKey = join(dir, 'open.key');
     writeFileSync(openKey, '0x' + '11'.repeat(32), { mode: 0o644 });
@@ -92,7 +97,12 @@ describe('npm run deploy-contracts', () => {
 
   describe('with --treasury-usdc, a DepositCollector burning to the treasury is the collector', () => {
     const treasuryUsdc = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
-    const collectorParams = (tokenMessenger: `0x${string}`) => ({ tokenMessenger, mintRecipient: solanaAddressBytes32(solanaAddress(treasuryUsdc)), owner: params.owner, sweeper: params.sweeper });
+    const collectorParams = (tokenMessenger: `0x${string}`) => ({
+      tokenMessenger,
+      mintRecipient: solanaAddressBytes32(solanaAddress(treasuryUsdc)),
+      owner: params.owner,
+      sweeper: params.sweeper,
+    });
     const withTreasury = () => ['--treasury-usdc', treasuryUsdc, '--owner', params.owner, '--sweeper', params.sweeper];
 
     test("addresses: Circle's TokenMessengerV2 of the mode's network unless told otherwise", async () => {
@@ -100,7 +110,9 @@ describe('npm run deploy-contracts', () => {
       const { forwarder, factory } = depositContractAddresses({ ...params, collector });
       const result = await run(['addresses', '--mode', 'live', ...withTreasury()]);
       expect(result).toMatchObject({ code: 0, stderr: '' });
-      expect(result.stdout).toBe(`EVM_DEPOSIT_FACTORY_LIVE=${factory}\nEVM_DEPOSIT_FORWARDER_LIVE=${forwarder}\nEVM_DEPOSIT_COLLECTOR_LIVE=${collector}\n`);
+      expect(result.stdout).toBe(
+        `EVM_DEPOSIT_FACTORY_LIVE=${factory}\nEVM_DEPOSIT_FORWARDER_LIVE=${forwarder}\nEVM_DEPOSIT_COLLECTOR_LIVE=${collector}\n`,
+      );
     });
 
     test('deploy puts the collector first, then the factory over it', async () => {
@@ -108,13 +120,28 @@ describe('npm run deploy-contracts', () => {
       const collector = depositCollectorAddress(collectorParams(messenger));
       const { factory } = depositContractAddresses({ ...params, collector });
       const result = await run(
-        ['deploy', '--chain', 'base', '--mode', 'test', ...withTreasury(), '--token-messenger', messenger, '--key-file', keyFile, '--rpc-url', chain.rpcUrl],
+        [
+          'deploy',
+          '--chain',
+          'base',
+          '--mode',
+          'test',
+          ...withTreasury(),
+          '--token-messenger',
+          messenger,
+          '--key-file',
+          keyFile,
+          '--rpc-url',
+          chain.rpcUrl,
+        ],
         { CHAIN_ID_BASE_TESTNET: String(chain.chainId) },
       );
       expect(result.stderr).toBe('');
       expect(result.stdout).toMatch(new RegExp(`DepositCollector +${collector} deployed[^]*DepositFactory +${factory} deployed`));
       expect(result.stdout).toContain(`EVM_DEPOSIT_COLLECTOR_TEST=${collector}\n`);
-      expect(await chain.publicClient.readContract({ address: factory, abi: depositFactory.abi, functionName: 'collector' })).toBe(collector);
+      expect(await chain.publicClient.readContract({ address: factory, abi: depositFactory.abi, functionName: 'collector' })).toBe(
+        collector,
+      );
     });
 
     test('refuses both collectors at once, neither, and a messenger without a treasury', async () => {
@@ -125,7 +152,17 @@ describe('npm run deploy-contracts', () => {
       expect(neither.stderr).toContain('give exactly one of --treasury-usdc and --collector');
       const messengerAlone = await run(['addresses', '--mode', 'live', ...roles, '--token-messenger', params.owner]);
       expect(messengerAlone.stderr).toContain('--token-messenger: only with --treasury-usdc');
-      const notSolana = await run(['addresses', '--mode', 'live', '--treasury-usdc', '0xabc', '--owner', params.owner, '--sweeper', params.sweeper]);
+      const notSolana = await run([
+        'addresses',
+        '--mode',
+        'live',
+        '--treasury-usdc',
+        '0xabc',
+        '--owner',
+        params.owner,
+        '--sweeper',
+        params.sweeper,
+      ]);
       expect(notSolana.stderr).toContain('--treasury-usdc: is not a Solana address (base58)');
     });
   });

@@ -95,18 +95,35 @@ describe('npm start', () => {
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
       execFile(
         process.execPath,
-        ['--import', 'tsx', 'bin/admin.ts', 'key', 'create', '--merchant', merchant!, '--mode', 'test', '--label', 'beside npm start', '--json'],
+        [
+          '--import',
+          'tsx',
+          'bin/admin.ts',
+          'key',
+          'create',
+          '--merchant',
+          merchant!,
+          '--mode',
+          'test',
+          '--label',
+          'beside npm start',
+          '--json',
+        ],
         { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir } },
         (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       ),
     );
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain(`note: DATABASE_URL is unset: using the running npm start's database and Temporal (process ${child.pid}, ${devStatePath(dataDir)})`);
+    expect(run.stderr).toContain(
+      `note: DATABASE_URL is unset: using the running npm start's database and Temporal (process ${child.pid}, ${devStatePath(dataDir)})`,
+    );
     expect(JSON.parse(run.stdout)).toMatchObject({ merchant_id: merchant, mode: 'test' });
   });
 
   it('prints the line that points other tools at its database and Temporal', () => {
-    expect(output).toMatch(new RegExp(`export DATABASE_URL=postgres://\\S+ TEMPORAL_ADDRESS=${temporal.address.replaceAll('.', '\\.')}\\n`));
+    expect(output).toMatch(
+      new RegExp(`export DATABASE_URL=postgres://\\S+ TEMPORAL_ADDRESS=${temporal.address.replaceAll('.', '\\.')}\\n`),
+    );
   });
 
   it('stops on SIGINT with exit code 0, leaving no state file, and logged no warning, error or stack', { timeout: 90_000 }, async () => {
@@ -137,7 +154,9 @@ describe('npm start interrupted while starting', () => {
       },
     });
     let log = '';
-    const stopped = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => starting.once('exit', (code, signal) => resolve({ code, signal })));
+    const stopped = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      starting.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     const groupGone = async () => {
       for (;;) {
         try {

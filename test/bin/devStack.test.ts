@@ -40,7 +40,15 @@ beforeAll(async () => {
   // What a persistent database keeps from an earlier run's chain: the relayer's nonces there.
   const { relayer } = devDepositContractParams({ tokenMessenger: zeroAddress, mintRecipient: zeroHash });
   await db.sql`insert into evm_nonces (chain, mode, sender, next_nonce) values ('base', 'test', ${relayer.address}, 7)`;
-  stack = await startDevStack({ config, chainEnv: {}, startTemporal: true, persistent: false, keyLabel: 'devStack test', progress: () => undefined, logger: pino({ level: 'silent' }) });
+  stack = await startDevStack({
+    config,
+    chainEnv: {},
+    startTemporal: true,
+    persistent: false,
+    keyLabel: 'devStack test',
+    progress: () => undefined,
+    logger: pino({ level: 'silent' }),
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -58,15 +66,27 @@ describe('the dev stack', () => {
     const offline = depositContractAddresses(params);
     expect(chain.depositContracts).toMatchObject({ ...offline, collector: depositCollectorAddress(collectorParams) });
     const client = chain.local.publicClient;
-    for (const address of [offline.factory, offline.forwarder, params.collector]) expect((await client.getCode({ address }))?.length ?? 0).toBeGreaterThan(2);
+    for (const address of [offline.factory, offline.forwarder, params.collector])
+      expect((await client.getCode({ address }))?.length ?? 0).toBeGreaterThan(2);
     const collector = await client.readContract({ address: offline.factory, abi: depositFactory.abi, functionName: 'collector' });
     expect(isAddressEqual(collector, params.collector)).toBe(true);
-    expect(await client.readContract({ address: offline.factory, abi: depositFactory.abi, functionName: 'isSweeper', args: [relayer.address] })).toBe(true);
+    expect(
+      await client.readContract({ address: offline.factory, abi: depositFactory.abi, functionName: 'isSweeper', args: [relayer.address] }),
+    ).toBe(true);
     expect(privateKeyToAccount(stack.signerEnv.EVM_RELAYER_KEY_TEST as Address).address).toBe(relayer.address);
     expect(await client.getBalance({ address: relayer.address })).toBeGreaterThan(0n);
     // The collector burns to the local treasury's USDC account, with the same relayer as sweeper.
-    expect(await client.readContract({ address: params.collector, abi: depositCollector.abi, functionName: 'mintRecipient' })).toBe(collectorParams.mintRecipient);
-    expect(await client.readContract({ address: params.collector, abi: depositCollector.abi, functionName: 'isSweeper', args: [relayer.address] })).toBe(true);
+    expect(await client.readContract({ address: params.collector, abi: depositCollector.abi, functionName: 'mintRecipient' })).toBe(
+      collectorParams.mintRecipient,
+    );
+    expect(
+      await client.readContract({
+        address: params.collector,
+        abi: depositCollector.abi,
+        functionName: 'isSweeper',
+        args: [relayer.address],
+      }),
+    ).toBe(true);
   });
 
   it("forgets the relayer's nonces from an earlier run's chain: the fresh chain counts from 0", async () => {
@@ -83,7 +103,8 @@ describe('the dev stack', () => {
 
   it('deploys the TokenMessengerV2 stand-in and runs the attestation stand-in, answering as Iris does', async () => {
     const chain = stack.devChain!;
-    for (const address of [chain.cctp.tokenMessenger, chain.cctp.messageTransmitter]) expect((await chain.local.publicClient.getCode({ address }))?.length ?? 0).toBeGreaterThan(2);
+    for (const address of [chain.cctp.tokenMessenger, chain.cctp.messageTransmitter])
+      expect((await chain.local.publicClient.getCode({ address }))?.length ?? 0).toBeGreaterThan(2);
     expect(chain.cctp.localDomain).toBe(6);
     const iris = createAttestationClient({ baseUrl: stack.attestationUrl!, timeoutMs: 5_000 });
     expect((await iris.fees(chain.cctp.localDomain, SOLANA_CCTP_DOMAIN)).length).toBeGreaterThan(0);

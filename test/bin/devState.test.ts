@@ -9,7 +9,12 @@ import { loadConfig } from '../../config/env';
 import { adoptRunningDevStack, devStatePath, runningDevState, writeDevState, type DevState } from '../../bin/devState';
 
 let dataDir: string;
-const state = (pid: number): DevState => ({ pid, databaseUrl: 'postgres://postgres:postgres@127.0.0.1:5433/checkout', temporalAddress: '127.0.0.1:7299', temporalNamespace: 'dev' });
+const state = (pid: number): DevState => ({
+  pid,
+  databaseUrl: 'postgres://postgres:postgres@127.0.0.1:5433/checkout',
+  temporalAddress: '127.0.0.1:7299',
+  temporalNamespace: 'dev',
+});
 
 beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'dev-state-'));
@@ -33,13 +38,15 @@ describe('the npm start state file', () => {
 });
 
 describe('the admin configuration beside a running npm start', () => {
-  it("takes its database and Temporal when DATABASE_URL is unset, and says so", () => {
+  it('takes its database and Temporal when DATABASE_URL is unset, and says so', () => {
     writeDevState(dataDir, state(process.pid));
     const notes: string[] = [];
     const config = adoptRunningDevStack(loadConfig({ DATA_DIR: dataDir }, 'admin'), {}, (line) => notes.push(line));
     expect(config.databaseUrl).toBe(state(process.pid).databaseUrl);
     expect(config.temporal).toMatchObject({ address: '127.0.0.1:7299', namespace: 'dev' });
-    expect(notes).toEqual([`DATABASE_URL is unset: using the running npm start's database and Temporal (process ${process.pid}, ${devStatePath(dataDir)})`]);
+    expect(notes).toEqual([
+      `DATABASE_URL is unset: using the running npm start's database and Temporal (process ${process.pid}, ${devStatePath(dataDir)})`,
+    ]);
   });
 
   it('keeps what the environment sets', () => {
@@ -48,7 +55,9 @@ describe('the admin configuration beside a running npm start', () => {
     const env = { DATA_DIR: dataDir, DATABASE_URL: 'postgres://elsewhere/db' };
     expect(adoptRunningDevStack(loadConfig(env, 'admin'), env, (line) => notes.push(line)).databaseUrl).toBe('postgres://elsewhere/db');
     const temporalSet = { DATA_DIR: dataDir, TEMPORAL_ADDRESS: '10.0.0.5:7233' };
-    expect(adoptRunningDevStack(loadConfig(temporalSet, 'admin'), temporalSet, (line) => notes.push(line)).temporal.address).toBe('10.0.0.5:7233');
+    expect(adoptRunningDevStack(loadConfig(temporalSet, 'admin'), temporalSet, (line) => notes.push(line)).temporal.address).toBe(
+      '10.0.0.5:7233',
+    );
   });
 
   it('changes nothing without a running npm start', () => {

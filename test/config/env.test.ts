@@ -25,7 +25,9 @@ describe('configuration', () => {
     expect(loadConfig({}, 'signer').settlementRpcRecheckAboveUsdc).toBe(1000);
     expect(loadConfig({ SETTLEMENT_RPC_RECHECK_ABOVE_USDC: '0' }, 'signer').settlementRpcRecheckAboveUsdc).toBe(0);
     for (const invalid of ['-1', '2.5', 'lots']) {
-      expect(() => loadConfig({ SETTLEMENT_RPC_RECHECK_ABOVE_USDC: invalid }, 'signer')).toThrow(/invalid configuration: SETTLEMENT_RPC_RECHECK_ABOVE_USDC: /);
+      expect(() => loadConfig({ SETTLEMENT_RPC_RECHECK_ABOVE_USDC: invalid }, 'signer')).toThrow(
+        /invalid configuration: SETTLEMENT_RPC_RECHECK_ABOVE_USDC: /,
+      );
     }
   });
 
@@ -33,13 +35,17 @@ describe('configuration', () => {
     expect(loadConfig({}, 'worker').sweepIntervalSeconds).toBe(300);
     expect(loadConfig({ SWEEP_INTERVAL_SECONDS: '0' }, 'worker').sweepIntervalSeconds).toBe(0);
     expect(loadConfig({ SWEEP_INTERVAL_SECONDS: '3600' }, 'worker').sweepIntervalSeconds).toBe(3600);
-    for (const bad of ['5', '-1', '1.5', '604801']) expect(() => loadConfig({ SWEEP_INTERVAL_SECONDS: bad }, 'worker'), bad).toThrow('SWEEP_INTERVAL_SECONDS');
+    for (const bad of ['5', '-1', '1.5', '604801'])
+      expect(() => loadConfig({ SWEEP_INTERVAL_SECONDS: bad }, 'worker'), bad).toThrow('SWEEP_INTERVAL_SECONDS');
   });
 
   it('reads the CCTP attestation service URL, Circle’s mainnet one by default; anything but an http(s) URL is refused', () => {
     expect(loadConfig({}, 'worker').cctpAttestationUrl).toBe('https://iris-api.circle.com');
-    expect(loadConfig({ CCTP_ATTESTATION_URL: 'https://iris-api-sandbox.circle.com' }, 'worker').cctpAttestationUrl).toBe('https://iris-api-sandbox.circle.com');
-    for (const bad of ['iris-api.circle.com', 'ftp://iris-api.circle.com']) expect(() => loadConfig({ CCTP_ATTESTATION_URL: bad }, 'worker'), bad).toThrow('CCTP_ATTESTATION_URL');
+    expect(loadConfig({ CCTP_ATTESTATION_URL: 'https://iris-api-sandbox.circle.com' }, 'worker').cctpAttestationUrl).toBe(
+      'https://iris-api-sandbox.circle.com',
+    );
+    for (const bad of ['iris-api.circle.com', 'ftp://iris-api.circle.com'])
+      expect(() => loadConfig({ CCTP_ATTESTATION_URL: bad }, 'worker'), bad).toThrow('CCTP_ATTESTATION_URL');
   });
 
   it('refuses an API in production without a session-token secret, naming the variable; other processes need none', () => {
@@ -51,7 +57,12 @@ describe('configuration', () => {
   });
 
   it('refuses a session-token secret that is short or a placeholder, without echoing it', () => {
-    for (const weak of ['y'.repeat(40), 'dev-only-session-token-secret-do-not-use-in-production', 'changeme-changeme-changeme-changeme-1234567890', 'abcdef']) {
+    for (const weak of [
+      'y'.repeat(40),
+      'dev-only-session-token-secret-do-not-use-in-production',
+      'changeme-changeme-changeme-changeme-1234567890',
+      'abcdef',
+    ]) {
       let message = '';
       try {
         loadConfig({ SESSION_TOKEN_SECRET: weak }, 'api');
@@ -84,7 +95,10 @@ describe('deposit forwarder contracts', () => {
   const TRON_FORWARDER_HEX = '41e7f1725e7734ce288f8367e1bb143e90bb3f0512';
 
   it('has none by default: every family of both modes keeps HD addresses', () => {
-    expect(loadConfig({}, 'worker').depositForwarders).toEqual({ test: { evm: undefined, tron: undefined }, live: { evm: undefined, tron: undefined } });
+    expect(loadConfig({}, 'worker').depositForwarders).toEqual({
+      test: { evm: undefined, tron: undefined },
+      live: { evm: undefined, tron: undefined },
+    });
   });
 
   it('reads a pair per mode and family, EVM stored checksummed, Tron as base58 from either spelling', () => {
@@ -107,17 +121,37 @@ describe('deposit forwarder contracts', () => {
     expect(() => loadConfig({ EVM_DEPOSIT_FACTORY_TEST: FACTORY }, 'worker')).toThrow(
       'invalid configuration: EVM_DEPOSIT_FORWARDER_TEST: is needed with EVM_DEPOSIT_FACTORY_TEST: set both of a pair or neither',
     );
-    expect(() => loadConfig({ TRON_DEPOSIT_FORWARDER_LIVE: TRON_FACTORY }, 'worker')).toThrow('TRON_DEPOSIT_FACTORY_LIVE: is needed with TRON_DEPOSIT_FORWARDER_LIVE');
+    expect(() => loadConfig({ TRON_DEPOSIT_FORWARDER_LIVE: TRON_FACTORY }, 'worker')).toThrow(
+      'TRON_DEPOSIT_FACTORY_LIVE: is needed with TRON_DEPOSIT_FORWARDER_LIVE',
+    );
   });
 
   it('refuses malformed, zero and identical addresses, naming the variable and never echoing its value', () => {
     const refused = [
-      [{ EVM_DEPOSIT_FACTORY_TEST: FACTORY.replace('F', 'f'), EVM_DEPOSIT_FORWARDER_TEST: FORWARDER }, 'EVM_DEPOSIT_FACTORY_TEST: is not an EVM address'],
-      [{ EVM_DEPOSIT_FACTORY_TEST: FACTORY, EVM_DEPOSIT_FORWARDER_TEST: `0x${'0'.repeat(40)}` }, 'EVM_DEPOSIT_FORWARDER_TEST: is the zero address'],
-      [{ EVM_DEPOSIT_FACTORY_LIVE: FACTORY, EVM_DEPOSIT_FORWARDER_LIVE: FACTORY.toLowerCase() }, 'EVM_DEPOSIT_FORWARDER_LIVE: must differ from EVM_DEPOSIT_FACTORY_LIVE'],
-      [{ TRON_DEPOSIT_FACTORY_TEST: FACTORY, TRON_DEPOSIT_FORWARDER_TEST: TRON_FORWARDER_HEX }, 'TRON_DEPOSIT_FACTORY_TEST: is not a Tron address'],
-      [{ TRON_DEPOSIT_FACTORY_TEST: TRON_FACTORY.slice(0, -1) + 'b', TRON_DEPOSIT_FORWARDER_TEST: TRON_FORWARDER_HEX }, 'TRON_DEPOSIT_FACTORY_TEST: is not a Tron address'],
-      [{ TRON_DEPOSIT_FACTORY_LIVE: TRON_FACTORY, TRON_DEPOSIT_FORWARDER_LIVE: `41${'0'.repeat(40)}` }, 'TRON_DEPOSIT_FORWARDER_LIVE: is the zero address'],
+      [
+        { EVM_DEPOSIT_FACTORY_TEST: FACTORY.replace('F', 'f'), EVM_DEPOSIT_FORWARDER_TEST: FORWARDER },
+        'EVM_DEPOSIT_FACTORY_TEST: is not an EVM address',
+      ],
+      [
+        { EVM_DEPOSIT_FACTORY_TEST: FACTORY, EVM_DEPOSIT_FORWARDER_TEST: `0x${'0'.repeat(40)}` },
+        'EVM_DEPOSIT_FORWARDER_TEST: is the zero address',
+      ],
+      [
+        { EVM_DEPOSIT_FACTORY_LIVE: FACTORY, EVM_DEPOSIT_FORWARDER_LIVE: FACTORY.toLowerCase() },
+        'EVM_DEPOSIT_FORWARDER_LIVE: must differ from EVM_DEPOSIT_FACTORY_LIVE',
+      ],
+      [
+        { TRON_DEPOSIT_FACTORY_TEST: FACTORY, TRON_DEPOSIT_FORWARDER_TEST: TRON_FORWARDER_HEX },
+        'TRON_DEPOSIT_FACTORY_TEST: is not a Tron address',
+      ],
+      [
+        { TRON_DEPOSIT_FACTORY_TEST: TRON_FACTORY.slice(0, -1) + 'b', TRON_DEPOSIT_FORWARDER_TEST: TRON_FORWARDER_HEX },
+        'TRON_DEPOSIT_FACTORY_TEST: is not a Tron address',
+      ],
+      [
+        { TRON_DEPOSIT_FACTORY_LIVE: TRON_FACTORY, TRON_DEPOSIT_FORWARDER_LIVE: `41${'0'.repeat(40)}` },
+        'TRON_DEPOSIT_FORWARDER_LIVE: is the zero address',
+      ],
     ] as const;
     for (const [env, message] of refused) {
       let error: unknown;

@@ -50,16 +50,21 @@ describe('signing material', () => {
     expect([...SIGNING_VARIABLES].sort()).toEqual(['DEPOSIT_MNEMONIC', ...Object.keys(VALID)].sort());
   });
 
-  it.each(['api', 'worker', 'webhookWorker', 'indexer', 'admin', 'migrate'] as const)('the %s refuses every signing variable, naming it, never echoing it', (processName) => {
-    for (const variable of SIGNING_VARIABLES) {
-      const value = VALID[variable] ?? LIVE_MNEMONIC;
-      const message = refusal({ [variable]: value }, processName);
-      expect(message).toContain(`${variable}: is signing material and belongs to the signer only (npm run signer); the ${processName} must not be given it`);
-      expect(message).not.toContain(value);
-    }
-    // An empty variable holds nothing: Compose's `${VAR:-}` passes one.
-    expect(() => loadConfig({ DEPOSIT_MNEMONIC_TEST: '' }, processName)).not.toThrow();
-  });
+  it.each(['api', 'worker', 'webhookWorker', 'indexer', 'admin', 'migrate'] as const)(
+    'the %s refuses every signing variable, naming it, never echoing it',
+    (processName) => {
+      for (const variable of SIGNING_VARIABLES) {
+        const value = VALID[variable] ?? LIVE_MNEMONIC;
+        const message = refusal({ [variable]: value }, processName);
+        expect(message).toContain(
+          `${variable}: is signing material and belongs to the signer only (npm run signer); the ${processName} must not be given it`,
+        );
+        expect(message).not.toContain(value);
+      }
+      // An empty variable holds nothing: Compose's `${VAR:-}` passes one.
+      expect(() => loadConfig({ DEPOSIT_MNEMONIC_TEST: '' }, processName)).not.toThrow();
+    },
+  );
 
   it.each(['signer', 'dev'] as const)('the %s accepts all of it', (processName) => {
     const config = loadConfig(VALID, processName);
@@ -73,7 +78,7 @@ describe('signing material', () => {
     expect(refusal({ SOLANA_PAYOUT_MEMO: 'no' }, 'signer')).toContain('SOLANA_PAYOUT_MEMO');
   });
 
-  it('the signer builds a treasury per mode given a key: its address, its network\'s RPC and USDC mint, the memo setting', async () => {
+  it("the signer builds a treasury per mode given a key: its address, its network's RPC and USDC mint, the memo setting", async () => {
     const MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
     const env = {
       SOLANA_TREASURY_KEY_TEST: VALID.SOLANA_TREASURY_KEY_TEST,
@@ -89,32 +94,53 @@ describe('signing material', () => {
     expect(treasury).toMatchObject({ usdcMint: MINT, memo: false });
     await treasury?.sql.end();
 
-    await expect(signerDepsFromConfig(loadConfig({ ...env, DATABASE_URL: '' }, 'signer'), loadChainsConfig(env))).rejects.toThrow(/DATABASE_URL: is required by the signer/);
-    await expect(signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig({}))).rejects.toThrow(/SOLANA_TREASURY_KEY_TEST: needs RPC_URLS_SOLANA_TESTNET/);
+    await expect(signerDepsFromConfig(loadConfig({ ...env, DATABASE_URL: '' }, 'signer'), loadChainsConfig(env))).rejects.toThrow(
+      /DATABASE_URL: is required by the signer/,
+    );
+    await expect(signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig({}))).rejects.toThrow(
+      /SOLANA_TREASURY_KEY_TEST: needs RPC_URLS_SOLANA_TESTNET/,
+    );
     expect((await signerDepsFromConfig(loadConfig({}, 'signer'))).treasuries).toBeUndefined();
   });
 
-  it('the signer prints its treasury addresses for the watchers, and refuses a published address that is not its key\'s', async () => {
-    const env = { SOLANA_TREASURY_KEY_TEST: VALID.SOLANA_TREASURY_KEY_TEST, DATABASE_URL: 'postgres://checkout_worker@127.0.0.1:1/none', RPC_URLS_SOLANA_TESTNET: 'http://127.0.0.1:8899', TOKEN_USDC_SOLANA_TESTNET: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v:6' };
+  it("the signer prints its treasury addresses for the watchers, and refuses a published address that is not its key's", async () => {
+    const env = {
+      SOLANA_TREASURY_KEY_TEST: VALID.SOLANA_TREASURY_KEY_TEST,
+      DATABASE_URL: 'postgres://checkout_worker@127.0.0.1:1/none',
+      RPC_URLS_SOLANA_TESTNET: 'http://127.0.0.1:8899',
+      TOKEN_USDC_SOLANA_TESTNET: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v:6',
+    };
     const address = base58.encode(base58.decode(VALID.SOLANA_TREASURY_KEY_TEST!).subarray(32));
     const deps = await signerDepsFromConfig(loadConfig({ ...env, SOLANA_TREASURY_ADDRESS_TEST: address }, 'signer'), loadChainsConfig(env));
-    expect(treasuryAddressVariables(deps)).toEqual([`SOLANA_TREASURY_ADDRESS_TEST=${address}`, '# no SOLANA_TREASURY_KEY_LIVE: no live treasury']);
+    expect(treasuryAddressVariables(deps)).toEqual([
+      `SOLANA_TREASURY_ADDRESS_TEST=${address}`,
+      '# no SOLANA_TREASURY_KEY_LIVE: no live treasury',
+    ]);
     await deps.treasuries?.test?.sql.end();
     const other = base58.encode(base58.decode(VALID.SOLANA_TREASURY_KEY_LIVE!).subarray(32));
-    await expect(signerDepsFromConfig(loadConfig({ ...env, SOLANA_TREASURY_ADDRESS_TEST: other }, 'signer'), loadChainsConfig(env))).rejects.toThrow(
-      `SOLANA_TREASURY_ADDRESS_TEST: is not the address of SOLANA_TREASURY_KEY_TEST (${address})`,
+    await expect(
+      signerDepsFromConfig(loadConfig({ ...env, SOLANA_TREASURY_ADDRESS_TEST: other }, 'signer'), loadChainsConfig(env)),
+    ).rejects.toThrow(`SOLANA_TREASURY_ADDRESS_TEST: is not the address of SOLANA_TREASURY_KEY_TEST (${address})`);
+    expect(() => loadConfig({ SOLANA_TREASURY_ADDRESS_LIVE: '0xnot-solana' }, 'worker')).toThrow(
+      /SOLANA_TREASURY_ADDRESS_LIVE: is not a Solana address/,
     );
-    expect(() => loadConfig({ SOLANA_TREASURY_ADDRESS_LIVE: '0xnot-solana' }, 'worker')).toThrow(/SOLANA_TREASURY_ADDRESS_LIVE: is not a Solana address/);
-    expect(loadConfig({ SOLANA_TREASURY_ADDRESS_LIVE: other }, 'worker')).toMatchObject({ solanaTreasuryAddresses: { live: other, test: undefined }, reconciliationIntervalMinutes: 15 });
+    expect(loadConfig({ SOLANA_TREASURY_ADDRESS_LIVE: other }, 'worker')).toMatchObject({
+      solanaTreasuryAddresses: { live: other, test: undefined },
+      reconciliationIntervalMinutes: 15,
+    });
   });
 
   it('a mode without a treasury answers no_treasury and writes nothing', async () => {
-    await expect(createPayTreasuryPayout({})({ paymentId: 'pay_x', merchantId: 'm', mode: 'live', amountUsdcBaseUnits: '1' })).resolves.toEqual({ status: 'no_treasury' });
+    await expect(
+      createPayTreasuryPayout({})({ paymentId: 'pay_x', merchantId: 'm', mode: 'live', amountUsdcBaseUnits: '1' }),
+    ).resolves.toEqual({ status: 'no_treasury' });
   });
 
   it('the signer checks each key for shape and refuses a test key equal to the live one, without echoing either', () => {
     const keypair = base58.decode(VALID.SOLANA_TREASURY_KEY_LIVE!);
-    const mismatched = base58.encode(new Uint8Array([...keypair.subarray(0, 32), ...base58.decode(VALID.SOLANA_TREASURY_KEY_TEST!).subarray(32)]));
+    const mismatched = base58.encode(
+      new Uint8Array([...keypair.subarray(0, 32), ...base58.decode(VALID.SOLANA_TREASURY_KEY_TEST!).subarray(32)]),
+    );
     const cases: Array<[string, string, string]> = [
       ['SOLANA_TREASURY_KEY_LIVE', base58.encode(keypair.subarray(0, 32)), 'is not a Solana keypair: expected 64 bytes, got 32'],
       ['SOLANA_TREASURY_KEY_LIVE', mismatched, 'is not a Solana keypair: its public half does not match its secret half'],
@@ -123,7 +149,11 @@ describe('signing material', () => {
       ['EVM_RELAYER_KEY_LIVE', `0x${'0'.repeat(64)}`, 'is not a valid secp256k1 private key'],
       ['TRON_RELAYER_KEY_TEST', `0x${secp256k1Key()}`, 'is not a secp256k1 private key: expected 64 hex digits'],
       ['EVM_RELAYER_KEY_TEST', VALID.EVM_RELAYER_KEY_LIVE!, 'must differ from EVM_RELAYER_KEY_LIVE'],
-      ['DEPOSIT_MNEMONIC_TEST', ` ${LIVE_MNEMONIC.replace(/ /g, '  ')} `, 'must differ from DEPOSIT_MNEMONIC_LIVE: test keys must never derive from live key material'],
+      [
+        'DEPOSIT_MNEMONIC_TEST',
+        ` ${LIVE_MNEMONIC.replace(/ /g, '  ')} `,
+        'must differ from DEPOSIT_MNEMONIC_LIVE: test keys must never derive from live key material',
+      ],
     ];
     for (const [variable, value, expected] of cases) {
       const message = refusal({ ...VALID, [variable]: value }, 'signer');
@@ -147,9 +177,18 @@ describe('deposit xpubs', () => {
     const accountPrivate = HDKey.fromMasterSeed(seed).derive("m/44'/60'/0'/0").privateExtendedKey;
     const cases: Array<[NodeJS.ProcessEnv, string]> = [
       [{ DEPOSIT_XPUB_EVM_LIVE: live.evm }, 'DEPOSIT_XPUB_TRON_LIVE: is needed with DEPOSIT_XPUB_EVM_LIVE'],
-      [{ DEPOSIT_XPUB_EVM_LIVE: accountPrivate, DEPOSIT_XPUB_TRON_LIVE: live.tron }, 'DEPOSIT_XPUB_EVM_LIVE: expected an extended public key, got a private one'],
-      [{ DEPOSIT_XPUB_EVM_LIVE: HDKey.fromMasterSeed(seed).publicExtendedKey, DEPOSIT_XPUB_TRON_LIVE: live.tron }, 'DEPOSIT_XPUB_EVM_LIVE: expected an account-level xpub (depth 4), got depth 0'],
-      [{ DEPOSIT_XPUB_EVM_LIVE: DEVELOPMENT_ACCOUNT_XPUBS.evm, DEPOSIT_XPUB_TRON_LIVE: DEVELOPMENT_ACCOUNT_XPUBS.tron }, 'DEPOSIT_XPUB_EVM_TEST: must differ from the live xpubs'],
+      [
+        { DEPOSIT_XPUB_EVM_LIVE: accountPrivate, DEPOSIT_XPUB_TRON_LIVE: live.tron },
+        'DEPOSIT_XPUB_EVM_LIVE: expected an extended public key, got a private one',
+      ],
+      [
+        { DEPOSIT_XPUB_EVM_LIVE: HDKey.fromMasterSeed(seed).publicExtendedKey, DEPOSIT_XPUB_TRON_LIVE: live.tron },
+        'DEPOSIT_XPUB_EVM_LIVE: expected an account-level xpub (depth 4), got depth 0',
+      ],
+      [
+        { DEPOSIT_XPUB_EVM_LIVE: DEVELOPMENT_ACCOUNT_XPUBS.evm, DEPOSIT_XPUB_TRON_LIVE: DEVELOPMENT_ACCOUNT_XPUBS.tron },
+        'DEPOSIT_XPUB_EVM_TEST: must differ from the live xpubs',
+      ],
     ];
     for (const [env, expected] of cases) expect(refusal(env, 'worker')).toContain(expected);
     expect(refusal({ DEPOSIT_XPUB_EVM_LIVE: accountPrivate, DEPOSIT_XPUB_TRON_LIVE: live.tron }, 'worker')).not.toContain(accountPrivate);
@@ -162,6 +201,8 @@ describe('deposit xpubs', () => {
       `DEPOSIT_XPUB_EVM_LIVE=${live.evm}`,
       `DEPOSIT_XPUB_TRON_LIVE=${live.tron}`,
     ]);
-    expect(depositXpubVariables({ test: DEVELOPMENT_ACCOUNT_XPUBS, live: undefined }).at(-1)).toBe('# no DEPOSIT_MNEMONIC_LIVE: no live xpubs');
+    expect(depositXpubVariables({ test: DEVELOPMENT_ACCOUNT_XPUBS, live: undefined }).at(-1)).toBe(
+      '# no DEPOSIT_MNEMONIC_LIVE: no live xpubs',
+    );
   });
 });

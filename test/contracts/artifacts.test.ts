@@ -5,6 +5,8 @@ import { ARTIFACTS, artifactPath, REBUILD_COMMAND, renderArtifact } from '../../
 describe('committed contract artifacts', () => {
   test.each(ARTIFACTS)('contracts/artifacts/$module.ts is what solc builds from contracts/$contract.sol', async ({ contract, module }) => {
     const committed = readFileSync(artifactPath(module), 'utf8');
-    expect(committed, `rebuild with \`${REBUILD_COMMAND}\` and commit the result (every deposit address moves with it)`).toBe(await renderArtifact(contract));
+    expect(committed, `rebuild with \`${REBUILD_COMMAND}\` and commit the result (every deposit address moves with it)`).toBe(
+      await renderArtifact(contract),
+    );
   });
 });

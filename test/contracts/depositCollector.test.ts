@@ -28,7 +28,12 @@ describe('DepositCollector on Hardhat, burning through the TokenMessengerV2 stan
     chain = await createLocalChain();
     usdc = getAddress(await chain.deployToken({ symbol: 'USDC', decimals: 6 }));
     standIn = await deployCctpStandIn(chain, { burnToken: usdc, minFee: 1_000n });
-    params = { tokenMessenger: standIn.tokenMessenger, mintRecipient: treasuryTokenAccount, owner: chain.account(OWNER).address, sweeper: chain.account(SWEEPER).address };
+    params = {
+      tokenMessenger: standIn.tokenMessenger,
+      mintRecipient: treasuryTokenAccount,
+      owner: chain.account(OWNER).address,
+      sweeper: chain.account(SWEEPER).address,
+    };
     const steps = await deployDepositCollector({ publicClient: chain.publicClient, walletClient: chain.walletClient }, params);
     collector = steps.find((step) => step.contract === 'DepositCollector')!.address;
   });
@@ -37,16 +42,29 @@ describe('DepositCollector on Hardhat, burning through the TokenMessengerV2 stan
     await chain?.stop();
   });
 
-  const balanceOf = (owner: Address) => chain.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
+  const balanceOf = (owner: Address) =>
+    chain.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
 
-  async function call(as: number, functionName: 'burn' | 'withdraw' | 'setMintRecipient' | 'setSweeper' | 'transferOwnership' | 'acceptOwnership', args: readonly unknown[]) {
-    const hash = await chain.walletClientFor(as).writeContract({ address: collector, abi: depositCollector.abi, functionName, args } as never);
+  async function call(
+    as: number,
+    functionName: 'burn' | 'withdraw' | 'setMintRecipient' | 'setSweeper' | 'transferOwnership' | 'acceptOwnership',
+    args: readonly unknown[],
+  ) {
+    const hash = await chain
+      .walletClientFor(as)
+      .writeContract({ address: collector, abi: depositCollector.abi, functionName, args } as never);
     return chain.publicClient.waitForTransactionReceipt({ hash });
   }
 
   async function revertName(as: number, functionName: Parameters<typeof call>[1], args: readonly unknown[]): Promise<string | undefined> {
     try {
-      await chain.publicClient.simulateContract({ account: chain.account(as), address: collector, abi: depositCollector.abi, functionName, args } as never);
+      await chain.publicClient.simulateContract({
+        account: chain.account(as),
+        address: collector,
+        abi: depositCollector.abi,
+        functionName,
+        args,
+      } as never);
       return undefined;
     } catch (error) {
       const revert = error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : undefined;
@@ -66,13 +84,28 @@ describe('DepositCollector on Hardhat, burning through the TokenMessengerV2 stan
     const receipt = await call(SWEEPER, 'burn', [usdc, 20_000_000n, 2_000n, FINALITY_THRESHOLD_STANDARD]);
     expect(receipt.status).toBe('success');
     expect(await balanceOf(collector)).toBe(10_000_000n);
-    const allowance = await chain.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'allowance', args: [collector, standIn.tokenMessenger] });
+    const allowance = await chain.publicClient.readContract({
+      address: usdc,
+      abi: erc20Abi,
+      functionName: 'allowance',
+      args: [collector, standIn.tokenMessenger],
+    });
     expect(allowance).toBe(0n);
 
-    const sent = parseEventLogs({ abi: messageTransmitterV2Abi, eventName: 'MessageSent', logs: receipt.logs.filter((log) => log.topics[0] === MESSAGE_SENT_TOPIC) });
+    const sent = parseEventLogs({
+      abi: messageTransmitterV2Abi,
+      eventName: 'MessageSent',
+      logs: receipt.logs.filter((log) => log.topics[0] === MESSAGE_SENT_TOPIC),
+    });
     expect(sent).toHaveLength(1);
     const header = decodeMessageV2(sent[0]!.args.message);
-    expect(header).toMatchObject({ sourceDomain: 0, destinationDomain: 5, nonce: EMPTY_BYTES32, destinationCaller: EMPTY_BYTES32, minFinalityThreshold: 2000 });
+    expect(header).toMatchObject({
+      sourceDomain: 0,
+      destinationDomain: 5,
+      nonce: EMPTY_BYTES32,
+      destinationCaller: EMPTY_BYTES32,
+      minFinalityThreshold: 2000,
+    });
     expect(decodeBurnMessageV2(header.messageBody)).toEqual({
       version: 1,
       burnToken: addressToBytes32(usdc),
@@ -84,12 +117,26 @@ describe('DepositCollector on Hardhat, burning through the TokenMessengerV2 stan
       expirationBlock: 0n,
       hookData: '0x',
     });
-    const deposit = parseEventLogs({ abi: tokenMessengerV2Abi, eventName: 'DepositForBurn', logs: receipt.logs.filter((log) => log.topics[0] === DEPOSIT_FOR_BURN_TOPIC) });
+    const deposit = parseEventLogs({
+      abi: tokenMessengerV2Abi,
+      eventName: 'DepositForBurn',
+      logs: receipt.logs.filter((log) => log.topics[0] === DEPOSIT_FOR_BURN_TOPIC),
+    });
     expect(deposit.map((log) => log.args)).toEqual([
-      expect.objectContaining({ burnToken: usdc, amount: 20_000_000n, depositor: collector, mintRecipient: treasuryTokenAccount, destinationDomain: 5, destinationCaller: EMPTY_BYTES32, maxFee: 2_000n }),
+      expect.objectContaining({
+        burnToken: usdc,
+        amount: 20_000_000n,
+        depositor: collector,
+        mintRecipient: treasuryTokenAccount,
+        destinationDomain: 5,
+        destinationCaller: EMPTY_BYTES32,
+        maxFee: 2_000n,
+      }),
     ]);
     const burned = parseEventLogs({ abi: depositCollector.abi, eventName: 'Burned', logs: receipt.logs });
-    expect(burned.map((log) => log.args)).toEqual([{ token: usdc, amount: 20_000_000n, maxFee: 2_000n, minFinalityThreshold: 2000, mintRecipient: treasuryTokenAccount }]);
+    expect(burned.map((log) => log.args)).toEqual([
+      { token: usdc, amount: 20_000_000n, maxFee: 2_000n, minFinalityThreshold: 2000, mintRecipient: treasuryTokenAccount },
+    ]);
   });
 
   test('nobody but a sweeper burns, and nobody but the owner withdraws or changes the recipient', async () => {
@@ -108,7 +155,9 @@ describe('DepositCollector on Hardhat, burning through the TokenMessengerV2 stan
     const before = await balanceOf(collector);
     const to = chain.account(STRANGER).address;
     const receipt = await call(OWNER, 'withdraw', [usdc, to, 1_000_000n]);
-    expect(parseEventLogs({ abi: depositCollector.abi, eventName: 'Withdrawn', logs: receipt.logs }).map((log) => log.args)).toEqual([{ token: usdc, to, amount: 1_000_000n }]);
+    expect(parseEventLogs({ abi: depositCollector.abi, eventName: 'Withdrawn', logs: receipt.logs }).map((log) => log.args)).toEqual([
+      { token: usdc, to, amount: 1_000_000n },
+    ]);
     expect(await balanceOf(collector)).toBe(before - 1_000_000n);
 
     await call(OWNER, 'setMintRecipient', [rotatedTokenAccount]);
@@ -125,8 +174,21 @@ describe('DepositCollector on Hardhat, burning through the TokenMessengerV2 stan
     const bscCollector = steps.find((step) => step.contract === 'DepositCollector')!.address;
     expect(bscCollector).toBe(depositCollectorAddress(bscParams));
     await chain.mint(usdc, bscCollector, 2_000_000n);
-    await expect(chain.publicClient.simulateContract({ account: chain.account(SWEEPER), address: bscCollector, abi: depositCollector.abi, functionName: 'burn', args: [usdc, 2_000_000n, 0n, 2000] })).rejects.toThrow();
-    const hash = await chain.walletClientFor(OWNER).writeContract({ address: bscCollector, abi: depositCollector.abi, functionName: 'withdraw', args: [usdc, chain.account(OWNER).address, 2_000_000n] });
+    await expect(
+      chain.publicClient.simulateContract({
+        account: chain.account(SWEEPER),
+        address: bscCollector,
+        abi: depositCollector.abi,
+        functionName: 'burn',
+        args: [usdc, 2_000_000n, 0n, 2000],
+      }),
+    ).rejects.toThrow();
+    const hash = await chain.walletClientFor(OWNER).writeContract({
+      address: bscCollector,
+      abi: depositCollector.abi,
+      functionName: 'withdraw',
+      args: [usdc, chain.account(OWNER).address, 2_000_000n],
+    });
     expect((await chain.publicClient.waitForTransactionReceipt({ hash })).status).toBe('success');
     expect(await balanceOf(bscCollector)).toBe(0n);
   });
@@ -135,7 +197,9 @@ describe('DepositCollector on Hardhat, burning through the TokenMessengerV2 stan
     await call(OWNER, 'transferOwnership', [chain.account(STRANGER).address]);
     expect(await revertName(SWEEPER, 'acceptOwnership', [])).toBe('NotPendingOwner');
     await call(STRANGER, 'acceptOwnership', []);
-    expect(await chain.publicClient.readContract({ address: collector, abi: depositCollector.abi, functionName: 'owner' })).toBe(chain.account(STRANGER).address);
+    expect(await chain.publicClient.readContract({ address: collector, abi: depositCollector.abi, functionName: 'owner' })).toBe(
+      chain.account(STRANGER).address,
+    );
     expect(await revertName(OWNER, 'withdraw', [usdc, chain.account(OWNER).address, 1n])).toBe('NotOwner');
   });
 });

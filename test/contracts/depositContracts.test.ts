@@ -1,5 +1,14 @@
 import { fileURLToPath } from 'node:url';
-import { encodeAbiParameters, encodeFunctionData, erc20Abi, getAddress, parseEther, toFunctionSelector, zeroAddress, type Address } from 'viem';
+import {
+  encodeAbiParameters,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  parseEther,
+  toFunctionSelector,
+  zeroAddress,
+  type Address,
+} from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';
 import * as depositForwarder from '../../contracts/artifacts/depositForwarder';
@@ -25,7 +34,9 @@ const SECOND_CHAIN_ID = 31338;
 
 const REENTRANT_TOKEN: SolidityUnit = {
   name: 'ReentrantToken',
-  files: [new URL('./ReentrantToken.sol', import.meta.url), new URL('../../toolchain/localChain/TestToken.sol', import.meta.url)].map((url) => fileURLToPath(url)),
+  files: [new URL('./ReentrantToken.sol', import.meta.url), new URL('../../toolchain/localChain/TestToken.sol', import.meta.url)].map(
+    (url) => fileURLToPath(url),
+  ),
 };
 
 describe('deposit contracts on a local Hardhat chain', () => {
@@ -43,7 +54,8 @@ describe('deposit contracts on a local Hardhat chain', () => {
     await Promise.all([main?.chain.stop(), second?.chain.stop()]);
   });
 
-  const balanceOf = (token: Address, owner: Address) => main.chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
+  const balanceOf = (token: Address, owner: Address) =>
+    main.chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
   const collector = () => main.params.collector;
 
   test('deploys the proxy from its published transaction, then the forwarder and factory at the addresses computed offline', async () => {
@@ -54,16 +66,27 @@ describe('deposit contracts on a local Hardhat chain', () => {
       { contract: 'DepositFactory', address: expected.factory, outcome: 'deployed' },
     ]);
     expect(await main.chain.publicClient.getCode({ address: DETERMINISTIC_DEPLOYMENT_PROXY })).toBe(PROXY_RUNTIME_CODE);
-    const read = (functionName: 'implementation' | 'collector' | 'owner') => main.chain.publicClient.readContract({ address: main.factory, abi: depositFactory.abi, functionName });
+    const read = (functionName: 'implementation' | 'collector' | 'owner') =>
+      main.chain.publicClient.readContract({ address: main.factory, abi: depositFactory.abi, functionName });
     expect(await read('implementation')).toBe(expected.forwarder);
     expect(await read('collector')).toBe(main.params.collector);
     expect(await read('owner')).toBe(main.params.owner);
-    expect(await main.chain.publicClient.readContract({ address: main.factory, abi: depositFactory.abi, functionName: 'isSweeper', args: [main.params.sweeper] })).toBe(true);
+    expect(
+      await main.chain.publicClient.readContract({
+        address: main.factory,
+        abi: depositFactory.abi,
+        functionName: 'isSweeper',
+        args: [main.params.sweeper],
+      }),
+    ).toBe(true);
   });
 
   test('deploying again sends nothing', async () => {
     const blockBefore = await main.chain.blockNumber();
-    const again = await deployDepositContracts({ publicClient: main.chain.publicClient, walletClient: main.chain.walletClient }, main.params);
+    const again = await deployDepositContracts(
+      { publicClient: main.chain.publicClient, walletClient: main.chain.walletClient },
+      main.params,
+    );
     expect(again.map((step) => [step.outcome, step.transactions.length])).toEqual([
       ['present', 0],
       ['present', 0],
@@ -146,12 +169,16 @@ describe('deposit contracts on a local Hardhat chain', () => {
     const salt = nextSalt();
     const deposit = await addressOf(main, salt);
     const payer = main.chain.walletClientFor(PAYER);
-    await main.chain.publicClient.waitForTransactionReceipt({ hash: await payer.sendTransaction({ to: deposit, value: parseEther('1.5') }) });
+    await main.chain.publicClient.waitForTransactionReceipt({
+      hash: await payer.sendTransaction({ to: deposit, value: parseEther('1.5') }),
+    });
     const before = await main.chain.publicClient.getBalance({ address: collector() });
 
     const first = await sweepMany(main, [salt], zeroAddress);
     // A deployed clone still takes plain payments: the proxy forwards them to the forwarder's receive().
-    await main.chain.publicClient.waitForTransactionReceipt({ hash: await payer.sendTransaction({ to: deposit, value: parseEther('0.25') }) });
+    await main.chain.publicClient.waitForTransactionReceipt({
+      hash: await payer.sendTransaction({ to: deposit, value: parseEther('0.25') }),
+    });
     const second = await sweepMany(main, [salt], zeroAddress);
 
     expect(first.swept).toEqual([{ salt, forwarder: deposit, token: zeroAddress, amount: parseEther('1.5') }]);
@@ -166,11 +193,28 @@ describe('deposit contracts on a local Hardhat chain', () => {
     await main.chain.transfer(usdc, PAYER, await addressOf(main, salt), 1_000_000n);
     const stranger = main.chain.account(STRANGER);
     const simulateSweep = (account: number) =>
-      main.chain.publicClient.simulateContract({ account: main.chain.account(account), address: main.factory, abi: depositFactory.abi, functionName: 'sweepMany', args: [[salt], usdc] });
-    const setSweeper = (account: number, allowed: boolean) => main.chain.walletClientFor(account).writeContract({ address: main.factory, abi: depositFactory.abi, functionName: 'setSweeper', args: [stranger.address, allowed] });
+      main.chain.publicClient.simulateContract({
+        account: main.chain.account(account),
+        address: main.factory,
+        abi: depositFactory.abi,
+        functionName: 'sweepMany',
+        args: [[salt], usdc],
+      });
+    const setSweeper = (account: number, allowed: boolean) =>
+      main.chain
+        .walletClientFor(account)
+        .writeContract({ address: main.factory, abi: depositFactory.abi, functionName: 'setSweeper', args: [stranger.address, allowed] });
 
     await expect(simulateSweep(STRANGER)).rejects.toThrow(/NotSweeper/);
-    await expect(main.chain.publicClient.simulateContract({ account: stranger, address: main.factory, abi: depositFactory.abi, functionName: 'setSweeper', args: [stranger.address, true] })).rejects.toThrow(/NotOwner/);
+    await expect(
+      main.chain.publicClient.simulateContract({
+        account: stranger,
+        address: main.factory,
+        abi: depositFactory.abi,
+        functionName: 'setSweeper',
+        args: [stranger.address, true],
+      }),
+    ).rejects.toThrow(/NotOwner/);
 
     await main.chain.publicClient.waitForTransactionReceipt({ hash: await setSweeper(OWNER, true) });
     await expect(simulateSweep(STRANGER)).resolves.toBeDefined();
@@ -180,10 +224,21 @@ describe('deposit contracts on a local Hardhat chain', () => {
     const write = (account: number, functionName: 'transferOwnership' | 'acceptOwnership', args: readonly [Address] | readonly []) =>
       main.chain.walletClientFor(account).writeContract({ address: main.factory, abi: depositFactory.abi, functionName, args } as never);
     await main.chain.publicClient.waitForTransactionReceipt({ hash: await write(OWNER, 'transferOwnership', [stranger.address]) });
-    expect(await main.chain.publicClient.readContract({ address: main.factory, abi: depositFactory.abi, functionName: 'owner' })).toBe(main.params.owner);
-    await expect(main.chain.publicClient.simulateContract({ account: main.chain.account(SWEEPER), address: main.factory, abi: depositFactory.abi, functionName: 'acceptOwnership' })).rejects.toThrow(/NotPendingOwner/);
+    expect(await main.chain.publicClient.readContract({ address: main.factory, abi: depositFactory.abi, functionName: 'owner' })).toBe(
+      main.params.owner,
+    );
+    await expect(
+      main.chain.publicClient.simulateContract({
+        account: main.chain.account(SWEEPER),
+        address: main.factory,
+        abi: depositFactory.abi,
+        functionName: 'acceptOwnership',
+      }),
+    ).rejects.toThrow(/NotPendingOwner/);
     await main.chain.publicClient.waitForTransactionReceipt({ hash: await write(STRANGER, 'acceptOwnership', []) });
-    expect(await main.chain.publicClient.readContract({ address: main.factory, abi: depositFactory.abi, functionName: 'owner' })).toBe(getAddress(stranger.address));
+    expect(await main.chain.publicClient.readContract({ address: main.factory, abi: depositFactory.abi, functionName: 'owner' })).toBe(
+      getAddress(stranger.address),
+    );
     await main.chain.publicClient.waitForTransactionReceipt({ hash: await write(STRANGER, 'transferOwnership', [main.params.owner]) });
     await main.chain.publicClient.waitForTransactionReceipt({ hash: await write(OWNER, 'acceptOwnership', []) });
   });
@@ -198,7 +253,13 @@ describe('deposit contracts on a local Hardhat chain', () => {
 
     // Called directly, with the right salt and any destination.
     await expect(
-      main.chain.publicClient.simulateContract({ account: thief, address: deposit, abi: depositForwarder.abi, functionName: 'sweep', args: [salt, usdc, thief.address] }),
+      main.chain.publicClient.simulateContract({
+        account: thief,
+        address: deposit,
+        abi: depositForwarder.abi,
+        functionName: 'sweep',
+        args: [salt, usdc, thief.address],
+      }),
     ).rejects.toThrow(/NotFactory/);
 
     // Through a factory of one's own over the same forwarder: its clones live at other addresses.
@@ -208,8 +269,12 @@ describe('deposit contracts on a local Hardhat chain', () => {
       args: [main.forwarder, thief.address, thief.address, thief.address],
     });
     const rogue = (await main.chain.publicClient.waitForTransactionReceipt({ hash: rogueHash })).contractAddress!;
-    expect(await main.chain.publicClient.readContract({ address: rogue, abi: depositFactory.abi, functionName: 'addressOf', args: [salt] })).not.toBe(deposit);
-    const rogueSweep = await main.chain.walletClientFor(STRANGER).writeContract({ address: rogue, abi: depositFactory.abi, functionName: 'sweepMany', args: [[salt], usdc] });
+    expect(
+      await main.chain.publicClient.readContract({ address: rogue, abi: depositFactory.abi, functionName: 'addressOf', args: [salt] }),
+    ).not.toBe(deposit);
+    const rogueSweep = await main.chain
+      .walletClientFor(STRANGER)
+      .writeContract({ address: rogue, abi: depositFactory.abi, functionName: 'sweepMany', args: [[salt], usdc] });
     await main.chain.publicClient.waitForTransactionReceipt({ hash: rogueSweep });
 
     expect(await balanceOf(usdc, thief.address)).toBe(0n);
@@ -221,7 +286,11 @@ describe('deposit contracts on a local Hardhat chain', () => {
 
   test('the factory refuses an implementation without code and zero addresses', async () => {
     const deploy = (implementation: Address, collectorAddress: Address) =>
-      main.chain.walletClientFor(COLLECTOR).deployContract({ abi: depositFactory.abi, bytecode: depositFactory.bytecode, args: [implementation, collectorAddress, main.params.owner, main.params.sweeper] });
+      main.chain.walletClientFor(COLLECTOR).deployContract({
+        abi: depositFactory.abi,
+        bytecode: depositFactory.bytecode,
+        args: [implementation, collectorAddress, main.params.owner, main.params.sweeper],
+      });
     await expect(deploy(main.chain.account(STRANGER).address, collector())).rejects.toThrow(/reverted/);
     await expect(deploy(main.forwarder, zeroAddress)).rejects.toThrow(/reverted/);
   });
@@ -256,6 +325,13 @@ describe('a token that calls back into the factory during a sweep', () => {
     expect(swept.map((event) => [event.salt, event.amount])).toEqual([[outer, 5_000_000n]]);
     const reentryError = await chain.publicClient.readContract({ address: token, abi, functionName: 'reentryError' });
     expect(reentryError).toBe(toFunctionSelector('Reentered()'));
-    expect(await chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [await addressOf(setup, inner)] })).toBe(3_000_000n);
+    expect(
+      await chain.publicClient.readContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [await addressOf(setup, inner)],
+      }),
+    ).toBe(3_000_000n);
   });
 });

@@ -23,7 +23,11 @@ export interface DepositContractsChain {
 export async function startDepositContractsChain(options: { chainId?: number } = {}): Promise<DepositContractsChain> {
   const chain = await createLocalChain(options);
   try {
-    const params = { collector: chain.account(COLLECTOR).address, owner: chain.account(OWNER).address, sweeper: chain.account(SWEEPER).address };
+    const params = {
+      collector: chain.account(COLLECTOR).address,
+      owner: chain.account(OWNER).address,
+      sweeper: chain.account(SWEEPER).address,
+    };
     const deployment = await deployDepositContracts({ publicClient: chain.publicClient, walletClient: chain.walletClient }, params);
     const address = (contract: DeploymentStep['contract']) => deployment.find((step) => step.contract === contract)!.address;
     return { chain, params, deployment, factory: address('DepositFactory'), forwarder: address('DepositForwarder') };
@@ -56,7 +60,9 @@ export interface Sweep {
 
 export async function sweepMany(setup: DepositContractsChain, salts: Hex[], token: Address, asAccount = SWEEPER): Promise<Sweep> {
   const { chain, factory } = setup;
-  const hash = await chain.walletClientFor(asAccount).writeContract({ address: factory, abi: depositFactory.abi, functionName: 'sweepMany', args: [salts, token] });
+  const hash = await chain
+    .walletClientFor(asAccount)
+    .writeContract({ address: factory, abi: depositFactory.abi, functionName: 'sweepMany', args: [salts, token] });
   const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
   if (receipt.status !== 'success') throw new Error(`sweepMany ${hash} reverted`);
   const swept = parseEventLogs({ abi: depositFactory.abi, eventName: 'Swept', logs: receipt.logs }).map((log) => log.args);
@@ -64,7 +70,12 @@ export async function sweepMany(setup: DepositContractsChain, salts: Hex[], toke
 }
 
 export function addressOf(setup: DepositContractsChain, salt: Hex): Promise<Address> {
-  return setup.chain.publicClient.readContract({ address: setup.factory, abi: depositFactory.abi, functionName: 'addressOf', args: [salt] });
+  return setup.chain.publicClient.readContract({
+    address: setup.factory,
+    abi: depositFactory.abi,
+    functionName: 'addressOf',
+    args: [salt],
+  });
 }
 
 export async function hasCode(chain: LocalChain, address: Address): Promise<boolean> {

@@ -46,7 +46,9 @@ describe('gas of a sweep per deposit', () => {
       laterSweepAlone: await perDeposit(single),
       laterSweepInBatch: await perDeposit(batch),
     };
-    console.log(`sweep gas per deposit (USDC-like test token, batch of ${BATCH}): ${JSON.stringify(figures, (_, value: unknown) => (typeof value === 'bigint' ? Number(value) : value))}`);
+    console.log(
+      `sweep gas per deposit (USDC-like test token, batch of ${BATCH}): ${JSON.stringify(figures, (_, value: unknown) => (typeof value === 'bigint' ? Number(value) : value))}`,
+    );
 
     expect(figures.firstSweepInBatch).toBeLessThan(figures.firstSweepAlone);
     expect(figures.laterSweepInBatch).toBeLessThan(figures.laterSweepAlone);

@@ -136,7 +136,8 @@ describe('dashboard: sign-in and API keys', () => {
     expect(received.headers['x-service-event']).toBe('payment.completed');
     expect(received.headers['x-service-idempotency-key']).toMatch(/^wh_/);
     const signature = received.headers['x-service-signature'] as string;
-    for (const secret of [rotated, before]) expect(verifyWebhookSignature(received.rawBody, signature, secret, 300)).toMatchObject({ valid: true });
+    for (const secret of [rotated, before])
+      expect(verifyWebhookSignature(received.rawBody, signature, secret, 300)).toMatchObject({ valid: true });
     expect(JSON.parse(received.rawBody)).toMatchObject({ event: 'payment.completed', metadata: { test_event: 'true' } });
     const actions = (await listAuditEvents(service.db.sql, merchant.merchant.id)).map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['webhook_secret.rotate', 'webhook.test_event']));
@@ -147,10 +148,11 @@ describe('dashboard: sign-in and API keys', () => {
   it('works by keyboard alone: sign in, move between pages, create a key and copy it', async () => {
     const tab = await openDashboardTab(browser);
     const { page } = tab;
-    const focused = () => page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null;
-      return el ? `${el.tagName.toLowerCase()}:${el.getAttribute('name') ?? el.textContent?.trim() ?? ''}` : '';
-    });
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return el ? `${el.tagName.toLowerCase()}:${el.getAttribute('name') ?? el.textContent?.trim() ?? ''}` : '';
+      });
     /** Presses Tab until `target` has the focus, as a keyboard user would; fails if it is never reached. */
     const tabTo = async (target: string) => {
       for (let i = 0; i < 40 && (await focused()) !== target; i++) await page.keyboard.press('Tab');

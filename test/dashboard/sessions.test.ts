@@ -24,7 +24,10 @@ let shopB: TestMerchant;
 const ids: Record<string, string> = {};
 
 async function create(m: TestMerchant, key: string, transactionId: string, overrides: Record<string, unknown> = {}): Promise<string> {
-  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: key, body: sessionRequest(m.merchant.id, { transaction_id: transactionId, ...overrides }) });
+  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+    apiKey: key,
+    body: sessionRequest(m.merchant.id, { transaction_id: transactionId, ...overrides }),
+  });
   expect(created.status).toBe(201);
   return created.body.data?.session_id as string;
 }
@@ -40,7 +43,10 @@ beforeAll(async () => {
   ids.open = await create(shopA, shopA.testKey, 'order-2');
   ids.live = await create(shopA, shopA.liveKey, 'live-order-3');
   ids.otherMerchant = await create(shopB, shopB.testKey, 'b-order-4');
-  const simulated = await call(service.baseUrl, 'POST', `/checkout/sessions/${ids.paid}/simulate`, { apiKey: shopA.testKey, body: { status: 'completed' } });
+  const simulated = await call(service.baseUrl, 'POST', `/checkout/sessions/${ids.paid}/simulate`, {
+    apiKey: shopA.testKey,
+    body: { status: 'completed' },
+  });
   expect(simulated.status).toBe(200);
 });
 afterAll(async () => {
@@ -49,7 +55,8 @@ afterAll(async () => {
   await service?.stop();
 });
 
-const listedIds = (page: Page) => page.locator('tr[data-session-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-session-id')));
+const listedIds = (page: Page) =>
+  page.locator('tr[data-session-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-session-id')));
 
 describe('dashboard: sessions', () => {
   it('lists only this merchant and mode, newest first, filters, and exports the filtered list as CSV', async () => {
@@ -65,7 +72,9 @@ describe('dashboard: sessions', () => {
     await expect.poll(() => listedIds(page)).toEqual([ids.paid]);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
     const rows = parse(await readFile((await download.path())!, 'utf8'), { columns: true }) as Record<string, string>[];
-    expect(rows).toEqual([expect.objectContaining({ session_id: ids.paid, transaction_id: 'order-1,"paid"', status: 'completed', amount_usd: '12.30' })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ session_id: ids.paid, transaction_id: 'order-1,"paid"', status: 'completed', amount_usd: '12.30' }),
+    ]);
     expect(Object.keys(rows[0]!)).toEqual([...CSV_COLUMNS]);
 
     await page.getByRole('link', { name: 'Switch to live' }).click();
@@ -78,7 +87,9 @@ describe('dashboard: sessions', () => {
 
   it('shows the timeline and webhook attempts, and Redeliver adds a new attempt', async () => {
     // The receiver refuses the first attempt; the next retry is a minute away, so a new attempt soon after is the redelivery's.
-    await expect.poll(async () => (await listWebhookDeliveries(service.db.sql, ids.paid!))[0]?.attempts.length ?? 0, { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(async () => (await listWebhookDeliveries(service.db.sql, ids.paid!))[0]?.attempts.length ?? 0, { timeout: 30_000 })
+      .toBe(1);
     const tab = await openDashboardTab(browser);
     const { page } = tab;
     await signInThroughPage(page, service.baseUrl, 'a@example.com');
@@ -86,7 +97,12 @@ describe('dashboard: sessions', () => {
     await page.getByRole('link', { name: ids.paid! }).click();
     await waitForView(page, 'session');
     const timeline = page.locator('.timeline li');
-    await expect.poll(() => timeline.allTextContents()).toEqual([expect.stringMatching(/^pending at .*Session created/), expect.stringMatching(/^completed at .*simulated through POST \/checkout\/sessions\/{session_id}\/simulate/)]);
+    await expect
+      .poll(() => timeline.allTextContents())
+      .toEqual([
+        expect.stringMatching(/^pending at .*Session created/),
+        expect.stringMatching(/^completed at .*simulated through POST \/checkout\/sessions\/{session_id}\/simulate/),
+      ]);
     const attempts = page.locator('.delivery .attempt');
     await expect.poll(() => attempts.allTextContents()).toEqual([expect.stringMatching(/^1.*500.*HTTP 500$/)]);
 
@@ -109,7 +125,9 @@ describe('dashboard: sessions', () => {
     expect((await b.request('POST', `/api/test/webhook-deliveries/${deliveryId}/redeliver`)).status).toBe(404);
     const from = encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString());
     const to = encodeURIComponent(new Date(Date.now() + 86_400_000).toISOString());
-    const listed = (await b.request('GET', `/api/test/sessions?created_from=${from}&created_to=${to}`)).body.data as { session_id: string }[];
+    const listed = (await b.request('GET', `/api/test/sessions?created_from=${from}&created_to=${to}`)).body.data as {
+      session_id: string;
+    }[];
     expect(listed.map((s) => s.session_id)).toEqual([ids.otherMerchant]);
 
     const a = new DashboardClient(service.baseUrl);

@@ -82,7 +82,9 @@ describe('dashboard: settings', () => {
     await bankForm.getByLabel('Bank name').fill('Example Bank');
     await bankForm.getByLabel('IBAN').fill('DE89 3704 0044 0532 0130 01');
     await bankForm.getByRole('button', { name: 'Add account' }).click();
-    await expect.poll(() => bankForm.locator('[role="alert"]').textContent()).toContain('iban: Must be a valid IBAN (check digits included)');
+    await expect
+      .poll(() => bankForm.locator('[role="alert"]').textContent())
+      .toContain('iban: Must be a valid IBAN (check digits included)');
     await bankForm.getByLabel('IBAN').fill('DE89 3704 0044 0532 0130 00');
     await bankForm.getByRole('button', { name: 'Add account' }).click();
     await expect.poll(() => page.locator('tr', { hasText: 'DE89370400440532013000' }).count()).toBe(1);

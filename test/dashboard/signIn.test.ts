@@ -64,10 +64,14 @@ describe('dashboard sign-in', () => {
     await absolute.signIn('idle@example.com');
     expect((await idle.request('GET', '/api/me')).status).toBe(200);
     const user = await findUserByEmail(service.db.sql, 'idle@example.com');
-    const sessions = await service.db.sql<{ id_hash: Buffer }[]>`select id_hash from dashboard_sessions where user_id = ${user!.id} order by created_at`;
+    const sessions = await service.db.sql<
+      { id_hash: Buffer }[]
+    >`select id_hash from dashboard_sessions where user_id = ${user!.id} order by created_at`;
     const [first, second] = sessions;
-    await service.db.sql`update dashboard_sessions set last_seen_at = now() - ${`${IDLE_TIMEOUT_MS + 60_000} milliseconds`}::interval where id_hash = ${first!.id_hash}`;
-    await service.db.sql`update dashboard_sessions set created_at = now() - ${`${ABSOLUTE_LIFETIME_MS + 60_000} milliseconds`}::interval where id_hash = ${second!.id_hash}`;
+    await service.db
+      .sql`update dashboard_sessions set last_seen_at = now() - ${`${IDLE_TIMEOUT_MS + 60_000} milliseconds`}::interval where id_hash = ${first!.id_hash}`;
+    await service.db
+      .sql`update dashboard_sessions set created_at = now() - ${`${ABSOLUTE_LIFETIME_MS + 60_000} milliseconds`}::interval where id_hash = ${second!.id_hash}`;
     expect((await idle.request('GET', '/api/me')).status).toBe(401);
     expect((await absolute.request('GET', '/api/me')).status).toBe(401);
   });
@@ -87,7 +91,11 @@ describe('dashboard sign-in', () => {
 
   it('signs out this device, or every device', async () => {
     await createDashboardUser(service.db.sql, merchant.merchant.id, 'many@example.com');
-    const [laptop, phone, tablet] = [new DashboardClient(service.baseUrl), new DashboardClient(service.baseUrl), new DashboardClient(service.baseUrl)];
+    const [laptop, phone, tablet] = [
+      new DashboardClient(service.baseUrl),
+      new DashboardClient(service.baseUrl),
+      new DashboardClient(service.baseUrl),
+    ];
     for (const device of [laptop, phone, tablet]) await device.signIn('many@example.com');
     expect((await tablet.request('POST', '/api/sign-out')).status).toBe(200);
     expect((await tablet.request('GET', '/api/me')).status).toBe(401);
@@ -108,7 +116,10 @@ describe('dashboard sign-in', () => {
     expect(short.status).toBe(400);
     expect(short.body.details?.validation_errors).toEqual(['password: String must contain at least 12 character(s)']);
     expect((await client.request('POST', '/api/invite/accept', { token: invited!.token, password: PASSWORD })).status).toBe(200);
-    expect((await new DashboardClient(service.baseUrl).request('POST', '/api/invite/accept', { token: invited!.token, password: PASSWORD })).status).toBe(400);
+    expect(
+      (await new DashboardClient(service.baseUrl).request('POST', '/api/invite/accept', { token: invited!.token, password: PASSWORD }))
+        .status,
+    ).toBe(400);
 
     await client.signIn('new@example.com');
     const colleague = await client.request('POST', '/api/users', { email: 'colleague@example.com' });

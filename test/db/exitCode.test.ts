@@ -16,7 +16,11 @@ describe('embedded Postgres and the exit code', () => {
       await pg.stop();
       process.exitCode = 3;`;
     try {
-      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: process.cwd(), encoding: 'utf8', timeout: 120_000 });
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: process.cwd(),
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
       expect(child.stderr).toBe('');
       expect(child.status).toBe(3);
     } finally {

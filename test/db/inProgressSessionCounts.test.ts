@@ -18,8 +18,15 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function newSession(merchantId: string, status: SessionStatus, options: { mode?: 'test' | 'live'; lifetimeMinutes?: number } = {}): Promise<string> {
-  const record = { ...sessionRecord(merchantId, { createdAt: new Date(), lifetimeMinutes: options.lifetimeMinutes ?? 60 }), mode: options.mode ?? 'test' };
+async function newSession(
+  merchantId: string,
+  status: SessionStatus,
+  options: { mode?: 'test' | 'live'; lifetimeMinutes?: number } = {},
+): Promise<string> {
+  const record = {
+    ...sessionRecord(merchantId, { createdAt: new Date(), lifetimeMinutes: options.lifetimeMinutes ?? 60 }),
+    mode: options.mode ?? 'test',
+  };
   await insertSessionRecord(db.sql, record, status);
   return record.sessionId;
 }
@@ -28,7 +35,9 @@ const setStatus = (sessionId: string, status: SessionStatus) => db.sql`update se
 
 /** The kept counts and a recount of the same merchant, each as { mode: in progress }. */
 async function countsOf(merchantId: string) {
-  const kept = await db.sql<{ mode: string; n: number }[]>`select mode, in_progress as n from in_progress_session_counts where merchant_id = ${merchantId}`;
+  const kept = await db.sql<
+    { mode: string; n: number }[]
+  >`select mode, in_progress as n from in_progress_session_counts where merchant_id = ${merchantId}`;
   const recount = await db.sql<{ mode: string; n: number }[]>`
     select mode, count(*)::int as n from sessions
     where merchant_id = ${merchantId} and status in ('pending', 'awaiting_payment', 'confirming') group by mode`;
@@ -95,11 +104,11 @@ describe('in_progress_session_counts', () => {
     await newSession(merchant.id, 'underpaid');
     await newSession(merchant.id, 'awaiting_payment');
     // Past their expiry none of these count, whatever their status.
-    for (const status of ['pending', 'awaiting_payment', 'confirming', 'underpaid'] as const) await newSession(merchant.id, status, { lifetimeMinutes: -1 });
+    for (const status of ['pending', 'awaiting_payment', 'confirming', 'underpaid'] as const)
+      await newSession(merchant.id, status, { lifetimeMinutes: -1 });
     await newSession(merchant.id, 'completed');
     expect(await create()).toBe(true);
     expect(await create()).toBe(true);
     expect(await create()).toBe(false);
   });
-
 });

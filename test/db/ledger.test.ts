@@ -18,25 +18,45 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const entry = (group: string, account: string, asset: string, amount: number) =>
-  ({ group_id: group, mode: 'test', account, asset, amount: amount.toString(), reference: 'payout:pay_test' });
+const entry = (group: string, account: string, asset: string, amount: number) => ({
+  group_id: group,
+  mode: 'test',
+  account,
+  asset,
+  amount: amount.toString(),
+  reference: 'payout:pay_test',
+});
 
 describe('ledger entries', () => {
   it('commit only in groups that balance per asset', async () => {
-    await expect(worker`insert into ledger_entries ${worker([entry('g1', 'a', 'usdc:solana', 5)])}`).rejects.toMatchObject({ code: '23514' });
-    await expect(worker`insert into ledger_entries ${worker([entry('g2', 'a', 'usdc:solana', 5), entry('g2', 'b', 'sol:solana', -5)])}`).rejects.toMatchObject({ code: '23514' });
+    await expect(worker`insert into ledger_entries ${worker([entry('g1', 'a', 'usdc:solana', 5)])}`).rejects.toMatchObject({
+      code: '23514',
+    });
+    await expect(
+      worker`insert into ledger_entries ${worker([entry('g2', 'a', 'usdc:solana', 5), entry('g2', 'b', 'sol:solana', -5)])}`,
+    ).rejects.toMatchObject({ code: '23514' });
     // Written by several statements of one transaction, a group is judged as a whole when it commits.
     await worker.begin(async (tx) => {
       await tx`insert into ledger_entries ${tx([entry('g3', 'a', 'usdc:solana', 5)])}`;
       await tx`insert into ledger_entries ${tx([entry('g3', 'b', 'usdc:solana', -5)])}`;
     });
-    await expect(worker`insert into ledger_entries ${worker([entry('g3', 'c', 'usdc:solana', 1)])}`).rejects.toMatchObject({ code: '23514' });
+    await expect(worker`insert into ledger_entries ${worker([entry('g3', 'c', 'usdc:solana', 1)])}`).rejects.toMatchObject({
+      code: '23514',
+    });
     expect(await db.sql`select group_id, count(*)::int as n from ledger_entries group by group_id`).toEqual([{ group_id: 'g3', n: 2 }]);
     expect(await unbalancedLedgerGroups(db.sql)).toEqual([]);
   });
 
   it('posting the same group twice writes it once', async () => {
-    const posting = { groupId: 'g4', mode: 'test' as const, reference: 'payout:pay_test', entries: [{ account: 'x', asset: 'usdc:solana' as const, amount: 7n }, { account: 'y', asset: 'usdc:solana' as const, amount: -7n }] };
+    const posting = {
+      groupId: 'g4',
+      mode: 'test' as const,
+      reference: 'payout:pay_test',
+      entries: [
+        { account: 'x', asset: 'usdc:solana' as const, amount: 7n },
+        { account: 'y', asset: 'usdc:solana' as const, amount: -7n },
+      ],
+    };
     await postLedger(worker, posting);
     await postLedger(worker, posting);
     expect(await db.sql`select count(*)::int as n from ledger_entries where group_id = 'g4'`).toEqual([{ n: 2 }]);

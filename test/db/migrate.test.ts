@@ -27,7 +27,9 @@ describe('migration runner', () => {
       await tx`delete from schema_migrations`;
       await tx`insert into schema_migrations (name, checksum) values ('0001_initial.sql', 'a'), ('0002_session_lifecycle.sql', 'b')`;
     });
-    await expect(migrate(db.sql)).rejects.toThrow('the database was migrated before 0001_baseline.sql (it records 0001_initial.sql, 0002_session_lifecycle.sql); recreate it');
+    await expect(migrate(db.sql)).rejects.toThrow(
+      'the database was migrated before 0001_baseline.sql (it records 0001_initial.sql, 0002_session_lifecycle.sql); recreate it',
+    );
     await db.sql.begin(async (tx) => {
       await tx`delete from schema_migrations`;
       await tx`insert into schema_migrations ${tx(recorded, 'name', 'checksum')}`;

@@ -16,7 +16,9 @@ const sha256 = (path: string) => createHash('sha256').update(readFileSync(path))
 
 /** What is wrong with `dir` against its manifest: each released file present and unchanged, each new one after them. */
 function manifestProblems(dir: string): string[] {
-  const manifest = z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)).parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')));
+  const manifest = z
+    .record(z.string(), z.string().regex(/^[0-9a-f]{64}$/))
+    .parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')));
   const files = new Set(readdirSync(dir).filter((f) => f.endsWith('.sql')));
   const released = Object.keys(manifest).sort();
   const problems: string[] = [];
@@ -26,7 +28,8 @@ function manifestProblems(dir: string): string[] {
   }
   const last = released.at(-1) ?? '';
   for (const name of [...files].sort()) {
-    if (!(name in manifest) && name < last) problems.push(`${name} sorts before the released ${last}: a new migration takes the next number`);
+    if (!(name in manifest) && name < last)
+      problems.push(`${name} sorts before the released ${last}: a new migration takes the next number`);
   }
   return problems;
 }
@@ -55,7 +58,9 @@ describe('migration manifest', () => {
     expect(manifestProblems(folder('edited', { ...released, '0003_b.sql': 'create table b (id bigint);\n' }, sums))).toEqual([
       `0003_b.sql changed after its release: ${ADVICE}`,
     ]);
-    expect(manifestProblems(folder('removed', { '0001_baseline.sql': released['0001_baseline.sql'] }, sums))).toEqual([`0003_b.sql is released but gone: ${ADVICE}`]);
+    expect(manifestProblems(folder('removed', { '0001_baseline.sql': released['0001_baseline.sql'] }, sums))).toEqual([
+      `0003_b.sql is released but gone: ${ADVICE}`,
+    ]);
     expect(manifestProblems(folder('overtaken', { ...released, '0002_late.sql': 'select 1;\n' }, sums))).toEqual([
       '0002_late.sql sorts before the released 0003_b.sql: a new migration takes the next number',
     ]);

@@ -35,7 +35,17 @@ const denied = (query: Promise<unknown>) => expect(query).rejects.toMatchObject(
 
 describe('service roles', () => {
   it('lets only the indexer write deposit facts; the worker records its verdict, nothing else', async () => {
-    const fact = { sessionId, token: 'USDC' as const, txHash: '0xfact', logIndex: 0, amount: 5_000_000n, fromAddress: '0x1', toAddress: '0x2', blockNumber: 9n, blockHash: '0xb9' };
+    const fact = {
+      sessionId,
+      token: 'USDC' as const,
+      txHash: '0xfact',
+      logIndex: 0,
+      amount: 5_000_000n,
+      fromAddress: '0x1',
+      toAddress: '0x2',
+      blockNumber: 9n,
+      blockHash: '0xb9',
+    };
     const key = { chain: 'base' as const, network: 'testnet' as const };
     await denied(upsertDeposits(worker, key, [{ ...fact, txHash: '0xforged' }]));
     await denied(upsertDeposits(api, key, [{ ...fact, txHash: '0xforged' }]));
@@ -45,12 +55,16 @@ describe('service roles', () => {
     await denied(worker`update deposits set stage = 'confirmed', confirmations = 64 where tx_hash = '0xfact'`);
     await worker`update deposits set credited = true, updated_at = now() where tx_hash = '0xfact'`;
     await denied(api`update deposits set credited = false where tx_hash = '0xfact'`);
-    expect(await db.sql`select amount_base_units::text as amount, stage, credited from deposits where tx_hash = '0xfact'`).toEqual([{ amount: '5000000', stage: 'detected', credited: true }]);
+    expect(await db.sql`select amount_base_units::text as amount, stage, credited from deposits where tx_hash = '0xfact'`).toEqual([
+      { amount: '5000000', stage: 'detected', credited: true },
+    ]);
   });
 
   it('keeps each process to the tables it writes', async () => {
     await denied(api`update payments set received_base_units = 1`);
-    await denied(api`insert into webhook_deliveries (id, session_id, event, status_version, url, body) values ('wh_x', ${sessionId}, 'payment.completed', 9, 'https://x.example', '{}')`);
+    await denied(
+      api`insert into webhook_deliveries (id, session_id, event, status_version, url, body) values ('wh_x', ${sessionId}, 'payment.completed', 9, 'https://x.example', '{}')`,
+    );
     await denied(api`delete from sessions`);
     await denied(indexer`update sessions set status = 'completed'`);
     await denied(indexer`update merchants set name = 'taken'`);
@@ -67,7 +81,9 @@ describe('service roles', () => {
     await denied(api`insert into chain_intents (id, chain) values ('payout:pay_forged', 'solana')`);
     await denied(api`update chain_intents set status = 'confirmed'`);
     await denied(api`update payouts set merchant_wallet = 'attacker'`);
-    await denied(api`insert into ledger_entries (group_id, mode, account, asset, amount, reference) values ('g', 'test', 'a', 'usdc:solana', 1, 'r')`);
+    await denied(
+      api`insert into ledger_entries (group_id, mode, account, asset, amount, reference) values ('g', 'test', 'a', 'usdc:solana', 1, 'r')`,
+    );
     await denied(indexer`update payouts set status = 'confirmed'`);
     await worker`update chain_intents set updated_at = now() where false`;
     // What they do need still works.

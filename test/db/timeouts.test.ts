@@ -14,7 +14,10 @@ describe('database timeouts', () => {
   it('sets both limits on every connection by default', async () => {
     const [row] = await db.sql<{ statement: string; idle: string }[]>`
       select current_setting('statement_timeout') as statement, current_setting('idle_in_transaction_session_timeout') as idle`;
-    expect(row).toEqual({ statement: `${DATABASE_TIMEOUTS.statementMs / 1000}s`, idle: `${DATABASE_TIMEOUTS.idleInTransactionMs / 60_000}min` });
+    expect(row).toEqual({
+      statement: `${DATABASE_TIMEOUTS.statementMs / 1000}s`,
+      idle: `${DATABASE_TIMEOUTS.idleInTransactionMs / 60_000}min`,
+    });
   });
 
   it('cancels a statement that runs too long', async () => {

@@ -9,7 +9,9 @@ import { adminCommandTable } from '../support/docs/adminCommandTable';
 import { checkDocs, type DocsProject } from '../support/docs/checkDocs';
 
 const FIXTURE = join(projectRoot, 'test', 'fixtures', 'docs');
-const scripts = new Set(Object.keys((JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts));
+const scripts = new Set(
+  Object.keys((JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts),
+);
 
 let adminCommands: Map<string, Set<string>>;
 
@@ -23,7 +25,9 @@ describe('README.md, SECURITY.md and docs/*.md', () => {
       .filter((name) => name.endsWith('.md'))
       .map((name) => join(projectRoot, 'docs', name));
     expect(docs.length).toBeGreaterThan(0);
-    expect(checkDocs({ root: projectRoot, scripts, adminCommands }, [join(projectRoot, 'README.md'), join(projectRoot, 'SECURITY.md'), ...docs])).toEqual([]);
+    expect(
+      checkDocs({ root: projectRoot, scripts, adminCommands }, [join(projectRoot, 'README.md'), join(projectRoot, 'SECURITY.md'), ...docs]),
+    ).toEqual([]);
   });
 });
 

@@ -23,7 +23,11 @@ describe('health, readiness and metrics', () => {
     // Nothing listens on port 1: both dependencies refuse at once.
     brokenConnection = Connection.lazy({ address: '127.0.0.1:1' });
     const temporal = new Client({ connection: brokenConnection });
-    broken = await startApiServer({ config: service.config, sql: brokenSql, temporal, logger: pino({ level: 'silent' }), registry: service.registry }, '127.0.0.1', 0);
+    broken = await startApiServer(
+      { config: service.config, sql: brokenSql, temporal, logger: pino({ level: 'silent' }), registry: service.registry },
+      '127.0.0.1',
+      0,
+    );
   });
   afterAll(async () => {
     await broken?.close();
@@ -39,8 +43,13 @@ describe('health, readiness and metrics', () => {
   });
 
   test('/readyz is 200 with Postgres and Temporal reachable, 503 otherwise; only the internal listener names which', async () => {
-    expect(await call(service.baseUrl, 'GET', '/readyz', { headers: {} })).toMatchObject({ status: 200, body: { data: { status: 'ready' } } });
-    expect(await (await fetch(`${service.internalUrl}/readyz`)).json()).toEqual({ data: { status: 'ready', checks: { postgres: 'ok', temporal: 'ok' } } });
+    expect(await call(service.baseUrl, 'GET', '/readyz', { headers: {} })).toMatchObject({
+      status: 200,
+      body: { data: { status: 'ready' } },
+    });
+    expect(await (await fetch(`${service.internalUrl}/readyz`)).json()).toEqual({
+      data: { status: 'ready', checks: { postgres: 'ok', temporal: 'ok' } },
+    });
     const down = await call(broken.url, 'GET', '/readyz', { headers: {} });
     expect(down.status).toBe(503);
     expect(down.body).toEqual({ error: 'Not ready' });
@@ -53,7 +62,10 @@ describe('health, readiness and metrics', () => {
   });
 
   test('/metrics: durations by route pattern and status, sessions by status and mode', async () => {
-    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id) });
+    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+      apiKey: merchant.testKey,
+      body: sessionRequest(merchant.merchant.id),
+    });
     expect(created.status).toBe(201);
     const sessionId = created.body.data?.session_id as string;
     expect((await call(service.baseUrl, 'GET', `/checkout/sessions/${sessionId}`, { apiKey: merchant.testKey })).status).toBe(200);
@@ -62,7 +74,9 @@ describe('health, readiness and metrics', () => {
     const response = await fetch(`${service.internalUrl}/metrics`);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await response.text();
-    expect(text).toMatch(/checkout_http_request_duration_seconds_count\{method="GET",route="\/checkout\/sessions\/:session_id",status="200"\} 1\n/);
+    expect(text).toMatch(
+      /checkout_http_request_duration_seconds_count\{method="GET",route="\/checkout\/sessions\/:session_id",status="200"\} 1\n/,
+    );
     expect(text).toMatch(/checkout_http_request_duration_seconds_count\{method="POST",route="\/checkout\/sessions",status="201"\} 1\n/);
     expect(text).toMatch(/checkout_http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} 1\n/);
     expect(text).not.toContain(sessionId);

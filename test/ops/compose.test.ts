@@ -84,8 +84,28 @@ const PROCESS_OF: Record<string, ProcessName> = {
 
 const REQUIRED_ENV: Record<string, string[]> = {
   migrate: ['DATABASE_URL'],
-  api: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'SESSION_TOKEN_SECRET', 'PUBLIC_BASE_URL', 'HOST', 'PORT'],
-  worker: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'DEPOSIT_XPUB_EVM_LIVE', 'DEPOSIT_XPUB_TRON_LIVE', 'METRICS_HOST', 'WORKER_METRICS_PORT'],
+  api: [
+    'APP_ENV',
+    'DATABASE_URL',
+    'TEMPORAL_ADDRESS',
+    'TEMPORAL_NAMESPACE',
+    'TEMPORAL_TASK_QUEUE',
+    'SESSION_TOKEN_SECRET',
+    'PUBLIC_BASE_URL',
+    'HOST',
+    'PORT',
+  ],
+  worker: [
+    'APP_ENV',
+    'DATABASE_URL',
+    'TEMPORAL_ADDRESS',
+    'TEMPORAL_NAMESPACE',
+    'TEMPORAL_TASK_QUEUE',
+    'DEPOSIT_XPUB_EVM_LIVE',
+    'DEPOSIT_XPUB_TRON_LIVE',
+    'METRICS_HOST',
+    'WORKER_METRICS_PORT',
+  ],
   signer: ['APP_ENV', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'DEPOSIT_MNEMONIC_LIVE'],
   indexer: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'METRICS_HOST', 'INDEXER_METRICS_PORT'],
   'webhook-worker': ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE'],
@@ -121,9 +141,13 @@ describe('docker-compose.yml', () => {
 
   test('publishes only the API; Postgres and Temporal are on an internal network, the Temporal UI on loopback only', () => {
     const published = Object.entries(compose.services).filter(([, service]) => (service.ports ?? []).length > 0);
-    expect(Object.fromEntries(published.map(([name, service]) => [name, service.ports]))).toEqual({ api: ['3000:3000'], 'temporal-ui': ['127.0.0.1:8233:8080'] });
+    expect(Object.fromEntries(published.map(([name, service]) => [name, service.ports]))).toEqual({
+      api: ['3000:3000'],
+      'temporal-ui': ['127.0.0.1:8233:8080'],
+    });
     expect(compose.networks.backend?.internal).toBe(true);
-    for (const name of ['postgres', 'temporal-postgres', 'temporal', 'temporal-search-attributes']) expect(compose.services[name]?.networks, name).toEqual(['backend']);
+    for (const name of ['postgres', 'temporal-postgres', 'temporal', 'temporal-search-attributes'])
+      expect(compose.services[name]?.networks, name).toEqual(['backend']);
   });
 
   test('each process logs in as its own database role and gets only the secrets it uses', () => {
@@ -144,7 +168,11 @@ describe('docker-compose.yml', () => {
     expect(holders('DEPOSIT_MNEMONIC_TEST')).toEqual(['signer']);
     expect(holders('SOLANA_TREASURY_KEY_LIVE')).toEqual(['signer']);
     expect(holders('SOLANA_TREASURY_KEY_TEST')).toEqual(['signer']);
-    for (const variable of SIGNING_VARIABLES) expect(holders(variable).filter((name) => name !== 'signer'), variable).toEqual([]);
+    for (const variable of SIGNING_VARIABLES)
+      expect(
+        holders(variable).filter((name) => name !== 'signer'),
+        variable,
+      ).toEqual([]);
     expect(holders('DEPOSIT_XPUB_EVM_LIVE')).toEqual(['worker']);
     // The worker reconciles the ledger with the chain from the treasury's public address, never its key.
     expect(holders('SOLANA_TREASURY_ADDRESS_LIVE')).toEqual(['worker']);
@@ -152,7 +180,9 @@ describe('docker-compose.yml', () => {
     expect(env('signer').DATABASE_URL).toMatch(/^postgres:\/\/checkout_worker:/);
     expect(compose.services.signer?.networks).toEqual(['backend', 'egress']);
     // The Postgres init script makes exactly the roles migrate grants to.
-    expect(compose.services.postgres?.volumes).toContain('./deploy/postgres-service-roles.sh:/docker-entrypoint-initdb.d/10-service-roles.sh:ro');
+    expect(compose.services.postgres?.volumes).toContain(
+      './deploy/postgres-service-roles.sh:/docker-entrypoint-initdb.d/10-service-roles.sh:ro',
+    );
     const script = readFileSync(join(projectRoot, 'deploy/postgres-service-roles.sh'), 'utf8');
     expect([...script.matchAll(/create role (\w+) login password :'\w+'/g)].map((m) => m[1])).toEqual([...SERVICE_ROLES]);
   });
@@ -218,7 +248,13 @@ describe('Dockerfile', () => {
     const entryPoints = built.map(([, service]) => (packageJson.scripts[scriptOf(service)] ?? '').replace(/^tsx /, ''));
     const graph = importGraph(projectRoot, entryPoints);
     const copiedFolders = copied.filter((path) => statSync(join(projectRoot, path)).isDirectory());
-    expect([...graph.topLevelFolders].filter((folder) => !copiedFolders.includes(folder)), 'folders loaded but not copied').toEqual([]);
-    expect([...graph.packages].filter((name) => !(name in packageJson.dependencies)), 'packages loaded but not in dependencies').toEqual([]);
+    expect(
+      [...graph.topLevelFolders].filter((folder) => !copiedFolders.includes(folder)),
+      'folders loaded but not copied',
+    ).toEqual([]);
+    expect(
+      [...graph.packages].filter((name) => !(name in packageJson.dependencies)),
+      'packages loaded but not in dependencies',
+    ).toEqual([]);
   });
 });

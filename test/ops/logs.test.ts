@@ -66,15 +66,27 @@ describe('process logs and worker metrics through a whole flow', () => {
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.allSettled([api?.stop('SIGKILL'), worker?.stop('SIGKILL'), webhookWorker?.stop('SIGKILL'), signer?.stop('SIGKILL'), receiver?.close()]);
+    await Promise.allSettled([
+      api?.stop('SIGKILL'),
+      worker?.stop('SIGKILL'),
+      webhookWorker?.stop('SIGKILL'),
+      signer?.stop('SIGKILL'),
+      receiver?.close(),
+    ]);
     await db?.drop();
   });
 
   test('a deposit confirmation no indexer recorded credits nothing and raises the alert counter', async () => {
     if (!api || !worker) throw new Error('processes did not start');
-    const created = await call(baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id, { webhook_url: receiver.url }) });
+    const created = await call(baseUrl, 'POST', '/checkout/sessions', {
+      apiKey: merchant.testKey,
+      body: sessionRequest(merchant.merchant.id, { webhook_url: receiver.url }),
+    });
     const sessionId = created.body.data?.session_id as string;
-    const selected = await call(baseUrl, 'POST', '/checkout/sessions/select-payment', { apiKey: merchant.testKey, body: { session_id: sessionId, token: 'USDC', chain: 'base' } });
+    const selected = await call(baseUrl, 'POST', '/checkout/sessions/select-payment', {
+      apiKey: merchant.testKey,
+      body: { session_id: sessionId, token: 'USDC', chain: 'base' },
+    });
     expect(selected.status, JSON.stringify(selected.body)).toBe(200);
     // What anyone reaching Temporal could send: a confirmation of a deposit that never happened.
     const connection = await Connection.connect({ address: inject('temporalAddress') });
@@ -96,12 +108,17 @@ describe('process logs and worker metrics through a whole flow', () => {
       await connection.close();
     }
     await vi.waitFor(
-      async () => expect(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()).toMatch(/^checkout_unverified_deposit_confirmations\{[^}]*chain="base"[^}]*\} 1$/m),
+      async () =>
+        expect(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()).toMatch(
+          /^checkout_unverified_deposit_confirmations\{[^}]*chain="base"[^}]*\} 1$/m,
+        ),
       { timeout: 15_000, interval: 250 },
     );
     const session = await call(baseUrl, 'GET', `/checkout/sessions/${sessionId}`, { apiKey: merchant.testKey });
     expect(session.body.data?.status).toBe('awaiting_payment');
-    const [payment] = await db.sql<{ received: string }[]>`select received_base_units::text as received from payments where session_id = ${sessionId}`;
+    const [payment] = await db.sql<
+      { received: string }[]
+    >`select received_base_units::text as received from payments where session_id = ${sessionId}`;
     expect(payment?.received).toBe('0');
   });
 
@@ -123,10 +140,18 @@ describe('process logs and worker metrics through a whole flow', () => {
       });
       expect(selected.status, JSON.stringify(selected.body)).toBe(200);
     }
-    const simulated = await call(baseUrl, 'POST', `/checkout/sessions/${sessionId}/simulate`, { apiKey: merchant.testKey, body: { status: 'completed' } });
+    const simulated = await call(baseUrl, 'POST', `/checkout/sessions/${sessionId}/simulate`, {
+      apiKey: merchant.testKey,
+      body: { status: 'completed' },
+    });
     expect(simulated.status, JSON.stringify(simulated.body)).toBe(200);
-    await vi.waitFor(() => expect(receiver.received.some((w) => w.rawBody.includes('completed'))).toBe(true), { timeout: 30_000, interval: 100 });
-    const [webhookSecret] = await db.sql<{ webhook_secret_test: string }[]>`select webhook_secret_test from merchants where id = ${merchant.merchant.id}`;
+    await vi.waitFor(() => expect(receiver.received.some((w) => w.rawBody.includes('completed'))).toBe(true), {
+      timeout: 30_000,
+      interval: 100,
+    });
+    const [webhookSecret] = await db.sql<
+      { webhook_secret_test: string }[]
+    >`select webhook_secret_test from merchants where id = ${merchant.merchant.id}`;
 
     const metrics = await vi.waitFor(
       async () => {
@@ -160,9 +185,18 @@ describe('process logs and worker metrics through a whole flow', () => {
     }
 
     const signerLines = signer.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(signerLines).toContainEqual(expect.objectContaining({ msg: 'signer running', taskQueue: expect.stringMatching(/-signer$/), liveSeed: true }));
+    expect(signerLines).toContainEqual(
+      expect.objectContaining({ msg: 'signer running', taskQueue: expect.stringMatching(/-signer$/), liveSeed: true }),
+    );
     const everything = [...api.lines, ...worker.lines, ...webhookWorker.lines, ...signer.lines].join('\n');
-    const secrets = { apiKey: merchant.testKey, sessionToken, webhookSecret: webhookSecret?.webhook_secret_test ?? '', dbPassword, sessionTokenSecret, mnemonic: MNEMONIC };
+    const secrets = {
+      apiKey: merchant.testKey,
+      sessionToken,
+      webhookSecret: webhookSecret?.webhook_secret_test ?? '',
+      dbPassword,
+      sessionTokenSecret,
+      mnemonic: MNEMONIC,
+    };
     for (const [name, secret] of Object.entries(secrets)) {
       expect(secret.length, name).toBeGreaterThan(8);
       expect(everything.includes(secret), `${name} appears in the logs`).toBe(false);

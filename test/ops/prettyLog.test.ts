@@ -11,12 +11,25 @@ import { PinoTemporalLogger, withStatsAtDebug } from '../../observability/tempor
 describe('pretty log lines', () => {
   it('shows time, level, process and message on one line, then the fields, without the task token', () => {
     const time = Date.UTC(2026, 10, 27, 12, 45, 0, 123);
-    const json = JSON.stringify({ level: 40, time, service: 'worker', name: 'worker', taskToken: 'CiQw', attempt: 2, error: { name: 'ContractFunctionExecutionError', message: 'returned no data ("0x")' }, msg: 'Activity failed' });
-    expect(prettyLine(json, false)).toBe('12:45:00.123 WARN  worker   Activity failed  attempt=2 error.name=ContractFunctionExecutionError error.message="returned no data (\\"0x\\")"\n');
+    const json = JSON.stringify({
+      level: 40,
+      time,
+      service: 'worker',
+      name: 'worker',
+      taskToken: 'CiQw',
+      attempt: 2,
+      error: { name: 'ContractFunctionExecutionError', message: 'returned no data ("0x")' },
+      msg: 'Activity failed',
+    });
+    expect(prettyLine(json, false)).toBe(
+      '12:45:00.123 WARN  worker   Activity failed  attempt=2 error.name=ContractFunctionExecutionError error.message="returned no data (\\"0x\\")"\n',
+    );
   });
 
   it('keeps a multi-line message on one line and passes a line that is not JSON through', () => {
-    expect(prettyLine(JSON.stringify({ level: 30, time: 0, service: 'dev', msg: 'first\nsecond' }), false)).toBe('00:00:00.000 INFO  dev      first ⏎ second\n');
+    expect(prettyLine(JSON.stringify({ level: 30, time: 0, service: 'dev', msg: 'first\nsecond' }), false)).toBe(
+      '00:00:00.000 INFO  dev      first ⏎ second\n',
+    );
     expect(prettyLine('plain text', false)).toBe('plain text\n');
   });
 
@@ -67,7 +80,10 @@ describe('Temporal SDK lines at a terminal', () => {
 
   it("logs the signer worker's 'no workflows registered' at debug, not as a warning", () => {
     const entries: { level: number; msg: string }[] = [];
-    const logger = pino({ level: 'debug' }, { write: (line: string) => void entries.push(JSON.parse(line) as { level: number; msg: string }) });
+    const logger = pino(
+      { level: 'debug' },
+      { write: (line: string) => void entries.push(JSON.parse(line) as { level: number; msg: string }) },
+    );
     const temporal = new PinoTemporalLogger(logger);
     temporal.warn('No workflows registered, not polling for workflow tasks');
     temporal.warn('Activity failed');

@@ -44,7 +44,9 @@ describe('session-token secret at API start', () => {
   it('is required as soon as a live API key exists, and no longer once it is revoked', async () => {
     const { merchant } = await createTestMerchant(db.sql);
     const [live] = await db.sql<{ id: string }[]>`select id from api_keys where merchant_id = ${merchant.id} and mode = 'live'`;
-    await expect(resolveSessionTokenSecret(development, db.sql, join(dir, 'live'))).rejects.toThrow('SESSION_TOKEN_SECRET: is required once a live API key exists');
+    await expect(resolveSessionTokenSecret(development, db.sql, join(dir, 'live'))).rejects.toThrow(
+      'SESSION_TOKEN_SECRET: is required once a live API key exists',
+    );
     const configured = 'b5f0c3e9a17d4e2c8f6a0b9d3e7c1f4a';
     expect(await resolveSessionTokenSecret(loadConfig({ SESSION_TOKEN_SECRET: configured }, 'api'), db.sql, undefined)).toBe(configured);
     await revokeApiKey(db.sql, live!.id);

@@ -53,7 +53,12 @@ describe('API process shutdown', () => {
           port,
           method: 'POST',
           path: '/checkout/sessions',
-          headers: { 'content-type': 'application/json', 'x-service-user-type': 'checkout', 'x-api-key': merchant.testKey, 'transfer-encoding': 'chunked' },
+          headers: {
+            'content-type': 'application/json',
+            'x-service-user-type': 'checkout',
+            'x-api-key': merchant.testKey,
+            'transfer-encoding': 'chunked',
+          },
         },
         (res) => {
           let text = '';
@@ -63,9 +68,11 @@ describe('API process shutdown', () => {
       );
       req.on('error', reject);
       req.write(body.slice(0, half));
-      running.waitForLine((line) => line.includes('"shutting down"')).then(() => {
-        setTimeout(() => req.end(body.slice(half)), 300);
-      }, reject);
+      running
+        .waitForLine((line) => line.includes('"shutting down"'))
+        .then(() => {
+          setTimeout(() => req.end(body.slice(half)), 300);
+        }, reject);
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
     const exitCode = running.stop('SIGTERM');

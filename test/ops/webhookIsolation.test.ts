@@ -44,7 +44,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(stuck.map((id) => service.temporal.workflow.getHandle(id).terminate('test finished').catch(() => undefined)));
+  await Promise.all(
+    stuck.map((id) =>
+      service.temporal.workflow
+        .getHandle(id)
+        .terminate('test finished')
+        .catch(() => undefined),
+    ),
+  );
   await service?.stop();
   await Promise.all([trickling, blackhole, healthy].map((receiver) => receiver?.close()));
 });
@@ -64,17 +71,27 @@ async function floodOfStuckDeliveries(): Promise<void> {
   }));
   await service.db.sql`insert into webhook_deliveries ${service.db.sql(rows)}`;
   for (const { id } of rows) {
-    await service.temporal.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, { workflowId: id, taskQueue: webhookTaskQueue(service.config.temporal.taskQueue), args: [{ deliveryId: id }] });
+    await service.temporal.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
+      workflowId: id,
+      taskQueue: webhookTaskQueue(service.config.temporal.taskQueue),
+      args: [{ deliveryId: id }],
+    });
     stuck.push(id);
   }
 }
 
 /** Creates a session of the quiet merchant and times its select-payment. */
 async function timedSelectPayment(): Promise<{ sessionId: string; ms: number; status: number; data: Record<string, string> }> {
-  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: quiet.testKey, body: sessionRequest(quiet.merchant.id, { webhook_url: healthy.url }) });
+  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+    apiKey: quiet.testKey,
+    body: sessionRequest(quiet.merchant.id, { webhook_url: healthy.url }),
+  });
   const sessionId = created.body.data?.session_id as string;
   const started = performance.now();
-  const selected = await call(service.baseUrl, 'POST', '/checkout/sessions/select-payment', { apiKey: quiet.testKey, body: { session_id: sessionId, token: 'USDC', chain: 'base' } });
+  const selected = await call(service.baseUrl, 'POST', '/checkout/sessions/select-payment', {
+    apiKey: quiet.testKey,
+    body: { session_id: sessionId, token: 'USDC', chain: 'base' },
+  });
   return { sessionId, ms: performance.now() - started, status: selected.status, data: selected.body.data as Record<string, string> };
 }
 
@@ -111,10 +128,16 @@ describe('webhook isolation', () => {
     await indexerRecords(service.db.sql, paying.sessionId, paid, { confirmations: 64 });
     await service.temporal.workflow.getHandle(paying.sessionId).signal(depositConfirmedSignal, { ...paid, confirmations: 64 });
     await expect
-      .poll(() => healthy.received.map((w) => JSON.parse(w.rawBody) as { event: string; session_id: string }).find((w) => w.session_id === paying.sessionId && w.event === 'payment.completed'), {
-        timeout: 30_000,
-        interval: 100,
-      })
+      .poll(
+        () =>
+          healthy.received
+            .map((w) => JSON.parse(w.rawBody) as { event: string; session_id: string })
+            .find((w) => w.session_id === paying.sessionId && w.event === 'payment.completed'),
+        {
+          timeout: 30_000,
+          interval: 100,
+        },
+      )
       .toBeTruthy();
     // The noisy merchant never held more than its cap of the webhook worker's slots.
     expect(trickling.open() + blackhole.open()).toBe(PER_MERCHANT);

@@ -24,7 +24,12 @@ beforeAll(async () => {
   await createBankAccount(service.db.sql, oneCurrency.merchant.id, 'EUR', { iban: 'DE89370400440532013000' });
   severalCurrencies = await createTestMerchant(service.db.sql, { name: 'Global shop', supportedTokens: { USDC: ['base'] } });
   await createBankAccount(service.db.sql, severalCurrencies.merchant.id, 'EUR');
-  await createBankAccount(service.db.sql, severalCurrencies.merchant.id, 'GBP', { iban: null, swiftBic: null, accountNumber: '31926819', sortCode: '601613' });
+  await createBankAccount(service.db.sql, severalCurrencies.merchant.id, 'GBP', {
+    iban: null,
+    swiftBic: null,
+    accountNumber: '31926819',
+    sortCode: '601613',
+  });
   await createBankAccount(service.db.sql, severalCurrencies.merchant.id, 'USD');
 });
 afterAll(async () => {
@@ -62,7 +67,10 @@ describe('hosted checkout page, bank transfer', () => {
     await screenshot(page, '07-bank-one-currency');
 
     // The merchant's confirmation of the transfer, as simulate delivers it: the page completes without a reload.
-    const simulated = await call(service.baseUrl, 'POST', `/checkout/sessions/${session.sessionId}/simulate`, { apiKey: oneCurrency.testKey, body: { status: 'completed' } });
+    const simulated = await call(service.baseUrl, 'POST', `/checkout/sessions/${session.sessionId}/simulate`, {
+      apiKey: oneCurrency.testKey,
+      body: { status: 'completed' },
+    });
     expect(simulated.status).toBe(200);
     await waitForStep(page, 'outcome');
     expect(await page.textContent('#outcome-heading')).toBe('Payment complete');
@@ -87,7 +95,12 @@ describe('hosted checkout page, bank transfer', () => {
 
     const select = page.getByLabel('Currency of your transfer');
     await expect.poll(() => select.count(), SOON).toBe(1);
-    expect(await page.$$eval('#bank-currency option', (options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual(['', 'EUR', 'GBP', 'USD']);
+    expect(await page.$$eval('#bank-currency option', (options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual([
+      '',
+      'EUR',
+      'GBP',
+      'USD',
+    ]);
     expect(await page.$('#bank-reference')).toBeNull();
     await select.focus();
     await select.selectOption('GBP');

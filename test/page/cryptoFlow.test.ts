@@ -12,7 +12,16 @@ import { call } from '../support/http';
 import { indexerRecords } from '../support/workflowHarness';
 import { startTestService, type TestService } from '../support/service';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
-import { createCheckout, expectSelfContained, launchBrowser, openTab, SCREENSHOT_DIR, screenshot, waitForStep, type CheckoutTab } from './pageHarness';
+import {
+  createCheckout,
+  expectSelfContained,
+  launchBrowser,
+  openTab,
+  SCREENSHOT_DIR,
+  screenshot,
+  waitForStep,
+  type CheckoutTab,
+} from './pageHarness';
 
 // The page polls every 2 s; expect.poll's own default (1 s) is shorter than one round.
 const SOON = { timeout: 10_000 };
@@ -24,7 +33,10 @@ let webhooks: WebhookReceiver;
 
 beforeAll(async () => {
   [service, browser, webhooks] = await Promise.all([startTestService(), launchBrowser(), startWebhookReceiver()]);
-  shop = await createTestMerchant(service.db.sql, { name: 'Crypto shop', supportedTokens: { USDC: ['ethereum', 'base', 'solana'], USDT: ['tron'] } });
+  shop = await createTestMerchant(service.db.sql, {
+    name: 'Crypto shop',
+    supportedTokens: { USDC: ['ethereum', 'base', 'solana'], USDT: ['tron'] },
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -70,7 +82,11 @@ async function chooseBaseByKeyboard(tab: CheckoutTab): Promise<void> {
 
 describe('hosted checkout page, stablecoin payment', () => {
   it('goes from opening the link to completed, showing instructions and confirmation progress', async () => {
-    const session = await createCheckout(service, shop, webhooks.url, { amount_usd: 42.5, merchant_currency: 'EUR', merchant_amount: 39.1 });
+    const session = await createCheckout(service, shop, webhooks.url, {
+      amount_usd: 42.5,
+      merchant_currency: 'EUR',
+      merchant_amount: 39.1,
+    });
     const tab = await openTab(browser);
     const { page } = tab;
     await page.goto(session.url);
@@ -79,7 +95,11 @@ describe('hosted checkout page, stablecoin payment', () => {
     expect(await page.textContent('#status')).toContain('Waiting for you to choose how to pay');
     // Only the session's pairs that test payments can take are offered: USDT has no tron test-network contract.
     expect(await page.$$eval('input[name=token]', (inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual(['USDC']);
-    expect(await page.$$eval('input[name=chain]', (inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual(['ethereum', 'base', 'solana']);
+    expect(await page.$$eval('input[name=chain]', (inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual([
+      'ethereum',
+      'base',
+      'solana',
+    ]);
     await screenshot(page, '01-choose');
 
     await chooseBaseByKeyboard(tab);
@@ -100,7 +120,8 @@ describe('hosted checkout page, stablecoin payment', () => {
     await expect.poll(() => page.textContent('.field-emphasis .copy-feedback'), SOON).toBe('Copied');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(address);
     await screenshot(page, '02-awaiting-payment');
-    if (process.env.UPDATE_DOCS_SCREENSHOT === '1') copyFileSync(join(SCREENSHOT_DIR, '02-awaiting-payment.png'), join(process.cwd(), 'docs', 'checkout-page.png'));
+    if (process.env.UPDATE_DOCS_SCREENSHOT === '1')
+      copyFileSync(join(SCREENSHOT_DIR, '02-awaiting-payment.png'), join(process.cwd(), 'docs', 'checkout-page.png'));
 
     const handle = service.temporal.workflow.getHandle(session.sessionId);
     const paid = observation(address, '42500000', 1);
@@ -157,7 +178,10 @@ describe('hosted checkout page, stablecoin payment', () => {
     const tab = await openTab(browser);
     await tab.page.goto(forced.url);
     await waitForStep(tab.page, 'choose');
-    const simulated = await call(service.baseUrl, 'POST', `/checkout/sessions/${forced.sessionId}/simulate`, { apiKey: shop.testKey, body: { status: 'expired' } });
+    const simulated = await call(service.baseUrl, 'POST', `/checkout/sessions/${forced.sessionId}/simulate`, {
+      apiKey: shop.testKey,
+      body: { status: 'expired' },
+    });
     expect(simulated.status).toBe(200);
     await waitForStep(tab.page, 'outcome');
     expect(await tab.page.textContent('#outcome-heading')).toBe('This checkout has expired');

@@ -20,7 +20,16 @@ export function launchBrowser(): Promise<Browser> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }
 
@@ -35,7 +44,10 @@ export interface CheckoutTab {
 
 /** A new, isolated tab; phone-sized unless told otherwise. */
 export async function openTab(browser: Browser, options: { width?: number; height?: number } = {}): Promise<CheckoutTab> {
-  const context = await browser.newContext({ viewport: { width: options.width ?? 390, height: options.height ?? 844 }, deviceScaleFactor: 1 });
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 390, height: options.height ?? 844 },
+    deviceScaleFactor: 1,
+  });
   // The copy buttons write to the clipboard; headless Chromium asks for permission, a person clicking does not.
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const page = await context.newPage();
@@ -68,7 +80,12 @@ export interface CreatedSession {
 }
 
 /** `webhookUrl` should be a loopback receiver: the tests never reach off this machine, not even for DNS. */
-export async function createCheckout(service: TestService, m: TestMerchant, webhookUrl: string, overrides: Record<string, unknown> = {}): Promise<CreatedSession> {
+export async function createCheckout(
+  service: TestService,
+  m: TestMerchant,
+  webhookUrl: string,
+  overrides: Record<string, unknown> = {},
+): Promise<CreatedSession> {
   const body = sessionRequest(m.merchant.id, { webhook_url: webhookUrl, ...overrides });
   const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: m.testKey, body });
   expect(created.status).toBe(201);

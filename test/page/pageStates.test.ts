@@ -95,7 +95,9 @@ describe('hosted checkout page, states without a checkout', () => {
 describe('GET /checkout/sessions/current', () => {
   it('answers the session the token names, in the documented shape, to the token alone', async () => {
     const session = await createCheckout(service, shop, WEBHOOK_URL, { amount_usd: 10, merchant_currency: 'GBP', merchant_amount: 8.5 });
-    const byBearer = await call(service.baseUrl, 'GET', '/checkout/sessions/current', { headers: { authorization: `Bearer ${session.token}`, 'x-service-user-type': 'checkout' } });
+    const byBearer = await call(service.baseUrl, 'GET', '/checkout/sessions/current', {
+      headers: { authorization: `Bearer ${session.token}`, 'x-service-user-type': 'checkout' },
+    });
     expect(byBearer.status).toBe(200);
     expect(byBearer.headers.get('cache-control')).toBe('no-store');
     expect(HostedCheckoutSession.parse(byBearer.body.data)).toEqual({
@@ -110,13 +112,19 @@ describe('GET /checkout/sessions/current', () => {
       payment: null,
       deposit: null,
     });
-    const byQuery = await call(service.baseUrl, 'GET', `/checkout/sessions/current?token=${encodeURIComponent(session.token)}`, { headers: { 'x-service-user-type': 'checkout' } });
+    const byQuery = await call(service.baseUrl, 'GET', `/checkout/sessions/current?token=${encodeURIComponent(session.token)}`, {
+      headers: { 'x-service-user-type': 'checkout' },
+    });
     expect(byQuery.status).toBe(200);
   });
 
   it('refuses a missing or forged token and an API key', async () => {
-    expect((await call(service.baseUrl, 'GET', '/checkout/sessions/current', { apiKey: shop.testKey })).body).toEqual({ error: 'Missing session token' });
-    const forged = await call(service.baseUrl, 'GET', '/checkout/sessions/current?token=forged', { headers: { 'x-service-user-type': 'checkout' } });
+    expect((await call(service.baseUrl, 'GET', '/checkout/sessions/current', { apiKey: shop.testKey })).body).toEqual({
+      error: 'Missing session token',
+    });
+    const forged = await call(service.baseUrl, 'GET', '/checkout/sessions/current?token=forged', {
+      headers: { 'x-service-user-type': 'checkout' },
+    });
     expect(forged.status).toBe(401);
     expect(forged.body).toEqual({ error: 'Invalid or expired session token' });
   });
@@ -156,14 +164,19 @@ describe('delivery of the page', () => {
     await tab.page.goto(session.url);
     await waitForStep(tab.page, 'choose');
     const sizes = await tab.page.evaluate(() =>
-      [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
-        .map((e) => [new URL(e.name).pathname, (e as PerformanceResourceTiming).encodedBodySize] as const),
+      [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')].map(
+        (e) => [new URL(e.name).pathname, (e as PerformanceResourceTiming).encodedBodySize] as const,
+      ),
     );
     // The page itself, not the API calls it makes once loaded.
     const page = sizes.filter(([path]) => !path.startsWith('/checkout/sessions/'));
     const total = page.reduce((sum, [, size]) => sum + size, 0);
     console.log(`checkout page weight (encoded bodies): ${page.map(([path, size]) => `${path} ${size} B`).join(', ')}; total ${total} B`);
-    expect(page.map(([path]) => path.replace(/cs_\w+$/, 'cs_…'))).toEqual(['/checkout/cs_…', '/checkout/assets/checkout.css', '/checkout/assets/checkout.js']);
+    expect(page.map(([path]) => path.replace(/cs_\w+$/, 'cs_…'))).toEqual([
+      '/checkout/cs_…',
+      '/checkout/assets/checkout.css',
+      '/checkout/assets/checkout.js',
+    ]);
     expect(total).toBeLessThan(25_000);
     expectSelfContained(tab);
     await tab.close();

@@ -44,7 +44,10 @@ export function adminCli(service: () => TestService): AdminCli {
     run,
     async json(args) {
       const result = await run([...args, '--json']);
-      expect(result.stderr.split('\n').filter((l) => l && !l.startsWith('warning:')), result.stderr).toEqual([]);
+      expect(
+        result.stderr.split('\n').filter((l) => l && !l.startsWith('warning:')),
+        result.stderr,
+      ).toEqual([]);
       expect(result.code, result.stderr).toBe(0);
       return JSON.parse(result.stdout) as Record<string, unknown>;
     },

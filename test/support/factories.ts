@@ -35,13 +35,20 @@ export function sessionRequest(merchantId: string, overrides: Record<string, unk
 }
 
 /** An active bank account of `merchantId` in `currency`; IBAN-style unless overridden. */
-export function createBankAccount(sql: Sql, merchantId: string, currency: string, overrides: Partial<NewBankAccount> = {}): Promise<BankAccount> {
+export function createBankAccount(
+  sql: Sql,
+  merchantId: string,
+  currency: string,
+  overrides: Partial<NewBankAccount> = {},
+): Promise<BankAccount> {
   return insertBankAccount(sql, {
     merchantId,
     currency,
     accountName: 'Test Merchant Ltd',
     bankName: 'Example Bank',
-    iban: `DE89370400440532${Math.floor(Math.random() * 1e6).toString().padStart(6, '0')}`,
+    iban: `DE89370400440532${Math.floor(Math.random() * 1e6)
+      .toString()
+      .padStart(6, '0')}`,
     swiftBic: 'COBADEFFXXX',
     ...overrides,
   });

@@ -6,7 +6,11 @@ export async function call(
   method: string,
   path: string,
   options: { apiKey?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
-): Promise<{ status: number; headers: Headers; body: Record<string, unknown> & { data?: Record<string, unknown>; error?: string; details?: { validation_errors: string[] } } }> {
+): Promise<{
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown> & { data?: Record<string, unknown>; error?: string; details?: { validation_errors: string[] } };
+}> {
   const headers: Record<string, string> = options.headers ?? {
     'x-service-user-type': 'checkout',
     ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}),

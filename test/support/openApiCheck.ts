@@ -105,7 +105,12 @@ function expectErrorBody(checker: Checker, where: string, response: ObservedResp
   expect(validate(JSON.parse(response.text)), `${where}: ${JSON.stringify(validate.errors)}`).toBe(true);
 }
 
-export async function expectDocumentedResponse(baseUrl: string, method: string, pathAndQuery: string, response: ObservedResponse): Promise<void> {
+export async function expectDocumentedResponse(
+  baseUrl: string,
+  method: string,
+  pathAndQuery: string,
+  response: ObservedResponse,
+): Promise<void> {
   let checker = checkers.get(baseUrl);
   if (!checker) {
     checker = loadChecker(baseUrl);
@@ -138,7 +143,10 @@ export async function expectDocumentedResponse(baseUrl: string, method: string, 
     return;
   }
   const content = documented.content[type];
-  expect(content, `${where}: content type ${type} not documented (documented: ${Object.keys(documented.content).join(', ')})`).toBeDefined();
+  expect(
+    content,
+    `${where}: content type ${type} not documented (documented: ${Object.keys(documented.content).join(', ')})`,
+  ).toBeDefined();
   if (type !== 'application/json' || !content) return;
   const validate = validatorFor(c, content.schema);
   expect(validate(JSON.parse(response.text)), `${where}: ${JSON.stringify(validate.errors)}`).toBe(true);

@@ -14,7 +14,10 @@ import type { Mode } from '../../domain/wire/session';
 import { sessionRecord } from './sessionRecords';
 
 const WALLET = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
-export const TREASURY = { test: 'TestTreasury1111111111111111111111111111111', live: 'LiveTreasury1111111111111111111111111111111' } as const;
+export const TREASURY = {
+  test: 'TestTreasury1111111111111111111111111111111',
+  live: 'LiveTreasury1111111111111111111111111111111',
+} as const;
 
 const signature = () => randomBytes(32).toString('hex');
 
@@ -26,7 +29,11 @@ export interface TestPayout {
 }
 
 /** A payment and its payout, moved to `status` the way the payout activity moves it. */
-export async function insertTestPayout(sql: Sql, merchantId: string, options: { status: PayoutStatus; amount: bigint; mode?: Mode; ageMinutes?: number; settlement?: 'pending' | 'settled' }): Promise<TestPayout> {
+export async function insertTestPayout(
+  sql: Sql,
+  merchantId: string,
+  options: { status: PayoutStatus; amount: bigint; mode?: Mode; ageMinutes?: number; settlement?: 'pending' | 'settled' },
+): Promise<TestPayout> {
   const mode = options.mode ?? 'test';
   const record = { ...sessionRecord(merchantId, { createdAt: new Date(), lifetimeMinutes: 60 }), mode };
   await insertSessionRecord(sql, record, 'confirming');
@@ -34,7 +41,16 @@ export async function insertTestPayout(sql: Sql, merchantId: string, options: { 
   await sql`insert into payments (id, session_id, token, chain, deposit_address, expected_base_units, received_base_units, decimals)
             values (${paymentId}, ${record.sessionId}, 'USDC', 'solana', 'deposit', ${options.amount.toString()}, ${options.amount.toString()}, 6)`;
   const intentId = payoutIntentId(paymentId);
-  const row = { paymentId, merchantId, mode, amount: options.amount, mint: 'Mint1111', treasury: TREASURY[mode], merchantWallet: WALLET, intentId };
+  const row = {
+    paymentId,
+    merchantId,
+    mode,
+    amount: options.amount,
+    mint: 'Mint1111',
+    treasury: TREASURY[mode],
+    merchantWallet: WALLET,
+    intentId,
+  };
   await insertChainIntent(sql, intentId);
   await insertPayout(sql, row);
   await postLedger(sql, payoutReserved(row));
@@ -61,7 +77,8 @@ export async function insertTestPayout(sql: Sql, merchantId: string, options: { 
     }
   }
   await setPayoutStatus(sql, paymentId, options.status, current);
-  if (options.ageMinutes) await sql`update payouts set created_at = now() - make_interval(mins => ${options.ageMinutes}) where payment_id = ${paymentId}`;
+  if (options.ageMinutes)
+    await sql`update payouts set created_at = now() - make_interval(mins => ${options.ageMinutes}) where payment_id = ${paymentId}`;
   if (options.settlement) {
     const settled = options.settlement === 'settled';
     await sql`insert into settlements (payment_id, session_id, provider, reference, amount_usdc_base_units, status, settled_at)

@@ -15,9 +15,18 @@ export function recordingActivity(): RecordingActivity {
   const errors: RecordingActivity['errors'] = [];
   const counted: RecordingActivity['counted'] = [];
   const at = (level: LogLevel) => (message: string, meta?: LogMetadata) => void (level === 'ERROR' && errors.push({ message, meta }));
-  const logger: Logger = { log: (level, message, meta) => at(level)(message, meta), trace: at('TRACE'), debug: at('DEBUG'), info: at('INFO'), warn: at('WARN'), error: at('ERROR') };
+  const logger: Logger = {
+    log: (level, message, meta) => at(level)(message, meta),
+    trace: at('TRACE'),
+    debug: at('DEBUG'),
+    info: at('INFO'),
+    warn: at('WARN'),
+    error: at('ERROR'),
+  };
   // Only counters: the activities under test count, and a test fails loudly if one starts using another instrument.
-  const metricMeter = { createCounter: (name: string) => ({ add: (value: number, tags?: unknown) => counted.push({ name, value, tags }) }) } as unknown as MetricMeter;
+  const metricMeter = {
+    createCounter: (name: string) => ({ add: (value: number, tags?: unknown) => counted.push({ name, value, tags }) }),
+  } as unknown as MetricMeter;
   return {
     environment: new MockActivityEnvironment(undefined, { logger, metricMeter }),
     errors,

@@ -35,17 +35,20 @@ export interface TestService {
 export async function startTestService(options: { worker?: boolean; env?: Record<string, string> } = {}): Promise<TestService> {
   const db = await createTestDatabase();
   const address = inject('temporalAddress');
-  const config = loadConfig({
-    APP_ENV: 'test',
-    TEMPORAL_ADDRESS: address,
-    TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
-    DATABASE_URL: db.url,
-    PUBLIC_BASE_URL: 'http://checkout.test',
-    SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'silent',
-    INTERNAL_PORT: '0',
-    ...options.env,
-  }, 'dev');
+  const config = loadConfig(
+    {
+      APP_ENV: 'test',
+      TEMPORAL_ADDRESS: address,
+      TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
+      DATABASE_URL: db.url,
+      PUBLIC_BASE_URL: 'http://checkout.test',
+      SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'silent',
+      INTERNAL_PORT: '0',
+      ...options.env,
+    },
+    'dev',
+  );
   const connection = await ApiTemporalConnection.connect({ address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
 
@@ -82,7 +85,11 @@ export async function startTestService(options: { worker?: boolean; env?: Record
       await workers?.stop();
       await nativeConnection?.close();
       await connection.close();
-      await Promise.all([apiSql.end({ timeout: 5 }), workerSql.end({ timeout: 5 }), ...(signer ? signerDatabasePools(signer) : []).map((pool) => pool.end({ timeout: 5 }))]);
+      await Promise.all([
+        apiSql.end({ timeout: 5 }),
+        workerSql.end({ timeout: 5 }),
+        ...(signer ? signerDatabasePools(signer) : []).map((pool) => pool.end({ timeout: 5 })),
+      ]);
       await db.drop();
     },
   };

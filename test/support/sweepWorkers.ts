@@ -24,15 +24,29 @@ export interface SweepWorkers {
 }
 
 /** Both workers on `taskQueue`, the session worker's activities on `sql`, the signer's from `env`; `scheduleId` is the schedule a run is triggered of. */
-export async function startSweepWorkers(env: NodeJS.ProcessEnv, options: { taskQueue: string; sql: Sql; scheduleId: string }): Promise<SweepWorkers> {
+export async function startSweepWorkers(
+  env: NodeJS.ProcessEnv,
+  options: { taskQueue: string; sql: Sql; scheduleId: string },
+): Promise<SweepWorkers> {
   const { taskQueue, scheduleId } = options;
   const signer = await signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env));
   const connection = await Connection.connect({ address: inject('temporalAddress') });
   const client = new Client({ connection });
   const nativeConnection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  const activities = { sql: options.sql, paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig(env))), depositXpubs: depositXpubsFromSeeds(signer.depositSeeds), liveTokenPrices: {} };
+  const activities = {
+    sql: options.sql,
+    paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig(env))),
+    depositXpubs: depositXpubsFromSeeds(signer.depositSeeds),
+    liveTokenPrices: {},
+  };
   const workers: Worker[] = [
-    await createWorker({ connection: nativeConnection, namespace: 'default', taskQueue, activities, workflowBundle: { code: inject('workflowBundleCode') } }),
+    await createWorker({
+      connection: nativeConnection,
+      namespace: 'default',
+      taskQueue,
+      activities,
+      workflowBundle: { code: inject('workflowBundleCode') },
+    }),
     await createSignerWorker({ connection: nativeConnection, namespace: 'default', sessionTaskQueue: taskQueue, signer }),
   ];
   const running = Promise.all(workers.map((w) => w.run()));
@@ -48,7 +62,13 @@ export async function startSweepWorkers(env: NodeJS.ProcessEnv, options: { taskQ
         for (;;) {
           const actions = (await schedule.describe()).info.recentActions;
           const action = actions.length > before ? actions.at(-1) : undefined;
-          if (action) return await client.workflow.getHandle<() => Promise<SweepEvmDepositsResult>>(action.action.workflow.workflowId, action.action.workflow.firstExecutionRunId).result();
+          if (action)
+            return await client.workflow
+              .getHandle<() => Promise<SweepEvmDepositsResult>>(
+                action.action.workflow.workflowId,
+                action.action.workflow.firstExecutionRunId,
+              )
+              .result();
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
       } finally {
@@ -56,7 +76,10 @@ export async function startSweepWorkers(env: NodeJS.ProcessEnv, options: { taskQ
       }
     },
     async stop() {
-      await client.schedule.getHandle(scheduleId).delete().catch(() => undefined);
+      await client.schedule
+        .getHandle(scheduleId)
+        .delete()
+        .catch(() => undefined);
       for (const w of workers) w.shutdown();
       await running;
       await nativeConnection.close();

@@ -47,7 +47,12 @@ export interface WorkflowHarness {
    * uses them). The signer holds the development seed; the session worker its xpubs, unless overridden. `signer:
    * false` runs no signer, as when its process is down.
    */
-  withWorker<T>(fn: () => Promise<T>, activityOverrides?: Partial<ActivityDeps>, deliveryOverrides?: Partial<WebhookDeps>, signer?: Partial<SignerDeps> | false): Promise<T>;
+  withWorker<T>(
+    fn: () => Promise<T>,
+    activityOverrides?: Partial<ActivityDeps>,
+    deliveryOverrides?: Partial<WebhookDeps>,
+    signer?: Partial<SignerDeps> | false,
+  ): Promise<T>;
   /** A session record on the test server's clock, its webhooks pointed at the receiver. */
   record(overrides?: Partial<SessionRecord> & { lifetimeMinutes?: number }): Promise<SessionRecord>;
   start(record: SessionRecord): Promise<WorkflowHandle<typeof checkoutSession>>;
@@ -123,10 +128,16 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
       } finally {
         // Workflows left open on a queue nobody polls would stall the test server's clock for later tests.
         // Sessions first, so none can start another delivery after the deliveries were listed.
-        const terminate = (id: string) => env.client.workflow.getHandle(id).terminate('test finished').catch(() => undefined);
+        const terminate = (id: string) =>
+          env.client.workflow
+            .getHandle(id)
+            .terminate('test finished')
+            .catch(() => undefined);
         for (const id of started) await terminate(id);
         for (const id of started) await terminate(`settle_${paymentIdForSession(id)}`);
-        const deliveries = await db.sql<{ id: string }[]>`select id from webhook_deliveries where session_id in ${db.sql(started.length ? started : [''])}`;
+        const deliveries = await db.sql<
+          { id: string }[]
+        >`select id from webhook_deliveries where session_id in ${db.sql(started.length ? started : [''])}`;
         for (const { id } of deliveries) await terminate(id);
       }
     },
@@ -137,7 +148,11 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
     },
     start(record) {
       started.push(record.sessionId);
-      return current().client.workflow.start<typeof checkoutSession>('checkoutSession', { workflowId: record.sessionId, taskQueue, args: [record] });
+      return current().client.workflow.start<typeof checkoutSession>('checkoutSession', {
+        workflowId: record.sessionId,
+        taskQueue,
+        args: [record],
+      });
     },
     async teardown() {
       await receiver.close();
@@ -149,7 +164,11 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
 }
 
 /** Polls the workflow's own state (queries do not move the test server's clock) until `until` holds. */
-export async function waitForState(handle: WorkflowHandle, until: (state: SessionSnapshot) => boolean, timeoutMs = 15_000): Promise<SessionSnapshot> {
+export async function waitForState(
+  handle: WorkflowHandle,
+  until: (state: SessionSnapshot) => boolean,
+  timeoutMs = 15_000,
+): Promise<SessionSnapshot> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const state = await handle.query(getStateQuery);
@@ -177,14 +196,23 @@ export function deposit(overrides: { chain?: Chain; token?: TokenSymbol; amount:
  * The indexer's side of a deposit, as it writes it before signalling: the row attributed to the session,
  * detected, and with `confirmations` confirmed. The workflow credits only what such a row backs.
  */
-export async function indexerRecords(sql: Sql, sessionId: string, d: DepositObservation, options: { mode?: Mode; confirmations?: number } = {}): Promise<void> {
+export async function indexerRecords(
+  sql: Sql,
+  sessionId: string,
+  d: DepositObservation,
+  options: { mode?: Mode; confirmations?: number } = {},
+): Promise<void> {
   const key = { chain: d.chain, network: networkForMode(options.mode ?? 'test') };
   await upsertDeposits(sql, key, [{ ...d, sessionId, amount: BigInt(d.amount), blockNumber: BigInt(d.blockNumber) }]);
   if (options.confirmations !== undefined) await markConfirmed(sql, d, d.blockHash, options.confirmations);
 }
 
 /** Waits until `expected` deliveries exist and their delivery workflows finished, and returns them in order. */
-export async function finishedDeliveries(h: WorkflowHarness, sessionId: string, expected: number): Promise<Array<{ id: string; event: string; result: string }>> {
+export async function finishedDeliveries(
+  h: WorkflowHarness,
+  sessionId: string,
+  expected: number,
+): Promise<Array<{ id: string; event: string; result: string }>> {
   let deliveries: Array<{ id: string; event: string }> = [];
   const deadline = Date.now() + 15_000;
   while (deliveries.length < expected) {
@@ -198,7 +226,10 @@ export async function finishedDeliveries(h: WorkflowHarness, sessionId: string, 
     const handle = h.env.client.workflow.getHandle(delivery.id);
     // The delivery row is written just before its child workflow starts.
     for (;;) {
-      const started = await handle.describe().then(() => true, () => false);
+      const started = await handle.describe().then(
+        () => true,
+        () => false,
+      );
       if (started) break;
       if (Date.now() > deadline) throw new Error(`delivery workflow ${delivery.id} never started`);
       await new Promise((resolve) => setTimeout(resolve, 25));

@@ -85,7 +85,11 @@ async function balance(): Promise<bigint> {
 }
 
 /** Signs a receive with the treasury and sends it through the RPC client; resolves once its block is confirmed. */
-async function receive(message: Uint8Array, attestation: Uint8Array, options: { skipPreflight?: boolean; edit?: (instruction: Instruction) => Instruction } = {}) {
+async function receive(
+  message: Uint8Array,
+  attestation: Uint8Array,
+  options: { skipPreflight?: boolean; edit?: (instruction: Instruction) => Instruction } = {},
+) {
   const built = await receiveMessageInstruction({
     payer: treasury,
     message,
@@ -96,7 +100,9 @@ async function receive(message: Uint8Array, attestation: Uint8Array, options: { 
   const instruction = options.edit ? options.edit(built) : built;
   const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
   const transaction = await signTreasuryTransaction(treasury, lifetime, [instruction]);
-  const signature = await rpc.sendTransaction(getBase64EncodedWireTransaction(transaction), { encoding: 'base64', skipPreflight: options.skipPreflight }).send();
+  const signature = await rpc
+    .sendTransaction(getBase64EncodedWireTransaction(transaction), { encoding: 'base64', skipPreflight: options.skipPreflight })
+    .send();
   expect(signature).toBe(getSignatureFromTransaction(transaction));
   for (;;) {
     const [status] = (await rpc.getSignatureStatuses([signature]).send()).value;
@@ -110,7 +116,8 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
     () => undefined,
     (caught: unknown) => caught,
   );
-  if (!isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE)) throw new Error(`expected a preflight refusal, got ${String(error)}`);
+  if (!isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE))
+    throw new Error(`expected a preflight refusal, got ${String(error)}`);
   return JSON.stringify(error.context, (_, value: unknown) => (typeof value === 'bigint' ? Number(value) : value));
 }
 
@@ -165,13 +172,19 @@ describe('CCTP V2 receive on the local Solana chain', () => {
     const before = await balance();
     const message = burnMessage(3_000_000n);
     const attestation = await attest(message);
-    const replaced = (at: number, change: (account: NonNullable<Instruction['accounts']>[number]) => NonNullable<Instruction['accounts']>[number]) => (instruction: Instruction) => ({
-      ...instruction,
-      accounts: instruction.accounts?.map((account, i) => (i === at ? change(account) : account)),
-    });
+    const replaced =
+      (at: number, change: (account: NonNullable<Instruction['accounts']>[number]) => NonNullable<Instruction['accounts']>[number]) =>
+      (instruction: Instruction) => ({
+        ...instruction,
+        accounts: instruction.accounts?.map((account, i) => (i === at ? change(account) : account)),
+      });
     // Another account in used_nonce's place (4) would let one message be received once per account chosen.
-    expect(await refusal(receive(message, attestation, { edit: replaced(4, (account) => ({ ...account, address: local.usdcMint })) }))).toContain(customError(2006));
-    expect(await refusal(receive(message, attestation, { edit: replaced(15, (account) => ({ ...account, role: AccountRole.READONLY })) }))).toContain(customError(2000));
+    expect(
+      await refusal(receive(message, attestation, { edit: replaced(4, (account) => ({ ...account, address: local.usdcMint })) })),
+    ).toContain(customError(2006));
+    expect(
+      await refusal(receive(message, attestation, { edit: replaced(15, (account) => ({ ...account, role: AccountRole.READONLY })) })),
+    ).toContain(customError(2000));
     expect(await balance()).toBe(before);
     expect(await isNonceUsed(rpc, nonceOf(message))).toBe(false);
   });

@@ -10,14 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') as IConfiguration;
 
 const tree: Record<string, string> = {
-  'domain/money/money.ts': "export const cents = 1;\n",
-  'domain/wire/session.ts': "import { cents } from '../money/money';\nimport * as factory from '../../contracts/artifacts/factory';\nexport const shape = [cents, factory.abi];\n",
+  'domain/money/money.ts': 'export const cents = 1;\n',
+  'domain/wire/session.ts':
+    "import { cents } from '../money/money';\nimport * as factory from '../../contracts/artifacts/factory';\nexport const shape = [cents, factory.abi];\n",
   'domain/upward.ts': "import { handler } from '../api/handler';\nexport const up = handler;\n",
-  'config/env.ts': "import { shape } from '../domain/wire/session';\nimport { query } from '../db/query';\nexport const env = [shape, query];\n",
-  'contracts/artifacts/factory.ts': "export const abi = [];\n",
+  'config/env.ts':
+    "import { shape } from '../domain/wire/session';\nimport { query } from '../db/query';\nexport const env = [shape, query];\n",
+  'contracts/artifacts/factory.ts': 'export const abi = [];\n',
   'contracts/artifacts/leaky.ts': "import { env } from '../../config/env';\nexport const leak = env;\n",
   'api/handler.ts': "import { shape } from '../domain/wire/session';\nexport const handler = shape;\n",
-  'db/query.ts': "export const query = 1;\n",
+  'db/query.ts': 'export const query = 1;\n',
   'workers/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
   'workers/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
 };
@@ -42,15 +44,21 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('dependency rules', () => {
   it('refuses domain/ importing a process folder, and lets it import domain/ and the contract artifacts', () => {
-    expect(violations.filter((v) => v.rule === 'domain-stays-pure')).toEqual([{ rule: 'domain-stays-pure', from: 'domain/upward.ts', to: 'api/handler.ts' }]);
+    expect(violations.filter((v) => v.rule === 'domain-stays-pure')).toEqual([
+      { rule: 'domain-stays-pure', from: 'domain/upward.ts', to: 'api/handler.ts' },
+    ]);
   });
 
   it('refuses config/ importing anything above domain/', () => {
-    expect(violations.filter((v) => v.rule === 'config-below-processes')).toEqual([{ rule: 'config-below-processes', from: 'config/env.ts', to: 'db/query.ts' }]);
+    expect(violations.filter((v) => v.rule === 'config-below-processes')).toEqual([
+      { rule: 'config-below-processes', from: 'config/env.ts', to: 'db/query.ts' },
+    ]);
   });
 
   it('refuses generated artifacts importing project code', () => {
-    expect(violations.filter((v) => v.rule === 'artifacts-are-data')).toEqual([{ rule: 'artifacts-are-data', from: 'contracts/artifacts/leaky.ts', to: 'config/env.ts' }]);
+    expect(violations.filter((v) => v.rule === 'artifacts-are-data')).toEqual([
+      { rule: 'artifacts-are-data', from: 'contracts/artifacts/leaky.ts', to: 'config/env.ts' },
+    ]);
   });
 
   it('refuses an import cycle', () => {

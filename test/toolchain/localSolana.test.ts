@@ -24,7 +24,12 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { associatedTokenAccount, payUsdc, usdcBalance } from '../../bin/demo/solanaWallet';
 import { freePort } from '../../toolchain/ports';
-import { LOCAL_SOLANA_MERCHANT_SOL, LOCAL_SOLANA_TREASURY_SOL, startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
+import {
+  LOCAL_SOLANA_MERCHANT_SOL,
+  LOCAL_SOLANA_TREASURY_SOL,
+  startLocalSolana,
+  type LocalSolana,
+} from '../../toolchain/localSolana/localSolana';
 
 const SOL = 1_000_000_000n;
 const SLOT_MS = 10;
@@ -46,7 +51,11 @@ async function solTransfer(from: KeyPairSigner, blockhash: Awaited<ReturnType<ty
     createTransactionMessage({ version: 0 }),
     (message) => setTransactionMessageFeePayerSigner(from, message),
     (message) => setTransactionMessageLifetimeUsingBlockhash(blockhash, message),
-    (message) => appendTransactionMessageInstructions([getTransferSolInstruction({ source: from, destination: to.address, amount: lamports(SOL) })], message),
+    (message) =>
+      appendTransactionMessageInstructions(
+        [getTransferSolInstruction({ source: from, destination: to.address, amount: lamports(SOL) })],
+        message,
+      ),
     (message) => signTransactionMessageWithSigners(message),
   );
   return rpc.sendTransaction(getBase64EncodedWireTransaction(transaction), { encoding: 'base64' }).send();
@@ -78,7 +87,11 @@ describe('the local Solana chain', () => {
     expect((await rpc.getTokenSupply(local.usdcMint).send()).value).toMatchObject({ decimals: 6, amount: '1000000000000' });
     expect((await rpc.getBalance(local.treasury.address).send()).value).toBe(LOCAL_SOLANA_TREASURY_SOL * SOL);
     const treasuryUsdc = await associatedTokenAccount(local.treasury.address, local.usdcMint);
-    expect((await rpc.getTokenAccountBalance(treasuryUsdc).send()).value).toMatchObject({ amount: '1000000000000', decimals: 6, uiAmountString: '1000000' });
+    expect((await rpc.getTokenAccountBalance(treasuryUsdc).send()).value).toMatchObject({
+      amount: '1000000000000',
+      decimals: 6,
+      uiAmountString: '1000000',
+    });
 
     const merchant = (await rpc.getAccountInfo(local.merchantWallet, { encoding: 'base64' }).send()).value;
     expect(merchant).toMatchObject({ owner: '11111111111111111111111111111111', lamports: LOCAL_SOLANA_MERCHANT_SOL * SOL });
@@ -112,7 +125,8 @@ describe('the local Solana chain', () => {
     expect(await usdcBalance(local.rpcUrl, to, local.usdcMint)).toBe(25_500_000n);
     expect(await usdcBalance(local.rpcUrl, customer.address, local.usdcMint)).toBe(4_500_000n);
 
-    const status = async () => (await rpc.getSignatureStatuses([paid.signature as Parameters<typeof rpc.getSignatureStatuses>[0][number]]).send()).value[0];
+    const status = async () =>
+      (await rpc.getSignatureStatuses([paid.signature as Parameters<typeof rpc.getSignatureStatuses>[0][number]]).send()).value[0];
     expect(await status()).toMatchObject({ slot: paid.slot, err: null });
     while ((await status())?.confirmationStatus !== 'finalized') await new Promise((resolve) => setTimeout(resolve, SLOT_MS));
     expect(await status()).toMatchObject({ confirmations: null, confirmationStatus: 'finalized' });
@@ -138,7 +152,9 @@ describe('the local Solana chain', () => {
     local.airdrop(customer.address, SOL);
     await local.mintUsdc(customer.address, 1_000_000n);
     const to = (await generateKeyPairSigner()).address;
-    await expect(payUsdc({ rpcUrl: local.rpcUrl, from: customer, mint: local.usdcMint, decimals: 6, to, amount: 2_000_000n })).rejects.toThrow(/Transaction simulation failed/);
+    await expect(
+      payUsdc({ rpcUrl: local.rpcUrl, from: customer, mint: local.usdcMint, decimals: 6, to, amount: 2_000_000n }),
+    ).rejects.toThrow(/Transaction simulation failed/);
     expect(await usdcBalance(local.rpcUrl, to, local.usdcMint)).toBe(0n);
     expect((await rpc.getBalance(customer.address).send()).value).toBe(SOL);
   });

@@ -13,10 +13,20 @@ const COLLECTOR = '0x90f79bf6eb2c4f870365e785982e1f101e93b906';
 
 describe('the signer’s CCTP routes from configuration', () => {
   it('makes a route per CCTP chain with an endpoint, for a mode with a relayer, a collector and a treasury; Fast only where offered', async () => {
-    const env = { EVM_RELAYER_KEY_TEST: RELAYER_KEY, EVM_DEPOSIT_COLLECTOR_TEST: COLLECTOR, CCTP_FAST_CHAINS: 'base,polygon', TRANSFER_MINIMUM_USDC: '250' };
+    const env = {
+      EVM_RELAYER_KEY_TEST: RELAYER_KEY,
+      EVM_DEPOSIT_COLLECTOR_TEST: COLLECTOR,
+      CCTP_FAST_CHAINS: 'base,polygon',
+      TRANSFER_MINIMUM_USDC: '250',
+    };
     const chains = { RPC_URLS_BASE_TESTNET: 'http://127.0.0.1:1', RPC_URLS_POLYGON_TESTNET: 'http://127.0.0.1:2' };
     const config = loadConfig(env, 'signer');
-    const treasury = { sql: {} as Sql, rpc: createSolanaRpc('http://127.0.0.1:3'), treasury: await generateKeyPairSigner(), usdcMint: address('4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU') } as TreasuryPayoutDeps;
+    const treasury = {
+      sql: {} as Sql,
+      rpc: createSolanaRpc('http://127.0.0.1:3'),
+      treasury: await generateKeyPairSigner(),
+      usdcMint: address('4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU'),
+    } as TreasuryPayoutDeps;
     const routes = cctpRoutesFromConfig(config, createChainRegistry(loadChainsConfig(chains)), { test: treasury });
     expect(Object.keys(routes.test ?? {}).sort()).toEqual(['base', 'polygon']);
     expect(routes.test?.base).toMatchObject({ speed: 'fast', minimum: 250_000_000n, collector: COLLECTOR });

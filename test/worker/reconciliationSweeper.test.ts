@@ -34,7 +34,10 @@ describe('the reconciliation sweeper', () => {
     const { logger, lines } = capturedLogger();
     await startReconciliationSweeper(f.worker, [view], 60, logger)?.stop();
     const [run] = await lastReconciliationRuns(f.db.sql);
-    expect(run).toMatchObject({ mode: 'test', differences: [{ account: 'treasury:solana', asset: 'usdc:solana', ledger: 0n, observed: 3_000_000n, difference: 3_000_000n }] });
+    expect(run).toMatchObject({
+      mode: 'test',
+      differences: [{ account: 'treasury:solana', asset: 'usdc:solana', ledger: 0n, observed: 3_000_000n, difference: 3_000_000n }],
+    });
     expect(lines).toEqual([
       expect.objectContaining({
         level: 40,

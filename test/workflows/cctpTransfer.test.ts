@@ -39,17 +39,31 @@ beforeAll(async () => {
       connection: nativeConnection,
       namespace: 'default',
       taskQueue,
-      activities: { sql: f.signerSql, paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig({}))), depositXpubs: depositXpubsFromSeeds(seeds), liveTokenPrices: {} },
+      activities: {
+        sql: f.signerSql,
+        paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig({}))),
+        depositXpubs: depositXpubsFromSeeds(seeds),
+        liveTokenPrices: {},
+      },
       workflowBundle: { code: inject('workflowBundleCode') },
     }),
-    await createSignerWorker({ connection: nativeConnection, namespace: 'default', sessionTaskQueue: taskQueue, signer: { depositSeeds: seeds, cctpRoutes: { test: { ethereum: f.routeDeps() } } } }),
+    await createSignerWorker({
+      connection: nativeConnection,
+      namespace: 'default',
+      sessionTaskQueue: taskQueue,
+      signer: { depositSeeds: seeds, cctpRoutes: { test: { ethereum: f.routeDeps() } } },
+    }),
   ];
   running = Promise.all(workers.map((w) => w.run()));
 }, 120_000);
 
 afterAll(async () => {
   for (const mode of ['test', 'live'] as const) {
-    for (const chain of ['ethereum', 'optimism', 'arbitrum', 'base', 'polygon'] as const) await client?.schedule.getHandle(transferScheduleId(chain, mode)).delete().catch(() => undefined);
+    for (const chain of ['ethereum', 'optimism', 'arbitrum', 'base', 'polygon'] as const)
+      await client?.schedule
+        .getHandle(transferScheduleId(chain, mode))
+        .delete()
+        .catch(() => undefined);
   }
   for (const w of workers ?? []) w.shutdown();
   await running;
@@ -65,7 +79,10 @@ async function triggerRun(): Promise<TransferUsdcResult> {
   for (;;) {
     const actions = (await schedule.describe()).info.recentActions;
     const action = actions.length > before ? actions.at(-1) : undefined;
-    if (action) return client.workflow.getHandle<() => Promise<TransferUsdcResult>>(action.action.workflow.workflowId, action.action.workflow.firstExecutionRunId).result();
+    if (action)
+      return client.workflow
+        .getHandle<() => Promise<TransferUsdcResult>>(action.action.workflow.workflowId, action.action.workflow.firstExecutionRunId)
+        .result();
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -90,12 +107,20 @@ describe('the transfer_usdc schedules and transfer_<id> workflows', () => {
     const { transferId } = started as { transferId: string };
     const startedAt = performance.now();
     const result = await client.workflow.getHandle<() => Promise<CctpTransferResult>>(transferWorkflowId(transferId)).result();
-    console.log(`transfer_${transferId}: started to treasury credited in ${(performance.now() - startedAt).toFixed(0)} ms through Temporal (poll intervals included)`);
+    console.log(
+      `transfer_${transferId}: started to treasury credited in ${(performance.now() - startedAt).toFixed(0)} ms through Temporal (poll intervals included)`,
+    );
     expect(result).toEqual({ kind: 'received', received: String(20_000_000n - 2_000n) });
     expect(await f.treasuryUsdcBalance()).toBe(treasuryBefore + 20_000_000n - 2_000n);
     expect(await findTransfer(f.db.sql, transferId)).toMatchObject({ stage: 'received' });
     expect(await unbalancedLedgerGroups(f.db.sql)).toEqual([]);
     expect(await triggerRun()).toMatchObject({ kind: 'idle' });
-    expect(await client.workflow.execute('transferUsdc', { taskQueue, workflowId: `no-route-${randomBytes(4).toString('hex')}`, args: [{ mode: 'test', chain: 'base' }] })).toEqual({ kind: 'no_route' });
+    expect(
+      await client.workflow.execute('transferUsdc', {
+        taskQueue,
+        workflowId: `no-route-${randomBytes(4).toString('hex')}`,
+        args: [{ mode: 'test', chain: 'base' }],
+      }),
+    ).toEqual({ kind: 'no_route' });
   }, 120_000);
 });

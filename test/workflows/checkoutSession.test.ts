@@ -23,7 +23,14 @@ import type { DepositObservation } from '../../domain/session/deposit';
 import { MAX_PAYMENT_SELECTIONS } from '../../domain/wire/paymentSelectionLimit';
 import type { Mode } from '../../domain/wire/session';
 import type { checkoutSession } from '../../workflows/checkoutSession';
-import { createWorkflowHarness, deposit, finishedDeliveries, indexerRecords, waitForState, type WorkflowHarness } from '../support/workflowHarness';
+import {
+  createWorkflowHarness,
+  deposit,
+  finishedDeliveries,
+  indexerRecords,
+  waitForState,
+  type WorkflowHarness,
+} from '../support/workflowHarness';
 
 let h: WorkflowHarness;
 beforeAll(async () => {
@@ -48,7 +55,9 @@ async function confirm(handle: SessionHandle, d: DepositObservation, confirmatio
 }
 
 async function readModel(sessionId: string) {
-  const [row] = await h.db.sql<{ status: string; status_version: number }[]>`select status, status_version from sessions where id = ${sessionId}`;
+  const [row] = await h.db.sql<
+    { status: string; status_version: number }[]
+  >`select status, status_version from sessions where id = ${sessionId}`;
   return row;
 }
 
@@ -65,7 +74,9 @@ async function deliveredWebhooks(sessionId: string, expected = 1) {
 }
 
 async function webhookSecret(): Promise<string> {
-  const [row] = await h.db.sql<{ webhook_secret_test: string }[]>`select webhook_secret_test from merchants where id = ${h.merchant.merchant.id}`;
+  const [row] = await h.db.sql<
+    { webhook_secret_test: string }[]
+  >`select webhook_secret_test from merchants where id = ${h.merchant.merchant.id}`;
   return row!.webhook_secret_test;
 }
 
@@ -108,7 +119,14 @@ describe('checkoutSession lifecycle', () => {
       expect(webhook!.event).toBe('payment.completed');
       expect(webhook!.request.headers['x-service-event']).toBe('payment.completed');
       expect(webhook!.id).toMatch(/^wh_[0-9A-HJKMNP-TV-Z]{26}$/);
-      expect(verifyWebhookSignature(webhook!.request.rawBody, webhook!.request.headers['x-service-signature'] as string, await webhookSecret(), 300)).toMatchObject({ valid: true });
+      expect(
+        verifyWebhookSignature(
+          webhook!.request.rawBody,
+          webhook!.request.headers['x-service-signature'] as string,
+          await webhookSecret(),
+          300,
+        ),
+      ).toMatchObject({ valid: true });
       expect(webhook!.payload).toEqual({
         event: 'payment.completed',
         delivery_id: webhook!.id,
@@ -118,17 +136,26 @@ describe('checkoutSession lifecycle', () => {
         transaction_id: record.extTransactionId,
         status: 'completed',
         amount: { usd_requested: 25.5, token_expected: '25.500000', token_received: '25.500000', token_symbol: 'USDC', chain: 'base' },
-        settlement: { amount_usdc: '25.500000', chain: 'solana', settled_at: state.settlement!.settledAt, reference: state.settlement!.reference, provider: 'simulated' },
+        settlement: {
+          amount_usdc: '25.500000',
+          chain: 'solana',
+          settled_at: state.settlement!.settledAt,
+          reference: state.settlement!.reference,
+          provider: 'simulated',
+        },
         metadata: { order: 'A-1' },
         timestamp: state.transitions[3]!.at,
       });
       // The workflow owns the verdict on a deposit row; block, stage and depth belong to the indexer.
       const [row] = await h.db.sql`select credited, late, amount_base_units from deposits where tx_hash = ${paid.txHash}`;
       expect(row).toEqual({ credited: true, late: false, amount_base_units: '25500000' });
-      const [payment] = await h.db.sql`select received_base_units, expected_base_units from payments where session_id = ${record.sessionId}`;
+      const [payment] = await h.db
+        .sql`select received_base_units, expected_base_units from payments where session_id = ${record.sessionId}`;
       expect(payment).toEqual({ received_base_units: '25500000', expected_base_units: '25500000' });
       // The merchant's timeline carries the workflow's own reason for each change.
-      expect(await h.db.sql`select to_status, reason from session_status_changes where session_id = ${record.sessionId} order by id`).toEqual([
+      expect(
+        await h.db.sql`select to_status, reason from session_status_changes where session_id = ${record.sessionId} order by id`,
+      ).toEqual([
         { to_status: 'pending', reason: null },
         { to_status: 'awaiting_payment', reason: 'USDC on base selected' },
         { to_status: 'confirming', reason: `deposit ${paid.txHash} detected` },
@@ -150,7 +177,14 @@ describe('checkoutSession lifecycle', () => {
       await detect(handle, second);
       await confirm(handle, second);
       const state = await waitForState(handle, (s) => s.status === 'completed');
-      expect(state.transitions.map((t) => t.status)).toEqual(['pending', 'awaiting_payment', 'confirming', 'underpaid', 'confirming', 'completed']);
+      expect(state.transitions.map((t) => t.status)).toEqual([
+        'pending',
+        'awaiting_payment',
+        'confirming',
+        'underpaid',
+        'confirming',
+        'completed',
+      ]);
       expect(state.receivedBaseUnits).toBe('100000000');
       const webhooks = await deliveredWebhooks(record.sessionId, 4);
       expect(webhooks.map((w) => w.event)).toEqual(['payment.confirming', 'payment.underpaid', 'payment.confirming', 'payment.completed']);
@@ -178,7 +212,11 @@ describe('checkoutSession lifecycle', () => {
       const [, withinWebhook] = await deliveredWebhooks(within.sessionId, 2);
       expect(withinWebhook!.payload).toMatchObject({ event: 'payment.completed', amount: { token_received: '99.500000' } });
       const [, overWebhook] = await deliveredWebhooks(over.sessionId, 2);
-      expect(overWebhook!.payload).toMatchObject({ event: 'payment.overpaid', amount: { token_received: '100.600000' }, settlement: { amount_usdc: '100.600000' } });
+      expect(overWebhook!.payload).toMatchObject({
+        event: 'payment.overpaid',
+        amount: { token_received: '100.600000' },
+        settlement: { amount_usdc: '100.600000' },
+      });
     });
   });
 
@@ -197,7 +235,12 @@ describe('checkoutSession lifecycle', () => {
         expect(webhook!.payload.amount).toMatchObject({ token_expected: '19.990000', token_received: '19.990000', chain: 'bsc' });
         expect(webhook!.payload.settlement?.amount_usdc).toBe('19.990000');
       },
-      { paymentNetwork: { tokenContract: () => ({ address: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', decimals: 18 }), evmChainId: () => 97 } },
+      {
+        paymentNetwork: {
+          tokenContract: () => ({ address: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', decimals: 18 }),
+          evmChainId: () => 97,
+        },
+      },
     );
   });
 
@@ -313,7 +356,12 @@ describe('checkoutSession lifecycle', () => {
       ]);
       await expect
         .poll(() => h.db.sql`select tx_hash, credited, late from deposits where session_id = ${record.sessionId}`)
-        .toEqual(expect.arrayContaining([{ tx_hash: wrong.txHash, credited: false, late: true }, { tx_hash: dust.txHash, credited: false, late: true }]));
+        .toEqual(
+          expect.arrayContaining([
+            { tx_hash: wrong.txHash, credited: false, late: true },
+            { tx_hash: dust.txHash, credited: false, late: true },
+          ]),
+        );
 
       // The selected pair is not blocked: the customer's payment still completes the session.
       const paid = deposit({ amount: '19990000', toAddress: deposit_address });
@@ -348,7 +396,9 @@ describe('checkoutSession lifecycle', () => {
     await h.withWorker(
       async () => {
         const handle = await h.start(record);
-        const { deposit_address, token_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+        const { deposit_address, token_address } = await handle.executeUpdate(selectPaymentUpdate, {
+          args: [{ token: 'USDC', chain: 'base' }],
+        });
         expect(token_address).toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
         const paid = deposit({ amount: '19990000', toAddress: deposit_address });
         await detect(handle, paid, 'live');
@@ -366,7 +416,15 @@ describe('checkoutSession lifecycle', () => {
         const attempts = await h.db.sql`select attempt, status_code, error from webhook_attempts where delivery_id = ${delivery!.id}`;
         expect(attempts).toEqual([{ attempt: 1, status_code: null, error: 'webhook URL refused: Host 127.0.0.1 is not a public address' }]);
       },
-      { depositXpubs: { test: undefined, live: accountXpubsFromSeed(mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about')) }, liveTokenPrices: { USDC: { numerator: 1n, denominator: 1n, text: '1' } } },
+      {
+        depositXpubs: {
+          test: undefined,
+          live: accountXpubsFromSeed(
+            mnemonicToSeedSync('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about'),
+          ),
+        },
+        liveTokenPrices: { USDC: { numerator: 1n, denominator: 1n, text: '1' } },
+      },
     );
   });
 
@@ -386,7 +444,14 @@ describe('checkoutSession lifecycle', () => {
       await confirm(handle, replacement);
       const state = await waitForState(handle, (s) => s.status === 'completed');
       expect(state.receivedBaseUnits).toBe('19990000');
-      expect(state.transitions.map((t) => t.status)).toEqual(['pending', 'awaiting_payment', 'confirming', 'awaiting_payment', 'confirming', 'completed']);
+      expect(state.transitions.map((t) => t.status)).toEqual([
+        'pending',
+        'awaiting_payment',
+        'confirming',
+        'awaiting_payment',
+        'confirming',
+        'completed',
+      ]);
       expect(state.deposits.map((d) => d.stage)).toEqual(['reorged', 'confirmed']);
       const webhook = (await deliveredWebhooks(record.sessionId, 3)).at(-1);
       expect(webhook!.payload.amount).toMatchObject({ token_received: '19.990000' });
@@ -405,11 +470,17 @@ describe('checkoutSession lifecycle', () => {
       const remined = { ...original, blockNumber: '1002', blockHash: `0x${'ab'.repeat(32)}` };
       await detect(handle, remined);
       const confirming = await waitForState(handle, (s) => s.status === 'confirming' && s.transitions.length === 5);
-      expect(confirming.deposits).toEqual([expect.objectContaining({ stage: 'detected', blockHash: remined.blockHash, blockNumber: '1002' })]);
+      expect(confirming.deposits).toEqual([
+        expect.objectContaining({ stage: 'detected', blockHash: remined.blockHash, blockNumber: '1002' }),
+      ]);
       await confirm(handle, remined);
       const state = await waitForState(handle, (s) => s.status === 'completed');
       expect(state.receivedBaseUnits).toBe('19990000');
-      expect((await deliveredWebhooks(record.sessionId, 3)).map((w) => w.event)).toEqual(['payment.confirming', 'payment.confirming', 'payment.completed']);
+      expect((await deliveredWebhooks(record.sessionId, 3)).map((w) => w.event)).toEqual([
+        'payment.confirming',
+        'payment.confirming',
+        'payment.completed',
+      ]);
     });
   });
 
@@ -439,7 +510,9 @@ describe('checkoutSession lifecycle', () => {
       // No late-deposit window held open: the indexer records late deposits itself (test/indexers/core/signals.test.ts).
       const closedAt = (await handle.describe()).closeTime!.getTime();
       expect(closedAt - Date.parse(record.expiresAt)).toBeLessThan(60_000);
-      const [watch] = await h.db.sql<{ watch_until: Date }[]>`select watch_until from deposit_watches where session_id = ${record.sessionId}`;
+      const [watch] = await h.db.sql<
+        { watch_until: Date }[]
+      >`select watch_until from deposit_watches where session_id = ${record.sessionId}`;
       expect(watch!.watch_until.getTime()).toBe(Date.parse(record.expiresAt) + record.lateDepositWatchHours * 3_600_000);
       const [expired] = await deliveredWebhooks(record.sessionId);
       expect(expired!.payload).toMatchObject({ event: 'payment.expired', amount: { token_received: '0.000000' } });
@@ -459,7 +532,9 @@ describe('checkoutSession lifecycle', () => {
         type: 'SelectionRefused',
         message: `The payment method was already chosen ${MAX_PAYMENT_SELECTIONS} times for this session; it can no longer change`,
       });
-      const [{ n }] = (await h.db.sql`select count(*)::int as n from quotes where session_id = ${record.sessionId}`) as unknown as [{ n: number }];
+      const [{ n }] = (await h.db.sql`select count(*)::int as n from quotes where session_id = ${record.sessionId}`) as unknown as [
+        { n: number },
+      ];
       expect(n).toBe(MAX_PAYMENT_SELECTIONS);
     });
   });
@@ -471,16 +546,26 @@ describe('checkoutSession lifecycle', () => {
       const first = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
       const second = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDT', chain: 'base' }] }).catch((e: unknown) => e);
       // USDT has no published Base Sepolia token: test keys cannot pay with it there.
-      expect((second as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'SelectionRefused', message: 'USDT on base is not available for test payments' });
+      expect((second as WorkflowUpdateFailedError).cause).toMatchObject({
+        type: 'SelectionRefused',
+        message: 'USDT on base is not available for test payments',
+      });
       const third = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'bsc' }] }).catch((e: unknown) => e);
       expect((third as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'SelectionRefused' });
-      const unsupported = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'tron' }] }).catch((e: unknown) => e);
-      expect((unsupported as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'SelectionRefused', message: 'USDC on tron is not supported for this session' });
+      const unsupported = await handle
+        .executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'tron' }] })
+        .catch((e: unknown) => e);
+      expect((unsupported as WorkflowUpdateFailedError).cause).toMatchObject({
+        type: 'SelectionRefused',
+        message: 'USDC on tron is not supported for this session',
+      });
       const again = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
       expect(again.deposit_address).toBe(first.deposit_address);
       await detect(handle, deposit({ amount: '19990000', toAddress: first.deposit_address }));
       await waitForState(handle, (s) => s.status === 'confirming');
-      const refused = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] }).catch((e: unknown) => e);
+      const refused = await handle
+        .executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] })
+        .catch((e: unknown) => e);
       expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'SelectionRefused' });
       expect((await handle.query(getStateQuery)).selection?.chain).toBe('base');
     });
@@ -492,19 +577,32 @@ describe('checkoutSession lifecycle', () => {
       const handle = await h.start(record);
       const evm = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
       const solana = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'solana' }] });
-      const [row] = await h.db.sql<{ index: number }[]>`select derivation_index::int as index from deposit_addresses where session_id = ${record.sessionId}`;
+      const [row] = await h.db.sql<
+        { index: number }[]
+      >`select derivation_index::int as index from deposit_addresses where session_id = ${record.sessionId}`;
       const devSeed = mnemonicToSeedSync(DEVELOPMENT_MNEMONIC);
-      expect([evm.deposit_address, solana.deposit_address]).toEqual([deriveEvmAddress({ seed: devSeed }, row!.index), deriveSolanaAddress(devSeed, row!.index)]);
-      expect(await activitiesRun(handle)).toEqual(['recordSession@local', 'choosePayment@local', 'choosePayment@local', 'deriveSolanaDepositAddress@-signer', 'choosePayment@local']);
+      expect([evm.deposit_address, solana.deposit_address]).toEqual([
+        deriveEvmAddress({ seed: devSeed }, row!.index),
+        deriveSolanaAddress(devSeed, row!.index),
+      ]);
+      expect(await activitiesRun(handle)).toEqual([
+        'recordSession@local',
+        'choosePayment@local',
+        'choosePayment@local',
+        'deriveSolanaDepositAddress@-signer',
+        'choosePayment@local',
+      ]);
     });
   });
 
-  it("takes a Solana deposit address the signer derived ahead from the pool, with no signer activity", async () => {
+  it('takes a Solana deposit address the signer derived ahead from the pool, with no signer activity', async () => {
     const record = await h.record({ supportedTokens: { USDC: ['base', 'solana'] } });
     await h.withWorker(async () => {
       const handle = await h.start(record);
       await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
-      const [row] = await h.db.sql<{ index: number }[]>`select derivation_index::int as index from deposit_addresses where session_id = ${record.sessionId}`;
+      const [row] = await h.db.sql<
+        { index: number }[]
+      >`select derivation_index::int as index from deposit_addresses where session_id = ${record.sessionId}`;
       // An earlier session's derivation, one index below, filled the pool past this session's.
       const pooling = createSignerActivities({ depositSeeds: depositSeeds({ test: undefined, live: undefined }), addressPool: h.db.sql });
       await pooling.deriveSolanaDepositAddress({ mode: 'test', index: row!.index - 1 });
@@ -530,8 +628,13 @@ describe('checkoutSession lifecycle', () => {
       const handle = await h.start(solanaOnly);
       await handle.executeUpdate(simulateUpdate, { args: [{ status: 'completed' }] });
       const state = await handle.query(getStateQuery);
-      const [row] = await h.db.sql<{ index: number }[]>`select derivation_index::int as index from deposit_addresses where session_id = ${solanaOnly.sessionId}`;
-      expect(state.selection).toMatchObject({ chain: 'solana', deposit_address: deriveSolanaAddress(mnemonicToSeedSync(DEVELOPMENT_MNEMONIC), row!.index) });
+      const [row] = await h.db.sql<
+        { index: number }[]
+      >`select derivation_index::int as index from deposit_addresses where session_id = ${solanaOnly.sessionId}`;
+      expect(state.selection).toMatchObject({
+        chain: 'solana',
+        deposit_address: deriveSolanaAddress(mnemonicToSeedSync(DEVELOPMENT_MNEMONIC), row!.index),
+      });
     });
   });
 
@@ -548,7 +651,8 @@ describe('checkoutSession lifecycle', () => {
       expect(state.bankReceipts.map((r) => r.reference)).toEqual(['CS-ABCDEFGHJK', 'CS-ABCDEFGHJK-2']);
       expect(state.bankReceivedCents).toBe('10000');
       expect(state.settlement).toMatchObject({ provider: 'simulated', amountUsdc: '100000000' });
-      const [payment] = await h.db.sql`select chain, expected_base_units, received_base_units from payments where session_id = ${record.sessionId}`;
+      const [payment] = await h.db
+        .sql`select chain, expected_base_units, received_base_units from payments where session_id = ${record.sessionId}`;
       expect(payment).toEqual({ chain: 'bank', expected_base_units: '100000000', received_base_units: '100000000' });
       const webhooks = await deliveredWebhooks(record.sessionId, 2);
       expect(webhooks.map((w) => w.event)).toEqual(['payment.underpaid', 'payment.completed']);
@@ -574,15 +678,25 @@ describe('checkoutSession lifecycle', () => {
   });
 
   it('lets one handler at a time into the lock, whatever arrives at once', async () => {
-    const record = await h.record({ amountUsdCents: '10000', supportedMethods: { crypto: true, bank: true }, supportedTokens: { USDC: ['base', 'solana'] } });
+    const record = await h.record({
+      amountUsdCents: '10000',
+      supportedMethods: { crypto: true, bank: true },
+      supportedTokens: { USDC: ['base', 'solana'] },
+    });
     await h.withWorker(async () => {
       const handle = await h.start(record);
       await handle.signal(bankTransferReceivedSignal, { amountUsdCents: '100', reference: 'R-0', receivedBy: 'operator' });
       await waitForState(handle, (s) => s.status === 'underpaid');
-      const pairs = [{ token: 'USDC', chain: 'base' }, { token: 'USDC', chain: 'solana' }, { token: 'USDC', chain: 'base' }] as const;
+      const pairs = [
+        { token: 'USDC', chain: 'base' },
+        { token: 'USDC', chain: 'solana' },
+        { token: 'USDC', chain: 'base' },
+      ] as const;
       await Promise.all([
         ...pairs.map((pair) => handle.executeUpdate(selectPaymentUpdate, { args: [pair] })),
-        ...[1, 2, 3].map((i) => handle.signal(bankTransferReceivedSignal, { amountUsdCents: '100', reference: `R-${i}`, receivedBy: 'operator' })),
+        ...[1, 2, 3].map((i) =>
+          handle.signal(bankTransferReceivedSignal, { amountUsdCents: '100', reference: `R-${i}`, receivedBy: 'operator' }),
+        ),
       ]);
       await waitForState(handle, (s) => s.bankReceivedCents === '400');
       // Every activity inside the lock completes before the next one is scheduled.
@@ -591,7 +705,10 @@ describe('checkoutSession lifecycle', () => {
       let most = 0;
       for (const event of events ?? []) {
         if (event.activityTaskScheduledEventAttributes) open.add(String(event.eventId));
-        const closed = event.activityTaskCompletedEventAttributes ?? event.activityTaskFailedEventAttributes ?? event.activityTaskTimedOutEventAttributes;
+        const closed =
+          event.activityTaskCompletedEventAttributes ??
+          event.activityTaskFailedEventAttributes ??
+          event.activityTaskTimedOutEventAttributes;
         if (closed) open.delete(String(closed.scheduledEventId));
         most = Math.max(most, open.size);
       }
@@ -603,7 +720,10 @@ describe('checkoutSession lifecycle', () => {
     const record = await h.record({ amountUsdCents: '2500', metadata: { order: 'S-1' } });
     await h.withWorker(async () => {
       const handle = await h.start(record);
-      expect(await handle.executeUpdate(simulateUpdate, { args: [{ status: 'completed' }] })).toEqual({ session_id: record.sessionId, status: 'completed' });
+      expect(await handle.executeUpdate(simulateUpdate, { args: [{ status: 'completed' }] })).toEqual({
+        session_id: record.sessionId,
+        status: 'completed',
+      });
       const state = await handle.query(getStateQuery);
       expect(state.simulated).toEqual({ selection: true, receipt: true });
       expect(state.settlement).toMatchObject({ provider: 'simulated', amountUsdc: '25000000' });
@@ -616,13 +736,31 @@ describe('checkoutSession lifecycle', () => {
         session_id: record.sessionId,
         transaction_id: record.extTransactionId,
         status: 'completed',
-        amount: { usd_requested: 25, token_expected: '25.000000', token_received: '25.000000', token_symbol: state.selection!.token, chain: state.selection!.chain },
-        settlement: { amount_usdc: '25.000000', chain: 'solana', settled_at: state.settlement!.settledAt, reference: state.settlement!.reference, provider: 'simulated' },
+        amount: {
+          usd_requested: 25,
+          token_expected: '25.000000',
+          token_received: '25.000000',
+          token_symbol: state.selection!.token,
+          chain: state.selection!.chain,
+        },
+        settlement: {
+          amount_usdc: '25.000000',
+          chain: 'solana',
+          settled_at: state.settlement!.settledAt,
+          reference: state.settlement!.reference,
+          provider: 'simulated',
+        },
         metadata: { order: 'S-1' },
         timestamp: state.transitions.at(-1)!.at,
       });
-      const [payment] = await h.db.sql`select token, chain, expected_base_units, received_base_units from payments where session_id = ${record.sessionId}`;
-      expect(payment).toEqual({ token: state.selection!.token, chain: state.selection!.chain, expected_base_units: '25000000', received_base_units: '25000000' });
+      const [payment] = await h.db
+        .sql`select token, chain, expected_base_units, received_base_units from payments where session_id = ${record.sessionId}`;
+      expect(payment).toEqual({
+        token: state.selection!.token,
+        chain: state.selection!.chain,
+        expected_base_units: '25000000',
+        received_base_units: '25000000',
+      });
       expect(await readModel(record.sessionId)).toMatchObject({ status: 'completed' });
     });
   });
@@ -657,11 +795,16 @@ describe('checkoutSession lifecycle', () => {
     const record = await h.record();
     await h.withWorker(async () => {
       const handle = await h.start(record);
-      expect(await handle.executeUpdate(simulateUpdate, { args: [{ status: 'failed' }] })).toEqual({ session_id: record.sessionId, status: 'failed' });
+      expect(await handle.executeUpdate(simulateUpdate, { args: [{ status: 'failed' }] })).toEqual({
+        session_id: record.sessionId,
+        status: 'failed',
+      });
       expect((await readModel(record.sessionId))?.status).toBe('failed');
       const [webhook] = await deliveredWebhooks(record.sessionId);
       expect(webhook!.payload).toMatchObject({ event: 'payment.failed', status: 'failed', session_id: record.sessionId });
-      expect(verifyWebhookSignature(webhook!.request.rawBody, webhook!.request.headers['x-service-signature'] as string, await webhookSecret())).toMatchObject({ valid: true });
+      expect(
+        verifyWebhookSignature(webhook!.request.rawBody, webhook!.request.headers['x-service-signature'] as string, await webhookSecret()),
+      ).toMatchObject({ valid: true });
     });
   });
 });

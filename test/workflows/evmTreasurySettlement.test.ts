@@ -88,95 +88,128 @@ async function usdcOnSolana(owner: SolanaAddress): Promise<bigint> {
 }
 
 async function session(sessionId: string) {
-  return (await call(service.baseUrl, 'GET', `/checkout/sessions/${sessionId}`, { apiKey: merchant.testKey })).body.data as Record<string, unknown>;
+  return (await call(service.baseUrl, 'GET', `/checkout/sessions/${sessionId}`, { apiKey: merchant.testKey })).body.data as Record<
+    string,
+    unknown
+  >;
 }
 
 describe('a test-mode USDC payment on the local EVM chain', () => {
-  it('is paid to a forwarder address and settled from the Solana treasury: the merchant paid exactly, the ledger balanced', { timeout: 90_000 }, async () => {
-    const wallet = (await generateKeyPairSigner()).address;
-    await setSettlementWallet(service.db.sql, merchant.merchant.id, wallet);
-    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id, { amount_usd: 25.5 }) });
-    const sessionId = created.body.data?.session_id as string;
-    const selected = await call(service.baseUrl, 'POST', '/checkout/sessions/select-payment', {
-      apiKey: merchant.testKey,
-      body: { session_id: sessionId, token: 'USDC', chain: 'base' },
-    });
-    expect(selected.status).toBe(200);
-    const depositAddress = selected.body.data?.deposit_address as Address;
-    const amount = BigInt(selected.body.data?.amount_base_units as string);
-    expect(amount).toBe(25_500_000n);
-    // The deposit factory's clone for the session, computed offline; nothing is deployed there before a sweep.
-    expect(depositAddress).toBe(evmForwarderAddress({ factory: contracts.factory, implementation: contracts.forwarder }, depositSalt(sessionId)));
-    expect(await service.db.sql`select evm_scheme from deposit_addresses where session_id = ${sessionId}`).toEqual([{ evm_scheme: 'forwarder' }]);
-    const treasuryBefore = await usdcOnSolana(solana.treasury.address);
+  it(
+    'is paid to a forwarder address and settled from the Solana treasury: the merchant paid exactly, the ledger balanced',
+    { timeout: 90_000 },
+    async () => {
+      const wallet = (await generateKeyPairSigner()).address;
+      await setSettlementWallet(service.db.sql, merchant.merchant.id, wallet);
+      const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+        apiKey: merchant.testKey,
+        body: sessionRequest(merchant.merchant.id, { amount_usd: 25.5 }),
+      });
+      const sessionId = created.body.data?.session_id as string;
+      const selected = await call(service.baseUrl, 'POST', '/checkout/sessions/select-payment', {
+        apiKey: merchant.testKey,
+        body: { session_id: sessionId, token: 'USDC', chain: 'base' },
+      });
+      expect(selected.status).toBe(200);
+      const depositAddress = selected.body.data?.deposit_address as Address;
+      const amount = BigInt(selected.body.data?.amount_base_units as string);
+      expect(amount).toBe(25_500_000n);
+      // The deposit factory's clone for the session, computed offline; nothing is deployed there before a sweep.
+      expect(depositAddress).toBe(
+        evmForwarderAddress({ factory: contracts.factory, implementation: contracts.forwarder }, depositSalt(sessionId)),
+      );
+      expect(await service.db.sql`select evm_scheme from deposit_addresses where session_id = ${sessionId}`).toEqual([
+        { evm_scheme: 'forwarder' },
+      ]);
+      const treasuryBefore = await usdcOnSolana(solana.treasury.address);
 
-    await drain();
-    const paid = await chain.transfer(usdc, PAYER, depositAddress, amount);
-    await chain.mine(CHAIN_FACTS.base.confirmations - 1);
-    await drain();
-    await vi.waitFor(async () => expect((await session(sessionId)).status).toBe('completed'), { timeout: 60_000, interval: 200 });
+      await drain();
+      const paid = await chain.transfer(usdc, PAYER, depositAddress, amount);
+      await chain.mine(CHAIN_FACTS.base.confirmations - 1);
+      await drain();
+      await vi.waitFor(async () => expect((await session(sessionId)).status).toBe('completed'), { timeout: 60_000, interval: 200 });
 
-    const [settlement] = await service.db.sql<{ provider: string; reference: string; amount: string }[]>`
+      const [settlement] = await service.db.sql<{ provider: string; reference: string; amount: string }[]>`
       select provider, reference, amount_usdc_base_units::text as amount from settlements where session_id = ${sessionId}`;
-    expect(settlement).toMatchObject({ provider: 'solana-treasury', amount: '25500000' });
-    const { value } = await createSolanaRpc(solana.rpcUrl).getSignatureStatuses([settlement!.reference as Signature], { searchTransactionHistory: true }).send();
-    expect(value[0]).toMatchObject({ err: null });
-    expect(await usdcOnSolana(wallet)).toBe(amount);
-    expect(await usdcOnSolana(solana.treasury.address)).toBe(treasuryBefore - amount);
-    expect(await service.db.sql`select count(*)::int as n from payouts p join payments y on y.id = p.payment_id where y.session_id = ${sessionId}`).toEqual([{ n: 1 }]);
+      expect(settlement).toMatchObject({ provider: 'solana-treasury', amount: '25500000' });
+      const { value } = await createSolanaRpc(solana.rpcUrl)
+        .getSignatureStatuses([settlement!.reference as Signature], { searchTransactionHistory: true })
+        .send();
+      expect(value[0]).toMatchObject({ err: null });
+      expect(await usdcOnSolana(wallet)).toBe(amount);
+      expect(await usdcOnSolana(solana.treasury.address)).toBe(treasuryBefore - amount);
+      expect(
+        await service.db
+          .sql`select count(*)::int as n from payouts p join payments y on y.id = p.payment_id where y.session_id = ${sessionId}`,
+      ).toEqual([{ n: 1 }]);
 
-    // Every group balances; the base USDC at the deposit address is what cross_chain_clearing is owed in usdc:base,
-    // and the treasury USDC it lent is what it is owed back in usdc:solana.
-    expect(await service.db.sql`select group_id, asset from ledger_entries group by group_id, asset having sum(amount) <> 0`).toEqual([]);
-    const balances = await service.db.sql<{ account: string; asset: string; balance: string }[]>`
+      // Every group balances; the base USDC at the deposit address is what cross_chain_clearing is owed in usdc:base,
+      // and the treasury USDC it lent is what it is owed back in usdc:solana.
+      expect(await service.db.sql`select group_id, asset from ledger_entries group by group_id, asset having sum(amount) <> 0`).toEqual([]);
+      const balances = await service.db.sql<{ account: string; asset: string; balance: string }[]>`
       select account, asset, sum(amount)::text as balance from ledger_entries
       where mode = 'test' and asset like 'usdc:%' group by account, asset having sum(amount) <> 0 order by account, asset`;
-    expect(balances).toEqual([
-      { account: 'cross_chain_clearing', asset: 'usdc:base', balance: '-25500000' },
-      { account: 'cross_chain_clearing', asset: 'usdc:solana', balance: '25500000' },
-      { account: 'deposits:base', asset: 'usdc:base', balance: '25500000' },
-      { account: 'treasury:solana', asset: 'usdc:solana', balance: '-25500000' },
-    ]);
-    expect(await service.db.sql`select reference from ledger_entries where account = 'deposits:base'`).toEqual([{ reference: `deposit:base:${paid.hash}:${paid.logIndex}` }]);
-    settled = { depositAddress, amount };
-  });
+      expect(balances).toEqual([
+        { account: 'cross_chain_clearing', asset: 'usdc:base', balance: '-25500000' },
+        { account: 'cross_chain_clearing', asset: 'usdc:solana', balance: '25500000' },
+        { account: 'deposits:base', asset: 'usdc:base', balance: '25500000' },
+        { account: 'treasury:solana', asset: 'usdc:solana', balance: '-25500000' },
+      ]);
+      expect(await service.db.sql`select reference from ledger_entries where account = 'deposits:base'`).toEqual([
+        { reference: `deposit:base:${paid.hash}:${paid.logIndex}` },
+      ]);
+      settled = { depositAddress, amount };
+    },
+  );
 
-  it('then travels back to the treasury: swept into the collector, burned, attested and received on Solana', { timeout: 180_000 }, async () => {
-    if (!settled) throw new Error('the payment above did not settle');
-    const { depositAddress, amount } = settled;
-    const treasuryBefore = await usdcOnSolana(solana.treasury.address);
-    const taskQueue = service.config.temporal.taskQueue;
+  it(
+    'then travels back to the treasury: swept into the collector, burned, attested and received on Solana',
+    { timeout: 180_000 },
+    async () => {
+      if (!settled) throw new Error('the payment above did not settle');
+      const { depositAddress, amount } = settled;
+      const treasuryBefore = await usdcOnSolana(solana.treasury.address);
+      const taskQueue = service.config.temporal.taskQueue;
 
-    const swept = await whileMining(
-      service.temporal.workflow.execute('sweepEvmDeposits', { taskQueue, workflowId: `sweep-${depositAddress}`, args: [{ chain: 'base', token: 'USDC', mode: 'test' }] }),
-    );
-    expect(swept).toEqual({ kind: 'swept', batches: 1, failed: 0, moved: amount.toString() });
-    expect(await chain.tokenBalance(usdc, depositAddress)).toBe(0n);
-    expect(await chain.tokenBalance(usdc, contracts.collector)).toBe(amount);
-    expect(await collectorReconciliation()).toEqual({ balances: [{ ledger: amount, observed: amount }], differences: [] });
+      const swept = await whileMining(
+        service.temporal.workflow.execute('sweepEvmDeposits', {
+          taskQueue,
+          workflowId: `sweep-${depositAddress}`,
+          args: [{ chain: 'base', token: 'USDC', mode: 'test' }],
+        }),
+      );
+      expect(swept).toEqual({ kind: 'swept', batches: 1, failed: 0, moved: amount.toString() });
+      expect(await chain.tokenBalance(usdc, depositAddress)).toBe(0n);
+      expect(await chain.tokenBalance(usdc, contracts.collector)).toBe(amount);
+      expect(await collectorReconciliation()).toEqual({ balances: [{ ledger: amount, observed: amount }], differences: [] });
 
-    const started = await service.temporal.workflow.execute('transferUsdc', { taskQueue, workflowId: `transfer-run-${depositAddress}`, args: [{ chain: 'base', mode: 'test' }] });
-    expect(started).toMatchObject({ kind: 'started' });
-    const { transferId } = started as { transferId: string };
-    const transferred = await whileMining(service.temporal.workflow.getHandle(`transfer_${transferId}`).result());
-    expect(transferred).toEqual({ kind: 'received', received: amount.toString() });
-    expect(await chain.tokenBalance(usdc, contracts.collector)).toBe(0n);
-    expect(await usdcOnSolana(solana.treasury.address)).toBe(treasuryBefore + amount);
+      const started = await service.temporal.workflow.execute('transferUsdc', {
+        taskQueue,
+        workflowId: `transfer-run-${depositAddress}`,
+        args: [{ chain: 'base', mode: 'test' }],
+      });
+      expect(started).toMatchObject({ kind: 'started' });
+      const { transferId } = started as { transferId: string };
+      const transferred = await whileMining(service.temporal.workflow.getHandle(`transfer_${transferId}`).result());
+      expect(transferred).toEqual({ kind: 'received', received: amount.toString() });
+      expect(await chain.tokenBalance(usdc, contracts.collector)).toBe(0n);
+      expect(await usdcOnSolana(solana.treasury.address)).toBe(treasuryBefore + amount);
 
-    // The treasury has its USDC back: no USDC position is open in the ledger, on either chain.
-    expect(await service.db.sql`select group_id, asset from ledger_entries group by group_id, asset having sum(amount) <> 0`).toEqual([]);
-    const open = await service.db.sql`
+      // The treasury has its USDC back: no USDC position is open in the ledger, on either chain.
+      expect(await service.db.sql`select group_id, asset from ledger_entries group by group_id, asset having sum(amount) <> 0`).toEqual([]);
+      const open = await service.db.sql`
       select account, asset, sum(amount)::text as balance from ledger_entries
       where mode = 'test' and asset like 'usdc:%' group by account, asset having sum(amount) <> 0 order by account, asset`;
-    expect(open).toEqual([]);
-    expect(await collectorReconciliation()).toEqual({ balances: [{ ledger: 0n, observed: 0n }], differences: [] });
+      expect(open).toEqual([]);
+      expect(await collectorReconciliation()).toEqual({ balances: [{ ledger: 0n, observed: 0n }], differences: [] });
 
-    // USDC that reaches the collector outside a sweep is reported once it lies the chain's confirmations deep.
-    await chain.mint(usdc, contracts.collector, 1_000_000n);
-    expect((await collectorReconciliation()).differences).toEqual([]);
-    await chain.mine(CHAIN_FACTS.base.confirmations - 1);
-    expect((await collectorReconciliation()).differences).toEqual([1_000_000n]);
-  });
+      // USDC that reaches the collector outside a sweep is reported once it lies the chain's confirmations deep.
+      await chain.mint(usdc, contracts.collector, 1_000_000n);
+      expect((await collectorReconciliation()).differences).toEqual([]);
+      await chain.mine(CHAIN_FACTS.base.confirmations - 1);
+      expect((await collectorReconciliation()).differences).toEqual([1_000_000n]);
+    },
+  );
 });
 
 /** A reconciliation run over the treasury and the base collector, the collector's rows only. */
@@ -186,7 +219,15 @@ async function collectorReconciliation() {
     rpc: createSolanaRpc(solana.rpcUrl),
     treasury: solana.treasury.address,
     usdcMint: solana.usdcMint,
-    collectors: [{ chain: 'base', client: chain.publicClient, address: contracts.collector, tokens: [{ symbol: 'USDC', address: usdc }], confirmations: CHAIN_FACTS.base.confirmations }],
+    collectors: [
+      {
+        chain: 'base',
+        client: chain.publicClient,
+        address: contracts.collector,
+        tokens: [{ symbol: 'USDC', address: usdc }],
+        confirmations: CHAIN_FACTS.base.confirmations,
+      },
+    ],
   };
   const run = await reconcileLedger(view, service.db.sql);
   const mine = (b: { account: string; asset: string }) => b.account === 'collector:base' && b.asset === 'usdc:base';

@@ -17,7 +17,10 @@ const recorded = readdirSync(HISTORIES, { recursive: true, encoding: 'utf8' })
 describe('recorded workflow histories', () => {
   it('replay against the current workflow code without a nondeterminism error', async () => {
     expect(recorded.length).toBeGreaterThan(0);
-    const histories = recorded.map(({ path, workflowId }) => ({ workflowId, history: temporal.api.history.v1.History.decode(readFileSync(new URL(path, HISTORIES))) }));
+    const histories = recorded.map(({ path, workflowId }) => ({
+      workflowId,
+      history: temporal.api.history.v1.History.decode(readFileSync(new URL(path, HISTORIES))),
+    }));
     const failed: { workflowId: string; error: string }[] = [];
     for await (const result of Worker.runReplayHistories({ workflowBundle: { code: inject('workflowBundleCode') } }, histories)) {
       if (result.error) failed.push({ workflowId: result.workflowId, error: String(result.error) });

@@ -17,7 +17,14 @@ import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import { ACCOUNT, nativeAsset, tokenAsset } from '../../domain/ledger/ledger';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
 import { ensureSweepSchedules, evmSweepScopes } from '../../worker/sweepSchedules';
-import { connectWorker, deposit, forwarderSession, hdSession, ledgerBalance, type EvmSweepFixture } from '../activities/sweeps/evmSweepFixture';
+import {
+  connectWorker,
+  deposit,
+  forwarderSession,
+  hdSession,
+  ledgerBalance,
+  type EvmSweepFixture,
+} from '../activities/sweeps/evmSweepFixture';
 import { COLLECTOR, startDepositContractsChain, SWEEPER } from '../contracts/depositContractsFixture';
 import { createTestDatabase } from '../support/database';
 import { startSweepWorkers, type SweepWorkers } from '../support/sweepWorkers';
@@ -81,7 +88,14 @@ describe('the sweep_evm_<chain>_<token>_<mode> schedules', () => {
     const nonce = await chain.publicClient.getTransactionCount({ address: chain.account(SWEEPER).address });
 
     expect(await sweep.triggerRun()).toEqual({ kind: 'swept', batches: 1, failed: 0, moved: '10000000' });
-    expect(await chain.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [chain.account(COLLECTOR).address] })).toBe(10_000_000n);
+    expect(
+      await chain.publicClient.readContract({
+        address: usdc,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [chain.account(COLLECTOR).address],
+      }),
+    ).toBe(10_000_000n);
     expect(await chain.publicClient.getTransactionCount({ address: chain.account(SWEEPER).address })).toBe(nonce + 1);
     expect(await ledgerBalance(f.db.sql, ACCOUNT.collector('base'), tokenAsset('USDC', 'base'))).toBe(10_000_000n);
     expect(await ledgerBalance(f.db.sql, ACCOUNT.depositsOn('base'), tokenAsset('USDC', 'base'))).toBe(0n);
@@ -97,14 +111,28 @@ describe('the sweep_evm_<chain>_<token>_<mode> schedules', () => {
     await deposit(f, 'base', await forwarderSession(f), usdc, 3_000_000n);
     await deposit(f, 'base', hd, usdc, 2_000_000n);
     await chain.setIntervalMining(20);
-    const before = await chain.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [chain.account(COLLECTOR).address] });
+    const before = await chain.publicClient.readContract({
+      address: usdc,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [chain.account(COLLECTOR).address],
+    });
 
     expect(await sweep.triggerRun()).toEqual({ kind: 'swept', batches: 2, failed: 0, moved: '5000000' });
-    expect(await chain.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [chain.account(COLLECTOR).address] })).toBe(before + 5_000_000n);
+    expect(
+      await chain.publicClient.readContract({
+        address: usdc,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [chain.account(COLLECTOR).address],
+      }),
+    ).toBe(before + 5_000_000n);
     expect(await chain.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [hd.address] })).toBe(0n);
     expect(await chain.publicClient.getTransactionCount({ address: hd.address })).toBe(1);
     expect(await ledgerBalance(f.db.sql, ACCOUNT.depositsOn('base'), tokenAsset('USDC', 'base'))).toBe(0n);
-    expect(await ledgerBalance(f.db.sql, ACCOUNT.depositGasOn('base'), nativeAsset('base'))).toBe(await chain.publicClient.getBalance({ address: hd.address }));
+    expect(await ledgerBalance(f.db.sql, ACCOUNT.depositGasOn('base'), nativeAsset('base'))).toBe(
+      await chain.publicClient.getBalance({ address: hd.address }),
+    );
     expect(await unbalancedLedgerGroups(f.db.sql)).toEqual([]);
   }, 180_000);
 });

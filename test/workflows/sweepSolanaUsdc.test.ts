@@ -46,7 +46,13 @@ const confirmed = { commitment: 'confirmed' } as const;
 const lamportsOf = async (address: Address) => (await rpc().getBalance(address, confirmed).send()).value;
 const usdcOf = async (owner: Address) => {
   const account = await associatedTokenAccount(owner, solana.usdcMint);
-  return (await rpc().getAccountInfo(account, { encoding: 'base64', ...confirmed }).send()).value ? BigInt((await rpc().getTokenAccountBalance(account, confirmed).send()).value.amount) : undefined;
+  return (
+    await rpc()
+      .getAccountInfo(account, { encoding: 'base64', ...confirmed })
+      .send()
+  ).value
+    ? BigInt((await rpc().getTokenAccountBalance(account, confirmed).send()).value.amount)
+    : undefined;
 };
 
 beforeAll(async () => {
@@ -58,7 +64,18 @@ beforeAll(async () => {
   client = new Client({ connection });
   nativeConnection = await NativeConnection.connect({ address: inject('temporalAddress') });
   workers = [
-    await createWorker({ connection: nativeConnection, namespace: 'default', taskQueue, activities: { sql: workerSql, paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig(env))), depositXpubs: depositXpubsFromSeeds(signer.depositSeeds), liveTokenPrices: {} }, workflowBundle: { code: inject('workflowBundleCode') } }),
+    await createWorker({
+      connection: nativeConnection,
+      namespace: 'default',
+      taskQueue,
+      activities: {
+        sql: workerSql,
+        paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig(env))),
+        depositXpubs: depositXpubsFromSeeds(signer.depositSeeds),
+        liveTokenPrices: {},
+      },
+      workflowBundle: { code: inject('workflowBundleCode') },
+    }),
     await createSignerWorker({ connection: nativeConnection, namespace: 'default', sessionTaskQueue: taskQueue, signer }),
   ];
   running = Promise.all(workers.map((w) => w.run()));
@@ -73,7 +90,11 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
-  for (const mode of ['test', 'live'] as const) await client?.schedule.getHandle(sweepScheduleId(mode)).delete().catch(() => undefined);
+  for (const mode of ['test', 'live'] as const)
+    await client?.schedule
+      .getHandle(sweepScheduleId(mode))
+      .delete()
+      .catch(() => undefined);
   for (const w of workers ?? []) w.shutdown();
   await running;
   await nativeConnection?.close();
@@ -92,12 +113,22 @@ async function triggerRun(): Promise<SweepSolanaUsdcResult> {
   for (;;) {
     const actions = (await schedule.describe()).info.recentActions;
     const action = actions.length > before ? actions.at(-1) : undefined;
-    if (action) return client.workflow.getHandle<() => Promise<SweepSolanaUsdcResult>>(action.action.workflow.workflowId, action.action.workflow.firstExecutionRunId).result();
+    if (action)
+      return client.workflow
+        .getHandle<() => Promise<SweepSolanaUsdcResult>>(action.action.workflow.workflowId, action.action.workflow.firstExecutionRunId)
+        .result();
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
-const depositsHeld = async () => BigInt((await db.sql<{ total: string }[]>`select coalesce(sum(amount), 0)::text as total from ledger_entries where account = 'deposits:solana'`)[0]?.total ?? '0');
+const depositsHeld = async () =>
+  BigInt(
+    (
+      await db.sql<
+        { total: string }[]
+      >`select coalesce(sum(amount), 0)::text as total from ledger_entries where account = 'deposits:solana'`
+    )[0]?.total ?? '0',
+  );
 
 describe('the sweep_solana_usdc schedules', () => {
   it('are created at start, follow the configured interval and pause at 0', async () => {
@@ -146,7 +177,12 @@ describe('the sweep_solana_usdc schedules', () => {
     const signed = await findChainIntent(db.sql, id);
 
     expect(await triggerRun()).toEqual({ kind: 'swept', batches: 1, failed: 0, usdcSwept: '2000000' });
-    expect(await findChainIntent(db.sql, id)).toMatchObject({ status: expect.stringMatching(/^(confirmed|finalized)$/), signature: signed?.signature, wireTransaction: signed?.wireTransaction, supersededSignatures: [] });
+    expect(await findChainIntent(db.sql, id)).toMatchObject({
+      status: expect.stringMatching(/^(confirmed|finalized)$/),
+      signature: signed?.signature,
+      wireTransaction: signed?.wireTransaction,
+      supersededSignatures: [],
+    });
     expect(await usdcOf(deposit.owner)).toBeUndefined();
     expect(await depositsHeld()).toBe(0n);
   });

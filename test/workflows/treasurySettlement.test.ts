@@ -25,7 +25,13 @@ import type { Mode } from '../../domain/wire/session';
 import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
 import { associatedTokenAccount } from '../../toolchain/localSolana/splToken';
-import { depositConfirmedSignal, depositDetectedSignal, getStateQuery, selectPaymentUpdate, simulateUpdate } from '../../workflows/messages';
+import {
+  depositConfirmedSignal,
+  depositDetectedSignal,
+  getStateQuery,
+  selectPaymentUpdate,
+  simulateUpdate,
+} from '../../workflows/messages';
 import { SettlementStageAttribute } from '../../workflows/searchAttributes';
 import type { checkoutSession } from '../../workflows/checkoutSession';
 import type { settlePayment } from '../../workflows/settlePayment';
@@ -53,9 +59,19 @@ beforeAll(async () => {
     TOKEN_USDC_SOLANA_MAINNET: `${solana.usdcMint}:${solana.usdcDecimals}`,
     ALLOW_MAINNET_TOKEN_OVERRIDES: 'true',
   };
-  const liveEnv = { ...mainnet, SOLANA_TREASURY_KEY_LIVE: solana.signerEnv.SOLANA_TREASURY_KEY_TEST, DEPOSIT_MNEMONIC_LIVE: LIVE_MNEMONIC, SOLANA_PAYOUT_MEMO: 'false', DATABASE_URL: h.db.urlAs('checkout_worker') };
+  const liveEnv = {
+    ...mainnet,
+    SOLANA_TREASURY_KEY_LIVE: solana.signerEnv.SOLANA_TREASURY_KEY_TEST,
+    DEPOSIT_MNEMONIC_LIVE: LIVE_MNEMONIC,
+    SOLANA_PAYOUT_MEMO: 'false',
+    DATABASE_URL: h.db.urlAs('checkout_worker'),
+  };
   liveSigner = await signerDepsFromConfig(loadConfig(liveEnv, 'signer'), loadChainsConfig(liveEnv));
-  liveNetwork = { depositXpubs: depositXpubsFromSeeds(liveSigner.depositSeeds), paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig(mainnet))), liveTokenPrices: parseLivePrices('USDC=1') };
+  liveNetwork = {
+    depositXpubs: depositXpubsFromSeeds(liveSigner.depositSeeds),
+    paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig(mainnet))),
+    liveTokenPrices: parseLivePrices('USDC=1'),
+  };
 });
 beforeEach(() => h.freshEnvironment());
 afterAll(async () => {
@@ -68,11 +84,16 @@ afterAll(async () => {
 const rpc = () => createSolanaRpc(solana.rpcUrl);
 
 /** The SettlementStage search attribute of settle_<pay_id>, as the Temporal UI filters on it. */
-const settlementStage = async (paymentId: string) => (await h.env.client.workflow.getHandle(`settle_${paymentId}`).describe()).typedSearchAttributes.get(SettlementStageAttribute);
+const settlementStage = async (paymentId: string) =>
+  (await h.env.client.workflow.getHandle(`settle_${paymentId}`).describe()).typedSearchAttributes.get(SettlementStageAttribute);
 
 /** The session's status and why, as the dashboard's detail page shows them from the read model. */
 async function readModel(sessionId: string) {
-  const detail = await sessionDetail({ sql: h.db.sql, registry: createChainRegistry(loadChainsConfig({})) }, { merchantId: h.merchant.merchant.id, mode: 'test' }, sessionId);
+  const detail = await sessionDetail(
+    { sql: h.db.sql, registry: createChainRegistry(loadChainsConfig({})) },
+    { merchantId: h.merchant.merchant.id, mode: 'test' },
+    sessionId,
+  );
   return { status: detail.session.status, reason: detail.status_reason };
 }
 
@@ -119,21 +140,29 @@ describe('settlement through the Solana treasury', () => {
         expect(state.status).toBe('completed');
         expect(state.settlement).toMatchObject({ provider: 'solana-treasury', amountUsdc: '25500000' });
         const signature = state.settlement!.reference;
-        const { value } = await rpc().getSignatureStatuses([signature as Signature], { searchTransactionHistory: true }).send();
+        const { value } = await rpc()
+          .getSignatureStatuses([signature as Signature], { searchTransactionHistory: true })
+          .send();
         expect(value[0]).toMatchObject({ err: null });
         expect(await usdcBalance(wallet)).toBe(25_500_000n);
 
-        expect(await h.db.sql`select amount_base_units::text as amount, merchant_wallet as wallet, signature, status from payouts where payment_id = ${paymentId}`).toEqual([
-          { amount: '25500000', wallet, signature, status: 'confirmed' },
-        ]);
-        expect(await h.db.sql`select provider, status, reference, amount_usdc_base_units::text as amount from settlements where payment_id = ${paymentId}`).toEqual([
-          { provider: 'solana-treasury', status: 'settled', reference: signature, amount: '25500000' },
-        ]);
+        expect(
+          await h.db
+            .sql`select amount_base_units::text as amount, merchant_wallet as wallet, signature, status from payouts where payment_id = ${paymentId}`,
+        ).toEqual([{ amount: '25500000', wallet, signature, status: 'confirmed' }]);
+        expect(
+          await h.db
+            .sql`select provider, status, reference, amount_usdc_base_units::text as amount from settlements where payment_id = ${paymentId}`,
+        ).toEqual([{ provider: 'solana-treasury', status: 'settled', reference: signature, amount: '25500000' }]);
         await expect.poll(() => settlementStage(paymentId), { timeout: 10_000 }).toBe('confirmed');
         // settled_at is the payout's block time as the chain records it; the webhook names the payout's signature.
-        const landed = await rpc().getTransaction(signature as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }).send();
+        const landed = await rpc()
+          .getTransaction(signature as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 })
+          .send();
         expect(state.settlement!.settledAt).toBe(new Date(Number(landed!.blockTime) * 1000).toISOString());
-        const [completed] = await h.db.sql<{ body: string }[]>`select body from webhook_deliveries where session_id = ${record.sessionId} and event = 'payment.completed'`;
+        const [completed] = await h.db.sql<
+          { body: string }[]
+        >`select body from webhook_deliveries where session_id = ${record.sessionId} and event = 'payment.completed'`;
         expect(JSON.parse(completed!.body).settlement).toEqual({
           amount_usdc: '25.500000',
           chain: 'solana',
@@ -173,7 +202,9 @@ describe('settlement through the Solana treasury', () => {
       const { state, paymentId } = await payInUsdc('1200');
       expect(state.status).toBe('completed');
       expect(state.settlement).toMatchObject({ provider: 'simulated', reference: `sim_${paymentId}`, amountUsdc: '12000000' });
-      expect(await h.db.sql`select provider, status from settlements where payment_id = ${paymentId}`).toEqual([{ provider: 'simulated', status: 'settled' }]);
+      expect(await h.db.sql`select provider, status from settlements where payment_id = ${paymentId}`).toEqual([
+        { provider: 'simulated', status: 'settled' },
+      ]);
       expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 0 }]);
       expect(await usdcBalance(wallet)).toBe(0n);
     });
@@ -187,12 +218,17 @@ describe('settlement through the Solana treasury', () => {
         expect(state.status).toBe('completed');
         expect(state.settlement).toMatchObject({ provider: 'solana-treasury', amountUsdc: '7000000' });
         expect(await usdcBalance(wallet)).toBe(7_000_000n);
-        expect(await h.db.sql`select mode, amount_base_units::text as amount, signature from payouts where payment_id = ${paymentId}`).toEqual([
-          { mode: 'live', amount: '7000000', signature: state.settlement!.reference },
-        ]);
+        expect(
+          await h.db.sql`select mode, amount_base_units::text as amount, signature from payouts where payment_id = ${paymentId}`,
+        ).toEqual([{ mode: 'live', amount: '7000000', signature: state.settlement!.reference }]);
         // The deposit was posted to deposits:solana when the settlement began, before the payout reserved it.
-        const [deposit] = await h.db.sql<{ tx_hash: string }[]>`select tx_hash from deposits where session_id = (select session_id from payments where id = ${paymentId})`;
-        expect(await h.db.sql`select account, amount::text, id < (select min(id) from ledger_entries where reference = ${`payout:${paymentId}`}) as before_payout from ledger_entries where group_id = ${`deposit:solana:${deposit?.tx_hash}:0`} order by account`).toEqual([
+        const [deposit] = await h.db.sql<
+          { tx_hash: string }[]
+        >`select tx_hash from deposits where session_id = (select session_id from payments where id = ${paymentId})`;
+        expect(
+          await h.db
+            .sql`select account, amount::text, id < (select min(id) from ledger_entries where reference = ${`payout:${paymentId}`}) as before_payout from ledger_entries where group_id = ${`deposit:solana:${deposit?.tx_hash}:0`} order by account`,
+        ).toEqual([
           { account: 'deposits:solana', amount: '7000000', before_payout: true },
           { account: `merchant_payable:${h.merchant.merchant.id}`, amount: '-7000000', before_payout: true },
         ]);
@@ -209,7 +245,9 @@ describe('settlement through the Solana treasury', () => {
       async () => {
         const { state, paymentId } = await payInUsdc('300', 'live', 'solana');
         expect(state.status).toBe('failed');
-        expect(state.failureReason).toBe(`The signer holds no live treasury (SOLANA_TREASURY_KEY_LIVE) to settle ${paymentId}; funds are held at the deposit address`);
+        expect(state.failureReason).toBe(
+          `The signer holds no live treasury (SOLANA_TREASURY_KEY_LIVE) to settle ${paymentId}; funds are held at the deposit address`,
+        );
         expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 0 }]);
       },
       liveNetwork,
@@ -242,7 +280,9 @@ describe('settlement through the Solana treasury', () => {
         const forged = deposit({ chain: 'base', amount: instructions.amount_base_units, toAddress: instructions.deposit_address });
         await handle.signal(depositDetectedSignal, forged);
         await handle.signal(depositConfirmedSignal, { ...forged, confirmations: instructions.confirmations_required });
-        const refused = await waitForState(handle, (s) => s.transitions.some((t) => t.reason === `deposit ${forged.txHash} confirmation refused`));
+        const refused = await waitForState(handle, (s) =>
+          s.transitions.some((t) => t.reason === `deposit ${forged.txHash} confirmation refused`),
+        );
         expect(refused).toMatchObject({ status: 'awaiting_payment', receivedBaseUnits: '0' });
 
         // Whoever sent those can start the payout workflow too: the signer refuses it on the indexer's facts.
@@ -250,13 +290,27 @@ describe('settlement through the Solana treasury', () => {
         const payout = await h.env.client.workflow.start<typeof settlePayment>('settlePayment', {
           workflowId: `settle_${paymentId}`,
           taskQueue: (await handle.describe()).taskQueue,
-          args: [{ route: 'treasury', paymentId, sessionId: record.sessionId, merchantId: record.merchantId, mode: 'test', amountUsdcBaseUnits: '20000000' }],
+          args: [
+            {
+              route: 'treasury',
+              paymentId,
+              sessionId: record.sessionId,
+              merchantId: record.merchantId,
+              mode: 'test',
+              amountUsdcBaseUnits: '20000000',
+            },
+          ],
         });
         await expect(payout.result()).rejects.toMatchObject({
-          cause: { type: WorkflowFailure.PayoutRefused, message: expect.stringContaining('add up to 0 USDC base units, less than the payout of 20000000') },
+          cause: {
+            type: WorkflowFailure.PayoutRefused,
+            message: expect.stringContaining('add up to 0 USDC base units, less than the payout of 20000000'),
+          },
         });
         expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 0 }]);
-        expect(await h.db.sql`select count(*)::int as n from ledger_entries where reference = ${`payout:${paymentId}`}`).toEqual([{ n: 0 }]);
+        expect(await h.db.sql`select count(*)::int as n from ledger_entries where reference = ${`payout:${paymentId}`}`).toEqual([
+          { n: 0 },
+        ]);
       },
       {},
       {},
@@ -280,8 +334,11 @@ describe('settlement through the Solana treasury', () => {
         expect((await handle.query(getStateQuery)).status).toBe('confirming');
         await expect.poll(() => settlementStage(paymentId), { timeout: 10_000 }).toBe('awaiting_liquidity');
         // The session's read model says why it is still confirming, while its timeline records no change of status.
-        await expect.poll(() => readModel(record.sessionId), { timeout: 10_000 }).toEqual({ status: 'confirming', reason: 'awaiting settlement liquidity' });
-        const timeline = await h.db.sql`select to_status, reason from session_status_changes where session_id = ${record.sessionId} order by id`;
+        await expect
+          .poll(() => readModel(record.sessionId), { timeout: 10_000 })
+          .toEqual({ status: 'confirming', reason: 'awaiting settlement liquidity' });
+        const timeline = await h.db
+          .sql`select to_status, reason from session_status_changes where session_id = ${record.sessionId} order by id`;
         expect(timeline.map((c) => c.reason)).not.toContain('awaiting settlement liquidity');
         expect(await usdcBalance(wallet)).toBe(0n);
 
@@ -321,7 +378,17 @@ describe('settlement through the Solana treasury', () => {
         const settlement = await h.env.client.workflow.start<typeof settlePayment>('settlePayment', {
           workflowId: `settle_${paymentId}`,
           taskQueue: (await handle.describe()).taskQueue,
-          args: [{ route: 'treasury', paymentId, sessionId: record.sessionId, merchantId: record.merchantId, mode: 'test', amountUsdcBaseUnits: amount.toString(), runHistoryLimit: 40 }],
+          args: [
+            {
+              route: 'treasury',
+              paymentId,
+              sessionId: record.sessionId,
+              merchantId: record.merchantId,
+              mode: 'test',
+              amountUsdcBaseUnits: amount.toString(),
+              runHistoryLimit: 40,
+            },
+          ],
         });
         await expect.poll(() => settlementStage(paymentId), { timeout: 30_000 }).toBe('awaiting_liquidity');
         const firstRun = settlement.firstExecutionRunId;

@@ -121,9 +121,13 @@ describe('webhook delivery', () => {
         [1, 200],
         [2, 200],
       ]);
-      const [secret] = await h.db.sql<{ webhook_secret_test: string }[]>`select webhook_secret_test from merchants where id = ${record.merchantId}`;
+      const [secret] = await h.db.sql<
+        { webhook_secret_test: string }[]
+      >`select webhook_secret_test from merchants where id = ${record.merchantId}`;
       for (const request of requests) {
-        expect(verifyWebhookSignature(request.rawBody, request.headers['x-service-signature'] as string, secret!.webhook_secret_test)).toMatchObject({ valid: true });
+        expect(
+          verifyWebhookSignature(request.rawBody, request.headers['x-service-signature'] as string, secret!.webhook_secret_test),
+        ).toMatchObject({ valid: true });
       }
     });
   });
@@ -131,7 +135,8 @@ describe('webhook delivery', () => {
   it('while a secret is rotated out, deliveries are signed with the old and the new one; without an overlap, with the new one only', async () => {
     const record = await h.record();
     const secretOf = async () =>
-      (await h.db.sql<{ webhook_secret_test: string }[]>`select webhook_secret_test from merchants where id = ${record.merchantId}`)[0]!.webhook_secret_test;
+      (await h.db.sql<{ webhook_secret_test: string }[]>`select webhook_secret_test from merchants where id = ${record.merchantId}`)[0]!
+        .webhook_secret_test;
     const original = await secretOf();
     await rotateWebhookSecret(h.db.sql, record.merchantId, 'test', `whsec_${'a'.repeat(64)}`, new Date(Date.now() + 3_600_000));
     const rotated = await secretOf();
@@ -142,7 +147,8 @@ describe('webhook delivery', () => {
       const [during] = h.receiver.received.filter((r) => r.headers['x-service-idempotency-key'] === delivery!.id);
       const header = during!.headers['x-service-signature'] as string;
       expect(header.match(/v1=/g)).toHaveLength(2);
-      for (const secret of [original, rotated]) expect(verifyWebhookSignature(during!.rawBody, header, secret)).toMatchObject({ valid: true });
+      for (const secret of [original, rotated])
+        expect(verifyWebhookSignature(during!.rawBody, header, secret)).toMatchObject({ valid: true });
 
       // A leaked secret is rotated without an overlap: the next delivery no longer verifies with it.
       await rotateWebhookSecret(h.db.sql, record.merchantId, 'test', `whsec_${'b'.repeat(64)}`, null);

@@ -78,7 +78,11 @@ export async function startAttestationServer(options: AttestationServerOptions):
   const destinationBlock = options.destinationBlock ?? (() => 0n);
   const attesterKey = options.attesterKey ?? LOCAL_ATTESTER_PRIVATE_KEY;
   const burns = new Map<Hex, Burn>();
-  const faults = { fail: [] as { status: number; body: unknown }[], delay: [] as { ms: number; afterHeaders: boolean }[], expireNext: false };
+  const faults = {
+    fail: [] as { status: number; body: unknown }[],
+    delay: [] as { ms: number; afterHeaders: boolean }[],
+    expireNext: false,
+  };
   const seenPaths: string[] = [];
 
   const attest = async (entry: BurnMessage): Promise<void> => {
@@ -93,7 +97,12 @@ export async function startAttestationServer(options: AttestationServerOptions):
     const expirationBlock = faults.expireNext ? (current > 0n ? current : 1n) : current + expirationBlocks;
     faults.expireNext = false;
     const filledBody: BurnMessageV2 = { ...body, feeExecuted: terms.feeExecuted, expirationBlock };
-    const filledHeader: MessageV2 = { ...header, nonce: entry.nonce, finalityThresholdExecuted: terms.finalityThresholdExecuted, messageBody: encodeBurnMessageV2(filledBody) };
+    const filledHeader: MessageV2 = {
+      ...header,
+      nonce: entry.nonce,
+      finalityThresholdExecuted: terms.finalityThresholdExecuted,
+      messageBody: encodeBurnMessageV2(filledBody),
+    };
     const message = encodeMessageV2(filledHeader);
     const attestation = await sign({ hash: keccak256(message), privateKey: attesterKey, to: 'hex' });
     entry.attested = { message, attestation, decoded: { header: filledHeader, body: filledBody } };
@@ -120,7 +129,12 @@ export async function startAttestationServer(options: AttestationServerOptions):
       messages: logs.map((log) => ({
         emitted: log.args.message,
         // Unique per message: Iris's nonces are opaque bytes32 values, not counters.
-        nonce: keccak256(encodeAbiParameters([{ type: 'uint32' }, { type: 'bytes32' }, { type: 'uint256' }], [options.sourceDomain, transactionHash, BigInt(log.logIndex)])),
+        nonce: keccak256(
+          encodeAbiParameters(
+            [{ type: 'uint32' }, { type: 'bytes32' }, { type: 'uint256' }],
+            [options.sourceDomain, transactionHash, BigInt(log.logIndex)],
+          ),
+        ),
       })),
     };
     burns.set(transactionHash, burn);
@@ -141,14 +155,17 @@ export async function startAttestationServer(options: AttestationServerOptions):
     const reattest = /^\/v2\/reattest\/(0x[0-9a-fA-F]{64})$/.exec(url.pathname);
     if (request.method === 'GET' && messages) {
       const transactionHash = url.searchParams.get('transactionHash')?.toLowerCase();
-      if (!transactionHash || !isHex(transactionHash) || transactionHash.length !== 66) return { status: 400, body: { error: 'Invalid transactionHash' } };
+      if (!transactionHash || !isHex(transactionHash) || transactionHash.length !== 66)
+        return { status: 400, body: { error: 'Invalid transactionHash' } };
       const burn = Number(messages[1]) === options.sourceDomain ? await lookUp(transactionHash) : undefined;
       return burn ? { status: 200, body: await messagesAnswer(burn) } : { status: 404, body: { error: 'Message hash not found' } };
     }
     if (request.method === 'GET' && feesPath) return { status: 200, body: fees };
     if (request.method === 'POST' && reattest) {
       const nonce = (reattest[1] as string).toLowerCase();
-      const entry = [...burns.values()].flatMap((burn) => burn.messages).find((candidate) => candidate.nonce === nonce && candidate.attested);
+      const entry = [...burns.values()]
+        .flatMap((burn) => burn.messages)
+        .find((candidate) => candidate.nonce === nonce && candidate.attested);
       if (!entry) return { status: 404, body: { error: 'Nonce not found' } };
       await attest(entry);
       return { status: 200, body: { message: 'Re-attestation successfully requested for nonce.', nonce } };
@@ -192,8 +209,10 @@ export async function startAttestationServer(options: AttestationServerOptions):
 
   return {
     url: `http://127.0.0.1:${port}`,
-    failNext: (count, status = 503, body = { error: 'Injected fault' }) => faults.fail.push(...Array.from({ length: count }, () => ({ status, body }))),
-    delayNext: (count, ms, { afterHeaders = false } = {}) => faults.delay.push(...Array.from({ length: count }, () => ({ ms, afterHeaders }))),
+    failNext: (count, status = 503, body = { error: 'Injected fault' }) =>
+      faults.fail.push(...Array.from({ length: count }, () => ({ status, body }))),
+    delayNext: (count, ms, { afterHeaders = false } = {}) =>
+      faults.delay.push(...Array.from({ length: count }, () => ({ ms, afterHeaders }))),
     expireNext: () => {
       faults.expireNext = true;
     },
@@ -224,7 +243,8 @@ function executedTerms(
     }
   };
   const fast = feeAt('fast');
-  if (minFinalityThreshold <= FINALITY_THRESHOLD_FAST && fast !== undefined && fast <= maxFee) return { finalityThresholdExecuted: FINALITY_THRESHOLD_FAST, feeExecuted: fast };
+  if (minFinalityThreshold <= FINALITY_THRESHOLD_FAST && fast !== undefined && fast <= maxFee)
+    return { finalityThresholdExecuted: FINALITY_THRESHOLD_FAST, feeExecuted: fast };
   const standard = feeAt('standard');
   if (standard === undefined || standard > maxFee) return { delayReason: 'insufficient_fee' };
   return { finalityThresholdExecuted: FINALITY_THRESHOLD_STANDARD, feeExecuted: standard };

@@ -89,7 +89,10 @@ export async function startDevChain(options: { port: number }): Promise<DevChain
  * collector burns through it to the local Solana treasury's USDC account. One deployer account: its transactions
  * go one after the other, the messenger first, since its address is part of the collector's.
  */
-export async function deployInventoryContracts(local: LocalChain, usdc: Address): Promise<{ cctp: CctpStandIn; depositContracts: DevDepositContracts }> {
+export async function deployInventoryContracts(
+  local: LocalChain,
+  usdc: Address,
+): Promise<{ cctp: CctpStandIn; depositContracts: DevDepositContracts }> {
   const cctp = await deployCctpStandIn(local, { burnToken: usdc, localDomain: CCTP_SOURCE_DOMAINS[DEV_CHAIN] });
   const mintRecipient = solanaAddressBytes32(await localSolanaTreasuryUsdcAccount());
   return { cctp, depositContracts: await deployDevDepositContracts(local, { tokenMessenger: cctp.tokenMessenger, mintRecipient }) };
@@ -99,7 +102,10 @@ export async function deployInventoryContracts(local: LocalChain, usdc: Address)
  * The loopback stand-in of Circle's attestation service for the chain's burns (CCTP_ATTESTATION_URL), attesting at
  * once; expiry counts from `destinationSlot`, the local Solana chain's slot, as Iris counts from Solana's.
  */
-export function startDevAttestation(devChain: Pick<DevChain, 'local' | 'cctp'>, destinationSlot: () => Promise<bigint>): Promise<AttestationServer> {
+export function startDevAttestation(
+  devChain: Pick<DevChain, 'local' | 'cctp'>,
+  destinationSlot: () => Promise<bigint>,
+): Promise<AttestationServer> {
   return startAttestationServer({
     publicClient: devChain.local.publicClient,
     messageTransmitter: devChain.cctp.messageTransmitter,

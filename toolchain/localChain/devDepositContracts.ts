@@ -78,7 +78,11 @@ export async function deployDevDepositContracts(local: LocalChain, target: DevCo
     collectorParams,
     params,
     relayer,
-    env: { EVM_DEPOSIT_FACTORY_TEST: addresses.factory, EVM_DEPOSIT_FORWARDER_TEST: addresses.forwarder, EVM_DEPOSIT_COLLECTOR_TEST: params.collector },
+    env: {
+      EVM_DEPOSIT_FACTORY_TEST: addresses.factory,
+      EVM_DEPOSIT_FORWARDER_TEST: addresses.forwarder,
+      EVM_DEPOSIT_COLLECTOR_TEST: params.collector,
+    },
     signerEnv: { EVM_RELAYER_KEY_TEST: relayer.privateKey },
   };
 }

@@ -1,4 +1,3 @@
-/* global module */
 // Read only by `hardhat node --config` (hardhatNode.ts). CommonJS because the package is "type": "module" and
 // Hardhat 2 loads its config with require().
 /** @type {import('hardhat/config').HardhatUserConfig} */

@@ -50,7 +50,11 @@ export interface HardhatNodeOptions {
  * A child process rather than an in-process server: Hardhat keeps one runtime environment per process, and a
  * separate process can be killed outright however its parent ends.
  */
-export async function startHardhatNode({ port: fixedPort, startupTimeoutMs = 30_000, chainId = HARDHAT_CHAIN_ID }: HardhatNodeOptions = {}): Promise<HardhatNode> {
+export async function startHardhatNode({
+  port: fixedPort,
+  startupTimeoutMs = 30_000,
+  chainId = HARDHAT_CHAIN_ID,
+}: HardhatNodeOptions = {}): Promise<HardhatNode> {
   if (!Number.isSafeInteger(chainId) || chainId < 1) throw new RangeError(`chainId must be a positive integer, got ${chainId}`);
   if (fixedPort) {
     try {

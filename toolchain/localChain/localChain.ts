@@ -2,7 +2,17 @@
 // The EVM indexer tests use it, and so do `npm start` and `npm run demo` (devChain.ts).
 import { fileURLToPath } from 'node:url';
 import { mnemonicToSeed } from '@scure/bip39';
-import { createPublicClient, createTestClient, createWalletClient, defineChain, erc20Abi, http, isAddressEqual, parseAbi, parseEventLogs } from 'viem';
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  erc20Abi,
+  http,
+  isAddressEqual,
+  parseAbi,
+  parseEventLogs,
+} from 'viem';
 import type { Address, Chain, Hash, HDAccount, Hex, PublicClient, TestClient, Transport, WalletClient } from 'viem';
 import { HDKey, hdKeyToAccount } from 'viem/accounts';
 import { hardhat } from 'viem/chains';
@@ -97,14 +107,17 @@ export async function createLocalChain(options: HardhatNodeOptions = {}): Promis
   // chain answers in milliseconds and tests read the head right after mining.
   const publicClient = createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 50 });
   const testClient = createTestClient({ chain, transport, mode: 'hardhat', cacheTime: 0, pollingInterval: 50 });
-  const walletClientOf = (signer: HDAccount) => createWalletClient({ chain, transport, account: signer, cacheTime: 0, pollingInterval: 50 });
+  const walletClientOf = (signer: HDAccount) =>
+    createWalletClient({ chain, transport, account: signer, cacheTime: 0, pollingInterval: 50 });
   const walletClientFor = (accountIndex: number) => walletClientOf(account(accountIndex));
   const walletClient = walletClientFor(0);
 
   async function transferReceipt(hash: Hash, token: Address): Promise<TransferReceipt> {
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
     if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
-    const log = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs }).find((entry) => isAddressEqual(entry.address, token));
+    const log = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs }).find((entry) =>
+      isAddressEqual(entry.address, token),
+    );
     if (!log) throw new Error(`transaction ${hash} emitted no Transfer from ${token}`);
     return { hash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash, logIndex: log.logIndex };
   }

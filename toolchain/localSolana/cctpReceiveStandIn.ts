@@ -110,7 +110,10 @@ function pdasOf(nonce: Uint8Array, sourceDomain: number, burnToken: Uint8Array, 
 
 function associatedTokenAccount(owner: Address, mint: Address): Address {
   const ata = address('ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL');
-  return findProgramAddressSync(ata, [owner, TOKEN_PROGRAM_ADDRESS, mint].map((key) => Uint8Array.from(getAddressEncoder().encode(key))));
+  return findProgramAddressSync(
+    ata,
+    [owner, TOKEN_PROGRAM_ADDRESS, mint].map((key) => Uint8Array.from(getAddressEncoder().encode(key))),
+  );
 }
 
 function recoverAttester(digest: Uint8Array, signature: Uint8Array): string {
@@ -142,7 +145,8 @@ function verifyAttestation(message: Uint8Array, attestation: Uint8Array, atteste
 
 function tokenAccountOf(svm: LiteSVM, account: Address, mint: Address) {
   const found = svm.getAccount(account);
-  if (!found.exists || found.programAddress !== TOKEN_PROGRAM_ADDRESS || found.data.length !== 165) refuse(3012, `AccountNotInitialized: ${account}`);
+  if (!found.exists || found.programAddress !== TOKEN_PROGRAM_ADDRESS || found.data.length !== 165)
+    refuse(3012, `AccountNotInitialized: ${account}`);
   const token = getTokenDecoder().decode(found.data);
   if (token.mint !== mint) refuse(2003, `ConstraintRaw: ${account} is not a USDC account`);
   return { found, token };
@@ -201,31 +205,40 @@ export function cctpReceiveStandIn(options: CctpReceiveStandInOptions): ProgramS
     const given = (instruction.accountIndices ?? []).map((at) => ({
       address: keys[at] as Address,
       signer: at < numSignerAccounts,
-      writable: at < numSignerAccounts ? at < numSignerAccounts - numReadonlySignerAccounts : at < keys.length - numReadonlyNonSignerAccounts,
+      writable:
+        at < numSignerAccounts ? at < numSignerAccounts - numReadonlySignerAccounts : at < keys.length - numReadonlyNonSignerAccounts,
     }));
     const expected = receiveMessageAccounts({
       pdas: pdasOf(hexToBytes(fields.nonce), fields.sourceDomain, hexToBytes(burn.burnToken), options.usdcMint),
-      payer: given[0]?.address ?? keys[0] as Address,
-      caller: given[1]?.address ?? keys[0] as Address,
+      payer: given[0]?.address ?? (keys[0] as Address),
+      caller: given[1]?.address ?? (keys[0] as Address),
       feeRecipientTokenAccount,
       recipientTokenAccount: getAddressDecoder().decode(hexToBytes(burn.mintRecipient)),
     });
-    if (given.length !== expected.length) refuse(3005, `AccountNotEnoughKeys: receive_message takes ${expected.length} accounts, got ${given.length}`);
+    if (given.length !== expected.length)
+      refuse(3005, `AccountNotEnoughKeys: receive_message takes ${expected.length} accounts, got ${given.length}`);
     expected.forEach((want, at) => {
       const got = given[at] as (typeof given)[number];
-      if (got.address !== want.address) refuse(ERRORS.ConstraintSeeds, `ConstraintSeeds: account ${at} (${want.name}) must be ${want.address}, got ${got.address}`);
-      if ((want.role === AccountRole.WRITABLE_SIGNER || want.role === AccountRole.READONLY_SIGNER) && !got.signer) refuse(ERRORS.AccountNotSigner, `AccountNotSigner: ${want.name}`);
-      if ((want.role === AccountRole.WRITABLE_SIGNER || want.role === AccountRole.WRITABLE) && !got.writable) refuse(ERRORS.ConstraintMut, `ConstraintMut: ${want.name}`);
+      if (got.address !== want.address)
+        refuse(ERRORS.ConstraintSeeds, `ConstraintSeeds: account ${at} (${want.name}) must be ${want.address}, got ${got.address}`);
+      if ((want.role === AccountRole.WRITABLE_SIGNER || want.role === AccountRole.READONLY_SIGNER) && !got.signer)
+        refuse(ERRORS.AccountNotSigner, `AccountNotSigner: ${want.name}`);
+      if ((want.role === AccountRole.WRITABLE_SIGNER || want.role === AccountRole.WRITABLE) && !got.writable)
+        refuse(ERRORS.ConstraintMut, `ConstraintMut: ${want.name}`);
     });
     verifyAttestation(params.message, params.attestation, attesters);
     if (fields.destinationDomain !== SOLANA_CCTP_DOMAIN) refuse(ERRORS.InvalidDestinationDomain, 'Invalid destination domain');
     const caller = getAddressDecoder().decode(hexToBytes(fields.destinationCaller));
-    if (hexToBigInt(fields.destinationCaller) !== 0n && caller !== given[1]?.address) refuse(ERRORS.InvalidDestinationCaller, 'Invalid destination caller');
-    if (getAddressDecoder().decode(hexToBytes(fields.recipient)) !== TOKEN_MESSENGER_MINTER_V2_PROGRAM) refuse(ERRORS.InvalidRecipientProgram, 'Invalid recipient program');
+    if (hexToBigInt(fields.destinationCaller) !== 0n && caller !== given[1]?.address)
+      refuse(ERRORS.InvalidDestinationCaller, 'Invalid destination caller');
+    if (getAddressDecoder().decode(hexToBytes(fields.recipient)) !== TOKEN_MESSENGER_MINTER_V2_PROGRAM)
+      refuse(ERRORS.InvalidRecipientProgram, 'Invalid recipient program');
     const usedNonce = expected[4]?.address as Address;
-    if (svm.getAccount(usedNonce).exists) refuse(ERRORS.AccountAlreadyInUse, `Allocate: account Address { address: ${usedNonce}, base: None } already in use`);
+    if (svm.getAccount(usedNonce).exists)
+      refuse(ERRORS.AccountAlreadyInUse, `Allocate: account Address { address: ${usedNonce}, base: None } already in use`);
     if (burn.amount > U64_MAX || burn.maxFee > U64_MAX || burn.feeExecuted > U64_MAX) refuse(ERRORS.MalformedMessage, 'Malformed message');
-    if (burn.expirationBlock !== 0n && burn.expirationBlock <= svm.getClock().slot) refuse(BURN_ERRORS.MessageExpired, 'Message has expired');
+    if (burn.expirationBlock !== 0n && burn.expirationBlock <= svm.getClock().slot)
+      refuse(BURN_ERRORS.MessageExpired, 'Message has expired');
     if (burn.feeExecuted >= burn.amount) refuse(BURN_ERRORS.FeeExceedsAmount, 'Fee exceeds amount');
     if (burn.feeExecuted > burn.maxFee) refuse(BURN_ERRORS.FeeExceedsMaxFee, 'Fee exceeds max fee');
     const recipient = expected[15]?.address as Address;
@@ -255,9 +268,17 @@ export function cctpReceiveStandIn(options: CctpReceiveStandInOptions): ProgramS
       const logs: string[] = [];
       const programs = message.instructions.map((instruction) => message.staticAccounts[instruction.programAddressIndex]);
       const receives = programs.filter((program) => program === MESSAGE_TRANSMITTER_V2_PROGRAM).length;
-      const unsupported = receives > 1 ? programs.lastIndexOf(MESSAGE_TRANSMITTER_V2_PROGRAM) : programs.findIndex((program) => program !== MESSAGE_TRANSMITTER_V2_PROGRAM && program !== COMPUTE_BUDGET_PROGRAM);
+      const unsupported =
+        receives > 1
+          ? programs.lastIndexOf(MESSAGE_TRANSMITTER_V2_PROGRAM)
+          : programs.findIndex((program) => program !== MESSAGE_TRANSMITTER_V2_PROGRAM && program !== COMPUTE_BUDGET_PROGRAM);
       if (unsupported >= 0) {
-        return { failure: { index: unsupported, code: STAND_IN_UNSUPPORTED }, logs: [`local CCTP stand-in: a receive_message transaction may hold one receive and compute-budget instructions only, not ${programs[unsupported]}`] };
+        return {
+          failure: { index: unsupported, code: STAND_IN_UNSUPPORTED },
+          logs: [
+            `local CCTP stand-in: a receive_message transaction may hold one receive and compute-budget instructions only, not ${programs[unsupported]}`,
+          ],
+        };
       }
       // Judge every receive before changing anything, so a failing one leaves the chain as it was.
       for (const pass of simulate ? [true] : [true, false]) {
@@ -269,7 +290,11 @@ export function cctpReceiveStandIn(options: CctpReceiveStandInOptions): ProgramS
           } catch (error) {
             if (!(error instanceof Refusal)) throw error;
             const failure: StandInFailure = { index, code: error.code };
-            logs.push(`Program ${program} invoke [1]`, `Program log: local CCTP stand-in refused receive_message: ${error.message} (error ${error.code})`, `Program ${program} failed: custom program error: 0x${error.code.toString(16)}`);
+            logs.push(
+              `Program ${program} invoke [1]`,
+              `Program log: local CCTP stand-in refused receive_message: ${error.message} (error ${error.code})`,
+              `Program ${program} failed: custom program error: 0x${error.code.toString(16)}`,
+            );
             return { failure, logs };
           }
           if (!pass) logs.push(`Program ${program} success`);

@@ -69,7 +69,10 @@ function seedOf(role: string): Uint8Array {
  * chain's DepositCollector mints there, and its address is part of the collector's, hence of every deposit address.
  */
 export async function localSolanaTreasuryUsdcAccount(): Promise<Address> {
-  const [treasury, mint] = await Promise.all([createKeyPairSignerFromPrivateKeyBytes(seedOf('treasury')), createKeyPairSignerFromPrivateKeyBytes(seedOf('usdc mint'))]);
+  const [treasury, mint] = await Promise.all([
+    createKeyPairSignerFromPrivateKeyBytes(seedOf('treasury')),
+    createKeyPairSignerFromPrivateKeyBytes(seedOf('usdc mint')),
+  ]);
   return associatedUsdcAccount(treasury.address, mint.address);
 }
 
@@ -90,7 +93,9 @@ export async function startLocalSolana(options: LocalSolanaOptions): Promise<Loc
   const cctpFeeRecipient = await createKeyPairSignerFromPrivateKeyBytes(seedOf('cctp fee recipient'));
   installTokenMessenger(chain.svm, cctpFeeRecipient.address);
   await mintTo(chain, mint, cctpFeeRecipient.address, 0n);
-  chain.installStandIn(cctpReceiveStandIn({ usdcMint: mint.address, feeRecipient: cctpFeeRecipient.address, attesters: [LOCAL_ATTESTER_ADDRESS] }));
+  chain.installStandIn(
+    cctpReceiveStandIn({ usdcMint: mint.address, feeRecipient: cctpFeeRecipient.address, attesters: [LOCAL_ATTESTER_ADDRESS] }),
+  );
   chain.produce();
 
   const rpc = await startSolanaRpcServer(chain, options.port);

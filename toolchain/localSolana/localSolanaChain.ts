@@ -100,16 +100,33 @@ const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 function signaturesVerify(tx: Transaction): boolean {
   return Object.entries(tx.signatures).every(([signer, signature]) => {
     if (!signature) return false;
-    const key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, Uint8Array.from(getBase58Encoder().encode(signer))]), format: 'der', type: 'spki' });
+    const key = createPublicKey({
+      key: Buffer.concat([ED25519_SPKI_PREFIX, Uint8Array.from(getBase58Encoder().encode(signer))]),
+      format: 'der',
+      type: 'spki',
+    });
     return verify(null, Uint8Array.from(tx.messageBytes), key, Uint8Array.from(signature));
   });
 }
 
 /** litesvm's TransactionErrorFieldless, by value: the names a node writes for these errors. */
 const FIELDLESS_ERRORS = [
-  'AccountInUse', 'AccountLoadedTwice', 'AccountNotFound', 'ProgramAccountNotFound', 'InsufficientFundsForFee', 'InvalidAccountForFee',
-  'AlreadyProcessed', 'BlockhashNotFound', 'CallChainTooDeep', 'MissingSignatureForFee', 'InvalidAccountIndex', 'SignatureFailure',
-  'InvalidProgramForExecution', 'SanitizeFailure', 'ClusterMaintenance', 'AccountBorrowOutstanding',
+  'AccountInUse',
+  'AccountLoadedTwice',
+  'AccountNotFound',
+  'ProgramAccountNotFound',
+  'InsufficientFundsForFee',
+  'InvalidAccountForFee',
+  'AlreadyProcessed',
+  'BlockhashNotFound',
+  'CallChainTooDeep',
+  'MissingSignatureForFee',
+  'InvalidAccountIndex',
+  'SignatureFailure',
+  'InvalidProgramForExecution',
+  'SanitizeFailure',
+  'ClusterMaintenance',
+  'AccountBorrowOutstanding',
 ];
 
 /**
@@ -118,7 +135,8 @@ const FIELDLESS_ERRORS = [
  */
 function wireError(error: unknown): unknown {
   if (typeof error === 'number') return FIELDLESS_ERRORS[error] ?? `TransactionError(${error})`;
-  if (typeof error !== 'object' || error === null || !('index' in error) || !('err' in error) || typeof error.err !== 'function') return undefined;
+  if (typeof error !== 'object' || error === null || !('index' in error) || !('err' in error) || typeof error.err !== 'function')
+    return undefined;
   const inner: unknown = error.err();
   const detail = typeof inner === 'object' && inner !== null && 'code' in inner ? { Custom: inner.code } : String(inner);
   return { InstructionError: [error.index, detail] };
@@ -270,7 +288,10 @@ export class LocalSolanaChain {
     const accountKeys = keys.map((pubkey, index) => ({
       pubkey,
       signer: index < numSignerAccounts,
-      writable: index < numSignerAccounts ? index < numSignerAccounts - numReadonlySignerAccounts : index < keys.length - numReadonlyNonSignerAccounts,
+      writable:
+        index < numSignerAccounts
+          ? index < numSignerAccounts - numReadonlySignerAccounts
+          : index < keys.length - numReadonlyNonSignerAccounts,
       source: 'transaction' as const,
     }));
     const signatures = keys.slice(0, numSignerAccounts).map((signer) => {
@@ -285,7 +306,8 @@ export class LocalSolanaChain {
     const { err, logs } = this.execute(tx, message);
     const failed = err !== null;
     // Only a transaction that failed while executing (an instruction error) pays its fee and lands in a block.
-    if (failed && (!options.allowFailure || typeof err !== 'object')) throw new Error(`transaction failed: ${JSON.stringify(err)}\n${logs.join('\n')}`);
+    if (failed && (!options.allowFailure || typeof err !== 'object'))
+      throw new Error(`transaction failed: ${JSON.stringify(err)}\n${logs.join('\n')}`);
     if (failed && this.standInFor(message)) this.chargeFee(keys[0] as Address, fee);
     this.slotOf.set(signatures[0] as string, this.current);
     this.pending.push({

@@ -44,9 +44,14 @@ interface BlockConfig {
 
 function blockResponse(block: LocalBlock, config: BlockConfig): Record<string, unknown> {
   const details = config.transactionDetails ?? 'full';
-  if (details === 'full') throw new RpcFailure(-32602, 'Invalid params: this test node serves transactionDetails none, signatures and accounts');
+  if (details === 'full')
+    throw new RpcFailure(-32602, 'Invalid params: this test node serves transactionDetails none, signatures and accounts');
   // As in Agave: only encoding transactions checks their version; 'none' and 'signatures' never do.
-  if (details === 'accounts' && config.maxSupportedTransactionVersion === undefined && block.transactions.some((tx) => tx.version !== 'legacy')) {
+  if (
+    details === 'accounts' &&
+    config.maxSupportedTransactionVersion === undefined &&
+    block.transactions.some((tx) => tx.version !== 'legacy')
+  ) {
     throw new RpcFailure(
       -32015,
       'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
@@ -83,15 +88,20 @@ function answer(chain: LocalSolanaChain, method: string, params: unknown[], drop
       return (commitmentOf(params[0]) === 'finalized' ? chain.finalizedBlock : chain.latestBlock).blockHeight;
     case 'getLatestBlockhash': {
       const block = commitmentOf(params[0]) === 'finalized' ? chain.finalizedBlock : chain.latestBlock;
-      return { context: { slot: Number(chain.tip()) }, value: { blockhash: block.blockhash, lastValidBlockHeight: block.blockHeight + MAX_PROCESSING_AGE } };
+      return {
+        context: { slot: Number(chain.tip()) },
+        value: { blockhash: block.blockhash, lastValidBlockHeight: block.blockHeight + MAX_PROCESSING_AGE },
+      };
     }
     case 'getBlock': {
       const slot = params[0];
       if (typeof slot !== 'number') throw new RpcFailure(-32602, 'Invalid params: slot must be a u64');
       const view = chain.view(BigInt(slot));
       if (view.kind === 'unavailable') throw new RpcFailure(-32004, `Block not available for slot ${slot}`);
-      if (view.kind === 'skipped') throw new RpcFailure(-32007, `Slot ${slot} was skipped, or missing due to ledger jump to recent snapshot`);
-      if (view.kind === 'cleaned-up') throw new RpcFailure(-32001, `Block ${slot} cleaned up, does not exist on node. First available block: ${slot + 1}`);
+      if (view.kind === 'skipped')
+        throw new RpcFailure(-32007, `Slot ${slot} was skipped, or missing due to ledger jump to recent snapshot`);
+      if (view.kind === 'cleaned-up')
+        throw new RpcFailure(-32001, `Block ${slot} cleaned up, does not exist on node. First available block: ${slot + 1}`);
       return blockResponse(view.block, (params[1] ?? {}) as BlockConfig);
     }
     default: {
@@ -107,7 +117,11 @@ function respond(chain: LocalSolanaChain, request: JsonRpcRequest, dropping: boo
     return { jsonrpc: '2.0', result: answer(chain, request.method, request.params ?? [], dropping), id: request.id };
   } catch (error) {
     if (!(error instanceof RpcFailure)) throw error;
-    return { jsonrpc: '2.0', error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) }, id: request.id };
+    return {
+      jsonrpc: '2.0',
+      error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) },
+      id: request.id,
+    };
   }
 }
 
@@ -132,7 +146,8 @@ export async function startSolanaRpcServer(chain: LocalSolanaChain, port = 0): P
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-  const reply = (response: ServerResponse, body: unknown) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const reply = (response: ServerResponse, body: unknown) =>
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];

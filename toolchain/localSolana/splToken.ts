@@ -43,7 +43,12 @@ export async function fundedSigner(chain: LocalSolanaChain, sol = 10n): Promise<
 }
 
 /** Signs `instructions` with `payer` (and any signer they name) against the chain's latest blockhash and sends them. */
-export async function sendInstructions(chain: LocalSolanaChain, payer: KeyPairSigner, instructions: Instruction[], options: { allowFailure?: boolean } = {}): Promise<SentTransaction> {
+export async function sendInstructions(
+  chain: LocalSolanaChain,
+  payer: KeyPairSigner,
+  instructions: Instruction[],
+  options: { allowFailure?: boolean } = {},
+): Promise<SentTransaction> {
   const transaction = await pipe(
     createTransactionMessage({ version: 0 }),
     (message) => setTransactionMessageFeePayerSigner(payer, message),
@@ -55,7 +60,11 @@ export async function sendInstructions(chain: LocalSolanaChain, payer: KeyPairSi
 }
 
 /** With fresh keys, unless `keys` names them (the authority is funded either way). */
-export async function createMint(chain: LocalSolanaChain, decimals: number, keys: { authority?: KeyPairSigner; mint?: KeyPairSigner } = {}): Promise<TestMint> {
+export async function createMint(
+  chain: LocalSolanaChain,
+  decimals: number,
+  keys: { authority?: KeyPairSigner; mint?: KeyPairSigner } = {},
+): Promise<TestMint> {
   const authority = keys.authority ?? (await generateKeyPairSigner());
   chain.svm.airdrop(authority.address, lamports(10n * 1_000_000_000n));
   const mint = keys.mint ?? (await generateKeyPairSigner());
@@ -92,14 +101,27 @@ export interface Payment {
 }
 
 /** One transaction: `from` pays every recipient from its associated account, creating theirs if needed. */
-export async function transfer(chain: LocalSolanaChain, mint: TestMint, from: KeyPairSigner, payments: Payment[], options: { allowFailure?: boolean } = {}): Promise<SentTransaction> {
+export async function transfer(
+  chain: LocalSolanaChain,
+  mint: TestMint,
+  from: KeyPairSigner,
+  payments: Payment[],
+  options: { allowFailure?: boolean } = {},
+): Promise<SentTransaction> {
   const source = await associatedTokenAccount(from.address, mint.address);
   const instructions: Instruction[] = [];
   for (const payment of payments) {
     const destination = await associatedTokenAccount(payment.to, mint.address);
     instructions.push(
       getCreateAssociatedTokenIdempotentInstruction({ payer: from, ata: destination, owner: payment.to, mint: mint.address }),
-      getTransferCheckedInstruction({ source, mint: mint.address, destination, authority: from, amount: payment.amount, decimals: mint.decimals }),
+      getTransferCheckedInstruction({
+        source,
+        mint: mint.address,
+        destination,
+        authority: from,
+        amount: payment.amount,
+        decimals: mint.decimals,
+      }),
     );
   }
   return sendInstructions(chain, from, instructions, options);

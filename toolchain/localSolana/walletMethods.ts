@@ -7,7 +7,14 @@
 // every accepted transaction, and nothing ever lands. Account reads answer from the newest state whatever the
 // commitment.
 import { getMintDecoder, getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import { address as toAddress, getBase58Decoder, getBase58Encoder, getBase64Encoder, getTransactionDecoder, type Address } from '@solana/kit';
+import {
+  address as toAddress,
+  getBase58Decoder,
+  getBase58Encoder,
+  getBase64Encoder,
+  getTransactionDecoder,
+  type Address,
+} from '@solana/kit';
 import type { LocalSolanaChain } from './localSolanaChain';
 import { commitmentOf, RpcFailure } from './rpcFailure';
 import { uiAmountString } from './tokenBalances';
@@ -40,7 +47,8 @@ function withContext(chain: LocalSolanaChain, value: unknown) {
 function tokenAccountData(chain: LocalSolanaChain, params: unknown[], size: number, what: string): Uint8Array {
   const account = chain.svm.getAccount(addressParam(params));
   if (!account.exists) throw new RpcFailure(-32602, 'Invalid param: could not find account');
-  if (account.programAddress !== TOKEN_PROGRAM_ADDRESS || account.data.length !== size) throw new RpcFailure(-32602, `Invalid param: not a ${what}`);
+  if (account.programAddress !== TOKEN_PROGRAM_ADDRESS || account.data.length !== size)
+    throw new RpcFailure(-32602, `Invalid param: not a ${what}`);
   return account.data;
 }
 
@@ -53,7 +61,12 @@ function sendTransaction(chain: LocalSolanaChain, params: unknown[], dropping: b
   if (dropping && feePayerSignature) return getBase58Decoder().decode(feePayerSignature);
   if (!config.skipPreflight) {
     const refused = chain.preflight(tx);
-    if (refused) throw new RpcFailure(-32002, `Transaction simulation failed: ${JSON.stringify(refused.err)}`, { ...refused, accounts: null, unitsConsumed: 0 });
+    if (refused)
+      throw new RpcFailure(-32002, `Transaction simulation failed: ${JSON.stringify(refused.err)}`, {
+        ...refused,
+        accounts: null,
+        unitsConsumed: 0,
+      });
   }
   try {
     return chain.send(tx, { allowFailure: true }).signature;
@@ -106,13 +119,25 @@ function transaction(chain: LocalSolanaChain, params: unknown[]): unknown {
     slot: Number(found.slot),
     blockTime: found.block.blockTime,
     transaction: [found.record.wire, 'base64'],
-    meta: { ...found.record.meta, innerInstructions: [], logMessages: [], loadedAddresses: { readonly: [], writable: [] }, rewards: [], computeUnitsConsumed: 0 },
+    meta: {
+      ...found.record.meta,
+      innerInstructions: [],
+      logMessages: [],
+      loadedAddresses: { readonly: [], writable: [] },
+      rewards: [],
+      computeUnitsConsumed: 0,
+    },
     ...(config.maxSupportedTransactionVersion === undefined ? {} : { version: found.record.version }),
   };
 }
 
 /** undefined: not a wallet method (the caller answers the rest). */
-export function answerWalletMethod(chain: LocalSolanaChain, method: string, params: unknown[], options: { dropping?: boolean } = {}): { result: unknown } | undefined {
+export function answerWalletMethod(
+  chain: LocalSolanaChain,
+  method: string,
+  params: unknown[],
+  options: { dropping?: boolean } = {},
+): { result: unknown } | undefined {
   switch (method) {
     case 'getBalance':
       return { result: withContext(chain, Number(chain.svm.getBalance(addressParam(params)) ?? 0n)) };
@@ -121,7 +146,14 @@ export function answerWalletMethod(chain: LocalSolanaChain, method: string, para
       if (config.encoding !== 'base64') throw new RpcFailure(-32602, 'Invalid params: this local node serves accounts in base64 only');
       const account = chain.svm.getAccount(addressParam(params));
       const value = account.exists
-        ? { data: [Buffer.from(account.data).toString('base64'), 'base64'], executable: account.executable, lamports: Number(account.lamports), owner: account.programAddress, rentEpoch: 0, space: account.data.length }
+        ? {
+            data: [Buffer.from(account.data).toString('base64'), 'base64'],
+            executable: account.executable,
+            lamports: Number(account.lamports),
+            owner: account.programAddress,
+            rentEpoch: 0,
+            space: account.data.length,
+          }
         : null;
       return { result: withContext(chain, value) };
     }
@@ -143,7 +175,8 @@ export function answerWalletMethod(chain: LocalSolanaChain, method: string, para
       return { result: transaction(chain, params) };
     case 'getMinimumBalanceForRentExemption': {
       const size = params[0];
-      if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) throw new RpcFailure(-32602, 'Invalid params: the data length must be a usize');
+      if (typeof size !== 'number' || !Number.isInteger(size) || size < 0)
+        throw new RpcFailure(-32602, 'Invalid params: the data length must be a usize');
       return { result: Number(chain.svm.minimumBalanceForRentExemption(BigInt(size))) };
     }
     default:

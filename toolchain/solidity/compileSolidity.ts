@@ -97,7 +97,9 @@ export function solcVersion(): string {
 }
 
 function cacheKey(sources: Record<string, { content: string }>): string {
-  return createHash('sha256').update(JSON.stringify({ version: solcVersion(), settings: SOLC_SETTINGS, sources })).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ version: solcVersion(), settings: SOLC_SETTINGS, sources }))
+    .digest('hex');
 }
 
 function readCache(cachePath: string, key: string): Record<string, CompiledContract> | undefined {

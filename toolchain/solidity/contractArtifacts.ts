@@ -9,7 +9,9 @@ const contractsDir = join(projectRoot, 'contracts');
 
 export const DEPOSIT_CONTRACTS: SolidityUnit = {
   name: 'DepositContracts',
-  files: ['MinimalProxy.sol', 'SweeperRoles.sol', 'DepositForwarder.sol', 'DepositFactory.sol', 'DepositCollector.sol'].map((file) => join(contractsDir, file)),
+  files: ['MinimalProxy.sol', 'SweeperRoles.sol', 'DepositForwarder.sol', 'DepositFactory.sol', 'DepositCollector.sol'].map((file) =>
+    join(contractsDir, file),
+  ),
 };
 
 /** Each contract with a committed artifact, and the module (contracts/artifacts/<module>.ts) that holds it. */

@@ -19,7 +19,8 @@ export function dashboardSession(deps: Pick<AppDeps, 'sql' | 'now'>): Koa.Middle
   return async (ctx, next) => {
     const stateChange = !SAFE_METHODS.has(ctx.method);
     const origin = ctx.get('origin');
-    if (stateChange && origin && origin !== `${ctx.protocol}://${ctx.host}`) throw new ForbiddenError('Request refused: it did not come from the dashboard');
+    if (stateChange && origin && origin !== `${ctx.protocol}://${ctx.host}`)
+      throw new ForbiddenError('Request refused: it did not come from the dashboard');
 
     const token = ctx.cookies.get(SESSION_COOKIE);
     if (token) {

@@ -42,7 +42,13 @@ export function registerAuthRoutes(router: Router<DashboardState>, deps: AppDeps
       const user = (await findUser(sql, userId))!;
       const sessionToken = newOpaqueToken();
       await insertDashboardSession(sql, hashToken(sessionToken), user.id, newOpaqueToken());
-      await recordAudit(sql, { actor: { kind: 'user', id: user.id }, merchantId: user.merchantId, mode: null, action: 'user.accept_invite', changes: { email: user.email } });
+      await recordAudit(sql, {
+        actor: { kind: 'user', id: user.id },
+        merchantId: user.merchantId,
+        mode: null,
+        action: 'user.accept_invite',
+        changes: { email: user.email },
+      });
       setSessionCookie(ctx, config, sessionToken);
       ctx.body = { data: { signed_in: true } };
     }),
@@ -64,7 +70,13 @@ export function registerAuthRoutes(router: Router<DashboardState>, deps: AppDeps
   router.post('/api/sign-out', async (ctx) => {
     const { user, sessionHash } = signedInUser(ctx);
     await deleteDashboardSession(sql, sessionHash);
-    await recordAudit(sql, { actor: { kind: 'user', id: user.id }, merchantId: user.merchantId, mode: null, action: 'user.sign_out', changes: {} });
+    await recordAudit(sql, {
+      actor: { kind: 'user', id: user.id },
+      merchantId: user.merchantId,
+      mode: null,
+      action: 'user.sign_out',
+      changes: {},
+    });
     clearSessionCookie(ctx, config);
     ctx.body = { data: { signed_out: true } };
   });
@@ -72,7 +84,13 @@ export function registerAuthRoutes(router: Router<DashboardState>, deps: AppDeps
   router.post('/api/sign-out-everywhere', async (ctx) => {
     const { user } = signedInUser(ctx);
     const ended = await deleteUserSessions(sql, user.id);
-    await recordAudit(sql, { actor: { kind: 'user', id: user.id }, merchantId: user.merchantId, mode: null, action: 'user.sign_out_everywhere', changes: { sessions_ended: ended } });
+    await recordAudit(sql, {
+      actor: { kind: 'user', id: user.id },
+      merchantId: user.merchantId,
+      mode: null,
+      action: 'user.sign_out_everywhere',
+      changes: { sessions_ended: ended },
+    });
     clearSessionCookie(ctx, config);
     ctx.body = { data: { sessions_ended: ended } };
   });
@@ -90,9 +108,16 @@ export function registerAuthRoutes(router: Router<DashboardState>, deps: AppDeps
     validated({ body: TotpCodeBody }, async (ctx: DashboardContext, { body }) => {
       const { user } = signedInUser(ctx);
       if (user.totpEnabled) throw new BadRequestError('An authenticator app is already enrolled');
-      if (!user.totpSecret || !totpCodeValid(user.totpSecret, user.email, body.code)) throw new BadRequestError('That code does not match; check the time on your device and try again');
+      if (!user.totpSecret || !totpCodeValid(user.totpSecret, user.email, body.code))
+        throw new BadRequestError('That code does not match; check the time on your device and try again');
       await enableTotp(sql, user.id);
-      await recordAudit(sql, { actor: { kind: 'user', id: user.id }, merchantId: user.merchantId, mode: null, action: 'user.totp_enabled', changes: {} });
+      await recordAudit(sql, {
+        actor: { kind: 'user', id: user.id },
+        merchantId: user.merchantId,
+        mode: null,
+        action: 'user.totp_enabled',
+        changes: {},
+      });
       ctx.body = { data: { totp_enabled: true } };
     }),
   );

@@ -1,7 +1,14 @@
 // The Developers page: API keys of the chosen mode (create, shown once; revoke; IP allowlist) and the
 // mode's webhook signing secret (rotate with an overlap), and signed test events with their outcomes. The same repositories as the admin CLI.
 import type Router from '@koa/router';
-import { createApiKey, findApiKeySummary, listApiKeys, revokeApiKey, setApiKeyAllowedIps, type ApiKeySummary } from '../../../db/repositories/apiKeys';
+import {
+  createApiKey,
+  findApiKeySummary,
+  listApiKeys,
+  revokeApiKey,
+  setApiKeyAllowedIps,
+  type ApiKeySummary,
+} from '../../../db/repositories/apiKeys';
 import { rotateWebhookSecret } from '../../../db/repositories/merchants';
 import { listWebhookTestEvents, type WebhookTestEvent } from '../../../db/repositories/webhookTestEvents';
 import type { Mode } from '../../../domain/wire/session';
@@ -57,7 +64,11 @@ export function registerDeveloperRoutes(router: Router<DashboardState>, deps: Ap
       const label = body.label || undefined;
       const { id, raw } = await createApiKey(sql, auth.user.merchantId, params.mode, label);
       if (body.allowed_ips) await setApiKeyAllowedIps(sql, id, body.allowed_ips);
-      await auditUserAction(deps, auth, params.mode, 'api_key.create', { key_id: id, label: label ?? null, allowed_ips: body.allowed_ips ?? null });
+      await auditUserAction(deps, auth, params.mode, 'api_key.create', {
+        key_id: id,
+        label: label ?? null,
+        allowed_ips: body.allowed_ips ?? null,
+      });
       ctx.status = 201;
       ctx.body = { data: { ...keyJson((await findApiKeySummary(sql, id))!), api_key: raw } };
     }),
@@ -68,7 +79,8 @@ export function registerDeveloperRoutes(router: Router<DashboardState>, deps: Ap
     validated({ params: KeyParams }, async (ctx: DashboardContext, { params }) => {
       const auth = signedInUser(ctx);
       await ownKey(ctx, params.mode, params.key_id);
-      if (await revokeApiKey(sql, params.key_id)) await auditUserAction(deps, auth, params.mode, 'api_key.revoke', { key_id: params.key_id });
+      if (await revokeApiKey(sql, params.key_id))
+        await auditUserAction(deps, auth, params.mode, 'api_key.revoke', { key_id: params.key_id });
       ctx.body = { data: keyJson(await ownKey(ctx, params.mode, params.key_id)) };
     }),
   );
@@ -79,7 +91,11 @@ export function registerDeveloperRoutes(router: Router<DashboardState>, deps: Ap
       const auth = signedInUser(ctx);
       const before = await ownKey(ctx, params.mode, params.key_id);
       await setApiKeyAllowedIps(sql, params.key_id, body.allowed_ips);
-      await auditUserAction(deps, auth, params.mode, 'api_key.allowed_ips', { key_id: params.key_id, from: before.allowedIps, to: body.allowed_ips });
+      await auditUserAction(deps, auth, params.mode, 'api_key.allowed_ips', {
+        key_id: params.key_id,
+        from: before.allowedIps,
+        to: body.allowed_ips,
+      });
       ctx.body = { data: keyJson(await ownKey(ctx, params.mode, params.key_id)) };
     }),
   );
@@ -99,7 +115,9 @@ export function registerDeveloperRoutes(router: Router<DashboardState>, deps: Ap
   router.get(
     '/api/:mode/test-events',
     validated({ params: ModeParam }, async (ctx: DashboardContext, { params }) => {
-      ctx.body = { data: (await listWebhookTestEvents(sql, { merchantId: signedInUser(ctx).user.merchantId, mode: params.mode })).map(testEventJson) };
+      ctx.body = {
+        data: (await listWebhookTestEvents(sql, { merchantId: signedInUser(ctx).user.merchantId, mode: params.mode })).map(testEventJson),
+      };
     }),
   );
 
@@ -108,7 +126,11 @@ export function registerDeveloperRoutes(router: Router<DashboardState>, deps: Ap
     validated({ params: ModeParam, body: TestEventBody }, async (ctx: DashboardContext, { params, body }) => {
       const auth = signedInUser(ctx);
       const event = await sendTestEvent(deps, { merchantId: auth.user.merchantId, mode: params.mode }, new URL(body.url));
-      await auditUserAction(deps, auth, params.mode, 'webhook.test_event', { url: event.url, delivery_id: event.id, status_code: event.statusCode });
+      await auditUserAction(deps, auth, params.mode, 'webhook.test_event', {
+        url: event.url,
+        delivery_id: event.id,
+        status_code: event.statusCode,
+      });
       ctx.status = 201;
       ctx.body = { data: testEventJson(event) };
     }),

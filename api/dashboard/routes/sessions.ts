@@ -61,9 +61,14 @@ export function registerSessionPages(router: Router<DashboardState>, deps: AppDe
       const auth = signedInUser(ctx);
       const delivery = await findWebhookDeliverySession(sql, params.delivery_id);
       // A delivery of another merchant's or mode's session does not exist here.
-      if (!delivery || !(await findSession(sql, owner(ctx, params.mode), delivery.sessionId))) throw new NotFoundError('Webhook delivery not found');
+      if (!delivery || !(await findSession(sql, owner(ctx, params.mode), delivery.sessionId)))
+        throw new NotFoundError('Webhook delivery not found');
       const started = await startRedelivery(deps.temporal, deps.config.temporal.taskQueue, params.delivery_id);
-      await auditUserAction(deps, auth, params.mode, 'webhook.redeliver', { delivery_id: params.delivery_id, session_id: delivery.sessionId, workflow_id: started.workflowId });
+      await auditUserAction(deps, auth, params.mode, 'webhook.redeliver', {
+        delivery_id: params.delivery_id,
+        session_id: delivery.sessionId,
+        workflow_id: started.workflowId,
+      });
       ctx.status = 202;
       ctx.body = { data: { delivery_id: params.delivery_id, workflow_id: started.workflowId } };
     }),

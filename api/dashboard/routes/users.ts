@@ -18,7 +18,13 @@ export function registerUserRoutes(router: Router<DashboardState>, deps: AppDeps
     const { user } = signedInUser(ctx);
     const users = await listMerchantUsers(sql, user.merchantId);
     ctx.body = {
-      data: users.map((u) => ({ id: u.id, email: u.email, accepted: u.passwordHash !== null, totp_enabled: u.totpEnabled, created_at: u.createdAt.toISOString() })),
+      data: users.map((u) => ({
+        id: u.id,
+        email: u.email,
+        accepted: u.passwordHash !== null,
+        totp_enabled: u.totpEnabled,
+        created_at: u.createdAt.toISOString(),
+      })),
     };
   });
 
@@ -29,7 +35,13 @@ export function registerUserRoutes(router: Router<DashboardState>, deps: AppDeps
       const email = normalizeEmail(body.email);
       const invited = await inviteUser(sql, user.merchantId, email);
       if (!invited) throw new ConflictError('That email address already has a dashboard account');
-      await recordAudit(sql, { actor: { kind: 'user', id: user.id }, merchantId: user.merchantId, mode: null, action: 'user.invite', changes: { email, user_id: invited.userId } });
+      await recordAudit(sql, {
+        actor: { kind: 'user', id: user.id },
+        merchantId: user.merchantId,
+        mode: null,
+        action: 'user.invite',
+        changes: { email, user_id: invited.userId },
+      });
       ctx.status = 201;
       ctx.body = { data: { user_id: invited.userId, email, invitation_url: invitationUrl(deps.config.publicBaseUrl, invited.token) } };
     }),

@@ -50,6 +50,8 @@ export function registerHealthRoutes(router: Router<AppState>, deps: ApiDeps, op
     }
     ctx.state.log.warn({ checks: report }, 'not ready');
     ctx.status = 503;
-    ctx.body = options.detailed ? { error: `Not ready: ${failed.join(', ')} unreachable`, details: { checks: report } } : { error: 'Not ready' };
+    ctx.body = options.detailed
+      ? { error: `Not ready: ${failed.join(', ')} unreachable`, details: { checks: report } }
+      : { error: 'Not ready' };
   });
 }

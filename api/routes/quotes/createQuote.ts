@@ -9,7 +9,8 @@ import { NotConfiguredError, ValidationFailedError } from '../../errors';
 
 export async function createQuote(deps: AppDeps, auth: MerchantAuth, query: QuoteQuery): Promise<QuoteResponse> {
   const decimals = paymentDecimals(deps.registry, auth.mode, query.token, query.chain);
-  if (decimals === null) throw new ValidationFailedError([`chain: ${query.token} on ${query.chain} is not available with ${auth.mode} keys`]);
+  if (decimals === null)
+    throw new ValidationFailedError([`chain: ${query.token} on ${query.chain} is not available with ${auth.mode} keys`]);
 
   let price;
   try {

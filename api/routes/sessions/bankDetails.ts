@@ -1,7 +1,12 @@
 // bank-details (docs/api.md#bank-transfer): the account the customer pays by bank transfer, with the session's reference.
 import { activeBankCurrencies, findActiveBankAccount } from '../../../db/repositories/bankAccounts';
 import { findSessionById } from '../../../db/repositories/sessions';
-import { bankTransferReference, chooseBankCurrency, encodeBankDetails, type BankDetailsResponse } from '../../../domain/session/bankTransfer';
+import {
+  bankTransferReference,
+  chooseBankCurrency,
+  encodeBankDetails,
+  type BankDetailsResponse,
+} from '../../../domain/session/bankTransfer';
 import { centsToUsd } from '../../../domain/money/money';
 import type { SessionStatus } from '../../../domain/wire/status';
 import type { AppDeps, SessionAuth } from '../../context';
@@ -13,7 +18,8 @@ const BANK_PAYABLE: readonly SessionStatus[] = ['pending', 'awaiting_payment'];
 export async function bankDetails(deps: AppDeps, auth: SessionAuth, requested: string | undefined): Promise<BankDetailsResponse> {
   const session = await findSessionById(deps.sql, auth.sessionId);
   if (!session) throw sessionNotFound();
-  if (!BANK_PAYABLE.includes(session.status)) throw new ConflictError(`Session is ${session.status}; bank transfer is no longer offered for it`);
+  if (!BANK_PAYABLE.includes(session.status))
+    throw new ConflictError(`Session is ${session.status}; bank transfer is no longer offered for it`);
 
   const available = await activeBankCurrencies(deps.sql, session.merchantId);
   const choice = chooseBankCurrency(requested, available);

@@ -10,7 +10,12 @@ import { sessionNotFound } from '../../errors';
 import { executeSessionUpdate } from '../../sessionUpdates';
 import { presentSession } from './present';
 
-export async function cancelSession(deps: AppDeps, auth: MerchantAuth, sessionId: string, body: CancelSessionRequest): Promise<CheckoutSession> {
+export async function cancelSession(
+  deps: AppDeps,
+  auth: MerchantAuth,
+  sessionId: string,
+  body: CancelSessionRequest,
+): Promise<CheckoutSession> {
   const session = await findSession(deps.sql, auth, sessionId);
   if (!session) throw sessionNotFound();
   const request = { reason: body?.reason ?? UNSTATED_CANCEL_REASON, by: 'merchant' as const };

@@ -63,7 +63,10 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
   const cap = deps.config.maxOpenSessions[auth.mode];
   try {
     if (!(await insertSessionUnderCap(deps.sql, record, cap))) {
-      throw new TooManyRequestsError(`Too many open sessions: at most ${cap} ${auth.mode} sessions may be open at once; wait for some to close or cancel them`, 60);
+      throw new TooManyRequestsError(
+        `Too many open sessions: at most ${cap} ${auth.mode} sessions may be open at once; wait for some to close or cancel them`,
+        60,
+      );
     }
   } catch (error) {
     if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
@@ -87,9 +90,7 @@ async function replay(deps: AppDeps, existing: SessionView, body: CreateSessionR
     canonicalJson(existing.metadata) !== canonicalJson(body.metadata ?? {}) && 'metadata',
   ].filter((field): field is string => typeof field === 'string');
   if (differences.length > 0) {
-    throw new ConflictError(
-      `A session for transaction_id ${body.transaction_id} already exists with different ${differences.join(', ')}`,
-    );
+    throw new ConflictError(`A session for transaction_id ${body.transaction_id} already exists with different ${differences.join(', ')}`);
   }
   await resumeSessionWorkflowStart(deps, existing.sessionId);
   return { session: { sessionId: existing.sessionId, expiresAt: existing.expiresAt, createdAt: existing.createdAt }, replayed: true };

@@ -14,7 +14,9 @@ export async function selectPayment(deps: AppDeps, state: AppState, body: Select
   const { token, chain } = body;
   const payable = payablePairs(deps.registry, session.mode, session.supportedTokens);
   if (!payable[token]?.includes(chain)) {
-    throw new ValidationFailedError([`chain: ${token} on ${chain} is not supported for this session; supported: ${describePairs(payable)}`]);
+    throw new ValidationFailedError([
+      `chain: ${token} on ${chain} is not supported for this session; supported: ${describePairs(payable)}`,
+    ]);
   }
   // Typed against the response schema: a change to the workflow's PaymentInstructions that breaks the
   // contract's shape fails to compile here.

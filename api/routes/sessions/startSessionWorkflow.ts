@@ -11,7 +11,10 @@ import { ExtTransactionIdAttribute, MerchantIdAttribute } from '../../../workflo
 import type { AppDeps } from '../../context';
 import { ServiceUnavailableError } from '../../errors';
 
-export async function startSessionWorkflow(deps: Pick<AppDeps, 'sql' | 'temporal' | 'config' | 'logger'>, record: SessionRecord): Promise<void> {
+export async function startSessionWorkflow(
+  deps: Pick<AppDeps, 'sql' | 'temporal' | 'config' | 'logger'>,
+  record: SessionRecord,
+): Promise<void> {
   try {
     await startSessionWorkflowOnce(deps.temporal, deps.config.temporal.taskQueue, record);
   } catch (error) {
@@ -47,7 +50,10 @@ export async function startSessionWorkflowOnce(temporal: Client, taskQueue: stri
 }
 
 /** For a session found by a retried request: starts its workflow if the first request never confirmed the start. */
-export async function resumeSessionWorkflowStart(deps: Pick<AppDeps, 'sql' | 'temporal' | 'config' | 'logger'>, sessionId: string): Promise<void> {
+export async function resumeSessionWorkflowStart(
+  deps: Pick<AppDeps, 'sql' | 'temporal' | 'config' | 'logger'>,
+  sessionId: string,
+): Promise<void> {
   const pending = await findPendingWorkflowInput(deps.sql, sessionId);
   if (pending) await startSessionWorkflow(deps, pending);
 }

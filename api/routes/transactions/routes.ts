@@ -11,12 +11,15 @@ export function registerTransactionRoutes(router: Router<AppState>, deps: AppDep
   router.get(
     '/checkout/transactions/:transaction_id',
     apiKeyAuth(deps),
-    validated({ params: TransactionLookup.pick({ transaction_id: true }), query: TransactionLookup.pick({ by_ext_transaction_id: true }) }, async (ctx, { params, query }) => {
-      const id = params.transaction_id;
-      const lookup = query.by_ext_transaction_id === 'true' ? { extTransactionId: id } : { transactionId: id };
-      const session = await findSessionByTransaction(deps.sql, merchantAuth(ctx), lookup);
-      if (!session) throw new NotFoundError('Transaction not found');
-      ctx.body = { data: presentTransaction(session) };
-    }),
+    validated(
+      { params: TransactionLookup.pick({ transaction_id: true }), query: TransactionLookup.pick({ by_ext_transaction_id: true }) },
+      async (ctx, { params, query }) => {
+        const id = params.transaction_id;
+        const lookup = query.by_ext_transaction_id === 'true' ? { extTransactionId: id } : { transactionId: id };
+        const session = await findSessionByTransaction(deps.sql, merchantAuth(ctx), lookup);
+        if (!session) throw new NotFoundError('Transaction not found');
+        ctx.body = { data: presentTransaction(session) };
+      },
+    ),
   );
 }

@@ -15,7 +15,9 @@ export function acceptInviteView(token: string): View {
     form({
       label: 'Choose your password',
       submit: 'Set password and sign in',
-      fields: [field('New password', input({ name: 'password', type: 'password', autocomplete: 'new-password', required: true, minlength: '12' }))],
+      fields: [
+        field('New password', input({ name: 'password', type: 'password', autocomplete: 'new-password', required: true, minlength: '12' })),
+      ],
       async onSubmit(data) {
         await api('POST', '/invite/accept', { token, password: String(data.get('password') ?? '') });
         history.replaceState(null, '', '/dashboard');

@@ -20,7 +20,10 @@ export function teamSection(): HTMLElement {
   const invited = h('div', { 'aria-live': 'polite' });
   const load = async () => {
     const users = await api<User[]>('GET', '/users');
-    replaceChildren(list, h('ul', {}, ...users.map((u) => h('li', {}, u.email, u.accepted ? (u.totp_enabled ? ' (authenticator app on)' : '') : ' (invited)'))));
+    replaceChildren(
+      list,
+      h('ul', {}, ...users.map((u) => h('li', {}, u.email, u.accepted ? (u.totp_enabled ? ' (authenticator app on)' : '') : ' (invited)'))),
+    );
   };
   load().catch((error: unknown) => showError(list, error));
   return h(
@@ -34,7 +37,11 @@ export function teamSection(): HTMLElement {
       fields: [field('Colleague’s email', input({ name: 'email', type: 'email' }))],
       async onSubmit(data) {
         const answer = await api<{ invitation_url: string }>('POST', '/users', { email: text(data, 'email') });
-        replaceChildren(invited, h('p', { class: 'notice' }, 'Send this one-time link to your colleague; it is shown only now and works for 7 days.'), h('dl', {}, copyableField('Invitation link', answer.invitation_url)));
+        replaceChildren(
+          invited,
+          h('p', { class: 'notice' }, 'Send this one-time link to your colleague; it is shown only now and works for 7 days.'),
+          h('dl', {}, copyableField('Invitation link', answer.invitation_url)),
+        );
         await load();
       },
     }),

@@ -19,10 +19,17 @@ export function developersView(mode: Mode): View {
     submit: `Create ${mode} key`,
     fields: [
       field('Label', input({ name: 'label', maxlength: '100' }), 'A note for you, e.g. "production server"'),
-      field('Allowed IP addresses', input({ name: 'allowed_ips' }), 'Optional: comma-separated addresses or CIDR ranges; empty allows any address'),
+      field(
+        'Allowed IP addresses',
+        input({ name: 'allowed_ips' }),
+        'Optional: comma-separated addresses or CIDR ranges; empty allows any address',
+      ),
     ],
     async onSubmit(data) {
-      const key = await api<ApiKeyRow & { api_key: string }>('POST', `/${mode}/keys`, { label: text(data, 'label'), allowed_ips: text(data, 'allowed_ips') });
+      const key = await api<ApiKeyRow & { api_key: string }>('POST', `/${mode}/keys`, {
+        label: text(data, 'label'),
+        allowed_ips: text(data, 'allowed_ips'),
+      });
       replaceChildren(
         created,
         h('p', { class: 'notice' }, 'Copy this key now: it is shown only once and cannot be retrieved again.'),
@@ -38,14 +45,30 @@ export function developersView(mode: Mode): View {
   const rotateForm = form({
     label: 'Rotate the webhook signing secret',
     submit: 'Rotate secret',
-    fields: [field('Overlap (hours)', input({ name: 'overlap_hours', type: 'number', min: '0', max: '168', value: '24' }), 'How long the old secret keeps signing alongside the new one; 0 stops it at once')],
+    fields: [
+      field(
+        'Overlap (hours)',
+        input({ name: 'overlap_hours', type: 'number', min: '0', max: '168', value: '24' }),
+        'How long the old secret keeps signing alongside the new one; 0 stops it at once',
+      ),
+    ],
     async onSubmit(data) {
-      const answer = await api<{ webhook_secret: string; previous_secret_valid_until: string | null }>('POST', `/${mode}/webhook-secret/rotate`, {
-        overlap_hours: Number(text(data, 'overlap_hours') || '0'),
-      });
+      const answer = await api<{ webhook_secret: string; previous_secret_valid_until: string | null }>(
+        'POST',
+        `/${mode}/webhook-secret/rotate`,
+        {
+          overlap_hours: Number(text(data, 'overlap_hours') || '0'),
+        },
+      );
       replaceChildren(
         secretArea,
-        h('p', { class: 'notice' }, answer.previous_secret_valid_until ? `The old secret also signs until ${answer.previous_secret_valid_until}.` : 'The old secret no longer signs.'),
+        h(
+          'p',
+          { class: 'notice' },
+          answer.previous_secret_valid_until
+            ? `The old secret also signs until ${answer.previous_secret_valid_until}.`
+            : 'The old secret no longer signs.',
+        ),
         h('dl', {}, copyableField('Webhook secret', answer.webhook_secret, { id: 'new-webhook-secret' })),
       );
     },
@@ -55,8 +78,22 @@ export function developersView(mode: Mode): View {
     'div',
     {},
     h('h1', {}, 'Developers'),
-    h('section', { class: 'card', 'aria-labelledby': 'keys-h' }, h('h2', { id: 'keys-h' }, `API keys (${mode})`), keysArea, h('h3', {}, 'Create a key'), createForm, created),
-    h('section', { class: 'card', 'aria-labelledby': 'secret-h' }, h('h2', { id: 'secret-h' }, `Webhook signing secret (${mode})`), rotateForm, secretArea),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'keys-h' },
+      h('h2', { id: 'keys-h' }, `API keys (${mode})`),
+      keysArea,
+      h('h3', {}, 'Create a key'),
+      createForm,
+      created,
+    ),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'secret-h' },
+      h('h2', { id: 'secret-h' }, `Webhook signing secret (${mode})`),
+      rotateForm,
+      secretArea,
+    ),
     testEventSection(mode),
   );
   refresh().catch((error: unknown) => showError(keysArea, error));
@@ -135,7 +172,15 @@ function testEventSection(mode: Mode): HTMLElement {
               'tbody',
               {},
               ...events.map((e) =>
-                h('tr', { class: 'attempt' }, h('td', {}, e.sent_at), h('td', {}, h('code', {}, e.url)), h('td', {}, e.status_code === null ? '–' : String(e.status_code)), h('td', {}, `${e.latency_ms} ms`), h('td', {}, e.error ?? '')),
+                h(
+                  'tr',
+                  { class: 'attempt' },
+                  h('td', {}, e.sent_at),
+                  h('td', {}, h('code', {}, e.url)),
+                  h('td', {}, e.status_code === null ? '–' : String(e.status_code)),
+                  h('td', {}, `${e.latency_ms} ms`),
+                  h('td', {}, e.error ?? ''),
+                ),
               ),
             ),
           ),
@@ -144,12 +189,24 @@ function testEventSection(mode: Mode): HTMLElement {
   const sendForm = form({
     label: 'Send a test event',
     submit: 'Send test event',
-    fields: [field('Webhook URL', input({ name: 'url', type: 'url', required: true }), 'Receives a payment.completed event for a made-up session, signed like a real delivery')],
+    fields: [
+      field(
+        'Webhook URL',
+        input({ name: 'url', type: 'url', required: true }),
+        'Receives a payment.completed event for a made-up session, signed like a real delivery',
+      ),
+    ],
     async onSubmit(data) {
       await api('POST', `/${mode}/test-events`, { url: text(data, 'url') });
       await refresh();
     },
   });
   refresh().catch((error: unknown) => showError(log, error));
-  return h('section', { class: 'card', 'aria-labelledby': 'test-event-h' }, h('h2', { id: 'test-event-h' }, 'Send a test event'), sendForm, log);
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'test-event-h' },
+    h('h2', { id: 'test-event-h' }, 'Send a test event'),
+    sendForm,
+    log,
+  );
 }

@@ -24,12 +24,29 @@ interface Delivery {
 }
 
 interface Detail {
-  session: { session_id: string; transaction_id: string; status: string; amount_usd: number; created_at: string; expires_at: string; metadata: Record<string, string> };
+  session: {
+    session_id: string;
+    transaction_id: string;
+    status: string;
+    amount_usd: number;
+    created_at: string;
+    expires_at: string;
+    metadata: Record<string, string>;
+  };
   payment: { token: string; chain: string; deposit_address: string; amount: string } | null;
   /** Why the session is in its status now (the last change's reason, or a note since, e.g. awaiting settlement liquidity). */
   status_reason: string;
   timeline: { from: string | null; to: string; at: string; reason: string }[];
-  deposits: { chain: string; tx_hash: string; explorer_url: string; token: string; amount: string; stage: string; confirmations: number; block_number: string }[];
+  deposits: {
+    chain: string;
+    tx_hash: string;
+    explorer_url: string;
+    token: string;
+    amount: string;
+    stage: string;
+    confirmations: number;
+    block_number: string;
+  }[];
   settlement: { provider: string; reference: string; amount_usdc: string; chain: string; settled_at: string } | null;
   webhook_deliveries: Delivery[];
 }
@@ -85,7 +102,15 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
           'tbody',
           {},
           ...d.attempts.map((a) =>
-            h('tr', { class: 'attempt' }, h('td', {}, String(a.attempt)), h('td', {}, a.started_at), h('td', {}, a.status_code === null ? '–' : String(a.status_code)), h('td', {}, `${a.latency_ms} ms`), h('td', {}, a.error ?? '')),
+            h(
+              'tr',
+              { class: 'attempt' },
+              h('td', {}, String(a.attempt)),
+              h('td', {}, a.started_at),
+              h('td', {}, a.status_code === null ? '–' : String(a.status_code)),
+              h('td', {}, `${a.latency_ms} ms`),
+              h('td', {}, a.error ?? ''),
+            ),
           ),
         ),
       ),
@@ -105,10 +130,23 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
         h(
           'dl',
           { class: 'pairs' },
-          pair('Status', h('span', {}, h('span', { class: `status status-${s.status}` }, s.status), ' ', h('span', { class: 'hint' }, detail.status_reason))),
+          pair(
+            'Status',
+            h(
+              'span',
+              {},
+              h('span', { class: `status status-${s.status}` }, s.status),
+              ' ',
+              h('span', { class: 'hint' }, detail.status_reason),
+            ),
+          ),
           pair('Transaction id', s.transaction_id),
           pair('Amount', `${s.amount_usd.toFixed(2)} USD`),
-          detail.payment && pair('Payment', `${detail.payment.amount} ${detail.payment.token} on ${detail.payment.chain} to ${detail.payment.deposit_address}`),
+          detail.payment &&
+            pair(
+              'Payment',
+              `${detail.payment.amount} ${detail.payment.token} on ${detail.payment.chain} to ${detail.payment.deposit_address}`,
+            ),
           pair('Created', s.created_at),
           pair('Expires', s.expires_at),
         ),
@@ -117,7 +155,13 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
         'section',
         { class: 'card', 'aria-labelledby': 'timeline-h' },
         h('h2', { id: 'timeline-h' }, 'Timeline'),
-        h('ol', { class: 'timeline' }, ...detail.timeline.map((t) => h('li', {}, h('strong', {}, t.to), ` at ${t.at}`, h('br', {}), h('span', { class: 'hint' }, t.reason)))),
+        h(
+          'ol',
+          { class: 'timeline' },
+          ...detail.timeline.map((t) =>
+            h('li', {}, h('strong', {}, t.to), ` at ${t.at}`, h('br', {}), h('span', { class: 'hint' }, t.reason)),
+          ),
+        ),
       ),
       h(
         'section',
@@ -129,7 +173,12 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
               'ul',
               {},
               ...detail.deposits.map((d) =>
-                h('li', {}, `${d.amount} ${d.token} on ${d.chain}, block ${d.block_number}, ${d.stage} (${d.confirmations} confirmations) `, h('a', { href: d.explorer_url, target: '_blank', rel: 'noopener noreferrer' }, 'View on block explorer')),
+                h(
+                  'li',
+                  {},
+                  `${d.amount} ${d.token} on ${d.chain}, block ${d.block_number}, ${d.stage} (${d.confirmations} confirmations) `,
+                  h('a', { href: d.explorer_url, target: '_blank', rel: 'noopener noreferrer' }, 'View on block explorer'),
+                ),
               ),
             ),
       ),
@@ -138,7 +187,14 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
         { class: 'card', 'aria-labelledby': 'settlement-h' },
         h('h2', { id: 'settlement-h' }, 'Settlement'),
         detail.settlement
-          ? h('dl', { class: 'pairs' }, pair('Amount', `${detail.settlement.amount_usdc} USDC on ${detail.settlement.chain}`), pair('Reference', h('code', {}, detail.settlement.reference)), pair('Provider', detail.settlement.provider), pair('Settled', detail.settlement.settled_at))
+          ? h(
+              'dl',
+              { class: 'pairs' },
+              pair('Amount', `${detail.settlement.amount_usdc} USDC on ${detail.settlement.chain}`),
+              pair('Reference', h('code', {}, detail.settlement.reference)),
+              pair('Provider', detail.settlement.provider),
+              pair('Settled', detail.settlement.settled_at),
+            )
           : h('p', {}, 'Not settled.'),
       ),
       h('section', { class: 'card', 'aria-labelledby': 'webhooks-h' }, h('h2', { id: 'webhooks-h' }, 'Webhook deliveries'), deliveriesArea),
@@ -146,7 +202,13 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
     replaceChildren(deliveriesArea, deliveries(detail.webhook_deliveries));
   }
 
-  const element = h('div', {}, h('p', {}, link(`/dashboard/${mode}/sessions`, '← All sessions')), h('h1', {}, `Session ${sessionId}`), body);
+  const element = h(
+    'div',
+    {},
+    h('p', {}, link(`/dashboard/${mode}/sessions`, '← All sessions')),
+    h('h1', {}, `Session ${sessionId}`),
+    body,
+  );
   api<Detail>('GET', `/${mode}/sessions/${sessionId}`).then(render, (error: unknown) => showError(body, error));
   return { name: 'session', title: `Session ${sessionId}`, element };
 }

@@ -67,7 +67,13 @@ export function sessionsView(mode: Mode): View {
     replaceChildren(results, sessions.length === 0 ? h('p', {}, 'No sessions match these filters.') : table(sessions, mode));
   }
 
-  const element = h('div', {}, h('h1', {}, 'Sessions'), h('section', { class: 'card' }, filters, h('p', {}, exportLink, ' (the filtered list, up to 31 days)')), results);
+  const element = h(
+    'div',
+    {},
+    h('h1', {}, 'Sessions'),
+    h('section', { class: 'card' }, filters, h('p', {}, exportLink, ' (the filtered list, up to 31 days)')),
+    results,
+  );
   load(queryFrom(new FormData(filters))).catch((error: unknown) => showError(results, error));
   return { name: 'sessions', title: 'Sessions', element };
 }
@@ -77,7 +83,15 @@ function table(sessions: SessionRow[], mode: Mode): HTMLElement {
     'table',
     { class: 'sessions' },
     h('caption', { class: 'visually-hidden' }, 'Sessions, newest first'),
-    h('thead', {}, h('tr', {}, ...['Session', 'Transaction id', 'Status', 'Amount (USD)', 'Token', 'Chain', 'Created'].map((t) => h('th', { scope: 'col' }, t)))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...['Session', 'Transaction id', 'Status', 'Amount (USD)', 'Token', 'Chain', 'Created'].map((t) => h('th', { scope: 'col' }, t)),
+      ),
+    ),
     h(
       'tbody',
       {},

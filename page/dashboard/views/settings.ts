@@ -34,7 +34,14 @@ export function settingsView(me: Me): View {
   const element = h('div', {}, h('h1', {}, 'Settings'), body);
   const load = async () => {
     const settings = await api<Settings>('GET', '/settings');
-    replaceChildren(body, walletSection(settings, load), paymentSection(settings), bankSection(settings.bank_accounts, load), teamSection(), securitySection(me));
+    replaceChildren(
+      body,
+      walletSection(settings, load),
+      paymentSection(settings),
+      bankSection(settings.bank_accounts, load),
+      teamSection(),
+      securitySection(me),
+    );
   };
   load().catch((error: unknown) => showError(body, error));
   return { name: 'settings', title: 'Settings', element };
@@ -54,10 +61,17 @@ function walletSection(settings: Settings, reload: () => Promise<void>): HTMLEle
       submit: 'Change wallet',
       fields: [
         field('New settlement wallet', input({ name: 'settlement_wallet', autocomplete: 'off', spellcheck: 'false' }), 'A Solana address'),
-        field('Your password', input({ name: 'password', type: 'password', autocomplete: 'current-password' }), 'Changing where money goes needs your password again'),
+        field(
+          'Your password',
+          input({ name: 'password', type: 'password', autocomplete: 'current-password' }),
+          'Changing where money goes needs your password again',
+        ),
       ],
       async onSubmit(data) {
-        await api('POST', '/settings/settlement-wallet', { settlement_wallet: text(data, 'settlement_wallet'), password: String(data.get('password') ?? '') });
+        await api('POST', '/settings/settlement-wallet', {
+          settlement_wallet: text(data, 'settlement_wallet'),
+          password: String(data.get('password') ?? ''),
+        });
         await reload();
       },
     }),
@@ -72,7 +86,12 @@ function paymentSection(settings: Settings): HTMLElement {
       { class: 'pairs-set' },
       h('legend', {}, `${token} on`),
       ...CHAINS.map((chain) =>
-        h('label', { class: 'check' }, input({ type: 'checkbox', name: `pair:${token}:${chain}`, checked: settings.supported_tokens[token]?.includes(chain) ?? false }), ` ${chain}`),
+        h(
+          'label',
+          { class: 'check' },
+          input({ type: 'checkbox', name: `pair:${token}:${chain}`, checked: settings.supported_tokens[token]?.includes(chain) ?? false }),
+          ` ${chain}`,
+        ),
       ),
     ),
   );
@@ -83,9 +102,25 @@ function paymentSection(settings: Settings): HTMLElement {
       label: 'Payment settings',
       submit: 'Save payment settings',
       fields: [
-        field('Tolerance (basis points)', input({ name: 'tolerance_bps', type: 'number', min: '0', max: '10000', value: String(settings.tolerance_bps) }), '50 = 0.5 % of the amount'),
-        field('Minimum tolerance (US cents)', input({ name: 'tolerance_min_cents', type: 'number', min: '0', value: String(settings.tolerance_min_cents) })),
-        field('Session lifetime (minutes)', input({ name: 'session_lifetime_minutes', type: 'number', min: '1', max: '10080', value: String(settings.session_lifetime_minutes) })),
+        field(
+          'Tolerance (basis points)',
+          input({ name: 'tolerance_bps', type: 'number', min: '0', max: '10000', value: String(settings.tolerance_bps) }),
+          '50 = 0.5 % of the amount',
+        ),
+        field(
+          'Minimum tolerance (US cents)',
+          input({ name: 'tolerance_min_cents', type: 'number', min: '0', value: String(settings.tolerance_min_cents) }),
+        ),
+        field(
+          'Session lifetime (minutes)',
+          input({
+            name: 'session_lifetime_minutes',
+            type: 'number',
+            min: '1',
+            max: '10080',
+            value: String(settings.session_lifetime_minutes),
+          }),
+        ),
         ...pairs,
       ],
       async onSubmit(data) {
@@ -108,7 +143,10 @@ function bankSection(accounts: BankAccount[], reload: () => Promise<void>): HTML
   const rows = accounts.map((a) => {
     const problems = h('span', { role: 'alert' });
     const deactivate = h('button', { type: 'button', class: 'danger', 'aria-label': `Deactivate the ${a.currency} account` }, 'Deactivate');
-    deactivate.addEventListener('click', () => void api('POST', `/bank-accounts/${a.bank_account_id}/deactivate`).then(reload, (error: unknown) => showError(problems, error)));
+    deactivate.addEventListener(
+      'click',
+      () => void api('POST', `/bank-accounts/${a.bank_account_id}/deactivate`).then(reload, (error: unknown) => showError(problems, error)),
+    );
     return h(
       'tr',
       {},
@@ -124,7 +162,16 @@ function bankSection(accounts: BankAccount[], reload: () => Promise<void>): HTML
     'Bank accounts',
     accounts.length === 0
       ? h('p', {}, 'No bank account: customers can pay only in stablecoins.')
-      : h('table', {}, h('thead', {}, h('tr', {}, ...['Currency', 'Account name', 'Bank', 'IBAN or number', 'Status'].map((t) => h('th', { scope: 'col' }, t)))), h('tbody', {}, ...rows)),
+      : h(
+          'table',
+          {},
+          h(
+            'thead',
+            {},
+            h('tr', {}, ...['Currency', 'Account name', 'Bank', 'IBAN or number', 'Status'].map((t) => h('th', { scope: 'col' }, t))),
+          ),
+          h('tbody', {}, ...rows),
+        ),
     h('h3', {}, 'Add a bank account'),
     form({
       label: 'Add a bank account',

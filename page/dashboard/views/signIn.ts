@@ -7,7 +7,11 @@ import { field, form, input, text } from '../forms';
 import type { View } from '../types';
 
 export function signInView(): View {
-  const codeField = field('Authenticator code', input({ name: 'totp_code', inputmode: 'numeric', autocomplete: 'one-time-code', pattern: '[0-9]{6}' }), 'The 6-digit code from your authenticator app');
+  const codeField = field(
+    'Authenticator code',
+    input({ name: 'totp_code', inputmode: 'numeric', autocomplete: 'one-time-code', pattern: '[0-9]{6}' }),
+    'The 6-digit code from your authenticator app',
+  );
   codeField.hidden = true;
   const element = h(
     'section',

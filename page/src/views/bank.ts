@@ -48,7 +48,11 @@ export function renderBank({ api, onBack }: BankOptions): HTMLElement {
         if (select.value) void showDetails(select.value, details);
         else replaceChildren(details);
       });
-      replaceChildren(body, h('p', { class: 'field-select' }, h('label', { for: 'bank-currency' }, 'Currency of your transfer'), select), details);
+      replaceChildren(
+        body,
+        h('p', { class: 'field-select' }, h('label', { for: 'bank-currency' }, 'Currency of your transfer'), select),
+        details,
+      );
       return undefined;
     },
     (failure: unknown) => replaceChildren(body, h('p', { class: 'error', role: 'alert' }, (failure as Error).message)),
@@ -83,6 +87,10 @@ function detailsList(d: BankDetails): HTMLElement {
       copyableField('Payment reference', d.reference, { emphasis: true, id: 'bank-reference' }),
       ...rows.filter((row): row is [string, string] => row[1] !== null).map(([label, value]) => copyableField(label, value)),
     ),
-    h('p', { class: 'notice' }, 'Put the payment reference in your transfer exactly as shown: it is how your payment is matched to this checkout. This page updates once the merchant has received it.'),
+    h(
+      'p',
+      { class: 'notice' },
+      'Put the payment reference in your transfer exactly as shown: it is how your payment is matched to this checkout. This page updates once the merchant has received it.',
+    ),
   );
 }

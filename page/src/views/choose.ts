@@ -38,12 +38,27 @@ export function renderChoose(options: ChooseOptions): HTMLElement {
       chainGroup,
       h('legend', {}, 'Network'),
       ...chains.map((chain) =>
-        radio('chain', chain, h('span', {}, h('strong', {}, chainName(chain)), h('small', {}, `confirms in ${approxDuration(CHAIN_FACTS[chain].estimatedFinalitySeconds)}`)), chain === selected),
+        radio(
+          'chain',
+          chain,
+          h(
+            'span',
+            {},
+            h('strong', {}, chainName(chain)),
+            h('small', {}, `confirms in ${approxDuration(CHAIN_FACTS[chain].estimatedFinalitySeconds)}`),
+          ),
+          chain === selected,
+        ),
       ),
     );
   };
 
-  const tokenGroup = h('fieldset', { class: 'choices choices-inline' }, h('legend', {}, 'Token'), ...tokens.map((t) => radio('token', t, t, t === firstToken)));
+  const tokenGroup = h(
+    'fieldset',
+    { class: 'choices choices-inline' },
+    h('legend', {}, 'Token'),
+    ...tokens.map((t) => radio('token', t, t, t === firstToken)),
+  );
   const cryptoPart = h('div', { class: 'crypto-part' }, tokenGroup, chainGroup);
   if (firstToken) renderChains(firstToken, options.initial?.chain);
 
@@ -83,7 +98,8 @@ export function renderChoose(options: ChooseOptions): HTMLElement {
     error.textContent = '';
     submit.disabled = true;
     submit.setAttribute('aria-busy', 'true');
-    const choice: Choice = method === 'bank' ? { method: 'bank' } : { method: 'crypto', token: token as TokenSymbol, chain: chain as Chain };
+    const choice: Choice =
+      method === 'bank' ? { method: 'bank' } : { method: 'crypto', token: token as TokenSymbol, chain: chain as Chain };
     options.onChoose(choice).then(
       () => undefined,
       (failure: unknown) => {

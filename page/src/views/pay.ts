@@ -20,7 +20,12 @@ export function renderPay({ session, payment, onChangeChoice }: PayOptions): HTM
   const network = chainName(payment.chain);
   const uri = underpaid ? payment.payment_uri_due : payment.payment_uri;
 
-  const qrBox = h('figure', { class: 'qr-box' }, h('div', { class: 'qr-placeholder', 'aria-hidden': 'true' }), h('figcaption', {}, 'Scan with your wallet app'));
+  const qrBox = h(
+    'figure',
+    { class: 'qr-box' },
+    h('div', { class: 'qr-placeholder', 'aria-hidden': 'true' }),
+    h('figcaption', {}, 'Scan with your wallet app'),
+  );
   void qrImage(uri, `QR code: pay ${amount} ${payment.token} on ${network} to ${payment.deposit_address}`).then(
     (image) => qrBox.querySelector('.qr-placeholder')?.replaceWith(image),
     () => qrBox.querySelector('figcaption')?.replaceChildren('The QR code could not be drawn; copy the details instead.'),
@@ -38,7 +43,13 @@ export function renderPay({ session, payment, onChangeChoice }: PayOptions): HTM
           h('strong', {}, `${amount} ${payment.token} is still due.`),
         )
       : null,
-    h('p', { class: 'network-warning' }, 'Network: ', h('strong', {}, network), `. Send ${payment.token} on ${network} only; funds sent on another network are lost.`),
+    h(
+      'p',
+      { class: 'network-warning' },
+      'Network: ',
+      h('strong', {}, network),
+      `. Send ${payment.token} on ${network} only; funds sent on another network are lost.`,
+    ),
     h(
       'div',
       { class: 'pay-grid' },

@@ -18,11 +18,23 @@ export function renderProgress(session: HostedCheckoutSession): ProgressView {
     'section',
     { class: 'step', 'aria-labelledby': 'progress-heading' },
     h('h2', { id: 'progress-heading' }, 'Payment detected'),
-    h('p', {}, payment ? `Your ${payment.token} transfer on ${chainName(payment.chain)} is being confirmed by the network.` : 'Your transfer is being confirmed by the network.'),
+    h(
+      'p',
+      {},
+      payment
+        ? `Your ${payment.token} transfer on ${chainName(payment.chain)} is being confirmed by the network.`
+        : 'Your transfer is being confirmed by the network.',
+    ),
     h('label', { for: 'confirmations', class: 'progress-title' }, 'Confirmations'),
     bar,
     label,
-    payment ? h('p', { class: 'muted' }, `This takes ${approxDuration(payment.estimated_finality_seconds)} on ${chainName(payment.chain)}. You can keep this page open or close it; the merchant is notified either way.`) : null,
+    payment
+      ? h(
+          'p',
+          { class: 'muted' },
+          `This takes ${approxDuration(payment.estimated_finality_seconds)} on ${chainName(payment.chain)}. You can keep this page open or close it; the merchant is notified either way.`,
+        )
+      : null,
   );
   const update = (s: HostedCheckoutSession) => {
     const required = s.deposit?.confirmations_required ?? s.payment?.confirmations_required ?? 1;
@@ -31,7 +43,8 @@ export function renderProgress(session: HostedCheckoutSession): ProgressView {
     bar.value = done;
     bar.setAttribute('aria-valuetext', `${done} of ${required} confirmations`);
     label.textContent = `${done} of ${required} confirmations`;
-    if (s.payment && s.payment.amount_received !== '0.000000') label.textContent += ` · ${trimTokenAmount(s.payment.amount_received)} ${s.payment.token} confirmed so far`;
+    if (s.payment && s.payment.amount_received !== '0.000000')
+      label.textContent += ` · ${trimTokenAmount(s.payment.amount_received)} ${s.payment.token} confirmed so far`;
   };
   update(session);
   return { element, update };

@@ -20,7 +20,12 @@ export function renderSummary(session: HostedCheckoutSession): SummaryView {
   const element = h(
     'section',
     { class: 'summary', 'aria-labelledby': 'summary-heading' },
-    h('h1', { id: 'summary-heading' }, h('span', { class: 'summary-label' }, 'Amount to pay'), h('span', { class: 'amount' }, formatMoney(session.amount_usd, 'USD'))),
+    h(
+      'h1',
+      { id: 'summary-heading' },
+      h('span', { class: 'summary-label' }, 'Amount to pay'),
+      h('span', { class: 'amount' }, formatMoney(session.amount_usd, 'USD')),
+    ),
     session.merchant_currency && session.merchant_amount !== undefined
       ? h('p', { class: 'merchant-amount' }, `Order total ${formatMoney(session.merchant_amount, session.merchant_currency)}`)
       : null,

@@ -59,7 +59,9 @@ describe('the attestation client against the local attestation stand-in, burns o
   });
 
   async function approve(amount: bigint): Promise<void> {
-    const hash = await chain.walletClientFor(depositor).writeContract({ address: usdc, abi: approveAbi, functionName: 'approve', args: [standIn.tokenMessenger, amount] });
+    const hash = await chain
+      .walletClientFor(depositor)
+      .writeContract({ address: usdc, abi: approveAbi, functionName: 'approve', args: [standIn.tokenMessenger, amount] });
     await chain.publicClient.waitForTransactionReceipt({ hash });
   }
 
@@ -71,7 +73,14 @@ describe('the attestation client against the local attestation stand-in, burns o
 
   async function sendApprovedBurn(amount: bigint, speed: CctpSpeed, maxFee: bigint): Promise<Hash> {
     const wallet = chain.walletClientFor(depositor);
-    const data = depositForBurnCalldata({ amount, destinationDomain: SOLANA_CCTP_DOMAIN, mintRecipient: treasuryTokenAccount, burnToken: usdc, maxFee, speed });
+    const data = depositForBurnCalldata({
+      amount,
+      destinationDomain: SOLANA_CCTP_DOMAIN,
+      mintRecipient: treasuryTokenAccount,
+      burnToken: usdc,
+      maxFee,
+      speed,
+    });
     return wallet.sendTransaction({ to: standIn.tokenMessenger, data });
   }
 
@@ -97,7 +106,13 @@ describe('the attestation client against the local attestation stand-in, burns o
 
     const header = decodeMessageV2(message);
     const body = decodeBurnMessageV2(header.messageBody);
-    expect(header).toMatchObject({ sourceDomain: 0, destinationDomain: SOLANA_CCTP_DOMAIN, nonce, minFinalityThreshold: 2000, finalityThresholdExecuted: 2000 });
+    expect(header).toMatchObject({
+      sourceDomain: 0,
+      destinationDomain: SOLANA_CCTP_DOMAIN,
+      nonce,
+      minFinalityThreshold: 2000,
+      finalityThresholdExecuted: 2000,
+    });
     expect(nonce).not.toMatch(/^0x0+$/);
     expect(body).toMatchObject({
       burnToken: addressToBytes32(usdc),
@@ -147,12 +162,20 @@ describe('the attestation client against the local attestation stand-in, burns o
     expect(decodeBurnMessageV2(freshHeader.messageBody).expirationBlock).toBe(solanaSlot + EXPIRATION_BLOCKS);
     expect(fresh.attestation).not.toBe(expired.attestation);
     expect(await recoverAddress({ hash: keccak256(fresh.message), signature: fresh.attestation })).toBe(LOCAL_ATTESTER_ADDRESS);
-    await expect(client.reattest(keccak256(toHex('no such nonce')))).rejects.toMatchObject({ kind: 'refused', status: 404, retryable: false });
+    await expect(client.reattest(keccak256(toHex('no such nonce')))).rejects.toMatchObject({
+      kind: 'refused',
+      status: 404,
+      retryable: false,
+    });
   });
 
   it('turns 5xx, 429, slow answers and unexpected bodies into errors the caller can classify, and then works again', async () => {
     const hash = keccak256(toHex('any'));
-    const failure = async () => client.messages(standIn.localDomain, hash).then(() => undefined, (error: unknown) => error);
+    const failure = async () =>
+      client.messages(standIn.localDomain, hash).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
 
     server.failNext(1, 503);
     const unavailable = await failure();
@@ -193,7 +216,10 @@ describe('the attestation client against the local attestation stand-in, burns o
       [{ ...complete, status: undefined }, /at messages\.0\.status/],
     ] as const) {
       server.failNext(1, 200, { messages: [entry] });
-      await expect(client.messages(standIn.localDomain, hash)).rejects.toMatchObject({ kind: 'malformed', message: expect.stringMatching(reason) });
+      await expect(client.messages(standIn.localDomain, hash)).rejects.toMatchObject({
+        kind: 'malformed',
+        message: expect.stringMatching(reason),
+      });
     }
   });
 
@@ -213,7 +239,10 @@ describe('the attestation client against the local attestation stand-in, burns o
     try {
       const hash = await sendBurn(10_000_000n, 'standard', 0n);
       await chain.publicClient.waitForTransactionReceipt({ hash });
-      expect(await createAttestationClient({ baseUrl: strict.url }).messages(standIn.localDomain, hash)).toEqual({ state: 'pending', delayReason: 'insufficient_fee' });
+      expect(await createAttestationClient({ baseUrl: strict.url }).messages(standIn.localDomain, hash)).toEqual({
+        state: 'pending',
+        delayReason: 'insufficient_fee',
+      });
     } finally {
       await strict.stop();
     }

@@ -49,13 +49,14 @@ const transferCall = (amount: bigint, to: Address = chain.account(19).address) =
   value: '0',
 });
 
-const balanceOf = (owner: Address) => chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
+const balanceOf = (owner: Address) =>
+  chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
 const receiptOf = (hash: string) => chain.publicClient.getTransactionReceipt({ hash: hash as Hash }).catch(() => undefined);
 let intents = 0;
 const nextId = () => `sweep:base:test-${process.pid}-${intents++}`;
 
 describe('EVM chain writer', () => {
-  it('signs with the next nonce, sends, and counts the transaction final at the chain\'s depth', async () => {
+  it("signs with the next nonce, sends, and counts the transaction final at the chain's depth", async () => {
     const w = writer();
     const id = nextId();
     await w.prepare(id, transferCall(100n));
@@ -77,7 +78,11 @@ describe('EVM chain writer', () => {
     const before = await balanceOf(relayer.address);
     // A fresh writer, as after a restart: the same hash, the same nonce.
     const resumed = await writer().advance(id);
-    expect(resumed.intent).toMatchObject({ signature: signed.intent.signature, nonce: signed.intent.nonce, wireTransaction: signed.intent.wireTransaction });
+    expect(resumed.intent).toMatchObject({
+      signature: signed.intent.signature,
+      nonce: signed.intent.nonce,
+      wireTransaction: signed.intent.wireTransaction,
+    });
     await writer().broadcast(id);
     await chain.mine(3);
     expect((await writer().advance(id)).intent.status).toBe('finalized');
@@ -125,7 +130,9 @@ describe('EVM chain writer', () => {
     await w.prepare(id, transferCall(3n));
     const signed = (await w.sign(id)).intent;
     // The key used elsewhere with the same nonce, mined before our bytes were ever sent.
-    await chain.walletClientFor(relayerIndex - 1).sendTransaction({ to: chain.account(19).address, value: 1n, nonce: Number(signed.nonce) });
+    await chain
+      .walletClientFor(relayerIndex - 1)
+      .sendTransaction({ to: chain.account(19).address, value: 1n, nonce: Number(signed.nonce) });
     const resigned = (await w.advance(id)).intent;
     expect(resigned.nonce).toBe((signed.nonce as bigint) + 1n);
     expect(resigned.supersededSignatures).toEqual([signed.signature]);

@@ -35,7 +35,8 @@ beforeEach(async () => {
 });
 
 const api = (timeoutMs = 2_000) => createTronWalletApi({ fullNodeUrl: node.url, timeoutMs });
-const writer = (overrides: Partial<TronChainWriterDeps> = {}) => createTronChainWriter({ sql: db.sql, api: api(), relayer, mode: 'test', expirationMs: 60_000, ...overrides });
+const writer = (overrides: Partial<TronChainWriterDeps> = {}) =>
+  createTronChainWriter({ sql: db.sql, api: api(), relayer, mode: 'test', expirationMs: 60_000, ...overrides });
 
 const transferCall = (amount: bigint): TronCall => ({
   contract: USDT,
@@ -60,15 +61,26 @@ describe('Tron chain writer', () => {
     expect(signed).toMatchObject({ status: 'signed', chain: 'tron', sender: relayer.address, mode: 'test' });
     expect(node.broadcasts.size).toBe(0);
     // The stored bytes are the signed Transaction: its txID is sha256(raw_data), signed by the relayer, calling what was prepared.
-    const stored = (globalThis as unknown as { TronWebProto: { Transaction: { deserializeBinary(b: Uint8Array): { getRawData(): { serializeBinary(): Uint8Array; getExpiration(): number; getFeeLimit(): number } } } } }).TronWebProto.Transaction.deserializeBinary(
-      Buffer.from(signed.wireTransaction as string, 'hex'),
-    );
+    const stored = (
+      globalThis as unknown as {
+        TronWebProto: {
+          Transaction: {
+            deserializeBinary(b: Uint8Array): {
+              getRawData(): { serializeBinary(): Uint8Array; getExpiration(): number; getFeeLimit(): number };
+            };
+          };
+        };
+      }
+    ).TronWebProto.Transaction.deserializeBinary(Buffer.from(signed.wireTransaction as string, 'hex'));
     expect(sha256(stored.getRawData().serializeBinary())).toBe(signed.signature);
     expect(stored.getRawData().getExpiration()).toBe(signed.expiresAt?.getTime());
     expect(stored.getRawData().getFeeLimit()).toBe(100_000_000);
     const sent = (await w.advance(id)).intent;
     expect(sent).toMatchObject({ status: 'broadcast', signature: signed.signature, wireTransaction: signed.wireTransaction });
-    const raw = tronUtils.deserializeTx.deserializeTransaction('TriggerSmartContract', Buffer.from(node.rawData(signed.signature as string) as Uint8Array).toString('hex'));
+    const raw = tronUtils.deserializeTx.deserializeTransaction(
+      'TriggerSmartContract',
+      Buffer.from(node.rawData(signed.signature as string) as Uint8Array).toString('hex'),
+    );
     expect(raw).toMatchObject({ fee_limit: 100_000_000, expiration: signed.expiresAt?.getTime() });
     const { type, parameter } = raw.contract[0] as { type: string; parameter: { value: Record<string, string> } };
     expect(type).toBe('TriggerSmartContract');
@@ -131,7 +143,11 @@ describe('Tron chain writer', () => {
     expect(replaced.signature).not.toBe(lost.signature);
     expect((await w.advance(id)).intent.supersededSignatures).toEqual([lost.signature]);
     node.mine(3);
-    expect((await w.advance(id)).intent).toMatchObject({ status: 'finalized', signature: replaced.signature, supersededSignatures: [lost.signature] });
+    expect((await w.advance(id)).intent).toMatchObject({
+      status: 'finalized',
+      signature: replaced.signature,
+      supersededSignatures: [lost.signature],
+    });
     expect(node.landed(lost.signature as string)).toBeUndefined();
     expect(node.landedCount()).toBe(1);
   });
@@ -152,18 +168,21 @@ describe('Tron chain writer', () => {
     expect(node.landedCount()).toBe(1);
   });
 
-  it.each(['REVERT', 'OUT_OF_ENERGY'] as const)('records a transaction that ended in %s as failed once solidified, with the fee it burned', async (result) => {
-    const w = writer();
-    const id = nextId();
-    await w.prepare(id, transferCall(9n));
-    await w.advance(id);
-    node.mine(1, () => ({ result, fee: 2_873_400n }));
-    expect((await w.advance(id)).intent.status).toBe('confirmed');
-    node.mineEmpty(2);
-    const failed = (await w.advance(id)).intent;
-    expect(failed).toMatchObject({ status: 'failed', feePaid: 2_873_400n, error: { result, message: 'REVERT opcode executed' } });
-    expect((await w.advance(id)).intent.status).toBe('failed');
-  });
+  it.each(['REVERT', 'OUT_OF_ENERGY'] as const)(
+    'records a transaction that ended in %s as failed once solidified, with the fee it burned',
+    async (result) => {
+      const w = writer();
+      const id = nextId();
+      await w.prepare(id, transferCall(9n));
+      await w.advance(id);
+      node.mine(1, () => ({ result, fee: 2_873_400n }));
+      expect((await w.advance(id)).intent.status).toBe('confirmed');
+      node.mineEmpty(2);
+      const failed = (await w.advance(id)).intent;
+      expect(failed).toMatchObject({ status: 'failed', feePaid: 2_873_400n, error: { result, message: 'REVERT opcode executed' } });
+      expect((await w.advance(id)).intent.status).toBe('failed');
+    },
+  );
 
   describe('node errors', () => {
     const prepared = async () => {
@@ -173,7 +192,10 @@ describe('Tron chain writer', () => {
       return id;
     };
     const failure = async (promise: Promise<unknown>) => {
-      const error = await promise.then(() => undefined, (e: unknown) => e);
+      const error = await promise.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(TronApiError);
       return error as TronApiError;
     };
@@ -181,11 +203,19 @@ describe('Tron chain writer', () => {
     it('a refused broadcast is an error for an operator; the row keeps the same bytes', async () => {
       const id = await prepared();
       const before = await findChainIntent(db.sql, id);
-      node.setPolicy((path) => (path === '/wallet/broadcasthex' ? { body: { result: false, code: 'CONTRACT_VALIDATE_ERROR', message: 'balance is not sufficient' } } : 'answer'));
+      node.setPolicy((path) =>
+        path === '/wallet/broadcasthex'
+          ? { body: { result: false, code: 'CONTRACT_VALIDATE_ERROR', message: 'balance is not sufficient' } }
+          : 'answer',
+      );
       const error = await failure(writer().broadcast(id));
       expect(error).toMatchObject({ kind: 'refused', retryable: false });
       expect(error.message).toMatch(/CONTRACT_VALIDATE_ERROR/);
-      expect(await findChainIntent(db.sql, id)).toMatchObject({ status: 'signed', signature: before?.signature, wireTransaction: before?.wireTransaction });
+      expect(await findChainIntent(db.sql, id)).toMatchObject({
+        status: 'signed',
+        signature: before?.signature,
+        wireTransaction: before?.wireTransaction,
+      });
     });
 
     it('a busy node, a 5xx and a timeout are worth retrying', async () => {
@@ -219,8 +249,12 @@ describe('Tron chain writer', () => {
     await expect(writer().prepare(id, { ...transferCall(1n), parameter: '0xzz' })).rejects.toThrow(/hex/);
     await expect(writer().prepare(id, { ...transferCall(1n), feeLimit: '0' })).rejects.toThrow(/feeLimit/);
     await expect(writer().prepare(id, { kind: 'transfer', to: 'T-not-an-address', amount: '1' })).rejects.toThrow();
-    await expect(writer().prepare(id, { kind: 'transfer', to: 'TUg28KYvCXWW81EqMUeZvCZmZw2BChk1HQ', amount: '0' })).rejects.toThrow(/more than 0/);
-    await expect(writer().prepare(id, { kind: 'transfer', to: 'TUg28KYvCXWW81EqMUeZvCZmZw2BChk1HQ', amount: '1.5' })).rejects.toThrow(/amount/);
+    await expect(writer().prepare(id, { kind: 'transfer', to: 'TUg28KYvCXWW81EqMUeZvCZmZw2BChk1HQ', amount: '0' })).rejects.toThrow(
+      /more than 0/,
+    );
+    await expect(writer().prepare(id, { kind: 'transfer', to: 'TUg28KYvCXWW81EqMUeZvCZmZw2BChk1HQ', amount: '1.5' })).rejects.toThrow(
+      /amount/,
+    );
     expect(await findChainIntent(db.sql, id)).toBeUndefined();
   });
 });
@@ -239,9 +273,13 @@ describe('Tron intents in chain_intents', () => {
   it('keeps signed bytes, txID and expiration together, and no nonce or block height on a Tron row', async () => {
     await db.sql`insert into chain_intents ${db.sql(row({ ...signed, signature: randomBytes(32).toString('hex') }))}`;
     for (const broken of [{ expires_at: null }, { wire_transaction: null }, { nonce: 0 }, { last_valid_block_height: 1 }]) {
-      await expect(db.sql`insert into chain_intents ${db.sql(row({ ...signed, signature: randomBytes(32).toString('hex'), ...broken }))}`).rejects.toThrow(/chain_intents_signed_bytes/);
+      await expect(
+        db.sql`insert into chain_intents ${db.sql(row({ ...signed, signature: randomBytes(32).toString('hex'), ...broken }))}`,
+      ).rejects.toThrow(/chain_intents_signed_bytes/);
     }
-    await expect(db.sql`insert into chain_intents ${db.sql(row({ expires_at: new Date() }))}`).rejects.toThrow(/chain_intents_signed_bytes/);
+    await expect(db.sql`insert into chain_intents ${db.sql(row({ expires_at: new Date() }))}`).rejects.toThrow(
+      /chain_intents_signed_bytes/,
+    );
     await expect(db.sql`insert into chain_intents ${db.sql(row({ call: null }))}`).rejects.toThrow(/chain_intents_evm_fields/);
   });
 });
@@ -252,7 +290,10 @@ describe('Tron HTTP API configuration', () => {
     expect(loadChainsConfig({ TRON_HTTP_API_URL_MAINNET: 'https://api.trongrid.io' }).tronHttpApi).toEqual({
       mainnet: { fullNodeUrl: 'https://api.trongrid.io', solidityUrl: 'https://api.trongrid.io' },
     });
-    expect(loadChainsConfig({ TRON_HTTP_API_URL_TESTNET: 'http://node:8090', TRON_SOLIDITY_API_URL_TESTNET: 'http://node:8091' }).tronHttpApi.testnet).toEqual({
+    expect(
+      loadChainsConfig({ TRON_HTTP_API_URL_TESTNET: 'http://node:8090', TRON_SOLIDITY_API_URL_TESTNET: 'http://node:8091' }).tronHttpApi
+        .testnet,
+    ).toEqual({
       fullNodeUrl: 'http://node:8090',
       solidityUrl: 'http://node:8091',
     });
@@ -260,7 +301,9 @@ describe('Tron HTTP API configuration', () => {
 
   it('refuses a URL that is not HTTP(S), and a solidified view without the wallet API', () => {
     expect(() => loadChainsConfig({ TRON_HTTP_API_URL_MAINNET: 'ws://node:8090' })).toThrow(/TRON_HTTP_API_URL_MAINNET/);
-    expect(() => loadChainsConfig({ TRON_SOLIDITY_API_URL_TESTNET: 'http://node:8091' })).toThrow(/TRON_SOLIDITY_API_URL_TESTNET: needs TRON_HTTP_API_URL_TESTNET/);
+    expect(() => loadChainsConfig({ TRON_SOLIDITY_API_URL_TESTNET: 'http://node:8091' })).toThrow(
+      /TRON_SOLIDITY_API_URL_TESTNET: needs TRON_HTTP_API_URL_TESTNET/,
+    );
   });
 });
 

@@ -27,18 +27,31 @@ async function nothingWritten(paymentId: string) {
   return row;
 }
 
-const refusal = (message: string | RegExp) => ({ type: WorkflowFailure.PayoutRefused, nonRetryable: true, message: expect.stringMatching(message) });
+const refusal = (message: string | RegExp) => ({
+  type: WorkflowFailure.PayoutRefused,
+  nonRetryable: true,
+  message: expect.stringMatching(message),
+});
 
 describe('the payout checks the indexer facts itself', () => {
   it('a payment no indexer record backs (a forged confirmation) pays nothing, and the treasury keeps its USDC', async () => {
     const deps = await f.treasury({ usdc: 50_000_000n });
     const { request, wallet } = await f.payment(5_000_000n, () => []);
-    await expect(payOnce(deps, request)).rejects.toMatchObject(refusal(/add up to 0 USDC base units, less than the payout of 5000000; not paid$/));
+    await expect(payOnce(deps, request)).rejects.toMatchObject(
+      refusal(/add up to 0 USDC base units, less than the payout of 5000000; not paid$/),
+    );
     expect(await nothingWritten(request.paymentId)).toEqual({ payouts: 0, intents: 0, entries: 0 });
     expect(await f.usdcBalance(deps.treasury.address)).toBe(50_000_000n);
     expect(await f.usdcBalance(wallet)).toBeUndefined();
-    expect(counted).toEqual([{ name: 'checkout_payouts_refused_unbacked', value: 1, tags: expect.objectContaining({ chain: 'solana', source: 'indexer' }) }]);
-    expect(errors).toEqual([{ message: 'payout refused: not backed by confirmed deposits', meta: expect.objectContaining({ paymentId: request.paymentId, source: 'indexer' }) }]);
+    expect(counted).toEqual([
+      { name: 'checkout_payouts_refused_unbacked', value: 1, tags: expect.objectContaining({ chain: 'solana', source: 'indexer' }) },
+    ]);
+    expect(errors).toEqual([
+      {
+        message: 'payout refused: not backed by confirmed deposits',
+        meta: expect.objectContaining({ paymentId: request.paymentId, source: 'indexer' }),
+      },
+    ]);
   });
 
   it('a deposit short of the required depth is refused; once the indexer records it deep enough, it pays', async () => {
@@ -47,7 +60,8 @@ describe('the payout checks the indexer facts itself', () => {
     await expect(payOnce(deps, request)).rejects.toMatchObject(refusal(/\(1 more not yet 32 confirmations deep\)/));
     expect(await nothingWritten(request.paymentId)).toEqual({ payouts: 0, intents: 0, entries: 0 });
 
-    await f.db.sql`update deposits set confirmations = 32 where session_id = (select session_id from payments where id = ${request.paymentId})`;
+    await f.db
+      .sql`update deposits set confirmations = 32 where session_id = (select session_id from payments where id = ${request.paymentId})`;
     await f.payUntilConfirmed(deps, request);
     expect(await f.usdcBalance(wallet)).toBe(4_000_000n);
   });
@@ -55,7 +69,9 @@ describe('the payout checks the indexer facts itself', () => {
   it('deposits that add up to less than the payout are refused', async () => {
     const deps = await f.treasury({ usdc: 50_000_000n });
     const { request } = await f.payment(6_000_000n, () => [{ amount: 2_000_000n }, { amount: 3_999_999n }]);
-    await expect(payOnce(deps, request)).rejects.toMatchObject(refusal(/add up to 5999999 USDC base units, less than the payout of 6000000/));
+    await expect(payOnce(deps, request)).rejects.toMatchObject(
+      refusal(/add up to 5999999 USDC base units, less than the payout of 6000000/),
+    );
     expect(await nothingWritten(request.paymentId)).toEqual({ payouts: 0, intents: 0, entries: 0 });
   });
 });
@@ -81,21 +97,33 @@ describe('above the threshold the payout re-reads each deposit from the chain', 
   it('refuses an indexer row whose amount the chain does not show', async () => {
     const deps = await f.treasury({ usdc: 50_000_000n }, threshold);
     const { request, wallet } = await f.payment(5_000_000n, deposited(4_000_000n, 5_000_000n));
-    await expect(payOnce(deps, request)).rejects.toMatchObject(refusal(/: the node shows 4000000 base units credited, the indexer recorded 5000000; not paid$/));
+    await expect(payOnce(deps, request)).rejects.toMatchObject(
+      refusal(/: the node shows 4000000 base units credited, the indexer recorded 5000000; not paid$/),
+    );
     expect(await nothingWritten(request.paymentId)).toEqual({ payouts: 0, intents: 0, entries: 0 });
     expect(await f.usdcBalance(deps.treasury.address)).toBe(50_000_000n);
     expect(await f.usdcBalance(wallet)).toBeUndefined();
-    expect(counted).toEqual([{ name: 'checkout_payouts_refused_unbacked', value: 1, tags: expect.objectContaining({ chain: 'solana', source: 'chain' }) }]);
+    expect(counted).toEqual([
+      { name: 'checkout_payouts_refused_unbacked', value: 1, tags: expect.objectContaining({ chain: 'solana', source: 'chain' }) },
+    ]);
   });
 
   it('refuses a row naming a transaction that paid someone else, or one the chain has not yet buried deep enough', async () => {
     const deps = await f.treasury({ usdc: 50_000_000n }, threshold);
-    const elsewhere = await f.payment(3_000_000n, async () => [{ amount: 3_000_000n, ...(await f.onChainDeposit((await f.payment(1n)).wallet, 3_000_000n)) }]);
+    const elsewhere = await f.payment(3_000_000n, async () => [
+      { amount: 3_000_000n, ...(await f.onChainDeposit((await f.payment(1n)).wallet, 3_000_000n)) },
+    ]);
     f.chain.produce(31);
-    await expect(payOnce(deps, elsewhere.request)).rejects.toMatchObject(refusal(/the node shows no USDC credit to the deposit address, though the indexer recorded 3000000/));
+    await expect(payOnce(deps, elsewhere.request)).rejects.toMatchObject(
+      refusal(/the node shows no USDC credit to the deposit address, though the indexer recorded 3000000/),
+    );
 
-    const shallow = await f.payment(3_000_000n, async (depositAddress) => [{ amount: 3_000_000n, ...(await f.onChainDeposit(depositAddress, 3_000_000n)) }]);
-    await expect(payOnce(deps, shallow.request)).rejects.toMatchObject(refusal(/the node shows 1 confirmations, fewer than the 32 required/));
+    const shallow = await f.payment(3_000_000n, async (depositAddress) => [
+      { amount: 3_000_000n, ...(await f.onChainDeposit(depositAddress, 3_000_000n)) },
+    ]);
+    await expect(payOnce(deps, shallow.request)).rejects.toMatchObject(
+      refusal(/the node shows 1 confirmations, fewer than the 32 required/),
+    );
     expect(await nothingWritten(shallow.request.paymentId)).toEqual({ payouts: 0, intents: 0, entries: 0 });
   });
 
@@ -107,10 +135,23 @@ describe('above the threshold the payout re-reads each deposit from the chain', 
       returning p.session_id as "sessionId", a.evm_address as evm`;
     const ref = { chain: 'base' as const, txHash: `0x${'ab'.repeat(32)}`, logIndex: 0 };
     await upsertDeposits(f.db.sql, { chain: 'base', network: 'testnet' }, [
-      { ...ref, sessionId: payment.sessionId, token: 'USDC', amount: 2_000_000n, fromAddress: '0x01', toAddress: payment.evm, blockNumber: 1n, blockHash: '0xcd' },
+      {
+        ...ref,
+        sessionId: payment.sessionId,
+        token: 'USDC',
+        amount: 2_000_000n,
+        fromAddress: '0x01',
+        toAddress: payment.evm,
+        blockNumber: 1n,
+        blockHash: '0xcd',
+      },
     ]);
     await markConfirmed(f.db.sql, ref, '0xcd', 64);
-    await expect(payOnce(deps, request)).rejects.toMatchObject(refusal(/is re-read from the chain, and the signer cannot re-read base testnet deposits \(no RPC endpoint, or no re-reader for the chain\); not paid$/));
+    await expect(payOnce(deps, request)).rejects.toMatchObject(
+      refusal(
+        /is re-read from the chain, and the signer cannot re-read base testnet deposits \(no RPC endpoint, or no re-reader for the chain\); not paid$/,
+      ),
+    );
     expect(await nothingWritten(request.paymentId)).toEqual({ payouts: 0, intents: 0, entries: 0 });
   });
 });

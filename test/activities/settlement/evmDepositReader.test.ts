@@ -31,7 +31,11 @@ describe('EVM deposit re-reader', () => {
     const deposit = { txHash: sent.hash, logIndex: sent.logIndex, owner: depositAddress, token: usdc };
 
     expect(await read(deposit)).toEqual({ kind: 'credited', amount: 7_000_000n, confirmations: 64 });
-    expect(await read({ ...deposit, owner: depositAddress.toLowerCase() })).toEqual({ kind: 'credited', amount: 7_000_000n, confirmations: 64 });
+    expect(await read({ ...deposit, owner: depositAddress.toLowerCase() })).toEqual({
+      kind: 'credited',
+      amount: 7_000_000n,
+      confirmations: 64,
+    });
     expect(await read({ ...deposit, owner: randomAddress() })).toEqual({ kind: 'absent' });
     expect(await read({ ...deposit, token: usdt })).toEqual({ kind: 'absent' });
     expect(await read({ ...deposit, logIndex: sent.logIndex + 1 })).toEqual({ kind: 'absent' });

@@ -19,7 +19,8 @@ let f: PayoutFixture;
 let treasury: TreasuryPayoutDeps;
 let view: TreasuryView;
 
-const differencesNow = async () => (await reconcileLedger(view, f.worker)).differences.map((d) => ({ account: d.account, asset: d.asset, difference: d.difference }));
+const differencesNow = async () =>
+  (await reconcileLedger(view, f.worker)).differences.map((d) => ({ account: d.account, asset: d.asset, difference: d.difference }));
 
 beforeAll(async () => {
   f = await createPayoutFixture();
@@ -45,7 +46,10 @@ describe('ledger reconciliation', () => {
     await f.payUntilConfirmed(treasury, request);
     const run = await reconcileLedger(view, f.worker);
     expect(run.differences).toEqual([]);
-    expect(run.balances.find((b) => b.account === ACCOUNT.treasury && b.asset === ASSET.usdcSolana)).toMatchObject({ ledger: 46_000_000n, observed: 46_000_000n });
+    expect(run.balances.find((b) => b.account === ACCOUNT.treasury && b.asset === ASSET.usdcSolana)).toMatchObject({
+      ledger: 46_000_000n,
+      observed: 46_000_000n,
+    });
     expect(run.balances.find((b) => b.account === ACCOUNT.treasury && b.asset === ASSET.solSolana)!.observed).toBeLessThan(1_000_000_000n);
   });
 
@@ -68,7 +72,9 @@ describe('ledger reconciliation', () => {
     const { request } = await f.payment(1_000_000n);
     await f.payUntilConfirmed(treasury, request);
     const payout = (await f.intentOf(request.paymentId)).signature as string;
-    await expect(recordTreasuryFunding(view, f.worker, payout)).rejects.toThrow(new FundingRefused(`transaction ${payout} is the service's own (payout:${request.paymentId}): the ledger already records it`));
+    await expect(recordTreasuryFunding(view, f.worker, payout)).rejects.toThrow(
+      new FundingRefused(`transaction ${payout} is the service's own (payout:${request.paymentId}): the ledger already records it`),
+    );
     const elsewhere = await mintTo(f.chain, f.usdc, (await generateKeyPairSigner()).address, 1n);
     f.chain.produce();
     await expect(recordTreasuryFunding(view, f.worker, elsewhere.signature)).rejects.toThrow(/did not change the test treasury/);
@@ -99,7 +105,9 @@ describe('ledger reconciliation', () => {
       ],
     });
     const run = await reconcileLedger(view, f.worker);
-    expect(run.differences.map((d) => ({ account: d.account, difference: d.difference }))).toEqual([{ account: ACCOUNT.treasury, difference: 1n }]);
+    expect(run.differences.map((d) => ({ account: d.account, difference: d.difference }))).toEqual([
+      { account: ACCOUNT.treasury, difference: 1n },
+    ]);
     // The other mode's ledger and chain are its own: nothing of test mode shows there.
     expect((await reconcileLedger({ ...view, mode: 'live' }, f.worker)).balances.filter((b) => b.account === ACCOUNT.deposits)).toEqual([
       { account: ACCOUNT.deposits, asset: ASSET.usdcSolana, ledger: 0n, observed: 0n },

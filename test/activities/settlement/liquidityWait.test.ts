@@ -24,12 +24,25 @@ afterAll(() => db?.drop());
 async function confirmingSession(): Promise<LiquidityWait> {
   const record = sessionRecord(merchant.merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
   await insertSessionRecord(db.sql, record, 'awaiting_payment');
-  await applyStatusChange(db.sql, { sessionId: record.sessionId, status: 'confirming', at: new Date().toISOString(), version: 2, reason: 'deposit 0xab confirmed with 64 confirmations' });
-  return { sessionId: record.sessionId, paymentId: paymentIdForSession(record.sessionId), mode: 'test', usdcShortfall: '5000000', lamportsShortfall: '0' };
+  await applyStatusChange(db.sql, {
+    sessionId: record.sessionId,
+    status: 'confirming',
+    at: new Date().toISOString(),
+    version: 2,
+    reason: 'deposit 0xab confirmed with 64 confirmations',
+  });
+  return {
+    sessionId: record.sessionId,
+    paymentId: paymentIdForSession(record.sessionId),
+    mode: 'test',
+    usdcShortfall: '5000000',
+    lamportsShortfall: '0',
+  };
 }
 
 const read = async (sessionId: string) => {
-  const [row] = await db.sql`select status, status_reason as reason, (select count(*)::int from session_status_changes where session_id = ${sessionId}) as changes from sessions where id = ${sessionId}`;
+  const [row] =
+    await db.sql`select status, status_reason as reason, (select count(*)::int from session_status_changes where session_id = ${sessionId}) as changes from sessions where id = ${sessionId}`;
   return row;
 };
 
@@ -43,16 +56,31 @@ describe('a payout awaiting liquidity', () => {
     await activity.run(recordLiquidityWait, wait);
     expect(await read(wait.sessionId)).toEqual({ status: 'confirming', reason: 'awaiting settlement liquidity', changes: before?.changes });
     expect(counted).toEqual([{ name: 'checkout_settlement_liquidity_waits', value: 1, tags: expect.objectContaining({ mode: 'test' }) }]);
-    expect(errors).toEqual([{ message: 'treasury short: a payout awaits settlement liquidity; top up the treasury', meta: expect.objectContaining({ paymentId: wait.paymentId, usdcShortfall: '5000000' }) }]);
+    expect(errors).toEqual([
+      {
+        message: 'treasury short: a payout awaits settlement liquidity; top up the treasury',
+        meta: expect.objectContaining({ paymentId: wait.paymentId, usdcShortfall: '5000000' }),
+      },
+    ]);
 
     await activity.run(endLiquidityWait, wait.sessionId);
-    expect(await read(wait.sessionId)).toEqual({ status: 'confirming', reason: 'deposit 0xab confirmed with 64 confirmations', changes: before?.changes });
+    expect(await read(wait.sessionId)).toEqual({
+      status: 'confirming',
+      reason: 'deposit 0xab confirmed with 64 confirmations',
+      changes: before?.changes,
+    });
   });
 
   it('leaves a session that is no longer confirming as it is', async () => {
     const { recordLiquidityWait } = createLiquidityWaitActivities({ sql: db.sql });
     const wait = await confirmingSession();
-    await applyStatusChange(db.sql, { sessionId: wait.sessionId, status: 'completed', at: new Date().toISOString(), version: 3, reason: 'settled' });
+    await applyStatusChange(db.sql, {
+      sessionId: wait.sessionId,
+      status: 'completed',
+      at: new Date().toISOString(),
+      version: 3,
+      reason: 'settled',
+    });
     clear();
     await activity.run(recordLiquidityWait, wait);
     expect(await read(wait.sessionId)).toMatchObject({ status: 'completed', reason: 'settled' });

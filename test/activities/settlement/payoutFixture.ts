@@ -4,9 +4,24 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { createKeyPairSignerFromBytes, createSolanaRpc, generateKeyPairSigner, lamports, type Address, type KeyPairSigner, type Rpc, type Signature, type SolanaRpcApi } from '@solana/kit';
+import {
+  createKeyPairSignerFromBytes,
+  createSolanaRpc,
+  generateKeyPairSigner,
+  lamports,
+  type Address,
+  type KeyPairSigner,
+  type Rpc,
+  type Signature,
+  type SolanaRpcApi,
+} from '@solana/kit';
 import { createDepositBackingCheck } from '../../../activities/settlement/depositBacking';
-import { createTreasuryPayout, type PayoutOutcome, type PayoutRequest, type TreasuryPayoutDeps } from '../../../activities/settlement/treasuryPayout';
+import {
+  createTreasuryPayout,
+  type PayoutOutcome,
+  type PayoutRequest,
+  type TreasuryPayoutDeps,
+} from '../../../activities/settlement/treasuryPayout';
 import { loadChainsConfig } from '../../../config/chains';
 import { createSql, type Sql } from '../../../db/client';
 import { findChainIntent, type ChainIntent } from '../../../db/repositories/chainIntents';
@@ -52,7 +67,10 @@ export interface PayoutFixture {
    * A confirmed payment of a merchant with a fresh settlement wallet, in USDC on solana to a fresh deposit address,
    * backed by the indexer's deposits rows (`deposits`; default: one of the whole amount), and the request to pay it out.
    */
-  payment(amount: bigint, deposits?: (depositAddress: Address) => Promise<IndexerDeposit[]> | IndexerDeposit[]): Promise<{ request: PayoutRequest; wallet: Address; depositAddress: Address }>;
+  payment(
+    amount: bigint,
+    deposits?: (depositAddress: Address) => Promise<IndexerDeposit[]> | IndexerDeposit[],
+  ): Promise<{ request: PayoutRequest; wallet: Address; depositAddress: Address }>;
   /** A real USDC transfer of `amount` to `owner` on the local chain, in a produced block: the deposit the indexer would see. */
   onChainDeposit(owner: Address, amount: bigint): Promise<{ txHash: string; logIndex: number }>;
   usdcBalance(owner: Address): Promise<bigint | undefined>;
@@ -93,7 +111,9 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
   const rpc = createSolanaRpc(rpcServer.url);
   const usdc = await createMint(chain, 6);
   chain.produce();
-  const registry = createChainRegistry(loadChainsConfig({ RPC_URLS_SOLANA_TESTNET: rpcServer.url, TOKEN_USDC_SOLANA_TESTNET: `${usdc.address}:6` }));
+  const registry = createChainRegistry(
+    loadChainsConfig({ RPC_URLS_SOLANA_TESTNET: rpcServer.url, TOKEN_USDC_SOLANA_TESTNET: `${usdc.address}:6` }),
+  );
 
   const topUp = async (treasury: KeyPairSigner, amount: bigint) => {
     await mintTo(chain, usdc, treasury.address, amount);
@@ -120,7 +140,11 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
       if (funds.usdc > 0n) await topUp(signer, funds.usdc);
       chain.produce();
       // litesvm cannot execute the Memo program (TreasuryPayoutDeps.memo); payoutTransaction.test.ts covers the memo.
-      const verifyDepositBacking = createDepositBackingCheck({ sql: worker, registry, rereadAboveUsdcBaseUnits: options.rereadAboveUsdcBaseUnits ?? 1_000_000_000n });
+      const verifyDepositBacking = createDepositBackingCheck({
+        sql: worker,
+        registry,
+        rereadAboveUsdcBaseUnits: options.rereadAboveUsdcBaseUnits ?? 1_000_000_000n,
+      });
       return { sql: worker, rpc, treasury: signer, usdcMint: usdc.address, memo: false, verifyDepositBacking };
     },
     topUp,
@@ -143,11 +167,24 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
         const ref = { chain: d.chain ?? 'solana', txHash: d.txHash ?? randomBytes(32).toString('hex'), logIndex: d.logIndex ?? 1 };
         const blockHash = randomBytes(32).toString('hex');
         await upsertDeposits(db.sql, { chain: ref.chain, network: 'testnet' }, [
-          { ...ref, sessionId: record.sessionId, token: 'USDC', amount: d.amount, fromAddress: 'customer', toAddress: depositAddress, blockNumber: 1n, blockHash },
+          {
+            ...ref,
+            sessionId: record.sessionId,
+            token: 'USDC',
+            amount: d.amount,
+            fromAddress: 'customer',
+            toAddress: depositAddress,
+            blockNumber: 1n,
+            blockHash,
+          },
         ]);
         await markConfirmed(db.sql, ref, blockHash, d.confirmations ?? CHAIN_FACTS[ref.chain].confirmations);
       }
-      return { request: { paymentId, merchantId: merchant.id, mode: 'test', amountUsdcBaseUnits: amount.toString() }, wallet, depositAddress };
+      return {
+        request: { paymentId, merchantId: merchant.id, mode: 'test', amountUsdcBaseUnits: amount.toString() },
+        wallet,
+        depositAddress,
+      };
     },
     async onChainDeposit(owner, amount) {
       const customer = await generateKeyPairSigner();
@@ -155,14 +192,17 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
       await mintTo(chain, usdc, customer.address, amount);
       const sent = await transfer(chain, usdc, customer, [{ to: owner, amount }]);
       chain.produce();
-      const landed = await rpc.getTransaction(sent.signature as Signature, { encoding: 'base64', maxSupportedTransactionVersion: 0 }).send();
+      const landed = await rpc
+        .getTransaction(sent.signature as Signature, { encoding: 'base64', maxSupportedTransactionVersion: 0 })
+        .send();
       const credited = landed?.meta?.postTokenBalances?.find((b) => b.owner === owner);
       if (!credited) throw new Error(`transfer ${sent.signature} credited nothing to ${owner}`);
       return { txHash: sent.signature, logIndex: credited.accountIndex };
     },
     usdcBalance,
     intentOf: async (paymentId) => (await findChainIntent(db.sql, `payout:${paymentId}`)) as ChainIntent,
-    landedSignatures: (intent) => [intent.signature, ...intent.supersededSignatures].filter((s) => s !== null && chain.findTransaction(s)).length,
+    landedSignatures: (intent) =>
+      [intent.signature, ...intent.supersededSignatures].filter((s) => s !== null && chain.findTransaction(s)).length,
     async ledgerImbalances() {
       const totals = await db.sql`select asset, sum(amount)::text as total from ledger_entries group by asset having sum(amount) <> 0`;
       return [...(await unbalancedLedgerGroups(db.sql)), ...totals];

@@ -51,8 +51,15 @@ describe('settleSimulated', () => {
   it('settles the payment in one row, and answers a second call with the same settlement', async () => {
     const input = await paidSession();
     const settled = await settleSimulated()(input);
-    expect(settled).toEqual({ provider: 'simulated', reference: `sim_${input.paymentId}`, amountUsdc: '19990000', settledAt: SETTLED_AT.toISOString() });
-    expect(await settlementRow(input.paymentId)).toEqual([{ status: 'settled', provider: 'simulated', reference: `sim_${input.paymentId}`, amount: '19990000' }]);
+    expect(settled).toEqual({
+      provider: 'simulated',
+      reference: `sim_${input.paymentId}`,
+      amountUsdc: '19990000',
+      settledAt: SETTLED_AT.toISOString(),
+    });
+    expect(await settlementRow(input.paymentId)).toEqual([
+      { status: 'settled', provider: 'simulated', reference: `sim_${input.paymentId}`, amount: '19990000' },
+    ]);
     const later = createSimulatedSettlement({ sql: worker, now: () => new Date('2026-12-01T00:00:00Z') });
     expect(await later(input)).toEqual(settled);
   });
@@ -66,16 +73,34 @@ describe('settleSimulated', () => {
     const { paymentId } = paying;
     await treasuryRow(paying);
     await insertChainIntent(worker, payoutIntentId(paymentId));
-    await insertPayout(worker, { paymentId, merchantId: paying.merchantId, mode: 'test', amount: 19_990_000n, mint: 'mint', treasury: 'treasury', merchantWallet: 'wallet', intentId: payoutIntentId(paymentId) });
+    await insertPayout(worker, {
+      paymentId,
+      merchantId: paying.merchantId,
+      mode: 'test',
+      amount: 19_990_000n,
+      mint: 'mint',
+      treasury: 'treasury',
+      merchantWallet: 'wallet',
+      intentId: payoutIntentId(paymentId),
+    });
     await expect(settleSimulated()(paying)).rejects.toThrow(/was started with provider solana-treasury; only it may finish the settlement/);
-    expect(await settlementRow(paymentId)).toEqual([{ status: 'pending', provider: 'solana-treasury', reference: null, amount: '19990000' }]);
+    expect(await settlementRow(paymentId)).toEqual([
+      { status: 'pending', provider: 'solana-treasury', reference: null, amount: '19990000' },
+    ]);
   });
 
   it('answers a payment the treasury settled with the treasury settlement, writing nothing', async () => {
     const input = await paidSession();
     await treasuryRow(input);
     await worker`update settlements set status = 'settled', reference = 'sig', settled_at = ${SETTLED_AT} where payment_id = ${input.paymentId}`;
-    expect(await settleSimulated()(input)).toEqual({ provider: 'solana-treasury', reference: 'sig', amountUsdc: '19990000', settledAt: SETTLED_AT.toISOString() });
-    expect(await settlementRow(input.paymentId)).toEqual([{ status: 'settled', provider: 'solana-treasury', reference: 'sig', amount: '19990000' }]);
+    expect(await settleSimulated()(input)).toEqual({
+      provider: 'solana-treasury',
+      reference: 'sig',
+      amountUsdc: '19990000',
+      settledAt: SETTLED_AT.toISOString(),
+    });
+    expect(await settlementRow(input.paymentId)).toEqual([
+      { status: 'settled', provider: 'solana-treasury', reference: 'sig', amount: '19990000' },
+    ]);
   });
 });

@@ -3,7 +3,14 @@
 // amount, into an account created when missing, booked in a balanced ledger; a treasury short
 // of USDC or SOL signs nothing and waits, and pays once topped up.
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import { decompileTransactionMessage, getCompiledTransactionMessageDecoder, getTransactionDecoder, lamports, type Base64EncodedWireTransaction, type Instruction } from '@solana/kit';
+import {
+  decompileTransactionMessage,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  lamports,
+  type Base64EncodedWireTransaction,
+  type Instruction,
+} from '@solana/kit';
 import { describe, expect, it } from 'vitest';
 import { createTreasuryPayout } from '../../../activities/settlement/treasuryPayout';
 import { findPayout } from '../../../db/repositories/payouts';
@@ -32,11 +39,18 @@ describe('treasury payout', () => {
     expect(await f.usdcBalance(deps.treasury.address)).toBe(74_500_000n);
 
     const intent = await f.intentOf(request.paymentId);
-    expect(intent).toMatchObject({ status: 'confirmed', signature: outcome.status === 'confirmed' && outcome.signature, supersededSignatures: [] });
+    expect(intent).toMatchObject({
+      status: 'confirmed',
+      signature: outcome.status === 'confirmed' && outcome.signature,
+      supersededSignatures: [],
+    });
     const tx = getTransactionDecoder().decode(Buffer.from(intent.wireTransaction as Base64EncodedWireTransaction, 'base64'));
     const message = decompileTransactionMessage(getCompiledTransactionMessageDecoder().decode(tx.messageBytes));
     expect(message.feePayer.address).toBe(deps.treasury.address);
-    expect((message.instructions as readonly Instruction[]).map((i) => i.programAddress)).toEqual([ASSOCIATED_TOKEN_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS]);
+    expect((message.instructions as readonly Instruction[]).map((i) => i.programAddress)).toEqual([
+      ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
+      TOKEN_PROGRAM_ADDRESS,
+    ]);
 
     expect(await f.db.sql`select account, asset, amount::text from ledger_entries where reference = ${intent.id} order by id`).toEqual([
       { account: ACCOUNT.merchantPayable(request.merchantId), asset: 'usdc:solana', amount: '25500000' },
@@ -51,7 +65,11 @@ describe('treasury payout', () => {
     // Finality is recorded when the block is rooted; asking again moves nothing.
     f.chain.produce(FINALITY_DEPTH);
     expect(await createTreasuryPayout(deps)(request)).toMatchObject({ status: 'finalized', finalizedAt: expect.any(String) });
-    expect(await findPayout(f.db.sql, request.paymentId)).toMatchObject({ status: 'finalized', amount: 25_500_000n, merchantWallet: wallet });
+    expect(await findPayout(f.db.sql, request.paymentId)).toMatchObject({
+      status: 'finalized',
+      amount: 25_500_000n,
+      merchantWallet: wallet,
+    });
     expect(await f.usdcBalance(wallet)).toBe(25_500_000n);
     expect(f.landedSignatures(await f.intentOf(request.paymentId))).toBe(1);
   });
@@ -61,7 +79,9 @@ describe('treasury payout', () => {
     const { request, wallet } = await f.payment(10_000_000n);
     await f.payUntilConfirmed(deps, request);
     expect(await f.payUntilConfirmed(deps, request)).toMatchObject({ status: 'confirmed' });
-    await expect(createTreasuryPayout(deps)({ ...request, amountUsdcBaseUnits: '20000000' })).rejects.toMatchObject({ type: WorkflowFailure.PayoutRefused });
+    await expect(createTreasuryPayout(deps)({ ...request, amountUsdcBaseUnits: '20000000' })).rejects.toMatchObject({
+      type: WorkflowFailure.PayoutRefused,
+    });
     f.chain.produce();
     expect(await f.usdcBalance(wallet)).toBe(10_000_000n);
     expect(await f.db.sql`select count(*)::int as n from payouts where payment_id = ${request.paymentId}`).toEqual([{ n: 1 }]);
@@ -72,7 +92,10 @@ describe('treasury payout', () => {
     const { request } = await f.payment(1_000_000n);
     const pay = createTreasuryPayout(deps);
     for (const amountUsdcBaseUnits of ['1.5', '-1', '0', '']) {
-      await expect(pay({ ...request, amountUsdcBaseUnits })).rejects.toMatchObject({ type: WorkflowFailure.PayoutRefused, nonRetryable: true });
+      await expect(pay({ ...request, amountUsdcBaseUnits })).rejects.toMatchObject({
+        type: WorkflowFailure.PayoutRefused,
+        nonRetryable: true,
+      });
     }
     await f.db.sql`update merchants set settlement_wallet = null where id = ${request.merchantId}`;
     await expect(pay(request)).rejects.toMatchObject({ type: WorkflowFailure.PayoutRefused });
@@ -86,7 +109,10 @@ describe('treasury payout', () => {
     f.chain.produce();
     await f.payUntilConfirmed(deps, request);
     expect(await f.usdcBalance(wallet)).toBe(1_000_007n);
-    expect(await f.db.sql`select account, amount::text from ledger_entries where reference = ${`payout:${request.paymentId}`} and asset = 'sol:solana' order by id`).toEqual([
+    expect(
+      await f.db
+        .sql`select account, amount::text from ledger_entries where reference = ${`payout:${request.paymentId}`} and asset = 'sol:solana' order by id`,
+    ).toEqual([
       { account: 'gas_expense:solana', amount: FEE.toString() },
       { account: 'treasury:solana', amount: (-FEE).toString() },
     ]);
@@ -99,8 +125,14 @@ describe('treasury liquidity', () => {
     const { request, wallet } = await f.payment(5_000_000n);
     const pay = createTreasuryPayout(deps);
     f.rpcServer.resetCalls();
-    for (let pass = 0; pass < 2; pass++) expect(await pay(request)).toEqual({ status: 'awaiting_liquidity', usdcShortfall: '3000000', lamportsShortfall: '0' });
-    expect(await f.intentOf(request.paymentId)).toMatchObject({ status: 'prepared', signature: null, wireTransaction: null, supersededSignatures: [] });
+    for (let pass = 0; pass < 2; pass++)
+      expect(await pay(request)).toEqual({ status: 'awaiting_liquidity', usdcShortfall: '3000000', lamportsShortfall: '0' });
+    expect(await f.intentOf(request.paymentId)).toMatchObject({
+      status: 'prepared',
+      signature: null,
+      wireTransaction: null,
+      supersededSignatures: [],
+    });
     expect(await findPayout(f.db.sql, request.paymentId)).toMatchObject({ status: 'awaiting_liquidity', signature: null });
     expect(f.rpcServer.calls.get('sendTransaction') ?? 0).toBe(0);
 
@@ -114,7 +146,11 @@ describe('treasury liquidity', () => {
     const deps = await f.treasury({ usdc: 5_000_000n, sol: 0n });
     const { request } = await f.payment(5_000_000n);
     const walletRent = await deps.rpc.getMinimumBalanceForRentExemption(0n).send();
-    expect(await createTreasuryPayout(deps)(request)).toEqual({ status: 'awaiting_liquidity', usdcShortfall: '0', lamportsShortfall: (FEE + TOKEN_ACCOUNT_RENT + walletRent).toString() });
+    expect(await createTreasuryPayout(deps)(request)).toEqual({
+      status: 'awaiting_liquidity',
+      usdcShortfall: '0',
+      lamportsShortfall: (FEE + TOKEN_ACCOUNT_RENT + walletRent).toString(),
+    });
     f.chain.svm.airdrop(deps.treasury.address, lamports(FEE + TOKEN_ACCOUNT_RENT + walletRent));
     expect(await f.payUntilConfirmed(deps, request)).toMatchObject({ status: 'confirmed' });
   });

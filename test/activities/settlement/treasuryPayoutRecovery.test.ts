@@ -161,15 +161,26 @@ describe('a payout transaction that lands and fails', () => {
     // The treasury is emptied after signing, and the stored bytes reach a leader without preflight: they execute and fail.
     const elsewhere = await f.treasury({ usdc: 0n });
     await transfer(f.chain, f.usdc, deps.treasury, [{ to: elsewhere.treasury.address, amount: 9_000_000n }]);
-    await deps.rpc.sendTransaction(signed.wireTransaction as Base64EncodedWireTransaction, { encoding: 'base64', skipPreflight: true }).send();
+    await deps.rpc
+      .sendTransaction(signed.wireTransaction as Base64EncodedWireTransaction, { encoding: 'base64', skipPreflight: true })
+      .send();
     f.chain.produce();
 
     const pay = createTreasuryPayout(deps);
-    for (let pass = 0; pass < 2; pass++) await expect(pay(request)).rejects.toMatchObject({ type: WorkflowFailure.PayoutFailed, nonRetryable: true });
-    expect(await f.intentOf(request.paymentId)).toMatchObject({ status: 'failed', signature: signed.signature, supersededSignatures: [], error: { InstructionError: [1, { Custom: 1 }] } });
+    for (let pass = 0; pass < 2; pass++)
+      await expect(pay(request)).rejects.toMatchObject({ type: WorkflowFailure.PayoutFailed, nonRetryable: true });
+    expect(await f.intentOf(request.paymentId)).toMatchObject({
+      status: 'failed',
+      signature: signed.signature,
+      supersededSignatures: [],
+      error: { InstructionError: [1, { Custom: 1 }] },
+    });
     expect(await findPayout(f.db.sql, request.paymentId)).toMatchObject({ status: 'failed', signature: signed.signature });
     expect(await f.usdcBalance(wallet)).toBeUndefined();
-    expect(await f.db.sql`select account, asset, sum(amount)::text as balance from ledger_entries where reference = ${payout.intentId} group by account, asset having sum(amount) <> 0 order by account`).toEqual([
+    expect(
+      await f.db
+        .sql`select account, asset, sum(amount)::text as balance from ledger_entries where reference = ${payout.intentId} group by account, asset having sum(amount) <> 0 order by account`,
+    ).toEqual([
       { account: 'gas_expense:solana', asset: 'sol:solana', balance: '5000' },
       { account: 'treasury:solana', asset: 'sol:solana', balance: '-5000' },
     ]);

@@ -24,7 +24,17 @@ import { ACCOUNT, nativeAsset, tokenAsset } from '../../../domain/ledger/ledger'
 import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics';
 import { COLLECTOR, PAYER, startDepositContractsChain, SWEEPER } from '../../contracts/depositContractsFixture';
 import { createTestDatabase } from '../../support/database';
-import { connectWorker, deposit, planIds, forwarderSession, hdSession, ledgerBalance, sweeperDeps, type EvmSweepFixture, type SessionDepositAddress } from './evmSweepFixture';
+import {
+  connectWorker,
+  deposit,
+  planIds,
+  forwarderSession,
+  hdSession,
+  ledgerBalance,
+  sweeperDeps,
+  type EvmSweepFixture,
+  type SessionDepositAddress,
+} from './evmSweepFixture';
 
 let f: EvmSweepFixture;
 /** A test mnemonic of this run's own: its addresses hold nothing the node gave them. */
@@ -48,7 +58,8 @@ afterAll(async () => {
 });
 
 const client = () => f.contracts.chain.publicClient;
-const balanceOf = (token: Address, owner: Address) => client().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
+const balanceOf = (token: Address, owner: Address) =>
+  client().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
 const collector = () => f.contracts.chain.account(COLLECTOR).address;
 const relayerNonce = () => client().getTransactionCount({ address: f.contracts.chain.account(SWEEPER).address });
 const nonceOf = (address: Address) => client().getTransactionCount({ address });
@@ -62,14 +73,24 @@ afterEach(async () => {
     const asset = tokenAsset('USDC', chain);
     const held = addresses.get(chain) ?? [];
     expect(await ledgerBalance(f.db.sql, ACCOUNT.collector(chain), asset)).toBe(await balanceOf(token, collector()));
-    expect(await ledgerBalance(f.db.sql, ACCOUNT.depositsOn(chain), asset)).toBe((await Promise.all(held.map((a) => balanceOf(token, a.address)))).reduce((s, b) => s + b, 0n));
+    expect(await ledgerBalance(f.db.sql, ACCOUNT.depositsOn(chain), asset)).toBe(
+      (await Promise.all(held.map((a) => balanceOf(token, a.address)))).reduce((s, b) => s + b, 0n),
+    );
     const native = (await Promise.all(held.map((a) => client().getBalance({ address: a.address })))).reduce((s, b) => s + b, 0n);
-    expect(await ledgerBalance(f.db.sql, ACCOUNT.depositGasOn(chain), nativeAsset(chain))).toBe(native - (unrecordedNative.get(chain) ?? 0n));
+    expect(await ledgerBalance(f.db.sql, ACCOUNT.depositGasOn(chain), nativeAsset(chain))).toBe(
+      native - (unrecordedNative.get(chain) ?? 0n),
+    );
   }
 });
 
 function sweeper(chain: EvmChain, overrides: Parameters<typeof sweeperDeps>[3] = {}) {
-  return createEvmSweep(sweeperDeps(f, chain, [{ symbol: 'USDC', address: tokens.get(chain)!, decimals: 6 }], { depositSeed: seed, collector: collector(), ...overrides }));
+  return createEvmSweep(
+    sweeperDeps(f, chain, [{ symbol: 'USDC', address: tokens.get(chain)!, decimals: 6 }], {
+      depositSeed: seed,
+      collector: collector(),
+      ...overrides,
+    }),
+  );
 }
 
 async function hdDepositTo(chain: EvmChain, amounts: bigint[]): Promise<SessionDepositAddress[]> {
@@ -106,7 +127,7 @@ let runs = 0;
 const runKey = () => `sweep_evm_hd-${runs++}`;
 
 describe('HD deposit sweeps', () => {
-  it('tops an HD address up with exactly its transfer\'s cost and sweeps its USDC to the collector with the address\'s own key', async () => {
+  it("tops an HD address up with exactly its transfer's cost and sweeps its USDC to the collector with the address's own key", async () => {
     const [hd] = await hdDepositTo('base', [2_500_000n]);
     const relayerBefore = await relayerNonce();
     const ids = await planIds(sweeper('base'), runKey());
@@ -167,7 +188,7 @@ describe('HD deposit sweeps', () => {
     expect(await nonceOf(hd!.address)).toBe(2);
   });
 
-  it('sweeps a token that returns no value (Ethereum USDT\'s kind)', async () => {
+  it("sweeps a token that returns no value (Ethereum USDT's kind)", async () => {
     await hdDepositTo('optimism', [3_000_000n, 2_000_000n]);
     const ids = await planIds(sweeper('optimism'), runKey());
     expect(ids).toHaveLength(2);
@@ -197,10 +218,11 @@ describe('HD deposit sweeps', () => {
     expect(await sweepToEnd('arbitrum', id!)).toMatchObject({ status: 'finalized', moved: '800000' });
   });
 
-  it('counts an HD deposit no sweep has taken in the oldest unswept deposit\'s age', async () => {
+  it("counts an HD deposit no sweep has taken in the oldest unswept deposit's age", async () => {
     const registry = new Registry();
     registerEvmSweepMetrics(registry, f.db.sql);
-    const age = async () => Number(/^checkout_evm_unswept_deposit_age_seconds\{mode="test",chain="optimism"\} (\S+)$/m.exec(await registry.metrics())?.[1]);
+    const age = async () =>
+      Number(/^checkout_evm_unswept_deposit_age_seconds\{mode="test",chain="optimism"\} (\S+)$/m.exec(await registry.metrics())?.[1]);
     expect(await age()).toBe(0);
     const [hd] = await hdDepositTo('optimism', [1_500_000n]);
     await f.db.sql`update deposits set created_at = now() - interval '1 hour' where session_id = ${hd!.sessionId}`;
@@ -221,7 +243,9 @@ describe('HD deposit sweeps', () => {
     expect(await sweepToEnd('base', id!)).toMatchObject({ status: 'finalized', moved: '1100000' });
     const sweep = (await findCollectorSweep(f.db.sql, id!))!;
     expect(sweep.topupRounds).toBe(2);
-    const rounds = await Promise.all([1, 2].map(async (round) => BigInt((await findChainIntent(f.db.sql, topUpIntentId(sweep, round)))!.call!.value)));
+    const rounds = await Promise.all(
+      [1, 2].map(async (round) => BigInt((await findChainIntent(f.db.sql, topUpIntentId(sweep, round)))!.call!.value)),
+    );
     expect(sweep.topupWei).toBe(rounds[0]! + rounds[1]!);
     expect(await relayerNonce()).toBe(relayerBefore + 2);
     expect(await nonceOf(hd!.address)).toBe(1);
@@ -229,9 +253,15 @@ describe('HD deposit sweeps', () => {
 
   describe('a signer killed after a step is signed sends nothing twice and loses nothing', () => {
     const hdWriter = async (sweepId: string) => {
-      const { addresses: [swept] } = (await findCollectorSweep(f.db.sql, sweepId))!;
-      const [row] = await f.db.sql<{ derivation_index: string }[]>`select derivation_index from deposit_addresses where session_id = ${swept!.sessionId}`;
-      return createEvmChainWriter(sweeperDeps(f, 'base', [], { account: privateKeyToAccount(toHex(deriveEvmPrivateKey(seed, Number(row!.derivation_index)))) }));
+      const {
+        addresses: [swept],
+      } = (await findCollectorSweep(f.db.sql, sweepId))!;
+      const [row] = await f.db.sql<
+        { derivation_index: string }[]
+      >`select derivation_index from deposit_addresses where session_id = ${swept!.sessionId}`;
+      return createEvmChainWriter(
+        sweeperDeps(f, 'base', [], { account: privateKeyToAccount(toHex(deriveEvmPrivateKey(seed, Number(row!.derivation_index)))) }),
+      );
     };
     const relayerWriter = () => createEvmChainWriter(sweeperDeps(f, 'base', []));
 

@@ -16,7 +16,16 @@ import * as depositFactory from '../../../contracts/artifacts/depositFactory';
 import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics';
 import { COLLECTOR, hasCode, OWNER, startDepositContractsChain, SWEEPER } from '../../contracts/depositContractsFixture';
 import { createTestDatabase } from '../../support/database';
-import { connectWorker, deposit, planIds, forwarderSession, ledgerBalance, sweeperDeps, type EvmSweepFixture, type SessionDepositAddress } from './evmSweepFixture';
+import {
+  connectWorker,
+  deposit,
+  planIds,
+  forwarderSession,
+  ledgerBalance,
+  sweeperDeps,
+  type EvmSweepFixture,
+  type SessionDepositAddress,
+} from './evmSweepFixture';
 
 let f: EvmSweepFixture;
 /** Each chain label's USDC on the one local node, and the deposit addresses made for it. */
@@ -38,7 +47,8 @@ afterAll(async () => {
   await Promise.all([f?.contracts.chain.stop(), f?.db.drop()]);
 });
 
-const balanceOf = (token: Address, owner: Address) => f.contracts.chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
+const balanceOf = (token: Address, owner: Address) =>
+  f.contracts.chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
 const collector = () => f.contracts.chain.account(COLLECTOR).address;
 const relayerNonce = () => f.contracts.chain.publicClient.getTransactionCount({ address: f.contracts.chain.account(SWEEPER).address });
 
@@ -84,7 +94,12 @@ const writer = () => createEvmChainWriter(sweeperDeps(f, 'base', []));
 
 async function setSweeper(allowed: boolean): Promise<void> {
   const { chain, factory } = f.contracts;
-  const hash = await chain.walletClientFor(OWNER).writeContract({ address: factory, abi: depositFactory.abi, functionName: 'setSweeper', args: [chain.account(SWEEPER).address, allowed] });
+  const hash = await chain.walletClientFor(OWNER).writeContract({
+    address: factory,
+    abi: depositFactory.abi,
+    functionName: 'setSweeper',
+    args: [chain.account(SWEEPER).address, allowed],
+  });
   await chain.publicClient.waitForTransactionReceipt({ hash });
 }
 
@@ -104,7 +119,10 @@ describe('EVM forwarder sweep', () => {
     expect(await relayerNonce()).toBe(nonce + 1);
     const sweep = await findCollectorSweep(f.db.sql, ids[0]!);
     expect(sweep?.addresses.map((x) => [x.address, x.sweptBaseUnits])).toEqual(
-      [[a!.address.toLowerCase(), 1_500_000n], [b!.address.toLowerCase(), 2_250_000n]].sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
+      [
+        [a!.address.toLowerCase(), 1_500_000n],
+        [b!.address.toLowerCase(), 2_250_000n],
+      ].sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
     );
     const receipt = await f.contracts.chain.publicClient.getTransactionReceipt({ hash: sweep!.txHash as `0x${string}` });
     expect(sweep?.gasWei).toBe(receipt.gasUsed * receipt.effectiveGasPrice);
@@ -125,7 +143,7 @@ describe('EVM forwarder sweep', () => {
     expect(await balanceOf(tokens.get('base')!, session!.address)).toBe(0n);
   });
 
-  it('holds a total below the chain\'s threshold back, and sweeps once the deposits reach it', async () => {
+  it("holds a total below the chain's threshold back, and sweeps once the deposits reach it", async () => {
     const ethereum = (planned: string) => planIds(sweeper('ethereum', { minimumWholeTokens: 500 }), planned);
     await depositTo('ethereum', [200_000_000n, 250_000_000n]);
     expect(await ethereum(runKey())).toEqual([]);
@@ -143,7 +161,10 @@ describe('EVM forwarder sweep', () => {
     expect(outcomes.map((o) => (o.status === 'finalized' ? BigInt(o.moved) : 0n)).reduce((s, m) => s + m, 0n)).toBe(6n);
   });
 
-  it.each([['optimism', 'a token that returns nothing'], ['arbitrum', 'a token that returns false']] as const)('sweeps %s\'s %s', async (chain, _kind) => {
+  it.each([
+    ['optimism', 'a token that returns nothing'],
+    ['arbitrum', 'a token that returns false'],
+  ] as const)("sweeps %s's %s", async (chain, _kind) => {
     await depositTo(chain, [5_000_000n, 1_000_000n]);
     const [id] = await planIds(sweeper(chain), runKey());
     expect(await sweepToEnd(sweeper(chain), id!)).toMatchObject({ status: 'finalized', moved: '6000000' });
@@ -164,7 +185,7 @@ describe('EVM forwarder sweep', () => {
     expect(await sweepToEnd(sweeper('base'), again!)).toMatchObject({ status: 'finalized', moved: '800000' });
   });
 
-  it('shows the collector\'s inventory and the oldest unswept deposit\'s age as gauges', async () => {
+  it("shows the collector's inventory and the oldest unswept deposit's age as gauges", async () => {
     const registry = new Registry();
     registerEvmSweepMetrics(registry, f.db.sql);
     const gauge = async (pattern: string) => Number(new RegExp(`^${pattern} (\\S+)$`, 'm').exec(await registry.metrics())?.[1]);

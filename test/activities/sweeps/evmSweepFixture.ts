@@ -30,7 +30,12 @@ export function connectWorker(db: TestDatabase): Sql {
 }
 
 /** A sweeper of `chain` on the fixture's node, the relayer being the factory's sweeper. */
-export function sweeperDeps(f: EvmSweepFixture, chain: EvmChain, tokens: EvmSweepDeps['tokens'], overrides: Partial<EvmSweepDeps> = {}): EvmSweepDeps {
+export function sweeperDeps(
+  f: EvmSweepFixture,
+  chain: EvmChain,
+  tokens: EvmSweepDeps['tokens'],
+  overrides: Partial<EvmSweepDeps> = {},
+): EvmSweepDeps {
   return {
     sql: f.worker,
     client: f.contracts.chain.publicClient,
@@ -61,18 +66,27 @@ export async function forwarderSession(f: EvmSweepFixture): Promise<SessionDepos
   const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
   await insertSessionRecord(f.db.sql, record, 'completed');
   const address = await addressOf(f.contracts, depositSalt(record.sessionId));
-  await f.db.sql`insert into deposit_addresses (session_id, derivation_index, evm_address, tron_address, solana_address, mode, evm_scheme, evm_factory)
+  await f.db
+    .sql`insert into deposit_addresses (session_id, derivation_index, evm_address, tron_address, solana_address, mode, evm_scheme, evm_factory)
             values (${record.sessionId}, ${randomInt(1_000_000, 2 ** 31 - 1)}, ${address}, ${'T' + randomBytes(16).toString('hex')}, ${'S' + randomBytes(16).toString('hex')}, 'test', 'forwarder', ${f.contracts.factory})`;
   return { sessionId: record.sessionId, address };
 }
 
 /** The ids of the sweeps a plan of the sweeper's `token` answers: those the run is to carry. */
-export async function planIds(sweep: { plan(token: TokenSymbol, runKey: string): Promise<{ sweepIds: string[] }> }, runKey: string, token: TokenSymbol = 'USDC'): Promise<string[]> {
+export async function planIds(
+  sweep: { plan(token: TokenSymbol, runKey: string): Promise<{ sweepIds: string[] }> },
+  runKey: string,
+  token: TokenSymbol = 'USDC',
+): Promise<string[]> {
   return (await sweep.plan(token, runKey)).sweepIds;
 }
 
 /** A test-mode session from before the forwarders: its deposit address is the HD address of `index` under `seed`. */
-export async function hdSession(f: EvmSweepFixture, seed: Uint8Array, index = randomInt(1_000, 2 ** 31 - 1)): Promise<SessionDepositAddress> {
+export async function hdSession(
+  f: EvmSweepFixture,
+  seed: Uint8Array,
+  index = randomInt(1_000, 2 ** 31 - 1),
+): Promise<SessionDepositAddress> {
   const { merchant } = await createTestMerchant(f.db.sql);
   const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
   await insertSessionRecord(f.db.sql, record, 'completed');
@@ -83,20 +97,38 @@ export async function hdSession(f: EvmSweepFixture, seed: Uint8Array, index = ra
 }
 
 /** `amount` of `token` minted to the address, confirmed and credited to its session, and posted as the settlement posts it. */
-export async function deposit(f: EvmSweepFixture, chain: EvmChain, to: SessionDepositAddress, token: Address, amount: bigint): Promise<void> {
+export async function deposit(
+  f: EvmSweepFixture,
+  chain: EvmChain,
+  to: SessionDepositAddress,
+  token: Address,
+  amount: bigint,
+): Promise<void> {
   const sent = await f.contracts.chain.mint(token, to.address, amount);
-  await f.db.sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, credited)
+  await f.db
+    .sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, credited)
             values (${chain}, ${sent.hash}, ${sent.logIndex}, 'testnet', ${to.sessionId}, 'USDC', ${amount.toString()}, ${'0x' + randomBytes(20).toString('hex')}, ${to.address.toLowerCase()},
                     ${sent.blockNumber.toString()}, ${sent.blockHash}, 'confirmed', 64, true)`;
   const [session] = await f.db.sql<{ merchant_id: string }[]>`select merchant_id from sessions where id = ${to.sessionId}`;
   await postLedger(
     f.db.sql,
-    crossChainDepositReceived({ chain, token: 'USDC', txHash: sent.hash, logIndex: sent.logIndex, merchantId: session!.merchant_id, mode: 'test', received: amount, payable: amount }),
+    crossChainDepositReceived({
+      chain,
+      token: 'USDC',
+      txHash: sent.hash,
+      logIndex: sent.logIndex,
+      merchantId: session!.merchant_id,
+      mode: 'test',
+      received: amount,
+      payable: amount,
+    }),
   );
 }
 
 /** What the ledger holds in `account` of `asset`, all groups together. */
 export async function ledgerBalance(sql: Sql, account: string, asset: string): Promise<bigint> {
-  const [row] = await sql<{ total: string }[]>`select coalesce(sum(amount), 0)::text as total from ledger_entries where account = ${account} and asset = ${asset}`;
+  const [row] = await sql<
+    { total: string }[]
+  >`select coalesce(sum(amount), 0)::text as total from ledger_entries where account = ${account} and asset = ${asset}`;
   return BigInt(row!.total);
 }

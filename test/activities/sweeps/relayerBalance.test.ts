@@ -30,7 +30,9 @@ async function gauge(registry: Registry, name: string, chain: string): Promise<n
 describe("the relayer's gas", () => {
   it('is read at every sweep run, with or without deposits, and shown per chain in whole coins with its age', async () => {
     const token = await f.contracts.chain.deployToken({ symbol: 'USDC', decimals: 6 });
-    const activities = createEvmSweepActivities({ sweepers: { 'base:test': sweeperDeps(f, 'base', [{ symbol: 'USDC', address: token, decimals: 6 }]) } });
+    const activities = createEvmSweepActivities({
+      sweepers: { 'base:test': sweeperDeps(f, 'base', [{ symbol: 'USDC', address: token, decimals: 6 }]) },
+    });
     // The plan logs what it planned, as an activity does: it runs in an activity's context.
     const planEvmSweep = (request: PlanEvmSweepRequest) => new MockActivityEnvironment().run(activities.planEvmSweep, request);
     const registry = new Registry();
@@ -38,7 +40,10 @@ describe("the relayer's gas", () => {
     expect(await gauge(registry, 'checkout_relayer_gas_balance', 'base')).toBeUndefined();
 
     await f.contracts.chain.fund(f.contracts.chain.account(SWEEPER).address, parseEther('2.5'));
-    expect(await planEvmSweep({ chain: 'base', token: 'USDC', mode: 'test', runKey: 'quiet-run' })).toEqual({ status: 'planned', sweepIds: [] });
+    expect(await planEvmSweep({ chain: 'base', token: 'USDC', mode: 'test', runKey: 'quiet-run' })).toEqual({
+      status: 'planned',
+      sweepIds: [],
+    });
     expect(await gauge(registry, 'checkout_relayer_gas_balance', 'base')).toBe(2.5);
     expect(await gauge(registry, 'checkout_relayer_gas_observed_age_seconds', 'base')).toBeLessThan(60);
 

@@ -12,7 +12,14 @@ import { findSweep, sweepDue, type Sweep } from '../../../db/repositories/solana
 import { FINALITY_DEPTH } from '../../../toolchain/localSolana/localSolanaChain';
 import { associatedTokenAccount } from '../../../toolchain/localSolana/splToken';
 import { createPayoutFixture, type PayoutFixture } from '../settlement/payoutFixture';
-import { depositAgain as depositAgainOn, lateDeposit, payoutFixtureTarget, settledDeposit as settledDepositOn, TEST_SEED, type TestDeposit } from './sweepFixture';
+import {
+  depositAgain as depositAgainOn,
+  lateDeposit,
+  payoutFixtureTarget,
+  settledDeposit as settledDepositOn,
+  TEST_SEED,
+  type TestDeposit,
+} from './sweepFixture';
 
 let f: PayoutFixture;
 let deps: SolanaSweepDeps;
@@ -30,7 +37,8 @@ afterEach(async () => {
   expect(await f.ledgerImbalances()).toEqual([]);
 });
 
-const settledDeposit = (amounts: bigint[], options?: Parameters<typeof settledDepositOn>[2]) => settledDepositOn(payoutFixtureTarget(f), amounts, options);
+const settledDeposit = (amounts: bigint[], options?: Parameters<typeof settledDepositOn>[2]) =>
+  settledDepositOn(payoutFixtureTarget(f), amounts, options);
 const depositAgain = (deposit: TestDeposit, amount: bigint) => depositAgainOn(payoutFixtureTarget(f), deposit, amount);
 
 async function sweepDeps(treasury: TreasuryPayoutDeps): Promise<SolanaSweepDeps> {
@@ -39,7 +47,14 @@ async function sweepDeps(treasury: TreasuryPayoutDeps): Promise<SolanaSweepDeps>
 
 const lamportsOf = async (address: Address) => (await f.rpc.getBalance(address).send()).value;
 const accountExists = async (address: Address) => (await f.rpc.getAccountInfo(address, { encoding: 'base64' }).send()).value !== null;
-const depositsHeld = async () => BigInt((await f.db.sql<{ total: string }[]>`select coalesce(sum(amount), 0)::text as total from ledger_entries where account = 'deposits:solana'`)[0]?.total ?? '0');
+const depositsHeld = async () =>
+  BigInt(
+    (
+      await f.db.sql<
+        { total: string }[]
+      >`select coalesce(sum(amount), 0)::text as total from ledger_entries where account = 'deposits:solana'`
+    )[0]?.total ?? '0',
+  );
 
 /** Plans a run and advances each of its sweeps, a block after each submitted pass, until none is submitted. */
 async function sweepAll(sweeper = createSolanaSweep(deps), runKey = `run-${++runs}`): Promise<Map<string, SweepOutcome>> {
@@ -56,7 +71,7 @@ async function sweepAll(sweeper = createSolanaSweep(deps), runKey = `run-${++run
 }
 
 describe('a Solana deposit sweep', () => {
-  it('moves every deposit account\'s USDC to the treasury and closes it, the rent back to the treasury', async () => {
+  it("moves every deposit account's USDC to the treasury and closes it, the rent back to the treasury", async () => {
     const one = await settledDeposit([2_000_000n, 500_000n]);
     const two = await settledDeposit([7_250_000n]);
     const treasuryUsdc = (await f.usdcBalance(deps.treasury.address)) as bigint;
@@ -70,7 +85,9 @@ describe('a Solana deposit sweep', () => {
     const sweep = (await findSweep(f.db.sql, id)) as Sweep;
 
     // Exactly: the USDC of both accounts, and the two accounts' rent less the fee of three signatures.
-    const landed = await f.rpc.getTransaction(sweep.signature as Signature, { encoding: 'base64', maxSupportedTransactionVersion: 0 }).send();
+    const landed = await f.rpc
+      .getTransaction(sweep.signature as Signature, { encoding: 'base64', maxSupportedTransactionVersion: 0 })
+      .send();
     const fee = landed?.meta?.fee as bigint;
     expect(fee).toBe(15_000n);
     expect(await f.usdcBalance(deps.treasury.address)).toBe(treasuryUsdc + 9_750_000n);
@@ -80,7 +97,12 @@ describe('a Solana deposit sweep', () => {
       expect(await lamportsOf(owner)).toBe(0n);
     }
     expect(sweep).toMatchObject({ status: 'confirmed', usdcSwept: 9_750_000n, feeLamports: fee, rentLamports: 2n * rent });
-    expect(new Map(sweep.accounts.map((a) => [a.owner, a.sweptBaseUnits]))).toEqual(new Map([[one.owner, 2_500_000n], [two.owner, 7_250_000n]]));
+    expect(new Map(sweep.accounts.map((a) => [a.owner, a.sweptBaseUnits]))).toEqual(
+      new Map([
+        [one.owner, 2_500_000n],
+        [two.owner, 7_250_000n],
+      ]),
+    );
 
     const groups = await f.db.sql<{ group_id: string; account: string; asset: string; amount: string }[]>`
       select group_id, account, asset, amount::text from ledger_entries where reference = ${id} order by group_id, account`;
@@ -135,7 +157,9 @@ describe('a Solana deposit sweep', () => {
     f.chain.produce(Number(stale?.lastValidBlockHeight) - f.chain.latestBlock.blockHeight + 1 + FINALITY_DEPTH);
 
     // The replacement takes what the plan found, leaving the account open with the newer deposit in it.
-    expect([...(await sweepAll(sweeper, 'run-raced')).values()]).toEqual([expect.objectContaining({ status: 'confirmed', usdcSwept: '1000000' })]);
+    expect([...(await sweepAll(sweeper, 'run-raced')).values()]).toEqual([
+      expect.objectContaining({ status: 'confirmed', usdcSwept: '1000000' }),
+    ]);
     expect(await findChainIntent(f.db.sql, id)).toMatchObject({ supersededSignatures: [stale?.signature] });
     expect(f.chain.findTransaction(stale?.signature as string)).toBeUndefined();
     expect(await f.usdcBalance(deposit.owner)).toBe(2_000_000n);

@@ -64,7 +64,11 @@ export async function depositAgain(f: DepositTarget, deposit: TestDeposit, amoun
 }
 
 /** A settled payment whose deposit address received `amounts`, one confirmed deposit each. */
-export async function settledDeposit(f: DepositTarget, amounts: bigint[], options: { settlement?: 'solana-treasury' | 'simulated' | 'none' } = {}): Promise<TestDeposit> {
+export async function settledDeposit(
+  f: DepositTarget,
+  amounts: bigint[],
+  options: { settlement?: 'solana-treasury' | 'simulated' | 'none' } = {},
+): Promise<TestDeposit> {
   const { sql } = f;
   const { merchant } = await createTestMerchant(sql);
   const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });

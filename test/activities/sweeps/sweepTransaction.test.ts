@@ -16,7 +16,10 @@ async function wireSize(accounts: number): Promise<number> {
       return { owner, tokenAccount: await associatedUsdcAccount(owner.address, mint.address), amount: 2n ** 64n - 1n, close: true };
     }),
   );
-  const transaction = await signSweepTransaction({ treasury, mint: mint.address, accounts: swept }, { blockhash: 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k' as Blockhash, lastValidBlockHeight: 100n });
+  const transaction = await signSweepTransaction(
+    { treasury, mint: mint.address, accounts: swept },
+    { blockhash: 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k' as Blockhash, lastValidBlockHeight: 100n },
+  );
   return Buffer.from(getBase64EncodedWireTransaction(transaction), 'base64').length;
 }
 

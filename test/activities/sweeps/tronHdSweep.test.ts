@@ -34,7 +34,17 @@ import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics'
 import type { TestDatabase } from '../../support/database';
 import type { TronWalletNode } from '../../support/tron/tronWalletNode';
 import { ledgerBalance, planIds } from './evmSweepFixture';
-import { tronAddress, tronForwarderDeposit, tronHdDeposit, standInSweepDeps, startTronSweepStandIn, stopTronSweepStandIn, sweepUntilLanded, type TronSweepFixture, type TronSweepStandIn } from './tronSweepFixture';
+import {
+  tronAddress,
+  tronForwarderDeposit,
+  tronHdDeposit,
+  standInSweepDeps,
+  startTronSweepStandIn,
+  stopTronSweepStandIn,
+  sweepUntilLanded,
+  type TronSweepFixture,
+  type TronSweepStandIn,
+} from './tronSweepFixture';
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const CONTRACTS = { factory: tronAddress(), implementation: tronAddress() };
@@ -77,15 +87,22 @@ afterEach(async () => {
   expect(await unbalancedLedgerGroups(db.sql)).toEqual([]);
   const asset = tokenAsset('USDT', 'tron');
   expect(await ledgerBalance(db.sql, ACCOUNT.collector('tron'), asset)).toBe(node.balanceOf(USDT, COLLECTOR));
-  expect(await ledgerBalance(db.sql, ACCOUNT.depositsOn('tron'), asset)).toBe(addresses.reduce((sum, a) => sum + node.balanceOf(USDT, a), 0n));
+  expect(await ledgerBalance(db.sql, ACCOUNT.depositsOn('tron'), asset)).toBe(
+    addresses.reduce((sum, a) => sum + node.balanceOf(USDT, a), 0n),
+  );
   const trx = hdAddresses.reduce((sum, a) => sum + (node.trxOf(a) ?? 0n), 0n);
   expect(await ledgerBalance(db.sql, ACCOUNT.depositGasOn('tron'), nativeAsset('tron'))).toBe(trx - unrecordedTrx);
-  const [burned] = await db.sql<{ total: string }[]>`select coalesce(sum(fee_paid), 0)::text as total from chain_intents where chain = 'tron'`;
+  const [burned] = await db.sql<
+    { total: string }[]
+  >`select coalesce(sum(fee_paid), 0)::text as total from chain_intents where chain = 'tron'`;
   expect(await ledgerBalance(db.sql, ACCOUNT.gasExpenseOn('tron'), nativeAsset('tron'))).toBe(BigInt(burned!.total));
 });
 
 const deps = (overrides: Partial<TronSweepDeps> = {}): TronSweepDeps =>
-  standInSweepDeps({ sql: worker, relayer, feeLimitSun: SWEEP_MANY_FEE_LIMIT_SUN, hdFeeLimitSun: FEE_LIMIT_SUN, node, usdt: USDT }, { depositSeed: seed, collector: COLLECTOR, ...overrides });
+  standInSweepDeps(
+    { sql: worker, relayer, feeLimitSun: SWEEP_MANY_FEE_LIMIT_SUN, hdFeeLimitSun: FEE_LIMIT_SUN, node, usdt: USDT },
+    { depositSeed: seed, collector: COLLECTOR, ...overrides },
+  );
 /** A fresh sweeper each time, as a restarted signer would make. */
 const sweeper = (overrides: Partial<TronSweepDeps> = {}) => createTronSweep(deps(overrides));
 
@@ -114,7 +131,7 @@ let runs = 0;
 const runKey = () => `sweep_tron_hd-${runs++}`;
 
 describe('Tron HD deposit sweeps', () => {
-  it('tops an HD address up with the fee limit and sweeps its USDT to the collector with the address\'s own key', async () => {
+  it("tops an HD address up with the fee limit and sweeps its USDT to the collector with the address's own key", async () => {
     const hd = await hdDepositTo(2_500_000n);
     const ids = await planIds(sweeper(), runKey(), 'USDT');
     expect(ids).toHaveLength(1);
@@ -124,17 +141,41 @@ describe('Tron HD deposit sweeps', () => {
     expect(node.balanceOf(USDT, hd)).toBe(0n);
     // The relayer paid the address the fee limit with a TransferContract; the address burned its transfer's fee out of it.
     const sweep = (await findCollectorSweep(db.sql, ids[0]!))!;
-    expect(sweep).toMatchObject({ kind: 'hd', collector: COLLECTOR, topupRounds: 1, topupWei: FEE_LIMIT_SUN, topupGasWei: FEE_SUN, gasWei: FEE_SUN });
+    expect(sweep).toMatchObject({
+      kind: 'hd',
+      collector: COLLECTOR,
+      topupRounds: 1,
+      topupWei: FEE_LIMIT_SUN,
+      topupGasWei: FEE_SUN,
+      gasWei: FEE_SUN,
+    });
     expect(sweep.addresses.map((a) => [a.address, a.sweptBaseUnits])).toEqual([[hd, 2_500_000n]]);
     const topUp = (await findChainIntent(db.sql, topUpIntentId(sweep)))!;
-    expect(topUp).toMatchObject({ id: `topup:tron:${sweep.id.slice('sweep-hd:tron:'.length)}`, status: 'finalized', sender: relayer.address, tronCall: { kind: 'transfer', to: hd, amount: FEE_LIMIT_SUN.toString() } });
-    const payment = tronUtils.deserializeTx.deserializeTransaction('TransferContract', bytesToHex(node.rawData(topUp.signature!)!)) as { contract: Array<{ parameter: { value: Record<string, unknown> } }> };
-    expect(payment.contract[0]!.parameter.value).toMatchObject({ owner_address: relayer.hexAddress.toUpperCase(), to_address: tronUtils.address.toHex(hd).toUpperCase(), amount: Number(FEE_LIMIT_SUN) });
+    expect(topUp).toMatchObject({
+      id: `topup:tron:${sweep.id.slice('sweep-hd:tron:'.length)}`,
+      status: 'finalized',
+      sender: relayer.address,
+      tronCall: { kind: 'transfer', to: hd, amount: FEE_LIMIT_SUN.toString() },
+    });
+    const payment = tronUtils.deserializeTx.deserializeTransaction('TransferContract', bytesToHex(node.rawData(topUp.signature!)!)) as {
+      contract: Array<{ parameter: { value: Record<string, unknown> } }>;
+    };
+    expect(payment.contract[0]!.parameter.value).toMatchObject({
+      owner_address: relayer.hexAddress.toUpperCase(),
+      to_address: tronUtils.address.toHex(hd).toUpperCase(),
+      amount: Number(FEE_LIMIT_SUN),
+    });
     expect(node.trxOf(hd)).toBe(FEE_LIMIT_SUN - FEE_SUN);
     // The transfer was signed by the address itself, a TRC-20 transfer(collector, amount) under the fee limit.
     const transfer = (await findChainIntent(db.sql, sweep.id))!;
-    expect(transfer).toMatchObject({ sender: hd, tronCall: { contract: USDT, functionSelector: 'transfer(address,uint256)', feeLimit: FEE_LIMIT_SUN.toString() } });
-    const raw = tronUtils.deserializeTx.deserializeTransaction('TriggerSmartContract', bytesToHex(node.rawData(transfer.signature!)!)) as { contract: Array<{ parameter: { value: Record<string, unknown> } }>; fee_limit: number };
+    expect(transfer).toMatchObject({
+      sender: hd,
+      tronCall: { contract: USDT, functionSelector: 'transfer(address,uint256)', feeLimit: FEE_LIMIT_SUN.toString() },
+    });
+    const raw = tronUtils.deserializeTx.deserializeTransaction('TriggerSmartContract', bytesToHex(node.rawData(transfer.signature!)!)) as {
+      contract: Array<{ parameter: { value: Record<string, unknown> } }>;
+      fee_limit: number;
+    };
     expect(raw).toMatchObject({ fee_limit: Number(FEE_LIMIT_SUN) });
     expect(raw.contract[0]!.parameter.value).toMatchObject({ owner_address: tronUtils.address.toHex(hd).toUpperCase() });
     expect(await ledgerBalance(db.sql, ACCOUNT.relayer('tron'), nativeAsset('tron'))).toBe(-(FEE_LIMIT_SUN + FEE_SUN));
@@ -165,12 +206,15 @@ describe('Tron HD deposit sweeps', () => {
     expect(await sweepToEnd(id!)).toMatchObject({ status: 'finalized', moved: '300000' });
   });
 
-  it('posts a reverted transfer\'s burned sun, and the next run takes the address again, topping up only what was burned', async () => {
+  it("posts a reverted transfer's burned sun, and the next run takes the address again, topping up only what was burned", async () => {
     const hd = await hdDepositTo(800_000n);
     const [first] = await planIds(sweeper(), runKey(), 'USDT');
     await passUntil(first!, async () => (await findCollectorSweep(db.sql, first!))!.topupRounds === 1);
     const burned = 120_000n;
-    expect(await sweepUntilLanded(sweeper, node, first!, () => ({ result: 'REVERT', fee: burned }))).toMatchObject({ status: 'failed', gasWei: burned.toString() });
+    expect(await sweepUntilLanded(sweeper, node, first!, () => ({ result: 'REVERT', fee: burned }))).toMatchObject({
+      status: 'failed',
+      gasWei: burned.toString(),
+    });
     expect(node.balanceOf(USDT, hd)).toBe(800_000n);
     expect(node.trxOf(hd)).toBe(FEE_LIMIT_SUN - burned);
     const [second] = await planIds(sweeper(), runKey(), 'USDT');
@@ -180,10 +224,11 @@ describe('Tron HD deposit sweeps', () => {
     expect(node.trxOf(hd)).toBe(FEE_LIMIT_SUN - FEE_SUN);
   });
 
-  it('counts a Tron HD deposit no sweep has taken in the oldest unswept deposit\'s age', async () => {
+  it("counts a Tron HD deposit no sweep has taken in the oldest unswept deposit's age", async () => {
     const registry = new Registry();
     registerEvmSweepMetrics(registry, db.sql);
-    const age = async () => Number(/^checkout_evm_unswept_deposit_age_seconds\{mode="test",chain="tron"\} (\S+)$/m.exec(await registry.metrics())?.[1]);
+    const age = async () =>
+      Number(/^checkout_evm_unswept_deposit_age_seconds\{mode="test",chain="tron"\} (\S+)$/m.exec(await registry.metrics())?.[1]);
     expect(await age()).toBe(0);
     const hd = await hdDepositTo(600_000n);
     await db.sql`update deposits set created_at = now() - interval '1 hour' where to_address = ${hd}`;
@@ -211,8 +256,12 @@ describe('Tron HD deposit sweeps', () => {
   describe('a signer killed after a step is signed sends it once and loses nothing', () => {
     const relayerWriter = () => createTronChainWriter(deps());
     const hdWriter = async (sweepId: string) => {
-      const { addresses: [swept] } = (await findCollectorSweep(db.sql, sweepId))!;
-      const [row] = await db.sql<{ derivation_index: string }[]>`select derivation_index from deposit_addresses where session_id = ${swept!.sessionId}`;
+      const {
+        addresses: [swept],
+      } = (await findCollectorSweep(db.sql, sweepId))!;
+      const [row] = await db.sql<
+        { derivation_index: string }[]
+      >`select derivation_index from deposit_addresses where session_id = ${swept!.sessionId}`;
       return createTronChainWriter(deps({ relayer: tronRelayer(bytesToHex(deriveTronPrivateKey(seed, Number(row!.derivation_index)))) }));
     };
 
@@ -250,8 +299,10 @@ describe('Tron HD deposit sweeps', () => {
 });
 
 describe('TRON_DEPOSIT_COLLECTOR_<MODE>', () => {
-  it('is checked at start, and reaches the signer\'s Tron sweeper of its mode with the mode\'s deposit seed', async () => {
-    expect(() => loadConfig({ TRON_DEPOSIT_COLLECTOR_TEST: '0x00000000000000000000000000000000000000cc' }, 'signer')).toThrow(/TRON_DEPOSIT_COLLECTOR_TEST: is not a Tron address/);
+  it("is checked at start, and reaches the signer's Tron sweeper of its mode with the mode's deposit seed", async () => {
+    expect(() => loadConfig({ TRON_DEPOSIT_COLLECTOR_TEST: '0x00000000000000000000000000000000000000cc' }, 'signer')).toThrow(
+      /TRON_DEPOSIT_COLLECTOR_TEST: is not a Tron address/,
+    );
     const env = {
       TRON_RELAYER_KEY_TEST: randomBytes(32).toString('hex'),
       TRON_DEPOSIT_COLLECTOR_TEST: COLLECTOR,
@@ -267,7 +318,11 @@ describe('TRON_DEPOSIT_COLLECTOR_<MODE>', () => {
   });
 
   it('schedules sweep_tron_<token>_<mode> for a mode with a Tron collector and no factory', () => {
-    const workerEnv = { TRON_DEPOSIT_COLLECTOR_TEST: COLLECTOR, RPC_URLS_TRON_TESTNET: 'http://127.0.0.1:1/jsonrpc', TOKEN_USDT_TRON_TESTNET: `${USDT}:6` };
+    const workerEnv = {
+      TRON_DEPOSIT_COLLECTOR_TEST: COLLECTOR,
+      RPC_URLS_TRON_TESTNET: 'http://127.0.0.1:1/jsonrpc',
+      TOKEN_USDT_TRON_TESTNET: `${USDT}:6`,
+    };
     const scopes = evmSweepScopes(loadConfig(workerEnv, 'worker'), createChainRegistry(loadChainsConfig(workerEnv)));
     expect(scopes).toEqual([{ chain: 'tron', token: 'USDT', mode: 'test' }]);
   });

@@ -25,7 +25,15 @@ import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics'
 import { evmSweepScopes } from '../../../worker/sweepSchedules';
 import type { TronOutcome, TronWalletNode } from '../../support/tron/tronWalletNode';
 import { ledgerBalance, planIds } from './evmSweepFixture';
-import { tronAddress, tronForwarderDeposit, standInSweepDeps, startTronSweepStandIn, stopTronSweepStandIn, sweepUntilLanded, type TronSweepStandIn } from './tronSweepFixture';
+import {
+  tronAddress,
+  tronForwarderDeposit,
+  standInSweepDeps,
+  startTronSweepStandIn,
+  stopTronSweepStandIn,
+  sweepUntilLanded,
+  type TronSweepStandIn,
+} from './tronSweepFixture';
 import type { Sql } from '../../../db/client';
 import type { TestDatabase } from '../../support/database';
 
@@ -55,12 +63,17 @@ afterEach(async () => {
   expect(await unbalancedLedgerGroups(db.sql)).toEqual([]);
   const asset = tokenAsset('USDT', 'tron');
   expect(await ledgerBalance(db.sql, ACCOUNT.collector('tron'), asset)).toBe(node.balanceOf(USDT, COLLECTOR));
-  expect(await ledgerBalance(db.sql, ACCOUNT.depositsOn('tron'), asset)).toBe(addresses.reduce((sum, a) => sum + node.balanceOf(USDT, a), 0n));
-  const [burned] = await db.sql<{ total: string }[]>`select coalesce(sum(fee_paid), 0)::text as total from chain_intents where chain = 'tron'`;
+  expect(await ledgerBalance(db.sql, ACCOUNT.depositsOn('tron'), asset)).toBe(
+    addresses.reduce((sum, a) => sum + node.balanceOf(USDT, a), 0n),
+  );
+  const [burned] = await db.sql<
+    { total: string }[]
+  >`select coalesce(sum(fee_paid), 0)::text as total from chain_intents where chain = 'tron'`;
   expect(await ledgerBalance(db.sql, ACCOUNT.gasExpenseOn('tron'), nativeAsset('tron'))).toBe(BigInt(burned!.total));
 });
 
-const deps = (overrides: Partial<TronSweepDeps> = {}): TronSweepDeps => standInSweepDeps({ sql: worker, relayer, feeLimitSun: FEE_LIMIT_SUN, node, usdt: USDT }, overrides);
+const deps = (overrides: Partial<TronSweepDeps> = {}): TronSweepDeps =>
+  standInSweepDeps({ sql: worker, relayer, feeLimitSun: FEE_LIMIT_SUN, node, usdt: USDT }, overrides);
 /** A fresh sweeper each time, as a restarted signer would make. */
 const sweeper = (overrides: Partial<TronSweepDeps> = {}) => createTronSweep(deps(overrides));
 
@@ -89,12 +102,24 @@ describe('Tron forwarder sweep', () => {
     const sweep = await findCollectorSweep(db.sql, ids[0]!);
     expect(sweep).toMatchObject({ chain: 'tron', token: 'USDT', factory: CONTRACTS.factory, status: 'finalized', gasWei: 345_000n });
     // In byte order, as the repository lists them: base58 mixes cases, which a locale's order would fold together.
-    expect(sweep?.addresses.map((x) => [x.address, x.sweptBaseUnits])).toEqual([[a, 1_500_000n], [b, 2_250_000n]].sort((x, y) => (String(x[0]) < String(y[0]) ? -1 : 1)));
+    expect(sweep?.addresses.map((x) => [x.address, x.sweptBaseUnits])).toEqual(
+      [
+        [a, 1_500_000n],
+        [b, 2_250_000n],
+      ].sort((x, y) => (String(x[0]) < String(y[0]) ? -1 : 1)),
+    );
     // The relayer signed a sweepMany of both salts on the factory, with the configured fee limit.
-    const raw = tronUtils.deserializeTx.deserializeTransaction('TriggerSmartContract', Buffer.from(node.rawData(sweep!.txHash!) as Uint8Array).toString('hex'));
+    const raw = tronUtils.deserializeTx.deserializeTransaction(
+      'TriggerSmartContract',
+      Buffer.from(node.rawData(sweep!.txHash!) as Uint8Array).toString('hex'),
+    );
     expect(raw).toMatchObject({ fee_limit: Number(FEE_LIMIT_SUN) });
     const intent = await findChainIntent(db.sql, ids[0]!);
-    expect(intent?.tronCall).toMatchObject({ contract: CONTRACTS.factory, functionSelector: 'sweepMany(bytes32[],address)', feeLimit: FEE_LIMIT_SUN.toString() });
+    expect(intent?.tronCall).toMatchObject({
+      contract: CONTRACTS.factory,
+      functionSelector: 'sweepMany(bytes32[],address)',
+      feeLimit: FEE_LIMIT_SUN.toString(),
+    });
     expect(await ledgerBalance(db.sql, ACCOUNT.relayer('tron'), nativeAsset('tron'))).toBe(-345_000n);
     // Landed is landed: another pass and another plan move nothing and post nothing twice.
     expect(await sweeper().advance(ids[0]!)).toMatchObject({ status: 'finalized', moved: '3750000' });
@@ -109,7 +134,9 @@ describe('Tron forwarder sweep', () => {
     // Both sent before a block is produced: one block takes both.
     for (const id of ids) expect((await sweeper().advance(id)).status).toBe('submitted');
     for (const id of ids) await sweepToEnd(id);
-    const rows = await db.sql<{ block_number: bigint; last_log_index: number }[]>`select block_number, last_log_index from collector_sweeps where id in ${db.sql(ids)} order by batch`;
+    const rows = await db.sql<
+      { block_number: bigint; last_log_index: number }[]
+    >`select block_number, last_log_index from collector_sweeps where id in ${db.sql(ids)} order by batch`;
     expect(rows[0]!.block_number).toBe(rows[1]!.block_number);
     // Each sweep logs the token's Transfer, then Swept.
     expect(rows.map((r) => r.last_log_index)).toEqual([1, 3]);
@@ -132,7 +159,10 @@ describe('Tron forwarder sweep', () => {
 
   it('a reverted sweep moves nothing in the ledger but its burned sun, and the next run takes its addresses', async () => {
     const address = await depositTo(800_000n);
-    const [deposits, collector] = [await ledgerBalance(db.sql, ACCOUNT.depositsOn('tron'), tokenAsset('USDT', 'tron')), node.balanceOf(USDT, COLLECTOR)];
+    const [deposits, collector] = [
+      await ledgerBalance(db.sql, ACCOUNT.depositsOn('tron'), tokenAsset('USDT', 'tron')),
+      node.balanceOf(USDT, COLLECTOR),
+    ];
     const [id] = await planIds(sweeper(), runKey(), 'USDT');
     expect(await sweepToEnd(id!, () => REVERT)).toMatchObject({ status: 'failed', gasWei: REVERT.fee.toString() });
     expect(await ledgerBalance(db.sql, ACCOUNT.depositsOn('tron'), tokenAsset('USDT', 'tron'))).toBe(deposits);
@@ -144,7 +174,7 @@ describe('Tron forwarder sweep', () => {
     expect(await sweepToEnd(again!)).toMatchObject({ status: 'finalized', moved: '800000' });
   });
 
-  it('shows the oldest unswept Tron deposit\'s age and the collector\'s inventory as gauges', async () => {
+  it("shows the oldest unswept Tron deposit's age and the collector's inventory as gauges", async () => {
     const registry = new Registry();
     registerEvmSweepMetrics(registry, db.sql);
     const gauge = async (pattern: string) => Number(new RegExp(`^${pattern} (\\S+)$`, 'm').exec(await registry.metrics())?.[1]);
@@ -155,14 +185,20 @@ describe('Tron forwarder sweep', () => {
     const [id] = await planIds(sweeper(), runKey(), 'USDT');
     await sweepToEnd(id!);
     expect(await gauge(age)).toBe(0);
-    expect(await gauge('checkout_collector_inventory_base_units\\{mode="test",chain="tron",asset="usdt:tron"\\}')).toBe(Number(node.balanceOf(USDT, COLLECTOR)));
+    expect(await gauge('checkout_collector_inventory_base_units\\{mode="test",chain="tron",asset="usdt:tron"\\}')).toBe(
+      Number(node.balanceOf(USDT, COLLECTOR)),
+    );
   });
 
   it('plans nothing when a balance cannot be read, and says which call failed', async () => {
     await depositTo(700_000n);
-    node.setPolicy((path) => (path === '/wallet/triggerconstantcontract' ? { body: { result: { code: 'CONTRACT_EXE_ERROR' }, constant_result: [''] } } : 'answer'));
+    node.setPolicy((path) =>
+      path === '/wallet/triggerconstantcontract' ? { body: { result: { code: 'CONTRACT_EXE_ERROR' }, constant_result: [''] } } : 'answer',
+    );
     const [before] = await db.sql<{ count: string }[]>`select count(*)::text as count from collector_sweeps`;
-    await expect(planIds(sweeper(), runKey(), 'USDT')).rejects.toThrow(new TronApiError('malformed', '/wallet/triggerconstantcontract', 'balanceOf did not return a uint256 (CONTRACT_EXE_ERROR)'));
+    await expect(planIds(sweeper(), runKey(), 'USDT')).rejects.toThrow(
+      new TronApiError('malformed', '/wallet/triggerconstantcontract', 'balanceOf did not return a uint256 (CONTRACT_EXE_ERROR)'),
+    );
     expect(await db.sql<{ count: string }[]>`select count(*)::text as count from collector_sweeps`).toEqual([before]);
     node.setPolicy(() => 'answer');
     const [id] = await planIds(sweeper(), runKey(), 'USDT');
@@ -191,7 +227,12 @@ describe('Tron sweep configuration', () => {
     const configured = { ...env, TRON_HTTP_API_URL_TESTNET: node.url, TRON_SWEEP_FEE_LIMIT_TRX: '250' };
     const signer = await signerDepsFromConfig(loadConfig(configured, 'signer'), loadChainsConfig(configured));
     const test = signer.tronSweepers?.test;
-    expect(test).toMatchObject({ mode: 'test', feeLimitSun: 250_000_000n, minimumWholeTokens: 100, tokens: [{ symbol: 'USDT', address: USDT, decimals: 6 }] });
+    expect(test).toMatchObject({
+      mode: 'test',
+      feeLimitSun: 250_000_000n,
+      minimumWholeTokens: 100,
+      tokens: [{ symbol: 'USDT', address: USDT, decimals: 6 }],
+    });
     expect(test?.relayer.address).toBe(tronRelayer(env.TRON_RELAYER_KEY_TEST).address);
     expect(signer.tronSweepers?.live).toBeUndefined();
     await test?.sql.end();

@@ -36,7 +36,11 @@ export interface TronSweepFixture {
 
 /** A test-mode session with a Tron forwarder deposit address and `amount` of the token there, confirmed, credited and posted; its address. */
 export async function tronForwarderDeposit(f: TronSweepFixture, amount: bigint): Promise<string> {
-  return tronDeposit(f, amount, (sessionId) => ({ index: randomInt(1_000_000, 2 ** 31 - 1), address: tronForwarderAddress(f.contracts, depositSalt(sessionId)), forwarder: true }));
+  return tronDeposit(f, amount, (sessionId) => ({
+    index: randomInt(1_000_000, 2 ** 31 - 1),
+    address: tronForwarderAddress(f.contracts, depositSalt(sessionId)),
+    forwarder: true,
+  }));
 }
 
 /** A test-mode session whose Tron deposit address is the HD address of `seed` at `index`, with `amount` of the token there, confirmed, credited and posted; its address. */
@@ -44,7 +48,11 @@ export async function tronHdDeposit(f: TronSweepFixture, seed: Uint8Array, index
   return tronDeposit(f, amount, () => ({ index, address: deriveTronAddress({ seed }, index), forwarder: false }));
 }
 
-async function tronDeposit(f: TronSweepFixture, amount: bigint, addressOf: (sessionId: string) => { index: number; address: string; forwarder: boolean }): Promise<string> {
+async function tronDeposit(
+  f: TronSweepFixture,
+  amount: bigint,
+  addressOf: (sessionId: string) => { index: number; address: string; forwarder: boolean },
+): Promise<string> {
   const { merchant } = await createTestMerchant(f.sql);
   const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
   await insertSessionRecord(f.sql, record, 'completed');
@@ -57,13 +65,26 @@ async function tronDeposit(f: TronSweepFixture, amount: bigint, addressOf: (sess
   await f.sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, credited)
             values ('tron', ${txHash}, 0, 'testnet', ${record.sessionId}, ${f.token.symbol}, ${amount.toString()}, ${tronAddress()}, ${address},
                     ${f.node.head().toString()}, ${randomBytes(32).toString('hex')}, 'confirmed', 19, true)`;
-  await postLedger(f.sql, crossChainDepositReceived({ chain: 'tron', token: f.token.symbol, txHash, logIndex: 0, merchantId: merchant.id, mode: 'test', received: amount, payable: amount }));
+  await postLedger(
+    f.sql,
+    crossChainDepositReceived({
+      chain: 'tron',
+      token: f.token.symbol,
+      txHash,
+      logIndex: 0,
+      merchantId: merchant.id,
+      mode: 'test',
+      received: amount,
+      payable: amount,
+    }),
+  );
   return address;
 }
 
 /** A Tron sweeper's dependencies against the stand-in: USDT only, no threshold, batches of 50, the test's fee limits. */
 export function standInSweepDeps(
-  base: Pick<TronSweepDeps, 'sql' | 'relayer' | 'feeLimitSun'> & Partial<Pick<TronSweepDeps, 'hdFeeLimitSun'>> & { node: TronWalletNode; usdt: string },
+  base: Pick<TronSweepDeps, 'sql' | 'relayer' | 'feeLimitSun'> &
+    Partial<Pick<TronSweepDeps, 'hdFeeLimitSun'>> & { node: TronWalletNode; usdt: string },
   overrides: Partial<TronSweepDeps> = {},
 ): TronSweepDeps {
   return {
@@ -85,7 +106,12 @@ export function standInSweepDeps(
  * Passes, each by a fresh sweeper as a restarted signer would make, until the sweep has landed, a block produced after
  * each one that waits (taking what is pooled with `outcome`).
  */
-export async function sweepUntilLanded(sweeper: () => ForwarderSweep, node: TronWalletNode, id: string, outcome?: (txId: string) => TronOutcome): Promise<EvmSweepOutcome> {
+export async function sweepUntilLanded(
+  sweeper: () => ForwarderSweep,
+  node: TronWalletNode,
+  id: string,
+  outcome?: (txId: string) => TronOutcome,
+): Promise<EvmSweepOutcome> {
   for (let pass = 0; pass < 30; pass++) {
     const result = await sweeper().advance(id);
     if (result.status === 'finalized' || result.status === 'failed') return result;

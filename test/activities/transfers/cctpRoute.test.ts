@@ -69,7 +69,9 @@ async function expectSettled(transferId: string, credited: bigint) {
   expect(transfer).toMatchObject({ stage: 'received', receivedAmount: credited });
   expect(await unbalancedLedgerGroups(f.db.sql)).toEqual([]);
   expect(await inFlightBalance()).toBe(0n);
-  const groups = await f.db.sql<{ group_id: string }[]>`select distinct group_id from ledger_entries where reference in (${transferId}, ${transfer!.burnIntentId}) order by group_id`;
+  const groups = await f.db.sql<
+    { group_id: string }[]
+  >`select distinct group_id from ledger_entries where reference in (${transferId}, ${transfer!.burnIntentId}) order by group_id`;
   expect(groups.map((g) => g.group_id)).toEqual([`${transfer!.burnIntentId}:gas`, `${transferId}:burned`, `${transferId}:received`].sort());
 }
 

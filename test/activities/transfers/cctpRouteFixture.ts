@@ -52,14 +52,23 @@ export interface CctpRouteFixture {
 }
 
 export async function startCctpRoute(options: { confirmationMs?: number } = {}): Promise<CctpRouteFixture> {
-  const [db, evm, solana] = await Promise.all([createTestDatabase(), createLocalChain(), freePort().then((port) => startLocalSolana({ port, slotMs: SLOT_MS }))]);
+  const [db, evm, solana] = await Promise.all([
+    createTestDatabase(),
+    createLocalChain(),
+    freePort().then((port) => startLocalSolana({ port, slotMs: SLOT_MS })),
+  ]);
   const signerSql = createSql(db.urlAs('checkout_worker'), { max: 5 });
   const solanaRpc = createSolanaRpc(solana.rpcUrl);
   const treasury = await createKeyPairSignerFromBytes(getBase58Encoder().encode(solana.treasury.secretKeyBase58));
   const treasuryUsdc = await associatedUsdcAccount(treasury.address, solana.usdcMint);
   const usdc = await evm.deployToken({ symbol: 'USDC', decimals: 6 });
   const standIn = await deployCctpStandIn(evm, { burnToken: usdc, minFee: 1_000n });
-  const params = { tokenMessenger: standIn.tokenMessenger, mintRecipient: solanaAddressBytes32(treasuryUsdc), owner: evm.account(OWNER).address, sweeper: evm.account(RELAYER).address };
+  const params = {
+    tokenMessenger: standIn.tokenMessenger,
+    mintRecipient: solanaAddressBytes32(treasuryUsdc),
+    owner: evm.account(OWNER).address,
+    sweeper: evm.account(RELAYER).address,
+  };
   const steps = await deployDepositCollector({ publicClient: evm.publicClient, walletClient: evm.walletClient }, params);
   const collector = steps.find((step) => step.contract === 'DepositCollector')!.address;
   let clockOffset = 0;

@@ -27,14 +27,22 @@ describe('a clone deployed by CREATE2', () => {
   it('lands at the predicted address with the EIP-1167 runtime delegating to the implementation', async () => {
     const salt = depositSalt('cs_01JCHECKOUT0000000000000000');
     const predicted = evmForwarderAddress({ factory: DETERMINISTIC_DEPLOYMENT_PROXY, implementation: IMPLEMENTATION }, salt);
-    const hash = await chain.walletClient.sendTransaction({ to: DETERMINISTIC_DEPLOYMENT_PROXY, data: concatHex([salt, minimalProxyInitCode(IMPLEMENTATION)]) });
+    const hash = await chain.walletClient.sendTransaction({
+      to: DETERMINISTIC_DEPLOYMENT_PROXY,
+      data: concatHex([salt, minimalProxyInitCode(IMPLEMENTATION)]),
+    });
     await chain.publicClient.waitForTransactionReceipt({ hash });
 
     expect(await chain.publicClient.getCode({ address: predicted })).toBe(
       `0x363d3d373d3d3d363d73${IMPLEMENTATION.slice(2).toLowerCase()}5af43d82803e903d91602b57fd5bf3`,
     );
     // The proxy returns the address it created: the same one.
-    const created = await chain.publicClient.call({ to: DETERMINISTIC_DEPLOYMENT_PROXY, data: concatHex([depositSalt('cs_other'), minimalProxyInitCode(IMPLEMENTATION)]) });
-    expect(getAddress(created.data!)).toBe(evmForwarderAddress({ factory: DETERMINISTIC_DEPLOYMENT_PROXY, implementation: IMPLEMENTATION }, depositSalt('cs_other')));
+    const created = await chain.publicClient.call({
+      to: DETERMINISTIC_DEPLOYMENT_PROXY,
+      data: concatHex([depositSalt('cs_other'), minimalProxyInitCode(IMPLEMENTATION)]),
+    });
+    expect(getAddress(created.data!)).toBe(
+      evmForwarderAddress({ factory: DETERMINISTIC_DEPLOYMENT_PROXY, implementation: IMPLEMENTATION }, depositSalt('cs_other')),
+    );
   });
 });

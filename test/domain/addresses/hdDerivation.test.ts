@@ -13,7 +13,12 @@ import {
   InvalidAccountXpubError,
   slip10Ed25519,
 } from '../../../domain/addresses/hdDerivation';
-import { depositSeed, DepositSeedRefusedError, DEVELOPMENT_ACCOUNT_XPUBS, DEVELOPMENT_MNEMONIC } from '../../../domain/addresses/depositSeed';
+import {
+  depositSeed,
+  DepositSeedRefusedError,
+  DEVELOPMENT_ACCOUNT_XPUBS,
+  DEVELOPMENT_MNEMONIC,
+} from '../../../domain/addresses/depositSeed';
 import { evmAddressFromPublicKey, InvalidEvmAddressError, isEvmAddress, toChecksumEvmAddress } from '../../../domain/addresses/evm';
 import { isSolanaAddress, solanaAddressFromPublicKey } from '../../../domain/addresses/solana';
 import {
@@ -31,7 +36,7 @@ const TREZOR_ALL_MNEMONIC = 'all all all all all all all all all all all all';
 const trezorSeed = depositSeed({ mode: 'live', mnemonic: TREZOR_ALL_MNEMONIC });
 const devSeed = depositSeed({ mode: 'test' });
 
-describe('EVM deposit addresses (m/44\'/60\'/0\'/0/i)', () => {
+describe("EVM deposit addresses (m/44'/60'/0'/0/i)", () => {
   // Hardhat / Anvil default accounts #0..#2 for "test test ... junk" (printed by `anvil` and `npx hardhat node`).
   const HARDHAT_ACCOUNTS = [
     '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
@@ -58,7 +63,7 @@ describe('EVM deposit addresses (m/44\'/60\'/0\'/0/i)', () => {
   });
 });
 
-describe('Tron deposit addresses (m/44\'/195\'/0\'/0/i)', () => {
+describe("Tron deposit addresses (m/44'/195'/0'/0/i)", () => {
   // trezor/trezor-firmware common/tests/fixtures/tron/get_address.json ("all" mnemonic).
   const TREZOR_TRON = ['TY72iA3SBtrds3QLYsS7LwYfkzXwAXCRWT', 'TFz2CJn9CJb8C4i1Gke3jmZX2fRMJxniH2', 'TQSw9qVAigRwfgPdf7aW4wxbG9tFitexg2'];
 
@@ -77,7 +82,9 @@ describe('Tron deposit addresses (m/44\'/195\'/0\'/0/i)', () => {
   it('EVM and Tron xpubs differ, so one cannot stand in for the other', () => {
     const xpubs = accountXpubsFromSeed(trezorSeed);
     expect(xpubs.evm).not.toBe(xpubs.tron);
-    expect(tronAddressToEvmHex(deriveTronAddress({ seed: trezorSeed }, 0))).not.toBe(deriveEvmAddress({ seed: trezorSeed }, 0).toLowerCase());
+    expect(tronAddressToEvmHex(deriveTronAddress({ seed: trezorSeed }, 0))).not.toBe(
+      deriveEvmAddress({ seed: trezorSeed }, 0).toLowerCase(),
+    );
   });
 });
 
@@ -199,7 +206,7 @@ describe('SLIP-0010 ed25519', () => {
   });
 });
 
-describe('Solana deposit addresses (m/44\'/501\'/i\'/0\')', () => {
+describe("Solana deposit addresses (m/44'/501'/i'/0')", () => {
   it('index 0 and 1 match trezor-firmware common/tests/fixtures/solana/get_address.json ("all" mnemonic)', () => {
     expect(deriveSolanaAddress(trezorSeed, 0)).toBe('14CCvQzQzHCVgZM3j9soPnXuJXh1RmCfwLVUcdfbZVBS');
     expect(deriveSolanaAddress(trezorSeed, 1)).toBe('CqPFGxxzrE2bgLGC98x9rYix7Nq17mh8L7pWseJt3c9N');
@@ -270,7 +277,12 @@ describe('depositSeed', () => {
 
   it('refuses invalid mnemonics in both modes without echoing them', () => {
     const badChecksum = 'all all all all all all all all all all all able';
-    for (const mnemonic of ['not a mnemonic', badChecksum, 'all all all all all all all all all all all', 'All all all all all all all all all all all all']) {
+    for (const mnemonic of [
+      'not a mnemonic',
+      badChecksum,
+      'all all all all all all all all all all all',
+      'All all all all all all all all all all all all',
+    ]) {
       for (const mode of ['test', 'live'] as const) {
         const error = refusal({ mode, mnemonic });
         expect(error.reason).toBe('invalid_mnemonic');
@@ -296,7 +308,13 @@ describe('EVM address format', () => {
 
   it('rejects a broken checksum, wrong lengths and non-hex', () => {
     const brokenChecksum = '0x5aaeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-    for (const value of [brokenChecksum, '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeA', '5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '0xZZAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '']) {
+    for (const value of [
+      brokenChecksum,
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeA',
+      '5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      '0xZZAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      '',
+    ]) {
       expect(isEvmAddress(value)).toBe(false);
       expect(() => toChecksumEvmAddress(value)).toThrow(InvalidEvmAddressError);
     }
@@ -348,14 +366,26 @@ describe('Tron address format', () => {
   it('rejects bad checksums, foreign prefixes and malformed input', () => {
     const flipped = USDT_BASE58.slice(0, -1) + (USDT_BASE58.endsWith('t') ? 'u' : 't');
     // The invalid cases of trustwallet/wallet-core tests/chains/Tron/AddressTests.cpp (a Bitcoin address among them).
-    const invalid = ['abc', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W', '2MegQ6oqSda2tTagdEzBA', flipped, ''];
+    const invalid = [
+      'abc',
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      '175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W',
+      '2MegQ6oqSda2tTagdEzBA',
+      flipped,
+      '',
+    ];
     for (const value of invalid) {
       expect(isTronAddress(value)).toBe(false);
       expect(() => tronAddressToHex(value)).toThrow(InvalidTronAddressError);
       expect(() => tronAddressToEvmHex(value)).toThrow(InvalidTronAddressError);
     }
     expect(isTronAddress('TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC')).toBe(true);
-    for (const hex of ['a614f803b6fd780986a42c78ec9c7f77e6ded13c', '42a614f803b6fd780986a42c78ec9c7f77e6ded13c', `${USDT_HEX41}00`, '0x' + USDT_HEX41]) {
+    for (const hex of [
+      'a614f803b6fd780986a42c78ec9c7f77e6ded13c',
+      '42a614f803b6fd780986a42c78ec9c7f77e6ded13c',
+      `${USDT_HEX41}00`,
+      '0x' + USDT_HEX41,
+    ]) {
       expect(() => tronAddressFromHex(hex)).toThrow(InvalidTronAddressError);
     }
     for (const hex of [USDT_HEX41, '0xa614f803b6fd780986a42c78ec9c7f77e6ded1', '0xg614f803b6fd780986a42c78ec9c7f77e6ded13c']) {
@@ -367,14 +397,26 @@ describe('Tron address format', () => {
 describe('Solana address format', () => {
   it('accepts well-known program and mint addresses', () => {
     // System Program, SPL Token program and the USDC mint, as published in Solana's and Circle's documentation.
-    for (const address of ['11111111111111111111111111111111', 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v']) {
+    for (const address of [
+      '11111111111111111111111111111111',
+      'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+      'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+    ]) {
       expect(isSolanaAddress(address)).toBe(true);
     }
   });
 
   it('rejects non-base58, wrong lengths and non-canonical spellings', () => {
     const valid = deriveSolanaAddress(trezorSeed, 0);
-    for (const value of ['', '0OIl' + valid.slice(4), valid.slice(0, -2), `${valid}1`, '1'.repeat(33), 'T'.repeat(44), '0x' + 'ab'.repeat(32)]) {
+    for (const value of [
+      '',
+      '0OIl' + valid.slice(4),
+      valid.slice(0, -2),
+      `${valid}1`,
+      '1'.repeat(33),
+      'T'.repeat(44),
+      '0x' + 'ab'.repeat(32),
+    ]) {
       expect(isSolanaAddress(value)).toBe(false);
     }
   });

@@ -25,7 +25,9 @@ const circleAbi = JSON.parse(readFileSync(new URL('../../fixtures/cctp/circleAbi
 const defaults = new Set(['name:""', 'indexed:false', 'anonymous:false']);
 const strip = (entries: readonly unknown[]) =>
   JSON.parse(
-    JSON.stringify(entries, (key, value: unknown) => (key === 'internalType' || defaults.has(`${key}:${JSON.stringify(value)}`) ? undefined : value)),
+    JSON.stringify(entries, (key, value: unknown) =>
+      key === 'internalType' || defaults.has(`${key}:${JSON.stringify(value)}`) ? undefined : value,
+    ),
   ) as unknown[];
 const byName = (entries: readonly { name?: string }[]) => [...entries].sort((a, b) => String(a.name).localeCompare(String(b.name)));
 
@@ -37,7 +39,9 @@ describe('TokenMessengerV2 and MessageTransmitterV2 ABIs', () => {
 
   it('have the topics and selector Circle publishes, as keccak of the signatures', () => {
     expect(keccak256(toHex('MessageSent(bytes)'))).toBe(MESSAGE_SENT_TOPIC);
-    expect(keccak256(toHex('DepositForBurn(address,uint256,address,bytes32,uint32,bytes32,bytes32,uint256,uint32,bytes)'))).toBe(DEPOSIT_FOR_BURN_TOPIC);
+    expect(keccak256(toHex('DepositForBurn(address,uint256,address,bytes32,uint32,bytes32,bytes32,uint256,uint32,bytes)'))).toBe(
+      DEPOSIT_FOR_BURN_TOPIC,
+    );
     expect(toFunctionSelector('depositForBurn(uint256,uint32,bytes32,address,bytes32,uint256,uint32)')).toBe(DEPOSIT_FOR_BURN_SELECTOR);
     expect(toFunctionSelector('getMinFeeAmount(uint256)')).toBe('0x516990e3');
   });
@@ -112,7 +116,9 @@ describe('depositForBurn calldata', () => {
       250n,
       1000,
     ]);
-    expect(decodeFunctionData({ abi: tokenMessengerV2Abi, data: depositForBurnCalldata({ ...args, speed: 'standard' }) }).args[6]).toBe(2000);
+    expect(decodeFunctionData({ abi: tokenMessengerV2Abi, data: depositForBurnCalldata({ ...args, speed: 'standard' }) }).args[6]).toBe(
+      2000,
+    );
   });
 
   it('refuses what the contract would revert on', () => {

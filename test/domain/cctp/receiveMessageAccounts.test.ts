@@ -113,7 +113,13 @@ describe('receive_message golden vectors', () => {
 
   test('the accounts are the IDL’s, in its order, then handle_receive_finalized_message’s as the example passes them', async () => {
     const pdas = await receiveMessagePdas({ nonce: NONCE, sourceDomain: 6, burnToken: BURN_TOKEN, usdcMint: USDC });
-    const accounts = receiveMessageAccounts({ pdas, payer: PAYER, caller: PAYER, feeRecipientTokenAccount: FEE_RECIPIENT_ACCOUNT, recipientTokenAccount: RECIPIENT_ACCOUNT });
+    const accounts = receiveMessageAccounts({
+      pdas,
+      payer: PAYER,
+      caller: PAYER,
+      feeRecipientTokenAccount: FEE_RECIPIENT_ACCOUNT,
+      recipientTokenAccount: RECIPIENT_ACCOUNT,
+    });
     const own = instruction(mtIdl, 'receive_message').accounts;
     // The receiver's accounts after the authority PDA, which MessageTransmitterV2 passes itself (receive_message.rs).
     const remaining = instruction(tmmIdl, 'handle_receive_finalized_message').accounts.slice(1);

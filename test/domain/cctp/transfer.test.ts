@@ -14,7 +14,9 @@ import {
 const recipient: Hex = `0x${'ab'.repeat(32)}`;
 const nonce = keccak256(toHex('nonce'));
 
-function attested(overrides: { amount?: bigint; feeExecuted?: bigint; mintRecipient?: Hex; sourceDomain?: number; expirationBlock?: bigint } = {}): Hex {
+function attested(
+  overrides: { amount?: bigint; feeExecuted?: bigint; mintRecipient?: Hex; sourceDomain?: number; expirationBlock?: bigint } = {},
+): Hex {
   return encodeMessageV2({
     version: 1,
     sourceDomain: overrides.sourceDomain ?? 6,
@@ -58,7 +60,10 @@ describe('a CCTP transfer’s decisions', () => {
   it('reads the credited amount from the attested message, and refuses another burn’s message', () => {
     expect(readAttestedMessage(attested(), expected)).toEqual({ nonce, credited: 9_999_000n, expirationBlock: 500n });
     for (const wrong of [{ amount: 9n }, { feeExecuted: 1_001n }, { mintRecipient: EMPTY_BYTES32 }, { sourceDomain: 0 }]) {
-      expect(() => readAttestedMessage(attested(wrong), expected), JSON.stringify(wrong, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).toThrow(TransferMessageError);
+      expect(
+        () => readAttestedMessage(attested(wrong), expected),
+        JSON.stringify(wrong, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v)),
+      ).toThrow(TransferMessageError);
     }
   });
 

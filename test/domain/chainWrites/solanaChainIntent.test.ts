@@ -14,8 +14,14 @@ describe('judging a signed transaction', () => {
 
   it('a known signature is never dead, whatever the height', () => {
     expect(judgeAttempt({ slot: 7n, confirmationStatus: 'processed', err: null }, attempt(5_000n))).toEqual({ kind: 'processed' });
-    expect(judgeAttempt({ slot: 7n, confirmationStatus: 'confirmed', err: null }, attempt(5_000n))).toEqual({ kind: 'confirmed', slot: 7n });
-    expect(judgeAttempt({ slot: 7n, confirmationStatus: 'finalized', err: null }, attempt(5_000n))).toEqual({ kind: 'finalized', slot: 7n });
+    expect(judgeAttempt({ slot: 7n, confirmationStatus: 'confirmed', err: null }, attempt(5_000n))).toEqual({
+      kind: 'confirmed',
+      slot: 7n,
+    });
+    expect(judgeAttempt({ slot: 7n, confirmationStatus: 'finalized', err: null }, attempt(5_000n))).toEqual({
+      kind: 'finalized',
+      slot: 7n,
+    });
   });
 
   it('a transaction that landed with an error has failed once voted on; before that it may still be forked away', () => {

@@ -1,6 +1,11 @@
 // The Tron write verdicts (domain/chainWrites/tronChainIntent.ts) over the node's recorded answers (test/fixtures/tron/README.md).
 import { describe, expect, it } from 'vitest';
-import { classifyTronBroadcast, judgeTronAttempt, tronReferenceBlock, type TronTransactionInfo } from '../../../domain/chainWrites/tronChainIntent';
+import {
+  classifyTronBroadcast,
+  judgeTronAttempt,
+  tronReferenceBlock,
+  type TronTransactionInfo,
+} from '../../../domain/chainWrites/tronChainIntent';
 import { recorded } from '../../fixtures/tron';
 
 const { nowBlock, broadcastSuccess, broadcastExpired, broadcastDup } = recorded.http;
@@ -8,16 +13,36 @@ const { nowBlock, broadcastSuccess, broadcastExpired, broadcastDup } = recorded.
 const expiration = new Date('2026-01-01T00:01:00Z');
 const after = new Date(expiration.getTime() + 3_000);
 const before = new Date(expiration.getTime() - 3_000);
-const info = (overrides: Partial<TronTransactionInfo> = {}): TronTransactionInfo => ({ blockNumber: 100n, fee: 345_000n, receiptResult: 'SUCCESS', failed: false, message: undefined, ...overrides });
+const info = (overrides: Partial<TronTransactionInfo> = {}): TronTransactionInfo => ({
+  blockNumber: 100n,
+  fee: 345_000n,
+  receiptResult: 'SUCCESS',
+  failed: false,
+  message: undefined,
+  ...overrides,
+});
 const judge = (overrides: Partial<Parameters<typeof judgeTronAttempt>[0]>) =>
   judgeTronAttempt({ expiration, now: after, solidifiedHeadTimestamp: after, solidified: undefined, latest: undefined, ...overrides });
 
 describe('judgeTronAttempt', () => {
   it('is final once the solidified view has it, succeeded only on a SUCCESS receipt', () => {
     expect(judge({ solidified: info() })).toEqual({ kind: 'final', blockNumber: 100n, success: true, fee: 345_000n, outcome: 'SUCCESS' });
-    expect(judge({ solidified: info({ receiptResult: 'REVERT', failed: true, message: 'REVERT opcode executed' }) })).toMatchObject({ kind: 'final', success: false, outcome: 'REVERT', message: 'REVERT opcode executed' });
-    expect(judge({ solidified: info({ receiptResult: 'OUT_OF_ENERGY', failed: true }) })).toMatchObject({ kind: 'final', success: false, outcome: 'OUT_OF_ENERGY' });
-    expect(judge({ solidified: info({ receiptResult: undefined, failed: true }) })).toMatchObject({ kind: 'final', success: false, outcome: 'FAILED' });
+    expect(judge({ solidified: info({ receiptResult: 'REVERT', failed: true, message: 'REVERT opcode executed' }) })).toMatchObject({
+      kind: 'final',
+      success: false,
+      outcome: 'REVERT',
+      message: 'REVERT opcode executed',
+    });
+    expect(judge({ solidified: info({ receiptResult: 'OUT_OF_ENERGY', failed: true }) })).toMatchObject({
+      kind: 'final',
+      success: false,
+      outcome: 'OUT_OF_ENERGY',
+    });
+    expect(judge({ solidified: info({ receiptResult: undefined, failed: true }) })).toMatchObject({
+      kind: 'final',
+      success: false,
+      outcome: 'FAILED',
+    });
   });
 
   it('waits on a block the solidified chain has not reached', () => {
@@ -42,7 +67,10 @@ describe('classifyTronBroadcast', () => {
 
   it('takes an expired transaction or an unknown reference block as too late for this node', () => {
     expect(classifyTronBroadcast(broadcastExpired)).toEqual({ kind: 'too-late', code: 'TRANSACTION_EXPIRATION_ERROR' });
-    expect(classifyTronBroadcast({ result: false, code: 'TAPOS_ERROR', message: 'Tapos check error' })).toEqual({ kind: 'too-late', code: 'TAPOS_ERROR' });
+    expect(classifyTronBroadcast({ result: false, code: 'TAPOS_ERROR', message: 'Tapos check error' })).toEqual({
+      kind: 'too-late',
+      code: 'TAPOS_ERROR',
+    });
   });
 
   it('tells a busy node from a refusal', () => {

@@ -6,7 +6,10 @@ import {
   depositCollectorAddress,
   depositCollectorInitCode,
   depositContractAddresses,
-  depositFactoryInitCode, forwarderAddress, forwarderInitCode, proxyDeployData,
+  depositFactoryInitCode,
+  forwarderAddress,
+  forwarderInitCode,
+  proxyDeployData,
   type DepositCollectorParams,
   type DepositFactoryParams,
 } from '../../../domain/chains/depositContracts';
@@ -41,14 +44,18 @@ describe('deposit contract addresses, offline', () => {
     expect(size(data)).toBe(32 + size(forwarderInitCode()));
   });
 
-  test("the collector is built over the given messenger, recipient and roles, and each one moves it", () => {
+  test('the collector is built over the given messenger, recipient and roles, and each one moves it', () => {
     const collectorParams: DepositCollectorParams = {
       tokenMessenger: getAddress('0x28b5a0e9C621a5BadaA536219b3a228C8168cf5d'),
       mintRecipient: `0x${'11'.repeat(32)}`,
       owner: params.owner,
       sweeper: params.sweeper,
     };
-    const { args } = decodeDeployData({ abi: depositCollector.abi, bytecode: depositCollector.bytecode, data: depositCollectorInitCode(collectorParams) });
+    const { args } = decodeDeployData({
+      abi: depositCollector.abi,
+      bytecode: depositCollector.bytecode,
+      data: depositCollectorInitCode(collectorParams),
+    });
     expect(args).toEqual([collectorParams.tokenMessenger, collectorParams.mintRecipient, collectorParams.owner, collectorParams.sweeper]);
     const base = depositCollectorAddress(collectorParams);
     expect(depositCollectorAddress({ ...collectorParams })).toBe(base);

@@ -27,7 +27,9 @@ function listed(network: Network): Listed[] {
 }
 
 function unavailable(network: Network): string[] {
-  return TOKENS.flatMap((token) => CHAINS.filter((chain) => TOKEN_CONTRACTS[token][chain][network] === null).map((chain) => `${token}/${chain}`));
+  return TOKENS.flatMap((token) =>
+    CHAINS.filter((chain) => TOKEN_CONTRACTS[token][chain][network] === null).map((chain) => `${token}/${chain}`),
+  );
 }
 
 describe('token contract registry', () => {

@@ -25,7 +25,12 @@ import {
   type LedgerEntry,
 } from '../../../domain/ledger/ledger';
 
-const payout = { paymentId: 'pay_01J0000000000000000000000A', mode: 'test' as const, merchantId: 'mer_01J0000000000000000000000B', amount: 12_345_678n };
+const payout = {
+  paymentId: 'pay_01J0000000000000000000000A',
+  mode: 'test' as const,
+  merchantId: 'mer_01J0000000000000000000000B',
+  amount: 12_345_678n,
+};
 
 function balances(entries: LedgerEntry[]): Record<string, bigint> {
   const out: Record<string, bigint> = {};
@@ -83,15 +88,34 @@ describe('payout postings', () => {
   });
 
   it('a group that does not sum to zero per asset is not balanced, even if the assets together do', () => {
-    const mixed = { groupId: 'g', mode: 'test' as const, reference: 'r', entries: [{ account: 'a', asset: ASSET.usdcSolana, amount: 5n }, { account: 'b', asset: ASSET.solSolana, amount: -5n }] };
+    const mixed = {
+      groupId: 'g',
+      mode: 'test' as const,
+      reference: 'r',
+      entries: [
+        { account: 'a', asset: ASSET.usdcSolana, amount: 5n },
+        { account: 'b', asset: ASSET.solSolana, amount: -5n },
+      ],
+    };
     expect(isBalanced(mixed)).toBe(false);
-    expect(sumByAsset(mixed.entries)).toEqual(new Map([[ASSET.usdcSolana, 5n], [ASSET.solSolana, -5n]]));
+    expect(sumByAsset(mixed.entries)).toEqual(
+      new Map([
+        [ASSET.usdcSolana, 5n],
+        [ASSET.solSolana, -5n],
+      ]),
+    );
     expect(isBalanced({ groupId: 'g', mode: 'test' as const, reference: 'r', entries: [] })).toBe(false);
   });
 });
 
 describe('deposit and sweep postings', () => {
-  const deposit = { txHash: '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW', logIndex: 2, merchantId: payout.merchantId, mode: 'test' as const, amount: 12_345_678n };
+  const deposit = {
+    txHash: '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW',
+    logIndex: 2,
+    merchantId: payout.merchantId,
+    mode: 'test' as const,
+    amount: 12_345_678n,
+  };
 
   it('a deposit credited to a payment is held in the deposit account and owed to the merchant', () => {
     const received = depositReceived(deposit);
@@ -106,7 +130,11 @@ describe('deposit and sweep postings', () => {
   });
 
   it('deposit, payout and sweep: the merchant is paid, the deposit account is empty, the treasury keeps the rent less the fee', () => {
-    const sweep = sweepLanded('sweep:solana:01J0000000000000000000000C', 'test', { usdc: 12_345_678n, feeLamports: 10_000n, rentLamports: 2_039_280n });
+    const sweep = sweepLanded('sweep:solana:01J0000000000000000000000C', 'test', {
+      usdc: 12_345_678n,
+      feeLamports: 10_000n,
+      rentLamports: 2_039_280n,
+    });
     expect(sweep.map((p) => p.groupId)).toEqual(['usdc', 'fee', 'rent'].map((s) => `sweep:solana:01J0000000000000000000000C:${s}`));
     expect(sweep.every(isBalanced)).toBe(true);
     expect(sweep.every((p) => p.mode === 'test')).toBe(true);
@@ -119,14 +147,25 @@ describe('deposit and sweep postings', () => {
   });
 
   it('a sweep that failed on chain posts its fee only; negative deltas are refused', () => {
-    expect(sweepLanded('sweep:solana:b', 'test', { usdc: 0n, feeLamports: 5_000n, rentLamports: 0n }).map((p) => p.groupId)).toEqual(['sweep:solana:b:fee']);
+    expect(sweepLanded('sweep:solana:b', 'test', { usdc: 0n, feeLamports: 5_000n, rentLamports: 0n }).map((p) => p.groupId)).toEqual([
+      'sweep:solana:b:fee',
+    ]);
     expect(() => sweepLanded('sweep:solana:b', 'test', { usdc: -1n, feeLamports: 0n, rentLamports: 0n })).toThrow(RangeError);
   });
 });
 
 describe('cross-chain postings: a deposit on base paid from the treasury, swept, burned and received', () => {
   const merchantId = 'mer_01J0000000000000000000000C';
-  const deposit = { chain: 'base' as const, token: 'USDC' as const, txHash: '0xabc', logIndex: 3, merchantId, mode: 'live' as const, received: 5_000_000n, payable: 5_000_000n };
+  const deposit = {
+    chain: 'base' as const,
+    token: 'USDC' as const,
+    txHash: '0xabc',
+    logIndex: 3,
+    merchantId,
+    mode: 'live' as const,
+    received: 5_000_000n,
+    payable: 5_000_000n,
+  };
   const reserve = payoutReserved({ paymentId: 'pay_x', mode: 'live', merchantId, amount: 5_000_000n });
   const sent = payoutConfirmed({ paymentId: 'pay_x', mode: 'live', merchantId, amount: 5_000_000n });
 
@@ -155,7 +194,10 @@ describe('cross-chain postings: a deposit on base paid from the treasury, swept,
     const bsc = crossChainDepositReceived({ ...deposit, chain: 'bsc', token: 'USDT', received: 5n * 10n ** 18n, payable: 5_000_000n });
     expect(isBalanced(bsc)).toBe(true);
     expect(bsc.groupId).toBe('deposit:bsc:0xabc:3');
-    expect(balances(bsc.entries)).toMatchObject({ 'deposits:bsc usdt:bsc': 5n * 10n ** 18n, [`${ACCOUNT.merchantPayable(merchantId)} ${ASSET.usdcSolana}`]: -5_000_000n });
+    expect(balances(bsc.entries)).toMatchObject({
+      'deposits:bsc usdt:bsc': 5n * 10n ** 18n,
+      [`${ACCOUNT.merchantPayable(merchantId)} ${ASSET.usdcSolana}`]: -5_000_000n,
+    });
     expect(assetDecimals('usdt:bsc')).toBe(18);
     expect(assetDecimals('usdc:base')).toBe(6);
     expect(assetDecimals('native:base')).toBe(18);
@@ -170,7 +212,7 @@ describe('cross-chain postings: a deposit on base paid from the treasury, swept,
 });
 
 describe('an HD deposit address swept by its own key, its gas topped up by the relayer', () => {
-  it('moves the relayer\'s coin to the address\'s gas, spends it on the transfer, and leaves the unspent rest with the address', () => {
+  it("moves the relayer's coin to the address's gas, spends it on the transfer, and leaves the unspent rest with the address", () => {
     const postings = [
       relayerFunded('live', 'base', '0xfund', 10n ** 16n),
       ...hdGasToppedUp('topup:base:1', 'live', 'base', { sentWei: 60_000n, gasWei: 21_000n }),
@@ -178,7 +220,13 @@ describe('an HD deposit address swept by its own key, its gas topped up by the r
       hdSweepGasPaid('sweep-hd:base:1', 'live', 'base', 45_000n),
     ].filter((posting) => posting !== undefined);
     for (const posting of postings) expect(isBalanced(posting), posting.groupId).toBe(true);
-    expect(postings.map((p) => p.groupId)).toEqual(['relayer-funding:base:0xfund', 'topup:base:1:sent', 'topup:base:1:gas', 'sweep-hd:base:1:usdc:base', 'sweep-hd:base:1:gas']);
+    expect(postings.map((p) => p.groupId)).toEqual([
+      'relayer-funding:base:0xfund',
+      'topup:base:1:sent',
+      'topup:base:1:gas',
+      'sweep-hd:base:1:usdc:base',
+      'sweep-hd:base:1:gas',
+    ]);
     expect(balances(postings.flatMap((p) => p.entries))).toEqual({
       'collector:base usdc:base': 5_000_000n,
       'deposits:base usdc:base': -5_000_000n,

@@ -10,8 +10,15 @@ const deposits = { account: ACCOUNT.deposits, asset: ASSET.usdcSolana };
 
 describe('reconcileBalances and differences', () => {
   it('reports nothing when the ledger and the chain agree', () => {
-    const ledger = [{ ...usdc, amount: 5_000_000n }, { ...sol, amount: 1_000n }];
-    const observed = [{ ...usdc, amount: 5_000_000n }, { ...sol, amount: 1_000n }, { ...deposits, amount: 0n }];
+    const ledger = [
+      { ...usdc, amount: 5_000_000n },
+      { ...sol, amount: 1_000n },
+    ];
+    const observed = [
+      { ...usdc, amount: 5_000_000n },
+      { ...sol, amount: 1_000n },
+      { ...deposits, amount: 0n },
+    ];
     const balances = reconcileBalances(RECONCILED_ACCOUNTS, ledger, observed);
     expect(balances).toEqual([
       { ...usdc, ledger: 5_000_000n, observed: 5_000_000n },
@@ -22,8 +29,15 @@ describe('reconcileBalances and differences', () => {
   });
 
   it('reports each account that differs with observed minus ledger, an unposted account holding zero', () => {
-    const ledger = [{ ...usdc, amount: 5_000_000n }, { ...sol, amount: 1_000n }];
-    const observed = [{ ...usdc, amount: 7_500_000n }, { ...sol, amount: 900n }, { ...deposits, amount: 42n }];
+    const ledger = [
+      { ...usdc, amount: 5_000_000n },
+      { ...sol, amount: 1_000n },
+    ];
+    const observed = [
+      { ...usdc, amount: 7_500_000n },
+      { ...sol, amount: 900n },
+      { ...deposits, amount: 42n },
+    ];
     expect(differences(reconcileBalances(RECONCILED_ACCOUNTS, ledger, observed))).toEqual([
       { ...usdc, ledger: 5_000_000n, observed: 7_500_000n, difference: 2_500_000n },
       { ...sol, ledger: 1_000n, observed: 900n, difference: -100n },
@@ -32,7 +46,16 @@ describe('reconcileBalances and differences', () => {
   });
 
   it('refuses to call an account that was not read on chain zero', () => {
-    expect(() => reconcileBalances(RECONCILED_ACCOUNTS, [], [{ ...usdc, amount: 1n }, { ...sol, amount: 1n }])).toThrow(/deposits:solana usdc:solana/);
+    expect(() =>
+      reconcileBalances(
+        RECONCILED_ACCOUNTS,
+        [],
+        [
+          { ...usdc, amount: 1n },
+          { ...sol, amount: 1n },
+        ],
+      ),
+    ).toThrow(/deposits:solana usdc:solana/);
   });
 });
 

@@ -46,7 +46,12 @@ describe('parseUsdCents', () => {
     expect(parseUsdCents(text)).toBe(cents);
   });
 
-  it.each(['1e3', '  5', '5 ', '5.', '.5', '5.001', '-1', '+1', '0x10', '1,000.00', '5.5.5', '', 'NaN', 'Infinity', '٥'])('refuses %j, naming it', (text) => {
-    expect(() => parseUsdCents(text)).toThrow(new RangeError(`"${text}" is not a USD amount: write digits with at most 2 decimals, such as 25.50`));
-  });
+  it.each(['1e3', '  5', '5 ', '5.', '.5', '5.001', '-1', '+1', '0x10', '1,000.00', '5.5.5', '', 'NaN', 'Infinity', '٥'])(
+    'refuses %j, naming it',
+    (text) => {
+      expect(() => parseUsdCents(text)).toThrow(
+        new RangeError(`"${text}" is not a USD amount: write digits with at most 2 decimals, such as 25.50`),
+      );
+    },
+  );
 });

@@ -16,15 +16,25 @@ describe('the operator of an admin command', () => {
   });
 
   it('refuses a name it cannot store, naming where it came from, under the login name', () => {
-    expect(resolveOperator('a\nb', 'bob', login)).toEqual({ operator: { name: 'deploy', source: 'os' }, problem: expect.stringMatching(/^--operator: Must be 1 to 100 characters/) });
-    expect(resolveOperator(undefined, 'x'.repeat(101), login)).toEqual({ operator: { name: 'deploy', source: 'os' }, problem: expect.stringMatching(/^CHECKOUT_OPERATOR: /) });
+    expect(resolveOperator('a\nb', 'bob', login)).toEqual({
+      operator: { name: 'deploy', source: 'os' },
+      problem: expect.stringMatching(/^--operator: Must be 1 to 100 characters/),
+    });
+    expect(resolveOperator(undefined, 'x'.repeat(101), login)).toEqual({
+      operator: { name: 'deploy', source: 'os' },
+      problem: expect.stringMatching(/^CHECKOUT_OPERATOR: /),
+    });
   });
 });
 
 describe('audited arguments', () => {
   it("replaces a secret option's value by its declared kind, whatever the value looks like, and keeps the rest", () => {
     const secret = new Set(['password']);
-    expect(redactArguments({ password: 'plain words', label: 'mk_live_looks_like_a_key', clear: true, mode: undefined }, (name) => secret.has(name))).toEqual({
+    expect(
+      redactArguments({ password: 'plain words', label: 'mk_live_looks_like_a_key', clear: true, mode: undefined }, (name) =>
+        secret.has(name),
+      ),
+    ).toEqual({
       password: REDACTED,
       label: 'mk_live_looks_like_a_key',
       clear: true,

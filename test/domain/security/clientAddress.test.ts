@@ -25,7 +25,9 @@ describe('client address', () => {
   });
 
   it('refuses the old boolean TRUST_PROXY, saying what to set instead', () => {
-    expect(() => loadConfig({ TRUST_PROXY: 'true' }, 'api')).toThrow(/TRUST_PROXY: is a list of your reverse proxies' addresses or CIDR ranges/);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' }, 'api')).toThrow(
+      /TRUST_PROXY: is a list of your reverse proxies' addresses or CIDR ranges/,
+    );
     expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' }, 'api')).toThrow('TRUST_PROXY: not an address or CIDR range: 10.0.0.0/33');
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }, 'api').trustedProxies).toEqual(['10.0.0.0/8', '::1']);
   });

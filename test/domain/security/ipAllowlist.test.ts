@@ -10,7 +10,9 @@ describe('IP allowlist rules', () => {
   });
 
   it('rejects anything else', () => {
-    expect(invalidIpRules(['10.0.0.0/33', '::/129', '10.0.0.0/', '10.0.0.0/8/8', '10.0.0.0/-1', '256.1.1.1', 'example.com', '', '1.2.3.4/0x8'])).toHaveLength(9);
+    expect(
+      invalidIpRules(['10.0.0.0/33', '::/129', '10.0.0.0/', '10.0.0.0/8/8', '10.0.0.0/-1', '256.1.1.1', 'example.com', '', '1.2.3.4/0x8']),
+    ).toHaveLength(9);
     expect(invalidIpRules(['0.0.0.0/0', '::/0'])).toEqual([]);
   });
 

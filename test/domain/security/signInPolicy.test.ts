@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ABSOLUTE_LIFETIME_MS, csrfTokenMatches, hashToken, IDLE_TIMEOUT_MS, newOpaqueToken, sessionExpired } from '../../../domain/security/dashboardSession';
+import {
+  ABSOLUTE_LIFETIME_MS,
+  csrfTokenMatches,
+  hashToken,
+  IDLE_TIMEOUT_MS,
+  newOpaqueToken,
+  sessionExpired,
+} from '../../../domain/security/dashboardSession';
 import { afterFailedSignIn, isLocked, LOCKOUT_MS, MAX_FAILED_SIGN_INS, normalizeEmail } from '../../../domain/security/signInPolicy';
 
 const now = new Date('2026-11-23T12:00:00Z');

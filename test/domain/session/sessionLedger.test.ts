@@ -26,10 +26,17 @@ import {
 } from '../../../domain/session/sessionLedger';
 import type { LedgerState } from '../../../domain/session/sessionState';
 
-const terms = (cents: bigint, bank = true): LedgerTerms => ({ amountUsdCents: cents, tolerance: { bps: 50, minCents: 1n }, bankAccepted: bank, minimumDepositMicro: 10_000n });
+const terms = (cents: bigint, bank = true): LedgerTerms => ({
+  amountUsdCents: cents,
+  tolerance: { bps: 50, minCents: 1n },
+  bankAccepted: bank,
+  minimumDepositMicro: 10_000n,
+});
 /** Deposit handling depends on the terms only through the minimum deposit (one cent here). */
-const observe = (ledger: LedgerState, deposit: DepositObservation, window: LedgerWindow) => observeDeposit(ledger, deposit, window, terms(0n));
-const confirm = (ledger: LedgerState, deposit: ConfirmedDeposit, window: LedgerWindow) => confirmDeposit(ledger, deposit, window, terms(0n));
+const observe = (ledger: LedgerState, deposit: DepositObservation, window: LedgerWindow) =>
+  observeDeposit(ledger, deposit, window, terms(0n));
+const confirm = (ledger: LedgerState, deposit: ConfirmedDeposit, window: LedgerWindow) =>
+  confirmDeposit(ledger, deposit, window, terms(0n));
 const open: LedgerWindow = { closed: false, status: 'awaiting_payment' };
 const closedAs = (status: LedgerWindow['status']): LedgerWindow => ({ closed: true, status });
 
@@ -53,7 +60,18 @@ function selection(amountBaseUnits: bigint, chain: Chain = 'base', token: TokenS
 let tx = 0;
 function transfer(amount: bigint, overrides: Partial<DepositObservation> = {}): DepositObservation {
   tx += 1;
-  return { chain: 'base', token: 'USDC', txHash: `0x${tx}`, logIndex: 0, amount: amount.toString(), toAddress: '0xabc', fromAddress: '0xpayer', blockNumber: '10', blockHash: `0xb${tx}`, ...overrides };
+  return {
+    chain: 'base',
+    token: 'USDC',
+    txHash: `0x${tx}`,
+    logIndex: 0,
+    amount: amount.toString(),
+    toAddress: '0xabc',
+    fromAddress: '0xpayer',
+    blockNumber: '10',
+    blockHash: `0xb${tx}`,
+    ...overrides,
+  };
 }
 
 function ledgerFor(expected: bigint, chain?: Chain, token?: TokenSymbol, decimals?: number): LedgerState {
@@ -120,9 +138,17 @@ describe('session ledger', () => {
     const ledger = emptyLedger();
     const t = terms(10_000n);
     const window: LedgerWindow = { closed: false, status: 'pending' };
-    expect(receiveBankTransfer(ledger, { amountUsdCents: '4000', reference: 'CS-ABC', receivedBy: 'ops' }, window, t)).toEqual({ kind: 'credited' });
-    expect(receiveBankTransfer(ledger, { amountUsdCents: '4000', reference: 'cs-abc ', receivedBy: 'ops' }, window, t)).toEqual({ kind: 'duplicate', sameAmount: true });
-    expect(receiveBankTransfer(ledger, { amountUsdCents: '9999', reference: 'CS-ABC', receivedBy: 'ops' }, window, t)).toEqual({ kind: 'duplicate', sameAmount: false });
+    expect(receiveBankTransfer(ledger, { amountUsdCents: '4000', reference: 'CS-ABC', receivedBy: 'ops' }, window, t)).toEqual({
+      kind: 'credited',
+    });
+    expect(receiveBankTransfer(ledger, { amountUsdCents: '4000', reference: 'cs-abc ', receivedBy: 'ops' }, window, t)).toEqual({
+      kind: 'duplicate',
+      sameAmount: true,
+    });
+    expect(receiveBankTransfer(ledger, { amountUsdCents: '9999', reference: 'CS-ABC', receivedBy: 'ops' }, window, t)).toEqual({
+      kind: 'duplicate',
+      sameAmount: false,
+    });
     expect(ledger.bankReceivedCents).toBe('4000');
     expect(decideStatus(ledger, t, false)).toEqual({ status: 'underpaid', settle: false, close: false });
     expect(decideStatus(ledger, t, true)).toEqual({ status: 'underpaid', settle: true, close: true });
@@ -145,9 +171,13 @@ describe('session ledger', () => {
 
   it('keeps bank transfers for a refund when the session is closed or takes no bank payments', () => {
     const closed = emptyLedger();
-    expect(receiveBankTransfer(closed, { amountUsdCents: '100', reference: 'R', receivedBy: 'ops' }, closedAs('expired'), terms(100n)).kind).toBe('refund');
+    expect(
+      receiveBankTransfer(closed, { amountUsdCents: '100', reference: 'R', receivedBy: 'ops' }, closedAs('expired'), terms(100n)).kind,
+    ).toBe('refund');
     const noBank = emptyLedger();
-    expect(receiveBankTransfer(noBank, { amountUsdCents: '100', reference: 'R', receivedBy: 'ops' }, open, terms(100n, false)).kind).toBe('refund');
+    expect(receiveBankTransfer(noBank, { amountUsdCents: '100', reference: 'R', receivedBy: 'ops' }, open, terms(100n, false)).kind).toBe(
+      'refund',
+    );
     expect(refundsDue(noBank)).toEqual([{ kind: 'bank', reference: 'R', amountUsdCents: '100' }]);
     expect(noBank.bankReceivedCents).toBe('0');
   });
@@ -181,25 +211,50 @@ describe('session ledger', () => {
     const d = transfer(5_000_000n);
     observe(ledger, d, open);
     reorgDeposit(ledger, d);
-    expect(observe(ledger, { ...d, blockNumber: '12', blockHash: '0xnew' }, open)).toMatchObject({ kind: 'tracked', deposit: { stage: 'detected', blockNumber: '12', confirmations: 1 } });
+    expect(observe(ledger, { ...d, blockNumber: '12', blockHash: '0xnew' }, open)).toMatchObject({
+      kind: 'tracked',
+      deposit: { stage: 'detected', blockNumber: '12', confirmations: 1 },
+    });
   });
 
   it('keeps late deposits for a refund without crediting them', () => {
     const ledger = ledgerFor(5_000_000n);
     const late = transfer(5_000_000n);
-    expect(observe(ledger, late, closedAs('expired'))).toMatchObject({ kind: 'refund', reason: 'arrived after the session closed as expired' });
+    expect(observe(ledger, late, closedAs('expired'))).toMatchObject({
+      kind: 'refund',
+      reason: 'arrived after the session closed as expired',
+    });
     expect(confirm(ledger, { ...late, confirmations: 64 }, closedAs('expired')).kind).toBe('ignored');
     expect(ledger.receivedBaseUnits).toBe('0');
-    expect(refundsDue(ledger)).toEqual([{ kind: 'deposit', chain: 'base', txHash: late.txHash, logIndex: 0, token: 'USDC', amountBaseUnits: '5000000', fromAddress: '0xpayer' }]);
+    expect(refundsDue(ledger)).toEqual([
+      {
+        kind: 'deposit',
+        chain: 'base',
+        txHash: late.txHash,
+        logIndex: 0,
+        token: 'USDC',
+        amountBaseUnits: '5000000',
+        fromAddress: '0xpayer',
+      },
+    ]);
   });
 
   it('keeps wrong-token, wrong-chain and dust deposits for a refund without changing the session or its selection', () => {
     const ledger = ledgerFor(5_000_000n);
     const wrongToken = transfer(5_000_000n, { token: 'USDT' });
-    expect(observe(ledger, wrongToken, open)).toMatchObject({ kind: 'refund', reason: 'USDT on base received, but the session expects USDC on base' });
+    expect(observe(ledger, wrongToken, open)).toMatchObject({
+      kind: 'refund',
+      reason: 'USDT on base received, but the session expects USDC on base',
+    });
     expect(confirm(ledger, { ...wrongToken, confirmations: 64 }, open).kind).toBe('ignored');
-    expect(observe(ledger, transfer(5_000_000n, { chain: 'polygon' }), open)).toMatchObject({ kind: 'refund', reason: 'USDC on polygon received, but the session expects USDC on base' });
-    expect(confirm(ledger, { ...transfer(9_999n), confirmations: 64 }, open)).toMatchObject({ kind: 'refund', reason: 'below the minimum deposit' });
+    expect(observe(ledger, transfer(5_000_000n, { chain: 'polygon' }), open)).toMatchObject({
+      kind: 'refund',
+      reason: 'USDC on polygon received, but the session expects USDC on base',
+    });
+    expect(confirm(ledger, { ...transfer(9_999n), confirmations: 64 }, open)).toMatchObject({
+      kind: 'refund',
+      reason: 'below the minimum deposit',
+    });
     expect(decideStatus(ledger, terms(500n), false).status).toBe('awaiting_payment');
     expect(hasCreditableDeposit(ledger)).toBe(false);
     expect(hasPaymentUnderWay(ledger)).toBe(false);
@@ -230,7 +285,12 @@ describe('session ledger', () => {
     const shown = toSixDecimalString(expected, 18);
     expect(shown).toBe('10.002001');
     const ledger = ledgerFor(expected, 'bsc', 'USDT', 18);
-    const exactTerms: LedgerTerms = { amountUsdCents: 1000n, tolerance: { bps: 0, minCents: 0n }, bankAccepted: false, minimumDepositMicro: 10_000n };
+    const exactTerms: LedgerTerms = {
+      amountUsdCents: 1000n,
+      tolerance: { bps: 0, minCents: 0n },
+      bankAccepted: false,
+      minimumDepositMicro: 10_000n,
+    };
     pay(ledger, transfer(BigInt(shown.replace('.', '')) * 10n ** 12n, { chain: 'bsc', token: 'USDT' }));
     expect(amountVerdict(ledger, exactTerms)).toBe('exact');
     expect(amountDue(ledger, exactTerms)).toBe(0n);

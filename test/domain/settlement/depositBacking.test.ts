@@ -2,10 +2,25 @@
 // token, at full depth, adding up (in USDC's 6 decimals) to at least the payout; above a threshold the chain itself
 // must show the same amount at that depth.
 import { describe, expect, it } from 'vitest';
-import { judgeChainReading, judgeDepositBacking, needsChainReread, type BackingTerms, type DepositFact } from '../../../domain/settlement/depositBacking';
+import {
+  judgeChainReading,
+  judgeDepositBacking,
+  needsChainReread,
+  type BackingTerms,
+  type DepositFact,
+} from '../../../domain/settlement/depositBacking';
 
 const ADDRESS = '0xAbCdEf0000000000000000000000000000000001';
-const terms: BackingTerms = { paymentId: 'pay_1', chain: 'base', network: 'testnet', token: 'USDC', decimals: 6, depositAddress: ADDRESS, requiredConfirmations: 64, payoutUsdcBaseUnits: 10_000_000n };
+const terms: BackingTerms = {
+  paymentId: 'pay_1',
+  chain: 'base',
+  network: 'testnet',
+  token: 'USDC',
+  decimals: 6,
+  depositAddress: ADDRESS,
+  requiredConfirmations: 64,
+  payoutUsdcBaseUnits: 10_000_000n,
+};
 const fact = (overrides: Partial<DepositFact> = {}): DepositFact => ({
   chain: 'base',
   network: 'testnet',
@@ -28,13 +43,17 @@ describe('deposit backing', () => {
   it('refuses without any deposit: a forged confirmation backs nothing', () => {
     expect(judgeDepositBacking(terms, [])).toEqual({
       kind: 'refused',
-      reason: "payment pay_1: the indexer's confirmed USDC deposits to its base testnet deposit address add up to 0 USDC base units, less than the payout of 10000000; not paid",
+      reason:
+        "payment pay_1: the indexer's confirmed USDC deposits to its base testnet deposit address add up to 0 USDC base units, less than the payout of 10000000; not paid",
     });
   });
 
   it('refuses a deposit one confirmation short of the depth, and names it', () => {
     const verdict = judgeDepositBacking(terms, [fact({ confirmations: 63 })]);
-    expect(verdict).toMatchObject({ kind: 'refused', reason: expect.stringContaining('add up to 0 USDC base units (1 more not yet 64 confirmations deep)') });
+    expect(verdict).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringContaining('add up to 0 USDC base units (1 more not yet 64 confirmations deep)'),
+    });
     expect(judgeDepositBacking(terms, [fact({ stage: 'detected', confirmations: 70 })]).kind).toBe('refused');
   });
 
@@ -51,11 +70,19 @@ describe('deposit backing', () => {
   });
 
   it('compares base58 addresses exactly, and refuses a session without an address on the chain', () => {
-    const solana = { ...terms, chain: 'solana' as const, requiredConfirmations: 32, depositAddress: 'DepositAddr1111111111111111111111111111111' };
+    const solana = {
+      ...terms,
+      chain: 'solana' as const,
+      requiredConfirmations: 32,
+      depositAddress: 'DepositAddr1111111111111111111111111111111',
+    };
     const deposit = fact({ chain: 'solana', confirmations: 32, toAddress: solana.depositAddress });
     expect(judgeDepositBacking(solana, [deposit]).kind).toBe('backed');
     expect(judgeDepositBacking(solana, [{ ...deposit, toAddress: solana.depositAddress.toLowerCase() }]).kind).toBe('refused');
-    expect(judgeDepositBacking({ ...solana, depositAddress: null }, [deposit])).toEqual({ kind: 'refused', reason: "payment pay_1's session has no deposit address on solana; no deposit backs its payout" });
+    expect(judgeDepositBacking({ ...solana, depositAddress: null }, [deposit])).toEqual({
+      kind: 'refused',
+      reason: "payment pay_1's session has no deposit address on solana; no deposit backs its payout",
+    });
   });
 
   it('rescales 18-decimal amounts to USDC base units, truncating below a micro-unit', () => {
@@ -73,8 +100,14 @@ describe('deposit backing', () => {
 
   it("accepts the chain's reading only when it shows the indexer's amount at the required depth", () => {
     expect(judgeChainReading(fact(), { kind: 'credited', amount: 10_000_000n, confirmations: 64 }, 64)).toBeUndefined();
-    expect(judgeChainReading(fact(), { kind: 'credited', amount: 9_000_000n, confirmations: 70 }, 64)).toBe('deposit 0xaa#0 on base: the node shows 9000000 base units credited, the indexer recorded 10000000');
-    expect(judgeChainReading(fact(), { kind: 'credited', amount: 10_000_000n, confirmations: 63 }, 64)).toBe('deposit 0xaa#0 on base: the node shows 63 confirmations, fewer than the 64 required');
-    expect(judgeChainReading(fact(), { kind: 'absent' }, 64)).toBe('deposit 0xaa#0 on base: the node shows no USDC credit to the deposit address, though the indexer recorded 10000000');
+    expect(judgeChainReading(fact(), { kind: 'credited', amount: 9_000_000n, confirmations: 70 }, 64)).toBe(
+      'deposit 0xaa#0 on base: the node shows 9000000 base units credited, the indexer recorded 10000000',
+    );
+    expect(judgeChainReading(fact(), { kind: 'credited', amount: 10_000_000n, confirmations: 63 }, 64)).toBe(
+      'deposit 0xaa#0 on base: the node shows 63 confirmations, fewer than the 64 required',
+    );
+    expect(judgeChainReading(fact(), { kind: 'absent' }, 64)).toBe(
+      'deposit 0xaa#0 on base: the node shows no USDC credit to the deposit address, though the indexer recorded 10000000',
+    );
   });
 });

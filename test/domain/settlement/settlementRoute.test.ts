@@ -26,12 +26,16 @@ describe('settlement route', () => {
   it('live mode: USDC on each CCTP source chain once listed, whose transfers refill the treasury', () => {
     const cctpChains = Object.keys(CCTP_SOURCE_DOMAINS) as CctpSourceChain[];
     const routes = parseLiveRoutes(['USDC:solana', ...cctpChains.map((chain) => `USDC:${chain}`)].join(','));
-    for (const chain of cctpChains) expect(settlementRoute({ mode: 'live', chain, token: 'USDC', backing: 'chain' }, routes)).toBe('treasury');
+    for (const chain of cctpChains)
+      expect(settlementRoute({ mode: 'live', chain, token: 'USDC', backing: 'chain' }, routes)).toBe('treasury');
     expect(settlementRoute({ mode: 'live', chain: 'bsc', token: 'USDC', backing: 'chain' }, routes)).toBe('unavailable');
   });
 
   it('parses a list of TOKEN:chain pairs and refuses anything else', () => {
-    expect(parseLiveRoutes(' USDC:solana, USDT:tron ,')).toEqual([{ token: 'USDC', chain: 'solana' }, { token: 'USDT', chain: 'tron' }]);
+    expect(parseLiveRoutes(' USDC:solana, USDT:tron ,')).toEqual([
+      { token: 'USDC', chain: 'solana' },
+      { token: 'USDT', chain: 'tron' },
+    ]);
     expect(parseLiveRoutes('')).toEqual([]);
     expect(() => parseLiveRoutes('USDC:solana,DAI:base')).toThrow(/"DAI:base" is not a TOKEN:chain pair/);
     expect(() => parseLiveRoutes('solana:USDC')).toThrow(/is not a TOKEN:chain pair/);

@@ -5,7 +5,7 @@ import { gasLimitFor } from '../../../domain/chainWrites/evmChainIntent';
 const cost = { gasLimit: 60_000n, fees: { maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n } };
 
 describe('the top-up of an HD deposit address', () => {
-  it('is the transfer\'s gas limit at its max fee, less what the address holds', () => {
+  it("is the transfer's gas limit at its max fee, less what the address holds", () => {
     expect(hdSweepTopUp(cost, 0n)).toBe(180_000_000_000_000n);
     expect(hdSweepTopUp(cost, 30_000_000_000_000n)).toBe(150_000_000_000_000n);
   });
@@ -33,12 +33,16 @@ describe('what an HD sweep moved', () => {
   const swept = { token: '0xToken', from: '0xHd', to: '0xCollector' };
   const log = { emitter: '0xtoken', from: '0xhd', to: '0xcollector', value: 5n, logIndex: 2 };
 
-  it('sums the token\'s Transfer events from the address to the collector, whatever the case of the addresses', () => {
+  it("sums the token's Transfer events from the address to the collector, whatever the case of the addresses", () => {
     expect(hdSweptAmount([log, { ...log, value: 7n, logIndex: 4 }], swept)).toEqual({ moved: 12n, lastLogIndex: 4 });
   });
 
-  it('ignores another contract\'s events, other senders and other receivers', () => {
-    const others = [{ ...log, emitter: '0xother' }, { ...log, from: '0xelse' }, { ...log, to: '0xelse' }];
+  it("ignores another contract's events, other senders and other receivers", () => {
+    const others = [
+      { ...log, emitter: '0xother' },
+      { ...log, from: '0xelse' },
+      { ...log, to: '0xelse' },
+    ];
     expect(hdSweptAmount(others, swept)).toEqual({ moved: 0n, lastLogIndex: undefined });
   });
 });

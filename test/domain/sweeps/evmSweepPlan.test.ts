@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SWEEP_MIN_AMOUNT, EVM_CHAINS, holdingsToSweep, minimumBaseUnits, planEvmSweepBatches, sweptAmounts, type EvmSweepCandidate } from '../../../domain/sweeps/evmSweepPlan';
+import {
+  DEFAULT_SWEEP_MIN_AMOUNT,
+  EVM_CHAINS,
+  holdingsToSweep,
+  minimumBaseUnits,
+  planEvmSweepBatches,
+  sweptAmounts,
+  type EvmSweepCandidate,
+} from '../../../domain/sweeps/evmSweepPlan';
 
 const FACTORY_A = '0x00000000000000000000000000000000000000aa';
 const FACTORY_B = '0x00000000000000000000000000000000000000bb';
@@ -27,7 +35,10 @@ describe('holdingsToSweep (HD addresses, one sweep each)', () => {
 
 describe('planEvmSweepBatches', () => {
   it('leaves out empty addresses and cuts the rest into batches of the size, in address order', () => {
-    const batches = planEvmSweepBatches([candidate(3, 1n), candidate(1, 5n), candidate(2, 0n), candidate(4, 2n)], { minimum: 0n, batchSize: 2 });
+    const batches = planEvmSweepBatches([candidate(3, 1n), candidate(1, 5n), candidate(2, 0n), candidate(4, 2n)], {
+      minimum: 0n,
+      batchSize: 2,
+    });
     expect(batches.map((b) => b.addresses.map((a) => a.sessionId))).toEqual([['sess_1', 'sess_3'], ['sess_4']]);
   });
 
@@ -37,8 +48,14 @@ describe('planEvmSweepBatches', () => {
   });
 
   it('gives each factory its own sweepMany and takes an address named twice once', () => {
-    const batches = planEvmSweepBatches([candidate(1, 1n, FACTORY_B), candidate(2, 1n), candidate(1, 1n, FACTORY_B)], { minimum: 0n, batchSize: 50 });
-    expect(batches.map((b) => [b.factory, b.addresses.length])).toEqual([[FACTORY_A, 1], [FACTORY_B, 1]]);
+    const batches = planEvmSweepBatches([candidate(1, 1n, FACTORY_B), candidate(2, 1n), candidate(1, 1n, FACTORY_B)], {
+      minimum: 0n,
+      batchSize: 50,
+    });
+    expect(batches.map((b) => [b.factory, b.addresses.length])).toEqual([
+      [FACTORY_A, 1],
+      [FACTORY_B, 1],
+    ]);
   });
 
   it('refuses a batch size below one', () => {
@@ -55,18 +72,36 @@ describe('sweep thresholds', () => {
 });
 
 describe('sweptAmounts', () => {
-  const log = (emitter: string, forwarder: string, amount: bigint, logIndex: number, token = '0xToken') => ({ emitter, forwarder, token, amount, logIndex });
+  const log = (emitter: string, forwarder: string, amount: bigint, logIndex: number, token = '0xToken') => ({
+    emitter,
+    forwarder,
+    token,
+    amount,
+    logIndex,
+  });
 
-  it('counts the factory\'s Swept events of the token only, per address', () => {
+  it("counts the factory's Swept events of the token only, per address", () => {
     const swept = sweptAmounts(
-      [log(FACTORY_A, '0xAB', 5n, 3), log(FACTORY_A, '0xcd', 0n, 4), log(FACTORY_B, '0xab', 99n, 5), log(FACTORY_A, '0xab', 7n, 6, '0xOther')],
+      [
+        log(FACTORY_A, '0xAB', 5n, 3),
+        log(FACTORY_A, '0xcd', 0n, 4),
+        log(FACTORY_B, '0xab', 99n, 5),
+        log(FACTORY_A, '0xab', 7n, 6, '0xOther'),
+      ],
       FACTORY_A.toUpperCase().replace('0X', '0x'),
       '0xtoken',
     );
-    expect(swept).toEqual({ perAddress: new Map([['0xab', 5n], ['0xcd', 0n]]), total: 5n, lastLogIndex: 4 });
+    expect(swept).toEqual({
+      perAddress: new Map([
+        ['0xab', 5n],
+        ['0xcd', 0n],
+      ]),
+      total: 5n,
+      lastLogIndex: 4,
+    });
   });
 
-  it('finds nothing in a receipt without the factory\'s events', () => {
+  it("finds nothing in a receipt without the factory's events", () => {
     expect(sweptAmounts([], FACTORY_A, '0xtoken')).toEqual({ perAddress: new Map(), total: 0n, lastLogIndex: undefined });
   });
 });

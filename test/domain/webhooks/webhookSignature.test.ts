@@ -14,8 +14,14 @@ describe('webhook signatures', () => {
   });
 
   it('accepts a fresh, untampered delivery', () => {
-    expect(verifyWebhookSignature(BODY, signatureHeader(SECRET, NOW, BODY), SECRET, 300, NOW + 10)).toEqual({ valid: true, timestamp: NOW });
-    expect(verifyWebhookSignature(Buffer.from(BODY), signatureHeader(SECRET, NOW, BODY), SECRET, 300, NOW)).toEqual({ valid: true, timestamp: NOW });
+    expect(verifyWebhookSignature(BODY, signatureHeader(SECRET, NOW, BODY), SECRET, 300, NOW + 10)).toEqual({
+      valid: true,
+      timestamp: NOW,
+    });
+    expect(verifyWebhookSignature(Buffer.from(BODY), signatureHeader(SECRET, NOW, BODY), SECRET, 300, NOW)).toEqual({
+      valid: true,
+      timestamp: NOW,
+    });
   });
 
   it('rejects a stale timestamp, even with a valid signature (replay)', () => {
@@ -27,7 +33,10 @@ describe('webhook signatures', () => {
 
   it('rejects a tampered body, a re-stamped header and another secret', () => {
     const header = signatureHeader(SECRET, NOW, BODY);
-    expect(verifyWebhookSignature(BODY.replace('completed', 'overpaid'), header, SECRET, 300, NOW)).toMatchObject({ valid: false, reason: 'signature does not match' });
+    expect(verifyWebhookSignature(BODY.replace('completed', 'overpaid'), header, SECRET, 300, NOW)).toMatchObject({
+      valid: false,
+      reason: 'signature does not match',
+    });
     expect(verifyWebhookSignature(BODY, header.replace(`t=${NOW}`, `t=${NOW + 5}`), SECRET, 300, NOW)).toMatchObject({ valid: false });
     expect(verifyWebhookSignature(BODY, header, 'whsec_other', 300, NOW)).toMatchObject({ valid: false });
   });

@@ -5,7 +5,12 @@ import { HeadWakeup } from '../../../indexers/core/headNotifications';
 const TEN_MINUTES = 600_000;
 
 function header(number: bigint): BlockHeader {
-  return { number, hash: `0x${number.toString(16).padStart(64, '0')}`, parentHash: `0x${(number - 1n).toString(16).padStart(64, '0')}`, timestamp: number };
+  return {
+    number,
+    hash: `0x${number.toString(16).padStart(64, '0')}`,
+    parentHash: `0x${(number - 1n).toString(16).padStart(64, '0')}`,
+    timestamp: number,
+  };
 }
 
 /** Whether `promise` has settled once every callback already queued has run. */

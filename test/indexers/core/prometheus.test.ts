@@ -9,7 +9,11 @@ describe('indexer metrics endpoint', () => {
   test('serves head lag, RPC calls and deposits per chain and network as they are at scrape time', async () => {
     const metrics = new IndexerMetrics();
     const base = metrics.forChain('base', 'mainnet');
-    const server = await startMetricsServer(createIndexerRegistry(() => metrics.snapshot()), '127.0.0.1', 0);
+    const server = await startMetricsServer(
+      createIndexerRegistry(() => metrics.snapshot()),
+      '127.0.0.1',
+      0,
+    );
     try {
       base.head = 1_000n;
       base.cursor = 990n;

@@ -37,7 +37,17 @@ describe('signal steps (nextSignal)', () => {
     expect(nextSignal(row({}))).toEqual({
       signal: {
         kind: 'depositDetected',
-        payload: { chain: 'base', txHash: '0xabc', logIndex: 3, token: 'USDC', amount: '1000000', toAddress: '0xto', fromAddress: '0xfrom', blockNumber: '100', blockHash: '0xb1' },
+        payload: {
+          chain: 'base',
+          txHash: '0xabc',
+          logIndex: 3,
+          token: 'USDC',
+          amount: '1000000',
+          toAddress: '0xto',
+          fromAddress: '0xfrom',
+          blockNumber: '100',
+          blockHash: '0xb1',
+        },
       },
       after: { stage: 'detected', blockHash: '0xb1', confirmations: 1 },
     });
@@ -46,7 +56,10 @@ describe('signal steps (nextSignal)', () => {
   test('progress only for a deeper depth, then confirmed once', () => {
     const told = { signalledStage: 'detected' as const, signalledBlockHash: '0xb1', signalledConfirmations: 5 };
     expect(nextSignal(row({ ...told, confirmations: 5 }))).toBeUndefined();
-    expect(nextSignal(row({ ...told, confirmations: 6 }))?.signal).toEqual({ kind: 'confirmations', payload: { chain: 'base', txHash: '0xabc', logIndex: 3, confirmations: 6 } });
+    expect(nextSignal(row({ ...told, confirmations: 6 }))?.signal).toEqual({
+      kind: 'confirmations',
+      payload: { chain: 'base', txHash: '0xabc', logIndex: 3, confirmations: 6 },
+    });
     expect(nextSignal(row({ ...told, stage: 'confirmed', confirmations: 12 }))?.signal?.kind).toBe('depositConfirmed');
     expect(nextSignal(row({ ...told, stage: 'confirmed', signalledStage: 'confirmed', confirmations: 12 }))).toBeUndefined();
   });
@@ -58,10 +71,15 @@ describe('signal steps (nextSignal)', () => {
       after: { stage: 'reorged', blockHash: '0xb1', confirmations: 0 },
     });
     expect(nextSignal(row({ ...told, blockHash: '0xb2' }))?.signal?.kind).toBe('depositReorged');
-    expect(nextSignal(row({ stage: 'reorged' }))).toEqual({ signal: undefined, after: { stage: 'reorged', blockHash: null, confirmations: 0 } });
+    expect(nextSignal(row({ stage: 'reorged' }))).toEqual({
+      signal: undefined,
+      after: { stage: 'reorged', blockHash: null, confirmations: 0 },
+    });
     expect(nextSignal(row({ stage: 'reorged', signalledStage: 'reorged', signalledBlockHash: '0xb1' }))).toBeUndefined();
     // Seen again after the withdrawal: detected anew.
-    expect(nextSignal(row({ signalledStage: 'reorged', signalledBlockHash: '0xb1', blockHash: '0xb2' }))?.signal?.kind).toBe('depositDetected');
+    expect(nextSignal(row({ signalledStage: 'reorged', signalledBlockHash: '0xb1', blockHash: '0xb2' }))?.signal?.kind).toBe(
+      'depositDetected',
+    );
   });
 });
 
@@ -90,7 +108,17 @@ describe('Temporal signal sender', () => {
     const handle = await client.workflow.start('checkoutSession', { taskQueue, workflowId: record.sessionId, args: [] });
     const key = { chain: 'base' as const, network: 'testnet' as const };
     await upsertDeposits(db.sql, key, [
-      { sessionId: record.sessionId, token: 'USDC', txHash: '0xfeed', logIndex: 0, amount: 5n, fromAddress: '0x1', toAddress: '0x2', blockNumber: 7n, blockHash: '0xb7' },
+      {
+        sessionId: record.sessionId,
+        token: 'USDC',
+        txHash: '0xfeed',
+        logIndex: 0,
+        amount: 5n,
+        fromAddress: '0x1',
+        toAddress: '0x2',
+        blockNumber: 7n,
+        blockHash: '0xb7',
+      },
     ]);
     const temporal = createTemporalSignalSender(client, { namespace: 'default' });
     let crash = true;
@@ -108,7 +136,9 @@ describe('Temporal signal sender', () => {
     expect(await flushSignals({ sql: db.sql, key, sender: crashing, metrics, logger: silentLogger })).toBe(true);
 
     const history = await handle.fetchHistory();
-    const signalled = (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes).map((e) => e.workflowExecutionSignaledEventAttributes?.signalName);
+    const signalled = (history.events ?? [])
+      .filter((e) => e.workflowExecutionSignaledEventAttributes)
+      .map((e) => e.workflowExecutionSignaledEventAttributes?.signalName);
     expect(signalled).toEqual(['depositDetected']);
     await handle.terminate('test finished');
   });
@@ -119,7 +149,17 @@ describe('Temporal signal sender', () => {
     await insertSessionRecord(db.sql, record, 'expired');
     const key = { chain: 'base' as const, network: 'testnet' as const };
     await upsertDeposits(db.sql, key, [
-      { sessionId: record.sessionId, token: 'USDC', txHash: '0xlate', logIndex: 1, amount: 5n, fromAddress: '0x1', toAddress: '0x2', blockNumber: 8n, blockHash: '0xb8' },
+      {
+        sessionId: record.sessionId,
+        token: 'USDC',
+        txHash: '0xlate',
+        logIndex: 1,
+        amount: 5n,
+        fromAddress: '0x1',
+        toAddress: '0x2',
+        blockNumber: 8n,
+        blockHash: '0xb8',
+      },
     ]);
     const metrics = new IndexerMetrics().forChain('base', 'testnet');
     const sender = createTemporalSignalSender(client, { namespace: 'default' });
@@ -131,7 +171,11 @@ describe('Temporal signal sender', () => {
 
   test('a session without a running workflow is reported, not retried forever', async () => {
     const temporal = createTemporalSignalSender(client, { namespace: 'default' });
-    const outcome = await temporal.send('cs_does_not_exist', { kind: 'depositReorged', payload: { chain: 'bsc', txHash: '0x1', logIndex: 0 } }, randomBytes(16).toString('hex'));
+    const outcome = await temporal.send(
+      'cs_does_not_exist',
+      { kind: 'depositReorged', payload: { chain: 'bsc', txHash: '0x1', logIndex: 0 } },
+      randomBytes(16).toString('hex'),
+    );
     expect(outcome).toBe('not-found');
   });
 });

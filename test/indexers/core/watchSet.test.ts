@@ -36,7 +36,12 @@ describe('watched address set', () => {
     await db?.drop();
   });
 
-  async function watch(chain: string, address: string, watchUntil = new Date(Date.now() + 3_600_000), network = 'testnet'): Promise<string> {
+  async function watch(
+    chain: string,
+    address: string,
+    watchUntil = new Date(Date.now() + 3_600_000),
+    network = 'testnet',
+  ): Promise<string> {
     const record = sessionRecord(merchantId, { createdAt: new Date(), lifetimeMinutes: 60 });
     await insertSessionRecord(db.sql, record, 'awaiting_payment');
     await db.sql`insert into deposit_watches (session_id, chain, network, address, watch_until) values (${record.sessionId}, ${chain}, ${network}, ${address}, ${watchUntil})`;
@@ -105,11 +110,17 @@ describe('watched address set', () => {
       insert into deposit_watches (session_id, chain, network, address, watch_until)
       select 'cs_many' || g, 'bsc', 'testnet', '0x' || substr(encode(sha256(convert_to('many' || g, 'UTF8')), 'hex'), 1, 40), now() + interval '1 day'
       from generate_series(1, ${count}) g`;
-    const set = new WatchSet(db.sql, { chain: 'bsc', network: 'testnet' }, { reloadMs: 3_600_000, graceMs: 0, normalize: (a) => a.toLowerCase() });
+    const set = new WatchSet(
+      db.sql,
+      { chain: 'bsc', network: 'testnet' },
+      { reloadMs: 3_600_000, graceMs: 0, normalize: (a) => a.toLowerCase() },
+    );
     await set.refreshIfNeeded();
     expect(set.toBackfill).toHaveLength(count);
     await set.recordBackfilled(db.sql, set.toBackfill);
-    const [row] = await db.sql<{ open: number }[]>`select count(*)::int as open from deposit_watches where chain = 'bsc' and backfilled_at is null`;
+    const [row] = await db.sql<
+      { open: number }[]
+    >`select count(*)::int as open from deposit_watches where chain = 'bsc' and backfilled_at is null`;
     expect(row?.open).toBe(0);
   });
 
@@ -117,7 +128,11 @@ describe('watched address set', () => {
     const address = randomAddress();
     const until = new Date(Date.now() - 30 * 60_000);
     await watch('base', address, until);
-    const set = new WatchSet(db.sql, { chain: 'base', network: 'testnet' }, { reloadMs: 1_000, graceMs: 3_600_000, normalize: (a) => a.toLowerCase() });
+    const set = new WatchSet(
+      db.sql,
+      { chain: 'base', network: 'testnet' },
+      { reloadMs: 1_000, graceMs: 3_600_000, normalize: (a) => a.toLowerCase() },
+    );
     await set.refreshIfNeeded();
     expect(set.match(address, new Date(until.getTime() - 1_000))).toBeDefined();
     expect(set.match(address, new Date(until.getTime() + 1_000))).toBeUndefined();
@@ -134,7 +149,11 @@ describe('watched address set', () => {
       select 'cs_open' || g, 'ethereum', 'mainnet', '0x' || substr(encode(sha256(convert_to('open' || g, 'UTF8')), 'hex'), 1, 40), now() + interval '1 day', now()
       from generate_series(1, ${open}) g`;
     const counted = countingRows(db.sql);
-    const set = new WatchSet(counted.sql, { chain: 'ethereum', network: 'mainnet' }, { reloadMs: 3_600_000, graceMs: 0, normalize: lowercase });
+    const set = new WatchSet(
+      counted.sql,
+      { chain: 'ethereum', network: 'mainnet' },
+      { reloadMs: 3_600_000, graceMs: 0, normalize: lowercase },
+    );
     const listener = await listenForWatchChanges(db.sql, [set]);
     try {
       await set.refreshIfNeeded();
@@ -164,7 +183,11 @@ describe('watched address set', () => {
 
   test('a watch that no longer holds its address is reloaded with all the others; expired ones drop out', async () => {
     let clock = Date.now();
-    const set = new WatchSet(db.sql, { chain: 'polygon', network: 'mainnet' }, { reloadMs: 60_000, graceMs: 0, normalize: lowercase, now: () => clock });
+    const set = new WatchSet(
+      db.sql,
+      { chain: 'polygon', network: 'mainnet' },
+      { reloadMs: 60_000, graceMs: 0, normalize: lowercase, now: () => clock },
+    );
     const listener = await listenForWatchChanges(db.sql, [set]);
     try {
       const before = randomAddress();

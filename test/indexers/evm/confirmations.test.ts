@@ -32,7 +32,13 @@ describe('EVM indexer: detection and confirmation depth', () => {
     const sent = await fx.chain.transfer(tokens.usdc, PAYER, address, 25n * 10n ** BigInt(tokens.decimals));
     await drain();
     let [deposit] = await depositsOf(fx.db, chain);
-    expect(deposit).toMatchObject({ session_id: sessionId, tx_hash: sent.hash, log_index: sent.logIndex, stage: 'detected', confirmations: 1 });
+    expect(deposit).toMatchObject({
+      session_id: sessionId,
+      tx_hash: sent.hash,
+      log_index: sent.logIndex,
+      stage: 'detected',
+      confirmations: 1,
+    });
     expect(deposit?.block_hash).toBe(sent.blockHash);
 
     // The deposit's own block counts as one: required − 2 blocks on top leave it one confirmation short.
@@ -63,7 +69,10 @@ describe('EVM indexer: detection and confirmation depth', () => {
       blockHash: sent.blockHash,
     };
     expect(detected?.signal).toEqual({ kind: 'depositDetected', payload: observation });
-    expect(progress?.signal).toEqual({ kind: 'confirmations', payload: { chain, txHash: sent.hash, logIndex: sent.logIndex, confirmations: required - 1 } });
+    expect(progress?.signal).toEqual({
+      kind: 'confirmations',
+      payload: { chain, txHash: sent.hash, logIndex: sent.logIndex, confirmations: required - 1 },
+    });
     expect(confirmed?.signal).toEqual({ kind: 'depositConfirmed', payload: { ...observation, confirmations: required } });
     expect(new Set(sender.sent.map((s) => s.requestId)).size).toBe(3);
   });
@@ -79,7 +88,9 @@ describe('EVM indexer: detection and confirmation depth', () => {
       // A tick with no new block repeats nothing.
       await drain();
     }
-    const depths = sender.sent.filter((s) => s.signal.kind === 'confirmations').map((s) => (s.signal.payload as { confirmations: number }).confirmations);
+    const depths = sender.sent
+      .filter((s) => s.signal.kind === 'confirmations')
+      .map((s) => (s.signal.payload as { confirmations: number }).confirmations);
     expect(depths).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
     expect(sender.kinds(sessionId).filter((k) => k === 'depositConfirmed')).toHaveLength(1);
   });
@@ -107,7 +118,9 @@ describe('EVM indexer: detection and confirmation depth', () => {
       { tx: a.hash, token: 'USDT', amount: usdt.toString(), to: address },
       { tx: b.hash, token: 'USDC', amount: '1', to: address },
     ]);
-    const amounts = sender.sent.filter((s) => s.signal.kind === 'depositDetected').map((s) => (s.signal.payload as { amount: string }).amount);
+    const amounts = sender.sent
+      .filter((s) => s.signal.kind === 'depositDetected')
+      .map((s) => (s.signal.payload as { amount: string }).amount);
     expect(amounts).toEqual([usdt.toString(), '1']);
     const [sum] = await fx.db.sql<{ total: string }[]>`
       select sum(amount_base_units)::text as total from deposits where session_id = ${sessionId}`;

@@ -51,7 +51,10 @@ describe('EVM deposit → session workflow, end to end', () => {
   }
 
   test('a USDC transfer of the quoted amount on base takes the session through confirming to completed', async () => {
-    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id, { amount_usd: 12.34 }) });
+    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+      apiKey: merchant.testKey,
+      body: sessionRequest(merchant.merchant.id, { amount_usd: 12.34 }),
+    });
     expect(created.status).toBe(201);
     const sessionId = created.body.data?.session_id as string;
     const selected = await call(service.baseUrl, 'POST', '/checkout/sessions/select-payment', {
@@ -70,10 +73,13 @@ describe('EVM deposit → session workflow, end to end', () => {
     await chain.mine(CHAIN_FACTS.base.confirmations - 2);
     await drain();
     const handle = service.temporal.workflow.getHandle(sessionId);
-    await vi.waitFor(async () => expect((await handle.query(getStateQuery)).deposits[0]?.confirmations).toBe(CHAIN_FACTS.base.confirmations - 1), {
-      timeout: 20_000,
-      interval: 100,
-    });
+    await vi.waitFor(
+      async () => expect((await handle.query(getStateQuery)).deposits[0]?.confirmations).toBe(CHAIN_FACTS.base.confirmations - 1),
+      {
+        timeout: 20_000,
+        interval: 100,
+      },
+    );
     expect(await status(sessionId)).toBe('confirming');
 
     await chain.mine(1);
@@ -82,7 +88,13 @@ describe('EVM deposit → session workflow, end to end', () => {
     const state = await handle.query(getStateQuery);
     expect(state.receivedBaseUnits).toBe(amount.toString());
     expect(state.deposits).toEqual([
-      expect.objectContaining({ txHash: paid.hash, logIndex: paid.logIndex, amount: amount.toString(), stage: 'confirmed', confirmations: CHAIN_FACTS.base.confirmations }),
+      expect.objectContaining({
+        txHash: paid.hash,
+        logIndex: paid.logIndex,
+        amount: amount.toString(),
+        stage: 'confirmed',
+        confirmations: CHAIN_FACTS.base.confirmations,
+      }),
     ]);
   });
 });

@@ -64,7 +64,11 @@ export interface IndexerFixture {
   /** Environment variables that point `chain`'s testnet at the local node and its test tokens. */
   chainEnv(chain: Chain, tokens: Tokens, options?: { rpcUrl?: string; startBlock?: bigint }): Record<string, string>;
   /** `heads`: new heads come from the test instead of a websocket subscription. */
-  createIndexer(chain: Chain, tokens: Tokens, options?: { rpcUrl?: string; startBlock?: bigint; env?: Record<string, string>; heads?: HeadNotifications }): Promise<IndexerUnderTest>;
+  createIndexer(
+    chain: Chain,
+    tokens: Tokens,
+    options?: { rpcUrl?: string; startBlock?: bigint; env?: Record<string, string>; heads?: HeadNotifications },
+  ): Promise<IndexerUnderTest>;
   stop(): Promise<void>;
 }
 
@@ -125,7 +129,11 @@ export async function createIndexerFixture(): Promise<IndexerFixture> {
       const metrics = new IndexerMetrics();
       const family = evmAssembly(deployment);
       const { heads } = options;
-      const indexer = assembleIndexer(deployment, { sql: indexerSql, tuning: config.indexer, sender, logger: silentLogger, metrics }, heads ? { ...family, heads: () => heads } : family);
+      const indexer = assembleIndexer(
+        deployment,
+        { sql: indexerSql, tuning: config.indexer, sender, logger: silentLogger, metrics },
+        heads ? { ...family, heads: () => heads } : family,
+      );
       return {
         indexer,
         sender,

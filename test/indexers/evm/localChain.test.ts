@@ -73,8 +73,22 @@ describe('local EVM chain harness', () => {
     const scanned = await chain.publicClient.getLogs({ event: transferEvent, fromBlock: firstBlock, toBlock: await chain.blockNumber() });
     expect(scanned.map((log) => ({ token: log.address, ...log.args, blockHash: log.blockHash, logIndex: log.logIndex }))).toEqual(
       sent.flatMap(({ token, amount, minted, transferred }) => [
-        { token: token.toLowerCase(), from: zeroAddress, to: payer, value: amount * 3n, blockHash: minted.blockHash, logIndex: minted.logIndex },
-        { token: token.toLowerCase(), from: payer, to: deposit, value: amount, blockHash: transferred.blockHash, logIndex: transferred.logIndex },
+        {
+          token: token.toLowerCase(),
+          from: zeroAddress,
+          to: payer,
+          value: amount * 3n,
+          blockHash: minted.blockHash,
+          logIndex: minted.logIndex,
+        },
+        {
+          token: token.toLowerCase(),
+          from: payer,
+          to: deposit,
+          value: amount,
+          blockHash: transferred.blockHash,
+          logIndex: transferred.logIndex,
+        },
       ]),
     );
   });

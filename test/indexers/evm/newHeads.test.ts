@@ -32,14 +32,21 @@ describe('EVM indexer: new-head websocket subscription', () => {
   test('blocks are read as their heads arrive, and the subscription comes back after the socket is cut', async () => {
     const { sessionId, address } = await fx.watchedSession('polygon');
     const { indexer, metrics } = await fx.createIndexer('polygon', tokens, {
-      env: { WS_URLS_POLYGON_TESTNET: `ws://${relay.address}`, INDEXER_POLL_INTERVAL_MS: TEN_MINUTES, INDEXER_SUBSCRIBED_POLL_INTERVAL_MS: TEN_MINUTES },
+      env: {
+        WS_URLS_POLYGON_TESTNET: `ws://${relay.address}`,
+        INDEXER_POLL_INTERVAL_MS: TEN_MINUTES,
+        INDEXER_SUBSCRIBED_POLL_INTERVAL_MS: TEN_MINUTES,
+      },
     });
     const running = indexer.run(abort.signal);
     await vi.waitFor(() => expect(metrics.subscriptionLive).toBe(true), { timeout: 15_000, interval: 50 });
     await vi.waitFor(() => expect(metrics.lastTickAt).toBeDefined(), { timeout: 15_000, interval: 50 });
 
     const first = await fx.chain.transfer(tokens.usdc, PAYER, address, 2_000_000n);
-    await vi.waitFor(async () => expect((await depositsOf(fx.db, 'polygon')).map((d) => d.tx_hash)).toEqual([first.hash]), { timeout: 15_000, interval: 100 });
+    await vi.waitFor(async () => expect((await depositsOf(fx.db, 'polygon')).map((d) => d.tx_hash)).toEqual([first.hash]), {
+      timeout: 15_000,
+      interval: 100,
+    });
 
     relay.dropAll();
     await vi.waitFor(() => expect(metrics.subscriptionLive).toBe(false), { timeout: 15_000, interval: 20 });
@@ -47,7 +54,10 @@ describe('EVM indexer: new-head websocket subscription', () => {
     expect(relay.accepted).toBeGreaterThanOrEqual(2);
 
     const second = await fx.chain.transfer(tokens.usdc, PAYER, address, 3_000_000n);
-    await vi.waitFor(async () => expect((await depositsOf(fx.db, 'polygon')).map((d) => d.tx_hash)).toEqual([first.hash, second.hash]), { timeout: 15_000, interval: 100 });
+    await vi.waitFor(async () => expect((await depositsOf(fx.db, 'polygon')).map((d) => d.tx_hash)).toEqual([first.hash, second.hash]), {
+      timeout: 15_000,
+      interval: 100,
+    });
     const deposits = await depositsOf(fx.db, 'polygon');
     expect(deposits.every((d) => d.session_id === sessionId)).toBe(true);
 
@@ -61,7 +71,11 @@ describe('EVM indexer: new-head websocket subscription', () => {
     const { address } = await fx.watchedSession('base');
     const { indexer, metrics } = await fx.createIndexer('base', tokens, {
       rpcUrl: proxy.url,
-      env: { WS_URLS_BASE_TESTNET: `ws://${new URL(fx.chain.rpcUrl).host}`, INDEXER_POLL_INTERVAL_MS: TEN_MINUTES, INDEXER_SUBSCRIBED_POLL_INTERVAL_MS: TEN_MINUTES },
+      env: {
+        WS_URLS_BASE_TESTNET: `ws://${new URL(fx.chain.rpcUrl).host}`,
+        INDEXER_POLL_INTERVAL_MS: TEN_MINUTES,
+        INDEXER_SUBSCRIBED_POLL_INTERVAL_MS: TEN_MINUTES,
+      },
     });
     const stop = new AbortController();
     const running = indexer.run(stop.signal);
@@ -85,7 +99,9 @@ describe('EVM indexer: new-head websocket subscription', () => {
         await vi.waitFor(() => expect(metrics.cursor).toBe(transfer.blockNumber), { timeout: 15_000, interval: 20 });
       }
       const deposits = await depositsOf(fx.db, 'base');
-      expect(deposits.map((d) => [d.tx_hash, d.block_number, d.block_hash, d.stage])).toEqual(sent.map((t) => [t.hash, t.blockNumber, t.blockHash, 'detected']));
+      expect(deposits.map((d) => [d.tx_hash, d.block_number, d.block_hash, d.stage])).toEqual(
+        sent.map((t) => [t.hash, t.blockNumber, t.blockHash, 'detected']),
+      );
       const perBlock = proxy.totalCalls() / blocks;
       console.log(`[rpc cost] subscribed, calls per block = ${perBlock} ${JSON.stringify(Object.fromEntries(proxy.calls))}`);
       expect(proxy.calls.get('eth_getLogs')).toBe(blocks);

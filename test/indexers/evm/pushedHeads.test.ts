@@ -90,7 +90,9 @@ describe('EVM indexer: following pushed heads', () => {
     heads.push(next);
     await drain();
 
-    expect((await depositsOf(fx.db, 'optimism')).map((d) => [d.tx_hash, d.stage, d.signalled_stage])).toEqual([[orphaned.hash, 'reorged', 'reorged']]);
+    expect((await depositsOf(fx.db, 'optimism')).map((d) => [d.tx_hash, d.stage, d.signalled_stage])).toEqual([
+      [orphaned.hash, 'reorged', 'reorged'],
+    ]);
     expect(sender.kinds()).toEqual(['depositDetected', 'depositReorged']);
     expect(metrics.reorgs).toBe(1);
     const [cursor] = await fx.db.sql<{ block_number: bigint; block_hash: string }[]>`

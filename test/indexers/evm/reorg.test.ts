@@ -35,7 +35,9 @@ describe('EVM indexer: reorgs', () => {
     // The chain falls back below the cursor: the cursor's block is gone.
     await fx.chain.revert(snapshot);
     await drain();
-    expect((await depositsOf(fx.db, 'base')).map((d) => [d.tx_hash, d.stage, d.signalled_stage])).toEqual([[orphaned.hash, 'reorged', 'reorged']]);
+    expect((await depositsOf(fx.db, 'base')).map((d) => [d.tx_hash, d.stage, d.signalled_stage])).toEqual([
+      [orphaned.hash, 'reorged', 'reorged'],
+    ]);
 
     // The customer pays again (another transaction); the new branch outgrows the old one.
     const replacement = await fx.chain.transfer(tokens.usdc, PAYER, address, 10_000_001n);
@@ -74,11 +76,15 @@ describe('EVM indexer: reorgs', () => {
     const raw = await wallet.signTransaction(request);
 
     const snapshot = await fx.chain.snapshot();
-    const first = await fx.chain.publicClient.waitForTransactionReceipt({ hash: await fx.chain.publicClient.sendRawTransaction({ serializedTransaction: raw }) });
+    const first = await fx.chain.publicClient.waitForTransactionReceipt({
+      hash: await fx.chain.publicClient.sendRawTransaction({ serializedTransaction: raw }),
+    });
     await drain();
     await fx.chain.revert(snapshot);
     await fx.chain.mine(2);
-    const again = await fx.chain.publicClient.waitForTransactionReceipt({ hash: await fx.chain.publicClient.sendRawTransaction({ serializedTransaction: raw }) });
+    const again = await fx.chain.publicClient.waitForTransactionReceipt({
+      hash: await fx.chain.publicClient.sendRawTransaction({ serializedTransaction: raw }),
+    });
     expect(again.transactionHash).toBe(first.transactionHash);
     expect(again.blockHash).not.toBe(first.blockHash);
 
@@ -110,7 +116,9 @@ describe('EVM indexer: reorgs', () => {
     await drain();
     await drain();
     const rows = await depositsOf(fx.db, 'ethereum');
-    expect(rows.map((d) => [d.tx_hash, d.stage, d.block_hash, d.signalled_stage])).toEqual([[real.hash, 'confirmed', real.blockHash, 'confirmed']]);
+    expect(rows.map((d) => [d.tx_hash, d.stage, d.block_hash, d.signalled_stage])).toEqual([
+      [real.hash, 'confirmed', real.blockHash, 'confirmed'],
+    ]);
     expect(sender.sent.map((s) => s.signal.kind)).toEqual(['depositDetected', 'depositReorged', 'depositDetected', 'depositConfirmed']);
   });
 

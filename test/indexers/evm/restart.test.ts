@@ -53,7 +53,9 @@ describe('indexer process: killed mid-range and restarted', () => {
   }
 
   async function cursor(): Promise<bigint | undefined> {
-    const [row] = await fx.db.sql<{ block_number: bigint }[]>`select block_number from indexer_cursors where chain = 'base' and network = 'testnet'`;
+    const [row] = await fx.db.sql<
+      { block_number: bigint }[]
+    >`select block_number from indexer_cursors where chain = 'base' and network = 'testnet'`;
     return row?.block_number;
   }
 
@@ -115,7 +117,9 @@ describe('indexer process: killed mid-range and restarted', () => {
       const signals = (history.events ?? []).flatMap((event) => {
         const attributes = event.workflowExecutionSignaledEventAttributes;
         if (!attributes) return [];
-        const payload = defaultPayloadConverter.fromPayload<DepositObservation | DepositConfirmations>(attributes.input?.payloads?.[0] ?? {});
+        const payload = defaultPayloadConverter.fromPayload<DepositObservation | DepositConfirmations>(
+          attributes.input?.payloads?.[0] ?? {},
+        );
         return [{ name: attributes.signalName, payload }];
       });
       const mine = sent.filter((_s, i) => i % sessions.length === sessions.indexOf(session)).map((s) => s.hash);
@@ -124,7 +128,9 @@ describe('indexer process: killed mid-range and restarted', () => {
       expect(ofKind('depositConfirmed').sort()).toEqual([...mine].sort());
       expect(ofKind('depositReorged')).toEqual([]);
       for (const txHash of mine) {
-        const depths = signals.filter((s) => s.name === 'confirmations' && s.payload.txHash === txHash).map((s) => (s.payload as DepositConfirmations).confirmations);
+        const depths = signals
+          .filter((s) => s.name === 'confirmations' && s.payload.txHash === txHash)
+          .map((s) => (s.payload as DepositConfirmations).confirmations);
         expect(depths, 'progress depths strictly increase, none repeated').toEqual([...new Set(depths)].sort((a, b) => a - b));
       }
       await temporal.workflow.getHandle(session.sessionId).terminate('test finished');

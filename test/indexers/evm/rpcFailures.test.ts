@@ -61,7 +61,10 @@ describe('EVM indexer: RPC failures and RPC cost', () => {
       await vi.waitFor(
         async () => {
           const rows = await depositsOf(fx.db, 'bsc');
-          expect(rows.filter((r) => r.signalled_stage === 'confirmed'), JSON.stringify({ rows, metrics }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))).toHaveLength(12);
+          expect(
+            rows.filter((r) => r.signalled_stage === 'confirmed'),
+            JSON.stringify({ rows, metrics }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+          ).toHaveLength(12);
         },
         { timeout: 30_000, interval: 200 },
       );

@@ -47,7 +47,13 @@ describe('EVM indexer: watches learnt of late are backfilled', () => {
     await drain();
     const deposits = await depositsOf(fx.db, 'optimism');
     expect(deposits).toHaveLength(1);
-    expect(deposits[0]).toMatchObject({ session_id: sessionId, tx_hash: sent.hash, log_index: sent.logIndex, block_number: sent.blockNumber, block_hash: sent.blockHash });
+    expect(deposits[0]).toMatchObject({
+      session_id: sessionId,
+      tx_hash: sent.hash,
+      log_index: sent.logIndex,
+      block_number: sent.blockNumber,
+      block_hash: sent.blockHash,
+    });
     expect(metrics.depositsBackfilled).toBe(1);
     expect((await watchRow(sessionId))?.backfilled_at).toBeInstanceOf(Date);
 

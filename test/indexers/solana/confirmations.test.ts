@@ -30,7 +30,14 @@ describe('Solana indexer: detection and confirmation depth in slots', () => {
     const [block] = fx.chain.produce();
     await drain();
     let [deposit] = await solanaDeposits(fx.db);
-    expect(deposit).toMatchObject({ session_id: sessionId, tx_hash: sent.signature, token: 'USDC', amount_base_units: '25000000', stage: 'detected', confirmations: 1 });
+    expect(deposit).toMatchObject({
+      session_id: sessionId,
+      tx_hash: sent.signature,
+      token: 'USDC',
+      amount_base_units: '25000000',
+      stage: 'detected',
+      confirmations: 1,
+    });
     expect(deposit?.block_number).toBe(sent.slot);
     expect(deposit?.block_hash).toBe(block?.blockhash);
 
@@ -54,7 +61,9 @@ describe('Solana indexer: detection and confirmation depth in slots', () => {
     expect(kinds[0]).toBe('depositDetected');
     expect(kinds.at(-1)).toBe('depositConfirmed');
     expect(kinds.filter((k) => k === 'depositConfirmed')).toHaveLength(1);
-    const progress = sender.sent.filter((s) => s.signal.kind === 'confirmations').map((s) => (s.signal.payload as { confirmations: number }).confirmations);
+    const progress = sender.sent
+      .filter((s) => s.signal.kind === 'confirmations')
+      .map((s) => (s.signal.payload as { confirmations: number }).confirmations);
     expect(progress).toEqual([...new Set(progress)].sort((x, y) => x - y));
     expect(progress.at(-1)).toBe(REQUIRED - 1);
     const observation = {
@@ -69,7 +78,10 @@ describe('Solana indexer: detection and confirmation depth in slots', () => {
       blockHash: block?.blockhash,
     };
     expect(sender.sent[0]?.signal).toEqual({ kind: 'depositDetected', payload: observation });
-    expect(sender.sent.at(-2)?.signal).toEqual({ kind: 'confirmations', payload: { chain: 'solana', txHash: sent.signature, logIndex: deposit?.log_index, confirmations: REQUIRED - 1 } });
+    expect(sender.sent.at(-2)?.signal).toEqual({
+      kind: 'confirmations',
+      payload: { chain: 'solana', txHash: sent.signature, logIndex: deposit?.log_index, confirmations: REQUIRED - 1 },
+    });
     expect(sender.sent.at(-1)?.signal).toEqual({ kind: 'depositConfirmed', payload: { ...observation, confirmations: REQUIRED } });
     expect(new Set(sender.sent.map((s) => s.requestId)).size).toBe(sender.sent.length);
   });
@@ -108,7 +120,13 @@ describe('Solana indexer: detection and confirmation depth in slots', () => {
     await drain();
 
     const rows = (await solanaDeposits(fx.db)).filter((r) => [sessionId, second.sessionId, expired.sessionId].includes(r.session_id));
-    const summary = rows.map((r) => ({ session: r.session_id, tx: r.tx_hash, token: r.token, amount: r.amount_base_units, to: r.to_address }));
+    const summary = rows.map((r) => ({
+      session: r.session_id,
+      tx: r.tx_hash,
+      token: r.token,
+      amount: r.amount_base_units,
+      to: r.to_address,
+    }));
     expect(summary).toHaveLength(4);
     expect(summary).toEqual(
       expect.arrayContaining([
@@ -121,9 +139,13 @@ describe('Solana indexer: detection and confirmation depth in slots', () => {
     const inB = rows.filter((r) => r.tx_hash === b.signature).map((r) => r.log_index);
     expect(new Set(inB).size).toBe(2);
     expect(rows.every((r) => r.from_address === fx.payer.address)).toBe(true);
-    const amounts = sender.sent.filter((s) => s.signal.kind === 'depositDetected').map((s) => (s.signal.payload as { amount: string }).amount);
+    const amounts = sender.sent
+      .filter((s) => s.signal.kind === 'depositDetected')
+      .map((s) => (s.signal.payload as { amount: string }).amount);
     expect(amounts.sort()).toEqual(['1', '1234567', '2500000', big.toString()].sort());
-    const [sum] = await fx.db.sql<{ total: string }[]>`select sum(amount_base_units)::text as total from deposits where session_id = ${sessionId}`;
+    const [sum] = await fx.db.sql<
+      { total: string }[]
+    >`select sum(amount_base_units)::text as total from deposits where session_id = ${sessionId}`;
     expect(BigInt(sum?.total ?? '0')).toBe(big + 1n);
   });
 

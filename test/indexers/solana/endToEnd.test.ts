@@ -33,7 +33,11 @@ describe('Solana deposit → session workflow, end to end', () => {
     usdc = await createMint(chain, 6);
     chain.produce();
     // The API quotes, and the indexer watches, the same mint: both read it from this configuration.
-    const env = { RPC_URLS_SOLANA_TESTNET: rpc.url, TOKEN_USDC_SOLANA_TESTNET: `${usdc.address}:6`, INDEXER_START_BLOCK_SOLANA_TESTNET: chain.currentSlot.toString() };
+    const env = {
+      RPC_URLS_SOLANA_TESTNET: rpc.url,
+      TOKEN_USDC_SOLANA_TESTNET: `${usdc.address}:6`,
+      INDEXER_START_BLOCK_SOLANA_TESTNET: chain.currentSlot.toString(),
+    };
     service = await startTestService({ env });
     merchant = await createTestMerchant(service.db.sql, { supportedTokens: { USDC: ['solana'] } });
     const config = loadChainsConfig(env);
@@ -60,7 +64,10 @@ describe('Solana deposit → session workflow, end to end', () => {
   }
 
   test('a USDC transfer of the quoted amount on solana takes the session through confirming to completed', async () => {
-    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', { apiKey: merchant.testKey, body: sessionRequest(merchant.merchant.id, { amount_usd: 12.34 }) });
+    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+      apiKey: merchant.testKey,
+      body: sessionRequest(merchant.merchant.id, { amount_usd: 12.34 }),
+    });
     expect(created.status).toBe(201);
     const sessionId = created.body.data?.session_id as string;
     const selected = await call(service.baseUrl, 'POST', '/checkout/sessions/select-payment', {
@@ -84,10 +91,13 @@ describe('Solana deposit → session workflow, end to end', () => {
     chain.produce(CHAIN_FACTS.solana.confirmations - 2);
     await drain();
     const handle = service.temporal.workflow.getHandle(sessionId);
-    await vi.waitFor(async () => expect((await handle.query(getStateQuery)).deposits[0]?.confirmations).toBe(CHAIN_FACTS.solana.confirmations - 1), {
-      timeout: 20_000,
-      interval: 100,
-    });
+    await vi.waitFor(
+      async () => expect((await handle.query(getStateQuery)).deposits[0]?.confirmations).toBe(CHAIN_FACTS.solana.confirmations - 1),
+      {
+        timeout: 20_000,
+        interval: 100,
+      },
+    );
     expect(await status(sessionId)).toBe('confirming');
 
     chain.produce(1);
@@ -96,7 +106,14 @@ describe('Solana deposit → session workflow, end to end', () => {
     const state = await handle.query(getStateQuery);
     expect(state.receivedBaseUnits).toBe(amount.toString());
     expect(state.deposits).toEqual([
-      expect.objectContaining({ txHash: paid.signature, amount: amount.toString(), toAddress: depositAddress, fromAddress: customer.address, stage: 'confirmed', confirmations: CHAIN_FACTS.solana.confirmations }),
+      expect.objectContaining({
+        txHash: paid.signature,
+        amount: amount.toString(),
+        toAddress: depositAddress,
+        fromAddress: customer.address,
+        stage: 'confirmed',
+        confirmations: CHAIN_FACTS.solana.confirmations,
+      }),
     ]);
   });
 });

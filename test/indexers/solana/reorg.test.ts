@@ -34,7 +34,9 @@ describe('Solana indexer: forks', () => {
     fx.chain.reorg(point, 'skip');
     fx.chain.produce(1);
     await drain();
-    expect((await solanaDeposits(fx.db)).map((d) => [d.tx_hash, d.stage, d.signalled_stage])).toEqual([[orphaned.signature, 'reorged', 'reorged']]);
+    expect((await solanaDeposits(fx.db)).map((d) => [d.tx_hash, d.stage, d.signalled_stage])).toEqual([
+      [orphaned.signature, 'reorged', 'reorged'],
+    ]);
     expect(metrics.reorgs).toBe(1);
 
     const replacement = await transfer(fx.chain, fx.mints.usdc, fx.payer, [{ to: address, amount: 10_000_001n }]);
@@ -69,7 +71,14 @@ describe('Solana indexer: forks', () => {
     const destination = await associatedTokenAccount(address, fx.mints.usdc.address);
     const instructions = [
       getCreateAssociatedTokenIdempotentInstruction({ payer: fx.payer, ata: destination, owner: address, mint: fx.mints.usdc.address }),
-      getTransferCheckedInstruction({ source, mint: fx.mints.usdc.address, destination, authority: fx.payer, amount: 3_000_000n, decimals: 6 }),
+      getTransferCheckedInstruction({
+        source,
+        mint: fx.mints.usdc.address,
+        destination,
+        authority: fx.payer,
+        amount: 3_000_000n,
+        decimals: 6,
+      }),
     ];
     const first = await sendInstructions(fx.chain, fx.payer, instructions);
     const [firstBlock] = fx.chain.produce(3);
@@ -96,7 +105,9 @@ describe('Solana indexer: forks', () => {
     expect(rows.map((d) => [d.stage, d.block_number])).toEqual([['confirmed', first.slot]]);
     const steps = sender.sent.filter((s) => s.signal.kind !== 'confirmations');
     expect(steps.map((s) => s.signal.kind)).toEqual(['depositDetected', 'depositReorged', 'depositDetected', 'depositConfirmed']);
-    const detections = steps.filter((s) => s.signal.kind === 'depositDetected').map((s) => (s.signal.payload as { blockHash: string }).blockHash);
+    const detections = steps
+      .filter((s) => s.signal.kind === 'depositDetected')
+      .map((s) => (s.signal.payload as { blockHash: string }).blockHash);
     expect(detections).toEqual([firstBlock?.blockhash, againBlock?.blockhash]);
     expect(new Set(sender.sent.map((s) => s.requestId)).size).toBe(sender.sent.length);
   });
@@ -119,7 +130,9 @@ describe('Solana indexer: forks', () => {
     expect(metrics.reorgs).toBe(1);
     const rows = (await solanaDeposits(fx.db)).filter((d) => d.to_address === address);
     expect(rows.map((d) => [d.tx_hash, d.stage, d.block_number])).toEqual([[deposit.signature, 'detected', point.slot]]);
-    const [cursor] = await fx.db.sql<{ block_number: bigint }[]>`select block_number from indexer_cursors where chain = 'solana' and network = 'testnet'`;
+    const [cursor] = await fx.db.sql<
+      { block_number: bigint }[]
+    >`select block_number from indexer_cursors where chain = 'solana' and network = 'testnet'`;
     expect(cursor?.block_number).toBe(fx.chain.tip());
   });
 });

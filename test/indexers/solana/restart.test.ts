@@ -37,13 +37,19 @@ describe('Solana indexer process: killed mid-range and restarted', () => {
   });
 
   function startIndexer(env: Record<string, string>): ChildProcess {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/indexer.ts'], { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/indexer.ts'], {
+      cwd: projectRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     children.push(child);
     return child;
   }
 
   async function cursor(): Promise<bigint | undefined> {
-    const [row] = await fx.db.sql<{ block_number: bigint }[]>`select block_number from indexer_cursors where chain = 'solana' and network = 'testnet'`;
+    const [row] = await fx.db.sql<
+      { block_number: bigint }[]
+    >`select block_number from indexer_cursors where chain = 'solana' and network = 'testnet'`;
     return row?.block_number;
   }
 
@@ -103,7 +109,11 @@ describe('Solana indexer process: killed mid-range and restarted', () => {
     const bySignature = new Map(rows.map((r) => [r.tx_hash, r]));
     expect(rows).toHaveLength(DEPOSITS);
     for (const [i, s] of sent.entries()) {
-      expect(bySignature.get(s.signature)).toMatchObject({ block_number: s.slot, amount_base_units: (1_000_000n + BigInt(i)).toString(), stage: 'confirmed' });
+      expect(bySignature.get(s.signature)).toMatchObject({
+        block_number: s.slot,
+        amount_base_units: (1_000_000n + BigInt(i)).toString(),
+        stage: 'confirmed',
+      });
     }
 
     for (const [index, session] of sessions.entries()) {
@@ -111,7 +121,9 @@ describe('Solana indexer process: killed mid-range and restarted', () => {
       const signals = (history.events ?? []).flatMap((event) => {
         const attributes = event.workflowExecutionSignaledEventAttributes;
         if (!attributes) return [];
-        const payload = defaultPayloadConverter.fromPayload<DepositObservation | DepositConfirmations>(attributes.input?.payloads?.[0] ?? {});
+        const payload = defaultPayloadConverter.fromPayload<DepositObservation | DepositConfirmations>(
+          attributes.input?.payloads?.[0] ?? {},
+        );
         return [{ name: attributes.signalName, payload }];
       });
       const mine = sent.filter((_s, i) => i % sessions.length === index).map((s) => s.signature);
@@ -120,7 +132,9 @@ describe('Solana indexer process: killed mid-range and restarted', () => {
       expect(ofKind('depositConfirmed').sort()).toEqual([...mine].sort());
       expect(ofKind('depositReorged')).toEqual([]);
       for (const signature of mine) {
-        const depths = signals.filter((s) => s.name === 'confirmations' && s.payload.txHash === signature).map((s) => (s.payload as DepositConfirmations).confirmations);
+        const depths = signals
+          .filter((s) => s.name === 'confirmations' && s.payload.txHash === signature)
+          .map((s) => (s.payload as DepositConfirmations).confirmations);
         expect(depths, 'progress depths strictly increase, none repeated').toEqual([...new Set(depths)].sort((a, b) => a - b));
       }
       await temporal.workflow.getHandle(session.sessionId).terminate('test finished');

@@ -119,7 +119,12 @@ describe('Solana indexer: RPC failures and RPC cost', () => {
     // The 10 shared wallets, plus the previous test's sessions in the same database.
     expect(small.indexer.watches.size).toBeLessThan(20);
     expect(large.indexer.watches.size).toBe(1000);
-    const count = async (db: TestDatabase) => (await db.sql<{ n: number }[]>`select count(*)::int as n from deposits where chain = 'solana' and block_number >= ${startSlot.toString()}`)[0]?.n;
+    const count = async (db: TestDatabase) =>
+      (
+        await db.sql<
+          { n: number }[]
+        >`select count(*)::int as n from deposits where chain = 'solana' and block_number >= ${startSlot.toString()}`
+      )[0]?.n;
     expect(await count(fx.db)).toBe(slots / 2);
     expect(await count(other)).toBe(slots / 2);
 

@@ -98,7 +98,13 @@ export async function createSolanaFixture(): Promise<SolanaFixture> {
       const deployment = createChainRegistry(config).get('solana', 'testnet');
       const sender = new RecordingSignalSender();
       const metrics = new IndexerMetrics();
-      const indexer = buildSolanaIndexer(deployment, { sql: (options.db ?? db).sql, tuning: config.indexer, sender, logger: silentLogger, metrics });
+      const indexer = buildSolanaIndexer(deployment, {
+        sql: (options.db ?? db).sql,
+        tuning: config.indexer,
+        sender,
+        logger: silentLogger,
+        metrics,
+      });
       return {
         indexer,
         sender,

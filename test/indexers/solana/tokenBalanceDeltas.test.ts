@@ -8,7 +8,12 @@ const WALLET = 'wallet1111111111111111111111111111111111111';
 const PAYER = 'payer11111111111111111111111111111111111111';
 const ATTACKER = 'attacker111111111111111111111111111111111111';
 
-const balance = (accountIndex: number, owner: string, amount: string, mint = USDC): TokenBalanceEntry => ({ accountIndex, mint, owner, amount });
+const balance = (accountIndex: number, owner: string, amount: string, mint = USDC): TokenBalanceEntry => ({
+  accountIndex,
+  mint,
+  owner,
+  amount,
+});
 const tx = (pre: TokenBalanceEntry[], post: TokenBalanceEntry[], failed = false): BlockTransaction => ({
   signature: 'sig',
   feePayer: PAYER,
@@ -21,7 +26,11 @@ const mints = new Set([USDC]);
 
 describe('token credits from pre/post token balances', () => {
   test('an increase of a watched owner’s balance is a credit from the owner whose balance fell', () => {
-    const credits = tokenCredits(tx([balance(1, WALLET, '5'), balance(2, PAYER, '100')], [balance(1, WALLET, '12'), balance(2, PAYER, '93')]), mints, watched);
+    const credits = tokenCredits(
+      tx([balance(1, WALLET, '5'), balance(2, PAYER, '100')], [balance(1, WALLET, '12'), balance(2, PAYER, '93')]),
+      mints,
+      watched,
+    );
     expect(credits).toEqual([{ accountIndex: 1, mint: USDC, owner: WALLET, amount: 7n, from: PAYER }]);
   });
 

@@ -33,7 +33,13 @@ describe('Solana indexer: watches learnt of late are backfilled', () => {
     await drain();
     const deposits = await solanaDeposits(fx.db);
     expect(deposits).toHaveLength(1);
-    expect(deposits[0]).toMatchObject({ session_id: sessionId, tx_hash: sent.signature, token: 'USDT', amount_base_units: '4200000', block_number: sent.slot });
+    expect(deposits[0]).toMatchObject({
+      session_id: sessionId,
+      tx_hash: sent.signature,
+      token: 'USDT',
+      amount_base_units: '4200000',
+      block_number: sent.slot,
+    });
     expect(metrics.depositsBackfilled).toBe(1);
 
     indexer.watches.markStale();

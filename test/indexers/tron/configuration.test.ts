@@ -37,9 +37,19 @@ describe('Tron indexer: configuration', () => {
   });
 
   test('a mainnet indexer pointed at a Nile node refuses to start; the Nile one accepts it', async () => {
-    const config = loadChainsConfig({ RPC_URLS_TRON_MAINNET: node.url, RPC_URLS_TRON_TESTNET: node.url, TOKEN_USDT_TRON_TESTNET: `${USDT}:6` });
+    const config = loadChainsConfig({
+      RPC_URLS_TRON_MAINNET: node.url,
+      RPC_URLS_TRON_TESTNET: node.url,
+      TOKEN_USDT_TRON_TESTNET: `${USDT}:6`,
+    });
     const registry = createChainRegistry(config);
-    const deps = { sql: db.sql, tuning: config.indexer, sender: new RecordingSignalSender(), logger: silentLogger, metrics: new IndexerMetrics() };
+    const deps = {
+      sql: db.sql,
+      tuning: config.indexer,
+      sender: new RecordingSignalSender(),
+      logger: silentLogger,
+      metrics: new IndexerMetrics(),
+    };
     const mainnet = buildTronIndexer(registry.get('tron', 'mainnet'), deps);
     await expect(mainnet.run(new AbortController().signal)).rejects.toThrow(NetworkMismatchError);
     await expect(buildTronIndexer(registry.get('tron', 'testnet'), deps).verifyNetwork()).resolves.toBeUndefined();

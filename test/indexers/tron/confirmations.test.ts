@@ -25,7 +25,13 @@ describe('Tron indexer: detection and confirmation depth', () => {
     if (!sent) throw new Error('unreachable');
     await drain();
     let [deposit] = await tronDeposits(fx.db);
-    expect(deposit).toMatchObject({ session_id: sessionId, tx_hash: sent.txId, log_index: sent.logIndex, stage: 'detected', confirmations: 1 });
+    expect(deposit).toMatchObject({
+      session_id: sessionId,
+      tx_hash: sent.txId,
+      log_index: sent.logIndex,
+      stage: 'detected',
+      confirmations: 1,
+    });
     expect(deposit?.block_hash).toBe(sent.blockHash);
     // Tron's own spellings: a 64-hex transaction id and block id without 0x, base58 addresses.
     expect(deposit?.tx_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -58,7 +64,10 @@ describe('Tron indexer: detection and confirmation depth', () => {
     };
     const [detected, progress, confirmed] = sender.sent;
     expect(detected?.signal).toEqual({ kind: 'depositDetected', payload: observation });
-    expect(progress?.signal).toEqual({ kind: 'confirmations', payload: { chain: 'tron', txHash: sent.txId, logIndex: sent.logIndex, confirmations: 18 } });
+    expect(progress?.signal).toEqual({
+      kind: 'confirmations',
+      payload: { chain: 'tron', txHash: sent.txId, logIndex: sent.logIndex, confirmations: 18 },
+    });
     expect(confirmed?.signal).toEqual({ kind: 'depositConfirmed', payload: { ...observation, confirmations: 19 } });
     expect(new Set(sender.sent.map((s) => s.requestId)).size).toBe(3);
   });
@@ -82,13 +91,24 @@ describe('Tron indexer: detection and confirmation depth', () => {
     await drain();
 
     const rows = (await tronDeposits(fx.db)).filter((r) => r.session_id === sessionId);
-    expect(rows.map((r) => ({ tx: r.tx_hash, index: r.log_index, token: r.token, amount: r.amount_base_units, to: r.to_address, from: r.from_address }))).toEqual([
+    expect(
+      rows.map((r) => ({
+        tx: r.tx_hash,
+        index: r.log_index,
+        token: r.token,
+        amount: r.amount_base_units,
+        to: r.to_address,
+        from: r.from_address,
+      })),
+    ).toEqual([
       { tx: a?.txId, index: 0, token: 'USDT', amount: big.toString(), to: address, from: PAYER },
       { tx: b?.txId, index: 1, token: 'USDC', amount: '1', to: address, from: PAYER },
       { tx: c?.txId, index: 4, token: 'USDT', amount: '2500001', to: address, from: PAYER },
     ]);
     // The outbox orders by transaction id within a block, so compare as sets.
-    const amounts = sender.sent.filter((s) => s.sessionId === sessionId && s.signal.kind === 'depositDetected').map((s) => (s.signal.payload as { amount: string }).amount);
+    const amounts = sender.sent
+      .filter((s) => s.sessionId === sessionId && s.signal.kind === 'depositDetected')
+      .map((s) => (s.signal.payload as { amount: string }).amount);
     expect(amounts.sort()).toEqual([big.toString(), '1', '2500001'].sort());
   });
 
@@ -110,7 +130,10 @@ describe('Tron indexer: detection and confirmation depth', () => {
     const { drain, indexer } = fx.createIndexer();
     await drain();
     const late = await fx.watchedSession();
-    fx.node.transfer({ contract: USDT, from: PAYER, to: expired.address, amount: 1_000_000n }, { contract: USDT, from: PAYER, to: late.address, amount: 2_000_000n });
+    fx.node.transfer(
+      { contract: USDT, from: PAYER, to: expired.address, amount: 1_000_000n },
+      { contract: USDT, from: PAYER, to: late.address, amount: 2_000_000n },
+    );
     // No LISTEN here: the new watch is found by the reload the NOTIFY would have triggered.
     indexer.watches.markStale();
     await drain();

@@ -47,7 +47,9 @@ describe('Tron indexer: recorded mainnet responses', () => {
   test('a log whose layout is not a TRC-20 Transfer is not taken for one', () => {
     const log = receipt.result.logs[0] as RawTronLog;
     expect(decodeTransferLog({ ...log, topics: [...log.topics, `0x${'0'.repeat(64)}`] }, 'USDT')).toBeUndefined();
-    expect(decodeTransferLog({ ...log, topics: [log.topics[0] as string, `0x${'f'.repeat(64)}`, log.topics[2] as string] }, 'USDT')).toBeUndefined();
+    expect(
+      decodeTransferLog({ ...log, topics: [log.topics[0] as string, `0x${'f'.repeat(64)}`, log.topics[2] as string] }, 'USDT'),
+    ).toBeUndefined();
     expect(decodeTransferLog({ ...log, data: '0x' }, 'USDT')).toBeUndefined();
   });
 });
@@ -65,7 +67,12 @@ describe('Tron RPC client against the recorded shapes', () => {
 
   test('block timestamps answered in milliseconds, as java-tron did in 2022, are read as seconds', async () => {
     expect(BigInt(legacyBlock.result.timestamp)).toBe(1_649_072_643_000n);
-    const rpc = createTronRpc({ urls: [legacy.url], timeoutMs: 2_000, retry: { attempts: 1, backoffMs: 1, maxBackoffMs: 1 }, metrics: new IndexerMetrics().forChain('tron', 'testnet') });
+    const rpc = createTronRpc({
+      urls: [legacy.url],
+      timeoutMs: 2_000,
+      retry: { attempts: 1, backoffMs: 1, maxBackoffMs: 1 },
+      metrics: new IndexerMetrics().forChain('tron', 'testnet'),
+    });
     const header = await rpc.block(legacy.head());
     const now = BigInt(Math.floor(Date.now() / 1000));
     expect(header?.timestamp).toBeGreaterThan(now - 60n);

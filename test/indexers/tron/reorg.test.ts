@@ -34,7 +34,9 @@ describe('Tron indexer: reorgs', () => {
     // The branch holding the deposit is abandoned; the new one is one block shorter, so the cursor block is gone.
     fx.node.reorg(orphaned.blockNumber, { length: 2 });
     await drain();
-    expect((await tronDeposits(fx.db)).map((d) => [d.tx_hash, d.stage, d.signalled_stage])).toEqual([[orphaned.txId, 'reorged', 'reorged']]);
+    expect((await tronDeposits(fx.db)).map((d) => [d.tx_hash, d.stage, d.signalled_stage])).toEqual([
+      [orphaned.txId, 'reorged', 'reorged'],
+    ]);
 
     // The customer pays again (another transaction) and the new branch grows past the depth.
     const [replacement] = fx.node.transfer({ contract: USDT, from: PAYER, to: address, amount: 10_000_001n });
@@ -77,8 +79,12 @@ describe('Tron indexer: reorgs', () => {
     expect(deposit?.blockNumber).toBe(forkPoint + 1n);
     await drain();
     expect(metrics.reorgs).toBe(1);
-    expect((await tronDeposits(fx.db)).filter((d) => d.to_address === address).map((d) => [d.tx_hash, d.stage])).toEqual([[deposit?.txId, 'detected']]);
-    const [cursor] = await fx.db.sql<{ block_number: bigint }[]>`select block_number from indexer_cursors where chain = 'tron' and network = 'testnet'`;
+    expect((await tronDeposits(fx.db)).filter((d) => d.to_address === address).map((d) => [d.tx_hash, d.stage])).toEqual([
+      [deposit?.txId, 'detected'],
+    ]);
+    const [cursor] = await fx.db.sql<
+      { block_number: bigint }[]
+    >`select block_number from indexer_cursors where chain = 'tron' and network = 'testnet'`;
     expect(cursor?.block_number).toBe(fx.node.head());
   });
 
@@ -101,6 +107,11 @@ describe('Tron indexer: reorgs', () => {
     expect(rows[0]).toMatchObject({ tx_hash: sent.txId, log_index: 0, stage: 'confirmed', block_number: sent.blockNumber });
     expect(rows[0]?.block_hash).not.toBe(sent.blockHash);
     // Withdrawn from the old block, detected in the new one, confirmed once (progress signals in between aside).
-    expect(sender.kinds(sessionId).filter((k) => k !== 'confirmations')).toEqual(['depositDetected', 'depositReorged', 'depositDetected', 'depositConfirmed']);
+    expect(sender.kinds(sessionId).filter((k) => k !== 'confirmations')).toEqual([
+      'depositDetected',
+      'depositReorged',
+      'depositDetected',
+      'depositConfirmed',
+    ]);
   });
 });

@@ -35,7 +35,9 @@ describe('Tron indexer: restart resumes from the cursor', () => {
   });
 
   async function cursor(): Promise<bigint | undefined> {
-    const [row] = await fx.db.sql<{ block_number: bigint }[]>`select block_number from indexer_cursors where chain = 'tron' and network = 'testnet'`;
+    const [row] = await fx.db.sql<
+      { block_number: bigint }[]
+    >`select block_number from indexer_cursors where chain = 'tron' and network = 'testnet'`;
     return row?.block_number;
   }
 
@@ -64,7 +66,12 @@ describe('Tron indexer: restart resumes from the cursor', () => {
       [a?.txId, 'confirmed'],
       [b?.txId, 'confirmed'],
     ]);
-    expect(sender.kinds(sessionId).filter((k) => k !== 'confirmations')).toEqual(['depositDetected', 'depositDetected', 'depositConfirmed', 'depositConfirmed']);
+    expect(sender.kinds(sessionId).filter((k) => k !== 'confirmations')).toEqual([
+      'depositDetected',
+      'depositDetected',
+      'depositConfirmed',
+      'depositConfirmed',
+    ]);
   });
 
   test('bin/indexer.ts killed mid catch-up: every deposit stored once, every signal step delivered once', async () => {
@@ -81,7 +88,12 @@ describe('Tron indexer: restart resumes from the cursor', () => {
     for (let i = 0; i < DEPOSITS; i++) {
       const session = sessions[i % sessions.length];
       if (!session) throw new Error('unreachable');
-      const [transfer] = fx.node.transfer({ contract: i % 3 ? USDT : USDC, from: PAYER, to: session.address, amount: 1_000_000n + BigInt(i) });
+      const [transfer] = fx.node.transfer({
+        contract: i % 3 ? USDT : USDC,
+        from: PAYER,
+        to: session.address,
+        amount: 1_000_000n + BigInt(i),
+      });
       sent.push(transfer);
     }
     fx.node.mine(CHAIN_FACTS.tron.confirmations);
@@ -100,7 +112,11 @@ describe('Tron indexer: restart resumes from the cursor', () => {
       ...fx.tronEnv(),
     };
     const start = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'bin/indexer.ts'], { cwd: projectRoot, env, stdio: ['ignore', 'ignore', 'inherit'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'bin/indexer.ts'], {
+        cwd: projectRoot,
+        env,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
       children.push(child);
       return child;
     };
@@ -133,7 +149,9 @@ describe('Tron indexer: restart resumes from the cursor', () => {
       const signals = (history.events ?? []).flatMap((event) => {
         const attributes = event.workflowExecutionSignaledEventAttributes;
         if (!attributes) return [];
-        const payload = defaultPayloadConverter.fromPayload<DepositObservation | DepositConfirmations>(attributes.input?.payloads?.[0] ?? {});
+        const payload = defaultPayloadConverter.fromPayload<DepositObservation | DepositConfirmations>(
+          attributes.input?.payloads?.[0] ?? {},
+        );
         return [{ name: attributes.signalName, payload }];
       });
       const own = sent.filter((_s, i) => i % sessions.length === index).map((s) => s?.txId);

@@ -40,7 +40,12 @@ describe('Tron indexer: RPC failures and RPC cost', () => {
         if (!session) throw new Error('unreachable');
         if (i === 5) outage = true;
         if (i === 9) outage = false;
-        const [transfer] = fx.node.transfer({ contract: i % 2 ? USDT : USDC, from: PAYER, to: session.address, amount: BigInt(i + 1) * 1_000_000n + 1n });
+        const [transfer] = fx.node.transfer({
+          contract: i % 2 ? USDT : USDC,
+          from: PAYER,
+          to: session.address,
+          amount: BigInt(i + 1) * 1_000_000n + 1n,
+        });
         sent.push(transfer);
         fx.node.mine(1 + (i % 3));
         await new Promise((resolve) => setTimeout(resolve, 120));
@@ -54,7 +59,9 @@ describe('Tron indexer: RPC failures and RPC cost', () => {
         { timeout: 30_000, interval: 200 },
       );
       const rows = await tronDeposits(fx.db);
-      expect(rows.map((r) => [r.tx_hash, r.log_index, r.amount_base_units])).toEqual(sent.map((s, i) => [s?.txId, s?.logIndex, (BigInt(i + 1) * 1_000_000n + 1n).toString()]));
+      expect(rows.map((r) => [r.tx_hash, r.log_index, r.amount_base_units])).toEqual(
+        sent.map((s, i) => [s?.txId, s?.logIndex, (BigInt(i + 1) * 1_000_000n + 1n).toString()]),
+      );
       const detected = sender.sent.filter((s) => s.signal.kind === 'depositDetected').map((s) => s.signal.payload.txHash);
       expect(detected.sort()).toEqual(sent.map((s) => s?.txId).sort());
       expect(sender.sent.filter((s) => s.signal.kind === 'depositConfirmed')).toHaveLength(12);
@@ -105,7 +112,9 @@ describe('Tron indexer: RPC failures and RPC cost', () => {
     expect((await tronDeposits(fx.db)).length - before).toBe(blocks);
 
     const total = (calls: Record<string, number>) => Object.values(calls).reduce((sum, n) => sum + n, 0);
-    console.log(`[rpc cost] tron calls per block: ${indexer.watches.size} watched = ${total(many) / (blocks + required)} ${JSON.stringify(many)}; fewer watched = ${total(few) / (blocks + required)} ${JSON.stringify(few)}`);
+    console.log(
+      `[rpc cost] tron calls per block: ${indexer.watches.size} watched = ${total(many) / (blocks + required)} ${JSON.stringify(many)}; fewer watched = ${total(few) / (blocks + required)} ${JSON.stringify(few)}`,
+    );
     expect(many).toEqual(few);
     // One eth_getLogs per block followed, plus the catch-up over the depth in ranges of three.
     expect(many.eth_getLogs).toBe(blocks + Math.ceil(required / 3));

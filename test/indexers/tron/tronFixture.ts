@@ -42,10 +42,14 @@ export interface TronFixture {
   watchedSession(options?: { watchUntil?: Date; address?: string }): Promise<{ sessionId: string; address: string }>;
   /** Environment variables pointing Tron's testnet at the scripted node, as an operator would set them. */
   tronEnv(options?: { rpcUrl?: string; startBlock?: bigint }): Record<string, string>;
-  createIndexer(options?: { rpcUrl?: string; startBlock?: bigint; env?: Record<string, string>; sender?: RecordingSignalSender }): TronIndexerUnderTest;
+  createIndexer(options?: {
+    rpcUrl?: string;
+    startBlock?: bigint;
+    env?: Record<string, string>;
+    sender?: RecordingSignalSender;
+  }): TronIndexerUnderTest;
   stop(): Promise<void>;
 }
-
 
 export async function createTronFixture(nodeOptions: TronTestNodeOptions = {}): Promise<TronFixture> {
   const [db, node] = await Promise.all([createTestDatabase(), startTronTestNode(nodeOptions)]);

@@ -31,8 +31,12 @@ export function checkDocs(project: DocsProject, files: readonly string[]): strin
     const where = (line: number) => `${relative(project.root, file)}:${line}`;
     const { links, commands } = referencesOf(file);
     return [
-      ...links.flatMap(({ line, value }) => linkProblems(project.root, file, value, referencesOf).map((problem) => `${where(line)}: link ${value}: ${problem}`)),
-      ...commands.flatMap(({ line, value }) => commandProblems(project, value).map((problem) => `${where(line)}: \`${value.join(' ')}\`: ${problem}`)),
+      ...links.flatMap(({ line, value }) =>
+        linkProblems(project.root, file, value, referencesOf).map((problem) => `${where(line)}: link ${value}: ${problem}`),
+      ),
+      ...commands.flatMap(({ line, value }) =>
+        commandProblems(project, value).map((problem) => `${where(line)}: \`${value.join(' ')}\`: ${problem}`),
+      ),
     ];
   });
 }

@@ -28,7 +28,11 @@ const OUTSIDE: readonly { kind: OutsideCitation['kind']; pattern: RegExp }[] = [
   // A numbered section of the interface contract: spec (or specification) then the number, possibly after 'part' or
   // '§', in any case; or contract then a dotted number. Not a word that merely contains spec (ScheduleSpec, specs),
   // nor a whole number after contract (a protobuf field). The fixture shows each form.
-  { kind: 'contract', pattern: /\bspec(?:ification)?(?:\s+(?:part|section))?(?:\s*§\s*|\s+)\d+(?:\.\d+)*|\bcontract(?:\s+part)?(?:\s*§\s*|\s+)\d+(?:\.\d+)+/gi },
+  {
+    kind: 'contract',
+    pattern:
+      /\bspec(?:ification)?(?:\s+(?:part|section))?(?:\s*§\s*|\s+)\d+(?:\.\d+)*|\bcontract(?:\s+part)?(?:\s*§\s*|\s+)\d+(?:\.\d+)+/gi,
+  },
   // An issue or pull request named by its number, with or without '#', or a '#' and number in parentheses; not an
   // address such as github.com/<owner>/<repo>/issues/<number>.
   { kind: 'issue', pattern: /\b(?:issues?|PRs?|pull requests?)\s+#?\d+|\(#\d+\)/gi },
@@ -40,7 +44,9 @@ const DOCS_CITATION = /(?<![\w./-])docs\/[\w.-]+\.md(?:#[\w-]+)?/g;
 
 /** The repository's tracked text files as they are in the worktree (binary files and files deleted there left out). */
 export function trackedTextFiles(root: string): SourceFile[] {
-  const paths = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).split('\0').filter(Boolean);
+  const paths = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+    .split('\0')
+    .filter(Boolean);
   return paths.flatMap((path) => {
     const absolute = join(root, path);
     if (!existsSync(absolute)) return [];
@@ -52,9 +58,13 @@ export function trackedTextFiles(root: string): SourceFile[] {
 /** Every citation of a brief outside the repository, a section of the interface contract or an issue number, in file and line order. */
 export function outsideCitations(files: readonly SourceFile[]): OutsideCitation[] {
   return files.flatMap(({ path, text }) =>
-    text.split('\n').flatMap((content, index) =>
-      OUTSIDE.flatMap(({ kind, pattern }) => [...content.matchAll(pattern)].map((match) => ({ path, line: index + 1, kind, cited: match[0] }))),
-    ),
+    text
+      .split('\n')
+      .flatMap((content, index) =>
+        OUTSIDE.flatMap(({ kind, pattern }) =>
+          [...content.matchAll(pattern)].map((match) => ({ path, line: index + 1, kind, cited: match[0] })),
+        ),
+      ),
   );
 }
 
@@ -72,8 +82,12 @@ export function brokenDocsCitations(root: string, files: readonly SourceFile[]):
   // Cited from the repository root, wherever the citing file is: resolved as from a file there.
   const atRoot = join(root, 'README.md');
   return files.flatMap(({ path, text }) =>
-    text.split('\n').flatMap((content, index) =>
-      [...content.matchAll(DOCS_CITATION)].flatMap(([cited]) => linkProblems(root, atRoot, cited, referencesOf).map((problem) => `${path}:${index + 1}: ${cited}: ${problem}`)),
-    ),
+    text
+      .split('\n')
+      .flatMap((content, index) =>
+        [...content.matchAll(DOCS_CITATION)].flatMap(([cited]) =>
+          linkProblems(root, atRoot, cited, referencesOf).map((problem) => `${path}:${index + 1}: ${cited}: ${problem}`),
+        ),
+      ),
   );
 }

@@ -41,7 +41,8 @@ export function markdownReferences(text: string): MarkdownReferences {
       for (const child of token.children ?? []) {
         if (child.type === 'softbreak' || child.type === 'hardbreak') breaks++;
         const target = child.type === 'link_open' ? child.attrGet('href') : child.type === 'image' ? child.attrGet('src') : null;
-        if (typeof target === 'string' && target !== '' && !ABSOLUTE_URL.test(target)) references.links.push({ line: line + breaks, value: target });
+        if (typeof target === 'string' && target !== '' && !ABSOLUTE_URL.test(target))
+          references.links.push({ line: line + breaks, value: target });
       }
     }
     if (token.type === 'fence' && SHELL_FENCES.has(token.info.trim())) {

@@ -105,7 +105,13 @@ export async function startTronTestNode(options: TronTestNodeOptions = {}): Prom
     const parent = tip();
     const number = parent.number + 1n;
     const digest = createHash('sha256').update(`${seed}:${branch}:${number}`).digest('hex').slice(0, 48);
-    const block = { number, hash: `0x${number.toString(16).padStart(16, '0')}${digest}`, parentHash: parent.hash, timestamp: parent.timestamp + BLOCK_TIME_S, logs };
+    const block = {
+      number,
+      hash: `0x${number.toString(16).padStart(16, '0')}${digest}`,
+      parentHash: parent.hash,
+      timestamp: parent.timestamp + BLOCK_TIME_S,
+      logs,
+    };
     blocks.push(block);
     return block;
   };
@@ -150,7 +156,12 @@ export async function startTronTestNode(options: TronTestNodeOptions = {}): Prom
     }
   }
 
-  const getLogs = (filter: { fromBlock?: string; toBlock?: string; address?: string | string[]; topics?: (string | string[] | null)[] }) => {
+  const getLogs = (filter: {
+    fromBlock?: string;
+    toBlock?: string;
+    address?: string | string[];
+    topics?: (string | string[] | null)[];
+  }) => {
     const from = blockNumberParam(filter.fromBlock ?? 'latest');
     const to = blockNumberParam(filter.toBlock ?? 'latest');
     if (from === undefined || to === undefined) throw new RpcFault(-32602, 'invalid block number');
@@ -159,14 +170,24 @@ export async function startTronTestNode(options: TronTestNodeOptions = {}): Prom
     if (to - from > maxRange) {
       throw new RpcFault(rangeErrorFixture.error.code, rangeErrorFixture.error.message.replace('5000', maxRange.toString()));
     }
-    const addresses = filter.address === undefined ? undefined : new Set((Array.isArray(filter.address) ? filter.address : [filter.address]).map((a) => a.toLowerCase()));
+    const addresses =
+      filter.address === undefined
+        ? undefined
+        : new Set((Array.isArray(filter.address) ? filter.address : [filter.address]).map((a) => a.toLowerCase()));
     const topic0 = filter.topics?.[0];
-    const topics = topic0 === undefined || topic0 === null ? undefined : new Set((Array.isArray(topic0) ? topic0 : [topic0]).map((t) => t.toLowerCase()));
+    const topics =
+      topic0 === undefined || topic0 === null
+        ? undefined
+        : new Set((Array.isArray(topic0) ? topic0 : [topic0]).map((t) => t.toLowerCase()));
     const result = [];
     for (let number = from; number <= to; number++) {
       const block = blockAt(number);
       if (!block) break;
-      result.push(...logElements(block).filter((log) => (!addresses || addresses.has(log.address)) && (!topics || topics.has(log.topics[0] as string))));
+      result.push(
+        ...logElements(block).filter(
+          (log) => (!addresses || addresses.has(log.address)) && (!topics || topics.has(log.topics[0] as string)),
+        ),
+      );
     }
     return result;
   };
@@ -209,7 +230,8 @@ export async function startTronTestNode(options: TronTestNodeOptions = {}): Prom
         response.writeHead(action.status, { 'content-type': 'text/plain' }).end('injected failure');
         return;
       }
-      const reply = (payload: object) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: body.id, ...payload }));
+      const reply = (payload: object) =>
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: body.id, ...payload }));
       if (action !== 'answer' && 'rpcError' in action) {
         node.failures += 1;
         reply({ error: action.rpcError });

@@ -114,14 +114,28 @@ export interface TronWalletNode {
 }
 
 interface ProtoTransaction {
-  getRawData(): { serializeBinary(): Uint8Array; getExpiration(): number; getRefBlockBytes_asU8(): Uint8Array; getRefBlockHash_asU8(): Uint8Array; getContractList(): { getType(): number; getParameter(): { getValue_asU8(): Uint8Array } }[] };
+  getRawData(): {
+    serializeBinary(): Uint8Array;
+    getExpiration(): number;
+    getRefBlockBytes_asU8(): Uint8Array;
+    getRefBlockHash_asU8(): Uint8Array;
+    getContractList(): { getType(): number; getParameter(): { getValue_asU8(): Uint8Array } }[];
+  };
   getSignatureList_asU8(): Uint8Array[];
 }
 
 interface Proto {
   Transaction: { deserializeBinary(bytes: Uint8Array): ProtoTransaction };
-  TriggerSmartContract: { deserializeBinary(bytes: Uint8Array): { getOwnerAddress_asU8(): Uint8Array; getContractAddress_asU8(): Uint8Array; getData_asU8(): Uint8Array } };
-  TransferContract: { deserializeBinary(bytes: Uint8Array): { getOwnerAddress_asU8(): Uint8Array; getToAddress_asU8(): Uint8Array; getAmount(): number } };
+  TriggerSmartContract: {
+    deserializeBinary(bytes: Uint8Array): {
+      getOwnerAddress_asU8(): Uint8Array;
+      getContractAddress_asU8(): Uint8Array;
+      getData_asU8(): Uint8Array;
+    };
+  };
+  TransferContract: {
+    deserializeBinary(bytes: Uint8Array): { getOwnerAddress_asU8(): Uint8Array; getToAddress_asU8(): Uint8Array; getAmount(): number };
+  };
 }
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
@@ -154,7 +168,15 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
   const blockJson = (block: Block) => ({
     ...nowBlock,
     blockID: block.id,
-    block_header: { ...nowBlock.block_header, raw_data: { ...template, number: Number(block.number), timestamp: block.timestamp, parentHash: blocks[blocks.indexOf(block) - 1]?.id ?? template.parentHash } },
+    block_header: {
+      ...nowBlock.block_header,
+      raw_data: {
+        ...template,
+        number: Number(block.number),
+        timestamp: block.timestamp,
+        parentHash: blocks[blocks.indexOf(block) - 1]?.id ?? template.parentHash,
+      },
+    },
   });
 
   const refuse = (code: string, message: string, txid: string) => ({ ...broadcastExpired, code, message, txid, transaction: '{}' });
@@ -180,13 +202,16 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
       write = { kind: 'call', contract: hex(trigger.getContractAddress_asU8()).slice(2), data: hex(trigger.getData_asU8()) };
     }
     const [signature] = transaction.getSignatureList_asU8();
-    if (!signature || tronUtils.crypto.ecRecover(txId, hex(signature)).toLowerCase() !== owner) return refuse('SIGERROR', 'Validate signature error', txId);
+    if (!signature || tronUtils.crypto.ecRecover(txId, hex(signature)).toLowerCase() !== owner)
+      return refuse('SIGERROR', 'Validate signature error', txId);
     if (pool.has(txId) || landed.has(txId)) return { ...broadcastDup, txid: txId };
     if (raw.getExpiration() <= tip().timestamp) return { ...broadcastExpired, txid: txId };
     const [refBytes, refHash] = [hex(raw.getRefBlockBytes_asU8()), hex(raw.getRefBlockHash_asU8())];
-    if (!blocks.some((block) => block.id.slice(12, 16) === refBytes && block.id.slice(16, 32) === refHash)) return refuse('TAPOS_ERROR', 'Tapos check error', txId);
+    if (!blocks.some((block) => block.id.slice(12, 16) === refBytes && block.id.slice(16, 32) === refHash))
+      return refuse('TAPOS_ERROR', 'Tapos check error', txId);
     const held = trx.get(owner.slice(2));
-    if (write.kind === 'transfer' && held !== undefined && held < write.amount) return refuse('CONTRACT_VALIDATE_ERROR', 'Validate TransferContract error, balance is not sufficient.', txId);
+    if (write.kind === 'transfer' && held !== undefined && held < write.amount)
+      return refuse('CONTRACT_VALIDATE_ERROR', 'Validate TransferContract error, balance is not sufficient.', txId);
     pool.set(txId, { expiration: raw.getExpiration(), raw: rawBytes, owner: owner.slice(2), write });
     return { ...broadcastSuccess, txid: txId };
   };
@@ -196,7 +221,8 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
     if (!found || found.blockNumber > upTo) return {};
     const block = blocks.find((b) => b.number === found.blockNumber) as Block;
     const landedInfo = { id: txId, fee: Number(found.outcome.fee), blockNumber: Number(block.number), blockTimeStamp: block.timestamp };
-    if (found.outcome.result !== 'SUCCESS') return { ...infoRevert, ...landedInfo, receipt: { ...infoRevert.receipt, result: found.outcome.result } };
+    if (found.outcome.result !== 'SUCCESS')
+      return { ...infoRevert, ...landedInfo, receipt: { ...infoRevert.receipt, result: found.outcome.result } };
     return { ...infoSuccess, ...landedInfo, log: found.logs };
   };
 
@@ -214,7 +240,8 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
 
   const constantCall = (body: Record<string, unknown>) => {
     const parameter = String(body.parameter ?? '');
-    if (body.function_selector !== 'balanceOf(address)' || parameter.length !== 64) return { ...constantBalanceOf, result: { code: 'CONTRACT_EXE_ERROR', message: '' }, constant_result: [''] };
+    if (body.function_selector !== 'balanceOf(address)' || parameter.length !== 64)
+      return { ...constantBalanceOf, result: { code: 'CONTRACT_EXE_ERROR', message: '' }, constant_result: [''] };
     const token = String(body.contract_address).toLowerCase().slice(2);
     return { ...constantBalanceOf, constant_result: [word(balanceOf(token, parameter.slice(24).toLowerCase()))] };
   };
@@ -231,7 +258,9 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
       balances.set(balanceKey(token, forwarder), 0n);
       balances.set(balanceKey(token, collector), balanceOf(token, collector) + amount);
       const swept = { address: call.contract, topics: [SWEPT, salt.slice(2), word(forwarder), word(token)], data: word(amount) };
-      return amount === 0n ? [swept] : [{ address: token, topics: [TRANSFER, word(forwarder), word(collector)], data: word(amount) }, swept];
+      return amount === 0n
+        ? [swept]
+        : [{ address: token, topics: [TRANSFER, word(forwarder), word(collector)], data: word(amount) }, swept];
     });
   };
 

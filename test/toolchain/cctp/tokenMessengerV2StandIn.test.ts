@@ -13,7 +13,10 @@ import { createLocalChain } from '../../../toolchain/localChain/localChain';
 import type { LocalChain } from '../../../toolchain/localChain/localChain';
 
 // Circle's own ABI entries (docs/abis/cctp/v2.1), so the logs are read as any CCTP indexer would read them.
-const circle = JSON.parse(readFileSync(new URL('../../fixtures/cctp/circleAbiV2.json', import.meta.url), 'utf8')) as { tokenMessengerV2: Abi; messageTransmitterV2: Abi };
+const circle = JSON.parse(readFileSync(new URL('../../fixtures/cctp/circleAbiV2.json', import.meta.url), 'utf8')) as {
+  tokenMessengerV2: Abi;
+  messageTransmitterV2: Abi;
+};
 const approveAbi = parseAbi(['function approve(address spender, uint256 value) returns (bool)']);
 const treasuryTokenAccount = address('9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM');
 
@@ -57,8 +60,12 @@ describe('the TokenMessengerV2 stand-in on Hardhat', () => {
     const supplyBefore = await chain.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'totalSupply' });
     const receipt = await burn(standIn, 25_000_000n, 0n, 'standard');
     expect(receipt.status).toBe('success');
-    expect(await chain.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'totalSupply' })).toBe(supplyBefore - 25_000_000n);
-    expect(await chain.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [standIn.tokenMessenger] })).toBe(0n);
+    expect(await chain.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'totalSupply' })).toBe(
+      supplyBefore - 25_000_000n,
+    );
+    expect(
+      await chain.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [standIn.tokenMessenger] }),
+    ).toBe(0n);
 
     const sent = receipt.logs.find((log) => log.topics[0] === MESSAGE_SENT_TOPIC);
     const deposit = receipt.logs.find((log) => log.topics[0] === DEPOSIT_FOR_BURN_TOPIC);
@@ -66,7 +73,9 @@ describe('the TokenMessengerV2 stand-in on Hardhat', () => {
     expect(getAddress(deposit?.address ?? '0x')).toBe(standIn.tokenMessenger);
     expect(sent!.logIndex).toBeLessThan(deposit!.logIndex);
 
-    const [depositLog] = parseEventLogs({ abi: circle.tokenMessengerV2, logs: [deposit!], strict: true }) as unknown as [{ eventName: string; args: Record<string, unknown> }];
+    const [depositLog] = parseEventLogs({ abi: circle.tokenMessengerV2, logs: [deposit!], strict: true }) as unknown as [
+      { eventName: string; args: Record<string, unknown> },
+    ];
     expect(depositLog.eventName).toBe('DepositForBurn');
     const remoteTokenMessenger = solanaAddressBytes32(address(SOLANA_TOKEN_MESSENGER_MINTER_V2));
     expect(depositLog.args).toEqual({
@@ -82,7 +91,9 @@ describe('the TokenMessengerV2 stand-in on Hardhat', () => {
       hookData: '0x',
     });
 
-    const [sentLog] = parseEventLogs({ abi: circle.messageTransmitterV2, logs: [sent!], strict: true }) as unknown as [{ args: { message: Hex } }];
+    const [sentLog] = parseEventLogs({ abi: circle.messageTransmitterV2, logs: [sent!], strict: true }) as unknown as [
+      { args: { message: Hex } },
+    ];
     const header = decodeMessageV2(sentLog.args.message);
     expect(header).toMatchObject({
       version: 1,
@@ -110,7 +121,12 @@ describe('the TokenMessengerV2 stand-in on Hardhat', () => {
 
   it('answers getMinFeeAmount as TokenMessengerV2 does, and refuses a maxFee below it', async () => {
     const read = (target: CctpStandIn, amount: bigint) =>
-      chain.publicClient.readContract({ address: target.tokenMessenger, abi: tokenMessengerV2Abi, functionName: 'getMinFeeAmount', args: [amount] });
+      chain.publicClient.readContract({
+        address: target.tokenMessenger,
+        abi: tokenMessengerV2Abi,
+        functionName: 'getMinFeeAmount',
+        args: [amount],
+      });
     expect(await read(standIn, 10_000_000n)).toBe(0n);
     // minFee 1000 is 1 bps: 1,000 USDC pays at least 0.1 USDC, and a tiny amount at least 1 unit.
     expect(await read(feeCharging, 1_000_000_000n)).toBe(100_000n);
@@ -129,7 +145,9 @@ describe('the TokenMessengerV2 stand-in on Hardhat', () => {
         () => undefined,
         (caught: unknown) => caught,
       );
-      const revert = (error as { walk?: (fn: (e: unknown) => boolean) => unknown })?.walk?.((e) => e instanceof ContractFunctionRevertedError);
+      const revert = (error as { walk?: (fn: (e: unknown) => boolean) => unknown })?.walk?.(
+        (e) => e instanceof ContractFunctionRevertedError,
+      );
       return (revert as ContractFunctionRevertedError | undefined)?.reason;
     };
     expect(await reason(simulate(feeCharging, 10_000_000n, 999n))).toBe('Insufficient max fee');
