@@ -16,7 +16,9 @@ const steps = {
   demo: [['tsx', 'bin/demo.ts']],
   bench: [['tsx', 'bench/run.ts']],
   test: [
-    ['tsc', '--noEmit'],
+    // What tsc learnt last time is kept in .cache/ (git-ignored, per work tree): it checks again only what changed and
+    // what depends on it (about 20 s down to 6 on an unchanged tree); a fresh clone, as CI's, checks everything.
+    ['tsc', '--noEmit', '--incremental', '--tsBuildInfoFile', '.cache/tsc/tsconfig.tsbuildinfo'],
     ['eslint', '--max-warnings', '0', '.'],
     ['depcruise', '--config', '.dependency-cruiser.cjs', '.'],
     ['prettier', '--check', '.'],

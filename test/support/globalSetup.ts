@@ -7,6 +7,7 @@ import { startEmbeddedPostgres } from '../../db/embeddedPostgres';
 import { freePort } from '../../toolchain/ports';
 import { startTemporalDevServer } from '../../toolchain/temporalDevServer';
 import { workflowsPath } from '../../worker/createWorker';
+import { createTemplateDatabase } from './templateDatabase';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,7 +21,14 @@ export default async function setup(project: TestProject) {
   const started = Date.now();
   const dataDir = mkdtempSync(join(tmpdir(), 'checkout-test-pg-'));
   const results = await Promise.allSettled([
-    freePort().then((port) => startEmbeddedPostgres({ dataDir: join(dataDir, 'data'), port, persistent: false, fast: true })),
+    freePort().then(async (port) => {
+      const pg = await startEmbeddedPostgres({ dataDir: join(dataDir, 'data'), port, persistent: false, fast: true });
+      await createTemplateDatabase(pg.adminUrl).catch(async (error: unknown) => {
+        await pg.stop();
+        throw error;
+      });
+      return pg;
+    }),
     startTemporalDevServer(),
     bundleWorkflowCode({ workflowsPath, logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } }),
   ]);
@@ -31,7 +39,7 @@ export default async function setup(project: TestProject) {
     rmSync(dataDir, { recursive: true, force: true });
     throw results.find((r): r is PromiseRejectedResult => r.status === 'rejected')?.reason;
   }
-  console.log(`[test setup] Postgres, Temporal dev server and workflow bundle ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`[test setup] Postgres with the migrated template database, Temporal dev server and workflow bundle ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   project.provide('postgresAdminUrl', pg.value.adminUrl);
   project.provide('temporalAddress', temporal.value.address);
   project.provide('workflowBundleCode', bundle.value.code);
