@@ -39,7 +39,9 @@ export default async function setup(project: TestProject) {
     rmSync(dataDir, { recursive: true, force: true });
     throw results.find((r): r is PromiseRejectedResult => r.status === 'rejected')?.reason;
   }
-  console.log(`[test setup] Postgres with the migrated template database, Temporal dev server and workflow bundle ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `[test setup] Postgres with the migrated template database, Temporal dev server and workflow bundle ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   project.provide('postgresAdminUrl', pg.value.adminUrl);
   project.provide('temporalAddress', temporal.value.address);
   project.provide('workflowBundleCode', bundle.value.code);

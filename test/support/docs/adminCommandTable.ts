@@ -10,7 +10,10 @@ const run = promisify(execFile);
 
 /** `<group> <command>` → option names without `--` (`--json` and `--help` included). */
 export async function adminCommandTable(root: string): Promise<Map<string, Set<string>>> {
-  const { stdout: overview } = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', '--help'], { cwd: root, env: { PATH: process.env.PATH ?? '' } });
+  const { stdout: overview } = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', '--help'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '' },
+  });
   const names = [...overview.matchAll(/^ {2}(\S+) (\S+) {2,}/gm)].map((match) => `${match[1]} ${match[2]}`);
   if (names.length === 0) throw new Error(`no commands in the admin CLI's --help output:\n${overview}`);
   const table = new Map<string, Set<string>>();
