@@ -1,13 +1,17 @@
 import { pino, type Logger } from 'pino';
 import { prettyDestination } from './prettyLog';
 
-/** Header and field names whose values are credentials; pino replaces them before a line is written. */
-const REDACTED = [
+/**
+ * Header and field names whose values are credentials; pino replaces them before a line is written. A bare `token`
+ * is not one of them: across the service it names a token symbol (USDC, USDT), which operators need to read; the
+ * hosted page's session token arrives as `?token=` and is redacted there, or travels as `sessionToken`.
+ */
+export const REDACTED_LOG_FIELDS = [
   'req.headers["x-api-key"]',
   'req.headers.authorization',
   'req.query.token',
   'apiKey',
-  'token',
+  'sessionToken',
   'secret',
   'password',
   'databaseUrl',
@@ -16,7 +20,7 @@ const REDACTED = [
 export type LogFormat = 'json' | 'pretty';
 
 export function createLogger(level: string, name: string, format: LogFormat = 'json'): Logger {
-  const options = { name, level, redact: { paths: REDACTED, censor: '[redacted]' }, base: { service: name } };
+  const options = { name, level, redact: { paths: REDACTED_LOG_FIELDS, censor: '[redacted]' }, base: { service: name } };
   return format === 'pretty' ? pino(options, prettyDestination()) : pino(options);
 }
 
