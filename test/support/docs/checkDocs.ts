@@ -1,8 +1,8 @@
 // Checks that what README.md and docs/*.md point at exists: relative links and #anchors, npm scripts, admin
 // CLI commands and their options, and repository paths named in shell blocks. Returns one line per problem.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { markdownReferences, type MarkdownReferences } from './markdownReferences';
+import { markdownFileReferences, type MarkdownReferences } from './markdownReferences';
 
 export interface DocsProject {
   /** The repository root: links may not leave it. */
@@ -18,15 +18,7 @@ const NPM_SCRIPT_SHORTHANDS = new Set(['start', 'test', 'stop', 'restart']);
 const GLOB = /[*?[{]/;
 
 export function checkDocs(project: DocsProject, files: readonly string[]): string[] {
-  const cache = new Map<string, MarkdownReferences>();
-  const referencesOf = (file: string) => {
-    let references = cache.get(file);
-    if (!references) {
-      references = markdownReferences(readFileSync(file, 'utf8'));
-      cache.set(file, references);
-    }
-    return references;
-  };
+  const referencesOf = markdownFileReferences();
   return files.flatMap((file) => {
     const where = (line: number) => `${relative(project.root, file)}:${line}`;
     const { links, commands } = referencesOf(file);

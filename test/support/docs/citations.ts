@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { linkProblems } from './checkDocs';
-import { markdownReferences, type MarkdownReferences } from './markdownReferences';
+import { markdownFileReferences } from './markdownReferences';
 
 export interface SourceFile {
   /** Relative to the repository root, as git names it. */
@@ -70,15 +70,7 @@ export function outsideCitations(files: readonly SourceFile[]): OutsideCitation[
 
 /** One line per docs/<file>.md[#anchor] a file cites that does not resolve: `path:line: docs/…: what is wrong`. */
 export function brokenDocsCitations(root: string, files: readonly SourceFile[]): string[] {
-  const cache = new Map<string, MarkdownReferences>();
-  const referencesOf = (file: string) => {
-    let references = cache.get(file);
-    if (!references) {
-      references = markdownReferences(readFileSync(file, 'utf8'));
-      cache.set(file, references);
-    }
-    return references;
-  };
+  const referencesOf = markdownFileReferences();
   // Cited from the repository root, wherever the citing file is: resolved as from a file there.
   const atRoot = join(root, 'README.md');
   return files.flatMap(({ path, text }) =>

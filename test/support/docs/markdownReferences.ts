@@ -1,6 +1,7 @@
 // What a Markdown file points at, read the way GitHub renders it: link and image targets (markdown-it, so
 // nothing inside code counts), heading anchors (github-slugger, GitHub's own slug rules) and the commands of
 // its fenced shell blocks, split into words by shell-quote.
+import { readFileSync } from 'node:fs';
 import GithubSlugger from 'github-slugger';
 import MarkdownIt, { type Token } from 'markdown-it';
 import { parse as parseShell } from 'shell-quote';
@@ -118,4 +119,17 @@ function logicalLines(script: string): Located<string>[] {
   }
   if (current.trim()) lines.push({ line: start, value: current });
   return lines;
+}
+
+/** Reads each Markdown file's references once, however many citations or links point at it. */
+export function markdownFileReferences(): (file: string) => MarkdownReferences {
+  const cache = new Map<string, MarkdownReferences>();
+  return (file) => {
+    let references = cache.get(file);
+    if (!references) {
+      references = markdownReferences(readFileSync(file, 'utf8'));
+      cache.set(file, references);
+    }
+    return references;
+  };
 }
