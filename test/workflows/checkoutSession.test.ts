@@ -239,6 +239,7 @@ describe('checkoutSession lifecycle', () => {
         paymentNetwork: {
           tokenContract: () => ({ address: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', decimals: 18 }),
           evmChainId: () => 97,
+          watchedChains: (chain) => [chain],
         },
       },
     );
