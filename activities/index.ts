@@ -9,6 +9,7 @@ import type { DepositXpubs } from '../domain/addresses/hdDerivation';
 import type { PaymentNetwork } from './payments/paymentNetwork';
 import { createChoosePayment } from './payments/choosePayment';
 import { createConfirmedDepositFacts } from './payments/confirmedDepositFacts';
+import { createRecordedDepositFacts } from './payments/recordedDepositFacts';
 import { createRecordBankPayment } from './payments/recordBankPayment';
 import { createRecordDeposit } from './payments/recordDeposit';
 import { createRecordSimulatedReceipt } from './payments/recordSimulatedReceipt';
@@ -45,6 +46,7 @@ export function createActivities(deps: ActivityDeps) {
     choosePayment: createChoosePayment(paymentDeps),
     recordDeposit: createRecordDeposit({ sql: deps.sql }),
     confirmedDepositFacts: createConfirmedDepositFacts({ sql: deps.sql }),
+    recordedDepositFacts: createRecordedDepositFacts({ sql: deps.sql }),
     recordBankPayment: createRecordBankPayment({ sql: deps.sql }),
     recordSimulatedReceipt: createRecordSimulatedReceipt({ sql: deps.sql }),
     settleSimulated: createSimulatedSettlement({ sql: deps.sql }),

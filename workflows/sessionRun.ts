@@ -10,7 +10,7 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import type { ConfirmedDeposit, DepositObservation, DepositRef } from '../domain/session/deposit';
+import { asRecorded, type ConfirmedDeposit, type DepositObservation, type DepositRef } from '../domain/session/deposit';
 import type { PaymentInstructions, PaymentSelection } from '../domain/wire/payment';
 import { selectionLimitRefusal } from '../domain/wire/paymentSelectionLimit';
 import type { SessionRecord, SessionStatusChange } from '../domain/wire/session';
@@ -208,7 +208,7 @@ export class SessionRun {
     const { state } = this;
     switch (event.kind) {
       case 'detected':
-        return this.applyDeposit(observeDeposit(state, event.deposit, this.window(), this.terms), (tx) => `deposit ${tx} detected`);
+        return this.detect(event.deposit);
       case 'confirmed':
         return this.confirm(event.deposit);
       case 'reorged':
@@ -216,6 +216,15 @@ export class SessionRun {
       case 'bank':
         return this.creditBankTransfer(event.receipt);
     }
+  }
+
+  /** Tracks a detection on the indexer's facts only: the signal names the deposit, the indexer's row says what it is. */
+  private async detect(signalled: DepositRef): Promise<void> {
+    const { chain, txHash, logIndex } = signalled;
+    const facts = await records.recordedDepositFacts(this.record.sessionId, this.record.mode, { chain, txHash, logIndex });
+    if (!facts) return this.note(`detection of deposit ${txHash} is not backed by the indexer's records; not tracked`);
+    const deposit = asRecorded(signalled, facts);
+    return this.applyDeposit(observeDeposit(this.state, deposit, this.window(), this.terms), (tx) => `deposit ${tx} detected`);
   }
 
   /** Credits a confirmation on the indexer's facts only: the signal names the deposit, the indexer's row says what it is. */

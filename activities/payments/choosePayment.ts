@@ -1,6 +1,6 @@
 // select-payment's whole database side, one local activity: the quote, the session's deposit address (one derivation
 // index and one set of addresses per session, reused when the customer changes token or chain), the payment record,
-// the indexer's watch and, on the session's first choice, its move to awaiting_payment. Two round trips to Postgres:
+// the indexer's watches and, on the session's first choice, its move to awaiting_payment. Two round trips to Postgres:
 // the addresses looked up (or an index reserved) in one statement, then every write pipelined in one transaction.
 // A Solana pair whose address the signer has not derived yet answers with the index instead, and the workflow asks
 // the signer and calls again (workflows/paymentPreparation.ts). Idempotent, so Temporal may retry it freely.
@@ -85,7 +85,8 @@ export function createChoosePayment(deps: PaymentDeps) {
     const quoteId = newQuoteId();
     const evmChainId = deps.network.evmChainId(selection.chain, network);
     // Earlier choices stay watched too: a customer may still pay an address shown to them before. After the session
-    // closes its workflow ends, and the indexer alone records what arrives, as late.
+    // closes its workflow ends, and the indexer alone records what arrives, as late. An EVM address is watched on every
+    // EVM chain, where the same address receives a payment sent on the wrong chain.
     const watchUntil = new Date(expiresAt.getTime() + record.lateDepositWatchHours * 3_600_000);
     await transactionInOneRoundTrip(deps.sql, (tx) => [
       ...sessionDepositAddressWrites(tx, deps, record, addresses, solana),
@@ -114,7 +115,9 @@ export function createChoosePayment(deps: PaymentDeps) {
         tokenAddress: contract.address,
         evmChainId,
       }),
-      upsertDepositWatch(tx, { sessionId: record.sessionId, chain: selection.chain, network, address: depositAddress, watchUntil }),
+      ...deps.network
+        .watchedChains(selection.chain, network)
+        .map((chain) => upsertDepositWatch(tx, { sessionId: record.sessionId, chain, network, address: depositAddress, watchUntil })),
       ...(statusChange ? [statusChangeUpdate(tx, statusChange)] : []),
     ]);
     return {

@@ -1,8 +1,10 @@
-// Which token contract and EVM chain id a session pays with, per network: read from the chain registry,
-// so select-payment shows exactly the contract and chain id the indexer watches (local chains included).
+// Which token contract and EVM chain id a session pays with, and on which chains its deposit address is watched, per
+// network: read from the chain registry, so select-payment shows exactly the contract and chain id the indexer watches
+// (local chains included).
 import type { Chain, TokenSymbol } from '../../domain/chains/chains';
 import type { ChainRegistry } from '../../domain/chains/chainRegistry';
 import type { Network } from '../../domain/chains/tokenContracts';
+import { depositWatchChains } from '../../domain/session/depositWatchChains';
 
 export interface PaymentToken {
   address: string;
@@ -13,6 +15,8 @@ export interface PaymentNetwork {
   tokenContract(token: TokenSymbol, chain: Chain, network: Network): PaymentToken | null;
   /** Numeric chain id for EIP-681 links, EVM chains only. */
   evmChainId(chain: Chain, network: Network): number | undefined;
+  /** The chains on which the deposit address given for `chain` is watched (domain/session/depositWatchChains.ts). */
+  watchedChains(chain: Chain, network: Network): Chain[];
 }
 
 export function chainRegistryPaymentNetwork(registry: ChainRegistry): PaymentNetwork {
@@ -22,5 +26,6 @@ export function chainRegistryPaymentNetwork(registry: ChainRegistry): PaymentNet
       return deployment ? { address: deployment.address, decimals: deployment.decimals } : null;
     },
     evmChainId: (chain, network) => registry.get(chain, network).chainId,
+    watchedChains: (chain, network) => depositWatchChains(chain, network, registry.all()),
   };
 }

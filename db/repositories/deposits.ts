@@ -6,15 +6,35 @@ import type { DepositFact } from '../../domain/settlement/depositBacking';
 import type { Network } from '../../domain/chains/tokenContracts';
 import type { Queryable } from '../client';
 
-/** The indexer's record of a confirmed deposit: what the workflow credits, whatever a signal claimed. */
-export interface ConfirmedDepositFacts {
+/** The indexer's record of a deposit: what the workflow tracks and credits, whatever a signal claimed. */
+export interface RecordedDepositFacts {
   token: TokenSymbol;
   amount: string;
   fromAddress: string;
   toAddress: string;
   blockNumber: string;
   blockHash: string;
+}
+
+/** The indexer's record of a confirmed deposit, with the depth it counted. */
+export interface ConfirmedDepositFacts extends RecordedDepositFacts {
   confirmations: number;
+}
+
+/** The deposit as the indexer recorded it for this session and network, at whatever stage it is now. */
+export async function findRecordedDeposit(
+  sql: Queryable,
+  sessionId: string,
+  network: Network,
+  ref: DepositRef,
+): Promise<RecordedDepositFacts | undefined> {
+  const [row] = await sql<RecordedDepositFacts[]>`
+    select token, amount_base_units::text as amount, from_address as "fromAddress", to_address as "toAddress",
+           block_number::text as "blockNumber", block_hash as "blockHash"
+    from deposits
+    where chain = ${ref.chain} and tx_hash = ${ref.txHash} and log_index = ${ref.logIndex}
+      and network = ${network} and session_id = ${sessionId}`;
+  return row;
 }
 
 /** The deposit as the indexer recorded it for this session and network, if it is confirmed. */

@@ -37,4 +37,24 @@ export interface DepositState extends DepositObservation {
   late: boolean;
 }
 
+/**
+ * What a deposit is (token, amount, addresses) and where it was mined, as opposed to which one it is (its DepositRef).
+ * Only the indexer's row says it: a signal names the deposit, and the workflow reads these facts from the row.
+ */
+export type DepositFacts = Omit<DepositObservation, keyof DepositRef>;
+
+export function depositFacts(d: DepositFacts): DepositFacts {
+  const { token, amount, toAddress, fromAddress, blockNumber, blockHash } = d;
+  return { token, amount, toAddress, fromAddress, blockNumber, blockHash };
+}
+
+/** The deposit a signal names, as the indexer's row says it is: only the key comes from the signal. */
+export function asRecorded(signalled: DepositRef, recorded: DepositFacts): DepositObservation {
+  return { chain: signalled.chain, txHash: signalled.txHash, logIndex: signalled.logIndex, ...depositFacts(recorded) };
+}
+
+/** Whether two accounts of one deposit agree on the transfer (its block may differ after a reorg). */
+export const sameTransfer = (a: DepositFacts, b: DepositFacts): boolean =>
+  a.token === b.token && a.amount === b.amount && a.toAddress === b.toAddress && a.fromAddress === b.fromAddress;
+
 export const depositKey = (d: DepositRef): string => `${d.chain}:${d.txHash}:${d.logIndex}`;

@@ -5,7 +5,9 @@
 import { judgeAmount, toleranceBaseUnits, type AmountVerdict, type Tolerance } from './amountJudgement';
 import type { Chain, TokenSymbol } from '../chains/chains';
 import {
+  depositFacts,
   depositKey,
+  sameTransfer,
   type ConfirmedDeposit,
   type DepositConfirmations,
   type DepositObservation,
@@ -119,8 +121,9 @@ export function observeDeposit(
 
 export function confirmDeposit(ledger: LedgerState, confirmed: ConfirmedDeposit, window: LedgerWindow, terms: LedgerTerms): DepositOutcome {
   const { deposit } = findOrAdd(ledger, confirmed);
-  if (deposit.stage === 'confirmed' || deposit.late) return { kind: 'ignored' };
-  Object.assign(deposit, { blockNumber: confirmed.blockNumber, blockHash: confirmed.blockHash, stage: 'confirmed' });
+  if (deposit.stage === 'confirmed' || (deposit.late && sameTransfer(deposit, confirmed))) return { kind: 'ignored' };
+  // A confirmation carries the indexer's row: where the detection said otherwise, the row is what arrived, judged afresh.
+  Object.assign(deposit, depositFacts(confirmed), { stage: 'confirmed', late: false });
   deposit.confirmations = Math.max(deposit.confirmations, confirmed.confirmations);
   const reason = depositMismatch(ledger, deposit, window, terms);
   if (reason) return keepForRefund(ledger, deposit, reason);

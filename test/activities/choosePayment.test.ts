@@ -79,7 +79,7 @@ const NOTHING_WRITTEN = {
 };
 
 describe('choosePayment', () => {
-  it('writes the payment, its quote, the watch and the move to awaiting_payment together; a later choice leaves the status', async () => {
+  it('writes the payment, its quote, the watches and the move to awaiting_payment together; a later choice leaves the status', async () => {
     const record = await newSession();
     const first = await choose({
       record,
@@ -91,7 +91,9 @@ describe('choosePayment', () => {
       session: { status: 'awaiting_payment', status_version: 1, status_reason: 'USDC on base selected' },
       payment: { chain: 'base', deposit_address: first.prepared.deposit_address, quote_id: first.prepared.quote_id },
       quotes: 1,
-      watches: [`base ${first.prepared.deposit_address}`],
+      // The same EVM address receives on every EVM chain: watched on each that has a token contract, so a payment sent
+      // on the wrong chain is recorded (for a refund) too.
+      watches: ['arbitrum', 'base', 'ethereum', 'optimism', 'polygon'].map((chain) => `${chain} ${first.prepared.deposit_address}`),
     });
     const second = await choose({ record, selection: { token: 'USDC', chain: 'polygon' } });
     expect(second).toMatchObject({ prepared: { chain: 'polygon', deposit_address: first.prepared.deposit_address } });

@@ -239,6 +239,7 @@ describe('checkoutSession lifecycle', () => {
         paymentNetwork: {
           tokenContract: () => ({ address: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', decimals: 18 }),
           evmChainId: () => 97,
+          watchedChains: (chain) => [chain],
         },
       },
     );
@@ -322,8 +323,11 @@ describe('checkoutSession lifecycle', () => {
       const forged = deposit({ amount: '19990000', toAddress: deposit_address });
       await handle.signal(depositDetectedSignal, forged);
       await handle.signal(depositConfirmedSignal, confirmed(forged));
-      const refused = await waitForState(handle, (s) => s.transitions.some((t) => t.reason.includes('not backed')));
-      expect(refused.transitions.at(-1)?.reason).toBe(`deposit ${forged.txHash} confirmation refused`);
+      const refused = await waitForState(handle, (s) => s.transitions.some((t) => t.reason.includes('not credited')));
+      expect(refused.transitions.slice(-2).map((t) => t.reason)).toEqual([
+        `detection of deposit ${forged.txHash} is not backed by the indexer's records; not tracked`,
+        `confirmation of deposit ${forged.txHash} is not backed by the indexer's records; not credited`,
+      ]);
       expect(refused).toMatchObject({ status: 'awaiting_payment', receivedBaseUnits: '0', deposits: [] });
       expect(refused.settlement).toBeUndefined();
 
@@ -334,6 +338,31 @@ describe('checkoutSession lifecycle', () => {
       await handle.signal(depositConfirmedSignal, confirmed({ ...real, amount: '19990000' }));
       const state = await waitForState(handle, (s) => s.status === 'underpaid');
       expect(state.receivedBaseUnits).toBe('5000000');
+    });
+  });
+
+  it("tracks a detection only on the indexer's facts: an inflated amount or another token counts as the row says", async () => {
+    const record = await h.record({ amountUsdCents: '1999' });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      // The indexer recorded 5 USDC; a signal sent straight to Temporal claims the full 19.99 from another payer.
+      const real = deposit({ amount: '5000000', toAddress: deposit_address });
+      await indexerRecords(h.db.sql, record.sessionId, real);
+      await handle.signal(depositDetectedSignal, { ...real, amount: '19990000', fromAddress: `0x${'66'.repeat(20)}` });
+      const tracked = await waitForState(handle, (s) => s.status === 'confirming');
+      expect(tracked.deposits).toEqual([expect.objectContaining({ amount: '5000000', fromAddress: real.fromAddress })]);
+      await confirm(handle, real);
+      expect((await waitForState(handle, (s) => s.status === 'underpaid')).receivedBaseUnits).toBe('5000000');
+
+      // The indexer recorded USDT; a signal claims the session's USDC: kept for a refund, never credited.
+      const usdt = deposit({ token: 'USDT', amount: '14990000', toAddress: deposit_address });
+      await indexerRecords(h.db.sql, record.sessionId, usdt);
+      await handle.signal(depositDetectedSignal, { ...usdt, token: 'USDC' });
+      await confirm(handle, usdt);
+      const refunded = await waitForState(handle, (s) => s.refunds.length === 1);
+      expect(refunded.refunds).toEqual([expect.objectContaining({ txHash: usdt.txHash, token: 'USDT', amountBaseUnits: '14990000' })]);
+      expect(refunded).toMatchObject({ status: 'underpaid', receivedBaseUnits: '5000000' });
     });
   });
 

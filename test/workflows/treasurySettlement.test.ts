@@ -281,7 +281,9 @@ describe('settlement through the Solana treasury', () => {
         await handle.signal(depositDetectedSignal, forged);
         await handle.signal(depositConfirmedSignal, { ...forged, confirmations: instructions.confirmations_required });
         const refused = await waitForState(handle, (s) =>
-          s.transitions.some((t) => t.reason === `deposit ${forged.txHash} confirmation refused`),
+          s.transitions.some(
+            (t) => t.reason === `confirmation of deposit ${forged.txHash} is not backed by the indexer's records; not credited`,
+          ),
         );
         expect(refused).toMatchObject({ status: 'awaiting_payment', receivedBaseUnits: '0' });
 

@@ -266,6 +266,30 @@ describe('session ledger', () => {
     expect(decideStatus(ledger, terms(500n), false).status).toBe('completed');
   });
 
+  it("credits what the confirmation (the indexer's row) says arrived, whatever the detection said", () => {
+    const ledger = ledgerFor(5_000_000n);
+    const recorded = transfer(1_000_000n, { fromAddress: '0xrealpayer' });
+    observe(ledger, { ...recorded, amount: '5000000', fromAddress: '0xclaimed' }, open);
+    expect(confirm(ledger, { ...recorded, confirmations: 64 }, open)).toMatchObject({
+      kind: 'credited',
+      deposit: { amount: '1000000', fromAddress: '0xrealpayer' },
+    });
+    expect(ledger.receivedBaseUnits).toBe('1000000');
+
+    // Detected as another token, kept for a refund; the row says it is the session's token: it is credited after all.
+    const misread = transfer(4_000_000n);
+    expect(observe(ledger, { ...misread, token: 'USDT' }, open).kind).toBe('refund');
+    expect(confirm(ledger, { ...misread, confirmations: 64 }, open)).toMatchObject({ kind: 'credited', deposit: { late: false } });
+    expect(ledger.receivedBaseUnits).toBe('5000000');
+    expect(refundsDue(ledger)).toEqual([]);
+
+    // And the other way: detected as the session's token, recorded as another, it is kept for a refund, not credited.
+    const other = transfer(4_000_000n, { token: 'USDT' });
+    observe(ledger, { ...other, token: 'USDC' }, open);
+    expect(confirm(ledger, { ...other, confirmations: 64 }, open)).toMatchObject({ kind: 'refund', deposit: { token: 'USDT' } });
+    expect(ledger.receivedBaseUnits).toBe('5000000');
+  });
+
   it('keeps at most MAX_REFUND_DEPOSITS_IN_STATE refund-only deposits in the state, dropping the oldest', () => {
     const ledger = ledgerFor(5_000_000n);
     const credited = transfer(5_000_000n);

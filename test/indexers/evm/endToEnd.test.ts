@@ -11,7 +11,7 @@ import { createLocalChain, type LocalChain } from '../../../toolchain/localChain
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../../support/factories';
 import { call } from '../../support/http';
 import { startTestService, type TestService } from '../../support/service';
-import { baseTestnetIndexer } from '../../support/serviceIndexer';
+import { baseTestnetIndexer, testnetIndexer } from '../../support/serviceIndexer';
 import { deployTokens, type Tokens } from './indexerFixture';
 
 const PAYER = 1;
@@ -96,5 +96,56 @@ describe('EVM deposit → session workflow, end to end', () => {
         confirmations: CHAIN_FACTS.base.confirmations,
       }),
     ]);
+  });
+
+  test('USDC sent to the deposit address on another EVM chain is recorded and kept for a refund, the session untouched', async () => {
+    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+      apiKey: merchant.testKey,
+      body: sessionRequest(merchant.merchant.id, { amount_usd: 5 }),
+    });
+    const sessionId = created.body.data?.session_id as string;
+    const selected = await call(service.baseUrl, 'POST', '/checkout/sessions/select-payment', {
+      apiKey: merchant.testKey,
+      body: { session_id: sessionId, token: 'USDC', chain: 'base' },
+    });
+    expect(selected.status).toBe(200);
+    const depositAddress = selected.body.data?.deposit_address as Address;
+    // The local node stands in for arbitrum's test network: the same address exists there, as on every EVM chain.
+    const arbitrum = testnetIndexer(
+      service,
+      loadChainsConfig({
+        RPC_URLS_ARBITRUM_TESTNET: chain.rpcUrl,
+        CHAIN_ID_ARBITRUM_TESTNET: String(chain.chainId),
+        TOKEN_USDC_ARBITRUM_TESTNET: `${tokens.usdc}:6`,
+        INDEXER_START_BLOCK_ARBITRUM_TESTNET: ((await chain.blockNumber()) + 1n).toString(),
+      }),
+      'arbitrum',
+    );
+    const drainArbitrum = async () => {
+      while (await arbitrum.tick());
+    };
+    await drainArbitrum();
+    const sent = await chain.transfer(tokens.usdc, PAYER, depositAddress, 5_000_000n);
+    await chain.mine(CHAIN_FACTS.arbitrum.confirmations - 1);
+    await drainArbitrum();
+
+    const handle = service.temporal.workflow.getHandle(sessionId);
+    await vi.waitFor(async () => expect((await handle.query(getStateQuery)).refunds).toHaveLength(1), { timeout: 20_000, interval: 100 });
+    const state = await handle.query(getStateQuery);
+    expect(state.refunds).toEqual([
+      expect.objectContaining({ kind: 'deposit', chain: 'arbitrum', txHash: sent.hash, token: 'USDC', amountBaseUnits: '5000000' }),
+    ]);
+    expect(state).toMatchObject({ status: 'awaiting_payment', receivedBaseUnits: '0' });
+    expect(state.transitions.map((t) => t.reason)).toContain(
+      `deposit ${sent.hash} recorded for refund: USDC on arbitrum received, but the session expects USDC on base`,
+    );
+    await vi.waitFor(
+      async () =>
+        expect(await service.db.sql`select chain, stage, credited, late from deposits where session_id = ${sessionId}`).toEqual([
+          { chain: 'arbitrum', stage: 'confirmed', credited: false, late: true },
+        ]),
+      { timeout: 20_000, interval: 100 },
+    );
+    expect(await status(sessionId)).toBe('awaiting_payment');
   });
 });
