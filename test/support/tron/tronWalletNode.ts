@@ -7,8 +7,8 @@
 //
 // It runs no TVM. Named stand-in behaviours take its place for the sweeps: TRC-20 balances a test sets
 // (setBalance), answered to balanceOf by triggerconstantcontract; factories a test registers (deployFactory), which
-// answer addressOf(salt) with the offline Tron address, as the TVM build does (test/contracts/tvmDepositContracts.test.ts), and whose
-// sweepMany(salts, token), when a block takes it with SUCCESS, moves each salt's forwarder balance to the collector
+// answer addressOf(salt) with the offline Tron address, as the TVM build does (test/contracts/tvmDepositContracts.test.ts),
+// and whose sweepMany(salts, token), when a block takes it with SUCCESS, moves each salt's forwarder balance to the collector
 // and logs the token's Transfer and Swept(salt, forwarder, token, amount) for every salt, as the contracts do; a
 // TRC-20 transfer(to, amount) sent by any account to a token a test gave balances of, which moves the sender's
 // balance and logs its Transfer, or reverts when the sender holds less (a call to any other contract changes nothing); and TRX balances (setTrx, getaccount): a
