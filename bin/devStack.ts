@@ -39,6 +39,7 @@ import { activityDepsFromConfig, workflowsPath } from '../worker/createWorker';
 import { signerDatabasePools, signerDepsFromConfig } from '../worker/createSignerWorker';
 import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
 import { startInProcessWorkers } from '../worker/inProcessWorkers';
+import { checkTronFactories } from '../worker/tronFactoryChecks';
 import { startReconciliationSweeper } from '../worker/reconciliationSweeper';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
 import { treasuryViewsFromConfig } from '../worker/treasuryViews';
@@ -190,6 +191,8 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     };
     const chains = loadChainsConfig(chainEnv);
     const registry = createChainRegistry(chains);
+    // Before the session worker hands out any Tron forwarder address.
+    await checkTronFactories(stackConfig.depositForwarders, chains);
 
     // The signer pays test-mode settlements from the local chain's treasury, which cannot run the Memo program, and
     // sweeps and burns on the local EVM chain as its relayer.

@@ -10,6 +10,7 @@ import { installWorkerRuntime } from '../observability/temporalRuntime';
 import { activityDepsFromConfig, createWorker } from '../worker/createWorker';
 import { startReconciliationSweeper } from '../worker/reconciliationSweeper';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
+import { checkTronFactories } from '../worker/tronFactoryChecks';
 import { treasuryViewsFromConfig } from '../worker/treasuryViews';
 import { ensureSweepSchedules, evmSweepScopes } from '../worker/sweepSchedules';
 import { ensureTransferSchedules } from '../worker/transferSchedules';
@@ -20,6 +21,9 @@ const metricsBindAddress = config.metrics.workerPort ? `${config.metrics.host}:$
 try {
   // Before any connection or worker: SDK and activity log lines become JSON, Core serves Prometheus metrics.
   installWorkerRuntime({ logger, metricsBindAddress });
+  const chains = loadChainsConfig();
+  // Before the worker hands out any Tron forwarder address.
+  await checkTronFactories(config.depositForwarders, chains);
   const sql = createSql(requireDatabaseUrl(config));
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await createWorker({
@@ -30,7 +34,7 @@ try {
     shutdownGraceTimeMs: config.shutdownTimeoutMs,
   });
   const clientConnection = await Connection.connect({ address: config.temporal.address });
-  const registry = createChainRegistry(loadChainsConfig());
+  const registry = createChainRegistry(chains);
   const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
   await ensureSweepSchedules(temporal, {
     taskQueue: config.temporal.taskQueue,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.30;
 
+import {IERC20Balance} from "./DepositForwarder.sol";
 import {SweeperRoles} from "./SweeperRoles.sol";
 
 interface IERC20Approve {
@@ -72,10 +73,12 @@ contract DepositCollector is SweeperRoles {
         if (token == address(0)) {
             (ok,) = to.call{value: amount}("");
         } else {
-            // transfer(address,uint256): no return value (Ethereum USDT) counts as success, `false` does not.
-            bytes memory returned;
-            (ok, returned) = token.call(abi.encodeWithSelector(0xa9059cbb, to, amount));
-            ok = ok && (returned.length == 0 || abi.decode(returned, (bool)));
+            // Judged by what left, not by what transfer(address,uint256) returned: Ethereum USDT returns nothing and
+            // Tron USDT `false` on success. A fee-on-transfer token debits `amount` here whatever `to` receives.
+            uint256 before = IERC20Balance(token).balanceOf(address(this));
+            (ok,) = token.call(abi.encodeWithSelector(0xa9059cbb, to, amount));
+            uint256 remaining = IERC20Balance(token).balanceOf(address(this));
+            ok = ok && remaining <= before && before - remaining == amount;
         }
         if (!ok) revert TransferFailed(token);
         emit Withdrawn(token, to, amount);

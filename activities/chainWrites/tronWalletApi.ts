@@ -1,15 +1,18 @@
 // A thin client of java-tron's HTTP API: the calls the Tron relayer's writes and sweeps need. Shapes as the node
 // publishes them (developers.tron.network and tronprotocol/documentation-en: getnowblock, broadcasthex,
-// gettransactioninfobyid, gettransactioninfobyblocknum, triggerconstantcontract, getaccount and their /walletsolidity twins;
-// recordings in test/fixtures/tron/). The JSON-RPC endpoint the indexer reads is not this API. A full node serves
-// /wallet/* and /walletsolidity/* on separate ports (8090 and 8091 by default); TronGrid serves both on one host.
+// gettransactioninfobyid, gettransactioninfobyblocknum, triggerconstantcontract (balanceOf, a factory's addressOf),
+// getaccount and their /walletsolidity twins; recordings in test/fixtures/tron/). The JSON-RPC endpoint the indexer
+// reads is not this API. A full node serves /wallet/* and /walletsolidity/* on separate ports (8090 and 8091 by
+// default); TronGrid serves both on one host.
 import { z } from 'zod';
-import { tronAddressToEvmHex, tronAddressToHex } from '../../domain/addresses/tron';
+import type { Hex } from 'viem';
+import { tronAddressFromHex, tronAddressToEvmHex, tronAddressToHex } from '../../domain/addresses/tron';
 import type { TronBroadcastAnswer, TronTransactionInfo } from '../../domain/chainWrites/tronChainIntent';
 import type { TronLog } from '../../domain/sweeps/tronSweptLogs';
 import { fetchJson, parseAnswer, RemoteApiError, type RemoteApiErrorKind } from '../http/jsonApi';
 
 export const DEFAULT_TRON_API_TIMEOUT_MS = 10_000;
+const CONSTANT_ENDPOINT = '/wallet/triggerconstantcontract';
 
 export interface TronWalletApiOptions {
   /** Where /wallet/* is served, e.g. https://api.trongrid.io or http://node:8090. */
@@ -96,6 +99,31 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
 
   const parse = <T>(endpoint: string, schema: z.ZodType<T>, body: unknown): T => parseAnswer(schema, body, failOn(endpoint));
 
+  /** The one 32-byte word a constant call of `signature` on `contract` returns, as hex without 0x. */
+  async function constantWord(caller: string, contract: string, signature: string, parameter: string, what: string): Promise<string> {
+    const answer = parse(
+      CONSTANT_ENDPOINT,
+      constantSchema,
+      await post('wallet', 'triggerconstantcontract', {
+        owner_address: tronAddressToHex(caller),
+        contract_address: tronAddressToHex(contract),
+        function_selector: signature,
+        parameter,
+        visible: false,
+      }),
+    );
+    const [word] = answer.constant_result ?? [];
+    if (answer.result.result !== true || word === undefined || !/^[0-9a-fA-F]{64}$/.test(word)) {
+      const name = signature.slice(0, signature.indexOf('('));
+      throw new TronApiError(
+        'malformed',
+        CONSTANT_ENDPOINT,
+        `${name} did not return ${what}${answer.result.code ? ` (${answer.result.code})` : ''}`,
+      );
+    }
+    return word;
+  }
+
   return {
     /** The newest solidified block: what the transaction references and what proves an expired one dead. */
     async solidifiedHead(): Promise<TronBlockHead> {
@@ -146,27 +174,15 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
      * chain knows (the relayer), since a forwarder may never have been an account.
      */
     async tokenBalance(token: string, holder: string, caller: string): Promise<bigint> {
-      const endpoint = '/wallet/triggerconstantcontract';
-      const answer = parse(
-        endpoint,
-        constantSchema,
-        await post('wallet', 'triggerconstantcontract', {
-          owner_address: tronAddressToHex(caller),
-          contract_address: tronAddressToHex(token),
-          function_selector: 'balanceOf(address)',
-          parameter: tronAddressToEvmHex(holder).slice(2).toLowerCase().padStart(64, '0'),
-          visible: false,
-        }),
-      );
-      const [word] = answer.constant_result ?? [];
-      if (answer.result.result !== true || word === undefined || !/^[0-9a-fA-F]{64}$/.test(word)) {
-        throw new TronApiError(
-          'malformed',
-          endpoint,
-          `balanceOf did not return a uint256${answer.result.code ? ` (${answer.result.code})` : ''}`,
-        );
-      }
-      return BigInt(`0x${word}`);
+      const parameter = tronAddressToEvmHex(holder).slice(2).toLowerCase().padStart(64, '0');
+      return BigInt(`0x${await constantWord(caller, token, 'balanceOf(address)', parameter, 'a uint256')}`);
+    },
+
+    /** What a DepositFactory's `addressOf(salt)` answers on the latest state (`T…`), asked as the factory itself. */
+    async forwarderAddressOf(factory: string, salt: Hex): Promise<string> {
+      const word = await constantWord(factory, factory, 'addressOf(bytes32)', salt.slice(2).toLowerCase(), 'an address');
+      if (!/^0{24}/.test(word)) throw new TronApiError('malformed', CONSTANT_ENDPOINT, 'addressOf did not return an address');
+      return tronAddressFromHex(`41${word.slice(24).toLowerCase()}`);
     },
 
     /** The TRX an account holds on the latest state, in sun. */

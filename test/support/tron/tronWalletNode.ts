@@ -6,8 +6,9 @@
 // behind the latest one. Tests can make any call fail, hang or answer something else; every call is counted.
 //
 // It runs no TVM. Named stand-in behaviours take its place for the sweeps: TRC-20 balances a test sets
-// (setBalance), answered to balanceOf by triggerconstantcontract; factories a test registers (deployFactory), whose
-// sweepMany(salts, token), when a block takes it with SUCCESS, moves each salt's forwarder balance to the collector
+// (setBalance), answered to balanceOf by triggerconstantcontract; factories a test registers (deployFactory), which
+// answer addressOf(salt) with the offline Tron address, as the TVM build does (test/contracts/tvmDepositContracts.test.ts),
+// and whose sweepMany(salts, token), when a block takes it with SUCCESS, moves each salt's forwarder balance to the collector
 // and logs the token's Transfer and Swept(salt, forwarder, token, amount) for every salt, as the contracts do; a
 // TRC-20 transfer(to, amount) sent by any account to a token a test gave balances of, which moves the sender's
 // balance and logs its Transfer, or reverts when the sender holds less (a call to any other contract changes nothing); and TRX balances (setTrx, getaccount): a
@@ -240,6 +241,11 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
 
   const constantCall = (body: Record<string, unknown>) => {
     const parameter = String(body.parameter ?? '');
+    const factory = factories.get(String(body.contract_address).toLowerCase().slice(2));
+    if (factory && body.function_selector === 'addressOf(bytes32)' && parameter.length === 64) {
+      const forwarder = tvm(tronForwarderAddress(factory, `0x${parameter}`));
+      return { ...constantBalanceOf, constant_result: [word(forwarder)] };
+    }
     if (body.function_selector !== 'balanceOf(address)' || parameter.length !== 64)
       return { ...constantBalanceOf, result: { code: 'CONTRACT_EXE_ERROR', message: '' }, constant_result: [''] };
     const token = String(body.contract_address).toLowerCase().slice(2);
