@@ -221,18 +221,14 @@ export function decideStatus(ledger: LedgerState, terms: LedgerTerms, expiryReac
   return { status: verdict === 'exact' ? 'completed' : 'overpaid', settle: true, close: true };
 }
 
-/** What settles: the selected token as received, a bank transfer as USDC, or both as one 6-decimal total. */
-export function settlementSource(
-  ledger: LedgerState,
-  terms: LedgerTerms,
-): { chain: Chain; token: TokenSymbol; baseUnits: string; decimals: number } {
+/**
+ * The pair a settlement's route is chosen for: the selected token, or Solana USDC where only bank transfers were
+ * credited. The amount is the merchant's, at the quoted price (domain/settlement/unitOwnership.ts merchantOwed).
+ */
+export function settlementSource(ledger: LedgerState): { chain: Chain; token: TokenSymbol } {
   const selection = ledger.selection;
-  const crypto = BigInt(ledger.receivedBaseUnits);
-  const bank = BigInt(ledger.bankReceivedCents);
-  if (selection && bank === 0n)
-    return { chain: selection.chain, token: selection.token, baseUnits: ledger.receivedBaseUnits, decimals: selection.decimals };
-  if (!selection || crypto === 0n) return { chain: 'solana', token: 'USDC', baseUnits: (bank * 10_000n).toString(), decimals: 6 };
-  return { chain: selection.chain, token: selection.token, baseUnits: creditedTotal(ledger, terms).received.toString(), decimals: 6 };
+  if (!selection || BigInt(ledger.receivedBaseUnits) === 0n) return { chain: 'solana', token: 'USDC' };
+  return { chain: selection.chain, token: selection.token };
 }
 
 /** Everything that reached the session and was not credited: owed back to whoever sent it. */
