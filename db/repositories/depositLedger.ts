@@ -11,7 +11,10 @@ import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 import { postLedger } from './ledger';
 
-/** Posts what each confirmed, credited deposit of the payment's session holds, and for whom; again is a no-op. */
+/**
+ * Posts what each confirmed, credited deposit of the payment's session holds, and for whom; again is a no-op. In the
+ * order they arrived: the first pay the price, what comes after it is the excess.
+ */
 export async function postDepositsReceived(sql: Queryable, paymentId: string): Promise<void> {
   const rows = await sql<
     Array<{
@@ -33,7 +36,7 @@ export async function postDepositsReceived(sql: Queryable, paymentId: string): P
     join sessions s on s.id = p.session_id
     join deposits d on d.session_id = p.session_id and d.chain = p.chain and d.token = p.token
     where p.id = ${paymentId} and d.stage = 'confirmed' and d.credited and d.amount_base_units > 0
-    order by d.tx_hash, d.log_index`;
+    order by d.block_number, d.tx_hash, d.log_index`;
   const [first] = rows;
   if (!first) return;
   const deposits = rows.map((r) => ({

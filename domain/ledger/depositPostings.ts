@@ -10,7 +10,7 @@ import { depositShares, type QuotedPrice } from '../settlement/unitOwnership';
 export type CreditedDeposit = Omit<CrossChainDeposit, 'received' | 'payable' | 'refundDue'> & { amount: bigint };
 
 /**
- * The postings of a payment's credited deposits, in (tx_hash, log_index) order, at the price the payment was quoted.
+ * The postings of a payment's credited deposits, in the order they arrived (block, tx_hash, log_index), at the price the payment was quoted.
  * The payables are the steps of the running total, so they add up to the payout (merchantOwed) even where 18
  * decimals truncate or the price is not 1; every deposit is posted whole, so deposits:<chain> holds all that arrived.
  */

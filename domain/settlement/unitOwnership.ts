@@ -63,7 +63,7 @@ export interface DepositShare {
 }
 
 /**
- * The shares of a payment's credited deposits, in the order given (the ledger's: tx_hash, log_index). Each share is
+ * The shares of a payment's credited deposits, in the order they arrived. Each share is
  * the step of the running total, so the payables add up to exactly the payout (merchantOwed of their sum) wherever
  * rounding falls, and the deposits that arrive after the amount asked for is reached are wholly refund due.
  */
