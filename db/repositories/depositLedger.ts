@@ -7,6 +7,7 @@ import type { Network } from '../../domain/chains/tokenContracts';
 import { depositPostings } from '../../domain/ledger/depositPostings';
 import { refundOnlyDepositReceived } from '../../domain/ledger/ledger';
 import type { DepositRef } from '../../domain/session/deposit';
+import { networkForMode } from '../../domain/session/payablePairs';
 import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 import { postLedger } from './ledger';
@@ -74,4 +75,27 @@ export async function postRefundOnlyDeposit(sql: Queryable, sessionId: string, n
       amount: BigInt(row.amount),
     }),
   );
+}
+
+/** Refund-only deposits posted per call at most: a backlog is worked off over several runs. */
+const REFUND_ONLY_BATCH = 500;
+
+/**
+ * Posts every confirmed deposit of `mode` kept for a refund that is not posted yet, also those the indexer marked late
+ * after the session's workflow ended, which no workflow records; returns how many it posted.
+ */
+export async function postRefundOnlyDeposits(sql: Queryable, mode: Mode): Promise<number> {
+  const rows = await sql<Array<{ chain: Chain; token: TokenSymbol; tx_hash: string; log_index: number; amount: string }>>`
+    select d.chain, d.token, d.tx_hash, d.log_index, d.amount_base_units::text as amount
+    from deposits d join sessions s on s.id = d.session_id
+    where s.mode = ${mode} and d.network = ${networkForMode(mode)} and d.stage = 'confirmed' and d.late and not d.credited
+      and d.amount_base_units > 0 and d.token in ('USDC', 'USDT')
+      and not exists (select 1 from ledger_entries l where l.group_id = 'deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index)
+    order by d.block_number, d.tx_hash, d.log_index
+    limit ${REFUND_ONLY_BATCH}`;
+  for (const r of rows) {
+    const deposit = { chain: r.chain, token: r.token, txHash: r.tx_hash, logIndex: r.log_index, mode, amount: BigInt(r.amount) };
+    await postLedger(sql, refundOnlyDepositReceived(deposit));
+  }
+  return rows.length;
 }

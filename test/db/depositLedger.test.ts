@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRecordDeposit } from '../../activities/payments/recordDeposit';
 import { createSql, type Sql } from '../../db/client';
-import { postDepositsReceived } from '../../db/repositories/depositLedger';
+import { postDepositsReceived, postRefundOnlyDeposits } from '../../db/repositories/depositLedger';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import type { DepositState } from '../../domain/session/deposit';
 import { paymentIdForSession } from '../../domain/wire/ids';
@@ -112,5 +112,17 @@ describe('deposit postings', () => {
       'deposits:tron usdt:tron': 3_000_000n,
       'refund_due:tron usdt:tron': -3_000_000n,
     });
+  });
+
+  it('posts the deposits the indexer marked late after the workflow ended, once, and none still confirming or credited', async () => {
+    const { sessionId } = await usdtSession();
+    const late = await indexed(sessionId, 6_000_000n, { stage: 'confirmed', credited: false, late: true });
+    const confirming = await indexed(sessionId, 7_000_000n, { stage: 'detected', credited: false, late: true });
+    const credited = await indexed(sessionId, 8_000_000n, { stage: 'confirmed', credited: true, late: false });
+    const deposits = [late, confirming, credited].map((d) => `deposit:tron:${d.txHash}:0`);
+    expect(await postRefundOnlyDeposits(worker, 'live')).toBe(0);
+    expect(await postRefundOnlyDeposits(worker, 'test')).toBe(1);
+    expect(await postRefundOnlyDeposits(worker, 'test')).toBe(0);
+    expect(await balances(deposits)).toEqual({ 'deposits:tron usdt:tron': 6_000_000n, 'refund_due:tron usdt:tron': -6_000_000n });
   });
 });
