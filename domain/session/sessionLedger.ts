@@ -231,7 +231,14 @@ export function settlementSource(ledger: LedgerState): { chain: Chain; token: To
   return { chain: selection.chain, token: selection.token };
 }
 
-/** Everything that reached the session and was not credited: owed back to whoever sent it. */
+/** Credited token base units beyond the amount asked for: owed back to the customer (refund due). */
+export function creditedExcess(ledger: LedgerState): bigint {
+  if (!ledger.selection) return 0n;
+  const excess = BigInt(ledger.receivedBaseUnits) - BigInt(ledger.selection.amount_base_units);
+  return excess > 0n ? excess : 0n;
+}
+
+/** Everything that reached the session and was not credited, and what was credited beyond the price: owed back. */
 export function refundsDue(ledger: LedgerState): Refund[] {
   const deposits: Refund[] = ledger.deposits
     .filter((d) => d.late)
@@ -247,7 +254,12 @@ export function refundsDue(ledger: LedgerState): Refund[] {
   const bank: Refund[] = ledger.bankReceipts
     .filter((r) => !r.credited)
     .map((r) => ({ kind: 'bank', reference: r.reference, amountUsdCents: r.amountUsdCents }));
-  return [...deposits, ...bank];
+  const excess = creditedExcess(ledger);
+  const overpaid: Refund[] =
+    ledger.selection && excess > 0n
+      ? [{ kind: 'excess', chain: ledger.selection.chain, token: ledger.selection.token, amountBaseUnits: excess.toString() }]
+      : [];
+  return [...deposits, ...overpaid, ...bank];
 }
 
 /**

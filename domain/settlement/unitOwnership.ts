@@ -45,13 +45,6 @@ export function merchantOwed(ledger: LedgerState, amountUsdCents: bigint): bigin
   return credited < amount ? credited : amount;
 }
 
-/** Credited token base units beyond the amount asked for: owed back to the customer (refund due). */
-export function creditedExcess(ledger: LedgerState): bigint {
-  if (!ledger.selection) return 0n;
-  const excess = BigInt(ledger.receivedBaseUnits) - BigInt(ledger.selection.amount_base_units);
-  return excess > 0n ? excess : 0n;
-}
-
 /** How one credited deposit divides between the merchant and the customer. */
 export interface DepositShare {
   /** Token base units that pay the merchant's price. */

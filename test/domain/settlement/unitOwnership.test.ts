@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { baseUnitsForUsd, parseRate, toSixDecimalString } from '../../../domain/money/pricing';
 import type { LedgerState } from '../../../domain/session/sessionState';
-import { creditedExcess, depositShares, merchantOwed, usdValue, type QuotedPrice } from '../../../domain/settlement/unitOwnership';
+import { creditedExcess, refundsDue } from '../../../domain/session/sessionLedger';
+import { depositShares, merchantOwed, usdValue, type QuotedPrice } from '../../../domain/settlement/unitOwnership';
 import type { Chain, TokenSymbol } from '../../../domain/chains/chains';
 
 /** A session of `cents` paid in `token` on `chain` at `rate`: what select-payment asks for, and what arrived. */
@@ -51,6 +52,7 @@ describe('merchantOwed', () => {
     const { ledger } = session(10_000n, '1', 150_000_000n, { chain: 'base', token: 'USDC' });
     expect(merchantOwed(ledger, 10_000n)).toBe(100_000_000n);
     expect(creditedExcess(ledger)).toBe(50_000_000n);
+    expect(refundsDue(ledger)).toEqual([{ kind: 'excess', chain: 'base', token: 'USDC', amountBaseUnits: '50000000' }]);
   });
 
   it('owes the customer the excess of an overpayment within tolerance too: the tolerance decides the status only', () => {
