@@ -27,7 +27,7 @@ export function usdValue(baseUnits: bigint, price: QuotedPrice): bigint {
   return (toMicroUnits(baseUnits, price.decimals) * price.amountUsdCents * USDC_PER_CENT) / expected;
 }
 
-export const quotedPrice = (selection: NonNullable<LedgerState['selection']>, amountUsdCents: bigint): QuotedPrice => ({
+const quotedPrice = (selection: NonNullable<LedgerState['selection']>, amountUsdCents: bigint): QuotedPrice => ({
   amountUsdCents,
   expectedBaseUnits: BigInt(selection.amount_base_units),
   decimals: selection.decimals,
@@ -56,9 +56,9 @@ export interface DepositShare {
 }
 
 /**
- * The shares of a payment's credited deposits, in the order they arrived. Each share is
- * the step of the running total, so the payables add up to exactly the payout (merchantOwed of their sum) wherever
- * rounding falls, and the deposits that arrive after the amount asked for is reached are wholly refund due.
+ * The shares of a payment's credited deposits, in the order they arrived. Each share is the step of the running
+ * total, so the payables add up to exactly the payout (merchantOwed of their sum) wherever rounding falls, and the
+ * deposits that arrive after the amount asked for is reached are wholly refund due.
  */
 export function depositShares(amounts: readonly bigint[], price: QuotedPrice): DepositShare[] {
   let received = 0n;
