@@ -1,10 +1,13 @@
 // The scheduled reconciliation: every RECONCILIATION_INTERVAL_MINUTES the worker process compares each mode's
 // ledger with its chain (activities/settlement/ledgerReconciliation.ts) and stores the report, which the metrics
 // and the admin CLI read. A difference is logged as a warning, agreement as info. Several worker replicas may each
-// run one: a report more is harmless, and a mode reconciled less than half an interval ago is skipped.
+// run one: a report more is harmless, and a mode reconciled less than half an interval ago is skipped. Before
+// comparing, it posts the confirmed deposits kept for a refund that no workflow posted (the indexer marks a deposit
+// late once the session's workflow has ended), so deposits:<chain> holds them as owed to the customer.
 import type { Logger } from 'pino';
 import { reconcileLedger, type TreasuryView } from '../activities/settlement/ledgerReconciliation';
 import type { Sql } from '../db/client';
+import { postRefundOnlyDeposits } from '../db/repositories/depositLedger';
 import { lastReconciliationRuns } from '../db/repositories/reconciliation';
 import { errorFields } from '../observability/logger';
 
@@ -22,6 +25,8 @@ export function startReconciliationSweeper(
   const intervalMs = intervalMinutes * 60_000;
   const reconcile = async (view: TreasuryView) => {
     try {
+      const posted = await postRefundOnlyDeposits(sql, view.mode);
+      if (posted > 0) logger.info({ mode: view.mode, posted }, 'deposits kept for a refund posted as refund due');
       const run = await reconcileLedger(view, sql);
       const differences = run.differences.map((d) => ({
         account: d.account,

@@ -26,11 +26,11 @@ import {
   receiveBankTransfer,
   reorgDeposit,
   settlementSource,
-  toMicroUnits,
   type DepositOutcome,
   type LedgerTerms,
   type LedgerWindow,
 } from '../domain/session/sessionLedger';
+import { merchantOwed } from '../domain/settlement/unitOwnership';
 import { paymentIdForSession } from '../domain/wire/ids';
 import type { BankTransferReceipt, SessionState } from '../domain/session/sessionState';
 import { CLOSED_STATUSES, type SessionStatus } from '../domain/wire/status';
@@ -150,7 +150,7 @@ export class SessionRun {
    */
   async settle(): Promise<boolean> {
     const { state, record } = this;
-    const source = settlementSource(state, this.terms);
+    const source = settlementSource(state);
     const backing = state.simulated?.receipt ? 'simulated' : BigInt(state.bankReceivedCents) > 0n ? 'bank' : 'chain';
     const route = await records.settlementRoute({ mode: record.mode, chain: source.chain, token: source.token, backing });
     if (route === 'unavailable')
@@ -170,7 +170,8 @@ export class SessionRun {
             sessionId: record.sessionId,
             merchantId: record.merchantId,
             mode: record.mode,
-            amountUsdcBaseUnits: toMicroUnits(BigInt(source.baseUnits), source.decimals).toString(),
+            // The merchant's price at the quoted rate, never the units received (docs/settlement.md#who-owns-each-unit).
+            amountUsdcBaseUnits: merchantOwed(state, this.terms.amountUsdCents).toString(),
           },
         ],
       });

@@ -2,6 +2,11 @@
 // posting is a group of entries in integer base units that sums to zero per asset: debits positive, credits negative.
 // Accounts:
 //   merchant_payable:<mer_id>  what the service owes a merchant (credited when a payment is credited to it)
+//   refund_due:<chain>         what the service owes customers, in the token and on the chain it arrived in: the excess
+//                              of a deposit beyond the session's price, and deposits never credited (late, another
+//                              token, dust), until a refund or an operator's decision moves it
+//   operator_held:<chain>      what a deposit brought beyond the USDC the merchant is owed for it at the quoted price
+//                              (a rate other than 1): the operator's, negative when the rate is above 1
 //   payouts_in_flight          owed to a merchant and committed to a payout that has not landed yet
 //   treasury:solana            the Solana treasury wallet's holdings, one balance per asset
 //   gas_expense:<chain>        transaction fees the service paid on a chain (the treasury on Solana, relayers elsewhere)
@@ -38,6 +43,8 @@ export function assetDecimals(asset: Asset): number {
 
 export const ACCOUNT = {
   merchantPayable: (merchantId: string) => `merchant_payable:${merchantId}`,
+  refundDue: (chain: Chain) => `refund_due:${chain}`,
+  operatorHeld: (chain: Chain) => `operator_held:${chain}`,
   payoutsInFlight: 'payouts_in_flight',
   treasury: 'treasury:solana',
   gasExpense: 'gas_expense:solana',
@@ -186,20 +193,43 @@ export interface SolanaDeposit {
   /** The session's mode: a test deposit is on the test network, held for the test treasury. */
   mode: Mode;
   amount: bigint;
+  /** USDC base units the merchant is owed for it at the quoted price (domain/settlement/unitOwnership.ts). */
+  payable: bigint;
+  /** Base units of it beyond the session's price: owed back to the customer. */
+  refundDue: bigint;
 }
 
 export const depositReference = (deposit: Pick<SolanaDeposit, 'txHash' | 'logIndex'>) =>
   `deposit:solana:${deposit.txHash}:${deposit.logIndex}`;
 
-/** A confirmed USDC deposit on Solana was credited to a payment: its deposit account holds what the merchant is owed. */
+/** Entries with a zero amount say nothing and the ledger refuses them. */
+const nonZero = (entries: LedgerEntry[]): LedgerEntry[] => entries.filter((e) => e.amount !== 0n);
+
+function refundDueWithin(received: bigint, refundDue: bigint): bigint {
+  if (refundDue < 0n || refundDue > received)
+    throw new RangeError(`a refund due must be within the deposit, got ${refundDue} of ${received}`);
+  return refundDue;
+}
+
+/**
+ * A confirmed USDC deposit on Solana was credited to a payment: its deposit account holds what the merchant is owed,
+ * what the customer is owed back, and (at a rate other than 1) the operator's difference between the two.
+ */
 export function depositReceived(deposit: SolanaDeposit): LedgerPosting {
   const amount = positive(deposit.amount, 'a deposit amount');
+  const refundDue = refundDueWithin(amount, deposit.refundDue);
+  if (deposit.payable < 0n) throw new RangeError(`a payable amount cannot be negative, got ${deposit.payable}`);
   const reference = depositReference(deposit);
   return {
     groupId: reference,
     mode: deposit.mode,
     reference,
-    entries: transfer(ACCOUNT.deposits, ACCOUNT.merchantPayable(deposit.merchantId), ASSET.usdcSolana, amount),
+    entries: nonZero([
+      { account: ACCOUNT.deposits, asset: ASSET.usdcSolana, amount },
+      { account: ACCOUNT.merchantPayable(deposit.merchantId), asset: ASSET.usdcSolana, amount: -deposit.payable },
+      { account: ACCOUNT.refundDue('solana'), asset: ASSET.usdcSolana, amount: -refundDue },
+      { account: ACCOUNT.operatorHeld('solana'), asset: ASSET.usdcSolana, amount: -(amount - refundDue - deposit.payable) },
+    ]),
   };
 }
 
@@ -245,8 +275,10 @@ export interface CrossChainDeposit {
   mode: Mode;
   /** What arrived, in the token's base units on that chain. */
   received: bigint;
-  /** What the merchant is owed for it, in Solana USDC base units (the received amount rescaled to 6 decimals). */
+  /** What the merchant is owed for it, in Solana USDC base units, at the quoted price (domain/settlement/unitOwnership.ts). */
   payable: bigint;
+  /** Base units of what arrived beyond the session's price: owed back to the customer, in the deposit's token. */
+  refundDue: bigint;
 }
 
 export const crossChainDepositReference = (deposit: Pick<CrossChainDeposit, 'chain' | 'txHash' | 'logIndex'>) =>
@@ -254,11 +286,14 @@ export const crossChainDepositReference = (deposit: Pick<CrossChainDeposit, 'cha
 
 /**
  * A deposit on another chain, credited to a payment the treasury pays in Solana USDC: the deposit address holds the
- * token, the merchant is owed USDC, and the clearing account carries the difference until a transfer lands.
+ * token, the merchant is owed USDC for the part that pays its price, and the clearing account carries the difference
+ * until a transfer lands; the part beyond the price stays in the deposit's token as owed back to the customer.
  */
 export function crossChainDepositReceived(deposit: CrossChainDeposit): LedgerPosting {
   const received = positive(deposit.received, 'a deposit amount');
-  const payable = positive(deposit.payable, 'a payable amount');
+  const refundDue = refundDueWithin(received, deposit.refundDue);
+  if (deposit.payable < 0n) throw new RangeError(`a payable amount cannot be negative, got ${deposit.payable}`);
+  if (deposit.payable > 0n && refundDue === received) throw new RangeError('a deposit wholly refund due owes the merchant nothing');
   const asset = tokenAsset(deposit.token, deposit.chain);
   if (asset === ASSET.usdcSolana) throw new RangeError('a USDC deposit on Solana is posted by depositReceived');
   const reference = crossChainDepositReference(deposit);
@@ -266,10 +301,39 @@ export function crossChainDepositReceived(deposit: CrossChainDeposit): LedgerPos
     groupId: reference,
     mode: deposit.mode,
     reference,
-    entries: [
-      ...transfer(ACCOUNT.depositsOn(deposit.chain), ACCOUNT.crossChainClearing, asset, received),
-      ...transfer(ACCOUNT.crossChainClearing, ACCOUNT.merchantPayable(deposit.merchantId), ASSET.usdcSolana, payable),
-    ],
+    entries: nonZero([
+      { account: ACCOUNT.depositsOn(deposit.chain), asset, amount: received },
+      { account: ACCOUNT.crossChainClearing, asset, amount: -(received - refundDue) },
+      { account: ACCOUNT.refundDue(deposit.chain), asset, amount: -refundDue },
+      ...transfer(ACCOUNT.crossChainClearing, ACCOUNT.merchantPayable(deposit.merchantId), ASSET.usdcSolana, deposit.payable),
+    ]),
+  };
+}
+
+/** A confirmed deposit that was never credited (late, another token, dust): all of it is owed back to the customer. */
+export interface RefundOnlyDeposit {
+  chain: Chain;
+  token: TokenSymbol;
+  txHash: string;
+  logIndex: number;
+  mode: Mode;
+  amount: bigint;
+}
+
+/** The deposit address holds a deposit that pays nothing: the customer is owed it back, in its token on its chain. */
+export function refundOnlyDepositReceived(deposit: RefundOnlyDeposit): LedgerPosting {
+  const amount = positive(deposit.amount, 'a deposit amount');
+  const reference = crossChainDepositReference(deposit);
+  return {
+    groupId: reference,
+    mode: deposit.mode,
+    reference,
+    entries: transfer(
+      ACCOUNT.depositsOn(deposit.chain),
+      ACCOUNT.refundDue(deposit.chain),
+      tokenAsset(deposit.token, deposit.chain),
+      amount,
+    ),
   };
 }
 

@@ -224,21 +224,24 @@ export function decideStatus(ledger: LedgerState, terms: LedgerTerms, expiryReac
   return { status: verdict === 'exact' ? 'completed' : 'overpaid', settle: true, close: true };
 }
 
-/** What settles: the selected token as received, a bank transfer as USDC, or both as one 6-decimal total. */
-export function settlementSource(
-  ledger: LedgerState,
-  terms: LedgerTerms,
-): { chain: Chain; token: TokenSymbol; baseUnits: string; decimals: number } {
+/**
+ * The pair a settlement's route is chosen for: the selected token, or Solana USDC where only bank transfers were
+ * credited. The amount is the merchant's, at the quoted price (domain/settlement/unitOwnership.ts merchantOwed).
+ */
+export function settlementSource(ledger: LedgerState): { chain: Chain; token: TokenSymbol } {
   const selection = ledger.selection;
-  const crypto = BigInt(ledger.receivedBaseUnits);
-  const bank = BigInt(ledger.bankReceivedCents);
-  if (selection && bank === 0n)
-    return { chain: selection.chain, token: selection.token, baseUnits: ledger.receivedBaseUnits, decimals: selection.decimals };
-  if (!selection || crypto === 0n) return { chain: 'solana', token: 'USDC', baseUnits: (bank * 10_000n).toString(), decimals: 6 };
-  return { chain: selection.chain, token: selection.token, baseUnits: creditedTotal(ledger, terms).received.toString(), decimals: 6 };
+  if (!selection || BigInt(ledger.receivedBaseUnits) === 0n) return { chain: 'solana', token: 'USDC' };
+  return { chain: selection.chain, token: selection.token };
 }
 
-/** Everything that reached the session and was not credited: owed back to whoever sent it. */
+/** Credited token base units beyond the amount asked for: owed back to the customer (refund due). */
+export function creditedExcess(ledger: LedgerState): bigint {
+  if (!ledger.selection) return 0n;
+  const excess = BigInt(ledger.receivedBaseUnits) - BigInt(ledger.selection.amount_base_units);
+  return excess > 0n ? excess : 0n;
+}
+
+/** Everything that reached the session and was not credited, and what was credited beyond the price: owed back. */
 export function refundsDue(ledger: LedgerState): Refund[] {
   const deposits: Refund[] = ledger.deposits
     .filter((d) => d.late)
@@ -254,7 +257,12 @@ export function refundsDue(ledger: LedgerState): Refund[] {
   const bank: Refund[] = ledger.bankReceipts
     .filter((r) => !r.credited)
     .map((r) => ({ kind: 'bank', reference: r.reference, amountUsdCents: r.amountUsdCents }));
-  return [...deposits, ...bank];
+  const excess = creditedExcess(ledger);
+  const overpaid: Refund[] =
+    ledger.selection && excess > 0n
+      ? [{ kind: 'excess', chain: ledger.selection.chain, token: ledger.selection.token, amountBaseUnits: excess.toString() }]
+      : [];
+  return [...deposits, ...overpaid, ...bank];
 }
 
 /**

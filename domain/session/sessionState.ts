@@ -51,10 +51,14 @@ export interface SimulationMarks {
   receipt: boolean;
 }
 
-/** A deposit or bank transfer that reached the session but cannot be credited: owed back to the payer. */
+/**
+ * Owed back to the payer: a deposit or bank transfer that reached the session but cannot be credited, or the credited
+ * deposits' units beyond the amount asked for (`excess`, in the selected token on its chain).
+ */
 export type Refund =
   | { kind: 'deposit'; chain: string; txHash: string; logIndex: number; token: string; amountBaseUnits: string; fromAddress: string }
-  | { kind: 'bank'; reference: string; amountUsdCents: string };
+  | { kind: 'bank'; reference: string; amountUsdCents: string }
+  | { kind: 'excess'; chain: string; token: string; amountBaseUnits: string };
 
 export interface SessionState extends LedgerState {
   sessionId: string;

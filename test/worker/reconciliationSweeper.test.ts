@@ -1,10 +1,14 @@
 // The worker's scheduled reconciliation: it reconciles each mode at start, stores the run, warns of a difference
 // in the log (agreement is logged at info; npm run demo shows it for a fresh stack), skips a mode another replica reconciled within half an interval, and is off at interval 0.
+// Before comparing it posts the deposits kept for a refund that no workflow posted.
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TreasuryView } from '../../activities/settlement/ledgerReconciliation';
 import { lastReconciliationRuns } from '../../db/repositories/reconciliation';
+import { insertSessionRecord } from '../../db/repositories/sessions';
+import { createTestMerchant } from '../support/factories';
+import { sessionRecord } from '../support/sessionRecords';
 import { startReconciliationSweeper } from '../../worker/reconciliationSweeper';
 import { createPayoutFixture, type PayoutFixture } from '../activities/settlement/payoutFixture';
 
@@ -47,6 +51,25 @@ describe('the reconciliation sweeper', () => {
         msg: 'ledger and chain differ (checkout-admin ledger reconcile --last)',
       }),
     ]);
+  });
+
+  it('posts a confirmed deposit the indexer marked late as refund due before it reconciles', async () => {
+    const { merchant } = await createTestMerchant(f.db.sql);
+    const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
+    await insertSessionRecord(f.db.sql, record, 'expired');
+    await f.db
+      .sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, credited, late)
+                   values ('base', '0xlate', 0, 'testnet', ${record.sessionId}, 'USDC', 2000000, '0xpayer', '0xdeposit', 10, '0xbh', 'confirmed', 64, false, true)`;
+    const { logger, lines } = capturedLogger();
+    await f.db.sql`delete from reconciliation_runs`;
+    await startReconciliationSweeper(f.worker, [view], 60, logger)?.stop();
+    expect(
+      await f.db.sql`select account, asset, amount::text from ledger_entries where group_id = 'deposit:base:0xlate:0' order by account`,
+    ).toEqual([
+      { account: 'deposits:base', asset: 'usdc:base', amount: '2000000' },
+      { account: 'refund_due:base', asset: 'usdc:base', amount: '-2000000' },
+    ]);
+    expect(lines[0]).toMatchObject({ level: 30, mode: 'test', posted: 1, msg: 'deposits kept for a refund posted as refund due' });
   });
 
   it('skips a mode reconciled within half an interval, and does nothing at interval 0 or without a treasury', async () => {

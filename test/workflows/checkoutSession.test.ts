@@ -193,13 +193,14 @@ describe('checkoutSession lifecycle', () => {
     });
   });
 
-  it('accepts an amount within tolerance as completed and judges one beyond it overpaid', async () => {
+  it('accepts an amount within tolerance as completed and judges one beyond it overpaid, settling no more than the price', async () => {
     const within = await h.record({ amountUsdCents: '10000' });
     const over = await h.record({ amountUsdCents: '10000' });
     await h.withWorker(async () => {
-      for (const [record, amount, status] of [
-        [within, '99500000', 'completed'],
-        [over, '100600000', 'overpaid'],
+      // The merchant is owed what arrived up to the price; the 0.60 beyond it is owed back to the customer.
+      for (const [record, amount, status, settled] of [
+        [within, '99500000', 'completed', '99500000'],
+        [over, '100600000', 'overpaid', '100000000'],
       ] as const) {
         const handle = await h.start(record);
         const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
@@ -207,7 +208,7 @@ describe('checkoutSession lifecycle', () => {
         await detect(handle, paid);
         await confirm(handle, paid);
         const state = await waitForState(handle, (s) => s.status === status);
-        expect(state.settlement?.amountUsdc).toBe(amount);
+        expect(state.settlement?.amountUsdc).toBe(settled);
       }
       const [, withinWebhook] = await deliveredWebhooks(within.sessionId, 2);
       expect(withinWebhook!.payload).toMatchObject({ event: 'payment.completed', amount: { token_received: '99.500000' } });
@@ -215,7 +216,7 @@ describe('checkoutSession lifecycle', () => {
       expect(overWebhook!.payload).toMatchObject({
         event: 'payment.overpaid',
         amount: { token_received: '100.600000' },
-        settlement: { amount_usdc: '100.600000' },
+        settlement: { amount_usdc: '100.000000' },
       });
     });
   });

@@ -110,19 +110,23 @@ async function freshWallet(): Promise<Address> {
   return wallet;
 }
 
-/** A session paid in full in USDC (test: on base), as the indexer reports it; resolves once it completed. */
-async function payInUsdc(amountUsdCents: string, mode: Mode = 'test', chain: Chain = 'base') {
-  const { record, handle } = await startPaid(amountUsdCents, mode, chain);
-  const state = await waitForState(handle, (s) => s.status === 'completed' || s.status === 'failed', 60_000);
+/**
+ * A session paid in full in USDC (test: on base), and `extra` base units more, as the indexer reports it; resolves once
+ * it closed paid or failed.
+ */
+async function payInUsdc(amountUsdCents: string, mode: Mode = 'test', chain: Chain = 'base', extra = 0n) {
+  const { record, handle } = await startPaid(amountUsdCents, mode, chain, extra);
+  const state = await waitForState(handle, (s) => ['completed', 'overpaid', 'failed'].includes(s.status), 60_000);
   return { record, state, paymentId: paymentIdForSession(record.sessionId) };
 }
 
-/** A session paid in full, as the indexer reports it: the deposit detected, then confirmed. */
-async function startPaid(amountUsdCents: string, mode: Mode, chain: Chain) {
+/** A session paid in full (and `extra` more), as the indexer reports it: the deposit detected, then confirmed. */
+async function startPaid(amountUsdCents: string, mode: Mode, chain: Chain, extra = 0n) {
   const record = await h.record({ amountUsdCents, mode, supportedTokens: { USDC: [chain] } });
   const handle: WorkflowHandle<typeof checkoutSession> = await h.start(record);
   const instructions = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain }] });
-  const paid = deposit({ chain, amount: instructions.amount_base_units, toAddress: instructions.deposit_address });
+  const amount = (BigInt(instructions.amount_base_units) + extra).toString();
+  const paid = deposit({ chain, amount, toAddress: instructions.deposit_address });
   const confirmations = instructions.confirmations_required;
   await indexerRecords(h.db.sql, record.sessionId, paid, { mode });
   await handle.signal(depositDetectedSignal, paid);
@@ -234,6 +238,61 @@ describe('settlement through the Solana treasury', () => {
         ]);
       },
       liveNetwork,
+      {},
+      liveSigner,
+    );
+  });
+
+  it('pays an overpaid session its price, not what arrived: the excess is posted as owed to the customer', async () => {
+    const wallet = await freshWallet();
+    await h.withWorker(
+      async () => {
+        const { state, paymentId } = await payInUsdc('2550', 'test', 'base', 10_000_000n);
+        expect(state.status).toBe('overpaid');
+        expect(state.settlement).toMatchObject({ provider: 'solana-treasury', amountUsdc: '25500000' });
+        expect(await usdcBalance(wallet)).toBe(25_500_000n);
+        const [deposit] = await h.db.sql<
+          { tx_hash: string }[]
+        >`select tx_hash from deposits where session_id = (select session_id from payments where id = ${paymentId})`;
+        expect(
+          await h.db
+            .sql`select account, asset, amount::text from ledger_entries where group_id = ${`deposit:base:${deposit?.tx_hash}:0`} order by account, asset`,
+        ).toEqual([
+          { account: 'cross_chain_clearing', asset: 'usdc:base', amount: '-25500000' },
+          { account: 'cross_chain_clearing', asset: 'usdc:solana', amount: '25500000' },
+          { account: 'deposits:base', asset: 'usdc:base', amount: '35500000' },
+          { account: `merchant_payable:${h.merchant.merchant.id}`, asset: 'usdc:solana', amount: '-25500000' },
+          { account: 'refund_due:base', asset: 'usdc:base', amount: '-10000000' },
+        ]);
+      },
+      {},
+      {},
+      signer,
+    );
+  });
+
+  it("pays a live session at the rate quoted at selection: $7 in USDC at 0.95 pays 7 USDC, the difference is the operator's", async () => {
+    const wallet = await freshWallet();
+    await h.withWorker(
+      async () => {
+        const { state, paymentId } = await payInUsdc('700', 'live', 'solana');
+        expect(state.status).toBe('completed');
+        expect(state.selection?.amount_base_units).toBe('7368422');
+        expect(state.settlement).toMatchObject({ provider: 'solana-treasury', amountUsdc: '7000000' });
+        expect(await usdcBalance(wallet)).toBe(7_000_000n);
+        const [deposit] = await h.db.sql<
+          { tx_hash: string }[]
+        >`select tx_hash from deposits where session_id = (select session_id from payments where id = ${paymentId})`;
+        expect(
+          await h.db
+            .sql`select account, amount::text from ledger_entries where group_id = ${`deposit:solana:${deposit?.tx_hash}:0`} order by account`,
+        ).toEqual([
+          { account: 'deposits:solana', amount: '7368422' },
+          { account: `merchant_payable:${h.merchant.merchant.id}`, amount: '-7000000' },
+          { account: 'operator_held:solana', amount: '-368422' },
+        ]);
+      },
+      { ...liveNetwork, liveTokenPrices: parseLivePrices('USDC=0.95') },
       {},
       liveSigner,
     );

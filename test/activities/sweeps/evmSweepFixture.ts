@@ -121,6 +121,7 @@ export async function deposit(
       mode: 'test',
       received: amount,
       payable: amount,
+      refundDue: 0n,
     }),
   );
 }

@@ -57,7 +57,7 @@ export async function lateDeposit(f: DepositTarget, deposit: TestDeposit, amount
   await deposited(f, deposit.sessionId, deposit.owner, amount, true);
 }
 
-/** Another deposit credited to an already settled payment, posted as its settlement posts them. */
+/** Another deposit credited to an already settled payment, posted as its settlement posts them: beyond the price, refund due. */
 export async function depositAgain(f: DepositTarget, deposit: TestDeposit, amount: bigint): Promise<void> {
   await deposited(f, deposit.sessionId, deposit.owner, amount);
   await postDepositsReceived(f.worker, deposit.paymentId);
@@ -71,7 +71,12 @@ export async function settledDeposit(
 ): Promise<TestDeposit> {
   const { sql } = f;
   const { merchant } = await createTestMerchant(sql);
-  const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
+  const total = amounts.reduce((a, b) => a + b, 0n).toString();
+  // The session's price is what its deposits add up to, so they are owed to the merchant whole.
+  const record = {
+    ...sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 }),
+    amountUsdCents: (BigInt(total) / 10_000n).toString(),
+  };
   await insertSessionRecord(sql, record, 'completed');
   // Above the sequence's reach, so no other test's session takes the same index.
   const derivationIndex = randomInt(1_000_000, 2 ** 31 - 1);
@@ -79,7 +84,6 @@ export async function settledDeposit(
   await sql`insert into deposit_addresses (session_id, derivation_index, evm_address, tron_address, solana_address, mode)
             values (${record.sessionId}, ${derivationIndex}, ${`0x${randomBytes(20).toString('hex')}`}, ${'T' + randomBytes(16).toString('hex')}, ${owner}, 'test')`;
   const paymentId = paymentIdForSession(record.sessionId);
-  const total = amounts.reduce((a, b) => a + b, 0n).toString();
   await sql`insert into payments (id, session_id, token, chain, deposit_address, expected_base_units, received_base_units, decimals)
             values (${paymentId}, ${record.sessionId}, 'USDC', 'solana', ${owner}, ${total}, ${total}, 6)`;
   for (const amount of amounts) await deposited(f, record.sessionId, owner, amount);

@@ -76,6 +76,7 @@ async function tronDeposit(
       mode: 'test',
       received: amount,
       payable: amount,
+      refundDue: 0n,
     }),
   );
   return address;

@@ -16,6 +16,7 @@ import {
   payoutConfirmed,
   payoutReleased,
   payoutReserved,
+  refundOnlyDepositReceived,
   relayerFunded,
   relayerGasPaid,
   sumByAsset,
@@ -115,6 +116,8 @@ describe('deposit and sweep postings', () => {
     merchantId: payout.merchantId,
     mode: 'test' as const,
     amount: 12_345_678n,
+    payable: 12_345_678n,
+    refundDue: 0n,
   };
 
   it('a deposit credited to a payment is held in the deposit account and owed to the merchant', () => {
@@ -127,6 +130,35 @@ describe('deposit and sweep postings', () => {
     ]);
     expect(isBalanced(received)).toBe(true);
     expect(() => depositReceived({ ...deposit, amount: 0n })).toThrow(RangeError);
+    expect(() => depositReceived({ ...deposit, refundDue: deposit.amount + 1n })).toThrow(RangeError);
+  });
+
+  it('splits a deposit by owner: the merchant its price, the customer the excess, the operator the rate difference', () => {
+    // $100 at USDC = 0.9998 asks for 100.020005 USDC; 110.020005 arrived.
+    const split = depositReceived({ ...deposit, amount: 110_020_005n, payable: 100_000_000n, refundDue: 10_000_000n });
+    expect(isBalanced(split)).toBe(true);
+    expect(split.entries).toEqual([
+      { account: 'deposits:solana', asset: ASSET.usdcSolana, amount: 110_020_005n },
+      { account: ACCOUNT.merchantPayable(payout.merchantId), asset: ASSET.usdcSolana, amount: -100_000_000n },
+      { account: 'refund_due:solana', asset: ASSET.usdcSolana, amount: -10_000_000n },
+      { account: 'operator_held:solana', asset: ASSET.usdcSolana, amount: -20_005n },
+    ]);
+  });
+
+  it('posts a deposit that pays nothing as owed back to its sender, in its token on its chain', () => {
+    const late = refundOnlyDepositReceived({
+      chain: 'bsc',
+      token: 'USDT',
+      txHash: '0xlate',
+      logIndex: 1,
+      mode: 'live',
+      amount: 7n * 10n ** 18n,
+    });
+    expect(late.groupId).toBe('deposit:bsc:0xlate:1');
+    expect(late.entries).toEqual([
+      { account: 'deposits:bsc', asset: 'usdt:bsc', amount: 7n * 10n ** 18n },
+      { account: 'refund_due:bsc', asset: 'usdt:bsc', amount: -(7n * 10n ** 18n) },
+    ]);
   });
 
   it('deposit, payout and sweep: the merchant is paid, the deposit account is empty, the treasury keeps the rent less the fee', () => {
@@ -165,6 +197,7 @@ describe('cross-chain postings: a deposit on base paid from the treasury, swept,
     mode: 'live' as const,
     received: 5_000_000n,
     payable: 5_000_000n,
+    refundDue: 0n,
   };
   const reserve = payoutReserved({ paymentId: 'pay_x', mode: 'live', merchantId, amount: 5_000_000n });
   const sent = payoutConfirmed({ paymentId: 'pay_x', mode: 'live', merchantId, amount: 5_000_000n });
@@ -199,6 +232,34 @@ describe('cross-chain postings: a deposit on base paid from the treasury, swept,
       [`${ACCOUNT.merchantPayable(merchantId)} ${ASSET.usdcSolana}`]: -5_000_000n,
     });
     expect(assetDecimals('usdt:bsc')).toBe(18);
+  });
+
+  it("keeps a deposit's excess in its own token as owed to the customer; only the price crosses into USDC", () => {
+    // $100 in USDT on bsc at 0.95: 105.263158 USDT asked for, 110.263158 arrived, 100 USDC owed to the merchant.
+    const asked = 105_263_158n * 10n ** 12n;
+    const excess = 5n * 10n ** 18n;
+    const bsc = crossChainDepositReceived({
+      ...deposit,
+      chain: 'bsc',
+      token: 'USDT',
+      received: asked + excess,
+      payable: 100_000_000n,
+      refundDue: excess,
+    });
+    expect(isBalanced(bsc)).toBe(true);
+    expect(balances(bsc.entries)).toEqual({
+      'deposits:bsc usdt:bsc': asked + excess,
+      'cross_chain_clearing usdt:bsc': -asked,
+      'refund_due:bsc usdt:bsc': -excess,
+      'cross_chain_clearing usdc:solana': 100_000_000n,
+      [`${ACCOUNT.merchantPayable(merchantId)} ${ASSET.usdcSolana}`]: -100_000_000n,
+    });
+    const allRefund = crossChainDepositReceived({ ...deposit, payable: 0n, refundDue: deposit.received });
+    expect(allRefund.entries).toEqual([
+      { account: 'deposits:base', asset: 'usdc:base', amount: 5_000_000n },
+      { account: 'refund_due:base', asset: 'usdc:base', amount: -5_000_000n },
+    ]);
+    expect(() => crossChainDepositReceived({ ...deposit, refundDue: deposit.received })).toThrow(/owes the merchant nothing/);
     expect(assetDecimals('usdc:base')).toBe(6);
     expect(assetDecimals('native:base')).toBe(18);
   });

@@ -25,6 +25,7 @@ import {
   type LedgerWindow,
 } from '../../../domain/session/sessionLedger';
 import type { LedgerState } from '../../../domain/session/sessionState';
+import { merchantOwed } from '../../../domain/settlement/unitOwnership';
 
 const terms = (cents: bigint, bank = true): LedgerTerms => ({
   amountUsdCents: cents,
@@ -91,7 +92,8 @@ describe('session ledger', () => {
     expect(decideStatus(ledger, terms(2550n), false)).toEqual({ status: 'confirming', settle: false, close: false });
     expect(confirm(ledger, { ...ledger.deposits[0]!, confirmations: 64 }, open).kind).toBe('credited');
     expect(decideStatus(ledger, terms(2550n), false)).toEqual({ status: 'completed', settle: true, close: true });
-    expect(settlementSource(ledger, terms(2550n))).toEqual({ chain: 'base', token: 'USDC', baseUnits: '25500000', decimals: 6 });
+    expect(settlementSource(ledger)).toEqual({ chain: 'base', token: 'USDC' });
+    expect(merchantOwed(ledger, 2550n)).toBe(25_500_000n);
     expect(amountDue(ledger, terms(2550n))).toBe(0n);
   });
 
@@ -152,7 +154,8 @@ describe('session ledger', () => {
     expect(ledger.bankReceivedCents).toBe('4000');
     expect(decideStatus(ledger, t, false)).toEqual({ status: 'underpaid', settle: false, close: false });
     expect(decideStatus(ledger, t, true)).toEqual({ status: 'underpaid', settle: true, close: true });
-    expect(settlementSource(ledger, t)).toEqual({ chain: 'solana', token: 'USDC', baseUnits: '40000000', decimals: 6 });
+    expect(settlementSource(ledger)).toEqual({ chain: 'solana', token: 'USDC' });
+    expect(merchantOwed(ledger, 10_000n)).toBe(40_000_000n);
     // A credited bank transfer stops a cancel, not the choice of a crypto method for the rest.
     expect(hasPaymentUnderWay(ledger)).toBe(true);
     expect(hasCreditableDeposit(ledger)).toBe(false);
@@ -166,7 +169,8 @@ describe('session ledger', () => {
     receiveBankTransfer(ledger, { amountUsdCents: '7000', reference: 'R1', receivedBy: 'ops' }, open, terms(10_000n));
     expect(creditedTotal(ledger, terms(10_000n))).toEqual({ expected: 100_000_000n, received: 100_000_000n });
     expect(decideStatus(ledger, terms(10_000n), false).status).toBe('completed');
-    expect(settlementSource(ledger, terms(10_000n))).toEqual({ chain: 'base', token: 'USDC', baseUnits: '100000000', decimals: 6 });
+    expect(settlementSource(ledger)).toEqual({ chain: 'base', token: 'USDC' });
+    expect(merchantOwed(ledger, 10_000n)).toBe(100_000_000n);
   });
 
   it('keeps bank transfers for a refund when the session is closed or takes no bank payments', () => {
