@@ -42,6 +42,7 @@ import { startInProcessWorkers } from '../worker/inProcessWorkers';
 import { startReconciliationSweeper } from '../worker/reconciliationSweeper';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
 import { treasuryViewsFromConfig } from '../worker/treasuryViews';
+import { paymentOfferFromConfig } from '../config/paymentOffer';
 import { ensureSweepSchedules, evmSweepScopes } from '../worker/sweepSchedules';
 import { ensureTransferSchedules } from '../worker/transferSchedules';
 
@@ -297,6 +298,8 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
         temporal,
         logger: createLogger(config.logLevel, 'api', config.logFormat),
         registry,
+        // Only the chains this stack runs an indexer for: the local chains, or those RPC_URLS_* name (no Tron indexer).
+        offer: paymentOfferFromConfig(config, registry, deployments),
       },
       config.host,
       config.port,
