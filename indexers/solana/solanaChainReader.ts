@@ -1,7 +1,7 @@
 // Solana's side of the indexer loop (core/chainIndexer.ts): heights are slots, read one getBlock each; USDC/USDT
-// credits to watched wallets' associated token accounts come from pre/post token balances; a fork shows as a block that does not name the
-// cursor as its parent (slot and blockhash). Skipped slots are empty heights: the loop remembers them in memory
-// only, so a restart reads them again, which costs a call each and changes nothing.
+// credits to watched wallets' associated token accounts come from pre/post token balances; a fork shows as a block
+// that does not name the cursor as its parent (slot and blockhash). Skipped slots are empty heights: the loop
+// remembers them in memory only, so a restart reads them again, which costs a call each and changes nothing.
 import type { Address } from '@solana/kit';
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import type { Logger } from 'pino';
