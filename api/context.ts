@@ -6,6 +6,7 @@ import type { ApiKeyCache } from './apiKeyCache';
 import type { AuthFailureMemory } from '../domain/security/authFailureMemory';
 import type { RequestLeases } from '../domain/security/requestLeases';
 import type { ChainRegistry } from '../domain/chains/chainRegistry';
+import type { PaymentOffer } from '../domain/session/payablePairs';
 import type { Mode } from '../domain/wire/session';
 import type { Logger } from '../observability/logger';
 
@@ -16,6 +17,8 @@ export interface AppDeps {
   logger: Logger;
   /** The chains and token contracts this deployment pays in (RPC_URLS_*, TOKEN_*, CHAIN_ID_*), as the worker and indexers see them. */
   registry: ChainRegistry;
+  /** SETTLEMENT_LIVE_ROUTES and the indexed chains: with the registry, which pairs are offered (domain/session/payablePairs.ts). */
+  offer: PaymentOffer;
   /** True once the server is draining before it closes: /readyz then answers 503 (set by api/server.ts). */
   draining?: () => boolean;
   /** Injected so tests can pin time; the service uses the wall clock. */

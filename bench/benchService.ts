@@ -9,6 +9,8 @@ import { pino } from 'pino';
 import { startApiServer } from '../api/server';
 import { loadChainsConfig } from '../config/chains';
 import { loadConfig, type Config } from '../config/env';
+import { paymentOfferFromConfig } from '../config/paymentOffer';
+import type { PaymentOffer } from '../domain/session/payablePairs';
 import { createApiKey } from '../db/repositories/apiKeys';
 import { insertMerchant, type Merchant, type NewMerchant } from '../db/repositories/merchants';
 import { createChainRegistry } from '../domain/chains/chainRegistry';
@@ -32,6 +34,8 @@ export interface BenchServiceOptions {
   merchant: Omit<NewMerchant, 'name'>;
   /** Only the signer worker runs in this process; the scenario starts bin/worker.ts and bin/webhookWorker.ts. */
   separateWorkers?: boolean;
+  /** The chains the API takes to be indexed, where the scenario runs no indexer for them; else those of `chainEnv`. */
+  indexed?: PaymentOffer['indexed'];
 }
 
 /** An API answer other than 2xx with data, with its status. */
@@ -92,7 +96,9 @@ export async function startBenchService(env: BenchEnvironment, db: BenchDatabase
   const connection = await Connection.connect({ address: env.temporalAddress });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const registry = createChainRegistry(loadChainsConfig(options.chainEnv));
-  const api = await startApiServer({ config, sql: db.sql, temporal, logger: pino({ level: 'silent' }), registry }, '127.0.0.1', 0);
+  const configured = paymentOfferFromConfig(config, registry);
+  const offer = options.indexed ? { ...configured, indexed: options.indexed } : configured;
+  const api = await startApiServer({ config, sql: db.sql, temporal, logger: pino({ level: 'silent' }), registry, offer }, '127.0.0.1', 0);
   const merchant = await insertMerchant(db.sql, { name: `Bench merchant (${options.name})`, ...options.merchant });
   const key = await createApiKey(db.sql, merchant.id, 'test');
   const headers = { 'content-type': 'application/json', 'x-service-user-type': 'checkout', 'x-api-key': key.raw };

@@ -156,6 +156,8 @@ export async function benchSelectPayment(env: BenchEnvironment): Promise<Row[]> 
     // TRON's test network has no Tether token (domain/chains/tokenContracts.ts), so a contract address stands in for one.
     chainEnv: { TOKEN_USDT_TRON_TESTNET: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t:6' },
     merchant: { supportedTokens: { USDC: ['base', 'solana'], USDT: ['tron'] } },
+    // Nothing is paid here, only chosen: no indexer runs, yet the pairs are offered as if one watched them.
+    indexed: { testnet: ['base', 'solana', 'tron'], mainnet: [] },
   });
   let bare: Awaited<ReturnType<typeof startBareUpdateWorker>> | undefined;
   try {

@@ -5,6 +5,7 @@ import { startApiServer } from '../api/server';
 import { ApiTemporalConnection } from '../api/temporalConnection';
 import { loadChainsConfig } from '../config/chains';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
+import { paymentOfferFromConfig } from '../config/paymentOffer';
 import { resolveSessionTokenSecret } from '../api/sessionTokenSecret';
 import { createSql } from '../db/client';
 import { createChainRegistry } from '../domain/chains/chainRegistry';
@@ -16,12 +17,14 @@ const loaded = loadConfig(process.env, 'api');
 const registry = createChainRegistry(loadChainsConfig());
 const logger = createLogger(loaded.logLevel, 'api');
 try {
+  // The indexer process runs for every chain with an RPC URL: the API reads the same variables to offer only those.
+  const offer = paymentOfferFromConfig(loaded, registry);
   const sql = createSql(requireDatabaseUrl(loaded));
   const sessionTokenSecret = await resolveSessionTokenSecret(loaded, sql, join(loaded.dataDir, 'session-token-secret'));
   const config = { ...loaded, sessionTokenSecret };
   const connection = await ApiTemporalConnection.connect({ address: config.temporal.address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
-  const api = await startApiServer({ config, sql, temporal, logger, registry }, config.host, config.port);
+  const api = await startApiServer({ config, sql, temporal, logger, registry, offer }, config.host, config.port);
   logger.info({ url: api.url, internal: api.internalUrl ?? 'off' }, 'api listening');
   onShutdown(logger, async () => {
     await api.close();

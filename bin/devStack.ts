@@ -43,6 +43,7 @@ import { checkTronFactories } from '../worker/tronFactoryChecks';
 import { startReconciliationSweeper } from '../worker/reconciliationSweeper';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
 import { treasuryViewsFromConfig } from '../worker/treasuryViews';
+import { paymentOfferFromConfig } from '../config/paymentOffer';
 import { ensureSweepSchedules, evmSweepScopes } from '../worker/sweepSchedules';
 import { ensureTransferSchedules } from '../worker/transferSchedules';
 
@@ -300,6 +301,8 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
         temporal,
         logger: createLogger(config.logLevel, 'api', config.logFormat),
         registry,
+        // Only the chains this stack runs an indexer for: the local chains, or those RPC_URLS_* name (no Tron indexer).
+        offer: paymentOfferFromConfig(config, registry, deployments),
       },
       config.host,
       config.port,

@@ -13,6 +13,7 @@ import {
 } from '../../db/repositories/collectorSweeps';
 import { postLedger } from '../../db/repositories/ledger';
 import { holdingsToSweep } from '../../domain/sweeps/evmSweepPlan';
+import { sweepAmount } from '../../domain/sweeps/solanaSweepBatches';
 import { evmSweepLanded, hdGasToppedUp, hdSweepGasPaid, tokenAsset } from '../../domain/ledger/ledger';
 import { recordedOutcome, type EvmSweepOutcome, type HdSweeps } from './forwarderSweep';
 
@@ -25,7 +26,10 @@ export interface HdSweepPlanning {
   insertIntent(sql: Queryable, id: string, hd: HdSweepDue & { balance: bigint }, collector: string): Promise<void>;
 }
 
-/** The scope's HD addresses owed a sweep and holding something, one sweep each, numbered from `firstBatch`. */
+/**
+ * The scope's HD addresses owed a sweep and holding something, one sweep each, numbered from `firstBatch`. Each moves
+ * what the address holds up to what the treasury is owed there: a late or refund-due deposit beside it stays.
+ */
 export async function planHdSweeps(
   tx: Queryable,
   scope: Parameters<HdSweeps['plan']>[1],
@@ -35,7 +39,7 @@ export async function planHdSweeps(
   const { collector } = planning;
   if (!collector || !planning.depositSeed) return { sweepIds: [], waiting: due.length };
   const candidates = await Promise.all(
-    due.map(async (d) => ({ ...d, balance: await planning.balanceOf(scope.deployment.address, d.address) })),
+    due.map(async (d) => ({ ...d, balance: sweepAmount(await planning.balanceOf(scope.deployment.address, d.address), d.owed) })),
   );
   const sweepIds = await insertHdSweeps(tx, {
     ...scope,

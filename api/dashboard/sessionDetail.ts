@@ -16,7 +16,11 @@ import { webhookDeliveryJson } from '../webhookDeliveryJson';
 
 const USDC_DECIMALS = 6;
 
-export async function sessionDetail(deps: Pick<AppDeps, 'sql' | 'registry'>, owner: { merchantId: string; mode: Mode }, sessionId: string) {
+export async function sessionDetail(
+  deps: Pick<AppDeps, 'sql' | 'registry' | 'offer'>,
+  owner: { merchantId: string; mode: Mode },
+  sessionId: string,
+) {
   const { sql } = deps;
   const session = await findSession(sql, owner, sessionId);
   if (!session) throw sessionNotFound();
@@ -29,7 +33,7 @@ export async function sessionDetail(deps: Pick<AppDeps, 'sql' | 'registry'>, own
     listWebhookDeliveries(sql, sessionId),
   ]);
   return {
-    session: presentSession(session, deps.registry),
+    session: presentSession(session, deps.registry, deps.offer),
     status_reason: reason ?? STATUS_REASONS[session.status as SessionStatus] ?? '',
     payment: payment
       ? {

@@ -6,6 +6,7 @@
 import { ulid } from 'ulid';
 import type { TokenSymbol } from '../../domain/chains/chains';
 import { networkForMode } from '../../domain/session/payablePairs';
+import { TREASURY_PROVIDER } from '../../domain/settlement/settlementRoute';
 import type { EvmSweepBatch, EvmSweepCandidate, ForwarderChain } from '../../domain/sweeps/evmSweepPlan';
 import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
@@ -126,9 +127,22 @@ function familyColumns(sql: Queryable, chain: ForwarderChain) {
 }
 
 /**
- * Forwarder deposit addresses of the scope with a confirmed, credited deposit logged after the last sweep that
- * emptied them (a forwarder sweep takes the whole balance, so everything before it went). An address a sweep is
- * taking now waits for it. The oldest deposits first, so a limit never starves them.
+ * A deposit (aliased `d`) the treasury has already paid its merchant for, so it is the treasury's to collect: confirmed,
+ * credited to its session's payment (not late), and that payment settled by a treasury payout
+ * (docs/settlement.md#what-a-sweep-takes). Anything else at a deposit address (a late or dust deposit, one whose
+ * session failed, expired unpaid or was refused its payout, or one still waiting for its payout) is not the treasury's.
+ */
+function owedToTreasury(sql: Queryable) {
+  return sql`(d.stage = 'confirmed' and d.credited and not d.late and exists (
+    select 1 from payments p join settlements st on st.payment_id = p.id
+    where p.session_id = d.session_id and p.chain = d.chain and p.token = d.token and st.status = 'settled' and st.provider = ${TREASURY_PROVIDER}))`;
+}
+
+/**
+ * Forwarder deposit addresses of the scope whose every deposit since the last sweep that emptied them is owed to the
+ * treasury (owedToTreasury). A forwarder sweep takes the whole balance, so an address that also holds money the
+ * treasury is not owed (refund due, or not yet paid out) waits rather than carry it into the treasury. An address a
+ * sweep is taking now waits for it. The oldest deposits first, so a limit never starves them.
  */
 export async function collectorSweepDue(
   sql: Queryable,
@@ -146,7 +160,7 @@ export async function collectorSweepDue(
     select ${da.key} as address, ${da.factory} as factory, da.session_id, min(d.created_at) as oldest
     from deposit_addresses da
     join deposits d on d.session_id = da.session_id and d.chain = ${scope.chain} and d.network = ${networkForMode(scope.mode)}
-      and d.token = ${scope.token} and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(${da.address})
+      and d.token = ${scope.token} and d.stage <> 'reorged' and lower(d.to_address) = lower(${da.address})
     left join last_swept l on l.address = ${da.key}
     where da.mode = ${scope.mode} and ${da.scheme} = 'forwarder'
       and (l.at is null or array[d.block_number, d.log_index::bigint] > l.at)
@@ -154,6 +168,7 @@ export async function collectorSweepDue(
         select 1 from collector_sweep_addresses a join collector_sweeps s on s.id = a.sweep_id
         where a.address = ${da.key} and s.chain = ${scope.chain} and s.token = ${scope.token} and s.status in ('pending', 'submitted'))
     group by ${da.address}, ${da.factory}, da.session_id
+    having bool_and(${owedToTreasury(sql)})
     order by oldest, address limit ${limit}`;
   return rows.map((r) => ({ address: r.address, factory: r.factory, sessionId: r.session_id }));
 }
@@ -162,16 +177,19 @@ export interface HdSweepDue {
   address: string;
   sessionId: string;
   derivationIndex: number;
+  /** What the treasury is owed at the address and no finalized sweep took yet: the most its sweep may move. */
+  owed: bigint;
 }
 
 /**
- * HD deposit addresses of the scope owed a sweep: more confirmed, credited deposits than finalized HD sweeps took
- * from them (an HD transfer moves the amount it was planned with, so a deposit arriving meanwhile stays owed), and
- * none being taken now. The oldest deposits first, so a limit never starves them.
+ * HD deposit addresses of the scope owed a sweep: their deposits owed to the treasury (owedToTreasury) exceed what
+ * finalized HD sweeps took from them (an HD transfer moves the amount it was planned with, so a deposit arriving
+ * meanwhile stays owed, and money the treasury is not owed stays at the address), and none being taken now. The
+ * oldest owed deposits first, so a limit never starves them.
  */
 export async function hdSweepDue(sql: Queryable, scope: CollectorSweepScope, limit: number): Promise<HdSweepDue[]> {
   const da = familyColumns(sql, scope.chain);
-  const rows = await sql<Array<{ address: string; session_id: string; derivation_index: string }>>`
+  const rows = await sql<Array<{ address: string; session_id: string; derivation_index: string; owed: string }>>`
     with swept as (
       select a.address, sum(a.swept_base_units) as swept
       from collector_sweep_addresses a join collector_sweeps s on s.id = a.sweep_id
@@ -181,17 +199,23 @@ export async function hdSweepDue(sql: Queryable, scope: CollectorSweepScope, lim
       select ${da.key} as address, da.session_id, da.derivation_index, sum(d.amount_base_units) as credited, min(d.created_at) as oldest
       from deposit_addresses da
       join deposits d on d.session_id = da.session_id and d.chain = ${scope.chain} and d.network = ${networkForMode(scope.mode)}
-        and d.token = ${scope.token} and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(${da.address})
+        and d.token = ${scope.token} and lower(d.to_address) = lower(${da.address}) and ${owedToTreasury(sql)}
       where da.mode = ${scope.mode} and ${da.scheme} = 'hd'
       group by ${da.address}, da.session_id, da.derivation_index
     )
-    select c.address, c.session_id, c.derivation_index from credited c left join swept s on s.address = c.address
+    select c.address, c.session_id, c.derivation_index, (c.credited - coalesce(s.swept, 0))::text as owed
+    from credited c left join swept s on s.address = c.address
     where c.credited > coalesce(s.swept, 0)
       and not exists (
         select 1 from collector_sweep_addresses a join collector_sweeps u on u.id = a.sweep_id
         where a.address = c.address and u.chain = ${scope.chain} and u.token = ${scope.token} and u.status in ('pending', 'submitted'))
     order by c.oldest, c.address limit ${limit}`;
-  return rows.map((r) => ({ address: r.address, sessionId: r.session_id, derivationIndex: Number(r.derivation_index) }));
+  return rows.map((r) => ({
+    address: r.address,
+    sessionId: r.session_id,
+    derivationIndex: Number(r.derivation_index),
+    owed: BigInt(r.owed),
+  }));
 }
 
 /** The derivation index of an HD sweep's address on `chain` (its session's), which the signer derives its key from. */
@@ -315,9 +339,10 @@ export async function setCollectorSweepLanded(
 }
 
 /**
- * Per mode and chain (EVM or Tron), when the oldest confirmed, credited deposit no finalized sweep has taken yet was
- * recorded, over every token and address: forwarder addresses by collectorSweepDue's rule, HD addresses by hdSweepDue's
- * (the oldest deposit of an address owed more than its sweeps took). The age operators alert on.
+ * Per mode and chain (EVM or Tron), when the oldest deposit owed to the treasury (owedToTreasury) that no finalized sweep
+ * has taken yet was recorded, over every token and address: forwarder addresses by collectorSweepDue's rule, HD
+ * addresses by hdSweepDue's (the oldest deposit of an address owed more than its sweeps took). The age operators alert
+ * on: it also grows while a forwarder address waits because it holds money the treasury is not owed beside it.
  */
 export async function oldestUnsweptDeposits(sql: Queryable): Promise<Array<{ mode: Mode; chain: ForwarderChain; oldest: Date }>> {
   return sql<Array<{ mode: Mode; chain: ForwarderChain; oldest: Date }>>`
@@ -334,7 +359,7 @@ export async function oldestUnsweptDeposits(sql: Queryable): Promise<Array<{ mod
     ), forwarder as (
       select f.mode, d.chain, d.created_at
       from forwarders f
-      join deposits d on d.session_id = f.session_id and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(f.address) and (d.chain = 'tron') = f.tron
+      join deposits d on d.session_id = f.session_id and ${owedToTreasury(sql)} and lower(d.to_address) = lower(f.address) and (d.chain = 'tron') = f.tron
       left join last_swept l on l.chain = d.chain and l.token = d.token and l.address = f.key
       where l.at is null or array[d.block_number, d.log_index::bigint] > l.at
     ), hd_swept as (
@@ -349,7 +374,7 @@ export async function oldestUnsweptDeposits(sql: Queryable): Promise<Array<{ mod
     ), hd as (
       select h.mode, d.chain, d.token, h.key as address, sum(d.amount_base_units) as credited, min(d.created_at) as created_at
       from hds h
-      join deposits d on d.session_id = h.session_id and d.stage = 'confirmed' and d.credited and lower(d.to_address) = lower(h.address) and (d.chain = 'tron') = h.tron
+      join deposits d on d.session_id = h.session_id and ${owedToTreasury(sql)} and lower(d.to_address) = lower(h.address) and (d.chain = 'tron') = h.tron
       group by h.mode, d.chain, d.token, h.key
     )
     select mode, chain, min(created_at) as oldest from (

@@ -1,5 +1,6 @@
 // GET /checkout/tokens (docs/api.md#chains-and-tokens): every token/chain pair the service handles, with the facts a
 // merchant needs to show or verify a payment.
+import { isPayable, type PaymentOffer } from '../session/payablePairs';
 import type { ChainRegistry, TokenDeployment } from './chainRegistry';
 import { CHAIN_FACTS, CHAINS, TOKENS, type Chain, type TokenSymbol } from './chains';
 import { TESTNETS, TOKEN_CONTRACTS, type TokenContract } from './tokenContracts';
@@ -48,6 +49,16 @@ export const TokenChainInfo = z
       })
       .strict()
       .meta({ description: 'The test network test keys use.' }),
+    payable: z
+      .object({
+        live: z.boolean(),
+        test: z.boolean(),
+      })
+      .strict()
+      .meta({
+        description:
+          "Whether this deployment's live and test sessions offer the pair: its network has the contract, an indexer watches the chain there and, for live keys, a settlement route is configured (SETTLEMENT_LIVE_ROUTES). A pair a session offers is still limited to the merchant's accepted pairs.",
+      }),
   })
   .strict();
 export type TokenChainInfo = z.infer<typeof TokenChainInfo>;
@@ -73,7 +84,7 @@ function contractInfo(deployed: TokenDeployment | undefined, published: TokenCon
   };
 }
 
-function describePair(registry: ChainRegistry, token: TokenSymbol, chain: Chain): TokenChainInfo {
+function describePair(registry: ChainRegistry, offer: PaymentOffer, token: TokenSymbol, chain: Chain): TokenChainInfo {
   const facts = CHAIN_FACTS[chain];
   const published = TOKEN_CONTRACTS[token][chain];
   const configuredId = registry.get(chain, 'testnet').chainId;
@@ -93,12 +104,13 @@ function describePair(registry: ChainRegistry, token: TokenSymbol, chain: Chain)
       chain_id: testChainId,
       contract: contractInfo(registry.token(chain, 'testnet', token), published.testnet, chain),
     },
+    payable: { live: isPayable(registry, offer, 'live', token, chain), test: isPayable(registry, offer, 'test', token, chain) },
   };
 }
 
 /** Token-major, in the order of TOKENS and CHAINS, so the list is stable across calls. */
-export function tokenCatalog(registry: ChainRegistry, filter: TokenListQuery): TokenChainInfo[] {
+export function tokenCatalog(registry: ChainRegistry, offer: PaymentOffer, filter: TokenListQuery): TokenChainInfo[] {
   return TOKENS.filter((t) => !filter.token || t === filter.token).flatMap((token) =>
-    CHAINS.filter((c) => !filter.chain || c === filter.chain).map((chain) => describePair(registry, token, chain)),
+    CHAINS.filter((c) => !filter.chain || c === filter.chain).map((chain) => describePair(registry, offer, token, chain)),
   );
 }

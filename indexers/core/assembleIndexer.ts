@@ -1,6 +1,7 @@
 // What every chain family's builder shares: which deployments of the registry are indexed, the RPC client
 // options (URLs, timeout, retries), the watched-address set, the poll interval, and the ChainIndexer itself.
 // A family adds only its RPC client, its reader and how its addresses compare.
+import { isIndexed } from '../../domain/chains/indexedChains';
 import type { Logger } from 'pino';
 import type { IndexerTuning } from '../../config/chains';
 import type { Sql } from '../../db/client';
@@ -62,7 +63,7 @@ const MIN_POLL_MS = 250;
 
 /** Deployments with RPC URLs and at least one token: those an indexer runs for. */
 export function indexedDeployments(registry: ChainRegistry, family: ChainDeployment['family']): ChainDeployment[] {
-  return registry.all().filter((d) => d.family === family && d.rpcUrls.length > 0 && d.tokens.length > 0);
+  return registry.all().filter((d) => d.family === family && isIndexed(d));
 }
 
 export function assembleIndexer(deployment: ChainDeployment, deps: BuildIndexerDeps, family: FamilyAssembly): ChainIndexer {

@@ -1,7 +1,9 @@
 // Solana's side of the indexer loop (core/chainIndexer.ts): heights are slots, read one getBlock each; USDC/USDT
-// credits to watched wallets come from pre/post token balances; a fork shows as a block that does not name the
-// cursor as its parent (slot and blockhash). Skipped slots are empty heights: the loop remembers them in memory
-// only, so a restart reads them again, which costs a call each and changes nothing.
+// credits to watched wallets' associated token accounts come from pre/post token balances; a fork shows as a block
+// that does not name the cursor as its parent (slot and blockhash). Skipped slots are empty heights: the loop
+// remembers them in memory only, so a restart reads them again, which costs a call each and changes nothing.
+import type { Address } from '@solana/kit';
+import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import type { Logger } from 'pino';
 import type { ChainDeployment } from '../../domain/chains/chainRegistry';
 import { NetworkMismatchError, type ChainReader, type RangeScan } from '../core/chainReader';
@@ -35,6 +37,9 @@ export function createSolanaChainReader(deps: SolanaChainReaderDeps): ChainReade
   const key = { chain: deployment.chain, network: deployment.network };
   const symbolByMint = new Map(deployment.tokens.map((token) => [token.address, token.symbol]));
   const mints: ReadonlySet<string> = new Set(symbolByMint.keys());
+  /** The owner's associated token account of `mint`: the one a wallet's plain transfer creates and the sweep empties. */
+  const associatedAccount = async (owner: string, mint: string): Promise<string> =>
+    (await findAssociatedTokenPda({ owner: owner as Address, mint: mint as Address, tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0];
 
   const cursorStatus = async (cursor: BlockRef) => {
     const content = await rpc.blockhash(cursor.number);
@@ -105,7 +110,7 @@ export function createSolanaChainReader(deps: SolanaChainReaderDeps): ChainReade
           }
           return { kind: 'unsettled' };
         }
-        deposits.push(...matchWatched(block, watches));
+        deposits.push(...(await matchWatched(block, watches)));
         newest = { number: block.slot, hash: block.blockhash };
         if (after) parent = newest;
         through = scanned.slot;
@@ -114,7 +119,13 @@ export function createSolanaChainReader(deps: SolanaChainReaderDeps): ChainReade
     },
   };
 
-  function matchWatched(block: SolanaBlock, watches: WatchMatcher): NewDeposit[] {
+  /**
+   * The credits of the block to watched wallets' associated token accounts. The sweep empties only a deposit address's
+   * associated account, so a credit to any other token account the address owns (made with an explicit account) is
+   * not a deposit: crediting it would pay the merchant for money no sweep ever returns to the treasury. It stays
+   * where it is, logged for the operator (docs/settlement.md#solana-deposits-to-other-token-accounts).
+   */
+  async function matchWatched(block: SolanaBlock, watches: WatchMatcher): Promise<NewDeposit[]> {
     // A block without a time estimate is matched as of now: a watch open now was open then.
     const at = block.blockTime === null ? new Date() : new Date(Number(block.blockTime) * 1000);
     const deposits: NewDeposit[] = [];
@@ -123,6 +134,13 @@ export function createSolanaChainReader(deps: SolanaChainReaderDeps): ChainReade
         const watch = watches.match(credit.owner, at);
         const token = symbolByMint.get(credit.mint);
         if (!watch || !token) continue;
+        if (credit.account !== (await associatedAccount(credit.owner, credit.mint))) {
+          deps.logger.warn(
+            { ...key, sessionId: watch.sessionId, token, txHash: tx.signature, tokenAccount: credit.account, owner: credit.owner },
+            'transfer to a token account of a deposit address other than its associated one: not credited, left in place',
+          );
+          continue;
+        }
         deposits.push({
           sessionId: watch.sessionId,
           token,

@@ -32,6 +32,8 @@ export interface BlockTransaction {
   signature: string;
   /** The fee payer: the first account of the message. */
   feePayer: string;
+  /** The message's accounts in order: a token balance's accountIndex names its token account here. */
+  accounts: readonly string[];
   failed: boolean;
   preTokenBalances: readonly TokenBalanceEntry[];
   postTokenBalances: readonly TokenBalanceEntry[];
@@ -167,6 +169,7 @@ export function createSolanaRpcClient(options: SolanaRpcOptions): SolanaRpc {
             transactions: block.transactions.map((tx) => ({
               signature: tx.transaction.signatures[0] ?? '',
               feePayer: tx.transaction.accountKeys[0]?.pubkey ?? '',
+              accounts: tx.transaction.accountKeys.map((key) => key.pubkey),
               failed: tx.meta === null || tx.meta.err !== null,
               preTokenBalances: toEntries(tx.meta?.preTokenBalances),
               postTokenBalances: toEntries(tx.meta?.postTokenBalances),

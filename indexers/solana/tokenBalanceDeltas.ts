@@ -7,6 +7,8 @@ import type { BlockTransaction, TokenBalanceEntry } from './solanaRpc';
 export interface TokenCredit {
   /** Index of the receiving token account in the transaction's account list: the deposit's log_index. */
   accountIndex: number;
+  /** The receiving token account's address. */
+  account: string;
   mint: string;
   /** The wallet that owns the receiving token account (a deposit address is such a wallet). */
   owner: string;
@@ -33,6 +35,7 @@ export function tokenCredits(tx: BlockTransaction, mints: ReadonlySet<string>, i
     if (amount <= 0n) continue;
     credits.push({
       accountIndex: post.accountIndex,
+      account: tx.accounts[post.accountIndex] ?? '',
       mint: post.mint,
       owner: post.owner,
       amount,

@@ -27,6 +27,7 @@ beforeAll(async () => {
       temporal: service.temporal,
       logger: pino({ level: 'silent' }),
       registry: service.registry,
+      offer: service.offer,
     },
     '127.0.0.1',
     0,

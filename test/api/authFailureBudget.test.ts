@@ -40,6 +40,7 @@ beforeAll(async () => {
       temporal: service.temporal,
       logger: pino({ level: 'info' }, logStream),
       registry: service.registry,
+      offer: service.offer,
       now: () => new Date(Date.now() + clockOffsetMs),
     },
     '127.0.0.1',

@@ -63,6 +63,7 @@ async function apiCrashingAt(crash: CrashPoint, starts: StartCall[]): Promise<st
       temporal: crashingClient(crash, starts),
       logger: pino({ level: 'silent' }),
       registry: service.registry,
+      offer: service.offer,
     },
     '127.0.0.1',
     0,

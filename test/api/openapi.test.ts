@@ -27,6 +27,7 @@ function registeredRoutes(): string[] {
     temporal: service.temporal,
     logger: pino({ level: 'silent' }),
     registry: service.registry,
+    offer: service.offer,
   };
   const app = createApp(deps);
   const dispatch = app.middleware.find((m) => (m as { router?: Router }).router) as { router: Router } | undefined;

@@ -1,5 +1,6 @@
 // supported_tokens lists only pairs the key's network can take (the test networks for a test key, mainnet
-// for a live key), the rest go to unsupported_tokens, and the hosted page and select-payment agree with it.
+// for a live key) on a chain an indexer watches, and for a live key with a settlement route; the rest go to
+// unsupported_tokens, and the hosted page, select-payment and /checkout/tokens agree with it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_TOKEN_CHAIN_PAIRS, type Chain, type TokenChainSet, type TokenSymbol } from '../../domain/chains/chains';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
@@ -73,10 +74,62 @@ describe('supported_tokens of a test-key session', () => {
 });
 
 describe('supported_tokens of a live-key session', () => {
-  it('lists what mainnet takes: USDT on solana, not USDC on tron', async () => {
+  it('lists only the pairs with a live settlement route (USDC on solana by default): not USDT on solana, nor USDC on tron', async () => {
     const { sessionId } = await createSession(merchant.liveKey);
     const got = await call(service.baseUrl, 'GET', `/checkout/sessions/${sessionId}`, { apiKey: merchant.liveKey });
-    expect(pairsOf(got.body.data?.supported_tokens as TokenChainSet)).toContainEqual(['USDT', 'solana']);
-    expect(pairsOf(got.body.data?.unsupported_tokens as TokenChainSet)).toContainEqual(['USDC', 'tron']);
+    expect(got.body.data?.supported_tokens).toEqual({ tokens: { USDC: { chain: ['solana'] } } });
+    expect(pairsOf(got.body.data?.unsupported_tokens as TokenChainSet)).toEqual(
+      expect.arrayContaining([
+        ['USDT', 'solana'],
+        ['USDC', 'tron'],
+      ]),
+    );
+  });
+});
+
+describe('pairs on chains no indexer watches', () => {
+  let partial: TestService;
+  let shop: TestMerchant;
+
+  beforeAll(async () => {
+    partial = await startTestService({
+      worker: false,
+      indexed: { testnet: ['base'], mainnet: ['base'] },
+      env: { SETTLEMENT_LIVE_ROUTES: 'USDC:solana,USDC:base' },
+    });
+    shop = await createTestMerchant(partial.db.sql, { supportedTokens: ALL_TOKEN_CHAIN_PAIRS });
+  });
+  afterAll(() => partial?.stop());
+
+  it('are offered in neither mode, refused by select-payment, and marked not payable in /checkout/tokens', async () => {
+    const create = async (apiKey: string) => {
+      const created = await call(partial.baseUrl, 'POST', '/checkout/sessions', { apiKey, body: sessionRequest(shop.merchant.id) });
+      expect(created.status).toBe(201);
+      const sessionId = created.body.data?.session_id as string;
+      return { sessionId, got: await call(partial.baseUrl, 'GET', `/checkout/sessions/${sessionId}`, { apiKey }) };
+    };
+    const test = await create(shop.testKey);
+    expect(pairsOf(test.got.body.data?.supported_tokens as TokenChainSet).every(([, chain]) => chain === 'base')).toBe(true);
+    expect(pairsOf(test.got.body.data?.supported_tokens as TokenChainSet)).toContainEqual(['USDC', 'base']);
+    // USDC:solana is routed live, but no indexer watches solana: a payment there would never be seen.
+    const live = await create(shop.liveKey);
+    expect(live.got.body.data?.supported_tokens).toEqual({ tokens: { USDC: { chain: ['base'] } } });
+
+    const refused = await call(partial.baseUrl, 'POST', '/checkout/sessions/select-payment', {
+      apiKey: shop.testKey,
+      body: { session_id: test.sessionId, token: 'USDC', chain: 'solana' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details?.validation_errors?.[0]).toMatch(/^chain: USDC on solana is not supported for this session/);
+
+    const tokens = await call(partial.baseUrl, 'GET', '/checkout/tokens?token=USDC', { apiKey: shop.testKey });
+    const payable = Object.fromEntries(
+      (tokens.body.data?.tokens as Array<{ chain: string; payable: unknown }>).map((entry) => [entry.chain, entry.payable]),
+    );
+    expect(payable).toMatchObject({
+      base: { live: true, test: true },
+      solana: { live: false, test: false },
+      tron: { live: false, test: false },
+    });
   });
 });

@@ -76,6 +76,7 @@ describe('GET /checkout/tokens', () => {
           estimated_finality_seconds: 60,
           mainnet: null,
           testnet: { network: 'TRON Nile', chain_id: null, contract: null },
+          payable: { live: false, test: false },
         },
       ],
     });

@@ -166,7 +166,13 @@ describe('checkout-admin sweep', () => {
       collector,
       firstBatch: 0,
       addresses: [
-        { address: '0x00000000000000000000000000000000000000a2', sessionId: record.sessionId, derivationIndex: 7, balance: 2_000_000n },
+        {
+          address: '0x00000000000000000000000000000000000000a2',
+          sessionId: record.sessionId,
+          derivationIndex: 7,
+          owed: 2_000_000n,
+          balance: 2_000_000n,
+        },
       ],
       insertIntent: (q, id, hd) =>
         insertEvmChainIntent(q, {

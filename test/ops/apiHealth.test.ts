@@ -24,7 +24,14 @@ describe('health, readiness and metrics', () => {
     brokenConnection = Connection.lazy({ address: '127.0.0.1:1' });
     const temporal = new Client({ connection: brokenConnection });
     broken = await startApiServer(
-      { config: service.config, sql: brokenSql, temporal, logger: pino({ level: 'silent' }), registry: service.registry },
+      {
+        config: service.config,
+        sql: brokenSql,
+        temporal,
+        logger: pino({ level: 'silent' }),
+        registry: service.registry,
+        offer: service.offer,
+      },
       '127.0.0.1',
       0,
     );

@@ -133,8 +133,11 @@ describe('docker-compose.yml', () => {
 
   test('the indexer is offered an RPC endpoint variable for every chain it can index, and long-running services get SIGTERM through an init', () => {
     const indexerEnv = Object.keys(compose.services.indexer?.environment ?? {});
+    const apiEnv = Object.keys(compose.services.api?.environment ?? {});
     for (const chain of ['ETHEREUM', 'POLYGON', 'ARBITRUM', 'OPTIMISM', 'BASE', 'BSC', 'SOLANA', 'TRON']) {
       expect(indexerEnv).toContain(`RPC_URLS_${chain}_MAINNET`);
+      // The API offers only the pairs of the chains the indexer watches: it is given the same list.
+      expect(apiEnv).toContain(`RPC_URLS_${chain}_MAINNET`);
     }
     for (const name of ['api', 'worker', 'webhook-worker', 'signer', 'indexer']) expect(compose.services[name]?.init, name).toBe(true);
   });

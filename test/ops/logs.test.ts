@@ -53,7 +53,9 @@ describe('process logs and worker metrics through a whole flow', () => {
     baseUrl = `http://127.0.0.1:${apiPort}`;
     metricsPort = workerMetricsPort;
     webhookMetricsPort = webhookWorkerMetricsPort;
-    api = startServiceProcess('bin/api.ts', { ...env, PORT: String(apiPort) });
+    // The API offers a chain only where an indexer watches it: this test stands in for one, so no node answers there.
+    const indexed = { RPC_URLS_BASE_TESTNET: 'http://127.0.0.1:9', RPC_URLS_SOLANA_TESTNET: 'http://127.0.0.1:9' };
+    api = startServiceProcess('bin/api.ts', { ...env, ...indexed, PORT: String(apiPort) });
     worker = startServiceProcess('bin/worker.ts', { ...env, WORKER_METRICS_PORT: String(metricsPort) });
     webhookWorker = startServiceProcess('bin/webhookWorker.ts', { ...env, WORKER_METRICS_PORT: String(webhookMetricsPort) });
     signer = startServiceProcess('bin/signer.ts', { ...env, DEPOSIT_MNEMONIC_LIVE: MNEMONIC });

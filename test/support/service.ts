@@ -12,6 +12,8 @@ import { loadChainsConfig } from '../../config/chains';
 import { loadConfig, type Config } from '../../config/env';
 import { createSql } from '../../db/client';
 import { createChainRegistry, type ChainRegistry } from '../../domain/chains/chainRegistry';
+import { CHAINS } from '../../domain/chains/chains';
+import type { PaymentOffer } from '../../domain/session/payablePairs';
 import { activityDepsFromConfig } from '../../worker/createWorker';
 import type { SignerDeps } from '../../activities/signer';
 import { signerDatabasePools, signerDepsFromConfig } from '../../worker/createSignerWorker';
@@ -28,11 +30,24 @@ export interface TestService {
   temporal: Client;
   /** From the same `env` the worker reads. */
   registry: ChainRegistry;
+  /** What the API offers with the registry: SETTLEMENT_LIVE_ROUTES and the chains the test says are indexed. */
+  offer: PaymentOffer;
   stop(): Promise<void>;
 }
 
-/** `env` overrides configuration variables, e.g. `{ RATE_LIMIT_PER_MINUTE: '3' }`. */
-export async function startTestService(options: { worker?: boolean; env?: Record<string, string> } = {}): Promise<TestService> {
+/**
+ * Every chain of both networks: the tests stand in for the indexers, recording deposits themselves, so every chain is
+ * watched unless a test says otherwise.
+ */
+export const EVERY_CHAIN_INDEXED: PaymentOffer['indexed'] = { testnet: CHAINS, mainnet: CHAINS };
+
+/**
+ * `env` overrides configuration variables, e.g. `{ RATE_LIMIT_PER_MINUTE: '3' }`; `indexed` the chains the API takes
+ * to be watched by an indexer (EVERY_CHAIN_INDEXED).
+ */
+export async function startTestService(
+  options: { worker?: boolean; env?: Record<string, string>; indexed?: PaymentOffer['indexed'] } = {},
+): Promise<TestService> {
   const db = await createTestDatabase();
   const address = inject('temporalAddress');
   const config = loadConfig(
@@ -72,7 +87,8 @@ export async function startTestService(options: { worker?: boolean; env?: Record
   }
 
   const registry = createChainRegistry(loadChainsConfig(options.env ?? {}));
-  const api = await startApiServer({ config, sql: apiSql, temporal, logger: pino({ level: 'silent' }), registry }, '127.0.0.1', 0);
+  const offer: PaymentOffer = { liveRoutes: config.settlementLiveRoutes, indexed: options.indexed ?? EVERY_CHAIN_INDEXED };
+  const api = await startApiServer({ config, sql: apiSql, temporal, logger: pino({ level: 'silent' }), registry, offer }, '127.0.0.1', 0);
   return {
     baseUrl: api.url,
     internalUrl: api.internalUrl ?? '',
@@ -80,6 +96,7 @@ export async function startTestService(options: { worker?: boolean; env?: Record
     db,
     temporal,
     registry,
+    offer,
     async stop() {
       await api.close();
       await workers?.stop();

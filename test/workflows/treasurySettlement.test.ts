@@ -37,6 +37,7 @@ import type { checkoutSession } from '../../workflows/checkoutSession';
 import type { settlePayment } from '../../workflows/settlePayment';
 import { signerDepsFromConfig } from '../../worker/createSignerWorker';
 import { createWorkflowHarness, deposit, indexerRecords, waitForState, type WorkflowHarness } from '../support/workflowHarness';
+import { EVERY_CHAIN_INDEXED } from '../support/service';
 
 let h: WorkflowHarness;
 let solana: LocalSolana;
@@ -90,7 +91,7 @@ const settlementStage = async (paymentId: string) =>
 /** The session's status and why, as the dashboard's detail page shows them from the read model. */
 async function readModel(sessionId: string) {
   const detail = await sessionDetail(
-    { sql: h.db.sql, registry: createChainRegistry(loadChainsConfig({})) },
+    { sql: h.db.sql, registry: createChainRegistry(loadChainsConfig({})), offer: { liveRoutes: [], indexed: EVERY_CHAIN_INDEXED } },
     { merchantId: h.merchant.merchant.id, mode: 'test' },
     sessionId,
   );

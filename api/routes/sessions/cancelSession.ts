@@ -22,5 +22,5 @@ export async function cancelSession(
   await executeSessionUpdate(deps, session, cancelUpdate, request, (failure) => failure.type === 'CancelRefused');
   const cancelled = await findSession(deps.sql, auth, sessionId);
   if (!cancelled) throw sessionNotFound();
-  return presentSession(cancelled, deps.registry);
+  return presentSession(cancelled, deps.registry, deps.offer);
 }

@@ -23,7 +23,7 @@ export async function currentSession(deps: AppDeps, auth: SessionAuth): Promise<
       ? { merchant_currency: session.merchantCurrency, merchant_amount: Number(session.merchantAmount) }
       : {}),
     supported_methods: session.supportedMethods,
-    supported_tokens: toTokenChainSet(payablePairs(deps.registry, session.mode, session.supportedTokens)),
+    supported_tokens: toTokenChainSet(payablePairs(deps.registry, deps.offer, session.mode, session.supportedTokens)),
     expires_at: session.expiresAt.toISOString(),
     payment: payment ? presentPayment(payment) : null,
     deposit: deposit ? { confirmations: deposit.confirmations, confirmations_required: CHAIN_FACTS[deposit.chain].confirmations } : null,

@@ -14,7 +14,7 @@ export function registerListSessionsRoute(router: Router<AppState>, deps: AppDep
     apiKeyAuth(deps),
     validated({ query: SessionListQuery }, async (ctx, { query }) => {
       const sessions = await listSessions(deps.sql, merchantAuth(ctx), query);
-      ctx.body = { data: sessions.map((session) => presentSession(session, deps.registry)) };
+      ctx.body = { data: sessions.map((session) => presentSession(session, deps.registry, deps.offer)) };
     }),
   );
 }

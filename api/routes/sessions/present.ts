@@ -4,7 +4,7 @@ import type { SessionView } from '../../../db/repositories/sessions';
 import type { ChainRegistry } from '../../../domain/chains/chainRegistry';
 import { complementPairs, toTokenChainSet } from '../../../domain/chains/chains';
 import { centsToUsd } from '../../../domain/money/money';
-import { payablePairs } from '../../../domain/session/payablePairs';
+import { payablePairs, type PaymentOffer } from '../../../domain/session/payablePairs';
 import type { CheckoutSession, CreateSessionResponse, Transaction } from '../../../domain/wire/session';
 import { issueSessionToken } from '../../../domain/security/sessionToken';
 
@@ -23,9 +23,9 @@ export function presentCreatedSession(
   };
 }
 
-/** `registry` decides which of the session's pairs are payable (payablePairs), as select-payment does. */
-export function presentSession(v: SessionView, registry: ChainRegistry): CheckoutSession {
-  const supported = payablePairs(registry, v.mode, v.supportedTokens);
+/** `registry` and `offer` decide which of the session's pairs are payable (payablePairs), as select-payment does. */
+export function presentSession(v: SessionView, registry: ChainRegistry, offer: PaymentOffer): CheckoutSession {
+  const supported = payablePairs(registry, offer, v.mode, v.supportedTokens);
   return {
     session_id: v.sessionId,
     merchant_id: v.merchantId,

@@ -46,7 +46,7 @@ export function registerSessionRoutes(router: Router<AppState>, deps: AppDeps): 
     validated({ params: SessionIdParam }, async (ctx, { params }) => {
       const session = await findSession(deps.sql, merchantAuth(ctx), params.session_id);
       if (!session) throw sessionNotFound();
-      ctx.body = { data: presentSession(session, deps.registry) };
+      ctx.body = { data: presentSession(session, deps.registry, deps.offer) };
     }),
   );
 

@@ -12,7 +12,7 @@ import { executeSessionUpdate } from '../../sessionUpdates';
 export async function selectPayment(deps: AppDeps, state: AppState, body: SelectPaymentRequest): Promise<PaymentInstructions> {
   const session = await sessionFor(deps, state, body.session_id);
   const { token, chain } = body;
-  const payable = payablePairs(deps.registry, session.mode, session.supportedTokens);
+  const payable = payablePairs(deps.registry, deps.offer, session.mode, session.supportedTokens);
   if (!payable[token]?.includes(chain)) {
     throw new ValidationFailedError([
       `chain: ${token} on ${chain} is not supported for this session; supported: ${describePairs(payable)}`,

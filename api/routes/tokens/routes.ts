@@ -9,7 +9,7 @@ export function registerTokenRoutes(router: Router<AppState>, deps: AppDeps): vo
     '/checkout/tokens',
     apiKeyAuth(deps),
     validated({ query: TokenListQuery }, async (ctx, { query }) => {
-      ctx.body = { data: { tokens: tokenCatalog(deps.registry, query) } };
+      ctx.body = { data: { tokens: tokenCatalog(deps.registry, deps.offer, query) } };
     }),
   );
 }

@@ -292,3 +292,30 @@ describe('HD deposit sweeps', () => {
     });
   });
 });
+
+describe('what an HD sweep takes', () => {
+  it('moves only what the treasury paid out: a late deposit at the address stays, an address not paid out is left', async () => {
+    // A chain of its own, outside the ledger-against-chain check: the late deposit is at an address, unposted.
+    const token = await f.contracts.chain.deployToken({ symbol: 'USDC', decimals: 6 });
+    const [owed, unpaid] = [await hdSession(f, seed, indices++), await hdSession(f, seed, indices++)];
+    await deposit(f, 'polygon', owed, token, 600_000n);
+    await deposit(f, 'polygon', owed, token, 200_000n, 'late');
+    await deposit(f, 'polygon', unpaid, token, 300_000n, 'unpaid');
+    const polygon = () =>
+      createEvmSweep(
+        sweeperDeps(f, 'polygon', [{ symbol: 'USDC', address: token, decimals: 6 }], { depositSeed: seed, collector: collector() }),
+      );
+    const ids = await planIds(polygon(), runKey());
+    expect(ids).toHaveLength(1);
+    const planned = await findCollectorSweep(f.db.sql, ids[0]!);
+    expect(planned?.addresses.map((a) => [a.address, a.plannedBaseUnits])).toEqual([[owed.address.toLowerCase(), 600_000n]]);
+    let outcome: EvmSweepOutcome | undefined;
+    for (let pass = 0; pass < 30 && outcome?.status !== 'finalized'; pass++) {
+      outcome = await polygon().advance(ids[0]!);
+      await f.contracts.chain.mine(1);
+    }
+    expect(outcome).toMatchObject({ status: 'finalized', moved: '600000' });
+    expect([await balanceOf(token, owed.address), await balanceOf(token, unpaid.address)]).toEqual([200_000n, 300_000n]);
+    expect(await planIds(polygon(), runKey())).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 // What the EVM sweep tests share: the deposit contracts on a local chain (test/contracts/depositContractsFixture.ts),
 // a migrated database the sweeper reaches as the worker's role, and forwarder deposits as the service records them:
 // a session whose deposit address is the factory's clone for its salt, the token really sent there, the indexer's
-// confirmed deposit credited to it and posted to the ledger as the settlement posts it.
+// confirmed deposit credited to it and posted to the ledger as the settlement posts it, its payment paid out by the treasury.
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Address } from 'viem';
 import type { EvmSweepDeps } from '../../../activities/sweeps/evmSweep';
@@ -13,6 +13,8 @@ import { depositSalt } from '../../../domain/addresses/depositSalt';
 import type { TokenSymbol } from '../../../domain/chains/chains';
 import type { EvmChain } from '../../../domain/sweeps/evmSweepPlan';
 import { crossChainDepositReceived } from '../../../domain/ledger/ledger';
+import { TREASURY_PROVIDER } from '../../../domain/settlement/settlementRoute';
+import { paymentIdForSession } from '../../../domain/wire/ids';
 import { addressOf, SWEEPER, type DepositContractsChain } from '../../contracts/depositContractsFixture';
 import type { TestDatabase } from '../../support/database';
 import { createTestMerchant } from '../../support/factories';
@@ -96,19 +98,46 @@ export async function hdSession(
   return { sessionId: record.sessionId, address };
 }
 
-/** `amount` of `token` minted to the address, confirmed and credited to its session, and posted as the settlement posts it. */
+/**
+ * The session's payment in `token` on `chain`, settled by a treasury payout (its merchant paid), as the settlement
+ * records it: what makes the session's credited deposits the treasury's to sweep.
+ */
+export async function paidOutByTreasury(
+  sql: Sql,
+  sessionId: string,
+  chain: string,
+  token: TokenSymbol,
+  depositAddress: string,
+): Promise<void> {
+  const paymentId = paymentIdForSession(sessionId);
+  await sql`insert into payments (id, session_id, token, chain, deposit_address, expected_base_units, received_base_units, decimals)
+            values (${paymentId}, ${sessionId}, ${token}, ${chain}, ${depositAddress}, 1, 1, 6) on conflict do nothing`;
+  await sql`insert into settlements (payment_id, session_id, provider, reference, amount_usdc_base_units, status, settled_at)
+            values (${paymentId}, ${sessionId}, ${TREASURY_PROVIDER}, 'payout-signature', 1, 'settled', now()) on conflict do nothing`;
+}
+
+/** What a deposit was to its session: credited and paid out (the default), credited but not (yet) paid out, or late. */
+export type DepositStanding = 'paid-out' | 'unpaid' | 'late';
+
+/**
+ * `amount` of `token` minted to the address, confirmed and credited to its session, and posted as the settlement posts
+ * it; its payment settled by the treasury unless `standing` says otherwise.
+ */
 export async function deposit(
   f: EvmSweepFixture,
   chain: EvmChain,
   to: SessionDepositAddress,
   token: Address,
   amount: bigint,
+  standing: DepositStanding = 'paid-out',
 ): Promise<void> {
   const sent = await f.contracts.chain.mint(token, to.address, amount);
   await f.db
-    .sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, credited)
+    .sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, credited, late)
             values (${chain}, ${sent.hash}, ${sent.logIndex}, 'testnet', ${to.sessionId}, 'USDC', ${amount.toString()}, ${'0x' + randomBytes(20).toString('hex')}, ${to.address.toLowerCase()},
-                    ${sent.blockNumber.toString()}, ${sent.blockHash}, 'confirmed', 64, true)`;
+                    ${sent.blockNumber.toString()}, ${sent.blockHash}, 'confirmed', 64, ${standing !== 'late'}, ${standing === 'late'})`;
+  if (standing === 'late') return;
+  if (standing === 'paid-out') await paidOutByTreasury(f.db.sql, to.sessionId, chain, 'USDC', to.address);
   const [session] = await f.db.sql<{ merchant_id: string }[]>`select merchant_id from sessions where id = ${to.sessionId}`;
   await postLedger(
     f.db.sql,

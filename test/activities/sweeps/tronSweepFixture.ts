@@ -18,7 +18,7 @@ import { sessionRecord } from '../../support/sessionRecords';
 import { startTronWalletNode, type StandInFactory, type TronOutcome, type TronWalletNode } from '../../support/tron/tronWalletNode';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { tronRelayer, type TronRelayer } from '../../../activities/chainWrites/tronRelayer';
-import { connectWorker } from './evmSweepFixture';
+import { connectWorker, paidOutByTreasury } from './evmSweepFixture';
 import { createTronWalletApi } from '../../../activities/chainWrites/tronWalletApi';
 import type { EvmSweepOutcome, ForwarderSweep } from '../../../activities/sweeps/forwarderSweep';
 import type { TronSweepDeps } from '../../../activities/sweeps/tronSweep';
@@ -65,6 +65,7 @@ async function tronDeposit(
   await f.sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, credited)
             values ('tron', ${txHash}, 0, 'testnet', ${record.sessionId}, ${f.token.symbol}, ${amount.toString()}, ${tronAddress()}, ${address},
                     ${f.node.head().toString()}, ${randomBytes(32).toString('hex')}, 'confirmed', 19, true)`;
+  await paidOutByTreasury(f.sql, record.sessionId, 'tron', f.token.symbol, address);
   await postLedger(
     f.sql,
     crossChainDepositReceived({

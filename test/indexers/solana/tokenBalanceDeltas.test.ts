@@ -17,6 +17,7 @@ const balance = (accountIndex: number, owner: string, amount: string, mint = USD
 const tx = (pre: TokenBalanceEntry[], post: TokenBalanceEntry[], failed = false): BlockTransaction => ({
   signature: 'sig',
   feePayer: PAYER,
+  accounts: [PAYER, 'account1', 'account2', 'account3', 'account4'],
   failed,
   preTokenBalances: pre,
   postTokenBalances: post,
@@ -31,12 +32,12 @@ describe('token credits from pre/post token balances', () => {
       mints,
       watched,
     );
-    expect(credits).toEqual([{ accountIndex: 1, mint: USDC, owner: WALLET, amount: 7n, from: PAYER }]);
+    expect(credits).toEqual([{ accountIndex: 1, account: 'account1', mint: USDC, owner: WALLET, amount: 7n, from: PAYER }]);
   });
 
   test('a token account created in the transaction counts from zero; a mint has the fee payer as sender', () => {
     expect(tokenCredits(tx([], [balance(3, WALLET, '18446744073709551615')]), mints, watched)).toEqual([
-      { accountIndex: 3, mint: USDC, owner: WALLET, amount: 18_446_744_073_709_551_615n, from: PAYER },
+      { accountIndex: 3, account: 'account3', mint: USDC, owner: WALLET, amount: 18_446_744_073_709_551_615n, from: PAYER },
     ]);
   });
 
@@ -50,6 +51,6 @@ describe('token credits from pre/post token balances', () => {
 
   test('an account handed to the watched wallet within the transaction counts with its whole balance', () => {
     const credits = tokenCredits(tx([balance(4, ATTACKER, '50')], [balance(4, WALLET, '50')]), mints, watched);
-    expect(credits).toEqual([{ accountIndex: 4, mint: USDC, owner: WALLET, amount: 50n, from: PAYER }]);
+    expect(credits).toEqual([{ accountIndex: 4, account: 'account4', mint: USDC, owner: WALLET, amount: 50n, from: PAYER }]);
   });
 });
