@@ -1,8 +1,10 @@
 // Each mode's treasury as the processes without its key see it (the worker's scheduled reconciliation, the admin
 // CLI): its public address (SOLANA_TREASURY_ADDRESS_*), its network's first RPC URL and USDC mint, and the mode's
-// DepositCollector (EVM_DEPOSIT_COLLECTOR_*) on each EVM chain the deployment reaches.
+// DepositCollector (EVM_DEPOSIT_COLLECTOR_*) on each EVM chain the deployment reaches, and each such chain's deposit
+// addresses, HD gas and relayer.
 import { address, createSolanaRpc } from '@solana/kit';
 import { createPublicClient, http, type Address as EvmAddress, type PublicClient } from 'viem';
+import type { EvmChainView } from '../activities/settlement/evmChainHoldings';
 import type { CollectorView, TreasuryView } from '../activities/settlement/ledgerReconciliation';
 import { ConfigError, type Config } from '../config/env';
 import type { ChainRegistry } from '../domain/chains/chainRegistry';
@@ -15,18 +17,22 @@ const MODES: readonly Mode[] = ['test', 'live'];
 /** Reads of another chain's node: a node that does not answer must not hold a reconciliation run for long. */
 const EVM_RPC_TIMEOUT_MS = 10_000;
 
-/** The mode's DepositCollector on each EVM chain with an RPC endpoint and tokens (EVM_DEPOSIT_COLLECTOR_<MODE>). */
-function collectorViews(collector: string | undefined, mode: Mode, registry: ChainRegistry): CollectorView[] {
-  if (!collector) return [];
+/** Each EVM chain of the mode's network with an RPC endpoint and tokens. */
+function evmChainViews(mode: Mode, registry: ChainRegistry): EvmChainView[] {
   return EVM_CHAINS.map((chain) => registry.get(chain, networkForMode(mode)))
     .filter((deployment) => deployment.rpcUrls.length > 0 && deployment.tokens.length > 0)
     .map((deployment) => ({
       chain: deployment.chain,
       client: createPublicClient({ transport: http(deployment.rpcUrls[0], { timeout: EVM_RPC_TIMEOUT_MS }) }) as PublicClient,
-      address: collector as EvmAddress,
       tokens: deployment.tokens.map((token) => ({ symbol: token.symbol, address: token.address as EvmAddress })),
       confirmations: deployment.confirmations,
     }));
+}
+
+/** The mode's DepositCollector on each of `chains` (EVM_DEPOSIT_COLLECTOR_<MODE>). */
+function collectorViews(collector: string | undefined, chains: readonly EvmChainView[]): CollectorView[] {
+  if (!collector) return [];
+  return chains.map((chain) => ({ ...chain, address: collector as EvmAddress }));
 }
 
 /** One view per mode given a treasury address; a mode without one is not reconciled. */
@@ -49,7 +55,8 @@ export function treasuryViewsFromConfig(
       throw new ConfigError(
         `invalid configuration: ${variable}: no USDC mint on solana ${network} (TOKEN_USDC_SOLANA_${network.toUpperCase()})`,
       );
-    const collectors = collectorViews(config.depositCollectors?.[mode], mode, registry);
+    const evmChains = evmChainViews(mode, registry);
+    const collectors = collectorViews(config.depositCollectors?.[mode], evmChains);
     return [
       {
         mode,
@@ -57,6 +64,7 @@ export function treasuryViewsFromConfig(
         treasury: address(treasury),
         usdcMint: address(usdc.address),
         ...(collectors.length > 0 ? { collectors } : {}),
+        ...(evmChains.length > 0 ? { evmChains } : {}),
       },
     ];
   });
