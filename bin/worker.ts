@@ -30,7 +30,8 @@ try {
     shutdownGraceTimeMs: config.shutdownTimeoutMs,
   });
   const clientConnection = await Connection.connect({ address: config.temporal.address });
-  const registry = createChainRegistry(loadChainsConfig());
+  const chainsConfig = loadChainsConfig();
+  const registry = createChainRegistry(chainsConfig);
   const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
   await ensureSweepSchedules(temporal, {
     taskQueue: config.temporal.taskQueue,
@@ -42,7 +43,7 @@ try {
   const sweeper = startRetentionSweeper(sql, config.retention, logger);
   const reconciliation = startReconciliationSweeper(
     sql,
-    treasuryViewsFromConfig(config, registry),
+    treasuryViewsFromConfig(config, registry, chainsConfig.tronHttpApi),
     config.reconciliationIntervalMinutes,
     logger,
   );

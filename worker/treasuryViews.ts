@@ -1,11 +1,14 @@
 // Each mode's treasury as the processes without its key see it (the worker's scheduled reconciliation, the admin
 // CLI): its public address (SOLANA_TREASURY_ADDRESS_*), its network's first RPC URL and USDC mint, and the mode's
 // DepositCollector (EVM_DEPOSIT_COLLECTOR_*) on each EVM chain the deployment reaches, and each such chain's deposit
-// addresses, HD gas and relayer.
+// addresses, HD gas and relayer; and Tron, through its HTTP API (TRON_HTTP_API_URL_*), where the mode's network has one.
 import { address, createSolanaRpc } from '@solana/kit';
 import { createPublicClient, http, type Address as EvmAddress, type PublicClient } from 'viem';
 import type { EvmChainView } from '../activities/settlement/evmChainHoldings';
 import type { CollectorView, TreasuryView } from '../activities/settlement/ledgerReconciliation';
+import type { TronView } from '../activities/settlement/tronHoldings';
+import { createTronWalletApi } from '../activities/chainWrites/tronWalletApi';
+import type { ChainsConfig } from '../config/chains';
 import { ConfigError, type Config } from '../config/env';
 import type { ChainRegistry } from '../domain/chains/chainRegistry';
 import { EVM_CHAINS } from '../domain/sweeps/evmSweepPlan';
@@ -35,10 +38,29 @@ function collectorViews(collector: string | undefined, chains: readonly EvmChain
   return chains.map((chain) => ({ ...chain, address: collector as EvmAddress }));
 }
 
+/** Tron on the mode's network, where its HTTP API is configured and the indexer watches tokens there. */
+function tronView(
+  mode: Mode,
+  registry: ChainRegistry,
+  tronHttpApi: ChainsConfig['tronHttpApi'],
+  collector: string | undefined,
+): TronView | undefined {
+  const network = networkForMode(mode);
+  const api = tronHttpApi[network];
+  const { tokens } = registry.get('tron', network);
+  if (!api || tokens.length === 0) return undefined;
+  return {
+    api: createTronWalletApi(api),
+    tokens: tokens.map((token) => ({ symbol: token.symbol, address: token.address })),
+    ...(collector ? { collector } : {}),
+  };
+}
+
 /** One view per mode given a treasury address; a mode without one is not reconciled. */
 export function treasuryViewsFromConfig(
-  config: Pick<Config, 'solanaTreasuryAddresses'> & Partial<Pick<Config, 'depositCollectors'>>,
+  config: Pick<Config, 'solanaTreasuryAddresses'> & Partial<Pick<Config, 'depositCollectors' | 'tronDepositCollectors'>>,
   registry: ChainRegistry,
+  tronHttpApi: ChainsConfig['tronHttpApi'] = {},
 ): TreasuryView[] {
   return MODES.flatMap((mode) => {
     const treasury = config.solanaTreasuryAddresses[mode];
@@ -57,6 +79,7 @@ export function treasuryViewsFromConfig(
       );
     const evmChains = evmChainViews(mode, registry);
     const collectors = collectorViews(config.depositCollectors?.[mode], evmChains);
+    const tron = tronView(mode, registry, tronHttpApi, config.tronDepositCollectors?.[mode]);
     return [
       {
         mode,
@@ -65,6 +88,7 @@ export function treasuryViewsFromConfig(
         usdcMint: address(usdc.address),
         ...(collectors.length > 0 ? { collectors } : {}),
         ...(evmChains.length > 0 ? { evmChains } : {}),
+        ...(tron ? { tron } : {}),
       },
     ];
   });

@@ -6,7 +6,7 @@
 import type { Address, PublicClient } from 'viem';
 import { erc20Abi } from 'viem';
 import type { Queryable } from '../../db/client';
-import { evmDepositAddressesHolding, hdGasAddresses, recordedRelayerAddress } from '../../db/repositories/reconciliation';
+import { depositAddressesHolding, hdGasAddresses, recordedRelayerAddress } from '../../db/repositories/reconciliation';
 import type { Chain, TokenSymbol } from '../../domain/chains/chains';
 import { ACCOUNT, nativeAsset, tokenAsset } from '../../domain/ledger/ledger';
 import type { ReconciledAccount } from '../../domain/ledger/reconciliation';
@@ -57,7 +57,7 @@ export async function evmChainAccounts(view: EvmChainView, mode: Mode, sql: Quer
         view.tokens.map(async (token) => ({
           account: ACCOUNT.depositsOn(view.chain),
           asset: tokenAsset(token.symbol, view.chain),
-          amount: await sumInBatches(await evmDepositAddressesHolding(sql, mode, view.chain, token.symbol), (holder) =>
+          amount: await sumInBatches(await depositAddressesHolding(sql, mode, view.chain, token.symbol), (holder) =>
             view.client.readContract({ address: token.address, abi: erc20Abi, functionName: 'balanceOf', args: [holder], blockNumber }),
           ),
         })),

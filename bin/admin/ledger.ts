@@ -1,4 +1,4 @@
-// `ledger reconcile`: compares each mode's ledger with its Solana network now (activities/settlement/
+// `ledger reconcile`: compares each mode's ledger with its chains now (activities/settlement/
 // ledgerReconciliation.ts) and prints the differences, exiting 3 when there are any; `--last` prints the last
 // stored run instead, without touching the chain. Needs SOLANA_TREASURY_ADDRESS_* and RPC_URLS_SOLANA_*, not a key.
 // `ledger explain <cs_…|pay_…>`: every posting of one payment and, per asset, where its units are now by the ledger.
@@ -27,7 +27,8 @@ const anyAssetText = (asset: string, baseUnits: bigint) =>
 
 /** The treasuries this CLI can read on chain; none configured is an error the operator can fix. */
 export function configuredTreasuryViews(context: AdminContext): TreasuryView[] {
-  const views = treasuryViewsFromConfig(context.config, createChainRegistry(loadChainsConfig()));
+  const chains = loadChainsConfig();
+  const views = treasuryViewsFromConfig(context.config, createChainRegistry(chains), chains.tronHttpApi);
   if (views.length === 0) {
     throw new CliError(
       "no treasury to read: set SOLANA_TREASURY_ADDRESS_TEST or SOLANA_TREASURY_ADDRESS_LIVE (npm run signer -- --print-xpubs prints them) and the network's RPC_URLS_SOLANA_*",

@@ -86,19 +86,21 @@ export async function lastReconciliationRuns(sql: Queryable): Promise<Reconcilia
 }
 
 /**
- * The mode's EVM deposit addresses on `chain` that may hold `token`: those with a confirmed deposit of it that no
- * finalized sweep took after (a sweep in a later block than the address's last deposit emptied it). Ordered, so a
- * run reads them in the same order.
+ * The mode's deposit addresses on `chain` (an EVM chain or Tron) that may hold `token`: those with a confirmed deposit
+ * of it that no finalized sweep took after (a sweep in a later block than the address's last deposit emptied it).
+ * EVM addresses come lowercased, Tron's base58 as written (case matters there). Ordered, so runs read alike.
  */
-export async function evmDepositAddressesHolding(sql: Queryable, mode: Mode, chain: Chain, token: TokenSymbol): Promise<string[]> {
+export async function depositAddressesHolding(sql: Queryable, mode: Mode, chain: Chain, token: TokenSymbol): Promise<string[]> {
+  const address = chain === 'tron' ? sql`d.to_address` : sql`lower(d.to_address)`;
+  const swept = chain === 'tron' ? sql`a.address` : sql`lower(a.address)`;
   const rows = await sql<{ address: string }[]>`
     select h.address from (
-      select lower(d.to_address) as address, max(d.block_number) as last_block from deposits d join sessions s on s.id = d.session_id
+      select ${address} as address, max(d.block_number) as last_block from deposits d join sessions s on s.id = d.session_id
       where s.mode = ${mode} and d.chain = ${chain} and d.token = ${token} and d.stage = 'confirmed'
-      group by lower(d.to_address)) h
+      group by 1) h
     where not exists (
       select 1 from collector_sweep_addresses a join collector_sweeps w on w.id = a.sweep_id
-      where lower(a.address) = h.address and w.chain = ${chain} and w.token = ${token} and w.mode = ${mode}
+      where ${swept} = h.address and w.chain = ${chain} and w.token = ${token} and w.mode = ${mode}
         and w.status = 'finalized' and w.block_number > h.last_block)
     order by h.address`;
   return rows.map((r) => r.address);
