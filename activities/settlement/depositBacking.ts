@@ -17,6 +17,7 @@ import {
   REREAD_WAIT_MS,
   type DepositReader,
 } from '../../domain/settlement/depositBacking';
+import { envSuffix } from '../../config/chains';
 import type { ChainRegistry } from '../../domain/chains/chainRegistry';
 import { CHAIN_FACTS, type Chain } from '../../domain/chains/chains';
 import type { Network } from '../../domain/chains/tokenContracts';
@@ -125,7 +126,7 @@ export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepos
         request,
         chain,
         'chain',
-        `payment ${request.paymentId}: a payout above ${deps.rereadAboveUsdcBaseUnits} USDC base units is re-read from the chain, and the signer cannot re-read ${chain} ${network} deposits (no RPC endpoint, or for Tron no HTTP API URL); not paid`,
+        `payment ${request.paymentId}: a payout above ${deps.rereadAboveUsdcBaseUnits} USDC base units is re-read from the chain, and the signer cannot re-read ${chain} ${network} deposits (${CHAIN_FACTS[chain].family === 'tron' ? `TRON_HTTP_API_URL_${network.toUpperCase()}` : `RPC_URLS_${envSuffix(chain, network)}`} is not set); not paid`,
       );
     }
     // The activity's first attempt, not this one: retries while a node catches up do not restart the bound.

@@ -269,7 +269,7 @@ describe('above the threshold the payout re-reads each deposit from the chain', 
     await markConfirmed(f.db.sql, ref, '0xcd', 64);
     await expect(payOnce(deps, request)).rejects.toMatchObject(
       refusal(
-        /is re-read from the chain, and the signer cannot re-read base testnet deposits \(no RPC endpoint, or for Tron no HTTP API URL\); not paid$/,
+        /is re-read from the chain, and the signer cannot re-read base testnet deposits \(RPC_URLS_BASE_TESTNET is not set\); not paid$/,
       ),
     );
     expect(await nothingWritten(request.paymentId)).toEqual({ payouts: 0, intents: 0, entries: 0 });
