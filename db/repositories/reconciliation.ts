@@ -106,10 +106,14 @@ export async function depositAddressesHolding(sql: Queryable, mode: Mode, chain:
   return rows.map((r) => r.address);
 }
 
-/** The mode's HD deposit addresses on `chain` the relayer sent gas to: what deposit_gas:<chain> holds lies there. */
+/**
+ * The mode's HD deposit addresses on `chain` the relayer sent gas to: what deposit_gas:<chain> holds lies there.
+ * EVM addresses lowercased, Tron's as written.
+ */
 export async function hdGasAddresses(sql: Queryable, mode: Mode, chain: Chain): Promise<string[]> {
+  const address = chain === 'tron' ? sql`a.address` : sql`lower(a.address)`;
   const rows = await sql<{ address: string }[]>`
-    select distinct lower(a.address) as address from collector_sweep_addresses a join collector_sweeps w on w.id = a.sweep_id
+    select distinct ${address} as address from collector_sweep_addresses a join collector_sweeps w on w.id = a.sweep_id
     where w.mode = ${mode} and w.chain = ${chain} and w.kind = 'hd' and coalesce(w.topup_wei, 0) > 0
     order by 1`;
   return rows.map((r) => r.address);
