@@ -240,6 +240,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     const treasuryViews = treasuryViewsFromConfig(
       localSolana ? { solanaTreasuryAddresses: { ...config.solanaTreasuryAddresses, test: localSolana.treasury.address } } : config,
       registry,
+      chains.tronHttpApi,
     );
     const localTreasury = localSolana && treasuryViews.find((view) => view.mode === 'test');
     if (localTreasury) await recordTreasuryOpening(localTreasury, sql, `local-solana:${new Date().toISOString()}`);

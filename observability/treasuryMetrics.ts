@@ -52,9 +52,15 @@ export function registerTreasuryMetrics(registry: Registry, sql: Sql): void {
   });
   scrapedGauge(registry, {
     name: 'checkout_reconciliation_differences',
-    help: "Accounts whose ledger and on-chain balances differed at each mode's last reconciliation",
-    labelNames: ['mode'],
-    read: async () => (await lastReconciliationRuns(sql)).map((run) => [{ mode: run.mode }, run.differences.length] as const),
+    help: "1 where an account's ledger and on-chain balances differed at its mode's last reconciliation, 0 where they agreed, per mode, account and asset: alert on any 1",
+    labelNames: ['mode', 'account', 'asset'],
+    read: async () =>
+      (await lastReconciliationRuns(sql)).flatMap((run) =>
+        run.balances.map((a) => {
+          const differs = run.differences.some((d) => d.account === a.account && d.asset === a.asset);
+          return [{ mode: run.mode, account: a.account, asset: a.asset }, differs ? 1 : 0] as const;
+        }),
+      ),
   });
   scrapedGauge(registry, {
     name: 'checkout_reconciliation_difference_base_units',

@@ -96,6 +96,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
     sql,
     registry,
     rereadAboveUsdcBaseUnits: BigInt(config.settlementRpcRecheckAboveUsdc) * USDC_BASE_UNITS,
+    tronHttpApi: chainsConfig.tronHttpApi,
   });
   const treasuries: Partial<Record<Mode, TreasuryPayoutDeps>> = {};
   for (const mode of modes) {

@@ -3,19 +3,30 @@
 // it, because the signer is the process that moves money: a check in another process could be skipped by anyone who
 // can start the payout activity on the signer's queue, which is exactly who a forged signal comes from. The signer
 // reads the indexer's deposits rows (no workflow activity writes their facts, db/serviceRoles.ts) and, above a
-// configured amount, asks the chain's node itself.
-import { ApplicationFailure, log, metricMeter } from '@temporalio/activity';
+// configured amount, asks the chain's node itself. A node that has not yet seen a deposit, or not as deep, is waited on
+// (a retryable DepositRereadPending the payout activity's retry policy retries) for REREAD_WAIT_MS from the
+// activity's first attempt; a node that contradicts the indexer refuses at once.
+import { activityInfo, ApplicationFailure, log, metricMeter } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
 import { sessionDepositFacts } from '../../db/repositories/deposits';
 import { paymentTerms } from '../../db/repositories/payments';
-import { judgeChainReading, judgeDepositBacking, needsChainReread, type DepositReader } from '../../domain/settlement/depositBacking';
+import {
+  judgeChainReading,
+  judgeDepositBacking,
+  needsChainReread,
+  REREAD_WAIT_MS,
+  type DepositReader,
+} from '../../domain/settlement/depositBacking';
+import { envSuffix } from '../../config/chains';
 import type { ChainRegistry } from '../../domain/chains/chainRegistry';
 import { CHAIN_FACTS, type Chain } from '../../domain/chains/chains';
+import type { Network } from '../../domain/chains/tokenContracts';
 import { networkForMode } from '../../domain/session/payablePairs';
 import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import { createEvmDepositReader } from './evmDepositReader';
 import type { PayoutRequest, VerifyDepositBacking } from './treasuryPayout';
 import { createSolanaDepositReader } from './solanaDepositReader';
+import { createTronDepositReader } from './tronDepositReader';
 
 export interface DepositBackingDeps {
   sql: Sql;
@@ -23,19 +34,33 @@ export interface DepositBackingDeps {
   registry: ChainRegistry;
   /** SETTLEMENT_RPC_RECHECK_ABOVE_USDC in USDC base units: payouts above it are re-read from the chain. */
   rereadAboveUsdcBaseUnits: bigint;
+  /** Tron's HTTP API per network (TRON_HTTP_API_URL_*), which Tron deposits are re-read from. */
+  tronHttpApi?: Partial<Record<Network, { fullNodeUrl: string; solidityUrl: string }>>;
   rpcTimeoutMs?: number;
 }
 
 export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepositBacking {
   const readers = new Map<string, DepositReader>();
-  // Tron has no re-reader yet: a payout above the threshold there is refused. The indexer asks the first of a
-  // chain's RPC URLs first; the re-read asks the last, another provider wherever several are configured.
-  const readerFor = (chain: Chain, network: ReturnType<typeof networkForMode>): DepositReader | undefined => {
-    const create = { solana: createSolanaDepositReader, evm: createEvmDepositReader, tron: undefined }[CHAIN_FACTS[chain].family];
+  // The indexer asks the first of a chain's RPC URLs first; the re-read asks the last, another provider wherever several
+  // are configured. Tron's indexer reads JSON-RPC; its re-read asks the HTTP API's solidified view.
+  const createReader = (chain: Chain, network: Network): DepositReader | undefined => {
+    const timeoutMs = deps.rpcTimeoutMs;
+    if (CHAIN_FACTS[chain].family === 'tron') {
+      const api = deps.tronHttpApi?.[network];
+      return api && createTronDepositReader({ ...api, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+    }
     const rpcUrl = deps.registry.get(chain, network).rpcUrls.at(-1);
-    if (!create || !rpcUrl) return undefined;
+    if (!rpcUrl) return undefined;
+    return CHAIN_FACTS[chain].family === 'solana'
+      ? createSolanaDepositReader(rpcUrl, timeoutMs)
+      : createEvmDepositReader(rpcUrl, timeoutMs);
+  };
+  const readerFor = (chain: Chain, network: Network): DepositReader | undefined => {
     const key = `${chain}:${network}`;
-    if (!readers.has(key)) readers.set(key, create(rpcUrl, deps.rpcTimeoutMs));
+    if (!readers.has(key)) {
+      const reader = createReader(chain, network);
+      if (reader) readers.set(key, reader);
+    }
     return readers.get(key);
   };
 
@@ -101,9 +126,11 @@ export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepos
         request,
         chain,
         'chain',
-        `payment ${request.paymentId}: a payout above ${deps.rereadAboveUsdcBaseUnits} USDC base units is re-read from the chain, and the signer cannot re-read ${chain} ${network} deposits (no RPC endpoint, or no re-reader for the chain); not paid`,
+        `payment ${request.paymentId}: a payout above ${deps.rereadAboveUsdcBaseUnits} USDC base units is re-read from the chain, and the signer cannot re-read ${chain} ${network} deposits (${CHAIN_FACTS[chain].family === 'tron' ? `TRON_HTTP_API_URL_${network.toUpperCase()}` : `RPC_URLS_${envSuffix(chain, network)}`} is not set); not paid`,
       );
     }
+    // The activity's first attempt, not this one: retries while a node catches up do not restart the bound.
+    const waitedMs = Date.now() - activityInfo().scheduledTimestampMs;
     for (const fact of verdict.deposits) {
       const reading = await reader({
         txHash: fact.txHash,
@@ -111,8 +138,19 @@ export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepos
         owner: payment[CHAIN_FACTS[chain].family] as string,
         token: tokenDeployment.address,
       });
-      const problem = judgeChainReading(fact, reading, deployment.confirmations);
-      if (problem) throw refuse(request, chain, 'chain', `payment ${request.paymentId}: ${problem}; not paid`);
+      const judged = judgeChainReading(fact, reading, deployment.confirmations, waitedMs);
+      if (judged.kind === 'refused') throw refuse(request, chain, 'chain', `payment ${request.paymentId}: ${judged.reason}; not paid`);
+      if (judged.kind === 'wait') {
+        log.warn('payout waits: the re-read node has not caught up with the indexer', {
+          paymentId: request.paymentId,
+          mode: request.mode,
+          chain,
+          reason: judged.reason,
+          waitedMs,
+          boundMs: REREAD_WAIT_MS,
+        });
+        throw ApplicationFailure.retryable(`payment ${request.paymentId}: ${judged.reason}; waiting`, WorkflowFailure.DepositRereadPending);
+      }
     }
   };
 }

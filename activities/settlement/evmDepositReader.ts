@@ -1,6 +1,7 @@
 // An EVM deposit as the node records it, read by the signer straight from an RPC endpoint and not from the indexer's
 // row: the token contract's Transfer log at the deposit's log index in the mined transaction's receipt, to the
-// deposit address, and how deep its block now is (blocks including its own, as the indexer counts).
+// deposit address, and how deep its block now is (blocks including its own, as the indexer counts). A receipt the
+// node does not have is `unseen` (it may trail the indexer's node), one that reverted is `failed`.
 import {
   createPublicClient,
   decodeEventLog,
@@ -21,9 +22,10 @@ export function createEvmDepositReader(rpcUrl: string, rpcTimeoutMs = 10_000): D
       if (error instanceof TransactionReceiptNotFoundError) return undefined;
       throw error;
     });
-    if (!receipt || receipt.status !== 'success') return { kind: 'absent' };
+    if (!receipt) return { kind: 'unseen' };
+    if (receipt.status !== 'success') return { kind: 'failed' };
     const log = receipt.logs.find((l) => l.logIndex === deposit.logIndex && isAddressEqual(l.address, deposit.token as Address));
-    if (!log) return { kind: 'absent' };
+    if (!log) return { kind: 'uncredited' };
     const transfer = (() => {
       try {
         return decodeEventLog({ abi: erc20Abi, eventName: 'Transfer', data: log.data, topics: log.topics });
@@ -31,7 +33,8 @@ export function createEvmDepositReader(rpcUrl: string, rpcTimeoutMs = 10_000): D
         return undefined;
       }
     })();
-    if (!transfer || !isAddressEqual(transfer.args.to, deposit.owner as Address) || transfer.args.value <= 0n) return { kind: 'absent' };
+    if (!transfer || !isAddressEqual(transfer.args.to, deposit.owner as Address) || transfer.args.value <= 0n)
+      return { kind: 'uncredited' };
     const tip = await client.getBlockNumber();
     return {
       kind: 'credited',

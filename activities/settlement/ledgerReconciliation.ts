@@ -1,6 +1,7 @@
 // Reconciles one mode's ledger with its Solana network (domain/ledger/reconciliation.ts) from public data alone: the
 // treasury's address, the USDC mint and an RPC endpoint, never a key, so the worker and the admin CLI can run it;
-// and, where the mode has a DepositCollector, what it holds on each EVM chain against collector:<chain>.
+// where the mode has a DepositCollector, what it holds on each EVM chain against collector:<chain>; and on each EVM
+// chain with an RPC endpoint, its deposit addresses, HD addresses' gas and relayer (evmChainHoldings.ts).
 // Each run's report is stored, so the CLI, the metrics and `treasury status` read the last one without a chain.
 import { getTokenDecoder } from '@solana-program/token';
 import type { Address, Rpc, SolanaRpcApi } from '@solana/kit';
@@ -12,7 +13,9 @@ import { ACCOUNT, ASSET, tokenAsset } from '../../domain/ledger/ledger';
 import { differences, RECONCILED_ACCOUNTS, reconcileBalances, type ReconciledAccount } from '../../domain/ledger/reconciliation';
 import type { Mode } from '../../domain/wire/session';
 import { rpcDeadline } from '../chainWrites/solanaChainWriter';
+import { evmChainAccounts, type EvmChainView } from './evmChainHoldings';
 import { associatedUsdcAccount } from './payoutTransaction';
+import { tronAccounts, tronHoldings, type TronView } from './tronHoldings';
 
 /** A mode's DepositCollector on one EVM chain (EVM_DEPOSIT_COLLECTOR_<MODE>): what collector:<chain> should hold. */
 export interface CollectorView {
@@ -32,6 +35,10 @@ export interface TreasuryView {
   usdcMint: Address;
   /** The mode's collectors, whose tokens are reconciled too; none unless given. */
   collectors?: readonly CollectorView[];
+  /** The EVM chains whose deposit addresses, HD gas and relayer are reconciled too; none unless given. */
+  evmChains?: readonly EvmChainView[];
+  /** Tron, whose deposit addresses and collector are reconciled too; not unless given. */
+  tron?: TronView;
   /** Each chain call's limit; 10 s unless given. */
   rpcTimeoutMs?: number;
 }
@@ -113,9 +120,14 @@ export async function observedBalances(
 /** Compares the mode's ledger with its chain now and stores the report. */
 export async function reconcileLedger(view: TreasuryView, sql: Queryable): Promise<ReconciliationRun> {
   // The chain is read after the ledger: a payout landing in between shows as a difference this run and is gone the next.
-  const accounts = reconciledAccounts(view);
+  const chains = await Promise.all((view.evmChains ?? []).map((chain) => evmChainAccounts(chain, view.mode, sql)));
+  const accounts = [...reconciledAccounts(view), ...chains.flatMap((c) => c.accounts), ...(view.tron ? tronAccounts(view.tron) : [])];
   const ledger = await ledgerBalances(sql, view.mode, accounts);
-  const observed = await observedBalances(view, sql, accounts);
+  const observed = [
+    ...(await observedBalances(view, sql, reconciledAccounts(view))),
+    ...(await Promise.all(chains.map((c) => c.read()))).flat(),
+    ...(view.tron ? await tronHoldings(view.tron, view.mode, sql) : []),
+  ];
   const balances = reconcileBalances(accounts, ledger, observed);
   return insertReconciliationRun(sql, view.mode, balances, differences(balances));
 }

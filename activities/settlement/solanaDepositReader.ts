@@ -19,10 +19,11 @@ export function createSolanaDepositReader(rpcUrl: string, rpcTimeoutMs?: number)
         .send(rpcDeadline(rpcTimeoutMs)),
       rpc.getSlot({ commitment: 'confirmed' }).send(rpcDeadline(rpcTimeoutMs)),
     ]);
+    if (!landed?.meta) return { kind: 'unseen' };
     // A failed transaction moves no tokens, whatever balances it lists.
-    if (!landed?.meta || landed.meta.err !== null) return { kind: 'absent' };
+    if (landed.meta.err !== null) return { kind: 'failed' };
     const amount = amountAt(landed.meta.postTokenBalances, deposit) - amountAt(landed.meta.preTokenBalances, deposit);
-    if (amount <= 0n) return { kind: 'absent' };
+    if (amount <= 0n) return { kind: 'uncredited' };
     return { kind: 'credited', amount, confirmations: slot >= landed.slot ? Number(slot - landed.slot + 1n) : 0 };
   };
 }

@@ -1,4 +1,5 @@
 // What reconciliation reads from the ledger and the sessions, and the reports it keeps (reconciliation_runs).
+import type { Chain, TokenSymbol } from '../../domain/chains/chains';
 import type { Asset } from '../../domain/ledger/ledger';
 import type { Difference, ReconciledAccount, ReconciledBalance } from '../../domain/ledger/reconciliation';
 import type { Mode } from '../../domain/wire/session';
@@ -82,4 +83,44 @@ export async function lastReconciliationRuns(sql: Queryable): Promise<Reconcilia
   const rows = await sql<RunRow[]>`
     select distinct on (mode) id::text, mode, ran_at, balances, differences from reconciliation_runs order by mode, ran_at desc, id desc`;
   return rows.map(toRun);
+}
+
+/**
+ * The mode's deposit addresses on `chain` (an EVM chain or Tron) that may hold `token`: those with a confirmed deposit
+ * of it that no finalized sweep took after (a sweep in a later block than the address's last deposit emptied it).
+ * EVM addresses come lowercased, Tron's base58 as written (case matters there). Ordered, so runs read alike.
+ */
+export async function depositAddressesHolding(sql: Queryable, mode: Mode, chain: Chain, token: TokenSymbol): Promise<string[]> {
+  const address = chain === 'tron' ? sql`d.to_address` : sql`lower(d.to_address)`;
+  const swept = chain === 'tron' ? sql`a.address` : sql`lower(a.address)`;
+  const rows = await sql<{ address: string }[]>`
+    select h.address from (
+      select ${address} as address, max(d.block_number) as last_block from deposits d join sessions s on s.id = d.session_id
+      where s.mode = ${mode} and d.chain = ${chain} and d.token = ${token} and d.stage = 'confirmed'
+      group by 1) h
+    where not exists (
+      select 1 from collector_sweep_addresses a join collector_sweeps w on w.id = a.sweep_id
+      where ${swept} = h.address and w.chain = ${chain} and w.token = ${token} and w.mode = ${mode}
+        and w.status = 'finalized' and w.block_number > h.last_block)
+    order by h.address`;
+  return rows.map((r) => r.address);
+}
+
+/**
+ * The mode's HD deposit addresses on `chain` the relayer sent gas to: what deposit_gas:<chain> holds lies there.
+ * EVM addresses lowercased, Tron's as written.
+ */
+export async function hdGasAddresses(sql: Queryable, mode: Mode, chain: Chain): Promise<string[]> {
+  const address = chain === 'tron' ? sql`a.address` : sql`lower(a.address)`;
+  const rows = await sql<{ address: string }[]>`
+    select distinct ${address} as address from collector_sweep_addresses a join collector_sweeps w on w.id = a.sweep_id
+    where w.mode = ${mode} and w.chain = ${chain} and w.kind = 'hd' and coalesce(w.topup_wei, 0) > 0
+    order by 1`;
+  return rows.map((r) => r.address);
+}
+
+/** The relayer's address on `chain` as the signer last recorded it (relayer_balances); none before its first sweep run. */
+export async function recordedRelayerAddress(sql: Queryable, mode: Mode, chain: Chain): Promise<string | undefined> {
+  const [row] = await sql<{ address: string }[]>`select address from relayer_balances where chain = ${chain} and mode = ${mode}`;
+  return row?.address;
 }

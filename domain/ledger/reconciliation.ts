@@ -1,7 +1,8 @@
 // Reconciliation (docs/settlement.md#r5-double-entry-reconciled): what the ledger says an account holds against what
 // the chain holds for it, per account and asset. The accounts compared are those with a chain counterpart: the
-// treasury's USDC and SOL, and the USDC waiting in Solana deposit accounts. An account the ledger has never posted
-// to holds zero by the ledger, so tokens that reach a wallet without being recorded are reported, not ignored.
+// treasury's USDC and SOL and the USDC waiting in Solana deposit accounts (here), and the collectors, EVM deposit
+// addresses, HD gas and relayers the activity adds per chain. An account the ledger has never posted to holds zero
+// by the ledger, so tokens that reach a wallet without being recorded are reported, not ignored.
 import { ACCOUNT, ASSET, type Asset } from './ledger';
 
 export interface ReconciledAccount {

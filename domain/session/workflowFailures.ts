@@ -11,6 +11,11 @@ export const WorkflowFailure = {
   SettlementUnavailable: 'SettlementUnavailable',
   /** A payout cannot be made as asked: no valid settlement wallet, or the payment's payout differs from the request. */
   PayoutRefused: 'PayoutRefused',
+  /**
+   * Retryable: the node the signer re-reads a deposit from has not seen it, or not as deep as required, yet. The
+   * payout activity's retry policy waits on it; past the re-read's bound it becomes PayoutRefused.
+   */
+  DepositRereadPending: 'DepositRereadPending',
   /** The payout transaction landed and failed on chain: nothing was paid; an operator decides what follows. */
   PayoutFailed: 'PayoutFailed',
   /** A CCTP transfer pass refused: the attested message is not the burn's, or the attestation service refused. */

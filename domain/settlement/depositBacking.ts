@@ -68,7 +68,14 @@ export const needsChainReread = (payoutUsdcBaseUnits: bigint, rereadAboveUsdcBas
   payoutUsdcBaseUnits > rereadAboveUsdcBaseUnits;
 
 /** What a node says one deposit's transaction credited the deposit address, independently of the indexer. */
-export type ChainReading = { kind: 'credited'; amount: bigint; confirmations: number } | { kind: 'absent' };
+export type ChainReading =
+  | { kind: 'credited'; amount: bigint; confirmations: number }
+  /** The node has no record of the transaction (yet): it may trail the indexer's node, or not have been sent it. */
+  | { kind: 'unseen' }
+  /** The transaction landed and failed: it moved nothing, whatever the indexer recorded. */
+  | { kind: 'failed' }
+  /** The transaction landed and succeeded, and credits no such token to the deposit address at the recorded index. */
+  | { kind: 'uncredited' };
 
 /** One deposit to re-read from a node, as the indexer recorded it. */
 export interface DepositToRead {
@@ -84,14 +91,50 @@ export interface DepositToRead {
 /** Asks a chain's node about a deposit (activities/settlement/*DepositReader.ts). */
 export type DepositReader = (deposit: DepositToRead) => Promise<ChainReading>;
 
-/** The indexer's amount must be what the chain shows, at the required depth; a mismatch is a refusal. */
-export function judgeChainReading(fact: DepositFact, reading: ChainReading, requiredConfirmations: number): string | undefined {
+/**
+ * How long a re-read waits for a node that has not seen a deposit, or not as deep as required
+ * (docs/settlement.md#paid-only-on-the-indexers-facts), counted from the settlement's first request for the payout,
+ * which follows the indexer's confirmation: a node further behind than this is broken, not slow.
+ */
+export const REREAD_WAIT_MS = 30 * 60_000;
+
+/**
+ * The node agrees; or it trails the indexer's node (it has not seen the transaction, or not as deep), which is waited
+ * on for REREAD_WAIT_MS; or it contradicts the indexer (another amount, no such credit, a failed transaction), which
+ * no wait changes.
+ */
+export type ReadingVerdict = { kind: 'agrees' } | { kind: 'wait'; reason: string } | { kind: 'refused'; reason: string };
+
+/** The indexer's amount must be what the chain shows, at the required depth; `waitedMs` since the payout was first asked. */
+export function judgeChainReading(
+  fact: DepositFact,
+  reading: ChainReading,
+  requiredConfirmations: number,
+  waitedMs: number,
+): ReadingVerdict {
   const deposit = `deposit ${fact.txHash}#${fact.logIndex} on ${fact.chain}`;
-  if (reading.kind === 'absent')
-    return `${deposit}: the node shows no ${fact.token} credit to the deposit address, though the indexer recorded ${fact.amount}`;
-  if (reading.amount !== fact.amount)
-    return `${deposit}: the node shows ${reading.amount} base units credited, the indexer recorded ${fact.amount}`;
-  if (reading.confirmations < requiredConfirmations)
-    return `${deposit}: the node shows ${reading.confirmations} confirmations, fewer than the ${requiredConfirmations} required`;
-  return undefined;
+  const wait = (reason: string): ReadingVerdict =>
+    waitedMs < REREAD_WAIT_MS
+      ? { kind: 'wait', reason }
+      : { kind: 'refused', reason: `${reason}, still after ${REREAD_WAIT_MS / 60_000} minutes of waiting` };
+  switch (reading.kind) {
+    case 'unseen':
+      return wait(`${deposit}: the node has no record of the transaction, though the indexer recorded ${fact.amount}`);
+    case 'failed':
+      return { kind: 'refused', reason: `${deposit}: the node shows the transaction failed, though the indexer recorded ${fact.amount}` };
+    case 'uncredited':
+      return {
+        kind: 'refused',
+        reason: `${deposit}: the node shows no ${fact.token} credit to the deposit address, though the indexer recorded ${fact.amount}`,
+      };
+    case 'credited':
+      if (reading.amount !== fact.amount)
+        return {
+          kind: 'refused',
+          reason: `${deposit}: the node shows ${reading.amount} base units credited, the indexer recorded ${fact.amount}`,
+        };
+      if (reading.confirmations < requiredConfirmations)
+        return wait(`${deposit}: the node shows ${reading.confirmations} confirmations, fewer than the ${requiredConfirmations} required`);
+      return { kind: 'agrees' };
+  }
 }

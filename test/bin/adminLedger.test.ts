@@ -48,7 +48,10 @@ describe('checkout-admin ledger reconcile and treasury record-funding', { timeou
     expect(found.stdout).toMatch(/^test: reconciled at \S+ \(run \d+\): 1 difference$/m);
     expect(found.stdout).toMatch(/treasury:solana\s+usdc:solana\s+0\.000000\s+12\.500000\s+12\.500000/);
     expect(found.stdout).toMatch(/treasury:solana\s+sol:solana\s+0\.000000000\s+0\.000000000\s+-/);
-    expect(await metrics()).toMatch(/^checkout_reconciliation_differences\{mode="test"\} 1$/m);
+    expect(await metrics()).toMatch(
+      /^checkout_reconciliation_differences\{mode="test",account="treasury:solana",asset="usdc:solana"\} 1$/m,
+    );
+    expect(await metrics()).toMatch(/^checkout_reconciliation_differences\{mode="test",account="treasury:solana",asset="sol:solana"\} 0$/m);
     expect(await metrics()).toMatch(
       /^checkout_reconciliation_difference_base_units\{mode="test",account="treasury:solana",asset="usdc:solana"\} 12500000$/m,
     );
@@ -95,7 +98,7 @@ describe('checkout-admin ledger reconcile and treasury record-funding', { timeou
 
     const text = await metrics();
     expect(text).toMatch(/^checkout_treasury_balance_base_units\{mode="test",asset="usdc:solana"\} 12500000$/m);
-    expect(text).toMatch(/^checkout_reconciliation_differences\{mode="test"\} 0$/m);
+    expect(text).toMatch(/^checkout_reconciliation_differences\{mode="test",account="treasury:solana",asset="usdc:solana"\} 0$/m);
     expect(text).toMatch(/^checkout_reconciliation_last_run_timestamp_seconds\{mode="test"\} \d+/m);
     expect(text).toMatch(/^checkout_treasury_reserved_base_units\{mode="test"\} 2000000$/m);
     expect(text).toMatch(/^checkout_payouts_waiting\{mode="test",status="awaiting_liquidity",older_than_seconds="600"\} 1$/m);

@@ -1,5 +1,6 @@
 // An activity context (Temporal's MockActivityEnvironment) whose logger and metric meter keep what an activity
 // logged at error level and counted, for tests of activities that alert an operator.
+import type { Info } from '@temporalio/activity';
 import type { Logger, LogLevel, LogMetadata, MetricMeter } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 
@@ -11,7 +12,8 @@ export interface RecordingActivity {
   clear(): void;
 }
 
-export function recordingActivity(): RecordingActivity {
+/** `info` overrides the mock's activity info: e.g. a first attempt scheduled now, where the mock's is at the epoch. */
+export function recordingActivity(info?: Partial<Info>): RecordingActivity {
   const errors: RecordingActivity['errors'] = [];
   const counted: RecordingActivity['counted'] = [];
   const at = (level: LogLevel) => (message: string, meta?: LogMetadata) => void (level === 'ERROR' && errors.push({ message, meta }));
@@ -28,7 +30,7 @@ export function recordingActivity(): RecordingActivity {
     createCounter: (name: string) => ({ add: (value: number, tags?: unknown) => counted.push({ name, value, tags }) }),
   } as unknown as MetricMeter;
   return {
-    environment: new MockActivityEnvironment(undefined, { logger, metricMeter }),
+    environment: new MockActivityEnvironment(info, { logger, metricMeter }),
     errors,
     counted,
     clear() {

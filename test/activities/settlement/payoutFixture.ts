@@ -2,6 +2,7 @@
 // chain behind its JSON-RPC endpoint, a 6-decimal USDC mint, treasuries funded as each test needs, and payments
 // (session + payment rows) of merchants whose settlement wallets have no USDC account yet.
 import { randomBytes } from 'node:crypto';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import {
@@ -15,7 +16,7 @@ import {
   type Signature,
   type SolanaRpcApi,
 } from '@solana/kit';
-import { createDepositBackingCheck } from '../../../activities/settlement/depositBacking';
+import { createDepositBackingCheck, type DepositBackingDeps } from '../../../activities/settlement/depositBacking';
 import {
   createTreasuryPayout,
   type PayoutOutcome,
@@ -39,6 +40,9 @@ import { LocalSolanaChain } from '../../../toolchain/localSolana/localSolanaChai
 import { startSolanaRpcServer, type SolanaRpcServer } from '../../../toolchain/localSolana/solanaRpcServer';
 import { associatedTokenAccount, createMint, mintTo, transfer, type TestMint } from '../../../toolchain/localSolana/splToken';
 
+/** The TRC-20 the registry watches as USDT on Tron's testnet: the stand-in node (tronWalletNode.ts) moves it. */
+export const TRON_TEST_USDT = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
+
 /** A deposits row as the indexer writes it: by default the payment's whole amount, confirmed at full depth. */
 export interface IndexerDeposit {
   amount: bigint;
@@ -59,9 +63,13 @@ export interface PayoutFixture {
   usdc: TestMint;
   /**
    * A treasury from a 64-byte secret key, as the signer worker loads it, holding `usdc` base units and `sol` lamports,
-   * re-reading deposits from the local chain for payouts above `rereadAboveUsdcBaseUnits` (default 1000 USDC).
+   * re-reading deposits from the local chain (Tron's from `tronHttpApi`) for payouts above `rereadAboveUsdcBaseUnits`
+   * (default 1000 USDC).
    */
-  treasury(funds: { usdc: bigint; sol?: bigint }, options?: { rereadAboveUsdcBaseUnits?: bigint }): Promise<TreasuryPayoutDeps>;
+  treasury(
+    funds: { usdc: bigint; sol?: bigint },
+    options?: { rereadAboveUsdcBaseUnits?: bigint; tronHttpApi?: DepositBackingDeps['tronHttpApi'] },
+  ): Promise<TreasuryPayoutDeps>;
   topUp(treasury: KeyPairSigner, usdc: bigint): Promise<void>;
   /**
    * A confirmed payment of a merchant with a fresh settlement wallet, in USDC on solana to a fresh deposit address,
@@ -112,7 +120,11 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
   const usdc = await createMint(chain, 6);
   chain.produce();
   const registry = createChainRegistry(
-    loadChainsConfig({ RPC_URLS_SOLANA_TESTNET: rpcServer.url, TOKEN_USDC_SOLANA_TESTNET: `${usdc.address}:6` }),
+    loadChainsConfig({
+      RPC_URLS_SOLANA_TESTNET: rpcServer.url,
+      TOKEN_USDC_SOLANA_TESTNET: `${usdc.address}:6`,
+      TOKEN_USDT_TRON_TESTNET: `${TRON_TEST_USDT}:6`,
+    }),
   );
 
   const topUp = async (treasury: KeyPairSigner, amount: bigint) => {
@@ -144,6 +156,7 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
         sql: worker,
         registry,
         rereadAboveUsdcBaseUnits: options.rereadAboveUsdcBaseUnits ?? 1_000_000_000n,
+        ...(options.tronHttpApi ? { tronHttpApi: options.tronHttpApi } : {}),
       });
       return { sql: worker, rpc, treasury: signer, usdcMint: usdc.address, memo: false, verifyDepositBacking };
     },
@@ -209,8 +222,10 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
     },
     async payUntilConfirmed(deps, request) {
       const pay = createTreasuryPayout(deps);
+      // In an activity context first scheduled now, as the signer worker runs a payout's first pass.
+      const activity = new MockActivityEnvironment({ scheduledTimestampMs: Date.now() });
       for (let pass = 0; pass < 10; pass++) {
-        const outcome = await pay(request);
+        const outcome = await activity.run<[PayoutRequest], PayoutOutcome, typeof pay>(pay, request);
         if (outcome.status === 'confirmed' || outcome.status === 'finalized') return outcome;
         if (outcome.status !== 'submitted') throw new Error(`payout ${request.paymentId} is ${outcome.status}`);
         chain.produce();

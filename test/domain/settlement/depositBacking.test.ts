@@ -1,11 +1,12 @@
 // A payout is backed only by the indexer's confirmed deposits to the session's own address, on its network, in its
 // token, at full depth, adding up (in USDC's 6 decimals) to at least the payout; above a threshold the chain itself
-// must show the same amount at that depth.
+// must show the same amount at that depth, or, while its node trails the indexer's, be waited on for a bounded time.
 import { describe, expect, it } from 'vitest';
 import {
   judgeChainReading,
   judgeDepositBacking,
   needsChainReread,
+  REREAD_WAIT_MS,
   type BackingTerms,
   type DepositFact,
 } from '../../../domain/settlement/depositBacking';
@@ -99,15 +100,38 @@ describe('deposit backing', () => {
   });
 
   it("accepts the chain's reading only when it shows the indexer's amount at the required depth", () => {
-    expect(judgeChainReading(fact(), { kind: 'credited', amount: 10_000_000n, confirmations: 64 }, 64)).toBeUndefined();
-    expect(judgeChainReading(fact(), { kind: 'credited', amount: 9_000_000n, confirmations: 70 }, 64)).toBe(
-      'deposit 0xaa#0 on base: the node shows 9000000 base units credited, the indexer recorded 10000000',
-    );
-    expect(judgeChainReading(fact(), { kind: 'credited', amount: 10_000_000n, confirmations: 63 }, 64)).toBe(
-      'deposit 0xaa#0 on base: the node shows 63 confirmations, fewer than the 64 required',
-    );
-    expect(judgeChainReading(fact(), { kind: 'absent' }, 64)).toBe(
-      'deposit 0xaa#0 on base: the node shows no USDC credit to the deposit address, though the indexer recorded 10000000',
-    );
+    expect(judgeChainReading(fact(), { kind: 'credited', amount: 10_000_000n, confirmations: 64 }, 64, 0)).toEqual({ kind: 'agrees' });
+    expect(judgeChainReading(fact(), { kind: 'credited', amount: 9_000_000n, confirmations: 70 }, 64, 0)).toEqual({
+      kind: 'refused',
+      reason: 'deposit 0xaa#0 on base: the node shows 9000000 base units credited, the indexer recorded 10000000',
+    });
+  });
+
+  it('waits for a node that has not seen the deposit, or not as deep, until the bound; then refuses', () => {
+    const shallow = { kind: 'credited', amount: 10_000_000n, confirmations: 63 } as const;
+    expect(judgeChainReading(fact(), shallow, 64, 0)).toEqual({
+      kind: 'wait',
+      reason: 'deposit 0xaa#0 on base: the node shows 63 confirmations, fewer than the 64 required',
+    });
+    expect(judgeChainReading(fact(), { kind: 'unseen' }, 64, REREAD_WAIT_MS - 1)).toEqual({
+      kind: 'wait',
+      reason: 'deposit 0xaa#0 on base: the node has no record of the transaction, though the indexer recorded 10000000',
+    });
+    expect(judgeChainReading(fact(), shallow, 64, REREAD_WAIT_MS)).toEqual({
+      kind: 'refused',
+      reason: 'deposit 0xaa#0 on base: the node shows 63 confirmations, fewer than the 64 required, still after 30 minutes of waiting',
+    });
+    expect(judgeChainReading(fact(), { kind: 'unseen' }, 64, REREAD_WAIT_MS)).toMatchObject({ kind: 'refused' });
+  });
+
+  it('refuses at once what no wait changes: a failed transaction, or one that credits no such token to the address', () => {
+    expect(judgeChainReading(fact(), { kind: 'failed' }, 64, 0)).toEqual({
+      kind: 'refused',
+      reason: 'deposit 0xaa#0 on base: the node shows the transaction failed, though the indexer recorded 10000000',
+    });
+    expect(judgeChainReading(fact(), { kind: 'uncredited' }, 64, 0)).toEqual({
+      kind: 'refused',
+      reason: 'deposit 0xaa#0 on base: the node shows no USDC credit to the deposit address, though the indexer recorded 10000000',
+    });
   });
 });

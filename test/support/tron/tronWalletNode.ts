@@ -14,7 +14,8 @@
 // balance and logs its Transfer, or reverts when the sender holds less (a call to any other contract changes nothing); and TRX balances (setTrx, getaccount): a
 // TransferContract moves its amount when a block takes it (the broadcast is refused, as java-tron's validation
 // refuses it, when the sender holds less), and a landed transaction burns its fee from its sender's TRX. Only the
-// accounts a test funded or that were paid TRX are kept: any other sender (the relayer of the forwarder tests) is
+// accounts a test funded or that were paid TRX are kept (a customer's deposit, `deposit`, lands without a signed
+// transaction): any other sender (the relayer of the forwarder tests) is
 // taken to hold plenty. A contract call whose kept sender holds less than the fee it would burn runs out of energy,
 // burning what it holds. The logs are served in TransactionInfo's `log` (gettransactioninfobyid,
 // gettransactioninfobyblocknum) in the node's shape. A reorg does not undo what a dropped transaction moved: the
@@ -107,6 +108,11 @@ export interface TronWalletNode {
   setTrx(owner: string, sun: bigint): void;
   /** The TRX of an account the stand-in keeps; undefined for one it does not. */
   trxOf(owner: string): bigint | undefined;
+  /**
+   * Stand-in behaviour: a customer's TRC-20 transfer of `amount` from `from` to `to` (base58), landing with `result`
+   * alone in a new block, its Transfer logged (at log index 0 of the block) and `to` credited when it succeeds.
+   */
+  deposit(token: string, from: string, to: string, amount: bigint, result?: TronOutcome['result']): string;
   /** Stand-in behaviour: sweepMany calls to `factory` move balances and log Swept when a block takes them with SUCCESS. */
   deployFactory(factory: StandInFactory): void;
   setPolicy(policy: (path: string, index: number) => WalletNodeAction): void;
@@ -391,6 +397,18 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
     balanceOf: (token, owner) => balanceOf(tvm(token), tvm(owner)),
     setTrx: (owner, sun) => void trx.set(tvm(owner), sun),
     trxOf: (owner) => trx.get(tvm(owner)),
+    deposit(token, from, to, amount, result = 'SUCCESS') {
+      append();
+      const txId = createHash('sha256').update(`deposit:${branch}:${tip().number}:${token}:${to}:${amount}`).digest('hex');
+      const [tokenHex, fromHex, toHex] = [tvm(token), tvm(from), tvm(to)];
+      const logs = result === 'SUCCESS' ? [{ address: tokenHex, topics: [TRANSFER, word(fromHex), word(toHex)], data: word(amount) }] : [];
+      if (result === 'SUCCESS') {
+        tokens.add(tokenHex);
+        balances.set(balanceKey(tokenHex, toHex), balanceOf(tokenHex, toHex) + amount);
+      }
+      landed.set(txId, { blockNumber: tip().number, outcome: { result, fee: 0n }, logs });
+      return txId;
+    },
     deployFactory: (factory) => void factories.set(tvm(factory.factory), factory),
     setPolicy(next) {
       policy = next;
