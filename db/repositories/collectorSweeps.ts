@@ -131,6 +131,7 @@ function familyColumns(sql: Queryable, chain: ForwarderChain) {
  * credited to its session's payment (not late), and that payment settled by a treasury payout
  * (docs/settlement.md#what-a-sweep-takes). Anything else at a deposit address (a late or dust deposit, one whose
  * session failed, expired unpaid or was refused its payout, or one still waiting for its payout) is not the treasury's.
+ * Nor is the part of a deposit posted as owed back to its customer (refundDueOf).
  */
 function owedToTreasury(sql: Queryable) {
   return sql`(d.stage = 'confirmed' and d.credited and not d.late and exists (
@@ -139,9 +140,18 @@ function owedToTreasury(sql: Queryable) {
 }
 
 /**
+ * The base units of a deposit (aliased `d`) its settlement posted as refund due, the excess beyond the session's
+ * price (docs/settlement.md#who-owns-each-unit): owed to the customer, so it leaves only through a refund.
+ */
+function refundDueOf(sql: Queryable) {
+  return sql`coalesce((select -sum(e.amount) from ledger_entries e
+    where e.group_id = 'deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index and e.account = 'refund_due:' || d.chain), 0)`;
+}
+
+/**
  * Forwarder deposit addresses of the scope whose every deposit since the last sweep that emptied them is owed to the
- * treasury (owedToTreasury). A forwarder sweep takes the whole balance, so an address that also holds money the
- * treasury is not owed (refund due, or not yet paid out) waits rather than carry it into the treasury. An address a
+ * treasury (owedToTreasury) in whole, no part of it refund due. A forwarder sweep takes the whole balance, so an address
+ * that also holds money the treasury is not owed (refund due, or not yet paid out) waits rather than carry it into the treasury. An address a
  * sweep is taking now waits for it. The oldest deposits first, so a limit never starves them.
  */
 export async function collectorSweepDue(
@@ -168,7 +178,7 @@ export async function collectorSweepDue(
         select 1 from collector_sweep_addresses a join collector_sweeps s on s.id = a.sweep_id
         where a.address = ${da.key} and s.chain = ${scope.chain} and s.token = ${scope.token} and s.status in ('pending', 'submitted'))
     group by ${da.address}, ${da.factory}, da.session_id
-    having bool_and(${owedToTreasury(sql)})
+    having bool_and(${owedToTreasury(sql)} and ${refundDueOf(sql)} = 0)
     order by oldest, address limit ${limit}`;
   return rows.map((r) => ({ address: r.address, factory: r.factory, sessionId: r.session_id }));
 }
@@ -196,7 +206,7 @@ export async function hdSweepDue(sql: Queryable, scope: CollectorSweepScope, lim
       where s.kind = 'hd' and s.chain = ${scope.chain} and s.token = ${scope.token} and s.status = 'finalized'
       group by a.address
     ), credited as (
-      select ${da.key} as address, da.session_id, da.derivation_index, sum(d.amount_base_units) as credited, min(d.created_at) as oldest
+      select ${da.key} as address, da.session_id, da.derivation_index, sum(d.amount_base_units - ${refundDueOf(sql)}) as credited, min(d.created_at) as oldest
       from deposit_addresses da
       join deposits d on d.session_id = da.session_id and d.chain = ${scope.chain} and d.network = ${networkForMode(scope.mode)}
         and d.token = ${scope.token} and lower(d.to_address) = lower(${da.address}) and ${owedToTreasury(sql)}

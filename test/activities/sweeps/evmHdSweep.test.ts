@@ -294,11 +294,11 @@ describe('HD deposit sweeps', () => {
 });
 
 describe('what an HD sweep takes', () => {
-  it('moves only what the treasury paid out: a late deposit at the address stays, an address not paid out is left', async () => {
+  it('moves only what the treasury paid out: a late deposit and a refund-due excess at the address stay, an address not paid out is left', async () => {
     // A chain of its own, outside the ledger-against-chain check: the late deposit is at an address, unposted.
     const token = await f.contracts.chain.deployToken({ symbol: 'USDC', decimals: 6 });
     const [owed, unpaid] = [await hdSession(f, seed, indices++), await hdSession(f, seed, indices++)];
-    await deposit(f, 'polygon', owed, token, 600_000n);
+    await deposit(f, 'polygon', owed, token, 700_000n, { paidOutWithRefundDue: 100_000n });
     await deposit(f, 'polygon', owed, token, 200_000n, 'late');
     await deposit(f, 'polygon', unpaid, token, 300_000n, 'unpaid');
     const polygon = () =>
@@ -315,7 +315,7 @@ describe('what an HD sweep takes', () => {
       await f.contracts.chain.mine(1);
     }
     expect(outcome).toMatchObject({ status: 'finalized', moved: '600000' });
-    expect([await balanceOf(token, owed.address), await balanceOf(token, unpaid.address)]).toEqual([200_000n, 300_000n]);
+    expect([await balanceOf(token, owed.address), await balanceOf(token, unpaid.address)]).toEqual([300_000n, 300_000n]);
     expect(await planIds(polygon(), runKey())).toEqual([]);
   });
 });

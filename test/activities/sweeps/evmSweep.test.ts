@@ -218,20 +218,30 @@ describe('EVM forwarder sweep', () => {
 });
 
 describe('what a forwarder sweep takes', () => {
-  it('plans only addresses whose every deposit the treasury paid out: one with a late deposit beside the paid one waits, one not paid out is left', async () => {
+  it('plans only addresses whose every deposit the treasury paid out: one with a late deposit or a refund-due excess beside the paid one waits, one not paid out is left', async () => {
     // A chain of its own, outside the ledger-against-chain check: the late deposit is at an address, unposted.
     const token = await f.contracts.chain.deployToken({ symbol: 'USDC', decimals: 6 });
-    const [withLate, unpaid, owed] = [await forwarderSession(f), await forwarderSession(f), await forwarderSession(f)];
+    const [withLate, unpaid, overpaid, owed] = [
+      await forwarderSession(f),
+      await forwarderSession(f),
+      await forwarderSession(f),
+      await forwarderSession(f),
+    ];
     await deposit(f, 'bsc', withLate, token, 1_000_000n);
     await deposit(f, 'bsc', withLate, token, 400_000n, 'late');
     await deposit(f, 'bsc', unpaid, token, 500_000n, 'unpaid');
+    await deposit(f, 'bsc', overpaid, token, 1_500_000n, { paidOutWithRefundDue: 500_000n });
     await deposit(f, 'bsc', owed, token, 2_000_000n);
     const sweep = createEvmSweep(sweeperDeps(f, 'bsc', [{ symbol: 'USDC', address: token, decimals: 6 }]));
     const ids = await planIds(sweep, runKey());
     expect(ids).toHaveLength(1);
     expect((await findCollectorSweep(f.db.sql, ids[0]!))?.addresses.map((a) => a.address)).toEqual([owed.address.toLowerCase()]);
     expect(await sweepToEnd(sweep, ids[0]!)).toMatchObject({ status: 'finalized', moved: '2000000' });
-    expect([await balanceOf(token, withLate.address), await balanceOf(token, unpaid.address)]).toEqual([1_400_000n, 500_000n]);
+    expect([
+      await balanceOf(token, withLate.address),
+      await balanceOf(token, unpaid.address),
+      await balanceOf(token, overpaid.address),
+    ]).toEqual([1_400_000n, 500_000n, 1_500_000n]);
     expect(await planIds(sweep, runKey())).toEqual([]);
   });
 });

@@ -116,8 +116,11 @@ export async function paidOutByTreasury(
             values (${paymentId}, ${sessionId}, ${TREASURY_PROVIDER}, 'payout-signature', 1, 'settled', now()) on conflict do nothing`;
 }
 
-/** What a deposit was to its session: credited and paid out (the default), credited but not (yet) paid out, or late. */
-export type DepositStanding = 'paid-out' | 'unpaid' | 'late';
+/**
+ * What a deposit was to its session: credited and paid out (the default), paid out with part of it posted as refund due
+ * (an overpayment's excess), credited but not (yet) paid out, or late.
+ */
+export type DepositStanding = 'paid-out' | { paidOutWithRefundDue: bigint } | 'unpaid' | 'late';
 
 /**
  * `amount` of `token` minted to the address, confirmed and credited to its session, and posted as the settlement posts
@@ -137,7 +140,8 @@ export async function deposit(
             values (${chain}, ${sent.hash}, ${sent.logIndex}, 'testnet', ${to.sessionId}, 'USDC', ${amount.toString()}, ${'0x' + randomBytes(20).toString('hex')}, ${to.address.toLowerCase()},
                     ${sent.blockNumber.toString()}, ${sent.blockHash}, 'confirmed', 64, ${standing !== 'late'}, ${standing === 'late'})`;
   if (standing === 'late') return;
-  if (standing === 'paid-out') await paidOutByTreasury(f.db.sql, to.sessionId, chain, 'USDC', to.address);
+  const refundDue = typeof standing === 'object' ? standing.paidOutWithRefundDue : 0n;
+  if (standing !== 'unpaid') await paidOutByTreasury(f.db.sql, to.sessionId, chain, 'USDC', to.address);
   const [session] = await f.db.sql<{ merchant_id: string }[]>`select merchant_id from sessions where id = ${to.sessionId}`;
   await postLedger(
     f.db.sql,
@@ -149,8 +153,8 @@ export async function deposit(
       merchantId: session!.merchant_id,
       mode: 'test',
       received: amount,
-      payable: amount,
-      refundDue: 0n,
+      payable: amount - refundDue,
+      refundDue,
     }),
   );
 }
