@@ -1,0 +1,343 @@
+// The money matrix: each kind of payment driven through the real service (HTTP API, session and signer workers on
+// Temporal, the EVM indexer on a local Hardhat chain, payouts from the local Solana treasury), and for each the
+// session's final status, the webhook a loopback merchant endpoint received, who owns every unit by the session's
+// ledger postings (docs/settlement.md#who-owns-each-unit), that those postings balance, and that reconciliation finds
+// the chains agreeing with the ledger. One service and chain serve every row, in order.
+import { createSolanaRpc, generateKeyPairSigner, type Address as SolanaAddress } from '@solana/kit';
+import type { Address } from 'viem';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { reconcileLedger, type TreasuryView } from '../../activities/settlement/ledgerReconciliation';
+import { recordTreasuryOpening } from '../../activities/settlement/treasuryFunding';
+import { loadChainsConfig } from '../../config/chains';
+import { postRefundOnlyDeposits } from '../../db/repositories/depositLedger';
+import { paymentLedgerEntries } from '../../db/repositories/ledgerExplanation';
+import { setSettlementWallet } from '../../db/repositories/merchants';
+import { CHAIN_FACTS } from '../../domain/chains/chains';
+import { holdingsOf } from '../../domain/ledger/ledgerExplanation';
+import { paymentIdForSession } from '../../domain/wire/ids';
+import type { ChainIndexer } from '../../indexers/core/chainIndexer';
+import { createLocalChain, type LocalChain } from '../../toolchain/localChain/localChain';
+import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
+import { associatedTokenAccount } from '../../toolchain/localSolana/splToken';
+import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
+import { call } from '../support/http';
+import { startTestService, type TestService } from '../support/service';
+import { baseTestnetIndexer, testnetIndexer } from '../support/serviceIndexer';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
+
+// The service's test deposit addresses derive from the Hardhat mnemonic, one index per session from the first: the
+// payer is the node's last funded account, which the file's few sessions never reach.
+const PAYER = 19;
+const USDC = (whole: number) => BigInt(Math.round(whole * 1_000_000));
+const SOON = { timeout: 60_000, interval: 200 };
+
+let service: TestService;
+let chain: LocalChain;
+let solana: LocalSolana;
+let webhooks: WebhookReceiver;
+let shop: TestMerchant;
+let tokens: { usdc: Address; usdt: Address; arbitrumUsdc: Address };
+let base: ChainIndexer;
+let arbitrum: ChainIndexer;
+
+beforeAll(async () => {
+  [chain, solana, webhooks] = await Promise.all([createLocalChain(), startLocalSolana({ port: 0 }), startWebhookReceiver()]);
+  tokens = {
+    usdc: await chain.deployToken({ symbol: 'USDC', decimals: 6 }),
+    usdt: await chain.deployToken({ symbol: 'USDT', decimals: 6 }),
+    // arbitrum's test network is served by the same node, with its own USDC contract: a transfer there is not one on base.
+    arbitrumUsdc: await chain.deployToken({ symbol: 'USDC', decimals: 6 }),
+  };
+  for (const token of Object.values(tokens)) await chain.mint(token, chain.account(PAYER).address, 10n ** 12n);
+  const startBlock = ((await chain.blockNumber()) + 1n).toString();
+  const baseEnv = {
+    RPC_URLS_BASE_TESTNET: chain.rpcUrl,
+    CHAIN_ID_BASE_TESTNET: String(chain.chainId),
+    TOKEN_USDC_BASE_TESTNET: `${tokens.usdc}:6`,
+    TOKEN_USDT_BASE_TESTNET: `${tokens.usdt}:6`,
+    INDEXER_START_BLOCK_BASE_TESTNET: startBlock,
+  };
+  const arbitrumEnv = {
+    RPC_URLS_ARBITRUM_TESTNET: chain.rpcUrl,
+    CHAIN_ID_ARBITRUM_TESTNET: String(chain.chainId),
+    TOKEN_USDC_ARBITRUM_TESTNET: `${tokens.arbitrumUsdc}:6`,
+    INDEXER_START_BLOCK_ARBITRUM_TESTNET: startBlock,
+  };
+  service = await startTestService({
+    env: { ...solana.env, ...solana.signerEnv, ...baseEnv, SOLANA_PAYOUT_MEMO: 'false', SETTLEMENT_RPC_RECHECK_ABOVE_USDC: '0' },
+  });
+  shop = await createTestMerchant(service.db.sql, { supportedTokens: { USDC: ['base', 'solana'], USDT: ['base'] } });
+  // The indexers run without the LISTEN that tells them of a new watch at once: they reload their watches each second.
+  const reload = { INDEXER_WATCH_RELOAD_MS: '1000' };
+  base = baseTestnetIndexer(service, loadChainsConfig({ ...baseEnv, ...reload }));
+  arbitrum = testnetIndexer(service, loadChainsConfig({ ...arbitrumEnv, ...reload }), 'arbitrum');
+  // What the treasury held before the service's first posting, so that reconciliation compares its movements alone.
+  await recordTreasuryOpening(treasuryView(), service.db.sql, 'local');
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.allSettled([chain?.stop(), solana?.stop(), webhooks?.close(), service?.stop()]);
+});
+
+function treasuryView(): TreasuryView {
+  return {
+    mode: 'test',
+    rpc: createSolanaRpc(solana.rpcUrl),
+    treasury: solana.treasury.address,
+    usdcMint: solana.usdcMint,
+    evmChains: [
+      {
+        chain: 'base',
+        client: chain.publicClient,
+        tokens: [
+          { symbol: 'USDC', address: tokens.usdc },
+          { symbol: 'USDT', address: tokens.usdt },
+        ],
+        confirmations: CHAIN_FACTS.base.confirmations,
+      },
+      {
+        chain: 'arbitrum',
+        client: chain.publicClient,
+        tokens: [{ symbol: 'USDC', address: tokens.arbitrumUsdc }],
+        confirmations: CHAIN_FACTS.arbitrum.confirmations,
+      },
+    ],
+  };
+}
+
+async function drain(): Promise<void> {
+  while (await base.tick());
+  while (await arbitrum.tick());
+}
+
+/** A transfer from the payer, mined to base's confirmation depth and seen by both indexers. */
+async function pay(token: Address, to: Address, amount: bigint) {
+  await drain();
+  const sent = await chain.transfer(token, PAYER, to, amount);
+  await chain.mine(Math.max(CHAIN_FACTS.base.confirmations, CHAIN_FACTS.arbitrum.confirmations) - 1);
+  await drain();
+  return sent;
+}
+
+async function freshWallet(merchant: TestMerchant): Promise<SolanaAddress> {
+  const wallet = (await generateKeyPairSigner()).address;
+  await setSettlementWallet(service.db.sql, merchant.merchant.id, wallet);
+  return wallet;
+}
+
+/** A test session of `amountUsd` created with the loopback webhook and USDC on base chosen. */
+async function openSession(merchant: TestMerchant, amountUsd: number, pair = { token: 'USDC', chain: 'base' }) {
+  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+    apiKey: merchant.testKey,
+    body: sessionRequest(merchant.merchant.id, { amount_usd: amountUsd, webhook_url: webhooks.url }),
+  });
+  expect(created.status).toBe(201);
+  const sessionId = created.body.data?.session_id as string;
+  const selected = await call(service.baseUrl, 'POST', '/checkout/sessions/select-payment', {
+    apiKey: merchant.testKey,
+    body: { session_id: sessionId, ...pair },
+  });
+  expect(selected.status).toBe(200);
+  return {
+    sessionId,
+    depositAddress: selected.body.data?.deposit_address as Address,
+    amount: BigInt(selected.body.data?.amount_base_units as string),
+  };
+}
+
+async function status(merchant: TestMerchant, sessionId: string): Promise<string> {
+  const read = await call(service.baseUrl, 'GET', `/checkout/sessions/${sessionId}`, { apiKey: merchant.testKey });
+  return read.body.data?.status as string;
+}
+
+/** The webhook events the merchant's endpoint received for the session, in order. */
+function eventsOf(sessionId: string): Array<Record<string, unknown>> {
+  return webhooks.received.map((w) => JSON.parse(w.rawBody) as Record<string, unknown>).filter((body) => body.session_id === sessionId);
+}
+
+/**
+ * Polls `check` until it passes, the indexers scanning on each round: a watch written just before a scan is backfilled
+ * on the next one, as the indexer's own loop would.
+ */
+async function eventually(check: () => unknown | Promise<unknown>, timeout = SOON.timeout): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      await drain();
+      await check();
+    },
+    { timeout, interval: SOON.interval },
+  );
+}
+
+async function waitForEvent(sessionId: string, event: string): Promise<Record<string, unknown>> {
+  await eventually(() => expect(eventsOf(sessionId).map((e) => e.event)).toContain(event));
+  return eventsOf(sessionId).find((e) => e.event === event)!;
+}
+
+async function usdcOnSolana(owner: SolanaAddress): Promise<bigint> {
+  const rpc = createSolanaRpc(solana.rpcUrl);
+  const account = await associatedTokenAccount(owner, solana.usdcMint);
+  if (!(await rpc.getAccountInfo(account, { encoding: 'base64' }).send()).value) return 0n;
+  return BigInt((await rpc.getTokenAccountBalance(account).send()).value.amount);
+}
+
+/**
+ * Who owns the session's units by its ledger postings: what each account holds of each token asset once they are
+ * netted (credits negative), and the groups that do not sum to zero per asset (none, when the postings balance).
+ */
+async function ledgerOf(sessionId: string) {
+  const entries = await paymentLedgerEntries(service.db.sql, sessionId, paymentIdForSession(sessionId));
+  const groups = new Map<string, bigint>();
+  for (const e of entries) groups.set(`${e.groupId} ${e.asset}`, (groups.get(`${e.groupId} ${e.asset}`) ?? 0n) + e.amount);
+  const holdings = holdingsOf(entries).filter((h) => !h.asset.startsWith('sol:'));
+  const sum = (prefix: string) => holdings.filter((h) => h.account.startsWith(prefix)).reduce((total, h) => total + h.amount, 0n);
+  return {
+    holdings: Object.fromEntries(holdings.map((h) => [`${h.account} ${h.asset}`, h.amount])),
+    unbalanced: [...groups].filter(([, total]) => total !== 0n).map(([group]) => group),
+    owners: {
+      owedToMerchant: -sum('merchant_payable'),
+      refundDue: -sum('refund_due:'),
+      operatorHeld: -sum('operator_held:'),
+    },
+  };
+}
+
+/** The worker's reconciliation step as it runs on schedule: refund-only deposits posted, then every account compared. */
+async function reconciliationDifferences() {
+  await postRefundOnlyDeposits(service.db.sql, 'test');
+  const run = await reconcileLedger(treasuryView(), service.db.sql);
+  return run.differences.map((d) => ({ account: d.account, asset: d.asset, difference: d.difference }));
+}
+
+const NOBODY = { owedToMerchant: 0n, refundDue: 0n, operatorHeld: 0n };
+
+describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () => {
+  it('exact: completed, the merchant paid the session amount, nothing owed to anyone', async () => {
+    const wallet = await freshWallet(shop);
+    const { sessionId, depositAddress, amount } = await openSession(shop, 20);
+    await pay(tokens.usdc, depositAddress, amount);
+    await eventually(async () => expect(await status(shop, sessionId)).toBe('completed'));
+
+    const event = await waitForEvent(sessionId, 'payment.completed');
+    expect(event).toMatchObject({ status: 'completed', settlement: { amount_usdc: '20.000000', provider: 'solana-treasury' } });
+    expect(await usdcOnSolana(wallet)).toBe(amount);
+    const ledger = await ledgerOf(sessionId);
+    expect(ledger.unbalanced).toEqual([]);
+    expect(ledger.owners).toEqual(NOBODY);
+    expect(ledger.holdings).toEqual({
+      'deposits:base usdc:base': amount,
+      'cross_chain_clearing usdc:base': -amount,
+      'cross_chain_clearing usdc:solana': amount,
+      'treasury:solana usdc:solana': -amount,
+    });
+    expect(await reconciliationDifferences()).toEqual([]);
+  });
+
+  it('overpaid beyond tolerance: overpaid, the merchant paid the session amount, the excess owed to the customer', async () => {
+    const wallet = await freshWallet(shop);
+    const { sessionId, depositAddress, amount } = await openSession(shop, 20);
+    const excess = USDC(5);
+    await pay(tokens.usdc, depositAddress, amount + excess);
+    await eventually(async () => expect(await status(shop, sessionId)).toBe('overpaid'));
+
+    const event = await waitForEvent(sessionId, 'payment.overpaid');
+    expect(event).toMatchObject({ amount: { token_received: '25.000000' }, settlement: { amount_usdc: '20.000000' } });
+    expect(await usdcOnSolana(wallet)).toBe(amount);
+    const ledger = await ledgerOf(sessionId);
+    expect(ledger.unbalanced).toEqual([]);
+    expect(ledger.owners).toEqual({ ...NOBODY, refundDue: excess });
+    expect(ledger.holdings).toEqual({
+      'deposits:base usdc:base': amount + excess,
+      'refund_due:base usdc:base': -excess,
+      'cross_chain_clearing usdc:base': -amount,
+      'cross_chain_clearing usdc:solana': amount,
+      'treasury:solana usdc:solana': -amount,
+    });
+    expect(await reconciliationDifferences()).toEqual([]);
+  });
+
+  it('late deposit: a cancelled session keeps its status, what arrived after it closed is owed to the customer', async () => {
+    const wallet = await freshWallet(shop);
+    const { sessionId, depositAddress } = await openSession(shop, 20);
+    const cancelled = await call(service.baseUrl, 'POST', `/checkout/sessions/${sessionId}/cancel`, { apiKey: shop.testKey, body: {} });
+    expect(cancelled.status).toBe(200);
+    await waitForEvent(sessionId, 'payment.cancelled');
+    const late = USDC(20);
+    const sent = await pay(tokens.usdc, depositAddress, late);
+    await eventually(async () =>
+      expect(await service.db.sql`select stage, credited, late from deposits where tx_hash = ${sent.hash}`).toEqual([
+        { stage: 'confirmed', credited: false, late: true },
+      ]),
+    );
+
+    expect(await reconciliationDifferences()).toEqual([]);
+    expect(await status(shop, sessionId)).toBe('cancelled');
+    expect(eventsOf(sessionId).map((e) => e.event)).toEqual(['payment.cancelled']);
+    expect(await usdcOnSolana(wallet)).toBe(0n);
+    const ledger = await ledgerOf(sessionId);
+    expect(ledger.unbalanced).toEqual([]);
+    expect(ledger.owners).toEqual({ ...NOBODY, refundDue: late });
+    expect(ledger.holdings).toEqual({ 'deposits:base usdc:base': late, 'refund_due:base usdc:base': -late });
+  });
+
+  it('wrong token: USDT sent for a USDC payment is owed to the customer, the session still waits for its USDC', async () => {
+    const { sessionId, depositAddress } = await openSession(shop, 20);
+    const sent = await pay(tokens.usdt, depositAddress, USDC(20));
+    await eventually(async () =>
+      expect(await service.db.sql`select token, credited, late from deposits where tx_hash = ${sent.hash}`).toEqual([
+        { token: 'USDT', credited: false, late: true },
+      ]),
+    );
+
+    expect(await reconciliationDifferences()).toEqual([]);
+    expect(await status(shop, sessionId)).toBe('awaiting_payment');
+    expect(eventsOf(sessionId)).toEqual([]);
+    const ledger = await ledgerOf(sessionId);
+    expect(ledger.unbalanced).toEqual([]);
+    expect(ledger.holdings).toEqual({ 'deposits:base usdt:base': USDC(20), 'refund_due:base usdt:base': -USDC(20) });
+    expect(ledger.owners).toEqual({ ...NOBODY, refundDue: USDC(20) });
+  });
+
+  it('wrong EVM chain: USDC sent on arbitrum to the base deposit address is owed to the customer', async () => {
+    const { sessionId, depositAddress } = await openSession(shop, 20);
+    const sent = await pay(tokens.arbitrumUsdc, depositAddress, USDC(20));
+    await eventually(async () =>
+      expect(await service.db.sql`select chain, credited, late from deposits where tx_hash = ${sent.hash}`).toEqual([
+        { chain: 'arbitrum', credited: false, late: true },
+      ]),
+    );
+
+    expect(await reconciliationDifferences()).toEqual([]);
+    expect(await status(shop, sessionId)).toBe('awaiting_payment');
+    expect(eventsOf(sessionId)).toEqual([]);
+    const ledger = await ledgerOf(sessionId);
+    expect(ledger.unbalanced).toEqual([]);
+    expect(ledger.holdings).toEqual({ 'deposits:arbitrum usdc:arbitrum': USDC(20), 'refund_due:arbitrum usdc:arbitrum': -USDC(20) });
+    expect(ledger.owners).toEqual({ ...NOBODY, refundDue: USDC(20) });
+  });
+
+  it('unrouted live pair: a live session never offers USDC on base, so no money can reach it there', async () => {
+    const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+      apiKey: shop.liveKey,
+      body: sessionRequest(shop.merchant.id, { amount_usd: 20 }),
+    });
+    expect(created.status).toBe(201);
+    const sessionId = created.body.data?.session_id as string;
+    const read = await call(service.baseUrl, 'GET', `/checkout/sessions/${sessionId}`, { apiKey: shop.liveKey });
+    expect(read.body.data?.supported_tokens).toEqual({ tokens: { USDC: { chain: ['solana'] } } });
+    const selected = await call(service.baseUrl, 'POST', '/checkout/sessions/select-payment', {
+      apiKey: shop.liveKey,
+      body: { session_id: sessionId, token: 'USDC', chain: 'base' },
+    });
+    expect(selected.status).toBe(400);
+    expect(selected.body.details?.validation_errors).toEqual([
+      'chain: USDC on base is not supported for this session; supported: USDC on solana',
+    ]);
+
+    expect(read.body.data?.status).toBe('pending');
+    expect(await service.db.sql`select count(*)::int as n from deposit_addresses where session_id = ${sessionId}`).toEqual([{ n: 0 }]);
+    const ledger = await ledgerOf(sessionId);
+    expect(ledger.holdings).toEqual({});
+    expect(ledger.owners).toEqual(NOBODY);
+  });
+});
