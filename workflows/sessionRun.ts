@@ -177,13 +177,15 @@ export class SessionRun {
       return true;
     } catch (error) {
       if (!(error instanceof ChildWorkflowFailure) || !(error.cause instanceof ApplicationFailure)) throw error;
-      return this.refuseSettlement(error.cause.message);
+      // A payout that landed and failed paid nothing, like a refusal, but needs an operator's decision to pay again.
+      const failed = error.cause.type === WorkflowFailure.PayoutFailed;
+      return this.refuseSettlement(error.cause.message, failed ? 'settlement failed' : 'settlement refused');
     }
   }
 
-  private async refuseSettlement(reason: string): Promise<false> {
+  private async refuseSettlement(reason: string, kind = 'settlement refused'): Promise<false> {
     this.state.failureReason = reason;
-    await this.moveTo('failed', `settlement refused: ${reason}`);
+    await this.moveTo('failed', `${kind}: ${reason}`);
     return false;
   }
 

@@ -13,6 +13,7 @@ import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
 import type { SettlementInput, settlePayment } from '../../workflows/settlePayment';
 import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, integerOption, table, when, type CommandGroup } from './cli';
+import { resettlePayment } from './settlementResettle';
 
 export const PaymentIdOption = z.string().regex(/^pay_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a payment id (pay_…)');
 
@@ -262,8 +263,42 @@ const retry = defineCommand({
   },
 });
 
+const resettle = defineCommand({
+  name: 'resettle',
+  summary: 'settle again a payment whose settlement was refused before any payout, once the cause is fixed; idempotent',
+  positional: { name: 'payment', value: '<pay_…>', description: 'the payment to settle again (required)' },
+  options: {},
+  schema: z.object({ payment: PaymentIdOption }),
+  async run(context, input) {
+    const outcome = await resettlePayment(
+      { sql: context.sql(), client: await context.temporal(), operator: context.operator.name },
+      input.payment,
+    );
+    const json = { payment_id: input.payment, session_id: outcome.sessionId, outcome: outcome.kind, started: outcome.kind === 'started' };
+    switch (outcome.kind) {
+      case 'already_settled':
+        return {
+          json: { ...json, provider: outcome.provider, reference: outcome.reference },
+          text: [`payment ${input.payment} is already settled (${outcome.provider} ${outcome.reference ?? '-'}): nothing started`],
+          targets: [input.payment],
+        };
+      case 'in_progress':
+        return { json: { ...json, why: outcome.why }, text: [`${outcome.why}: nothing started`], targets: [input.payment] };
+      case 'started':
+        return {
+          json: { ...json, run_id: outcome.runId },
+          text: [
+            `session ${outcome.sessionId} runs again (run ${outcome.runId}) to settle ${input.payment}: settle_${input.payment} pays it, and the session moves from failed to its paid status with its webhook`,
+            `follow it with: checkout-admin settlement show ${input.payment}`,
+          ],
+          targets: [input.payment, outcome.sessionId],
+        };
+    }
+  },
+});
+
 export const settlementCommands: CommandGroup = {
   name: 'settlement',
   summary: 'treasury payouts to merchants',
-  commands: [list, show, retry],
+  commands: [list, show, retry, resettle],
 };
