@@ -1,4 +1,4 @@
-// Whether `checkout-admin settlement resettle` may settle a payment again (docs/admin-cli.md#settlement): only a
+// Whether `checkout-admin settlement resettle` may settle a payment again (docs/settlement.md#what-follows-a-failed-settlement): only a
 // settlement that began and paid nothing (refused by the signer, or a live signer without its key), of a session that
 // failed on it and whose workflow ended with the state a new run resumes from. A payout written is never resettled:
 // it is followed to its end (`settlement retry`), and one that landed and failed is paid again only under a new
