@@ -13,7 +13,7 @@ import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
 import type { SettlementInput, settlePayment } from '../../workflows/settlePayment';
 import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, integerOption, table, when, type CommandGroup } from './cli';
-import { resettlePayment } from './settlementResettle';
+import { repayPayment, resettlePayment } from './settlementRemedies';
 
 export const PaymentIdOption = z.string().regex(/^pay_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a payment id (pay_…)');
 
@@ -297,8 +297,48 @@ const resettle = defineCommand({
   },
 });
 
+const repay = defineCommand({
+  name: 'repay',
+  summary: 'pay a payout that landed and failed again, under a new payout generation (--confirm), and settle its session',
+  positional: { name: 'payment', value: '<pay_…>', description: 'the payment whose failed payout to pay again (required)' },
+  options: { confirm: { description: 'the operator has decided to pay it again from the treasury (required to start a generation)' } },
+  schema: z.object({ payment: PaymentIdOption, confirm: z.boolean().optional() }),
+  async run(context, input) {
+    const outcome = await repayPayment(
+      { sql: context.sql(), client: await context.temporal(), operator: context.operator.name },
+      input.payment,
+      input.confirm === true,
+    );
+    const { payout } = outcome;
+    const json = {
+      payment_id: input.payment,
+      session_id: outcome.sessionId,
+      generation: payout.generation,
+      intent_id: payout.intentId,
+      new_generation: outcome.newGeneration,
+      payout_status: payout.status,
+      outcome: outcome.kind,
+      started: outcome.kind === 'started',
+    };
+    const generation = outcome.newGeneration
+      ? `payout generation ${payout.generation} (${payout.intentId}) of ${usdcText(payout.amount)} USDC written; the failed one is kept in failed_payouts`
+      : `payout generation ${payout.generation} (${payout.intentId}) is ${payout.status}: no new generation`;
+    const next =
+      outcome.kind === 'started'
+        ? `session ${outcome.sessionId} runs again (run ${outcome.runId}) to pay it and settle`
+        : outcome.kind === 'in_progress'
+          ? `${outcome.why}: nothing started`
+          : `payment ${input.payment} is already settled (${outcome.provider} ${outcome.reference ?? '-'}): nothing started`;
+    return {
+      json,
+      text: [generation, next],
+      targets: [input.payment, payout.intentId, ...(outcome.kind === 'started' ? [outcome.sessionId] : [])],
+    };
+  },
+});
+
 export const settlementCommands: CommandGroup = {
   name: 'settlement',
   summary: 'treasury payouts to merchants',
-  commands: [list, show, retry, resettle],
+  commands: [list, show, retry, resettle, repay],
 };

@@ -1,14 +1,16 @@
-// Whether `checkout-admin settlement resettle` may settle a payment again (docs/settlement.md#what-follows-a-failed-settlement): only a
-// settlement that began and paid nothing (refused by the signer, or a live signer without its key), of a session that
-// failed on it and whose workflow ended with the state a new run resumes from. A payout written is never resettled:
-// it is followed to its end (`settlement retry`), and one that landed and failed is paid again only under a new
-// payout generation (`settlement repay`).
+// Whether the session of a payment may settle again (docs/settlement.md#what-follows-a-failed-settlement): a settlement
+// that began and paid nothing (refused by the signer, or a live signer without its key), or one whose failed payout an
+// operator has just replaced by a new generation (`settlement repay`), of a session that failed on it and whose
+// workflow ended with the state a new run resumes from. Any other payout is followed to its end (`settlement retry`),
+// and one that landed and failed is paid again only under a new generation.
 import type { SessionStatus } from '../wire/status';
 
 export interface ResettleFacts {
   settlement?: { status: 'pending' | 'settled'; provider: string; reference: string | null };
   /** The payment's payout row's status, when it has one. */
   payoutStatus?: string;
+  /** Its generation: above 1 once an operator paid a failed payout again. */
+  payoutGeneration?: number;
   /** The session's status in the read model. */
   sessionStatus?: SessionStatus;
   /** Temporal's status name of the session's workflow (`RUNNING`, `COMPLETED`, …); undefined when Temporal has none. */
@@ -36,7 +38,8 @@ export function judgeResettle(paymentId: string, facts: ResettleFacts): Resettle
       kind: 'refused',
       reason: `payment ${paymentId} has a payout that landed and failed: it is paid again only under a new payout generation (settlement repay)`,
     };
-  if (payoutStatus !== undefined)
+  const repaid = (facts.payoutGeneration ?? 1) > 1;
+  if (payoutStatus !== undefined && !repaid)
     return {
       kind: 'refused',
       reason: `payment ${paymentId} has a payout (${payoutStatus}): it is followed to its end, never settled again (settlement retry restarts a stopped one)`,

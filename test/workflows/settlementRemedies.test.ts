@@ -2,11 +2,12 @@
 // local Solana chain: a refused payout posts no merchant payable and fails the session; once the operator fixed the
 // cause, `settlement resettle` settles it again, moving the session from failed to completed with its webhook, and
 // asking again changes nothing. A payout that landed and failed fails the session with its webhook instead of
-// ending its workflow in an error.
+// ending its workflow in an error, and is paid again only by an operator's `settlement repay --confirm`, under a new
+// payout generation, once.
 import { createSolanaRpc, generateKeyPairSigner, type Address } from '@solana/kit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SignerDeps } from '../../activities/signer';
-import { resettlePayment } from '../../bin/admin/settlementResettle';
+import { repayPayment, resettlePayment } from '../../bin/admin/settlementRemedies';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig } from '../../config/env';
 import { findSessionById } from '../../db/repositories/sessions';
@@ -115,7 +116,7 @@ describe('a settlement refused before any payout', () => {
 });
 
 describe('a payout that landed and failed', () => {
-  it('fails the session with its webhook; the workflow completes instead of failing', async () => {
+  it('fails the session with its webhook; the workflow completes instead of failing; repay --confirm pays it under generation 2, once', async () => {
     const wallet = (await generateKeyPairSigner()).address;
     await setSettlementWallet(h.db.sql, h.merchant.merchant.id, wallet);
     const treasury = signer.treasuries!.test!.treasury.address;
@@ -138,9 +139,43 @@ describe('a payout that landed and failed', () => {
         expect(await handle.result()).toMatchObject({ status: 'failed' });
         expect((await findSessionById(h.db.sql, record.sessionId))?.status).toBe('failed');
         expect(await webhookEvents(record.sessionId)).toEqual(['payment.confirming', 'payment.failed']);
-        await expect(resettlePayment({ sql: h.db.sql, client: h.env.client, operator: 'alice' }, paymentId)).rejects.toThrow(
-          /settlement repay/,
-        );
+        const deps = { sql: h.db.sql, client: h.env.client, operator: 'alice' };
+        await expect(resettlePayment(deps, paymentId)).rejects.toThrow(/settlement repay/);
+
+        // Never without the operator's decision.
+        await expect(repayPayment(deps, paymentId, false)).rejects.toThrow(/add --confirm/);
+        expect(await h.db.sql`select generation, status from payouts where payment_id = ${paymentId}`).toEqual([
+          { generation: 1, status: 'failed' },
+        ]);
+
+        const repaid = await repayPayment(deps, paymentId, true);
+        expect(repaid).toMatchObject({
+          kind: 'started',
+          newGeneration: true,
+          payout: { generation: 2, intentId: `payout:${paymentId}:2`, status: 'pending' },
+        });
+        expect(await h.db.sql`select generation, signature, repaid_by from failed_payouts where payment_id = ${paymentId}`).toEqual([
+          { generation: 1, signature: `sig-${paymentId}`, repaid_by: 'alice' },
+        ]);
+        const settled = await handle.result();
+        expect(settled).toMatchObject({ status: 'completed', settlement: { provider: 'solana-treasury', amountUsdc: '8000000' } });
+        expect(await usdcBalance(wallet)).toBe(8_000_000n);
+        expect(await h.db.sql`select generation, status, intent_id from payouts where payment_id = ${paymentId}`).toEqual([
+          { generation: 2, status: 'confirmed', intent_id: `payout:${paymentId}:2` },
+        ]);
+        expect(
+          (
+            await h.db.sql<
+              { group_id: string }[]
+            >`select distinct group_id from ledger_entries where reference = ${`payout:${paymentId}:2`} order by group_id`
+          ).map((r) => r.group_id),
+        ).toEqual([`payout:${paymentId}:2:chain-costs`, `payout:${paymentId}:2:reserve`, `payout:${paymentId}:2:sent`]);
+        expect(await webhookEvents(record.sessionId)).toEqual(['payment.confirming', 'payment.failed', 'payment.completed']);
+
+        // Asked again: the generation is paid once; nothing new is written or started.
+        expect(await repayPayment(deps, paymentId, true)).toMatchObject({ kind: 'already_settled', newGeneration: false });
+        expect(await h.db.sql`select count(*)::int as n from failed_payouts where payment_id = ${paymentId}`).toEqual([{ n: 1 }]);
+        expect(await usdcBalance(wallet)).toBe(8_000_000n);
       },
       {},
       {},

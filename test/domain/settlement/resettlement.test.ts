@@ -36,6 +36,11 @@ describe('judgeResettle', () => {
     });
   });
 
+  it('settles again a payout an operator started a new generation of, still unpaid', () => {
+    expect(judgeResettle(PAY, { ...refused, payoutStatus: 'pending', payoutGeneration: 2 })).toEqual({ kind: 'start' });
+    expect(judgeResettle(PAY, { ...refused, payoutStatus: 'failed', payoutGeneration: 2 })).toMatchObject({ kind: 'refused' });
+  });
+
   it('refuses what has nothing to settle again or nothing to resume from', () => {
     expect(judgeResettle(PAY, { ...refused, settlement: undefined })).toMatchObject({ reason: expect.stringContaining('no settlement') });
     expect(judgeResettle(PAY, { ...refused, sessionStatus: 'confirming' })).toMatchObject({

@@ -1,10 +1,13 @@
-// `settlement resettle <pay_…>`: settles again a payment whose settlement was refused before any payout (the signer
-// refused it, or a live signer held no key), once the operator has fixed the cause. It starts a new run of the
-// session's workflow from the state its last run ended with, which runs settle_<pay_id> again and, once settled,
-// moves the session from `failed` to its paid status with that status's webhook (docs/lifecycle.md#settlement-failures).
+// What an operator does about a settlement that paid nothing (docs/settlement.md#what-follows-a-failed-settlement):
+// `settlement resettle <pay_…>` settles again a payment whose settlement was refused before any payout (the signer
+// refused it, or a live signer held no key), once the cause is fixed; `settlement repay <pay_…> --confirm` pays a
+// payout that landed and failed again, under a new payout generation. Both start a new run of the session's workflow
+// from the state its last run ended with, which runs settle_<pay_id> again and, once settled, moves the session from
+// `failed` to its paid status with that status's webhook (docs/lifecycle.md#settlement-failures).
 import type { Client } from '@temporalio/client';
 import type { Sql } from '../../db/client';
-import { findPayoutListing, findSettlementRow } from '../../db/repositories/payoutListing';
+import { findSettlementRow } from '../../db/repositories/payoutListing';
+import { findPayout, startNextPayoutGeneration, type Payout } from '../../db/repositories/payouts';
 import { findSessionById } from '../../db/repositories/sessions';
 import type { SessionState } from '../../domain/session/sessionState';
 import { judgeResettle } from '../../domain/settlement/resettlement';
@@ -31,14 +34,14 @@ async function workflowStatus(client: Client, workflowId: string): Promise<strin
 /** Judges the payment (judgeResettle) and starts the session's resettling run; throws CliError when it may not. */
 export async function resettlePayment(deps: { sql: Sql; client: Client; operator: string }, paymentId: string): Promise<ResettleOutcome> {
   const { sql, client } = deps;
-  const [settlement, payout] = await Promise.all([findSettlementRow(sql, paymentId), findPayoutListing(sql, paymentId)]);
+  const [settlement, payout] = await Promise.all([findSettlementRow(sql, paymentId), findPayout(sql, paymentId)]);
   const sessionId = settlement?.sessionId ?? '';
   const [session, sessionWorkflow, settlementWorkflow] = settlement
     ? await Promise.all([findSessionById(sql, sessionId), workflowStatus(client, sessionId), workflowStatus(client, `settle_${paymentId}`)])
     : [];
   const verdict = judgeResettle(paymentId, {
     ...(settlement ? { settlement } : {}),
-    ...(payout ? { payoutStatus: payout.status } : {}),
+    ...(payout ? { payoutStatus: payout.status, payoutGeneration: payout.generation } : {}),
     ...(session ? { sessionStatus: session.status } : {}),
     ...(sessionWorkflow ? { sessionWorkflow } : {}),
     ...(settlementWorkflow ? { settlementWorkflow } : {}),
@@ -72,4 +75,32 @@ export async function resettlePayment(deps: { sql: Sql; client: Client; operator
       return { kind: 'in_progress', sessionId, why: `the session workflow ${sessionId} was started by someone else meanwhile` };
     throw error;
   }
+}
+
+export type RepayOutcome = ResettleOutcome & { payout: Payout; newGeneration: boolean };
+
+/**
+ * Pays a payout that landed and failed again, under the next generation (startNextPayoutGeneration), and settles the
+ * session again. Only with `confirmed`: it moves treasury money, so it is an operator's decision, never a default.
+ * Again after the new generation exists, it starts nothing new: the generation is paid once, like any payout.
+ */
+export async function repayPayment(
+  deps: { sql: Sql; client: Client; operator: string },
+  paymentId: string,
+  confirmed: boolean,
+): Promise<RepayOutcome> {
+  const payout = await findPayout(deps.sql, paymentId);
+  if (!payout) throw new CliError(`payment ${paymentId} has no payout: nothing to pay again (settlement resettle settles a refused one)`);
+  if (payout.status !== 'failed' && payout.generation === 1)
+    throw new CliError(`payout of ${paymentId} is ${payout.status}, not failed: it is followed to its end, never paid again`);
+  let current = payout;
+  if (payout.status === 'failed') {
+    if (!confirmed)
+      throw new CliError(
+        `payout of ${paymentId} (generation ${payout.generation}, ${payout.signature ?? '-'}) landed and failed; paying it again sends ${payout.amount} USDC base units from the treasury: add --confirm once you have decided to`,
+      );
+    current = (await startNextPayoutGeneration(deps.sql, paymentId, deps.operator)) ?? ((await findPayout(deps.sql, paymentId)) as Payout);
+  }
+  const outcome = await resettlePayment(deps, paymentId);
+  return { ...outcome, payout: current, newGeneration: current.generation !== payout.generation };
 }
