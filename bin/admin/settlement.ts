@@ -47,6 +47,8 @@ const payoutJson = (p: PayoutListing) => ({
   status: p.status,
   signature: p.signature,
   treasury: p.treasury,
+  generation: p.generation,
+  intent_id: p.intentId,
   created_at: p.createdAt.toISOString(),
   age_seconds: p.ageSeconds,
 });
@@ -92,11 +94,13 @@ const show = defineCommand({
   schema: z.object({ payment: PaymentIdOption }),
   async run(context, input) {
     const sql = context.sql();
-    const [payout, intent, settlement, ledger] = await Promise.all([
-      findPayoutListing(sql, input.payment),
-      findIntentDetail(sql, payoutIntentId(input.payment)),
+    const payout = await findPayoutListing(sql, input.payment);
+    // Every generation's postings, the failed ones' release included; the chain intent of the current one.
+    const generations = Array.from({ length: payout?.generation ?? 1 }, (_, i) => payoutIntentId(input.payment, i + 1));
+    const [intent, settlement, ledger] = await Promise.all([
+      findIntentDetail(sql, payout?.intentId ?? payoutIntentId(input.payment)),
       findSettlementRow(sql, input.payment),
-      ledgerEntriesFor(sql, payoutIntentId(input.payment)),
+      Promise.all(generations.map((reference) => ledgerEntriesFor(sql, reference))).then((all) => all.flat()),
     ]);
     if (!payout && !settlement) throw new CliError(`payment ${input.payment} has no payout and no settlement`);
     const json = {
@@ -140,7 +144,7 @@ const show = defineCommand({
     const text = [
       `payment ${input.payment}`,
       payout
-        ? `payout      ${payout.status}, ${usdcText(payout.amount)} USDC (${payout.mode}) to ${payout.merchantId}, session ${payout.sessionId}, from ${payout.treasury}, age ${ageText(payout.ageSeconds)}`
+        ? `payout      ${payout.status}${payout.generation > 1 ? ` (generation ${payout.generation})` : ''}, ${usdcText(payout.amount)} USDC (${payout.mode}) to ${payout.merchantId}, session ${payout.sessionId}, from ${payout.treasury}, age ${ageText(payout.ageSeconds)}`
         : 'payout      none',
       intent
         ? `intent      ${intent.id} ${intent.status}, signature ${intent.signature ?? '-'}, last valid block height ${intent.lastValidBlockHeight ?? '-'}, slot ${intent.slot ?? '-'}`
@@ -205,7 +209,7 @@ const retry = defineCommand({
       );
     if (payout.status === 'failed') {
       throw new CliError(
-        `payout of ${input.payment} failed on chain (${payout.signature ?? '-'}): the payment's one payout is final, so a retry would fail the same way; see settlement show`,
+        `payout of ${input.payment} failed on chain (${payout.signature ?? '-'}): a retry would fail the same way; see settlement show, and settlement repay to pay it again under a new generation`,
       );
     }
     const temporal = await context.temporal();

@@ -123,7 +123,7 @@ export async function startNextPayoutGeneration(sql: Sql, paymentId: string, rep
     await insertChainIntent(tx, intentId);
     await tx`
       update payouts set generation = ${generation}, intent_id = ${intentId}, status = 'pending', signature = null,
-        confirmed_at = null, finalized_at = null, block_time = null, updated_at = now()
+        confirmed_at = null, finalized_at = null, block_time = null, created_at = now(), updated_at = now()
       where payment_id = ${paymentId}`;
     const next = (await findPayout(tx, paymentId)) as Payout;
     await postLedger(tx, payoutReserved(next));
