@@ -145,8 +145,9 @@ export class SessionRun {
 
   /**
    * Settles what the ledger credited, by the route it takes (domain/settlement/settlementRoute.ts), in a child workflow
-   * (settlePayment.ts) so a payout's polling stays out of the session's history. A route that is unavailable, or a
-   * settlement refused, fails the session; funds stay at the deposit address.
+   * (settlePayment.ts) so a payout's polling stays out of the session's history. A route that is unavailable, a
+   * settlement refused, or a payout that landed and failed fails the session, each with its reason
+   * (docs/lifecycle.md#settlement-failures); funds stay at the deposit address.
    */
   async settle(): Promise<boolean> {
     const { state, record } = this;

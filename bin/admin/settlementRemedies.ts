@@ -91,6 +91,16 @@ export async function repayPayment(
 ): Promise<RepayOutcome> {
   const payout = await findPayout(deps.sql, paymentId);
   if (!payout) throw new CliError(`payment ${paymentId} has no payout: nothing to pay again (settlement resettle settles a refused one)`);
+  const settlement = await findSettlementRow(deps.sql, paymentId);
+  if (settlement?.status === 'settled')
+    return {
+      kind: 'already_settled',
+      sessionId: settlement.sessionId,
+      provider: settlement.provider,
+      reference: settlement.reference,
+      payout,
+      newGeneration: false,
+    };
   if (payout.status !== 'failed' && payout.generation === 1)
     throw new CliError(`payout of ${paymentId} is ${payout.status}, not failed: it is followed to its end, never paid again`);
   let current = payout;
