@@ -145,8 +145,9 @@ export class SessionRun {
 
   /**
    * Settles what the ledger credited, by the route it takes (domain/settlement/settlementRoute.ts), in a child workflow
-   * (settlePayment.ts) so a payout's polling stays out of the session's history. A route that is unavailable, or a
-   * settlement refused, fails the session; funds stay at the deposit address.
+   * (settlePayment.ts) so a payout's polling stays out of the session's history. A route that is unavailable, a
+   * settlement refused, or a payout that landed and failed fails the session, each with its reason
+   * (docs/lifecycle.md#settlement-failures); funds stay at the deposit address.
    */
   async settle(): Promise<boolean> {
     const { state, record } = this;
@@ -178,13 +179,15 @@ export class SessionRun {
       return true;
     } catch (error) {
       if (!(error instanceof ChildWorkflowFailure) || !(error.cause instanceof ApplicationFailure)) throw error;
-      return this.refuseSettlement(error.cause.message);
+      // A payout that landed and failed paid nothing, like a refusal, but needs an operator's decision to pay again.
+      const failed = error.cause.type === WorkflowFailure.PayoutFailed;
+      return this.refuseSettlement(error.cause.message, failed ? 'settlement failed' : 'settlement refused');
     }
   }
 
-  private async refuseSettlement(reason: string): Promise<false> {
+  private async refuseSettlement(reason: string, kind = 'settlement refused'): Promise<false> {
     this.state.failureReason = reason;
-    await this.moveTo('failed', `settlement refused: ${reason}`);
+    await this.moveTo('failed', `${kind}: ${reason}`);
     return false;
   }
 
