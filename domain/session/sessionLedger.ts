@@ -221,18 +221,34 @@ export function decideStatus(ledger: LedgerState, terms: LedgerTerms, expiryReac
   return { status: verdict === 'exact' ? 'completed' : 'overpaid', settle: true, close: true };
 }
 
-/** What settles: the selected token as received, a bank transfer as USDC, or both as one 6-decimal total. */
-export function settlementSource(
-  ledger: LedgerState,
-  terms: LedgerTerms,
-): { chain: Chain; token: TokenSymbol; baseUnits: string; decimals: number } {
+/** The crypto part of a settlement: the selected token's credited deposits, as received. */
+export interface CryptoPart {
+  chain: Chain;
+  token: TokenSymbol;
+  baseUnits: string;
+  decimals: number;
+}
+
+/** The bank part: the credited transfers, already in the merchant's own account. */
+export interface BankPart {
+  usdCents: bigint;
+  references: string[];
+}
+
+/**
+ * What settles, in parts that never mix: the crypto deposits are paid out by their route, the bank transfers are
+ * recorded as held by the merchant (docs/settlement.md#routes). Either part is absent when nothing of it was credited.
+ */
+export function settlementParts(ledger: LedgerState): { crypto?: CryptoPart; bank?: BankPart } {
   const selection = ledger.selection;
-  const crypto = BigInt(ledger.receivedBaseUnits);
-  const bank = BigInt(ledger.bankReceivedCents);
-  if (selection && bank === 0n)
-    return { chain: selection.chain, token: selection.token, baseUnits: ledger.receivedBaseUnits, decimals: selection.decimals };
-  if (!selection || crypto === 0n) return { chain: 'solana', token: 'USDC', baseUnits: (bank * 10_000n).toString(), decimals: 6 };
-  return { chain: selection.chain, token: selection.token, baseUnits: creditedTotal(ledger, terms).received.toString(), decimals: 6 };
+  const bankCents = BigInt(ledger.bankReceivedCents);
+  const crypto: CryptoPart | undefined =
+    selection && BigInt(ledger.receivedBaseUnits) > 0n
+      ? { chain: selection.chain, token: selection.token, baseUnits: ledger.receivedBaseUnits, decimals: selection.decimals }
+      : undefined;
+  const bank: BankPart | undefined =
+    bankCents > 0n ? { usdCents: bankCents, references: ledger.bankReceipts.filter((r) => r.credited).map((r) => r.reference) } : undefined;
+  return { ...(crypto ? { crypto } : {}), ...(bank ? { bank } : {}) };
 }
 
 /** Everything that reached the session and was not credited: owed back to whoever sent it. */

@@ -19,7 +19,7 @@ import {
   receiveBankTransfer,
   refundsDue,
   reorgDeposit,
-  settlementSource,
+  settlementParts,
   simulateReceipt,
   type LedgerTerms,
   type LedgerWindow,
@@ -91,7 +91,7 @@ describe('session ledger', () => {
     expect(decideStatus(ledger, terms(2550n), false)).toEqual({ status: 'confirming', settle: false, close: false });
     expect(confirm(ledger, { ...ledger.deposits[0]!, confirmations: 64 }, open).kind).toBe('credited');
     expect(decideStatus(ledger, terms(2550n), false)).toEqual({ status: 'completed', settle: true, close: true });
-    expect(settlementSource(ledger, terms(2550n))).toEqual({ chain: 'base', token: 'USDC', baseUnits: '25500000', decimals: 6 });
+    expect(settlementParts(ledger)).toEqual({ crypto: { chain: 'base', token: 'USDC', baseUnits: '25500000', decimals: 6 } });
     expect(amountDue(ledger, terms(2550n))).toBe(0n);
   });
 
@@ -152,7 +152,8 @@ describe('session ledger', () => {
     expect(ledger.bankReceivedCents).toBe('4000');
     expect(decideStatus(ledger, t, false)).toEqual({ status: 'underpaid', settle: false, close: false });
     expect(decideStatus(ledger, t, true)).toEqual({ status: 'underpaid', settle: true, close: true });
-    expect(settlementSource(ledger, t)).toEqual({ chain: 'solana', token: 'USDC', baseUnits: '40000000', decimals: 6 });
+    // A bank-only session settles its bank part alone: no token, no chain, nothing for a treasury to pay.
+    expect(settlementParts(ledger)).toEqual({ bank: { usdCents: 4000n, references: ['CS-ABC'] } });
     // A credited bank transfer stops a cancel, not the choice of a crypto method for the rest.
     expect(hasPaymentUnderWay(ledger)).toBe(true);
     expect(hasCreditableDeposit(ledger)).toBe(false);
@@ -160,13 +161,17 @@ describe('session ledger', () => {
     expect(decideStatus(ledger, t, false)).toEqual({ status: 'completed', settle: true, close: true });
   });
 
-  it('adds crypto and bank receipts into one credited total', () => {
+  it('adds crypto and bank receipts into one credited total, and settles them as two parts', () => {
     const ledger = ledgerFor(100_000_000n);
     pay(ledger, transfer(30_000_000n));
     receiveBankTransfer(ledger, { amountUsdCents: '7000', reference: 'R1', receivedBy: 'ops' }, open, terms(10_000n));
     expect(creditedTotal(ledger, terms(10_000n))).toEqual({ expected: 100_000_000n, received: 100_000_000n });
     expect(decideStatus(ledger, terms(10_000n), false).status).toBe('completed');
-    expect(settlementSource(ledger, terms(10_000n))).toEqual({ chain: 'base', token: 'USDC', baseUnits: '100000000', decimals: 6 });
+    // The payout covers the crypto deposits only; the bank part is already in the merchant's account.
+    expect(settlementParts(ledger)).toEqual({
+      crypto: { chain: 'base', token: 'USDC', baseUnits: '30000000', decimals: 6 },
+      bank: { usdCents: 7000n, references: ['R1'] },
+    });
   });
 
   it('keeps bank transfers for a refund when the session is closed or takes no bank payments', () => {
@@ -180,6 +185,7 @@ describe('session ledger', () => {
     );
     expect(refundsDue(noBank)).toEqual([{ kind: 'bank', reference: 'R', amountUsdCents: '100' }]);
     expect(noBank.bankReceivedCents).toBe('0');
+    expect(settlementParts(noBank)).toEqual({});
   });
 
   it('counts duplicate signals once', () => {
