@@ -198,7 +198,6 @@ const markReceived = defineCommand({
         reference: receipt.reference,
         received_by: receipt.receivedBy,
         forced: mismatched,
-        refund_due: false,
         session_amount_usd: centsToUsd(session.amountUsdCents),
       },
       text: [
