@@ -2,6 +2,9 @@
 // the chosen payment, the bank part is settled once, and it sits beside the payment's payout part.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRecordBankReceipt } from '../../../activities/payments/recordBankReceipt';
+import { sessionDetail } from '../../../api/dashboard/sessionDetail';
+import { createChainRegistry } from '../../../domain/chains/chainRegistry';
+import { loadChainsConfig } from '../../../config/chains';
 import { createBankSettlement } from '../../../activities/settlement/bankSettlement';
 import { createSimulatedSettlement } from '../../../activities/settlement/simulatedSettlement';
 import { createSql, type Sql } from '../../../db/client';
@@ -27,11 +30,15 @@ afterAll(async () => {
 
 const SETTLED_AT = new Date('2026-11-27T12:00:00Z');
 
-async function session(): Promise<{ sessionId: string; paymentId: string }> {
+async function session() {
   const { merchant } = await createTestMerchant(db.sql);
   const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
   await insertSessionRecord(db.sql, record, 'awaiting_payment');
-  return { sessionId: record.sessionId, paymentId: paymentIdForSession(record.sessionId) };
+  return {
+    sessionId: record.sessionId,
+    paymentId: paymentIdForSession(record.sessionId),
+    owner: { merchantId: merchant.id, mode: record.mode },
+  };
 }
 
 const payment = (sessionId: string) =>
@@ -40,7 +47,7 @@ const payment = (sessionId: string) =>
 
 describe('recordBankReceipt', () => {
   it('keeps every receipt and leaves a chosen payment as it was', async () => {
-    const { sessionId, paymentId } = await session();
+    const { sessionId, paymentId, owner } = await session();
     await db.sql`
       insert into payments (id, session_id, token, chain, deposit_address, expected_base_units, received_base_units, decimals)
       values (${paymentId}, ${sessionId}, 'USDC', 'base', '0x0000000000000000000000000000000000000001', 100000000, 30000000, 6)`;
@@ -62,6 +69,12 @@ describe('recordBankReceipt', () => {
     expect((await listBankReceipts(db.sql, sessionId)).map((r) => [r.reference, r.amountUsdCents, r.credited])).toEqual([
       ['CS-A', '7000', true],
       ['CS-LATE', '500', false],
+    ]);
+    // The dashboard's session page lists both, the one not credited as refund due.
+    const detail = await sessionDetail({ sql: db.sql, registry: createChainRegistry(loadChainsConfig({})) }, owner, sessionId);
+    expect(detail.bank_receipts.map((r) => [r.reference, r.amount_usd, r.received_by, r.credited])).toEqual([
+      ['CS-A', 70, 'ops', true],
+      ['CS-LATE', 5, 'ops', false],
     ]);
   });
 
