@@ -164,10 +164,9 @@ export class SessionRun {
     }
     const paymentId = paymentIdForSession(record.sessionId);
     if (bank) {
-      const sessionId = record.sessionId;
       state.settlement = await records.settleBankPart({
         paymentId,
-        sessionId,
+        sessionId: record.sessionId,
         usdCents: bank.usdCents.toString(),
         references: bank.references,
       });
