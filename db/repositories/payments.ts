@@ -17,7 +17,11 @@ export interface ChosenPayment {
   evmChainId: number | undefined;
 }
 
-/** A new choice replaces the quote, pair and address the earlier one had; not awaited here so it can be pipelined. */
+/**
+ * A new choice replaces the quote, pair and address the earlier one had, and counts its own deposits from zero (a choice
+ * is refused once a deposit was seen; a bank payment's receipts stay in bank_receipts); not awaited here so it can be
+ * pipelined.
+ */
 export function upsertChosenPayment(sql: Queryable, p: ChosenPayment) {
   return sql`
     insert into payments (id, session_id, quote_id, token, chain, deposit_address, expected_base_units, decimals, token_address, evm_chain_id)
@@ -25,7 +29,8 @@ export function upsertChosenPayment(sql: Queryable, p: ChosenPayment) {
             ${p.expectedBaseUnits.toString()}, ${p.decimals}, ${p.tokenAddress}, ${p.evmChainId ?? null})
     on conflict (session_id) do update set quote_id = excluded.quote_id, token = excluded.token, chain = excluded.chain,
       deposit_address = excluded.deposit_address, expected_base_units = excluded.expected_base_units,
-      decimals = excluded.decimals, token_address = excluded.token_address, evm_chain_id = excluded.evm_chain_id, updated_at = now()`;
+      decimals = excluded.decimals, token_address = excluded.token_address, evm_chain_id = excluded.evm_chain_id,
+      received_base_units = 0, updated_at = now()`;
 }
 
 /**

@@ -734,6 +734,20 @@ describe('checkoutSession lifecycle', () => {
     });
   });
 
+  it('counts only its own deposits in a crypto payment chosen after a bank receipt', async () => {
+    const record = await h.record({ amountUsdCents: '10000', supportedMethods: { crypto: true, bank: true } });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      await handle.signal(bankTransferReceivedSignal, { amountUsdCents: '4000', reference: 'CS-FIRST', receivedBy: 'operator' });
+      await waitForState(handle, (s) => s.status === 'underpaid');
+      await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      // Nothing arrived on base: the bank part is counted in bank_receipts, not as the token received.
+      const [payment] = await h.db.sql`select chain, received_base_units from payments where session_id = ${record.sessionId}`;
+      expect(payment).toEqual({ chain: 'base', received_base_units: '0' });
+      expect(await bankReceipts(record.sessionId)).toEqual([{ reference: 'CS-FIRST', amount_usd_cents: '4000', credited: true }]);
+    });
+  });
+
   it('keeps a partly paid bank-only session underpaid at expires_at, settles what arrived and announces the settlement', async () => {
     const record = await h.record({ amountUsdCents: '10000', lifetimeMinutes: 30, supportedMethods: { crypto: false, bank: true } });
     await h.withWorker(async () => {
