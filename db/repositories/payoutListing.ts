@@ -155,7 +155,7 @@ export async function findSettlementRow(sql: Queryable, paymentId: string): Prom
       settled_at: Date | null;
     }[]
   >`
-    select payment_id, session_id, provider, status, reference, amount_usdc_base_units::text as amount, settled_at from settlements where payment_id = ${paymentId}`;
+    select payment_id, session_id, provider, status, reference, amount_usdc_base_units::text as amount, settled_at from settlements where payment_id = ${paymentId} and part = 'payout'`;
   return (
     row && {
       paymentId: row.payment_id,
