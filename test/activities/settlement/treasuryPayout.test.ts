@@ -106,9 +106,10 @@ describe('treasury payout', () => {
     const deps = await f.treasury({ usdc: 50_000_000n });
     const { request, wallet } = await f.payment(2_000_000n);
     const payable = ACCOUNT.merchantPayable(request.merchantId);
-    // Credited to the payment, as the session workflow records it.
+    // Credited to the payment, as the session workflow records it, for a session whose price is what arrived: $2.
     await f.db
       .sql`update deposits set credited = true where session_id = (select session_id from payments where id = ${request.paymentId})`;
+    await f.db.sql`update sessions set amount_usd_cents = 200 where id = (select session_id from payments where id = ${request.paymentId})`;
     // Every group that touches the merchant's payable (a fresh merchant per payment: only this payment's).
     const postings = () =>
       f.db.sql`select group_id, account, amount::text from ledger_entries
