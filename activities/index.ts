@@ -10,10 +10,11 @@ import type { PaymentNetwork } from './payments/paymentNetwork';
 import { createChoosePayment } from './payments/choosePayment';
 import { createConfirmedDepositFacts } from './payments/confirmedDepositFacts';
 import { createRecordedDepositFacts } from './payments/recordedDepositFacts';
-import { createRecordBankPayment } from './payments/recordBankPayment';
+import { createRecordBankReceipt } from './payments/recordBankReceipt';
 import { createRecordDeposit } from './payments/recordDeposit';
 import { createRecordSimulatedReceipt } from './payments/recordSimulatedReceipt';
 import { createReadModelActivities } from './readModel';
+import { createBankSettlement } from './settlement/bankSettlement';
 import { createLiquidityWaitActivities } from './settlement/liquidityWait';
 import { createSimulatedSettlement } from './settlement/simulatedSettlement';
 import { createTreasurySettlementActivities } from './settlement/treasurySettlement';
@@ -47,9 +48,10 @@ export function createActivities(deps: ActivityDeps) {
     recordDeposit: createRecordDeposit({ sql: deps.sql }),
     confirmedDepositFacts: createConfirmedDepositFacts({ sql: deps.sql }),
     recordedDepositFacts: createRecordedDepositFacts({ sql: deps.sql }),
-    recordBankPayment: createRecordBankPayment({ sql: deps.sql }),
+    recordBankReceipt: createRecordBankReceipt({ sql: deps.sql }),
     recordSimulatedReceipt: createRecordSimulatedReceipt({ sql: deps.sql }),
     settleSimulated: createSimulatedSettlement({ sql: deps.sql }),
+    settleBankPart: createBankSettlement({ sql: deps.sql }),
     ...createTreasurySettlementActivities({ sql: deps.sql, liveRoutes: deps.settlementLiveRoutes ?? parseLiveRoutes(DEFAULT_LIVE_ROUTES) }),
     ...createLiquidityWaitActivities({ sql: deps.sql }),
     ...createWebhookRecords({ sql: deps.sql }),

@@ -5,6 +5,7 @@ import type { Mode } from '../domain/wire/session';
 import { heartbeating } from './heartbeating';
 import { createDeriveSolanaDepositAddress } from './depositAddresses/solanaDepositAddress';
 import type { DepositSeeds } from '../domain/addresses/depositSeed';
+import type { SolanaChainWriterDeps } from './chainWrites/solanaChainWriter';
 import type { TreasuryPayoutDeps } from './settlement/treasuryPayout';
 import { createPayTreasuryPayout } from './settlement/treasuryPayouts';
 import { createSolanaSweepActivities } from './sweeps/solanaSweeps';
@@ -20,6 +21,8 @@ export interface SignerDeps {
   addressPool?: Sql;
   /** The Solana USDC treasury of each mode given SOLANA_TREASURY_KEY_TEST / _LIVE; a mode without one pays and sweeps nothing. */
   treasuries?: Partial<Record<Mode, TreasuryPayoutDeps>>;
+  /** For each mode without a treasury key: its database and Solana node, to follow a payout written before the key went. */
+  payoutFollowers?: Partial<Record<Mode, SolanaChainWriterDeps>>;
   /** The forwarder sweepers of each (EVM chain, mode) given EVM_RELAYER_KEY_<MODE> and an RPC endpoint. */
   evmSweepers?: Partial<Record<EvmSweeperKey, EvmSweepDeps>>;
   /** The Tron forwarder sweeper of each mode given TRON_RELAYER_KEY_<MODE> (and its network's HTTP API). */
@@ -38,7 +41,7 @@ export function createSignerActivities(deps: SignerDeps) {
       depositSeeds: deps.depositSeeds,
       ...(deps.addressPool ? { addressPool: deps.addressPool } : {}),
     }),
-    payTreasuryPayout: heartbeating(createPayTreasuryPayout(deps.treasuries ?? {})),
+    payTreasuryPayout: heartbeating(createPayTreasuryPayout(deps.treasuries ?? {}, deps.payoutFollowers ?? {})),
     planSolanaSweep: heartbeating(sweeps.planSolanaSweep),
     advanceSolanaSweep: heartbeating(sweeps.advanceSolanaSweep),
     planEvmSweep: heartbeating(evmSweeps.planEvmSweep),

@@ -39,6 +39,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     webhook_test_events: ['insert'],
   },
   checkout_worker: {
+    // Bank transfers marked received (activities/payments/recordBankReceipt.ts).
+    bank_receipts: ['insert'],
     // Payouts and their chain intents move to the signer worker's role once it has one; the ledger is append-only.
     chain_intents: ['insert', 'update'],
     // The Solana address is filled in once, from the signer's derivation (db/migrations/0001_baseline.sql).

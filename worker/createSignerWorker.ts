@@ -1,18 +1,19 @@
 // The signer worker: the only process given signing material (docs/settlement.md#r4-keys-in-the-signer-alone). It
 // polls its own task queue, named after the session queue, and runs no workflow and no other activity. It needs a
-// database only when it holds a treasury key: payouts are written ahead of signing
-// (activities/settlement/treasuryPayout.ts).
+// database when it holds a treasury key (payouts are written ahead of signing, activities/settlement/treasuryPayout.ts)
+// and, given one, uses it without a key too: to follow a payout written before the key was removed.
 import { createKeyPairSignerFromBytes, createSolanaRpc, type Address } from '@solana/kit';
 import { base58 } from '@scure/base';
 import { type NativeConnection, Worker } from '@temporalio/worker';
 import { createSignerActivities, type SignerDeps } from '../activities/signer';
 import { depositSeeds } from '../domain/addresses/depositSeed';
 import { createDepositBackingCheck } from '../activities/settlement/depositBacking';
+import type { SolanaChainWriterDeps } from '../activities/chainWrites/solanaChainWriter';
 import type { TreasuryPayoutDeps } from '../activities/settlement/treasuryPayout';
 import { loadChainsConfig, type ChainsConfig } from '../config/chains';
 import { ConfigError, type Config } from '../config/env';
 import { createSql, type Sql } from '../db/client';
-import { createChainRegistry } from '../domain/chains/chainRegistry';
+import { createChainRegistry, type ChainRegistry } from '../domain/chains/chainRegistry';
 import { networkForMode } from '../domain/session/payablePairs';
 import type { Mode } from '../domain/wire/session';
 import { signerTaskQueue } from '../domain/taskQueues';
@@ -72,8 +73,13 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
   const relayers = MODES.filter((mode) => config.evmSweeps.relayerKeys[mode] !== undefined);
   const tronRelayers = MODES.filter((mode) => config.tronSweeps.relayerKeys[mode] !== undefined);
   // With a database, the Solana addresses derived ahead go to the pool (activities/depositAddresses/solanaAddressPool.ts).
-  if (modes.length === 0 && relayers.length === 0 && tronRelayers.length === 0)
-    return { depositSeeds: seeds, ...(config.databaseUrl ? { addressPool: createSql(config.databaseUrl, { max: 2 }) } : {}) };
+  const keyless = MODES.filter((mode) => !modes.includes(mode));
+  if (modes.length === 0 && relayers.length === 0 && tronRelayers.length === 0) {
+    if (!config.databaseUrl) return { depositSeeds: seeds };
+    const pool = createSql(config.databaseUrl, { max: 2 });
+    const payoutFollowers = followersOf(keyless, createChainRegistry(chains ?? loadChainsConfig()), pool);
+    return { depositSeeds: seeds, addressPool: pool, payoutFollowers };
+  }
   if (!config.databaseUrl) {
     const given = modes.length > 0 ? 'a SOLANA_TREASURY_KEY_*' : relayers.length > 0 ? 'an EVM_RELAYER_KEY_*' : 'a TRON_RELAYER_KEY_*';
     throw new ConfigError(
@@ -91,7 +97,8 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
     sql,
     { depositSeeds: seeds, collectors: config.tronDepositCollectors },
   );
-  if (modes.length === 0) return { depositSeeds: seeds, addressPool: sql, evmSweepers, tronSweepers };
+  const payoutFollowers = followersOf(keyless, registry, sql);
+  if (modes.length === 0) return { depositSeeds: seeds, addressPool: sql, evmSweepers, tronSweepers, payoutFollowers };
   const verifyDepositBacking = createDepositBackingCheck({
     sql,
     registry,
@@ -132,16 +139,31 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
     depositSeeds: seeds,
     addressPool: sql,
     treasuries,
+    payoutFollowers,
     evmSweepers,
     tronSweepers,
     cctpRoutes: cctpRoutesFromConfig(config, registry, treasuries),
   };
 }
 
+/**
+ * A mode without a treasury key still follows a payout written while it had one (treasuryPayouts.ts): on its Solana
+ * network's first RPC URL, where one is configured.
+ */
+function followersOf(modes: readonly Mode[], registry: ChainRegistry, sql: Sql): Partial<Record<Mode, SolanaChainWriterDeps>> {
+  const followers: Partial<Record<Mode, SolanaChainWriterDeps>> = {};
+  for (const mode of modes) {
+    const [rpcUrl] = registry.get('solana', networkForMode(mode)).rpcUrls;
+    if (rpcUrl) followers[mode] = { sql, rpc: createSolanaRpc(rpcUrl) };
+  }
+  return followers;
+}
+
 /** The database pools the signer's treasuries, sweepers and Solana address pool write through (one, shared), to end at shutdown. */
 export function signerDatabasePools(signer: SignerDeps): Sql[] {
   const holders = [
     ...Object.values(signer.treasuries ?? {}),
+    ...Object.values(signer.payoutFollowers ?? {}),
     ...Object.values(signer.evmSweepers ?? {}),
     ...Object.values(signer.tronSweepers ?? {}),
   ];

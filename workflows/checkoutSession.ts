@@ -16,7 +16,13 @@ import * as messages from './messages';
 import { recordsInTask } from './sessionActivities';
 import { refuse, SessionRun, type Carried, type InboxEvent } from './sessionRun';
 
-export async function checkoutSession(record: SessionRecord, carried?: Carried): Promise<SessionState> {
+/** An operator's `checkout-admin settlement resettle`: this run settles the failed session again, then ends. */
+export interface Resettle {
+  /** Who asked, for the session's timeline. */
+  by: string;
+}
+
+export async function checkoutSession(record: SessionRecord, carried?: Carried, resettle?: Resettle): Promise<SessionState> {
   const run = new SessionRun(record, carried);
   const { state } = run;
   const inbox: InboxEvent[] = [];
@@ -59,6 +65,7 @@ export async function checkoutSession(record: SessionRecord, carried?: Carried):
 
   if (!carried && !(await recordSessionOnce(record))) return state;
   recorded = true;
+  if (resettle) await withLock(() => settleAgain(run, resettle));
 
   for (;;) {
     const wait = run.deadline() - Date.now();
@@ -76,6 +83,18 @@ export async function checkoutSession(record: SessionRecord, carried?: Carried):
   }
   await condition(allHandlersFinished);
   return state;
+}
+
+/**
+ * A session whose settlement was refused (no payout was made) is settled again once an operator has fixed the cause
+ * (docs/lifecycle.md#settlement-failures): the ledger decides as it did, settle_<pay_id> runs again, and a settlement
+ * moves the session from `failed` to its paid status with that status's webhook. Refused again, it stays `failed`
+ * with the new reason in its state. Either way the run ends: the session was closed before.
+ */
+async function settleAgain(run: SessionRun, resettle: Resettle): Promise<void> {
+  run.closedAt = undefined;
+  await run.reconcile(`settlement started again by ${resettle.by}`);
+  run.closedAt ??= new Date().toISOString();
 }
 
 /**

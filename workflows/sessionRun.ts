@@ -25,12 +25,12 @@ import {
   observeDeposit,
   receiveBankTransfer,
   reorgDeposit,
-  settlementSource,
+  settlementParts,
   type DepositOutcome,
   type LedgerTerms,
   type LedgerWindow,
 } from '../domain/session/sessionLedger';
-import { merchantOwed } from '../domain/settlement/unitOwnership';
+import { cryptoPartOwed } from '../domain/settlement/unitOwnership';
 import { paymentIdForSession } from '../domain/wire/ids';
 import type { BankTransferReceipt, SessionState } from '../domain/session/sessionState';
 import { CLOSED_STATUSES, type SessionStatus } from '../domain/wire/status';
@@ -40,7 +40,7 @@ import { announceStatus } from './announceStatus';
 import { ChainAttribute, SessionStatusAttribute, TokenAttribute } from './searchAttributes';
 import { issuePaymentInstructions } from './paymentPreparation';
 import { records } from './sessionActivities';
-import { settlePayment } from './settlePayment';
+import { settlePayment, type SettlementInput } from './settlePayment';
 import { simulateStatus } from './simulateStatus';
 
 export type InboxEvent =
@@ -144,20 +144,37 @@ export class SessionRun {
   }
 
   /**
-   * Settles what the ledger credited, by the route it takes (domain/settlement/settlementRoute.ts), in a child workflow
-   * (settlePayment.ts) so a payout's polling stays out of the session's history. A route that is unavailable, or a
-   * settlement refused, fails the session; funds stay at the deposit address.
+   * Settles what the ledger credited, by the route it takes (domain/settlement/settlementRoute.ts): the crypto part in a
+   * child workflow (settlePayment.ts) so a payout's polling stays out of the session's history, the bank part (already in
+   * the merchant's account) recorded as it is. A crypto route that is unavailable, a settlement refused, or a payout
+   * that landed and failed fails the session, each with its reason (docs/lifecycle.md#settlement-failures); funds stay
+   * at the deposit address.
    */
   async settle(): Promise<boolean> {
     const { state, record } = this;
-    const source = settlementSource(state);
-    const backing = state.simulated?.receipt ? 'simulated' : BigInt(state.bankReceivedCents) > 0n ? 'bank' : 'chain';
-    const route = await records.settlementRoute({ mode: record.mode, chain: source.chain, token: source.token, backing });
-    if (route === 'unavailable')
-      return this.refuseSettlement(
-        `No ${record.mode} settlement route for ${source.token} on ${source.chain}; funds are held at the deposit address`,
-      );
+    const { crypto, bank } = settlementParts(state);
+    let route: SettlementInput['route'] | undefined;
+    if (crypto) {
+      const backing = state.simulated?.receipt ? 'simulated' : 'chain';
+      const chosen = await records.settlementRoute({ mode: record.mode, chain: crypto.chain, token: crypto.token, backing });
+      if (chosen === 'unavailable')
+        return this.refuseSettlement(
+          `No ${record.mode} settlement route for ${crypto.token} on ${crypto.chain}; funds are held at the deposit address`,
+        );
+      route = chosen;
+    }
     const paymentId = paymentIdForSession(record.sessionId);
+    if (bank) {
+      state.settlement = await records.settleBankPart({
+        paymentId,
+        sessionId: record.sessionId,
+        usdCents: bank.usdCents.toString(),
+        references: bank.references,
+      });
+    }
+    const owed = cryptoPartOwed(state, this.terms.amountUsdCents);
+    // Bank transfers that already pay the whole price leave the crypto deposits wholly the customer's.
+    if (!crypto || !route || owed === 0n) return true;
     try {
       state.settlement = await executeChild(settlePayment, {
         workflowId: `settle_${paymentId}`,
@@ -170,21 +187,24 @@ export class SessionRun {
             sessionId: record.sessionId,
             merchantId: record.merchantId,
             mode: record.mode,
-            // The merchant's price at the quoted rate, never the units received (docs/settlement.md#who-owns-each-unit).
-            amountUsdcBaseUnits: merchantOwed(state, this.terms.amountUsdCents).toString(),
+            // The merchant's price at the quoted rate less what it holds from bank transfers, never the units received
+            // (docs/settlement.md#who-owns-each-unit).
+            amountUsdcBaseUnits: owed.toString(),
           },
         ],
       });
       return true;
     } catch (error) {
       if (!(error instanceof ChildWorkflowFailure) || !(error.cause instanceof ApplicationFailure)) throw error;
-      return this.refuseSettlement(error.cause.message);
+      // A payout that landed and failed paid nothing, like a refusal, but needs an operator's decision to pay again.
+      const failed = error.cause.type === WorkflowFailure.PayoutFailed;
+      return this.refuseSettlement(error.cause.message, failed ? 'settlement failed' : 'settlement refused');
     }
   }
 
-  private async refuseSettlement(reason: string): Promise<false> {
+  private async refuseSettlement(reason: string, kind = 'settlement refused'): Promise<false> {
     this.state.failureReason = reason;
-    await this.moveTo('failed', `settlement refused: ${reason}`);
+    await this.moveTo('failed', `${kind}: ${reason}`);
     return false;
   }
 
@@ -194,10 +214,25 @@ export class SessionRun {
     const decision = decideStatus(this.state, this.terms, this.expiryReached);
     if (decision.settle && !(await this.settle())) return;
     if (this.state.status !== decision.status) return this.moveTo(decision.status, reason, decision.close);
-    if (decision.close) {
-      this.closedAt = new Date().toISOString();
-      this.note(`${reason}; ${this.state.status} amount settled, session closed`);
-    }
+    if (decision.close) return this.restate(`${reason}; ${this.state.status} amount settled, session closed`);
+  }
+
+  /**
+   * Closes the session in the status it has, as a change of its own: the merchant hears of the settlement the first
+   * announcement could not carry (an underpaid session settled at expiry, docs/webhooks.md#payload).
+   */
+  private async restate(reason: string): Promise<void> {
+    const { state, record } = this;
+    const change: StatusChange = {
+      sessionId: record.sessionId,
+      status: state.status,
+      at: new Date().toISOString(),
+      version: state.version + 1,
+      reason,
+    };
+    this.adopt(change, true);
+    await records.recordStatusChange(change);
+    await announceStatus(record, state, change.status, change.at);
   }
 
   expire(): Promise<void> {
@@ -270,8 +305,15 @@ export class SessionRun {
       }
       return;
     }
-    if (outcome.kind === 'refund') return this.note(`bank transfer ${receipt.reference} recorded for refund: ${outcome.reason}`);
-    await records.recordBankPayment(record.sessionId, record.amountUsdCents, state.bankReceivedCents, receipt.reference);
+    if (outcome.kind === 'refund') {
+      this.note(`bank transfer ${receipt.reference} recorded for refund: ${outcome.reason}`);
+      return records.recordBankReceipt({ sessionId: record.sessionId, receipt });
+    }
+    await records.recordBankReceipt({
+      sessionId: record.sessionId,
+      receipt,
+      credited: { expectedUsdCents: record.amountUsdCents, creditedUsdCents: state.bankReceivedCents },
+    });
     await this.reconcile(`bank transfer ${receipt.reference} marked received by ${receipt.receivedBy}`);
   }
 

@@ -114,7 +114,10 @@ async function continueIfLong(input: SettlementInput, resumed: NonNullable<Settl
   await continueAsNew<typeof settlePayment>({ ...input, resumed });
 }
 
-/** One payout pass; a refused payout fails this workflow with the signer's reason, for the session to record. */
+/**
+ * One payout pass. A refused payout, or one that landed and failed, fails this workflow with the signer's reason and
+ * type, for the session to record (docs/lifecycle.md#settlement-failures).
+ */
 async function payOnce(input: SettlementInput) {
   try {
     return await payouts().payTreasuryPayout({
@@ -124,7 +127,10 @@ async function payOnce(input: SettlementInput) {
       amountUsdcBaseUnits: input.amountUsdcBaseUnits,
     });
   } catch (error) {
-    const refused = activityFailureOfType(error, WorkflowFailure.PayoutRefused);
-    throw refused ? ApplicationFailure.nonRetryable(refused.message, WorkflowFailure.PayoutRefused) : error;
+    for (const type of [WorkflowFailure.PayoutRefused, WorkflowFailure.PayoutFailed]) {
+      const failure = activityFailureOfType(error, type);
+      if (failure) throw ApplicationFailure.nonRetryable(failure.message, type);
+    }
+    throw error;
   }
 }

@@ -1,6 +1,7 @@
-// The simulated route (domain/settlement/settlementRoute.ts): test mode's settlement of what no treasury pays, a bank transfer,
-// a simulated receipt or a signer without a test treasury. No funds move; the settlements row records what a
-// payout would have delivered, with the same row a treasury settlement has, so a payment settles once whichever route.
+// The simulated route (domain/settlement/settlementRoute.ts): test mode's settlement of what no treasury pays, a
+// simulated receipt or a signer without a test treasury (a bank transfer is not one: activities/settlement/bankSettlement.ts).
+// No funds move; the settlements row records what a payout would have delivered, with the same row a treasury
+// settlement has, so a payment settles once whichever route.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
 import {

@@ -8,6 +8,7 @@ import { getTokenDecoder } from '@solana-program/token';
 import { isAddress, type Address, type KeyPairSigner, type Signature } from '@solana/kit';
 import type { Queryable } from '../../db/client';
 import { insertChainIntent } from '../../db/repositories/chainIntents';
+import { postDepositsReceived } from '../../db/repositories/depositLedger';
 import { postLedger } from '../../db/repositories/ledger';
 import { lockUntilCommit } from '../../db/repositories/locks';
 import { findMerchant } from '../../db/repositories/merchants';
@@ -63,24 +64,29 @@ const TOKEN_ACCOUNT_SIZE = 165n;
 
 const refuse = (message: string) => ApplicationFailure.nonRetryable(message, WorkflowFailure.PayoutRefused);
 
-/** Writes the payout, its chain intent and its ledger reservation, or returns the payment's existing payout. */
-export async function recordPayout(deps: TreasuryPayoutDeps, request: PayoutRequest): Promise<Payout> {
-  if (!/^\d+$/.test(request.amountUsdcBaseUnits))
-    throw refuse(`payout amount must be whole USDC base units, got "${request.amountUsdcBaseUnits}"`);
-  const amount = BigInt(request.amountUsdcBaseUnits);
-  const existing = await findPayout(deps.sql, request.paymentId);
-  const payout = existing ?? (await insertNewPayout(deps, request, amount));
-  if (
-    payout.amount !== amount ||
-    payout.merchantId !== request.merchantId ||
-    payout.mint !== deps.usdcMint ||
-    payout.treasury !== deps.treasury.address
-  ) {
+/** Refuses a request for a payment whose payout says another amount or merchant: one payout per payment, ever. */
+function sameRequest(payout: Payout, request: PayoutRequest, amount: bigint, treasury?: string): Payout {
+  if (payout.amount !== amount || payout.merchantId !== request.merchantId || (treasury !== undefined && payout.treasury !== treasury)) {
     throw refuse(
       `payment ${request.paymentId} already has a payout of ${payout.amount} to ${payout.merchantId} from ${payout.treasury}; refusing another of ${amount}`,
     );
   }
   return payout;
+}
+
+function requestedAmount(request: PayoutRequest): bigint {
+  if (!/^\d+$/.test(request.amountUsdcBaseUnits))
+    throw refuse(`payout amount must be whole USDC base units, got "${request.amountUsdcBaseUnits}"`);
+  return BigInt(request.amountUsdcBaseUnits);
+}
+
+/** Writes the payout, its chain intent and its ledger reservation, or returns the payment's existing payout. */
+export async function recordPayout(deps: TreasuryPayoutDeps, request: PayoutRequest): Promise<Payout> {
+  const amount = requestedAmount(request);
+  const existing = await findPayout(deps.sql, request.paymentId);
+  const payout = existing ?? (await insertNewPayout(deps, request, amount));
+  if (payout.mint !== deps.usdcMint) throw refuse(`payout of ${request.paymentId} is in mint ${payout.mint}, not ${deps.usdcMint}`);
+  return sameRequest(payout, request, amount, deps.treasury.address);
 }
 
 async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest, amount: bigint): Promise<Payout> {
@@ -101,6 +107,9 @@ async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest,
       merchantWallet: wallet,
       intentId,
     });
+    // What the merchant is owed is posted only once the signer has accepted the payout (its deposits back it), in the
+    // transaction that reserves it: a refused payout leaves no payable behind (docs/settlement.md#ledger).
+    await postDepositsReceived(tx, request.paymentId);
     await postLedger(tx, payoutReserved(payout));
     return payout;
   });
@@ -172,7 +181,7 @@ export function payoutSigner(
  * block time, which a settlement reports as settled_at.
  */
 async function landedTransaction(
-  deps: TreasuryPayoutDeps,
+  deps: SolanaChainWriterDeps,
   signature: string,
 ): Promise<{ feeLamports: bigint; rentLamports: bigint; blockTime: Date | null }> {
   const landed = await deps.rpc
@@ -186,7 +195,7 @@ async function landedTransaction(
 }
 
 async function recordOutcome(
-  deps: TreasuryPayoutDeps,
+  deps: SolanaChainWriterDeps,
   payout: Payout,
   progress: WriteProgress,
   short: LiquidityVerdict | undefined,
@@ -243,9 +252,32 @@ async function recordOutcome(
   }
 }
 
+/**
+ * Follows a payout whose treasury's key this signer does not hold (the key was rotated, or is not configured): it
+ * re-sends the stored bytes and reads their fate, which needs no key, so a payout under way is finished, never
+ * stranded. It never signs: a payout with nothing alive to wait for waits for its own treasury's key, retryably, as
+ * one signed by another treasury could pay the merchant twice (docs/settlement.md#payouts).
+ */
+export async function followPayout(deps: SolanaChainWriterDeps, payout: Payout, why: string): Promise<PayoutOutcome> {
+  const writer = createSolanaChainWriter(deps);
+  const { intent, verdict } = await writer.observe(payout.intentId);
+  if (intent.status === 'prepared')
+    throw ApplicationFailure.retryable(
+      `payout of ${payout.paymentId} is signed only by its treasury ${payout.treasury}, and ${why}: give the signer that key again to finish it`,
+      WorkflowFailure.PayoutKeyMissing,
+    );
+  const progress = { intent: verdict?.kind === 'unseen' ? await writer.broadcast(payout.intentId) : intent };
+  return recordOutcome(deps, payout, progress, undefined);
+}
+
 export function createTreasuryPayout(deps: TreasuryPayoutDeps) {
   const writer = createSolanaChainWriter(deps);
   return async function payTreasuryPayout(request: PayoutRequest): Promise<PayoutOutcome> {
+    const existing = await findPayout(deps.sql, request.paymentId);
+    if (existing && existing.treasury !== deps.treasury.address) {
+      const rotated = sameRequest(existing, request, requestedAmount(request));
+      return followPayout(deps, rotated, `the signer now holds treasury ${deps.treasury.address}`);
+    }
     const payout = await recordPayout(deps, request);
     let short: LiquidityVerdict | undefined;
     const progress = await writer.advance(

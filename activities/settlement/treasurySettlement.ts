@@ -3,7 +3,6 @@
 // and completed from the confirmed payout.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
-import { postDepositsReceived } from '../../db/repositories/depositLedger';
 import { findSettlement, insertPendingSettlement, settlePendingSettlement, type SettlementRow } from '../../db/repositories/settlements';
 import {
   settlementRoute,
@@ -54,9 +53,6 @@ export function createTreasurySettlementActivities(deps: TreasurySettlementDeps)
         provider: TREASURY_PROVIDER,
         amountUsdcBaseUnits: request.amountUsdcBaseUnits,
       });
-      // Here, not at the payout: the settlement begins once per payment and before the payout's reservation debits
-      // what the merchant is owed, and posting again names the same groups. The signer's payout stays about the payout.
-      await postDepositsReceived(deps.sql, request.paymentId);
       const row = await rowOf(request.paymentId);
       const settled = row && settlementOf(row);
       if (settled) return settled;

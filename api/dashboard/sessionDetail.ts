@@ -1,10 +1,13 @@
 // One session as the dashboard's detail page shows it: the session, its timeline of status changes with
-// their reasons, the deposits with block explorer links, the settlement, and every webhook delivery.
+// their reasons, the deposits with block explorer links, the bank transfers marked received, the settlement, and every
+// webhook delivery.
+import { listBankReceipts } from '../../db/repositories/bankReceipts';
 import { findPayment } from '../../db/repositories/paymentProgress';
 import { findSession } from '../../db/repositories/sessions';
 import { findSettlement, findStatusReason, listSessionDeposits, listStatusChanges } from '../../db/repositories/sessionTimeline';
 import { listWebhookDeliveries } from '../../db/repositories/webhookHistory';
 import { transactionExplorerUrl } from '../../domain/chains/blockExplorers';
+import { centsToUsd } from '../../domain/money/money';
 import { toSixDecimalString } from '../../domain/money/pricing';
 import type { Mode } from '../../domain/wire/session';
 import type { SessionStatus } from '../../domain/wire/status';
@@ -24,10 +27,11 @@ export async function sessionDetail(
   const { sql } = deps;
   const session = await findSession(sql, owner, sessionId);
   if (!session) throw sessionNotFound();
-  const [reason, changes, deposits, settlement, payment, deliveries] = await Promise.all([
+  const [reason, changes, deposits, bankReceipts, settlement, payment, deliveries] = await Promise.all([
     findStatusReason(sql, sessionId),
     listStatusChanges(sql, sessionId),
     listSessionDeposits(sql, sessionId),
+    listBankReceipts(sql, sessionId),
     findSettlement(sql, sessionId),
     findPayment(sql, sessionId),
     listWebhookDeliveries(sql, sessionId),
@@ -62,6 +66,14 @@ export async function sessionDetail(
       credited: d.credited,
       late: d.late,
       seen_at: d.seenAt.toISOString(),
+    })),
+    // A credited transfer counts toward the session; one that is not is owed back to the customer (refund due).
+    bank_receipts: bankReceipts.map((r) => ({
+      reference: r.reference,
+      amount_usd: centsToUsd(BigInt(r.amountUsdCents)),
+      received_by: r.receivedBy,
+      credited: r.credited,
+      recorded_at: r.recordedAt.toISOString(),
     })),
     settlement: settlement
       ? {

@@ -139,7 +139,7 @@ export function buildOpenApiDocument(serverUrl: string): OpenApiDocument {
       title: 'Stablecoin checkout API',
       version: '1.0.0',
       description:
-        'USD-priced checkout sessions paid in USDC or USDT on eight chains (or by bank transfer), settled as USDC on Solana. Successful responses wrap their payload in `data`; errors are `{ error, details? }`. Keys starting `mk_test_` use test networks and simulated settlement; `mk_live_` keys use mainnet. Test and live data never mix.',
+        'USD-priced checkout sessions paid in USDC or USDT on eight chains, settled as USDC on Solana, or by bank transfer, which the merchant receives directly. Successful responses wrap their payload in `data`; errors are `{ error, details? }`. Keys starting `mk_test_` use test networks and simulated settlement; `mk_live_` keys use mainnet. Test and live data never mix.',
     },
     servers: [{ url: serverUrl }],
     tags: [...new Set(OPERATIONS.map((op) => op.tag))].map((name) => ({ name })),

@@ -4,12 +4,15 @@ import { bankAccountJson } from '../../api/bankAccountJson';
 import { insertBankAccount, setBankAccountActive, type BankAccount } from '../../db/repositories/bankAccounts';
 import { findBankAccount, listBankAccounts } from '../../db/repositories/bankAccountListing';
 import { findMerchant } from '../../db/repositories/merchants';
+import { insertBankReceipt } from '../../db/repositories/bankReceipts';
+import type { Sql } from '../../db/client';
 import { findSessionById } from '../../db/repositories/sessions';
 import { AccountNumber, Iban, SortCode, SwiftBic } from '../../domain/session/bankAccountFields';
 import { bankTransferReference, CurrencyCode, referenceNamesSession } from '../../domain/session/bankTransfer';
 import { centsToUsd, parseUsdCents, USD_TEXT } from '../../domain/money/money';
 import { z } from '../../domain/wire/validationMessages';
 import type { BankTransferReceipt } from '../../domain/session/sessionState';
+import { CLOSED_STATUSES } from '../../domain/wire/status';
 import { bankTransferReceivedSignal } from '../../workflows/messages';
 import { CliError, defineCommand, MerchantIdOption, SessionIdOption, table, when, type CommandGroup } from './cli';
 
@@ -176,15 +179,17 @@ const markReceived = defineCommand({
       }
       warnings.push(`reference ${input.reference} does not contain the session's reference ${expected}; credited because of --force`);
     }
+    const amount = centsToUsd(BigInt(receipt.amountUsdCents));
     try {
       await (await context.temporal()).workflow.getHandle(session.sessionId).signal(bankTransferReceivedSignal, receipt);
     } catch (error) {
       const { WorkflowNotFoundError } = await import('@temporalio/client');
-      if (error instanceof WorkflowNotFoundError)
-        throw new CliError(`session ${session.sessionId} is closed (${session.status}); its workflow takes no more payments`);
-      throw error;
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+      // An underpaid session closes at its expiry in its status; one not yet started has no workflow either, and is open.
+      const closed = CLOSED_STATUSES.has(session.status) || (session.status === 'underpaid' && session.expiresAt.getTime() <= Date.now());
+      if (!closed) throw new CliError(`session ${session.sessionId} (${session.status}) has no running workflow yet; try again shortly`);
+      return refundDue(context.sql(), session, receipt, mismatched, warnings);
     }
-    const amount = centsToUsd(BigInt(receipt.amountUsdCents));
     return {
       json: {
         session_id: session.sessionId,
@@ -204,6 +209,42 @@ const markReceived = defineCommand({
     };
   },
 });
+
+/**
+ * A transfer for a session whose workflow has ended: the session is closed and takes no more payments, but the money
+ * is in the merchant's account and owed back to the customer, so it is recorded as refund due
+ * (docs/lifecycle.md#bank-transfers).
+ */
+async function refundDue(
+  sql: Sql,
+  session: { sessionId: string; status: string },
+  receipt: BankTransferReceipt,
+  forced: boolean,
+  warnings: string[],
+) {
+  const recorded = await insertBankReceipt(sql, { sessionId: session.sessionId, ...receipt, credited: false });
+  const amount = centsToUsd(BigInt(receipt.amountUsdCents));
+  if (!recorded) warnings.push(`reference ${receipt.reference} was already recorded for ${session.sessionId}; kept as first recorded`);
+  else
+    warnings.push(
+      `session ${session.sessionId} is closed (${session.status}): the transfer is not credited and is owed back to the customer`,
+    );
+  return {
+    json: {
+      session_id: session.sessionId,
+      amount_usd: amount,
+      amount_usd_cents: receipt.amountUsdCents,
+      reference: receipt.reference,
+      received_by: receipt.receivedBy,
+      forced,
+      refund_due: true,
+      already_recorded: !recorded,
+    },
+    text: [`bank transfer of ${amount.toFixed(2)} USD (reference ${receipt.reference}) recorded as refund due for ${session.sessionId}`],
+    warnings,
+    targets: [session.sessionId],
+  };
+}
 
 export const bankCommands: CommandGroup = {
   name: 'bank',

@@ -13,6 +13,7 @@ import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
 import type { SettlementInput, settlePayment } from '../../workflows/settlePayment';
 import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, integerOption, table, when, type CommandGroup } from './cli';
+import { repayPayment, resettlePayment } from './settlementRemedies';
 
 export const PaymentIdOption = z.string().regex(/^pay_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a payment id (pay_…)');
 
@@ -46,6 +47,8 @@ const payoutJson = (p: PayoutListing) => ({
   status: p.status,
   signature: p.signature,
   treasury: p.treasury,
+  generation: p.generation,
+  intent_id: p.intentId,
   created_at: p.createdAt.toISOString(),
   age_seconds: p.ageSeconds,
 });
@@ -91,11 +94,13 @@ const show = defineCommand({
   schema: z.object({ payment: PaymentIdOption }),
   async run(context, input) {
     const sql = context.sql();
-    const [payout, intent, settlement, ledger] = await Promise.all([
-      findPayoutListing(sql, input.payment),
-      findIntentDetail(sql, payoutIntentId(input.payment)),
+    const payout = await findPayoutListing(sql, input.payment);
+    // Every generation's postings, the failed ones' release included; the chain intent of the current one.
+    const generations = Array.from({ length: payout?.generation ?? 1 }, (_, i) => payoutIntentId(input.payment, i + 1));
+    const [intent, settlement, ledger] = await Promise.all([
+      findIntentDetail(sql, payout?.intentId ?? payoutIntentId(input.payment)),
       findSettlementRow(sql, input.payment),
-      ledgerEntriesFor(sql, payoutIntentId(input.payment)),
+      Promise.all(generations.map((reference) => ledgerEntriesFor(sql, reference))).then((all) => all.flat()),
     ]);
     if (!payout && !settlement) throw new CliError(`payment ${input.payment} has no payout and no settlement`);
     const json = {
@@ -139,7 +144,7 @@ const show = defineCommand({
     const text = [
       `payment ${input.payment}`,
       payout
-        ? `payout      ${payout.status}, ${usdcText(payout.amount)} USDC (${payout.mode}) to ${payout.merchantId}, session ${payout.sessionId}, from ${payout.treasury}, age ${ageText(payout.ageSeconds)}`
+        ? `payout      ${payout.status}${payout.generation > 1 ? ` (generation ${payout.generation})` : ''}, ${usdcText(payout.amount)} USDC (${payout.mode}) to ${payout.merchantId}, session ${payout.sessionId}, from ${payout.treasury}, age ${ageText(payout.ageSeconds)}`
         : 'payout      none',
       intent
         ? `intent      ${intent.id} ${intent.status}, signature ${intent.signature ?? '-'}, last valid block height ${intent.lastValidBlockHeight ?? '-'}, slot ${intent.slot ?? '-'}`
@@ -204,7 +209,7 @@ const retry = defineCommand({
       );
     if (payout.status === 'failed') {
       throw new CliError(
-        `payout of ${input.payment} failed on chain (${payout.signature ?? '-'}): the payment's one payout is final, so a retry would fail the same way; see settlement show`,
+        `payout of ${input.payment} failed on chain (${payout.signature ?? '-'}): a retry would fail the same way; see settlement show, and settlement repay to pay it again under a new generation`,
       );
     }
     const temporal = await context.temporal();
@@ -262,8 +267,82 @@ const retry = defineCommand({
   },
 });
 
+const resettle = defineCommand({
+  name: 'resettle',
+  summary: 'settle again a payment whose settlement was refused before any payout, once the cause is fixed; idempotent',
+  positional: { name: 'payment', value: '<pay_…>', description: 'the payment to settle again (required)' },
+  options: {},
+  schema: z.object({ payment: PaymentIdOption }),
+  async run(context, input) {
+    const outcome = await resettlePayment(
+      { sql: context.sql(), client: await context.temporal(), operator: context.operator.name },
+      input.payment,
+    );
+    const json = { payment_id: input.payment, session_id: outcome.sessionId, outcome: outcome.kind, started: outcome.kind === 'started' };
+    switch (outcome.kind) {
+      case 'already_settled':
+        return {
+          json: { ...json, provider: outcome.provider, reference: outcome.reference },
+          text: [`payment ${input.payment} is already settled (${outcome.provider} ${outcome.reference ?? '-'}): nothing started`],
+          targets: [input.payment],
+        };
+      case 'in_progress':
+        return { json: { ...json, why: outcome.why }, text: [`${outcome.why}: nothing started`], targets: [input.payment] };
+      case 'started':
+        return {
+          json: { ...json, run_id: outcome.runId },
+          text: [
+            `session ${outcome.sessionId} runs again (run ${outcome.runId}) to settle ${input.payment}: settle_${input.payment} pays it, and the session moves from failed to its paid status with its webhook`,
+            `follow it with: checkout-admin settlement show ${input.payment}`,
+          ],
+          targets: [input.payment, outcome.sessionId],
+        };
+    }
+  },
+});
+
+const repay = defineCommand({
+  name: 'repay',
+  summary: 'pay a payout that landed and failed again, under a new payout generation (--confirm), and settle its session',
+  positional: { name: 'payment', value: '<pay_…>', description: 'the payment whose failed payout to pay again (required)' },
+  options: { confirm: { description: 'the operator has decided to pay it again from the treasury (required to start a generation)' } },
+  schema: z.object({ payment: PaymentIdOption, confirm: z.boolean().optional() }),
+  async run(context, input) {
+    const outcome = await repayPayment(
+      { sql: context.sql(), client: await context.temporal(), operator: context.operator.name },
+      input.payment,
+      input.confirm === true,
+    );
+    const { payout } = outcome;
+    const json = {
+      payment_id: input.payment,
+      session_id: outcome.sessionId,
+      generation: payout.generation,
+      intent_id: payout.intentId,
+      new_generation: outcome.newGeneration,
+      payout_status: payout.status,
+      outcome: outcome.kind,
+      started: outcome.kind === 'started',
+    };
+    const generation = outcome.newGeneration
+      ? `payout generation ${payout.generation} (${payout.intentId}) of ${usdcText(payout.amount)} USDC written; the failed one is kept in failed_payouts`
+      : `payout generation ${payout.generation} (${payout.intentId}) is ${payout.status}: no new generation`;
+    const next =
+      outcome.kind === 'started'
+        ? `session ${outcome.sessionId} runs again (run ${outcome.runId}) to pay it and settle`
+        : outcome.kind === 'in_progress'
+          ? `${outcome.why}: nothing started`
+          : `payment ${input.payment} is already settled (${outcome.provider} ${outcome.reference ?? '-'}): nothing started`;
+    return {
+      json,
+      text: [generation, next],
+      targets: [input.payment, payout.intentId, ...(outcome.kind === 'started' ? [outcome.sessionId] : [])],
+    };
+  },
+});
+
 export const settlementCommands: CommandGroup = {
   name: 'settlement',
   summary: 'treasury payouts to merchants',
-  commands: [list, show, retry],
+  commands: [list, show, retry, resettle, repay],
 };

@@ -14,7 +14,8 @@ import { postLedger } from './ledger';
 
 /**
  * Posts what each confirmed, credited deposit of the payment's session holds, and for whom; again is a no-op. In the
- * order they arrived: the first pay the price, what comes after it is the excess.
+ * order they arrived: the first pay the price (less what credited bank transfers paid of it), what comes after it is
+ * the excess.
  */
 export async function postDepositsReceived(sql: Queryable, paymentId: string): Promise<void> {
   const rows = await sql<
@@ -29,10 +30,12 @@ export async function postDepositsReceived(sql: Queryable, paymentId: string): P
       decimals: number;
       expected: string;
       amount_usd_cents: string;
+      bank_cents: string;
     }>
   >`
     select d.chain, d.token, d.tx_hash, d.log_index, s.merchant_id, s.mode, d.amount_base_units::text as amount, p.decimals,
-           p.expected_base_units::text as expected, s.amount_usd_cents::text as amount_usd_cents
+           p.expected_base_units::text as expected, s.amount_usd_cents::text as amount_usd_cents,
+           (select coalesce(sum(b.amount_usd_cents), 0) from bank_receipts b where b.session_id = s.id and b.credited)::text as bank_cents
     from payments p
     join sessions s on s.id = p.session_id
     join deposits d on d.session_id = p.session_id and d.chain = p.chain and d.token = p.token
@@ -49,7 +52,12 @@ export async function postDepositsReceived(sql: Queryable, paymentId: string): P
     mode: r.mode,
     amount: BigInt(r.amount),
   }));
-  const price = { amountUsdCents: BigInt(first.amount_usd_cents), expectedBaseUnits: BigInt(first.expected), decimals: first.decimals };
+  const price = {
+    amountUsdCents: BigInt(first.amount_usd_cents),
+    expectedBaseUnits: BigInt(first.expected),
+    decimals: first.decimals,
+    bankCents: BigInt(first.bank_cents),
+  };
   for (const posting of depositPostings(deposits, price)) await postLedger(sql, posting);
 }
 

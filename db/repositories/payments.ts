@@ -17,7 +17,11 @@ export interface ChosenPayment {
   evmChainId: number | undefined;
 }
 
-/** A new choice replaces the quote, pair and address the earlier one had; not awaited here so it can be pipelined. */
+/**
+ * A new choice replaces the quote, pair and address the earlier one had, and counts its own deposits from zero (a choice
+ * is refused once a deposit was seen; a bank payment's receipts stay in bank_receipts); not awaited here so it can be
+ * pipelined.
+ */
 export function upsertChosenPayment(sql: Queryable, p: ChosenPayment) {
   return sql`
     insert into payments (id, session_id, quote_id, token, chain, deposit_address, expected_base_units, decimals, token_address, evm_chain_id)
@@ -25,11 +29,16 @@ export function upsertChosenPayment(sql: Queryable, p: ChosenPayment) {
             ${p.expectedBaseUnits.toString()}, ${p.decimals}, ${p.tokenAddress}, ${p.evmChainId ?? null})
     on conflict (session_id) do update set quote_id = excluded.quote_id, token = excluded.token, chain = excluded.chain,
       deposit_address = excluded.deposit_address, expected_base_units = excluded.expected_base_units,
-      decimals = excluded.decimals, token_address = excluded.token_address, evm_chain_id = excluded.evm_chain_id, updated_at = now()`;
+      decimals = excluded.decimals, token_address = excluded.token_address, evm_chain_id = excluded.evm_chain_id,
+      received_base_units = 0, updated_at = now()`;
 }
 
-/** A bank transfer as the session's payment, in USDC base units, replacing any token and chain chosen before. */
-export async function upsertBankPayment(
+/**
+ * A bank transfer as the session's payment of record when it has none yet, in USDC base units; a later receipt
+ * updates what a bank payment received. A chosen token and chain are never replaced: the receipts themselves are in
+ * bank_receipts.
+ */
+export async function recordBankPaymentRow(
   sql: Queryable,
   p: { paymentId: string; sessionId: string; chain: string; reference: string; expectedBaseUnits: string; receivedBaseUnits: string },
 ): Promise<void> {
@@ -37,9 +46,8 @@ export async function upsertBankPayment(
     insert into payments (id, session_id, token, chain, deposit_address, expected_base_units, received_base_units, decimals)
     values (${p.paymentId}, ${p.sessionId}, 'USDC', ${p.chain}, ${p.reference},
             ${p.expectedBaseUnits}, ${p.receivedBaseUnits}, 6)
-    on conflict (session_id) do update set token = excluded.token, chain = excluded.chain, deposit_address = excluded.deposit_address,
-      expected_base_units = excluded.expected_base_units, received_base_units = excluded.received_base_units,
-      decimals = excluded.decimals, token_address = null, evm_chain_id = null, updated_at = now()`;
+    on conflict (session_id) do update set received_base_units = excluded.received_base_units, updated_at = now()
+    where payments.chain = ${p.chain}`;
 }
 
 export async function setPaymentReceived(sql: Queryable, paymentId: string, receivedBaseUnits: string): Promise<void> {

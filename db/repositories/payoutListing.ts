@@ -16,6 +16,9 @@ export interface PayoutListing {
   status: PayoutStatus;
   signature: string | null;
   treasury: string;
+  /** The current generation and its chain intent (docs/settlement.md#what-follows-a-failed-settlement). */
+  generation: number;
+  intentId: string;
   createdAt: Date;
   ageSeconds: number;
 }
@@ -29,6 +32,8 @@ interface ListingRow {
   status: PayoutStatus;
   signature: string | null;
   treasury: string;
+  generation: number;
+  intent_id: string;
   created_at: Date;
   age_seconds: number;
 }
@@ -42,6 +47,8 @@ const toListing = (r: ListingRow): PayoutListing => ({
   status: r.status,
   signature: r.signature,
   treasury: r.treasury,
+  generation: r.generation,
+  intentId: r.intent_id,
   createdAt: r.created_at,
   ageSeconds: r.age_seconds,
 });
@@ -53,7 +60,7 @@ const toListing = (r: ListingRow): PayoutListing => ({
 export async function listPayouts(sql: Queryable, options: { stuck: boolean; limit: number }): Promise<PayoutListing[]> {
   const rows = await sql<ListingRow[]>`
     select p.payment_id, pm.session_id, p.merchant_id, p.mode, p.amount_base_units::text as amount, p.status, p.signature, p.treasury,
-      p.created_at, floor(extract(epoch from now() - p.created_at))::int as age_seconds
+      p.generation, p.intent_id, p.created_at, floor(extract(epoch from now() - p.created_at))::int as age_seconds
     from payouts p join payments pm on pm.id = p.payment_id
     where ${options.stuck}::boolean is false
       or p.status in ('awaiting_liquidity', 'failed')
@@ -66,7 +73,7 @@ export async function listPayouts(sql: Queryable, options: { stuck: boolean; lim
 export async function findPayoutListing(sql: Queryable, paymentId: string): Promise<PayoutListing | undefined> {
   const [row] = await sql<ListingRow[]>`
     select p.payment_id, pm.session_id, p.merchant_id, p.mode, p.amount_base_units::text as amount, p.status, p.signature, p.treasury,
-      p.created_at, floor(extract(epoch from now() - p.created_at))::int as age_seconds
+      p.generation, p.intent_id, p.created_at, floor(extract(epoch from now() - p.created_at))::int as age_seconds
     from payouts p join payments pm on pm.id = p.payment_id
     where p.payment_id = ${paymentId}`;
   return row && toListing(row);
@@ -148,7 +155,7 @@ export async function findSettlementRow(sql: Queryable, paymentId: string): Prom
       settled_at: Date | null;
     }[]
   >`
-    select payment_id, session_id, provider, status, reference, amount_usdc_base_units::text as amount, settled_at from settlements where payment_id = ${paymentId}`;
+    select payment_id, session_id, provider, status, reference, amount_usdc_base_units::text as amount, settled_at from settlements where payment_id = ${paymentId} and part = 'payout'`;
   return (
     row && {
       paymentId: row.payment_id,

@@ -1,7 +1,12 @@
-// payouts: one per payment, ever (db/migrations/0001_baseline.sql). The row fixes amount, mint and wallet before any transaction
-// is signed; its status follows the payout's chain intent.
+// payouts: one row per payment (db/migrations/0001_baseline.sql), its current generation: the first, or the one an
+// operator started after a payout landed and failed (0002_payout_generations.sql; earlier ones are in failed_payouts).
+// The row fixes amount, mint and wallet before any transaction is signed; its status follows the payout's chain intent.
+import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
+import { payoutReserved } from '../../domain/ledger/ledger';
 import type { Mode } from '../../domain/wire/session';
-import type { Queryable } from '../client';
+import type { Queryable, Sql } from '../client';
+import { insertChainIntent } from './chainIntents';
+import { postLedger } from './ledger';
 
 export type PayoutStatus = 'pending' | 'awaiting_liquidity' | 'submitted' | 'confirmed' | 'finalized' | 'failed';
 
@@ -14,6 +19,8 @@ export interface Payout {
   treasury: string;
   merchantWallet: string;
   intentId: string;
+  /** 1, or more once an operator paid a failed payout again. */
+  generation: number;
   status: PayoutStatus;
   signature: string | null;
   confirmedAt: Date | null;
@@ -31,6 +38,7 @@ interface PayoutRow {
   treasury: string;
   merchant_wallet: string;
   intent_id: string;
+  generation: number;
   status: PayoutStatus;
   signature: string | null;
   confirmed_at: Date | null;
@@ -47,6 +55,7 @@ const toPayout = (r: PayoutRow): Payout => ({
   treasury: r.treasury,
   merchantWallet: r.merchant_wallet,
   intentId: r.intent_id,
+  generation: r.generation,
   status: r.status,
   signature: r.signature,
   confirmedAt: r.confirmed_at,
@@ -92,4 +101,32 @@ export async function payoutsInFlight(sql: Queryable, treasury: string, paymentI
     from payouts p join chain_intents i on i.id = p.intent_id
     where p.treasury = ${treasury} and p.payment_id <> ${paymentId} and i.status in ('signed', 'broadcast')`;
   return { count: row?.count ?? 0, amount: BigInt(row?.amount ?? '0') };
+}
+
+/**
+ * An operator's decision to pay a payout that landed and failed again: in one transaction the failed generation is
+ * kept in failed_payouts, the payment's row becomes the next generation (pending, same amount, wallet and treasury,
+ * its own chain intent), and that generation reserves what the merchant is owed, which the failed one's release
+ * returned. Undefined, changing nothing, unless the payment's payout is failed.
+ */
+export async function startNextPayoutGeneration(sql: Sql, paymentId: string, repaidBy: string): Promise<Payout | undefined> {
+  return sql.begin(async (tx) => {
+    const [failed] = await tx<PayoutRow[]>`
+      select *, amount_base_units::text as amount_base_units from payouts where payment_id = ${paymentId} and status = 'failed' for update`;
+    if (!failed) return undefined;
+    const generation = failed.generation + 1;
+    const intentId = payoutIntentId(paymentId, generation);
+    await tx`
+      insert into failed_payouts (payment_id, generation, merchant_id, mode, amount_base_units, mint, treasury, merchant_wallet, intent_id, signature, repaid_by)
+      select payment_id, generation, merchant_id, mode, amount_base_units, mint, treasury, merchant_wallet, intent_id, signature, ${repaidBy}
+      from payouts where payment_id = ${paymentId}`;
+    await insertChainIntent(tx, intentId);
+    await tx`
+      update payouts set generation = ${generation}, intent_id = ${intentId}, status = 'pending', signature = null,
+        confirmed_at = null, finalized_at = null, block_time = null, created_at = now(), updated_at = now()
+      where payment_id = ${paymentId}`;
+    const next = (await findPayout(tx, paymentId)) as Payout;
+    await postLedger(tx, payoutReserved(next));
+    return next;
+  });
 }

@@ -80,9 +80,11 @@ export async function listSessionDeposits(sql: Queryable, sessionId: string): Pr
   }));
 }
 
+/** The payout, or a session paid by bank transfer alone its bank part. */
 export async function findSettlement(sql: Queryable, sessionId: string): Promise<SettlementRecord | undefined> {
   const [row] = await sql<{ provider: string; reference: string; amount_usdc_base_units: string; chain: string; settled_at: Date }[]>`
-    select provider, reference, amount_usdc_base_units::text, chain, settled_at from settlements where session_id = ${sessionId} and status = 'settled'`;
+    select provider, reference, amount_usdc_base_units::text, chain, settled_at from settlements where session_id = ${sessionId} and status = 'settled'
+    order by part = 'payout' desc limit 1`;
   return (
     row && {
       provider: row.provider,

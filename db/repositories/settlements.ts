@@ -1,5 +1,6 @@
-// settlements: one per payment, written pending before its provider moves any money and settled from what the
-// provider answered, so a retry after a crash finishes the same settlement with the same provider.
+// settlements: one payout part per payment, written pending before its provider moves any money and settled from what
+// the provider answered, so a retry after a crash finishes the same settlement with the same provider; and, for a
+// session paid by bank transfer, one bank part, settled as it is written (the merchant's account holds that money).
 import type { Queryable } from '../client';
 
 export interface SettlementRow {
@@ -13,7 +14,7 @@ export interface SettlementRow {
 export async function findSettlement(sql: Queryable, paymentId: string): Promise<SettlementRow | undefined> {
   const [row] = await sql<
     SettlementRow[]
-  >`select status, provider, reference, amount_usdc_base_units, settled_at from settlements where payment_id = ${paymentId}`;
+  >`select status, provider, reference, amount_usdc_base_units, settled_at from settlements where payment_id = ${paymentId} and part = 'payout'`;
   return row;
 }
 
@@ -25,7 +26,7 @@ export async function insertPendingSettlement(
   await sql`
     insert into settlements (payment_id, session_id, provider, amount_usdc_base_units, status)
     values (${row.paymentId}, ${row.sessionId}, ${row.provider}, ${row.amountUsdcBaseUnits}, 'pending')
-    on conflict (payment_id) do nothing`;
+    on conflict (payment_id, part) do nothing`;
 }
 
 /** Settles a pending row (only `provider`'s, when given); a settled one keeps what it first recorded. */
@@ -38,7 +39,7 @@ export async function settlePendingSettlement(
   await sql`
     update settlements
     set status = 'settled', reference = ${settled.reference}, amount_usdc_base_units = ${settled.amountUsdcBaseUnits}, settled_at = ${settled.settledAt}
-    where payment_id = ${paymentId} ${provider === undefined ? sql`` : sql`and provider = ${provider}`} and status = 'pending'`;
+    where payment_id = ${paymentId} and part = 'payout' ${provider === undefined ? sql`` : sql`and provider = ${provider}`} and status = 'pending'`;
 }
 
 /**
@@ -48,7 +49,22 @@ export async function settlePendingSettlement(
 export async function takeOverUnpaidSettlement(sql: Queryable, paymentId: string, from: string, to: string): Promise<boolean> {
   const taken = await sql`
     update settlements set provider = ${to}
-    where payment_id = ${paymentId} and provider = ${from} and status = 'pending'
+    where payment_id = ${paymentId} and part = 'payout' and provider = ${from} and status = 'pending'
       and not exists (select 1 from payouts where payment_id = ${paymentId})`;
   return taken.count === 1;
+}
+
+/** The bank part, settled once: a retry, or a second settlement of the session, keeps what was first recorded. */
+export async function insertBankSettlement(
+  sql: Queryable,
+  row: { paymentId: string; sessionId: string; provider: string; reference: string; amountUsdcBaseUnits: string; settledAt: Date },
+): Promise<SettlementRow> {
+  await sql`
+    insert into settlements (payment_id, session_id, part, provider, reference, amount_usdc_base_units, chain, settled_at, status)
+    values (${row.paymentId}, ${row.sessionId}, 'bank', ${row.provider}, ${row.reference}, ${row.amountUsdcBaseUnits}, 'bank',
+            ${row.settledAt}, 'settled')
+    on conflict (payment_id, part) do nothing`;
+  const [settled] = await sql<SettlementRow[]>`
+    select status, provider, reference, amount_usdc_base_units, settled_at from settlements where payment_id = ${row.paymentId} and part = 'bank'`;
+  return settled!;
 }

@@ -7,6 +7,7 @@ import { sweepAmount, type SweepCandidate } from '../../domain/sweeps/solanaSwee
 import { TREASURY_PROVIDER } from '../../domain/settlement/settlementRoute';
 import type { Queryable } from '../client';
 import { insertChainIntent } from './chainIntents';
+import { refundDueOf } from './collectorSweeps';
 
 export type SweepStatus = 'pending' | 'submitted' | 'confirmed' | 'finalized' | 'failed' | 'empty';
 
@@ -103,8 +104,9 @@ export async function sweepsToFinish(
 }
 
 /**
- * Deposit addresses of `mode` for which the ledger holds USDC in deposits:solana: their confirmed deposits credited
- * to payments the treasury settled (only those are posted) exceed what landed sweeps took from them. An address a
+ * Deposit addresses of `mode` for which the ledger holds USDC in deposits:solana for the treasury: their confirmed
+ * deposits credited to payments the treasury settled (only those are posted), less the part of each posted as refund due
+ * (refundDueOf), exceed what landed sweeps took from them. That part stays in the account until its refund takes it. An address a
  * sweep is taking now waits for it. The newest deposits first, so a limit never starves them. The token account
  * and its balance are the caller's to read.
  */
@@ -115,7 +117,7 @@ export async function sweepDue(
 ): Promise<Array<Omit<SweepCandidate, 'tokenAccount' | 'balance'>>> {
   const rows = await sql<Array<{ owner: string; derivation_index: string; owed: string }>>`
     with credited as (
-      select da.solana_address as owner, da.derivation_index, sum(d.amount_base_units) as credited, max(d.created_at) as last_deposit
+      select da.solana_address as owner, da.derivation_index, sum(d.amount_base_units - ${refundDueOf(sql)}) as credited, max(d.created_at) as last_deposit
       from deposit_addresses da
       join payments p on p.session_id = da.session_id
       join settlements st on st.payment_id = p.id and st.status = 'settled' and st.provider = ${TREASURY_PROVIDER}

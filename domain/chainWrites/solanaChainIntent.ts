@@ -5,7 +5,9 @@
 export type ChainIntentStatus = 'prepared' | 'signed' | 'broadcast' | 'confirmed' | 'finalized' | 'failed';
 
 /** Write-ahead ids: derived from what the transaction does, so a retry finds the same row. */
-export const payoutIntentId = (paymentId: string) => `payout:${paymentId}`;
+export const payoutIntentId = (paymentId: string, generation = 1) =>
+  // A payment's first payout keeps the id it always had; one paid again after an operator's decision counts on.
+  generation === 1 ? `payout:${paymentId}` : `payout:${paymentId}:${generation}`;
 
 /** A node's getSignatureStatuses entry for one signature; null when the node knows nothing of it. */
 export interface SignatureStatus {

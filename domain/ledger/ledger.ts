@@ -26,6 +26,7 @@
 // Every posting belongs to one mode: test and live treasuries are different wallets on different networks.
 // Group ids derive from what happened (payout:<pay_id>:reserve), so posting again is a no-op, never a double.
 import type { Chain, TokenSymbol } from '../chains/chains';
+import { payoutIntentId } from '../chainWrites/solanaChainIntent';
 import type { Mode } from '../wire/session';
 
 /** Token assets are in the token's base units as deployed on that chain (bsc's USDC and USDT have 18 decimals). */
@@ -83,9 +84,11 @@ export interface PayoutAmount {
   mode: Mode;
   merchantId: string;
   amount: bigint;
+  /** The payout generation (1 unless an operator paid a failed payout again): each posts under its own intent id. */
+  generation?: number;
 }
 
-const payoutReference = (paymentId: string) => `payout:${paymentId}`;
+const payoutReference = (payout: Pick<PayoutAmount, 'paymentId' | 'generation'>) => payoutIntentId(payout.paymentId, payout.generation);
 
 function positive(amount: bigint, what: string): bigint {
   if (amount <= 0n) throw new RangeError(`${what} must be positive, got ${amount}`);
@@ -102,9 +105,9 @@ const transfer = (debit: string, credit: string, asset: Asset, amount: bigint): 
 export function payoutReserved(payout: PayoutAmount): LedgerPosting {
   const amount = positive(payout.amount, 'a payout amount');
   return {
-    groupId: `${payoutReference(payout.paymentId)}:reserve`,
+    groupId: `${payoutReference(payout)}:reserve`,
     mode: payout.mode,
-    reference: payoutReference(payout.paymentId),
+    reference: payoutReference(payout),
     entries: transfer(ACCOUNT.merchantPayable(payout.merchantId), ACCOUNT.payoutsInFlight, ASSET.usdcSolana, amount),
   };
 }
@@ -113,9 +116,9 @@ export function payoutReserved(payout: PayoutAmount): LedgerPosting {
 export function payoutConfirmed(payout: PayoutAmount): LedgerPosting {
   const amount = positive(payout.amount, 'a payout amount');
   return {
-    groupId: `${payoutReference(payout.paymentId)}:sent`,
+    groupId: `${payoutReference(payout)}:sent`,
     mode: payout.mode,
-    reference: payoutReference(payout.paymentId),
+    reference: payoutReference(payout),
     entries: transfer(ACCOUNT.payoutsInFlight, ACCOUNT.treasury, ASSET.usdcSolana, amount),
   };
 }
@@ -124,9 +127,9 @@ export function payoutConfirmed(payout: PayoutAmount): LedgerPosting {
 export function payoutReleased(payout: PayoutAmount): LedgerPosting {
   const amount = positive(payout.amount, 'a payout amount');
   return {
-    groupId: `${payoutReference(payout.paymentId)}:release`,
+    groupId: `${payoutReference(payout)}:release`,
     mode: payout.mode,
-    reference: payoutReference(payout.paymentId),
+    reference: payoutReference(payout),
     entries: transfer(ACCOUNT.payoutsInFlight, ACCOUNT.merchantPayable(payout.merchantId), ASSET.usdcSolana, amount),
   };
 }
@@ -136,7 +139,7 @@ export function payoutReleased(payout: PayoutAmount): LedgerPosting {
  * merchant's account. Undefined when it cost nothing, as a group without entries means nothing.
  */
 export function payoutChainCosts(
-  payout: Pick<PayoutAmount, 'paymentId' | 'mode'>,
+  payout: Pick<PayoutAmount, 'paymentId' | 'mode' | 'generation'>,
   costs: { feeLamports: bigint; rentLamports: bigint },
 ): LedgerPosting | undefined {
   if (costs.feeLamports < 0n || costs.rentLamports < 0n) throw new RangeError('chain costs cannot be negative');
@@ -147,9 +150,9 @@ export function payoutChainCosts(
   if (costs.rentLamports > 0n) entries.push({ account: ACCOUNT.accountRent, asset: ASSET.solSolana, amount: costs.rentLamports });
   entries.push({ account: ACCOUNT.treasury, asset: ASSET.solSolana, amount: -total });
   return {
-    groupId: `${payoutReference(payout.paymentId)}:chain-costs`,
+    groupId: `${payoutReference(payout)}:chain-costs`,
     mode: payout.mode,
-    reference: payoutReference(payout.paymentId),
+    reference: payoutReference(payout),
     entries,
   };
 }

@@ -224,14 +224,34 @@ export function decideStatus(ledger: LedgerState, terms: LedgerTerms, expiryReac
   return { status: verdict === 'exact' ? 'completed' : 'overpaid', settle: true, close: true };
 }
 
+/** The crypto part of a settlement: the selected token's credited deposits, as received. */
+export interface CryptoPart {
+  chain: Chain;
+  token: TokenSymbol;
+  baseUnits: string;
+  decimals: number;
+}
+
+/** The bank part: the credited transfers, already in the merchant's own account. */
+export interface BankPart {
+  usdCents: bigint;
+  references: string[];
+}
+
 /**
- * The pair a settlement's route is chosen for: the selected token, or Solana USDC where only bank transfers were
- * credited. The amount is the merchant's, at the quoted price (domain/settlement/unitOwnership.ts merchantOwed).
+ * What settles, in parts that never mix: the crypto deposits are paid out by their route, the bank transfers are
+ * recorded as held by the merchant (docs/settlement.md#routes). Either part is absent when nothing of it was credited.
  */
-export function settlementSource(ledger: LedgerState): { chain: Chain; token: TokenSymbol } {
+export function settlementParts(ledger: LedgerState): { crypto?: CryptoPart; bank?: BankPart } {
   const selection = ledger.selection;
-  if (!selection || BigInt(ledger.receivedBaseUnits) === 0n) return { chain: 'solana', token: 'USDC' };
-  return { chain: selection.chain, token: selection.token };
+  const bankCents = BigInt(ledger.bankReceivedCents);
+  const crypto: CryptoPart | undefined =
+    selection && BigInt(ledger.receivedBaseUnits) > 0n
+      ? { chain: selection.chain, token: selection.token, baseUnits: ledger.receivedBaseUnits, decimals: selection.decimals }
+      : undefined;
+  const bank: BankPart | undefined =
+    bankCents > 0n ? { usdCents: bankCents, references: ledger.bankReceipts.filter((r) => r.credited).map((r) => r.reference) } : undefined;
+  return { ...(crypto ? { crypto } : {}), ...(bank ? { bank } : {}) };
 }
 
 /** Credited token base units beyond the amount asked for: owed back to the customer (refund due). */

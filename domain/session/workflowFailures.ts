@@ -18,6 +18,8 @@ export const WorkflowFailure = {
   DepositRereadPending: 'DepositRereadPending',
   /** The payout transaction landed and failed on chain: nothing was paid; an operator decides what follows. */
   PayoutFailed: 'PayoutFailed',
+  /** A payout written for a treasury whose key the signer does not hold must be signed again: retried until it does. */
+  PayoutKeyMissing: 'PayoutKeyMissing',
   /** A CCTP transfer pass refused: the attested message is not the burn's, or the attestation service refused. */
   TransferRefused: 'TransferRefused',
   /** recordSession: the merchant's transaction_id belongs to another session, so this one was never created. */

@@ -2,7 +2,8 @@
 // only for money verified on a chain: in test mode for every pair (a signer without a test treasury falls back to the
 // simulated route), in live mode only for the pairs the operator listed in SETTLEMENT_LIVE_ROUTES, the ones whose
 // deposits refill that treasury. A bank transfer is an operator's claim and a simulated receipt (POST …/simulate) no
-// money at all: neither is a chain fact, so neither ever draws on the treasury.
+// money at all: neither is a chain fact, so neither ever draws on the treasury. A bank transfer is already in the
+// merchant's own account: it settles with provider `bank`, in both modes, and moves nothing (docs/settlement.md#routes).
 import { CHAINS, TOKENS, type Chain, type TokenSymbol } from '../chains/chains';
 import type { Mode } from '../wire/session';
 
@@ -10,6 +11,8 @@ import type { Mode } from '../wire/session';
 export const TREASURY_PROVIDER = 'solana-treasury';
 /** The settlements row's provider for the simulated route: test mode, no funds moved. */
 export const SIMULATED_PROVIDER = 'simulated';
+/** The settlements row's provider for money the merchant received by bank transfer: nothing moves, nothing is paid out. */
+export const BANK_PROVIDER = 'bank';
 
 export type SettlementRoute = 'treasury' | 'simulated' | 'unavailable';
 
@@ -39,12 +42,12 @@ export interface RouteRequest {
   mode: Mode;
   chain: Chain;
   token: TokenSymbol;
-  /** What backs the credited money: chain deposits only, any bank transfer, or a simulated receipt. */
-  backing: 'chain' | 'bank' | 'simulated';
+  /** What backs the crypto part: chain deposits, or a simulated receipt (a bank part has no route: it is held). */
+  backing: 'chain' | 'simulated';
 }
 
 export function settlementRoute(request: RouteRequest, liveRoutes: readonly LiveRoute[]): SettlementRoute {
   if (request.mode === 'test') return request.backing === 'chain' ? 'treasury' : 'simulated';
-  if (request.backing !== 'chain') return 'unavailable';
+  if (request.backing === 'simulated') return 'unavailable';
   return liveRoutes.some((route) => route.chain === request.chain && route.token === request.token) ? 'treasury' : 'unavailable';
 }

@@ -15,6 +15,8 @@ export interface QuotedPrice {
   amountUsdCents: bigint;
   expectedBaseUnits: bigint;
   decimals: number;
+  /** Credited bank transfers: the part of the price the merchant already holds in its own account. */
+  bankCents?: bigint;
 }
 
 /** One USD cent in USDC base units (6 decimals). */
@@ -45,6 +47,21 @@ export function merchantOwed(ledger: LedgerState, amountUsdCents: bigint): bigin
   return credited < amount ? credited : amount;
 }
 
+/**
+ * USDC base units the treasury pays for the crypto part of a session: the merchant's price less the credited bank
+ * transfers it already holds, up to the crypto deposits' value at the quoted price. Without bank transfers, merchantOwed.
+ */
+export function cryptoPartOwed(ledger: LedgerState, amountUsdCents: bigint): bigint {
+  const bankCents = BigInt(ledger.bankReceivedCents);
+  return merchantOwed(ledger, amountUsdCents) - minimum(bankCents, amountUsdCents) * USDC_PER_CENT;
+}
+
+const minimum = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/** USDC base units of the price left for crypto deposits to pay once bank transfers paid their part. */
+const cryptoPriceUsdc = (amountUsdCents: bigint, bankCents: bigint) =>
+  amountUsdCents > bankCents ? (amountUsdCents - bankCents) * USDC_PER_CENT : 0n;
+
 /** How one credited deposit divides between the merchant and the customer. */
 export interface DepositShare {
   /** Token base units that pay the merchant's price. */
@@ -61,14 +78,19 @@ export interface DepositShare {
  * deposits that arrive after the amount asked for is reached are wholly refund due.
  */
 export function depositShares(amounts: readonly bigint[], price: QuotedPrice): DepositShare[] {
+  // What the crypto deposits pay once bank transfers paid their part: in token units rounded up, so the units that
+  // reach it are worth at least its USDC, and in USDC, which the payables never pass (cryptoPartOwed).
+  const bankCents = price.bankCents ?? 0n;
+  const payableCap = cryptoPriceUsdc(price.amountUsdCents, bankCents);
+  const tokenCap = bankCents === 0n ? price.expectedBaseUnits : tokensWorth(payableCap, price);
   let received = 0n;
   let merchantBefore = 0n;
   let payableBefore = 0n;
   return amounts.map((amount) => {
     if (amount <= 0n) throw new RangeError(`a deposit amount must be positive, got ${amount}`);
     received += amount;
-    const merchant = received < price.expectedBaseUnits ? received : price.expectedBaseUnits;
-    const payable = usdValue(merchant, price);
+    const merchant = minimum(received, tokenCap);
+    const payable = minimum(usdValue(merchant, price), payableCap);
     const share = {
       merchantBaseUnits: merchant - merchantBefore,
       refundDueBaseUnits: amount - (merchant - merchantBefore),
@@ -78,4 +100,12 @@ export function depositShares(amounts: readonly bigint[], price: QuotedPrice): D
     payableBefore = payable;
     return share;
   });
+}
+
+const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
+
+/** The fewest base units of the quoted token worth at least `usdc` at the quoted price (usdValue's inverse, rounded up). */
+function tokensWorth(usdc: bigint, price: QuotedPrice): bigint {
+  const micro = ceilDiv(usdc * toMicroUnits(price.expectedBaseUnits, price.decimals), price.amountUsdCents * USDC_PER_CENT);
+  return price.decimals >= 6 ? micro * 10n ** BigInt(price.decimals - 6) : ceilDiv(micro, 10n ** BigInt(6 - price.decimals));
 }

@@ -13,13 +13,13 @@ export interface SweepCandidate {
   /** Its USDC account and that account's balance as the chain reports it; undefined when the account does not exist. */
   tokenAccount: string;
   balance: bigint | undefined;
-  /** What the ledger holds for it in deposits:solana: its credited deposits less what sweeps took. */
+  /** What the ledger holds for it in deposits:solana for the treasury: its credited deposits, less their refund-due excess, less what sweeps took. */
   owed: bigint;
 }
 
 /**
  * What a sweep may take from an account: what it holds, up to what the ledger says it holds for payments. The rest
- * (a late deposit, kept for a refund) stays, and so does the account, as only an empty account can be closed.
+ * (a late deposit or an overpayment's excess, kept for a refund) stays, and so does the account, as only an empty account can be closed.
  */
 export function sweepAmount(balance: bigint | undefined, owed: bigint): bigint {
   if (balance === undefined || balance <= 0n || owed <= 0n) return 0n;

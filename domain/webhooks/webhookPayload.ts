@@ -3,6 +3,7 @@
 // five events, `payment.confirming` announces a deposit seen and `payment.cancelled` a cancel.
 import { centsToUsd } from '../money/money';
 import { toSixDecimalString } from '../money/pricing';
+import { BANK_PROVIDER } from '../settlement/settlementRoute';
 import type { Metadata, Mode } from '../wire/session';
 import type { SessionStatus } from '../wire/status';
 
@@ -66,9 +67,10 @@ export interface WebhookPayload {
   };
   /**
    * Beyond the three of docs/webhooks.md#payload: `reference` finds the settlement on chain (the payout's transaction signature),
-   * and `provider` says how it settled — `simulated` when no treasury paid anything (test mode without one).
+   * and `provider` says how it settled — `simulated` when no treasury paid anything (test mode without one), `bank` (with
+   * `chain` `bank`) when the merchant's own account received it by bank transfer.
    */
-  settlement?: { amount_usdc: string; chain: 'solana'; settled_at: string; reference: string; provider: string };
+  settlement?: { amount_usdc: string; chain: 'solana' | 'bank'; settled_at: string; reference: string; provider: string };
   metadata: Metadata;
   timestamp: string;
 }
@@ -99,7 +101,7 @@ export function buildWebhookPayload(input: WebhookPayloadInput): WebhookContent 
       ? {
           settlement: {
             amount_usdc: toSixDecimalString(BigInt(input.settlement.amountUsdcBaseUnits), 6),
-            chain: 'solana' as const,
+            chain: input.settlement.provider === BANK_PROVIDER ? ('bank' as const) : ('solana' as const),
             settled_at: input.settlement.settledAt,
             reference: input.settlement.reference,
             provider: input.settlement.provider,

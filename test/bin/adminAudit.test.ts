@@ -190,6 +190,15 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
       settlement: 'settled',
     });
     await ok(['settlement', 'retry', paidOut.paymentId], { arguments: { payment: paidOut.paymentId }, targets: () => [paidOut.paymentId] });
+    // Settled already: resettle and repay change nothing (test/workflows/settlementRemedies.test.ts runs them for real).
+    await ok(['settlement', 'resettle', paidOut.paymentId], {
+      arguments: { payment: paidOut.paymentId },
+      targets: () => [paidOut.paymentId],
+    });
+    await ok(['settlement', 'repay', paidOut.paymentId, '--confirm'], {
+      arguments: { payment: paidOut.paymentId, confirm: true },
+      targets: () => [paidOut.paymentId, `payout:${paidOut.paymentId}`],
+    });
     const swept = await ok(['sweep', 'run', '--mode', 'test'], {
       arguments: { mode: 'test' },
       targets: (out) => [out.workflow_id as string],

@@ -256,3 +256,23 @@ describe('checkout-admin settlement retry', () => {
     expectOneLineError(await cli.run(['settlement', 'retry', 'pay_01HZZZZZZZZZZZZZZZZZZZZZZZ', '--operator', 'alice']), 1, /has no payout/);
   });
 });
+
+describe('checkout-admin settlement resettle and repay', () => {
+  it('never pays a failed payout again without --confirm, and resettle never pays one at all', async () => {
+    const m = made.failed!;
+    const before = await service.db.sql`select generation, status from payouts where payment_id = ${m.paymentId}`;
+    expectOneLineError(
+      await cli.run(['settlement', 'repay', m.paymentId, '--operator', 'alice']),
+      1,
+      /landed and failed; .* add --confirm/,
+    );
+    expectOneLineError(await cli.run(['settlement', 'resettle', m.paymentId, '--operator', 'alice']), 1, /settlement repay/);
+    expectOneLineError(
+      await cli.run(['settlement', 'repay', made.fresh!.paymentId, '--operator', 'alice', '--confirm']),
+      1,
+      /is submitted, not failed: it is followed to its end, never paid again/,
+    );
+    expect(await service.db.sql`select generation, status from payouts where payment_id = ${m.paymentId}`).toEqual(before);
+    expect(await service.db.sql`select count(*)::int as n from failed_payouts`).toEqual([{ n: 0 }]);
+  });
+});

@@ -21,6 +21,7 @@ import {
 } from '../../workflows/messages';
 import type { DepositObservation } from '../../domain/session/deposit';
 import { MAX_PAYMENT_SELECTIONS } from '../../domain/wire/paymentSelectionLimit';
+import { paymentIdForSession } from '../../domain/wire/ids';
 import type { Mode } from '../../domain/wire/session';
 import type { checkoutSession } from '../../workflows/checkoutSession';
 import {
@@ -71,6 +72,17 @@ async function deliveredWebhooks(sessionId: string, expected = 1) {
     const request = got[0]!;
     return { id: d.id, event: d.event, request, payload: JSON.parse(request.rawBody) as WebhookPayload };
   });
+}
+
+/** The bank transfers recorded for a session, credited or refund due. */
+function bankReceipts(sessionId: string) {
+  return h.db.sql`select reference, amount_usd_cents::text, credited from bank_receipts where session_id = ${sessionId} order by reference`;
+}
+
+/** The settlements rows of a session, one per part. */
+function settlementParts(sessionId: string) {
+  return h.db.sql`
+    select part, provider, chain, amount_usdc_base_units::text as amount, reference from settlements where session_id = ${sessionId} order by part`;
 }
 
 async function webhookSecret(): Promise<string> {
@@ -668,7 +680,7 @@ describe('checkoutSession lifecycle', () => {
     });
   });
 
-  it('completes a bank-transfer session once the transfers marked received add up, settling it', async () => {
+  it('completes a bank-transfer session once the transfers marked received add up, settling it as held by the merchant', async () => {
     const record = await h.record({ amountUsdCents: '10000', supportedMethods: { crypto: true, bank: true } });
     await h.withWorker(async () => {
       const handle = await h.start(record);
@@ -680,30 +692,129 @@ describe('checkoutSession lifecycle', () => {
       const state = await waitForState(handle, (s) => s.status === 'completed');
       expect(state.bankReceipts.map((r) => r.reference)).toEqual(['CS-ABCDEFGHJK', 'CS-ABCDEFGHJK-2']);
       expect(state.bankReceivedCents).toBe('10000');
-      expect(state.settlement).toMatchObject({ provider: 'simulated', amountUsdc: '100000000' });
+      expect(state.settlement).toMatchObject({ provider: 'bank', amountUsdc: '100000000', reference: 'CS-ABCDEFGHJK, CS-ABCDEFGHJK-2' });
+      // The second receipt adds to the payment of record; it does not replace the first one's row.
       const [payment] = await h.db
-        .sql`select chain, expected_base_units, received_base_units from payments where session_id = ${record.sessionId}`;
-      expect(payment).toEqual({ chain: 'bank', expected_base_units: '100000000', received_base_units: '100000000' });
+        .sql`select chain, deposit_address, expected_base_units, received_base_units from payments where session_id = ${record.sessionId}`;
+      expect(payment).toEqual({
+        chain: 'bank',
+        deposit_address: 'CS-ABCDEFGHJK',
+        expected_base_units: '100000000',
+        received_base_units: '100000000',
+      });
+      expect(await bankReceipts(record.sessionId)).toEqual([
+        { reference: 'CS-ABCDEFGHJK', amount_usd_cents: '4000', credited: true },
+        { reference: 'CS-ABCDEFGHJK-2', amount_usd_cents: '6000', credited: true },
+      ]);
+      expect(await settlementParts(record.sessionId)).toEqual([
+        { part: 'bank', provider: 'bank', chain: 'bank', amount: '100000000', reference: 'CS-ABCDEFGHJK, CS-ABCDEFGHJK-2' },
+      ]);
       const webhooks = await deliveredWebhooks(record.sessionId, 2);
       expect(webhooks.map((w) => w.event)).toEqual(['payment.underpaid', 'payment.completed']);
-      expect(webhooks[1]!.payload.settlement).toMatchObject({ amount_usdc: '100.000000', chain: 'solana' });
+      expect(webhooks[1]!.payload.settlement).toMatchObject({ amount_usdc: '100.000000', chain: 'bank', provider: 'bank' });
     });
   });
 
-  it('keeps a partly paid bank-only session underpaid at expires_at and settles what arrived', async () => {
+  it('completes a live bank-transfer session: the merchant holds the money, nothing is paid out', async () => {
+    const record = await h.record({
+      mode: 'live',
+      webhookUrl: 'https://127.0.0.1/webhooks',
+      amountUsdCents: '2500',
+      supportedMethods: { crypto: false, bank: true },
+    });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      await handle.signal(bankTransferReceivedSignal, { amountUsdCents: '2500', reference: 'CS-LIVE', receivedBy: 'operator' });
+      const state = await waitForState(handle, (s) => s.status === 'completed' || s.status === 'failed');
+      expect(state).toMatchObject({ status: 'completed', settlement: { provider: 'bank', amountUsdc: '25000000', reference: 'CS-LIVE' } });
+      expect(await settlementParts(record.sessionId)).toEqual([
+        { part: 'bank', provider: 'bank', chain: 'bank', amount: '25000000', reference: 'CS-LIVE' },
+      ]);
+      expect(await h.db.sql`select 1 from payouts where payment_id = ${paymentIdForSession(record.sessionId)}`).toHaveLength(0);
+    });
+  });
+
+  it('settles a crypto + bank session in two parts: the crypto deposits paid out, the bank part recorded', async () => {
+    const record = await h.record({ amountUsdCents: '10000', supportedMethods: { crypto: true, bank: true } });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      const { deposit_address } = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      const paid = deposit({ amount: '30000000', toAddress: deposit_address });
+      await detect(handle, paid);
+      await confirm(handle, paid);
+      await waitForState(handle, (s) => s.status === 'underpaid');
+      await handle.signal(bankTransferReceivedSignal, { amountUsdCents: '7000', reference: 'CS-MIXED', receivedBy: 'operator' });
+      const state = await waitForState(handle, (s) => s.status === 'completed');
+      expect(state.settlement).toMatchObject({ provider: 'simulated', amountUsdc: '30000000' });
+      expect(await settlementParts(record.sessionId)).toEqual([
+        { part: 'bank', provider: 'bank', chain: 'bank', amount: '70000000', reference: 'CS-MIXED' },
+        {
+          part: 'payout',
+          provider: 'simulated',
+          chain: 'solana',
+          amount: '30000000',
+          reference: `sim_${paymentIdForSession(record.sessionId)}`,
+        },
+      ]);
+      // The bank receipt leaves the chosen payment as it was: its token, chain, address and deposits.
+      const [payment] = await h.db
+        .sql`select chain, token, deposit_address, received_base_units from payments where session_id = ${record.sessionId}`;
+      expect(payment).toEqual({ chain: 'base', token: 'USDC', deposit_address, received_base_units: '30000000' });
+      expect(await bankReceipts(record.sessionId)).toEqual([{ reference: 'CS-MIXED', amount_usd_cents: '7000', credited: true }]);
+    });
+  });
+
+  it('counts only its own deposits in a crypto payment chosen after a bank receipt', async () => {
+    const record = await h.record({ amountUsdCents: '10000', supportedMethods: { crypto: true, bank: true } });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      await handle.signal(bankTransferReceivedSignal, { amountUsdCents: '4000', reference: 'CS-FIRST', receivedBy: 'operator' });
+      await waitForState(handle, (s) => s.status === 'underpaid');
+      await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain: 'base' }] });
+      // Nothing arrived on base: the bank part is counted in bank_receipts, not as the token received.
+      const [payment] = await h.db.sql`select chain, received_base_units from payments where session_id = ${record.sessionId}`;
+      expect(payment).toEqual({ chain: 'base', received_base_units: '0' });
+      expect(await bankReceipts(record.sessionId)).toEqual([{ reference: 'CS-FIRST', amount_usd_cents: '4000', credited: true }]);
+    });
+  });
+
+  it('keeps a partly paid bank-only session underpaid at expires_at, settles what arrived and announces the settlement', async () => {
     const record = await h.record({ amountUsdCents: '10000', lifetimeMinutes: 30, supportedMethods: { crypto: false, bank: true } });
     await h.withWorker(async () => {
       const handle = await h.start(record);
       await handle.signal(bankTransferReceivedSignal, { amountUsdCents: '4000', reference: 'CS-PARTIAL', receivedBy: 'operator' });
       await waitForState(handle, (s) => s.status === 'underpaid');
-      await h.env.sleep('31 minutes');
+      // To the expiry timer, not past it: once the workflow ends no timer is left for the test server to skip to.
+      await h.env.sleep('30 minutes');
       const state = await waitForState(handle, (s) => s.settlement !== undefined);
       expect(state.status).toBe('underpaid');
-      expect(state.settlement).toMatchObject({ provider: 'simulated', amountUsdc: '40000000' });
+      expect(state.settlement).toMatchObject({ provider: 'bank', amountUsdc: '40000000' });
       expect(state.transitions.at(-1)?.reason).toBe('session reached expires_at; underpaid amount settled, session closed');
-      expect((await readModel(record.sessionId))?.status).toBe('underpaid');
-      const webhooks = await deliveredWebhooks(record.sessionId, 1);
-      expect(webhooks.map((w) => w.event)).toEqual(['payment.underpaid']);
+      expect(await readModel(record.sessionId)).toEqual({ status: 'underpaid', status_version: state.version });
+      // The first payment.underpaid announced the shortfall; the second, at expiry, carries what was settled.
+      const webhooks = await deliveredWebhooks(record.sessionId, 2);
+      expect(webhooks.map((w) => w.event)).toEqual(['payment.underpaid', 'payment.underpaid']);
+      expect(webhooks[0]!.payload).not.toHaveProperty('settlement');
+      expect(webhooks[1]!.payload.settlement).toMatchObject({
+        amount_usdc: '40.000000',
+        chain: 'bank',
+        provider: 'bank',
+        reference: 'CS-PARTIAL',
+      });
+    });
+  });
+
+  it('records a bank transfer that arrives for a session that takes none as refund due, never credited', async () => {
+    const record = await h.record({ amountUsdCents: '10000', supportedMethods: { crypto: true, bank: false } });
+    await h.withWorker(async () => {
+      const handle = await h.start(record);
+      await handle.signal(bankTransferReceivedSignal, { amountUsdCents: '2500', reference: 'CS-STRAY', receivedBy: 'operator' });
+      const state = await waitForState(handle, (s) => s.refunds.length === 1);
+      expect(state).toMatchObject({ status: 'pending', bankReceivedCents: '0' });
+      await expect
+        .poll(() => bankReceipts(record.sessionId))
+        .toEqual([{ reference: 'CS-STRAY', amount_usd_cents: '2500', credited: false }]);
+      expect(await h.db.sql`select 1 from payments where session_id = ${record.sessionId}`).toHaveLength(0);
     });
   });
 

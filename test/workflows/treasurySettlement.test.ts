@@ -226,7 +226,7 @@ describe('settlement through the Solana treasury', () => {
         expect(
           await h.db.sql`select mode, amount_base_units::text as amount, signature from payouts where payment_id = ${paymentId}`,
         ).toEqual([{ mode: 'live', amount: '7000000', signature: state.settlement!.reference }]);
-        // The deposit was posted to deposits:solana when the settlement began, before the payout reserved it.
+        // The deposit was posted to deposits:solana when the signer accepted the payout, just before it reserved it.
         const [deposit] = await h.db.sql<
           { tx_hash: string }[]
         >`select tx_hash from deposits where session_id = (select session_id from payments where id = ${paymentId})`;

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// One session: summary, timeline with reasons, deposits with block explorer links, settlement, and every
+// One session: summary, timeline with reasons, deposits with block explorer links, bank transfers, settlement, and every
 // webhook delivery with its attempts and a Redeliver button (the list refreshes while a redelivery runs).
 import { h, replaceChildren, type Child } from '../../src/dom';
 import { api } from '../api';
@@ -47,6 +47,7 @@ interface Detail {
     confirmations: number;
     block_number: string;
   }[];
+  bank_receipts: { reference: string; amount_usd: number; received_by: string; credited: boolean; recorded_at: string }[];
   settlement: { provider: string; reference: string; amount_usdc: string; chain: string; settled_at: string } | null;
   webhook_deliveries: Delivery[];
 }
@@ -182,6 +183,25 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
               ),
             ),
       ),
+      detail.bank_receipts.length > 0 &&
+        h(
+          'section',
+          { class: 'card', 'aria-labelledby': 'bank-h' },
+          h('h2', { id: 'bank-h' }, 'Bank transfers'),
+          h(
+            'ul',
+            {},
+            ...detail.bank_receipts.map((r) =>
+              h(
+                'li',
+                {},
+                `${r.amount_usd.toFixed(2)} USD, reference `,
+                h('code', {}, r.reference),
+                `, marked by ${r.received_by} at ${r.recorded_at}: ${r.credited ? 'credited' : 'refund due (not credited)'}`,
+              ),
+            ),
+          ),
+        ),
       h(
         'section',
         { class: 'card', 'aria-labelledby': 'settlement-h' },

@@ -102,6 +102,34 @@ describe('treasury payout', () => {
     expect(await findPayout(f.db.sql, request.paymentId)).toBeUndefined();
   });
 
+  it('posts what the merchant is owed only when it accepts the payout: a refused one leaves no payable', async () => {
+    const deps = await f.treasury({ usdc: 50_000_000n });
+    const { request, wallet } = await f.payment(2_000_000n);
+    const payable = ACCOUNT.merchantPayable(request.merchantId);
+    // Credited to the payment, as the session workflow records it, for a session whose price is what arrived: $2.
+    await f.db
+      .sql`update deposits set credited = true where session_id = (select session_id from payments where id = ${request.paymentId})`;
+    await f.db.sql`update sessions set amount_usd_cents = 200 where id = (select session_id from payments where id = ${request.paymentId})`;
+    // Every group that touches the merchant's payable (a fresh merchant per payment: only this payment's).
+    const postings = () =>
+      f.db.sql`select group_id, account, amount::text from ledger_entries
+        where group_id in (select group_id from ledger_entries where account = ${payable}) order by id`;
+    await f.db.sql`update merchants set settlement_wallet = null where id = ${request.merchantId}`;
+    await expect(createTreasuryPayout(deps)(request)).rejects.toMatchObject({ type: WorkflowFailure.PayoutRefused });
+    expect(await postings()).toEqual([]);
+
+    await f.db.sql`update merchants set settlement_wallet = ${wallet} where id = ${request.merchantId}`;
+    await f.payUntilConfirmed(deps, request);
+    const [deposit] = await f.db.sql<{ tx_hash: string }[]>`select tx_hash from deposits
+      where session_id = (select session_id from payments where id = ${request.paymentId})`;
+    expect(await postings()).toEqual([
+      { group_id: `deposit:solana:${deposit!.tx_hash}:1`, account: 'deposits:solana', amount: '2000000' },
+      { group_id: `deposit:solana:${deposit!.tx_hash}:1`, account: payable, amount: '-2000000' },
+      { group_id: `payout:${request.paymentId}:reserve`, account: payable, amount: '2000000' },
+      { group_id: `payout:${request.paymentId}:reserve`, account: 'payouts_in_flight', amount: '-2000000' },
+    ]);
+  });
+
   it('an existing merchant USDC account is reused and only the fee is spent in SOL', async () => {
     const deps = await f.treasury({ usdc: 50_000_000n });
     const { request, wallet } = await f.payment(1_000_000n);

@@ -1,7 +1,8 @@
 // Deposit accounts on the local chain (real SPL Token and ATA programs in litesvm behind the
 // JSON-RPC layer) are swept into the treasury and closed, the rent returned to the treasury, once: a second sweep
 // moves nothing, and a sweep killed after signing sends the same bytes. The ledger balances after every test and
-// deposits:solana is back to zero once everything settled has been swept.
+// what deposits:solana holds for the treasury is back to zero once everything settled has been swept; what it holds
+// for refunds stays at the deposit addresses.
 import type { Address, Signature } from '@solana/kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSolanaChainWriter } from '../../../activities/chainWrites/solanaChainWriter';
@@ -47,14 +48,23 @@ async function sweepDeps(treasury: TreasuryPayoutDeps): Promise<SolanaSweepDeps>
 
 const lamportsOf = async (address: Address) => (await f.rpc.getBalance(address).send()).value;
 const accountExists = async (address: Address) => (await f.rpc.getAccountInfo(address, { encoding: 'base64' }).send()).value !== null;
-const depositsHeld = async () =>
+const ledgerSum = async (account: string) =>
   BigInt(
     (
-      await f.db.sql<
-        { total: string }[]
-      >`select coalesce(sum(amount), 0)::text as total from ledger_entries where account = 'deposits:solana'`
+      await f.db.sql<{ total: string }[]>`
+        select coalesce(sum(amount), 0)::text as total from ledger_entries where account = ${account}`
     )[0]?.total ?? '0',
   );
+/** What deposits:solana holds for the treasury: less what is owed back to customers (refund_due:solana, a credit). */
+const depositsHeld = async () => (await ledgerSum('deposits:solana')) + (await ledgerSum('refund_due:solana'));
+/** The refund due posted for the deposits to `owner`'s USDC account, as a positive amount. */
+const refundDueAt = async (owner: Address) => {
+  const [row] = await f.db.sql<{ total: string }[]>`
+    select coalesce(-sum(e.amount), 0)::text as total from ledger_entries e join deposits d
+      on e.group_id = 'deposit:solana:' || d.tx_hash || ':' || d.log_index
+    where d.chain = 'solana' and d.to_address = ${owner} and e.account = 'refund_due:solana'`;
+  return BigInt(row?.total ?? '0');
+};
 
 /** Plans a run and advances each of its sweeps, a block after each submitted pass, until none is submitted. */
 async function sweepAll(sweeper = createSolanaSweep(deps), runKey = `run-${++runs}`): Promise<Map<string, SweepOutcome>> {
@@ -135,15 +145,36 @@ describe('a Solana deposit sweep', () => {
     expect(await depositsHeld()).toBe(0n);
   });
 
-  it('a later deposit to a swept address is swept again, from the re-created account', async () => {
+  it('a later deposit to a swept address, beyond the price, is left in the re-created account for its refund', async () => {
     const deposit = await settledDeposit([1_000_000n]);
     await sweepAll();
+    const tokenAccount = await associatedTokenAccount(deposit.owner, f.usdc.address);
+    expect(await accountExists(tokenAccount)).toBe(false);
     await depositAgain(deposit, 4_000_000n);
-    expect([...(await sweepAll()).values()]).toEqual([expect.objectContaining({ status: 'confirmed', usdcSwept: '4000000' })]);
+    expect(await refundDueAt(deposit.owner)).toBe(4_000_000n);
+
+    expect((await sweepDue(f.worker, 'test', 10_000)).map((d) => d.owner)).not.toContain(deposit.owner);
+    expect(await sweepAll()).toEqual(new Map());
+    expect(await f.usdcBalance(deposit.owner)).toBe(4_000_000n);
+    expect(await accountExists(tokenAccount)).toBe(true);
     expect(await depositsHeld()).toBe(0n);
   });
 
-  it('a deposit landing after signing makes the signed sweep fail (closeAccount needs zero): it is replaced only once provably dead, and the next run takes the rest', async () => {
+  it('an overpaid payment: the sweep takes the price and leaves the excess in the open account for its refund', async () => {
+    const deposit = await settledDeposit([3_000_000n, 1_500_000n], { price: 4_000_000n });
+    expect(await refundDueAt(deposit.owner)).toBe(500_000n);
+    const rentBefore = await lamportsOf(await associatedTokenAccount(deposit.owner, f.usdc.address));
+
+    const [outcome] = [...(await sweepAll()).entries()];
+    expect(outcome?.[1]).toMatchObject({ status: 'confirmed', usdcSwept: '4000000' });
+    expect(await findSweep(f.db.sql, outcome?.[0] as string)).toMatchObject({ rentLamports: 0n });
+    expect(await f.usdcBalance(deposit.owner)).toBe(500_000n);
+    expect(await lamportsOf(await associatedTokenAccount(deposit.owner, f.usdc.address))).toBe(rentBefore);
+    expect(await depositsHeld()).toBe(0n);
+    expect(await sweepAll()).toEqual(new Map());
+  });
+
+  it('a deposit landing after signing makes the signed sweep fail (closeAccount needs zero): it is replaced only once provably dead, and the excess stays for its refund', async () => {
     const deposit = await settledDeposit([1_000_000n]);
     const sweeper = createSolanaSweep(deps);
     const [id] = (await sweeper.plan('run-raced')) as [string];
@@ -156,18 +187,19 @@ describe('a Solana deposit sweep', () => {
     expect(await findChainIntent(f.db.sql, id)).toMatchObject({ status: 'signed', signature: stale?.signature });
     f.chain.produce(Number(stale?.lastValidBlockHeight) - f.chain.latestBlock.blockHeight + 1 + FINALITY_DEPTH);
 
-    // The replacement takes what the plan found, leaving the account open with the newer deposit in it.
+    // The replacement takes what is owed, leaving the account open with the newer deposit in it.
     expect([...(await sweepAll(sweeper, 'run-raced')).values()]).toEqual([
       expect.objectContaining({ status: 'confirmed', usdcSwept: '1000000' }),
     ]);
     expect(await findChainIntent(f.db.sql, id)).toMatchObject({ supersededSignatures: [stale?.signature] });
     expect(f.chain.findTransaction(stale?.signature as string)).toBeUndefined();
     expect(await f.usdcBalance(deposit.owner)).toBe(2_000_000n);
-    expect(await depositsHeld()).toBe(2_000_000n);
-
-    expect([...(await sweepAll()).values()]).toEqual([expect.objectContaining({ status: 'confirmed', usdcSwept: '2000000' })]);
-    expect(await f.usdcBalance(deposit.owner)).toBeUndefined();
+    expect(await refundDueAt(deposit.owner)).toBe(2_000_000n);
     expect(await depositsHeld()).toBe(0n);
+
+    // The newer deposit is beyond the price: the customer's, so no later run takes it either.
+    expect(await sweepAll()).toEqual(new Map());
+    expect(await f.usdcBalance(deposit.owner)).toBe(2_000_000n);
   });
 
   it('takes only what the ledger holds: a late deposit stays in the open account for its refund', async () => {

@@ -63,19 +63,23 @@ export async function depositAgain(f: DepositTarget, deposit: TestDeposit, amoun
   await postDepositsReceived(f.worker, deposit.paymentId);
 }
 
-/** A settled payment whose deposit address received `amounts`, one confirmed deposit each. */
+/**
+ * A settled payment whose deposit address received `amounts`, one confirmed deposit each. The session's price is what
+ * they add up to, so they are owed to the merchant whole, unless `price` (in base units, whole cents) says otherwise:
+ * below it, the excess is posted as refund due.
+ */
 export async function settledDeposit(
   f: DepositTarget,
   amounts: bigint[],
-  options: { settlement?: 'solana-treasury' | 'simulated' | 'none' } = {},
+  options: { settlement?: 'solana-treasury' | 'simulated' | 'none'; price?: bigint } = {},
 ): Promise<TestDeposit> {
   const { sql } = f;
   const { merchant } = await createTestMerchant(sql);
   const total = amounts.reduce((a, b) => a + b, 0n).toString();
-  // The session's price is what its deposits add up to, so they are owed to the merchant whole.
+  const price = (options.price ?? BigInt(total)).toString();
   const record = {
     ...sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 }),
-    amountUsdCents: (BigInt(total) / 10_000n).toString(),
+    amountUsdCents: (BigInt(price) / 10_000n).toString(),
   };
   await insertSessionRecord(sql, record, 'completed');
   // Above the sequence's reach, so no other test's session takes the same index.
@@ -85,12 +89,12 @@ export async function settledDeposit(
             values (${record.sessionId}, ${derivationIndex}, ${`0x${randomBytes(20).toString('hex')}`}, ${'T' + randomBytes(16).toString('hex')}, ${owner}, 'test')`;
   const paymentId = paymentIdForSession(record.sessionId);
   await sql`insert into payments (id, session_id, token, chain, deposit_address, expected_base_units, received_base_units, decimals)
-            values (${paymentId}, ${record.sessionId}, 'USDC', 'solana', ${owner}, ${total}, ${total}, 6)`;
+            values (${paymentId}, ${record.sessionId}, 'USDC', 'solana', ${owner}, ${price}, ${total}, 6)`;
   for (const amount of amounts) await deposited(f, record.sessionId, owner, amount);
   const provider = options.settlement ?? 'solana-treasury';
   if (provider !== 'none') {
     await sql`insert into settlements (payment_id, session_id, provider, reference, amount_usdc_base_units, status, settled_at)
-              values (${paymentId}, ${record.sessionId}, ${provider}, 'ref', ${total}, 'settled', now())`;
+              values (${paymentId}, ${record.sessionId}, ${provider}, 'ref', ${price}, 'settled', now())`;
   }
   if (provider === 'solana-treasury') await postDepositsReceived(f.worker, paymentId);
   return { owner, sessionId: record.sessionId, paymentId, derivationIndex };

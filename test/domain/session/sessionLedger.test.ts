@@ -19,13 +19,13 @@ import {
   receiveBankTransfer,
   refundsDue,
   reorgDeposit,
-  settlementSource,
+  settlementParts,
   simulateReceipt,
   type LedgerTerms,
   type LedgerWindow,
 } from '../../../domain/session/sessionLedger';
 import type { LedgerState } from '../../../domain/session/sessionState';
-import { merchantOwed } from '../../../domain/settlement/unitOwnership';
+import { cryptoPartOwed } from '../../../domain/settlement/unitOwnership';
 
 const terms = (cents: bigint, bank = true): LedgerTerms => ({
   amountUsdCents: cents,
@@ -92,8 +92,8 @@ describe('session ledger', () => {
     expect(decideStatus(ledger, terms(2550n), false)).toEqual({ status: 'confirming', settle: false, close: false });
     expect(confirm(ledger, { ...ledger.deposits[0]!, confirmations: 64 }, open).kind).toBe('credited');
     expect(decideStatus(ledger, terms(2550n), false)).toEqual({ status: 'completed', settle: true, close: true });
-    expect(settlementSource(ledger)).toEqual({ chain: 'base', token: 'USDC' });
-    expect(merchantOwed(ledger, 2550n)).toBe(25_500_000n);
+    expect(settlementParts(ledger)).toEqual({ crypto: { chain: 'base', token: 'USDC', baseUnits: '25500000', decimals: 6 } });
+    expect(cryptoPartOwed(ledger, 2550n)).toBe(25_500_000n);
     expect(amountDue(ledger, terms(2550n))).toBe(0n);
   });
 
@@ -154,8 +154,9 @@ describe('session ledger', () => {
     expect(ledger.bankReceivedCents).toBe('4000');
     expect(decideStatus(ledger, t, false)).toEqual({ status: 'underpaid', settle: false, close: false });
     expect(decideStatus(ledger, t, true)).toEqual({ status: 'underpaid', settle: true, close: true });
-    expect(settlementSource(ledger)).toEqual({ chain: 'solana', token: 'USDC' });
-    expect(merchantOwed(ledger, 10_000n)).toBe(40_000_000n);
+    // A bank-only session settles its bank part alone: no token, no chain, nothing for a treasury to pay.
+    expect(settlementParts(ledger)).toEqual({ bank: { usdCents: 4000n, references: ['CS-ABC'] } });
+    expect(cryptoPartOwed(ledger, 10_000n)).toBe(0n);
     // A credited bank transfer stops a cancel, not the choice of a crypto method for the rest.
     expect(hasPaymentUnderWay(ledger)).toBe(true);
     expect(hasCreditableDeposit(ledger)).toBe(false);
@@ -163,14 +164,18 @@ describe('session ledger', () => {
     expect(decideStatus(ledger, t, false)).toEqual({ status: 'completed', settle: true, close: true });
   });
 
-  it('adds crypto and bank receipts into one credited total', () => {
+  it('adds crypto and bank receipts into one credited total, and settles them as two parts', () => {
     const ledger = ledgerFor(100_000_000n);
     pay(ledger, transfer(30_000_000n));
     receiveBankTransfer(ledger, { amountUsdCents: '7000', reference: 'R1', receivedBy: 'ops' }, open, terms(10_000n));
     expect(creditedTotal(ledger, terms(10_000n))).toEqual({ expected: 100_000_000n, received: 100_000_000n });
     expect(decideStatus(ledger, terms(10_000n), false).status).toBe('completed');
-    expect(settlementSource(ledger)).toEqual({ chain: 'base', token: 'USDC' });
-    expect(merchantOwed(ledger, 10_000n)).toBe(100_000_000n);
+    // The payout is the price less the bank part, which is already in the merchant's account.
+    expect(settlementParts(ledger)).toEqual({
+      crypto: { chain: 'base', token: 'USDC', baseUnits: '30000000', decimals: 6 },
+      bank: { usdCents: 7000n, references: ['R1'] },
+    });
+    expect(cryptoPartOwed(ledger, 10_000n)).toBe(30_000_000n);
   });
 
   it('keeps bank transfers for a refund when the session is closed or takes no bank payments', () => {
@@ -184,6 +189,7 @@ describe('session ledger', () => {
     );
     expect(refundsDue(noBank)).toEqual([{ kind: 'bank', reference: 'R', amountUsdCents: '100' }]);
     expect(noBank.bankReceivedCents).toBe('0');
+    expect(settlementParts(noBank)).toEqual({});
   });
 
   it('counts duplicate signals once', () => {

@@ -1,5 +1,6 @@
 // The treasury pays only for chain-verified money: every test pair, the live pairs the operator
-// listed; bank transfers and simulated receipts never; a malformed route list is refused at start.
+// listed; simulated receipts never (bank transfers have no route: the merchant holds them); a malformed route list is
+// refused at start.
 import { describe, expect, it } from 'vitest';
 import { CCTP_SOURCE_DOMAINS, type CctpSourceChain } from '../../../domain/cctp/domains';
 import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, settlementRoute } from '../../../domain/settlement/settlementRoute';
@@ -7,19 +8,18 @@ import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, settlementRoute } from '../../../
 const live = parseLiveRoutes(DEFAULT_LIVE_ROUTES);
 
 describe('settlement route', () => {
-  it('test mode: the treasury for any chain deposit, the simulator for bank money and simulated receipts', () => {
+  it('test mode: the treasury for any chain deposit, the simulator for simulated receipts', () => {
     expect(settlementRoute({ mode: 'test', chain: 'base', token: 'USDC', backing: 'chain' }, [])).toBe('treasury');
     expect(settlementRoute({ mode: 'test', chain: 'tron', token: 'USDT', backing: 'chain' }, [])).toBe('treasury');
-    expect(settlementRoute({ mode: 'test', chain: 'base', token: 'USDC', backing: 'bank' }, live)).toBe('simulated');
     expect(settlementRoute({ mode: 'test', chain: 'solana', token: 'USDC', backing: 'simulated' }, live)).toBe('simulated');
   });
 
-  it('live mode: the treasury only for a listed pair (USDC on solana by default), never for bank money', () => {
+  it('live mode: the treasury only for a listed pair (USDC on solana by default), never for a simulated receipt', () => {
     expect(live).toEqual([{ token: 'USDC', chain: 'solana' }]);
     expect(settlementRoute({ mode: 'live', chain: 'solana', token: 'USDC', backing: 'chain' }, live)).toBe('treasury');
     expect(settlementRoute({ mode: 'live', chain: 'base', token: 'USDC', backing: 'chain' }, live)).toBe('unavailable');
     expect(settlementRoute({ mode: 'live', chain: 'solana', token: 'USDT', backing: 'chain' }, live)).toBe('unavailable');
-    expect(settlementRoute({ mode: 'live', chain: 'solana', token: 'USDC', backing: 'bank' }, live)).toBe('unavailable');
+    expect(settlementRoute({ mode: 'live', chain: 'solana', token: 'USDC', backing: 'simulated' }, live)).toBe('unavailable');
     expect(settlementRoute({ mode: 'live', chain: 'solana', token: 'USDC', backing: 'chain' }, [])).toBe('unavailable');
   });
 

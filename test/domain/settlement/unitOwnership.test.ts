@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { baseUnitsForUsd, parseRate, toSixDecimalString } from '../../../domain/money/pricing';
 import type { LedgerState } from '../../../domain/session/sessionState';
 import { creditedExcess, refundsDue } from '../../../domain/session/sessionLedger';
-import { depositShares, merchantOwed, usdValue, type QuotedPrice } from '../../../domain/settlement/unitOwnership';
+import { cryptoPartOwed, depositShares, merchantOwed, usdValue, type QuotedPrice } from '../../../domain/settlement/unitOwnership';
 import type { Chain, TokenSymbol } from '../../../domain/chains/chains';
 
 /** A session of `cents` paid in `token` on `chain` at `rate`: what select-payment asks for, and what arrived. */
@@ -106,4 +106,30 @@ describe('depositShares', () => {
     expect(shares.reduce((sum, s) => sum + s.refundDueBaseUnits, 0n)).toBe(creditedExcess(ledger));
     for (const [i, s] of shares.entries()) expect(s.merchantBaseUnits + s.refundDueBaseUnits).toBe(amounts[i]);
   });
+
+  it('leaves the crypto deposits only the price the bank transfers did not pay, at 0.95 and 18 decimals', () => {
+    const { ledger, price, expected } = session(10_000n, '0.95', 0n, { chain: 'bsc', decimals: 18 });
+    ledger.bankReceivedCents = '7000';
+    const amounts = [expected / 2n, expected / 2n];
+    ledger.receivedBaseUnits = (expected / 2n + expected / 2n).toString();
+    const shares = depositShares(amounts, { ...price, bankCents: 7_000n });
+    expect(cryptoPartOwed(ledger, 10_000n)).toBe(30_000_000n);
+    expect(shares.reduce((sum, s) => sum + s.payableUsdc, 0n)).toBe(30_000_000n);
+    // What pays $30 is owed to the merchant; the rest of the crypto deposits is the customer's.
+    const merchantUnits = shares.reduce((sum, s) => sum + s.merchantBaseUnits, 0n);
+    expect(usdValue(merchantUnits, price)).toBeGreaterThanOrEqual(30_000_000n);
+    expect(usdValue(merchantUnits - 10n ** 12n, price)).toBeLessThan(30_000_000n);
+    for (const [i, s] of shares.entries()) expect(s.merchantBaseUnits + s.refundDueBaseUnits).toBe(amounts[i]);
+  });
+
+  it('leaves nothing for the crypto deposits when bank transfers paid the whole price', () => {
+    const { ledger, price, expected } = session(10_000n, '1', expected100(), {});
+    ledger.bankReceivedCents = '10000';
+    expect(cryptoPartOwed(ledger, 10_000n)).toBe(0n);
+    expect(depositShares([expected], { ...price, bankCents: 10_000n })).toEqual([
+      { merchantBaseUnits: 0n, refundDueBaseUnits: expected, payableUsdc: 0n },
+    ]);
+  });
 });
+
+const expected100 = () => baseUnitsForUsd(10_000n, 6, parseRate('1'));

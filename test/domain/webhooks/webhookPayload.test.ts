@@ -1,0 +1,33 @@
+// The settlement a webhook carries says where the money is: a payout on Solana, or the merchant's own bank account.
+import { describe, expect, it } from 'vitest';
+import { buildWebhookPayload, type WebhookPayloadInput } from '../../../domain/webhooks/webhookPayload';
+
+const input = (provider: string, reference: string): WebhookPayloadInput => ({
+  event: 'payment.underpaid',
+  status: 'underpaid',
+  sessionId: 'cs_01ARZ3NDEKTSV4RRFFQ69G5FAV',
+  extTransactionId: 'order-1',
+  amountUsdCents: '10000',
+  metadata: {},
+  settlement: { amountUsdcBaseUnits: '40000000', settledAt: '2026-11-27T10:00:00.000Z', reference, provider },
+  timestamp: '2026-11-27T10:00:00.100Z',
+});
+
+describe('webhook payload settlement', () => {
+  it('names the chain of a payout, and bank for money the merchant received by bank transfer', () => {
+    expect(buildWebhookPayload(input('solana-treasury', '5VfY')).settlement).toEqual({
+      amount_usdc: '40.000000',
+      chain: 'solana',
+      settled_at: '2026-11-27T10:00:00.000Z',
+      reference: '5VfY',
+      provider: 'solana-treasury',
+    });
+    expect(buildWebhookPayload(input('bank', 'CS-ABC, CS-ABC-2')).settlement).toEqual({
+      amount_usdc: '40.000000',
+      chain: 'bank',
+      settled_at: '2026-11-27T10:00:00.000Z',
+      reference: 'CS-ABC, CS-ABC-2',
+      provider: 'bank',
+    });
+  });
+});
