@@ -7,6 +7,7 @@ import { createSolanaRpc, generateKeyPairSigner, type Address as SolanaAddress }
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { reconcileLedger, type TreasuryView } from '../../activities/settlement/ledgerReconciliation';
+import { resettlePayment } from '../../bin/admin/settlementRemedies';
 import { recordTreasuryOpening } from '../../activities/settlement/treasuryFunding';
 import { loadChainsConfig } from '../../config/chains';
 import { postRefundOnlyDeposits } from '../../db/repositories/depositLedger';
@@ -36,9 +37,16 @@ let chain: LocalChain;
 let solana: LocalSolana;
 let webhooks: WebhookReceiver;
 let shop: TestMerchant;
+/** A merchant whose sessions last the shortest lifetime a merchant may set: the underpaid row's expiry. */
+let shortLived: TestMerchant;
 let tokens: { usdc: Address; usdt: Address; arbitrumUsdc: Address };
 let base: ChainIndexer;
 let arbitrum: ChainIndexer;
+/**
+ * The underpaid row's session, opened before the other rows so that most of its minute runs while they do. It is paid
+ * in its own row: until expiry settles it, its deposit is credited but not yet posted (see the row).
+ */
+let shortSession: Awaited<ReturnType<typeof openSession>>;
 
 beforeAll(async () => {
   [chain, solana, webhooks] = await Promise.all([createLocalChain(), startLocalSolana({ port: 0 }), startWebhookReceiver()]);
@@ -67,12 +75,14 @@ beforeAll(async () => {
     env: { ...solana.env, ...solana.signerEnv, ...baseEnv, SOLANA_PAYOUT_MEMO: 'false', SETTLEMENT_RPC_RECHECK_ABOVE_USDC: '0' },
   });
   shop = await createTestMerchant(service.db.sql, { supportedTokens: { USDC: ['base', 'solana'], USDT: ['base'] } });
+  shortLived = await createTestMerchant(service.db.sql, { supportedTokens: { USDC: ['base'] }, sessionLifetimeSeconds: 60 });
   // The indexers run without the LISTEN that tells them of a new watch at once: they reload their watches each second.
   const reload = { INDEXER_WATCH_RELOAD_MS: '1000' };
   base = baseTestnetIndexer(service, loadChainsConfig({ ...baseEnv, ...reload }));
   arbitrum = testnetIndexer(service, loadChainsConfig({ ...arbitrumEnv, ...reload }), 'arbitrum');
   // What the treasury held before the service's first posting, so that reconciliation compares its movements alone.
   await recordTreasuryOpening(treasuryView(), service.db.sql, 'local');
+  shortSession = await openSession(shortLived, 10);
 }, 120_000);
 
 afterAll(async () => {
@@ -140,6 +150,7 @@ async function openSession(merchant: TestMerchant, amountUsd: number, pair = { t
   expect(selected.status).toBe(200);
   return {
     sessionId,
+    expiresAt: Date.parse(created.body.data?.expires_at as string),
     depositAddress: selected.body.data?.deposit_address as Address,
     amount: BigInt(selected.body.data?.amount_base_units as string),
   };
@@ -339,5 +350,68 @@ describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () =
     const ledger = await ledgerOf(sessionId);
     expect(ledger.holdings).toEqual({});
     expect(ledger.owners).toEqual(NOBODY);
+  });
+
+  it('refused payout: failed with its webhook, nothing posted while the money waits; resettled once the cause is fixed, paid once', async () => {
+    const walletless = await createTestMerchant(service.db.sql, { supportedTokens: { USDC: ['base'] } });
+    const { sessionId, depositAddress, amount } = await openSession(walletless, 20);
+    await pay(tokens.usdc, depositAddress, amount);
+    await eventually(async () => expect(await status(walletless, sessionId)).toBe('failed'));
+
+    const failed = await waitForEvent(sessionId, 'payment.failed');
+    expect(failed).toMatchObject({ status: 'failed', amount: { token_received: '20.000000' } });
+    expect(failed).not.toHaveProperty('settlement');
+    const paymentId = paymentIdForSession(sessionId);
+    expect(await service.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 0 }]);
+    // Owed to the merchant and held at the deposit address: nothing is posted until a settlement is accepted.
+    expect(await chain.tokenBalance(tokens.usdc, depositAddress)).toBe(amount);
+    expect((await ledgerOf(sessionId)).holdings).toEqual({});
+
+    const wallet = await freshWallet(walletless);
+    const deps = { sql: service.db.sql, client: service.temporal, operator: 'matrix' };
+    expect(await resettlePayment(deps, paymentId)).toMatchObject({ kind: 'started', sessionId });
+    await eventually(async () => expect(await status(walletless, sessionId)).toBe('completed'));
+    const completed = await waitForEvent(sessionId, 'payment.completed');
+    expect(completed).toMatchObject({ settlement: { amount_usdc: '20.000000', provider: 'solana-treasury' } });
+    expect(await usdcOnSolana(wallet)).toBe(amount);
+    expect(await resettlePayment(deps, paymentId)).toMatchObject({ kind: 'already_settled' });
+    expect(await usdcOnSolana(wallet)).toBe(amount);
+    const ledger = await ledgerOf(sessionId);
+    expect(ledger.unbalanced).toEqual([]);
+    expect(ledger.owners).toEqual(NOBODY);
+    expect(ledger.holdings).toEqual({
+      'deposits:base usdc:base': amount,
+      'cross_chain_clearing usdc:base': -amount,
+      'cross_chain_clearing usdc:solana': amount,
+      'treasury:solana usdc:solana': -amount,
+    });
+    expect(await reconciliationDifferences()).toEqual([]);
+  });
+
+  it('underpaid then expired: stays underpaid, and at expiry the merchant is paid what arrived', async () => {
+    const wallet = await freshWallet(shortLived);
+    // The underpayment must land well before expiry; should the rows above have used up the minute, a fresh one.
+    const opened = shortSession.expiresAt - Date.now() > 20_000 ? shortSession : await openSession(shortLived, 10);
+    const { sessionId, depositAddress } = opened;
+    const paid = USDC(4);
+    await pay(tokens.usdc, depositAddress, paid);
+    const event = await waitForEvent(sessionId, 'payment.underpaid');
+    expect(event).toMatchObject({ status: 'underpaid', amount: { token_expected: '10.000000', token_received: '4.000000' } });
+    expect(event).not.toHaveProperty('settlement');
+
+    await eventually(async () => expect(await usdcOnSolana(wallet)).toBe(paid), 90_000);
+    await eventually(() => expect(eventsOf(sessionId).filter((e) => e.event === 'payment.underpaid' && e.settlement)).toHaveLength(1));
+    expect(eventsOf(sessionId).at(-1)).toMatchObject({ status: 'underpaid', settlement: { amount_usdc: '4.000000' } });
+    expect(await status(shortLived, sessionId)).toBe('underpaid');
+    const ledger = await ledgerOf(sessionId);
+    expect(ledger.unbalanced).toEqual([]);
+    expect(ledger.owners).toEqual(NOBODY);
+    expect(ledger.holdings).toEqual({
+      'deposits:base usdc:base': paid,
+      'cross_chain_clearing usdc:base': -paid,
+      'cross_chain_clearing usdc:solana': paid,
+      'treasury:solana usdc:solana': -paid,
+    });
+    expect(await reconciliationDifferences()).toEqual([]);
   });
 });
