@@ -15,12 +15,14 @@ import { paymentLedgerEntries } from '../../db/repositories/ledgerExplanation';
 import { setSettlementWallet } from '../../db/repositories/merchants';
 import { CHAIN_FACTS } from '../../domain/chains/chains';
 import { holdingsOf } from '../../domain/ledger/ledgerExplanation';
+import { bankTransferReference } from '../../domain/session/bankTransfer';
 import { paymentIdForSession } from '../../domain/wire/ids';
 import type { ChainIndexer } from '../../indexers/core/chainIndexer';
 import { createLocalChain, type LocalChain } from '../../toolchain/localChain/localChain';
 import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
 import { associatedTokenAccount } from '../../toolchain/localSolana/splToken';
-import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
+import { adminCli } from '../support/adminCli';
+import { createBankAccount, createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';
 import { baseTestnetIndexer, testnetIndexer } from '../support/serviceIndexer';
@@ -37,6 +39,9 @@ let chain: LocalChain;
 let solana: LocalSolana;
 let webhooks: WebhookReceiver;
 let shop: TestMerchant;
+/** A merchant with a bank account: its sessions offer the bank method. */
+let banked: TestMerchant;
+const admin = adminCli(() => service);
 /** A merchant whose sessions last the shortest lifetime a merchant may set: the underpaid row's expiry. */
 let shortLived: TestMerchant;
 let tokens: { usdc: Address; usdt: Address; arbitrumUsdc: Address };
@@ -75,6 +80,8 @@ beforeAll(async () => {
     env: { ...solana.env, ...solana.signerEnv, ...baseEnv, SOLANA_PAYOUT_MEMO: 'false', SETTLEMENT_RPC_RECHECK_ABOVE_USDC: '0' },
   });
   shop = await createTestMerchant(service.db.sql, { supportedTokens: { USDC: ['base', 'solana'], USDT: ['base'] } });
+  banked = await createTestMerchant(service.db.sql, { supportedTokens: { USDC: ['base'] } });
+  await createBankAccount(service.db.sql, banked.merchant.id, 'EUR');
   shortLived = await createTestMerchant(service.db.sql, { supportedTokens: { USDC: ['base'] }, sessionLifetimeSeconds: 60 });
   // The indexers run without the LISTEN that tells them of a new watch at once: they reload their watches each second.
   const reload = { INDEXER_WATCH_RELOAD_MS: '1000' };
@@ -156,9 +163,48 @@ async function openSession(merchant: TestMerchant, amountUsd: number, pair = { t
   };
 }
 
-async function status(merchant: TestMerchant, sessionId: string): Promise<string> {
-  const read = await call(service.baseUrl, 'GET', `/checkout/sessions/${sessionId}`, { apiKey: merchant.testKey });
+async function status(merchant: TestMerchant, sessionId: string, mode: 'test' | 'live' = 'test'): Promise<string> {
+  const read = await call(service.baseUrl, 'GET', `/checkout/sessions/${sessionId}`, {
+    apiKey: mode === 'test' ? merchant.testKey : merchant.liveKey,
+  });
   return read.body.data?.status as string;
+}
+
+/** A session of $20 of the bank merchant, under its test or live key. */
+async function bankSession(mode: 'test' | 'live', webhookUrl: string) {
+  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
+    apiKey: mode === 'test' ? banked.testKey : banked.liveKey,
+    body: sessionRequest(banked.merchant.id, { amount_usd: 20, webhook_url: webhookUrl }),
+  });
+  expect(created.status).toBe(201);
+  const sessionId = created.body.data?.session_id as string;
+  const read = await call(service.baseUrl, 'GET', `/checkout/sessions/${sessionId}`, {
+    apiKey: mode === 'test' ? banked.testKey : banked.liveKey,
+  });
+  expect(read.body.data?.supported_methods).toEqual({ crypto: true, bank: true });
+  return { sessionId };
+}
+
+/** The operator confirms the transfer as the admin CLI does. */
+async function markReceived(sessionId: string, amountUsd: string): Promise<void> {
+  const reference = `Order ${bankTransferReference(sessionId)}`;
+  await admin.json([
+    'bank',
+    'mark-received',
+    '--session',
+    sessionId,
+    '--amount-usd',
+    amountUsd,
+    '--reference',
+    reference,
+    '--by',
+    'matrix',
+  ]);
+}
+
+async function settlementsOf(sessionId: string) {
+  return service.db.sql<{ provider: string; amount: string }[]>`
+    select provider, amount_usdc_base_units::text as amount from settlements where session_id = ${sessionId} order by provider`;
 }
 
 /** The webhook events the merchant's endpoint received for the session, in order. */
@@ -385,6 +431,43 @@ describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () =
       'cross_chain_clearing usdc:solana': amount,
       'treasury:solana usdc:solana': -amount,
     });
+    expect(await reconciliationDifferences()).toEqual([]);
+  });
+
+  it('bank, test key: completed, settled with provider bank, the money in the merchant account, nothing posted', async () => {
+    const { sessionId } = await bankSession('test', webhooks.url);
+    await markReceived(sessionId, '20.00');
+    await eventually(async () => expect(await status(banked, sessionId)).toBe('completed'));
+
+    const event = await waitForEvent(sessionId, 'payment.completed');
+    expect(event).toMatchObject({ status: 'completed', livemode: false, settlement: { provider: 'bank', amount_usdc: '20.000000' } });
+    expect(await settlementsOf(sessionId)).toEqual([{ provider: 'bank', amount: '20000000' }]);
+    const ledger = await ledgerOf(sessionId);
+    expect(ledger.holdings).toEqual({});
+    expect(ledger.owners).toEqual(NOBODY);
+    expect(await reconciliationDifferences()).toEqual([]);
+  });
+
+  it('bank, live key: completed, settled with provider bank, nothing moves through the treasury', async () => {
+    // A live webhook goes to public https endpoints only: its body is read where the service keeps it.
+    const { sessionId } = await bankSession('live', 'https://merchant.example/webhooks/checkout');
+    await markReceived(sessionId, '20.00');
+    await eventually(async () => expect(await status(banked, sessionId, 'live')).toBe('completed'));
+
+    const [delivery] = await service.db.sql<{ body: string }[]>`
+      select body from webhook_deliveries where session_id = ${sessionId} and event = 'payment.completed'`;
+    expect(JSON.parse(delivery!.body)).toMatchObject({
+      status: 'completed',
+      livemode: true,
+      settlement: { provider: 'bank', amount_usdc: '20.000000' },
+    });
+    expect(await settlementsOf(sessionId)).toEqual([{ provider: 'bank', amount: '20000000' }]);
+    expect(await service.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentIdForSession(sessionId)}`).toEqual([
+      { n: 0 },
+    ]);
+    const ledger = await ledgerOf(sessionId);
+    expect(ledger.holdings).toEqual({});
+    expect(ledger.owners).toEqual(NOBODY);
     expect(await reconciliationDifferences()).toEqual([]);
   });
 
