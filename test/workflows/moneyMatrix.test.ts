@@ -471,6 +471,52 @@ describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () =
     expect(await reconciliationDifferences()).toEqual([]);
   });
 
+  it('crypto and bank in one session: completed, the bank part settled with provider bank, the crypto part paid out', async () => {
+    const wallet = await freshWallet(banked);
+    const { sessionId, depositAddress } = await openSession(banked, 20);
+    await pay(tokens.usdc, depositAddress, USDC(12));
+    await eventually(async () => expect(await status(banked, sessionId)).toBe('underpaid'));
+    await markReceived(sessionId, '8.00');
+    await eventually(async () => expect(await status(banked, sessionId)).toBe('completed'));
+
+    expect(await waitForEvent(sessionId, 'payment.completed')).toMatchObject({ status: 'completed' });
+    expect(await settlementsOf(sessionId)).toEqual([
+      { provider: 'bank', amount: '8000000' },
+      { provider: 'solana-treasury', amount: '12000000' },
+    ]);
+    expect(await usdcOnSolana(wallet)).toBe(USDC(12));
+    const ledger = await ledgerOf(sessionId);
+    expect(ledger.unbalanced).toEqual([]);
+    expect(ledger.owners).toEqual(NOBODY);
+    expect(ledger.holdings).toEqual({
+      'deposits:base usdc:base': USDC(12),
+      'cross_chain_clearing usdc:base': -USDC(12),
+      'cross_chain_clearing usdc:solana': USDC(12),
+      'treasury:solana usdc:solana': -USDC(12),
+    });
+    expect(await reconciliationDifferences()).toEqual([]);
+  });
+
+  it('bank transfer after the session closed: the session keeps its status, the receipt kept as owed back, never credited', async () => {
+    const { sessionId } = await bankSession('test', webhooks.url);
+    const cancelled = await call(service.baseUrl, 'POST', `/checkout/sessions/${sessionId}/cancel`, { apiKey: banked.testKey, body: {} });
+    expect(cancelled.status).toBe(200);
+    await waitForEvent(sessionId, 'payment.cancelled');
+    await markReceived(sessionId, '20.00');
+
+    // The session's workflow still runs after closing (it keeps a grace for late deposits) and records the receipt.
+    await eventually(async () =>
+      expect(
+        await service.db.sql`select amount_usd_cents::text as cents, credited from bank_receipts where session_id = ${sessionId}`,
+      ).toEqual([{ cents: '2000', credited: false }]),
+    );
+    expect(await status(banked, sessionId)).toBe('cancelled');
+    expect(eventsOf(sessionId).map((e) => e.event)).toEqual(['payment.cancelled']);
+    expect(await settlementsOf(sessionId)).toEqual([]);
+    expect((await ledgerOf(sessionId)).holdings).toEqual({});
+    expect(await reconciliationDifferences()).toEqual([]);
+  });
+
   it('underpaid then expired: stays underpaid, and at expiry the merchant is paid what arrived', async () => {
     const wallet = await freshWallet(shortLived);
     // The underpayment must land well before expiry; should the rows above have used up the minute, a fresh one.
