@@ -454,8 +454,13 @@ describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () =
     await markReceived(sessionId, '20.00');
     await eventually(async () => expect(await status(banked, sessionId, 'live')).toBe('completed'));
 
-    const [delivery] = await service.db.sql<{ body: string }[]>`
-      select body from webhook_deliveries where session_id = ${sessionId} and event = 'payment.completed'`;
+    // The read model can say completed a moment before the delivery row is written.
+    let delivery: { body: string } | undefined;
+    await eventually(async () => {
+      [delivery] = await service.db.sql<{ body: string }[]>`
+        select body from webhook_deliveries where session_id = ${sessionId} and event = 'payment.completed'`;
+      expect(delivery).toBeDefined();
+    });
     expect(JSON.parse(delivery!.body)).toMatchObject({
       status: 'completed',
       livemode: true,
