@@ -216,6 +216,20 @@ function eventsOf(sessionId: string): Array<Record<string, unknown>> {
  * Polls `check` until it passes, the indexers scanning on each round: a watch written just before a scan is backfilled
  * on the next one, as the indexer's own loop would.
  */
+/**
+ * A session untouched by a deposit it cannot credit: still awaiting payment, no webhook, the deposit's units owed back
+ * to the customer (`chainAsset`: `<chain> <asset>`), balanced and reconciled.
+ */
+async function expectStillWaitingWithRefundDue(sessionId: string, chainAsset: string, amount: bigint): Promise<void> {
+  expect(await reconciliationDifferences()).toEqual([]);
+  expect(await status(shop, sessionId)).toBe('awaiting_payment');
+  expect(eventsOf(sessionId)).toEqual([]);
+  const ledger = await ledgerOf(sessionId);
+  expect(ledger.unbalanced).toEqual([]);
+  expect(ledger.holdings).toEqual({ [`deposits:${chainAsset}`]: amount, [`refund_due:${chainAsset}`]: -amount });
+  expect(ledger.owners).toEqual({ ...NOBODY, refundDue: amount });
+}
+
 async function eventually(check: () => unknown | Promise<unknown>, timeout = SOON.timeout): Promise<void> {
   await vi.waitFor(
     async () => {
@@ -346,13 +360,7 @@ describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () =
       ]),
     );
 
-    expect(await reconciliationDifferences()).toEqual([]);
-    expect(await status(shop, sessionId)).toBe('awaiting_payment');
-    expect(eventsOf(sessionId)).toEqual([]);
-    const ledger = await ledgerOf(sessionId);
-    expect(ledger.unbalanced).toEqual([]);
-    expect(ledger.holdings).toEqual({ 'deposits:base usdt:base': USDC(20), 'refund_due:base usdt:base': -USDC(20) });
-    expect(ledger.owners).toEqual({ ...NOBODY, refundDue: USDC(20) });
+    await expectStillWaitingWithRefundDue(sessionId, 'base usdt:base', USDC(20));
   });
 
   it('wrong EVM chain: USDC sent on arbitrum to the base deposit address is owed to the customer', async () => {
@@ -364,13 +372,7 @@ describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () =
       ]),
     );
 
-    expect(await reconciliationDifferences()).toEqual([]);
-    expect(await status(shop, sessionId)).toBe('awaiting_payment');
-    expect(eventsOf(sessionId)).toEqual([]);
-    const ledger = await ledgerOf(sessionId);
-    expect(ledger.unbalanced).toEqual([]);
-    expect(ledger.holdings).toEqual({ 'deposits:arbitrum usdc:arbitrum': USDC(20), 'refund_due:arbitrum usdc:arbitrum': -USDC(20) });
-    expect(ledger.owners).toEqual({ ...NOBODY, refundDue: USDC(20) });
+    await expectStillWaitingWithRefundDue(sessionId, 'arbitrum usdc:arbitrum', USDC(20));
   });
 
   it('unrouted live pair: a live session never offers USDC on base, so no money can reach it there', async () => {
