@@ -2,12 +2,13 @@
 // ledger with its chain (activities/settlement/ledgerReconciliation.ts) and stores the report, which the metrics
 // and the admin CLI read. A difference is logged as a warning, agreement as info. Several worker replicas may each
 // run one: a report more is harmless, and a mode reconciled less than half an interval ago is skipped. Before
-// comparing, it posts the confirmed deposits kept for a refund that no workflow posted (the indexer marks a deposit
-// late once the session's workflow has ended), so deposits:<chain> holds them as owed to the customer.
+// comparing, it posts the confirmed deposits that no workflow posted: those kept for a refund (the indexer marks a
+// deposit late once the session's workflow has ended), as owed to the customer, and credited ones from before credits
+// were posted with the verdict, so deposits:<chain> holds every confirmed deposit with its owner.
 import type { Logger } from 'pino';
 import { reconcileLedger, type TreasuryView } from '../activities/settlement/ledgerReconciliation';
 import type { Sql } from '../db/client';
-import { postRefundOnlyDeposits } from '../db/repositories/depositLedger';
+import { postRefundOnlyDeposits, postUnpostedCreditedDeposits } from '../db/repositories/depositLedger';
 import { lastReconciliationRuns } from '../db/repositories/reconciliation';
 import { errorFields } from '../observability/logger';
 
@@ -27,6 +28,8 @@ export function startReconciliationSweeper(
     try {
       const posted = await postRefundOnlyDeposits(sql, view.mode);
       if (posted > 0) logger.info({ mode: view.mode, posted }, 'deposits kept for a refund posted as refund due');
+      const credited = await postUnpostedCreditedDeposits(sql, view.mode);
+      if (credited > 0) logger.info({ mode: view.mode, payments: credited }, 'credited deposits no workflow posted posted as held');
       const run = await reconcileLedger(view, sql);
       const differences = run.differences.map((d) => ({
         account: d.account,

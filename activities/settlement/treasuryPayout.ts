@@ -8,7 +8,7 @@ import { getTokenDecoder } from '@solana-program/token';
 import { isAddress, type Address, type KeyPairSigner, type Signature } from '@solana/kit';
 import type { Queryable } from '../../db/client';
 import { insertChainIntent } from '../../db/repositories/chainIntents';
-import { postDepositsReceived } from '../../db/repositories/depositLedger';
+import { postDepositsSettled } from '../../db/repositories/depositLedger';
 import { postLedger } from '../../db/repositories/ledger';
 import { lockUntilCommit } from '../../db/repositories/locks';
 import { findMerchant } from '../../db/repositories/merchants';
@@ -108,8 +108,9 @@ async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest,
       intentId,
     });
     // What the merchant is owed is posted only once the signer has accepted the payout (its deposits back it), in the
-    // transaction that reserves it: a refused payout leaves no payable behind (docs/settlement.md#ledger).
-    await postDepositsReceived(tx, request.paymentId);
+    // transaction that reserves it: a refused payout leaves the deposits pending for the merchant, no payable
+    // behind (docs/settlement.md#ledger).
+    await postDepositsSettled(tx, request.paymentId);
     await postLedger(tx, payoutReserved(payout));
     return payout;
   });

@@ -140,12 +140,12 @@ function owedToTreasury(sql: Queryable) {
 }
 
 /**
- * The base units of a deposit (aliased `d`) its settlement posted as refund due, the excess beyond the session's
- * price (docs/settlement.md#who-owns-each-unit): owed to the customer, so it leaves only through a refund.
+ * The base units of a deposit (aliased `d`) its credit and settlement posted as refund due, the excess beyond the
+ * session's price (docs/settlement.md#who-owns-each-unit): owed to the customer, so it leaves only through a refund.
  */
 export function refundDueOf(sql: Queryable) {
   return sql`coalesce((select -sum(e.amount) from ledger_entries e
-    where e.group_id = 'deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index and e.account = 'refund_due:' || d.chain), 0)`;
+    where e.reference = 'deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index and e.account = 'refund_due:' || d.chain), 0)`;
 }
 
 /**

@@ -1,23 +1,23 @@
-// The ledger's side of a session's deposits. Once a payment is settled from the treasury, its confirmed deposits
-// credited to it are what deposits:<chain> holds for the merchant, and for the customer where they brought more than
-// the price, until a sweep empties their addresses (domain/ledger/depositPostings.ts). A confirmed deposit that was
-// never credited is held for the customer alone (refund_due:<chain>).
+// The ledger's side of a session's deposits (docs/settlement.md#who-owns-each-unit). A confirmed deposit is posted to
+// deposits:<chain> when the workflow records its verdict: credited, its units that pay the price are pending for the
+// merchant and the rest owed back to the customer; kept for a refund, all of it is owed back. When the signer accepts
+// the payment's payout, the pending units become what the merchant is owed (domain/ledger/depositPostings.ts).
 import type { Chain, TokenSymbol } from '../../domain/chains/chains';
 import type { Network } from '../../domain/chains/tokenContracts';
-import { depositPostings } from '../../domain/ledger/depositPostings';
-import { refundOnlyDepositReceived } from '../../domain/ledger/ledger';
+import { creditPostings, settlementPostings, type PaymentDeposit } from '../../domain/ledger/depositPostings';
+import { depositReference, refundOnlyDepositReceived } from '../../domain/ledger/ledger';
+import type { QuotedPrice } from '../../domain/settlement/unitOwnership';
 import type { DepositRef } from '../../domain/session/deposit';
 import { networkForMode } from '../../domain/session/payablePairs';
 import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 import { postLedger } from './ledger';
 
-/**
- * Posts what each confirmed, credited deposit of the payment's session holds, and for whom; again is a no-op. In the
- * order they arrived: the first pay the price (less what credited bank transfers paid of it), what comes after it is
- * the excess.
- */
-export async function postDepositsReceived(sql: Queryable, paymentId: string): Promise<void> {
+/** A payment's confirmed, credited deposits in the order they arrived, and the price they were quoted at. */
+async function creditedDeposits(
+  sql: Queryable,
+  paymentId: string,
+): Promise<{ deposits: PaymentDeposit[]; price: QuotedPrice } | undefined> {
   const rows = await sql<
     Array<{
       chain: Chain;
@@ -42,7 +42,7 @@ export async function postDepositsReceived(sql: Queryable, paymentId: string): P
     where p.id = ${paymentId} and d.stage = 'confirmed' and d.credited and d.amount_base_units > 0
     order by d.block_number, d.tx_hash, d.log_index`;
   const [first] = rows;
-  if (!first) return;
+  if (!first) return undefined;
   const deposits = rows.map((r) => ({
     chain: r.chain,
     token: r.token,
@@ -58,7 +58,40 @@ export async function postDepositsReceived(sql: Queryable, paymentId: string): P
     decimals: first.decimals,
     bankCents: BigInt(first.bank_cents),
   };
-  for (const posting of depositPostings(deposits, price)) await postLedger(sql, posting);
+  return { deposits, price };
+}
+
+/**
+ * Posts each confirmed deposit credited to the payment as held at its deposit address, the part paying the price
+ * pending for the merchant and the excess owed back to the customer (docs/settlement.md#who-owns-each-unit); a
+ * deposit already posted keeps its postings, so calling again is a no-op.
+ */
+export async function postCreditedDeposits(sql: Queryable, paymentId: string): Promise<void> {
+  const credited = await creditedDeposits(sql, paymentId);
+  if (!credited) return;
+  for (const posting of creditPostings(credited.deposits, credited.price)) await postLedger(sql, posting);
+}
+
+/**
+ * Posts the settlement of the payment's credited deposits when the signer accepts its payout: what each credit left
+ * pending for the merchant becomes what the merchant is owed in Solana USDC, in the order they arrived, less what
+ * credited bank transfers paid of the price. A deposit whose credit was never posted is posted first; again is a no-op.
+ */
+export async function postDepositsSettled(sql: Queryable, paymentId: string): Promise<void> {
+  await postCreditedDeposits(sql, paymentId);
+  const credited = await creditedDeposits(sql, paymentId);
+  if (!credited) return;
+  const pending = await sql<Array<{ group_id: string; pending: string }>>`
+    select group_id, (-sum(amount))::text as pending from ledger_entries
+    where group_id = any(${credited.deposits.map(depositReference)}) and account like 'merchant_pending:%'
+    group by group_id`;
+  const byGroup = new Map(pending.map((r) => [r.group_id, BigInt(r.pending)]));
+  const postings = settlementPostings(
+    credited.deposits,
+    credited.price,
+    credited.deposits.map((d) => byGroup.get(depositReference(d)) ?? 0n),
+  );
+  for (const posting of postings) if (posting.entries.length > 0) await postLedger(sql, posting);
 }
 
 /**
@@ -85,8 +118,24 @@ export async function postRefundOnlyDeposit(sql: Queryable, sessionId: string, n
   );
 }
 
-/** Refund-only deposits posted per call at most: a backlog is worked off over several runs. */
-const REFUND_ONLY_BATCH = 500;
+/** Deposits posted per call at most: a backlog is worked off over several runs. */
+const UNPOSTED_BATCH = 500;
+
+/**
+ * Posts the credit of every confirmed, credited deposit of `mode` that no workflow posted (one credited before credits
+ * were posted with the verdict); returns how many payments it posted for.
+ */
+export async function postUnpostedCreditedDeposits(sql: Queryable, mode: Mode): Promise<number> {
+  const payments = await sql<Array<{ id: string }>>`
+    select distinct p.id from payments p
+    join sessions s on s.id = p.session_id
+    join deposits d on d.session_id = p.session_id and d.chain = p.chain and d.token = p.token
+    where s.mode = ${mode} and d.network = ${networkForMode(mode)} and d.stage = 'confirmed' and d.credited and d.amount_base_units > 0
+      and not exists (select 1 from ledger_entries l where l.group_id = 'deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index)
+    limit ${UNPOSTED_BATCH}`;
+  for (const payment of payments) await postCreditedDeposits(sql, payment.id);
+  return payments.length;
+}
 
 /**
  * Posts every confirmed deposit of `mode` kept for a refund that is not posted yet, also those the indexer marked late
@@ -100,7 +149,7 @@ export async function postRefundOnlyDeposits(sql: Queryable, mode: Mode): Promis
       and d.amount_base_units > 0 and d.token in ('USDC', 'USDT')
       and not exists (select 1 from ledger_entries l where l.group_id = 'deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index)
     order by d.block_number, d.tx_hash, d.log_index
-    limit ${REFUND_ONLY_BATCH}`;
+    limit ${UNPOSTED_BATCH}`;
   for (const r of rows) {
     const deposit = { chain: r.chain, token: r.token, txHash: r.tx_hash, logIndex: r.log_index, mode, amount: BigInt(r.amount) };
     await postLedger(sql, refundOnlyDepositReceived(deposit));

@@ -1,7 +1,9 @@
 // The double-entry posting rules of money the service moves (docs/settlement.md#r5-double-entry-reconciled). Every
 // posting is a group of entries in integer base units that sums to zero per asset: debits positive, credits negative.
 // Accounts:
-//   merchant_payable:<mer_id>  what the service owes a merchant (credited when a payment is credited to it)
+//   merchant_pending:<chain>   units of credited deposits that pay their session's price: owed to the merchant, in the
+//                              deposit's token, until the signer accepts the payment's payout
+//   merchant_payable:<mer_id>  what the service owes a merchant in Solana USDC once the signer accepted its payout
 //   refund_due:<chain>         what the service owes customers, in the token and on the chain it arrived in: the excess
 //                              of a deposit beyond the session's price, and deposits never credited (late, another
 //                              token, dust), until a refund or an operator's decision moves it
@@ -11,7 +13,7 @@
 //   treasury:solana            the Solana treasury wallet's holdings, one balance per asset
 //   gas_expense:<chain>        transaction fees the service paid on a chain (the treasury on Solana, relayers elsewhere)
 //   account_rent:solana        rent the treasury deposited to create accounts (a merchant's USDC account)
-//   deposits:<chain>           tokens held at deposit addresses on a chain: credited to payments, not yet swept
+//   deposits:<chain>           tokens held at deposit addresses on a chain, confirmed and not yet swept
 //   rent_recovered:solana      rent the treasury got back by closing swept deposit accounts (their payers funded it)
 //   treasury_funding:<chain>   what operators moved into (or out of) the service's wallets on a chain: its equity
 //   collector:<chain>          tokens swept into the deposit factory's collector on an EVM chain or Tron, awaiting a transfer
@@ -46,6 +48,7 @@ export const ACCOUNT = {
   merchantPayable: (merchantId: string) => `merchant_payable:${merchantId}`,
   refundDue: (chain: Chain) => `refund_due:${chain}`,
   operatorHeld: (chain: Chain) => `operator_held:${chain}`,
+  merchantPending: (chain: Chain) => `merchant_pending:${chain}`,
   payoutsInFlight: 'payouts_in_flight',
   treasury: 'treasury:solana',
   gasExpense: 'gas_expense:solana',
@@ -188,50 +191,104 @@ export function treasuryOpening(mode: Mode, chainId: string, change: TreasuryCha
   return { groupId: reference, mode, reference, entries };
 }
 
-export interface SolanaDeposit {
-  /** The transfer's signature and index within it: the indexer's key of the deposit. */
+/** A deposit's key and what arrived: the indexer's facts, in the token's base units on its chain. */
+export interface DepositFacts {
+  chain: Chain;
+  token: TokenSymbol;
+  /** The transaction and the log's (or transfer's) index in it: the indexer's key of the deposit. */
   txHash: string;
   logIndex: number;
-  merchantId: string;
   /** The session's mode: a test deposit is on the test network, held for the test treasury. */
   mode: Mode;
   amount: bigint;
-  /** USDC base units the merchant is owed for it at the quoted price (domain/settlement/unitOwnership.ts). */
-  payable: bigint;
-  /** Base units of it beyond the session's price: owed back to the customer. */
-  refundDue: bigint;
 }
 
-export const depositReference = (deposit: Pick<SolanaDeposit, 'txHash' | 'logIndex'>) =>
-  `deposit:solana:${deposit.txHash}:${deposit.logIndex}`;
+export const depositReference = (deposit: Pick<DepositFacts, 'chain' | 'txHash' | 'logIndex'>) =>
+  `deposit:${deposit.chain}:${deposit.txHash}:${deposit.logIndex}`;
 
 /** Entries with a zero amount say nothing and the ledger refuses them. */
 const nonZero = (entries: LedgerEntry[]): LedgerEntry[] => entries.filter((e) => e.amount !== 0n);
 
-function refundDueWithin(received: bigint, refundDue: bigint): bigint {
-  if (refundDue < 0n || refundDue > received)
-    throw new RangeError(`a refund due must be within the deposit, got ${refundDue} of ${received}`);
-  return refundDue;
+/** A confirmed deposit credited to its session's payment, split by who owns its units (domain/settlement/unitOwnership.ts). */
+export interface CreditedDeposit extends DepositFacts {
+  /** Base units of it that pay the session's price: owed to the merchant. */
+  merchantUnits: bigint;
 }
 
 /**
- * A confirmed USDC deposit on Solana was credited to a payment: its deposit account holds what the merchant is owed,
- * what the customer is owed back, and (at a rate other than 1) the operator's difference between the two.
+ * A confirmed deposit was credited to its session: the deposit address holds it, the part that pays the price owed to
+ * the merchant and pending its payout (merchant_pending:<chain>, in the deposit's token), the rest owed back to the
+ * customer. Posted when the workflow credits it, so that an underpaid session before its expiry, or one whose
+ * settlement failed, still says whose its units are.
  */
-export function depositReceived(deposit: SolanaDeposit): LedgerPosting {
+export function depositCredited(deposit: CreditedDeposit): LedgerPosting {
   const amount = positive(deposit.amount, 'a deposit amount');
-  const refundDue = refundDueWithin(amount, deposit.refundDue);
-  if (deposit.payable < 0n) throw new RangeError(`a payable amount cannot be negative, got ${deposit.payable}`);
+  if (deposit.merchantUnits < 0n || deposit.merchantUnits > amount)
+    throw new RangeError(`a merchant's share must be within the deposit, got ${deposit.merchantUnits} of ${amount}`);
+  const asset = tokenAsset(deposit.token, deposit.chain);
   const reference = depositReference(deposit);
   return {
     groupId: reference,
     mode: deposit.mode,
     reference,
     entries: nonZero([
-      { account: ACCOUNT.deposits, asset: ASSET.usdcSolana, amount },
-      { account: ACCOUNT.merchantPayable(deposit.merchantId), asset: ASSET.usdcSolana, amount: -deposit.payable },
-      { account: ACCOUNT.refundDue('solana'), asset: ASSET.usdcSolana, amount: -refundDue },
-      { account: ACCOUNT.operatorHeld('solana'), asset: ASSET.usdcSolana, amount: -(amount - refundDue - deposit.payable) },
+      { account: ACCOUNT.depositsOn(deposit.chain), asset, amount },
+      { account: ACCOUNT.merchantPending(deposit.chain), asset, amount: -deposit.merchantUnits },
+      { account: ACCOUNT.refundDue(deposit.chain), asset, amount: -(amount - deposit.merchantUnits) },
+    ]),
+  };
+}
+
+/** A credited deposit whose payment's payout the signer accepted: what its credit left pending, and what it now pays. */
+export interface SettledDeposit extends Omit<DepositFacts, 'amount'> {
+  merchantId: string;
+  /** Base units its credit posted to merchant_pending:<chain>. */
+  pending: bigint;
+  /**
+   * Base units of it that pay the price now the payment settles: its credit's share, or less where a bank transfer
+   * credited since paid part of the price (the difference is then owed back to the customer).
+   */
+  merchantUnits: bigint;
+  /** USDC base units the merchant is owed for them at the quoted price. */
+  payable: bigint;
+}
+
+/** The settlement's reference of a deposit: its own group, after the credit's. */
+export const depositSettledGroup = (deposit: Pick<DepositFacts, 'chain' | 'txHash' | 'logIndex'>) => `${depositReference(deposit)}:settled`;
+
+/**
+ * The signer accepted the payout of a credited deposit's payment: what was pending for the merchant becomes what it is
+ * owed in Solana USDC (merchant_payable). A Solana USDC deposit is the treasury's own asset, so the difference between
+ * its units and the USDC owed for them (a rate other than 1) is held for the operator; any other deposit (USDC on
+ * base, USDT on bsc, …) is lent against through cross_chain_clearing until the transfer that carries it to the
+ * treasury lands. Pending units that no longer pay the price are owed back to the customer.
+ */
+export function depositSettled(deposit: SettledDeposit): LedgerPosting {
+  if (deposit.pending < 0n || deposit.merchantUnits < 0n || deposit.payable < 0n)
+    throw new RangeError("a settled deposit's amounts cannot be negative");
+  if (deposit.payable > 0n && deposit.merchantUnits === 0n)
+    throw new RangeError('a deposit that pays no part of the price owes the merchant nothing');
+  const asset = tokenAsset(deposit.token, deposit.chain);
+  const owed = ACCOUNT.merchantPayable(deposit.merchantId);
+  const reference = depositReference(deposit);
+  const priced: LedgerEntry[] =
+    asset === ASSET.usdcSolana
+      ? [
+          { account: owed, asset, amount: -deposit.payable },
+          { account: ACCOUNT.operatorHeld('solana'), asset, amount: -(deposit.merchantUnits - deposit.payable) },
+        ]
+      : [
+          { account: ACCOUNT.crossChainClearing, asset, amount: -deposit.merchantUnits },
+          ...transfer(ACCOUNT.crossChainClearing, owed, ASSET.usdcSolana, deposit.payable),
+        ];
+  return {
+    groupId: depositSettledGroup(deposit),
+    mode: deposit.mode,
+    reference,
+    entries: nonZero([
+      { account: ACCOUNT.merchantPending(deposit.chain), asset, amount: deposit.pending },
+      ...priced,
+      { account: ACCOUNT.refundDue(deposit.chain), asset, amount: -(deposit.pending - deposit.merchantUnits) },
     ]),
   };
 }
@@ -267,77 +324,12 @@ export function sweepLanded(intentId: string, mode: Mode, deltas: SweepDeltas): 
   ];
 }
 
-/** A confirmed deposit on a chain other than Solana's USDC, credited to a payment the Solana treasury pays out. */
-export interface CrossChainDeposit {
-  chain: Chain;
-  token: TokenSymbol;
-  /** The indexer's key of the deposit: its transaction and the log's index in it. */
-  txHash: string;
-  logIndex: number;
-  merchantId: string;
-  mode: Mode;
-  /** What arrived, in the token's base units on that chain. */
-  received: bigint;
-  /** What the merchant is owed for it, in Solana USDC base units, at the quoted price (domain/settlement/unitOwnership.ts). */
-  payable: bigint;
-  /** Base units of what arrived beyond the session's price: owed back to the customer, in the deposit's token. */
-  refundDue: bigint;
-}
-
-export const crossChainDepositReference = (deposit: Pick<CrossChainDeposit, 'chain' | 'txHash' | 'logIndex'>) =>
-  `deposit:${deposit.chain}:${deposit.txHash}:${deposit.logIndex}`;
-
 /**
- * A deposit on another chain, credited to a payment the treasury pays in Solana USDC: the deposit address holds the
- * token, the merchant is owed USDC for the part that pays its price, and the clearing account carries the difference
- * until a transfer lands; the part beyond the price stays in the deposit's token as owed back to the customer.
+ * A confirmed deposit that was never credited (late, another token, dust): the deposit address holds it and all of it
+ * is owed back to the customer, in its token on its chain.
  */
-export function crossChainDepositReceived(deposit: CrossChainDeposit): LedgerPosting {
-  const received = positive(deposit.received, 'a deposit amount');
-  const refundDue = refundDueWithin(received, deposit.refundDue);
-  if (deposit.payable < 0n) throw new RangeError(`a payable amount cannot be negative, got ${deposit.payable}`);
-  if (deposit.payable > 0n && refundDue === received) throw new RangeError('a deposit wholly refund due owes the merchant nothing');
-  const asset = tokenAsset(deposit.token, deposit.chain);
-  if (asset === ASSET.usdcSolana) throw new RangeError('a USDC deposit on Solana is posted by depositReceived');
-  const reference = crossChainDepositReference(deposit);
-  return {
-    groupId: reference,
-    mode: deposit.mode,
-    reference,
-    entries: nonZero([
-      { account: ACCOUNT.depositsOn(deposit.chain), asset, amount: received },
-      { account: ACCOUNT.crossChainClearing, asset, amount: -(received - refundDue) },
-      { account: ACCOUNT.refundDue(deposit.chain), asset, amount: -refundDue },
-      ...transfer(ACCOUNT.crossChainClearing, ACCOUNT.merchantPayable(deposit.merchantId), ASSET.usdcSolana, deposit.payable),
-    ]),
-  };
-}
-
-/** A confirmed deposit that was never credited (late, another token, dust): all of it is owed back to the customer. */
-export interface RefundOnlyDeposit {
-  chain: Chain;
-  token: TokenSymbol;
-  txHash: string;
-  logIndex: number;
-  mode: Mode;
-  amount: bigint;
-}
-
-/** The deposit address holds a deposit that pays nothing: the customer is owed it back, in its token on its chain. */
-export function refundOnlyDepositReceived(deposit: RefundOnlyDeposit): LedgerPosting {
-  const amount = positive(deposit.amount, 'a deposit amount');
-  const reference = crossChainDepositReference(deposit);
-  return {
-    groupId: reference,
-    mode: deposit.mode,
-    reference,
-    entries: transfer(
-      ACCOUNT.depositsOn(deposit.chain),
-      ACCOUNT.refundDue(deposit.chain),
-      tokenAsset(deposit.token, deposit.chain),
-      amount,
-    ),
-  };
+export function refundOnlyDepositReceived(deposit: DepositFacts): LedgerPosting {
+  return depositCredited({ ...deposit, merchantUnits: 0n });
 }
 
 /** Gas an EVM relayer paid for a landed transaction, in the chain's native coin. */

@@ -4,7 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postLedger } from '../../db/repositories/ledger';
-import { depositReceived, payoutChainCosts } from '../../domain/ledger/ledger';
+import { payoutChainCosts } from '../../domain/ledger/ledger';
+import { creditedAndSettled } from '../support/depositPostings';
 import { markConfirmed, upsertDeposits } from '../../indexers/core/depositStore';
 import { adminCli, expectOneLineError } from '../support/adminCli';
 import { createTestMerchant } from '../support/factories';
@@ -35,10 +36,8 @@ beforeAll(async () => {
     },
   ]);
   await markConfirmed(sql, deposit, 'ab', 32);
-  await postLedger(
-    sql,
-    depositReceived({ ...deposit, merchantId: merchant.id, mode: 'test', amount: 6_000_000n, payable: 6_000_000n, refundDue: 0n }),
-  );
+  for (const posting of creditedAndSettled({ ...deposit, token: 'USDC', merchantId: merchant.id, mode: 'test', amount: 6_000_000n }))
+    await postLedger(sql, posting);
   await postLedger(sql, payoutChainCosts({ paymentId: payment.paymentId, mode: 'test' }, { feeLamports: 5_000n, rentLamports: 0n })!);
   // An account this build has never defined, in a posting that names the payment: shown like any other.
   await postLedger(sql, {
@@ -61,7 +60,7 @@ describe('checkout-admin ledger explain', { timeout: 120_000 }, () => {
     const run = await cli.run(['ledger', 'explain', payment.paymentId]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
-      new RegExp(`^test payment ${payment.paymentId} \\(session ${payment.sessionId}, confirming\\): 10 ledger entries in 5 groups$`, 'm'),
+      new RegExp(`^test payment ${payment.paymentId} \\(session ${payment.sessionId}, confirming\\): 12 ledger entries in 6 groups$`, 'm'),
     );
     expect(run.stdout).toMatch(new RegExp(`payout:${payment.paymentId}:reserve\\s+payouts_in_flight\\s+usdc:solana\\s+-5\\.000000`));
     expect(run.stdout).toMatch(/deposit:solana:\S+:2\s+deposits:solana\s+usdc:solana\s+6\.000000/);
@@ -80,7 +79,7 @@ describe('checkout-admin ledger explain', { timeout: 120_000 }, () => {
       holdings: Array<{ asset: string; account: string; amount: string }>;
     };
     expect(out.payment_id).toBe(payment.paymentId);
-    expect(out.postings).toHaveLength(10);
+    expect(out.postings).toHaveLength(12);
     expect(out.postings.every((p) => p.group_id.includes(payment.paymentId) || p.group_id.startsWith('deposit:solana:'))).toBe(true);
     expect(out.holdings).toContainEqual({ asset: 'usdc:solana', account: 'treasury:solana', amount: '-5000000' });
     expect(out.holdings.reduce((sum, h) => (h.asset === 'usdc:solana' ? sum + BigInt(h.amount) : sum), 0n)).toBe(0n);

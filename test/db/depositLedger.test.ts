@@ -1,11 +1,12 @@
-// A session's deposits in the ledger, as the worker's role posts them: a settled payment's credited deposits split
-// between the merchant (its price at the quoted rate) and the customer (the excess), and a confirmed deposit kept for
-// a refund posted as owed back to its sender when the workflow records its verdict; deposits:<chain> holds all of it.
+// A session's deposits in the ledger, as the worker's role posts them: a credited deposit split at its verdict between
+// the merchant (pending, the units that pay its price) and the customer (the excess), the pending part owed in USDC at
+// the quoted rate once the payout is accepted, and a confirmed deposit kept for a refund posted as owed back to its
+// sender; deposits:<chain> holds all of it.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRecordDeposit } from '../../activities/payments/recordDeposit';
 import { createSql, type Sql } from '../../db/client';
-import { postDepositsReceived, postRefundOnlyDeposits } from '../../db/repositories/depositLedger';
+import { postDepositsSettled, postRefundOnlyDeposits, postUnpostedCreditedDeposits } from '../../db/repositories/depositLedger';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import type { DepositState } from '../../domain/session/deposit';
 import { paymentIdForSession } from '../../domain/wire/ids';
@@ -65,31 +66,41 @@ async function indexed(
 async function balances(references: string[]) {
   const rows = await db.sql<{ account: string; asset: string; balance: string }[]>`
     select account, asset, sum(amount)::text as balance from ledger_entries where reference = any(${references})
-    group by account, asset order by account, asset`;
+    group by account, asset having sum(amount) <> 0 order by account, asset`;
   return Object.fromEntries(rows.map((r) => [`${r.account} ${r.asset}`, BigInt(r.balance)]));
 }
 
 describe('deposit postings', () => {
   it("owes the merchant its $100 for USDT at 0.95 and the customer the 10 USDT beyond the price, on the deposit's chain", async () => {
     const { merchantId, sessionId, paymentId } = await usdtSession();
+    const recordDeposit = createRecordDeposit({ sql: worker });
     // In the order they arrived, whatever their hashes: the first pays most of the price, the second the rest and the excess.
     const first = await indexed(sessionId, 100_000_000n, {
       stage: 'confirmed',
-      credited: true,
+      credited: false,
       late: false,
       txHash: `ff${randomBytes(31).toString('hex')}`,
       block: 10,
     });
     const second = await indexed(sessionId, 15_263_158n, {
       stage: 'confirmed',
-      credited: true,
+      credited: false,
       late: false,
       txHash: `00${randomBytes(31).toString('hex')}`,
       block: 11,
     });
-    await postDepositsReceived(worker, paymentId);
-    await postDepositsReceived(worker, paymentId);
-    expect(await balances([first, second].map((d) => `deposit:tron:${d.txHash}:0`))).toEqual({
+    const references = [first, second].map((d) => `deposit:tron:${d.txHash}:0`);
+    await recordDeposit(sessionId, 'test', first, '100000000');
+    await recordDeposit(sessionId, 'test', second, '115263158');
+    // Credited, before any payout: held at the deposit address, the price's units pending for the merchant.
+    expect(await balances(references)).toEqual({
+      'deposits:tron usdt:tron': 115_263_158n,
+      'merchant_pending:tron usdt:tron': -105_263_158n,
+      'refund_due:tron usdt:tron': -10_000_000n,
+    });
+    await postDepositsSettled(worker, paymentId);
+    await postDepositsSettled(worker, paymentId);
+    expect(await balances(references)).toEqual({
       'cross_chain_clearing usdc:solana': 100_000_000n,
       'cross_chain_clearing usdt:tron': -105_263_158n,
       'deposits:tron usdt:tron': 115_263_158n,
@@ -98,17 +109,29 @@ describe('deposit postings', () => {
     });
   });
 
+  it('posts the credit of a deposit no workflow posted, once, before comparing or when its payout is accepted', async () => {
+    const { sessionId, paymentId } = await usdtSession();
+    const credited = await indexed(sessionId, 8_000_000n, { stage: 'confirmed', credited: true, late: false });
+    const reference = [`deposit:tron:${credited.txHash}:0`];
+    expect(await postUnpostedCreditedDeposits(worker, 'live')).toBe(0);
+    expect(await postUnpostedCreditedDeposits(worker, 'test')).toBeGreaterThanOrEqual(1);
+    expect(await balances(reference)).toEqual({ 'deposits:tron usdt:tron': 8_000_000n, 'merchant_pending:tron usdt:tron': -8_000_000n });
+    await postDepositsSettled(worker, paymentId);
+    expect(await balances(reference)).toMatchObject({
+      'deposits:tron usdt:tron': 8_000_000n,
+      'cross_chain_clearing usdt:tron': -8_000_000n,
+    });
+  });
+
   it('posts a confirmed deposit the workflow keeps for a refund as refund due, and nothing for one still confirming', async () => {
     const { sessionId } = await usdtSession();
     const recordDeposit = createRecordDeposit({ sql: worker });
     const late = await indexed(sessionId, 3_000_000n, { stage: 'confirmed', credited: false, late: false });
     const confirming = await indexed(sessionId, 4_000_000n, { stage: 'detected', credited: false, late: false });
-    const credited = await indexed(sessionId, 5_000_000n, { stage: 'confirmed', credited: false, late: false });
     await recordDeposit(sessionId, 'test', { ...late, late: true }, '0');
     await recordDeposit(sessionId, 'test', { ...late, late: true }, '0');
     await recordDeposit(sessionId, 'test', { ...confirming, late: true }, '0');
-    await recordDeposit(sessionId, 'test', credited, '5000000');
-    expect(await balances([late, confirming, credited].map((d) => `deposit:tron:${d.txHash}:0`))).toEqual({
+    expect(await balances([late, confirming].map((d) => `deposit:tron:${d.txHash}:0`))).toEqual({
       'deposits:tron usdt:tron': 3_000_000n,
       'refund_due:tron usdt:tron': -3_000_000n,
     });

@@ -10,7 +10,8 @@ import { reconcileLedger, type TreasuryView } from '../../../activities/settleme
 import { insertChainIntent } from '../../../db/repositories/chainIntents';
 import { postLedger } from '../../../db/repositories/ledger';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
-import { crossChainDepositReceived, hdGasToppedUp, relayerFunded } from '../../../domain/ledger/ledger';
+import { hdGasToppedUp, relayerFunded } from '../../../domain/ledger/ledger';
+import { creditedAndSettled } from '../../support/depositPostings';
 import { markConfirmed, upsertDeposits } from '../../../indexers/core/depositStore';
 import { createLocalChain, type LocalChain } from '../../../toolchain/localChain/localChain';
 import { createTestMerchant } from '../../support/factories';
@@ -89,18 +90,8 @@ describe('EVM chain reconciliation', () => {
     await insertSessionRecord(f.db.sql, record, 'confirming');
     const address = randomAddress();
     const credited = await deposit(record.sessionId, address, 3_000_000n);
-    await postLedger(
-      f.db.sql,
-      crossChainDepositReceived({
-        ...credited,
-        token: 'USDC',
-        merchantId,
-        mode: 'test',
-        received: 3_000_000n,
-        payable: 3_000_000n,
-        refundDue: 0n,
-      }),
-    );
+    for (const posting of creditedAndSettled({ ...credited, token: 'USDC', merchantId, mode: 'test', amount: 3_000_000n }))
+      await postLedger(f.db.sql, posting);
     expect((await baseRows()).differences).toEqual([]);
 
     // A late deposit the workflow never credited: on chain, not in the ledger.

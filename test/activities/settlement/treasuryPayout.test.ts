@@ -123,8 +123,8 @@ describe('treasury payout', () => {
     const [deposit] = await f.db.sql<{ tx_hash: string }[]>`select tx_hash from deposits
       where session_id = (select session_id from payments where id = ${request.paymentId})`;
     expect(await postings()).toEqual([
-      { group_id: `deposit:solana:${deposit!.tx_hash}:1`, account: 'deposits:solana', amount: '2000000' },
-      { group_id: `deposit:solana:${deposit!.tx_hash}:1`, account: payable, amount: '-2000000' },
+      { group_id: `deposit:solana:${deposit!.tx_hash}:1:settled`, account: 'merchant_pending:solana', amount: '2000000' },
+      { group_id: `deposit:solana:${deposit!.tx_hash}:1:settled`, account: payable, amount: '-2000000' },
       { group_id: `payout:${request.paymentId}:reserve`, account: payable, amount: '2000000' },
       { group_id: `payout:${request.paymentId}:reserve`, account: 'payouts_in_flight', amount: '-2000000' },
     ]);

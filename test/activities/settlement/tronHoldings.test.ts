@@ -9,7 +9,8 @@ import { insertChainIntent } from '../../../db/repositories/chainIntents';
 import { postLedger } from '../../../db/repositories/ledger';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
 import { tronAddressFromEvmHex } from '../../../domain/addresses/tron';
-import { crossChainDepositReceived, hdGasToppedUp } from '../../../domain/ledger/ledger';
+import { hdGasToppedUp } from '../../../domain/ledger/ledger';
+import { creditedAndSettled } from '../../support/depositPostings';
 import { markConfirmed, upsertDeposits } from '../../../indexers/core/depositStore';
 import { createTestMerchant } from '../../support/factories';
 import { sessionRecord } from '../../support/sessionRecords';
@@ -66,18 +67,8 @@ describe('Tron reconciliation', () => {
     await insertSessionRecord(f.db.sql, record, 'confirming');
     const address = randomTronAddress();
     const credited = await deposit(record.sessionId, address, 3_000_000n);
-    await postLedger(
-      f.db.sql,
-      crossChainDepositReceived({
-        ...credited,
-        token: 'USDT',
-        merchantId,
-        mode: 'test',
-        received: 3_000_000n,
-        payable: 3_000_000n,
-        refundDue: 0n,
-      }),
-    );
+    for (const posting of creditedAndSettled({ ...credited, token: 'USDT', merchantId, mode: 'test', amount: 3_000_000n }))
+      await postLedger(f.db.sql, posting);
     expect(await tronDifferences()).toEqual([]);
 
     // An HD address the relayer topped up with TRX, as the Tron HD sweep records and posts it.

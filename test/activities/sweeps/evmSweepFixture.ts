@@ -12,7 +12,7 @@ import { deriveEvmAddress } from '../../../domain/addresses/hdDerivation';
 import { depositSalt } from '../../../domain/addresses/depositSalt';
 import type { TokenSymbol } from '../../../domain/chains/chains';
 import type { EvmChain } from '../../../domain/sweeps/evmSweepPlan';
-import { crossChainDepositReceived } from '../../../domain/ledger/ledger';
+import { creditedAndSettled } from '../../support/depositPostings';
 import { TREASURY_PROVIDER } from '../../../domain/settlement/settlementRoute';
 import { paymentIdForSession } from '../../../domain/wire/ids';
 import { addressOf, SWEEPER, type DepositContractsChain } from '../../contracts/depositContractsFixture';
@@ -143,20 +143,8 @@ export async function deposit(
   const refundDue = typeof standing === 'object' ? standing.paidOutWithRefundDue : 0n;
   if (standing !== 'unpaid') await paidOutByTreasury(f.db.sql, to.sessionId, chain, 'USDC', to.address);
   const [session] = await f.db.sql<{ merchant_id: string }[]>`select merchant_id from sessions where id = ${to.sessionId}`;
-  await postLedger(
-    f.db.sql,
-    crossChainDepositReceived({
-      chain,
-      token: 'USDC',
-      txHash: sent.hash,
-      logIndex: sent.logIndex,
-      merchantId: session!.merchant_id,
-      mode: 'test',
-      received: amount,
-      payable: amount - refundDue,
-      refundDue,
-    }),
-  );
+  const deposit = { chain, token: 'USDC', txHash: sent.hash, logIndex: sent.logIndex, mode: 'test', amount, refundDue } as const;
+  for (const posting of creditedAndSettled({ ...deposit, merchantId: session!.merchant_id })) await postLedger(f.db.sql, posting);
 }
 
 /** What the ledger holds in `account` of `asset`, all groups together. */

@@ -5,7 +5,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Address } from '@solana/kit';
 import { deriveSolanaAddress } from '../../../domain/addresses/hdDerivation';
 import { depositSeed } from '../../../domain/addresses/depositSeed';
-import { postDepositsReceived } from '../../../db/repositories/depositLedger';
+import { postDepositsSettled } from '../../../db/repositories/depositLedger';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
 import { paymentIdForSession } from '../../../domain/wire/ids';
 import type { Sql } from '../../../db/client';
@@ -60,7 +60,7 @@ export async function lateDeposit(f: DepositTarget, deposit: TestDeposit, amount
 /** Another deposit credited to an already settled payment, posted as its settlement posts them: beyond the price, refund due. */
 export async function depositAgain(f: DepositTarget, deposit: TestDeposit, amount: bigint): Promise<void> {
   await deposited(f, deposit.sessionId, deposit.owner, amount);
-  await postDepositsReceived(f.worker, deposit.paymentId);
+  await postDepositsSettled(f.worker, deposit.paymentId);
 }
 
 /**
@@ -96,6 +96,6 @@ export async function settledDeposit(
     await sql`insert into settlements (payment_id, session_id, provider, reference, amount_usdc_base_units, status, settled_at)
               values (${paymentId}, ${record.sessionId}, ${provider}, 'ref', ${price}, 'settled', now())`;
   }
-  if (provider === 'solana-treasury') await postDepositsReceived(f.worker, paymentId);
+  if (provider === 'solana-treasury') await postDepositsSettled(f.worker, paymentId);
   return { owner, sessionId: record.sessionId, paymentId, derivationIndex };
 }

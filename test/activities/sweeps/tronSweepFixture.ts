@@ -12,7 +12,7 @@ import { depositSalt } from '../../../domain/addresses/depositSalt';
 import { tronAddressFromEvmHex } from '../../../domain/addresses/tron';
 import { deriveTronAddress } from '../../../domain/addresses/hdDerivation';
 import type { TokenSymbol } from '../../../domain/chains/chains';
-import { crossChainDepositReceived } from '../../../domain/ledger/ledger';
+import { creditedAndSettled } from '../../support/depositPostings';
 import { createTestMerchant } from '../../support/factories';
 import { sessionRecord } from '../../support/sessionRecords';
 import { startTronWalletNode, type StandInFactory, type TronOutcome, type TronWalletNode } from '../../support/tron/tronWalletNode';
@@ -66,20 +66,8 @@ async function tronDeposit(
             values ('tron', ${txHash}, 0, 'testnet', ${record.sessionId}, ${f.token.symbol}, ${amount.toString()}, ${tronAddress()}, ${address},
                     ${f.node.head().toString()}, ${randomBytes(32).toString('hex')}, 'confirmed', 19, true)`;
   await paidOutByTreasury(f.sql, record.sessionId, 'tron', f.token.symbol, address);
-  await postLedger(
-    f.sql,
-    crossChainDepositReceived({
-      chain: 'tron',
-      token: f.token.symbol,
-      txHash,
-      logIndex: 0,
-      merchantId: merchant.id,
-      mode: 'test',
-      received: amount,
-      payable: amount,
-      refundDue: 0n,
-    }),
-  );
+  const deposit = { chain: 'tron', token: f.token.symbol, txHash, logIndex: 0, mode: 'test', amount } as const;
+  for (const posting of creditedAndSettled({ ...deposit, merchantId: merchant.id })) await postLedger(f.sql, posting);
   return address;
 }
 

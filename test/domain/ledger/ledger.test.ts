@@ -6,8 +6,8 @@ import {
   ACCOUNT,
   ASSET,
   assetDecimals,
-  crossChainDepositReceived,
-  depositReceived,
+  depositCredited,
+  depositSettled,
   evmSweepLanded,
   hdGasToppedUp,
   hdSweepGasPaid,
@@ -111,38 +111,56 @@ describe('payout postings', () => {
 
 describe('deposit and sweep postings', () => {
   const deposit = {
+    chain: 'solana' as const,
+    token: 'USDC' as const,
     txHash: '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW',
     logIndex: 2,
-    merchantId: payout.merchantId,
     mode: 'test' as const,
     amount: 12_345_678n,
-    payable: 12_345_678n,
-    refundDue: 0n,
   };
+  const settled = { ...deposit, merchantId: payout.merchantId, pending: 12_345_678n, merchantUnits: 12_345_678n, payable: 12_345_678n };
 
-  it('a deposit credited to a payment is held in the deposit account and owed to the merchant', () => {
-    const received = depositReceived(deposit);
-    expect(received.groupId).toBe(`deposit:solana:${deposit.txHash}:2`);
-    expect(received.mode).toBe('test');
-    expect(received.entries).toEqual([
+  it('a credited deposit is held in the deposit account and pending for the merchant, owed to it once the signer accepts', () => {
+    const credited = depositCredited({ ...deposit, merchantUnits: deposit.amount });
+    expect(credited.groupId).toBe(`deposit:solana:${deposit.txHash}:2`);
+    expect(credited.mode).toBe('test');
+    expect(credited.entries).toEqual([
       { account: 'deposits:solana', asset: ASSET.usdcSolana, amount: 12_345_678n },
+      { account: 'merchant_pending:solana', asset: ASSET.usdcSolana, amount: -12_345_678n },
+    ]);
+    const accepted = depositSettled(settled);
+    expect(accepted).toMatchObject({ groupId: `deposit:solana:${deposit.txHash}:2:settled`, reference: credited.reference });
+    expect(accepted.entries).toEqual([
+      { account: 'merchant_pending:solana', asset: ASSET.usdcSolana, amount: 12_345_678n },
       { account: ACCOUNT.merchantPayable(payout.merchantId), asset: ASSET.usdcSolana, amount: -12_345_678n },
     ]);
-    expect(isBalanced(received)).toBe(true);
-    expect(() => depositReceived({ ...deposit, amount: 0n })).toThrow(RangeError);
-    expect(() => depositReceived({ ...deposit, refundDue: deposit.amount + 1n })).toThrow(RangeError);
+    expect([credited, accepted].every(isBalanced)).toBe(true);
+    expect(() => depositCredited({ ...deposit, amount: 0n, merchantUnits: 0n })).toThrow(RangeError);
+    expect(() => depositCredited({ ...deposit, merchantUnits: deposit.amount + 1n })).toThrow(RangeError);
+    expect(() => depositSettled({ ...settled, merchantUnits: 0n })).toThrow(/owes the merchant nothing/);
   });
 
   it('splits a deposit by owner: the merchant its price, the customer the excess, the operator the rate difference', () => {
     // $100 at USDC = 0.9998 asks for 100.020005 USDC; 110.020005 arrived.
-    const split = depositReceived({ ...deposit, amount: 110_020_005n, payable: 100_000_000n, refundDue: 10_000_000n });
-    expect(isBalanced(split)).toBe(true);
-    expect(split.entries).toEqual([
-      { account: 'deposits:solana', asset: ASSET.usdcSolana, amount: 110_020_005n },
-      { account: ACCOUNT.merchantPayable(payout.merchantId), asset: ASSET.usdcSolana, amount: -100_000_000n },
-      { account: 'refund_due:solana', asset: ASSET.usdcSolana, amount: -10_000_000n },
-      { account: 'operator_held:solana', asset: ASSET.usdcSolana, amount: -20_005n },
-    ]);
+    const credited = depositCredited({ ...deposit, amount: 110_020_005n, merchantUnits: 100_020_005n });
+    const accepted = depositSettled({ ...settled, pending: 100_020_005n, merchantUnits: 100_020_005n, payable: 100_000_000n });
+    expect([credited, accepted].every(isBalanced)).toBe(true);
+    expect(balances([...credited.entries, ...accepted.entries])).toEqual({
+      'deposits:solana usdc:solana': 110_020_005n,
+      [`${ACCOUNT.merchantPayable(payout.merchantId)} usdc:solana`]: -100_000_000n,
+      'refund_due:solana usdc:solana': -10_000_000n,
+      'operator_held:solana usdc:solana': -20_005n,
+    });
+  });
+
+  it('owes the customer the pending units that no longer pay the price once a bank transfer paid part of it', () => {
+    const accepted = depositSettled({ ...settled, pending: 10_000_000n, merchantUnits: 6_000_000n, payable: 6_000_000n });
+    expect(isBalanced(accepted)).toBe(true);
+    expect(balances(accepted.entries)).toEqual({
+      'merchant_pending:solana usdc:solana': 10_000_000n,
+      [`${ACCOUNT.merchantPayable(payout.merchantId)} usdc:solana`]: -6_000_000n,
+      'refund_due:solana usdc:solana': -4_000_000n,
+    });
   });
 
   it('posts a deposit that pays nothing as owed back to its sender, in its token on its chain', () => {
@@ -170,7 +188,13 @@ describe('deposit and sweep postings', () => {
     expect(sweep.map((p) => p.groupId)).toEqual(['usdc', 'fee', 'rent'].map((s) => `sweep:solana:01J0000000000000000000000C:${s}`));
     expect(sweep.every(isBalanced)).toBe(true);
     expect(sweep.every((p) => p.mode === 'test')).toBe(true);
-    const all = [depositReceived(deposit), payoutReserved(payout), payoutConfirmed(payout), ...sweep].flatMap((p) => p.entries);
+    const all = [
+      depositCredited({ ...deposit, merchantUnits: deposit.amount }),
+      depositSettled(settled),
+      payoutReserved(payout),
+      payoutConfirmed(payout),
+      ...sweep,
+    ].flatMap((p) => p.entries);
     expect(balances(all)).toEqual({
       'gas_expense:solana sol:solana': 10_000n,
       'rent_recovered:solana sol:solana': -2_039_280n,
@@ -193,19 +217,25 @@ describe('cross-chain postings: a deposit on base paid from the treasury, swept,
     token: 'USDC' as const,
     txHash: '0xabc',
     logIndex: 3,
-    merchantId,
     mode: 'live' as const,
-    received: 5_000_000n,
-    payable: 5_000_000n,
-    refundDue: 0n,
+    amount: 5_000_000n,
   };
+  /** A deposit credited and settled whole: `units` of it pay the price, worth `payable` USDC. */
+  const creditedAndSettled = (
+    d: typeof deposit | (Omit<typeof deposit, 'chain' | 'token'> & { chain: 'bsc'; token: 'USDT' }),
+    units: bigint,
+    payable: bigint,
+  ) => [
+    depositCredited({ ...d, merchantUnits: units }),
+    depositSettled({ ...d, merchantId, pending: units, merchantUnits: units, payable }),
+  ];
   const reserve = payoutReserved({ paymentId: 'pay_x', mode: 'live', merchantId, amount: 5_000_000n });
   const sent = payoutConfirmed({ paymentId: 'pay_x', mode: 'live', merchantId, amount: 5_000_000n });
 
   it('leaves the merchant paid, the clearing account at zero, the fee with the bridge and the gas with the relayer', () => {
     const postings = [
       relayerFunded('live', 'base', '0xfund', 10n ** 16n),
-      crossChainDepositReceived(deposit),
+      ...creditedAndSettled(deposit, 5_000_000n, 5_000_000n),
       reserve,
       sent,
       ...evmSweepLanded('sweep:base:1', 'live', 'base', { moved: { 'usdc:base': 5_000_000n }, gasWei: 70_000n }),
@@ -224,10 +254,10 @@ describe('cross-chain postings: a deposit on base paid from the treasury, swept,
   });
 
   it('rescales nothing itself: an 18-decimal deposit on bsc is owed in 6-decimal USDC as the caller computed', () => {
-    const bsc = crossChainDepositReceived({ ...deposit, chain: 'bsc', token: 'USDT', received: 5n * 10n ** 18n, payable: 5_000_000n });
-    expect(isBalanced(bsc)).toBe(true);
-    expect(bsc.groupId).toBe('deposit:bsc:0xabc:3');
-    expect(balances(bsc.entries)).toMatchObject({
+    const bsc = creditedAndSettled({ ...deposit, chain: 'bsc', token: 'USDT', amount: 5n * 10n ** 18n }, 5n * 10n ** 18n, 5_000_000n);
+    expect(bsc.every(isBalanced)).toBe(true);
+    expect(bsc.map((p) => p.groupId)).toEqual(['deposit:bsc:0xabc:3', 'deposit:bsc:0xabc:3:settled']);
+    expect(balances(bsc.flatMap((p) => p.entries))).toMatchObject({
       'deposits:bsc usdt:bsc': 5n * 10n ** 18n,
       [`${ACCOUNT.merchantPayable(merchantId)} ${ASSET.usdcSolana}`]: -5_000_000n,
     });
@@ -238,34 +268,25 @@ describe('cross-chain postings: a deposit on base paid from the treasury, swept,
     // $100 in USDT on bsc at 0.95: 105.263158 USDT asked for, 110.263158 arrived, 100 USDC owed to the merchant.
     const asked = 105_263_158n * 10n ** 12n;
     const excess = 5n * 10n ** 18n;
-    const bsc = crossChainDepositReceived({
-      ...deposit,
-      chain: 'bsc',
-      token: 'USDT',
-      received: asked + excess,
-      payable: 100_000_000n,
-      refundDue: excess,
-    });
-    expect(isBalanced(bsc)).toBe(true);
-    expect(balances(bsc.entries)).toEqual({
+    const bsc = creditedAndSettled({ ...deposit, chain: 'bsc', token: 'USDT', amount: asked + excess }, asked, 100_000_000n);
+    expect(bsc.every(isBalanced)).toBe(true);
+    expect(balances(bsc.flatMap((p) => p.entries))).toEqual({
       'deposits:bsc usdt:bsc': asked + excess,
       'cross_chain_clearing usdt:bsc': -asked,
       'refund_due:bsc usdt:bsc': -excess,
       'cross_chain_clearing usdc:solana': 100_000_000n,
       [`${ACCOUNT.merchantPayable(merchantId)} ${ASSET.usdcSolana}`]: -100_000_000n,
     });
-    const allRefund = crossChainDepositReceived({ ...deposit, payable: 0n, refundDue: deposit.received });
+    const allRefund = depositCredited({ ...deposit, merchantUnits: 0n });
     expect(allRefund.entries).toEqual([
       { account: 'deposits:base', asset: 'usdc:base', amount: 5_000_000n },
       { account: 'refund_due:base', asset: 'usdc:base', amount: -5_000_000n },
     ]);
-    expect(() => crossChainDepositReceived({ ...deposit, refundDue: deposit.received })).toThrow(/owes the merchant nothing/);
     expect(assetDecimals('usdc:base')).toBe(6);
     expect(assetDecimals('native:base')).toBe(18);
   });
 
-  it('refuses what cannot happen: Solana USDC posted as cross-chain, a transfer delivering more than it burned, negative sweeps', () => {
-    expect(() => crossChainDepositReceived({ ...deposit, chain: 'solana' })).toThrow(/depositReceived/);
+  it('refuses what cannot happen: a transfer delivering more than it burned, negative sweeps', () => {
     expect(() => transferReceived('transfer_2', 'live', 'base', { burned: 10n, received: 11n })).toThrow(/more than was burned/);
     expect(() => evmSweepLanded('sweep:base:2', 'live', 'base', { moved: { 'usdc:base': -1n }, gasWei: 0n })).toThrow(RangeError);
     expect(relayerGasPaid('burn:t', 'live', 'base', 0n)).toBeUndefined();
