@@ -49,7 +49,7 @@ let base: ChainIndexer;
 let arbitrum: ChainIndexer;
 /**
  * The underpaid row's session, opened before the other rows so that most of its minute runs while they do. It is paid
- * in its own row: until expiry settles it, its deposit is credited but not yet posted (see the row).
+ * in its own row: until expiry settles it, its deposit is credited and pending for the merchant (see the row).
  */
 let shortSession: Awaited<ReturnType<typeof openSession>>;
 
@@ -266,6 +266,7 @@ async function ledgerOf(sessionId: string) {
     holdings: Object.fromEntries(holdings.map((h) => [`${h.account} ${h.asset}`, h.amount])),
     unbalanced: [...groups].filter(([, total]) => total !== 0n).map(([group]) => group),
     owners: {
+      pendingForMerchant: -sum('merchant_pending:'),
       owedToMerchant: -sum('merchant_payable'),
       refundDue: -sum('refund_due:'),
       operatorHeld: -sum('operator_held:'),
@@ -280,7 +281,7 @@ async function reconciliationDifferences() {
   return run.differences.map((d) => ({ account: d.account, asset: d.asset, difference: d.difference }));
 }
 
-const NOBODY = { owedToMerchant: 0n, refundDue: 0n, operatorHeld: 0n };
+const NOBODY = { pendingForMerchant: 0n, owedToMerchant: 0n, refundDue: 0n, operatorHeld: 0n };
 
 describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () => {
   it('exact: completed, the merchant paid the session amount, nothing owed to anyone', async () => {
@@ -400,7 +401,7 @@ describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () =
     expect(ledger.owners).toEqual(NOBODY);
   });
 
-  it('refused payout: failed with its webhook, nothing posted while the money waits; resettled once the cause is fixed, paid once', async () => {
+  it('refused payout: failed with its webhook, the money pending for the merchant while it waits; resettled once the cause is fixed, paid once', async () => {
     const walletless = await createTestMerchant(service.db.sql, { supportedTokens: { USDC: ['base'] } });
     const { sessionId, depositAddress, amount } = await openSession(walletless, 20);
     await pay(tokens.usdc, depositAddress, amount);
@@ -411,9 +412,12 @@ describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () =
     expect(failed).not.toHaveProperty('settlement');
     const paymentId = paymentIdForSession(sessionId);
     expect(await service.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 0 }]);
-    // Owed to the merchant and held at the deposit address: nothing is posted until a settlement is accepted.
+    // Owed to the merchant and held at the deposit address, pending: no payable is posted until a payout is accepted.
     expect(await chain.tokenBalance(tokens.usdc, depositAddress)).toBe(amount);
-    expect((await ledgerOf(sessionId)).holdings).toEqual({});
+    const waiting = await ledgerOf(sessionId);
+    expect(waiting.holdings).toEqual({ 'deposits:base usdc:base': amount, 'merchant_pending:base usdc:base': -amount });
+    expect(waiting.owners).toEqual({ ...NOBODY, pendingForMerchant: amount });
+    expect(await reconciliationDifferences()).toEqual([]);
 
     const wallet = await freshWallet(walletless);
     const deps = { sql: service.db.sql, client: service.temporal, operator: 'matrix' };
@@ -534,6 +538,12 @@ describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () =
     const event = await waitForEvent(sessionId, 'payment.underpaid');
     expect(event).toMatchObject({ status: 'underpaid', amount: { token_expected: '10.000000', token_received: '4.000000' } });
     expect(event).not.toHaveProperty('settlement');
+    // Until expiry settles it, what arrived is pending for the merchant, and the chain agrees with the ledger.
+    if (!eventsOf(sessionId).some((e) => e.settlement)) {
+      const waiting = await ledgerOf(sessionId);
+      expect(waiting.owners).toEqual({ ...NOBODY, pendingForMerchant: paid });
+      expect(await reconciliationDifferences()).toEqual([]);
+    }
 
     await eventually(async () => expect(await usdcOnSolana(wallet)).toBe(paid), 90_000);
     await eventually(() => expect(eventsOf(sessionId).filter((e) => e.event === 'payment.underpaid' && e.settlement)).toHaveLength(1));

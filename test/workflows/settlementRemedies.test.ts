@@ -74,10 +74,15 @@ describe('a settlement refused before any payout', () => {
         const { record, state, paymentId, txHash } = await pay('1500');
         expect(state.status).toBe('failed');
         expect(state.failureReason).toBe(`merchant ${merchantId} has no valid Solana settlement wallet`);
-        // The signer refused: no payout, and no deposit posted as owed to the merchant.
+        // The signer refused: no payout, and nothing posted as owed to the merchant; the deposit waits pending for it.
+        const deposit = `deposit:base:${txHash}:0`;
+        const owners = () =>
+          h.db.sql`select account, asset, sum(amount)::text as amount from ledger_entries where reference = ${deposit}
+                   group by account, asset having sum(amount) <> 0 order by account, asset`;
         expect(await h.db.sql`select count(*)::int as n from payouts where payment_id = ${paymentId}`).toEqual([{ n: 0 }]);
-        expect(await h.db.sql`select count(*)::int as n from ledger_entries where group_id like ${`deposit:base:${txHash}:%`}`).toEqual([
-          { n: 0 },
+        expect(await owners()).toEqual([
+          { account: 'deposits:base', asset: 'usdc:base', amount: '15000000' },
+          { account: 'merchant_pending:base', asset: 'usdc:base', amount: '-15000000' },
         ]);
         const handle = h.env.client.workflow.getHandle<typeof checkoutSession>(record.sessionId);
         await handle.result();
@@ -99,10 +104,13 @@ describe('a settlement refused before any payout', () => {
           reference: settled.settlement!.reference,
           amount_usdc: '15.000000',
         });
-        // The deposit is owed to the merchant now, posted with the payout's reservation.
-        expect(await h.db.sql`select count(*)::int as n from ledger_entries where group_id like ${`deposit:base:${txHash}:%`}`).not.toEqual(
-          [{ n: 0 }],
-        );
+        // The deposit is owed to the merchant in USDC now, posted with the payout's reservation.
+        expect(await owners()).toEqual([
+          { account: 'cross_chain_clearing', asset: 'usdc:base', amount: '-15000000' },
+          { account: 'cross_chain_clearing', asset: 'usdc:solana', amount: '15000000' },
+          { account: 'deposits:base', asset: 'usdc:base', amount: '15000000' },
+          { account: `merchant_payable:${merchantId}`, asset: 'usdc:solana', amount: '-15000000' },
+        ]);
 
         // Asked again: already settled, nothing started, nothing paid twice.
         expect(await resettlePayment(deps, paymentId)).toMatchObject({ kind: 'already_settled', provider: 'solana-treasury' });

@@ -226,16 +226,21 @@ describe('settlement through the Solana treasury', () => {
         expect(
           await h.db.sql`select mode, amount_base_units::text as amount, signature from payouts where payment_id = ${paymentId}`,
         ).toEqual([{ mode: 'live', amount: '7000000', signature: state.settlement!.reference }]);
-        // The deposit was posted to deposits:solana when the signer accepted the payout, just before it reserved it.
+        // The deposit was posted to deposits:solana, pending for the merchant, when the workflow credited it; what the
+        // merchant is owed when the signer accepted the payout, just before it reserved it.
         const [deposit] = await h.db.sql<
           { tx_hash: string }[]
         >`select tx_hash from deposits where session_id = (select session_id from payments where id = ${paymentId})`;
+        const credit = `deposit:solana:${deposit?.tx_hash}:0`;
         expect(
           await h.db
-            .sql`select account, amount::text, id < (select min(id) from ledger_entries where reference = ${`payout:${paymentId}`}) as before_payout from ledger_entries where group_id = ${`deposit:solana:${deposit?.tx_hash}:0`} order by account`,
+            .sql`select group_id, account, amount::text, id < (select min(id) from ledger_entries where reference = ${`payout:${paymentId}`}) as before_payout
+              from ledger_entries where reference = ${credit} order by id`,
         ).toEqual([
-          { account: 'deposits:solana', amount: '7000000', before_payout: true },
-          { account: `merchant_payable:${h.merchant.merchant.id}`, amount: '-7000000', before_payout: true },
+          { group_id: credit, account: 'deposits:solana', amount: '7000000', before_payout: true },
+          { group_id: credit, account: 'merchant_pending:solana', amount: '-7000000', before_payout: true },
+          { group_id: `${credit}:settled`, account: 'merchant_pending:solana', amount: '7000000', before_payout: true },
+          { group_id: `${credit}:settled`, account: `merchant_payable:${h.merchant.merchant.id}`, amount: '-7000000', before_payout: true },
         ]);
       },
       liveNetwork,
@@ -257,7 +262,8 @@ describe('settlement through the Solana treasury', () => {
         >`select tx_hash from deposits where session_id = (select session_id from payments where id = ${paymentId})`;
         expect(
           await h.db
-            .sql`select account, asset, amount::text from ledger_entries where group_id = ${`deposit:base:${deposit?.tx_hash}:0`} order by account, asset`,
+            .sql`select account, asset, sum(amount)::text as amount from ledger_entries where reference = ${`deposit:base:${deposit?.tx_hash}:0`}
+              group by account, asset having sum(amount) <> 0 order by account, asset`,
         ).toEqual([
           { account: 'cross_chain_clearing', asset: 'usdc:base', amount: '-25500000' },
           { account: 'cross_chain_clearing', asset: 'usdc:solana', amount: '25500000' },
@@ -286,7 +292,8 @@ describe('settlement through the Solana treasury', () => {
         >`select tx_hash from deposits where session_id = (select session_id from payments where id = ${paymentId})`;
         expect(
           await h.db
-            .sql`select account, amount::text from ledger_entries where group_id = ${`deposit:solana:${deposit?.tx_hash}:0`} order by account`,
+            .sql`select account, sum(amount)::text as amount from ledger_entries where reference = ${`deposit:solana:${deposit?.tx_hash}:0`}
+              group by account having sum(amount) <> 0 order by account`,
         ).toEqual([
           { account: 'deposits:solana', amount: '7368422' },
           { account: `merchant_payable:${h.merchant.merchant.id}`, amount: '-7000000' },
