@@ -3,6 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { loadChainsConfig } from '../config/chains';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
+import { paymentOfferFromConfig } from '../config/paymentOffer';
 import { createSql } from '../db/client';
 import { createChainRegistry } from '../domain/chains/chainRegistry';
 import { createLogger, errorFields } from '../observability/logger';
@@ -22,6 +23,10 @@ try {
   // Before any connection or worker: SDK and activity log lines become JSON, Core serves Prometheus metrics.
   installWorkerRuntime({ logger, metricsBindAddress });
   const chains = loadChainsConfig();
+  const registry = createChainRegistry(chains);
+  // The worker settles by SETTLEMENT_LIVE_ROUTES as the API offers by them: a route the API refuses at start is
+  // refused here too, whichever process a deployment starts or restarts first.
+  paymentOfferFromConfig(config, registry);
   // Before the worker hands out any Tron forwarder address.
   await checkTronFactories(config.depositForwarders, chains);
   const sql = createSql(requireDatabaseUrl(config));
@@ -34,7 +39,6 @@ try {
     shutdownGraceTimeMs: config.shutdownTimeoutMs,
   });
   const clientConnection = await Connection.connect({ address: config.temporal.address });
-  const registry = createChainRegistry(chains);
   const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
   await ensureSweepSchedules(temporal, {
     taskQueue: config.temporal.taskQueue,

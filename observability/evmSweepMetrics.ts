@@ -1,5 +1,5 @@
 // The sweep inventory's gauges on the API's registry, read from Postgres on each scrape: what each
-// chain's collector holds per asset by the ledger (collector:<chain>: swept, not yet moved on), the EVM relayer's gas
+// chain's collector holds per asset by the ledger (collector:<chain>: swept, not yet moved on), the relayers' gas
 // per chain as the signer last read it, and how long the oldest deposit no sweep has taken (at a forwarder or an HD
 // address) has waited, per EVM chain and Tron: alert when it passes a few sweep intervals. The names say evm from
 // before Tron had forwarders; dashboards keep them.
@@ -7,6 +7,8 @@ import type { Registry } from 'prom-client';
 import type { Sql } from '../db/client';
 import { oldestUnsweptDeposits } from '../db/repositories/collectorSweeps';
 import { relayerBalances } from '../db/repositories/relayerBalances';
+import type { Chain } from '../domain/chains/chains';
+import { assetDecimals, nativeAsset } from '../domain/ledger/ledger';
 import { FORWARDER_CHAINS } from '../domain/sweeps/evmSweepPlan';
 import { scrapedGauge } from './scrapedGauge';
 
@@ -27,14 +29,17 @@ export function registerEvmSweepMetrics(registry: Registry, sql: Sql): void {
   });
   scrapedGauge(registry, {
     name: 'checkout_relayer_gas_balance',
-    help: "The relayer's native coin (ETH, POL, BNB) per mode and EVM chain, as the signer last read it at a sweep run",
+    help: "The relayer's native coin (ETH, POL, BNB, TRX) per mode and EVM chain or Tron, as the signer last read it at a sweep run",
     labelNames: ['mode', 'chain'],
-    // 18 decimals on every EVM chain; a float keeps what an alert threshold needs.
-    read: async () => (await relayerBalances(sql)).map((r) => [{ mode: r.mode, chain: r.chain }, Number(r.balanceWei) / 1e18] as const),
+    // Whole coins (18 decimals on EVM chains, 6 on Tron); a float keeps what an alert threshold needs.
+    read: async () =>
+      (await relayerBalances(sql)).map(
+        (r) => [{ mode: r.mode, chain: r.chain }, Number(r.balanceWei) / 10 ** assetDecimals(nativeAsset(r.chain as Chain))] as const,
+      ),
   });
   scrapedGauge(registry, {
     name: 'checkout_relayer_gas_observed_age_seconds',
-    help: "How long ago the signer last read the relayer's native coin, per mode and EVM chain",
+    help: "How long ago the signer last read the relayer's native coin, per mode and EVM chain or Tron",
     labelNames: ['mode', 'chain'],
     read: async () => (await relayerBalances(sql)).map((r) => [{ mode: r.mode, chain: r.chain }, secondsSince(r.observedAt)] as const),
   });

@@ -15,7 +15,7 @@ import type { Mode } from '../../domain/wire/session';
 import { rpcDeadline } from '../chainWrites/solanaChainWriter';
 import { evmChainAccounts, type EvmChainView } from './evmChainHoldings';
 import { associatedUsdcAccount } from './payoutTransaction';
-import { tronAccounts, tronHoldings, type TronView } from './tronHoldings';
+import { tronAccounts, type TronView } from './tronHoldings';
 
 /** A mode's DepositCollector on one EVM chain (EVM_DEPOSIT_COLLECTOR_<MODE>): what collector:<chain> should hold. */
 export interface CollectorView {
@@ -120,13 +120,15 @@ export async function observedBalances(
 /** Compares the mode's ledger with its chain now and stores the report. */
 export async function reconcileLedger(view: TreasuryView, sql: Queryable): Promise<ReconciliationRun> {
   // The chain is read after the ledger: a payout landing in between shows as a difference this run and is gone the next.
-  const chains = await Promise.all((view.evmChains ?? []).map((chain) => evmChainAccounts(chain, view.mode, sql)));
-  const accounts = [...reconciledAccounts(view), ...chains.flatMap((c) => c.accounts), ...(view.tron ? tronAccounts(view.tron) : [])];
+  const chains = await Promise.all([
+    ...(view.evmChains ?? []).map((chain) => evmChainAccounts(chain, view.mode, sql)),
+    ...(view.tron ? [tronAccounts(view.tron, view.mode, sql)] : []),
+  ]);
+  const accounts = [...reconciledAccounts(view), ...chains.flatMap((c) => c.accounts)];
   const ledger = await ledgerBalances(sql, view.mode, accounts);
   const observed = [
     ...(await observedBalances(view, sql, reconciledAccounts(view))),
     ...(await Promise.all(chains.map((c) => c.read()))).flat(),
-    ...(view.tron ? await tronHoldings(view.tron, view.mode, sql) : []),
   ];
   const balances = reconcileBalances(accounts, ledger, observed);
   return insertReconciliationRun(sql, view.mode, balances, differences(balances));

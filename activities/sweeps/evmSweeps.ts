@@ -8,7 +8,7 @@ import type { Mode } from '../../domain/wire/session';
 import { createEvmSweep, type EvmSweepDeps } from './evmSweep';
 import type { ForwarderSweep, EvmSweepOutcome } from './forwarderSweep';
 import { createTronSweep, type TronSweepDeps } from './tronSweep';
-import { observeRelayerBalance } from './relayerBalance';
+import { observeRelayerBalance, observeTronRelayerBalance } from './relayerBalance';
 
 export interface PlanEvmSweepRequest {
   chain: ForwarderChain;
@@ -36,9 +36,12 @@ export function createEvmSweepActivities(deps: {
     async planEvmSweep(request: PlanEvmSweepRequest): Promise<PlanEvmSweepAnswer> {
       const sweeper = sweeperOf(request.chain, request.mode);
       if (!sweeper) return { status: 'no_relayer' };
-      // Every run reads an EVM relayer's gas, swept or not: the gauge stays fresh on a quiet chain.
+      // Every run reads the relayer's gas, swept or not: the gauge stays fresh on a quiet chain, and reconciliation
+      // learns the relayer's address from the first run.
       const evmRelayer = deps.sweepers[`${request.chain}:${request.mode}` as EvmSweeperKey];
+      const tronRelayer = request.chain === 'tron' ? deps.tronSweepers?.[request.mode] : undefined;
       if (evmRelayer) await observeRelayerBalance(evmRelayer);
+      if (tronRelayer) await observeTronRelayerBalance(tronRelayer);
       const planned = await sweeper.plan(request.token, request.runKey);
       const { chain, token, mode } = request;
       const counts = {

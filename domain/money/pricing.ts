@@ -63,7 +63,12 @@ export function toSixDecimalString(baseUnits: bigint, decimals: number): string 
   return `${sign}${abs / 1_000_000n}.${(abs % 1_000_000n).toString().padStart(6, '0')}`;
 }
 
-/** `LIVE_TOKEN_PRICES_USD="USDC=1,USDT=0.9998"` → rates per token. */
+/**
+ * `LIVE_TOKEN_PRICES_USD="USDC=1,USDT=0.9998"` → rates per token. A rate above 1 is refused: the merchant is paid
+ * the session amount in USDC, and the signer backs that payout with the deposits' units 1:1, not trusting the quoted
+ * price in rows it does not write (docs/settlement.md#who-owns-each-unit). Above 1 the deposit holds fewer units than
+ * the payout, so every payment quoted at it would be refused after the customer's money arrived.
+ */
 export function parseLivePrices(text: string | undefined): Partial<Record<TokenSymbol, Rate>> {
   const prices: Partial<Record<TokenSymbol, Rate>> = {};
   for (const entry of (text ?? '')
@@ -72,7 +77,13 @@ export function parseLivePrices(text: string | undefined): Partial<Record<TokenS
     .filter(Boolean)) {
     const [token, rate] = entry.split('=');
     if ((token !== 'USDC' && token !== 'USDT') || !rate) throw new RangeError(`LIVE_TOKEN_PRICES_USD entry "${entry}" is not TOKEN=rate`);
-    prices[token] = parseRate(rate);
+    const parsed = parseRate(rate);
+    if (parsed.numerator > parsed.denominator) {
+      throw new RangeError(
+        `${token}=${parsed.text} is above 1: the signer backs a payout with the deposit's units 1:1, so every live payment in ${token} would be refused after the money arrived; set ${token} to 1 or below`,
+      );
+    }
+    prices[token] = parsed;
   }
   return prices;
 }

@@ -31,6 +31,15 @@ describe('configuration', () => {
     }
   });
 
+  it('refuses a live token price above 1 at load in every process and environment, naming the variable', () => {
+    expect(loadConfig({ LIVE_TOKEN_PRICES_USD: 'USDC=1,USDT=0.9998' }, 'api').liveTokenPrices.USDT?.text).toBe('0.9998');
+    for (const appEnv of ['production', 'development'])
+      for (const process of ['api', 'worker', 'signer'] as const)
+        expect(() => loadConfig({ APP_ENV: appEnv, LIVE_TOKEN_PRICES_USD: 'USDC=1,USDT=1.002' }, process)).toThrow(
+          /invalid configuration: .*LIVE_TOKEN_PRICES_USD: USDT=1\.002 is above 1: /,
+        );
+  });
+
   it('reads the sweep interval in seconds, 300 by default, 0 pausing the schedules; a few seconds is refused', () => {
     expect(loadConfig({}, 'worker').sweepIntervalSeconds).toBe(300);
     expect(loadConfig({ SWEEP_INTERVAL_SECONDS: '0' }, 'worker').sweepIntervalSeconds).toBe(0);

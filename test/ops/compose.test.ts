@@ -12,6 +12,8 @@ import { loadChainsConfig } from '../../config/chains';
 import { depositXpubsFromSeeds } from '../../domain/addresses/hdDerivation';
 import { depositSeeds } from '../../domain/addresses/depositSeed';
 import { loadConfig, type ProcessName } from '../../config/env';
+import { paymentOfferFromConfig } from '../../config/paymentOffer';
+import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import { SIGNING_VARIABLES } from '../../config/signingMaterial';
 import { signerDepsFromConfig } from '../../worker/createSignerWorker';
 import { SERVICE_ROLES } from '../../db/serviceRoles';
@@ -61,13 +63,21 @@ const STAND_INS: Record<string, string> = {
   DEPOSIT_XPUB_TRON_LIVE: standInXpubs.tron,
 };
 
-/** What Compose would pass, with `${VAR:?…}` filled by a stand-in value and `${VAR:-default}` by its default. */
-function resolvedEnv(service: ComposeService): Record<string, string> {
+/**
+ * What Compose would pass, with `${VAR:?…}` filled by a stand-in value, `${VAR:-default}` by what the operator
+ * set, else its default, and a bare `VAR:` by what the operator set, else nothing.
+ */
+function resolvedEnv(service: ComposeService, operator: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(service.environment ?? {})) {
-    env[name] = String(value ?? '')
+    // A name without a value passes the operator's, and nothing when they set none.
+    if (value === null) {
+      if (operator[name] !== undefined) env[name] = operator[name];
+      continue;
+    }
+    env[name] = String(value)
       .replace(/\$\{([A-Z0-9_]+):\?[^}]*\}/g, (_match, variable: string) => STAND_INS[variable] ?? STAND_IN_SECRET)
-      .replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1');
+      .replace(/\$\{([A-Z0-9_]+):-([^}]*)\}/g, (_match, variable: string, fallback: string) => operator[variable] ?? fallback);
   }
   return env;
 }
@@ -140,6 +150,32 @@ describe('docker-compose.yml', () => {
       expect(apiEnv).toContain(`RPC_URLS_${chain}_MAINNET`);
     }
     for (const name of ['api', 'worker', 'webhook-worker', 'signer', 'indexer']) expect(compose.services[name]?.init, name).toBe(true);
+  });
+
+  test('the api and the worker pass their start-up check of SETTLEMENT_LIVE_ROUTES once the operator sets the mainnet RPC URLs', () => {
+    const offer = (name: 'api' | 'worker', operator: Record<string, string>) => {
+      const env = resolvedEnv(compose.services[name]!, operator);
+      return () => paymentOfferFromConfig(loadConfig(env, PROCESS_OF[name]!), createChainRegistry(loadChainsConfig(env)));
+    };
+    for (const name of ['api', 'worker'] as const) {
+      // The default route USDC:solana and no endpoint: refused, naming the variable.
+      expect(offer(name, {}), name).toThrow('set RPC_URLS_SOLANA_MAINNET');
+      expect(offer(name, { RPC_URLS_SOLANA_MAINNET: 'https://solana.example' }), name).not.toThrow();
+      const base = { SETTLEMENT_LIVE_ROUTES: 'USDC:solana,USDC:base', RPC_URLS_SOLANA_MAINNET: 'https://solana.example' };
+      expect(offer(name, base), name).toThrow('set RPC_URLS_BASE_MAINNET');
+      expect(offer(name, { ...base, RPC_URLS_BASE_MAINNET: 'https://base.example' }), name).not.toThrow();
+    }
+  });
+
+  test('the worker is given the Tron HTTP API its start-up check of a Tron factory needs, when the operator sets one', () => {
+    const forwarders = {
+      TRON_DEPOSIT_FACTORY_LIVE: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
+      TRON_DEPOSIT_FORWARDER_LIVE: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    };
+    const env = resolvedEnv(compose.services.worker!, { ...forwarders, TRON_HTTP_API_URL_MAINNET: 'https://api.trongrid.io' });
+    expect(loadConfig(env, 'worker').depositForwarders.live.tron).toBeDefined();
+    expect(loadChainsConfig(env).tronHttpApi.mainnet?.fullNodeUrl).toBe('https://api.trongrid.io');
+    expect(Object.keys(resolvedEnv(compose.services.worker!))).not.toContain('TRON_HTTP_API_URL_MAINNET');
   });
 
   test('publishes only the API; Postgres and Temporal are on an internal network, the Temporal UI on loopback only', () => {

@@ -1,5 +1,6 @@
-// bin/api.ts in production refuses to start when SETTLEMENT_LIVE_ROUTES lists a pair no indexer watches: it would
-// offer live customers a pair whose payments are never detected. The refusal names the variable to set.
+// bin/api.ts and bin/worker.ts in production refuse to start when SETTLEMENT_LIVE_ROUTES lists a pair no indexer
+// watches: the API would offer live customers a pair whose payments are never detected, and the worker settles by
+// the same routes. The refusal names the variable to set.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, test, vi } from 'vitest';
 import { startServiceProcess } from '../support/serviceProcess';
@@ -20,6 +21,26 @@ describe('the API start with a live route it cannot see', () => {
       await vi.waitFor(() => expect(api.child.exitCode).toBe(1), { timeout: 10_000 });
     } finally {
       await api.stop('SIGKILL');
+    }
+  });
+});
+
+describe('the worker start with a live route it cannot see', () => {
+  test('exits 1 with the API refusal, before any connection', async () => {
+    const worker = startServiceProcess('bin/worker.ts', {
+      APP_ENV: 'production',
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+      TEMPORAL_ADDRESS: '127.0.0.1:1',
+      LOG_LEVEL: 'info',
+    });
+    try {
+      const line = await worker.waitForLine((text) => text.includes('"worker failed"'), 60_000);
+      expect(line).toContain(
+        'SETTLEMENT_LIVE_ROUTES: lists USDC:solana, but no indexer watches solana on mainnet: set RPC_URLS_SOLANA_MAINNET',
+      );
+      await vi.waitFor(() => expect(worker.child.exitCode).toBe(1), { timeout: 10_000 });
+    } finally {
+      await worker.stop('SIGKILL');
     }
   });
 });

@@ -1,15 +1,18 @@
 // Reconciliation of Tron's accounts through the HTTP API (the stand-in node's balances): deposits:tron per token
 // with the balances of the mode's Tron deposit addresses (base58, compared as written), collector:tron with the
-// collector's, and deposit_gas:tron with the TRX at topped-up HD addresses; what arrives unposted is reported.
+// collector's, deposit_gas:tron with the TRX at topped-up HD addresses, and relayer:tron with the relayer's TRX
+// once the signer has recorded its address; what arrives unposted is reported.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tronRelayer } from '../../../activities/chainWrites/tronRelayer';
 import { createTronWalletApi } from '../../../activities/chainWrites/tronWalletApi';
 import { reconcileLedger, type TreasuryView } from '../../../activities/settlement/ledgerReconciliation';
+import { observeTronRelayerBalance } from '../../../activities/sweeps/relayerBalance';
 import { insertChainIntent } from '../../../db/repositories/chainIntents';
 import { postLedger } from '../../../db/repositories/ledger';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
 import { tronAddressFromEvmHex } from '../../../domain/addresses/tron';
-import { hdGasToppedUp } from '../../../domain/ledger/ledger';
+import { hdGasToppedUp, relayerFunded } from '../../../domain/ledger/ledger';
 import { creditedAndSettled } from '../../support/depositPostings';
 import { markConfirmed, upsertDeposits } from '../../../indexers/core/depositStore';
 import { createTestMerchant } from '../../support/factories';
@@ -61,7 +64,7 @@ async function deposit(sessionId: string, to: string, amount: bigint) {
 }
 
 describe('Tron reconciliation', () => {
-  it('compares deposits:tron with the deposit addresses, collector:tron with the collector, and deposit_gas:tron with HD addresses', async () => {
+  it('compares deposits:tron, collector:tron, deposit_gas:tron with HD addresses and relayer:tron with the recorded relayer', async () => {
     expect(await tronDifferences()).toEqual([]);
     const record = sessionRecord(merchantId, { createdAt: new Date(), lifetimeMinutes: 60 });
     await insertSessionRecord(f.db.sql, record, 'confirming');
@@ -84,6 +87,16 @@ describe('Tron reconciliation', () => {
     for (const posting of hdGasToppedUp(`topup:${sweepId}`, 'test', 'tron', { sentWei: 30_000_000n, gasWei: 0n }))
       await postLedger(f.db.sql, posting);
     expect(await tronDifferences()).toEqual([]);
+
+    // The relayer that sent the top-up, funded outside the service: compared once a sweep run has recorded it.
+    const relayer = tronRelayer(randomBytes(32).toString('hex'));
+    node.setTrx(relayer.address, 70_000_000n);
+    expect(await tronDifferences()).toEqual([]);
+    await observeTronRelayerBalance({ sql: f.worker, api: createTronWalletApi({ fullNodeUrl: node.url }), relayer, mode: 'test' });
+    expect(await tronDifferences()).toEqual([{ account: 'relayer:tron', difference: 100_000_000n }]);
+    await postLedger(f.db.sql, relayerFunded('test', 'tron', randomBytes(32).toString('hex'), 100_000_000n));
+    const run = await reconcileLedger(view, f.worker);
+    expect(run.balances).toContainEqual({ account: 'relayer:tron', asset: 'native:tron', ledger: 70_000_000n, observed: 70_000_000n });
 
     node.setBalance(TRON_TEST_USDT, collector, 1_500_000n);
     await deposit(record.sessionId, address, 2_000_000n);
