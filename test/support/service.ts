@@ -32,6 +32,12 @@ export interface TestService {
   registry: ChainRegistry;
   /** What the API offers with the registry: SETTLEMENT_LIVE_ROUTES and the chains the test says are indexed. */
   offer: PaymentOffer;
+  /**
+   * Stops the in-process workers and starts them again, the signer from the service's variables with `changes`
+   * (undefined removes one): a signer restarted with another treasury key, or without one. The session and webhook
+   * workers restart with it, unchanged; they run in one process here as in `npm start`.
+   */
+  restartWorkers(changes: Record<string, string | undefined>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -50,40 +56,47 @@ export async function startTestService(
 ): Promise<TestService> {
   const db = await createTestDatabase();
   const address = inject('temporalAddress');
-  const config = loadConfig(
-    {
-      APP_ENV: 'test',
-      TEMPORAL_ADDRESS: address,
-      TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
-      DATABASE_URL: db.url,
-      PUBLIC_BASE_URL: 'http://checkout.test',
-      SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'silent',
-      INTERNAL_PORT: '0',
-      ...options.env,
-    },
-    'dev',
-  );
+  const variables: Record<string, string> = {
+    APP_ENV: 'test',
+    TEMPORAL_ADDRESS: address,
+    TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
+    DATABASE_URL: db.url,
+    PUBLIC_BASE_URL: 'http://checkout.test',
+    SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'silent',
+    INTERNAL_PORT: '0',
+    ...options.env,
+  };
+  const config = loadConfig(variables, 'dev');
   const connection = await ApiTemporalConnection.connect({ address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
 
   let workers: RunningWorkers | undefined;
-  let signer: SignerDeps | undefined;
+  const signers: SignerDeps[] = [];
   let nativeConnection: NativeConnection | undefined;
   const apiSql = createSql(db.urlAs('checkout_api'), { max: 5 });
   const workerSql = createSql(db.urlAs('checkout_worker'), { max: 5 });
+  /** The in-process workers, the signer's from `signerConfig`. */
+  let startWorkers: ((signerConfig: Config) => Promise<RunningWorkers>) | undefined;
   if (options.worker !== false) {
-    nativeConnection = await NativeConnection.connect({ address });
-    workers = await startInProcessWorkers({
-      connection: nativeConnection,
-      namespace: config.temporal.namespace,
-      taskQueue: config.temporal.taskQueue,
-      activities: activityDepsFromConfig(config, workerSql, options.env ?? {}),
-      deliveries: webhookDeliveryDepsFromConfig(config, workerSql),
-      maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
-      signer: (signer = await signerDepsFromConfig(config, loadChainsConfig(options.env ?? {}))),
-      workflowBundle: { code: inject('workflowBundleCode') },
-    });
+    const native = (nativeConnection = await NativeConnection.connect({ address }));
+    const activities = activityDepsFromConfig(config, workerSql, options.env ?? {});
+    const deliveries = webhookDeliveryDepsFromConfig(config, workerSql);
+    startWorkers = async (signerConfig) => {
+      const signer = await signerDepsFromConfig(signerConfig, loadChainsConfig(options.env ?? {}));
+      signers.push(signer);
+      return startInProcessWorkers({
+        connection: native,
+        namespace: config.temporal.namespace,
+        taskQueue: config.temporal.taskQueue,
+        activities,
+        deliveries,
+        maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
+        signer,
+        workflowBundle: { code: inject('workflowBundleCode') },
+      });
+    };
+    workers = await startWorkers(config);
   }
 
   const registry = createChainRegistry(loadChainsConfig(options.env ?? {}));
@@ -97,6 +110,13 @@ export async function startTestService(
     temporal,
     registry,
     offer,
+    async restartWorkers(changes) {
+      if (!workers || !startWorkers) throw new Error('the service runs no workers to restart');
+      await workers.stop();
+      workers = undefined;
+      const changed = Object.entries({ ...variables, ...changes }).filter((entry): entry is [string, string] => entry[1] !== undefined);
+      workers = await startWorkers(loadConfig(Object.fromEntries(changed), 'dev'));
+    },
     async stop() {
       await api.close();
       await workers?.stop();
@@ -105,7 +125,7 @@ export async function startTestService(
       await Promise.all([
         apiSql.end({ timeout: 5 }),
         workerSql.end({ timeout: 5 }),
-        ...(signer ? signerDatabasePools(signer) : []).map((pool) => pool.end({ timeout: 5 })),
+        ...signers.flatMap(signerDatabasePools).map((pool) => pool.end({ timeout: 5 })),
       ]);
       await db.drop();
     },
