@@ -28,6 +28,7 @@ import {
   type ChainIntent,
 } from '../../db/repositories/chainIntents';
 import { judgeAttempt, type AttemptVerdict } from '../../domain/chainWrites/solanaChainIntent';
+import { rpcDeadline } from '../http/rpcDeadline';
 
 export interface BlockhashLifetime {
   blockhash: Blockhash;
@@ -57,12 +58,6 @@ export interface SolanaChainWriterDeps {
   /** Each chain call's limit; 10 s unless given. */
   rpcTimeoutMs?: number;
 }
-
-/**
- * Signing reads the chain inside a database transaction that holds the intent's row lock (and, for a payout, the
- * treasury's lock): a node that never answers must not keep them. The failed call is retried as the activity is.
- */
-export const rpcDeadline = (timeoutMs = 10_000) => ({ abortSignal: AbortSignal.timeout(timeoutMs) });
 
 /** The preflight refusal's cause, when the node refused a sent transaction before forwarding it. */
 function preflightCause(error: unknown): 'already-processed' | 'blockhash-not-found' | undefined {

@@ -3,12 +3,7 @@
 // and a memo with the pay_… id so a reconciler can match the transfer from chain data alone (left out only where
 // the chain cannot run the Memo program: TreasuryPayoutDeps.memo). The treasury is fee payer and token authority.
 import { getAddMemoInstruction } from '@solana-program/memo';
-import {
-  findAssociatedTokenPda,
-  getCreateAssociatedTokenIdempotentInstruction,
-  getTransferCheckedInstruction,
-  TOKEN_PROGRAM_ADDRESS,
-} from '@solana-program/token';
+import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import {
   appendTransactionMessageInstructions,
   createTransactionMessage,
@@ -20,6 +15,7 @@ import {
   type Instruction,
   type KeyPairSigner,
 } from '@solana/kit';
+import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
 import type { BlockhashLifetime } from '../chainWrites/solanaChainWriter';
 
 /** USDC's decimals on Solana; transferChecked refuses a mint with others. */
@@ -32,11 +28,6 @@ export interface PayoutTransfer {
   merchantWallet: Address;
   amount: bigint;
   memo: boolean;
-}
-
-export async function associatedUsdcAccount(owner: Address, mint: Address): Promise<Address> {
-  const [account] = await findAssociatedTokenPda({ owner, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
-  return account;
 }
 
 /** A version 0 transaction the treasury pays for, signed by it and every signer the instructions name. */

@@ -3,7 +3,7 @@
 // recorded after it, less the one before, as the indexer measures a deposit) and how deep its slot now is.
 import { createSolanaRpc, type Signature, type TokenBalance } from '@solana/kit';
 import type { DepositReader, DepositToRead } from '../../domain/settlement/depositBacking';
-import { rpcDeadline } from '../chainWrites/solanaChainWriter';
+import { rpcDeadline } from '../http/rpcDeadline';
 
 const amountAt = (balances: readonly TokenBalance[] | undefined, deposit: DepositToRead): bigint => {
   const entry = balances?.find((b) => b.accountIndex === deposit.logIndex && b.mint === deposit.token && b.owner === deposit.owner);

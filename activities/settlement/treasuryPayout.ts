@@ -18,14 +18,10 @@ import { payoutChainCosts, payoutConfirmed, payoutReleased, payoutReserved } fro
 import type { Mode } from '../../domain/wire/session';
 import { judgeLiquidity, type LiquidityVerdict } from '../../domain/settlement/treasuryLiquidity';
 import { WorkflowFailure } from '../../domain/session/workflowFailures';
-import {
-  createSolanaChainWriter,
-  rpcDeadline,
-  type SignIntent,
-  type SolanaChainWriterDeps,
-  type WriteProgress,
-} from '../chainWrites/solanaChainWriter';
-import { associatedUsdcAccount, signPayoutTransaction } from './payoutTransaction';
+import { createSolanaChainWriter, type SignIntent, type SolanaChainWriterDeps, type WriteProgress } from '../chainWrites/solanaChainWriter';
+import { signPayoutTransaction } from './payoutTransaction';
+import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
+import { rpcDeadline } from '../http/rpcDeadline';
 
 export interface TreasuryPayoutDeps extends SolanaChainWriterDeps {
   /** Fee payer and USDC authority: held by the signer worker alone. */

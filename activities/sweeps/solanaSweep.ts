@@ -21,9 +21,10 @@ import {
 import { sweepLanded, type SweepDeltas } from '../../domain/ledger/ledger';
 import type { Mode } from '../../domain/wire/session';
 import { planSweepBatches, SWEEP_BATCH_LIMIT, sweepAmount } from '../../domain/sweeps/solanaSweepBatches';
-import { createSolanaChainWriter, rpcDeadline, type SignIntent, type WriteProgress } from '../chainWrites/solanaChainWriter';
+import { createSolanaChainWriter, type SignIntent, type WriteProgress } from '../chainWrites/solanaChainWriter';
+import { rpcDeadline } from '../http/rpcDeadline';
 import { deriveSolanaKeyPairBytes } from '../../domain/addresses/hdDerivation';
-import { associatedUsdcAccount } from '../settlement/payoutTransaction';
+import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
 import type { TreasuryPayoutDeps } from '../settlement/treasuryPayout';
 import { signSweepTransaction, type SweptAccount } from './sweepTransaction';
 

@@ -6,7 +6,8 @@
 import { getCloseAccountInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import type { Address, KeyPairSigner } from '@solana/kit';
 import type { BlockhashLifetime } from '../chainWrites/solanaChainWriter';
-import { associatedUsdcAccount, signTreasuryTransaction, USDC_DECIMALS } from '../settlement/payoutTransaction';
+import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
+import { signTreasuryTransaction, USDC_DECIMALS } from '../settlement/payoutTransaction';
 
 export interface SweptAccount {
   /** The deposit key: owner and token authority of `tokenAccount`. */

@@ -43,8 +43,10 @@ import { setComputeUnitLimitInstruction } from '../cctp/computeUnitLimit';
 import { feeRecipientTokenAccount, receiveMessageInstruction } from '../cctp/receiveMessageInstruction';
 import { isNonceUsed } from '../cctp/usedNonce';
 import type { EvmChainWriter } from '../chainWrites/evmChainWriter';
-import { createSolanaChainWriter, rpcDeadline, type SignIntent } from '../chainWrites/solanaChainWriter';
-import { associatedUsdcAccount, signTreasuryTransaction } from '../settlement/payoutTransaction';
+import { createSolanaChainWriter, type SignIntent } from '../chainWrites/solanaChainWriter';
+import { rpcDeadline } from '../http/rpcDeadline';
+import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
+import { signTreasuryTransaction } from '../settlement/payoutTransaction';
 import type { TreasuryPayoutDeps } from '../settlement/treasuryPayout';
 
 /** What MessageTransmitterV2 receive_message needs on mainnet (~220k), with room. */

@@ -13,7 +13,7 @@ import * as depositFactory from '../../contracts/artifacts/depositFactory';
 import { SOLANA_CCTP_DOMAIN } from '../../domain/cctp/domains';
 import { depositCollectorAddress, depositContractAddresses } from '../../domain/chains/depositContracts';
 import { solanaAddressBytes32 } from '../../domain/cctp/depositForBurn';
-import { associatedUsdcAccount } from '../../activities/settlement/payoutTransaction';
+import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
 import { startDevStack, type DevStack } from '../../bin/devStack';
 import { devDepositContractParams } from '../../toolchain/localChain/devDepositContracts';
 import { freePort } from '../../toolchain/ports';

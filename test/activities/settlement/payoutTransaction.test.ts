@@ -12,7 +12,8 @@ import {
   type Instruction,
 } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
-import { associatedUsdcAccount, signPayoutTransaction } from '../../../activities/settlement/payoutTransaction';
+import { signPayoutTransaction } from '../../../activities/settlement/payoutTransaction';
+import { associatedUsdcAccount } from '../../../domain/addresses/solanaTokenAccount';
 
 const lifetime = { blockhash: blockhash('4uQeVj5tqViQh7yWWGStvkEG1Zmhx6uasJtWCJziofM'), lastValidBlockHeight: 300n };
 

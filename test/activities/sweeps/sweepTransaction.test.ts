@@ -1,7 +1,7 @@
 // A sweep batch of SWEEP_BATCH_LIMIT deposit accounts fits Solana's 1,232-byte transaction; one more does not.
 import { generateKeyPairSigner, getBase64EncodedWireTransaction, type Blockhash } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
-import { associatedUsdcAccount } from '../../../activities/settlement/payoutTransaction';
+import { associatedUsdcAccount } from '../../../domain/addresses/solanaTokenAccount';
 import { signSweepTransaction } from '../../../activities/sweeps/sweepTransaction';
 import { SWEEP_BATCH_LIMIT } from '../../../domain/sweeps/solanaSweepBatches';
 

@@ -6,7 +6,7 @@ import { createKeyPairSignerFromBytes, createSolanaRpc, getBase58Encoder } from 
 import { erc20Abi, parseEventLogs, type Address, type Hash } from 'viem';
 import { createAttestationClient } from '../../../activities/cctp/attestationClient';
 import { createEvmChainWriter, type EvmChainWriter } from '../../../activities/chainWrites/evmChainWriter';
-import { associatedUsdcAccount } from '../../../activities/settlement/payoutTransaction';
+import { associatedUsdcAccount } from '../../../domain/addresses/solanaTokenAccount';
 import type { TreasuryPayoutDeps } from '../../../activities/settlement/treasuryPayout';
 import { createCctpRoute, type CctpRouteDeps } from '../../../activities/transfers/cctpTransfer';
 import * as depositCollector from '../../../contracts/artifacts/depositCollector';
