@@ -6,13 +6,13 @@
 // worker's reconciliation and the admin CLI), and exits.
 import { NativeConnection } from '@temporalio/worker';
 import { depositXpubsFromSeeds } from '../domain/addresses/hdDerivation';
-import { keepSolanaAddressPoolAhead } from '../activities/depositAddresses/solanaAddressPool';
-import type { SignerDeps } from '../activities/signer';
+import { keepSolanaAddressPoolAhead } from '../signer/depositAddresses/solanaAddressPool';
+import type { SignerDeps } from '../signer/activities';
 import { depositXpubVariables, loadConfig } from '../config/env';
 import { signerTaskQueue } from '../domain/taskQueues';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
-import { createSignerWorker, signerDatabasePools, signerDepsFromConfig, treasuryAddressVariables } from '../worker/createSignerWorker';
+import { createSignerWorker, signerDatabasePools, signerDepsFromConfig, treasuryAddressVariables } from '../signer/worker';
 
 const config = loadConfig(process.env, 'signer');
 const logger = createLogger(config.logLevel, 'signer');

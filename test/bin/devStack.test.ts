@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { isAddressEqual, zeroAddress, zeroHash, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAttestationClient } from '../../activities/cctp/attestationClient';
+import { createAttestationClient } from '../../signer/cctp/attestationClient';
 import { loadConfig } from '../../config/env';
 import * as depositCollector from '../../contracts/artifacts/depositCollector';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';

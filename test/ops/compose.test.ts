@@ -13,7 +13,7 @@ import { depositXpubsFromSeeds } from '../../domain/addresses/hdDerivation';
 import { depositSeeds } from '../../domain/addresses/depositSeed';
 import { loadConfig, type ProcessName } from '../../config/env';
 import { SIGNING_VARIABLES } from '../../config/signingMaterial';
-import { signerDepsFromConfig } from '../../worker/createSignerWorker';
+import { signerDepsFromConfig } from '../../signer/worker';
 import { SERVICE_ROLES } from '../../db/serviceRoles';
 import { projectRoot } from '../../toolchain/paths';
 import { importGraph } from '../support/importGraph';

@@ -3,7 +3,7 @@
 // collector's, and deposit_gas:tron with the TRX at topped-up HD addresses; what arrives unposted is reported.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTronWalletApi } from '../../../activities/chainWrites/tronWalletApi';
+import { createTronWalletApi } from '../../../activities/http/tronWalletApi';
 import { reconcileLedger, type TreasuryView } from '../../../activities/settlement/ledgerReconciliation';
 import { insertChainIntent } from '../../../db/repositories/chainIntents';
 import { postLedger } from '../../../db/repositories/ledger';
