@@ -1,4 +1,4 @@
-// Every activity the signer worker registers (worker/createSignerWorker.ts): those that need signing material,
+// Every activity the signer worker registers (signer/worker.ts): those that need signing material,
 // which no other process holds (docs/settlement.md#r4-keys-in-the-signer-alone). Workflows import the type only.
 import type { Sql } from '../db/client';
 import type { Mode } from '../domain/wire/session';

@@ -1,6 +1,6 @@
 // The signer worker: the only process given signing material (docs/settlement.md#r4-keys-in-the-signer-alone). It
 // polls its own task queue, named after the session queue, and runs no workflow and no other activity. It needs a
-// database when it holds a treasury key (payouts are written ahead of signing, activities/settlement/treasuryPayout.ts)
+// database when it holds a treasury key (payouts are written ahead of signing, signer/payouts/treasuryPayout.ts)
 // and, given one, uses it without a key too: to follow a payout written before the key was removed.
 import { createKeyPairSignerFromBytes, createSolanaRpc, type Address } from '@solana/kit';
 import { base58 } from '@scure/base';
@@ -63,8 +63,8 @@ type SignerConfig = Pick<
  * The signing material the configuration holds, made ready once: an invalid mnemonic or key stops the start. A
  * treasury pays on its mode's Solana network (RPC_URLS_SOLANA_TESTNET / _MAINNET, first URL) in that network's
  * USDC; a relayer sweeps forwarder deposit addresses (and tops up HD ones, which the deposit seed sweeps) on each
- * EVM chain of its mode's network that has an RPC endpoint (worker/evmSweepers.ts), and the Tron relayer on its
- * mode's Tron network (worker/tronSweepers.ts). All write ahead through DATABASE_URL: the worker's role for now, the
+ * EVM chain of its mode's network that has an RPC endpoint (signer/config/evmSweepers.ts), and the Tron relayer on its
+ * mode's Tron network (signer/config/tronSweepers.ts). All write ahead through DATABASE_URL: the worker's role for now, the
  * signer has no role of its own.
  */
 export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainsConfig): Promise<SignerDeps> {
@@ -72,7 +72,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
   const modes = MODES.filter((mode) => config.solanaTreasuryKeys[mode] !== undefined);
   const relayers = MODES.filter((mode) => config.evmSweeps.relayerKeys[mode] !== undefined);
   const tronRelayers = MODES.filter((mode) => config.tronSweeps.relayerKeys[mode] !== undefined);
-  // With a database, the Solana addresses derived ahead go to the pool (activities/depositAddresses/solanaAddressPool.ts).
+  // With a database, the Solana addresses derived ahead go to the pool (signer/depositAddresses/solanaAddressPool.ts).
   const keyless = MODES.filter((mode) => !modes.includes(mode));
   if (modes.length === 0 && relayers.length === 0 && tronRelayers.length === 0) {
     if (!config.databaseUrl) return { depositSeeds: seeds };

@@ -1,4 +1,4 @@
-// The signer's EVM sweepers (activities/sweeps/evmSweep.ts), one per (EVM chain, mode) whose relayer key and RPC
+// The signer's EVM sweepers (signer/sweeps/evmSweep.ts), one per (EVM chain, mode) whose relayer key and RPC
 // endpoint are configured: the relayer of EVM_RELAYER_KEY_<MODE> signs on every EVM chain of the mode's network
 // (RPC_URLS_<CHAIN>_<NETWORK>, first URL), with that chain's fee ceiling and threshold. HD deposit addresses are swept
 // with the mode's deposit seed into EVM_DEPOSIT_COLLECTOR_<MODE>, where one is set.

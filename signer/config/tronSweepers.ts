@@ -1,4 +1,4 @@
-// The signer's Tron forwarder sweepers (activities/sweeps/tronSweep.ts), one per mode whose relayer key is
+// The signer's Tron forwarder sweepers (signer/sweeps/tronSweep.ts), one per mode whose relayer key is
 // configured: the relayer of TRON_RELAYER_KEY_<MODE> signs on the mode's Tron network through java-tron's HTTP API
 // (TRON_HTTP_API_URL_<NETWORK>, TRON_SOLIDITY_API_URL_<NETWORK>). A key without that API is a configuration error
 // at start, not a sweeper that fails on every run. Each sweeps the mode's Tron HD deposit addresses too, with the

@@ -1,6 +1,6 @@
 // The signer's sweep activities: one sweeper per (EVM chain, mode) whose relayer key, RPC endpoint and chain are
-// configured (worker/evmSweepers.ts), which sweeps HD deposit addresses too, and one per mode for Tron whose relayer
-// key and HTTP API are (worker/tronSweepers.ts). A pair without one answers no_relayer and touches nothing.
+// configured (signer/config/evmSweepers.ts), which sweeps HD deposit addresses too, and one per mode for Tron whose relayer
+// key and HTTP API are (signer/config/tronSweepers.ts). A pair without one answers no_relayer and touches nothing.
 import { log } from '@temporalio/activity';
 import type { TokenSymbol } from '../../domain/chains/chains';
 import type { EvmChain, ForwarderChain } from '../../domain/sweeps/evmSweepPlan';

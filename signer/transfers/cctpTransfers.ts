@@ -1,5 +1,5 @@
 // The signer's CCTP transfer activities: one route per (mode, source chain) the signer was configured for
-// (worker/createSignerWorker.ts). A pair without a route answers no_route and touches nothing, so the schedules
+// (signer/worker.ts). A pair without a route answers no_route and touches nothing, so the schedules
 // can exist for every CCTP chain while only the configured ones move money.
 import type { CctpSourceChain } from '../../domain/cctp/domains';
 import type { Mode } from '../../domain/wire/session';

@@ -1,4 +1,4 @@
-// Write-ahead EVM writes from a relayer on a real Hardhat node (activities/chainWrites/evmChainWriter.ts): one
+// Write-ahead EVM writes from a relayer on a real Hardhat node (signer/chainWrites/evmChainWriter.ts): one
 // transaction per nonce however often a pass runs or a process dies, a stuck transaction replaced with the same
 // nonce and higher fees, a nonce another transaction took replaced by a fresh one, a reorganised block sent again.
 import { encodeFunctionData, erc20Abi, type Address, type Hash, type HDAccount } from 'viem';

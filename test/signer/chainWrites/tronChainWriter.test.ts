@@ -1,4 +1,4 @@
-// Write-ahead Tron writes from the relayer (activities/chainWrites/tronChainWriter.ts) against the loopback stand-in
+// Write-ahead Tron writes from the relayer (signer/chainWrites/tronChainWriter.ts) against the loopback stand-in
 // of java-tron's HTTP wallet API (test/support/tron/tronWalletNode.ts) and a real Postgres: one transaction per
 // intent however often a pass runs or a process dies, a replacement only for an expired transaction the solidified
 // chain never took, a reverted one recorded failed with its fee, and the node's errors told apart.

@@ -1,4 +1,4 @@
-// HD EOA deposit sweeps on a real Hardhat node and real Postgres (activities/sweeps/evmHdSweep.ts, planned and
+// HD EOA deposit sweeps on a real Hardhat node and real Postgres (signer/sweeps/evmHdSweep.ts, planned and
 // advanced through the same sweeper as forwarder batches): USDC at an HD address derived from a test mnemonic is
 // topped up by the relayer and sent by the address's own key to the collector; an address holding enough native coin
 // gets no top-up; fees that rise before the transfer is signed make a second top-up; a signer killed after the

@@ -1,4 +1,4 @@
-// EVM forwarder sweeps on a real Hardhat node and real Postgres (activities/sweeps/evmSweep.ts): deposits to
+// EVM forwarder sweeps on a real Hardhat node and real Postgres (signer/sweeps/evmSweep.ts): deposits to
 // forwarder addresses swept by one sweepMany into the collector, the ledger moved from deposits:<chain> to
 // collector:<chain> with the relayer's gas, a threshold holding a small total back, a clone swept twice, tokens with
 // no return value and a false one, and a relayer killed between steps that sends each sweep once.

@@ -1,4 +1,4 @@
-// Tron HD deposit sweeps (activities/sweeps/tronHdSweep.ts, planned and advanced through the same Tron sweeper as
+// Tron HD deposit sweeps (signer/sweeps/tronHdSweep.ts, planned and advanced through the same Tron sweeper as
 // forwarder batches) against the loopback stand-in of java-tron's HTTP API (test/support/tron/tronWalletNode.ts: its
 // named stand-in behaviours keep TRX balances, play TransferContract payments and a TRC-20 transfer from any account)
 // and a real Postgres: USDT at an HD address derived from a test mnemonic is topped up with the fee limit by the

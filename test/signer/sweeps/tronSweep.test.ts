@@ -1,4 +1,4 @@
-// Tron forwarder sweeps (activities/sweeps/tronSweep.ts) through the Tron chain writer, against the loopback stand-in
+// Tron forwarder sweeps (signer/sweeps/tronSweep.ts) through the Tron chain writer, against the loopback stand-in
 // of java-tron's HTTP API (test/support/tron/tronWalletNode.ts, whose named stand-in behaviour plays the factory's
 // sweepMany over balances the test sets) and a real Postgres: deposits at two forwarder addresses swept by one
 // sweepMany, the ledger moved from deposits:tron to collector:tron by the Swept logs with the burned sun as the

@@ -1,4 +1,4 @@
-// The CCTP route's passes (activities/transfers/cctpTransfer.ts) on the stand-ins, driven as the transfer_<id>
+// The CCTP route's passes (signer/transfers/cctpTransfer.ts) on the stand-ins, driven as the transfer_<id>
 // workflow drives them: the collector's USDC burned by the relayer, attested by the loopback attestation server,
 // received on the local Solana chain into the treasury; a signer killed between any two steps (a fresh route over
 // the same database and chains) credits the treasury once from one burn.
