@@ -23,6 +23,7 @@ COPY domain ./domain
 COPY indexers ./indexers
 COPY observability ./observability
 COPY page ./page
+COPY signer ./signer
 COPY worker ./worker
 COPY workflows ./workflows
 USER node

@@ -1,6 +1,6 @@
 // Every activity the session workflows' worker registers, built from its dependencies (webhook attempts run
 // on the webhook worker: worker/createWebhookWorker.ts; whatever needs signing material on the signer worker:
-// activities/signer.ts). Workflows import the type only.
+// signer/activities.ts). Workflows import the type only.
 import type { Sql } from '../db/client';
 import type { Rate } from '../domain/money/pricing';
 import type { TokenSymbol } from '../domain/chains/chains';

@@ -16,9 +16,9 @@ import { insertMerchant, type Merchant, type NewMerchant } from '../db/repositor
 import { createChainRegistry } from '../domain/chains/chainRegistry';
 import { activityDepsFromConfig } from '../worker/createWorker';
 import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
-import { keepSolanaAddressPoolAhead } from '../activities/depositAddresses/solanaAddressPool';
-import type { SignerDeps } from '../activities/signer';
-import { createSignerWorker, signerDatabasePools, signerDepsFromConfig } from '../worker/createSignerWorker';
+import { keepSolanaAddressPoolAhead } from '../signer/depositAddresses/solanaAddressPool';
+import type { SignerDeps } from '../signer/activities';
+import { createSignerWorker, signerDatabasePools, signerDepsFromConfig } from '../signer/worker';
 import { startInProcessWorkers, type RunningWorkers } from '../worker/inProcessWorkers';
 import type { BenchDatabase, BenchEnvironment } from './environment';
 

@@ -41,7 +41,7 @@ export async function startSolanaBenchStack(
     service = await startBenchService(env, db, {
       name: options.name,
       chainEnv: solana.env,
-      // litesvm cannot run the Memo program (activities/settlement/treasuryPayout.ts).
+      // litesvm cannot run the Memo program (signer/payouts/treasuryPayout.ts).
       signerEnv: { ...solana.signerEnv, SOLANA_PAYOUT_MEMO: 'false' },
       merchant: { supportedTokens: { USDC: ['solana'] }, settlementWallet: solana.merchantWallet },
       ...(options.separateWorkers ? { separateWorkers: true } : {}),

@@ -36,7 +36,7 @@ import { startDevAttestation, startDevChain, type DevChain } from '../toolchain/
 import { startLocalSolana, type LocalSolana } from '../toolchain/localSolana/localSolana';
 import { startTemporalDevServer } from '../toolchain/temporalDevServer';
 import { activityDepsFromConfig, workflowsPath } from '../worker/createWorker';
-import { signerDatabasePools, signerDepsFromConfig } from '../worker/createSignerWorker';
+import { signerDatabasePools, signerDepsFromConfig } from '../signer/worker';
 import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
 import { startInProcessWorkers } from '../worker/inProcessWorkers';
 import { checkTronFactories } from '../worker/tronFactoryChecks';

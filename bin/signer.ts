@@ -1,18 +1,18 @@
 // The signer worker process: `npm run signer` with TEMPORAL_ADDRESS and the signing material set (DEPOSIT_MNEMONIC_*,
 // SOLANA_TREASURY_KEY_*; later the relayer keys). It alone holds them
 // (docs/settlement.md#r4-keys-in-the-signer-alone); with a treasury key it also needs DATABASE_URL and the mode's
-// RPC_URLS_SOLANA_* (worker/createSignerWorker.ts). `npm run signer -- --print-xpubs` prints the main worker's
+// RPC_URLS_SOLANA_* (signer/worker.ts). `npm run signer -- --print-xpubs` prints the main worker's
 // DEPOSIT_XPUB_* variables for these mnemonics, and the SOLANA_TREASURY_ADDRESS_* of its treasury keys (for the
 // worker's reconciliation and the admin CLI), and exits.
 import { NativeConnection } from '@temporalio/worker';
 import { depositXpubsFromSeeds } from '../domain/addresses/hdDerivation';
-import { keepSolanaAddressPoolAhead } from '../activities/depositAddresses/solanaAddressPool';
-import type { SignerDeps } from '../activities/signer';
+import { keepSolanaAddressPoolAhead } from '../signer/depositAddresses/solanaAddressPool';
+import type { SignerDeps } from '../signer/activities';
 import { depositXpubVariables, loadConfig } from '../config/env';
 import { signerTaskQueue } from '../domain/taskQueues';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
-import { createSignerWorker, signerDatabasePools, signerDepsFromConfig, treasuryAddressVariables } from '../worker/createSignerWorker';
+import { createSignerWorker, signerDatabasePools, signerDepsFromConfig, treasuryAddressVariables } from '../signer/worker';
 
 const config = loadConfig(process.env, 'signer');
 const logger = createLogger(config.logLevel, 'signer');

@@ -58,9 +58,9 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     quotes: ['insert', 'delete'],
     // The scheduled reconciliation's reports (worker/reconciliationSweeper.ts).
     reconciliation_runs: ['insert'],
-    // The relayers' gas balances, read by the signer at each sweep run (activities/sweeps/relayerBalance.ts).
+    // The relayers' gas balances, read by the signer at each sweep run (signer/sweeps/relayerBalance.ts).
     relayer_balances: ['insert', 'update'],
-    // Solana deposit addresses the signer derives ahead (activities/depositAddresses/solanaAddressPool.ts).
+    // Solana deposit addresses the signer derives ahead (signer/depositAddresses/solanaAddressPool.ts).
     solana_deposit_address_pool: ['insert'],
     sessions: ['insert', 'update'],
     // Both written by the triggers on sessions.
@@ -71,7 +71,7 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     solana_sweeps: ['insert', 'update'],
     solana_sweep_accounts: ['insert', { update: ['swept_base_units'] }],
     transactions: ['insert'],
-    // CCTP transfers, written by the signer (activities/transfers/) as its sweeps are.
+    // CCTP transfers, written by the signer (signer/transfers/) as its sweeps are.
     transfers: ['insert', 'update'],
     webhook_attempts: ['insert', 'delete'],
     webhook_deliveries: ['insert', 'update'],

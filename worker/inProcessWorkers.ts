@@ -3,10 +3,10 @@
 import { bundleWorkflowCode, Runtime, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import type { ActivityDeps } from '../activities';
 import { depositXpubsFromSeeds } from '../domain/addresses/hdDerivation';
-import { keepSolanaAddressPoolAhead } from '../activities/depositAddresses/solanaAddressPool';
-import type { SignerDeps } from '../activities/signer';
+import { keepSolanaAddressPoolAhead } from '../signer/depositAddresses/solanaAddressPool';
+import type { SignerDeps } from '../signer/activities';
 import type { WebhookDeps } from '../activities/webhooks/webhookActivities';
-import { createSignerWorker } from './createSignerWorker';
+import { createSignerWorker } from '../signer/worker';
 import { createWebhookWorker } from './createWebhookWorker';
 import { createWorker, workflowsPath } from './createWorker';
 

@@ -7,7 +7,7 @@ import { createPublicClient, http, type Address as EvmAddress, type PublicClient
 import type { EvmChainView } from '../activities/settlement/evmChainHoldings';
 import type { CollectorView, TreasuryView } from '../activities/settlement/ledgerReconciliation';
 import type { TronView } from '../activities/settlement/tronHoldings';
-import { createTronWalletApi } from '../activities/chainWrites/tronWalletApi';
+import { createTronWalletApi } from '../activities/http/tronWalletApi';
 import type { ChainsConfig } from '../config/chains';
 import { ConfigError, type Config } from '../config/env';
 import type { ChainRegistry } from '../domain/chains/chainRegistry';

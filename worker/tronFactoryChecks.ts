@@ -2,7 +2,7 @@
 // a Tron forwarder address, the factory must answer addressOf(probe) with the address the service computes offline
 // (domain/addresses/tronFactoryProbe.ts). A factory of the EVM build predicts with 0xff where the TVM uses 0x41, and
 // every address handed out through it would hold its deposits for good; the worker refuses to start instead.
-import { createTronWalletApi } from '../activities/chainWrites/tronWalletApi';
+import { createTronWalletApi } from '../activities/http/tronWalletApi';
 import type { ChainsConfig } from '../config/chains';
 import { ConfigError } from '../config/env';
 import type { DepositForwarders } from '../domain/addresses/depositForwarder';

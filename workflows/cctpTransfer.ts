@@ -2,7 +2,7 @@
 // docs/settlement.md#r6-inventory-on-its-own-clock). transferUsdc runs on the schedule transfer_usdc_<chain>_<mode>
 // (worker/transferSchedules.ts): it asks the signer to start a transfer when the collector holds enough, and makes
 // sure the chain's transfer in flight has its workflow. cctpTransfer (id transfer_<id>) carries one transfer
-// through its stages, burned → attested → received; each step is a resumable signer pass (activities/transfers/).
+// through its stages, burned → attested → received; each step is a resumable signer pass (signer/transfers/).
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ParentClosePolicy, sleep, startChild, workflowInfo } from '@temporalio/workflow';
 import type { CctpSourceChain } from '../domain/cctp/domains';

@@ -1,5 +1,5 @@
 // Preparing a chosen pair. A Solana deposit address derives from the seed along a hardened-only path, so the
-// signer worker computes it for the session's index, mostly ahead (activities/depositAddresses/solanaAddressPool.ts);
+// signer worker computes it for the session's index, mostly ahead (signer/depositAddresses/solanaAddressPool.ts);
 // EVM and Tron addresses come from xpubs on the session worker, so those pairs never wait on the signer.
 import type { PaymentInstructions, PaymentSelection } from '../domain/wire/payment';
 import type { SessionRecord, SessionStatusChange } from '../domain/wire/session';

@@ -5,7 +5,7 @@
 // needs no patch.
 import { proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { SignerActivities } from '../activities/signer';
+import type { SignerActivities } from '../signer/activities';
 import { signerTaskQueue } from '../domain/taskQueues';
 import { WorkflowFailure } from '../domain/session/workflowFailures';
 

@@ -12,9 +12,9 @@ import type { Chain, TokenSymbol } from '../../domain/chains/chains';
 import { ACCOUNT, ASSET, tokenAsset } from '../../domain/ledger/ledger';
 import { differences, RECONCILED_ACCOUNTS, reconcileBalances, type ReconciledAccount } from '../../domain/ledger/reconciliation';
 import type { Mode } from '../../domain/wire/session';
-import { rpcDeadline } from '../chainWrites/solanaChainWriter';
+import { rpcDeadline } from '../http/rpcDeadline';
 import { evmChainAccounts, type EvmChainView } from './evmChainHoldings';
-import { associatedUsdcAccount } from './payoutTransaction';
+import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
 import { tronAccounts, type TronView } from './tronHoldings';
 
 /** A mode's DepositCollector on one EVM chain (EVM_DEPOSIT_COLLECTOR_<MODE>): what collector:<chain> should hold. */

@@ -7,7 +7,7 @@ import { findChainIntentIdBySignature } from '../../db/repositories/chainIntents
 import { ledgerGroupExists, postLedger } from '../../db/repositories/ledger';
 import { ledgerBalances } from '../../db/repositories/reconciliation';
 import { ACCOUNT, ASSET, treasuryFunded, treasuryOpening, type LedgerPosting, type TreasuryChange } from '../../domain/ledger/ledger';
-import { rpcDeadline } from '../chainWrites/solanaChainWriter';
+import { rpcDeadline } from '../http/rpcDeadline';
 import { observedBalances, type TreasuryView } from './ledgerReconciliation';
 
 /** A refusal to record: the ledger is left as it was. */

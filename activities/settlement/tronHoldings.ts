@@ -11,7 +11,7 @@ import type { TokenSymbol } from '../../domain/chains/chains';
 import { ACCOUNT, nativeAsset, tokenAsset } from '../../domain/ledger/ledger';
 import type { ReconciledAccount } from '../../domain/ledger/reconciliation';
 import type { Mode } from '../../domain/wire/session';
-import type { TronWalletApi } from '../chainWrites/tronWalletApi';
+import type { TronWalletApi } from '../http/tronWalletApi';
 
 /** Tron as the mode's reconciliation reads it: the HTTP API, the tokens the indexer watches, and the collector. */
 export interface TronView {

@@ -6,7 +6,7 @@
 // the factory's Swept event, the collector's Burned event, the attestation stand-in's answer, the treasury's balance.
 import type { Client } from '@temporalio/client';
 import type { Address, Hash } from 'viem';
-import { createAttestationClient } from '../../activities/cctp/attestationClient';
+import { createAttestationClient } from '../../signer/cctp/attestationClient';
 import * as depositCollector from '../../contracts/artifacts/depositCollector';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';
 import { depositSalt } from '../../domain/addresses/depositSalt';

@@ -1,5 +1,5 @@
 // A CCTP V2 transfer from a DepositCollector to the Solana treasury (docs/settlement.md#cctp-transfers): its stages,
-// the ids of its chain intents, and the decisions between them. I/O is in activities/transfers/.
+// the ids of its chain intents, and the decisions between them. I/O is in signer/transfers/.
 import { createHash } from 'node:crypto';
 import type { CctpSourceChain } from './domains';
 import { decodeBurnMessageV2, decodeMessageV2 } from './messageV2';

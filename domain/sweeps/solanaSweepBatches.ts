@@ -3,7 +3,7 @@
 // keys and two instructions: 152 bytes of a transaction's 1,232, after 232 for the treasury's signature, the shared
 // keys and the blockhash. Six fit.
 
-/** Deposit accounts per sweep transaction: seven would be 1,296 bytes (test/activities/sweeps/sweepTransaction.test.ts). */
+/** Deposit accounts per sweep transaction: seven would be 1,296 bytes (test/signer/sweeps/sweepTransaction.test.ts). */
 export const SWEEP_BATCH_LIMIT = 6;
 
 export interface SweepCandidate {

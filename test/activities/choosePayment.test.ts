@@ -7,7 +7,7 @@ import { depositXpubsFromSeeds } from '../../domain/addresses/hdDerivation';
 import { depositSeeds } from '../../domain/addresses/depositSeed';
 import { createChoosePayment, type PaymentChoice } from '../../activities/payments/choosePayment';
 import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
-import { createSignerActivities } from '../../activities/signer';
+import { createSignerActivities } from '../../signer/activities';
 import { loadChainsConfig } from '../../config/chains';
 import { createSql, type Sql } from '../../db/client';
 import { insertSessionRecord } from '../../db/repositories/sessions';

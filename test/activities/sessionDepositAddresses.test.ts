@@ -6,11 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { deriveDepositAddresses, depositXpubsFromSeeds, deriveEvmAddress, deriveSolanaAddress } from '../../domain/addresses/hdDerivation';
-import { keepSolanaAddressPoolAhead, POOL_AHEAD } from '../../activities/depositAddresses/solanaAddressPool';
+import { keepSolanaAddressPoolAhead, POOL_AHEAD } from '../../signer/depositAddresses/solanaAddressPool';
 import { depositSeeds } from '../../domain/addresses/depositSeed';
 import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
 import { createChoosePayment, type ChosenPayment } from '../../activities/payments/choosePayment';
-import { createSignerActivities } from '../../activities/signer';
+import { createSignerActivities } from '../../signer/activities';
 import { loadChainsConfig } from '../../config/chains';
 import { createSql, type Sql } from '../../db/client';
 import { insertSessionRecord } from '../../db/repositories/sessions';

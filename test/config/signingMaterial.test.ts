@@ -12,8 +12,8 @@ import { DEVELOPMENT_ACCOUNT_XPUBS } from '../../domain/addresses/depositSeed';
 import { depositXpubVariables, loadConfig, type ProcessName } from '../../config/env';
 import { SIGNING_VARIABLES } from '../../config/signingMaterial';
 import { loadChainsConfig } from '../../config/chains';
-import { createPayTreasuryPayout } from '../../activities/settlement/treasuryPayouts';
-import { signerDepsFromConfig, treasuryAddressVariables } from '../../worker/createSignerWorker';
+import { createPayTreasuryPayout } from '../../signer/payouts/treasuryPayouts';
+import { signerDepsFromConfig, treasuryAddressVariables } from '../../signer/worker';
 
 const TEST_MNEMONIC = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 const LIVE_MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';

@@ -15,7 +15,7 @@ import { loadConfig, type ProcessName } from '../../config/env';
 import { paymentOfferFromConfig } from '../../config/paymentOffer';
 import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import { SIGNING_VARIABLES } from '../../config/signingMaterial';
-import { signerDepsFromConfig } from '../../worker/createSignerWorker';
+import { signerDepsFromConfig } from '../../signer/worker';
 import { SERVICE_ROLES } from '../../db/serviceRoles';
 import { projectRoot } from '../../toolchain/paths';
 import { importGraph } from '../support/importGraph';

@@ -15,8 +15,8 @@ import { createChainRegistry, type ChainRegistry } from '../../domain/chains/cha
 import { CHAINS } from '../../domain/chains/chains';
 import type { PaymentOffer } from '../../domain/session/payablePairs';
 import { activityDepsFromConfig } from '../../worker/createWorker';
-import type { SignerDeps } from '../../activities/signer';
-import { signerDatabasePools, signerDepsFromConfig } from '../../worker/createSignerWorker';
+import type { SignerDeps } from '../../signer/activities';
+import { signerDatabasePools, signerDepsFromConfig } from '../../signer/worker';
 import { webhookDeliveryDepsFromConfig } from '../../worker/createWebhookWorker';
 import { startInProcessWorkers, type RunningWorkers } from '../../worker/inProcessWorkers';
 import { createTestDatabase, type TestDatabase } from './database';

@@ -5,12 +5,12 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { depositXpubsFromSeeds } from '../../domain/addresses/hdDerivation';
 import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
-import type { SignerDeps } from '../../activities/signer';
+import type { SignerDeps } from '../../signer/activities';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig } from '../../config/env';
 import type { Sql } from '../../db/client';
 import { createChainRegistry } from '../../domain/chains/chainRegistry';
-import { createSignerWorker, signerDepsFromConfig } from '../../worker/createSignerWorker';
+import { createSignerWorker, signerDepsFromConfig } from '../../signer/worker';
 import { createWorker } from '../../worker/createWorker';
 import type { SweepEvmDepositsResult } from '../../workflows/sweepEvmDeposits';
 

@@ -19,9 +19,10 @@ import {
 import { keccak256, toBytes } from 'viem';
 import { sign } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { feeRecipientTokenAccount, receiveMessageInstruction } from '../../activities/cctp/receiveMessageInstruction';
-import { isNonceUsed } from '../../activities/cctp/usedNonce';
-import { associatedUsdcAccount, signTreasuryTransaction } from '../../activities/settlement/payoutTransaction';
+import { feeRecipientTokenAccount, receiveMessageInstruction } from '../../signer/cctp/receiveMessageInstruction';
+import { isNonceUsed } from '../../signer/cctp/usedNonce';
+import { signTreasuryTransaction } from '../../signer/payouts/payoutTransaction';
+import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
 import { TOKEN_MESSENGER_MINTER_V2_PROGRAM } from '../../domain/cctp/receiveMessageAccounts';
 import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
 import { freePort } from '../../toolchain/ports';

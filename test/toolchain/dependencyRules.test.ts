@@ -22,6 +22,20 @@ const tree: Record<string, string> = {
   'db/query.ts': 'export const query = 1;\n',
   'workers/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
   'workers/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+  'signer/activities.ts':
+    "import { cents } from '../domain/money/money';\nexport type SignerActivities = { pay(): number };\nexport const pay = () => cents;\n",
+  'signer/leaky.ts':
+    "import { handler } from '../api/handler';\nimport { post } from '../activities/webhooks/post';\nimport { webhookWorker } from '../worker/createWebhookWorker';\nimport { fetchJson } from '../activities/http/jsonApi';\nexport const leak = [handler, post, webhookWorker, fetchJson];\n",
+  'bin/signer.ts':
+    "import { pay } from '../signer/activities';\nimport { handler } from '../api/handler';\nexport const run = [pay, handler];\n",
+  'worker/inProcessWorkers.ts': "import { pay } from '../signer/activities';\nexport const all = pay;\n",
+  'worker/createWorker.ts': "import { pay } from '../signer/activities';\nexport const session = pay;\n",
+  'worker/createWebhookWorker.ts': 'export const webhookWorker = 1;\n',
+  'activities/webhooks/post.ts': 'export const post = 1;\n',
+  'activities/http/jsonApi.ts': 'export const fetchJson = 1;\n',
+  'workflows/session.ts':
+    "import type { SignerActivities } from '../signer/activities';\nexport const proxy = (a: SignerActivities) => a;\n",
+  'workflows/eager.ts': "import { pay } from '../signer/activities';\nexport const eager = pay;\n",
 };
 
 let root: string;
@@ -58,6 +72,27 @@ describe('dependency rules', () => {
   it('refuses generated artifacts importing project code', () => {
     expect(violations.filter((v) => v.rule === 'artifacts-are-data')).toEqual([
       { rule: 'artifacts-are-data', from: 'contracts/artifacts/leaky.ts', to: 'config/env.ts' },
+    ]);
+  });
+
+  it('refuses another process importing signer/, and lets its entry and the all-in-one stack import it', () => {
+    expect(violations.filter((v) => v.rule === 'signer-stands-apart')).toEqual([
+      { rule: 'signer-stands-apart', from: 'worker/createWorker.ts', to: 'signer/activities.ts' },
+    ]);
+  });
+
+  it('lets a workflow name signer activity types only, never load signer code', () => {
+    expect(violations.filter((v) => v.rule === 'workflows-name-signer-types-only')).toEqual([
+      { rule: 'workflows-name-signer-types-only', from: 'workflows/eager.ts', to: 'signer/activities.ts' },
+    ]);
+  });
+
+  it('refuses the signer and its entry importing the API or the webhook code, and lets them use shared activities', () => {
+    expect(violations.filter((v) => v.rule === 'signer-holds-no-api-or-webhooks')).toEqual([
+      { rule: 'signer-holds-no-api-or-webhooks', from: 'bin/signer.ts', to: 'api/handler.ts' },
+      { rule: 'signer-holds-no-api-or-webhooks', from: 'signer/leaky.ts', to: 'activities/webhooks/post.ts' },
+      { rule: 'signer-holds-no-api-or-webhooks', from: 'signer/leaky.ts', to: 'api/handler.ts' },
+      { rule: 'signer-holds-no-api-or-webhooks', from: 'signer/leaky.ts', to: 'worker/createWebhookWorker.ts' },
     ]);
   });
 

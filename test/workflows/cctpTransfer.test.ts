@@ -14,11 +14,11 @@ import { unbalancedLedgerGroups } from '../../db/repositories/ledger';
 import { findTransfer } from '../../db/repositories/transfers';
 import { transferScheduleId, transferWorkflowId } from '../../domain/cctp/transferWorkflowIds';
 import { createChainRegistry } from '../../domain/chains/chainRegistry';
-import { createSignerWorker } from '../../worker/createSignerWorker';
+import { createSignerWorker } from '../../signer/worker';
 import { createWorker } from '../../worker/createWorker';
 import { ensureTransferSchedules } from '../../worker/transferSchedules';
 import type { CctpTransferResult, TransferUsdcResult } from '../../workflows/cctpTransfer';
-import { startCctpRoute, type CctpRouteFixture } from '../activities/transfers/cctpRouteFixture';
+import { startCctpRoute, type CctpRouteFixture } from '../signer/transfers/cctpRouteFixture';
 
 let f: CctpRouteFixture;
 let connection: Connection;

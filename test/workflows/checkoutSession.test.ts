@@ -5,7 +5,7 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { accountXpubsFromSeed, deriveEvmAddress, deriveSolanaAddress } from '../../domain/addresses/hdDerivation';
 import { depositSeeds, DEVELOPMENT_MNEMONIC } from '../../domain/addresses/depositSeed';
-import { createSignerActivities } from '../../activities/signer';
+import { createSignerActivities } from '../../signer/activities';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import { verifyWebhookSignature } from '../../domain/webhooks/webhookSignature';
 import type { WebhookPayload } from '../../domain/webhooks/webhookPayload';

@@ -4,15 +4,15 @@
 import { generateKeyPairSigner, type Address } from '@solana/kit';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SignerDeps } from '../../activities/signer';
-import type { VerifyDepositBacking } from '../../activities/settlement/treasuryPayout';
+import type { SignerDeps } from '../../signer/activities';
+import type { VerifyDepositBacking } from '../../signer/payouts/treasuryPayout';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig } from '../../config/env';
 import { setSettlementWallet } from '../../db/repositories/merchants';
 import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
 import { depositConfirmedSignal, depositDetectedSignal, selectPaymentUpdate } from '../../workflows/messages';
-import { signerDepsFromConfig } from '../../worker/createSignerWorker';
+import { signerDepsFromConfig } from '../../signer/worker';
 import { createWorkflowHarness, deposit, indexerRecords, waitForState, type WorkflowHarness } from '../support/workflowHarness';
 
 let h: WorkflowHarness;

@@ -6,7 +6,7 @@
 // payout generation, once.
 import { createSolanaRpc, generateKeyPairSigner, type Address } from '@solana/kit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SignerDeps } from '../../activities/signer';
+import type { SignerDeps } from '../../signer/activities';
 import { repayPayment, resettlePayment } from '../../bin/admin/settlementRemedies';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig } from '../../config/env';
@@ -17,7 +17,7 @@ import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/
 import { associatedTokenAccount } from '../../toolchain/localSolana/splToken';
 import { depositConfirmedSignal, depositDetectedSignal, selectPaymentUpdate } from '../../workflows/messages';
 import type { checkoutSession } from '../../workflows/checkoutSession';
-import { signerDepsFromConfig } from '../../worker/createSignerWorker';
+import { signerDepsFromConfig } from '../../signer/worker';
 import { createWorkflowHarness, deposit, indexerRecords, waitForState, type WorkflowHarness } from '../support/workflowHarness';
 
 let h: WorkflowHarness;

@@ -17,14 +17,7 @@ import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import { ACCOUNT, nativeAsset, tokenAsset } from '../../domain/ledger/ledger';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
 import { ensureSweepSchedules, evmSweepScopes } from '../../worker/sweepSchedules';
-import {
-  connectWorker,
-  deposit,
-  forwarderSession,
-  hdSession,
-  ledgerBalance,
-  type EvmSweepFixture,
-} from '../activities/sweeps/evmSweepFixture';
+import { connectWorker, deposit, forwarderSession, hdSession, ledgerBalance, type EvmSweepFixture } from '../signer/sweeps/evmSweepFixture';
 import { COLLECTOR, startDepositContractsChain, SWEEPER } from '../contracts/depositContractsFixture';
 import { createTestDatabase } from '../support/database';
 import { startSweepWorkers, type SweepWorkers } from '../support/sweepWorkers';

@@ -13,7 +13,7 @@ import type { ActivityDeps } from '../../activities';
 import { sessionDetail } from '../../api/dashboard/sessionDetail';
 import { depositXpubsFromSeeds } from '../../domain/addresses/hdDerivation';
 import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNetwork';
-import type { SignerDeps } from '../../activities/signer';
+import type { SignerDeps } from '../../signer/activities';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig } from '../../config/env';
 import { setSettlementWallet } from '../../db/repositories/merchants';
@@ -35,7 +35,7 @@ import {
 import { SettlementStageAttribute } from '../../workflows/searchAttributes';
 import type { checkoutSession } from '../../workflows/checkoutSession';
 import type { settlePayment } from '../../workflows/settlePayment';
-import { signerDepsFromConfig } from '../../worker/createSignerWorker';
+import { signerDepsFromConfig } from '../../signer/worker';
 import { createWorkflowHarness, deposit, indexerRecords, waitForState, type WorkflowHarness } from '../support/workflowHarness';
 import { EVERY_CHAIN_INDEXED } from '../support/service';
 

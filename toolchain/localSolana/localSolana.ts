@@ -11,7 +11,7 @@
 // (cctpReceiveStandIn.ts), trusting the local attester.
 import { createHash } from 'node:crypto';
 import { createKeyPairSignerFromPrivateKeyBytes, getBase58Decoder, getBase58Encoder, lamports, type Address } from '@solana/kit';
-import { associatedUsdcAccount } from '../../activities/settlement/payoutTransaction';
+import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
 import { envSuffix } from '../../config/chains';
 import { LOCAL_ATTESTER_ADDRESS } from '../cctp/attester';
 import { cctpReceiveStandIn, installTokenMessenger } from './cctpReceiveStandIn';

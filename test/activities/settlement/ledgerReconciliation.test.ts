@@ -6,7 +6,7 @@ import { generateKeyPairSigner, type Address } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileLedger, type TreasuryView } from '../../../activities/settlement/ledgerReconciliation';
 import { FundingRefused, recordTreasuryFunding, recordTreasuryOpening } from '../../../activities/settlement/treasuryFunding';
-import type { TreasuryPayoutDeps } from '../../../activities/settlement/treasuryPayout';
+import type { TreasuryPayoutDeps } from '../../../signer/payouts/treasuryPayout';
 import { postLedger } from '../../../db/repositories/ledger';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
 import { ACCOUNT, ASSET } from '../../../domain/ledger/ledger';

@@ -16,13 +16,13 @@ import {
   type Signature,
   type SolanaRpcApi,
 } from '@solana/kit';
-import { createDepositBackingCheck, type DepositBackingDeps } from '../../../activities/settlement/depositBacking';
+import { createDepositBackingCheck, type DepositBackingDeps } from '../../../signer/backing/depositBacking';
 import {
   createTreasuryPayout,
   type PayoutOutcome,
   type PayoutRequest,
   type TreasuryPayoutDeps,
-} from '../../../activities/settlement/treasuryPayout';
+} from '../../../signer/payouts/treasuryPayout';
 import { loadChainsConfig } from '../../../config/chains';
 import { createSql, type Sql } from '../../../db/client';
 import { findChainIntent, type ChainIntent } from '../../../db/repositories/chainIntents';

@@ -4,10 +4,10 @@
 // once the signer has recorded its address; what arrives unposted is reported.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tronRelayer } from '../../../activities/chainWrites/tronRelayer';
-import { createTronWalletApi } from '../../../activities/chainWrites/tronWalletApi';
+import { tronRelayer } from '../../../signer/chainWrites/tronRelayer';
+import { createTronWalletApi } from '../../../activities/http/tronWalletApi';
 import { reconcileLedger, type TreasuryView } from '../../../activities/settlement/ledgerReconciliation';
-import { observeTronRelayerBalance } from '../../../activities/sweeps/relayerBalance';
+import { observeTronRelayerBalance } from '../../../signer/sweeps/relayerBalance';
 import { insertChainIntent } from '../../../db/repositories/chainIntents';
 import { postLedger } from '../../../db/repositories/ledger';
 import { insertSessionRecord } from '../../../db/repositories/sessions';

@@ -1,0 +1,210 @@
+// A thin client of java-tron's HTTP API: the calls the Tron relayer's writes and sweeps need. Shapes as the node
+// publishes them (developers.tron.network and tronprotocol/documentation-en: getnowblock, broadcasthex,
+// gettransactioninfobyid, gettransactioninfobyblocknum, triggerconstantcontract (balanceOf, a factory's addressOf),
+// getaccount and their /walletsolidity twins; recordings in test/fixtures/tron/). The JSON-RPC endpoint the indexer
+// reads is not this API. A full node serves /wallet/* and /walletsolidity/* on separate ports (8090 and 8091 by
+// default); TronGrid serves both on one host.
+import { z } from 'zod';
+import type { Hex } from 'viem';
+import { tronAddressFromHex, tronAddressToEvmHex, tronAddressToHex } from '../../domain/addresses/tron';
+import type { TronBroadcastAnswer, TronTransactionInfo } from '../../domain/chainWrites/tronChainIntent';
+import type { TronLog } from '../../domain/sweeps/tronSweptLogs';
+import { fetchJson, parseAnswer, RemoteApiError, type RemoteApiErrorKind } from './jsonApi';
+
+export const DEFAULT_TRON_API_TIMEOUT_MS = 10_000;
+const CONSTANT_ENDPOINT = '/wallet/triggerconstantcontract';
+
+export interface TronWalletApiOptions {
+  /** Where /wallet/* is served, e.g. https://api.trongrid.io or http://node:8090. */
+  fullNodeUrl: string;
+  /** Where /walletsolidity/* is served; the full node's URL unless given (TronGrid serves both). */
+  solidityUrl?: string;
+  timeoutMs?: number;
+}
+
+export type TronApiErrorKind = RemoteApiErrorKind;
+
+export class TronApiError extends RemoteApiError {
+  override name = 'TronApiError';
+  constructor(kind: TronApiErrorKind, endpoint: string, detail: string) {
+    super(kind, endpoint, `Tron node, ${endpoint}: ${detail}`);
+  }
+}
+
+export interface TronBlockHead {
+  blockId: string;
+  number: bigint;
+  timestamp: Date;
+}
+
+const int = z.union([z.number().int(), z.string().regex(/^[0-9]+$/)]).transform((value) => BigInt(value));
+
+const blockSchema = z.object({
+  blockID: z.string().regex(/^[0-9a-fA-F]{64}$/),
+  block_header: z.object({ raw_data: z.object({ number: int, timestamp: int }).loose() }).loose(),
+});
+
+const infoSchema = z
+  .object({
+    id: z.string(),
+    blockNumber: int,
+    fee: int.optional(),
+    receipt: z.object({ result: z.string().optional() }).loose().optional(),
+    result: z.string().optional(),
+    resMessage: z.string().optional(),
+  })
+  .loose();
+
+const logSchema = z.object({ address: z.string(), topics: z.array(z.string()).default([]), data: z.string().default('') }).loose();
+
+const blockInfosSchema = z.array(z.object({ id: z.string(), log: z.array(logSchema).optional() }).loose());
+
+const constantSchema = z
+  .object({
+    result: z.object({ result: z.boolean().optional(), code: z.string().optional() }).loose(),
+    constant_result: z.array(z.string()).optional(),
+  })
+  .loose();
+
+/** An Account (Tron.proto): `{}` for an address the chain has never seen, and no `balance` when it holds no TRX. */
+const accountSchema = z.object({ balance: int.optional() }).loose();
+
+const broadcastSchema = z
+  .object({ result: z.boolean().optional(), code: z.string().optional(), message: z.string().optional(), txid: z.string().optional() })
+  .loose();
+
+/** resMessage is hex of UTF-8 bytes with visible=false (the default). */
+function decodeHexText(hex: string | undefined): string | undefined {
+  if (hex === undefined || hex === '') return undefined;
+  return /^([0-9a-fA-F]{2})+$/.test(hex) ? Buffer.from(hex, 'hex').toString('utf8') : hex;
+}
+
+export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFAULT_TRON_API_TIMEOUT_MS }: TronWalletApiOptions) {
+  const bases = { wallet: new URL(fullNodeUrl), walletsolidity: new URL(solidityUrl ?? fullNodeUrl) };
+
+  const failOn = (endpoint: string) => (kind: TronApiErrorKind, detail: string) => new TronApiError(kind, endpoint, detail);
+
+  async function post(view: keyof typeof bases, method: string, body: object): Promise<unknown> {
+    const endpoint = `/${view}/${method}`;
+    const answer = await fetchJson(
+      new URL(endpoint, bases[view]),
+      { method: 'POST', body: JSON.stringify(body) },
+      { timeoutMs, fail: failOn(endpoint) },
+    );
+    // java-tron answers a request it cannot serve with 200 and {"Error": "<exception class> : <message>"}.
+    if (answer.body !== null && typeof answer.body === 'object' && 'Error' in answer.body)
+      throw new TronApiError('refused', endpoint, 'the node reports an error');
+    return answer.body;
+  }
+
+  const parse = <T>(endpoint: string, schema: z.ZodType<T>, body: unknown): T => parseAnswer(schema, body, failOn(endpoint));
+
+  /** The one 32-byte word a constant call of `signature` on `contract` returns, as hex without 0x. */
+  async function constantWord(caller: string, contract: string, signature: string, parameter: string, what: string): Promise<string> {
+    const answer = parse(
+      CONSTANT_ENDPOINT,
+      constantSchema,
+      await post('wallet', 'triggerconstantcontract', {
+        owner_address: tronAddressToHex(caller),
+        contract_address: tronAddressToHex(contract),
+        function_selector: signature,
+        parameter,
+        visible: false,
+      }),
+    );
+    const [word] = answer.constant_result ?? [];
+    if (answer.result.result !== true || word === undefined || !/^[0-9a-fA-F]{64}$/.test(word)) {
+      const name = signature.slice(0, signature.indexOf('('));
+      throw new TronApiError(
+        'malformed',
+        CONSTANT_ENDPOINT,
+        `${name} did not return ${what}${answer.result.code ? ` (${answer.result.code})` : ''}`,
+      );
+    }
+    return word;
+  }
+
+  return {
+    /** The newest solidified block: what the transaction references and what proves an expired one dead. */
+    async solidifiedHead(): Promise<TronBlockHead> {
+      const block = parse('/walletsolidity/getnowblock', blockSchema, await post('walletsolidity', 'getnowblock', {}));
+      return {
+        blockId: block.blockID.toLowerCase(),
+        number: block.block_header.raw_data.number,
+        timestamp: new Date(Number(block.block_header.raw_data.timestamp)),
+      };
+    },
+
+    /** What the latest chain or the solidified one knows of a txID; undefined for the node's `{}` (not in a block it has). */
+    async transactionInfo(view: 'latest' | 'solidified', txId: string): Promise<TronTransactionInfo | undefined> {
+      const path = view === 'latest' ? 'wallet' : 'walletsolidity';
+      const body = await post(path, 'gettransactioninfobyid', { value: txId });
+      if (body !== null && typeof body === 'object' && Object.keys(body).length === 0) return undefined;
+      const info = parse(`/${path}/gettransactioninfobyid`, infoSchema, body);
+      if (info.id.toLowerCase() !== txId.toLowerCase())
+        throw new TronApiError('malformed', `/${path}/gettransactioninfobyid`, 'the answer is about another transaction');
+      return {
+        blockNumber: info.blockNumber,
+        fee: info.fee ?? 0n,
+        receiptResult: info.receipt?.result,
+        failed: info.result === 'FAILED',
+        message: decodeHexText(info.resMessage),
+      };
+    },
+
+    /**
+     * A solidified transaction's logs and the index of its first in its block: the logs of the transactions before it
+     * in gettransactioninfobyblocknum's list (the block's order) are counted, as the JSON-RPC numbers logIndex.
+     */
+    async solidifiedLogs(txId: string, blockNumber: bigint): Promise<{ logs: TronLog[]; firstLogIndex: number }> {
+      const endpoint = '/walletsolidity/gettransactioninfobyblocknum';
+      const infos = parse(
+        endpoint,
+        blockInfosSchema,
+        await post('walletsolidity', 'gettransactioninfobyblocknum', { num: Number(blockNumber) }),
+      );
+      const at = infos.findIndex((info) => info.id.toLowerCase() === txId.toLowerCase());
+      if (at < 0) throw new TronApiError('malformed', endpoint, `block ${blockNumber} does not list the transaction`);
+      const firstLogIndex = infos.slice(0, at).reduce((count, info) => count + (info.log?.length ?? 0), 0);
+      return { logs: infos[at]?.log ?? [], firstLogIndex };
+    },
+
+    /**
+     * A TRC-20 balance, by a constant call of balanceOf(holder) on the latest state, made as `caller`: an account the
+     * chain knows (the relayer), since a forwarder may never have been an account.
+     */
+    async tokenBalance(token: string, holder: string, caller: string): Promise<bigint> {
+      const parameter = tronAddressToEvmHex(holder).slice(2).toLowerCase().padStart(64, '0');
+      return BigInt(`0x${await constantWord(caller, token, 'balanceOf(address)', parameter, 'a uint256')}`);
+    },
+
+    /** What a DepositFactory's `addressOf(salt)` answers on the latest state (`T…`), asked as the factory itself. */
+    async forwarderAddressOf(factory: string, salt: Hex): Promise<string> {
+      const word = await constantWord(factory, factory, 'addressOf(bytes32)', salt.slice(2).toLowerCase(), 'an address');
+      if (!/^0{24}/.test(word)) throw new TronApiError('malformed', CONSTANT_ENDPOINT, 'addressOf did not return an address');
+      return tronAddressFromHex(`41${word.slice(24).toLowerCase()}`);
+    },
+
+    /** The TRX an account holds on the latest state, in sun. */
+    async trxBalance(address: string): Promise<bigint> {
+      const account = parse(
+        '/wallet/getaccount',
+        accountSchema,
+        await post('wallet', 'getaccount', { address: tronAddressToHex(address), visible: false }),
+      );
+      return account.balance ?? 0n;
+    },
+
+    /** Sends a signed Transaction as the protobuf bytes it was signed as, so the node hashes exactly what was signed. */
+    async broadcastHex(transactionHex: string): Promise<TronBroadcastAnswer> {
+      const answer = parse('/wallet/broadcasthex', broadcastSchema, await post('wallet', 'broadcasthex', { transaction: transactionHex }));
+      return {
+        ...(answer.result === undefined ? {} : { result: answer.result }),
+        ...(answer.code === undefined ? {} : { code: answer.code }),
+        ...(answer.message === undefined ? {} : { message: answer.message }),
+      };
+    },
+  };
+}
+
+export type TronWalletApi = ReturnType<typeof createTronWalletApi>;

@@ -1,0 +1,156 @@
+// The payout's own check that the money it pays out arrived (docs/settlement.md#r3-paid-on-the-indexers-facts), run
+// by the signer right before the payout row is written. It runs in the signer, not in a main-worker activity before
+// it, because the signer is the process that moves money: a check in another process could be skipped by anyone who
+// can start the payout activity on the signer's queue, which is exactly who a forged signal comes from. The signer
+// reads the indexer's deposits rows (no workflow activity writes their facts, db/serviceRoles.ts) and, above a
+// configured amount, asks the chain's node itself. A node that has not yet seen a deposit, or not as deep, is waited on
+// (a retryable DepositRereadPending the payout activity's retry policy retries) for REREAD_WAIT_MS from the
+// activity's first attempt; a node that contradicts the indexer refuses at once.
+import { activityInfo, ApplicationFailure, log, metricMeter } from '@temporalio/activity';
+import type { Sql } from '../../db/client';
+import { sessionDepositFacts } from '../../db/repositories/deposits';
+import { paymentTerms } from '../../db/repositories/payments';
+import {
+  judgeChainReading,
+  judgeDepositBacking,
+  needsChainReread,
+  REREAD_WAIT_MS,
+  type DepositReader,
+} from '../../domain/settlement/depositBacking';
+import { envSuffix } from '../../config/chains';
+import type { ChainRegistry } from '../../domain/chains/chainRegistry';
+import { CHAIN_FACTS, type Chain } from '../../domain/chains/chains';
+import type { Network } from '../../domain/chains/tokenContracts';
+import { networkForMode } from '../../domain/session/payablePairs';
+import { WorkflowFailure } from '../../domain/session/workflowFailures';
+import { createEvmDepositReader } from './evmDepositReader';
+import type { PayoutRequest, VerifyDepositBacking } from '../payouts/treasuryPayout';
+import { createSolanaDepositReader } from './solanaDepositReader';
+import { createTronDepositReader } from './tronDepositReader';
+
+export interface DepositBackingDeps {
+  sql: Sql;
+  /** The chains as the indexer watches them: tokens, decimals, required depth, RPC endpoints. */
+  registry: ChainRegistry;
+  /** SETTLEMENT_RPC_RECHECK_ABOVE_USDC in USDC base units: payouts above it are re-read from the chain. */
+  rereadAboveUsdcBaseUnits: bigint;
+  /** Tron's HTTP API per network (TRON_HTTP_API_URL_*), which Tron deposits are re-read from. */
+  tronHttpApi?: Partial<Record<Network, { fullNodeUrl: string; solidityUrl: string }>>;
+  rpcTimeoutMs?: number;
+}
+
+export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepositBacking {
+  const readers = new Map<string, DepositReader>();
+  // The indexer asks the first of a chain's RPC URLs first; the re-read asks the last, another provider wherever several
+  // are configured. Tron's indexer reads JSON-RPC; its re-read asks the HTTP API's solidified view.
+  const createReader = (chain: Chain, network: Network): DepositReader | undefined => {
+    const timeoutMs = deps.rpcTimeoutMs;
+    if (CHAIN_FACTS[chain].family === 'tron') {
+      const api = deps.tronHttpApi?.[network];
+      return api && createTronDepositReader({ ...api, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+    }
+    const rpcUrl = deps.registry.get(chain, network).rpcUrls.at(-1);
+    if (!rpcUrl) return undefined;
+    return CHAIN_FACTS[chain].family === 'solana'
+      ? createSolanaDepositReader(rpcUrl, timeoutMs)
+      : createEvmDepositReader(rpcUrl, timeoutMs);
+  };
+  const readerFor = (chain: Chain, network: Network): DepositReader | undefined => {
+    const key = `${chain}:${network}`;
+    if (!readers.has(key)) {
+      const reader = createReader(chain, network);
+      if (reader) readers.set(key, reader);
+    }
+    return readers.get(key);
+  };
+
+  const refuse = (request: PayoutRequest, chain: string, source: 'indexer' | 'chain', reason: string) => {
+    metricMeter
+      .createCounter(
+        'checkout_payouts_refused_unbacked',
+        'payouts',
+        'Payouts refused because no indexer fact (or, above the threshold, the chain) backs them: possible forgery',
+      )
+      .add(1, { chain, source });
+    log.error('payout refused: not backed by confirmed deposits', {
+      paymentId: request.paymentId,
+      mode: request.mode,
+      chain,
+      source,
+      reason,
+    });
+    return ApplicationFailure.nonRetryable(reason, WorkflowFailure.PayoutRefused);
+  };
+
+  return async function verifyDepositBacking(request, amount) {
+    const network = networkForMode(request.mode);
+    const payment = await paymentTerms(deps.sql, request.paymentId, request.mode);
+    if (!payment)
+      throw refuse(
+        request,
+        'unknown',
+        'indexer',
+        `payment ${request.paymentId} has no ${request.mode} session with a chosen token and chain; nothing backs its payout`,
+      );
+    const { chain, token } = payment;
+    if (!Object.hasOwn(CHAIN_FACTS, chain))
+      throw refuse(request, 'unknown', 'indexer', `payment ${request.paymentId} names no known chain; nothing backs its payout`);
+    const deployment = deps.registry.get(chain, network);
+    const tokenDeployment = deps.registry.token(chain, network, token);
+    if (!tokenDeployment)
+      throw refuse(
+        request,
+        chain,
+        'indexer',
+        `payment ${request.paymentId}: ${token} is not watched on ${chain} ${network}; nothing backs its payout`,
+      );
+    const facts = await sessionDepositFacts(deps.sql, payment.sessionId);
+    const verdict = judgeDepositBacking(
+      {
+        paymentId: request.paymentId,
+        chain,
+        network,
+        token,
+        decimals: tokenDeployment.decimals,
+        depositAddress: payment[CHAIN_FACTS[chain].family],
+        requiredConfirmations: deployment.confirmations,
+        payoutUsdcBaseUnits: amount,
+      },
+      facts.map((f) => ({ ...f, amount: BigInt(f.amount) })),
+    );
+    if (verdict.kind === 'refused') throw refuse(request, chain, 'indexer', verdict.reason);
+    if (!needsChainReread(amount, deps.rereadAboveUsdcBaseUnits)) return;
+    const reader = readerFor(chain, network);
+    if (!reader) {
+      throw refuse(
+        request,
+        chain,
+        'chain',
+        `payment ${request.paymentId}: a payout above ${deps.rereadAboveUsdcBaseUnits} USDC base units is re-read from the chain, and the signer cannot re-read ${chain} ${network} deposits (${CHAIN_FACTS[chain].family === 'tron' ? `TRON_HTTP_API_URL_${network.toUpperCase()}` : `RPC_URLS_${envSuffix(chain, network)}`} is not set); not paid`,
+      );
+    }
+    // The activity's first attempt, not this one: retries while a node catches up do not restart the bound.
+    const waitedMs = Date.now() - activityInfo().scheduledTimestampMs;
+    for (const fact of verdict.deposits) {
+      const reading = await reader({
+        txHash: fact.txHash,
+        logIndex: fact.logIndex,
+        owner: payment[CHAIN_FACTS[chain].family] as string,
+        token: tokenDeployment.address,
+      });
+      const judged = judgeChainReading(fact, reading, deployment.confirmations, waitedMs);
+      if (judged.kind === 'refused') throw refuse(request, chain, 'chain', `payment ${request.paymentId}: ${judged.reason}; not paid`);
+      if (judged.kind === 'wait') {
+        log.warn('payout waits: the re-read node has not caught up with the indexer', {
+          paymentId: request.paymentId,
+          mode: request.mode,
+          chain,
+          reason: judged.reason,
+          waitedMs,
+          boundMs: REREAD_WAIT_MS,
+        });
+        throw ApplicationFailure.retryable(`payment ${request.paymentId}: ${judged.reason}; waiting`, WorkflowFailure.DepositRereadPending);
+      }
+    }
+  };
+}

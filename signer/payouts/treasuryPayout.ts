@@ -1,0 +1,286 @@
+// Pays a merchant from the Solana USDC treasury (docs/settlement.md#r6-inventory-on-its-own-clock), once per payment,
+// ever. The payout row (amount, wallet, intent) and its ledger reservation are written before anything is signed; the
+// chain intent carries the transaction through signing, broadcast and confirmation. Each call is one resumable pass:
+// the caller (the settlement workflow) calls again until the outcome is confirmed, waiting while it is submitted or
+// awaiting liquidity. Short liquidity is an outcome to wait on, never a failure.
+import { ApplicationFailure } from '@temporalio/activity';
+import { getTokenDecoder } from '@solana-program/token';
+import { isAddress, type Address, type KeyPairSigner, type Signature } from '@solana/kit';
+import type { Queryable } from '../../db/client';
+import { insertChainIntent } from '../../db/repositories/chainIntents';
+import { postDepositsSettled } from '../../db/repositories/depositLedger';
+import { postLedger } from '../../db/repositories/ledger';
+import { lockUntilCommit } from '../../db/repositories/locks';
+import { findMerchant } from '../../db/repositories/merchants';
+import { findPayout, insertPayout, payoutsInFlight, setPayoutBlockTime, setPayoutStatus, type Payout } from '../../db/repositories/payouts';
+import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
+import { payoutChainCosts, payoutConfirmed, payoutReleased, payoutReserved } from '../../domain/ledger/ledger';
+import type { Mode } from '../../domain/wire/session';
+import { judgeLiquidity, type LiquidityVerdict } from '../../domain/settlement/treasuryLiquidity';
+import { WorkflowFailure } from '../../domain/session/workflowFailures';
+import { createSolanaChainWriter, type SignIntent, type SolanaChainWriterDeps, type WriteProgress } from '../chainWrites/solanaChainWriter';
+import { signPayoutTransaction } from './payoutTransaction';
+import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
+import { rpcDeadline } from '../../activities/http/rpcDeadline';
+
+export interface TreasuryPayoutDeps extends SolanaChainWriterDeps {
+  /** Fee payer and USDC authority: held by the signer worker alone. */
+  treasury: KeyPairSigner;
+  /** The USDC mint of the network this treasury pays on. */
+  usdcMint: Address;
+  /**
+   * Whether the transaction carries the pay_… memo; default on, as every cluster runs the SPL Memo program. Off only
+   * for the local chain: litesvm 1.5 has an account at the Memo program's address whose execution fails with
+   * InvalidProgramForExecution, and @solana-program/memo ships no program binary to load in its place.
+   */
+  memo?: boolean;
+  /** Refuses a payout no confirmed deposit backs (depositBacking.ts), before its row exists. */
+  verifyDepositBacking: VerifyDepositBacking;
+}
+
+export interface PayoutRequest {
+  paymentId: string;
+  merchantId: string;
+  mode: Mode;
+  /** USDC base units (6 decimals) as a decimal string: activity payloads are JSON. */
+  amountUsdcBaseUnits: string;
+}
+
+/** Throws a PayoutRefused failure unless the indexer's facts (and, above the threshold, the chain) back the payout. */
+export type VerifyDepositBacking = (request: PayoutRequest, amount: bigint) => Promise<void>;
+
+export type PayoutOutcome =
+  | { status: 'awaiting_liquidity'; usdcShortfall: string; lamportsShortfall: string }
+  | { status: 'submitted'; signature: string }
+  | { status: 'confirmed'; signature: string; confirmedAt: string; blockTime?: string }
+  | { status: 'finalized'; signature: string; confirmedAt: string; finalizedAt: string; blockTime?: string };
+
+/** A 165-byte SPL token account, and a wallet without data: the two rent-exempt minimums a payout needs. */
+const TOKEN_ACCOUNT_SIZE = 165n;
+
+const refuse = (message: string) => ApplicationFailure.nonRetryable(message, WorkflowFailure.PayoutRefused);
+
+/** Refuses a request for a payment whose payout says another amount or merchant: one payout per payment, ever. */
+function sameRequest(payout: Payout, request: PayoutRequest, amount: bigint, treasury?: string): Payout {
+  if (payout.amount !== amount || payout.merchantId !== request.merchantId || (treasury !== undefined && payout.treasury !== treasury)) {
+    throw refuse(
+      `payment ${request.paymentId} already has a payout of ${payout.amount} to ${payout.merchantId} from ${payout.treasury}; refusing another of ${amount}`,
+    );
+  }
+  return payout;
+}
+
+function requestedAmount(request: PayoutRequest): bigint {
+  if (!/^\d+$/.test(request.amountUsdcBaseUnits))
+    throw refuse(`payout amount must be whole USDC base units, got "${request.amountUsdcBaseUnits}"`);
+  return BigInt(request.amountUsdcBaseUnits);
+}
+
+/** Writes the payout, its chain intent and its ledger reservation, or returns the payment's existing payout. */
+export async function recordPayout(deps: TreasuryPayoutDeps, request: PayoutRequest): Promise<Payout> {
+  const amount = requestedAmount(request);
+  const existing = await findPayout(deps.sql, request.paymentId);
+  const payout = existing ?? (await insertNewPayout(deps, request, amount));
+  if (payout.mint !== deps.usdcMint) throw refuse(`payout of ${request.paymentId} is in mint ${payout.mint}, not ${deps.usdcMint}`);
+  return sameRequest(payout, request, amount, deps.treasury.address);
+}
+
+async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest, amount: bigint): Promise<Payout> {
+  if (amount <= 0n) throw refuse(`payout amount must be positive, got ${amount}`);
+  await deps.verifyDepositBacking(request, amount);
+  const wallet = (await findMerchant(deps.sql, request.merchantId))?.settlementWallet;
+  if (!wallet || !isAddress(wallet)) throw refuse(`merchant ${request.merchantId} has no valid Solana settlement wallet`);
+  const intentId = payoutIntentId(request.paymentId);
+  return deps.sql.begin(async (tx) => {
+    await insertChainIntent(tx, intentId);
+    const payout = await insertPayout(tx, {
+      paymentId: request.paymentId,
+      merchantId: request.merchantId,
+      mode: request.mode,
+      amount,
+      mint: deps.usdcMint,
+      treasury: deps.treasury.address,
+      merchantWallet: wallet,
+      intentId,
+    });
+    // What the merchant is owed is posted only once the signer has accepted the payout (its deposits back it), in the
+    // transaction that reserves it: a refused payout leaves the deposits pending for the merchant, no payable
+    // behind (docs/settlement.md#ledger).
+    await postDepositsSettled(tx, request.paymentId);
+    await postLedger(tx, payoutReserved(payout));
+    return payout;
+  });
+}
+
+/** Reads the treasury's USDC and SOL and what this payout and those in flight need of them. */
+async function treasuryLiquidity(deps: TreasuryPayoutDeps, payout: Payout, tx: Queryable): Promise<LiquidityVerdict> {
+  // One signer at a time per treasury: two payouts must not both count the same balance.
+  await lockUntilCommit(tx, `treasury:${deps.treasury.address}`);
+  const inFlight = await payoutsInFlight(tx, payout.treasury, payout.paymentId);
+  const [treasuryAccount, merchantAccount] = await Promise.all([
+    associatedUsdcAccount(deps.treasury.address, deps.usdcMint),
+    associatedUsdcAccount(payout.merchantWallet as Address, deps.usdcMint),
+  ]);
+  const read = { encoding: 'base64', commitment: 'confirmed' } as const;
+  const [treasuryUsdc, merchantUsdc, lamports, tokenAccountRent, walletRent] = await Promise.all([
+    deps.rpc.getAccountInfo(treasuryAccount, read).send(rpcDeadline(deps.rpcTimeoutMs)),
+    deps.rpc.getAccountInfo(merchantAccount, read).send(rpcDeadline(deps.rpcTimeoutMs)),
+    deps.rpc.getBalance(deps.treasury.address, { commitment: 'confirmed' }).send(rpcDeadline(deps.rpcTimeoutMs)),
+    deps.rpc.getMinimumBalanceForRentExemption(TOKEN_ACCOUNT_SIZE).send(rpcDeadline(deps.rpcTimeoutMs)),
+    deps.rpc.getMinimumBalanceForRentExemption(0n).send(rpcDeadline(deps.rpcTimeoutMs)),
+  ]);
+  const usdcBaseUnits = treasuryUsdc.value ? getTokenDecoder().decode(Buffer.from(treasuryUsdc.value.data[0], 'base64')).amount : 0n;
+  return judgeLiquidity(
+    { usdcBaseUnits, lamports: lamports.value },
+    {
+      amount: payout.amount,
+      reservedUsdc: inFlight.amount,
+      payoutsInFlight: inFlight.count,
+      merchantAccountExists: merchantUsdc.value !== null,
+      tokenAccountRent,
+      walletRent,
+    },
+  );
+}
+
+/** The SignIntent of a payout: signs only when the treasury can pay; `onShort` hears by how much it cannot. */
+export function payoutSigner(
+  deps: TreasuryPayoutDeps,
+  payout: Payout,
+  onShort: (verdict: Extract<LiquidityVerdict, { kind: 'short' }>) => void = () => undefined,
+): SignIntent {
+  return async (lifetime, tx) => {
+    const verdict = await treasuryLiquidity(deps, payout, tx);
+    if (verdict.kind === 'short') {
+      onShort(verdict);
+      return {
+        kind: 'deferred',
+        reason: `treasury short by ${verdict.usdcShortfall} USDC base units and ${verdict.lamportsShortfall} lamports`,
+      };
+    }
+    const transaction = await signPayoutTransaction(
+      {
+        paymentId: payout.paymentId,
+        treasury: deps.treasury,
+        mint: deps.usdcMint,
+        merchantWallet: payout.merchantWallet as Address,
+        amount: payout.amount,
+        memo: deps.memo ?? true,
+      },
+      lifetime,
+    );
+    return { kind: 'signed', transaction };
+  };
+}
+
+/**
+ * The node's record of the landed transaction: what it cost the treasury in SOL (fee, and rent beyond it) and its
+ * block time, which a settlement reports as settled_at.
+ */
+async function landedTransaction(
+  deps: SolanaChainWriterDeps,
+  signature: string,
+): Promise<{ feeLamports: bigint; rentLamports: bigint; blockTime: Date | null }> {
+  const landed = await deps.rpc
+    .getTransaction(signature as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 })
+    .send(rpcDeadline(deps.rpcTimeoutMs));
+  if (!landed?.meta) throw new Error(`the node has no record of landed payout transaction ${signature} yet`);
+  // The treasury is the fee payer: the first account, whose balance change is everything the transaction cost it.
+  const spent = (landed.meta.preBalances[0] ?? 0n) - (landed.meta.postBalances[0] ?? 0n);
+  const blockTime = landed.blockTime === null ? null : new Date(Number(landed.blockTime) * 1000);
+  return { feeLamports: landed.meta.fee, rentLamports: spent - landed.meta.fee, blockTime };
+}
+
+async function recordOutcome(
+  deps: SolanaChainWriterDeps,
+  payout: Payout,
+  progress: WriteProgress,
+  short: LiquidityVerdict | undefined,
+): Promise<PayoutOutcome> {
+  const { intent } = progress;
+  const signature = intent.signature ?? '';
+  switch (intent.status) {
+    case 'prepared': {
+      if (progress.deferred === undefined || short?.kind !== 'short')
+        throw new Error(`payout ${payout.paymentId} was neither signed nor deferred`);
+      await setPayoutStatus(deps.sql, payout.paymentId, 'awaiting_liquidity', null);
+      return {
+        status: 'awaiting_liquidity',
+        usdcShortfall: short.usdcShortfall.toString(),
+        lamportsShortfall: short.lamportsShortfall.toString(),
+      };
+    }
+    case 'signed':
+    case 'broadcast':
+      await setPayoutStatus(deps.sql, payout.paymentId, 'submitted', signature);
+      return { status: 'submitted', signature };
+    case 'confirmed':
+    case 'finalized': {
+      const landed = payout.status === 'confirmed' || payout.status === 'finalized' ? undefined : await landedTransaction(deps, signature);
+      await deps.sql.begin(async (tx) => {
+        await setPayoutStatus(tx, payout.paymentId, intent.status === 'finalized' ? 'finalized' : 'confirmed', signature);
+        if (!landed) return;
+        if (landed.blockTime) await setPayoutBlockTime(tx, payout.paymentId, landed.blockTime);
+        await postLedger(tx, payoutConfirmed(payout));
+        const posting = payoutChainCosts(payout, landed);
+        if (posting) await postLedger(tx, posting);
+      });
+      const paid = (await findPayout(deps.sql, payout.paymentId)) as Payout;
+      const confirmedAt = (paid.confirmedAt as Date).toISOString();
+      const blockTime = paid.blockTime ? { blockTime: paid.blockTime.toISOString() } : {};
+      return paid.finalizedAt
+        ? { status: 'finalized', signature, confirmedAt, finalizedAt: paid.finalizedAt.toISOString(), ...blockTime }
+        : { status: 'confirmed', signature, confirmedAt, ...blockTime };
+    }
+    case 'failed': {
+      const costs = payout.status === 'failed' ? undefined : await landedTransaction(deps, signature);
+      await deps.sql.begin(async (tx) => {
+        await setPayoutStatus(tx, payout.paymentId, 'failed', signature);
+        if (!costs) return;
+        await postLedger(tx, payoutReleased(payout));
+        const posting = payoutChainCosts(payout, costs);
+        if (posting) await postLedger(tx, posting);
+      });
+      throw ApplicationFailure.nonRetryable(
+        `payout transaction ${signature} of ${payout.paymentId} failed on chain: ${JSON.stringify(intent.error)}`,
+        WorkflowFailure.PayoutFailed,
+      );
+    }
+  }
+}
+
+/**
+ * Follows a payout whose treasury's key this signer does not hold (the key was rotated, or is not configured): it
+ * re-sends the stored bytes and reads their fate, which needs no key, so a payout under way is finished, never
+ * stranded. It never signs: a payout with nothing alive to wait for waits for its own treasury's key, retryably, as
+ * one signed by another treasury could pay the merchant twice (docs/settlement.md#payouts).
+ */
+export async function followPayout(deps: SolanaChainWriterDeps, payout: Payout, why: string): Promise<PayoutOutcome> {
+  const writer = createSolanaChainWriter(deps);
+  const { intent, verdict } = await writer.observe(payout.intentId);
+  if (intent.status === 'prepared')
+    throw ApplicationFailure.retryable(
+      `payout of ${payout.paymentId} is signed only by its treasury ${payout.treasury}, and ${why}: give the signer that key again to finish it`,
+      WorkflowFailure.PayoutKeyMissing,
+    );
+  const progress = { intent: verdict?.kind === 'unseen' ? await writer.broadcast(payout.intentId) : intent };
+  return recordOutcome(deps, payout, progress, undefined);
+}
+
+export function createTreasuryPayout(deps: TreasuryPayoutDeps) {
+  const writer = createSolanaChainWriter(deps);
+  return async function payTreasuryPayout(request: PayoutRequest): Promise<PayoutOutcome> {
+    const existing = await findPayout(deps.sql, request.paymentId);
+    if (existing && existing.treasury !== deps.treasury.address) {
+      const rotated = sameRequest(existing, request, requestedAmount(request));
+      return followPayout(deps, rotated, `the signer now holds treasury ${deps.treasury.address}`);
+    }
+    const payout = await recordPayout(deps, request);
+    let short: LiquidityVerdict | undefined;
+    const progress = await writer.advance(
+      payout.intentId,
+      payoutSigner(deps, payout, (verdict) => (short = verdict)),
+    );
+    return recordOutcome(deps, payout, progress, short);
+  };
+}

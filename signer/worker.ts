@@ -1,0 +1,181 @@
+// The signer worker: the only process given signing material (docs/settlement.md#r4-keys-in-the-signer-alone). It
+// polls its own task queue, named after the session queue, and runs no workflow and no other activity. It needs a
+// database when it holds a treasury key (payouts are written ahead of signing, signer/payouts/treasuryPayout.ts)
+// and, given one, uses it without a key too: to follow a payout written before the key was removed.
+import { createKeyPairSignerFromBytes, createSolanaRpc, type Address } from '@solana/kit';
+import { base58 } from '@scure/base';
+import { type NativeConnection, Worker } from '@temporalio/worker';
+import { createSignerActivities, type SignerDeps } from './activities';
+import { depositSeeds } from '../domain/addresses/depositSeed';
+import { createDepositBackingCheck } from './backing/depositBacking';
+import type { SolanaChainWriterDeps } from './chainWrites/solanaChainWriter';
+import type { TreasuryPayoutDeps } from './payouts/treasuryPayout';
+import { loadChainsConfig, type ChainsConfig } from '../config/chains';
+import { ConfigError, type Config } from '../config/env';
+import { createSql, type Sql } from '../db/client';
+import { createChainRegistry, type ChainRegistry } from '../domain/chains/chainRegistry';
+import { networkForMode } from '../domain/session/payablePairs';
+import type { Mode } from '../domain/wire/session';
+import { signerTaskQueue } from '../domain/taskQueues';
+import { cctpRoutesFromConfig, type CctpRouteConfig } from './config/cctpRoutes';
+import { evmSweepersFromConfig } from './config/evmSweepers';
+import { RECOVERY_OPTIONS } from '../worker/recoveryOptions';
+import { tronSweepersFromConfig } from './config/tronSweepers';
+
+export interface SignerWorkerDeps {
+  connection: NativeConnection;
+  namespace: string;
+  /** The session workflows' queue; the signer queue is named after it. */
+  sessionTaskQueue: string;
+  signer: SignerDeps;
+  shutdownGraceTimeMs?: number;
+}
+
+export function createSignerWorker(deps: SignerWorkerDeps): Promise<Worker> {
+  return Worker.create({
+    connection: deps.connection,
+    namespace: deps.namespace,
+    taskQueue: signerTaskQueue(deps.sessionTaskQueue),
+    activities: createSignerActivities(deps.signer),
+    ...RECOVERY_OPTIONS,
+    ...(deps.shutdownGraceTimeMs === undefined ? {} : { shutdownGraceTime: deps.shutdownGraceTimeMs }),
+  });
+}
+
+const MODES: readonly Mode[] = ['test', 'live'];
+const USDC_BASE_UNITS = 1_000_000n;
+
+type SignerConfig = Pick<
+  Config,
+  | 'depositMnemonics'
+  | 'solanaTreasuryKeys'
+  | 'solanaTreasuryAddresses'
+  | 'solanaPayoutMemo'
+  | 'settlementRpcRecheckAboveUsdc'
+  | 'databaseUrl'
+  | 'evmSweeps'
+  | 'tronSweeps'
+  | 'tronDepositCollectors'
+> &
+  CctpRouteConfig;
+
+/**
+ * The signing material the configuration holds, made ready once: an invalid mnemonic or key stops the start. A
+ * treasury pays on its mode's Solana network (RPC_URLS_SOLANA_TESTNET / _MAINNET, first URL) in that network's
+ * USDC; a relayer sweeps forwarder deposit addresses (and tops up HD ones, which the deposit seed sweeps) on each
+ * EVM chain of its mode's network that has an RPC endpoint (signer/config/evmSweepers.ts), and the Tron relayer on its
+ * mode's Tron network (signer/config/tronSweepers.ts). All write ahead through DATABASE_URL: the worker's role for now, the
+ * signer has no role of its own.
+ */
+export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainsConfig): Promise<SignerDeps> {
+  const seeds = depositSeeds(config.depositMnemonics);
+  const modes = MODES.filter((mode) => config.solanaTreasuryKeys[mode] !== undefined);
+  const relayers = MODES.filter((mode) => config.evmSweeps.relayerKeys[mode] !== undefined);
+  const tronRelayers = MODES.filter((mode) => config.tronSweeps.relayerKeys[mode] !== undefined);
+  // With a database, the Solana addresses derived ahead go to the pool (signer/depositAddresses/solanaAddressPool.ts).
+  const keyless = MODES.filter((mode) => !modes.includes(mode));
+  if (modes.length === 0 && relayers.length === 0 && tronRelayers.length === 0) {
+    if (!config.databaseUrl) return { depositSeeds: seeds };
+    const pool = createSql(config.databaseUrl, { max: 2 });
+    const payoutFollowers = followersOf(keyless, createChainRegistry(chains ?? loadChainsConfig()), pool);
+    return { depositSeeds: seeds, addressPool: pool, payoutFollowers };
+  }
+  if (!config.databaseUrl) {
+    const given = modes.length > 0 ? 'a SOLANA_TREASURY_KEY_*' : relayers.length > 0 ? 'an EVM_RELAYER_KEY_*' : 'a TRON_RELAYER_KEY_*';
+    throw new ConfigError(
+      `invalid configuration: DATABASE_URL: is required by the signer when ${given} is set (payouts and sweeps are recorded before they are signed)`,
+    );
+  }
+  const chainsConfig = chains ?? loadChainsConfig();
+  const registry = createChainRegistry(chainsConfig);
+  const sql = createSql(config.databaseUrl, { max: 4 });
+  const evmSweepers = evmSweepersFromConfig(config.evmSweeps, registry, sql, { depositSeeds: seeds, collectors: config.depositCollectors });
+  const tronSweepers = tronSweepersFromConfig(
+    { tronSweeps: config.tronSweeps, batchSize: config.evmSweeps.batchSize },
+    chainsConfig,
+    registry,
+    sql,
+    { depositSeeds: seeds, collectors: config.tronDepositCollectors },
+  );
+  const payoutFollowers = followersOf(keyless, registry, sql);
+  if (modes.length === 0) return { depositSeeds: seeds, addressPool: sql, evmSweepers, tronSweepers, payoutFollowers };
+  const verifyDepositBacking = createDepositBackingCheck({
+    sql,
+    registry,
+    rereadAboveUsdcBaseUnits: BigInt(config.settlementRpcRecheckAboveUsdc) * USDC_BASE_UNITS,
+    tronHttpApi: chainsConfig.tronHttpApi,
+  });
+  const treasuries: Partial<Record<Mode, TreasuryPayoutDeps>> = {};
+  for (const mode of modes) {
+    const network = networkForMode(mode);
+    const variable = `SOLANA_TREASURY_KEY_${mode.toUpperCase()}`;
+    const [rpcUrl] = registry.get('solana', network).rpcUrls;
+    if (!rpcUrl)
+      throw new ConfigError(
+        `invalid configuration: ${variable}: needs RPC_URLS_SOLANA_${network.toUpperCase()}, the network its treasury pays on`,
+      );
+    const usdc = registry.token('solana', network, 'USDC');
+    if (!usdc)
+      throw new ConfigError(
+        `invalid configuration: ${variable}: no USDC mint on solana ${network} (TOKEN_USDC_SOLANA_${network.toUpperCase()})`,
+      );
+    const treasury = await createKeyPairSignerFromBytes(base58.decode((config.solanaTreasuryKeys[mode] as string).trim()));
+    const published = config.solanaTreasuryAddresses[mode];
+    if (published && published !== treasury.address) {
+      throw new ConfigError(
+        `invalid configuration: SOLANA_TREASURY_ADDRESS_${mode.toUpperCase()}: is not the address of ${variable} (${treasury.address}); reconciliation would watch the wrong wallet`,
+      );
+    }
+    treasuries[mode] = {
+      sql,
+      rpc: createSolanaRpc(rpcUrl),
+      treasury,
+      usdcMint: usdc.address as Address,
+      memo: config.solanaPayoutMemo,
+      verifyDepositBacking,
+    };
+  }
+  return {
+    depositSeeds: seeds,
+    addressPool: sql,
+    treasuries,
+    payoutFollowers,
+    evmSweepers,
+    tronSweepers,
+    cctpRoutes: cctpRoutesFromConfig(config, registry, treasuries),
+  };
+}
+
+/**
+ * A mode without a treasury key still follows a payout written while it had one (treasuryPayouts.ts): on its Solana
+ * network's first RPC URL, where one is configured.
+ */
+function followersOf(modes: readonly Mode[], registry: ChainRegistry, sql: Sql): Partial<Record<Mode, SolanaChainWriterDeps>> {
+  const followers: Partial<Record<Mode, SolanaChainWriterDeps>> = {};
+  for (const mode of modes) {
+    const [rpcUrl] = registry.get('solana', networkForMode(mode)).rpcUrls;
+    if (rpcUrl) followers[mode] = { sql, rpc: createSolanaRpc(rpcUrl) };
+  }
+  return followers;
+}
+
+/** The database pools the signer's treasuries, sweepers and Solana address pool write through (one, shared), to end at shutdown. */
+export function signerDatabasePools(signer: SignerDeps): Sql[] {
+  const holders = [
+    ...Object.values(signer.treasuries ?? {}),
+    ...Object.values(signer.payoutFollowers ?? {}),
+    ...Object.values(signer.evmSweepers ?? {}),
+    ...Object.values(signer.tronSweepers ?? {}),
+  ];
+  return [...new Set([...holders.map((holder) => holder.sql), ...(signer.addressPool ? [signer.addressPool] : [])])];
+}
+
+/** The SOLANA_TREASURY_ADDRESS_* lines of the treasuries the signer holds, for the processes that only watch them. */
+export function treasuryAddressVariables(signer: SignerDeps): string[] {
+  return MODES.map((mode) => {
+    const treasury = signer.treasuries?.[mode]?.treasury.address;
+    return treasury
+      ? `SOLANA_TREASURY_ADDRESS_${mode.toUpperCase()}=${treasury}`
+      : `# no SOLANA_TREASURY_KEY_${mode.toUpperCase()}: no ${mode} treasury`;
+  });
+}

@@ -1,0 +1,188 @@
+// Write-ahead chain writes survive a killed process and an expired blockhash. Each "kill" runs the
+// writer's steps up to a point, drops every in-memory object, and runs the whole payout again from the row; the
+// chain must then hold exactly one payout. A transaction lost on its way to the leader is replaced only once the
+// finalized chain is past its last valid block height, by exactly one new signature, the old one kept.
+import type { Base64EncodedWireTransaction } from '@solana/kit';
+import { describe, expect, it } from 'vitest';
+import { createSolanaChainWriter } from '../../../signer/chainWrites/solanaChainWriter';
+import { createTreasuryPayout, payoutSigner, recordPayout } from '../../../signer/payouts/treasuryPayout';
+import { findPayout } from '../../../db/repositories/payouts';
+import { WorkflowFailure } from '../../../domain/session/workflowFailures';
+import { FINALITY_DEPTH, MAX_PROCESSING_AGE } from '../../../toolchain/localSolana/localSolanaChain';
+import { transfer } from '../../../toolchain/localSolana/splToken';
+import { usePayoutFixture, type PayoutFixture } from '../../activities/settlement/payoutFixture';
+
+let f: PayoutFixture;
+
+usePayoutFixture(
+  (fixture) => (f = fixture),
+  () => (f.rpcServer.dropping = false),
+);
+
+describe('a process killed mid-payout resumes from the row and pays once', () => {
+  it('killed after the row: nothing was signed, the next run signs and pays', async () => {
+    const deps = await f.treasury({ usdc: 50_000_000n });
+    const { request, wallet } = await f.payment(3_000_000n);
+    await recordPayout(deps, request);
+    expect(await f.intentOf(request.paymentId)).toMatchObject({ status: 'prepared', signature: null, wireTransaction: null });
+
+    await f.payUntilConfirmed(deps, request);
+    expect(await f.usdcBalance(wallet)).toBe(3_000_000n);
+    expect(f.landedSignatures(await f.intentOf(request.paymentId))).toBe(1);
+  });
+
+  it('killed after signing: the stored bytes are what the next run broadcasts', async () => {
+    const deps = await f.treasury({ usdc: 50_000_000n });
+    const { request, wallet } = await f.payment(4_000_000n);
+    const payout = await recordPayout(deps, request);
+    await createSolanaChainWriter(deps).sign(payout.intentId, payoutSigner(deps, payout));
+    const signed = await f.intentOf(request.paymentId);
+    expect(signed).toMatchObject({ status: 'signed', signature: expect.any(String), lastValidBlockHeight: expect.any(BigInt) });
+    expect(f.chain.findTransaction(signed.signature as string)).toBeUndefined();
+
+    const outcome = await f.payUntilConfirmed(deps, request);
+    expect(outcome).toMatchObject({ status: 'confirmed', signature: signed.signature });
+    expect(await f.intentOf(request.paymentId)).toMatchObject({ wireTransaction: signed.wireTransaction, supersededSignatures: [] });
+    expect(await f.usdcBalance(wallet)).toBe(4_000_000n);
+  });
+
+  it('killed after broadcasting, before or after recording it: the next run finds the transaction and sends nothing new', async () => {
+    const deps = await f.treasury({ usdc: 50_000_000n });
+    for (const recorded of [true, false]) {
+      const { request, wallet } = await f.payment(5_000_000n);
+      const payout = await recordPayout(deps, request);
+      const writer = createSolanaChainWriter(deps);
+      await writer.sign(payout.intentId, payoutSigner(deps, payout));
+      const signed = await f.intentOf(request.paymentId);
+      if (recorded) await writer.broadcast(payout.intentId);
+      else await deps.rpc.sendTransaction(signed.wireTransaction as Base64EncodedWireTransaction, { encoding: 'base64' }).send();
+      expect((await f.intentOf(request.paymentId)).status).toBe(recorded ? 'broadcast' : 'signed');
+
+      // Still in the slot being filled: seen as processed, not sent again.
+      f.rpcServer.resetCalls();
+      expect(await createTreasuryPayout(deps)(request)).toMatchObject({ status: 'submitted', signature: signed.signature });
+      expect(f.rpcServer.calls.get('sendTransaction')).toBeUndefined();
+      f.chain.produce();
+      expect(await f.payUntilConfirmed(deps, request)).toMatchObject({ status: 'confirmed', signature: signed.signature });
+      expect(await f.usdcBalance(wallet)).toBe(5_000_000n);
+      expect(f.landedSignatures(await f.intentOf(request.paymentId))).toBe(1);
+    }
+  });
+
+  it('sending the same bytes again is harmless: "already processed" counts as sent', async () => {
+    const deps = await f.treasury({ usdc: 50_000_000n });
+    const { request, wallet } = await f.payment(6_000_000n);
+    const payout = await recordPayout(deps, request);
+    const writer = createSolanaChainWriter(deps);
+    await writer.sign(payout.intentId, payoutSigner(deps, payout));
+    await writer.broadcast(payout.intentId);
+    f.rpcServer.resetCalls();
+    await expect(writer.broadcast(payout.intentId)).resolves.toMatchObject({ status: 'broadcast' });
+    expect(f.rpcServer.calls.get('sendTransaction')).toBe(1);
+    f.chain.produce();
+    await f.payUntilConfirmed(deps, request);
+    expect(await f.usdcBalance(wallet)).toBe(6_000_000n);
+  });
+});
+
+describe('an expired blockhash', () => {
+  it('is replaced only when provably dead, by exactly one new signature; the old one is kept and never lands', async () => {
+    const deps = await f.treasury({ usdc: 50_000_000n });
+    const { request, wallet } = await f.payment(7_000_000n);
+    const pay = createTreasuryPayout(deps);
+    f.rpcServer.dropping = true;
+    const first = await pay(request);
+    expect(first).toMatchObject({ status: 'submitted' });
+    const lost = await f.intentOf(request.paymentId);
+    f.rpcServer.dropping = false;
+
+    // Past its last valid block height at the tip, but not yet in the finalized chain: not proven dead, so the
+    // same bytes are offered again (and refused as expired), and nothing new is signed.
+    const tip = f.chain.latestBlock.blockHeight;
+    f.chain.produce(Number(lost.lastValidBlockHeight) - tip + 1);
+    expect(await pay(request)).toEqual(first);
+    expect(await f.intentOf(request.paymentId)).toMatchObject({ signature: lost.signature, supersededSignatures: [] });
+
+    f.chain.produce(FINALITY_DEPTH);
+    const replaced = await pay(request);
+    expect(replaced).toMatchObject({ status: 'submitted' });
+    const retried = await f.intentOf(request.paymentId);
+    expect(retried.signature).not.toBe(lost.signature);
+    expect(retried.supersededSignatures).toEqual([lost.signature]);
+    expect(retried.lastValidBlockHeight).toBeGreaterThan(lost.lastValidBlockHeight as bigint);
+
+    expect(await f.payUntilConfirmed(deps, request)).toMatchObject({ status: 'confirmed', signature: retried.signature });
+    const done = await f.intentOf(request.paymentId);
+    expect(done.supersededSignatures).toEqual([lost.signature]);
+    expect(f.chain.findTransaction(lost.signature as string)).toBeUndefined();
+    expect(f.landedSignatures(done)).toBe(1);
+    expect(await f.usdcBalance(wallet)).toBe(7_000_000n);
+  });
+
+  it('signed and never sent until long after expiry (killed after signing): the stored bytes are dead, one new transaction pays', async () => {
+    const deps = await f.treasury({ usdc: 50_000_000n });
+    const { request, wallet } = await f.payment(8_000_000n);
+    const payout = await recordPayout(deps, request);
+    await createSolanaChainWriter(deps).sign(payout.intentId, payoutSigner(deps, payout));
+    const stale = await f.intentOf(request.paymentId);
+    f.chain.produce(MAX_PROCESSING_AGE + FINALITY_DEPTH + 1);
+
+    expect(await f.payUntilConfirmed(deps, request)).toMatchObject({ status: 'confirmed' });
+    const done = await f.intentOf(request.paymentId);
+    expect(done.supersededSignatures).toEqual([stale.signature]);
+    expect(f.landedSignatures(done)).toBe(1);
+    expect(await f.usdcBalance(wallet)).toBe(8_000_000n);
+  });
+});
+
+describe('a node that stops answering', () => {
+  it('while signing: the call times out, nothing is signed, the treasury is free for the next payout', async () => {
+    const deps = { ...(await f.treasury({ usdc: 50_000_000n })), rpcTimeoutMs: 300 };
+    const stuck = await f.payment(1_000_000n);
+    const next = await f.payment(2_000_000n);
+    f.rpcServer.setPolicy((method) => (method === 'getAccountInfo' ? 'hang' : 'forward'));
+    await expect(createTreasuryPayout(deps)(stuck.request)).rejects.toThrow();
+    f.rpcServer.setPolicy(() => 'forward');
+    expect(await f.intentOf(stuck.request.paymentId)).toMatchObject({ status: 'prepared', signature: null });
+
+    expect(await f.payUntilConfirmed(deps, next.request)).toMatchObject({ status: 'confirmed' });
+    expect(await f.payUntilConfirmed(deps, stuck.request)).toMatchObject({ status: 'confirmed' });
+    expect(await f.usdcBalance(stuck.wallet)).toBe(1_000_000n);
+  });
+});
+
+describe('a payout transaction that lands and fails', () => {
+  it('fails the payout for an operator, releases the reservation, books the fee, and is never re-signed', async () => {
+    const deps = await f.treasury({ usdc: 9_000_000n });
+    const { request, wallet } = await f.payment(9_000_000n);
+    const payout = await recordPayout(deps, request);
+    await createSolanaChainWriter(deps).sign(payout.intentId, payoutSigner(deps, payout));
+    const signed = await f.intentOf(request.paymentId);
+    // The treasury is emptied after signing, and the stored bytes reach a leader without preflight: they execute and fail.
+    const elsewhere = await f.treasury({ usdc: 0n });
+    await transfer(f.chain, f.usdc, deps.treasury, [{ to: elsewhere.treasury.address, amount: 9_000_000n }]);
+    await deps.rpc
+      .sendTransaction(signed.wireTransaction as Base64EncodedWireTransaction, { encoding: 'base64', skipPreflight: true })
+      .send();
+    f.chain.produce();
+
+    const pay = createTreasuryPayout(deps);
+    for (let pass = 0; pass < 2; pass++)
+      await expect(pay(request)).rejects.toMatchObject({ type: WorkflowFailure.PayoutFailed, nonRetryable: true });
+    expect(await f.intentOf(request.paymentId)).toMatchObject({
+      status: 'failed',
+      signature: signed.signature,
+      supersededSignatures: [],
+      error: { InstructionError: [1, { Custom: 1 }] },
+    });
+    expect(await findPayout(f.db.sql, request.paymentId)).toMatchObject({ status: 'failed', signature: signed.signature });
+    expect(await f.usdcBalance(wallet)).toBeUndefined();
+    expect(
+      await f.db
+        .sql`select account, asset, sum(amount)::text as balance from ledger_entries where reference = ${payout.intentId} group by account, asset having sum(amount) <> 0 order by account`,
+    ).toEqual([
+      { account: 'gas_expense:solana', asset: 'sol:solana', balance: '5000' },
+      { account: 'treasury:solana', asset: 'sol:solana', balance: '-5000' },
+    ]);
+  });
+});
