@@ -48,29 +48,29 @@ export function evmPaymentSource(options: {
       if (options.chainId !== undefined && served !== options.chainId)
         throw new RelayerFundingRefused(`the RPC URL for ${name} serves chain ${served}, not ${options.chainId}`);
       const hash = txHash as Hash;
-      try {
-        const [tx, receipt, head] = await Promise.all([
-          client.getTransaction({ hash }),
-          client.getTransactionReceipt({ hash }),
-          client.getBlockNumber({ cacheTime: 0 }),
-        ]);
-        return {
-          chain,
-          txHash,
-          succeeded: receipt.status === 'success',
-          finality: { depth: head - receipt.blockNumber + 1n, required: confirmations },
-          from: tx.from,
-          ...(tx.to ? { to: tx.to } : {}),
-          value: tx.value,
-        };
-      } catch (error) {
-        if (error instanceof TransactionNotFoundError) throw notFound(name, txHash);
-        if (error instanceof TransactionReceiptNotFoundError)
-          throw new RelayerFundingRefused(
-            `transaction ${txHash} is not in a block on ${name} yet: record it once it has ${confirmations} confirmations`,
-          );
-        throw error;
-      }
+      const tx = await client.getTransaction({ hash }).catch((error: unknown) => {
+        throw error instanceof TransactionNotFoundError ? notFound(name, txHash) : error;
+      });
+      // A pending transaction has no receipt: asked after the transaction, so an unknown one is not taken for one.
+      const [receipt, head] = await Promise.all([
+        client.getTransactionReceipt({ hash }).catch((error: unknown) => {
+          throw error instanceof TransactionReceiptNotFoundError
+            ? new RelayerFundingRefused(
+                `transaction ${txHash} is not in a block on ${name} yet: record it once it has ${confirmations} confirmations`,
+              )
+            : error;
+        }),
+        client.getBlockNumber({ cacheTime: 0 }),
+      ]);
+      return {
+        chain,
+        txHash,
+        succeeded: receipt.status === 'success',
+        finality: { depth: head - receipt.blockNumber + 1n, required: confirmations },
+        from: tx.from,
+        ...(tx.to ? { to: tx.to } : {}),
+        value: tx.value,
+      };
     },
   };
 }

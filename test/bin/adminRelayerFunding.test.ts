@@ -80,6 +80,14 @@ describe('checkout-admin treasury record-relayer-funding', { timeout: 180_000 },
 
     expectOneLineError(await record('base', topUp), 1, /the test relayer's address on base is not recorded yet/);
     await recordRelayer('base', relayer);
+    const unknown = `0x${'12'.repeat(32)}`;
+    expectOneLineError(await record('base', unknown), 1, new RegExp(`^error: transaction ${unknown} is not on base testnet$`));
+    const publicChain = Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'CHAIN_ID_BASE_TESTNET'));
+    expectOneLineError(
+      await cli.run(['treasury', 'record-relayer-funding', '--mode', 'test', '--chain', 'base', '--tx', topUp], publicChain),
+      1,
+      new RegExp(`^error: the RPC URL for base testnet serves chain ${evm.chainId}, not 84532$`),
+    );
     expectOneLineError(await record('base', topUp), 1, new RegExp(`^error: transaction ${topUp} has 1 of the 64 confirmations base needs`));
     // Reconciliation reads as deep as recording requires: the top-up shows there once it can be recorded.
     await evm.mine(63);
@@ -151,6 +159,11 @@ describe('checkout-admin treasury record-relayer-funding', { timeout: 180_000 },
     tron.mineEmpty(2);
     expectOneLineError(await record('tron', stray), 1, /does not pay the test relayer on tron/);
     expect(await groupRows(`relayer-funding:tron:${stray}`)).toBe(0);
+    expectOneLineError(
+      await record('tron', 'ef'.repeat(32)),
+      1,
+      new RegExp(`^error: transaction ${'ef'.repeat(32)} is not on tron testnet$`),
+    );
     expectOneLineError(await record('tron', `0x${stray}`), 1, /is not a tron transaction hash \(64 hex digits\)$/);
   });
 });
