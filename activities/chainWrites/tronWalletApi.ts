@@ -1,9 +1,9 @@
 // A thin client of java-tron's HTTP API: the calls the Tron relayer's writes and sweeps need. Shapes as the node
 // publishes them (developers.tron.network and tronprotocol/documentation-en: getnowblock, broadcasthex,
 // gettransactioninfobyid, gettransactioninfobyblocknum, gettransactionbyid, triggerconstantcontract (balanceOf, a
-// factory's addressOf), getaccount and their /walletsolidity twins; recordings in test/fixtures/tron/). The JSON-RPC endpoint the indexer
-// reads is not this API. A full node serves /wallet/* and /walletsolidity/* on separate ports (8090 and 8091 by
-// default); TronGrid serves both on one host.
+// factory's addressOf), getaccount and their /walletsolidity twins; recordings in test/fixtures/tron/). The JSON-RPC
+// endpoint the indexer reads is not this API. A full node serves /wallet/* and /walletsolidity/* on separate ports
+// (8090 and 8091 by default); TronGrid serves both on one host.
 import { z } from 'zod';
 import type { Hex } from 'viem';
 import { tronAddressFromHex, tronAddressToEvmHex, tronAddressToHex } from '../../domain/addresses/tron';

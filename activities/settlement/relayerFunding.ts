@@ -127,7 +127,7 @@ export async function recordRelayerFunding(
   const relayer = await recordedRelayerAddress(sql, mode, source.chain);
   if (!relayer)
     throw new RelayerFundingRefused(
-      `the ${mode} relayer's address on ${source.chain} is not recorded yet: the signer records it when it first runs a sweep there (checkout-admin sweep run); record the top-up after that`,
+      `the ${mode} relayer's address on ${source.chain} is not recorded yet: the signer records it at its first sweep run there (checkout-admin sweep now --chain ${source.chain} --token <USDC|USDT> --mode ${mode} starts one); record the top-up after that`,
     );
   const decision = relayerFundingOf(mode, relayer, await source.landed(txHash));
   if ('refused' in decision) throw new RelayerFundingRefused(decision.refused);

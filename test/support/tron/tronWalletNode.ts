@@ -18,9 +18,9 @@
 // transaction): any other sender (the relayer of the forwarder tests) is
 // taken to hold plenty. A contract call whose kept sender holds less than the fee it would burn runs out of energy,
 // burning what it holds. The logs are served in TransactionInfo's `log` (gettransactioninfobyid,
-// gettransactioninfobyblocknum) in the node's shape, and a landed transaction's contract by gettransactionbyid, an
-// operator's TRX payment (`payTrx`) landing, like a deposit, without a signed transaction. A reorg does not undo what a dropped transaction moved: the
-// tests that reorganise move nothing.
+// gettransactioninfobyblocknum) in the node's shape, and a landed transaction's contract by gettransactionbyid; an
+// operator's TRX payment (`payTrx`) lands, like a deposit, without a signed transaction. A reorg does not undo what a
+// dropped transaction moved: the tests that reorganise move nothing.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
