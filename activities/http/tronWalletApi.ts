@@ -1,9 +1,9 @@
 // A thin client of java-tron's HTTP API: the calls the Tron relayer's writes and sweeps need. Shapes as the node
 // publishes them (developers.tron.network and tronprotocol/documentation-en: getnowblock, broadcasthex,
-// gettransactioninfobyid, gettransactioninfobyblocknum, triggerconstantcontract (balanceOf, a factory's addressOf),
-// getaccount and their /walletsolidity twins; recordings in test/fixtures/tron/). The JSON-RPC endpoint the indexer
-// reads is not this API. A full node serves /wallet/* and /walletsolidity/* on separate ports (8090 and 8091 by
-// default); TronGrid serves both on one host.
+// gettransactioninfobyid, gettransactioninfobyblocknum, gettransactionbyid, triggerconstantcontract (balanceOf, a
+// factory's addressOf), getaccount and their /walletsolidity twins; recordings in test/fixtures/tron/). The JSON-RPC
+// endpoint the indexer reads is not this API. A full node serves /wallet/* and /walletsolidity/* on separate ports
+// (8090 and 8091 by default); TronGrid serves both on one host.
 import { z } from 'zod';
 import type { Hex } from 'viem';
 import { tronAddressFromHex, tronAddressToEvmHex, tronAddressToHex } from '../../domain/addresses/tron';
@@ -54,6 +54,44 @@ const infoSchema = z
     resMessage: z.string().optional(),
   })
   .loose();
+
+/** A Transaction as gettransactionbyid answers it with visible=false: addresses in 41… hex, one contract. */
+const transactionSchema = z
+  .object({
+    txID: z.string(),
+    ret: z.array(z.object({ contractRet: z.string().optional() }).loose()).optional(),
+    raw_data: z
+      .object({
+        contract: z
+          .array(
+            z
+              .object({
+                type: z.string(),
+                parameter: z
+                  .object({
+                    value: z.object({ owner_address: z.string(), to_address: z.string().optional(), amount: int.optional() }).loose(),
+                  })
+                  .loose(),
+              })
+              .loose(),
+          )
+          .min(1),
+      })
+      .loose(),
+  })
+  .loose();
+
+/** A landed transaction's one contract: who sent it and, for a TransferContract, the TRX it paid whom. */
+export interface TronTransaction {
+  /** Transaction.Contract.ContractType's name: TransferContract, TriggerSmartContract, … */
+  contractType: string;
+  /** The block's verdict (SUCCESS, REVERT, …); none when the node leaves it out. */
+  contractRet: string | undefined;
+  owner: string;
+  to: string | undefined;
+  /** Sun. */
+  amount: bigint;
+}
 
 const logSchema = z.object({ address: z.string(), topics: z.array(z.string()).default([]), data: z.string().default('') }).loose();
 
@@ -149,6 +187,33 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
         receiptResult: info.receipt?.result,
         failed: info.result === 'FAILED',
         message: decodeHexText(info.resMessage),
+      };
+    },
+
+    /** A transaction the latest chain or the solidified one holds, `T…` addresses; undefined for the node's `{}`. */
+    async transaction(view: 'latest' | 'solidified', txId: string): Promise<TronTransaction | undefined> {
+      const path = view === 'latest' ? 'wallet' : 'walletsolidity';
+      const endpoint = `/${path}/gettransactionbyid`;
+      const body = await post(path, 'gettransactionbyid', { value: txId, visible: false });
+      if (body !== null && typeof body === 'object' && Object.keys(body).length === 0) return undefined;
+      const answer = parse(endpoint, transactionSchema, body);
+      if (answer.txID.toLowerCase() !== txId.toLowerCase())
+        throw new TronApiError('malformed', endpoint, 'the answer is about another transaction');
+      const [contract] = answer.raw_data.contract as [(typeof answer.raw_data.contract)[number]];
+      const { owner_address: owner, to_address: to, amount } = contract.parameter.value;
+      const address = (hex: string) => {
+        try {
+          return tronAddressFromHex(hex);
+        } catch {
+          throw new TronApiError('malformed', endpoint, `${JSON.stringify(hex)} is not a 41… hex address`);
+        }
+      };
+      return {
+        contractType: contract.type,
+        contractRet: answer.ret?.[0]?.contractRet,
+        owner: address(owner),
+        to: to === undefined ? undefined : address(to),
+        amount: amount ?? 0n,
       };
     },
 

@@ -1,12 +1,29 @@
 // `treasury status`: per mode, the USDC that unconfirmed payouts hold back and the payouts waiting, from Postgres,
 // beside what the last reconciliation read on chain (the CLI reads no chain for it: `ledger reconcile` does).
 // `treasury record-funding`: records an operator's top-up or withdrawal, read from the chain, in the ledger.
+// `treasury record-relayer-funding`: records an operator's top-up of a relayer's gas coin on an EVM chain or Tron,
+// read from that chain through the mode's network's RPC URL or Tron HTTP API.
+import { createPublicClient, http, type PublicClient } from 'viem';
+import { createTronWalletApi } from '../../activities/chainWrites/tronWalletApi';
+import {
+  evmPaymentSource,
+  recordRelayerFunding,
+  RelayerFundingRefused,
+  tronPaymentSource,
+  type PaymentSource,
+} from '../../activities/settlement/relayerFunding';
 import { FundingRefused, recordTreasuryFunding } from '../../activities/settlement/treasuryFunding';
+import { envSuffix, loadChainsConfig } from '../../config/chains';
 import { treasuryStatus } from '../../db/repositories/payoutListing';
 import { lastReconciliationRuns } from '../../db/repositories/reconciliation';
+import { createChainRegistry } from '../../domain/chains/chainRegistry';
+import type { Chain } from '../../domain/chains/chains';
 import { ACCOUNT } from '../../domain/ledger/ledger';
+import { networkForMode } from '../../domain/session/payablePairs';
+import type { Mode } from '../../domain/wire/session';
 import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, ModeOption, table, type CommandGroup } from './cli';
+import { ForwarderChainOption } from './evmSweeps';
 import { assetText, configuredTreasuryViews } from './ledger';
 import { ageText, usdcText } from './settlement';
 
@@ -105,8 +122,82 @@ const recordFunding = defineCommand({
   },
 });
 
+/** A node that does not answer must not hold the operator for long. */
+const RPC_TIMEOUT_MS = 10_000;
+
+/** Where the mode's network shows `chain`'s transactions: its first RPC URL, or Tron's HTTP API. */
+function paymentSource(mode: Mode, chain: Chain): PaymentSource {
+  const chains = loadChainsConfig();
+  const network = networkForMode(mode);
+  const name = `${chain} ${network}`;
+  if (chain === 'tron') {
+    const api = chains.tronHttpApi[network];
+    if (!api) throw new CliError(`no Tron HTTP API to read ${name}: set TRON_HTTP_API_URL_${network.toUpperCase()}`);
+    return tronPaymentSource(name, createTronWalletApi({ ...api, timeoutMs: RPC_TIMEOUT_MS }));
+  }
+  const deployment = createChainRegistry(chains).get(chain, network);
+  const [rpcUrl] = deployment.rpcUrls;
+  if (!rpcUrl) throw new CliError(`no RPC URL to read ${name}: set RPC_URLS_${envSuffix(chain, network)}`);
+  return evmPaymentSource({
+    chain,
+    name,
+    client: createPublicClient({ transport: http(rpcUrl, { timeout: RPC_TIMEOUT_MS }) }) as PublicClient,
+    chainId: deployment.chainId,
+    confirmations: deployment.confirmations,
+  });
+}
+
+const recordRelayerFundingCommand = defineCommand({
+  name: 'record-relayer-funding',
+  summary:
+    "record in the ledger an operator's transaction that paid a mode's relayer its gas coin on an EVM chain or Tron, as the chain shows it",
+  options: {
+    mode: { value: '<test|live>', description: 'the relayer it funded' },
+    chain: { value: '<ethereum|polygon|arbitrum|optimism|base|bsc|tron>', description: 'where it landed' },
+    tx: {
+      value: '<hash>',
+      description: 'the landed transaction (0x… on EVM chains, 64 hex digits on Tron); recording it again changes nothing',
+    },
+  },
+  schema: z.object({ mode: ModeOption, chain: ForwarderChainOption, tx: z.string().min(1) }),
+  async run(context, input) {
+    const chain = input.chain as Chain;
+    try {
+      const { posting, relayer, alreadyRecorded } = await recordRelayerFunding(
+        context.sql(),
+        input.mode,
+        paymentSource(input.mode, chain),
+        input.tx,
+      );
+      const [entry] = posting.entries.filter((e) => e.account === ACCOUNT.relayer(chain));
+      const amount = entry ? `${assetText(entry.asset, entry.amount)} ${entry.asset}` : '-';
+      return {
+        json: {
+          mode: input.mode,
+          chain,
+          relayer,
+          group_id: posting.groupId,
+          asset: entry?.asset,
+          amount: entry && assetText(entry.asset, entry.amount),
+          base_units: entry?.amount.toString(),
+          already_recorded: alreadyRecorded,
+        },
+        text: [
+          alreadyRecorded
+            ? `${input.mode} relayer on ${chain} ${relayer}: ${posting.groupId} was already recorded (${amount}); nothing changed`
+            : `${input.mode} relayer on ${chain} ${relayer}: recorded ${posting.groupId}: ${amount}`,
+        ],
+        targets: [posting.groupId],
+      };
+    } catch (error) {
+      if (error instanceof RelayerFundingRefused) throw new CliError(error.message);
+      throw error;
+    }
+  },
+});
+
 export const treasuryCommands: CommandGroup = {
   name: 'treasury',
-  summary: 'the Solana USDC treasury, as the payouts see it',
-  commands: [status, recordFunding],
+  summary: "the Solana USDC treasury, as the payouts see it, and operators' funding of it and of the relayers",
+  commands: [status, recordFunding, recordRelayerFundingCommand],
 };

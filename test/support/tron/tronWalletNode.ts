@@ -18,8 +18,9 @@
 // transaction): any other sender (the relayer of the forwarder tests) is
 // taken to hold plenty. A contract call whose kept sender holds less than the fee it would burn runs out of energy,
 // burning what it holds. The logs are served in TransactionInfo's `log` (gettransactioninfobyid,
-// gettransactioninfobyblocknum) in the node's shape. A reorg does not undo what a dropped transaction moved: the
-// tests that reorganise move nothing.
+// gettransactioninfobyblocknum) in the node's shape, and a landed transaction's contract by gettransactionbyid; an
+// operator's TRX payment (`payTrx`) lands, like a deposit, without a signed transaction. A reorg does not undo what a
+// dropped transaction moved: the tests that reorganise move nothing.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,7 +32,8 @@ import type { TronLog } from '../../../domain/sweeps/tronSweptLogs';
 import { recorded } from '../../fixtures/tron';
 
 const BLOCK_TIME_MS = 3_000;
-const { nowBlock, broadcastSuccess, broadcastExpired, broadcastDup, infoSuccess, infoRevert, constantBalanceOf } = recorded.http;
+const { nowBlock, broadcastSuccess, broadcastExpired, broadcastDup, infoSuccess, infoRevert, constantBalanceOf, transactionTransfer } =
+  recorded.http;
 
 const SWEEP_MANY = toFunctionSelector('sweepMany(bytes32[],address)').slice(2);
 const SWEPT = toEventSelector('Swept(bytes32,address,address,uint256)').slice(2);
@@ -57,6 +59,8 @@ interface Landed {
   blockNumber: bigint;
   outcome: TronOutcome;
   logs: TronLog[];
+  /** What gettransactionbyid shows of it; a deposit's lands without one. */
+  sent?: { owner: string; write: Write };
 }
 
 /** What a pooled transaction does, accounts as 20-byte hex without 41: a TriggerSmartContract's call, or a TransferContract's payment. */
@@ -113,6 +117,8 @@ export interface TronWalletNode {
    * alone in a new block, its Transfer logged (at log index 0 of the block) and `to` credited when it succeeds.
    */
   deposit(token: string, from: string, to: string, amount: bigint, result?: TronOutcome['result']): string;
+  /** Stand-in behaviour: someone's TRX payment (a TransferContract) of `sun` from `from` to `to`, alone in a new block. */
+  payTrx(from: string, to: string, sun: bigint): string;
   /** Stand-in behaviour: sweepMany calls to `factory` move balances and log Swept when a block takes them with SUCCESS. */
   deployFactory(factory: StandInFactory): void;
   setPolicy(policy: (path: string, index: number) => WalletNodeAction): void;
@@ -233,6 +239,36 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
     return { ...infoSuccess, ...landedInfo, log: found.logs };
   };
 
+  /** gettransactionbyid: the landed transaction's one contract, as the recorded TransferContract's shape carries it. */
+  const transaction = (txId: string, upTo: bigint) => {
+    const found = landed.get(txId);
+    if (!found?.sent || found.blockNumber > upTo) return {};
+    const { owner, write } = found.sent;
+    const template = transactionTransfer.raw_data.contract[0] as (typeof transactionTransfer.raw_data.contract)[number];
+    const contract =
+      write.kind === 'transfer'
+        ? {
+            ...template,
+            parameter: {
+              ...template.parameter,
+              value: { amount: Number(write.amount), owner_address: `41${owner}`, to_address: `41${write.to}` },
+            },
+          }
+        : {
+            type: 'TriggerSmartContract',
+            parameter: {
+              value: { data: write.data, owner_address: `41${owner}`, contract_address: `41${write.contract}` },
+              type_url: 'type.googleapis.com/protocol.TriggerSmartContract',
+            },
+          };
+    return {
+      ...transactionTransfer,
+      txID: txId,
+      ret: [{ contractRet: found.outcome.result }],
+      raw_data: { ...transactionTransfer.raw_data, contract: [contract] },
+    };
+  };
+
   /** gettransactioninfobyblocknum: the block's TransactionInfos in the order the block holds them. */
   const blockInfos = (number: bigint, upTo: bigint) =>
     number > upTo ? [] : [...landed].filter(([, found]) => found.blockNumber === number).map(([txId]) => info(txId, upTo));
@@ -322,6 +358,10 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
         return info(String(body.value), tip().number);
       case '/walletsolidity/gettransactioninfobyid':
         return info(String(body.value), solidified().number);
+      case '/wallet/gettransactionbyid':
+        return transaction(String(body.value), tip().number);
+      case '/walletsolidity/gettransactionbyid':
+        return transaction(String(body.value), solidified().number);
       case '/wallet/gettransactioninfobyblocknum':
         return blockInfos(BigInt(Number(body.num)), tip().number);
       case '/walletsolidity/gettransactioninfobyblocknum':
@@ -371,7 +411,7 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
           pool.delete(txId);
           // java-tron refuses a transaction whose expiration is not after its parent block's time.
           if (pooled.expiration <= parent.timestamp) continue;
-          landed.set(txId, { blockNumber: tip().number, ...land(pooled, outcome(txId)) });
+          landed.set(txId, { blockNumber: tip().number, ...land(pooled, outcome(txId)), sent: pooled });
         }
       }
     },
@@ -407,6 +447,16 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
         balances.set(balanceKey(tokenHex, toHex), balanceOf(tokenHex, toHex) + amount);
       }
       landed.set(txId, { blockNumber: tip().number, outcome: { result, fee: 0n }, logs });
+      return txId;
+    },
+    payTrx(from, to, sun) {
+      append();
+      const txId = createHash('sha256').update(`payTrx:${branch}:${tip().number}:${from}:${to}:${sun}`).digest('hex');
+      const sent = { owner: tvm(from), write: { kind: 'transfer' as const, to: tvm(to), amount: sun } };
+      const held = trx.get(sent.owner);
+      if (held !== undefined) trx.set(sent.owner, held - sun);
+      trx.set(sent.write.to, (trx.get(sent.write.to) ?? 0n) + sun);
+      landed.set(txId, { blockNumber: tip().number, outcome: { result: 'SUCCESS', fee: 0n }, logs: [], sent });
       return txId;
     },
     deployFactory: (factory) => void factories.set(tvm(factory.factory), factory),
