@@ -10,7 +10,7 @@ import { CHAIN_FACTS, type Chain } from '../../domain/chains/chains';
 import type { LedgerPosting } from '../../domain/ledger/ledger';
 import { relayerFundingOf, type LandedPayment } from '../../domain/ledger/relayerFunding';
 import type { Mode } from '../../domain/wire/session';
-import type { TronWalletApi } from '../chainWrites/tronWalletApi';
+import type { TronWalletApi } from '../http/tronWalletApi';
 
 /** A refusal to record: the ledger is left as it was. */
 export class RelayerFundingRefused extends Error {

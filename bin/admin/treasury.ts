@@ -4,7 +4,7 @@
 // `treasury record-relayer-funding`: records an operator's top-up of a relayer's gas coin on an EVM chain or Tron,
 // read from that chain through the mode's network's RPC URL or Tron HTTP API.
 import { createPublicClient, http, type PublicClient } from 'viem';
-import { createTronWalletApi } from '../../activities/chainWrites/tronWalletApi';
+import { createTronWalletApi } from '../../activities/http/tronWalletApi';
 import {
   evmPaymentSource,
   recordRelayerFunding,
