@@ -27,6 +27,7 @@ import { createEvmChainWriter, type EvmChainWriter, type EvmChainWriterDeps } fr
 import { deriveEvmPrivateKey } from '../../domain/addresses/hdDerivation';
 import { progressOutcome, recordedOutcome, type EvmSweepOutcome, type HdSweeps } from './forwarderSweep';
 import { planHdSweeps, recordHdTopUp, recordHdTransfer } from './hdSweep';
+import { gasPaidWei } from '../../domain/chains/gasPaid';
 
 export interface EvmHdSweepDeps extends EvmChainWriterDeps {
   chain: EvmChain;
@@ -104,7 +105,7 @@ export function createEvmHdSweep(
     const status = topUp.status === 'finalized' ? 'finalized' : 'failed';
     const landed = {
       sentWei: status === 'finalized' ? BigInt(topUp.call?.value ?? '0') : 0n,
-      gasWei: receipt.gasUsed * receipt.effectiveGasPrice,
+      gasWei: gasPaidWei(receipt),
     };
     await recordHdTopUp(
       deps.sql,
@@ -157,7 +158,7 @@ export function createEvmHdSweep(
       txHash,
       blockNumber: receipt.blockNumber,
       ...swept,
-      fee: receipt.gasUsed * receipt.effectiveGasPrice,
+      fee: gasPaidWei(receipt),
     });
   }
 

@@ -9,6 +9,7 @@ import { sweptAmounts, type EvmChain } from '../../domain/sweeps/evmSweepPlan';
 import { createEvmChainWriter } from '../chainWrites/evmChainWriter';
 import { createEvmHdSweep, type EvmHdSweepDeps } from './evmHdSweep';
 import { createForwarderSweep, type ForwarderSweepSettings } from './forwarderSweep';
+import { gasPaidWei } from '../../domain/chains/gasPaid';
 
 export interface EvmSweepDeps extends EvmHdSweepDeps, Omit<ForwarderSweepSettings, 'sql' | 'mode'> {
   chain: EvmChain;
@@ -60,7 +61,7 @@ export function createEvmSweep(deps: EvmSweepDeps) {
           lastLogIndex: swept.lastLogIndex,
           moved: swept.total,
           perAddress: swept.perAddress,
-          fee: receipt.gasUsed * receipt.effectiveGasPrice,
+          fee: gasPaidWei(receipt),
         };
       },
     },

@@ -48,6 +48,7 @@ import { rpcDeadline } from '../../activities/http/rpcDeadline';
 import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
 import { signTreasuryTransaction } from '../payouts/payoutTransaction';
 import type { TreasuryPayoutDeps } from '../payouts/treasuryPayout';
+import { gasPaidWei } from '../../domain/chains/gasPaid';
 
 /** What MessageTransmitterV2 receive_message needs on mainnet (~220k), with room. */
 export const RECEIVE_COMPUTE_UNITS = 300_000;
@@ -153,7 +154,7 @@ export function createCctpRoute(deps: CctpRouteDeps) {
     if (intent.status === 'failed' || intent.status === 'finalized') {
       const hash = intent.signature as Hex;
       const receipt = await deps.client.getTransactionReceipt({ hash });
-      const gasWei = receipt.gasUsed * receipt.effectiveGasPrice;
+      const gasWei = gasPaidWei(receipt);
       await sql.begin(async (tx) => {
         if (intent.status === 'failed') await setTransferFailed(tx, transferId, `the burn ${hash} reverted`);
         else {
