@@ -72,6 +72,7 @@ export async function startTestService(
   let nativeConnection: NativeConnection | undefined;
   const apiSql = createSql(db.urlAs('checkout_api'), { max: 5 });
   const workerSql = createSql(db.urlAs('checkout_worker'), { max: 5 });
+  const webhooksSql = createSql(db.urlAs('checkout_webhooks'), { max: 5 });
   if (options.worker !== false) {
     nativeConnection = await NativeConnection.connect({ address });
     workers = await startInProcessWorkers({
@@ -79,9 +80,13 @@ export async function startTestService(
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
       activities: activityDepsFromConfig(config, workerSql, options.env ?? {}),
-      deliveries: webhookDeliveryDepsFromConfig(config, workerSql),
+      deliveries: webhookDeliveryDepsFromConfig(config, webhooksSql),
       maxConcurrentDeliveries: config.webhookMaxConcurrentDeliveries,
-      signer: (signer = await signerDepsFromConfig(config, loadChainsConfig(options.env ?? {}))),
+      // Each process as its own role, as in production (db/serviceRoles.ts).
+      signer: (signer = await signerDepsFromConfig(
+        { ...config, databaseUrl: db.urlAs('checkout_signer') },
+        loadChainsConfig(options.env ?? {}),
+      )),
       workflowBundle: { code: inject('workflowBundleCode') },
     });
   }
@@ -105,6 +110,7 @@ export async function startTestService(
       await Promise.all([
         apiSql.end({ timeout: 5 }),
         workerSql.end({ timeout: 5 }),
+        webhooksSql.end({ timeout: 5 }),
         ...(signer ? signerDatabasePools(signer) : []).map((pool) => pool.end({ timeout: 5 })),
       ]);
       await db.drop();

@@ -1,5 +1,5 @@
 // The relayer's gas as a gauge: every sweep run reads the relayer's native coin on its chain
-// through the signer's sweeper and keeps it in relayer_balances, as the worker's role writes; the API's gauges show
+// through the signer's sweeper and keeps it in relayer_balances, as the signer's role writes; the API's gauges show
 // the balance in whole coins and the reading's age.
 import { parseEther } from 'viem';
 import { Registry } from 'prom-client';
@@ -9,16 +9,16 @@ import { createEvmSweepActivities, type PlanEvmSweepRequest } from '../../../act
 import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics';
 import { startDepositContractsChain, SWEEPER } from '../../contracts/depositContractsFixture';
 import { createTestDatabase } from '../../support/database';
-import { connectWorker, sweeperDeps, type EvmSweepFixture } from './evmSweepFixture';
+import { connectSigner, sweeperDeps, type EvmSweepFixture } from './evmSweepFixture';
 
 let f: EvmSweepFixture;
 
 beforeAll(async () => {
   const [contracts, db] = await Promise.all([startDepositContractsChain(), createTestDatabase()]);
-  f = { contracts, db, worker: connectWorker(db) };
+  f = { contracts, db, signer: connectSigner(db) };
 });
 afterAll(async () => {
-  await f?.worker.end({ timeout: 5 });
+  await f?.signer.end({ timeout: 5 });
   await Promise.all([f?.contracts.chain.stop(), f?.db.drop()]);
 });
 
