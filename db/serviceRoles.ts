@@ -10,6 +10,7 @@
 // The roles themselves are made by the operator, with passwords (docker-compose's Postgres init script, or
 // by hand on a managed server); migrate grants to the ones that exist, every run, so a table added by a
 // later migration is covered the moment it exists.
+import { ConfigError } from '../config/env';
 import type { Queryable } from './client';
 
 export const SERVICE_ROLES = ['checkout_api', 'checkout_worker', 'checkout_indexer', 'checkout_signer', 'checkout_webhooks'] as const;
@@ -272,4 +273,51 @@ export async function grantServiceRoles(sql: Queryable): Promise<ServiceRole[]> 
   const granted = SERVICE_ROLES.filter((role) => existing.has(role));
   for (const role of granted) for (const statement of grantStatements(role)) await sql.unsafe(statement);
   return granted;
+}
+
+/**
+ * The rights `role` is granted that the user `sql` logs in as lacks, as `insert on payouts` or `select (id) on
+ * merchants`: none when it is that role, or the owner. A process given another role's DATABASE_URL, or started
+ * before migrate granted its role, would otherwise fail at its first write.
+ */
+export async function missingRoleRights(sql: Queryable, role: ServiceRole): Promise<string[]> {
+  const checks: Array<{ table: string; column: string | null; privilege: string }> = [];
+  for (const [table, writes] of Object.entries(ROLE_WRITES[role])) {
+    for (const write of writes) {
+      if (typeof write === 'string') checks.push({ table, column: null, privilege: write });
+      else for (const column of write.update) checks.push({ table, column, privilege: 'update' });
+    }
+  }
+  for (const [table, read] of Object.entries(ROLE_READS[role])) {
+    if (read === '*') checks.push({ table, column: null, privilege: 'select' });
+    else for (const column of read) checks.push({ table, column, privilege: 'select' });
+  }
+  const rows = await sql<{ table: string; column: string | null; privilege: string }[]>`
+    select c.tbl as table, c.col as column, c.priv as privilege
+    from unnest(${checks.map((c) => c.table)}::text[], ${checks.map((c) => c.column)}::text[], ${checks.map((c) => c.privilege)}::text[])
+      with ordinality as c(tbl, col, priv, n)
+    where not case when c.col is null then has_table_privilege(quote_ident(c.tbl), c.priv)
+                   else has_column_privilege(quote_ident(c.tbl), c.col, c.priv) end
+    order by c.n`;
+  // The columns of one table and privilege in one entry: `select (id, mode) on sessions`.
+  const columns = new Map<string, string[]>();
+  for (const r of rows) {
+    const key = `${r.privilege}\u0000${r.table}`;
+    if (!columns.has(key)) columns.set(key, []);
+    if (r.column !== null) columns.get(key)!.push(r.column);
+  }
+  return [...columns].map(([key, cols]) => {
+    const [privilege, table] = key.split('\u0000');
+    return cols.length === 0 ? `${privilege} on ${table}` : `${privilege} (${cols.join(', ')}) on ${table}`;
+  });
+}
+
+/** Refuses to start a process whose DATABASE_URL logs in without its role's rights, naming the first few missing. */
+export async function requireRoleRights(sql: Queryable, role: ServiceRole): Promise<void> {
+  const missing = await missingRoleRights(sql, role);
+  if (missing.length === 0) return;
+  const shown = missing.length > 5 ? [...missing.slice(0, 5), `and ${missing.length - 5} more`] : missing;
+  throw new ConfigError(
+    `invalid configuration: DATABASE_URL: this process logs in as ${role}, whose rights its user lacks: ${shown.join(', ')} (make the role, give DATABASE_URL its user, and run npm run migrate: docs/operations.md#processes)`,
+  );
 }

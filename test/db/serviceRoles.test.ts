@@ -13,7 +13,7 @@ import {
   insertWebhookDelivery,
   setWebhookDeliveryFailed,
 } from '../../db/repositories/webhookDeliveries';
-import { grantServiceRoles } from '../../db/serviceRoles';
+import { grantServiceRoles, requireRoleRights, SERVICE_ROLES } from '../../db/serviceRoles';
 import { upsertDeposits } from '../../indexers/core/depositStore';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTestMerchant } from '../support/factories';
@@ -181,5 +181,19 @@ describe('service roles', () => {
     await db.sql`grant select (password_hash) on merchant_users to checkout_worker`;
     await grantServiceRoles(db.sql);
     await denied(worker`select password_hash from merchant_users`);
+  });
+
+  it("refuses a process whose database user lacks its role's rights, as another role's or before migrate granted them", async () => {
+    for (const role of SERVICE_ROLES) await requireRoleRights(db.sql, role);
+    await requireRoleRights(webhooks, 'checkout_webhooks');
+    await requireRoleRights(signer, 'checkout_signer');
+    await requireRoleRights(worker, 'checkout_worker');
+    // A webhook worker or a signer still given the worker's URL after an upgrade.
+    await expect(requireRoleRights(worker, 'checkout_webhooks')).rejects.toThrow(
+      /logs in as checkout_webhooks, whose rights its user lacks: insert on webhook_attempts, update \(state, delivered_at\) on webhook_deliveries, select \(id, webhook_secret_test, /,
+    );
+    await expect(requireRoleRights(worker, 'checkout_signer')).rejects.toThrow(
+      /lacks: insert on payouts, update on payouts, insert on chain_intents, .*, and \d+ more/,
+    );
   });
 });
