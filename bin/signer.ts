@@ -9,6 +9,7 @@ import { depositXpubsFromSeeds } from '../domain/addresses/hdDerivation';
 import { keepSolanaAddressPoolAhead } from '../signer/depositAddresses/solanaAddressPool';
 import type { SignerDeps } from '../signer/activities';
 import { depositXpubVariables, loadConfig } from '../config/env';
+import { requireRoleRights } from '../db/serviceRoles';
 import { signerTaskQueue } from '../domain/taskQueues';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
@@ -18,6 +19,8 @@ const config = loadConfig(process.env, 'signer');
 const logger = createLogger(config.logLevel, 'signer');
 const metricsBindAddress = config.metrics.workerPort ? `${config.metrics.host}:${config.metrics.workerPort}` : undefined;
 async function run(signer: SignerDeps): Promise<void> {
+  // What it signs from is written by its role alone (db/serviceRoles.ts); --print-xpubs needs no database.
+  for (const sql of signerDatabasePools(signer)) await requireRoleRights(sql, 'checkout_signer');
   installWorkerRuntime({ logger, metricsBindAddress });
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await createSignerWorker({

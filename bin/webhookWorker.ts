@@ -3,6 +3,7 @@
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
 import { createSql } from '../db/client';
+import { requireRoleRights } from '../db/serviceRoles';
 import { webhookTaskQueue } from '../domain/taskQueues';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
@@ -14,6 +15,8 @@ const metricsBindAddress = config.metrics.workerPort ? `${config.metrics.host}:$
 try {
   installWorkerRuntime({ logger, metricsBindAddress });
   const sql = createSql(requireDatabaseUrl(config));
+  // It reaches merchant-chosen URLs, so it runs as a role that can write nothing else (db/serviceRoles.ts).
+  await requireRoleRights(sql, 'checkout_webhooks');
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await createWebhookWorker({
     connection,

@@ -5,6 +5,7 @@ import { loadChainsConfig } from '../config/chains';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
 import { paymentOfferFromConfig } from '../config/paymentOffer';
 import { createSql } from '../db/client';
+import { requireRoleRights } from '../db/serviceRoles';
 import { createChainRegistry } from '../domain/chains/chainRegistry';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
@@ -30,6 +31,7 @@ try {
   // Before the worker hands out any Tron forwarder address.
   await checkTronFactories(config.depositForwarders, chains);
   const sql = createSql(requireDatabaseUrl(config));
+  await requireRoleRights(sql, 'checkout_worker');
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await createWorker({
     connection,

@@ -1,15 +1,19 @@
 // Least-privilege database roles for the service's processes. Migrations run as the schema
-// owner; the api, the worker and the indexer each log in as their own role, which reads what it needs and
-// writes only the tables its code writes. The deposit facts (amount, block, stage, confirmations) belong to
-// the indexer alone: the worker may only record its verdict (credited, late), so no workflow activity, and
-// nobody holding the worker's credentials, can make up a deposit.
+// owner; the api, the worker, the signer, the webhook worker and the indexer each log in as their own role,
+// which reads only the tables (or columns) its code reads and writes only the tables its code writes. The
+// deposit facts (amount, block, stage, confirmations) belong to the indexer alone: the worker may only record its
+// verdict (credited, late), so no workflow activity, and nobody holding the worker's credentials, can make up a
+// deposit. What the signer signs from (payouts, chain intents, nonces, sweeps, transfers, the Solana address
+// pool) is the signer's alone to write, so neither the webhook worker, which connects to merchant-chosen URLs,
+// nor the session worker can plant a row the signer would sign.
 //
 // The roles themselves are made by the operator, with passwords (docker-compose's Postgres init script, or
 // by hand on a managed server); migrate grants to the ones that exist, every run, so a table added by a
 // later migration is covered the moment it exists.
+import { ConfigError } from '../config/env';
 import type { Queryable } from './client';
 
-export const SERVICE_ROLES = ['checkout_api', 'checkout_worker', 'checkout_indexer'] as const;
+export const SERVICE_ROLES = ['checkout_api', 'checkout_worker', 'checkout_indexer', 'checkout_signer', 'checkout_webhooks'] as const;
 export type ServiceRole = (typeof SERVICE_ROLES)[number];
 
 type Write = 'insert' | 'update' | 'delete';
@@ -41,41 +45,27 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
   checkout_worker: {
     // Bank transfers marked received (activities/payments/recordBankReceipt.ts).
     bank_receipts: ['insert'],
-    // Payouts and their chain intents move to the signer worker's role once it has one; the ledger is append-only.
-    chain_intents: ['insert', 'update'],
     // The Solana address is filled in once, from the signer's derivation (db/migrations/0001_baseline.sql).
     deposit_addresses: ['insert', { update: ['solana_address'] }],
     deposit_watches: ['insert', 'update'],
     deposits: [{ update: ['credited', 'late', 'updated_at'] }],
-    // The relayers' nonces, taken by the signer as it signs an EVM chain intent.
-    evm_nonces: ['insert', 'update'],
-    // EVM forwarder sweeps, written by the signer as the Solana sweeps are.
-    collector_sweeps: ['insert', 'update'],
-    collector_sweep_addresses: ['insert', { update: ['swept_base_units'] }],
+    // Credited deposits are posted as the workflow credits them (db/repositories/depositLedger.ts); append-only.
     ledger_entries: ['insert'],
     payments: ['insert', 'update'],
-    payouts: ['insert', 'update'],
     quotes: ['insert', 'delete'],
     // The scheduled reconciliation's reports (worker/reconciliationSweeper.ts).
     reconciliation_runs: ['insert'],
-    // The relayers' gas balances, read by the signer at each sweep run (signer/sweeps/relayerBalance.ts).
-    relayer_balances: ['insert', 'update'],
-    // Solana deposit addresses the signer derives ahead (signer/depositAddresses/solanaAddressPool.ts).
-    solana_deposit_address_pool: ['insert'],
     sessions: ['insert', 'update'],
     // Both written by the triggers on sessions.
     in_progress_session_counts: ['insert', 'update'],
     session_status_changes: ['insert'],
     settlements: ['insert', 'update'],
-    // Deposit sweeps, written by the signer through this role as its payouts are.
-    solana_sweeps: ['insert', 'update'],
-    solana_sweep_accounts: ['insert', { update: ['swept_base_units'] }],
     transactions: ['insert'],
-    // CCTP transfers, written by the signer (signer/transfers/) as its sweeps are.
-    transfers: ['insert', 'update'],
-    webhook_attempts: ['insert', 'delete'],
-    webhook_deliveries: ['insert', 'update'],
+    // A delivery is written by the session workflow (workflows/announceStatus.ts); its attempts and its outcome are
+    // the webhook worker's. markWebhookFailed is registered here too but runs on the webhook queue.
+    webhook_deliveries: ['insert'],
     // The retention sweep (worker/retentionSweeper.ts).
+    webhook_attempts: ['delete'],
     idempotency_keys: ['delete'],
     rate_limit_windows: ['delete'],
     session_rate_limit_windows: ['delete'],
@@ -89,6 +79,159 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     indexer_block_hashes: ['insert', 'update', 'delete'],
     indexer_cursors: ['insert', 'update', 'delete'],
   },
+  // The signer worker (activities/signer.ts): everything it signs is written ahead by it, and by nobody else.
+  checkout_signer: {
+    payouts: ['insert', 'update'],
+    chain_intents: ['insert', 'update'],
+    // The relayers' nonces, taken as an EVM chain intent is signed (activities/chainWrites/evmChainWriter.ts).
+    evm_nonces: ['insert', 'update'],
+    collector_sweeps: ['insert', 'update'],
+    collector_sweep_addresses: ['insert', { update: ['swept_base_units'] }],
+    solana_sweeps: ['insert', 'update'],
+    solana_sweep_accounts: ['insert', { update: ['swept_base_units'] }],
+    // CCTP transfers (activities/transfers/).
+    transfers: ['insert', 'update'],
+    // The relayers' gas balances, read at each sweep run (activities/sweeps/relayerBalance.ts).
+    relayer_balances: ['insert', 'update'],
+    // Solana deposit addresses derived ahead (activities/depositAddresses/solanaAddressPool.ts).
+    solana_deposit_address_pool: ['insert'],
+    // Payouts, sweeps and transfers post their movements; append-only.
+    ledger_entries: ['insert'],
+  },
+  // The webhook worker (activities/webhooks/webhookActivities.ts): it records its attempts and their outcome.
+  checkout_webhooks: {
+    webhook_attempts: ['insert'],
+    webhook_deliveries: [{ update: ['state', 'delivered_at'] }],
+  },
+};
+
+/** Every column of a table, or only those listed. */
+type Read = '*' | readonly string[];
+
+/**
+ * Per role, the tables (or columns) it reads, as its code does: a table absent here cannot be read at all. A write
+ * reads too where it has a WHERE, RETURNING or ON CONFLICT, and so do the triggers it fires, which run with the
+ * writer's rights.
+ */
+export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
+  checkout_api: {
+    api_keys: '*',
+    audit_events: '*',
+    auth_failure_windows: '*',
+    bank_accounts: '*',
+    bank_receipts: '*',
+    dashboard_sessions: '*',
+    deposit_addresses: '*',
+    deposits: '*',
+    idempotency_keys: '*',
+    in_progress_session_counts: '*',
+    // Sign-in: the only role that reads password hashes and TOTP secrets.
+    merchant_users: '*',
+    merchant_session_token_rate_limit_windows: '*',
+    merchants: '*',
+    payments: '*',
+    quotes: '*',
+    rate_limit_windows: '*',
+    session_rate_limit_windows: '*',
+    session_status_changes: '*',
+    sessions: '*',
+    settlements: '*',
+    sign_in_rate_limit_windows: '*',
+    transactions: '*',
+    user_invites: '*',
+    webhook_attempts: '*',
+    webhook_deliveries: '*',
+    webhook_test_events: '*',
+    // The treasury, sweep and transfer gauges of /metrics (observability/treasuryMetrics.ts, evmSweepMetrics.ts,
+    // transferMetrics.ts) and the reconciliation report: read, never written.
+    chain_intents: '*',
+    collector_sweep_addresses: '*',
+    collector_sweeps: '*',
+    ledger_entries: '*',
+    payouts: '*',
+    reconciliation_runs: '*',
+    relayer_balances: '*',
+    transfers: '*',
+  },
+  checkout_worker: {
+    bank_receipts: '*',
+    deposit_addresses: '*',
+    // The trigger on deposit_watches stamps the indexer's cursor on each new watch (db/migrations/0001_baseline.sql).
+    indexer_cursors: '*',
+    deposit_watches: '*',
+    deposits: '*',
+    idempotency_keys: '*',
+    in_progress_session_counts: '*',
+    ledger_entries: '*',
+    payments: '*',
+    // A settlement is handed to another provider only while no payout exists (db/repositories/settlements.ts).
+    payouts: ['payment_id'],
+    quotes: '*',
+    reconciliation_runs: '*',
+    // The reconciliation counts swept and gas balances (db/repositories/reconciliation.ts).
+    collector_sweep_addresses: '*',
+    collector_sweeps: '*',
+    relayer_balances: '*',
+    session_status_changes: '*',
+    sessions: '*',
+    settlements: '*',
+    // A session's Solana address comes from the pool the signer fills (db/repositories/depositAddresses.ts).
+    solana_deposit_address_pool: '*',
+    transactions: '*',
+    webhook_attempts: '*',
+    webhook_deliveries: '*',
+    // The retention sweep picks expired rows by their time.
+    auth_failure_windows: '*',
+    merchant_session_token_rate_limit_windows: '*',
+    rate_limit_windows: '*',
+    session_rate_limit_windows: '*',
+    webhook_test_events: '*',
+  },
+  checkout_indexer: {
+    deposit_watches: '*',
+    deposits: '*',
+    indexer_block_hashes: '*',
+    indexer_cursors: '*',
+  },
+  checkout_signer: {
+    // A payout is refused unless confirmed deposits back it (activities/settlement/depositBacking.ts), and settles
+    // the merchant's pending part of the credited deposits (db/repositories/depositLedger.ts).
+    bank_receipts: '*',
+    deposits: '*',
+    payments: '*',
+    sessions: '*',
+    settlements: '*',
+    deposit_addresses: '*',
+    ledger_entries: '*',
+    // The merchant's settlement wallet (findMerchant reads the whole row).
+    merchants: '*',
+    chain_intents: '*',
+    collector_sweep_addresses: '*',
+    collector_sweeps: '*',
+    evm_nonces: '*',
+    payouts: '*',
+    relayer_balances: '*',
+    solana_deposit_address_pool: '*',
+    solana_sweep_accounts: '*',
+    solana_sweeps: '*',
+    transfers: '*',
+  },
+  checkout_webhooks: {
+    webhook_deliveries: '*',
+    // Numbered per delivery: the next attempt is the highest so far plus one.
+    webhook_attempts: ['delivery_id', 'attempt'],
+    // What a delivery is signed with: its session's mode and merchant, that merchant's webhook secrets.
+    sessions: ['id', 'mode', 'merchant_id'],
+    merchants: [
+      'id',
+      'webhook_secret_test',
+      'webhook_secret_live',
+      'webhook_secret_test_previous',
+      'webhook_secret_test_previous_until',
+      'webhook_secret_live_previous',
+      'webhook_secret_live_previous_until',
+    ],
+  },
 };
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -99,9 +242,15 @@ export function grantStatements(role: ServiceRole): string[] {
   const statements = [
     `revoke all on all tables in schema public from ${r}`,
     `grant usage on schema public to ${r}`,
-    `grant select on all tables in schema public to ${r}`,
     `grant usage, select on all sequences in schema public to ${r}`,
   ];
+  for (const [table, read] of Object.entries(ROLE_READS[role])) {
+    statements.push(
+      read === '*'
+        ? `grant select on ${quoteIdent(table)} to ${r}`
+        : `grant select (${read.map(quoteIdent).join(', ')}) on ${quoteIdent(table)} to ${r}`,
+    );
+  }
   for (const [table, writes] of Object.entries(ROLE_WRITES[role])) {
     for (const write of writes) {
       statements.push(
@@ -124,4 +273,51 @@ export async function grantServiceRoles(sql: Queryable): Promise<ServiceRole[]> 
   const granted = SERVICE_ROLES.filter((role) => existing.has(role));
   for (const role of granted) for (const statement of grantStatements(role)) await sql.unsafe(statement);
   return granted;
+}
+
+/**
+ * The rights `role` is granted that the user `sql` logs in as lacks, as `insert on payouts` or `select (id) on
+ * merchants`: none when it is that role, or the owner. A process given another role's DATABASE_URL, or started
+ * before migrate granted its role, would otherwise fail at its first write.
+ */
+export async function missingRoleRights(sql: Queryable, role: ServiceRole): Promise<string[]> {
+  const checks: Array<{ table: string; column: string | null; privilege: string }> = [];
+  for (const [table, writes] of Object.entries(ROLE_WRITES[role])) {
+    for (const write of writes) {
+      if (typeof write === 'string') checks.push({ table, column: null, privilege: write });
+      else for (const column of write.update) checks.push({ table, column, privilege: 'update' });
+    }
+  }
+  for (const [table, read] of Object.entries(ROLE_READS[role])) {
+    if (read === '*') checks.push({ table, column: null, privilege: 'select' });
+    else for (const column of read) checks.push({ table, column, privilege: 'select' });
+  }
+  const rows = await sql<{ table: string; column: string | null; privilege: string }[]>`
+    select c.tbl as table, c.col as column, c.priv as privilege
+    from unnest(${checks.map((c) => c.table)}::text[], ${checks.map((c) => c.column)}::text[], ${checks.map((c) => c.privilege)}::text[])
+      with ordinality as c(tbl, col, priv, n)
+    where not case when c.col is null then has_table_privilege(quote_ident(c.tbl), c.priv)
+                   else has_column_privilege(quote_ident(c.tbl), c.col, c.priv) end
+    order by c.n`;
+  // The columns of one table and privilege in one entry: `select (id, mode) on sessions`.
+  const columns = new Map<string, string[]>();
+  for (const r of rows) {
+    const key = `${r.privilege}\u0000${r.table}`;
+    if (!columns.has(key)) columns.set(key, []);
+    if (r.column !== null) columns.get(key)!.push(r.column);
+  }
+  return [...columns].map(([key, cols]) => {
+    const [privilege, table] = key.split('\u0000');
+    return cols.length === 0 ? `${privilege} on ${table}` : `${privilege} (${cols.join(', ')}) on ${table}`;
+  });
+}
+
+/** Refuses to start a process whose DATABASE_URL logs in without its role's rights, naming the first few missing. */
+export async function requireRoleRights(sql: Queryable, role: ServiceRole): Promise<void> {
+  const missing = await missingRoleRights(sql, role);
+  if (missing.length === 0) return;
+  const shown = missing.length > 5 ? [...missing.slice(0, 5), `and ${missing.length - 5} more`] : missing;
+  throw new ConfigError(
+    `invalid configuration: DATABASE_URL: this process logs in as ${role}, whose rights its user lacks: ${shown.join(', ')} (make the role, give DATABASE_URL its user, and run npm run migrate: docs/operations.md#processes)`,
+  );
 }

@@ -64,8 +64,8 @@ type SignerConfig = Pick<
  * treasury pays on its mode's Solana network (RPC_URLS_SOLANA_TESTNET / _MAINNET, first URL) in that network's
  * USDC; a relayer sweeps forwarder deposit addresses (and tops up HD ones, which the deposit seed sweeps) on each
  * EVM chain of its mode's network that has an RPC endpoint (signer/config/evmSweepers.ts), and the Tron relayer on its
- * mode's Tron network (signer/config/tronSweepers.ts). All write ahead through DATABASE_URL: the worker's role for now, the
- * signer has no role of its own.
+ * mode's Tron network (signer/config/tronSweepers.ts). All write ahead through DATABASE_URL, as the signer's own role
+ * (db/serviceRoles.ts), the only one that may write them.
  */
 export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainsConfig): Promise<SignerDeps> {
   const seeds = depositSeeds(config.depositMnemonics);

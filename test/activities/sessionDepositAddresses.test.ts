@@ -2,7 +2,7 @@
 // sequence; the worker derives EVM and Tron addresses from xpubs alone and takes the Solana address from the signer,
 // and a session's index still gives the very addresses the seed gave before the split. Where the mode
 // has forwarder contracts, a new session's EVM and Tron addresses are its CREATE2 clones instead, and sessions given
-// HD addresses before keep them. Runs as the worker's role.
+// HD addresses before keep them. Runs as the worker's role, the signer's pool as the signer's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { deriveDepositAddresses, depositXpubsFromSeeds, deriveEvmAddress, deriveSolanaAddress } from '../../domain/addresses/hdDerivation';
@@ -35,15 +35,17 @@ const ONE = { numerator: 1n, denominator: 1n, text: '1' };
 
 let db: TestDatabase;
 let worker: Sql;
+let signerSql: Sql;
 let merchantId: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   worker = createSql(db.urlAs('checkout_worker'), { max: 2 });
+  signerSql = createSql(db.urlAs('checkout_signer'), { max: 2 });
   merchantId = (await createTestMerchant(db.sql)).merchant.id;
 });
 afterAll(async () => {
-  await worker?.end({ timeout: 5 });
+  await Promise.all([worker?.end({ timeout: 5 }), signerSql?.end({ timeout: 5 })]);
   await db?.drop();
 });
 
@@ -248,7 +250,7 @@ describe('forwarder deposit addresses', () => {
 
 describe('Solana addresses derived ahead, so choosing a Solana pair waits for no signer activity', () => {
   it("a signer derivation fills the pool with the next indexes' addresses, and a later session takes its own from it", async () => {
-    const pooling = createSignerActivities({ depositSeeds: seeds, addressPool: worker });
+    const pooling = createSignerActivities({ depositSeeds: seeds, addressPool: signerSql });
     const poolSize = async () =>
       (await db.sql<{ n: number }[]>`select count(*)::int as n from solana_deposit_address_pool where mode = 'test'`)[0]!.n;
     const first = await newSession('test');
@@ -283,7 +285,7 @@ describe('Solana addresses derived ahead, so choosing a Solana pair waits for no
     expect(neededIndex(await choose()({ record: await newSession('test'), selection: SOLANA }))).toBe(top + 11);
 
     const warnings: string[] = [];
-    const keeper = keepSolanaAddressPoolAhead(worker, seeds, (message) => warnings.push(message));
+    const keeper = keepSolanaAddressPoolAhead(signerSql, seeds, (message) => warnings.push(message));
     try {
       await expect
         .poll(

@@ -192,17 +192,20 @@ describe('docker-compose.yml', () => {
   test('each process logs in as its own database role and gets only the secrets it uses', () => {
     const env = (name: string) => resolvedEnv(compose.services[name]!);
     const user = (name: string) => new URL(env(name).DATABASE_URL ?? '').username;
-    expect(Object.fromEntries(['migrate', 'api', 'worker', 'indexer', 'webhook-worker'].map((name) => [name, user(name)]))).toEqual({
+    expect(
+      Object.fromEntries(['migrate', 'api', 'worker', 'indexer', 'webhook-worker', 'signer'].map((name) => [name, user(name)])),
+    ).toEqual({
       migrate: 'checkout',
       api: 'checkout_api',
       worker: 'checkout_worker',
       indexer: 'checkout_indexer',
-      'webhook-worker': 'checkout_worker',
+      'webhook-worker': 'checkout_webhooks',
+      signer: 'checkout_signer',
     });
     const holders = (variable: string) => built.filter(([, service]) => variable in (service.environment ?? {})).map(([name]) => name);
     expect(holders('SESSION_TOKEN_SECRET')).toEqual(['api']);
     // Signing material goes to the signer alone; the worker gets the xpubs. The signer writes its payouts ahead
-    // through the worker's role and reaches the Solana RPC they are sent through.
+    // through its own role and reaches the Solana RPC they are sent through.
     expect(holders('DEPOSIT_MNEMONIC_LIVE')).toEqual(['signer']);
     expect(holders('DEPOSIT_MNEMONIC_TEST')).toEqual(['signer']);
     expect(holders('SOLANA_TREASURY_KEY_LIVE')).toEqual(['signer']);
@@ -216,7 +219,6 @@ describe('docker-compose.yml', () => {
     // The worker reconciles the ledger with the chain from the treasury's public address, never its key.
     expect(holders('SOLANA_TREASURY_ADDRESS_LIVE')).toEqual(['worker']);
     expect(env('worker').RPC_URLS_SOLANA_MAINNET).toBeDefined();
-    expect(env('signer').DATABASE_URL).toMatch(/^postgres:\/\/checkout_worker:/);
     expect(compose.services.signer?.networks).toEqual(['backend', 'egress']);
     // The Postgres init script makes exactly the roles migrate grants to.
     expect(compose.services.postgres?.volumes).toContain(
@@ -241,6 +243,8 @@ describe('docker-compose.yml', () => {
         CHECKOUT_API_DB_PASSWORD: 'x',
         CHECKOUT_WORKER_DB_PASSWORD: 'x',
         CHECKOUT_INDEXER_DB_PASSWORD: 'x',
+        CHECKOUT_SIGNER_DB_PASSWORD: 'x',
+        CHECKOUT_WEBHOOKS_DB_PASSWORD: 'x',
         TEMPORAL_DB_PASSWORD: 'x',
         SESSION_TOKEN_SECRET: STAND_IN_SECRET,
         DEPOSIT_MNEMONIC_LIVE: 'x',

@@ -30,12 +30,12 @@ afterAll(async () => {
   await service?.stop();
 });
 
-/** bin/worker.ts or bin/webhookWorker.ts on the service's task queue, under the worker's role, once it polls. */
+/** bin/worker.ts or bin/webhookWorker.ts on the service's task queue, under its own role, once it polls. */
 async function startWorkerProcess(script: 'bin/worker.ts' | 'bin/webhookWorker.ts'): Promise<ServiceProcess> {
   const process = startServiceProcess(script, {
     APP_ENV: 'test',
     LOG_LEVEL: 'info',
-    DATABASE_URL: service.db.urlAs('checkout_worker'),
+    DATABASE_URL: service.db.urlAs(script === 'bin/worker.ts' ? 'checkout_worker' : 'checkout_webhooks'),
     TEMPORAL_ADDRESS: service.config.temporal.address,
     TEMPORAL_TASK_QUEUE: service.config.temporal.taskQueue,
     // The held attempt must still be waiting when its worker is killed.

@@ -78,12 +78,17 @@ export async function startTestService(
   const workerSql = createSql(db.urlAs('checkout_worker'), { max: 5 });
   /** The in-process workers, the signer's from `signerConfig`. */
   let startWorkers: ((signerConfig: Config) => Promise<RunningWorkers>) | undefined;
+  const webhooksSql = createSql(db.urlAs('checkout_webhooks'), { max: 5 });
   if (options.worker !== false) {
     const native = (nativeConnection = await NativeConnection.connect({ address }));
     const activities = activityDepsFromConfig(config, workerSql, options.env ?? {});
-    const deliveries = webhookDeliveryDepsFromConfig(config, workerSql);
+    const deliveries = webhookDeliveryDepsFromConfig(config, webhooksSql);
     startWorkers = async (signerConfig) => {
-      const signer = await signerDepsFromConfig(signerConfig, loadChainsConfig(options.env ?? {}));
+      // Each process as its own role, as in production (db/serviceRoles.ts).
+      const signer = await signerDepsFromConfig(
+        { ...signerConfig, databaseUrl: db.urlAs('checkout_signer') },
+        loadChainsConfig(options.env ?? {}),
+      );
       signers.push(signer);
       return startInProcessWorkers({
         connection: native,
@@ -125,6 +130,7 @@ export async function startTestService(
       await Promise.all([
         apiSql.end({ timeout: 5 }),
         workerSql.end({ timeout: 5 }),
+        webhooksSql.end({ timeout: 5 }),
         ...signers.flatMap(signerDatabasePools).map((pool) => pool.end({ timeout: 5 })),
       ]);
       await db.drop();

@@ -67,8 +67,10 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
     return env;
   };
   const merchant = await createTestMerchant(db.sql);
-  // Activities run as the worker's least-privilege role, as in production.
+  // Activities run as their process's least-privilege role, as in production: the session worker's as the worker's,
+  // the webhook attempts as the webhook worker's. A test handing the signer a database gives it the signer's.
   const workerSql = createSql(db.urlAs('checkout_worker'), { max: 5 });
+  const webhooksSql = createSql(db.urlAs('checkout_webhooks'), { max: 5 });
   let taskQueue = '';
   let started: string[] = [];
   const baseSignerDeps: SignerDeps = { depositSeeds: depositSeeds({ test: undefined, live: undefined }) };
@@ -79,7 +81,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
     liveTokenPrices: {},
   };
   const baseDeliveryDeps: WebhookDeps = {
-    sql: workerSql,
+    sql: webhooksSql,
     timeoutMs: 5_000,
     targets: { appEnv: 'test', allowedPrivateTargets: [] },
     maxInFlightPerMerchant: 10,
@@ -157,7 +159,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
     async teardown() {
       await receiver.close();
       await env?.teardown();
-      await workerSql.end({ timeout: 5 });
+      await Promise.all([workerSql.end({ timeout: 5 }), webhooksSql.end({ timeout: 5 })]);
       await db.drop();
     },
   };

@@ -17,12 +17,14 @@ import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import { ACCOUNT, nativeAsset, tokenAsset } from '../../domain/ledger/ledger';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
 import { ensureSweepSchedules, evmSweepScopes } from '../../worker/sweepSchedules';
-import { connectWorker, deposit, forwarderSession, hdSession, ledgerBalance, type EvmSweepFixture } from '../signer/sweeps/evmSweepFixture';
+import { connectSigner, deposit, forwarderSession, hdSession, ledgerBalance, type EvmSweepFixture } from '../signer/sweeps/evmSweepFixture';
 import { COLLECTOR, startDepositContractsChain, SWEEPER } from '../contracts/depositContractsFixture';
 import { createTestDatabase } from '../support/database';
+import { createSql, type Sql } from '../../db/client';
 import { startSweepWorkers, type SweepWorkers } from '../support/sweepWorkers';
 
 let f: EvmSweepFixture;
+let worker: Sql;
 let usdc: Address;
 let sweep: SweepWorkers;
 let env: NodeJS.ProcessEnv;
@@ -31,7 +33,8 @@ const scope = { chain: 'base', token: 'USDC', mode: 'test' } as const;
 
 beforeAll(async () => {
   const [contracts, db] = await Promise.all([startDepositContractsChain(), createTestDatabase()]);
-  f = { contracts, db, worker: connectWorker(db) };
+  f = { contracts, db, signer: connectSigner(db) };
+  worker = createSql(db.urlAs('checkout_worker'), { max: 4 });
   const { chain } = contracts;
   usdc = await chain.deployToken({ symbol: 'USDC', decimals: 6 });
   env = {
@@ -43,13 +46,13 @@ beforeAll(async () => {
     EVM_RELAYER_KEY_TEST: toHex(chain.account(SWEEPER).getHdKey().privateKey!),
     DEPOSIT_MNEMONIC_TEST: generateMnemonic(wordlist),
     EVM_DEPOSIT_COLLECTOR_TEST: chain.account(COLLECTOR).address,
-    DATABASE_URL: db.urlAs('checkout_worker'),
+    DATABASE_URL: db.urlAs('checkout_signer'),
   };
-  sweep = await startSweepWorkers(env, { taskQueue, sql: f.worker, scheduleId: evmSweepScheduleId(scope) });
+  sweep = await startSweepWorkers(env, { taskQueue, sql: worker, scheduleId: evmSweepScheduleId(scope) });
 });
 afterAll(async () => {
   await sweep?.stop();
-  await f?.worker.end({ timeout: 5 });
+  await Promise.all([f?.signer.end({ timeout: 5 }), worker?.end({ timeout: 5 })]);
   await sweep?.signer.evmSweepers?.['base:test']?.sql.end({ timeout: 5 });
   await Promise.all([f?.contracts.chain.stop(), f?.db.drop()]);
 });

@@ -58,7 +58,7 @@ const usdcOf = async (owner: Address) => {
 beforeAll(async () => {
   [db, solana] = await Promise.all([createTestDatabase(), startLocalSolana({ port: 0, slotMs: 50 })]);
   workerSql = createSql(db.urlAs('checkout_worker'), { max: 4 });
-  const env = { ...solana.env, ...solana.signerEnv, SOLANA_PAYOUT_MEMO: 'false', DATABASE_URL: db.urlAs('checkout_worker') };
+  const env = { ...solana.env, ...solana.signerEnv, SOLANA_PAYOUT_MEMO: 'false', DATABASE_URL: db.urlAs('checkout_signer') };
   signer = await signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env));
   connection = await Connection.connect({ address: inject('temporalAddress') });
   client = new Client({ connection });

@@ -8,13 +8,13 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig } from '../../config/env';
-import type { Sql } from '../../db/client';
+import { createSql, type Sql } from '../../db/client';
 import { unbalancedLedgerGroups } from '../../db/repositories/ledger';
 import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import { ACCOUNT, nativeAsset, tokenAsset } from '../../domain/ledger/ledger';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
 import { ensureSweepSchedules, evmSweepScopes } from '../../worker/sweepSchedules';
-import { connectWorker, ledgerBalance } from '../signer/sweeps/evmSweepFixture';
+import { ledgerBalance } from '../signer/sweeps/evmSweepFixture';
 import { tronAddress, tronForwarderDeposit, type TronSweepFixture } from '../signer/sweeps/tronSweepFixture';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { startSweepWorkers, type SweepWorkers } from '../support/sweepWorkers';
@@ -35,7 +35,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   [db, node] = await Promise.all([createTestDatabase(), startTronWalletNode()]);
-  worker = connectWorker(db);
+  worker = createSql(db.urlAs('checkout_worker'), { max: 4 });
   node.deployFactory({ ...CONTRACTS, collector: COLLECTOR });
   f = { sql: db.sql, node, contracts: CONTRACTS, token: { symbol: 'USDT', address: USDT } };
   env = {
@@ -47,7 +47,7 @@ beforeAll(async () => {
     TRON_RELAYER_KEY_TEST: randomBytes(32).toString('hex'),
     TRON_HTTP_API_URL_TESTNET: node.url,
     SWEEP_MIN_AMOUNT_TRON: '0',
-    DATABASE_URL: db.urlAs('checkout_worker'),
+    DATABASE_URL: db.urlAs('checkout_signer'),
   };
   sweep = await startSweepWorkers(env, { taskQueue, sql: worker, scheduleId: evmSweepScheduleId(scope) });
 });

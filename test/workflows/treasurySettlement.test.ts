@@ -53,7 +53,7 @@ const LIVE_MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon a
 beforeAll(async () => {
   [h, solana] = await Promise.all([createWorkflowHarness(), startLocalSolana({ port: 0, treasuryUsdc: TREASURY_USDC })]);
   // The signer as it starts in production, from its environment: the local treasury key, the worker's role, no memo.
-  const env = { ...solana.env, ...solana.signerEnv, SOLANA_PAYOUT_MEMO: 'false', DATABASE_URL: h.db.urlAs('checkout_worker') };
+  const env = { ...solana.env, ...solana.signerEnv, SOLANA_PAYOUT_MEMO: 'false', DATABASE_URL: h.db.urlAs('checkout_signer') };
   signer = await signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env));
   const mainnet = {
     RPC_URLS_SOLANA_MAINNET: solana.rpcUrl,
@@ -65,7 +65,7 @@ beforeAll(async () => {
     SOLANA_TREASURY_KEY_LIVE: solana.signerEnv.SOLANA_TREASURY_KEY_TEST,
     DEPOSIT_MNEMONIC_LIVE: LIVE_MNEMONIC,
     SOLANA_PAYOUT_MEMO: 'false',
-    DATABASE_URL: h.db.urlAs('checkout_worker'),
+    DATABASE_URL: h.db.urlAs('checkout_signer'),
   };
   liveSigner = await signerDepsFromConfig(loadConfig(liveEnv, 'signer'), loadChainsConfig(liveEnv));
   liveNetwork = {

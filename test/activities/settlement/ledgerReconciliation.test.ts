@@ -35,9 +35,9 @@ describe('ledger reconciliation', () => {
       { account: ACCOUNT.treasury, asset: ASSET.usdcSolana, difference: 50_000_000n },
       { account: ACCOUNT.treasury, asset: ASSET.solSolana, difference: 1_000_000_000n },
     ]);
-    const opening = await recordTreasuryOpening(view, f.worker, 'chain-1');
+    const opening = await recordTreasuryOpening(view, f.db.sql, 'chain-1');
     expect(opening?.groupId).toBe('treasury-opening:test:chain-1');
-    expect(await recordTreasuryOpening(view, f.worker, 'chain-1')).toBeUndefined();
+    expect(await recordTreasuryOpening(view, f.db.sql, 'chain-1')).toBeUndefined();
     expect(await differencesNow()).toEqual([]);
   });
 
@@ -58,12 +58,12 @@ describe('ledger reconciliation', () => {
     f.chain.produce();
     expect(await differencesNow()).toEqual([{ account: ACCOUNT.treasury, asset: ASSET.usdcSolana, difference: 7_250_000n }]);
 
-    const posting = await recordTreasuryFunding(view, f.worker, topUp.signature);
+    const posting = await recordTreasuryFunding(view, f.db.sql, topUp.signature);
     expect(posting.entries).toEqual([
       { account: ACCOUNT.treasury, asset: ASSET.usdcSolana, amount: 7_250_000n },
       { account: ACCOUNT.treasuryFunding, asset: ASSET.usdcSolana, amount: -7_250_000n },
     ]);
-    await recordTreasuryFunding(view, f.worker, topUp.signature);
+    await recordTreasuryFunding(view, f.db.sql, topUp.signature);
     expect(await differencesNow()).toEqual([]);
     expect(await f.ledgerImbalances()).toEqual([]);
   });
@@ -72,14 +72,14 @@ describe('ledger reconciliation', () => {
     const { request } = await f.payment(1_000_000n);
     await f.payUntilConfirmed(treasury, request);
     const payout = (await f.intentOf(request.paymentId)).signature as string;
-    await expect(recordTreasuryFunding(view, f.worker, payout)).rejects.toThrow(
+    await expect(recordTreasuryFunding(view, f.db.sql, payout)).rejects.toThrow(
       new FundingRefused(`transaction ${payout} is the service's own (payout:${request.paymentId}): the ledger already records it`),
     );
     const elsewhere = await mintTo(f.chain, f.usdc, (await generateKeyPairSigner()).address, 1n);
     f.chain.produce();
-    await expect(recordTreasuryFunding(view, f.worker, elsewhere.signature)).rejects.toThrow(/did not change the test treasury/);
-    await expect(recordTreasuryFunding(view, f.worker, '1'.repeat(64))).rejects.toThrow(/is not confirmed on the test network/);
-    await expect(recordTreasuryFunding(view, f.worker, 'not a signature')).rejects.toThrow(FundingRefused);
+    await expect(recordTreasuryFunding(view, f.db.sql, elsewhere.signature)).rejects.toThrow(/did not change the test treasury/);
+    await expect(recordTreasuryFunding(view, f.db.sql, '1'.repeat(64))).rejects.toThrow(/is not confirmed on the test network/);
+    await expect(recordTreasuryFunding(view, f.db.sql, 'not a signature')).rejects.toThrow(FundingRefused);
     expect(await differencesNow()).toEqual([]);
   });
 

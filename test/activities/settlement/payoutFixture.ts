@@ -1,4 +1,4 @@
-// What the treasury payout tests share: a migrated database reached as the worker's role, the in-process Solana
+// What the treasury payout tests share: a migrated database reached as the signer's and the worker's roles, the in-process Solana
 // chain behind its JSON-RPC endpoint, a 6-decimal USDC mint, treasuries funded as each test needs, and payments
 // (session + payment rows) of merchants whose settlement wallets have no USDC account yet.
 import { randomBytes } from 'node:crypto';
@@ -55,7 +55,9 @@ export interface IndexerDeposit {
 
 export interface PayoutFixture {
   db: TestDatabase;
-  /** The worker's least-privilege role: what the payout activities run as. */
+  /** The signer's least-privilege role: what the payout activities run as. */
+  signer: Sql;
+  /** The worker's: what the reconciliation runs as. */
   worker: Sql;
   chain: LocalSolanaChain;
   rpcServer: SolanaRpcServer;
@@ -113,6 +115,7 @@ export function usePayoutFixture(use: (fixture: PayoutFixture) => void, afterEac
 
 export async function createPayoutFixture(): Promise<PayoutFixture> {
   const db = await createTestDatabase();
+  const signerSql = createSql(db.urlAs('checkout_signer'), { max: 4 });
   const worker = createSql(db.urlAs('checkout_worker'), { max: 4 });
   const chain = new LocalSolanaChain();
   const rpcServer = await startSolanaRpcServer(chain);
@@ -140,6 +143,7 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
 
   return {
     db,
+    signer: signerSql,
     worker,
     chain,
     rpcServer,
@@ -153,12 +157,12 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
       chain.produce();
       // litesvm cannot execute the Memo program (TreasuryPayoutDeps.memo); payoutTransaction.test.ts covers the memo.
       const verifyDepositBacking = createDepositBackingCheck({
-        sql: worker,
+        sql: signerSql,
         registry,
         rereadAboveUsdcBaseUnits: options.rereadAboveUsdcBaseUnits ?? 1_000_000_000n,
         ...(options.tronHttpApi ? { tronHttpApi: options.tronHttpApi } : {}),
       });
-      return { sql: worker, rpc, treasury: signer, usdcMint: usdc.address, memo: false, verifyDepositBacking };
+      return { sql: signerSql, rpc, treasury: signer, usdcMint: usdc.address, memo: false, verifyDepositBacking };
     },
     topUp,
     async payment(amount, deposits = () => [{ amount }]) {
@@ -234,7 +238,7 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
     },
     async stop() {
       await rpcServer?.close();
-      await worker?.end({ timeout: 5 });
+      await Promise.all([signerSql?.end({ timeout: 5 }), worker?.end({ timeout: 5 })]);
       await db?.drop();
     },
   };

@@ -72,8 +72,9 @@ describe('settleSimulated', () => {
     const paying = await paidSession();
     const { paymentId } = paying;
     await treasuryRow(paying);
-    await insertChainIntent(worker, payoutIntentId(paymentId));
-    await insertPayout(worker, {
+    // The signer's payout, written as the signer writes it: the worker may not.
+    await insertChainIntent(db.sql, payoutIntentId(paymentId));
+    await insertPayout(db.sql, {
       paymentId,
       merchantId: paying.merchantId,
       mode: 'test',

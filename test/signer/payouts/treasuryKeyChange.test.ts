@@ -48,7 +48,7 @@ describe('a payout under way when the treasury key changes', () => {
     const { request, wallet, signed } = await signedAndSent(old, 4_000_000n, false);
     expect(f.chain.findTransaction(signed.signature as string)).toBeUndefined();
 
-    const pay = createPayTreasuryPayout({}, { test: { sql: f.worker, rpc: f.rpc } });
+    const pay = createPayTreasuryPayout({}, { test: { sql: f.signer, rpc: f.rpc } });
     let outcome = await pay(request);
     for (let pass = 0; outcome.status === 'submitted' && pass < 5; pass++) {
       f.chain.produce();
@@ -72,7 +72,7 @@ describe('a payout under way when the treasury key changes', () => {
     const stale = await f.intentOf(request.paymentId);
     f.chain.produce(MAX_PROCESSING_AGE + FINALITY_DEPTH + 1);
 
-    for (const pay of [createPayTreasuryPayout({ test: rotated }), createPayTreasuryPayout({}, { test: { sql: f.worker, rpc: f.rpc } })]) {
+    for (const pay of [createPayTreasuryPayout({ test: rotated }), createPayTreasuryPayout({}, { test: { sql: f.signer, rpc: f.rpc } })]) {
       await expect(pay(request)).rejects.toMatchObject({
         type: WorkflowFailure.PayoutKeyMissing,
         nonRetryable: false,

@@ -25,7 +25,7 @@ import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics'
 import { COLLECTOR, PAYER, startDepositContractsChain, SWEEPER } from '../../contracts/depositContractsFixture';
 import { createTestDatabase } from '../../support/database';
 import {
-  connectWorker,
+  connectSigner,
   deposit,
   planIds,
   forwarderSession,
@@ -47,13 +47,13 @@ let indices = 1;
 
 beforeAll(async () => {
   const [contracts, db] = await Promise.all([startDepositContractsChain(), createTestDatabase()]);
-  f = { contracts, db, worker: connectWorker(db) };
+  f = { contracts, db, signer: connectSigner(db) };
   tokens.set('base', await contracts.chain.deployToken({ symbol: 'USDC', decimals: 6 }));
   tokens.set('optimism', await contracts.chain.deployToken({ symbol: 'USDT', decimals: 6, kind: 'noReturn' }));
   tokens.set('arbitrum', await contracts.chain.deployToken({ symbol: 'USDC', decimals: 6 }));
 });
 afterAll(async () => {
-  await f?.worker.end({ timeout: 5 });
+  await f?.signer.end({ timeout: 5 });
   await Promise.all([f?.contracts.chain.stop(), f?.db.drop()]);
 });
 

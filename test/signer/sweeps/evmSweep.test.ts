@@ -17,7 +17,7 @@ import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics'
 import { COLLECTOR, hasCode, OWNER, startDepositContractsChain, SWEEPER } from '../../contracts/depositContractsFixture';
 import { createTestDatabase } from '../../support/database';
 import {
-  connectWorker,
+  connectSigner,
   deposit,
   planIds,
   forwarderSession,
@@ -34,7 +34,7 @@ const addresses = new Map<EvmChain, SessionDepositAddress[]>();
 
 beforeAll(async () => {
   const [contracts, db] = await Promise.all([startDepositContractsChain(), createTestDatabase()]);
-  f = { contracts, db, worker: connectWorker(db) };
+  f = { contracts, db, signer: connectSigner(db) };
   const { chain } = contracts;
   tokens.set('base', await chain.deployToken({ symbol: 'USDC', decimals: 6 }));
   tokens.set('ethereum', await chain.deployToken({ symbol: 'USDC', decimals: 6 }));
@@ -43,7 +43,7 @@ beforeAll(async () => {
   tokens.set('polygon', await chain.deployToken({ symbol: 'USDC', decimals: 6 }));
 });
 afterAll(async () => {
-  await f?.worker.end({ timeout: 5 });
+  await f?.signer.end({ timeout: 5 });
   await Promise.all([f?.contracts.chain.stop(), f?.db.drop()]);
 });
 

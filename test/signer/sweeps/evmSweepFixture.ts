@@ -1,5 +1,5 @@
 // What the EVM sweep tests share: the deposit contracts on a local chain (test/contracts/depositContractsFixture.ts),
-// a migrated database the sweeper reaches as the worker's role, and forwarder deposits as the service records them:
+// a migrated database the sweeper reaches as the signer's role, and forwarder deposits as the service records them:
 // a session whose deposit address is the factory's clone for its salt, the token really sent there, the indexer's
 // confirmed deposit credited to it and posted to the ledger as the settlement posts it, its payment paid out by the treasury.
 import { randomBytes, randomInt } from 'node:crypto';
@@ -23,12 +23,12 @@ import { sessionRecord } from '../../support/sessionRecords';
 export interface EvmSweepFixture {
   contracts: DepositContractsChain;
   db: TestDatabase;
-  /** The worker's least-privilege role: what the signer's sweeps write as. */
-  worker: Sql;
+  /** The signer's least-privilege role: what its sweeps write as. */
+  signer: Sql;
 }
 
-export function connectWorker(db: TestDatabase): Sql {
-  return createSql(db.urlAs('checkout_worker'), { max: 4 });
+export function connectSigner(db: TestDatabase): Sql {
+  return createSql(db.urlAs('checkout_signer'), { max: 4 });
 }
 
 /** A sweeper of `chain` on the fixture's node, the relayer being the factory's sweeper. */
@@ -39,7 +39,7 @@ export function sweeperDeps(
   overrides: Partial<EvmSweepDeps> = {},
 ): EvmSweepDeps {
   return {
-    sql: f.worker,
+    sql: f.signer,
     client: f.contracts.chain.publicClient,
     account: f.contracts.chain.account(SWEEPER),
     chain,

@@ -1,6 +1,6 @@
 // The relayer's gas as a gauge: every sweep run reads the relayer's native coin on its chain (an EVM chain, or Tron's
 // TRX through the stand-in of java-tron's HTTP API) through the signer's sweeper and keeps it with the relayer's
-// address in relayer_balances, as the worker's role writes; the API's gauges show the balance in whole coins and the
+// address in relayer_balances, as the signer's role writes; the API's gauges show the balance in whole coins and the
 // reading's age, and reconciliation finds relayer:<chain> at that address.
 import { randomBytes } from 'node:crypto';
 import { parseEther } from 'viem';
@@ -14,7 +14,7 @@ import { tronRelayer } from '../../../signer/chainWrites/tronRelayer';
 import { startDepositContractsChain, SWEEPER } from '../../contracts/depositContractsFixture';
 import { createTestDatabase } from '../../support/database';
 import { startTronWalletNode, type TronWalletNode } from '../../support/tron/tronWalletNode';
-import { connectWorker, sweeperDeps, type EvmSweepFixture } from './evmSweepFixture';
+import { connectSigner, sweeperDeps, type EvmSweepFixture } from './evmSweepFixture';
 import { standInSweepDeps } from './tronSweepFixture';
 
 let f: EvmSweepFixture;
@@ -22,11 +22,11 @@ let tron: TronWalletNode;
 
 beforeAll(async () => {
   const [contracts, db, node] = await Promise.all([startDepositContractsChain(), createTestDatabase(), startTronWalletNode()]);
-  f = { contracts, db, worker: connectWorker(db) };
+  f = { contracts, db, signer: connectSigner(db) };
   tron = node;
 });
 afterAll(async () => {
-  await f?.worker.end({ timeout: 5 });
+  await f?.signer.end({ timeout: 5 });
   await Promise.all([f?.contracts.chain.stop(), f?.db.drop(), tron?.close()]);
 });
 
@@ -68,7 +68,7 @@ describe("the relayer's gas", () => {
     const activities = createEvmSweepActivities({
       sweepers: {},
       tronSweepers: {
-        test: standInSweepDeps({ sql: f.worker, relayer, feeLimitSun: 5_000_000n, node: tron, usdt: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }),
+        test: standInSweepDeps({ sql: f.signer, relayer, feeLimitSun: 5_000_000n, node: tron, usdt: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }),
       },
     });
     const planEvmSweep = (request: PlanEvmSweepRequest) => new MockActivityEnvironment().run(activities.planEvmSweep, request);

@@ -134,7 +134,7 @@ describe('a Solana deposit sweep', () => {
     expect([...first.values()].map((o) => o.status)).toEqual(['confirmed']);
     // The indexer touching the deposit's row later (its confirmation count) does not make the address due again.
     await f.db.sql`update deposits set updated_at = now() + interval '1 hour' where to_address = ${deposit.owner}`;
-    expect((await sweepDue(f.worker, 'test', 10_000)).map((d) => d.owner)).not.toContain(deposit.owner);
+    expect((await sweepDue(f.signer, 'test', 10_000)).map((d) => d.owner)).not.toContain(deposit.owner);
     const treasuryUsdc = await f.usdcBalance(deps.treasury.address);
     const treasuryLamports = await lamportsOf(deps.treasury.address);
 
@@ -153,7 +153,7 @@ describe('a Solana deposit sweep', () => {
     await depositAgain(deposit, 4_000_000n);
     expect(await refundDueAt(deposit.owner)).toBe(4_000_000n);
 
-    expect((await sweepDue(f.worker, 'test', 10_000)).map((d) => d.owner)).not.toContain(deposit.owner);
+    expect((await sweepDue(f.signer, 'test', 10_000)).map((d) => d.owner)).not.toContain(deposit.owner);
     expect(await sweepAll()).toEqual(new Map());
     expect(await f.usdcBalance(deposit.owner)).toBe(4_000_000n);
     expect(await accountExists(tokenAccount)).toBe(true);

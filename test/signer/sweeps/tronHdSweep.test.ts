@@ -60,7 +60,7 @@ const FEE_SUN = 345_000n;
 /** A test mnemonic of this run's own. */
 const seed = depositSeed({ mode: 'test', mnemonic: generateMnemonic(wordlist) });
 let db: TestDatabase;
-let worker: Sql;
+let signer: Sql;
 let node: TronWalletNode;
 let relayer: TronRelayer;
 let fixture: TronSweepFixture;
@@ -74,7 +74,7 @@ let indices = 1;
 let standIn: TronSweepStandIn | undefined;
 beforeAll(async () => {
   standIn = await startTronSweepStandIn({ ...CONTRACTS, collector: COLLECTOR });
-  ({ db, worker, node, relayer } = standIn);
+  ({ db, signer, node, relayer } = standIn);
   fixture = { sql: db.sql, node, contracts: CONTRACTS, token: { symbol: 'USDT', address: USDT } };
 });
 afterAll(() => stopTronSweepStandIn(standIn));
@@ -100,7 +100,7 @@ afterEach(async () => {
 
 const deps = (overrides: Partial<TronSweepDeps> = {}): TronSweepDeps =>
   standInSweepDeps(
-    { sql: worker, relayer, feeLimitSun: SWEEP_MANY_FEE_LIMIT_SUN, hdFeeLimitSun: FEE_LIMIT_SUN, node, usdt: USDT },
+    { sql: signer, relayer, feeLimitSun: SWEEP_MANY_FEE_LIMIT_SUN, hdFeeLimitSun: FEE_LIMIT_SUN, node, usdt: USDT },
     { depositSeed: seed, collector: COLLECTOR, ...overrides },
   );
 /** A fresh sweeper each time, as a restarted signer would make. */

@@ -44,7 +44,7 @@ const FEE_LIMIT_SUN = 1_000_000_000n;
 const REVERT: TronOutcome = { result: 'REVERT', fee: 2_873_400n };
 
 let db: TestDatabase;
-let worker: Sql;
+let signer: Sql;
 let node: TronWalletNode;
 let relayer: TronRelayer;
 /** Every forwarder address the tests deposited to. */
@@ -53,7 +53,7 @@ const addresses: string[] = [];
 let standIn: TronSweepStandIn | undefined;
 beforeAll(async () => {
   standIn = await startTronSweepStandIn({ ...CONTRACTS, collector: COLLECTOR });
-  ({ db, worker, node, relayer } = standIn);
+  ({ db, signer, node, relayer } = standIn);
 });
 afterAll(() => stopTronSweepStandIn(standIn));
 
@@ -73,7 +73,7 @@ afterEach(async () => {
 });
 
 const deps = (overrides: Partial<TronSweepDeps> = {}): TronSweepDeps =>
-  standInSweepDeps({ sql: worker, relayer, feeLimitSun: FEE_LIMIT_SUN, node, usdt: USDT }, overrides);
+  standInSweepDeps({ sql: signer, relayer, feeLimitSun: FEE_LIMIT_SUN, node, usdt: USDT }, overrides);
 /** A fresh sweeper each time, as a restarted signer would make. */
 const sweeper = (overrides: Partial<TronSweepDeps> = {}) => createTronSweep(deps(overrides));
 

@@ -18,7 +18,7 @@ import { sessionRecord } from '../../support/sessionRecords';
 import { startTronWalletNode, type StandInFactory, type TronOutcome, type TronWalletNode } from '../../support/tron/tronWalletNode';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { tronRelayer, type TronRelayer } from '../../../signer/chainWrites/tronRelayer';
-import { connectWorker, paidOutByTreasury } from './evmSweepFixture';
+import { connectSigner, paidOutByTreasury } from './evmSweepFixture';
 import { createTronWalletApi } from '../../../activities/http/tronWalletApi';
 import type { EvmSweepOutcome, ForwarderSweep } from '../../../signer/sweeps/forwarderSweep';
 import type { TronSweepDeps } from '../../../signer/sweeps/tronSweep';
@@ -112,8 +112,8 @@ export async function sweepUntilLanded(
 
 export interface TronSweepStandIn {
   db: TestDatabase;
-  /** The worker role's pool, which the signer's sweeps use. */
-  worker: Sql;
+  /** The signer role's pool, which its sweeps use. */
+  signer: Sql;
   node: TronWalletNode;
   /** A fresh relayer key nobody else holds. */
   relayer: TronRelayer;
@@ -124,10 +124,10 @@ export async function startTronSweepStandIn(factory: StandInFactory): Promise<Tr
   const db = await createTestDatabase();
   const node = await startTronWalletNode();
   node.deployFactory(factory);
-  return { db, worker: connectWorker(db), node, relayer: tronRelayer(randomBytes(32).toString('hex')) };
+  return { db, signer: connectSigner(db), node, relayer: tronRelayer(randomBytes(32).toString('hex')) };
 }
 
 export async function stopTronSweepStandIn(standIn: TronSweepStandIn | undefined): Promise<void> {
-  await standIn?.worker.end({ timeout: 5 });
+  await standIn?.signer.end({ timeout: 5 });
   await Promise.all([standIn?.db.drop(), standIn?.node.close()]);
 }

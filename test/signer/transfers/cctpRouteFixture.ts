@@ -57,7 +57,7 @@ export async function startCctpRoute(options: { confirmationMs?: number } = {}):
     createLocalChain(),
     freePort().then((port) => startLocalSolana({ port, slotMs: SLOT_MS })),
   ]);
-  const signerSql = createSql(db.urlAs('checkout_worker'), { max: 5 });
+  const signerSql = createSql(db.urlAs('checkout_signer'), { max: 5 });
   const solanaRpc = createSolanaRpc(solana.rpcUrl);
   const treasury = await createKeyPairSignerFromBytes(getBase58Encoder().encode(solana.treasury.secretKeyBase58));
   const treasuryUsdc = await associatedUsdcAccount(treasury.address, solana.usdcMint);
