@@ -89,11 +89,11 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     collector_sweep_addresses: ['insert', { update: ['swept_base_units'] }],
     solana_sweeps: ['insert', 'update'],
     solana_sweep_accounts: ['insert', { update: ['swept_base_units'] }],
-    // CCTP transfers (activities/transfers/).
+    // CCTP transfers (signer/transfers/).
     transfers: ['insert', 'update'],
     // The relayers' gas balances, read at each sweep run (activities/sweeps/relayerBalance.ts).
     relayer_balances: ['insert', 'update'],
-    // Solana deposit addresses derived ahead (activities/depositAddresses/solanaAddressPool.ts).
+    // Solana deposit addresses derived ahead (signer/depositAddresses/solanaAddressPool.ts).
     solana_deposit_address_pool: ['insert'],
     // Payouts, sweeps and transfers post their movements; append-only.
     ledger_entries: ['insert'],
@@ -194,7 +194,7 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     indexer_cursors: '*',
   },
   checkout_signer: {
-    // A payout is refused unless confirmed deposits back it (activities/settlement/depositBacking.ts), and settles
+    // A payout is refused unless confirmed deposits back it (signer/backing/depositBacking.ts), and settles
     // the merchant's pending part of the credited deposits (db/repositories/depositLedger.ts).
     bank_receipts: '*',
     deposits: '*',
