@@ -9,6 +9,7 @@ import { depositXpubsFromSeeds } from '../domain/addresses/hdDerivation';
 import { keepSolanaAddressPoolAhead } from '../signer/depositAddresses/solanaAddressPool';
 import type { SignerDeps } from '../signer/activities';
 import { depositXpubVariables, loadConfig } from '../config/env';
+import { temporalConnectionOptions } from '../config/temporalTls';
 import { signerTaskQueue } from '../domain/taskQueues';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
@@ -19,7 +20,7 @@ const logger = createLogger(config.logLevel, 'signer');
 const metricsBindAddress = config.metrics.workerPort ? `${config.metrics.host}:${config.metrics.workerPort}` : undefined;
 async function run(signer: SignerDeps): Promise<void> {
   installWorkerRuntime({ logger, metricsBindAddress });
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
   const worker = await createSignerWorker({
     connection,
     namespace: config.temporal.namespace,

@@ -2,6 +2,7 @@
 // only webhook delivery attempts, on their own task queue, so no receiver can slow payment work down.
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
+import { temporalConnectionOptions } from '../config/temporalTls';
 import { createSql } from '../db/client';
 import { webhookTaskQueue } from '../domain/taskQueues';
 import { createLogger, errorFields } from '../observability/logger';
@@ -14,7 +15,7 @@ const metricsBindAddress = config.metrics.workerPort ? `${config.metrics.host}:$
 try {
   installWorkerRuntime({ logger, metricsBindAddress });
   const sql = createSql(requireDatabaseUrl(config));
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
   const worker = await createWebhookWorker({
     connection,
     namespace: config.temporal.namespace,

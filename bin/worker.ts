@@ -4,6 +4,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { loadChainsConfig } from '../config/chains';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
 import { paymentOfferFromConfig } from '../config/paymentOffer';
+import { temporalConnectionOptions } from '../config/temporalTls';
 import { createSql } from '../db/client';
 import { createChainRegistry } from '../domain/chains/chainRegistry';
 import { createLogger, errorFields } from '../observability/logger';
@@ -30,7 +31,7 @@ try {
   // Before the worker hands out any Tron forwarder address.
   await checkTronFactories(config.depositForwarders, chains);
   const sql = createSql(requireDatabaseUrl(config));
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
   const worker = await createWorker({
     connection,
     namespace: config.temporal.namespace,
@@ -38,7 +39,7 @@ try {
     activities: activityDepsFromConfig(config, sql),
     shutdownGraceTimeMs: config.shutdownTimeoutMs,
   });
-  const clientConnection = await Connection.connect({ address: config.temporal.address });
+  const clientConnection = await Connection.connect(temporalConnectionOptions(config.temporal));
   const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
   await ensureSweepSchedules(temporal, {
     taskQueue: config.temporal.taskQueue,
