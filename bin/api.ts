@@ -5,6 +5,7 @@ import { startApiServer } from '../api/server';
 import { ApiTemporalConnection } from '../api/temporalConnection';
 import { loadChainsConfig } from '../config/chains';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
+import { temporalConnectionOptions } from '../config/temporalTls';
 import { paymentOfferFromConfig } from '../config/paymentOffer';
 import { resolveSessionTokenSecret } from '../api/sessionTokenSecret';
 import { createSql } from '../db/client';
@@ -22,7 +23,7 @@ try {
   const sql = createSql(requireDatabaseUrl(loaded));
   const sessionTokenSecret = await resolveSessionTokenSecret(loaded, sql, join(loaded.dataDir, 'session-token-secret'));
   const config = { ...loaded, sessionTokenSecret };
-  const connection = await ApiTemporalConnection.connect({ address: config.temporal.address });
+  const connection = await ApiTemporalConnection.connect(temporalConnectionOptions(config.temporal));
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const api = await startApiServer({ config, sql, temporal, logger, registry, offer }, config.host, config.port);
   logger.info({ url: api.url, internal: api.internalUrl ?? 'off' }, 'api listening');

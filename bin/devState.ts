@@ -67,7 +67,8 @@ export function adoptRunningDevStack(config: Config, env: NodeJS.ProcessEnv, not
     databaseUrl: state.databaseUrl,
     temporal: {
       ...config.temporal,
-      address: env.TEMPORAL_ADDRESS ? config.temporal.address : state.temporalAddress,
+      // npm start's own dev server listens on loopback in plaintext: TEMPORAL_TLS_* are for the server TEMPORAL_ADDRESS names.
+      ...(env.TEMPORAL_ADDRESS ? {} : { address: state.temporalAddress, tls: undefined, apiKey: undefined }),
       namespace: env.TEMPORAL_NAMESPACE ? config.temporal.namespace : state.temporalNamespace,
     },
   };

@@ -4,6 +4,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { loadChainsConfig } from '../config/chains';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
+import { temporalConnectionOptions } from '../config/temporalTls';
 import { createSql } from '../db/client';
 import { createChainRegistry } from '../domain/chains/chainRegistry';
 import { createIndexerRegistry } from '../indexers/core/prometheus';
@@ -27,7 +28,7 @@ try {
     throw new Error('no chain to index: set RPC_URLS_<CHAIN>_<NETWORK> (and a token contract where none is published)');
   // Each indexer holds one connection for its advisory lock, besides the ones its queries use.
   const sql = createSql(requireDatabaseUrl(config), { max: deployments.length + 4 });
-  const connection = await Connection.connect({ address: config.temporal.address });
+  const connection = await Connection.connect(temporalConnectionOptions(config.temporal));
   const client = new Client({ connection, namespace: config.temporal.namespace });
   const sender = createTemporalSignalSender(client, { namespace: config.temporal.namespace });
   const families = [startEvmIndexers, startSolanaIndexers, startTronIndexers];

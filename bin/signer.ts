@@ -10,6 +10,7 @@ import { keepSolanaAddressPoolAhead } from '../signer/depositAddresses/solanaAdd
 import type { SignerDeps } from '../signer/activities';
 import { depositXpubVariables, loadConfig } from '../config/env';
 import { requireRoleRights } from '../db/serviceRoles';
+import { temporalConnectionOptions } from '../config/temporalTls';
 import { signerTaskQueue } from '../domain/taskQueues';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
@@ -22,7 +23,7 @@ async function run(signer: SignerDeps): Promise<void> {
   // What it signs from is written by its role alone (db/serviceRoles.ts); --print-xpubs needs no database.
   for (const sql of signerDatabasePools(signer)) await requireRoleRights(sql, 'checkout_signer');
   installWorkerRuntime({ logger, metricsBindAddress });
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
   const worker = await createSignerWorker({
     connection,
     namespace: config.temporal.namespace,

@@ -2,6 +2,7 @@
 // only webhook delivery attempts, on their own task queue, so no receiver can slow payment work down.
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
+import { temporalConnectionOptions } from '../config/temporalTls';
 import { createSql } from '../db/client';
 import { requireRoleRights } from '../db/serviceRoles';
 import { webhookTaskQueue } from '../domain/taskQueues';
@@ -17,7 +18,7 @@ try {
   const sql = createSql(requireDatabaseUrl(config));
   // It reaches merchant-chosen URLs, so it runs as a role that can write nothing else (db/serviceRoles.ts).
   await requireRoleRights(sql, 'checkout_webhooks');
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
   const worker = await createWebhookWorker({
     connection,
     namespace: config.temporal.namespace,

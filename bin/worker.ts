@@ -4,6 +4,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { loadChainsConfig } from '../config/chains';
 import { loadConfig, requireDatabaseUrl } from '../config/env';
 import { paymentOfferFromConfig } from '../config/paymentOffer';
+import { temporalConnectionOptions } from '../config/temporalTls';
 import { createSql } from '../db/client';
 import { requireRoleRights } from '../db/serviceRoles';
 import { createChainRegistry } from '../domain/chains/chainRegistry';
@@ -32,7 +33,7 @@ try {
   await checkTronFactories(config.depositForwarders, chains);
   const sql = createSql(requireDatabaseUrl(config));
   await requireRoleRights(sql, 'checkout_worker');
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
   const worker = await createWorker({
     connection,
     namespace: config.temporal.namespace,
@@ -40,7 +41,7 @@ try {
     activities: activityDepsFromConfig(config, sql),
     shutdownGraceTimeMs: config.shutdownTimeoutMs,
   });
-  const clientConnection = await Connection.connect({ address: config.temporal.address });
+  const clientConnection = await Connection.connect(temporalConnectionOptions(config.temporal));
   const temporal = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
   await ensureSweepSchedules(temporal, {
     taskQueue: config.temporal.taskQueue,

@@ -9,6 +9,7 @@ import { invalidIpRules } from '../domain/security/ipAllowlist';
 import { InvalidAccountXpubError, parseAccountXpub, type DepositXpubs } from '../domain/addresses/hdDerivation';
 import { DEVELOPMENT_ACCOUNT_XPUBS } from '../domain/addresses/depositSeed';
 import { signingMaterialIssues, type ProcessName } from './signingMaterial';
+import { temporalTlsFromEnv, type TemporalConnectionSettings } from './temporalTls';
 import { depositForwarderIssues, depositForwardersFromEnv } from './depositForwarders';
 import { evmSweepConfigFromEnv, type EvmSweepConfig } from './evmSweeps';
 import { tronSweepConfigFromEnv, type TronSweepConfig } from './tronSweeps';
@@ -45,6 +46,12 @@ const EnvSchema = z
     TEMPORAL_NAMESPACE: z.string().default('default'),
     TEMPORAL_TASK_QUEUE: z.string().default('checkout-sessions'),
     TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
+    // File paths and a server name, read and checked by config/temporalTls.ts.
+    TEMPORAL_TLS_CA: z.string().optional(),
+    TEMPORAL_TLS_CERT: z.string().optional(),
+    TEMPORAL_TLS_KEY: z.string().optional(),
+    TEMPORAL_TLS_SERVER_NAME: z.string().optional(),
+    TEMPORAL_API_KEY: z.string().optional(),
     SESSION_TOKEN_SECRET: StrongSecret.optional(),
     MAX_BODY_BYTES: z.coerce
       .number()
@@ -227,7 +234,11 @@ export type Config = {
   databaseUrl: string | undefined;
   dataDir: string;
   embeddedPostgresPort: number;
-  temporal: { address: string; namespace: string; taskQueue: string; uiPort: number };
+  /**
+   * The frontend and how to reach it: `tls` and `apiKey` from TEMPORAL_TLS_* and TEMPORAL_API_KEY, checked at start
+   * (config/temporalTls.ts). `npm start` ignores them: its own dev server listens on loopback in plaintext.
+   */
+  temporal: TemporalConnectionSettings & { namespace: string; taskQueue: string; uiPort: number };
   /**
    * Only the API signs and checks session tokens, so only its container is given the secret. Unset here, the
    * API resolves one at start (api/sessionTokenSecret.ts).
@@ -417,11 +428,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
   const parsed = EnvSchema.safeParse(env);
   const evmSweeps = evmSweepConfigFromEnv(env);
   const tronSweeps = tronSweepConfigFromEnv(env);
+  const temporalTls = temporalTlsFromEnv(env);
   const problems = [
     ...signingMaterialIssues(env, processName).map((issue) => `${issue.path}: ${issue.message}`),
     ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
     ...evmSweeps.issues,
     ...tronSweeps.issues,
+    ...temporalTls.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
   ];
   if (!parsed.success || !evmSweeps.config || !tronSweeps.config || problems.length > 0)
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
@@ -436,6 +449,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     embeddedPostgresPort: e.EMBEDDED_POSTGRES_PORT,
     temporal: {
       address: e.TEMPORAL_ADDRESS,
+      tls: temporalTls.tls,
+      apiKey: temporalTls.apiKey,
       namespace: e.TEMPORAL_NAMESPACE,
       taskQueue: e.TEMPORAL_TASK_QUEUE,
       uiPort: e.TEMPORAL_UI_PORT,

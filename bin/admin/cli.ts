@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import type { Client, Connection } from '@temporalio/client';
 import type { Config } from '../../config/env';
 import { requireDatabaseUrl } from '../../config/env';
+import { temporalConnectionOptions } from '../../config/temporalTls';
 import { createSql, type Sql } from '../../db/client';
 import type { Operator } from '../../domain/security/adminAudit';
 import { z } from '../../domain/wire/validationMessages';
@@ -173,7 +174,7 @@ export function createContext(config: Config, operator: Operator): AdminContext 
     async temporal() {
       // Loaded on demand: the Temporal client doubles the start-up time of commands that never use it.
       const { Client, Connection } = await import('@temporalio/client');
-      connection ??= await Connection.connect({ address: config.temporal.address });
+      connection ??= await Connection.connect(temporalConnectionOptions(config.temporal));
       return new Client({ connection, namespace: config.temporal.namespace });
     },
     async close() {

@@ -60,6 +60,22 @@ describe('the admin configuration beside a running npm start', () => {
     );
   });
 
+  it("connects to npm start's dev server in plaintext, and with TEMPORAL_TLS_* only to the server TEMPORAL_ADDRESS names", () => {
+    writeDevState(dataDir, state(process.pid));
+    const env = { DATA_DIR: dataDir, TEMPORAL_API_KEY: 'cloud-key' };
+    expect(adoptRunningDevStack(loadConfig(env, 'admin'), env, () => undefined).temporal).toMatchObject({
+      address: '127.0.0.1:7299',
+      tls: undefined,
+      apiKey: undefined,
+    });
+    const remote = { ...env, TEMPORAL_ADDRESS: 'ns.acct.tmprl.cloud:7233' };
+    expect(adoptRunningDevStack(loadConfig(remote, 'admin'), remote, () => undefined).temporal).toMatchObject({
+      address: 'ns.acct.tmprl.cloud:7233',
+      tls: {},
+      apiKey: 'cloud-key',
+    });
+  });
+
   it('changes nothing without a running npm start', () => {
     const config = loadConfig({ DATA_DIR: dataDir }, 'admin');
     expect(adoptRunningDevStack(config, {}, () => undefined)).toBe(config);

@@ -3,11 +3,12 @@
 // finds in the image every folder and package its code loads. `docker compose config` runs too where the
 // Compose plugin exists.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parse } from 'yaml';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { loadChainsConfig } from '../../config/chains';
 import { depositXpubsFromSeeds } from '../../domain/addresses/hdDerivation';
 import { depositSeeds } from '../../domain/addresses/depositSeed';
@@ -19,9 +20,23 @@ import { signerDepsFromConfig } from '../../signer/worker';
 import { SERVICE_ROLES } from '../../db/serviceRoles';
 import { projectRoot } from '../../toolchain/paths';
 import { importGraph } from '../support/importGraph';
+import {
+  certificateFiles,
+  ensureTemporalCertificates,
+  TEMPORAL_CLIENT_IDENTITIES,
+  TEMPORAL_SERVER_NAME,
+  type TemporalIdentity,
+} from '../../config/temporalCertificates';
 
 interface ComposeService {
   build?: string | { context?: string };
+  image?: string;
+  user?: string;
+  network_mode?: string;
+  profiles?: string[];
+  expose?: string[];
+  depends_on?: Record<string, { condition: string }> | string[];
+  healthcheck?: { test: string[] };
   ports?: string[];
   networks?: string[];
   volumes?: string[];
@@ -52,6 +67,32 @@ function scriptOf(service: ComposeService): string {
   return command[2] ?? '';
 }
 
+/** What compose's `temporal-certs` makes, here: each container's /certs is its volume's folder under this root. */
+const certRoot = mkdtempSync(join(tmpdir(), 'compose-temporal-certs-'));
+ensureTemporalCertificates(certRoot);
+afterAll(() => rmSync(certRoot, { recursive: true, force: true }));
+
+/** Where temporal-certs mounts each volume: `temporal-certs-api` at /out/api. */
+const certMakerMounts = new Map(
+  (compose.services['temporal-certs']?.volumes ?? []).map((mount) => {
+    const [volume = '', target = ''] = mount.split(':');
+    return [volume, target];
+  }),
+);
+
+/** The volume a service mounts at /certs. */
+function certificateVolume(service: ComposeService): string | undefined {
+  return (service.volumes ?? []).find((mount) => mount.split(':')[1] === '/certs')?.split(':')[0];
+}
+
+/** A /certs/… path of a service, at the file temporal-certs wrote into the volume mounted there. */
+function certificatePath(service: ComposeService, path: string): string {
+  const volume = certificateVolume(service);
+  const target = volume && certMakerMounts.get(volume);
+  expect(target, `${path}: /certs is a volume temporal-certs writes`).toMatch(/^\/out\//);
+  return join(certRoot, (target ?? '').slice('/out/'.length), path.slice('/certs/'.length));
+}
+
 /** A value for every required variable, random-looking enough to pass the secret checks. */
 const STAND_IN_SECRET = 'Zq7vP2xL9mWc4RtY8bNf3KdH6sJg1Ua5eT0iOp';
 /** Where a variable has a shape of its own: a live mnemonic, and the xpubs the signer prints for it. */
@@ -78,6 +119,7 @@ function resolvedEnv(service: ComposeService, operator: Record<string, string> =
     env[name] = String(value)
       .replace(/\$\{([A-Z0-9_]+):\?[^}]*\}/g, (_match, variable: string) => STAND_INS[variable] ?? STAND_IN_SECRET)
       .replace(/\$\{([A-Z0-9_]+):-([^}]*)\}/g, (_match, variable: string, fallback: string) => operator[variable] ?? fallback);
+    if (env[name].startsWith('/certs/')) env[name] = certificatePath(service, env[name]);
   }
   return env;
 }
@@ -90,6 +132,7 @@ const PROCESS_OF: Record<string, ProcessName> = {
   'webhook-worker': 'webhookWorker',
   signer: 'signer',
   indexer: 'indexer',
+  admin: 'admin',
 };
 
 const REQUIRED_ENV: Record<string, string[]> = {
@@ -123,7 +166,16 @@ const REQUIRED_ENV: Record<string, string[]> = {
 
 describe('docker-compose.yml', () => {
   test('migrate, api, worker, webhook worker, signer and indexer are separate services built from this repository', () => {
-    expect(built.map(([name]) => name).sort()).toEqual(['api', 'indexer', 'migrate', 'signer', 'webhook-worker', 'worker']);
+    expect(built.map(([name]) => name).sort()).toEqual([
+      'admin',
+      'api',
+      'indexer',
+      'migrate',
+      'signer',
+      'temporal-certs',
+      'webhook-worker',
+      'worker',
+    ]);
   });
 
   test.each(built)('%s runs an npm script of package.json, through tsx (a runtime dependency)', (_name, service) => {
@@ -133,13 +185,16 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(packageJson.dependencies)).toContain('tsx');
   });
 
-  test.each(built)('%s has the environment its process needs, and that environment passes validation', async (name, service) => {
-    const env = resolvedEnv(service);
-    for (const variable of REQUIRED_ENV[name] ?? []) expect(env[variable], `${name}: ${variable}`).toBeTruthy();
-    const config = loadConfig(env, PROCESS_OF[name]!);
-    if (name === 'signer') await expect(signerDepsFromConfig(config, loadChainsConfig(env))).resolves.toBeDefined();
-    expect(() => loadChainsConfig(env)).not.toThrow();
-  });
+  test.each(built.filter(([name]) => name in PROCESS_OF))(
+    '%s has the environment its process needs, and that environment passes validation',
+    async (name, service) => {
+      const env = resolvedEnv(service);
+      for (const variable of REQUIRED_ENV[name] ?? []) expect(env[variable], `${name}: ${variable}`).toBeTruthy();
+      const config = loadConfig(env, PROCESS_OF[name]!);
+      if (name === 'signer') await expect(signerDepsFromConfig(config, loadChainsConfig(env))).resolves.toBeDefined();
+      expect(() => loadChainsConfig(env)).not.toThrow();
+    },
+  );
 
   test('the indexer is offered an RPC endpoint variable for every chain it can index, and long-running services get SIGTERM through an init', () => {
     const indexerEnv = Object.keys(compose.services.indexer?.environment ?? {});
@@ -252,6 +307,117 @@ describe('docker-compose.yml', () => {
         DEPOSIT_XPUB_TRON_LIVE: 'x',
       },
     });
+  });
+});
+
+/** Which identity's certificate each container that talks to Temporal shows. */
+const TEMPORAL_CLIENTS: Record<string, TemporalIdentity> = {
+  api: 'api',
+  worker: 'worker',
+  'webhook-worker': 'webhook-worker',
+  signer: 'signer',
+  indexer: 'indexer',
+  admin: 'admin',
+  'temporal-ui': 'temporal-ui',
+  'temporal-search-attributes': 'temporal-admin-tools',
+};
+
+const readCertificate = (path: string) => new X509Certificate(readFileSync(path));
+const dependsOn = (service: ComposeService | undefined) =>
+  Array.isArray(service?.depends_on)
+    ? Object.fromEntries(service.depends_on.map((name) => [name, undefined]))
+    : (service?.depends_on ?? {});
+
+describe('Temporal mutual TLS in docker-compose.yml (docs/operations.md#temporal-mtls)', () => {
+  const server = compose.services.temporal!;
+  const serverEnv = resolvedEnv(server);
+  const caDir = join(certRoot, 'ca');
+  const clientCa = readCertificate(join(caDir, 'temporal-client-ca.pem'));
+  const serverCa = readCertificate(join(caDir, 'temporal-server-ca.pem'));
+
+  test("temporal-certs makes every identity's certificate into its own volume, with no network, before Temporal starts", () => {
+    const maker = compose.services['temporal-certs']!;
+    expect(maker.network_mode).toBe('none');
+    expect(Object.fromEntries(certMakerMounts)).toEqual(
+      Object.fromEntries([
+        ['temporal-ca', '/out/ca'],
+        ...[TEMPORAL_SERVER_NAME, ...TEMPORAL_CLIENT_IDENTITIES].map((identity) => [`temporal-certs-${identity}`, `/out/${identity}`]),
+      ]),
+    );
+    expect(dependsOn(server)['temporal-certs']).toEqual({ condition: 'service_completed_successfully' });
+    // The CAs' keys never leave the maker's volume.
+    const caHolders = Object.entries(compose.services).filter(([, service]) =>
+      (service.volumes ?? []).some((mount) => mount.startsWith('temporal-ca:')),
+    );
+    expect(caHolders.map(([name]) => name)).toEqual(['temporal-certs']);
+  });
+
+  test('the Temporal server requires a client certificate on its frontend and between its own services', () => {
+    expect(serverEnv.TEMPORAL_TLS_REQUIRE_CLIENT_AUTH).toBe('true');
+    const own = certificateFiles(certRoot, TEMPORAL_SERVER_NAME);
+    for (const name of ['TEMPORAL_TLS_FRONTEND_CERT', 'TEMPORAL_TLS_SERVER_CERT']) expect(serverEnv[name], name).toBe(own.certificate);
+    for (const name of ['TEMPORAL_TLS_FRONTEND_KEY', 'TEMPORAL_TLS_SERVER_KEY']) expect(serverEnv[name], name).toBe(own.key);
+    const certificate = readCertificate(own.certificate);
+    expect(certificate.checkIssued(serverCa) && certificate.verify(serverCa.publicKey)).toBe(true);
+    expect(certificate.subjectAltName).toBe(`DNS:${TEMPORAL_SERVER_NAME}`);
+    // Clients are checked against the client CA; the internal services trust the server CA alone.
+    expect(readFileSync(serverEnv.TEMPORAL_TLS_CLIENT1_CA_CERT ?? '', 'utf8')).toBe(clientCa.toString());
+    expect(readFileSync(serverEnv.TEMPORAL_TLS_CLIENT2_CA_CERT ?? '', 'utf8')).toBe(serverCa.toString());
+    expect(readFileSync(serverEnv.TEMPORAL_TLS_SERVER_CA_CERT ?? '', 'utf8')).toBe(serverCa.toString());
+    for (const name of ['TEMPORAL_TLS_INTERNODE_SERVER_NAME', 'TEMPORAL_TLS_FRONTEND_SERVER_NAME', 'TEMPORAL_TLS_SERVER_NAME'])
+      expect(serverEnv[name], name).toBe(TEMPORAL_SERVER_NAME);
+    for (const name of ['TEMPORAL_TLS_INTERNODE_DISABLE_HOST_VERIFICATION', 'TEMPORAL_TLS_FRONTEND_DISABLE_HOST_VERIFICATION'])
+      expect(serverEnv[name], name).toBe('false');
+    // Its own setup and health check connect with its certificate too.
+    expect([serverEnv.TEMPORAL_TLS_CERT, serverEnv.TEMPORAL_TLS_KEY]).toEqual([own.certificate, own.key]);
+    expect(server.healthcheck?.test).toContain('temporal:7233');
+  });
+
+  test('every container that talks to Temporal shows a certificate of its own, from a volume no other container mounts', () => {
+    const talking = Object.entries(compose.services)
+      .filter(([name, service]) => {
+        if (name === 'temporal') return false;
+        if (service.image) return /^temporalio\/(ui|admin-tools):/.test(service.image);
+        const graph = importGraph(projectRoot, [(packageJson.scripts[scriptOf(service)] ?? '').replace(/^tsx /, '')]);
+        return graph.packages.has('@temporalio/client') || graph.packages.has('@temporalio/worker');
+      })
+      .map(([name]) => name);
+    expect(talking.sort()).toEqual(Object.keys(TEMPORAL_CLIENTS).sort());
+    const fingerprints = new Set<string>();
+    for (const [name, identity] of Object.entries(TEMPORAL_CLIENTS)) {
+      const service = compose.services[name]!;
+      const env = resolvedEnv(service);
+      expect(certificateVolume(service), name).toBe(`temporal-certs-${identity}`);
+      expect(service.volumes, name).toContain(`temporal-certs-${identity}:/certs:ro`);
+      const mounters = Object.entries(compose.services).filter(([, other]) =>
+        (other.volumes ?? []).some((mount) => mount.startsWith(`temporal-certs-${identity}:`)),
+      );
+      expect(mounters.map(([other]) => other).sort(), name).toEqual([name, 'temporal-certs'].sort());
+      expect(basename(env.TEMPORAL_TLS_CERT ?? ''), name).toBe(`${identity}.pem`);
+      expect(env.TEMPORAL_TLS_SERVER_NAME, name).toBe(TEMPORAL_SERVER_NAME);
+      const certificate = readCertificate(env.TEMPORAL_TLS_CERT ?? '');
+      expect(certificate.subject, name).toContain(`CN=${identity}`);
+      expect(certificate.checkIssued(clientCa) && certificate.verify(clientCa.publicKey), name).toBe(true);
+      expect(readFileSync(env.TEMPORAL_TLS_CA ?? '', 'utf8'), name).toBe(serverCa.toString());
+      fingerprints.add(certificate.fingerprint256);
+      if (name in PROCESS_OF) {
+        // The process reads and checks them at start, and connects with them.
+        const { tls } = loadConfig(env, PROCESS_OF[name]!).temporal;
+        expect(tls?.clientCertPair?.crt, name).toEqual(readFileSync(env.TEMPORAL_TLS_CERT ?? ''));
+        expect(tls?.serverNameOverride, name).toBe(TEMPORAL_SERVER_NAME);
+      }
+    }
+    expect(fingerprints.size).toBe(Object.keys(TEMPORAL_CLIENTS).length);
+    // The UI checks the server's name only when asked to.
+    expect(resolvedEnv(compose.services['temporal-ui']!).TEMPORAL_TLS_ENABLE_HOST_VERIFICATION).toBe('true');
+  });
+
+  test('no Temporal port is published outside the internal network', () => {
+    expect(server.ports ?? []).toEqual([]);
+    expect(server.networks).toEqual(['backend']);
+    const temporalPorts = /(^|:)(7233|7234|7235|7239|6933|6934|6935|6939)$/;
+    for (const [name, service] of Object.entries(compose.services))
+      for (const port of service.ports ?? []) expect(port, `${name} publishes a Temporal port`).not.toMatch(temporalPorts);
   });
 });
 
