@@ -203,7 +203,15 @@ export function createCctpRoute(deps: CctpRouteDeps) {
 
   function checkedMessage(transfer: Transfer, message: Hex, recipient: Hex): AttestedTransfer {
     try {
-      return readAttestedMessage(message, { sourceDomain, amount: transfer.amount, maxFee: transfer.maxFee, mintRecipient: recipient });
+      return readAttestedMessage(message, {
+        sourceDomain,
+        burnToken: deps.usdc,
+        messageSender: deps.collector,
+        mintRecipient: recipient,
+        amount: transfer.amount,
+        maxFee: transfer.maxFee,
+        speed: transfer.speed,
+      });
     } catch (error) {
       if (error instanceof TransferMessageError) throw refuse(error.message);
       throw error;
