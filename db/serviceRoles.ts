@@ -52,6 +52,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     // EVM forwarder sweeps, written by the signer as the Solana sweeps are.
     collector_sweeps: ['insert', 'update'],
     collector_sweep_addresses: ['insert', { update: ['swept_base_units'] }],
+    // Forwarder addresses whose sweep reverts in simulation, counted by the signer's plan; a passing one is deleted.
+    sweep_address_failures: ['insert', 'update', 'delete'],
     ledger_entries: ['insert'],
     payments: ['insert', 'update'],
     payouts: ['insert', 'update'],
