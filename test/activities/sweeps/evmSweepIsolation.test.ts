@@ -120,7 +120,7 @@ describe('EVM forwarder sweep with an address whose transfer reverts', () => {
     expect(await sweeper().plan('USDC', runKey())).toMatchObject({ sweepIds: [], skipped: [] });
     expect(await failuresOf(blocked!.address)).toMatchObject({ failures: 3 });
 
-    // The operator, once the issuer lifts the blacklisting, deletes the row (docs/settlement.md#evm-forwarder-sweeps).
+    // The operator, once the issuer lifts the blacklisting, clears the address (checkout-admin sweep clear-failure deletes the row).
     await blacklist(blocked!.address, false);
     await f.db.sql`delete from sweep_address_failures where chain = 'base' and address = ${blocked!.address.toLowerCase()}`;
     const cleared = await sweeper().plan('USDC', runKey());
