@@ -17,6 +17,7 @@ import type { DepositForwarders } from '../domain/addresses/depositForwarder';
 import { isEvmAddress } from '../domain/addresses/evm';
 import { isTronAddress } from '../domain/addresses/tron';
 import { CCTP_SOURCE_DOMAINS, type CctpSourceChain } from '../domain/cctp/domains';
+import { DEFAULT_CCTP_MAX_FEE_BPS } from '../domain/cctp/maxFee';
 import { DEFAULT_TRANSFER_MINIMUM } from '../domain/cctp/transfer';
 
 const isCctpSourceChainName = (name: string): name is CctpSourceChain => Object.hasOwn(CCTP_SOURCE_DOMAINS, name);
@@ -100,6 +101,7 @@ const EnvSchema = z
         (value) => listEntries(value).every((chain) => isCctpSourceChainName(chain)),
         `lists chains CCTP carries USDC from: ${Object.keys(CCTP_SOURCE_DOMAINS).join(', ')}`,
       ),
+    CCTP_MAX_FEE_BPS: z.coerce.number().min(0).max(100).default(DEFAULT_CCTP_MAX_FEE_BPS),
     SETTLEMENT_RPC_RECHECK_ABOVE_USDC: z.coerce.number().int().min(0).max(1_000_000_000).default(1000),
     SOLANA_TREASURY_ADDRESS_TEST: z.string().optional(),
     SOLANA_TREASURY_ADDRESS_LIVE: z.string().optional(),
@@ -282,6 +284,8 @@ export type Config = {
   transferMinimumUsdc: number;
   /** Source chains whose burns ask for Fast attestation (a fee, seconds) instead of Standard (free, ~15 min). */
   cctpFastChains: CctpSourceChain[];
+  /** The most of a burn, in bps, the signer lets the attestation service's fee quote take (domain/cctp/maxFee.ts). */
+  cctpMaxFeeBps: number;
   /**
    * Whole USDC above which the signer re-reads a payout's deposits from the chain's RPC endpoint as well as the
    * indexer's rows (docs/settlement.md#r3-paid-on-the-indexers-facts); 0 re-reads every payout.
@@ -473,6 +477,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     transferIntervalSeconds: e.TRANSFER_INTERVAL_SECONDS,
     transferMinimumUsdc: e.TRANSFER_MINIMUM_USDC,
     cctpFastChains: listEntries(e.CCTP_FAST_CHAINS).filter(isCctpSourceChainName),
+    cctpMaxFeeBps: e.CCTP_MAX_FEE_BPS,
     settlementRpcRecheckAboveUsdc: e.SETTLEMENT_RPC_RECHECK_ABOVE_USDC,
     solanaTreasuryAddresses: {
       test: e.SOLANA_TREASURY_ADDRESS_TEST?.trim() || undefined,

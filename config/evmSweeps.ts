@@ -5,6 +5,7 @@
 import { parseGwei } from 'viem';
 import { z } from 'zod';
 import { DEFAULT_SWEEP_BATCH_SIZE, DEFAULT_SWEEP_MIN_AMOUNT, EVM_CHAINS, type EvmChain } from '../domain/sweeps/evmSweepPlan';
+import { DEFAULT_SWEEP_MAX_ADDRESS_FAILURES } from '../domain/sweeps/sweepFailures';
 import type { Mode } from '../domain/wire/session';
 
 /** Gwei: what each chain's gas has reached in busy hours, with room; above it nothing is signed and the sweep waits. */
@@ -26,6 +27,8 @@ export interface EvmSweepConfig {
   /** Whole tokens a run's total must reach per chain. */
   minimumWholeTokens: Record<EvmChain, number>;
   batchSize: number;
+  /** Failed sweep simulations after which a forwarder address waits for an operator. */
+  maxAddressFailures: number;
 }
 
 const gwei = z
@@ -41,6 +44,7 @@ function schema() {
     EVM_STUCK_AFTER_SECONDS: int(15, 86_400).default(180),
     EVM_FEE_BUMP_PERCENT: int(10, 500).default(20),
     SWEEP_BATCH_SIZE: int(1, 200).default(DEFAULT_SWEEP_BATCH_SIZE),
+    SWEEP_MAX_ADDRESS_FAILURES: int(1, 1000).default(DEFAULT_SWEEP_MAX_ADDRESS_FAILURES),
   };
   for (const chain of EVM_CHAINS) {
     shape[`EVM_MAX_FEE_PER_GAS_GWEI_${chain.toUpperCase()}`] = z.string().default(DEFAULT_MAX_FEE_PER_GAS_GWEI[chain]).pipe(gwei);
@@ -70,6 +74,7 @@ export function evmSweepConfigFromEnv(env: NodeJS.ProcessEnv): { config?: EvmSwe
       feeBumpPercent: e.EVM_FEE_BUMP_PERCENT as number,
       minimumWholeTokens: perChain<number>('SWEEP_MIN_AMOUNT_'),
       batchSize: e.SWEEP_BATCH_SIZE as number,
+      maxAddressFailures: e.SWEEP_MAX_ADDRESS_FAILURES as number,
     },
   };
 }

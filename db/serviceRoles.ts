@@ -83,15 +83,17 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
   checkout_signer: {
     payouts: ['insert', 'update'],
     chain_intents: ['insert', 'update'],
-    // The relayers' nonces, taken as an EVM chain intent is signed (activities/chainWrites/evmChainWriter.ts).
+    // The relayers' nonces, taken as an EVM chain intent is signed (signer/chainWrites/evmChainWriter.ts).
     evm_nonces: ['insert', 'update'],
     collector_sweeps: ['insert', 'update'],
     collector_sweep_addresses: ['insert', { update: ['swept_base_units'] }],
     solana_sweeps: ['insert', 'update'],
     solana_sweep_accounts: ['insert', { update: ['swept_base_units'] }],
+    // Forwarder addresses whose sweep reverts in simulation, counted by the sweep's plan; a passing one is deleted.
+    sweep_address_failures: ['insert', 'update', 'delete'],
     // CCTP transfers (signer/transfers/).
     transfers: ['insert', 'update'],
-    // The relayers' gas balances, read at each sweep run (activities/sweeps/relayerBalance.ts).
+    // The relayers' gas balances, read at each sweep run (signer/sweeps/relayerBalance.ts).
     relayer_balances: ['insert', 'update'],
     // Solana deposit addresses derived ahead (signer/depositAddresses/solanaAddressPool.ts).
     solana_deposit_address_pool: ['insert'],
@@ -213,6 +215,7 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     relayer_balances: '*',
     solana_deposit_address_pool: '*',
     solana_sweep_accounts: '*',
+    sweep_address_failures: '*',
     solana_sweeps: '*',
     transfers: '*',
   },

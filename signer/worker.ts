@@ -91,7 +91,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
   const sql = createSql(config.databaseUrl, { max: 4 });
   const evmSweepers = evmSweepersFromConfig(config.evmSweeps, registry, sql, { depositSeeds: seeds, collectors: config.depositCollectors });
   const tronSweepers = tronSweepersFromConfig(
-    { tronSweeps: config.tronSweeps, batchSize: config.evmSweeps.batchSize },
+    { tronSweeps: config.tronSweeps, batchSize: config.evmSweeps.batchSize, maxAddressFailures: config.evmSweeps.maxAddressFailures },
     chainsConfig,
     registry,
     sql,

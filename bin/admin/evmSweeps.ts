@@ -4,8 +4,9 @@
 // safe at any time.
 import { ScheduleNotFoundError } from '@temporalio/client';
 import type { CollectorSweep } from '../../db/repositories/collectorSweeps';
+import { clearSweepAddressFailure, listSweepAddressFailures } from '../../db/repositories/sweepAddressFailures';
 import { TOKENS } from '../../domain/chains/chains';
-import { FORWARDER_CHAINS } from '../../domain/sweeps/evmSweepPlan';
+import { FORWARDER_CHAINS, type ForwarderChain } from '../../domain/sweeps/evmSweepPlan';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
 import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, ModeOption, table, when } from './cli';
@@ -89,6 +90,68 @@ export const sweepNow = defineCommand({
       json: { schedule_id: scheduleId, triggered: true },
       text: [`${scheduleId} triggered: the signer plans the batches and sweeps them; see sweep list --mode ${input.mode}`],
       targets: [scheduleId],
+    };
+  },
+});
+
+export const sweepFailures = defineCommand({
+  name: 'failures',
+  summary: 'list forwarder addresses whose sweep reverts in simulation, with their count and last revert',
+  options: {},
+  readOnly: true,
+  schema: z.object({}),
+  async run(context) {
+    const rows = await listSweepAddressFailures(context.sql());
+    return {
+      json: {
+        failures: rows.map((r) => ({
+          mode: r.mode,
+          chain: r.chain,
+          token: r.token,
+          address: r.address,
+          failures: r.failures,
+          last_error: r.lastError,
+          last_failed_at: r.lastFailedAt.toISOString(),
+        })),
+      },
+      text:
+        rows.length === 0
+          ? ['no failing forwarder addresses']
+          : table(
+              ['ADDRESS', 'MODE', 'CHAIN', 'TOKEN', 'FAILURES', 'LAST FAILED', 'LAST ERROR'],
+              rows.map((r) => [r.address, r.mode, r.chain, r.token, String(r.failures), when(r.lastFailedAt), r.lastError]),
+            ),
+    };
+  },
+});
+
+export const sweepClearFailure = defineCommand({
+  name: 'clear-failure',
+  summary: "forget a forwarder address's failed sweep simulations, so the next plan takes it again",
+  options: {
+    chain: { value: `<${FORWARDER_CHAINS.join('|')}>`, description: 'the EVM chain, or tron (required)' },
+    token: { value: `<${TOKENS.join('|')}>`, description: 'the token (required)' },
+    mode: { value: '<test|live>', description: 'the mode (required)' },
+    address: { value: '<address>', description: 'the deposit address, as sweep failures lists it (required)' },
+  },
+  schema: z.object({
+    chain: ForwarderChainOption,
+    token: z
+      .string()
+      .transform((t) => t.toUpperCase())
+      .pipe(z.enum(TOKENS)),
+    mode: ModeOption,
+    address: z.string().trim().min(1),
+  }),
+  async run(context, input) {
+    const address = input.chain === 'tron' ? input.address : input.address.toLowerCase();
+    const scope = { mode: input.mode, chain: input.chain as ForwarderChain, token: input.token };
+    if (!(await clearSweepAddressFailure(context.sql(), scope, address)))
+      throw new CliError(`no failures counted for ${address} (${input.chain} ${input.token} ${input.mode}): see sweep failures`);
+    return {
+      json: { ...scope, address, cleared: true },
+      text: [`${address} cleared: the next ${input.chain} ${input.token} sweep of ${input.mode} plans it again`],
+      targets: [address],
     };
   },
 });

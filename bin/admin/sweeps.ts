@@ -9,7 +9,7 @@ import { sweepScheduleId } from '../../domain/taskQueues';
 import { z } from '../../domain/wire/validationMessages';
 import type { sweepSolanaUsdc } from '../../workflows/sweepSolanaUsdc';
 import { defineCommand, integerOption, ModeOption, table, when, type CommandGroup } from './cli';
-import { evmSweepJson, evmSweepTable, sweepNow } from './evmSweeps';
+import { evmSweepJson, evmSweepTable, sweepClearFailure, sweepFailures, sweepNow } from './evmSweeps';
 import { usdcText } from './settlement';
 
 const sweepJson = (s: Sweep) => ({
@@ -97,5 +97,5 @@ const run = defineCommand({
 export const sweepCommands: CommandGroup = {
   name: 'sweep',
   summary: 'deposit sweeps: Solana into the treasury, EVM and Tron forwarders into the collector',
-  commands: [list, run, sweepNow],
+  commands: [list, run, sweepNow, sweepFailures, sweepClearFailure],
 };

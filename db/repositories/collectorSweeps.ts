@@ -158,6 +158,8 @@ export async function collectorSweepDue(
   sql: Queryable,
   scope: CollectorSweepScope,
   limit: number,
+  /** Leaves out addresses whose sweep simulation failed this many times (sweep_address_failures). */
+  maxFailures: number = Number.MAX_SAFE_INTEGER,
 ): Promise<Array<Omit<EvmSweepCandidate, 'salt' | 'balance'>>> {
   const da = familyColumns(sql, scope.chain);
   const rows = await sql<Array<{ address: string; factory: string; session_id: string }>>`
@@ -177,6 +179,10 @@ export async function collectorSweepDue(
       and not exists (
         select 1 from collector_sweep_addresses a join collector_sweeps s on s.id = a.sweep_id
         where a.address = ${da.key} and s.chain = ${scope.chain} and s.token = ${scope.token} and s.status in ('pending', 'submitted'))
+      and not exists (
+        select 1 from sweep_address_failures f
+        where f.mode = ${scope.mode} and f.chain = ${scope.chain} and f.token = ${scope.token} and f.address = ${da.key}
+          and f.failures >= ${maxFailures})
     group by ${da.address}, ${da.factory}, da.session_id
     having bool_and(${owedToTreasury(sql)} and ${refundDueOf(sql)} = 0)
     order by oldest, address limit ${limit}`;

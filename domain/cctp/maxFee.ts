@@ -24,13 +24,47 @@ export function maxFeeFor(amount: bigint, quotes: readonly CctpFeeQuote[], speed
   const threshold = finalityThreshold(speed);
   const quote = quotes.find((entry) => entry.finalityThreshold === threshold);
   if (!quote) throw new CctpFeeError(`the fee quote has no entry for finality threshold ${threshold} (${speed})`);
-  const { numerator, denominator } = decimalFraction(quote.minimumFee);
-  const scaled = amount * numerator;
-  const divisor = denominator * BPS_DENOMINATOR;
-  const rounded = (scaled + divisor - 1n) / divisor;
-  const maxFee = numerator > 0n && rounded === 0n ? 1n : rounded;
+  const fraction = decimalFraction(quote.minimumFee);
+  const rounded = bpsOf(amount, fraction);
+  const maxFee = fraction.numerator > 0n && rounded === 0n ? 1n : rounded;
   if (maxFee >= amount) throw new CctpFeeError(`a fee of ${quote.minimumFee} bps leaves nothing of ${amount} (maxFee ${maxFee})`);
   return maxFee;
+}
+
+/**
+ * CCTP_MAX_FEE_BPS unless configured: above the 0-14 bps Circle publishes for Fast transfers
+ * (developers.circle.com/cctp/concepts/fees), so a real quote always passes, yet a wrong or compromised attestation
+ * API can take no more than 0.2% of a burn (docs/settlement.md#cctp-transfers).
+ */
+export const DEFAULT_CCTP_MAX_FEE_BPS = 20;
+
+export type BurnFeeVerdict =
+  | { burn: true; speed: CctpSpeed; maxFee: bigint }
+  /** Nothing is burned this run: the next scheduled run asks for a fresh quote. */
+  | { burn: false; reason: string };
+
+/**
+ * The burn's speed and maxFee under the operator's ceiling of `ceilingBps` of the amount (rounded up like the fee).
+ * A Fast quote above it falls back to Standard, which only takes longer; when no speed is within it, nothing is
+ * burned. The ceiling is compared in base units, so the 1-unit floor of a tiny burn is held to it too.
+ */
+export function judgeBurnFee(amount: bigint, quotes: readonly CctpFeeQuote[], speed: CctpSpeed, ceilingBps: number): BurnFeeVerdict {
+  const ceiling = bpsOf(amount, decimalFraction(ceilingBps));
+  const refusals: string[] = [];
+  for (const candidate of speed === 'fast' ? (['fast', 'standard'] as const) : (['standard'] as const)) {
+    const maxFee = maxFeeFor(amount, quotes, candidate);
+    if (maxFee <= ceiling) return { burn: true, speed: candidate, maxFee };
+    refusals.push(`${candidate} asks maxFee ${maxFee}`);
+  }
+  return {
+    burn: false,
+    reason: `the CCTP fee quote is above CCTP_MAX_FEE_BPS=${ceilingBps} (at most ${ceiling} of ${amount}): ${refusals.join(', ')}`,
+  };
+}
+
+function bpsOf(amount: bigint, { numerator, denominator }: { numerator: bigint; denominator: bigint }): bigint {
+  const divisor = denominator * BPS_DENOMINATOR;
+  return (amount * numerator + divisor - 1n) / divisor;
 }
 
 // Exact: a bps value like 1.3 must not become 1.2999999… through binary floating point.

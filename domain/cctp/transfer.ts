@@ -1,9 +1,10 @@
 // A CCTP V2 transfer from a DepositCollector to the Solana treasury (docs/settlement.md#cctp-transfers): its stages,
 // the ids of its chain intents, and the decisions between them. I/O is in signer/transfers/.
 import { createHash } from 'node:crypto';
-import type { CctpSourceChain } from './domains';
-import { decodeBurnMessageV2, decodeMessageV2 } from './messageV2';
-import type { Hex } from 'viem';
+import { SOLANA_CCTP_DOMAIN, type CctpSourceChain } from './domains';
+import { finalityThreshold, type CctpSpeed } from './finality';
+import { addressToBytes32, decodeBurnMessageV2, decodeMessageV2, EMPTY_BYTES32 } from './messageV2';
+import type { Address, Hex } from 'viem';
 
 /** burning: the row and the burn intent exist; burned: the burn is final on the source chain; attested: the
  * attestation service signed the message; received: the treasury was credited. failed: the burn reverted. */
@@ -45,6 +46,29 @@ export class TransferMessageError extends Error {
   override name = 'TransferMessageError';
 }
 
+/** A field of the attested message that is not what this transfer's burn wrote. */
+export type AttestedField =
+  | 'sourceDomain'
+  | 'destinationDomain'
+  | 'destinationCaller'
+  | 'minFinalityThreshold'
+  | 'burnToken'
+  | 'messageSender'
+  | 'mintRecipient'
+  | 'amount'
+  | 'maxFee'
+  | 'feeExecuted';
+
+export class AttestedFieldError extends TransferMessageError {
+  override name = 'AttestedFieldError';
+  constructor(
+    readonly field: AttestedField,
+    message: string,
+  ) {
+    super(`the attested message's ${field} ${message}`);
+  }
+}
+
 export interface AttestedTransfer {
   nonce: Hex;
   /** What the mint credits the recipient: the burned amount less the fee the attestation service executed. */
@@ -52,24 +76,45 @@ export interface AttestedTransfer {
   expirationBlock: bigint;
 }
 
+/** What the transfer's row and the route's configuration say its burn wrote. */
+export interface ExpectedBurn {
+  sourceDomain: number;
+  /** The source chain's USDC: the only token the collector burns. */
+  burnToken: Address;
+  /** The DepositCollector, which calls depositForBurn. */
+  messageSender: Address;
+  /** The treasury's USDC token account, as bytes32. */
+  mintRecipient: Hex;
+  amount: bigint;
+  maxFee: bigint;
+  speed: CctpSpeed;
+}
+
 /**
- * Reads the attested message and refuses one that is not this transfer's burn: another amount, another recipient
- * or more fee than the burn allowed would credit what the ledger does not expect.
+ * Reads the attested message and refuses one that is not this transfer's burn, field by field: the attestation
+ * service signs whatever message it is shown, so a wrong or compromised one could hand over another burn's message
+ * (another chain, token, depositor or amount) or one with more fee than ours allowed, and the ledger would record a
+ * credit that is not this transfer's.
  */
-export function readAttestedMessage(
-  message: Hex,
-  expected: { sourceDomain: number; amount: bigint; maxFee: bigint; mintRecipient: Hex },
-): AttestedTransfer {
+export function readAttestedMessage(message: Hex, expected: ExpectedBurn): AttestedTransfer {
   const header = decodeMessageV2(message);
   const body = decodeBurnMessageV2(header.messageBody);
-  if (header.sourceDomain !== expected.sourceDomain)
-    throw new TransferMessageError(`the attested message is from domain ${header.sourceDomain}, not ${expected.sourceDomain}`);
-  if (body.amount !== expected.amount)
-    throw new TransferMessageError(`the attested message burns ${body.amount}, not the transfer's ${expected.amount}`);
-  if (body.mintRecipient.toLowerCase() !== expected.mintRecipient.toLowerCase())
-    throw new TransferMessageError(`the attested message mints to ${body.mintRecipient}, not the treasury's ${expected.mintRecipient}`);
+  const same = (field: AttestedField, actual: string | number | bigint, wanted: string | number | bigint) => {
+    const norm = (v: string | number | bigint) => (typeof v === 'string' ? v.toLowerCase() : v);
+    if (norm(actual) !== norm(wanted)) throw new AttestedFieldError(field, `is ${actual}, not ${wanted}`);
+  };
+  same('sourceDomain', header.sourceDomain, expected.sourceDomain);
+  same('destinationDomain', header.destinationDomain, SOLANA_CCTP_DOMAIN);
+  // The collector burns with destinationCaller 0 (anyone may complete the mint).
+  same('destinationCaller', header.destinationCaller, EMPTY_BYTES32);
+  same('minFinalityThreshold', header.minFinalityThreshold, finalityThreshold(expected.speed));
+  same('burnToken', body.burnToken, addressToBytes32(expected.burnToken));
+  same('messageSender', body.messageSender, addressToBytes32(expected.messageSender));
+  same('mintRecipient', body.mintRecipient, expected.mintRecipient);
+  same('amount', body.amount, expected.amount);
+  same('maxFee', body.maxFee, expected.maxFee);
   if (body.feeExecuted > expected.maxFee)
-    throw new TransferMessageError(`the attested fee ${body.feeExecuted} exceeds the burn's maxFee ${expected.maxFee}`);
+    throw new AttestedFieldError('feeExecuted', `${body.feeExecuted} exceeds the burn's maxFee ${expected.maxFee}`);
   return { nonce: header.nonce, credited: body.amount - body.feeExecuted, expirationBlock: body.expirationBlock };
 }
 

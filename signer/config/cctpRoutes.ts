@@ -19,7 +19,7 @@ const USDC_BASE_UNITS = 1_000_000n;
 /** The relayer key and its chain writers' settings are the sweeps' (config/evmSweeps.ts): one relayer, one nonce sequence per chain. */
 export type CctpRouteConfig = Pick<
   Config,
-  'evmSweeps' | 'depositCollectors' | 'cctpAttestationUrl' | 'cctpFastChains' | 'transferMinimumUsdc'
+  'evmSweeps' | 'depositCollectors' | 'cctpAttestationUrl' | 'cctpFastChains' | 'cctpMaxFeeBps' | 'transferMinimumUsdc'
 >;
 
 export function cctpRoutesFromConfig(
@@ -61,6 +61,7 @@ export function cctpRoutesFromConfig(
         usdc: usdc.address as Address,
         collector: collector as Address,
         speed: cctpSpeedFor(chain, config.cctpFastChains.includes(chain)),
+        maxFeeBps: config.cctpMaxFeeBps,
         minimum: BigInt(config.transferMinimumUsdc) * USDC_BASE_UNITS,
         confirmations: deployment.confirmations,
         attestation,

@@ -54,6 +54,7 @@ export function evmSweepersFromConfig(
         tokens: deployment.tokens,
         minimumWholeTokens: config.minimumWholeTokens[chain],
         batchSize: config.batchSize,
+        maxAddressFailures: config.maxAddressFailures,
         depositSeed: hd.depositSeeds[mode],
         collector: hd.collectors[mode],
       };

@@ -25,7 +25,7 @@ const MODES: readonly Mode[] = ['test', 'live'];
 export const TRON_SWEEP_EXPIRATION_MS = 5 * 60_000;
 
 export function tronSweepersFromConfig(
-  config: { tronSweeps: TronSweepConfig; batchSize: number },
+  config: { tronSweeps: TronSweepConfig; batchSize: number; maxAddressFailures: number },
   chains: Pick<ChainsConfig, 'tronHttpApi'>,
   registry: ChainRegistry,
   sql: Sql,
@@ -51,6 +51,7 @@ export function tronSweepersFromConfig(
       tokens: registry.get('tron', network).tokens,
       minimumWholeTokens: config.tronSweeps.minimumWholeTokens,
       batchSize: config.batchSize,
+      maxAddressFailures: config.maxAddressFailures,
       feeLimitSun: config.tronSweeps.feeLimitSun,
       hdFeeLimitSun: config.tronSweeps.hdFeeLimitSun,
       depositSeed: hd.depositSeeds[mode],

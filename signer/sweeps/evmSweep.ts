@@ -2,7 +2,19 @@
 // as an EVM chain intent and signed by the EVM chain writer with the relayer's nonce, and what moved read from the
 // receipt's Swept events, the fee from its gas used and effective price. The chain's HD deposit addresses from
 // before the forwarders are swept in the same plan, one sweep each (evmHdSweep.ts).
-import { encodeFunctionData, erc20Abi, parseEventLogs, type Address, type Hash, type Hex } from 'viem';
+import {
+  BaseError,
+  encodeFunctionData,
+  erc20Abi,
+  ExecutionRevertedError,
+  isHex,
+  parseEventLogs,
+  RpcRequestError,
+  type Address,
+  type Hash,
+  type Hex,
+} from 'viem';
+import type { EvmSweepBatch } from '../../domain/sweeps/evmSweepPlan';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';
 import { insertEvmChainIntent } from '../../db/repositories/chainIntents';
 import { sweptAmounts, type EvmChain } from '../../domain/sweeps/evmSweepPlan';
@@ -15,10 +27,31 @@ export interface EvmSweepDeps extends EvmHdSweepDeps, Omit<ForwarderSweepSetting
   chain: EvmChain;
 }
 
+/**
+ * Why a call reverted, when the node says it did: "execution reverted" (code 3, geth and most providers), or an
+ * error carrying the revert's return data (Hardhat's -32603). Anything else, a timeout or an outage, is no verdict
+ * on the addresses, and undefined.
+ */
+function revertOf(error: unknown): string | undefined {
+  if (!(error instanceof BaseError)) return undefined;
+  const cause = error.walk(
+    (e) => e instanceof ExecutionRevertedError || (e instanceof RpcRequestError && isHex((e.data as { data?: unknown } | undefined)?.data)),
+  );
+  return cause instanceof BaseError ? cause.details || cause.shortMessage : undefined;
+}
+
 export function createEvmSweep(deps: EvmSweepDeps) {
   const writer = createEvmChainWriter(deps);
   const balanceOf = (token: string, owner: string) =>
     deps.client.readContract({ address: token as Address, abi: erc20Abi, functionName: 'balanceOf', args: [owner as Address] });
+  const sweepMany = (token: string, batch: EvmSweepBatch) => ({
+    to: batch.factory as Address,
+    data: encodeFunctionData({
+      abi: depositFactory.abi,
+      functionName: 'sweepMany',
+      args: [batch.addresses.map((a) => a.salt as Hex), token as Address],
+    }),
+  });
   return createForwarderSweep(
     deps,
     {
@@ -30,16 +63,18 @@ export function createEvmSweep(deps: EvmSweepDeps) {
           chain: deps.chain,
           mode: deps.mode,
           sender: deps.account.address,
-          call: {
-            to: batch.factory,
-            data: encodeFunctionData({
-              abi: depositFactory.abi,
-              functionName: 'sweepMany',
-              args: [batch.addresses.map((a) => a.salt as Hex), token as Address],
-            }),
-            value: '0',
-          },
+          call: { ...sweepMany(token, batch), value: '0' },
         }),
+      async simulate(token, batch) {
+        try {
+          await deps.client.call({ account: deps.account.address, ...sweepMany(token, batch) });
+          return undefined;
+        } catch (error) {
+          const reason = revertOf(error);
+          if (reason === undefined) throw error;
+          return reason;
+        }
+      },
       advance: (id) => writer.advance(id),
       async landed(sweep, intent) {
         const receipt = await deps.client.getTransactionReceipt({ hash: intent.signature as Hash });

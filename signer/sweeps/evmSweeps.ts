@@ -58,6 +58,14 @@ export function createEvmSweepActivities(deps: {
           `sweep planned without HD addresses: they need ${chain === 'tron' ? 'TRON' : 'EVM'}_DEPOSIT_COLLECTOR_${mode.toUpperCase()} and the mode's deposit mnemonic`,
           { ...counts, hdAddressesWaiting: planned.hdWaiting },
         );
+      for (const skipped of planned.skipped) {
+        log.error(
+          skipped.excluded
+            ? 'sweep left out a deposit address whose sweep reverts, and plans it no more until an operator clears it'
+            : 'sweep left out a deposit address whose sweep reverts',
+          { chain, token, mode, ...skipped },
+        );
+      }
       return { status: 'planned', sweepIds: planned.sweepIds };
     },
     async advanceEvmSweep(request: { chain: ForwarderChain; mode: Mode; sweepId: string }): Promise<EvmSweepAnswer> {

@@ -20,10 +20,18 @@ import {
 } from '../../db/repositories/collectorSweeps';
 import { postLedger } from '../../db/repositories/ledger';
 import { lockUntilCommit } from '../../db/repositories/locks';
+import { clearSweepAddressFailures, recordSweepAddressFailure } from '../../db/repositories/sweepAddressFailures';
 import { depositSalt } from '../../domain/addresses/depositSalt';
 import type { TokenDeployment } from '../../domain/chains/chainRegistry';
 import type { TokenSymbol } from '../../domain/chains/chains';
-import { minimumBaseUnits, planEvmSweepBatches, type EvmSweepBatch, type ForwarderChain } from '../../domain/sweeps/evmSweepPlan';
+import {
+  minimumBaseUnits,
+  planEvmSweepBatches,
+  type EvmSweepBatch,
+  type EvmSweepCandidate,
+  type ForwarderChain,
+} from '../../domain/sweeps/evmSweepPlan';
+import { failingAddresses } from '../../domain/sweeps/sweepFailures';
 import { evmSweepLanded, tokenAsset } from '../../domain/ledger/ledger';
 import type { Mode } from '../../domain/wire/session';
 
@@ -36,6 +44,8 @@ export interface ForwarderSweepSettings {
   minimumWholeTokens: number;
   /** Deposit addresses per sweepMany (SWEEP_BATCH_SIZE). */
   batchSize: number;
+  /** Failed simulations after which an address is no longer planned until an operator clears it (SWEEP_MAX_ADDRESS_FAILURES). */
+  maxAddressFailures: number;
 }
 
 /** What a landed sweep call tells, in the form sweep rows keep addresses in. */
@@ -55,6 +65,11 @@ export interface ForwarderSweepChain {
   balanceOf(tokenAddress: string, owner: string): Promise<bigint>;
   /** Writes the batch's chain intent: sweepMany(salts, token) on the batch's factory, from the relayer. */
   insertIntent(sql: Queryable, id: string, tokenAddress: string, batch: EvmSweepBatch): Promise<void>;
+  /**
+   * Simulates the batch's sweepMany from the relayer: undefined when it would succeed, else the revert's reason. A
+   * chain without it plans its batches unsimulated. Throws when the node does not answer: that is no revert.
+   */
+  simulate?(tokenAddress: string, batch: EvmSweepBatch): Promise<string | undefined>;
   /** One pass of the chain's writer. */
   advance(id: string): Promise<{ intent: ChainIntent; deferred?: string }>;
   /** The landed call's Swept events of its factory and token (none when it failed) and its fee. */
@@ -81,12 +96,23 @@ export interface HdSweeps {
   advance(sweep: CollectorSweep): Promise<EvmSweepOutcome>;
 }
 
+/** A forwarder address a plan left out because its sweep reverts alone. */
+export interface SkippedSweepAddress {
+  address: string;
+  sessionId: string;
+  reason: string;
+  /** Failed simulations so far; from maxAddressFailures on, no plan takes it until an operator clears it. */
+  failures: number;
+  excluded: boolean;
+}
+
 /** What a plan wrote: every sweep the run is to carry, and how many HD addresses wait for a collector or a seed. */
 export interface EvmSweepPlanned {
   sweepIds: string[];
   forwarderSweeps: number;
   hdSweeps: number;
   hdWaiting: number;
+  skipped: SkippedSweepAddress[];
 }
 
 /** Addresses one plan reads from the chain, in batches' worth: a bound on the plan's time, the rest wait for the next run. */
@@ -146,7 +172,7 @@ export function createForwarderSweep(settings: ForwarderSweepSettings, family: F
    * not have plans nothing.
    */
   async function plan(token: TokenSymbol, runKey: string): Promise<EvmSweepPlanned> {
-    const nothing = (sweepIds: string[]): EvmSweepPlanned => ({ sweepIds, forwarderSweeps: 0, hdSweeps: 0, hdWaiting: 0 });
+    const nothing = (sweepIds: string[]): EvmSweepPlanned => ({ sweepIds, forwarderSweeps: 0, hdSweeps: 0, hdWaiting: 0, skipped: [] });
     const deployment = tokenOf(token);
     if (!deployment) return nothing([]);
     const scope: CollectorSweepScope = { mode, chain, token };
@@ -156,11 +182,11 @@ export function createForwarderSweep(settings: ForwarderSweepSettings, family: F
       if (ofRun.length > 0) return nothing([...new Set([...ofRun, ...unlanded])]);
       const limit = settings.batchSize * PLAN_BATCHES;
       const minimum = minimumBaseUnits(settings.minimumWholeTokens, deployment.decimals);
-      const due = await collectorSweepDue(tx, scope, limit);
+      const due = await collectorSweepDue(tx, scope, limit, settings.maxAddressFailures);
       const candidates = await Promise.all(
         due.map(async (d) => ({ ...d, salt: depositSalt(d.sessionId), balance: await family.balanceOf(deployment.address, d.address) })),
       );
-      const batches = planEvmSweepBatches(candidates, { minimum, batchSize: settings.batchSize });
+      const { batches, skipped } = await isolatedBatches(tx, scope, deployment.address, candidates, minimum);
       const planned = await insertCollectorSweeps(tx, {
         ...scope,
         runKey,
@@ -176,8 +202,56 @@ export function createForwarderSweep(settings: ForwarderSweepSettings, family: F
         forwarderSweeps: planned.length,
         hdSweeps: hdPlanned.sweepIds.length,
         hdWaiting: hdPlanned.waiting,
+        skipped,
       };
     });
+  }
+
+  /**
+   * The plan's batches without the addresses whose sweep reverts alone, each counted in sweep_address_failures:
+   * one blacklisted address would otherwise revert its whole sweepMany on every run. The rest are planned again
+   * (the minimum judged without them) until every batch simulates; those that did are forgiven their failures.
+   */
+  async function isolatedBatches<C extends EvmSweepCandidate>(
+    tx: Queryable,
+    scope: CollectorSweepScope,
+    tokenAddress: string,
+    candidates: readonly C[],
+    minimum: bigint,
+  ): Promise<{ batches: EvmSweepBatch<C>[]; skipped: SkippedSweepAddress[] }> {
+    const skipped: SkippedSweepAddress[] = [];
+    let remaining = candidates;
+    for (;;) {
+      const batches = planEvmSweepBatches(remaining, { minimum, batchSize: settings.batchSize });
+      const simulate = family.simulate;
+      if (!simulate) return { batches, skipped };
+      const failing = new Map<C, string>();
+      for (const batch of batches) {
+        const found = await failingAddresses(batch.addresses, (addresses) =>
+          simulate(tokenAddress, { factory: batch.factory, addresses: [...addresses] }),
+        );
+        for (const [candidate, reason] of found) failing.set(candidate, reason);
+      }
+      if (failing.size === 0) {
+        await clearSweepAddressFailures(
+          tx,
+          scope,
+          batches.flatMap((b) => b.addresses.map((a) => a.address)),
+        );
+        return { batches, skipped };
+      }
+      for (const [candidate, reason] of failing) {
+        const failures = await recordSweepAddressFailure(tx, scope, candidate.address, reason);
+        skipped.push({
+          address: candidate.address,
+          sessionId: candidate.sessionId,
+          reason,
+          failures,
+          excluded: failures >= settings.maxAddressFailures,
+        });
+      }
+      remaining = remaining.filter((candidate) => !failing.has(candidate));
+    }
   }
 
   async function record(sweep: CollectorSweep, status: 'finalized' | 'failed', intent: ChainIntent): Promise<EvmSweepOutcome> {

@@ -23,7 +23,7 @@ import {
 } from '../../db/repositories/transfers';
 import { CCTP_SOURCE_DOMAINS, SOLANA_CCTP_DOMAIN, type CctpSourceChain } from '../../domain/cctp/domains';
 import { finalityThreshold, type CctpSpeed } from '../../domain/cctp/finality';
-import { maxFeeFor } from '../../domain/cctp/maxFee';
+import { judgeBurnFee } from '../../domain/cctp/maxFee';
 import {
   attestationExpired,
   burnIntentId,
@@ -61,7 +61,10 @@ export interface CctpRouteDeps {
   writer: EvmChainWriter;
   usdc: Address;
   collector: Address;
+  /** Fast falls back to Standard when its fee quote is above `maxFeeBps`. */
   speed: CctpSpeed;
+  /** CCTP_MAX_FEE_BPS: the most of a burn the attestation service's fee quote may take. */
+  maxFeeBps: number;
   /** USDC base units the collector must hold before a transfer starts. */
   minimum: bigint;
   /** The chain's required confirmations: only what the collector held that deep is burned. */
@@ -72,7 +75,10 @@ export interface CctpRouteDeps {
 }
 
 /** in_flight: this chain's transfer that has not landed yet, whose workflow the caller makes sure of. */
-export type StartAnswer = { status: 'started' | 'in_flight'; transferId: string } | { status: 'idle'; reason: string };
+export type StartAnswer =
+  | { status: 'started' | 'in_flight'; transferId: string }
+  /** feeAboveCeiling: the quote would have the burn give more than CCTP_MAX_FEE_BPS, an operator's concern. */
+  | { status: 'idle'; reason: string; feeAboveCeiling?: true };
 export type BurnAnswer =
   { status: 'pending'; deferred?: string } | { status: 'burned'; txHash: string } | { status: 'failed'; reason: string };
 export type AttestationAnswer = { status: 'pending'; reason: string } | { status: 'attested'; nonce: string };
@@ -125,11 +131,14 @@ export function createCctpRoute(deps: CctpRouteDeps) {
     });
     const verdict = judgeTransferStart({ chain: deps.chain, collectorBalance, minimum: deps.minimum });
     if (!verdict.start) return { status: 'idle', reason: verdict.reason };
-    const maxFee = maxFeeFor(verdict.amount, await deps.attestation.fees(sourceDomain, SOLANA_CCTP_DOMAIN), deps.speed);
+    const quotes = await deps.attestation.fees(sourceDomain, SOLANA_CCTP_DOMAIN);
+    const fee = judgeBurnFee(verdict.amount, quotes, deps.speed, deps.maxFeeBps);
+    if (!fee.burn) return { status: 'idle', reason: fee.reason, feeAboveCeiling: true };
+    const { maxFee, speed } = fee;
     const data = encodeFunctionData({
       abi: depositCollector.abi,
       functionName: 'burn',
-      args: [deps.usdc, verdict.amount, maxFee, finalityThreshold(deps.speed)],
+      args: [deps.usdc, verdict.amount, maxFee, finalityThreshold(speed)],
     });
     const intentId = burnIntentId(transferId);
     await deps.writer.prepare(intentId, { to: deps.collector, data, value: '0' });
@@ -139,7 +148,7 @@ export function createCctpRoute(deps: CctpRouteDeps) {
       sourceChain: deps.chain,
       amount: verdict.amount,
       maxFee,
-      speed: deps.speed,
+      speed,
       burnIntentId: intentId,
     });
     return { status: 'started', transferId };
@@ -197,7 +206,15 @@ export function createCctpRoute(deps: CctpRouteDeps) {
 
   function checkedMessage(transfer: Transfer, message: Hex, recipient: Hex): AttestedTransfer {
     try {
-      return readAttestedMessage(message, { sourceDomain, amount: transfer.amount, maxFee: transfer.maxFee, mintRecipient: recipient });
+      return readAttestedMessage(message, {
+        sourceDomain,
+        burnToken: deps.usdc,
+        messageSender: deps.collector,
+        mintRecipient: recipient,
+        amount: transfer.amount,
+        maxFee: transfer.maxFee,
+        speed: transfer.speed,
+      });
     } catch (error) {
       if (error instanceof TransferMessageError) throw refuse(error.message);
       throw error;

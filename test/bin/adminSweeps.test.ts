@@ -245,4 +245,40 @@ describe('checkout-admin sweep', () => {
     expectOneLineError(await cli.run(['sweep', 'run']), 2, /--mode/);
     expectOneLineError(await cli.run(['sweep', 'run', '--mode', 'prod']), 2, /--mode/);
   });
+
+  it('failures lists the forwarder addresses whose sweep reverts; clear-failure forgets one, audited, and refuses one not counted', async () => {
+    const blocked = '0x00000000000000000000000000000000000000b1';
+    await service.db.sql`insert into sweep_address_failures (mode, chain, token, address, failures, last_error)
+                         values ('test', 'base', 'USDC', ${blocked}, 3, 'TransferFailed(token)')`;
+    expect(await cli.json(['sweep', 'failures'])).toEqual({
+      failures: [
+        expect.objectContaining({
+          mode: 'test',
+          chain: 'base',
+          token: 'USDC',
+          address: blocked,
+          failures: 3,
+          last_error: 'TransferFailed(token)',
+        }),
+      ],
+    });
+    const clear = [
+      'sweep',
+      'clear-failure',
+      '--chain',
+      'base',
+      '--token',
+      'usdc',
+      '--mode',
+      'test',
+      '--address',
+      blocked.toUpperCase().replace('0X', '0x'),
+    ];
+    expect(await cli.json(clear)).toMatchObject({ address: blocked, cleared: true });
+    expect(await service.db.sql`select 1 from sweep_address_failures where address = ${blocked}`).toHaveLength(0);
+    expect(
+      await service.db.sql`select outcome from admin_audit_events where action = 'sweep.clear-failure' and ${blocked} = any(targets)`,
+    ).toEqual([{ outcome: 'ok' }]);
+    expectOneLineError(await cli.run(clear), 1, /no failures counted/);
+  });
 });

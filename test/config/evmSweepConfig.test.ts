@@ -9,6 +9,7 @@ describe('the relayer and EVM sweep configuration', () => {
       stuckAfterSeconds: 180,
       feeBumpPercent: 20,
       batchSize: 50,
+      maxAddressFailures: 3,
     });
     expect(evmSweeps.minimumWholeTokens).toEqual({ ethereum: 500, polygon: 0, arbitrum: 0, optimism: 0, base: 0, bsc: 0 });
     expect(evmSweeps.maxFeePerGasWei.ethereum).toBe(200_000_000_000n);
@@ -16,12 +17,14 @@ describe('the relayer and EVM sweep configuration', () => {
 
   it('reads fee ceilings in gwei, thresholds in whole tokens', () => {
     const { evmSweeps } = loadConfig(
-      { EVM_MAX_FEE_PER_GAS_GWEI_BASE: '0.25', SWEEP_MIN_AMOUNT_ETHEREUM: '1000', SWEEP_BATCH_SIZE: '20' },
+      { EVM_MAX_FEE_PER_GAS_GWEI_BASE: '0.25', SWEEP_MIN_AMOUNT_ETHEREUM: '1000', SWEEP_BATCH_SIZE: '20', SWEEP_MAX_ADDRESS_FAILURES: '5' },
       'worker',
     );
     expect(evmSweeps.maxFeePerGasWei.base).toBe(250_000_000n);
     expect(evmSweeps.minimumWholeTokens.ethereum).toBe(1000);
     expect(evmSweeps.batchSize).toBe(20);
+    expect(evmSweeps.maxAddressFailures).toBe(5);
+    expect(() => loadConfig({ SWEEP_MAX_ADDRESS_FAILURES: '0' }, 'worker')).toThrow(/SWEEP_MAX_ADDRESS_FAILURES/);
   });
 
   it('refuses a bad value at start, naming the variable', () => {

@@ -12,7 +12,7 @@ import {
 } from '../../../domain/cctp/cctpAbi';
 import { DepositForBurnError, depositForBurnCalldata, solanaAddressBytes32 } from '../../../domain/cctp/depositForBurn';
 import { CCTP_SOURCE_DOMAINS, SOLANA_CCTP_DOMAIN, cctpSpeedFor, isCctpSourceChain } from '../../../domain/cctp/domains';
-import { CctpFeeError, maxFeeFor } from '../../../domain/cctp/maxFee';
+import { CctpFeeError, DEFAULT_CCTP_MAX_FEE_BPS, judgeBurnFee, maxFeeFor } from '../../../domain/cctp/maxFee';
 
 // Extracted from circlefin/evm-cctp-contracts docs/abis/cctp/v2.1 (commit in the file's `source`).
 const circleAbi = JSON.parse(readFileSync(new URL('../../fixtures/cctp/circleAbiV2.json', import.meta.url), 'utf8')) as {
@@ -83,6 +83,44 @@ describe('maxFee from the fees endpoint', () => {
     expect(() => maxFeeFor(1n, quotes, 'fast')).toThrow(CctpFeeError);
     expect(() => maxFeeFor(0n, quotes, 'standard')).toThrow(CctpFeeError);
     expect(() => maxFeeFor(5n, [{ finalityThreshold: 2000, minimumFee: -1 }], 'standard')).toThrow(CctpFeeError);
+  });
+});
+
+describe('the operator’s ceiling on maxFee', () => {
+  const quote = (fast: number, standard: number) => [
+    { finalityThreshold: 1000, minimumFee: fast },
+    { finalityThreshold: 2000, minimumFee: standard },
+  ];
+
+  it('lets every fee Circle publishes through at the default: 0 to 14 bps', () => {
+    expect(judgeBurnFee(1_000_000_000n, quote(14, 0), 'fast', DEFAULT_CCTP_MAX_FEE_BPS)).toEqual({
+      burn: true,
+      speed: 'fast',
+      maxFee: 1_400_000n,
+    });
+  });
+
+  it('takes a quote at the ceiling, and refuses one a unit above it', () => {
+    expect(judgeBurnFee(1_000_000_000n, quote(20, 20), 'fast', 20)).toEqual({ burn: true, speed: 'fast', maxFee: 2_000_000n });
+    expect(judgeBurnFee(1_000_000_000n, quote(20.0001, 20.0001), 'fast', 20)).toMatchObject({ burn: false });
+    expect(judgeBurnFee(1_000_000_000n, quote(0, 9_999), 'standard', 20)).toEqual({
+      burn: false,
+      reason: 'the CCTP fee quote is above CCTP_MAX_FEE_BPS=20 (at most 2000000 of 1000000000): standard asks maxFee 999900000',
+    });
+  });
+
+  it('falls back to Standard when only the Fast quote is above it', () => {
+    expect(judgeBurnFee(1_000_000_000n, quote(9_000, 0), 'fast', 20)).toEqual({ burn: true, speed: 'standard', maxFee: 0n });
+    expect(judgeBurnFee(1_000_000_000n, quote(9_000, 25), 'fast', 20)).toEqual({
+      burn: false,
+      reason:
+        'the CCTP fee quote is above CCTP_MAX_FEE_BPS=20 (at most 2000000 of 1000000000): fast asks maxFee 900000000, standard asks maxFee 2500000',
+    });
+  });
+
+  it('holds a tiny burn’s 1-unit fee floor to the ceiling like any other fee', () => {
+    expect(judgeBurnFee(100n, quote(1, 0), 'fast', 20)).toEqual({ burn: true, speed: 'fast', maxFee: 1n });
+    expect(judgeBurnFee(100n, quote(1, 0), 'fast', 0)).toEqual({ burn: true, speed: 'standard', maxFee: 0n });
   });
 });
 

@@ -18,6 +18,7 @@ describe('the signer’s CCTP routes from configuration', () => {
       EVM_DEPOSIT_COLLECTOR_TEST: COLLECTOR,
       CCTP_FAST_CHAINS: 'base,polygon',
       TRANSFER_MINIMUM_USDC: '250',
+      CCTP_MAX_FEE_BPS: '15',
     };
     const chains = { RPC_URLS_BASE_TESTNET: 'http://127.0.0.1:1', RPC_URLS_POLYGON_TESTNET: 'http://127.0.0.1:2' };
     const config = loadConfig(env, 'signer');
@@ -29,7 +30,7 @@ describe('the signer’s CCTP routes from configuration', () => {
     } as TreasuryPayoutDeps;
     const routes = cctpRoutesFromConfig(config, createChainRegistry(loadChainsConfig(chains)), { test: treasury });
     expect(Object.keys(routes.test ?? {}).sort()).toEqual(['base', 'polygon']);
-    expect(routes.test?.base).toMatchObject({ speed: 'fast', minimum: 250_000_000n, collector: COLLECTOR });
+    expect(routes.test?.base).toMatchObject({ speed: 'fast', maxFeeBps: 15, minimum: 250_000_000n, collector: COLLECTOR });
     expect(routes.test?.polygon?.speed).toBe('standard');
     expect(routes.live).toBeUndefined();
     expect(cctpRoutesFromConfig(config, createChainRegistry(loadChainsConfig(chains)), {})).toEqual({});
@@ -38,6 +39,13 @@ describe('the signer’s CCTP routes from configuration', () => {
   it('refuses a Fast chain CCTP does not carry, and a collector that is not an address', () => {
     expect(() => loadConfig({ CCTP_FAST_CHAINS: 'bsc' }, 'signer')).toThrow(ConfigError);
     expect(() => loadConfig({ EVM_DEPOSIT_COLLECTOR_LIVE: '0x1234' }, 'signer')).toThrow(/EVM_DEPOSIT_COLLECTOR_LIVE/);
-    expect(loadConfig({}, 'worker')).toMatchObject({ transferIntervalSeconds: 300, transferMinimumUsdc: 100, cctpFastChains: [] });
+    expect(() => loadConfig({ CCTP_MAX_FEE_BPS: '101' }, 'signer')).toThrow(/CCTP_MAX_FEE_BPS/);
+    expect(() => loadConfig({ CCTP_MAX_FEE_BPS: '-1' }, 'signer')).toThrow(/CCTP_MAX_FEE_BPS/);
+    expect(loadConfig({}, 'worker')).toMatchObject({
+      transferIntervalSeconds: 300,
+      transferMinimumUsdc: 100,
+      cctpFastChains: [],
+      cctpMaxFeeBps: 20,
+    });
   });
 });

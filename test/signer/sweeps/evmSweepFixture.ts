@@ -52,6 +52,7 @@ export function sweeperDeps(
     tokens,
     minimumWholeTokens: 0,
     batchSize: 50,
+    maxAddressFailures: 3,
     ...overrides,
   };
 }

@@ -86,6 +86,7 @@ export function standInSweepDeps(
     tokens: [{ symbol: 'USDT', address: base.usdt, decimals: 6 }],
     minimumWholeTokens: 0,
     batchSize: 50,
+    maxAddressFailures: 3,
     feeLimitSun: base.feeLimitSun,
     hdFeeLimitSun: base.hdFeeLimitSun ?? base.feeLimitSun,
     ...overrides,

@@ -106,6 +106,32 @@ describe('CCTP route ethereum → Solana treasury on the stand-ins', () => {
     await received(route, transferId);
   });
 
+  test('a fee quote above CCTP_MAX_FEE_BPS burns nothing; a Fast one alone above it burns at Standard', async () => {
+    await f.evm.mint(f.usdc, f.collector, 7_000_000n);
+    const burnsBefore = await f.burnsOnChain();
+    // The attestation server quotes 1 bps both ways.
+    expect(await f.route({ maxFeeBps: 0.5 }).start(`ceiling-${runs++}`)).toMatchObject({ status: 'idle', feeAboveCeiling: true });
+    expect(await f.db.sql`select id from transfers where stage = 'burning'`).toHaveLength(0);
+    const { attestation } = f.routeDeps();
+    const fastDear = {
+      ...attestation,
+      fees: () =>
+        Promise.resolve([
+          { finalityThreshold: 1000, minimumFee: 50 },
+          { finalityThreshold: 2000, minimumFee: 1 },
+        ]),
+    };
+    const route = f.route({ speed: 'fast', attestation: fastDear });
+    const started = await route.start(`fallback-${runs++}`);
+    expect(started).toMatchObject({ status: 'started' });
+    const transferId = (started as { transferId: string }).transferId;
+    expect(await findTransfer(f.db.sql, transferId)).toMatchObject({ speed: 'standard', maxFee: 700n });
+    await burned(route, transferId);
+    await attested(route, transferId);
+    await expectSettled(transferId, await received(route, transferId));
+    expect(await f.burnsOnChain()).toBe(burnsBefore + 1);
+  });
+
   test('the collector’s USDC is burned only once it lies the required confirmations deep', async () => {
     await f.evm.mint(f.usdc, f.collector, 2_000_000n);
     const deep = (runKey: string) => f.route({ confirmations: 4 }).start(runKey);

@@ -114,6 +114,7 @@ export async function startCctpRoute(options: { confirmationMs?: number } = {}):
     usdc,
     collector,
     speed: 'standard',
+    maxFeeBps: 20,
     minimum: 1_000_000n,
     confirmations: 1,
     attestation: createAttestationClient({ baseUrl: attestationServer.url, timeoutMs: 2_000 }),
