@@ -52,6 +52,7 @@ type SignerConfig = Pick<
   | 'solanaTreasuryAddresses'
   | 'solanaPayoutMemo'
   | 'settlementRpcRecheckAboveUsdc'
+  | 'settlementLiveRoutes'
   | 'databaseUrl'
   | 'evmSweeps'
   | 'tronSweeps'
@@ -104,6 +105,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
     registry,
     rereadAboveUsdcBaseUnits: BigInt(config.settlementRpcRecheckAboveUsdc) * USDC_BASE_UNITS,
     tronHttpApi: chainsConfig.tronHttpApi,
+    liveRoutes: config.settlementLiveRoutes,
   });
   const treasuries: Partial<Record<Mode, TreasuryPayoutDeps>> = {};
   for (const mode of modes) {
