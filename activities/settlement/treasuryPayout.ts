@@ -49,6 +49,8 @@ export interface TreasuryPayoutDeps extends SolanaChainWriterDeps {
   memo?: boolean;
   /** Refuses a payout no confirmed deposit backs (depositBacking.ts), before its row exists. */
   verifyDepositBacking: VerifyDepositBacking;
+  /** Refuses to sign a row whose amount, merchant or mode the payment's record no longer bears out (depositBacking.ts). */
+  verifyAtSigning: VerifyDepositBacking;
 }
 
 export interface PayoutRequest {
@@ -163,8 +165,9 @@ export function payoutSigner(
   onShort: (verdict: Extract<LiquidityVerdict, { kind: 'short' }>) => void = () => undefined,
 ): SignIntent {
   return async (lifetime, tx) => {
-    // Each signature, a re-signature after an expired blockhash too, pays the wallet the payment's merchant has now:
-    // the row's wallet was written by a role that talks to the internet (docs/settlement.md#paid-only-on-the-indexers-facts).
+    // Each signature, a re-signature after an expired blockhash too, pays the wallet the payment's merchant has now, the
+    // amount its credited deposits owe: the row was written by a role that talks to the internet
+    // (docs/settlement.md#paid-only-on-the-indexers-facts).
     const owner = await paymentMerchantWallet(tx, payout.paymentId);
     const wallet = judgePayoutWallet(payout, owner ?? { merchantId: '(no session)', settlementWallet: null });
     if (wallet.kind === 'refused') {
@@ -176,6 +179,10 @@ export function payoutSigner(
       });
       throw refuse(wallet.reason);
     }
+    await deps.verifyAtSigning(
+      { paymentId: payout.paymentId, merchantId: payout.merchantId, mode: payout.mode, amountUsdcBaseUnits: payout.amount.toString() },
+      payout.amount,
+    );
     const verdict = await treasuryLiquidity(deps, payout, tx);
     if (verdict.kind === 'short') {
       onShort(verdict);

@@ -31,14 +31,23 @@ export interface PaymentRecord {
   settlement?: { provider: string; status: 'pending' | 'settled' };
 }
 
-/** Whether the request names the payment's own merchant and mode, for a payment its settlement route pays from the treasury. */
-export function judgePayoutBinding(request: { paymentId: string; merchantId: string; mode: Mode }, payment: PaymentRecord): BindingVerdict {
+/**
+ * Whether the request names the payment's own merchant and mode, for a payment its settlement route pays from the
+ * treasury. At `signing`, of a row written after these checks, the session's status and settlement row are not asked
+ * again: an operator's new payout generation signs for a session failed on its first one.
+ */
+export function judgePayoutBinding(
+  request: { paymentId: string; merchantId: string; mode: Mode },
+  payment: PaymentRecord,
+  stage: 'writing' | 'signing' = 'writing',
+): BindingVerdict {
   const refused = (why: string): BindingVerdict => ({ kind: 'refused', reason: `payment ${request.paymentId} ${why}; not paid` });
   if (payment.merchantId !== request.merchantId)
     return refused(`belongs to merchant ${payment.merchantId}, not to ${request.merchantId}, the merchant the payout was asked for`);
   if (payment.mode !== request.mode) return refused(`is a ${payment.mode} payment, not ${request.mode}`);
-  if (UNPAID_STATUSES.has(payment.status)) return refused(`has a ${payment.status} session: nothing of it is paid`);
   if (payment.route !== 'treasury') return refused(`is not settled by the treasury in ${payment.mode} mode (route ${payment.route})`);
+  if (stage === 'signing') return { kind: 'bound' };
+  if (UNPAID_STATUSES.has(payment.status)) return refused(`has a ${payment.status} session: nothing of it is paid`);
   if (payment.settlement?.provider !== TREASURY_PROVIDER)
     return refused(`has no treasury settlement begun (settlements row: ${payment.settlement?.provider ?? 'none'})`);
   if (payment.settlement.status === 'settled') return refused('is already settled');

@@ -108,3 +108,20 @@ it("pays nothing when the worker's role hands a pending payout to the attacker's
     /permission denied/,
   );
 });
+
+it("signs nothing for an amount the worker's role wrote into a pending payout row beyond what the deposits owe", async () => {
+  const deps = await f.treasury({ usdc: 50_000_000n });
+  const { request, wallet } = await f.payment(4_000_000n);
+  await recordPayout(deps, request);
+  await f.worker`update payouts set amount_base_units = 40000000 where payment_id = ${request.paymentId}`;
+  await expect(payOnce(deps, { ...request, amountUsdcBaseUnits: '40000000' })).rejects.toMatchObject(
+    refused(/add up to 4000000 USDC base units, less than the payout of 40000000; not paid$/),
+  );
+  f.chain.produce();
+  expect(await f.usdcBalance(wallet)).toBeUndefined();
+  expect((await f.intentOf(request.paymentId)).status).toBe('prepared');
+  // The row put back, the payment is paid what it is owed.
+  await f.db.sql`update payouts set amount_base_units = 4000000 where payment_id = ${request.paymentId}`;
+  await f.payUntilConfirmed(deps, request);
+  expect(await f.usdcBalance(wallet)).toBe(4_000_000n);
+});

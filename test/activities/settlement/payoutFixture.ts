@@ -16,7 +16,7 @@ import {
   type Signature,
   type SolanaRpcApi,
 } from '@solana/kit';
-import { createDepositBackingCheck, type DepositBackingDeps } from '../../../activities/settlement/depositBacking';
+import { createDepositBackingCheck, createSigningCheck, type DepositBackingDeps } from '../../../activities/settlement/depositBacking';
 import {
   createTreasuryPayout,
   type PayoutOutcome,
@@ -159,14 +159,22 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
       if (funds.usdc > 0n) await topUp(signer, funds.usdc);
       chain.produce();
       // litesvm cannot execute the Memo program (TreasuryPayoutDeps.memo); payoutTransaction.test.ts covers the memo.
-      const verifyDepositBacking = createDepositBackingCheck({
+      const backing = {
         sql: worker,
         registry,
         rereadAboveUsdcBaseUnits: options.rereadAboveUsdcBaseUnits ?? 1_000_000_000n,
         ...(options.tronHttpApi ? { tronHttpApi: options.tronHttpApi } : {}),
         liveRoutes: parseLiveRoutes(DEFAULT_LIVE_ROUTES),
-      });
-      return { sql: worker, rpc, treasury: signer, usdcMint: usdc.address, memo: false, verifyDepositBacking };
+      };
+      return {
+        sql: worker,
+        rpc,
+        treasury: signer,
+        usdcMint: usdc.address,
+        memo: false,
+        verifyDepositBacking: createDepositBackingCheck(backing),
+        verifyAtSigning: createSigningCheck(backing),
+      };
     },
     topUp,
     async payment(amount, deposits = () => [{ amount }]) {

@@ -40,6 +40,13 @@ describe('judgePayoutBinding', () => {
     expect(judgePayoutBinding(request, unbegun)).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/settlements row: none/) });
     refused({ settlement: { provider: 'solana-treasury', status: 'settled' } }, /already settled/);
   });
+
+  it('at signing asks the merchant, mode and route again, not the status or settlement row a new generation has moved past', () => {
+    const { settlement: _, ...unbegun } = payment;
+    expect(judgePayoutBinding(request, { ...unbegun, status: 'failed' }, 'signing')).toEqual({ kind: 'bound' });
+    expect(judgePayoutBinding(request, { ...payment, merchantId: 'mer_b' }, 'signing').kind).toBe('refused');
+    expect(judgePayoutBinding(request, { ...payment, route: 'unavailable' }, 'signing').kind).toBe('refused');
+  });
 });
 
 describe('payoutOwed', () => {
