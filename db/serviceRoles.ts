@@ -55,7 +55,9 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     quotes: ['insert', 'delete'],
     // The scheduled reconciliation's reports (worker/reconciliationSweeper.ts).
     reconciliation_runs: ['insert'],
-    sessions: ['insert', 'update'],
+    // The workflow records a session's status, never whose or how much it is: the signer pays the merchant and prices the
+    // payout from those columns (domain/settlement/payoutBinding.ts).
+    sessions: ['insert', { update: ['status', 'status_version', 'status_reason', 'updated_at', 'pending_workflow_input'] }],
     // Both written by the triggers on sessions.
     in_progress_session_counts: ['insert', 'update'],
     session_status_changes: ['insert'],

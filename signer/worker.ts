@@ -7,7 +7,7 @@ import { base58 } from '@scure/base';
 import { type NativeConnection, Worker } from '@temporalio/worker';
 import { createSignerActivities, type SignerDeps } from './activities';
 import { depositSeeds } from '../domain/addresses/depositSeed';
-import { createDepositBackingCheck } from './backing/depositBacking';
+import { createDepositBackingCheck, createSigningCheck } from './backing/depositBacking';
 import type { SolanaChainWriterDeps } from './chainWrites/solanaChainWriter';
 import type { TreasuryPayoutDeps } from './payouts/treasuryPayout';
 import { loadChainsConfig, type ChainsConfig } from '../config/chains';
@@ -52,6 +52,7 @@ type SignerConfig = Pick<
   | 'solanaTreasuryAddresses'
   | 'solanaPayoutMemo'
   | 'settlementRpcRecheckAboveUsdc'
+  | 'settlementLiveRoutes'
   | 'databaseUrl'
   | 'evmSweeps'
   | 'tronSweeps'
@@ -99,12 +100,15 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
   );
   const payoutFollowers = followersOf(keyless, registry, sql);
   if (modes.length === 0) return { depositSeeds: seeds, addressPool: sql, evmSweepers, tronSweepers, payoutFollowers };
-  const verifyDepositBacking = createDepositBackingCheck({
+  const backing = {
     sql,
     registry,
     rereadAboveUsdcBaseUnits: BigInt(config.settlementRpcRecheckAboveUsdc) * USDC_BASE_UNITS,
     tronHttpApi: chainsConfig.tronHttpApi,
-  });
+    liveRoutes: config.settlementLiveRoutes,
+  };
+  const verifyDepositBacking = createDepositBackingCheck(backing);
+  const verifyAtSigning = createSigningCheck(backing);
   const treasuries: Partial<Record<Mode, TreasuryPayoutDeps>> = {};
   for (const mode of modes) {
     const network = networkForMode(mode);
@@ -133,6 +137,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
       usdcMint: usdc.address as Address,
       memo: config.solanaPayoutMemo,
       verifyDepositBacking,
+      verifyAtSigning,
     };
   }
   return {

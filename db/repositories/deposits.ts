@@ -57,7 +57,7 @@ export async function findConfirmedDeposit(
 export async function sessionDepositFacts(sql: Queryable, sessionId: string): Promise<DepositFact[]> {
   return sql<DepositFact[]>`
     select chain, network, token, tx_hash as "txHash", log_index as "logIndex", to_address as "toAddress",
-           amount_base_units as amount, stage, confirmations
+           amount_base_units as amount, stage, confirmations, credited
     from deposits where session_id = ${sessionId}`;
 }
 

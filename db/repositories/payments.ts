@@ -2,6 +2,7 @@
 // bank transfer), and what it has received so far.
 import type { Chain, TokenSymbol } from '../../domain/chains/chains';
 import type { Mode } from '../../domain/wire/session';
+import type { SessionStatus } from '../../domain/wire/status';
 import type { Queryable } from '../client';
 
 export interface ChosenPayment {
@@ -56,18 +57,52 @@ export async function setPaymentReceived(sql: Queryable, paymentId: string, rece
 
 export interface PaymentTerms {
   sessionId: string;
+  /** The session's merchant, mode, status and amount: written by the API, never by the worker's role. */
+  merchantId: string;
+  mode: Mode;
+  status: SessionStatus;
+  amountUsdCents: bigint;
   chain: Chain;
   token: TokenSymbol;
+  /** The token amount the chosen quote asked for (the worker's role writes it with the choice). */
+  expectedBaseUnits: bigint;
+  /** Credited bank transfers of the session, in USD cents. */
+  bankCents: bigint;
+  /** The payment's payout part of the settlements row, once the settlement workflow began it. */
+  settlement?: { provider: string; status: 'pending' | 'settled' };
   evm: string | null;
   tron: string | null;
   solana: string | null;
 }
 
-/** The payment's chosen pair and its session's deposit addresses, if it belongs to a session of `mode`. */
-export async function paymentTerms(sql: Queryable, paymentId: string, mode: Mode): Promise<PaymentTerms | undefined> {
-  const [payment] = await sql<PaymentTerms[]>`
-    select p.session_id as "sessionId", p.chain, p.token, a.evm_address as evm, a.tron_address as tron, a.solana_address as solana
+/** The payment's session, chosen pair, deposit addresses and settlement, whatever the session's mode. */
+export async function paymentTerms(sql: Queryable, paymentId: string): Promise<PaymentTerms | undefined> {
+  const [row] = await sql<
+    Array<
+      Omit<PaymentTerms, 'amountUsdCents' | 'expectedBaseUnits' | 'bankCents' | 'settlement'> & {
+        amountUsdCents: string;
+        expectedBaseUnits: string;
+        bankCents: string;
+        settlementProvider: string | null;
+        settlementStatus: 'pending' | 'settled' | null;
+      }
+    >
+  >`
+    select p.session_id as "sessionId", s.merchant_id as "merchantId", s.mode, s.status, s.amount_usd_cents::text as "amountUsdCents",
+           p.chain, p.token, p.expected_base_units::text as "expectedBaseUnits",
+           (select coalesce(sum(b.amount_usd_cents), 0) from bank_receipts b where b.session_id = s.id and b.credited)::text as "bankCents",
+           st.provider as "settlementProvider", st.status as "settlementStatus",
+           a.evm_address as evm, a.tron_address as tron, a.solana_address as solana
     from payments p join sessions s on s.id = p.session_id left join deposit_addresses a on a.session_id = p.session_id
-    where p.id = ${paymentId} and s.mode = ${mode}`;
-  return payment;
+    left join settlements st on st.payment_id = p.id and st.part = 'payout'
+    where p.id = ${paymentId}`;
+  if (!row) return undefined;
+  const { settlementProvider, settlementStatus, ...terms } = row;
+  return {
+    ...terms,
+    amountUsdCents: BigInt(row.amountUsdCents),
+    expectedBaseUnits: BigInt(row.expectedBaseUnits),
+    bankCents: BigInt(row.bankCents),
+    ...(settlementProvider && settlementStatus ? { settlement: { provider: settlementProvider, status: settlementStatus } } : {}),
+  };
 }

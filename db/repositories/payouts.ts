@@ -79,6 +79,21 @@ export async function findPayout(sql: Queryable, paymentId: string): Promise<Pay
   return row && toPayout(row);
 }
 
+/**
+ * The merchant a payment's session belongs to and that merchant's settlement wallet now: what a payout's row must
+ * still name when its transaction is signed (domain/settlement/payoutBinding.ts).
+ */
+export async function paymentMerchantWallet(
+  sql: Queryable,
+  paymentId: string,
+): Promise<{ merchantId: string; settlementWallet: string | null } | undefined> {
+  const [row] = await sql<Array<{ merchantId: string; settlementWallet: string | null }>>`
+    select s.merchant_id as "merchantId", m.settlement_wallet as "settlementWallet"
+    from payments p join sessions s on s.id = p.session_id join merchants m on m.id = s.merchant_id
+    where p.id = ${paymentId}`;
+  return row;
+}
+
 export async function setPayoutStatus(sql: Queryable, paymentId: string, status: PayoutStatus, signature: string | null): Promise<void> {
   await sql`
     update payouts set status = ${status}, signature = ${signature},

@@ -18,6 +18,8 @@ export interface DepositFact {
   amount: bigint;
   stage: 'detected' | 'confirmed' | 'reorged';
   confirmations: number;
+  /** The workflow's verdict (the one column of the row the worker's role writes): counted toward the payment's price. */
+  credited: boolean;
 }
 
 export interface BackingTerms {

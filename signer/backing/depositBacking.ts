@@ -1,5 +1,7 @@
-// The payout's own check that the money it pays out arrived (docs/settlement.md#r3-paid-on-the-indexers-facts), run
-// by the signer right before the payout row is written. It runs in the signer, not in a main-worker activity before
+// The payout's own check that the money it pays out arrived, for the merchant it pays
+// (docs/settlement.md#r3-paid-on-the-indexers-facts), run by the signer right before the payout row is written: the
+// request must name the payment's own merchant and mode, for a pair the signer's configuration settles by the treasury
+// (domain/settlement/payoutBinding.ts), and ask for exactly what the credited deposits owe at the quoted price. It runs in the signer, not in a main-worker activity before
 // it, because the signer is the process that moves money: a check in another process could be skipped by anyone who
 // can start the payout activity on the signer's queue, which is exactly who a forged signal comes from. The signer
 // reads the indexer's deposits rows (no workflow activity writes their facts, db/serviceRoles.ts) and, above a
@@ -23,6 +25,8 @@ import { CHAIN_FACTS, type Chain } from '../../domain/chains/chains';
 import type { Network } from '../../domain/chains/tokenContracts';
 import { networkForMode } from '../../domain/session/payablePairs';
 import { WorkflowFailure } from '../../domain/session/workflowFailures';
+import { judgePayoutAmount, judgePayoutBinding, payoutOwed } from '../../domain/settlement/payoutBinding';
+import { settlementRoute, type LiveRoute } from '../../domain/settlement/settlementRoute';
 import { createEvmDepositReader } from './evmDepositReader';
 import type { PayoutRequest, VerifyDepositBacking } from '../payouts/treasuryPayout';
 import { createSolanaDepositReader } from './solanaDepositReader';
@@ -37,6 +41,94 @@ export interface DepositBackingDeps {
   /** Tron's HTTP API per network (TRON_HTTP_API_URL_*), which Tron deposits are re-read from. */
   tronHttpApi?: Partial<Record<Network, { fullNodeUrl: string; solidityUrl: string }>>;
   rpcTimeoutMs?: number;
+  /** SETTLEMENT_LIVE_ROUTES: the pairs the live treasury pays out, as the signer itself was configured. */
+  liveRoutes: readonly LiveRoute[];
+}
+
+function refuse(request: PayoutRequest, chain: string, source: 'binding' | 'indexer' | 'chain', reason: string) {
+  metricMeter
+    .createCounter(
+      'checkout_payouts_refused_unbacked',
+      'payouts',
+      'Payouts refused because no indexer fact (or, above the threshold, the chain) backs them: possible forgery',
+    )
+    .add(1, { chain, source });
+  log.error(
+    source === 'binding'
+      ? "payout refused: not a treasury payout of the payment's merchant"
+      : 'payout refused: not backed by confirmed deposits',
+    {
+      paymentId: request.paymentId,
+      mode: request.mode,
+      chain,
+      source,
+      reason,
+    },
+  );
+  return ApplicationFailure.nonRetryable(reason, WorkflowFailure.PayoutRefused);
+}
+
+/**
+ * The checks on the database's record alone, at writing or at signing: what the request binds to, and the amount
+ * the indexer's credited deposits owe; the chain's re-read is left to the caller.
+ */
+async function judgeRecord(deps: DepositBackingDeps, request: PayoutRequest, amount: bigint, stage: 'writing' | 'signing') {
+  const network = networkForMode(request.mode);
+  const payment = await paymentTerms(deps.sql, request.paymentId);
+  if (!payment)
+    throw refuse(
+      request,
+      'unknown',
+      'binding',
+      `payment ${request.paymentId} has no session with a chosen token and chain; nothing backs its payout`,
+    );
+  const { chain, token } = payment;
+  if (!Object.hasOwn(CHAIN_FACTS, chain))
+    throw refuse(request, 'unknown', 'indexer', `payment ${request.paymentId} names no known chain; nothing backs its payout`);
+  const route = settlementRoute({ mode: payment.mode, chain, token, backing: 'chain' }, deps.liveRoutes);
+  const binding = judgePayoutBinding(request, { ...payment, paymentId: request.paymentId, route }, stage);
+  if (binding.kind === 'refused') throw refuse(request, chain, 'binding', binding.reason);
+  const deployment = deps.registry.get(chain, network);
+  const tokenDeployment = deps.registry.token(chain, network, token);
+  if (!tokenDeployment)
+    throw refuse(
+      request,
+      chain,
+      'indexer',
+      `payment ${request.paymentId}: ${token} is not watched on ${chain} ${network}; nothing backs its payout`,
+    );
+  const facts = await sessionDepositFacts(deps.sql, payment.sessionId);
+  const verdict = judgeDepositBacking(
+    {
+      paymentId: request.paymentId,
+      chain,
+      network,
+      token,
+      decimals: tokenDeployment.decimals,
+      depositAddress: payment[CHAIN_FACTS[chain].family],
+      requiredConfirmations: deployment.confirmations,
+      payoutUsdcBaseUnits: amount,
+    },
+    facts.map((f) => ({ ...f, amount: BigInt(f.amount) })),
+  );
+  if (verdict.kind === 'refused') throw refuse(request, chain, 'indexer', verdict.reason);
+  // The price is the quote's (payments.expected_base_units, which the worker's role writes with the choice) against the
+  // session's amount (which it cannot): a forged quote moves at most how much of the session's amount the deposits
+  // pay, never past it, and the deposits themselves are the indexer's, re-read from the chain below.
+  if (payment.expectedBaseUnits <= 0n)
+    throw refuse(request, chain, 'binding', `payment ${request.paymentId} has no quoted amount; nothing prices its payout`);
+  const owed = payoutOwed(
+    verdict.deposits.filter((f) => f.credited).map((f) => f.amount),
+    {
+      amountUsdCents: payment.amountUsdCents,
+      expectedBaseUnits: payment.expectedBaseUnits,
+      decimals: tokenDeployment.decimals,
+      bankCents: payment.bankCents,
+    },
+  );
+  const owes = judgePayoutAmount(request.paymentId, amount, owed);
+  if (owes.kind === 'refused') throw refuse(request, chain, 'indexer', owes.reason);
+  return { payment, chain, network, deployment, tokenDeployment, deposits: verdict.deposits };
 }
 
 export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepositBacking {
@@ -64,61 +156,8 @@ export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepos
     return readers.get(key);
   };
 
-  const refuse = (request: PayoutRequest, chain: string, source: 'indexer' | 'chain', reason: string) => {
-    metricMeter
-      .createCounter(
-        'checkout_payouts_refused_unbacked',
-        'payouts',
-        'Payouts refused because no indexer fact (or, above the threshold, the chain) backs them: possible forgery',
-      )
-      .add(1, { chain, source });
-    log.error('payout refused: not backed by confirmed deposits', {
-      paymentId: request.paymentId,
-      mode: request.mode,
-      chain,
-      source,
-      reason,
-    });
-    return ApplicationFailure.nonRetryable(reason, WorkflowFailure.PayoutRefused);
-  };
-
   return async function verifyDepositBacking(request, amount) {
-    const network = networkForMode(request.mode);
-    const payment = await paymentTerms(deps.sql, request.paymentId, request.mode);
-    if (!payment)
-      throw refuse(
-        request,
-        'unknown',
-        'indexer',
-        `payment ${request.paymentId} has no ${request.mode} session with a chosen token and chain; nothing backs its payout`,
-      );
-    const { chain, token } = payment;
-    if (!Object.hasOwn(CHAIN_FACTS, chain))
-      throw refuse(request, 'unknown', 'indexer', `payment ${request.paymentId} names no known chain; nothing backs its payout`);
-    const deployment = deps.registry.get(chain, network);
-    const tokenDeployment = deps.registry.token(chain, network, token);
-    if (!tokenDeployment)
-      throw refuse(
-        request,
-        chain,
-        'indexer',
-        `payment ${request.paymentId}: ${token} is not watched on ${chain} ${network}; nothing backs its payout`,
-      );
-    const facts = await sessionDepositFacts(deps.sql, payment.sessionId);
-    const verdict = judgeDepositBacking(
-      {
-        paymentId: request.paymentId,
-        chain,
-        network,
-        token,
-        decimals: tokenDeployment.decimals,
-        depositAddress: payment[CHAIN_FACTS[chain].family],
-        requiredConfirmations: deployment.confirmations,
-        payoutUsdcBaseUnits: amount,
-      },
-      facts.map((f) => ({ ...f, amount: BigInt(f.amount) })),
-    );
-    if (verdict.kind === 'refused') throw refuse(request, chain, 'indexer', verdict.reason);
+    const { payment, chain, network, deployment, tokenDeployment, deposits } = await judgeRecord(deps, request, amount, 'writing');
     if (!needsChainReread(amount, deps.rereadAboveUsdcBaseUnits)) return;
     const reader = readerFor(chain, network);
     if (!reader) {
@@ -131,7 +170,7 @@ export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepos
     }
     // The activity's first attempt, not this one: retries while a node catches up do not restart the bound.
     const waitedMs = Date.now() - activityInfo().scheduledTimestampMs;
-    for (const fact of verdict.deposits) {
+    for (const fact of deposits) {
       const reading = await reader({
         txHash: fact.txHash,
         logIndex: fact.logIndex,
@@ -152,5 +191,16 @@ export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepos
         throw ApplicationFailure.retryable(`payment ${request.paymentId}: ${judged.reason}; waiting`, WorkflowFailure.DepositRereadPending);
       }
     }
+  };
+}
+
+/**
+ * The check each signature of a payout makes of the row it signs (docs/settlement.md#paid-only-on-the-indexers-facts):
+ * the row is the worker's role's to write, so its amount, merchant and mode must still be what the payment's record and
+ * the indexer's credited deposits say. The chain was re-read when the row was written.
+ */
+export function createSigningCheck(deps: DepositBackingDeps): VerifyDepositBacking {
+  return async (request, amount) => {
+    await judgeRecord(deps, request, amount, 'signing');
   };
 }

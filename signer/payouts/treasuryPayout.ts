@@ -3,7 +3,7 @@
 // chain intent carries the transaction through signing, broadcast and confirmation. Each call is one resumable pass:
 // the caller (the settlement workflow) calls again until the outcome is confirmed, waiting while it is submitted or
 // awaiting liquidity. Short liquidity is an outcome to wait on, never a failure.
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, log } from '@temporalio/activity';
 import { getTokenDecoder } from '@solana-program/token';
 import { isAddress, type Address, type KeyPairSigner, type Signature } from '@solana/kit';
 import type { Queryable } from '../../db/client';
@@ -12,11 +12,20 @@ import { postDepositsSettled } from '../../db/repositories/depositLedger';
 import { postLedger } from '../../db/repositories/ledger';
 import { lockUntilCommit } from '../../db/repositories/locks';
 import { findMerchant } from '../../db/repositories/merchants';
-import { findPayout, insertPayout, payoutsInFlight, setPayoutBlockTime, setPayoutStatus, type Payout } from '../../db/repositories/payouts';
+import {
+  findPayout,
+  insertPayout,
+  paymentMerchantWallet,
+  payoutsInFlight,
+  setPayoutBlockTime,
+  setPayoutStatus,
+  type Payout,
+} from '../../db/repositories/payouts';
 import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
 import { payoutChainCosts, payoutConfirmed, payoutReleased, payoutReserved } from '../../domain/ledger/ledger';
 import type { Mode } from '../../domain/wire/session';
 import { judgeLiquidity, type LiquidityVerdict } from '../../domain/settlement/treasuryLiquidity';
+import { judgePayoutWallet } from '../../domain/settlement/payoutBinding';
 import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import { createSolanaChainWriter, type SignIntent, type SolanaChainWriterDeps, type WriteProgress } from '../chainWrites/solanaChainWriter';
 import { signPayoutTransaction } from './payoutTransaction';
@@ -36,6 +45,8 @@ export interface TreasuryPayoutDeps extends SolanaChainWriterDeps {
   memo?: boolean;
   /** Refuses a payout no confirmed deposit backs (depositBacking.ts), before its row exists. */
   verifyDepositBacking: VerifyDepositBacking;
+  /** Refuses to sign a row whose amount, merchant or mode the payment's record no longer bears out (depositBacking.ts). */
+  verifyAtSigning: VerifyDepositBacking;
 }
 
 export interface PayoutRequest {
@@ -150,6 +161,24 @@ export function payoutSigner(
   onShort: (verdict: Extract<LiquidityVerdict, { kind: 'short' }>) => void = () => undefined,
 ): SignIntent {
   return async (lifetime, tx) => {
+    // Each signature, a re-signature after an expired blockhash too, pays the wallet the payment's merchant has now, the
+    // amount its credited deposits owe: the row was written by a role that talks to the internet
+    // (docs/settlement.md#paid-only-on-the-indexers-facts).
+    const owner = await paymentMerchantWallet(tx, payout.paymentId);
+    const wallet = judgePayoutWallet(payout, owner ?? { merchantId: '(no session)', settlementWallet: null });
+    if (wallet.kind === 'refused') {
+      log.error("payout refused at signing: its wallet is not its merchant's settlement wallet", {
+        paymentId: payout.paymentId,
+        merchantId: payout.merchantId,
+        wallet: payout.merchantWallet,
+        reason: wallet.reason,
+      });
+      throw refuse(wallet.reason);
+    }
+    await deps.verifyAtSigning(
+      { paymentId: payout.paymentId, merchantId: payout.merchantId, mode: payout.mode, amountUsdcBaseUnits: payout.amount.toString() },
+      payout.amount,
+    );
     const verdict = await treasuryLiquidity(deps, payout, tx);
     if (verdict.kind === 'short') {
       onShort(verdict);

@@ -443,6 +443,8 @@ describe('settlement through the Solana treasury', () => {
         await handle.signal(depositDetectedSignal, paid);
         await waitForState(handle, (state) => state.status === 'confirming');
         await indexerRecords(h.db.sql, record.sessionId, paid, { confirmations: instructions.confirmations_required });
+        // Credited, as the session's workflow records it once the confirmation reaches it: the signer pays credited deposits only.
+        await h.db.sql`update deposits set credited = true where session_id = ${record.sessionId}`;
         const paymentId = paymentIdForSession(record.sessionId);
         const settlement = await h.env.client.workflow.start<typeof settlePayment>('settlePayment', {
           workflowId: `settle_${paymentId}`,

@@ -42,7 +42,10 @@ describe('ledger reconciliation', () => {
   });
 
   it('stays at no difference through a payout: the USDC sent, its fee and the rent of the account it created', async () => {
-    const { request } = await f.payment(4_000_000n);
+    // A deposit on the chain: the credited deposit the payout settles is in the deposit account the reconciliation reads.
+    const { request } = await f.payment(4_000_000n, async (owner) => [
+      { amount: 4_000_000n, ...(await f.onChainDeposit(owner, 4_000_000n)) },
+    ]);
     await f.payUntilConfirmed(treasury, request);
     const run = await reconcileLedger(view, f.worker);
     expect(run.differences).toEqual([]);
@@ -69,7 +72,9 @@ describe('ledger reconciliation', () => {
   });
 
   it('refuses to record a payout, a transaction that did not touch the treasury, or one that never landed', async () => {
-    const { request } = await f.payment(1_000_000n);
+    const { request } = await f.payment(1_000_000n, async (owner) => [
+      { amount: 1_000_000n, ...(await f.onChainDeposit(owner, 1_000_000n)) },
+    ]);
     await f.payUntilConfirmed(treasury, request);
     const payout = (await f.intentOf(request.paymentId)).signature as string;
     await expect(recordTreasuryFunding(view, f.db.sql, payout)).rejects.toThrow(

@@ -16,7 +16,7 @@ import {
   type Signature,
   type SolanaRpcApi,
 } from '@solana/kit';
-import { createDepositBackingCheck, type DepositBackingDeps } from '../../../signer/backing/depositBacking';
+import { createDepositBackingCheck, createSigningCheck, type DepositBackingDeps } from '../../../signer/backing/depositBacking';
 import {
   createTreasuryPayout,
   type PayoutOutcome,
@@ -28,9 +28,12 @@ import { createSql, type Sql } from '../../../db/client';
 import { findChainIntent, type ChainIntent } from '../../../db/repositories/chainIntents';
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
 import { setSettlementWallet } from '../../../db/repositories/merchants';
+import { setDepositVerdict } from '../../../db/repositories/deposits';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
+import { insertPendingSettlement } from '../../../db/repositories/settlements';
 import { createChainRegistry } from '../../../domain/chains/chainRegistry';
 import { CHAIN_FACTS, type Chain } from '../../../domain/chains/chains';
+import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, TREASURY_PROVIDER } from '../../../domain/settlement/settlementRoute';
 import { paymentIdForSession } from '../../../domain/wire/ids';
 import { markConfirmed, upsertDeposits } from '../../../indexers/core/depositStore';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
@@ -51,6 +54,8 @@ export interface IndexerDeposit {
   txHash?: string;
   logIndex?: number;
   chain?: Chain;
+  /** Whether the session's workflow credited it to the payment (by default it did; a late deposit is not). */
+  credited?: boolean;
 }
 
 export interface PayoutFixture {
@@ -75,7 +80,9 @@ export interface PayoutFixture {
   topUp(treasury: KeyPairSigner, usdc: bigint): Promise<void>;
   /**
    * A confirmed payment of a merchant with a fresh settlement wallet, in USDC on solana to a fresh deposit address,
-   * backed by the indexer's deposits rows (`deposits`; default: one of the whole amount), and the request to pay it out.
+   * quoted at 1 USDC per USD for a session of `amount` (in whole cents), backed by the indexer's deposits rows, credited
+   * by the workflow (`deposits`; default: one of the whole amount), its treasury settlement begun, and the request to pay
+   * it out.
    */
   payment(
     amount: bigint,
@@ -156,13 +163,22 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
       if (funds.usdc > 0n) await topUp(signer, funds.usdc);
       chain.produce();
       // litesvm cannot execute the Memo program (TreasuryPayoutDeps.memo); payoutTransaction.test.ts covers the memo.
-      const verifyDepositBacking = createDepositBackingCheck({
+      const backing = {
         sql: signerSql,
         registry,
         rereadAboveUsdcBaseUnits: options.rereadAboveUsdcBaseUnits ?? 1_000_000_000n,
         ...(options.tronHttpApi ? { tronHttpApi: options.tronHttpApi } : {}),
-      });
-      return { sql: signerSql, rpc, treasury: signer, usdcMint: usdc.address, memo: false, verifyDepositBacking };
+        liveRoutes: parseLiveRoutes(DEFAULT_LIVE_ROUTES),
+      };
+      return {
+        sql: signerSql,
+        rpc,
+        treasury: signer,
+        usdcMint: usdc.address,
+        memo: false,
+        verifyDepositBacking: createDepositBackingCheck(backing),
+        verifyAtSigning: createSigningCheck(backing),
+      };
     },
     topUp,
     async payment(amount, deposits = () => [{ amount }]) {
@@ -171,7 +187,11 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
       const wallet = (await generateKeyPairSigner()).address;
       const depositAddress = (await generateKeyPairSigner()).address;
       await setSettlementWallet(db.sql, merchant.id, wallet);
-      const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
+      const cents = amount / 10_000n;
+      const record = {
+        ...sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 }),
+        amountUsdCents: (cents > 0n ? cents : 1n).toString(),
+      };
       await insertSessionRecord(db.sql, record, 'confirming');
       const paymentId = paymentIdForSession(record.sessionId);
       await db.sql`
@@ -196,7 +216,14 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
           },
         ]);
         await markConfirmed(db.sql, ref, blockHash, d.confirmations ?? CHAIN_FACTS[ref.chain].confirmations);
+        if (d.credited ?? true) await setDepositVerdict(worker, record.sessionId, 'testnet', ref, { credited: true, late: false });
       }
+      await insertPendingSettlement(worker, {
+        paymentId,
+        sessionId: record.sessionId,
+        provider: TREASURY_PROVIDER,
+        amountUsdcBaseUnits: amount.toString(),
+      });
       return {
         request: { paymentId, merchantId: merchant.id, mode: 'test', amountUsdcBaseUnits: amount.toString() },
         wallet,

@@ -32,6 +32,7 @@ const fact = (overrides: Partial<DepositFact> = {}): DepositFact => ({
   amount: 10_000_000n,
   stage: 'confirmed',
   confirmations: 64,
+  credited: true,
   ...overrides,
 });
 

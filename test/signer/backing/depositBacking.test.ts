@@ -9,6 +9,8 @@ import { createTreasuryPayout, type PayoutRequest, type TreasuryPayoutDeps } fro
 import { tronAddressFromEvmHex } from '../../../domain/addresses/tron';
 import { WorkflowFailure } from '../../../domain/session/workflowFailures';
 import { REREAD_WAIT_MS } from '../../../domain/settlement/depositBacking';
+import { setDepositVerdict } from '../../../db/repositories/deposits';
+import type { DepositRef } from '../../../domain/session/deposit';
 import { markConfirmed, upsertDeposits } from '../../../indexers/core/depositStore';
 import { recordingActivity } from '../../support/recordingActivity';
 import { startTronWalletNode } from '../../support/tron/tronWalletNode';
@@ -48,6 +50,10 @@ const refusal = (message: string | RegExp) => ({
   nonRetryable: true,
   message: expect.stringMatching(message),
 });
+
+/** The workflow's verdict on a deposit the test wrote as the indexer: credited to the payment. */
+const creditDeposit = (sessionId: string, ref: DepositRef) =>
+  setDepositVerdict(f.worker, sessionId, 'testnet', ref, { credited: true, late: false });
 
 describe('the payout checks the indexer facts itself', () => {
   it('a payment no indexer record backs (a forged confirmation) pays nothing, and the treasury keeps its USDC', async () => {
@@ -197,6 +203,7 @@ describe('above the threshold the payout re-reads each deposit from the chain', 
         },
       ]);
       await markConfirmed(f.db.sql, ref, blockHash, 19);
+      await creditDeposit(payment.sessionId, ref);
 
       await expect(payFirstAskedAt(Date.now(), deps, request)).rejects.toMatchObject(waiting(/the node has no record of the transaction/));
       node.mineEmpty(2);
@@ -239,6 +246,7 @@ describe('above the threshold the payout re-reads each deposit from the chain', 
         },
       ]);
       await markConfirmed(f.db.sql, ref, 'ab', 19);
+      await creditDeposit(payment.sessionId, ref);
       await expect(payFirstAskedAt(Date.now(), deps, request)).rejects.toMatchObject(
         refusal(/the node shows the transaction failed, though the indexer recorded 2000000; not paid$/),
       );
@@ -267,6 +275,7 @@ describe('above the threshold the payout re-reads each deposit from the chain', 
       },
     ]);
     await markConfirmed(f.db.sql, ref, '0xcd', 64);
+    await creditDeposit(payment.sessionId, ref);
     await expect(payOnce(deps, request)).rejects.toMatchObject(
       refusal(
         /is re-read from the chain, and the signer cannot re-read base testnet deposits \(RPC_URLS_BASE_TESTNET is not set\); not paid$/,

@@ -92,6 +92,7 @@ export async function startCctpRoute(options: { confirmationMs?: number } = {}):
     usdcMint: solana.usdcMint,
     memo: false,
     verifyDepositBacking: () => Promise.reject(new Error('a transfer pays no merchant')),
+    verifyAtSigning: () => Promise.reject(new Error('a transfer pays no merchant')),
   };
   const writer = () =>
     createEvmChainWriter({
