@@ -92,7 +92,7 @@ describe('Tron reconciliation', () => {
     const relayer = tronRelayer(randomBytes(32).toString('hex'));
     node.setTrx(relayer.address, 70_000_000n);
     expect(await tronDifferences()).toEqual([]);
-    await observeTronRelayerBalance({ sql: f.worker, api: createTronWalletApi({ fullNodeUrl: node.url }), relayer, mode: 'test' });
+    await observeTronRelayerBalance({ sql: f.signer, api: createTronWalletApi({ fullNodeUrl: node.url }), relayer, mode: 'test' });
     expect(await tronDifferences()).toEqual([{ account: 'relayer:tron', difference: 100_000_000n }]);
     await postLedger(f.db.sql, relayerFunded('test', 'tron', randomBytes(32).toString('hex'), 100_000_000n));
     const run = await reconcileLedger(view, f.worker);
