@@ -2,7 +2,7 @@
 // writer's steps up to a point, drops every in-memory object, and runs the whole payout again from the row; the
 // chain must then hold exactly one payout. A transaction lost on its way to the leader is replaced only once the
 // finalized chain is past its last valid block height, by exactly one new signature, the old one kept.
-import type { Base64EncodedWireTransaction } from '@solana/kit';
+import { createSolanaRpc, type Base64EncodedWireTransaction } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
 import { createSolanaChainWriter } from '../../../activities/chainWrites/solanaChainWriter';
 import { createTreasuryPayout, payoutSigner, recordPayout } from '../../../activities/settlement/treasuryPayout';
@@ -10,6 +10,7 @@ import { findPayout } from '../../../db/repositories/payouts';
 import { WorkflowFailure } from '../../../domain/session/workflowFailures';
 import { FINALITY_DEPTH, MAX_PROCESSING_AGE } from '../../../toolchain/localSolana/localSolanaChain';
 import { transfer } from '../../../toolchain/localSolana/splToken';
+import { startRpcProxy } from '../../support/evm/rpcProxy';
 import { usePayoutFixture, type PayoutFixture } from './payoutFixture';
 
 let f: PayoutFixture;
@@ -132,6 +133,38 @@ describe('an expired blockhash', () => {
     expect(done.supersededSignatures).toEqual([stale.signature]);
     expect(f.landedSignatures(done)).toBe(1);
     expect(await f.usdcBalance(wallet)).toBe(8_000_000n);
+  });
+});
+
+describe('a node without the payout in its history', () => {
+  it('one that answers "unknown signature" and a block height past every blockhash: the payout still lands once', async () => {
+    const deps = await f.treasury({ usdc: 50_000_000n });
+    const { request, wallet } = await f.payment(2_500_000n);
+    const node = await startRpcProxy(f.rpcServer.url);
+    try {
+      const pay = createTreasuryPayout({ ...deps, rpc: createSolanaRpc(node.url) });
+      expect(await pay(request)).toMatchObject({ status: 'submitted' });
+      f.chain.produce();
+
+      // A pruned or lagging node behind a load balancer: it knows no signature and reports a far finalized height.
+      node.setPolicy(() => ({
+        respond: (call) => {
+          if (call.method === 'getSignatureStatuses') return { result: { context: { slot: 1 }, value: [null] } };
+          if (call.method === 'getBlockHeight') return { result: Number(f.chain.latestBlock.blockHeight) + 10_000 };
+          return { forward: true };
+        },
+      }));
+      for (let pass = 0; pass < 3; pass++) {
+        await pay(request);
+        f.chain.produce();
+      }
+      node.setPolicy(() => 'forward');
+      expect(await f.payUntilConfirmed(deps, request)).toMatchObject({ status: 'confirmed' });
+    } finally {
+      await node.close();
+    }
+    expect(await f.usdcBalance(wallet)).toBe(2_500_000n);
+    expect(f.landedSignatures(await f.intentOf(request.paymentId))).toBe(1);
   });
 });
 
