@@ -60,6 +60,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     reconciliation_runs: ['insert'],
     // The relayers' gas balances, read by the signer at each sweep run (activities/sweeps/relayerBalance.ts).
     relayer_balances: ['insert', 'update'],
+    // The treasuries' durable nonce accounts, provisioned and handed to payouts by the signer (activities/settlement/payoutNonces.ts).
+    solana_nonce_accounts: ['insert', 'update'],
     // Solana deposit addresses the signer derives ahead (activities/depositAddresses/solanaAddressPool.ts).
     solana_deposit_address_pool: ['insert'],
     sessions: ['insert', 'update'],

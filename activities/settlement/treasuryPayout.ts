@@ -5,7 +5,7 @@
 // awaiting liquidity. Short liquidity is an outcome to wait on, never a failure.
 import { ApplicationFailure } from '@temporalio/activity';
 import { getTokenDecoder } from '@solana-program/token';
-import { isAddress, type Address, type KeyPairSigner, type Signature } from '@solana/kit';
+import { isAddress, type Address, type KeyPairSigner } from '@solana/kit';
 import type { Queryable } from '../../db/client';
 import { insertChainIntent } from '../../db/repositories/chainIntents';
 import { postDepositsSettled } from '../../db/repositories/depositLedger';
@@ -25,7 +25,8 @@ import {
   type SolanaChainWriterDeps,
   type WriteProgress,
 } from '../chainWrites/solanaChainWriter';
-import { associatedUsdcAccount, signPayoutTransaction } from './payoutTransaction';
+import { provisionPayoutNonces, takePayoutNonce } from './payoutNonces';
+import { associatedUsdcAccount, landedTransaction, signPayoutTransaction } from './payoutTransaction';
 
 export interface TreasuryPayoutDeps extends SolanaChainWriterDeps {
   /** Fee payer and USDC authority: held by the signer worker alone. */
@@ -147,13 +148,17 @@ async function treasuryLiquidity(deps: TreasuryPayoutDeps, payout: Payout, tx: Q
   );
 }
 
-/** The SignIntent of a payout: signs only when the treasury can pay; `onShort` hears by how much it cannot. */
+/**
+ * The SignIntent of a payout: signs, against a durable nonce of the treasury, only when the treasury can pay and one
+ * of its nonce accounts is free; `onShort` hears by how much it cannot pay, `onNoNonce` that no nonce account is free.
+ */
 export function payoutSigner(
   deps: TreasuryPayoutDeps,
   payout: Payout,
   onShort: (verdict: Extract<LiquidityVerdict, { kind: 'short' }>) => void = () => undefined,
+  onNoNonce: () => void = () => undefined,
 ): SignIntent {
-  return async (lifetime, tx) => {
+  return async (_lifetime, tx) => {
     const verdict = await treasuryLiquidity(deps, payout, tx);
     if (verdict.kind === 'short') {
       onShort(verdict);
@@ -161,6 +166,11 @@ export function payoutSigner(
         kind: 'deferred',
         reason: `treasury short by ${verdict.usdcShortfall} USDC base units and ${verdict.lamportsShortfall} lamports`,
       };
+    }
+    const nonce = await takePayoutNonce(deps, tx, payout.intentId);
+    if (!nonce) {
+      onNoNonce();
+      return { kind: 'deferred', reason: `no durable nonce account of treasury ${deps.treasury.address} is free` };
     }
     const transaction = await signPayoutTransaction(
       {
@@ -171,28 +181,10 @@ export function payoutSigner(
         amount: payout.amount,
         memo: deps.memo ?? true,
       },
-      lifetime,
+      nonce,
     );
-    return { kind: 'signed', transaction };
+    return { kind: 'signed', transaction, durableNonce: nonce };
   };
-}
-
-/**
- * The node's record of the landed transaction: what it cost the treasury in SOL (fee, and rent beyond it) and its
- * block time, which a settlement reports as settled_at.
- */
-async function landedTransaction(
-  deps: SolanaChainWriterDeps,
-  signature: string,
-): Promise<{ feeLamports: bigint; rentLamports: bigint; blockTime: Date | null }> {
-  const landed = await deps.rpc
-    .getTransaction(signature as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 })
-    .send(rpcDeadline(deps.rpcTimeoutMs));
-  if (!landed?.meta) throw new Error(`the node has no record of landed payout transaction ${signature} yet`);
-  // The treasury is the fee payer: the first account, whose balance change is everything the transaction cost it.
-  const spent = (landed.meta.preBalances[0] ?? 0n) - (landed.meta.postBalances[0] ?? 0n);
-  const blockTime = landed.blockTime === null ? null : new Date(Number(landed.blockTime) * 1000);
-  return { feeLamports: landed.meta.fee, rentLamports: spent - landed.meta.fee, blockTime };
 }
 
 async function recordOutcome(
@@ -280,11 +272,23 @@ export function createTreasuryPayout(deps: TreasuryPayoutDeps) {
       return followPayout(deps, rotated, `the signer now holds treasury ${deps.treasury.address}`);
     }
     const payout = await recordPayout(deps, request);
+    await provisionPayoutNonces(deps, payout.mode);
     let short: LiquidityVerdict | undefined;
+    let noNonce = false;
     const progress = await writer.advance(
       payout.intentId,
-      payoutSigner(deps, payout, (verdict) => (short = verdict)),
+      payoutSigner(
+        deps,
+        payout,
+        (verdict) => (short = verdict),
+        () => (noNonce = true),
+      ),
     );
+    if (noNonce)
+      throw ApplicationFailure.retryable(
+        `payout of ${payout.paymentId} waits for a durable nonce account of treasury ${deps.treasury.address}: each is held by a payout in flight, or still being created`,
+        WorkflowFailure.PayoutNonceWait,
+      );
     return recordOutcome(deps, payout, progress, short);
   };
 }

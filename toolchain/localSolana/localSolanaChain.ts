@@ -5,6 +5,8 @@
 // blocks, as on a cluster (litesvm alone knows only the latest), so a signed transaction can wait, be re-sent,
 // and expire; a block is finalized once FINALITY_DEPTH blocks deep. Forks: snapshot() before a slot, reorg() drops
 // every block from there and restores the state, so the next blocks form another branch with other blockhashes.
+// A transaction may instead name a durable nonce (its first instruction advances a System nonce account whose stored
+// nonce is its lifetime token), as on a cluster: such a transaction never expires, only its nonce moves on.
 // A program litesvm cannot run (no binary here) can be given a stand-in (installStandIn): transactions invoking it
 // are judged and executed by the stand-in instead of litesvm, and recorded, paid and answered like any other.
 import { createPublicKey, verify } from 'node:crypto';
@@ -18,6 +20,15 @@ import {
   type CompiledTransactionMessage,
   type Transaction,
 } from '@solana/kit';
+import {
+  getNonceDecoder,
+  getNonceEncoder,
+  identifySystemInstruction,
+  NonceState,
+  NonceVersion,
+  SYSTEM_PROGRAM_ADDRESS,
+  SystemInstruction,
+} from '@solana-program/system';
 import { FailedTransactionMetadata, LiteSVM } from 'litesvm';
 import { tokenBalances, type WireTokenBalance } from './tokenBalances';
 
@@ -175,6 +186,32 @@ export class LocalSolanaChain {
     this.svm.warpToSlot(this.current);
   }
 
+  /**
+   * Initialized System nonce accounts at `addresses` under `authority`, their rent from the faucet, as an operator
+   * who created them earlier would leave them.
+   */
+  installNonceAccounts(addresses: Address[], authority: Address): void {
+    for (const address of addresses) {
+      const data = Uint8Array.from(
+        getNonceEncoder().encode({
+          version: NonceVersion.Current,
+          state: NonceState.Initialized,
+          authority,
+          blockhash: this.parent.blockhash as Address,
+          lamportsPerSignature: LAMPORTS_PER_SIGNATURE,
+        }),
+      );
+      this.svm.setAccount({
+        address,
+        programAddress: SYSTEM_PROGRAM_ADDRESS,
+        data,
+        executable: false,
+        lamports: toLamports(this.svm.minimumBalanceForRentExemption(BigInt(data.length))),
+        space: BigInt(data.length),
+      });
+    }
+  }
+
   installStandIn(standIn: ProgramStandIn): void {
     this.standIns.set(standIn.program, standIn);
   }
@@ -243,6 +280,19 @@ export class LocalSolanaChain {
     return false;
   }
 
+  /** The lifetime token is the stored nonce of the account the first instruction advances (AdvanceNonceAccount). */
+  private isCurrentDurableNonce(message: CompiledTransactionMessage, lifetimeToken: string): boolean {
+    if (!('instructions' in message)) return false;
+    const first = message.instructions[0];
+    if (!first?.data || message.staticAccounts[first.programAddressIndex] !== SYSTEM_PROGRAM_ADDRESS) return false;
+    if (identifySystemInstruction(first.data) !== SystemInstruction.AdvanceNonceAccount) return false;
+    const nonceAccount = message.staticAccounts[first.accountIndices?.[0] ?? -1];
+    const account = nonceAccount === undefined ? undefined : this.svm.getAccount(nonceAccount);
+    if (!account?.exists || account.programAddress !== SYSTEM_PROGRAM_ADDRESS) return false;
+    const nonce = getNonceDecoder().decode(account.data);
+    return nonce.state === NonceState.Initialized && nonce.blockhash === lifetimeToken;
+  }
+
   view(slot: bigint): SlotView {
     if (slot < GENESIS_SLOT) return { kind: 'cleaned-up' };
     if (slot > this.tip()) return { kind: 'unavailable' };
@@ -268,10 +318,14 @@ export class LocalSolanaChain {
     return { err: wireError(result.err()) ?? String(result.err()), logs: result.meta().logs() };
   }
 
-  /** Why a node refuses `tx` before executing it: a blockhash unknown or past its 150 blocks, or a signature already on this branch. */
+  /**
+   * Why a node refuses `tx` before executing it: a blockhash unknown or past its 150 blocks (and no current durable
+   * nonce), or a signature already on this branch.
+   */
   private refusal(tx: Transaction): 'BlockhashNotFound' | 'AlreadyProcessed' | undefined {
     const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes);
-    if (!this.isRecentBlockhash(message.lifetimeToken)) return 'BlockhashNotFound';
+    if (!this.isRecentBlockhash(message.lifetimeToken) && !this.isCurrentDurableNonce(message, message.lifetimeToken))
+      return 'BlockhashNotFound';
     const feePayer = message.staticAccounts[0];
     const signature = feePayer === undefined ? undefined : tx.signatures[feePayer];
     return signature && this.findTransaction(base58.decode(signature)) ? 'AlreadyProcessed' : undefined;

@@ -17,6 +17,7 @@ import {
   type SolanaRpcApi,
 } from '@solana/kit';
 import { createDepositBackingCheck, type DepositBackingDeps } from '../../../activities/settlement/depositBacking';
+import { payoutNonceAddresses, provisionPayoutNonces } from '../../../activities/settlement/payoutNonces';
 import {
   createTreasuryPayout,
   type PayoutOutcome,
@@ -132,6 +133,27 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
     chain.produce();
   };
 
+  /**
+   * The treasury's payout nonce accounts, created by the signer as a payout's first pass would (or, for a treasury
+   * without SOL to pay their rent, found on chain as an operator's), their nonces final before the test pays.
+   */
+  const provisionNonces = async (deps: TreasuryPayoutDeps, installed: boolean) => {
+    if (installed)
+      chain.installNonceAccounts(
+        (await payoutNonceAddresses(deps.treasury.address)).map((p) => p.address),
+        deps.treasury.address,
+      );
+    for (let pass = 0; pass < 5; pass++) {
+      await provisionPayoutNonces(deps, 'test');
+      chain.produce();
+      const [pool] = await db.sql<
+        { n: number }[]
+      >`select count(*)::int as n from solana_nonce_accounts where treasury = ${deps.treasury.address}`;
+      if ((pool?.n ?? 0) > 0) return;
+    }
+    throw new Error(`the nonce accounts of treasury ${deps.treasury.address} were not created`);
+  };
+
   const usdcBalance = async (owner: Address) => {
     const account = await associatedTokenAccount(owner, usdc.address);
     if (!(await rpc.getAccountInfo(account, { encoding: 'base64' }).send()).value) return undefined;
@@ -158,7 +180,9 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
         rereadAboveUsdcBaseUnits: options.rereadAboveUsdcBaseUnits ?? 1_000_000_000n,
         ...(options.tronHttpApi ? { tronHttpApi: options.tronHttpApi } : {}),
       });
-      return { sql: worker, rpc, treasury: signer, usdcMint: usdc.address, memo: false, verifyDepositBacking };
+      const deps = { sql: worker, rpc, treasury: signer, usdcMint: usdc.address, memo: false, verifyDepositBacking };
+      await provisionNonces(deps, funds.sol === 0n);
+      return deps;
     },
     topUp,
     async payment(amount, deposits = () => [{ amount }]) {

@@ -2,6 +2,7 @@
 // real SPL programs (litesvm) behind the JSON-RPC layer and a real Postgres reached as the worker's role: the exact
 // amount, into an account created when missing, booked in a balanced ledger; a treasury short
 // of USDC or SOL signs nothing and waits, and pays once topped up.
+import { SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import {
   decompileTransactionMessage,
@@ -47,7 +48,9 @@ describe('treasury payout', () => {
     const tx = getTransactionDecoder().decode(Buffer.from(intent.wireTransaction as Base64EncodedWireTransaction, 'base64'));
     const message = decompileTransactionMessage(getCompiledTransactionMessageDecoder().decode(tx.messageBytes));
     expect(message.feePayer.address).toBe(deps.treasury.address);
+    // The durable nonce's advance first (payoutTransaction.test.ts checks its accounts).
     expect((message.instructions as readonly Instruction[]).map((i) => i.programAddress)).toEqual([
+      SYSTEM_PROGRAM_ADDRESS,
       ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
       TOKEN_PROGRAM_ADDRESS,
     ]);

@@ -1,0 +1,144 @@
+// The durable nonce accounts payouts are signed against (docs/settlement.md#payouts). Each treasury has a pool of
+// PAYOUT_NONCE_ACCOUNTS System nonce accounts whose authority it is, at addresses derived from it
+// (createAccountWithSeed), so creating them again can never make a second set: a repeated creation fails. The
+// signer creates the missing ones in one transaction, written ahead as `nonce-pool:<treasury>`, and books their rent
+// as account rent; accounts already on chain (created by an operator) are taken as they are. A payout takes an
+// account under the treasury's lock, in the transaction that stores its signed bytes.
+import {
+  fetchMaybeNonce,
+  getCreateAccountWithSeedInstruction,
+  getInitializeNonceAccountInstruction,
+  getNonceSize,
+  NonceState,
+  SYSTEM_PROGRAM_ADDRESS,
+} from '@solana-program/system';
+import { createAddressWithSeed, type Address } from '@solana/kit';
+import type { Queryable } from '../../db/client';
+import { findChainIntent, insertChainIntent } from '../../db/repositories/chainIntents';
+import { postLedger } from '../../db/repositories/ledger';
+import { nonceAccountsCreated } from '../../domain/ledger/ledger';
+import { noncePoolIntentId, payoutNonceSeeds, pickNonceAccount, type FinalizedNonce } from '../../domain/settlement/payoutNonces';
+import type { Mode } from '../../domain/wire/session';
+import { createSolanaChainWriter, rpcDeadline, type SignIntent } from '../chainWrites/solanaChainWriter';
+import { landedTransaction, signTreasuryTransaction, type DurableNonce } from './payoutTransaction';
+import type { TreasuryPayoutDeps } from './treasuryPayout';
+
+export interface PoolAddress {
+  address: Address;
+  seed: string;
+}
+
+/** The treasury's nonce account addresses, one per seed. */
+export function payoutNonceAddresses(treasury: Address): Promise<PoolAddress[]> {
+  return Promise.all(
+    payoutNonceSeeds().map(async (seed) => ({
+      seed,
+      address: await createAddressWithSeed({ baseAddress: treasury, programAddress: SYSTEM_PROGRAM_ADDRESS, seed }),
+    })),
+  );
+}
+
+async function readNonces(
+  deps: TreasuryPayoutDeps,
+  addresses: Address[],
+  commitment: 'confirmed' | 'finalized',
+): Promise<(FinalizedNonce | null)[]> {
+  return Promise.all(
+    addresses.map(async (address) => {
+      const account = await fetchMaybeNonce(deps.rpc, address, { commitment, abortSignal: rpcDeadline(deps.rpcTimeoutMs).abortSignal });
+      return account.exists && account.data.state === NonceState.Initialized
+        ? { authority: account.data.authority, nonce: account.data.blockhash }
+        : null;
+    }),
+  );
+}
+
+async function recordPool(sql: Queryable, treasury: Address, pool: PoolAddress[], createdBy: string | null): Promise<void> {
+  for (const { address, seed } of pool)
+    await sql`
+      insert into solana_nonce_accounts (address, treasury, seed, created_by) values (${address}, ${treasury}, ${seed}, ${createdBy})
+      on conflict (address) do nothing`;
+}
+
+/** Creates the nonce accounts not yet on chain: the treasury pays their rent and is their authority. */
+function noncePoolSigner(deps: TreasuryPayoutDeps, pool: PoolAddress[]): SignIntent {
+  return async (lifetime) => {
+    const existing = await readNonces(
+      deps,
+      pool.map((p) => p.address),
+      'confirmed',
+    );
+    const missing = pool.filter((_, index) => existing[index] === null);
+    if (missing.length === 0) return { kind: 'deferred', reason: 'every nonce account is on chain already' };
+    const rent = await deps.rpc.getMinimumBalanceForRentExemption(BigInt(getNonceSize())).send(rpcDeadline(deps.rpcTimeoutMs));
+    const { treasury } = deps;
+    const instructions = missing.flatMap(({ address, seed }) => [
+      getCreateAccountWithSeedInstruction({
+        payer: treasury,
+        newAccount: address,
+        base: treasury.address,
+        seed,
+        amount: rent,
+        space: BigInt(getNonceSize()),
+        programAddress: SYSTEM_PROGRAM_ADDRESS,
+      }),
+      getInitializeNonceAccountInstruction({ nonceAccount: address, nonceAuthority: treasury.address }),
+    ]);
+    return { kind: 'signed', transaction: await signTreasuryTransaction(treasury, lifetime, instructions) };
+  };
+}
+
+/**
+ * One pass of setting up the treasury's pool, until its accounts are recorded: found on chain, or created by the
+ * pool's transaction once it has landed (its costs booked then). Payouts wait for it (PayoutNonceWait).
+ */
+export async function provisionPayoutNonces(deps: TreasuryPayoutDeps, mode: Mode): Promise<void> {
+  const treasury = deps.treasury.address;
+  const [recorded] = await deps.sql<{ n: number }[]>`select count(*)::int as n from solana_nonce_accounts where treasury = ${treasury}`;
+  if ((recorded?.n ?? 0) > 0) return;
+  const pool = await payoutNonceAddresses(treasury);
+  const intentId = noncePoolIntentId(treasury);
+  if (!(await findChainIntent(deps.sql, intentId))) {
+    const onChain = await readNonces(
+      deps,
+      pool.map((p) => p.address),
+      'finalized',
+    );
+    if (onChain.every((nonce) => nonce?.authority === treasury)) return recordPool(deps.sql, treasury, pool, null);
+    await insertChainIntent(deps.sql, intentId);
+  }
+  const { intent, deferred } = await createSolanaChainWriter(deps).advance(intentId, noncePoolSigner(deps, pool));
+  if (deferred !== undefined) return recordPool(deps.sql, treasury, pool, null);
+  if (!['confirmed', 'finalized', 'failed'].includes(intent.status) || intent.signature === null) return;
+  const costs = await landedTransaction(deps, intent.signature);
+  await deps.sql.begin(async (tx) => {
+    const posting = nonceAccountsCreated(intentId, mode, costs);
+    if (posting) await postLedger(tx, posting);
+    await recordPool(tx, treasury, pool, intentId);
+  });
+}
+
+/**
+ * Hands the payout intent a nonce account of its treasury and the nonce to sign with, or undefined when none is free.
+ * Call under the treasury's lock, in the transaction that stores the signed bytes: the account is held from then.
+ */
+export async function takePayoutNonce(deps: TreasuryPayoutDeps, tx: Queryable, intentId: string): Promise<DurableNonce | undefined> {
+  const treasury = deps.treasury.address;
+  const rows = await tx<{ address: Address; held_nonce: string | null }[]>`
+    select a.address, i.nonce_value as held_nonce
+    from solana_nonce_accounts a left join chain_intents i on i.id = a.held_by
+    where a.treasury = ${treasury} order by a.seed`;
+  if (rows.length === 0) return undefined;
+  const finalized = await readNonces(
+    deps,
+    rows.map((r) => r.address),
+    'finalized',
+  );
+  const picked = pickNonceAccount(
+    rows.map((row, index) => ({ address: row.address, heldNonce: row.held_nonce, finalized: finalized[index] ?? null })),
+    treasury,
+  );
+  if (!picked) return undefined;
+  await tx`update solana_nonce_accounts set held_by = ${intentId}, updated_at = now() where address = ${picked.address}`;
+  return { account: picked.address as Address, value: picked.nonce };
+}
