@@ -272,18 +272,26 @@ export function createTreasuryPayout(deps: TreasuryPayoutDeps) {
       return followPayout(deps, rotated, `the signer now holds treasury ${deps.treasury.address}`);
     }
     const payout = await recordPayout(deps, request);
-    await provisionPayoutNonces(deps, payout.mode);
     let short: LiquidityVerdict | undefined;
     let noNonce = false;
-    const progress = await writer.advance(
-      payout.intentId,
-      payoutSigner(
-        deps,
-        payout,
-        (verdict) => (short = verdict),
-        () => (noNonce = true),
-      ),
-    );
+    const pass = () => {
+      noNonce = false;
+      return writer.advance(
+        payout.intentId,
+        payoutSigner(
+          deps,
+          payout,
+          (verdict) => (short = verdict),
+          () => (noNonce = true),
+        ),
+      );
+    };
+    let progress = await pass();
+    // Only a payout the treasury can pay sets up its nonce accounts: a short one waits for liquidity first.
+    if (noNonce) {
+      await provisionPayoutNonces(deps, payout.mode);
+      progress = await pass();
+    }
     if (noNonce)
       throw ApplicationFailure.retryable(
         `payout of ${payout.paymentId} waits for a durable nonce account of treasury ${deps.treasury.address}: each is held by a payout in flight, or still being created`,

@@ -65,11 +65,11 @@ export interface PayoutFixture {
   /**
    * A treasury from a 64-byte secret key, as the signer worker loads it, holding `usdc` base units and `sol` lamports,
    * re-reading deposits from the local chain (Tron's from `tronHttpApi`) for payouts above `rereadAboveUsdcBaseUnits`
-   * (default 1000 USDC).
+   * (default 1000 USDC), its payout nonce accounts ready unless `nonceAccounts` is false.
    */
   treasury(
     funds: { usdc: bigint; sol?: bigint },
-    options?: { rereadAboveUsdcBaseUnits?: bigint; tronHttpApi?: DepositBackingDeps['tronHttpApi'] },
+    options?: { rereadAboveUsdcBaseUnits?: bigint; tronHttpApi?: DepositBackingDeps['tronHttpApi']; nonceAccounts?: boolean },
   ): Promise<TreasuryPayoutDeps>;
   topUp(treasury: KeyPairSigner, usdc: bigint): Promise<void>;
   /**
@@ -181,7 +181,7 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
         ...(options.tronHttpApi ? { tronHttpApi: options.tronHttpApi } : {}),
       });
       const deps = { sql: worker, rpc, treasury: signer, usdcMint: usdc.address, memo: false, verifyDepositBacking };
-      await provisionNonces(deps, funds.sol === 0n);
+      if (options.nonceAccounts !== false) await provisionNonces(deps, funds.sol === 0n);
       return deps;
     },
     topUp,

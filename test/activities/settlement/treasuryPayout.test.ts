@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { createTreasuryPayout } from '../../../activities/settlement/treasuryPayout';
 import { findPayout } from '../../../db/repositories/payouts';
 import { ACCOUNT } from '../../../domain/ledger/ledger';
+import { PAYOUT_NONCE_ACCOUNTS } from '../../../domain/settlement/payoutNonces';
 import { WorkflowFailure } from '../../../domain/session/workflowFailures';
 import { FINALITY_DEPTH } from '../../../toolchain/localSolana/localSolanaChain';
 import { mintTo } from '../../../toolchain/localSolana/splToken';
@@ -146,6 +147,33 @@ describe('treasury payout', () => {
     ).toEqual([
       { account: 'gas_expense:solana', amount: FEE.toString() },
       { account: 'treasury:solana', amount: (-FEE).toString() },
+    ]);
+  });
+});
+
+describe('durable nonce accounts', () => {
+  it("a treasury's first payout creates its nonce accounts, books their rent as account rent, and pays once they exist", async () => {
+    const deps = await f.treasury({ usdc: 10_000_000n }, { nonceAccounts: false });
+    const { request, wallet } = await f.payment(1_000_000n);
+    const before = f.chain.svm.getBalance(deps.treasury.address) ?? 0n;
+    await expect(createTreasuryPayout(deps)(request)).rejects.toMatchObject({ type: WorkflowFailure.PayoutNonceWait, nonRetryable: false });
+    expect(await f.intentOf(request.paymentId)).toMatchObject({ status: 'prepared' });
+    f.chain.produce();
+    const poolCost = before - (f.chain.svm.getBalance(deps.treasury.address) ?? 0n);
+
+    expect(await f.payUntilConfirmed(deps, request)).toMatchObject({ status: 'confirmed' });
+    expect(await f.usdcBalance(wallet)).toBe(1_000_000n);
+    const rent = await deps.rpc.getMinimumBalanceForRentExemption(80n).send();
+    const pool = `nonce-pool:${deps.treasury.address}`;
+    expect(
+      await f.db.sql`select account, amount::text from ledger_entries where reference = ${pool} and asset = 'sol:solana' order by account`,
+    ).toEqual([
+      { account: ACCOUNT.accountRent, amount: (rent * BigInt(PAYOUT_NONCE_ACCOUNTS)).toString() },
+      { account: ACCOUNT.gasExpense, amount: FEE.toString() },
+      { account: ACCOUNT.treasury, amount: (-poolCost).toString() },
+    ]);
+    expect(await f.db.sql`select count(*)::int as n from solana_nonce_accounts where treasury = ${deps.treasury.address}`).toEqual([
+      { n: PAYOUT_NONCE_ACCOUNTS },
     ]);
   });
 });
