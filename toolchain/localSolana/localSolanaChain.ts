@@ -9,7 +9,7 @@
 // nonce is its lifetime token), as on a cluster: such a transaction never expires, only its nonce moves on.
 // A program litesvm cannot run (no binary here) can be given a stand-in (installStandIn): transactions invoking it
 // are judged and executed by the stand-in instead of litesvm, and recorded, paid and answered like any other.
-import { createPublicKey, verify } from 'node:crypto';
+import { createHash, createPublicKey, verify } from 'node:crypto';
 import {
   getBase58Decoder,
   getBase64EncodedWireTransaction,
@@ -280,17 +280,35 @@ export class LocalSolanaChain {
     return false;
   }
 
-  /** The lifetime token is the stored nonce of the account the first instruction advances (AdvanceNonceAccount). */
-  private isCurrentDurableNonce(message: CompiledTransactionMessage, lifetimeToken: string): boolean {
-    if (!('instructions' in message)) return false;
+  /**
+   * The nonce account a durable-nonce transaction advances, when `lifetimeToken` is the nonce it stores: its first
+   * instruction is AdvanceNonceAccount.
+   */
+  private currentDurableNonceAccount(message: CompiledTransactionMessage, lifetimeToken: string): Address | undefined {
+    if (!('instructions' in message)) return undefined;
     const first = message.instructions[0];
-    if (!first?.data || message.staticAccounts[first.programAddressIndex] !== SYSTEM_PROGRAM_ADDRESS) return false;
-    if (identifySystemInstruction(first.data) !== SystemInstruction.AdvanceNonceAccount) return false;
+    if (!first?.data || message.staticAccounts[first.programAddressIndex] !== SYSTEM_PROGRAM_ADDRESS) return undefined;
+    if (identifySystemInstruction(first.data) !== SystemInstruction.AdvanceNonceAccount) return undefined;
     const nonceAccount = message.staticAccounts[first.accountIndices?.[0] ?? -1];
     const account = nonceAccount === undefined ? undefined : this.svm.getAccount(nonceAccount);
-    if (!account?.exists || account.programAddress !== SYSTEM_PROGRAM_ADDRESS) return false;
+    if (!account?.exists || account.programAddress !== SYSTEM_PROGRAM_ADDRESS) return undefined;
     const nonce = getNonceDecoder().decode(account.data);
-    return nonce.state === NonceState.Initialized && nonce.blockhash === lifetimeToken;
+    return nonce.state === NonceState.Initialized && nonce.blockhash === lifetimeToken ? nonceAccount : undefined;
+  }
+
+  /**
+   * A durable-nonce transaction that fails still moves its nonce on, as a bank does (litesvm rolls the whole
+   * transaction back): the next nonce derives from the current blockhash.
+   */
+  private advanceNonceOfFailed(address: Address): void {
+    const account = this.svm.getAccount(address);
+    if (!account.exists) return;
+    const next = createHash('sha256')
+      .update(Buffer.concat([Buffer.from('DURABLE_NONCE'), Uint8Array.from(getBase58Encoder().encode(this.svm.latestBlockhash()))]))
+      .digest();
+    const nonce = getNonceDecoder().decode(account.data);
+    const data = Uint8Array.from(getNonceEncoder().encode({ ...nonce, blockhash: base58.decode(next) as Address }));
+    this.svm.setAccount({ ...account, data });
   }
 
   view(slot: bigint): SlotView {
@@ -324,7 +342,7 @@ export class LocalSolanaChain {
    */
   private refusal(tx: Transaction): 'BlockhashNotFound' | 'AlreadyProcessed' | undefined {
     const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes);
-    if (!this.isRecentBlockhash(message.lifetimeToken) && !this.isCurrentDurableNonce(message, message.lifetimeToken))
+    if (!this.isRecentBlockhash(message.lifetimeToken) && !this.currentDurableNonceAccount(message, message.lifetimeToken))
       return 'BlockhashNotFound';
     const feePayer = message.staticAccounts[0];
     const signature = feePayer === undefined ? undefined : tx.signatures[feePayer];
@@ -357,12 +375,16 @@ export class LocalSolanaChain {
     const preBalances = lamports();
     const preTokenBalances = tokenBalances(this.svm, keys);
     const fee = LAMPORTS_PER_SIGNATURE * numSignerAccounts;
+    const nonceAccount = this.isRecentBlockhash(message.lifetimeToken)
+      ? undefined
+      : this.currentDurableNonceAccount(message, message.lifetimeToken);
     const { err, logs } = this.execute(tx, message);
     const failed = err !== null;
     // Only a transaction that failed while executing (an instruction error) pays its fee and lands in a block.
     if (failed && (!options.allowFailure || typeof err !== 'object'))
       throw new Error(`transaction failed: ${JSON.stringify(err)}\n${logs.join('\n')}`);
     if (failed && this.standInFor(message)) this.chargeFee(keys[0] as Address, fee);
+    if (failed && nonceAccount) this.advanceNonceOfFailed(nonceAccount);
     this.slotOf.set(signatures[0] as string, this.current);
     this.pending.push({
       signatures,

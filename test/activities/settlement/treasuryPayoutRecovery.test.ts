@@ -2,7 +2,8 @@
 // writer's steps up to a point, drops every in-memory object, and runs the whole payout again from the row; the
 // chain must then hold exactly one payout. A payout is signed against a durable nonce of its treasury, so its one
 // transaction never expires: lost on its way to the leader, or unknown to a node, it is sent again, never replaced.
-import { createSolanaRpc, type Base64EncodedWireTransaction } from '@solana/kit';
+import { fetchNonce } from '@solana-program/system';
+import { createSolanaRpc, type Address, type Base64EncodedWireTransaction } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
 import { createSolanaChainWriter } from '../../../activities/chainWrites/solanaChainWriter';
 import { createTreasuryPayout, payoutSigner, recordPayout } from '../../../activities/settlement/treasuryPayout';
@@ -202,6 +203,9 @@ describe('a payout transaction that lands and fails', () => {
       error: { InstructionError: [2, { Custom: 1 }] },
     });
     expect(await findPayout(f.db.sql, request.paymentId)).toMatchObject({ status: 'failed', signature: signed.signature });
+    // Failing, it still moved its nonce on: the bytes can never land again, and the account is free for another payout.
+    const { data: nonce } = await fetchNonce(f.rpc, signed.nonceAccount as Address);
+    expect(nonce.blockhash).not.toBe(signed.nonceValue);
     expect(await f.usdcBalance(wallet)).toBeUndefined();
     expect(
       await f.db
