@@ -12,11 +12,11 @@ import {
   NonceState,
   SYSTEM_PROGRAM_ADDRESS,
 } from '@solana-program/system';
-import { createAddressWithSeed, type Address } from '@solana/kit';
+import { createAddressWithSeed, type Address, type Signature } from '@solana/kit';
 import type { Queryable } from '../../db/client';
 import { findChainIntent, insertChainIntent } from '../../db/repositories/chainIntents';
 import { postLedger } from '../../db/repositories/ledger';
-import { nonceAccountsCreated } from '../../domain/ledger/ledger';
+import { nonceAccountsCreated, type LedgerPosting } from '../../domain/ledger/ledger';
 import { noncePoolIntentId, payoutNonceSeeds, pickNonceAccount, type FinalizedNonce } from '../../domain/settlement/payoutNonces';
 import type { Mode } from '../../domain/wire/session';
 import { createSolanaChainWriter, rpcDeadline, type SignIntent } from '../chainWrites/solanaChainWriter';
@@ -108,13 +108,21 @@ export async function provisionPayoutNonces(deps: TreasuryPayoutDeps, mode: Mode
     await insertChainIntent(deps.sql, intentId);
   }
   const { intent, deferred } = await createSolanaChainWriter(deps).advance(intentId, noncePoolSigner(deps, pool));
-  if (deferred !== undefined) return recordPool(deps.sql, treasury, pool, null);
-  if (!['confirmed', 'finalized', 'failed'].includes(intent.status) || intent.signature === null) return;
-  const costs = await landedTransaction(deps, intent.signature);
+  const landed = ['confirmed', 'finalized', 'failed'].includes(intent.status);
+  if (deferred === undefined && !landed) return;
+  // A creation judged dead by a node that did not know it may have landed after all (then its replacement failed, or
+  // was never needed): whichever of the intent's transactions landed cost the treasury, and each is booked.
+  const signatures = [...intent.supersededSignatures, ...(landed && intent.signature ? [intent.signature] : [])];
+  const postings: (LedgerPosting | undefined)[] = [];
+  for (const signature of signatures) {
+    const found = await deps.rpc
+      .getTransaction(signature as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 })
+      .send(rpcDeadline(deps.rpcTimeoutMs));
+    if (found) postings.push(nonceAccountsCreated(intentId, signature, mode, await landedTransaction(deps, signature)));
+  }
   await deps.sql.begin(async (tx) => {
-    const posting = nonceAccountsCreated(intentId, mode, costs);
-    if (posting) await postLedger(tx, posting);
-    await recordPool(tx, treasury, pool, intentId);
+    for (const posting of postings) if (posting) await postLedger(tx, posting);
+    await recordPool(tx, treasury, pool, postings.length > 0 ? intentId : null);
   });
 }
 

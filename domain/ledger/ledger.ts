@@ -162,11 +162,13 @@ export function payoutChainCosts(
 }
 
 /**
- * The SOL the transaction that created the treasury's durable nonce accounts cost it (`intentId`:
- * nonce-pool:<treasury>): the fee, and their rent, which stays in accounts the treasury controls but leaves its wallet.
+ * The SOL a landed transaction (`signature`) of the intent that creates the treasury's durable nonce accounts
+ * (`intentId`: nonce-pool:<treasury>) cost it: the fee, and their rent, which stays in accounts the treasury controls
+ * but leaves its wallet. One group per landed transaction: a replacement that landed too (and failed) paid its fee.
  */
 export function nonceAccountsCreated(
   intentId: string,
+  signature: string,
   mode: Mode,
   costs: { feeLamports: bigint; rentLamports: bigint },
 ): LedgerPosting | undefined {
@@ -177,7 +179,7 @@ export function nonceAccountsCreated(
   if (costs.feeLamports > 0n) entries.push({ account: ACCOUNT.gasExpense, asset: ASSET.solSolana, amount: costs.feeLamports });
   if (costs.rentLamports > 0n) entries.push({ account: ACCOUNT.accountRent, asset: ASSET.solSolana, amount: costs.rentLamports });
   entries.push({ account: ACCOUNT.treasury, asset: ASSET.solSolana, amount: -total });
-  return { groupId: `${intentId}:chain-costs`, mode, reference: intentId, entries };
+  return { groupId: `${intentId}:chain-costs:${signature}`, mode, reference: intentId, entries };
 }
 
 /** Per asset, by how much the treasury's holdings changed outside the service: positive in, negative out. */

@@ -8,6 +8,7 @@ import {
   decompileTransactionMessage,
   getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
+  createSolanaRpc,
   lamports,
   type Base64EncodedWireTransaction,
   type Instruction,
@@ -20,6 +21,7 @@ import { PAYOUT_NONCE_ACCOUNTS } from '../../../domain/settlement/payoutNonces';
 import { WorkflowFailure } from '../../../domain/session/workflowFailures';
 import { FINALITY_DEPTH } from '../../../toolchain/localSolana/localSolanaChain';
 import { mintTo } from '../../../toolchain/localSolana/splToken';
+import { startRpcProxy } from '../../support/evm/rpcProxy';
 import { usePayoutFixture, type PayoutFixture } from './payoutFixture';
 
 const TOKEN_ACCOUNT_RENT = 2_039_280n;
@@ -175,6 +177,36 @@ describe('durable nonce accounts', () => {
     expect(await f.db.sql`select count(*)::int as n from solana_nonce_accounts where treasury = ${deps.treasury.address}`).toEqual([
       { n: PAYOUT_NONCE_ACCOUNTS },
     ]);
+  });
+  it('a node that does not know the landed creation: it is not created twice, and what it cost is booked', async () => {
+    const deps = await f.treasury({ usdc: 10_000_000n }, { nonceAccounts: false });
+    const { request, wallet } = await f.payment(1_000_000n);
+    const node = await startRpcProxy(f.rpcServer.url);
+    try {
+      const viaNode = { ...deps, rpc: createSolanaRpc(node.url) };
+      const before = f.chain.svm.getBalance(deps.treasury.address) ?? 0n;
+      await expect(createTreasuryPayout(viaNode)(request)).rejects.toMatchObject({ type: WorkflowFailure.PayoutNonceWait });
+      f.chain.produce();
+      const poolCost = before - (f.chain.svm.getBalance(deps.treasury.address) ?? 0n);
+      node.setPolicy(() => ({
+        respond: (call) => {
+          if (call.method === 'getSignatureStatuses') return { result: { context: { slot: 1 }, value: [null] } };
+          if (call.method === 'getBlockHeight') return { result: Number(f.chain.latestBlock.blockHeight) + 10_000 };
+          return { forward: true };
+        },
+      }));
+      expect(await createTreasuryPayout(viaNode)(request)).toMatchObject({ status: 'submitted' });
+      const pool = `nonce-pool:${deps.treasury.address}`;
+      expect(
+        await f.db
+          .sql`select account, sum(amount)::text as amount from ledger_entries where reference = ${pool} and account = ${ACCOUNT.treasury} group by account`,
+      ).toEqual([{ account: ACCOUNT.treasury, amount: (-poolCost).toString() }]);
+      node.setPolicy(() => 'forward');
+      expect(await f.payUntilConfirmed(deps, request)).toMatchObject({ status: 'confirmed' });
+      expect(await f.usdcBalance(wallet)).toBe(1_000_000n);
+    } finally {
+      await node.close();
+    }
   });
 });
 
