@@ -93,6 +93,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     solana_sweep_accounts: ['insert', { update: ['swept_base_units'] }],
     // Forwarder addresses whose sweep reverts in simulation, counted by the sweep's plan; a passing one is deleted.
     sweep_address_failures: ['insert', 'update', 'delete'],
+    // The treasuries' durable nonce accounts, provisioned and handed to payouts (signer/payouts/payoutNonces.ts).
+    solana_nonce_accounts: ['insert', 'update'],
     // CCTP transfers (signer/transfers/).
     transfers: ['insert', 'update'],
     // The relayers' gas balances, read at each sweep run (signer/sweeps/relayerBalance.ts).
@@ -218,6 +220,7 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     solana_deposit_address_pool: '*',
     solana_sweep_accounts: '*',
     sweep_address_failures: '*',
+    solana_nonce_accounts: '*',
     solana_sweeps: '*',
     transfers: '*',
   },

@@ -113,6 +113,8 @@ const show = defineCommand({
             signature: intent.signature,
             superseded_signatures: intent.supersededSignatures,
             last_valid_block_height: intent.lastValidBlockHeight,
+            nonce_account: intent.nonceAccount,
+            nonce_value: intent.nonceValue,
             slot: intent.slot,
             error: intent.error ?? null,
             created_at: intent.createdAt.toISOString(),
@@ -147,7 +149,7 @@ const show = defineCommand({
         ? `payout      ${payout.status}${payout.generation > 1 ? ` (generation ${payout.generation})` : ''}, ${usdcText(payout.amount)} USDC (${payout.mode}) to ${payout.merchantId}, session ${payout.sessionId}, from ${payout.treasury}, age ${ageText(payout.ageSeconds)}`
         : 'payout      none',
       intent
-        ? `intent      ${intent.id} ${intent.status}, signature ${intent.signature ?? '-'}, last valid block height ${intent.lastValidBlockHeight ?? '-'}, slot ${intent.slot ?? '-'}`
+        ? `intent      ${intent.id} ${intent.status}, signature ${intent.signature ?? '-'}, ${intent.nonceAccount ? `durable nonce ${intent.nonceValue} of ${intent.nonceAccount}` : `last valid block height ${intent.lastValidBlockHeight ?? '-'}`}, slot ${intent.slot ?? '-'}`
         : 'intent      none',
       ...(intent
         ? [

@@ -48,6 +48,9 @@ export interface ChainIntent {
   /** Solana's signature, or an EVM transaction hash. */
   signature: string | null;
   lastValidBlockHeight: bigint | null;
+  /** Solana, signed against a durable nonce instead of a blockhash: the nonce account and the nonce it held. */
+  nonceAccount: string | null;
+  nonceValue: string | null;
   supersededSignatures: string[];
   slot: bigint | null;
   error: unknown;
@@ -71,6 +74,8 @@ interface ChainIntentRow {
   wire_transaction: string | null;
   signature: string | null;
   last_valid_block_height: bigint | null;
+  nonce_account: string | null;
+  nonce_value: string | null;
   superseded_signatures: string[];
   slot: bigint | null;
   error: unknown;
@@ -91,6 +96,8 @@ const toIntent = (r: ChainIntentRow): ChainIntent => ({
   wireTransaction: r.wire_transaction,
   signature: r.signature,
   lastValidBlockHeight: r.last_valid_block_height,
+  nonceAccount: r.nonce_account,
+  nonceValue: r.nonce_value,
   supersededSignatures: r.superseded_signatures,
   slot: r.slot,
   error: r.error,
@@ -119,11 +126,16 @@ export async function findChainIntent(sql: Queryable, id: string, options: { loc
 export async function recordSigned(
   sql: Queryable,
   id: string,
-  signed: { wireTransaction: string; signature: string; lastValidBlockHeight: bigint },
+  signed: { wireTransaction: string; signature: string } & (
+    { lastValidBlockHeight: bigint } | { durableNonce: { account: string; value: string } }
+  ),
 ): Promise<void> {
+  const lastValidBlockHeight = 'lastValidBlockHeight' in signed ? signed.lastValidBlockHeight.toString() : null;
+  const nonce = 'durableNonce' in signed ? signed.durableNonce : null;
   await sql`
     update chain_intents set status = 'signed', wire_transaction = ${signed.wireTransaction}, signature = ${signed.signature},
-      last_valid_block_height = ${signed.lastValidBlockHeight.toString()}, signed_at = now(), updated_at = now()
+      last_valid_block_height = ${lastValidBlockHeight}, nonce_account = ${nonce?.account ?? null},
+      nonce_value = ${nonce?.value ?? null}, signed_at = now(), updated_at = now()
     where id = ${id} and status = 'prepared'`;
 }
 

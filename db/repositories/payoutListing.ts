@@ -85,6 +85,9 @@ export interface IntentDetail {
   signature: string | null;
   supersededSignatures: string[];
   lastValidBlockHeight: string | null;
+  /** A payout's durable nonce: the account and the nonce its transaction was signed against. */
+  nonceAccount: string | null;
+  nonceValue: string | null;
   slot: string | null;
   error: unknown;
   createdAt: Date;
@@ -103,6 +106,8 @@ export async function findIntentDetail(sql: Queryable, id: string): Promise<Inte
       signature: string | null;
       superseded_signatures: string[];
       last_valid_block_height: string | null;
+      nonce_account: string | null;
+      nonce_value: string | null;
       slot: string | null;
       error: unknown;
       created_at: Date;
@@ -112,7 +117,7 @@ export async function findIntentDetail(sql: Queryable, id: string): Promise<Inte
       finalized_at: Date | null;
       updated_at: Date;
     }[]
-  >`select id, status, signature, superseded_signatures, last_valid_block_height::text, slot::text, error, created_at, signed_at, broadcast_at,
+  >`select id, status, signature, superseded_signatures, last_valid_block_height::text, nonce_account, nonce_value, slot::text, error, created_at, signed_at, broadcast_at,
       confirmed_at, finalized_at, updated_at from chain_intents where id = ${id}`;
   return (
     row && {
@@ -121,6 +126,8 @@ export async function findIntentDetail(sql: Queryable, id: string): Promise<Inte
       signature: row.signature,
       supersededSignatures: row.superseded_signatures,
       lastValidBlockHeight: row.last_valid_block_height,
+      nonceAccount: row.nonce_account,
+      nonceValue: row.nonce_value,
       slot: row.slot,
       error: row.error,
       createdAt: row.created_at,

@@ -1,6 +1,7 @@
 // Write-ahead chain writes (docs/settlement.md#r1-written-ahead): what a stored, signed Solana transaction's fate is,
-// judged from what a node says about its signature and how far the finalized chain has grown. Only `dead` allows
-// signing a replacement; everything else keeps the same bytes.
+// judged from what a node says about its signature and how far the finalized chain has grown, or, for one signed
+// against a durable nonce, what the finalized chain holds in its nonce account. Only `dead` allows signing a
+// replacement, and a durable-nonce transaction is never judged dead; everything else keeps the same bytes.
 
 export type ChainIntentStatus = 'prepared' | 'signed' | 'broadcast' | 'confirmed' | 'finalized' | 'failed';
 
@@ -26,7 +27,13 @@ export type AttemptVerdict =
   /** Not seen and its blockhash has passed out of the finalized chain: it can never land. */
   | { kind: 'dead' }
   /** Not seen yet, and it may still land: send the same bytes (again). */
-  | { kind: 'unseen' };
+  | { kind: 'unseen' }
+  /**
+   * Durable nonce only: the node does not know the signature, yet the nonce it was signed against has moved on in
+   * the finalized chain. Whatever moved it, these bytes can no longer land and nothing may be signed in their place
+   * until a node that knows the transaction says what happened: wait.
+   */
+  | { kind: 'nonce-moved' };
 
 /**
  * `finalizedBlockHeight` must be read before the signature's status: a transaction lands only in a block at
@@ -43,4 +50,19 @@ export function judgeAttempt(
   if (status.confirmationStatus === 'finalized') return { kind: 'finalized', slot: status.slot };
   if (status.confirmationStatus === 'confirmed') return { kind: 'confirmed', slot: status.slot };
   return { kind: 'processed' };
+}
+
+/**
+ * The fate of a transaction signed against a durable nonce: it can land for as long as its nonce account holds the
+ * nonce it names, and never after, so no height or age ever makes it dead. `finalizedNonce` is the nonce the account
+ * holds in the finalized chain (null: no such nonce account there yet), read after the signature's status. A node
+ * that knows nothing of the signature while the nonce is unchanged proves only that the bytes may still land: send
+ * them again. One whose nonce has moved proves nothing about the signature, however far its chain has grown.
+ */
+export function judgeNonceAttempt(
+  status: SignatureStatus | null,
+  nonce: { signedNonce: string; finalizedNonce: string | null },
+): AttemptVerdict {
+  if (status !== null) return judgeAttempt(status, { lastValidBlockHeight: 0n, finalizedBlockHeight: 0n });
+  return nonce.finalizedNonce === null || nonce.finalizedNonce === nonce.signedNonce ? { kind: 'unseen' } : { kind: 'nonce-moved' };
 }

@@ -12,7 +12,8 @@
 //   payouts_in_flight          owed to a merchant and committed to a payout that has not landed yet
 //   treasury:solana            the Solana treasury wallet's holdings, one balance per asset
 //   gas_expense:<chain>        transaction fees the service paid on a chain (the treasury on Solana, relayers elsewhere)
-//   account_rent:solana        rent the treasury deposited to create accounts (a merchant's USDC account)
+//   account_rent:solana        rent the treasury deposited to create accounts (a merchant's USDC account, its own
+//                              durable nonce accounts)
 //   deposits:<chain>           tokens held at deposit addresses on a chain, confirmed and not yet swept
 //   rent_recovered:solana      rent the treasury got back by closing swept deposit accounts (their payers funded it)
 //   treasury_funding:<chain>   what operators moved into (or out of) the service's wallets on a chain: its equity
@@ -158,6 +159,27 @@ export function payoutChainCosts(
     reference: payoutReference(payout),
     entries,
   };
+}
+
+/**
+ * The SOL a landed transaction (`signature`) of the intent that creates the treasury's durable nonce accounts
+ * (`intentId`: nonce-pool:<treasury>) cost it: the fee, and their rent, which stays in accounts the treasury controls
+ * but leaves its wallet. One group per landed transaction: a replacement that landed too (and failed) paid its fee.
+ */
+export function nonceAccountsCreated(
+  intentId: string,
+  signature: string,
+  mode: Mode,
+  costs: { feeLamports: bigint; rentLamports: bigint },
+): LedgerPosting | undefined {
+  if (costs.feeLamports < 0n || costs.rentLamports < 0n) throw new RangeError('chain costs cannot be negative');
+  const total = costs.feeLamports + costs.rentLamports;
+  if (total === 0n) return undefined;
+  const entries: LedgerEntry[] = [];
+  if (costs.feeLamports > 0n) entries.push({ account: ACCOUNT.gasExpense, asset: ASSET.solSolana, amount: costs.feeLamports });
+  if (costs.rentLamports > 0n) entries.push({ account: ACCOUNT.accountRent, asset: ASSET.solSolana, amount: costs.rentLamports });
+  entries.push({ account: ACCOUNT.treasury, asset: ASSET.solSolana, amount: -total });
+  return { groupId: `${intentId}:chain-costs:${signature}`, mode, reference: intentId, entries };
 }
 
 /** Per asset, by how much the treasury's holdings changed outside the service: positive in, negative out. */

@@ -20,6 +20,11 @@ export const WorkflowFailure = {
   PayoutFailed: 'PayoutFailed',
   /** A payout written for a treasury whose key the signer does not hold must be signed again: retried until it does. */
   PayoutKeyMissing: 'PayoutKeyMissing',
+  /**
+   * Retryable: every durable nonce account of the payout's treasury is held by a payout whose nonce has not moved on
+   * in the finalized chain yet, or the accounts are still being created (docs/settlement.md#payouts).
+   */
+  PayoutNonceWait: 'PayoutNonceWait',
   /** A CCTP transfer pass refused: the attested message is not the burn's, or the attestation service refused. */
   TransferRefused: 'TransferRefused',
   /** recordSession: the merchant's transaction_id belongs to another session, so this one was never created. */

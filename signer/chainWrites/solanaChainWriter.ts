@@ -1,15 +1,19 @@
 // Write-ahead Solana transactions (docs/settlement.md#r1-written-ahead). An intent row exists first; signing stores
 // the wire bytes, signature and last valid block height before anything is sent; every broadcast sends those stored
 // bytes, so a process killed at any point resumes from the row and the cluster sees one transaction, however often it
-// is sent. A replacement is signed only once judgeAttempt proves the stored one dead; its signature is kept.
+// is sent. A replacement is signed only once judgeAttempt proves the stored one dead; its signature is kept. A
+// transaction signed against a durable nonce (a payout's) is never replaced: it is sent until its nonce moves on.
+import { fetchMaybeNonce, NonceState } from '@solana-program/system';
 import {
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
   isSolanaError,
   isTransactionWithBlockhashLifetime,
+  isTransactionWithDurableNonceLifetime,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
   SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED,
   SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND,
+  type Address,
   type Base64EncodedWireTransaction,
   type Blockhash,
   type Rpc,
@@ -27,7 +31,7 @@ import {
   recordSuperseded,
   type ChainIntent,
 } from '../../db/repositories/chainIntents';
-import { judgeAttempt, type AttemptVerdict } from '../../domain/chainWrites/solanaChainIntent';
+import { judgeAttempt, judgeNonceAttempt, type AttemptVerdict, type SignatureStatus } from '../../domain/chainWrites/solanaChainIntent';
 import { rpcDeadline } from '../../activities/http/rpcDeadline';
 
 export interface BlockhashLifetime {
@@ -36,7 +40,8 @@ export interface BlockhashLifetime {
 }
 
 export type SignOutcome =
-  | { kind: 'signed'; transaction: Transaction & TransactionWithLifetime }
+  /** `durableNonce`: signed against this nonce account's nonce instead of the blockhash given. */
+  | { kind: 'signed'; transaction: Transaction & TransactionWithLifetime; durableNonce?: { account: Address; value: string } }
   /** Not now (the treasury is short, say): nothing is signed and the intent stays prepared. */
   | { kind: 'deferred'; reason: string };
 
@@ -94,15 +99,19 @@ export function createSolanaChainWriter(deps: SolanaChainWriterDeps) {
       const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send(deadline());
       const outcome = await signIntent(lifetime, tx);
       if (outcome.kind === 'deferred') return { intent, deferred: outcome.reason };
+      const { transaction, durableNonce } = outcome;
+      const signed = { wireTransaction: getBase64EncodedWireTransaction(transaction), signature: getSignatureFromTransaction(transaction) };
+      if (durableNonce) {
+        // The stored nonce is what tells later whether these bytes can still land: it must be the one they name.
+        if (!isTransactionWithDurableNonceLifetime(transaction) || transaction.lifetimeConstraint.nonce !== durableNonce.value)
+          throw new Error(`intent ${id} was signed against another nonce than the one given`);
+        await recordSigned(tx, id, { ...signed, durableNonce });
+        return { intent: await load(tx, id) };
+      }
       // The stored height is what proves the transaction dead later: it must be this blockhash's.
-      const { transaction } = outcome;
       if (!isTransactionWithBlockhashLifetime(transaction) || transaction.lifetimeConstraint.blockhash !== lifetime.blockhash)
         throw new Error(`intent ${id} was signed against another blockhash than the one given`);
-      await recordSigned(tx, id, {
-        wireTransaction: getBase64EncodedWireTransaction(transaction),
-        signature: getSignatureFromTransaction(transaction),
-        lastValidBlockHeight: lifetime.lastValidBlockHeight,
-      });
+      await recordSigned(tx, id, { ...signed, lastValidBlockHeight: lifetime.lastValidBlockHeight });
       return { intent: await load(tx, id) };
     });
   }
@@ -127,20 +136,38 @@ export function createSolanaChainWriter(deps: SolanaChainWriterDeps) {
     return load(sql, id);
   }
 
+  async function signatureStatus(signature: string): Promise<SignatureStatus | null> {
+    const { value } = await rpc.getSignatureStatuses([signature as Signature], { searchTransactionHistory: true }).send(deadline());
+    const status = value[0];
+    return status ? { slot: status.slot, confirmationStatus: status.confirmationStatus, err: status.err } : null;
+  }
+
+  /** The nonce the account holds in the finalized chain; null when no initialized nonce account is there. */
+  async function finalizedNonce(account: string): Promise<string | null> {
+    const nonce = await fetchMaybeNonce(rpc, account as Address, { commitment: 'finalized', abortSignal: deadline().abortSignal });
+    return nonce.exists && nonce.data.state === NonceState.Initialized ? nonce.data.blockhash : null;
+  }
+
+  async function judge(intent: ChainIntent, signature: string): Promise<AttemptVerdict | undefined> {
+    const { nonceAccount, nonceValue, lastValidBlockHeight } = intent;
+    if (nonceAccount !== null && nonceValue !== null) {
+      // Status before nonce (judgeNonceAttempt says why).
+      const status = await signatureStatus(signature);
+      return judgeNonceAttempt(status, { signedNonce: nonceValue, finalizedNonce: status ? null : await finalizedNonce(nonceAccount) });
+    }
+    if (lastValidBlockHeight === null) return undefined;
+    // Height before status, from the same endpoint (judgeAttempt says why).
+    const finalizedBlockHeight = await rpc.getBlockHeight({ commitment: 'finalized' }).send(deadline());
+    return judgeAttempt(await signatureStatus(signature), { lastValidBlockHeight, finalizedBlockHeight });
+  }
+
   /** Asks the cluster about the stored transaction and records what it proves. */
   async function observe(id: string): Promise<{ intent: ChainIntent; verdict?: AttemptVerdict }> {
     const intent = await load(sql, id);
-    const { signature, lastValidBlockHeight } = intent;
-    if (!['signed', 'broadcast', 'confirmed'].includes(intent.status) || signature === null || lastValidBlockHeight === null)
-      return { intent };
-    // Height before status, from the same endpoint (judgeAttempt says why).
-    const finalizedBlockHeight = await rpc.getBlockHeight({ commitment: 'finalized' }).send(deadline());
-    const { value } = await rpc.getSignatureStatuses([signature as Signature], { searchTransactionHistory: true }).send(deadline());
-    const status = value[0];
-    const verdict = judgeAttempt(status ? { slot: status.slot, confirmationStatus: status.confirmationStatus, err: status.err } : null, {
-      lastValidBlockHeight,
-      finalizedBlockHeight,
-    });
+    const { signature } = intent;
+    if (!['signed', 'broadcast', 'confirmed'].includes(intent.status) || signature === null) return { intent };
+    const verdict = await judge(intent, signature);
+    if (!verdict) return { intent };
     switch (verdict.kind) {
       case 'failed':
         await recordLanded(sql, id, signature, { status: 'failed', slot: verdict.slot, error: wireJson(verdict.err) });
@@ -158,6 +185,7 @@ export function createSolanaChainWriter(deps: SolanaChainWriterDeps) {
         await recordSuperseded(sql, id, signature);
         break;
       case 'unseen':
+      case 'nonce-moved':
         break;
     }
     return { intent: await load(sql, id), verdict };

@@ -5,7 +5,7 @@
 // awaiting liquidity. Short liquidity is an outcome to wait on, never a failure.
 import { ApplicationFailure, log } from '@temporalio/activity';
 import { getTokenDecoder } from '@solana-program/token';
-import { isAddress, type Address, type KeyPairSigner, type Signature } from '@solana/kit';
+import { isAddress, type Address, type KeyPairSigner } from '@solana/kit';
 import type { Queryable } from '../../db/client';
 import { insertChainIntent } from '../../db/repositories/chainIntents';
 import { postDepositsSettled } from '../../db/repositories/depositLedger';
@@ -28,7 +28,8 @@ import { judgeLiquidity, type LiquidityVerdict } from '../../domain/settlement/t
 import { judgePayoutWallet } from '../../domain/settlement/payoutBinding';
 import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import { createSolanaChainWriter, type SignIntent, type SolanaChainWriterDeps, type WriteProgress } from '../chainWrites/solanaChainWriter';
-import { signPayoutTransaction } from './payoutTransaction';
+import { provisionPayoutNonces, takePayoutNonce } from './payoutNonces';
+import { landedTransaction, signPayoutTransaction } from './payoutTransaction';
 import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
 import { rpcDeadline } from '../../activities/http/rpcDeadline';
 
@@ -154,13 +155,17 @@ async function treasuryLiquidity(deps: TreasuryPayoutDeps, payout: Payout, tx: Q
   );
 }
 
-/** The SignIntent of a payout: signs only when the treasury can pay; `onShort` hears by how much it cannot. */
+/**
+ * The SignIntent of a payout: signs, against a durable nonce of the treasury, only when the treasury can pay and one
+ * of its nonce accounts is free; `onShort` hears by how much it cannot pay, `onNoNonce` that no nonce account is free.
+ */
 export function payoutSigner(
   deps: TreasuryPayoutDeps,
   payout: Payout,
   onShort: (verdict: Extract<LiquidityVerdict, { kind: 'short' }>) => void = () => undefined,
+  onNoNonce: () => void = () => undefined,
 ): SignIntent {
-  return async (lifetime, tx) => {
+  return async (_lifetime, tx) => {
     // Each signature, a re-signature after an expired blockhash too, pays the wallet the payment's merchant has now, the
     // amount its credited deposits owe: the row was written by a role that talks to the internet
     // (docs/settlement.md#paid-only-on-the-indexers-facts).
@@ -187,6 +192,11 @@ export function payoutSigner(
         reason: `treasury short by ${verdict.usdcShortfall} USDC base units and ${verdict.lamportsShortfall} lamports`,
       };
     }
+    const nonce = await takePayoutNonce(deps, tx, payout.intentId);
+    if (!nonce) {
+      onNoNonce();
+      return { kind: 'deferred', reason: `no durable nonce account of treasury ${deps.treasury.address} is free` };
+    }
     const transaction = await signPayoutTransaction(
       {
         paymentId: payout.paymentId,
@@ -196,28 +206,10 @@ export function payoutSigner(
         amount: payout.amount,
         memo: deps.memo ?? true,
       },
-      lifetime,
+      nonce,
     );
-    return { kind: 'signed', transaction };
+    return { kind: 'signed', transaction, durableNonce: nonce };
   };
-}
-
-/**
- * The node's record of the landed transaction: what it cost the treasury in SOL (fee, and rent beyond it) and its
- * block time, which a settlement reports as settled_at.
- */
-async function landedTransaction(
-  deps: SolanaChainWriterDeps,
-  signature: string,
-): Promise<{ feeLamports: bigint; rentLamports: bigint; blockTime: Date | null }> {
-  const landed = await deps.rpc
-    .getTransaction(signature as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 })
-    .send(rpcDeadline(deps.rpcTimeoutMs));
-  if (!landed?.meta) throw new Error(`the node has no record of landed payout transaction ${signature} yet`);
-  // The treasury is the fee payer: the first account, whose balance change is everything the transaction cost it.
-  const spent = (landed.meta.preBalances[0] ?? 0n) - (landed.meta.postBalances[0] ?? 0n);
-  const blockTime = landed.blockTime === null ? null : new Date(Number(landed.blockTime) * 1000);
-  return { feeLamports: landed.meta.fee, rentLamports: spent - landed.meta.fee, blockTime };
 }
 
 async function recordOutcome(
@@ -306,10 +298,30 @@ export function createTreasuryPayout(deps: TreasuryPayoutDeps) {
     }
     const payout = await recordPayout(deps, request);
     let short: LiquidityVerdict | undefined;
-    const progress = await writer.advance(
-      payout.intentId,
-      payoutSigner(deps, payout, (verdict) => (short = verdict)),
-    );
+    let noNonce = false;
+    const pass = () => {
+      noNonce = false;
+      return writer.advance(
+        payout.intentId,
+        payoutSigner(
+          deps,
+          payout,
+          (verdict) => (short = verdict),
+          () => (noNonce = true),
+        ),
+      );
+    };
+    let progress = await pass();
+    // Only a payout the treasury can pay sets up its nonce accounts: a short one waits for liquidity first.
+    if (noNonce) {
+      await provisionPayoutNonces(deps, payout.mode);
+      progress = await pass();
+    }
+    if (noNonce)
+      throw ApplicationFailure.retryable(
+        `payout of ${payout.paymentId} waits for a durable nonce account of treasury ${deps.treasury.address}: each is held by a payout in flight, or still being created`,
+        WorkflowFailure.PayoutNonceWait,
+      );
     return recordOutcome(deps, payout, progress, short);
   };
 }

@@ -98,6 +98,8 @@ describe('checkout-admin settlement show', () => {
         signature: m.signature,
         superseded_signatures: [m.superseded],
         last_valid_block_height: '1000',
+        nonce_account: null,
+        nonce_value: null,
         error: null,
       },
       settlement: { provider: 'solana-treasury', status: 'pending', reference: null, amount_usdc_base_units: '2000001' },

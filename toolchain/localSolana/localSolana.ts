@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { createKeyPairSignerFromPrivateKeyBytes, getBase58Decoder, getBase58Encoder, lamports, type Address } from '@solana/kit';
 import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
+import { payoutNonceAddresses } from '../../domain/settlement/payoutNonces';
 import { envSuffix } from '../../config/chains';
 import { LOCAL_ATTESTER_ADDRESS } from '../cctp/attester';
 import { cctpReceiveStandIn, installTokenMessenger } from './cctpReceiveStandIn';
@@ -90,6 +91,11 @@ export async function startLocalSolana(options: LocalSolanaOptions): Promise<Loc
   chain.svm.airdrop(treasury.address, lamports(LOCAL_SOLANA_TREASURY_SOL * LAMPORTS_PER_SOL));
   chain.svm.airdrop(merchant.address, lamports(LOCAL_SOLANA_MERCHANT_SOL * LAMPORTS_PER_SOL));
   await mintTo(chain, mint, treasury.address, treasuryUsdc);
+  // The treasury's payout nonce accounts exist from the start, as an operator's: payouts need not wait for their finality.
+  chain.installNonceAccounts(
+    (await payoutNonceAddresses(treasury.address)).map((p) => p.address),
+    treasury.address,
+  );
   const cctpFeeRecipient = await createKeyPairSignerFromPrivateKeyBytes(seedOf('cctp fee recipient'));
   installTokenMessenger(chain.svm, cctpFeeRecipient.address);
   await mintTo(chain, mint, cctpFeeRecipient.address, 0n);

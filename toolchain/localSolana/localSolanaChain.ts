@@ -5,9 +5,11 @@
 // blocks, as on a cluster (litesvm alone knows only the latest), so a signed transaction can wait, be re-sent,
 // and expire; a block is finalized once FINALITY_DEPTH blocks deep. Forks: snapshot() before a slot, reorg() drops
 // every block from there and restores the state, so the next blocks form another branch with other blockhashes.
+// A transaction may instead name a durable nonce (its first instruction advances a System nonce account whose stored
+// nonce is its lifetime token), as on a cluster: such a transaction never expires, only its nonce moves on.
 // A program litesvm cannot run (no binary here) can be given a stand-in (installStandIn): transactions invoking it
 // are judged and executed by the stand-in instead of litesvm, and recorded, paid and answered like any other.
-import { createPublicKey, verify } from 'node:crypto';
+import { createHash, createPublicKey, verify } from 'node:crypto';
 import {
   getBase58Decoder,
   getBase64EncodedWireTransaction,
@@ -18,6 +20,15 @@ import {
   type CompiledTransactionMessage,
   type Transaction,
 } from '@solana/kit';
+import {
+  getNonceDecoder,
+  getNonceEncoder,
+  identifySystemInstruction,
+  NonceState,
+  NonceVersion,
+  SYSTEM_PROGRAM_ADDRESS,
+  SystemInstruction,
+} from '@solana-program/system';
 import { FailedTransactionMetadata, LiteSVM } from 'litesvm';
 import { tokenBalances, type WireTokenBalance } from './tokenBalances';
 
@@ -175,6 +186,32 @@ export class LocalSolanaChain {
     this.svm.warpToSlot(this.current);
   }
 
+  /**
+   * Initialized System nonce accounts at `addresses` under `authority`, their rent from the faucet, as an operator
+   * who created them earlier would leave them.
+   */
+  installNonceAccounts(addresses: Address[], authority: Address): void {
+    for (const address of addresses) {
+      const data = Uint8Array.from(
+        getNonceEncoder().encode({
+          version: NonceVersion.Current,
+          state: NonceState.Initialized,
+          authority,
+          blockhash: this.parent.blockhash as Address,
+          lamportsPerSignature: LAMPORTS_PER_SIGNATURE,
+        }),
+      );
+      this.svm.setAccount({
+        address,
+        programAddress: SYSTEM_PROGRAM_ADDRESS,
+        data,
+        executable: false,
+        lamports: toLamports(this.svm.minimumBalanceForRentExemption(BigInt(data.length))),
+        space: BigInt(data.length),
+      });
+    }
+  }
+
   installStandIn(standIn: ProgramStandIn): void {
     this.standIns.set(standIn.program, standIn);
   }
@@ -243,6 +280,37 @@ export class LocalSolanaChain {
     return false;
   }
 
+  /**
+   * The nonce account a durable-nonce transaction advances, when `lifetimeToken` is the nonce it stores: its first
+   * instruction is AdvanceNonceAccount.
+   */
+  private currentDurableNonceAccount(message: CompiledTransactionMessage, lifetimeToken: string): Address | undefined {
+    if (!('instructions' in message)) return undefined;
+    const first = message.instructions[0];
+    if (!first?.data || message.staticAccounts[first.programAddressIndex] !== SYSTEM_PROGRAM_ADDRESS) return undefined;
+    if (identifySystemInstruction(first.data) !== SystemInstruction.AdvanceNonceAccount) return undefined;
+    const nonceAccount = message.staticAccounts[first.accountIndices?.[0] ?? -1];
+    const account = nonceAccount === undefined ? undefined : this.svm.getAccount(nonceAccount);
+    if (!account?.exists || account.programAddress !== SYSTEM_PROGRAM_ADDRESS) return undefined;
+    const nonce = getNonceDecoder().decode(account.data);
+    return nonce.state === NonceState.Initialized && nonce.blockhash === lifetimeToken ? nonceAccount : undefined;
+  }
+
+  /**
+   * A durable-nonce transaction that fails still moves its nonce on, as a bank does (litesvm rolls the whole
+   * transaction back): the next nonce derives from the current blockhash.
+   */
+  private advanceNonceOfFailed(address: Address): void {
+    const account = this.svm.getAccount(address);
+    if (!account.exists) return;
+    const next = createHash('sha256')
+      .update(Buffer.concat([Buffer.from('DURABLE_NONCE'), Uint8Array.from(getBase58Encoder().encode(this.svm.latestBlockhash()))]))
+      .digest();
+    const nonce = getNonceDecoder().decode(account.data);
+    const data = Uint8Array.from(getNonceEncoder().encode({ ...nonce, blockhash: base58.decode(next) as Address }));
+    this.svm.setAccount({ ...account, data });
+  }
+
   view(slot: bigint): SlotView {
     if (slot < GENESIS_SLOT) return { kind: 'cleaned-up' };
     if (slot > this.tip()) return { kind: 'unavailable' };
@@ -268,10 +336,14 @@ export class LocalSolanaChain {
     return { err: wireError(result.err()) ?? String(result.err()), logs: result.meta().logs() };
   }
 
-  /** Why a node refuses `tx` before executing it: a blockhash unknown or past its 150 blocks, or a signature already on this branch. */
+  /**
+   * Why a node refuses `tx` before executing it: a blockhash unknown or past its 150 blocks (and no current durable
+   * nonce), or a signature already on this branch.
+   */
   private refusal(tx: Transaction): 'BlockhashNotFound' | 'AlreadyProcessed' | undefined {
     const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes);
-    if (!this.isRecentBlockhash(message.lifetimeToken)) return 'BlockhashNotFound';
+    if (!this.isRecentBlockhash(message.lifetimeToken) && !this.currentDurableNonceAccount(message, message.lifetimeToken))
+      return 'BlockhashNotFound';
     const feePayer = message.staticAccounts[0];
     const signature = feePayer === undefined ? undefined : tx.signatures[feePayer];
     return signature && this.findTransaction(base58.decode(signature)) ? 'AlreadyProcessed' : undefined;
@@ -303,12 +375,16 @@ export class LocalSolanaChain {
     const preBalances = lamports();
     const preTokenBalances = tokenBalances(this.svm, keys);
     const fee = LAMPORTS_PER_SIGNATURE * numSignerAccounts;
+    const nonceAccount = this.isRecentBlockhash(message.lifetimeToken)
+      ? undefined
+      : this.currentDurableNonceAccount(message, message.lifetimeToken);
     const { err, logs } = this.execute(tx, message);
     const failed = err !== null;
     // Only a transaction that failed while executing (an instruction error) pays its fee and lands in a block.
     if (failed && (!options.allowFailure || typeof err !== 'object'))
       throw new Error(`transaction failed: ${JSON.stringify(err)}\n${logs.join('\n')}`);
     if (failed && this.standInFor(message)) this.chargeFee(keys[0] as Address, fee);
+    if (failed && nonceAccount) this.advanceNonceOfFailed(nonceAccount);
     this.slotOf.set(signatures[0] as string, this.current);
     this.pending.push({
       signatures,

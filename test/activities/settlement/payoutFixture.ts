@@ -17,6 +17,8 @@ import {
   type SolanaRpcApi,
 } from '@solana/kit';
 import { createDepositBackingCheck, createSigningCheck, type DepositBackingDeps } from '../../../signer/backing/depositBacking';
+import { provisionPayoutNonces } from '../../../signer/payouts/payoutNonces';
+import { payoutNonceAddresses } from '../../../domain/settlement/payoutNonces';
 import {
   createTreasuryPayout,
   type PayoutOutcome,
@@ -71,11 +73,11 @@ export interface PayoutFixture {
   /**
    * A treasury from a 64-byte secret key, as the signer worker loads it, holding `usdc` base units and `sol` lamports,
    * re-reading deposits from the local chain (Tron's from `tronHttpApi`) for payouts above `rereadAboveUsdcBaseUnits`
-   * (default 1000 USDC).
+   * (default 1000 USDC), its payout nonce accounts ready unless `nonceAccounts` is false.
    */
   treasury(
     funds: { usdc: bigint; sol?: bigint },
-    options?: { rereadAboveUsdcBaseUnits?: bigint; tronHttpApi?: DepositBackingDeps['tronHttpApi'] },
+    options?: { rereadAboveUsdcBaseUnits?: bigint; tronHttpApi?: DepositBackingDeps['tronHttpApi']; nonceAccounts?: boolean },
   ): Promise<TreasuryPayoutDeps>;
   topUp(treasury: KeyPairSigner, usdc: bigint): Promise<void>;
   /**
@@ -142,6 +144,27 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
     chain.produce();
   };
 
+  /**
+   * The treasury's payout nonce accounts, created by the signer as a payout's first pass would (or, for a treasury
+   * without SOL to pay their rent, found on chain as an operator's), their nonces final before the test pays.
+   */
+  const provisionNonces = async (deps: TreasuryPayoutDeps, installed: boolean) => {
+    if (installed)
+      chain.installNonceAccounts(
+        (await payoutNonceAddresses(deps.treasury.address)).map((p) => p.address),
+        deps.treasury.address,
+      );
+    for (let pass = 0; pass < 5; pass++) {
+      await provisionPayoutNonces(deps, 'test');
+      chain.produce();
+      const [pool] = await db.sql<
+        { n: number }[]
+      >`select count(*)::int as n from solana_nonce_accounts where treasury = ${deps.treasury.address}`;
+      if ((pool?.n ?? 0) > 0) return;
+    }
+    throw new Error(`the nonce accounts of treasury ${deps.treasury.address} were not created`);
+  };
+
   const usdcBalance = async (owner: Address) => {
     const account = await associatedTokenAccount(owner, usdc.address);
     if (!(await rpc.getAccountInfo(account, { encoding: 'base64' }).send()).value) return undefined;
@@ -170,7 +193,7 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
         ...(options.tronHttpApi ? { tronHttpApi: options.tronHttpApi } : {}),
         liveRoutes: parseLiveRoutes(DEFAULT_LIVE_ROUTES),
       };
-      return {
+      const deps = {
         sql: signerSql,
         rpc,
         treasury: signer,
@@ -179,6 +202,8 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
         verifyDepositBacking: createDepositBackingCheck(backing),
         verifyAtSigning: createSigningCheck(backing),
       };
+      if (options.nonceAccounts !== false) await provisionNonces(deps, funds.sol === 0n);
+      return deps;
     },
     topUp,
     async payment(amount, deposits = () => [{ amount }]) {

@@ -1,11 +1,13 @@
 // The payout transaction's shape (docs/settlement.md#payouts): the merchant's USDC account created idempotently with
 // the treasury paying, transferChecked at 6 decimals with the treasury as authority, and the pay_ memo a reconciler
 // matches on; the treasury is the only signer and the fee payer. The memo runs on every cluster, not on litesvm,
-// so its instruction is checked here and the payouts on the local chain leave it out.
+// so its instruction is checked here and the payouts on the local chain leave it out. It is signed against a
+// durable nonce of the treasury: the nonce is its lifetime and its first instruction advances it.
 import { MEMO_PROGRAM_ADDRESS } from '@solana-program/memo';
+import { parseAdvanceNonceAccountInstruction, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, getTransferCheckedInstructionDataDecoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import {
-  blockhash,
+  address,
   decompileTransactionMessage,
   generateKeyPairSigner,
   getCompiledTransactionMessageDecoder,
@@ -15,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { signPayoutTransaction } from '../../../signer/payouts/payoutTransaction';
 import { associatedUsdcAccount } from '../../../domain/addresses/solanaTokenAccount';
 
-const lifetime = { blockhash: blockhash('4uQeVj5tqViQh7yWWGStvkEG1Zmhx6uasJtWCJziofM'), lastValidBlockHeight: 300n };
+const nonce = { account: address('Nonce11111111111111111111111111111111111111'), value: '4uQeVj5tqViQh7yWWGStvkEG1Zmhx6uasJtWCJziofM' };
 
 async function payout(memo: boolean) {
   const [treasury, merchant, mint] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner(), generateKeyPairSigner()]);
@@ -27,9 +29,10 @@ async function payout(memo: boolean) {
     amount: 42_000_001n,
     memo,
   };
-  const tx = await signPayoutTransaction(transfer, lifetime);
+  const tx = await signPayoutTransaction(transfer, nonce);
   const message = decompileTransactionMessage(getCompiledTransactionMessageDecoder().decode(tx.messageBytes));
-  return { transfer, tx, feePayer: message.feePayer.address, instructions: message.instructions as readonly Instruction[] };
+  const [advance, ...instructions] = message.instructions as readonly Instruction[];
+  return { transfer, tx, feePayer: message.feePayer.address, advance, instructions, lifetime: message.lifetimeConstraint };
 }
 
 describe('payout transaction', () => {
@@ -61,6 +64,16 @@ describe('payout transaction', () => {
       decimals: 6,
     });
     expect(Buffer.from(memo?.data ?? []).toString('utf8')).toBe(transfer.paymentId);
+  });
+
+  it("names the treasury's nonce as its lifetime and advances it first, the treasury its authority", async () => {
+    const { transfer, tx, advance, lifetime } = await payout(false);
+    expect(lifetime).toEqual({ nonce: nonce.value });
+    expect(advance?.programAddress).toBe(SYSTEM_PROGRAM_ADDRESS);
+    const parsed = parseAdvanceNonceAccountInstruction(advance as Parameters<typeof parseAdvanceNonceAccountInstruction>[0]);
+    expect(parsed.accounts.nonceAccount.address).toBe(nonce.account);
+    expect(parsed.accounts.nonceAuthority.address).toBe(transfer.treasury.address);
+    expect(Object.keys(tx.signatures)).toEqual([transfer.treasury.address]);
   });
 
   it('leaves the memo out only when told to', async () => {

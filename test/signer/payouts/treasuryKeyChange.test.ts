@@ -1,6 +1,7 @@
 // A payout already under way is finished by whatever signer runs next, whether the treasury key was rotated or the
 // signer restarted without one: the stored bytes are sent again and followed to their end, never signed again from
-// another treasury, and the merchant is paid once. A payout with nothing alive to follow waits for its own key.
+// another treasury, and the merchant is paid once. A payout's transaction, signed against a durable nonce, never
+// expires; only a payout never signed has nothing alive to follow, and it waits for its own key.
 import { describe, expect, it } from 'vitest';
 import { createSolanaChainWriter } from '../../../signer/chainWrites/solanaChainWriter';
 import { payoutSigner, recordPayout, type TreasuryPayoutDeps } from '../../../signer/payouts/treasuryPayout';
@@ -63,7 +64,7 @@ describe('a payout under way when the treasury key changes', () => {
     expect(await pay(fresh.request)).toEqual({ status: 'no_treasury' });
   });
 
-  it('a transaction that can no longer land is never signed again by another treasury: the payout waits for its key', async () => {
+  it('signed before the key changed, it outlives any blockhash: sent again without the key, it pays once from its treasury', async () => {
     const old = await f.treasury({ usdc: 20_000_000n });
     const rotated = await f.treasury({ usdc: 20_000_000n });
     const { request, wallet } = await f.payment(3_000_000n);
@@ -72,6 +73,22 @@ describe('a payout under way when the treasury key changes', () => {
     const stale = await f.intentOf(request.paymentId);
     f.chain.produce(MAX_PROCESSING_AGE + FINALITY_DEPTH + 1);
 
+    // Signed against the old treasury's durable nonce: nothing ever judges it dead, so neither signer signs anew.
+    for (const pay of [createPayTreasuryPayout({ test: rotated }), createPayTreasuryPayout({}, { test: { sql: f.signer, rpc: f.rpc } })])
+      expect(await pay(request)).toMatchObject({ status: 'submitted', signature: stale.signature });
+    f.chain.produce();
+    expect(await createPayTreasuryPayout({ test: rotated })(request)).toMatchObject({ status: 'confirmed', signature: stale.signature });
+    expect(await f.intentOf(request.paymentId)).toMatchObject({ supersededSignatures: [] });
+    expect(await f.usdcBalance(rotated.treasury.address)).toBe(20_000_000n);
+    expect(await f.usdcBalance(wallet)).toBe(3_000_000n);
+    expect(f.landedSignatures(await f.intentOf(request.paymentId))).toBe(1);
+  });
+
+  it('written and never signed: nothing is alive to follow, so the payout waits for its own key, never another treasury', async () => {
+    const old = await f.treasury({ usdc: 20_000_000n });
+    const rotated = await f.treasury({ usdc: 20_000_000n });
+    const { request, wallet } = await f.payment(3_000_000n);
+    await recordPayout(old, request);
     for (const pay of [createPayTreasuryPayout({ test: rotated }), createPayTreasuryPayout({}, { test: { sql: f.signer, rpc: f.rpc } })]) {
       await expect(pay(request)).rejects.toMatchObject({
         type: WorkflowFailure.PayoutKeyMissing,
@@ -79,14 +96,10 @@ describe('a payout under way when the treasury key changes', () => {
         message: expect.stringContaining(`signed only by its treasury ${old.treasury.address}`),
       });
     }
-    expect(await f.intentOf(request.paymentId)).toMatchObject({ status: 'prepared', supersededSignatures: [stale.signature] });
-    expect(f.chain.findTransaction(stale.signature as string)).toBeUndefined();
-    expect(await f.usdcBalance(rotated.treasury.address)).toBe(20_000_000n);
-
-    // The old key back: its treasury signs the one replacement and the merchant is paid once.
+    expect(await f.intentOf(request.paymentId)).toMatchObject({ status: 'prepared', signature: null });
     expect(await f.payUntilConfirmed(old, request)).toMatchObject({ status: 'confirmed' });
     expect(await f.usdcBalance(wallet)).toBe(3_000_000n);
-    expect(f.landedSignatures(await f.intentOf(request.paymentId))).toBe(1);
+    expect(await f.usdcBalance(rotated.treasury.address)).toBe(20_000_000n);
   });
 
   it('a request that differs from the payout under way is still refused', async () => {

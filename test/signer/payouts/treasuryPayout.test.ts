@@ -2,11 +2,13 @@
 // real SPL programs (litesvm) behind the JSON-RPC layer and a real Postgres reached as the worker's role: the exact
 // amount, into an account created when missing, booked in a balanced ledger; a treasury short
 // of USDC or SOL signs nothing and waits, and pays once topped up.
+import { SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import {
   decompileTransactionMessage,
   getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
+  createSolanaRpc,
   lamports,
   type Base64EncodedWireTransaction,
   type Instruction,
@@ -15,9 +17,11 @@ import { describe, expect, it } from 'vitest';
 import { createTreasuryPayout } from '../../../signer/payouts/treasuryPayout';
 import { findPayout } from '../../../db/repositories/payouts';
 import { ACCOUNT } from '../../../domain/ledger/ledger';
+import { PAYOUT_NONCE_ACCOUNTS } from '../../../domain/settlement/payoutNonces';
 import { WorkflowFailure } from '../../../domain/session/workflowFailures';
 import { FINALITY_DEPTH } from '../../../toolchain/localSolana/localSolanaChain';
 import { mintTo } from '../../../toolchain/localSolana/splToken';
+import { startRpcProxy } from '../../support/evm/rpcProxy';
 import { usePayoutFixture, type PayoutFixture } from '../../activities/settlement/payoutFixture';
 
 const TOKEN_ACCOUNT_RENT = 2_039_280n;
@@ -47,7 +51,9 @@ describe('treasury payout', () => {
     const tx = getTransactionDecoder().decode(Buffer.from(intent.wireTransaction as Base64EncodedWireTransaction, 'base64'));
     const message = decompileTransactionMessage(getCompiledTransactionMessageDecoder().decode(tx.messageBytes));
     expect(message.feePayer.address).toBe(deps.treasury.address);
+    // The durable nonce's advance first (payoutTransaction.test.ts checks its accounts).
     expect((message.instructions as readonly Instruction[]).map((i) => i.programAddress)).toEqual([
+      SYSTEM_PROGRAM_ADDRESS,
       ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
       TOKEN_PROGRAM_ADDRESS,
     ]);
@@ -144,6 +150,63 @@ describe('treasury payout', () => {
       { account: 'gas_expense:solana', amount: FEE.toString() },
       { account: 'treasury:solana', amount: (-FEE).toString() },
     ]);
+  });
+});
+
+describe('durable nonce accounts', () => {
+  it("a treasury's first payout creates its nonce accounts, books their rent as account rent, and pays once they exist", async () => {
+    const deps = await f.treasury({ usdc: 10_000_000n }, { nonceAccounts: false });
+    const { request, wallet } = await f.payment(1_000_000n);
+    const before = f.chain.svm.getBalance(deps.treasury.address) ?? 0n;
+    await expect(createTreasuryPayout(deps)(request)).rejects.toMatchObject({ type: WorkflowFailure.PayoutNonceWait, nonRetryable: false });
+    expect(await f.intentOf(request.paymentId)).toMatchObject({ status: 'prepared' });
+    f.chain.produce();
+    const poolCost = before - (f.chain.svm.getBalance(deps.treasury.address) ?? 0n);
+
+    expect(await f.payUntilConfirmed(deps, request)).toMatchObject({ status: 'confirmed' });
+    expect(await f.usdcBalance(wallet)).toBe(1_000_000n);
+    const rent = await deps.rpc.getMinimumBalanceForRentExemption(80n).send();
+    const pool = `nonce-pool:${deps.treasury.address}`;
+    expect(
+      await f.db.sql`select account, amount::text from ledger_entries where reference = ${pool} and asset = 'sol:solana' order by account`,
+    ).toEqual([
+      { account: ACCOUNT.accountRent, amount: (rent * BigInt(PAYOUT_NONCE_ACCOUNTS)).toString() },
+      { account: ACCOUNT.gasExpense, amount: FEE.toString() },
+      { account: ACCOUNT.treasury, amount: (-poolCost).toString() },
+    ]);
+    expect(await f.db.sql`select count(*)::int as n from solana_nonce_accounts where treasury = ${deps.treasury.address}`).toEqual([
+      { n: PAYOUT_NONCE_ACCOUNTS },
+    ]);
+  });
+  it('a node that does not know the landed creation: it is not created twice, and what it cost is booked', async () => {
+    const deps = await f.treasury({ usdc: 10_000_000n }, { nonceAccounts: false });
+    const { request, wallet } = await f.payment(1_000_000n);
+    const node = await startRpcProxy(f.rpcServer.url);
+    try {
+      const viaNode = { ...deps, rpc: createSolanaRpc(node.url) };
+      const before = f.chain.svm.getBalance(deps.treasury.address) ?? 0n;
+      await expect(createTreasuryPayout(viaNode)(request)).rejects.toMatchObject({ type: WorkflowFailure.PayoutNonceWait });
+      f.chain.produce();
+      const poolCost = before - (f.chain.svm.getBalance(deps.treasury.address) ?? 0n);
+      node.setPolicy(() => ({
+        respond: (call) => {
+          if (call.method === 'getSignatureStatuses') return { result: { context: { slot: 1 }, value: [null] } };
+          if (call.method === 'getBlockHeight') return { result: Number(f.chain.latestBlock.blockHeight) + 10_000 };
+          return { forward: true };
+        },
+      }));
+      expect(await createTreasuryPayout(viaNode)(request)).toMatchObject({ status: 'submitted' });
+      const pool = `nonce-pool:${deps.treasury.address}`;
+      expect(
+        await f.db
+          .sql`select account, sum(amount)::text as amount from ledger_entries where reference = ${pool} and account = ${ACCOUNT.treasury} group by account`,
+      ).toEqual([{ account: ACCOUNT.treasury, amount: (-poolCost).toString() }]);
+      node.setPolicy(() => 'forward');
+      expect(await f.payUntilConfirmed(deps, request)).toMatchObject({ status: 'confirmed' });
+      expect(await f.usdcBalance(wallet)).toBe(1_000_000n);
+    } finally {
+      await node.close();
+    }
   });
 });
 

@@ -1,8 +1,9 @@
 // Write-ahead chain writes survive a killed process and an expired blockhash. Each "kill" runs the
 // writer's steps up to a point, drops every in-memory object, and runs the whole payout again from the row; the
-// chain must then hold exactly one payout. A transaction lost on its way to the leader is replaced only once the
-// finalized chain is past its last valid block height, by exactly one new signature, the old one kept.
-import type { Base64EncodedWireTransaction } from '@solana/kit';
+// chain must then hold exactly one payout. A payout is signed against a durable nonce of its treasury, so its one
+// transaction never expires: lost on its way to the leader, or unknown to a node, it is sent again, never replaced.
+import { fetchNonce } from '@solana-program/system';
+import { createSolanaRpc, type Address, type Base64EncodedWireTransaction } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
 import { createSolanaChainWriter } from '../../../signer/chainWrites/solanaChainWriter';
 import { createTreasuryPayout, payoutSigner, recordPayout } from '../../../signer/payouts/treasuryPayout';
@@ -10,6 +11,7 @@ import { findPayout } from '../../../db/repositories/payouts';
 import { WorkflowFailure } from '../../../domain/session/workflowFailures';
 import { FINALITY_DEPTH, MAX_PROCESSING_AGE } from '../../../toolchain/localSolana/localSolanaChain';
 import { transfer } from '../../../toolchain/localSolana/splToken';
+import { startRpcProxy } from '../../support/evm/rpcProxy';
 import { usePayoutFixture, type PayoutFixture } from '../../activities/settlement/payoutFixture';
 
 let f: PayoutFixture;
@@ -37,7 +39,13 @@ describe('a process killed mid-payout resumes from the row and pays once', () =>
     const payout = await recordPayout(deps, request);
     await createSolanaChainWriter(deps).sign(payout.intentId, payoutSigner(deps, payout));
     const signed = await f.intentOf(request.paymentId);
-    expect(signed).toMatchObject({ status: 'signed', signature: expect.any(String), lastValidBlockHeight: expect.any(BigInt) });
+    expect(signed).toMatchObject({
+      status: 'signed',
+      signature: expect.any(String),
+      lastValidBlockHeight: null,
+      nonceAccount: expect.any(String),
+      nonceValue: expect.any(String),
+    });
     expect(f.chain.findTransaction(signed.signature as string)).toBeUndefined();
 
     const outcome = await f.payUntilConfirmed(deps, request);
@@ -85,8 +93,8 @@ describe('a process killed mid-payout resumes from the row and pays once', () =>
   });
 });
 
-describe('an expired blockhash', () => {
-  it('is replaced only when provably dead, by exactly one new signature; the old one is kept and never lands', async () => {
+describe('a transaction that outlives any blockhash', () => {
+  it('lost on its way to the leader: the same bytes are sent again however far the chain grows, and land once', async () => {
     const deps = await f.treasury({ usdc: 50_000_000n });
     const { request, wallet } = await f.payment(7_000_000n);
     const pay = createTreasuryPayout(deps);
@@ -96,30 +104,16 @@ describe('an expired blockhash', () => {
     const lost = await f.intentOf(request.paymentId);
     f.rpcServer.dropping = false;
 
-    // Past its last valid block height at the tip, but not yet in the finalized chain: not proven dead, so the
-    // same bytes are offered again (and refused as expired), and nothing new is signed.
-    const tip = f.chain.latestBlock.blockHeight;
-    f.chain.produce(Number(lost.lastValidBlockHeight) - tip + 1);
-    expect(await pay(request)).toEqual(first);
-    expect(await f.intentOf(request.paymentId)).toMatchObject({ signature: lost.signature, supersededSignatures: [] });
-
-    f.chain.produce(FINALITY_DEPTH);
-    const replaced = await pay(request);
-    expect(replaced).toMatchObject({ status: 'submitted' });
-    const retried = await f.intentOf(request.paymentId);
-    expect(retried.signature).not.toBe(lost.signature);
-    expect(retried.supersededSignatures).toEqual([lost.signature]);
-    expect(retried.lastValidBlockHeight).toBeGreaterThan(lost.lastValidBlockHeight as bigint);
-
-    expect(await f.payUntilConfirmed(deps, request)).toMatchObject({ status: 'confirmed', signature: retried.signature });
+    // Far past what a blockhash would have lived, and finalized: the nonce has not moved, so nothing new is signed.
+    f.chain.produce(MAX_PROCESSING_AGE + FINALITY_DEPTH + 1);
+    expect(await f.payUntilConfirmed(deps, request)).toMatchObject({ status: 'confirmed', signature: lost.signature });
     const done = await f.intentOf(request.paymentId);
-    expect(done.supersededSignatures).toEqual([lost.signature]);
-    expect(f.chain.findTransaction(lost.signature as string)).toBeUndefined();
+    expect(done).toMatchObject({ wireTransaction: lost.wireTransaction, supersededSignatures: [] });
     expect(f.landedSignatures(done)).toBe(1);
     expect(await f.usdcBalance(wallet)).toBe(7_000_000n);
   });
 
-  it('signed and never sent until long after expiry (killed after signing): the stored bytes are dead, one new transaction pays', async () => {
+  it('signed and never sent until long after (killed after signing): the stored bytes still pay, nothing is signed again', async () => {
     const deps = await f.treasury({ usdc: 50_000_000n });
     const { request, wallet } = await f.payment(8_000_000n);
     const payout = await recordPayout(deps, request);
@@ -127,11 +121,43 @@ describe('an expired blockhash', () => {
     const stale = await f.intentOf(request.paymentId);
     f.chain.produce(MAX_PROCESSING_AGE + FINALITY_DEPTH + 1);
 
-    expect(await f.payUntilConfirmed(deps, request)).toMatchObject({ status: 'confirmed' });
+    expect(await f.payUntilConfirmed(deps, request)).toMatchObject({ status: 'confirmed', signature: stale.signature });
     const done = await f.intentOf(request.paymentId);
-    expect(done.supersededSignatures).toEqual([stale.signature]);
+    expect(done.supersededSignatures).toEqual([]);
     expect(f.landedSignatures(done)).toBe(1);
     expect(await f.usdcBalance(wallet)).toBe(8_000_000n);
+  });
+});
+
+describe('a node without the payout in its history', () => {
+  it('one that answers "unknown signature" and a block height past every blockhash: the payout still lands once', async () => {
+    const deps = await f.treasury({ usdc: 50_000_000n });
+    const { request, wallet } = await f.payment(2_500_000n);
+    const node = await startRpcProxy(f.rpcServer.url);
+    try {
+      const pay = createTreasuryPayout({ ...deps, rpc: createSolanaRpc(node.url) });
+      expect(await pay(request)).toMatchObject({ status: 'submitted' });
+      f.chain.produce();
+
+      // A pruned or lagging node behind a load balancer: it knows no signature and reports a far finalized height.
+      node.setPolicy(() => ({
+        respond: (call) => {
+          if (call.method === 'getSignatureStatuses') return { result: { context: { slot: 1 }, value: [null] } };
+          if (call.method === 'getBlockHeight') return { result: Number(f.chain.latestBlock.blockHeight) + 10_000 };
+          return { forward: true };
+        },
+      }));
+      for (let pass = 0; pass < 3; pass++) {
+        await pay(request);
+        f.chain.produce();
+      }
+      node.setPolicy(() => 'forward');
+      expect(await f.payUntilConfirmed(deps, request)).toMatchObject({ status: 'confirmed' });
+    } finally {
+      await node.close();
+    }
+    expect(await f.usdcBalance(wallet)).toBe(2_500_000n);
+    expect(f.landedSignatures(await f.intentOf(request.paymentId))).toBe(1);
   });
 });
 
@@ -173,9 +199,13 @@ describe('a payout transaction that lands and fails', () => {
       status: 'failed',
       signature: signed.signature,
       supersededSignatures: [],
-      error: { InstructionError: [1, { Custom: 1 }] },
+      // The nonce advance is the first instruction, the transfer the third.
+      error: { InstructionError: [2, { Custom: 1 }] },
     });
     expect(await findPayout(f.db.sql, request.paymentId)).toMatchObject({ status: 'failed', signature: signed.signature });
+    // Failing, it still moved its nonce on: the bytes can never land again, and the account is free for another payout.
+    const { data: nonce } = await fetchNonce(f.rpc, signed.nonceAccount as Address);
+    expect(nonce.blockhash).not.toBe(signed.nonceValue);
     expect(await f.usdcBalance(wallet)).toBeUndefined();
     expect(
       await f.db
