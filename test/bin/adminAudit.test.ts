@@ -1,12 +1,14 @@
 // Every admin command that changes something leaves one audit row (operator, arguments
 // with secrets redacted, targets, outcome), refusals included; `audit list` reads them back. And a bank
 // transfer is credited to a session only if its reference names the session, or with --force.
+import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUPS } from '../../bin/admin/commandGroups';
 import { insertSessionUnderCap } from '../../db/repositories/sessions';
+import { tronAddressFromEvmHex } from '../../domain/addresses/tron';
 import { bankTransferReference } from '../../domain/session/bankTransfer';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
 import { ensureSweepSchedules } from '../../worker/sweepSchedules';
@@ -17,8 +19,10 @@ import { insertTestPayout } from '../support/payouts';
 import { sessionRecord } from '../support/sessionRecords';
 import { startTestService, type TestService } from '../support/service';
 import { startTreasuryChain } from '../support/treasuryChain';
+import { startTronWalletNode } from '../support/tron/tronWalletNode';
 
 const WALLET = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
+const randomTronAddress = () => tronAddressFromEvmHex(`0x${randomBytes(20).toString('hex')}`);
 
 let service: TestService;
 let merchant: TestMerchant;
@@ -236,6 +240,31 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
       );
     } finally {
       await solana.stop();
+    }
+    // A forwarder address whose sweep reverted, taken back into sweeps by an operator.
+    const blocked = '0x00000000000000000000000000000000000000a1';
+    await service.db.sql`insert into sweep_address_failures (mode, chain, token, address, failures, last_error)
+                         values ('test', 'base', 'USDC', ${blocked}, 3, 'TransferFailed(token)')`;
+    await ok(['sweep', 'clear-failure', '--chain', 'base', '--token', 'usdc', '--mode', 'test', '--address', blocked], {
+      arguments: { chain: 'base', token: 'usdc', mode: 'test', address: blocked },
+      targets: () => [blocked],
+    });
+    // A top-up of the Tron relayer on the stand-in node, recorded from its solidified transaction.
+    const tron = await startTronWalletNode();
+    try {
+      const [relayer, funder] = [randomTronAddress(), randomTronAddress()];
+      await service.db
+        .sql`insert into relayer_balances (chain, mode, address, balance_wei, observed_at) values ('tron', 'test', ${relayer}, 0, now())`;
+      tron.setTrx(funder, 500_000_000n);
+      const topUp = tron.payTrx(funder, relayer, 100_000_000n);
+      tron.mineEmpty(2);
+      await ok(
+        ['treasury', 'record-relayer-funding', '--mode', 'test', '--chain', 'tron', '--tx', topUp],
+        { arguments: { mode: 'test', chain: 'tron', tx: topUp }, targets: () => [`relayer-funding:tron:${topUp}`] },
+        { TRON_HTTP_API_URL_TESTNET: tron.url },
+      );
+    } finally {
+      await tron.close();
     }
 
     for (const args of [
