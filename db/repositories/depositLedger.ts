@@ -68,7 +68,10 @@ async function creditedDeposits(
  */
 export async function postCreditedDeposits(sql: Queryable, paymentId: string): Promise<void> {
   const credited = await creditedDeposits(sql, paymentId);
-  if (!credited) return;
+  if (credited) await postCredits(sql, credited);
+}
+
+async function postCredits(sql: Queryable, credited: { deposits: PaymentDeposit[]; price: QuotedPrice }): Promise<void> {
   for (const posting of creditPostings(credited.deposits, credited.price)) await postLedger(sql, posting);
 }
 
@@ -78,9 +81,9 @@ export async function postCreditedDeposits(sql: Queryable, paymentId: string): P
  * credited bank transfers paid of the price. A deposit whose credit was never posted is posted first; again is a no-op.
  */
 export async function postDepositsSettled(sql: Queryable, paymentId: string): Promise<void> {
-  await postCreditedDeposits(sql, paymentId);
   const credited = await creditedDeposits(sql, paymentId);
   if (!credited) return;
+  await postCredits(sql, credited);
   const pending = await sql<Array<{ group_id: string; pending: string }>>`
     select group_id, (-sum(amount))::text as pending from ledger_entries
     where group_id = any(${credited.deposits.map(depositReference)}) and account like 'merchant_pending:%'
