@@ -56,22 +56,26 @@ export function evmSweepTable(sweeps: readonly CollectorSweep[]): string[] {
 
 export const ForwarderChainOption = z.enum(FORWARDER_CHAINS as [string, ...string[]]);
 
+/** The sweep scope a forwarder command names: its chain, token and mode. */
+const SCOPE_OPTIONS = {
+  chain: { value: `<${FORWARDER_CHAINS.join('|')}>`, description: 'the EVM chain, or tron (required)' },
+  token: { value: `<${TOKENS.join('|')}>`, description: 'the token (required)' },
+  mode: { value: '<test|live>', description: 'the mode (required)' },
+};
+const SCOPE_SCHEMA = {
+  chain: ForwarderChainOption,
+  token: z
+    .string()
+    .transform((t) => t.toUpperCase())
+    .pipe(z.enum(TOKENS)),
+  mode: ModeOption,
+};
+
 export const sweepNow = defineCommand({
   name: 'now',
   summary: "trigger a chain's forwarder sweep schedule now (sweep_evm_<chain>_<token>_<mode>, sweep_tron_<token>_<mode>)",
-  options: {
-    chain: { value: `<${FORWARDER_CHAINS.join('|')}>`, description: 'the EVM chain, or tron (required)' },
-    token: { value: `<${TOKENS.join('|')}>`, description: 'the token (required)' },
-    mode: { value: '<test|live>', description: 'the mode (required)' },
-  },
-  schema: z.object({
-    chain: ForwarderChainOption,
-    token: z
-      .string()
-      .transform((t) => t.toUpperCase())
-      .pipe(z.enum(TOKENS)),
-    mode: ModeOption,
-  }),
+  options: SCOPE_OPTIONS,
+  schema: z.object(SCOPE_SCHEMA),
   async run(context, input) {
     const scheduleId = evmSweepScheduleId({ chain: input.chain, token: input.token, mode: input.mode });
     const temporal = await context.temporal();
@@ -129,18 +133,11 @@ export const sweepClearFailure = defineCommand({
   name: 'clear-failure',
   summary: "forget a forwarder address's failed sweep simulations, so the next plan takes it again",
   options: {
-    chain: { value: `<${FORWARDER_CHAINS.join('|')}>`, description: 'the EVM chain, or tron (required)' },
-    token: { value: `<${TOKENS.join('|')}>`, description: 'the token (required)' },
-    mode: { value: '<test|live>', description: 'the mode (required)' },
+    ...SCOPE_OPTIONS,
     address: { value: '<address>', description: 'the deposit address, as sweep failures lists it (required)' },
   },
   schema: z.object({
-    chain: ForwarderChainOption,
-    token: z
-      .string()
-      .transform((t) => t.toUpperCase())
-      .pipe(z.enum(TOKENS)),
-    mode: ModeOption,
+    ...SCOPE_SCHEMA,
     address: z.string().trim().min(1),
   }),
   async run(context, input) {

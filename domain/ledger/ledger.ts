@@ -146,13 +146,8 @@ export function payoutChainCosts(
   payout: Pick<PayoutAmount, 'paymentId' | 'mode' | 'generation'>,
   costs: { feeLamports: bigint; rentLamports: bigint },
 ): LedgerPosting | undefined {
-  if (costs.feeLamports < 0n || costs.rentLamports < 0n) throw new RangeError('chain costs cannot be negative');
-  const total = costs.feeLamports + costs.rentLamports;
-  if (total === 0n) return undefined;
-  const entries: LedgerEntry[] = [];
-  if (costs.feeLamports > 0n) entries.push({ account: ACCOUNT.gasExpense, asset: ASSET.solSolana, amount: costs.feeLamports });
-  if (costs.rentLamports > 0n) entries.push({ account: ACCOUNT.accountRent, asset: ASSET.solSolana, amount: costs.rentLamports });
-  entries.push({ account: ACCOUNT.treasury, asset: ASSET.solSolana, amount: -total });
+  const entries = treasurySolCosts(costs);
+  if (!entries) return undefined;
   return {
     groupId: `${payoutReference(payout)}:chain-costs`,
     mode: payout.mode,
@@ -172,6 +167,12 @@ export function nonceAccountsCreated(
   mode: Mode,
   costs: { feeLamports: bigint; rentLamports: bigint },
 ): LedgerPosting | undefined {
+  const entries = treasurySolCosts(costs);
+  return entries && { groupId: `${intentId}:chain-costs:${signature}`, mode, reference: intentId, entries };
+}
+
+/** The SOL a treasury transaction cost its wallet, as a fee and as rent; undefined when it cost nothing. */
+function treasurySolCosts(costs: { feeLamports: bigint; rentLamports: bigint }): LedgerEntry[] | undefined {
   if (costs.feeLamports < 0n || costs.rentLamports < 0n) throw new RangeError('chain costs cannot be negative');
   const total = costs.feeLamports + costs.rentLamports;
   if (total === 0n) return undefined;
@@ -179,7 +180,7 @@ export function nonceAccountsCreated(
   if (costs.feeLamports > 0n) entries.push({ account: ACCOUNT.gasExpense, asset: ASSET.solSolana, amount: costs.feeLamports });
   if (costs.rentLamports > 0n) entries.push({ account: ACCOUNT.accountRent, asset: ASSET.solSolana, amount: costs.rentLamports });
   entries.push({ account: ACCOUNT.treasury, asset: ASSET.solSolana, amount: -total });
-  return { groupId: `${intentId}:chain-costs:${signature}`, mode, reference: intentId, entries };
+  return entries;
 }
 
 /** Per asset, by how much the treasury's holdings changed outside the service: positive in, negative out. */
