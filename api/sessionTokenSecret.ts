@@ -3,10 +3,9 @@
 // to start without one. In development it is generated once and kept in the data directory, so restarts keep
 // the hosted page's links valid; no secret is ever a constant in the source.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { Queryable } from '../db/client';
 import { ConfigError, type Config } from '../config/env';
+import { keptSecret, liveApiKeyExists } from './keptSecret';
 
 export async function resolveSessionTokenSecret(
   config: Pick<Config, 'appEnv' | 'sessionTokenSecret'>,
@@ -17,26 +16,11 @@ export async function resolveSessionTokenSecret(
   if (config.sessionTokenSecret) return config.sessionTokenSecret;
   if (config.appEnv === 'production')
     throw new ConfigError('invalid configuration: SESSION_TOKEN_SECRET: is required when APP_ENV=production');
-  const [live] = await sql<
-    { exists: boolean }[]
-  >`select exists (select 1 from api_keys where mode = 'live' and revoked_at is null) as exists`;
-  if (live?.exists) {
+  if (await liveApiKeyExists(sql)) {
     throw new ConfigError(
       'invalid configuration: SESSION_TOKEN_SECRET: is required once a live API key exists (32+ random characters, e.g. `openssl rand -hex 32`)',
     );
   }
-  if (!storePath) return randomBytes(32).toString('hex');
-  try {
-    return readFileSync(storePath, 'utf8').trim();
-  } catch {
-    const secret = randomBytes(32).toString('hex');
-    mkdirSync(dirname(storePath), { recursive: true });
-    // wx: two processes starting at once cannot overwrite each other's secret; the loser reads the winner's.
-    try {
-      writeFileSync(storePath, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-      return secret;
-    } catch {
-      return readFileSync(storePath, 'utf8').trim();
-    }
-  }
+  const generate = () => randomBytes(32).toString('hex');
+  return storePath ? keptSecret(storePath, generate) : generate();
 }

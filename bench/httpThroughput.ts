@@ -73,6 +73,7 @@ export async function benchHttp(env: BenchEnvironment): Promise<Row[]> {
       TEMPORAL_ADDRESS: env.temporalAddress,
       TEMPORAL_TASK_QUEUE: taskQueue,
       SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
+      TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       RATE_LIMIT_PER_MINUTE: '1000000',
       // Six runs of 600 creates leave 3,600 sessions open; the cap on open sessions is not what is measured.
       MAX_OPEN_SESSIONS_TEST: '1000000',

@@ -16,6 +16,7 @@ import { loadChainsConfig } from '../config/chains';
 import { depositForwardersFromEnv } from '../config/depositForwarders';
 import type { Config } from '../config/env';
 import { resolveSessionTokenSecret } from '../api/sessionTokenSecret';
+import { resolveTotpEncryptionKey, sealPlaintextTotpSecrets } from '../api/totpEncryptionKey';
 import { createSql } from '../db/client';
 import { startEmbeddedPostgres } from '../db/embeddedPostgres';
 import { ensureDatabase } from '../db/ensureDatabase';
@@ -289,15 +290,22 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       }
     }
 
-    // Kept in DATA_DIR with the rest of a persistent stack, so the hosted page's links survive a restart.
+    // Kept in DATA_DIR with the rest of a persistent stack, so the hosted page's links and enrolled
+    // authenticator apps survive a restart.
     const sessionTokenSecret = await resolveSessionTokenSecret(
       config,
       sql,
       options.persistent ? join(dataDir, 'session-token-secret') : undefined,
     );
+    const totpEncryptionKey = await resolveTotpEncryptionKey(
+      config,
+      sql,
+      options.persistent ? join(dataDir, 'totp-encryption-key') : undefined,
+    );
+    await sealPlaintextTotpSecrets(sql, totpEncryptionKey);
     const api = await startApiServer(
       {
-        config: { ...config, sessionTokenSecret },
+        config: { ...config, sessionTokenSecret, totpEncryptionKey },
         sql,
         temporal,
         logger: createLogger(config.logLevel, 'api', config.logFormat),

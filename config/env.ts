@@ -6,6 +6,7 @@ import type { TokenSymbol } from '../domain/chains/chains';
 import { DEFAULT_MINIMUM_DEPOSIT_CENTS } from '../domain/session/sessionLedger';
 import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, type LiveRoute } from '../domain/settlement/settlementRoute';
 import { invalidIpRules } from '../domain/security/ipAllowlist';
+import { parseTotpEncryptionKey } from '../domain/security/totpSecretSealing';
 import { InvalidAccountXpubError, parseAccountXpub, type DepositXpubs } from '../domain/addresses/hdDerivation';
 import { DEVELOPMENT_ACCOUNT_XPUBS } from '../domain/addresses/depositSeed';
 import { signingMaterialIssues, type ProcessName } from './signingMaterial';
@@ -54,6 +55,13 @@ const EnvSchema = z
     TEMPORAL_TLS_SERVER_NAME: z.string().optional(),
     TEMPORAL_API_KEY: z.string().optional(),
     SESSION_TOKEN_SECRET: StrongSecret.optional(),
+    TOTP_ENCRYPTION_KEY: z
+      .string()
+      .superRefine((text, ctx) => {
+        const parsed = parseTotpEncryptionKey(text);
+        if ('problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
+      })
+      .optional(),
     MAX_BODY_BYTES: z.coerce
       .number()
       .int()
@@ -246,6 +254,11 @@ export type Config = {
    * API resolves one at start (api/sessionTokenSecret.ts).
    */
   sessionTokenSecret: string | undefined;
+  /**
+   * The AES-256-GCM key of dashboard users' TOTP secrets (domain/security/totpSecretSealing.ts); the API's alone, like
+   * the session-token secret, and resolved the same way at start (api/totpEncryptionKey.ts).
+   */
+  totpEncryptionKey: Buffer | undefined;
   maxBodyBytes: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   /** JSON lines for a log store; `npm start` (a person at a terminal) defaults to one short line per entry. */
@@ -460,6 +473,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
       uiPort: e.TEMPORAL_UI_PORT,
     },
     sessionTokenSecret: e.SESSION_TOKEN_SECRET,
+    totpEncryptionKey: e.TOTP_ENCRYPTION_KEY === undefined ? undefined : totpKey(e.TOTP_ENCRYPTION_KEY),
     maxBodyBytes: e.MAX_BODY_BYTES,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (processName === 'dev' ? 'pretty' : 'json'),
@@ -524,6 +538,19 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
 export function requireSessionTokenSecret(config: Pick<Config, 'sessionTokenSecret'>): string {
   if (!config.sessionTokenSecret) throw new ConfigError('invalid configuration: SESSION_TOKEN_SECRET: is required when APP_ENV=production');
   return config.sessionTokenSecret;
+}
+
+/** The key of dashboard users' TOTP secrets, once resolved at start (api/totpEncryptionKey.ts). */
+export function requireTotpEncryptionKey(config: Pick<Config, 'totpEncryptionKey'>): Buffer {
+  if (!config.totpEncryptionKey) throw new ConfigError('invalid configuration: TOTP_ENCRYPTION_KEY: is required when APP_ENV=production');
+  return config.totpEncryptionKey;
+}
+
+/** A TOTP_ENCRYPTION_KEY the schema has accepted. */
+function totpKey(text: string): Buffer {
+  const parsed = parseTotpEncryptionKey(text);
+  if ('problem' in parsed) throw new ConfigError(`invalid configuration: TOTP_ENCRYPTION_KEY: ${parsed.problem}`);
+  return parsed.key;
 }
 
 export function requireDatabaseUrl(config: Config): string {

@@ -1,6 +1,7 @@
 // Sign-in: per-address throttling, per-account lockout, Argon2id password check, then the TOTP code when
 // the user has enrolled one. Every refusal of a credential reads the same, so it does not tell which part
 // was wrong or whether the address has an account.
+import { requireTotpEncryptionKey } from '../../config/env';
 import { countRequest } from '../../db/repositories/rateLimits';
 import { recordAudit } from '../../db/repositories/auditEvents';
 import { insertDashboardSession } from '../../db/repositories/dashboardSessions';
@@ -17,7 +18,7 @@ export type SignInOutcome = { kind: 'signed-in'; user: MerchantUser; sessionToke
 const refused = () => new UnauthenticatedError('Wrong email, password or authenticator code');
 
 export async function signIn(
-  deps: Pick<AppDeps, 'sql' | 'now'>,
+  deps: Pick<AppDeps, 'sql' | 'now' | 'config'>,
   input: { email: string; password: string; totp_code?: string | undefined },
   ip: string,
 ): Promise<SignInOutcome> {
@@ -40,7 +41,7 @@ export async function signIn(
   }
   if (user.totpEnabled) {
     if (input.totp_code === undefined) return { kind: 'totp-required' };
-    if (!totpCodeValid(user.totpSecret!, user.email, input.totp_code)) {
+    if (!totpCodeValid(requireTotpEncryptionKey(deps.config), user, input.totp_code)) {
       await failed(deps, user, now);
       throw refused();
     }

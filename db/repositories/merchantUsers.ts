@@ -1,13 +1,15 @@
 // Dashboard users: each belongs to one merchant and signs in with email and password (and TOTP once enrolled).
 import { ulid } from 'ulid';
 import type { Queryable } from '../client';
+import type { SealedTotpSecret } from '../../domain/security/totpSecretSealing';
 
 export interface MerchantUser {
   id: string;
   merchantId: string;
   email: string;
   passwordHash: string | null;
-  totpSecret: string | null;
+  /** As stored: sealed under TOTP_ENCRYPTION_KEY (api/dashboard/totp.ts opens it to check a code). */
+  totpSecret: SealedTotpSecret | null;
   totpEnabled: boolean;
   failedSignIns: number;
   lockedUntil: Date | null;
@@ -19,7 +21,7 @@ interface UserRow {
   merchant_id: string;
   email: string;
   password_hash: string | null;
-  totp_secret: string | null;
+  totp_secret: SealedTotpSecret | null;
   totp_enabled_at: Date | null;
   failed_sign_ins: number;
   locked_until: Date | null;
@@ -77,7 +79,7 @@ export async function recordSignInSuccess(sql: Queryable, userId: string): Promi
 }
 
 /** Starts enrolment: the secret signs nothing in until enableTotp confirms a code made with it. */
-export async function setPendingTotpSecret(sql: Queryable, userId: string, secret: string): Promise<void> {
+export async function setPendingTotpSecret(sql: Queryable, userId: string, secret: SealedTotpSecret): Promise<void> {
   await sql`update merchant_users set totp_secret = ${secret} where id = ${userId} and totp_enabled_at is null`;
 }
 

@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, requireSessionTokenSecret } from '../../config/env';
+import { ConfigError, loadConfig, requireSessionTokenSecret, requireTotpEncryptionKey } from '../../config/env';
 
 describe('configuration', () => {
   it('starts on documented defaults with nothing set', () => {
@@ -79,6 +80,23 @@ describe('configuration', () => {
         message = (error as Error).message;
       }
       expect(message, weak).toMatch(/^invalid configuration: SESSION_TOKEN_SECRET: /);
+      expect(message).not.toContain(weak);
+    }
+  });
+
+  it('reads the TOTP encryption key as 32 bytes of hex or base64, refusing another length or a placeholder without echoing it', () => {
+    const key = randomBytes(32);
+    expect(loadConfig({ TOTP_ENCRYPTION_KEY: key.toString('base64') }, 'api').totpEncryptionKey).toEqual(key);
+    expect(requireTotpEncryptionKey(loadConfig({ TOTP_ENCRYPTION_KEY: key.toString('hex') }, 'api'))).toEqual(key);
+    expect(() => requireTotpEncryptionKey(loadConfig({}, 'api'))).toThrow('TOTP_ENCRYPTION_KEY: is required when APP_ENV=production');
+    for (const weak of ['0'.repeat(64), Buffer.from('changeme'.repeat(4)).toString('base64'), randomBytes(16).toString('hex'), 'secret']) {
+      let message = '';
+      try {
+        loadConfig({ TOTP_ENCRYPTION_KEY: weak }, 'api');
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message, weak).toMatch(/^invalid configuration: TOTP_ENCRYPTION_KEY: must be /);
       expect(message).not.toContain(weak);
     }
   });

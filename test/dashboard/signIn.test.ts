@@ -1,10 +1,12 @@
 // Dashboard sign-in over HTTP against the real API and Postgres: Argon2id passwords, the session cookie's
 // flags, lockout after repeated failures, idle and absolute expiry, CSRF refusals, sign-out everywhere,
-// invitations, and the audit trail every state change writes.
+// invitations, the authenticator secret sealed at rest, and the audit trail every state change writes.
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAuditEvents } from '../../db/repositories/auditEvents';
 import { findUserByEmail } from '../../db/repositories/merchantUsers';
 import { inviteUser } from '../../db/repositories/userInvites';
+import { isSealedTotpSecret, openTotpSecret } from '../../domain/security/totpSecretSealing';
 import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS } from '../../domain/security/dashboardSession';
 import { MAX_FAILED_SIGN_INS } from '../../domain/security/signInPolicy';
 import { createTestMerchant, type TestMerchant } from '../support/factories';
@@ -132,6 +134,34 @@ describe('dashboard sign-in', () => {
     expect((await client.request('POST', '/api/users', { email: 'colleague@example.com' })).status).toBe(409);
     const audit = await listAuditEvents(service.db.sql, merchant.merchant.id);
     expect(audit.find((e) => e.action === 'user.invite')?.changes).toMatchObject({ email: 'colleague@example.com' });
+  });
+
+  it('stores the authenticator secret sealed from setup on, and sign-in with its code still works', async () => {
+    const userId = await createDashboardUser(service.db.sql, merchant.merchant.id, 'totp@example.com');
+    const stored = async () =>
+      (await service.db.sql<{ totp_secret: string }[]>`select totp_secret from merchant_users where id = ${userId}`)[0]!.totp_secret;
+    const client = new DashboardClient(service.baseUrl);
+    await client.signIn('totp@example.com');
+    const setup = await client.request('POST', '/api/totp/setup');
+    expect(setup.status).toBe(200);
+    const secret = setup.body.data.secret as string;
+    const pending = await stored();
+    expect(isSealedTotpSecret(pending)).toBe(true);
+    expect(pending).not.toContain(secret);
+    expect(openTotpSecret(service.config.totpEncryptionKey!, userId, pending)).toBe(secret);
+
+    const totp = new TOTP({ secret: Secret.fromBase32(secret) });
+    expect((await client.request('POST', '/api/totp/enable', { code: totp.generate() })).status).toBe(200);
+    const enabled = await stored();
+    expect(isSealedTotpSecret(enabled)).toBe(true);
+    expect(enabled).not.toContain(secret);
+
+    const again = new DashboardClient(service.baseUrl);
+    expect((await again.signIn('totp@example.com')).body.data).toEqual({ totp_required: true });
+    const wrong = String((Number(totp.generate()) + 1) % 1_000_000).padStart(6, '0');
+    expect((await again.signIn('totp@example.com', PASSWORD, wrong)).status).toBe(401);
+    expect((await again.signIn('totp@example.com', PASSWORD, totp.generate())).status).toBe(200);
+    expect((await again.request('GET', '/api/me')).body.data.user).toMatchObject({ id: userId, totp_enabled: true });
   });
 
   it('answers unknown dashboard API paths with a JSON 404, and every other path with the page under its strict CSP', async () => {

@@ -95,10 +95,11 @@ function certificatePath(service: ComposeService, path: string): string {
 
 /** A value for every required variable, random-looking enough to pass the secret checks. */
 const STAND_IN_SECRET = 'Zq7vP2xL9mWc4RtY8bNf3KdH6sJg1Ua5eT0iOp';
-/** Where a variable has a shape of its own: a live mnemonic, and the xpubs the signer prints for it. */
+/** Where a variable has a shape of its own: the TOTP key's 32 bytes, a live mnemonic, and the xpubs the signer prints for it. */
 const STAND_IN_MNEMONIC = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 const standInXpubs = depositXpubsFromSeeds(depositSeeds({ test: undefined, live: STAND_IN_MNEMONIC })).live!;
 const STAND_INS: Record<string, string> = {
+  TOTP_ENCRYPTION_KEY: 'V2oxpONtyD/oLtDwIpE3gNK9fIP4QR2hrk17s7qMgl4=',
   DEPOSIT_MNEMONIC_LIVE: STAND_IN_MNEMONIC,
   DEPOSIT_XPUB_EVM_LIVE: standInXpubs.evm,
   DEPOSIT_XPUB_TRON_LIVE: standInXpubs.tron,
@@ -144,6 +145,7 @@ const REQUIRED_ENV: Record<string, string[]> = {
     'TEMPORAL_NAMESPACE',
     'TEMPORAL_TASK_QUEUE',
     'SESSION_TOKEN_SECRET',
+    'TOTP_ENCRYPTION_KEY',
     'PUBLIC_BASE_URL',
     'HOST',
     'PORT',
@@ -259,6 +261,7 @@ describe('docker-compose.yml', () => {
     });
     const holders = (variable: string) => built.filter(([, service]) => variable in (service.environment ?? {})).map(([name]) => name);
     expect(holders('SESSION_TOKEN_SECRET')).toEqual(['api']);
+    expect(holders('TOTP_ENCRYPTION_KEY')).toEqual(['api']);
     // Signing material goes to the signer alone; the worker gets the xpubs. The signer writes its payouts ahead
     // through its own role and reaches the Solana RPC they are sent through.
     expect(holders('DEPOSIT_MNEMONIC_LIVE')).toEqual(['signer']);
@@ -302,6 +305,7 @@ describe('docker-compose.yml', () => {
         CHECKOUT_WEBHOOKS_DB_PASSWORD: 'x',
         TEMPORAL_DB_PASSWORD: 'x',
         SESSION_TOKEN_SECRET: STAND_IN_SECRET,
+        TOTP_ENCRYPTION_KEY: STAND_INS.TOTP_ENCRYPTION_KEY!,
         DEPOSIT_MNEMONIC_LIVE: 'x',
         DEPOSIT_XPUB_EVM_LIVE: 'x',
         DEPOSIT_XPUB_TRON_LIVE: 'x',

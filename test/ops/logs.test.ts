@@ -48,6 +48,7 @@ describe('process logs and worker metrics through a whole flow', () => {
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       TEMPORAL_TASK_QUEUE: `ops-${randomBytes(4).toString('hex')}`,
       SESSION_TOKEN_SECRET: sessionTokenSecret,
+      TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     };
     const [apiPort, workerMetricsPort, webhookWorkerMetricsPort] = await Promise.all([freePort(), freePort(), freePort()]);
     baseUrl = `http://127.0.0.1:${apiPort}`;

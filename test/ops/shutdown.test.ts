@@ -32,6 +32,7 @@ describe('API process shutdown', () => {
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       TEMPORAL_TASK_QUEUE: `shutdown-${randomBytes(4).toString('hex')}`,
       SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
+      TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       LOG_LEVEL: 'info',
       ...env,
     });

@@ -63,6 +63,7 @@ export async function startTestService(
     DATABASE_URL: db.url,
     PUBLIC_BASE_URL: 'http://checkout.test',
     SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
+    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'silent',
     INTERNAL_PORT: '0',
     ...options.env,

@@ -2,6 +2,7 @@
 import type Router from '@koa/router';
 import { recordAudit } from '../../../db/repositories/auditEvents';
 import { deleteDashboardSession, deleteUserSessions, insertDashboardSession } from '../../../db/repositories/dashboardSessions';
+import { requireTotpEncryptionKey } from '../../../config/env';
 import { enableTotp, findUser, setPasswordHash, setPendingTotpSecret } from '../../../db/repositories/merchantUsers';
 import { findMerchant } from '../../../db/repositories/merchants';
 import { consumeInvite } from '../../../db/repositories/userInvites';
@@ -98,8 +99,8 @@ export function registerAuthRoutes(router: Router<DashboardState>, deps: AppDeps
   router.post('/api/totp/setup', async (ctx) => {
     const { user } = signedInUser(ctx);
     if (user.totpEnabled) throw new BadRequestError('An authenticator app is already enrolled');
-    const secret = newTotpSecret();
-    await setPendingTotpSecret(sql, user.id, secret);
+    const { secret, sealed } = newTotpSecret(requireTotpEncryptionKey(config), user.id);
+    await setPendingTotpSecret(sql, user.id, sealed);
     ctx.body = { data: { secret, otpauth_uri: totpUri(secret, user.email) } };
   });
 
@@ -108,7 +109,7 @@ export function registerAuthRoutes(router: Router<DashboardState>, deps: AppDeps
     validated({ body: TotpCodeBody }, async (ctx: DashboardContext, { body }) => {
       const { user } = signedInUser(ctx);
       if (user.totpEnabled) throw new BadRequestError('An authenticator app is already enrolled');
-      if (!user.totpSecret || !totpCodeValid(user.totpSecret, user.email, body.code))
+      if (!totpCodeValid(requireTotpEncryptionKey(config), user, body.code))
         throw new BadRequestError('That code does not match; check the time on your device and try again');
       await enableTotp(sql, user.id);
       await recordAudit(sql, {
