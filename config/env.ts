@@ -10,7 +10,7 @@ import { parseTotpEncryptionKey } from '../domain/security/totpSecretSealing';
 import { InvalidAccountXpubError, parseAccountXpub, type DepositXpubs } from '../domain/addresses/hdDerivation';
 import { DEVELOPMENT_ACCOUNT_XPUBS } from '../domain/addresses/depositSeed';
 import { signingMaterialIssues, type ProcessName } from './signingMaterial';
-import { temporalTlsFromEnv, type TemporalConnectionSettings } from './temporalTls';
+import { temporalProductionIssues, temporalTlsFromEnv, type TemporalConnectionSettings } from './temporalTls';
 import { depositForwarderIssues, depositForwardersFromEnv } from './depositForwarders';
 import { evmSweepConfigFromEnv, type EvmSweepConfig } from './evmSweeps';
 import { tronSweepConfigFromEnv, type TronSweepConfig } from './tronSweeps';
@@ -451,7 +451,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
     ...evmSweeps.issues,
     ...tronSweeps.issues,
-    ...temporalTls.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    ...[...temporalTls.issues, ...temporalProductionIssues(env, processName)].map((issue) => `${issue.path.join('.')}: ${issue.message}`),
   ];
   if (!parsed.success || !evmSweeps.config || !tronSweeps.config || problems.length > 0)
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);

@@ -4,6 +4,7 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { TLSConfig } from '@temporalio/client';
+import type { ProcessName } from './signingMaterial';
 
 export type TemporalTlsEnv = Partial<
   Record<'TEMPORAL_TLS_CA' | 'TEMPORAL_TLS_CERT' | 'TEMPORAL_TLS_KEY' | 'TEMPORAL_TLS_SERVER_NAME' | 'TEMPORAL_API_KEY', string>
@@ -84,6 +85,28 @@ export function temporalTlsFromEnv(
       }
     : undefined;
   return { tls, apiKey, issues };
+}
+
+/**
+ * The processes that connect to Temporal with temporalConnectionOptions. `npm start` runs its own dev server on
+ * loopback, in plaintext; migrate does not connect.
+ */
+const TEMPORAL_CLIENTS: ReadonlySet<ProcessName> = new Set(['api', 'worker', 'webhookWorker', 'indexer', 'signer', 'admin']);
+
+/**
+ * In production every client of Temporal shows a credential of its own, so a misconfigured process fails at start
+ * instead of talking plaintext to a frontend that anyone on the network could also reach: a client certificate
+ * (mutual TLS, docs/operations.md#temporal-mtls) or a Temporal Cloud API key.
+ */
+export function temporalProductionIssues(env: TemporalTlsEnv & { APP_ENV?: string }, process: ProcessName): Issue[] {
+  if (env.APP_ENV?.trim() !== 'production' || !TEMPORAL_CLIENTS.has(process)) return [];
+  if (value(env, 'TEMPORAL_TLS_CERT') || value(env, 'TEMPORAL_TLS_KEY') || value(env, 'TEMPORAL_API_KEY')) return [];
+  return [
+    {
+      path: ['TEMPORAL_TLS_CERT'],
+      message: `is required with TEMPORAL_TLS_KEY when APP_ENV=production: the ${process} connects to Temporal over mutual TLS (or set TEMPORAL_API_KEY for Temporal Cloud)`,
+    },
+  ];
 }
 
 /** What `NativeConnection.connect` and `Connection.connect` are given, in every process but `npm start`'s. */

@@ -59,11 +59,13 @@ describe('configuration', () => {
   });
 
   it('refuses an API in production without a session-token secret, naming the variable; other processes need none', () => {
-    const production = loadConfig({ APP_ENV: 'production' }, 'api');
+    // In production the API also needs a Temporal credential (test/config/temporalTls.test.ts).
+    const productionEnv = { APP_ENV: 'production', TEMPORAL_API_KEY: 'key-from-cloud' };
+    const production = loadConfig(productionEnv, 'api');
     expect(() => requireSessionTokenSecret(production)).toThrow(ConfigError);
     expect(() => requireSessionTokenSecret(production)).toThrow('SESSION_TOKEN_SECRET: is required when APP_ENV=production');
     const strong = 'b5f0c3e9a17d4e2c8f6a0b9d3e7c1f4a';
-    expect(requireSessionTokenSecret(loadConfig({ APP_ENV: 'production', SESSION_TOKEN_SECRET: strong }, 'api'))).toBe(strong);
+    expect(requireSessionTokenSecret(loadConfig({ ...productionEnv, SESSION_TOKEN_SECRET: strong }, 'api'))).toBe(strong);
   });
 
   it('refuses a session-token secret that is short or a placeholder, without echoing it', () => {

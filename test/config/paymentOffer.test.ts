@@ -6,7 +6,8 @@ import { ConfigError, loadConfig } from '../../config/env';
 import { paymentOfferFromConfig } from '../../config/paymentOffer';
 import { createChainRegistry } from '../../domain/chains/chainRegistry';
 
-const SECRET = { SESSION_TOKEN_SECRET: 'Zq7vP2xL9mWc4RtY8bNf3KdH6sJg1Ua5eT0iOp' };
+// A production API also needs a Temporal credential: an API key stands in for one.
+const SECRET = { SESSION_TOKEN_SECRET: 'Zq7vP2xL9mWc4RtY8bNf3KdH6sJg1Ua5eT0iOp', TEMPORAL_API_KEY: 'key-from-cloud' };
 
 function offerOf(env: Record<string, string>) {
   return paymentOfferFromConfig(loadConfig({ ...SECRET, ...env }, 'api'), createChainRegistry(loadChainsConfig(env)));

@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config/env';
+import { ConfigError, loadConfig } from '../../config/env';
 import { certificateFiles, ensureTemporalCertificates, TEMPORAL_CLIENT_IDENTITIES } from '../../config/temporalCertificates';
 import { temporalConnectionOptions } from '../../config/temporalTls';
 
@@ -72,6 +72,35 @@ describe('Temporal TLS configuration', () => {
   it('with an API key alone, connects over TLS with the system roots and sends the key', () => {
     const temporal = temporalOf({ TEMPORAL_ADDRESS: 'ns.acct.tmprl.cloud:7233', TEMPORAL_API_KEY: 'key-from-cloud' });
     expect(temporalConnectionOptions(temporal)).toEqual({ address: 'ns.acct.tmprl.cloud:7233', tls: {}, apiKey: 'key-from-cloud' });
+  });
+
+  it('in production, refuses every process that connects to Temporal without a client certificate or an API key', () => {
+    const production = {
+      APP_ENV: 'production',
+      TEMPORAL_ADDRESS: 'temporal:7233',
+      TEMPORAL_TLS_CA: api.ca,
+      TEMPORAL_TLS_SERVER_NAME: 'temporal',
+    };
+    for (const process of ['api', 'worker', 'webhookWorker', 'indexer', 'signer', 'admin'] as const) {
+      expect(() => loadConfig(production, process), process).toThrow(ConfigError);
+      expect(() => loadConfig(production, process), process).toThrow(
+        `TEMPORAL_TLS_CERT: is required with TEMPORAL_TLS_KEY when APP_ENV=production: the ${process} connects to Temporal over mutual TLS (or set TEMPORAL_API_KEY for Temporal Cloud)`,
+      );
+      const withCertificate = loadConfig({ ...production, TEMPORAL_TLS_CERT: api.certificate, TEMPORAL_TLS_KEY: api.key }, process);
+      expect(withCertificate.temporal.tls?.clientCertPair, process).toBeDefined();
+      expect(loadConfig({ ...production, TEMPORAL_API_KEY: 'key-from-cloud' }, process).temporal.apiKey, process).toBe('key-from-cloud');
+    }
+    // Half a pair names the half missing, as outside production.
+    expect(() => loadConfig({ ...production, TEMPORAL_TLS_CERT: api.certificate }, 'api')).toThrow(
+      /TEMPORAL_TLS_KEY: is needed with TEMPORAL_TLS_CERT/,
+    );
+  });
+
+  it('outside production, and for migrate and npm start in production, stays plaintext when nothing is set', () => {
+    for (const appEnv of ['development', 'test']) expect(loadConfig({ APP_ENV: appEnv }, 'api').temporal.tls, appEnv).toBeUndefined();
+    expect(loadConfig({}, 'worker').temporal.tls).toBeUndefined();
+    for (const process of ['migrate', 'dev'] as const)
+      expect(loadConfig({ APP_ENV: 'production' }, process).temporal.tls, process).toBeUndefined();
   });
 });
 

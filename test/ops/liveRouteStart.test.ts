@@ -9,6 +9,7 @@ describe('the API start with a live route it cannot see', () => {
   test('exits 1 naming RPC_URLS_SOLANA_MAINNET for the default route USDC:solana', async () => {
     const api = startServiceProcess('bin/api.ts', {
       APP_ENV: 'production',
+      TEMPORAL_API_KEY: 'key-from-cloud',
       SESSION_TOKEN_SECRET: randomBytes(32).toString('hex'),
       DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
       LOG_LEVEL: 'info',
@@ -29,6 +30,7 @@ describe('the worker start with a live route it cannot see', () => {
   test('exits 1 with the API refusal, before any connection', async () => {
     const worker = startServiceProcess('bin/worker.ts', {
       APP_ENV: 'production',
+      TEMPORAL_API_KEY: 'key-from-cloud',
       DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
       TEMPORAL_ADDRESS: '127.0.0.1:1',
       LOG_LEVEL: 'info',

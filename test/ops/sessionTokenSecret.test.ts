@@ -36,9 +36,13 @@ describe('session-token secret at API start', () => {
   });
 
   it('is required in production', async () => {
-    await expect(resolveSessionTokenSecret(loadConfig({ APP_ENV: 'production' }, 'api'), db.sql, join(dir, 'unused'))).rejects.toThrow(
-      'SESSION_TOKEN_SECRET: is required when APP_ENV=production',
-    );
+    await expect(
+      resolveSessionTokenSecret(
+        loadConfig({ APP_ENV: 'production', TEMPORAL_API_KEY: 'key-from-cloud' }, 'api'),
+        db.sql,
+        join(dir, 'unused'),
+      ),
+    ).rejects.toThrow('SESSION_TOKEN_SECRET: is required when APP_ENV=production');
   });
 
   it('is required as soon as a live API key exists, and no longer once it is revoked', async () => {
