@@ -2,7 +2,9 @@
 // flow: session created, payment selected (a Solana pair, through the signer, then an EVM one), completion
 // simulated, webhook delivered. Every stdout line is JSON; API lines carry the request id, activity lines the
 // workflow id; no line holds a credential: the raw API key, the session token, the webhook secret, the
-// session-token HMAC key, the deposit mnemonic (given to the signer alone) or the DB password.
+// session-token HMAC key, the TOTP encryption key, the deposit mnemonic (given to the signer alone) or the DB
+// password. Nor does any payload in the Temporal history of the flow's workflows, which is why it needs no payload
+// codec (docs/operations.md#temporal-mtls).
 // The worker's Prometheus endpoint counts the webhook attempt next to the Temporal SDK's own metrics.
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
@@ -31,6 +33,7 @@ describe('process logs and worker metrics through a whole flow', () => {
   let webhookMetricsPort = 0;
   const dbPassword = `pw${randomBytes(12).toString('hex')}`;
   const sessionTokenSecret = randomBytes(32).toString('hex');
+  const totpEncryptionKey = randomBytes(32).toString('base64');
 
   beforeAll(async () => {
     [db, receiver] = await Promise.all([createTestDatabase(), startWebhookReceiver()]);
@@ -48,7 +51,7 @@ describe('process logs and worker metrics through a whole flow', () => {
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       TEMPORAL_TASK_QUEUE: `ops-${randomBytes(4).toString('hex')}`,
       SESSION_TOKEN_SECRET: sessionTokenSecret,
-      TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      TOTP_ENCRYPTION_KEY: totpEncryptionKey,
     };
     const [apiPort, workerMetricsPort, webhookWorkerMetricsPort] = await Promise.all([freePort(), freePort(), freePort()]);
     baseUrl = `http://127.0.0.1:${apiPort}`;
@@ -192,17 +195,55 @@ describe('process logs and worker metrics through a whole flow', () => {
       expect.objectContaining({ msg: 'signer running', taskQueue: expect.stringMatching(/-signer$/), liveSeed: true }),
     );
     const everything = [...api.lines, ...worker.lines, ...webhookWorker.lines, ...signer.lines].join('\n');
+    const payloads = await historyPayloads([sessionId, ...new Set(attempts.map((line) => line.workflowId as string))]);
+    // Decoded: the session's record and each delivery's input are there to search.
+    expect(payloads).toContain(receiver.url);
+    expect(payloads).toContain(attempts[0]!.workflowId as string);
     const secrets = {
       apiKey: merchant.testKey,
       sessionToken,
       webhookSecret: webhookSecret?.webhook_secret_test ?? '',
       dbPassword,
       sessionTokenSecret,
+      totpEncryptionKey,
       mnemonic: MNEMONIC,
     };
     for (const [name, secret] of Object.entries(secrets)) {
       expect(secret.length, name).toBeGreaterThan(8);
       expect(everything.includes(secret), `${name} appears in the logs`).toBe(false);
+      expect(payloads.includes(secret), `${name} appears in a Temporal payload`).toBe(false);
     }
   });
 });
+
+/**
+ * Every payload (inputs, results, signals, updates, memos, failures) in the histories of these workflows and of the
+ * child workflows they started, decoded as text: what anyone reading Temporal's database or Web UI sees.
+ */
+async function historyPayloads(workflowIds: string[]): Promise<string> {
+  const connection = await Connection.connect({ address: inject('temporalAddress') });
+  try {
+    const client = new Client({ connection });
+    const texts: string[] = [];
+    const collect = (value: unknown): void => {
+      if (value instanceof Uint8Array) texts.push(Buffer.from(value).toString('utf8'));
+      else if (Array.isArray(value)) value.forEach(collect);
+      else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+    };
+    const seen = new Set<string>();
+    const queue = [...workflowIds];
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const history = await client.workflow.getHandle(id).fetchHistory();
+      for (const event of history.events ?? []) {
+        collect(event);
+        const child = event.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
+        if (child) queue.push(child);
+      }
+    }
+    return texts.join('\n');
+  } finally {
+    await connection.close();
+  }
+}
