@@ -7,6 +7,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUPS } from '../../bin/admin/commandGroups';
+import { insertDashboardSession } from '../../db/repositories/dashboardSessions';
 import { insertSessionUnderCap } from '../../db/repositories/sessions';
 import { tronAddressFromEvmHex } from '../../domain/addresses/tron';
 import { bankTransferReference } from '../../domain/session/bankTransfer';
@@ -186,6 +187,19 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
       arguments: { merchant: merchantId, email: 'audited@example.com' },
       targets: (out) => [out.user_id as string],
     });
+    // The user lost their authenticator while signed in somewhere: the reset removes both.
+    await service.db
+      .sql`update merchant_users set totp_secret = 'v1:sealed', totp_enabled_at = now() where id = ${invited.user_id as string}`;
+    await insertDashboardSession(service.db.sql, randomBytes(32), invited.user_id as string, 'csrf');
+    const reset = await ok(['user', 'reset-totp', '--email', 'Audited@example.com'], {
+      arguments: { email: 'Audited@example.com' },
+      targets: () => [invited.user_id as string],
+    });
+    expect(reset).toMatchObject({ had_totp: true, sessions_ended: 1 });
+    expect(await service.db.sql`select totp_secret, totp_enabled_at from merchant_users where id = ${invited.user_id as string}`).toEqual([
+      { totp_secret: null, totp_enabled_at: null },
+    ]);
+    expect(await service.db.sql`select 1 from dashboard_sessions where user_id = ${invited.user_id as string}`).toHaveLength(0);
     await ok(['retention', 'purge'], { arguments: {}, targets: () => [] });
     // A paid payment: retry changes nothing (adminSettlement.test.ts covers the retries that start a workflow).
     const paidOut = await insertTestPayout(service.db.sql, merchant.merchant.id, {
