@@ -6,7 +6,7 @@ import { depositXpubsFromSeeds } from '../domain/addresses/hdDerivation';
 import { keepSolanaAddressPoolAhead } from '../signer/depositAddresses/solanaAddressPool';
 import type { SignerDeps } from '../signer/activities';
 import type { WebhookDeps } from '../activities/webhooks/webhookActivities';
-import { createSignerWorker } from '../signer/worker';
+import { createSignerWorkers } from '../signer/worker';
 import { createWebhookWorker } from './createWebhookWorker';
 import { createWorker, workflowsPath } from './createWorker';
 
@@ -46,12 +46,12 @@ export async function startInProcessWorkers(deps: InProcessWorkersDeps): Promise
       maxConcurrentDeliveries: deps.maxConcurrentDeliveries,
       workflowBundle,
     }),
-    await createSignerWorker({
+    ...(await createSignerWorkers({
       connection: deps.connection,
       namespace: deps.namespace,
       sessionTaskQueue: deps.taskQueue,
       signer: deps.signer,
-    }),
+    })),
   ];
   const running = Promise.all(workers.map((worker) => worker.run()));
   const pool =
