@@ -40,7 +40,7 @@ async function run(signer: SignerDeps, mode: Mode): Promise<void> {
     signer.addressPool &&
     keepSolanaAddressPoolAhead(signer.addressPool, signer.depositSeeds, (message, fields) => logger.warn(fields, message));
   logger.info(
-    { mode, taskQueue: signerTaskQueue(config.temporal.taskQueue, mode), liveSeed: signer.depositSeeds.live !== undefined, treasuries },
+    { mode, taskQueue: signerTaskQueue(config.temporal.taskQueue, mode), seed: signer.depositSeeds[mode] !== undefined, treasuries },
     'signer running',
   );
   await worker.run();
