@@ -15,6 +15,7 @@ import { signerTaskQueue } from '../domain/taskQueues';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
 import type { Mode } from '../domain/wire/session';
+import { publishLiveSignerFingerprint } from '../signer/fingerprint';
 import { createSignerWorker, signerDatabasePools, signerDepsFromConfig, treasuryAddressVariables } from '../signer/worker';
 
 const config = loadConfig(process.env, 'signer');
@@ -23,6 +24,13 @@ const metricsBindAddress = config.metrics.workerPort ? `${config.metrics.host}:$
 async function run(signer: SignerDeps, mode: Mode): Promise<void> {
   // What it signs from is written by its role alone (db/serviceRoles.ts); --print-xpubs needs no database.
   for (const sql of signerDatabasePools(signer)) await requireRoleRights(sql, 'checkout_signer');
+  const publication = mode === 'live' ? await publishLiveSignerFingerprint(signer) : undefined;
+  if (publication?.previous && publication.previous !== publication.fingerprint) {
+    logger.warn(
+      { fingerprint: publication.fingerprint, previous: publication.previous },
+      'live signer replaced the published xpub fingerprint: its seed changed, and the worker refuses live xpubs of the old one',
+    );
+  }
   installWorkerRuntime({ logger, metricsBindAddress });
   const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
   const worker = await createSignerWorker({
@@ -40,7 +48,13 @@ async function run(signer: SignerDeps, mode: Mode): Promise<void> {
     signer.addressPool &&
     keepSolanaAddressPoolAhead(signer.addressPool, signer.depositSeeds, (message, fields) => logger.warn(fields, message));
   logger.info(
-    { mode, taskQueue: signerTaskQueue(config.temporal.taskQueue, mode), seed: signer.depositSeeds[mode] !== undefined, treasuries },
+    {
+      mode,
+      taskQueue: signerTaskQueue(config.temporal.taskQueue, mode),
+      seed: signer.depositSeeds[mode] !== undefined,
+      treasuries,
+      ...(publication ? { xpubFingerprint: publication.fingerprint } : {}),
+    },
     'signer running',
   );
   await worker.run();

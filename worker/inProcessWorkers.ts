@@ -7,6 +7,7 @@ import { keepSolanaAddressPoolAhead } from '../signer/depositAddresses/solanaAdd
 import type { SignerDeps } from '../signer/activities';
 import type { WebhookDeps } from '../activities/webhooks/webhookActivities';
 import { createSignerWorkers } from '../signer/worker';
+import { publishLiveSignerFingerprint } from '../signer/fingerprint';
 import { createWebhookWorker } from './createWebhookWorker';
 import { createWorker, workflowsPath } from './createWorker';
 
@@ -53,6 +54,8 @@ export async function startInProcessWorkers(deps: InProcessWorkersDeps): Promise
       signer: deps.signer,
     })),
   ];
+  // As the live signer process does at its start, for the worker's check of its live xpubs (here the seed's own).
+  await publishLiveSignerFingerprint(deps.signer);
   const running = Promise.all(workers.map((worker) => worker.run()));
   const pool =
     deps.signer.addressPool &&
