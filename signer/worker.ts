@@ -5,7 +5,10 @@
 // and, given one, uses it without a key too: to follow a payout written before the key was removed.
 import { createKeyPairSignerFromBytes, createSolanaRpc, type Address } from '@solana/kit';
 import { base58 } from '@scure/base';
+import { ApplicationFailure } from '@temporalio/common';
 import { type NativeConnection, Worker } from '@temporalio/worker';
+import { signerModeRefusal } from '../domain/security/signerModeRouting';
+import { WorkflowFailure } from '../domain/session/workflowFailures';
 import { createSignerActivities, type SignerDeps } from './activities';
 import { depositSeeds } from '../domain/addresses/depositSeed';
 import { createDepositBackingCheck, createSigningCheck } from './backing/depositBacking';
@@ -32,13 +35,13 @@ export interface SignerWorkerDeps {
   shutdownGraceTimeMs?: number;
 }
 
-/** The signer worker of `mode`: it polls that mode's queue only. */
+/** The signer worker of `mode`: it polls that mode's queue only, and refuses any task of the other mode. */
 export function createSignerWorker(deps: SignerWorkerDeps & { mode: Mode }): Promise<Worker> {
   return Worker.create({
     connection: deps.connection,
     namespace: deps.namespace,
     taskQueue: signerTaskQueue(deps.sessionTaskQueue, deps.mode),
-    activities: createSignerActivities(deps.signer),
+    activities: ownModeOnly(deps.mode, createSignerActivities(deps.signer)),
     ...RECOVERY_OPTIONS,
     ...(deps.shutdownGraceTimeMs === undefined ? {} : { shutdownGraceTime: deps.shutdownGraceTimeMs }),
   });
@@ -51,6 +54,18 @@ export function createSignerWorker(deps: SignerWorkerDeps & { mode: Mode }): Pro
  */
 export function createSignerWorkers(deps: SignerWorkerDeps): Promise<Worker[]> {
   return Promise.all(MODES.map((mode) => createSignerWorker({ ...deps, mode })));
+}
+
+/** Every activity, refusing an input of another mode before it runs (domain/security/signerModeRouting.ts). */
+export function ownModeOnly<T extends Record<string, (input: never) => Promise<unknown>>>(mode: Mode, activities: T): T {
+  const guard =
+    (activity: (input: never) => Promise<unknown>) =>
+    async (input: never): Promise<unknown> => {
+      const refusal = signerModeRefusal(mode, input);
+      if (refusal) throw ApplicationFailure.nonRetryable(refusal, WorkflowFailure.SignerModeRefused);
+      return activity(input);
+    };
+  return Object.fromEntries(Object.entries(activities).map(([name, activity]) => [name, guard(activity)])) as T;
 }
 
 const MODES: readonly Mode[] = ['test', 'live'];
