@@ -67,10 +67,13 @@ async function run(signer: SignerDeps, mode: Mode): Promise<void> {
 try {
   // The seeds are made here, once: BIP-39 stretching is deliberately slow, so never per activity.
   const signer = await signerDepsFromConfig(config);
-  if (process.argv.includes('--print-xpubs'))
-    console.log([...depositXpubVariables(depositXpubsFromSeeds(signer.depositSeeds)), ...treasuryAddressVariables(signer)].join('\n'));
   // loadConfig refuses a signer without SIGNER_MODE.
-  else await run(signer, config.signerMode as Mode);
+  const mode = config.signerMode as Mode;
+  if (process.argv.includes('--print-xpubs')) {
+    // Its own mode's lines: the other mode's belong to the other signer.
+    const lines = [...depositXpubVariables(depositXpubsFromSeeds(signer.depositSeeds)), ...treasuryAddressVariables(signer)];
+    console.log(lines.filter((line) => line.includes(`_${mode.toUpperCase()}`)).join('\n'));
+  } else await run(signer, mode);
 } catch (error) {
   logger.fatal({ err: errorFields(error) }, 'signer failed');
   process.exit(1);
