@@ -45,7 +45,8 @@ export const paymentSetup = proxyLocalActivities<Activities>(PAYMENT_SETUP_OPTIO
 
 /**
  * What needs signing material, on the queue of the signer of the work's mode (domain/taskQueues.ts): a test
- * session never reaches the live signer, nor a live one the test signer. With select-payment's quick tries. A signer nobody runs fails the customer's choice within seconds instead of leaving it hanging.
+ * session never reaches the live signer, nor a live one the test signer. With select-payment's quick tries: a
+ * signer nobody runs fails the customer's choice within seconds instead of leaving it hanging.
  */
 export const signer = (mode: Mode) =>
   proxyActivities<SignerActivities>({
