@@ -25,6 +25,8 @@ export interface ActivityDeps {
   sql: Sql;
   /** Public material only: the worker derives EVM and Tron deposit addresses; the signer holds the seeds. */
   depositXpubs: DepositXpubs;
+  /** Live HD addresses only from xpubs the live signer published as its own (domain/addresses/xpubFingerprint.ts). */
+  checkLiveSignerFingerprint?: boolean;
   /** Where a mode has a factory, new sessions' EVM or Tron address is their forwarder clone; none by default (HD). */
   depositForwarders?: DepositForwarders;
   liveTokenPrices: Partial<Record<TokenSymbol, Rate>>;
@@ -40,6 +42,7 @@ export function createActivities(deps: ActivityDeps) {
     network: deps.paymentNetwork,
     depositXpubs: deps.depositXpubs,
     depositForwarders: deps.depositForwarders ?? NO_DEPOSIT_FORWARDERS,
+    checkLiveSignerFingerprint: deps.checkLiveSignerFingerprint ?? false,
     liveTokenPrices: deps.liveTokenPrices,
   };
   return {

@@ -18,7 +18,7 @@ import { activityDepsFromConfig } from '../worker/createWorker';
 import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
 import { keepSolanaAddressPoolAhead } from '../signer/depositAddresses/solanaAddressPool';
 import type { SignerDeps } from '../signer/activities';
-import { createSignerWorker, signerDatabasePools, signerDepsFromConfig } from '../signer/worker';
+import { createSignerWorkers, signerDatabasePools, signerDepsFromConfig } from '../signer/worker';
 import { startInProcessWorkers, type RunningWorkers } from '../worker/inProcessWorkers';
 import type { BenchDatabase, BenchEnvironment } from './environment';
 
@@ -126,13 +126,13 @@ export async function startBenchService(env: BenchEnvironment, db: BenchDatabase
 }
 
 async function startSignerWorker(connection: NativeConnection, config: Config, signer: SignerDeps): Promise<RunningWorkers> {
-  const worker = await createSignerWorker({
+  const workers = await createSignerWorkers({
     connection,
     namespace: config.temporal.namespace,
     sessionTaskQueue: config.temporal.taskQueue,
     signer,
   });
-  const running = worker.run();
+  const running = Promise.all(workers.map((worker) => worker.run()));
   const pool =
     signer.addressPool &&
     keepSolanaAddressPoolAhead(signer.addressPool, signer.depositSeeds, (message, fields) =>
@@ -140,7 +140,7 @@ async function startSignerWorker(connection: NativeConnection, config: Config, s
     );
   return {
     async stop() {
-      worker.shutdown();
+      for (const worker of workers) worker.shutdown();
       await running;
       await pool?.stop();
     },

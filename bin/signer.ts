@@ -1,5 +1,5 @@
-// The signer worker process: `npm run signer` with TEMPORAL_ADDRESS and the signing material set (DEPOSIT_MNEMONIC_*,
-// SOLANA_TREASURY_KEY_*; later the relayer keys). It alone holds them
+// The signer worker process: `npm run signer` with TEMPORAL_ADDRESS, SIGNER_MODE (test or live: one process per
+// mode) and that mode's signing material (DEPOSIT_MNEMONIC_<MODE>, SOLANA_TREASURY_KEY_<MODE>, the relayer keys). It alone holds them
 // (docs/settlement.md#r4-keys-in-the-signer-alone); with a treasury key it also needs DATABASE_URL and the mode's
 // RPC_URLS_SOLANA_* (signer/worker.ts). `npm run signer -- --print-xpubs` prints the main worker's
 // DEPOSIT_XPUB_* variables for these mnemonics, and the SOLANA_TREASURY_ADDRESS_* of its treasury keys (for the
@@ -14,20 +14,30 @@ import { temporalConnectionOptions } from '../config/temporalTls';
 import { signerTaskQueue } from '../domain/taskQueues';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
+import type { Mode } from '../domain/wire/session';
+import { publishLiveSignerFingerprint } from '../signer/fingerprint';
 import { createSignerWorker, signerDatabasePools, signerDepsFromConfig, treasuryAddressVariables } from '../signer/worker';
 
 const config = loadConfig(process.env, 'signer');
 const logger = createLogger(config.logLevel, 'signer');
 const metricsBindAddress = config.metrics.workerPort ? `${config.metrics.host}:${config.metrics.workerPort}` : undefined;
-async function run(signer: SignerDeps): Promise<void> {
+async function run(signer: SignerDeps, mode: Mode): Promise<void> {
   // What it signs from is written by its role alone (db/serviceRoles.ts); --print-xpubs needs no database.
   for (const sql of signerDatabasePools(signer)) await requireRoleRights(sql, 'checkout_signer');
+  const publication = mode === 'live' ? await publishLiveSignerFingerprint(signer) : undefined;
+  if (publication?.previous && publication.previous !== publication.fingerprint) {
+    logger.warn(
+      { fingerprint: publication.fingerprint, previous: publication.previous },
+      'live signer replaced the published xpub fingerprint: its seed changed, and the worker refuses live xpubs of the old one',
+    );
+  }
   installWorkerRuntime({ logger, metricsBindAddress });
   const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
   const worker = await createSignerWorker({
     connection,
     namespace: config.temporal.namespace,
     sessionTaskQueue: config.temporal.taskQueue,
+    mode,
     signer,
     shutdownGraceTimeMs: config.shutdownTimeoutMs,
   });
@@ -38,7 +48,13 @@ async function run(signer: SignerDeps): Promise<void> {
     signer.addressPool &&
     keepSolanaAddressPoolAhead(signer.addressPool, signer.depositSeeds, (message, fields) => logger.warn(fields, message));
   logger.info(
-    { taskQueue: signerTaskQueue(config.temporal.taskQueue), liveSeed: signer.depositSeeds.live !== undefined, treasuries },
+    {
+      mode,
+      taskQueue: signerTaskQueue(config.temporal.taskQueue, mode),
+      seed: signer.depositSeeds[mode] !== undefined,
+      treasuries,
+      ...(publication ? { xpubFingerprint: publication.fingerprint } : {}),
+    },
     'signer running',
   );
   await worker.run();
@@ -51,9 +67,13 @@ async function run(signer: SignerDeps): Promise<void> {
 try {
   // The seeds are made here, once: BIP-39 stretching is deliberately slow, so never per activity.
   const signer = await signerDepsFromConfig(config);
-  if (process.argv.includes('--print-xpubs'))
-    console.log([...depositXpubVariables(depositXpubsFromSeeds(signer.depositSeeds)), ...treasuryAddressVariables(signer)].join('\n'));
-  else await run(signer);
+  // loadConfig refuses a signer without SIGNER_MODE.
+  const mode = config.signerMode as Mode;
+  if (process.argv.includes('--print-xpubs')) {
+    // Its own mode's lines: the other mode's belong to the other signer.
+    const lines = [...depositXpubVariables(depositXpubsFromSeeds(signer.depositSeeds)), ...treasuryAddressVariables(signer)];
+    console.log(lines.filter((line) => line.includes(`_${mode.toUpperCase()}`)).join('\n'));
+  } else await run(signer, mode);
 } catch (error) {
   logger.fatal({ err: errorFields(error) }, 'signer failed');
   process.exit(1);

@@ -14,6 +14,7 @@ import { activityDepsFromConfig, createWorker } from '../worker/createWorker';
 import { startReconciliationSweeper } from '../worker/reconciliationSweeper';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
 import { checkTronFactories } from '../worker/tronFactoryChecks';
+import { checkLiveXpubsAtStart } from '../worker/liveXpubCheck';
 import { treasuryViewsFromConfig } from '../worker/treasuryViews';
 import { ensureSweepSchedules, evmSweepScopes } from '../worker/sweepSchedules';
 import { ensureTransferSchedules } from '../worker/transferSchedules';
@@ -33,6 +34,8 @@ try {
   await checkTronFactories(config.depositForwarders, chains);
   const sql = createSql(requireDatabaseUrl(config));
   await requireRoleRights(sql, 'checkout_worker');
+  const liveXpubs = await checkLiveXpubsAtStart(sql, config.depositXpubs.live);
+  if (liveXpubs?.verdict === 'unpublished') logger.warn(liveXpubs.reason);
   const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
   const worker = await createWorker({
     connection,

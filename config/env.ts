@@ -3,13 +3,14 @@ import { base58 } from '@scure/base';
 import { z } from 'zod';
 import { parseLivePrices, type Rate } from '../domain/money/pricing';
 import type { TokenSymbol } from '../domain/chains/chains';
+import type { Mode } from '../domain/wire/session';
 import { DEFAULT_MINIMUM_DEPOSIT_CENTS } from '../domain/session/sessionLedger';
 import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, type LiveRoute } from '../domain/settlement/settlementRoute';
 import { invalidIpRules } from '../domain/security/ipAllowlist';
 import { parseTotpEncryptionKey } from '../domain/security/totpSecretSealing';
 import { InvalidAccountXpubError, parseAccountXpub, type DepositXpubs } from '../domain/addresses/hdDerivation';
 import { DEVELOPMENT_ACCOUNT_XPUBS } from '../domain/addresses/depositSeed';
-import { signingMaterialIssues, type ProcessName } from './signingMaterial';
+import { signerModeIssues, signingMaterialIssues, type ProcessName } from './signingMaterial';
 import { temporalProductionIssues, temporalTlsFromEnv, type TemporalConnectionSettings } from './temporalTls';
 import { depositForwarderIssues, depositForwardersFromEnv } from './depositForwarders';
 import { evmSweepConfigFromEnv, type EvmSweepConfig } from './evmSweeps';
@@ -73,6 +74,8 @@ const EnvSchema = z
     LIVE_TOKEN_PRICES_USD: z.string().optional(),
     SETTLEMENT_LIVE_ROUTES: z.string().default(DEFAULT_LIVE_ROUTES),
     QUOTE_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+    // Which mode's keys a signer holds; required by the signer only (config/signingMaterial.ts).
+    SIGNER_MODE: z.enum(['test', 'live']).optional(),
     // Signing material: the signer's alone (config/signingMaterial.ts checks who holds it and its shape).
     DEPOSIT_MNEMONIC_TEST: z.string().optional(),
     DEPOSIT_MNEMONIC_LIVE: z.string().optional(),
@@ -269,6 +272,11 @@ export type Config = {
   /** The live pairs the Solana USDC treasury settles (domain/settlement/settlementRoute.ts); any other live pair fails loudly. */
   settlementLiveRoutes: LiveRoute[];
   /**
+   * The mode whose signing material the signer holds and whose queue it polls (SIGNER_MODE); required by the
+   * signer, unset elsewhere: `npm start` runs a signer worker per mode in one process.
+   */
+  signerMode: Mode | undefined;
+  /**
    * BIP-39 mnemonics of the deposit-address seeds, one per mode; test mode falls back to the development mnemonic.
    * Only the signer (and `npm start`, which runs it in-process) may be given them.
    */
@@ -448,6 +456,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
   const temporalTls = temporalTlsFromEnv(env);
   const problems = [
     ...signingMaterialIssues(env, processName).map((issue) => `${issue.path}: ${issue.message}`),
+    ...signerModeIssues(env, processName).map((issue) => `${issue.path}: ${issue.message}`),
     ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
     ...evmSweeps.issues,
     ...tronSweeps.issues,
@@ -480,6 +489,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     liveTokenPrices: parseLivePrices(e.LIVE_TOKEN_PRICES_USD),
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS,
     settlementLiveRoutes: parseLiveRoutes(e.SETTLEMENT_LIVE_ROUTES),
+    signerMode: processName === 'signer' ? e.SIGNER_MODE : undefined,
     depositMnemonics: { test: e.DEPOSIT_MNEMONIC_TEST, live: e.DEPOSIT_MNEMONIC_LIVE },
     solanaTreasuryKeys: { test: e.SOLANA_TREASURY_KEY_TEST?.trim() || undefined, live: e.SOLANA_TREASURY_KEY_LIVE?.trim() || undefined },
     solanaPayoutMemo: e.SOLANA_PAYOUT_MEMO === 'true',

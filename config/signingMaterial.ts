@@ -61,6 +61,26 @@ export const SIGNING_VARIABLES: readonly string[] = [
 
 export type ConfigIssue = { path: string; message: string };
 
+/**
+ * The signer runs per mode (SIGNER_MODE): it must be told which, and holds none of the other mode's signing
+ * variables, so no process ever holds test and live keys together (docs/configuration.md#signer).
+ */
+export function signerModeIssues(env: NodeJS.ProcessEnv, process: ProcessName): ConfigIssue[] {
+  if (process !== 'signer') return [];
+  const mode = env.SIGNER_MODE?.trim();
+  if (mode !== 'test' && mode !== 'live') {
+    return [{ path: 'SIGNER_MODE', message: 'is required by the signer: test or live, the mode whose keys this signer holds' }];
+  }
+  const other = mode === 'test' ? 'LIVE' : 'TEST';
+  return Object.keys(SIGNING_PAIRS)
+    .map((name) => `${name}_${other}`)
+    .filter((name) => given(env[name]))
+    .map((path) => ({
+      path,
+      message: `belongs to the ${other.toLowerCase()} signer: this one runs SIGNER_MODE=${mode}, and test and live keys never share a process`,
+    }));
+}
+
 const given = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
 const normalized = (value: string) => value.trim().split(/\s+/).join(' ');
 

@@ -101,6 +101,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     relayer_balances: ['insert', 'update'],
     // Solana deposit addresses derived ahead (signer/depositAddresses/solanaAddressPool.ts).
     solana_deposit_address_pool: ['insert'],
+    // The fingerprint of its seed's xpubs, published at start (signer/fingerprint.ts).
+    signer_fingerprints: ['insert', 'update'],
     // Payouts, sweeps and transfers post their movements; append-only.
     ledger_entries: ['insert'],
   },
@@ -183,6 +185,8 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     settlements: '*',
     // A session's Solana address comes from the pool the signer fills (db/repositories/depositAddresses.ts).
     solana_deposit_address_pool: '*',
+    // Its live xpubs are checked against the live signer's before a live address is derived (domain/addresses/xpubFingerprint.ts).
+    signer_fingerprints: '*',
     transactions: '*',
     webhook_attempts: '*',
     webhook_deliveries: '*',
@@ -222,6 +226,7 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     sweep_address_failures: '*',
     solana_nonce_accounts: '*',
     solana_sweeps: '*',
+    signer_fingerprints: '*',
     transfers: '*',
   },
   checkout_webhooks: {

@@ -5,9 +5,12 @@ export function webhookTaskQueue(sessionTaskQueue: string): string {
   return `${sessionTaskQueue}-webhooks`;
 }
 
-/** The signer worker's queue: the only process holding signing material polls it (docs/settlement.md#r4-keys-in-the-signer-alone). */
-export function signerTaskQueue(sessionTaskQueue: string): string {
-  return `${sessionTaskQueue}-signer`;
+/**
+ * A mode's signer queue: only that mode's signer, the only process holding its signing material, polls it
+ * (docs/settlement.md#r4-keys-in-the-signer-alone). One queue per mode, so test and live keys never share a process.
+ */
+export function signerTaskQueue(sessionTaskQueue: string, mode: 'test' | 'live'): string {
+  return `${sessionTaskQueue}-signer-${mode}`;
 }
 
 /** The Schedule that sweeps a mode's Solana deposit accounts (worker/sweepSchedules.ts); each run's id starts with it. */

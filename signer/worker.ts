@@ -1,10 +1,14 @@
-// The signer worker: the only process given signing material (docs/settlement.md#r4-keys-in-the-signer-alone). It
-// polls its own task queue, named after the session queue, and runs no workflow and no other activity. It needs a
+// The signer worker: the only process given signing material (docs/settlement.md#r4-keys-in-the-signer-alone). One
+// runs per mode (SIGNER_MODE) and polls that mode's queue, named after the session queue, so test and live keys never
+// share a process; it runs no workflow and no other activity. It needs a
 // database when it holds a treasury key (payouts are written ahead of signing, signer/payouts/treasuryPayout.ts)
 // and, given one, uses it without a key too: to follow a payout written before the key was removed.
 import { createKeyPairSignerFromBytes, createSolanaRpc, type Address } from '@solana/kit';
 import { base58 } from '@scure/base';
+import { ApplicationFailure } from '@temporalio/common';
 import { type NativeConnection, Worker } from '@temporalio/worker';
+import { signerModeRefusal } from '../domain/security/signerModeRouting';
+import { WorkflowFailure } from '../domain/session/workflowFailures';
 import { createSignerActivities, type SignerDeps } from './activities';
 import { depositSeeds } from '../domain/addresses/depositSeed';
 import { createDepositBackingCheck, createSigningCheck } from './backing/depositBacking';
@@ -25,21 +29,43 @@ import { tronSweepersFromConfig } from './config/tronSweepers';
 export interface SignerWorkerDeps {
   connection: NativeConnection;
   namespace: string;
-  /** The session workflows' queue; the signer queue is named after it. */
+  /** The session workflows' queue; the signer queues are named after it. */
   sessionTaskQueue: string;
   signer: SignerDeps;
   shutdownGraceTimeMs?: number;
 }
 
-export function createSignerWorker(deps: SignerWorkerDeps): Promise<Worker> {
+/** The signer worker of `mode`: it polls that mode's queue only, and refuses any task of the other mode. */
+export function createSignerWorker(deps: SignerWorkerDeps & { mode: Mode }): Promise<Worker> {
   return Worker.create({
     connection: deps.connection,
     namespace: deps.namespace,
-    taskQueue: signerTaskQueue(deps.sessionTaskQueue),
-    activities: createSignerActivities(deps.signer),
+    taskQueue: signerTaskQueue(deps.sessionTaskQueue, deps.mode),
+    activities: ownModeOnly(deps.mode, createSignerActivities(deps.signer)),
     ...RECOVERY_OPTIONS,
     ...(deps.shutdownGraceTimeMs === undefined ? {} : { shutdownGraceTime: deps.shutdownGraceTimeMs }),
   });
+}
+
+/**
+ * A signer worker per mode over the same signing material, for a process that runs every worker in one (`npm
+ * start`, the tests, the benchmarks). Live always has one, keyless or not: a live activity is then refused as a
+ * signer without live keys refuses it (a live settlement fails loudly), never left on a queue nobody polls.
+ */
+export function createSignerWorkers(deps: SignerWorkerDeps): Promise<Worker[]> {
+  return Promise.all(MODES.map((mode) => createSignerWorker({ ...deps, mode })));
+}
+
+/** Every activity, refusing an input of another mode before it runs (domain/security/signerModeRouting.ts). */
+export function ownModeOnly<T extends Record<string, (input: never) => Promise<unknown>>>(mode: Mode, activities: T): T {
+  const guard =
+    (activity: (input: never) => Promise<unknown>) =>
+    async (input: never): Promise<unknown> => {
+      const refusal = signerModeRefusal(mode, input);
+      if (refusal) throw ApplicationFailure.nonRetryable(refusal, WorkflowFailure.SignerModeRefused);
+      return activity(input);
+    };
+  return Object.fromEntries(Object.entries(activities).map(([name, activity]) => [name, guard(activity)])) as T;
 }
 
 const MODES: readonly Mode[] = ['test', 'live'];
@@ -48,6 +74,7 @@ const USDC_BASE_UNITS = 1_000_000n;
 type SignerConfig = Pick<
   Config,
   | 'depositMnemonics'
+  | 'signerMode'
   | 'solanaTreasuryKeys'
   | 'solanaTreasuryAddresses'
   | 'solanaPayoutMemo'
@@ -69,12 +96,15 @@ type SignerConfig = Pick<
  * (db/serviceRoles.ts), the only one that may write them.
  */
 export async function signerDepsFromConfig(config: SignerConfig, chains?: ChainsConfig): Promise<SignerDeps> {
-  const seeds = depositSeeds(config.depositMnemonics);
-  const modes = MODES.filter((mode) => config.solanaTreasuryKeys[mode] !== undefined);
-  const relayers = MODES.filter((mode) => config.evmSweeps.relayerKeys[mode] !== undefined);
-  const tronRelayers = MODES.filter((mode) => config.tronSweeps.relayerKeys[mode] !== undefined);
+  // A signer of one mode holds nothing of the other's, not even test's public development seed.
+  const held = config.signerMode ? [config.signerMode] : MODES;
+  const allSeeds = depositSeeds(config.depositMnemonics);
+  const seeds = { test: held.includes('test') ? allSeeds.test : undefined, live: held.includes('live') ? allSeeds.live : undefined };
+  const modes = held.filter((mode) => config.solanaTreasuryKeys[mode] !== undefined);
+  const relayers = held.filter((mode) => config.evmSweeps.relayerKeys[mode] !== undefined);
+  const tronRelayers = held.filter((mode) => config.tronSweeps.relayerKeys[mode] !== undefined);
   // With a database, the Solana addresses derived ahead go to the pool (signer/depositAddresses/solanaAddressPool.ts).
-  const keyless = MODES.filter((mode) => !modes.includes(mode));
+  const keyless = held.filter((mode) => !modes.includes(mode));
   if (modes.length === 0 && relayers.length === 0 && tronRelayers.length === 0) {
     if (!config.databaseUrl) return { depositSeeds: seeds };
     const pool = createSql(config.databaseUrl, { max: 2 });

@@ -50,6 +50,7 @@ export function activityDepsFromConfig(config: Config, sql: Sql, env: NodeJS.Pro
     sql,
     paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig(env))),
     depositXpubs: config.depositXpubs,
+    checkLiveSignerFingerprint: true,
     depositForwarders: config.depositForwarders,
     liveTokenPrices: config.liveTokenPrices,
     settlementLiveRoutes: config.settlementLiveRoutes,

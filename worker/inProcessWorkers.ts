@@ -6,7 +6,8 @@ import { depositXpubsFromSeeds } from '../domain/addresses/hdDerivation';
 import { keepSolanaAddressPoolAhead } from '../signer/depositAddresses/solanaAddressPool';
 import type { SignerDeps } from '../signer/activities';
 import type { WebhookDeps } from '../activities/webhooks/webhookActivities';
-import { createSignerWorker } from '../signer/worker';
+import { createSignerWorkers } from '../signer/worker';
+import { publishLiveSignerFingerprint } from '../signer/fingerprint';
 import { createWebhookWorker } from './createWebhookWorker';
 import { createWorker, workflowsPath } from './createWorker';
 
@@ -46,13 +47,15 @@ export async function startInProcessWorkers(deps: InProcessWorkersDeps): Promise
       maxConcurrentDeliveries: deps.maxConcurrentDeliveries,
       workflowBundle,
     }),
-    await createSignerWorker({
+    ...(await createSignerWorkers({
       connection: deps.connection,
       namespace: deps.namespace,
       sessionTaskQueue: deps.taskQueue,
       signer: deps.signer,
-    }),
+    })),
   ];
+  // As the live signer process does at its start, for the worker's check of its live xpubs (here the seed's own).
+  await publishLiveSignerFingerprint(deps.signer);
   const running = Promise.all(workers.map((worker) => worker.run()));
   const pool =
     deps.signer.addressPool &&

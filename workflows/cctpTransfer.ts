@@ -32,7 +32,7 @@ const ATTESTATION_POLL = '10 seconds';
 const RECEIVE_POLL = '2 seconds';
 
 export async function transferUsdc({ mode, chain }: TransferUsdcInput): Promise<TransferUsdcResult> {
-  const answer = await transfers().startCctpTransfer({ mode, chain, runKey: workflowInfo().workflowId });
+  const answer = await transfers(mode).startCctpTransfer({ mode, chain, runKey: workflowInfo().workflowId });
   if (answer.status === 'no_route') return { kind: 'no_route' };
   if (answer.status === 'idle') return { kind: 'idle', reason: answer.reason };
   try {
@@ -49,7 +49,7 @@ export async function transferUsdc({ mode, chain }: TransferUsdcInput): Promise<
 }
 
 export async function cctpTransfer(input: CctpTransferInput): Promise<CctpTransferResult> {
-  const signer = transfers();
+  const signer = transfers(input.mode);
   for (;;) {
     const burn = await signer.burnCctpTransfer(input);
     if (burn.status === 'no_route') return { kind: 'no_route' };

@@ -18,7 +18,10 @@ export async function issuePaymentInstructions(
   const choice = { record, selection, ...(statusChange ? { statusChange } : {}) };
   const chosen = await paymentSetup.choosePayment(choice);
   if ('prepared' in chosen) return chosen.prepared;
-  const solanaAddressFromSigner = await signer().deriveSolanaDepositAddress({ mode: record.mode, index: chosen.solanaAddressNeeded.index });
+  const solanaAddressFromSigner = await signer(record.mode).deriveSolanaDepositAddress({
+    mode: record.mode,
+    index: chosen.solanaAddressNeeded.index,
+  });
   const again = await paymentSetup.choosePayment({ ...choice, solanaAddressFromSigner });
   if ('prepared' in again) return again.prepared;
   throw new Error(`session ${record.sessionId}: the signer's Solana address for index ${chosen.solanaAddressNeeded.index} was not taken`);

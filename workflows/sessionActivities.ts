@@ -8,6 +8,7 @@ import type { Activities } from '../activities';
 import type { SignerActivities } from '../signer/activities';
 import { signerTaskQueue } from '../domain/taskQueues';
 import { WorkflowFailure } from '../domain/session/workflowFailures';
+import type { Mode } from '../domain/wire/session';
 
 /** Activities that beat (activities/heartbeating.ts) every 2 s: one whose beats stop for this long is retried. */
 export const HEARTBEAT_TIMEOUT = '10 seconds';
@@ -43,12 +44,13 @@ const PAYMENT_SETUP_OPTIONS: EitherActivityOptions = {
 export const paymentSetup = proxyLocalActivities<Activities>(PAYMENT_SETUP_OPTIONS);
 
 /**
- * What needs signing material, on the signer worker's own queue (domain/taskQueues.ts), with select-payment's
- * quick tries. A signer nobody runs fails the customer's choice within seconds instead of leaving it hanging.
+ * What needs signing material, on the queue of the signer of the work's mode (domain/taskQueues.ts): a test
+ * session never reaches the live signer, nor a live one the test signer. With select-payment's quick tries: a
+ * signer nobody runs fails the customer's choice within seconds instead of leaving it hanging.
  */
-export const signer = () =>
+export const signer = (mode: Mode) =>
   proxyActivities<SignerActivities>({
-    taskQueue: signerTaskQueue(workflowInfo().taskQueue),
+    taskQueue: signerTaskQueue(workflowInfo().taskQueue, mode),
     startToCloseTimeout: '5 seconds',
     scheduleToCloseTimeout: '30 seconds',
     retry: { initialInterval: '200 milliseconds', maximumAttempts: 5 },
@@ -59,9 +61,9 @@ export const signer = () =>
  * payment once credited must be paid however long the signer is away, so it retries without limit; only a payout
  * the signer refuses (a merchant without a wallet, a second amount) is final.
  */
-export const payouts = () =>
+export const payouts = (mode: Mode) =>
   proxyActivities<SignerActivities>({
-    taskQueue: signerTaskQueue(workflowInfo().taskQueue),
+    taskQueue: signerTaskQueue(workflowInfo().taskQueue, mode),
     startToCloseTimeout: '2 minutes',
     heartbeatTimeout: HEARTBEAT_TIMEOUT,
     retry: {
@@ -76,9 +78,9 @@ export const payouts = () =>
  * Deposit sweeps on the signer worker (workflows/sweepSolanaUsdc.ts, sweepEvmDeposits.ts): short resumable passes like a payout's. They
  * retry without limit, as a sweep written ahead must be carried to its end; the schedule skips runs meanwhile.
  */
-export const sweeps = () =>
+export const sweeps = (mode: Mode) =>
   proxyActivities<SignerActivities>({
-    taskQueue: signerTaskQueue(workflowInfo().taskQueue),
+    taskQueue: signerTaskQueue(workflowInfo().taskQueue, mode),
     startToCloseTimeout: '2 minutes',
     heartbeatTimeout: HEARTBEAT_TIMEOUT,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
@@ -89,9 +91,9 @@ export const sweeps = () =>
  * backoff for an unavailable attestation service; only what the signer refuses (a message that is not the burn's,
  * a refused request) stops a transfer for an operator.
  */
-export const transfers = () =>
+export const transfers = (mode: Mode) =>
   proxyActivities<SignerActivities>({
-    taskQueue: signerTaskQueue(workflowInfo().taskQueue),
+    taskQueue: signerTaskQueue(workflowInfo().taskQueue, mode),
     startToCloseTimeout: '2 minutes',
     heartbeatTimeout: HEARTBEAT_TIMEOUT,
     retry: {

@@ -120,7 +120,7 @@ async function continueIfLong(input: SettlementInput, resumed: NonNullable<Settl
  */
 async function payOnce(input: SettlementInput) {
   try {
-    return await payouts().payTreasuryPayout({
+    return await payouts(input.mode).payTreasuryPayout({
       paymentId: input.paymentId,
       merchantId: input.merchantId,
       mode: input.mode,

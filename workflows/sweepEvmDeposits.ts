@@ -24,13 +24,13 @@ export type SweepEvmDepositsResult =
 const POLL = '10 seconds';
 
 export async function sweepEvmDeposits({ chain, token, mode }: SweepEvmDepositsInput): Promise<SweepEvmDepositsResult> {
-  const plan = await sweeps().planEvmSweep({ chain, token, mode, runKey: workflowInfo().workflowId });
+  const plan = await sweeps(mode).planEvmSweep({ chain, token, mode, runKey: workflowInfo().workflowId });
   if (plan.status === 'no_relayer') return { kind: 'no_relayer' };
   let failed = 0;
   let moved = 0n;
   for (const sweepId of plan.sweepIds) {
     for (;;) {
-      const outcome = await sweeps().advanceEvmSweep({ chain, mode, sweepId });
+      const outcome = await sweeps(mode).advanceEvmSweep({ chain, mode, sweepId });
       if (outcome.status === 'pending' || outcome.status === 'submitted') {
         await sleep(POLL);
         continue;

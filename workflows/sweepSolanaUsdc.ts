@@ -19,13 +19,13 @@ export type SweepSolanaUsdcResult =
 const CONFIRMATION_POLL = '2 seconds';
 
 export async function sweepSolanaUsdc({ mode }: SweepSolanaUsdcInput): Promise<SweepSolanaUsdcResult> {
-  const plan = await sweeps().planSolanaSweep({ mode, runKey: workflowInfo().workflowId });
+  const plan = await sweeps(mode).planSolanaSweep({ mode, runKey: workflowInfo().workflowId });
   if (plan.status === 'no_treasury') return { kind: 'no_treasury' };
   let failed = 0;
   let usdcSwept = 0n;
   for (const sweepId of plan.sweepIds) {
     for (;;) {
-      const outcome = await sweeps().advanceSolanaSweep({ mode, sweepId });
+      const outcome = await sweeps(mode).advanceSolanaSweep({ mode, sweepId });
       if (outcome.status === 'submitted') {
         await sleep(CONFIRMATION_POLL);
         continue;

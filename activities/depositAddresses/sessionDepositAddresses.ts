@@ -11,7 +11,9 @@ import type { EvmAddress } from '../../domain/addresses/evm';
 import type { Queryable } from '../../db/client';
 import { insertDepositAddresses, setSolanaDepositAddress, storedOrReservedDepositIndex } from '../../db/repositories/depositAddresses';
 import type { SessionRecord } from '../../domain/wire/session';
-import { deriveEvmAddress, deriveTronAddress, type DepositXpubs } from '../../domain/addresses/hdDerivation';
+import { deriveEvmAddress, deriveTronAddress, type AccountXpubs, type DepositXpubs } from '../../domain/addresses/hdDerivation';
+import { judgeLiveXpubs } from '../../domain/addresses/xpubFingerprint';
+import { publishedXpubFingerprint } from '../../db/repositories/signerFingerprints';
 
 /**
  * The session's addresses as stored, or (`reserved`) its index just taken from the sequence with the EVM and Tron
@@ -27,11 +29,29 @@ export type SessionDepositAddresses = {
   reserved: boolean;
 };
 
-/** Public material only: the signer alone holds the seeds, and a forwarder address has no key at all. */
-export type DepositAddressSources = { depositXpubs: DepositXpubs; depositForwarders: DepositForwarders };
+/**
+ * Public material only: the signer alone holds the seeds, and a forwarder address has no key at all. With
+ * `checkLiveSignerFingerprint`, live xpubs derive an address only while they are the live signer's.
+ */
+export type DepositAddressSources = {
+  depositXpubs: DepositXpubs;
+  depositForwarders: DepositForwarders;
+  checkLiveSignerFingerprint?: boolean;
+};
 
 export class DepositXpubsMissingError extends Error {
   override name = 'DepositXpubsMissingError';
+}
+
+/** The live xpubs are not (or not yet known to be) the live signer's: no live HD address is handed out. */
+export class LiveXpubsRefusedError extends Error {
+  override name = 'LiveXpubsRefusedError';
+}
+
+/** Before a live index gets HD addresses: refused unless the live signer published the xpubs' own fingerprint. */
+async function requireLiveSignerXpubs(sql: Queryable, xpubs: AccountXpubs): Promise<void> {
+  const judgement = judgeLiveXpubs(xpubs, await publishedXpubFingerprint(sql, 'live'));
+  if (judgement.verdict !== 'matches') throw new LiveXpubsRefusedError(judgement.reason);
 }
 
 const canReserve = (sources: DepositAddressSources, record: SessionRecord) => {
@@ -61,6 +81,8 @@ export async function lookUpSessionDepositAddresses(
   if (!row.reserved) return { ...stored, evm: row.evm_address as EvmAddress, tron: row.tron_address as string };
   const forwarders = sources.depositForwarders[record.mode];
   const modeXpubs = sources.depositXpubs[record.mode];
+  const derivesHd = !forwarders.evm || !forwarders.tron;
+  if (record.mode === 'live' && sources.checkLiveSignerFingerprint && derivesHd) await requireLiveSignerXpubs(sql, modeXpubs!);
   const salt = depositSalt(record.sessionId);
   return {
     ...stored,

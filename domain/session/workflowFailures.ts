@@ -27,6 +27,8 @@ export const WorkflowFailure = {
   PayoutNonceWait: 'PayoutNonceWait',
   /** A CCTP transfer pass refused: the attested message is not the burn's, or the attestation service refused. */
   TransferRefused: 'TransferRefused',
+  /** A signer was handed work of the other mode (domain/security/signerModeRouting.ts): refused, nothing signed. */
+  SignerModeRefused: 'SignerModeRefused',
   /** recordSession: the merchant's transaction_id belongs to another session, so this one was never created. */
   SessionSuperseded: 'SessionSuperseded',
 } as const;

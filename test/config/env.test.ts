@@ -23,10 +23,10 @@ describe('configuration', () => {
   });
 
   it('reads the payout re-read threshold in whole USDC, 1000 by default, 0 re-reading every payout', () => {
-    expect(loadConfig({}, 'signer').settlementRpcRecheckAboveUsdc).toBe(1000);
-    expect(loadConfig({ SETTLEMENT_RPC_RECHECK_ABOVE_USDC: '0' }, 'signer').settlementRpcRecheckAboveUsdc).toBe(0);
+    expect(loadConfig({ SIGNER_MODE: 'test' }, 'signer').settlementRpcRecheckAboveUsdc).toBe(1000);
+    expect(loadConfig({ SIGNER_MODE: 'test', SETTLEMENT_RPC_RECHECK_ABOVE_USDC: '0' }, 'signer').settlementRpcRecheckAboveUsdc).toBe(0);
     for (const invalid of ['-1', '2.5', 'lots']) {
-      expect(() => loadConfig({ SETTLEMENT_RPC_RECHECK_ABOVE_USDC: invalid }, 'signer')).toThrow(
+      expect(() => loadConfig({ SIGNER_MODE: 'test', SETTLEMENT_RPC_RECHECK_ABOVE_USDC: invalid }, 'signer')).toThrow(
         /invalid configuration: SETTLEMENT_RPC_RECHECK_ABOVE_USDC: /,
       );
     }

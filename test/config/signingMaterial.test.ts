@@ -66,22 +66,53 @@ describe('signing material', () => {
     },
   );
 
-  it.each(['signer', 'dev'] as const)('the %s accepts all of it', (processName) => {
-    const config = loadConfig(VALID, processName);
+  it("npm start accepts all of it: it runs both modes' signers in one process on purpose", () => {
+    const config = loadConfig(VALID, 'dev');
     expect(config.depositMnemonics).toEqual({ test: TEST_MNEMONIC, live: LIVE_MNEMONIC });
     expect(config.solanaTreasuryKeys).toEqual({ test: VALID.SOLANA_TREASURY_KEY_TEST, live: VALID.SOLANA_TREASURY_KEY_LIVE });
+    expect(config.signerMode).toBeUndefined();
+  });
+
+  it.each([
+    ['test', 'LIVE'],
+    ['live', 'TEST'],
+  ] as const)("a SIGNER_MODE=%s signer accepts its mode's material and refuses every _%s variable, naming it", (mode, other) => {
+    const own = Object.fromEntries(Object.entries(VALID).filter(([name]) => !name.endsWith(`_${other}`)));
+    const config = loadConfig({ ...own, SIGNER_MODE: mode }, 'signer');
+    expect(config.signerMode).toBe(mode);
+    for (const variable of Object.keys(VALID).filter((name) => name.endsWith(`_${other}`))) {
+      const message = refusal({ ...own, SIGNER_MODE: mode, [variable]: VALID[variable] }, 'signer');
+      expect(message).toContain(`${variable}: belongs to the ${other.toLowerCase()} signer: this one runs SIGNER_MODE=${mode}`);
+      expect(message).not.toContain(VALID[variable]);
+    }
+  });
+
+  it('the signer refuses to start without SIGNER_MODE, or with another value', () => {
+    expect(refusal({}, 'signer')).toContain('SIGNER_MODE: is required by the signer: test or live');
+    expect(refusal({ SIGNER_MODE: 'both' }, 'signer')).toContain('SIGNER_MODE');
+    expect(loadConfig({ SIGNER_MODE: 'live' }, 'worker').signerMode).toBeUndefined();
+  });
+
+  it('a live signer holds no test seed, not even the public development one, and a test signer no live one', async () => {
+    const live = await signerDepsFromConfig(loadConfig({ SIGNER_MODE: 'live', DEPOSIT_MNEMONIC_LIVE: LIVE_MNEMONIC }, 'signer'));
+    expect(live.depositSeeds.test).toBeUndefined();
+    expect(live.depositSeeds.live).toEqual(mnemonicToSeedSync(LIVE_MNEMONIC));
+    const test = await signerDepsFromConfig(loadConfig({ SIGNER_MODE: 'test' }, 'signer'));
+    expect(test.depositSeeds.live).toBeUndefined();
+    expect(test.depositSeeds.test).toBeDefined();
   });
 
   it('payouts carry their memo unless SOLANA_PAYOUT_MEMO=false says the chain cannot run it', () => {
-    expect(loadConfig({}, 'signer').solanaPayoutMemo).toBe(true);
-    expect(loadConfig({ SOLANA_PAYOUT_MEMO: 'false' }, 'signer').solanaPayoutMemo).toBe(false);
-    expect(refusal({ SOLANA_PAYOUT_MEMO: 'no' }, 'signer')).toContain('SOLANA_PAYOUT_MEMO');
+    expect(loadConfig({ SIGNER_MODE: 'test' }, 'signer').solanaPayoutMemo).toBe(true);
+    expect(loadConfig({ SIGNER_MODE: 'test', SOLANA_PAYOUT_MEMO: 'false' }, 'signer').solanaPayoutMemo).toBe(false);
+    expect(refusal({ SIGNER_MODE: 'test', SOLANA_PAYOUT_MEMO: 'no' }, 'signer')).toContain('SOLANA_PAYOUT_MEMO');
   });
 
   it("the signer builds a treasury per mode given a key: its address, its network's RPC and USDC mint, the memo setting", async () => {
     const MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
     const env = {
       SOLANA_TREASURY_KEY_TEST: VALID.SOLANA_TREASURY_KEY_TEST,
+      SIGNER_MODE: 'test',
       SOLANA_PAYOUT_MEMO: 'false',
       DATABASE_URL: 'postgres://checkout_worker@127.0.0.1:1/none',
       RPC_URLS_SOLANA_TESTNET: 'http://127.0.0.1:8899',
@@ -100,11 +131,12 @@ describe('signing material', () => {
     await expect(signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig({}))).rejects.toThrow(
       /SOLANA_TREASURY_KEY_TEST: needs RPC_URLS_SOLANA_TESTNET/,
     );
-    expect((await signerDepsFromConfig(loadConfig({}, 'signer'))).treasuries).toBeUndefined();
+    expect((await signerDepsFromConfig(loadConfig({ SIGNER_MODE: 'test' }, 'signer'))).treasuries).toBeUndefined();
   });
 
   it("the signer prints its treasury addresses for the watchers, and refuses a published address that is not its key's", async () => {
     const env = {
+      SIGNER_MODE: 'test',
       SOLANA_TREASURY_KEY_TEST: VALID.SOLANA_TREASURY_KEY_TEST,
       DATABASE_URL: 'postgres://checkout_worker@127.0.0.1:1/none',
       RPC_URLS_SOLANA_TESTNET: 'http://127.0.0.1:8899',
@@ -136,7 +168,7 @@ describe('signing material', () => {
     ).resolves.toEqual({ status: 'no_treasury' });
   });
 
-  it('the signer checks each key for shape and refuses a test key equal to the live one, without echoing either', () => {
+  it('npm start checks each key for shape and refuses a test key equal to the live one, without echoing either', () => {
     const keypair = base58.decode(VALID.SOLANA_TREASURY_KEY_LIVE!);
     const mismatched = base58.encode(
       new Uint8Array([...keypair.subarray(0, 32), ...base58.decode(VALID.SOLANA_TREASURY_KEY_TEST!).subarray(32)]),
@@ -156,11 +188,13 @@ describe('signing material', () => {
       ],
     ];
     for (const [variable, value, expected] of cases) {
-      const message = refusal({ ...VALID, [variable]: value }, 'signer');
+      const message = refusal({ ...VALID, [variable]: value }, 'dev');
       expect(message).toContain(`${variable}: ${expected}`);
       expect(message).not.toContain(value.trim());
     }
-    expect(refusal({ DEPOSIT_MNEMONIC: LIVE_MNEMONIC }, 'signer')).toMatch(/DEPOSIT_MNEMONIC: is split in two: set DEPOSIT_MNEMONIC_LIVE/);
+    expect(refusal({ SIGNER_MODE: 'live', DEPOSIT_MNEMONIC: LIVE_MNEMONIC }, 'signer')).toMatch(
+      /DEPOSIT_MNEMONIC: is split in two: set DEPOSIT_MNEMONIC_LIVE/,
+    );
   });
 });
 

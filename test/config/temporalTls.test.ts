@@ -138,7 +138,7 @@ describe('the certificates compose makes (temporal-certs)', () => {
     // 800 days on, the 825-day leaves expire within 30 days; the 10-year CAs stay.
     const reissued = ensureTemporalCertificates(dir);
     expect(reissued).toEqual(['temporal', ...TEMPORAL_CLIENT_IDENTITIES]);
-    copyFileSync(certificateFiles(root, 'signer').certificate, certificateFiles(dir, 'signer').certificate);
-    expect(ensureTemporalCertificates(dir)).toEqual(['signer']);
+    copyFileSync(certificateFiles(root, 'signer-test').certificate, certificateFiles(dir, 'signer-test').certificate);
+    expect(ensureTemporalCertificates(dir)).toEqual(['signer-test']);
   });
 });

@@ -131,7 +131,8 @@ const PROCESS_OF: Record<string, ProcessName> = {
   api: 'api',
   worker: 'worker',
   'webhook-worker': 'webhookWorker',
-  signer: 'signer',
+  'signer-test': 'signer',
+  'signer-live': 'signer',
   indexer: 'indexer',
   admin: 'admin',
 };
@@ -161,19 +162,21 @@ const REQUIRED_ENV: Record<string, string[]> = {
     'METRICS_HOST',
     'WORKER_METRICS_PORT',
   ],
-  signer: ['APP_ENV', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'DEPOSIT_MNEMONIC_LIVE'],
+  'signer-test': ['APP_ENV', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'SIGNER_MODE'],
+  'signer-live': ['APP_ENV', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'SIGNER_MODE', 'DEPOSIT_MNEMONIC_LIVE'],
   indexer: ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'METRICS_HOST', 'INDEXER_METRICS_PORT'],
   'webhook-worker': ['APP_ENV', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE'],
 };
 
 describe('docker-compose.yml', () => {
-  test('migrate, api, worker, webhook worker, signer and indexer are separate services built from this repository', () => {
+  test('migrate, api, worker, webhook worker, a signer per mode and indexer are separate services built from this repository', () => {
     expect(built.map(([name]) => name).sort()).toEqual([
       'admin',
       'api',
       'indexer',
       'migrate',
-      'signer',
+      'signer-live',
+      'signer-test',
       'temporal-certs',
       'webhook-worker',
       'worker',
@@ -193,7 +196,7 @@ describe('docker-compose.yml', () => {
       const env = resolvedEnv(service);
       for (const variable of REQUIRED_ENV[name] ?? []) expect(env[variable], `${name}: ${variable}`).toBeTruthy();
       const config = loadConfig(env, PROCESS_OF[name]!);
-      if (name === 'signer') await expect(signerDepsFromConfig(config, loadChainsConfig(env))).resolves.toBeDefined();
+      if (PROCESS_OF[name] === 'signer') await expect(signerDepsFromConfig(config, loadChainsConfig(env))).resolves.toBeDefined();
       expect(() => loadChainsConfig(env)).not.toThrow();
     },
   );
@@ -206,7 +209,8 @@ describe('docker-compose.yml', () => {
       // The API offers only the pairs of the chains the indexer watches: it is given the same list.
       expect(apiEnv).toContain(`RPC_URLS_${chain}_MAINNET`);
     }
-    for (const name of ['api', 'worker', 'webhook-worker', 'signer', 'indexer']) expect(compose.services[name]?.init, name).toBe(true);
+    for (const name of ['api', 'worker', 'webhook-worker', 'signer-test', 'signer-live', 'indexer'])
+      expect(compose.services[name]?.init, name).toBe(true);
   });
 
   test('the api and the worker pass their start-up check of SETTLEMENT_LIVE_ROUTES once the operator sets the mainnet RPC URLs', () => {
@@ -250,34 +254,50 @@ describe('docker-compose.yml', () => {
     const env = (name: string) => resolvedEnv(compose.services[name]!);
     const user = (name: string) => new URL(env(name).DATABASE_URL ?? '').username;
     expect(
-      Object.fromEntries(['migrate', 'api', 'worker', 'indexer', 'webhook-worker', 'signer'].map((name) => [name, user(name)])),
+      Object.fromEntries(
+        ['migrate', 'api', 'worker', 'indexer', 'webhook-worker', 'signer-test', 'signer-live'].map((name) => [name, user(name)]),
+      ),
     ).toEqual({
       migrate: 'checkout',
       api: 'checkout_api',
       worker: 'checkout_worker',
       indexer: 'checkout_indexer',
       'webhook-worker': 'checkout_webhooks',
-      signer: 'checkout_signer',
+      'signer-test': 'checkout_signer',
+      'signer-live': 'checkout_signer',
     });
     const holders = (variable: string) => built.filter(([, service]) => variable in (service.environment ?? {})).map(([name]) => name);
     expect(holders('SESSION_TOKEN_SECRET')).toEqual(['api']);
     expect(holders('TOTP_ENCRYPTION_KEY')).toEqual(['api']);
-    // Signing material goes to the signer alone; the worker gets the xpubs. The signer writes its payouts ahead
-    // through its own role and reaches the Solana RPC they are sent through.
-    expect(holders('DEPOSIT_MNEMONIC_LIVE')).toEqual(['signer']);
-    expect(holders('DEPOSIT_MNEMONIC_TEST')).toEqual(['signer']);
-    expect(holders('SOLANA_TREASURY_KEY_LIVE')).toEqual(['signer']);
-    expect(holders('SOLANA_TREASURY_KEY_TEST')).toEqual(['signer']);
-    for (const variable of SIGNING_VARIABLES)
+    // Signing material goes to the signers alone, each mode's to its own; the worker gets the xpubs. The signers write
+    // their payouts ahead through their own role and reach the Solana RPC they are sent through.
+    expect(holders('DEPOSIT_MNEMONIC_LIVE')).toEqual(['signer-live']);
+    expect(holders('DEPOSIT_MNEMONIC_TEST')).toEqual(['signer-test']);
+    expect(holders('SOLANA_TREASURY_KEY_LIVE')).toEqual(['signer-live']);
+    expect(holders('SOLANA_TREASURY_KEY_TEST')).toEqual(['signer-test']);
+    for (const variable of SIGNING_VARIABLES) {
+      const mode = variable.endsWith('_TEST') ? 'test' : 'live';
       expect(
-        holders(variable).filter((name) => name !== 'signer'),
+        holders(variable).filter((name) => name !== `signer-${mode}`),
         variable,
       ).toEqual([]);
+    }
+    // Each is the signer of the mode it is named after, and none is handed a variable of the other mode.
+    for (const mode of ['test', 'live'] as const) {
+      const signerEnv = env(`signer-${mode}`);
+      expect(signerEnv.SIGNER_MODE).toBe(mode);
+      const other = mode === 'test' ? '_LIVE' : '_TEST';
+      expect(
+        Object.keys(compose.services[`signer-${mode}`]?.environment ?? {}).filter((name) => name.endsWith(other)),
+        `signer-${mode}`,
+      ).toEqual([]);
+    }
     expect(holders('DEPOSIT_XPUB_EVM_LIVE')).toEqual(['worker']);
     // The worker reconciles the ledger with the chain from the treasury's public address, never its key.
     expect(holders('SOLANA_TREASURY_ADDRESS_LIVE')).toEqual(['worker']);
     expect(env('worker').RPC_URLS_SOLANA_MAINNET).toBeDefined();
-    expect(compose.services.signer?.networks).toEqual(['backend', 'egress']);
+    expect(compose.services['signer-test']?.networks).toEqual(['backend', 'egress']);
+    expect(compose.services['signer-live']?.networks).toEqual(['backend', 'egress']);
     // The Postgres init script makes exactly the roles migrate grants to.
     expect(compose.services.postgres?.volumes).toContain(
       './deploy/postgres-service-roles.sh:/docker-entrypoint-initdb.d/10-service-roles.sh:ro',
@@ -319,7 +339,8 @@ const TEMPORAL_CLIENTS: Record<string, TemporalIdentity> = {
   api: 'api',
   worker: 'worker',
   'webhook-worker': 'webhook-worker',
-  signer: 'signer',
+  'signer-test': 'signer-test',
+  'signer-live': 'signer-live',
   indexer: 'indexer',
   admin: 'admin',
   'temporal-ui': 'temporal-ui',

@@ -62,7 +62,8 @@ describe('process logs and worker metrics through a whole flow', () => {
     api = startServiceProcess('bin/api.ts', { ...env, ...indexed, PORT: String(apiPort) });
     worker = startServiceProcess('bin/worker.ts', { ...env, WORKER_METRICS_PORT: String(metricsPort) });
     webhookWorker = startServiceProcess('bin/webhookWorker.ts', { ...env, WORKER_METRICS_PORT: String(webhookMetricsPort) });
-    signer = startServiceProcess('bin/signer.ts', { ...env, DEPOSIT_MNEMONIC_LIVE: MNEMONIC });
+    // The flow's session is a test one: the test signer derives its Solana address.
+    signer = startServiceProcess('bin/signer.ts', { ...env, SIGNER_MODE: 'test', DEPOSIT_MNEMONIC_TEST: MNEMONIC });
     await Promise.all([
       signer.waitForLine((line) => line.includes('"signer running"'), 120_000),
       api.waitForLine((line) => line.includes('"api listening"')),
@@ -192,7 +193,7 @@ describe('process logs and worker metrics through a whole flow', () => {
 
     const signerLines = signer.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(signerLines).toContainEqual(
-      expect.objectContaining({ msg: 'signer running', taskQueue: expect.stringMatching(/-signer$/), liveSeed: true }),
+      expect.objectContaining({ msg: 'signer running', mode: 'test', taskQueue: expect.stringMatching(/-signer-test$/), seed: true }),
     );
     const everything = [...api.lines, ...worker.lines, ...webhookWorker.lines, ...signer.lines].join('\n');
     const payloads = await historyPayloads([sessionId, ...new Set(attempts.map((line) => line.workflowId as string))]);

@@ -60,6 +60,7 @@ afterAll(async () => {
 /** The signer's environment in compose, its /certs folder here. */
 function signerEnv(certificates: { ca: string; certificate?: string; key?: string }): NodeJS.ProcessEnv {
   return {
+    SIGNER_MODE: 'test',
     TEMPORAL_ADDRESS: standInAddress,
     TEMPORAL_TLS_CA: certificates.ca,
     TEMPORAL_TLS_SERVER_NAME: TEMPORAL_SERVER_NAME,
@@ -72,7 +73,7 @@ const options = (env: NodeJS.ProcessEnv) => temporalConnectionOptions(loadConfig
 
 describe('Temporal mutual TLS (through a stand-in mTLS terminator, not a Temporal server with TLS)', () => {
   test('with its own certificate, a process connects as a client and as a worker, and starts and describes a workflow', async () => {
-    const signer = certificateFiles(root, 'signer');
+    const signer = certificateFiles(root, 'signer-test');
     const env = signerEnv(signer);
     const connection = await Connection.connect(options(env));
     try {
@@ -90,7 +91,7 @@ describe('Temporal mutual TLS (through a stand-in mTLS terminator, not a Tempora
 
   test('without a client certificate, the connection is refused', async () => {
     const before = refusedHandshakes.length;
-    const env = signerEnv({ ca: certificateFiles(root, 'signer').ca });
+    const env = signerEnv({ ca: certificateFiles(root, 'signer-test').ca });
     expect(options(env).tls?.clientCertPair).toBeUndefined();
     await expect(Connection.connect({ ...options(env), connectTimeout: 3_000 })).rejects.toThrow();
     await expect(NativeConnection.connect(options(env))).rejects.toThrow();
@@ -99,17 +100,17 @@ describe('Temporal mutual TLS (through a stand-in mTLS terminator, not a Tempora
 
   test("with a certificate of another deployment's CA, the connection is refused", async () => {
     const before = refusedHandshakes.length;
-    const foreign = certificateFiles(otherRoot, 'signer');
+    const foreign = certificateFiles(otherRoot, 'signer-test');
     // It trusts this deployment's server, so only its own certificate stands in the way.
-    const env = signerEnv({ ca: certificateFiles(root, 'signer').ca, certificate: foreign.certificate, key: foreign.key });
+    const env = signerEnv({ ca: certificateFiles(root, 'signer-test').ca, certificate: foreign.certificate, key: foreign.key });
     await expect(Connection.connect({ ...options(env), connectTimeout: 3_000 })).rejects.toThrow();
     await expect(NativeConnection.connect(options(env))).rejects.toThrow();
     expect(refusedHandshakes.length).toBeGreaterThan(before);
   });
 
   test('a client that does not trust the server CA refuses the server, and plaintext gets nowhere', async () => {
-    const signer = certificateFiles(root, 'signer');
-    const env = signerEnv({ ca: certificateFiles(otherRoot, 'signer').ca, certificate: signer.certificate, key: signer.key });
+    const signer = certificateFiles(root, 'signer-test');
+    const env = signerEnv({ ca: certificateFiles(otherRoot, 'signer-test').ca, certificate: signer.certificate, key: signer.key });
     await expect(Connection.connect({ ...options(env), connectTimeout: 3_000 })).rejects.toThrow();
     await expect(Connection.connect({ address: standInAddress, connectTimeout: 3_000 })).rejects.toThrow();
   });

@@ -10,7 +10,7 @@ import { loadChainsConfig } from '../../config/chains';
 import { loadConfig } from '../../config/env';
 import type { Sql } from '../../db/client';
 import { createChainRegistry } from '../../domain/chains/chainRegistry';
-import { createSignerWorker, signerDepsFromConfig } from '../../signer/worker';
+import { createSignerWorkers, signerDepsFromConfig } from '../../signer/worker';
 import { createWorker } from '../../worker/createWorker';
 import type { SweepEvmDepositsResult } from '../../workflows/sweepEvmDeposits';
 
@@ -29,7 +29,7 @@ export async function startSweepWorkers(
   options: { taskQueue: string; sql: Sql; scheduleId: string },
 ): Promise<SweepWorkers> {
   const { taskQueue, scheduleId } = options;
-  const signer = await signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env));
+  const signer = await signerDepsFromConfig(loadConfig(env, 'dev'), loadChainsConfig(env));
   const connection = await Connection.connect({ address: inject('temporalAddress') });
   const client = new Client({ connection });
   const nativeConnection = await NativeConnection.connect({ address: inject('temporalAddress') });
@@ -47,7 +47,7 @@ export async function startSweepWorkers(
       activities,
       workflowBundle: { code: inject('workflowBundleCode') },
     }),
-    await createSignerWorker({ connection: nativeConnection, namespace: 'default', sessionTaskQueue: taskQueue, signer }),
+    ...(await createSignerWorkers({ connection: nativeConnection, namespace: 'default', sessionTaskQueue: taskQueue, signer })),
   ];
   const running = Promise.all(workers.map((w) => w.run()));
   return {

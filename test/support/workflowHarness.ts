@@ -11,7 +11,7 @@ import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import type { Chain, TokenSymbol } from '../../domain/chains/chains';
 import { createWorker } from '../../worker/createWorker';
 import { createWebhookWorker } from '../../worker/createWebhookWorker';
-import { createSignerWorker } from '../../signer/worker';
+import { createSignerWorkers } from '../../signer/worker';
 import { depositXpubsFromSeeds } from '../../domain/addresses/hdDerivation';
 import { depositSeeds } from '../../domain/addresses/depositSeed';
 import type { SignerDeps } from '../../signer/activities';
@@ -116,17 +116,18 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
         maxConcurrentDeliveries: 20,
         workflowBundle: { code: inject('workflowBundleCode') },
       });
-      const signerWorker =
-        signer &&
-        (await createSignerWorker({
-          connection: env.nativeConnection,
-          namespace: env.namespace ?? 'default',
-          sessionTaskQueue: taskQueue,
-          signer: { ...baseSignerDeps, ...signer },
-        }));
+      // Both modes' signers, as npm start runs them: a live session's signer work goes to the live one.
+      const [testSigner, liveSigner] = signer
+        ? await createSignerWorkers({
+            connection: env.nativeConnection,
+            namespace: env.namespace ?? 'default',
+            sessionTaskQueue: taskQueue,
+            signer: { ...baseSignerDeps, ...signer },
+          })
+        : [];
       const sessionWorkers = () => webhookWorker.runUntil(() => worker.runUntil(fn));
       try {
-        return await (signerWorker ? signerWorker.runUntil(sessionWorkers) : sessionWorkers());
+        return await (testSigner && liveSigner ? testSigner.runUntil(() => liveSigner.runUntil(sessionWorkers)) : sessionWorkers());
       } finally {
         // Workflows left open on a queue nobody polls would stall the test server's clock for later tests.
         // Sessions first, so none can start another delivery after the deliveries were listed.

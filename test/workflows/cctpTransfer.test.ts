@@ -14,7 +14,7 @@ import { unbalancedLedgerGroups } from '../../db/repositories/ledger';
 import { findTransfer } from '../../db/repositories/transfers';
 import { transferScheduleId, transferWorkflowId } from '../../domain/cctp/transferWorkflowIds';
 import { createChainRegistry } from '../../domain/chains/chainRegistry';
-import { createSignerWorker } from '../../signer/worker';
+import { createSignerWorkers } from '../../signer/worker';
 import { createWorker } from '../../worker/createWorker';
 import { ensureTransferSchedules } from '../../worker/transferSchedules';
 import type { CctpTransferResult, TransferUsdcResult } from '../../workflows/cctpTransfer';
@@ -47,12 +47,12 @@ beforeAll(async () => {
       },
       workflowBundle: { code: inject('workflowBundleCode') },
     }),
-    await createSignerWorker({
+    ...(await createSignerWorkers({
       connection: nativeConnection,
       namespace: 'default',
       sessionTaskQueue: taskQueue,
       signer: { depositSeeds: seeds, cctpRoutes: { test: { ethereum: f.routeDeps() } } },
-    }),
+    })),
   ];
   running = Promise.all(workers.map((w) => w.run()));
 }, 120_000);

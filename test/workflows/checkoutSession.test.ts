@@ -631,7 +631,7 @@ describe('checkoutSession lifecycle', () => {
         'recordSession@local',
         'choosePayment@local',
         'choosePayment@local',
-        'deriveSolanaDepositAddress@-signer',
+        'deriveSolanaDepositAddress@-signer-test',
         'choosePayment@local',
       ]);
     });

@@ -27,7 +27,7 @@ let signer: SignerDeps;
 beforeAll(async () => {
   [h, solana] = await Promise.all([createWorkflowHarness(), startLocalSolana({ port: 0, treasuryUsdc: 100_000_000n })]);
   const env = { ...solana.env, ...solana.signerEnv, SOLANA_PAYOUT_MEMO: 'false', DATABASE_URL: h.db.urlAs('checkout_signer') };
-  signer = await signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env));
+  signer = await signerDepsFromConfig(loadConfig(env, 'dev'), loadChainsConfig(env));
 });
 beforeEach(() => h.freshEnvironment());
 afterAll(async () => {

@@ -21,7 +21,7 @@ import { findSweep, type Sweep } from '../../db/repositories/solanaSweeps';
 import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
 import { associatedTokenAccount } from '../../toolchain/localSolana/splToken';
-import { createSignerWorker, signerDepsFromConfig } from '../../signer/worker';
+import { createSignerWorkers, signerDepsFromConfig } from '../../signer/worker';
 import { createWorker } from '../../worker/createWorker';
 import { sweepScheduleId } from '../../domain/taskQueues';
 import { ensureSweepSchedules } from '../../worker/sweepSchedules';
@@ -59,7 +59,7 @@ beforeAll(async () => {
   [db, solana] = await Promise.all([createTestDatabase(), startLocalSolana({ port: 0, slotMs: 50 })]);
   workerSql = createSql(db.urlAs('checkout_worker'), { max: 4 });
   const env = { ...solana.env, ...solana.signerEnv, SOLANA_PAYOUT_MEMO: 'false', DATABASE_URL: db.urlAs('checkout_signer') };
-  signer = await signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env));
+  signer = await signerDepsFromConfig(loadConfig(env, 'dev'), loadChainsConfig(env));
   connection = await Connection.connect({ address: inject('temporalAddress') });
   client = new Client({ connection });
   nativeConnection = await NativeConnection.connect({ address: inject('temporalAddress') });
@@ -76,7 +76,7 @@ beforeAll(async () => {
       },
       workflowBundle: { code: inject('workflowBundleCode') },
     }),
-    await createSignerWorker({ connection: nativeConnection, namespace: 'default', sessionTaskQueue: taskQueue, signer }),
+    ...(await createSignerWorkers({ connection: nativeConnection, namespace: 'default', sessionTaskQueue: taskQueue, signer })),
   ];
   running = Promise.all(workers.map((w) => w.run()));
   target = {

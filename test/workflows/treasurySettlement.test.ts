@@ -54,7 +54,7 @@ beforeAll(async () => {
   [h, solana] = await Promise.all([createWorkflowHarness(), startLocalSolana({ port: 0, treasuryUsdc: TREASURY_USDC })]);
   // The signer as it starts in production, from its environment: the local treasury key, the worker's role, no memo.
   const env = { ...solana.env, ...solana.signerEnv, SOLANA_PAYOUT_MEMO: 'false', DATABASE_URL: h.db.urlAs('checkout_signer') };
-  signer = await signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env));
+  signer = await signerDepsFromConfig(loadConfig(env, 'dev'), loadChainsConfig(env));
   const mainnet = {
     RPC_URLS_SOLANA_MAINNET: solana.rpcUrl,
     TOKEN_USDC_SOLANA_MAINNET: `${solana.usdcMint}:${solana.usdcDecimals}`,
@@ -67,7 +67,7 @@ beforeAll(async () => {
     SOLANA_PAYOUT_MEMO: 'false',
     DATABASE_URL: h.db.urlAs('checkout_signer'),
   };
-  liveSigner = await signerDepsFromConfig(loadConfig(liveEnv, 'signer'), loadChainsConfig(liveEnv));
+  liveSigner = await signerDepsFromConfig(loadConfig(liveEnv, 'dev'), loadChainsConfig(liveEnv));
   liveNetwork = {
     depositXpubs: depositXpubsFromSeeds(liveSigner.depositSeeds),
     paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig(mainnet))),

@@ -14,6 +14,7 @@ const COLLECTOR = '0x90f79bf6eb2c4f870365e785982e1f101e93b906';
 describe('the signer’s CCTP routes from configuration', () => {
   it('makes a route per CCTP chain with an endpoint, for a mode with a relayer, a collector and a treasury; Fast only where offered', async () => {
     const env = {
+      SIGNER_MODE: 'test',
       EVM_RELAYER_KEY_TEST: RELAYER_KEY,
       EVM_DEPOSIT_COLLECTOR_TEST: COLLECTOR,
       CCTP_FAST_CHAINS: 'base,polygon',

@@ -310,7 +310,7 @@ describe('TRON_DEPOSIT_COLLECTOR_<MODE>', () => {
       TOKEN_USDT_TRON_TESTNET: `${USDT}:6`,
       TRON_HTTP_API_URL_TESTNET: node.url,
     };
-    const signer = await signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env));
+    const signer = await signerDepsFromConfig(loadConfig(env, 'dev'), loadChainsConfig(env));
     const test = signer.tronSweepers?.test;
     expect(test?.collector).toBe(COLLECTOR);
     expect(test?.depositSeed).toEqual(signer.depositSeeds.test);

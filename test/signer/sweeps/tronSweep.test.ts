@@ -221,11 +221,11 @@ describe('Tron sweep configuration', () => {
   };
 
   it('refuses to start a signer given TRON_RELAYER_KEY_<MODE> without TRON_HTTP_API_URL_<NETWORK>', async () => {
-    await expect(signerDepsFromConfig(loadConfig(env, 'signer'), loadChainsConfig(env))).rejects.toThrow(
+    await expect(signerDepsFromConfig(loadConfig(env, 'dev'), loadChainsConfig(env))).rejects.toThrow(
       /invalid configuration: TRON_RELAYER_KEY_TEST: needs TRON_HTTP_API_URL_TESTNET/,
     );
     const configured = { ...env, TRON_HTTP_API_URL_TESTNET: node.url, TRON_SWEEP_FEE_LIMIT_TRX: '250' };
-    const signer = await signerDepsFromConfig(loadConfig(configured, 'signer'), loadChainsConfig(configured));
+    const signer = await signerDepsFromConfig(loadConfig(configured, 'dev'), loadChainsConfig(configured));
     const test = signer.tronSweepers?.test;
     expect(test).toMatchObject({
       mode: 'test',
