@@ -80,6 +80,7 @@ describe('Temporal TLS configuration', () => {
       TEMPORAL_ADDRESS: 'temporal:7233',
       TEMPORAL_TLS_CA: api.ca,
       TEMPORAL_TLS_SERVER_NAME: 'temporal',
+      SIGNER_MODE: 'test',
     };
     for (const process of ['api', 'worker', 'webhookWorker', 'indexer', 'signer', 'admin'] as const) {
       expect(() => loadConfig(production, process), process).toThrow(ConfigError);
