@@ -27,6 +27,11 @@ export const WorkflowFailure = {
   PayoutNonceWait: 'PayoutNonceWait',
   /** A CCTP transfer pass refused: the attested message is not the burn's, or the attestation service refused. */
   TransferRefused: 'TransferRefused',
+  /**
+   * select-payment failed: the Solana address answered on the signer's task queue is not the one the signer recorded
+   * (docs/settlement.md#deposit-addresses-only-the-services-own); nothing is shown, a later choice asks again.
+   */
+  SolanaAddressUnrecorded: 'SolanaAddressUnrecorded',
   /** recordSession: the merchant's transaction_id belongs to another session, so this one was never created. */
   SessionSuperseded: 'SessionSuperseded',
 } as const;
