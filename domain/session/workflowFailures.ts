@@ -32,6 +32,11 @@ export const WorkflowFailure = {
    * (docs/settlement.md#deposit-addresses-only-the-services-own); nothing is shown, a later choice asks again.
    */
   SolanaAddressUnrecorded: 'SolanaAddressUnrecorded',
+  /**
+   * An EVM chain intent not signed: its stored call is not what its sweep or transfer row implies
+   * (docs/settlement.md#a-stored-call-is-signed-only-as-its-row-implies); it waits for an operator.
+   */
+  ChainIntentRefused: 'ChainIntentRefused',
   /** recordSession: the merchant's transaction_id belongs to another session, so this one was never created. */
   SessionSuperseded: 'SessionSuperseded',
 } as const;
