@@ -33,7 +33,7 @@ export const WorkflowFailure = {
    */
   SolanaAddressUnrecorded: 'SolanaAddressUnrecorded',
   /**
-   * An EVM chain intent not signed: its stored call is not what its sweep or transfer row implies
+   * An EVM or Tron chain intent not signed: its stored call is not what its sweep or transfer row implies
    * (docs/settlement.md#a-stored-call-is-signed-only-as-its-row-implies); it waits for an operator.
    */
   ChainIntentRefused: 'ChainIntentRefused',

@@ -138,8 +138,8 @@ export function createEvmHdSweep(
       await relayer.prepare(id, { to: account.address, data: '0x', value: sent.toString() });
       return { status: 'pending' };
     }
-    await refuseAlteredCall(deps.sql, id, { kind: 'hd-top-up', chain: deps.chain, mode: deps.mode }, (stored) =>
-      hdTopUpCallDifference(stored, account.address),
+    await refuseAlteredCall(deps.sql, id, { kind: 'hd-top-up', chain: deps.chain, mode: deps.mode }, ({ call }) =>
+      hdTopUpCallDifference(call, account.address),
     );
     const progress = intent.status === 'finalized' || intent.status === 'failed' ? { intent } : await relayer.advance(id);
     if (progress.intent.status !== 'finalized' && progress.intent.status !== 'failed') {
@@ -176,8 +176,8 @@ export function createEvmHdSweep(
       collector: sweep.collector ?? '',
       plannedBaseUnits: sweep.addresses[0]?.plannedBaseUnits ?? 0n,
     });
-    await refuseAlteredCall(deps.sql, sweep.id, { kind: 'hd-sweep', chain: deps.chain, mode: deps.mode }, (stored) =>
-      evmCallDifference(stored, planned),
+    await refuseAlteredCall(deps.sql, sweep.id, { kind: 'hd-sweep', chain: deps.chain, mode: deps.mode }, ({ call }) =>
+      evmCallDifference(call, planned),
     );
     const transfer = await findChainIntent(deps.sql, sweep.id);
     if (!transfer) throw new Error(`HD sweep ${sweep.id} has no chain intent`);

@@ -82,8 +82,8 @@ export function createEvmSweep(deps: EvmSweepDeps) {
         const sweep = await findCollectorSweep(deps.sql, id);
         if (!sweep?.factory) throw new Error(`no forwarder sweep ${id}`);
         const planned = { factory: sweep.factory, tokenAddress: sweep.tokenAddress, salts: sweep.addresses.map((a) => a.salt ?? '') };
-        await refuseAlteredCall(deps.sql, id, { kind: 'forwarder-sweep', chain: deps.chain, mode: deps.mode }, (stored) =>
-          forwarderSweepCallDifference(stored, planned),
+        await refuseAlteredCall(deps.sql, id, { kind: 'forwarder-sweep', chain: deps.chain, mode: deps.mode }, ({ call }) =>
+          forwarderSweepCallDifference(call, planned),
         );
         return writer.advance(id);
       },

@@ -160,8 +160,8 @@ export function createCctpRoute(deps: CctpRouteDeps) {
     if (transfer.stage === 'failed') return { status: 'failed', reason: transfer.failure ?? 'the burn failed' };
     if (transfer.stage !== 'burning') return { status: 'burned', txHash: transfer.burnTxHash ?? '' };
     const burnCall = cctpBurnCall({ collector: deps.collector, usdc: deps.usdc, ...transfer });
-    await refuseAlteredCall(sql, transfer.burnIntentId, { kind: 'cctp-burn', chain: deps.chain, mode: deps.mode }, (stored) =>
-      evmCallDifference(stored, burnCall),
+    await refuseAlteredCall(sql, transfer.burnIntentId, { kind: 'cctp-burn', chain: deps.chain, mode: deps.mode }, ({ call }) =>
+      evmCallDifference(call, burnCall),
     );
     const { intent, deferred } = await deps.writer.advance(transfer.burnIntentId);
     if (intent.status === 'failed' || intent.status === 'finalized') {
