@@ -17,7 +17,10 @@ import { createCctpTransferActivities, type CctpRoutes } from './transfers/cctpT
 export interface SignerDeps {
   /** Made once at start from DEPOSIT_MNEMONIC_TEST / DEPOSIT_MNEMONIC_LIVE (seed.ts `depositSeeds`). */
   depositSeeds: DepositSeeds;
-  /** Where the Solana addresses derived ahead go (solanaAddressPool.ts); none: each Solana choice asks the signer. */
+  /**
+   * Where each Solana address derived is recorded, and the next ones ahead (solanaAddressPool.ts): the worker takes them
+   * only from there. None: Solana addresses are refused.
+   */
   addressPool?: Sql;
   /** The Solana USDC treasury of each mode given SOLANA_TREASURY_KEY_TEST / _LIVE; a mode without one pays and sweeps nothing. */
   treasuries?: Partial<Record<Mode, TreasuryPayoutDeps>>;

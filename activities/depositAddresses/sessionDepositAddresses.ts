@@ -6,7 +6,6 @@
 // session's index, and it is written once, the first time a Solana pair is chosen (db/migrations/0001_baseline.sql).
 import { depositSalt } from '../../domain/addresses/depositSalt';
 import { depositScheme, evmForwarderAddress, tronForwarderAddress, type DepositForwarders } from '../../domain/addresses/depositForwarder';
-import { isSolanaAddress } from '../../domain/addresses/solana';
 import type { EvmAddress } from '../../domain/addresses/evm';
 import type { Queryable } from '../../db/client';
 import { insertDepositAddresses, setSolanaDepositAddress, storedOrReservedDepositIndex } from '../../db/repositories/depositAddresses';
@@ -127,15 +126,4 @@ export function sessionDepositAddressWrites(
 ) {
   if (addresses.reserved) return [insertSessionDepositAddresses(sql, sources, record, addresses, solana)];
   return solana !== null && addresses.solana === null ? [setSolanaDepositAddress(sql, record.sessionId, solana)] : [];
-}
-
-/** The session's Solana address: stored, pooled, or the signer's derivation given by the workflow; null if none yet. */
-export function sessionSolanaAddress(sessionId: string, addresses: SessionDepositAddresses, fromSigner: string | undefined): string | null {
-  const known = addresses.solana ?? addresses.pooledSolana;
-  if (known !== null || fromSigner === undefined) return known;
-  if (!isSolanaAddress(fromSigner))
-    throw new Error(
-      `session ${sessionId} has no Solana deposit address yet, and the signer's answer ${JSON.stringify(fromSigner)} is not one`,
-    );
-  return fromSigner;
 }

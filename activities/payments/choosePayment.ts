@@ -4,7 +4,7 @@
 // the addresses looked up (or an index reserved) in one statement, then every write pipelined in one transaction.
 // A Solana pair whose address the signer has not derived yet answers with the index instead, and the workflow asks
 // the signer and calls again (workflows/paymentPreparation.ts). Idempotent, so Temporal may retry it freely.
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, log, metricMeter } from '@temporalio/activity';
 import { pipelined, transactionInOneRoundTrip, type Sql } from '../../db/client';
 import { upsertDepositWatch } from '../../db/repositories/depositWatches';
 import { upsertChosenPayment } from '../../db/repositories/payments';
@@ -18,10 +18,10 @@ import { paymentUri } from '../../domain/chains/paymentUri';
 import { baseUnitsForUsd, PriceUnavailableError, toSixDecimalString, tokenPrice, type Rate } from '../../domain/money/pricing';
 import type { SessionRecord, SessionStatusChange } from '../../domain/wire/session';
 import { WorkflowFailure } from '../../domain/session/workflowFailures';
+import { chooseSolanaDepositAddress } from '../../domain/addresses/solanaDepositAddressChoice';
 import {
   lookUpSessionDepositAddresses,
   sessionDepositAddressWrites,
-  sessionSolanaAddress,
   type DepositAddressSources,
 } from '../depositAddresses/sessionDepositAddresses';
 import type { PaymentNetwork } from './paymentNetwork';
@@ -37,7 +37,10 @@ export type PaymentChoice = {
   selection: PaymentSelection;
   /** The session's move to awaiting_payment, written with the payment, when this is its first choice. */
   statusChange?: SessionStatusChange;
-  /** The signer's derivation for the session's index, once an earlier call asked for it. */
+  /**
+   * What the signer's task queue answered for the session's index, once an earlier call asked for it: only the cue to
+   * read the pool again (domain/addresses/solanaDepositAddressChoice.ts).
+   */
   solanaAddressFromSigner?: string;
 };
 
@@ -54,6 +57,24 @@ function instant(text: string, what: string): Date {
 }
 
 const refused = (message: string) => ApplicationFailure.nonRetryable(message, WorkflowFailure.SelectionRefused);
+
+/** An answer from the signer's task queue that the pool does not hold: someone else may be polling that queue. */
+function unrecordedAnswer(record: SessionRecord, index: number, answered: string, reason: string) {
+  metricMeter
+    .createCounter(
+      'checkout_solana_addresses_unrecorded',
+      'answers',
+      "Solana deposit addresses answered on the signer's task queue that the signer did not record: not shown",
+    )
+    .add(1, { mode: record.mode });
+  log.error("a Solana deposit address answered on the signer's task queue is not the one the signer recorded: not shown", {
+    sessionId: record.sessionId,
+    mode: record.mode,
+    index,
+    answered,
+    reason,
+  });
+}
 
 export function createChoosePayment(deps: PaymentDeps) {
   return async function choosePayment({ record, selection, statusChange, solanaAddressFromSigner }: PaymentChoice): Promise<ChosenPayment> {
@@ -73,7 +94,25 @@ export function createChoosePayment(deps: PaymentDeps) {
     if (statusChange) instant(statusChange.at, "the status change's time");
 
     const addresses = await lookUpSessionDepositAddresses(deps.sql, deps, record);
-    const solana = family === 'solana' ? sessionSolanaAddress(record.sessionId, addresses, solanaAddressFromSigner) : null;
+    let solana: string | null = null;
+    if (family === 'solana') {
+      const choice = chooseSolanaDepositAddress({
+        sessionId: record.sessionId,
+        index: addresses.index,
+        stored: addresses.solana,
+        pooled: addresses.pooledSolana,
+        answered: solanaAddressFromSigner,
+      });
+      if ('refused' in choice) {
+        unrecordedAnswer(record, addresses.index, solanaAddressFromSigner ?? '', choice.refused);
+        throw ApplicationFailure.nonRetryable(choice.refused, WorkflowFailure.SolanaAddressUnrecorded);
+      }
+      if ('address' in choice) {
+        if (choice.unrecordedAnswer !== undefined)
+          unrecordedAnswer(record, addresses.index, choice.unrecordedAnswer, `the signer recorded ${choice.address}, which is shown`);
+        solana = choice.address;
+      }
+    }
     const depositAddress = family === 'evm' ? addresses.evm : family === 'tron' ? addresses.tron : solana;
     if (depositAddress === null) {
       // The reserved index is stored first, so the signer's answer is for the index this session keeps.

@@ -29,6 +29,16 @@ export const WorkflowFailure = {
   TransferRefused: 'TransferRefused',
   /** A signer was handed work of the other mode (domain/security/signerModeRouting.ts): refused, nothing signed. */
   SignerModeRefused: 'SignerModeRefused',
+  /**
+   * select-payment failed: the Solana address answered on the signer's task queue is not the one the signer recorded
+   * (docs/settlement.md#deposit-addresses-only-the-services-own); nothing is shown, a later choice asks again.
+   */
+  SolanaAddressUnrecorded: 'SolanaAddressUnrecorded',
+  /**
+   * An EVM or Tron chain intent not signed: its stored call is not what its sweep or transfer row implies
+   * (docs/settlement.md#a-stored-call-is-signed-only-as-its-row-implies); it waits for an operator.
+   */
+  ChainIntentRefused: 'ChainIntentRefused',
   /** recordSession: the merchant's transaction_id belongs to another session, so this one was never created. */
   SessionSuperseded: 'SessionSuperseded',
 } as const;

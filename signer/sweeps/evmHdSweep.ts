@@ -21,9 +21,11 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { findChainIntent, insertEvmChainIntent, type ChainIntent, type EvmCall } from '../../db/repositories/chainIntents';
 import { hdSweepDerivationIndex, type CollectorSweep } from '../../db/repositories/collectorSweeps';
 import { gasLimitFor } from '../../domain/chainWrites/evmChainIntent';
+import { evmCallDifference, hdSweepTransferCall, hdTopUpCallDifference } from '../../domain/chainWrites/intentCall';
 import { fundedMaxFeePerGas, hdSweepTopUp, hdSweptAmount } from '../../domain/sweeps/evmHdSweep';
 import type { EvmChain } from '../../domain/sweeps/evmSweepPlan';
 import { createEvmChainWriter, type EvmChainWriter, type EvmChainWriterDeps } from '../chainWrites/evmChainWriter';
+import { refuseAlteredCall } from '../chainWrites/intentCallCheck';
 import { deriveEvmPrivateKey } from '../../domain/addresses/hdDerivation';
 import { progressOutcome, recordedOutcome, type EvmSweepOutcome, type HdSweeps } from './forwarderSweep';
 import { planHdSweeps, recordHdTopUp, recordHdTransfer } from './hdSweep';
@@ -136,6 +138,9 @@ export function createEvmHdSweep(
       await relayer.prepare(id, { to: account.address, data: '0x', value: sent.toString() });
       return { status: 'pending' };
     }
+    await refuseAlteredCall(deps.sql, id, { kind: 'hd-top-up', chain: deps.chain, mode: deps.mode }, ({ call }) =>
+      hdTopUpCallDifference(call, account.address),
+    );
     const progress = intent.status === 'finalized' || intent.status === 'failed' ? { intent } : await relayer.advance(id);
     if (progress.intent.status !== 'finalized' && progress.intent.status !== 'failed') {
       return progressOutcome(deps.sql, sweep, progress, () => recordedOutcome(deps.sql, sweep.id));
@@ -165,6 +170,15 @@ export function createEvmHdSweep(
   /** One step of an unlanded HD sweep: its top-up while the transfer is unsigned, then the transfer. */
   async function advance(sweep: CollectorSweep): Promise<EvmSweepOutcome> {
     const account = await accountOf(sweep);
+    // Checked before the top-up too: the top-up pays for the stored transfer's gas.
+    const planned = hdSweepTransferCall({
+      tokenAddress: sweep.tokenAddress,
+      collector: sweep.collector ?? '',
+      plannedBaseUnits: sweep.addresses[0]?.plannedBaseUnits ?? 0n,
+    });
+    await refuseAlteredCall(deps.sql, sweep.id, { kind: 'hd-sweep', chain: deps.chain, mode: deps.mode }, ({ call }) =>
+      evmCallDifference(call, planned),
+    );
     const transfer = await findChainIntent(deps.sql, sweep.id);
     if (!transfer) throw new Error(`HD sweep ${sweep.id} has no chain intent`);
     if (transfer.status === 'prepared') {

@@ -17,8 +17,11 @@ import {
 import type { EvmSweepBatch } from '../../domain/sweeps/evmSweepPlan';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';
 import { insertEvmChainIntent } from '../../db/repositories/chainIntents';
+import { findCollectorSweep } from '../../db/repositories/collectorSweeps';
+import { forwarderSweepCallDifference } from '../../domain/chainWrites/intentCall';
 import { sweptAmounts, type EvmChain } from '../../domain/sweeps/evmSweepPlan';
 import { createEvmChainWriter } from '../chainWrites/evmChainWriter';
+import { refuseAlteredCall } from '../chainWrites/intentCallCheck';
 import { createEvmHdSweep, type EvmHdSweepDeps } from './evmHdSweep';
 import { createForwarderSweep, type ForwarderSweepSettings } from './forwarderSweep';
 import { gasPaidWei } from '../../domain/chains/gasPaid';
@@ -75,7 +78,15 @@ export function createEvmSweep(deps: EvmSweepDeps) {
           return reason;
         }
       },
-      advance: (id) => writer.advance(id),
+      async advance(id) {
+        const sweep = await findCollectorSweep(deps.sql, id);
+        if (!sweep?.factory) throw new Error(`no forwarder sweep ${id}`);
+        const planned = { factory: sweep.factory, tokenAddress: sweep.tokenAddress, salts: sweep.addresses.map((a) => a.salt ?? '') };
+        await refuseAlteredCall(deps.sql, id, { kind: 'forwarder-sweep', chain: deps.chain, mode: deps.mode }, ({ call }) =>
+          forwarderSweepCallDifference(call, planned),
+        );
+        return writer.advance(id);
+      },
       async landed(sweep, intent) {
         const receipt = await deps.client.getTransactionReceipt({ hash: intent.signature as Hash });
         const events =

@@ -20,6 +20,8 @@ import { tronAddressToEvmHex } from '../../domain/addresses/tron';
 import { hdSweptAmount } from '../../domain/sweeps/evmHdSweep';
 import { tronHdSweepTopUp } from '../../domain/sweeps/tronHdSweep';
 import { tronTransferLogs } from '../../domain/sweeps/tronSweptLogs';
+import { tronHdTransferDifference, tronTopUpDifference } from '../../domain/chainWrites/tronIntentCall';
+import { refuseAlteredCall } from '../chainWrites/intentCallCheck';
 import { createTronChainWriter, type TronChainWriter, type TronChainWriterDeps } from '../chainWrites/tronChainWriter';
 import { tronRelayer, type TronRelayer } from '../chainWrites/tronRelayer';
 import { deriveTronPrivateKey } from '../../domain/addresses/hdDerivation';
@@ -96,6 +98,9 @@ export function createTronHdSweep(deps: TronHdSweepDeps, relayer: TronChainWrite
       await relayer.prepare(id, { kind: 'transfer', to: address, amount: sent.toString() });
       return { status: 'pending' };
     }
+    await refuseAlteredCall(sql, id, { kind: 'hd-top-up', chain: 'tron', mode: deps.mode }, ({ tronCall }) =>
+      tronTopUpDifference(tronCall, address),
+    );
     const progress = intent.status === 'finalized' || intent.status === 'failed' ? { intent } : await relayer.advance(id);
     if (progress.intent.status !== 'finalized' && progress.intent.status !== 'failed')
       return progressOutcome(sql, sweep, progress, () => recordedOutcome(sql, sweep.id));
@@ -119,6 +124,15 @@ export function createTronHdSweep(deps: TronHdSweepDeps, relayer: TronChainWrite
   /** One step of an unlanded HD sweep: its top-up while the transfer is unsigned, then the transfer. */
   async function advance(sweep: CollectorSweep): Promise<EvmSweepOutcome> {
     const signer = await signerOf(sweep);
+    const planned = {
+      tokenAddress: sweep.tokenAddress,
+      collector: sweep.collector ?? '',
+      plannedBaseUnits: sweep.addresses[0]?.plannedBaseUnits ?? 0n,
+      maxFeeLimitSun: deps.hdFeeLimitSun,
+    };
+    await refuseAlteredCall(sql, sweep.id, { kind: 'hd-sweep', chain: 'tron', mode: deps.mode }, ({ tronCall }) =>
+      tronHdTransferDifference(tronCall, planned),
+    );
     const transfer = await findChainIntent(sql, sweep.id);
     if (!transfer) throw new Error(`HD sweep ${sweep.id} has no chain intent`);
     if (transfer.status === 'prepared') {

@@ -6,6 +6,9 @@
 // plan, one sweep each (tronHdSweep.ts).
 import { encodeAbiParameters, type Hex } from 'viem';
 import { insertTronChainIntent } from '../../db/repositories/chainIntents';
+import { findCollectorSweep } from '../../db/repositories/collectorSweeps';
+import { tronForwarderSweepDifference } from '../../domain/chainWrites/tronIntentCall';
+import { refuseAlteredCall } from '../chainWrites/intentCallCheck';
 import { tronAddressFromEvmHex, tronAddressToEvmHex } from '../../domain/addresses/tron';
 import { sweptAmounts } from '../../domain/sweeps/evmSweepPlan';
 import { tronSweptLogs } from '../../domain/sweeps/tronSweptLogs';
@@ -43,7 +46,20 @@ export function createTronSweep(deps: TronSweepDeps) {
             callValue: '0',
           },
         }),
-      advance: (id) => writer.advance(id),
+      async advance(id) {
+        const sweep = await findCollectorSweep(deps.sql, id);
+        if (!sweep?.factory) throw new Error(`no forwarder sweep ${id}`);
+        const planned = {
+          factory: sweep.factory,
+          tokenAddress: sweep.tokenAddress,
+          salts: sweep.addresses.map((a) => a.salt ?? ''),
+          maxFeeLimitSun: deps.feeLimitSun,
+        };
+        await refuseAlteredCall(deps.sql, id, { kind: 'forwarder-sweep', chain: 'tron', mode: deps.mode }, ({ tronCall }) =>
+          tronForwarderSweepDifference(tronCall, planned),
+        );
+        return writer.advance(id);
+      },
       async landed(sweep, intent) {
         const blockNumber = intent.blockNumber ?? 0n;
         const fee = intent.feePaid ?? 0n;

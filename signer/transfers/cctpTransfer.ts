@@ -5,7 +5,7 @@
 // the row decides what the next pass does.
 import { ApplicationFailure } from '@temporalio/activity';
 import { getAddressEncoder, type Signature } from '@solana/kit';
-import { encodeFunctionData, erc20Abi, hexToBytes, toHex, type Address, type Hex, type PublicClient } from 'viem';
+import { erc20Abi, hexToBytes, toHex, type Address, type Hex, type PublicClient } from 'viem';
 import * as depositCollector from '../../contracts/artifacts/depositCollector';
 import { insertChainIntent } from '../../db/repositories/chainIntents';
 import { postLedger } from '../../db/repositories/ledger';
@@ -22,7 +22,7 @@ import {
   type Transfer,
 } from '../../db/repositories/transfers';
 import { CCTP_SOURCE_DOMAINS, SOLANA_CCTP_DOMAIN, type CctpSourceChain } from '../../domain/cctp/domains';
-import { finalityThreshold, type CctpSpeed } from '../../domain/cctp/finality';
+import type { CctpSpeed } from '../../domain/cctp/finality';
 import { judgeBurnFee } from '../../domain/cctp/maxFee';
 import {
   attestationExpired,
@@ -43,6 +43,8 @@ import { setComputeUnitLimitInstruction } from '../cctp/computeUnitLimit';
 import { feeRecipientTokenAccount, receiveMessageInstruction } from '../cctp/receiveMessageInstruction';
 import { isNonceUsed } from '../cctp/usedNonce';
 import type { EvmChainWriter } from '../chainWrites/evmChainWriter';
+import { refuseAlteredCall } from '../chainWrites/intentCallCheck';
+import { cctpBurnCall, evmCallDifference } from '../../domain/chainWrites/intentCall';
 import { createSolanaChainWriter, type SignIntent } from '../chainWrites/solanaChainWriter';
 import { rpcDeadline } from '../../activities/http/rpcDeadline';
 import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
@@ -135,13 +137,11 @@ export function createCctpRoute(deps: CctpRouteDeps) {
     const fee = judgeBurnFee(verdict.amount, quotes, deps.speed, deps.maxFeeBps);
     if (!fee.burn) return { status: 'idle', reason: fee.reason, feeAboveCeiling: true };
     const { maxFee, speed } = fee;
-    const data = encodeFunctionData({
-      abi: depositCollector.abi,
-      functionName: 'burn',
-      args: [deps.usdc, verdict.amount, maxFee, finalityThreshold(speed)],
-    });
     const intentId = burnIntentId(transferId);
-    await deps.writer.prepare(intentId, { to: deps.collector, data, value: '0' });
+    await deps.writer.prepare(
+      intentId,
+      cctpBurnCall({ collector: deps.collector, usdc: deps.usdc, amount: verdict.amount, maxFee, speed }),
+    );
     await insertTransfer(sql, {
       id: transferId,
       mode: deps.mode,
@@ -159,6 +159,10 @@ export function createCctpRoute(deps: CctpRouteDeps) {
     const transfer = await load(transferId);
     if (transfer.stage === 'failed') return { status: 'failed', reason: transfer.failure ?? 'the burn failed' };
     if (transfer.stage !== 'burning') return { status: 'burned', txHash: transfer.burnTxHash ?? '' };
+    const burnCall = cctpBurnCall({ collector: deps.collector, usdc: deps.usdc, ...transfer });
+    await refuseAlteredCall(sql, transfer.burnIntentId, { kind: 'cctp-burn', chain: deps.chain, mode: deps.mode }, ({ call }) =>
+      evmCallDifference(call, burnCall),
+    );
     const { intent, deferred } = await deps.writer.advance(transfer.burnIntentId);
     if (intent.status === 'failed' || intent.status === 'finalized') {
       const hash = intent.signature as Hex;

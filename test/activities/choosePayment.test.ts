@@ -139,7 +139,7 @@ describe('choosePayment', () => {
       quotes: 0,
       addresses: [{ index, solana_address: null }],
     });
-    const solanaAddressFromSigner = await createSignerActivities({ depositSeeds: seeds }).deriveSolanaDepositAddress({
+    const solanaAddressFromSigner = await createSignerActivities({ depositSeeds: seeds, addressPool: db.sql }).deriveSolanaDepositAddress({
       mode: 'test',
       index,
     });

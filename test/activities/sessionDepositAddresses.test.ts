@@ -4,6 +4,7 @@
 // has forwarder contracts, a new session's EVM and Tron addresses are its CREATE2 clones instead, and sessions given
 // HD addresses before keep them. Runs as the worker's role, the signer's pool as the signer's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { deriveDepositAddresses, depositXpubsFromSeeds, deriveEvmAddress, deriveSolanaAddress } from '../../domain/addresses/hdDerivation';
 import { keepSolanaAddressPoolAhead, POOL_AHEAD } from '../../signer/depositAddresses/solanaAddressPool';
@@ -51,7 +52,10 @@ afterAll(async () => {
 
 // The signer holds the seeds; the worker is given only their xpubs, as in production.
 const seeds = depositSeeds({ test: TEST_MNEMONIC, live: LIVE_MNEMONIC });
-const signer = createSignerActivities({ depositSeeds: seeds });
+const signer = {
+  deriveSolanaDepositAddress: (request: { mode: Mode; index: number }) =>
+    createSignerActivities({ depositSeeds: seeds, addressPool: signerSql }).deriveSolanaDepositAddress(request),
+};
 const workerDeps = (depositForwarders: DepositForwarders = NO_DEPOSIT_FORWARDERS) => ({
   sql: worker,
   depositXpubs: depositXpubsFromSeeds(seeds),
@@ -135,14 +139,22 @@ describe('deposit addresses from xpubs and the signer', () => {
     }
   });
 
-  it('writes the Solana address once, only from the signer, and never changes it', async () => {
-    const record = await newSession('test');
-    expect(neededIndex(await choose()({ record, selection: SOLANA }))).toBe(await derivationIndex(record));
-    await expect(prepare()(record, { token: 'USDC', chain: 'solana' }, 'not-an-address')).rejects.toThrow(
-      /the signer's answer "not-an-address" is not one/,
-    );
+  it('writes the Solana address once, only as the signer recorded it, and never changes it', async () => {
+    // Past what earlier derivations pooled: the signer has to be asked.
+    await db.sql`select setval('deposit_address_index_seq', 100000)`;
+    const record = await newSession('live');
+    const index = neededIndex(await choose()({ record, selection: SOLANA }));
+    expect(index).toBe(await derivationIndex(record));
+    // An answer the signer did not record in the pool is shown to nobody, however well-formed.
+    const unrecorded = deriveSolanaAddress(mnemonicToSeedSync(TEST_MNEMONIC), index);
+    await expect(
+      new MockActivityEnvironment().run(choose(), { record, selection: SOLANA, solanaAddressFromSigner: unrecorded }),
+    ).rejects.toMatchObject({ type: 'SolanaAddressUnrecorded', message: expect.stringContaining('is not what the signer recorded') });
+    expect(await db.sql`select solana_address from deposit_addresses where session_id = ${record.sessionId}`).toEqual([
+      { solana_address: null },
+    ]);
     const first = await prepareSolana(record);
-    const other = await signer.deriveSolanaDepositAddress({ mode: 'test', index: 999 });
+    const other = await signer.deriveSolanaDepositAddress({ mode: 'live', index: 999 });
     expect((await prepare()(record, { token: 'USDC', chain: 'solana' }, other)).deposit_address).toBe(first.deposit_address);
     expect(await choose()({ record, selection: SOLANA })).toMatchObject({ prepared: { deposit_address: first.deposit_address } });
   });
@@ -256,7 +268,8 @@ describe('Solana addresses derived ahead, so choosing a Solana pair waits for no
     const first = await newSession('test');
     const index = neededIndex(await choose()({ record: first, selection: SOLANA }));
     expect(await pooling.deriveSolanaDepositAddress({ mode: 'test', index })).toBe(deriveSolanaAddress(seeds.test!, index));
-    expect(await poolSize()).toBe(POOL_AHEAD);
+    // The derived index itself, recorded before the answer, and the next POOL_AHEAD.
+    expect(await poolSize()).toBe(POOL_AHEAD + 1);
 
     // The next session's address comes from the pool, stored with the session: the signer is not asked.
     const second = await newSession('test');
@@ -270,9 +283,9 @@ describe('Solana addresses derived ahead, so choosing a Solana pair waits for no
 
     // Deep in the pool a derivation adds nothing; past half of it, the pool reaches POOL_AHEAD beyond it again.
     await pooling.deriveSolanaDepositAddress({ mode: 'test', index: index + 1 });
-    expect(await poolSize()).toBe(POOL_AHEAD);
+    expect(await poolSize()).toBe(POOL_AHEAD + 1);
     await pooling.deriveSolanaDepositAddress({ mode: 'test', index: index + POOL_AHEAD / 2 + 1 });
-    expect(await poolSize()).toBe(POOL_AHEAD + POOL_AHEAD / 2 + 1);
+    expect(await poolSize()).toBe(POOL_AHEAD + POOL_AHEAD / 2 + 2);
   });
 
   it("the signer's keeper holds the pool POOL_AHEAD past the mode's sequence, so new sessions need not ask the signer", async () => {

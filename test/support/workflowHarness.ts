@@ -71,9 +71,10 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
   // the webhook attempts as the webhook worker's. A test handing the signer a database gives it the signer's.
   const workerSql = createSql(db.urlAs('checkout_worker'), { max: 5 });
   const webhooksSql = createSql(db.urlAs('checkout_webhooks'), { max: 5 });
+  const signerSql = createSql(db.urlAs('checkout_signer'), { max: 2 });
   let taskQueue = '';
   let started: string[] = [];
-  const baseSignerDeps: SignerDeps = { depositSeeds: depositSeeds({ test: undefined, live: undefined }) };
+  const baseSignerDeps: SignerDeps = { depositSeeds: depositSeeds({ test: undefined, live: undefined }), addressPool: signerSql };
   const baseDeps: ActivityDeps = {
     sql: workerSql,
     paymentNetwork: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig({}))),
@@ -160,7 +161,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
     async teardown() {
       await receiver.close();
       await env?.teardown();
-      await Promise.all([workerSql.end({ timeout: 5 }), webhooksSql.end({ timeout: 5 })]);
+      await Promise.all([workerSql.end({ timeout: 5 }), webhooksSql.end({ timeout: 5 }), signerSql.end({ timeout: 5 })]);
       await db.drop();
     },
   };
