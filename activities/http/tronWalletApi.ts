@@ -1,5 +1,5 @@
 // A thin client of java-tron's HTTP API: the calls the Tron relayer's writes and sweeps need. Shapes as the node
-// publishes them (developers.tron.network and tronprotocol/documentation-en: getnowblock, broadcasthex,
+// publishes them (developers.tron.network and tronprotocol/documentation-en: getnowblock, getblockbylimitnext, broadcasthex,
 // gettransactioninfobyid, gettransactioninfobyblocknum, gettransactionbyid, triggerconstantcontract (balanceOf, a
 // factory's addressOf), getaccount and their /walletsolidity twins; recordings in test/fixtures/tron/). The JSON-RPC
 // endpoint the indexer reads is not this API. A full node serves /wallet/* and /walletsolidity/* on separate ports
