@@ -237,8 +237,9 @@ export function createEvmChainWriter(deps: EvmChainWriterDeps) {
     }
   }
 
+  /** What a provider that knows none of the intent's hashes shows of the nonce's use. */
   async function nonceTakenRead(provider: PublicClient, name: string, nonce: bigint, word: Awaited<ReturnType<typeof read>>) {
-    const consumed = word.mined ? undefined : await consumedIn(provider, nonce, word.head);
+    const consumed = await consumedIn(provider, nonce, word.head);
     return {
       provider: name,
       minedNonceCount: word.minedNonceCount,
