@@ -1,5 +1,5 @@
 // A thin client of java-tron's HTTP API: the calls the Tron relayer's writes and sweeps need. Shapes as the node
-// publishes them (developers.tron.network and tronprotocol/documentation-en: getnowblock, broadcasthex,
+// publishes them (developers.tron.network and tronprotocol/documentation-en: getnowblock, getblockbylimitnext, broadcasthex,
 // gettransactioninfobyid, gettransactioninfobyblocknum, gettransactionbyid, triggerconstantcontract (balanceOf, a
 // factory's addressOf), getaccount and their /walletsolidity twins; recordings in test/fixtures/tron/). The JSON-RPC
 // endpoint the indexer reads is not this API. A full node serves /wallet/* and /walletsolidity/* on separate ports
@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Hex } from 'viem';
 import { tronAddressFromHex, tronAddressToEvmHex, tronAddressToHex } from '../../domain/addresses/tron';
-import type { TronBroadcastAnswer, TronTransactionInfo } from '../../domain/chainWrites/tronChainIntent';
+import type { TronBlock, TronBroadcastAnswer, TronTransactionInfo } from '../../domain/chainWrites/tronChainIntent';
 import type { TronLog } from '../../domain/sweeps/tronSweptLogs';
 import { fetchJson, parseAnswer, RemoteApiError, type RemoteApiErrorKind } from './jsonApi';
 
@@ -43,6 +43,23 @@ const blockSchema = z.object({
   blockID: z.string().regex(/^[0-9a-fA-F]{64}$/),
   block_header: z.object({ raw_data: z.object({ number: int, timestamp: int }).loose() }).loose(),
 });
+
+/** getblockbylimitnext: `{}` for a range the node does not hold; its transactions' txIDs, none for an empty block. */
+const blocksSchema = z
+  .object({
+    block: z
+      .array(
+        z
+          .object({
+            blockID: z.string().regex(/^[0-9a-fA-F]{64}$/),
+            block_header: z.object({ raw_data: z.object({ number: int, timestamp: int, parentHash: z.string() }).loose() }).loose(),
+            transactions: z.array(z.object({ txID: z.string() }).loose()).optional(),
+          })
+          .loose(),
+      )
+      .optional(),
+  })
+  .loose();
 
 const infoSchema = z
   .object({
@@ -171,6 +188,28 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
         number: block.block_header.raw_data.number,
         timestamp: new Date(Number(block.block_header.raw_data.timestamp)),
       };
+    },
+
+    /**
+     * The solidified blocks numbered from `start` up to before `end` that the node holds, in order, with their txIDs
+     * (java-tron serves at most 100 a call); fewer, or none, past what it holds.
+     */
+    async solidifiedBlocks(start: bigint, end: bigint): Promise<TronBlock[]> {
+      const endpoint = '/walletsolidity/getblockbylimitnext';
+      const answer = parse(
+        endpoint,
+        blocksSchema,
+        await post('walletsolidity', 'getblockbylimitnext', { startNum: Number(start), endNum: Number(end) }),
+      );
+      return (answer.block ?? [])
+        .map((block) => ({
+          number: block.block_header.raw_data.number,
+          blockId: block.blockID.toLowerCase(),
+          parentId: block.block_header.raw_data.parentHash.toLowerCase(),
+          timestamp: new Date(Number(block.block_header.raw_data.timestamp)),
+          txIds: (block.transactions ?? []).map((transaction) => transaction.txID.toLowerCase()),
+        }))
+        .sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
     },
 
     /** What the latest chain or the solidified one knows of a txID; undefined for the node's `{}` (not in a block it has). */

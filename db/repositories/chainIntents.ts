@@ -291,7 +291,10 @@ export async function recordTronSigned(
     where id = ${id} and status = 'prepared' and chain = 'tron'`;
 }
 
-/** The txID is in a block: not yet solidified (confirmed), or solidified with its outcome (finalized or failed). */
+/**
+ * The txID is in a block: not yet solidified (confirmed), or solidified with its outcome (finalized or failed). If it
+ * is a superseded one, it becomes the signature and the newest is kept aside (as on EVM, the stored bytes stay the newest's).
+ */
 export async function recordTronLanded(
   sql: Queryable,
   id: string,
@@ -301,9 +304,13 @@ export async function recordTronLanded(
   await sql`
     update chain_intents set status = ${landed.status}, block_number = ${landed.blockNumber.toString()}, fee_paid = ${landed.feePaid.toString()},
       error = ${landed.error === undefined ? null : sql.json(landed.error as Parameters<typeof sql.json>[0])},
+      superseded_signatures = case when signature = ${txId} then superseded_signatures
+        else array_append(array_remove(superseded_signatures, ${txId}::text), signature) end,
+      signature = ${txId},
       confirmed_at = coalesce(confirmed_at, now()),
       finalized_at = case when ${landed.status} in ('finalized', 'failed') then now() end, updated_at = now()
-    where id = ${id} and signature = ${txId} and status in ('signed', 'broadcast', 'confirmed') and chain = 'tron'`;
+    where id = ${id} and status in ('signed', 'broadcast', 'confirmed') and chain = 'tron'
+      and (signature = ${txId} or ${txId} = any(superseded_signatures))`;
 }
 
 /** A block that held the txID was replaced before it solidified: back to waiting (and to being sent). */

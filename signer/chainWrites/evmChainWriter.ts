@@ -3,7 +3,8 @@
 // database transaction, before anything is sent; every broadcast sends those stored bytes, so a process killed at
 // any point resumes from the row and the chain sees one transaction per nonce. A transaction that waits too long is
 // replaced by the same call with the same nonce and higher fees (the old hash kept: either may be mined); a new
-// nonce is signed only once another transaction is proven to have taken the old one (domain/chainWrites/evmChainIntent.ts).
+// nonce is signed only once two providers show another transaction that took the old one, never on the word of the
+// one node (domain/chainWrites/evmChainIntent.ts, docs/settlement.md#never-signed-twice-evm-nonces).
 import {
   BaseError,
   keccak256,
@@ -34,7 +35,9 @@ import {
   gasLimitFor,
   initialFees,
   judgeEvmAttempt,
+  judgeNonceTaken,
   nextNonce,
+  type NonceTakenRead,
   replacementFees,
   type EvmAttemptVerdict,
   type Fees,
@@ -45,6 +48,12 @@ export interface EvmChainWriterDeps {
   sql: Sql;
   /** A client of the chain's RPC endpoint, with a request timeout: signing reads the chain under row locks. */
   client: PublicClient;
+  /**
+   * A client of another provider of the chain (its last RPC URL, where that differs from the first): a nonce the
+   * first counts used by a transaction it cannot find is signed again only once this one shows that transaction too.
+   * Without it such an intent waits, with the reason in `deferred`.
+   */
+  witness?: PublicClient;
   /** The relayer: pays the gas and signs; one writer per (chain, mode, relayer) hands out its nonces. */
   account: LocalAccount;
   chain: Chain;
@@ -62,7 +71,7 @@ export interface EvmChainWriterDeps {
 
 export interface EvmWriteProgress {
   intent: ChainIntent;
-  /** Why nothing new was signed this pass (fees above the ceiling). */
+  /** Why nothing new was signed this pass (fees above the ceiling, a nonce not proven taken). */
   deferred?: string;
 }
 
@@ -175,40 +184,107 @@ export function createEvmChainWriter(deps: EvmChainWriterDeps) {
     return load(sql, id);
   }
 
-  async function receipt(hash: string) {
+  async function receipt(provider: PublicClient, hash: string) {
     try {
-      return await client.getTransactionReceipt({ hash: hash as Hash });
+      return await provider.getTransactionReceipt({ hash: hash as Hash });
     } catch (error) {
       if (error instanceof TransactionReceiptNotFoundError) return undefined;
       throw error;
     }
   }
 
-  /** Asks the chain about every hash signed for the intent and records what it proves. */
-  async function observe(id: string): Promise<{ intent: ChainIntent; verdict?: EvmAttemptVerdict }> {
-    const intent = await load(sql, id);
-    const { signature, nonce } = intent;
-    if (!['signed', 'broadcast', 'confirmed'].includes(intent.status) || signature === null || nonce === null) return { intent };
+  /** One provider's word on the intent's hashes: the mined count, then every hash's receipt, then the head. */
+  async function read(provider: PublicClient, hashes: readonly string[]) {
     // The mined count before the receipts (judgeEvmAttempt says why).
-    const minedNonceCount = BigInt(await client.getTransactionCount({ address: sender, blockTag: 'latest' }));
+    const minedNonceCount = BigInt(await provider.getTransactionCount({ address: sender, blockTag: 'latest' }));
     let mined: { hash: string; blockNumber: bigint; success: boolean } | undefined;
-    for (const hash of [signature, ...intent.supersededSignatures]) {
-      const found = await receipt(hash);
+    for (const hash of hashes) {
+      const found = await receipt(provider, hash);
       if (found) {
         mined = { hash, blockNumber: found.blockNumber, success: found.status === 'success' };
         break;
       }
     }
-    const head = await client.getBlockNumber({ cacheTime: 0 });
-    const verdict = judgeEvmAttempt({
-      nonce,
-      minedNonceCount,
-      mined,
-      head,
-      requiredConfirmations: deps.requiredConfirmations,
-      waitedMs: intent.signedAt ? Date.now() - intent.signedAt.getTime() : 0,
-      stuckAfterMs: deps.stuckAfterMs,
-    });
+    const head = await provider.getBlockNumber({ cacheTime: 0 });
+    return { minedNonceCount, mined, head };
+  }
+
+  /**
+   * The block that used `nonce` on this provider: the first whose end state counts the sender past it (searched back
+   * from `head`, doubling, then halving), and the hash of the sender's transaction with that nonce in it. Undefined
+   * when the provider cannot answer for those blocks (a node that keeps no older state, say): not a proof.
+   */
+  async function consumedIn(provider: PublicClient, nonce: bigint, head: bigint): Promise<NonceTakenRead['consumedIn']> {
+    const countAt = async (blockNumber: bigint) => BigInt(await provider.getTransactionCount({ address: sender, blockNumber }));
+    try {
+      if ((await countAt(head)) <= nonce) return undefined;
+      let [before, after] = [head, head];
+      for (let step = 1n; ; step *= 2n) {
+        before = head - step < 0n ? -1n : head - step;
+        if (before < 0n || (await countAt(before)) <= nonce) break;
+        after = before;
+      }
+      while (after - before > 1n) {
+        const middle = (before + after) / 2n;
+        if ((await countAt(middle)) > nonce) after = middle;
+        else before = middle;
+      }
+      const block = await provider.getBlock({ blockNumber: after, includeTransactions: true });
+      const taker = block.transactions.find((tx) => tx.from.toLowerCase() === sender.toLowerCase() && BigInt(tx.nonce) === nonce);
+      return { blockNumber: after, hash: taker?.hash };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** What a provider that knows none of the intent's hashes shows of the nonce's use. */
+  async function nonceTakenRead(provider: PublicClient, name: string, nonce: bigint, word: Awaited<ReturnType<typeof read>>) {
+    const consumed = await consumedIn(provider, nonce, word.head);
+    return {
+      provider: name,
+      minedNonceCount: word.minedNonceCount,
+      knowsOurs: word.mined !== undefined,
+      head: word.head,
+      ...(consumed === undefined ? {} : { consumedIn: consumed }),
+    } satisfies NonceTakenRead;
+  }
+
+  /** Asks the chain about every hash signed for the intent and records what it proves. */
+  async function observe(id: string): Promise<{ intent: ChainIntent; verdict?: EvmAttemptVerdict; held?: string }> {
+    const intent = await load(sql, id);
+    const { signature, nonce } = intent;
+    if (!['signed', 'broadcast', 'confirmed'].includes(intent.status) || signature === null || nonce === null) return { intent };
+    // Every hash signed for the intent, whatever nonce it carries, on every pass: any of them may be the one mined.
+    const hashes = [signature, ...intent.supersededSignatures];
+    const judge = (word: Awaited<ReturnType<typeof read>>) =>
+      judgeEvmAttempt({
+        nonce,
+        ...word,
+        requiredConfirmations: deps.requiredConfirmations,
+        waitedMs: intent.signedAt ? Date.now() - intent.signedAt.getTime() : 0,
+        stuckAfterMs: deps.stuckAfterMs,
+      });
+    const first = await read(client, hashes);
+    let verdict = judge(first);
+    let held: string | undefined;
+    if (verdict.kind === 'nonce-taken') {
+      const reads = [await nonceTakenRead(client, 'the first RPC URL', nonce, first)];
+      if (deps.witness) {
+        const second = await read(deps.witness, hashes);
+        // The witness may know the transaction the first node lacks: then it is followed like any mined one.
+        if (second.mined) verdict = judge(second);
+        else reads.push(await nonceTakenRead(deps.witness, 'the last RPC URL', nonce, second));
+      }
+      if (verdict.kind === 'nonce-taken') {
+        const proof = judgeNonceTaken({ nonce, hashes, reads });
+        if (proof.kind === 'unproven') held = proof.reason;
+      }
+    }
+    if (held !== undefined) {
+      // No longer known to be mined (a reorganisation, or a node without it): followed as unmined until proven either way.
+      if (intent.status === 'confirmed') await recordEvmUnmined(sql, id);
+      return { intent: await load(sql, id), verdict, held };
+    }
     switch (verdict.kind) {
       case 'final':
         await recordEvmMined(sql, id, {
@@ -236,7 +312,8 @@ export function createEvmChainWriter(deps: EvmChainWriterDeps) {
    * stuck, send the stored bytes while unmined. Call again until the intent is finalized or failed.
    */
   async function advance(id: string): Promise<EvmWriteProgress> {
-    const { intent, verdict } = await observe(id);
+    const { intent, verdict, held } = await observe(id);
+    if (held !== undefined) return { intent, deferred: held };
     if (intent.status === 'prepared') {
       const signed = await sign(id);
       if (signed.deferred !== undefined) return signed;

@@ -3,7 +3,8 @@
 // expiration), signs its txID with the relayer's key in this process, and stores the signed Transaction's bytes, txID
 // and expiration before anything is sent. Every broadcast sends those stored bytes, so a process killed at any point
 // resumes from the row and the chain sees one transaction. A new one is signed only once the old one is proven dead
-// (domain/chainWrites/tronChainIntent.ts), its txID kept.
+// by the solidified blocks that could hold it (domain/chainWrites/tronChainIntent.ts,
+// docs/settlement.md#never-signed-twice-tron-expiry), its txID kept and looked up again on every pass.
 //
 // raw_data is built locally rather than taken from /wallet/triggersmartcontract: a node-built transaction is whatever
 // the node says, and signing it would mean checking every field against the call; built here, the node only supplies
@@ -40,9 +41,12 @@ import { tronAddressToHex } from '../../domain/addresses/tron';
 import {
   classifyTronBroadcast,
   judgeTronAttempt,
+  judgeTronExpiry,
   MAX_TRON_EXPIRATION_MS,
   tronReferenceBlock,
+  tronReferenceOf,
   type TronAttemptVerdict,
+  type TronBlock,
 } from '../../domain/chainWrites/tronChainIntent';
 import type { Mode } from '../../domain/wire/session';
 import type { TronRelayer } from './tronRelayer';
@@ -59,7 +63,14 @@ export interface TronChainWriterDeps {
 
 export interface TronWriteProgress {
   intent: ChainIntent;
+  /** Why an expired transaction the node cannot find was not replaced this pass. */
+  deferred?: string;
 }
+
+/** java-tron's most blocks per getblockbylimitnext. */
+const BLOCKS_PER_CALL = 100n;
+/** A reference block is named by its height's low 16 bits: how many 65536-block periods back it is looked for. */
+const REFERENCE_PERIODS = 8;
 
 /** The bytes a signature covers and what identifies them. */
 interface BuiltTransaction {
@@ -210,22 +221,80 @@ export function createTronChainWriter(deps: TronChainWriterDeps) {
     }
   }
 
-  /** Asks the solidified and latest views about the stored txID and records what they prove. */
-  async function observe(id: string): Promise<{ intent: ChainIntent; verdict?: TronAttemptVerdict }> {
+  /** The first of `txIds` the view knows, with what it knows. */
+  async function firstKnown(view: 'latest' | 'solidified', txIds: readonly string[]) {
+    for (const txId of txIds) {
+      const info = await api.transactionInfo(view, txId);
+      if (info) return { txId, info };
+    }
+    return undefined;
+  }
+
+  /**
+   * The solidified blocks that could hold a transaction naming `reference`: that block (looked for by its height's
+   * low 16 bits and its id) and those after it, up to the first whose time is at or past `expiration` or the head.
+   * Whatever the node does not serve is left out, for judgeTronExpiry to find missing.
+   */
+  async function blocksThatCouldHold(
+    reference: { refBlockBytes: string; refBlockHash: string },
+    expiration: Date,
+    head: bigint,
+  ): Promise<TronBlock[]> {
+    let at = head - ((((head - BigInt(`0x${reference.refBlockBytes}`)) % 65536n) + 65536n) % 65536n);
+    let first: TronBlock | undefined;
+    for (let period = 0; period < REFERENCE_PERIODS && at >= 0n && !first; period++, at -= 65536n) {
+      const [block] = await api.solidifiedBlocks(at, at + 1n);
+      if (block?.blockId.slice(16, 32) === reference.refBlockHash) first = block;
+    }
+    if (!first) return [];
+    const blocks = [first];
+    for (let next = first.number + 1n; next <= head;) {
+      const end = next + BLOCKS_PER_CALL > head + 1n ? head + 1n : next + BLOCKS_PER_CALL;
+      const page = await api.solidifiedBlocks(next, end);
+      blocks.push(...page);
+      if (page.length < Number(end - next) || page.some((block) => block.timestamp.getTime() >= expiration.getTime())) break;
+      next = end;
+    }
+    return blocks;
+  }
+
+  /** Asks the solidified and latest views about every txID signed for the intent and records what they prove. */
+  async function observe(id: string): Promise<{ intent: ChainIntent; verdict?: TronAttemptVerdict; held?: string }> {
     const intent = await load(sql, id);
-    const { signature: txId, expiresAt } = intent;
-    if (!['signed', 'broadcast', 'confirmed'].includes(intent.status) || txId === null || expiresAt === null) return { intent };
-    // The solidified head before the solidified lookup (judgeTronAttempt says why).
+    const { signature, expiresAt } = intent;
+    if (
+      !['signed', 'broadcast', 'confirmed'].includes(intent.status) ||
+      signature === null ||
+      expiresAt === null ||
+      !intent.wireTransaction
+    )
+      return { intent };
+    // Every txID ever signed for the intent on every pass: if one set aside is in the chain after all, it is the one followed.
+    const txIds = [signature, ...intent.supersededSignatures];
+    // The solidified head before the solidified lookups (judgeTronAttempt says why).
     const head = await api.solidifiedHead();
-    const solidified = await api.transactionInfo('solidified', txId);
-    const latest = solidified ? undefined : await api.transactionInfo('latest', txId);
+    const solidified = await firstKnown('solidified', txIds);
+    const latest = solidified ? undefined : await firstKnown('latest', txIds);
+    const txId = (solidified ?? latest)?.txId ?? signature;
     const verdict = judgeTronAttempt({
       expiration: expiresAt,
-      now: new Date(),
       solidifiedHeadTimestamp: head.timestamp,
-      solidified,
-      latest,
+      solidified: solidified?.info,
+      latest: latest?.info,
     });
+    let held: string | undefined;
+    if (verdict.kind === 'expired-unseen') {
+      const reference = tronReferenceOf(intent.wireTransaction);
+      const blocks = await blocksThatCouldHold(reference, expiresAt, head.number);
+      const proof = judgeTronExpiry({ txIds, expiration: expiresAt, reference, blocks });
+      if (proof.kind === 'in-block')
+        held = `${proof.txId} is in solidified block ${proof.blockNumber} but the node's index does not know it: it lacks that history`;
+      else if (proof.kind === 'unproven') held = `expired, but not proven never landed: ${proof.reason}`;
+    }
+    if (held !== undefined) {
+      if (intent.status === 'confirmed') await recordTronUnlanded(sql, id);
+      return { intent: await load(sql, id), verdict, held };
+    }
     switch (verdict.kind) {
       case 'final':
         await recordTronLanded(sql, id, txId, {
@@ -242,8 +311,8 @@ export function createTronChainWriter(deps: TronChainWriterDeps) {
       case 'landed':
         await recordTronLanded(sql, id, txId, { status: 'confirmed', blockNumber: verdict.blockNumber, feePaid: verdict.fee });
         break;
-      case 'dead':
-        await recordTronDead(sql, id, txId);
+      case 'expired-unseen':
+        await recordTronDead(sql, id, signature);
         break;
       case 'unseen':
         if (intent.status === 'confirmed') await recordTronUnlanded(sql, id);
@@ -257,7 +326,8 @@ export function createTronChainWriter(deps: TronChainWriterDeps) {
    * while they are unseen. Call again until the intent is finalized or failed.
    */
   async function advance(id: string): Promise<TronWriteProgress> {
-    const { intent, verdict } = await observe(id);
+    const { intent, verdict, held } = await observe(id);
+    if (held !== undefined) return { intent, deferred: held };
     if (intent.status === 'prepared') {
       await sign(id);
       return { intent: await broadcast(id) };

@@ -40,6 +40,7 @@ export function cctpRoutesFromConfig(
       const deployment = registry.get(chain, network);
       const usdc = registry.token(chain, network, 'USDC');
       const [rpcUrl] = deployment.rpcUrls;
+      const witnessUrl = deployment.rpcUrls.at(-1);
       if (!rpcUrl || !usdc || deployment.chainId === undefined) continue;
       const client = createPublicClient({ transport: http(rpcUrl, { timeout: RPC_TIMEOUT_MS }) });
       (routes[mode] ??= {})[chain] = {
@@ -49,6 +50,10 @@ export function cctpRoutesFromConfig(
         writer: createEvmChainWriter({
           sql: treasury.sql,
           client,
+          // The second provider a nonce taken by another transaction needs before a new one is signed.
+          ...(witnessUrl === undefined || witnessUrl === rpcUrl
+            ? {}
+            : { witness: createPublicClient({ transport: http(witnessUrl, { timeout: RPC_TIMEOUT_MS }) }) }),
           account,
           chain,
           mode,

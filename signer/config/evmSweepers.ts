@@ -1,6 +1,7 @@
 // The signer's EVM sweepers (signer/sweeps/evmSweep.ts), one per (EVM chain, mode) whose relayer key and RPC
 // endpoint are configured: the relayer of EVM_RELAYER_KEY_<MODE> signs on every EVM chain of the mode's network
-// (RPC_URLS_<CHAIN>_<NETWORK>, first URL), with that chain's fee ceiling and threshold. HD deposit addresses are swept
+// (RPC_URLS_<CHAIN>_<NETWORK>, first URL; the last, where it differs, is the second provider a new nonce needs), with
+// that chain's fee ceiling and threshold. HD deposit addresses are swept
 // with the mode's deposit seed into EVM_DEPOSIT_COLLECTOR_<MODE>, where one is set.
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -18,6 +19,8 @@ const MODES: readonly Mode[] = ['test', 'live'];
 
 /** Signing reads the chain under row locks: a node that does not answer must not hold them for long. */
 const RPC_TIMEOUT_MS = 10_000;
+
+const rpcClient = (url: string) => createPublicClient({ transport: http(url, { timeout: RPC_TIMEOUT_MS }) }) as PublicClient;
 
 /** What HD sweeps need per mode: the deposit seed their keys derive from and the collector they send to. */
 export interface HdSweepMaterial {
@@ -39,10 +42,12 @@ export function evmSweepersFromConfig(
     for (const chain of EVM_CHAINS) {
       const deployment = registry.get(chain, networkForMode(mode));
       const [rpcUrl] = deployment.rpcUrls;
+      const witnessUrl = deployment.rpcUrls.at(-1);
       if (!rpcUrl || deployment.chainId === undefined) continue;
       sweepers[`${chain}:${mode}`] = {
         sql,
-        client: createPublicClient({ transport: http(rpcUrl, { timeout: RPC_TIMEOUT_MS }) }) as PublicClient,
+        client: rpcClient(rpcUrl),
+        ...(witnessUrl === undefined || witnessUrl === rpcUrl ? {} : { witness: rpcClient(witnessUrl) }),
         account,
         chain,
         mode,

@@ -70,7 +70,12 @@ export function createEvmSweepActivities(deps: {
     },
     async advanceEvmSweep(request: { chain: ForwarderChain; mode: Mode; sweepId: string }): Promise<EvmSweepAnswer> {
       const sweeper = sweeperOf(request.chain, request.mode);
-      return sweeper ? sweeper.advance(request.sweepId) : { status: 'no_relayer' };
+      if (!sweeper) return { status: 'no_relayer' };
+      const outcome = await sweeper.advance(request.sweepId);
+      // A transaction the node cannot find that is not proven dead waits for an operator rather than being signed twice.
+      if (outcome.status === 'submitted' && outcome.deferred !== undefined)
+        log.error('sweep transaction waits: not proven dead, so nothing is signed in its place', { ...request, reason: outcome.deferred });
+      return outcome;
     },
   };
 }

@@ -80,7 +80,8 @@ export interface ForwarderSweepChain {
 export type EvmSweepOutcome =
   /** Nothing signed yet: fees are above the ceiling (`deferred`) or the pass stopped before signing. */
   | { status: 'pending'; deferred?: string }
-  | { status: 'submitted'; txHash: string }
+  /** Signed and sent; `deferred` says why a transaction the node cannot find is not signed again (an operator's to see). */
+  | { status: 'submitted'; txHash: string; deferred?: string }
   | { status: 'finalized'; txHash: string; moved: string; gasWei: string }
   /** Reverted: the fee is spent and posted, the addresses are taken by the next run. */
   | { status: 'failed'; txHash: string; gasWei: string };
@@ -153,7 +154,11 @@ export async function progressOutcome(
     case 'broadcast':
     case 'confirmed':
       await setCollectorSweepSubmitted(sql, sweep.id, intent.signature ?? '');
-      return { status: 'submitted', txHash: intent.signature ?? '' };
+      return {
+        status: 'submitted',
+        txHash: intent.signature ?? '',
+        ...(progress.deferred === undefined ? {} : { deferred: progress.deferred }),
+      };
     case 'finalized':
     case 'failed':
       return record(intent.status, intent);

@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   initialFees,
   judgeEvmAttempt,
+  judgeNonceTaken,
   nextNonce,
   replacementFees,
   type EvmAttemptObservation,
+  type NonceTakenRead,
 } from '../../../domain/chainWrites/evmChainIntent';
 
 const base: EvmAttemptObservation = {
@@ -45,6 +47,54 @@ describe('judging an EVM attempt', () => {
   it('is stuck once it waited as long as allowed, and pending before', () => {
     expect(judgeEvmAttempt({ ...base, waitedMs: 30_000 })).toEqual({ kind: 'stuck' });
     expect(judgeEvmAttempt({ ...base, waitedMs: 29_999 })).toEqual({ kind: 'pending' });
+  });
+});
+
+describe('proving a nonce taken before signing a new one', () => {
+  const ours = ['0xA1', '0xa2'];
+  const shows = (provider: string, overrides: Partial<NonceTakenRead> = {}): NonceTakenRead => ({
+    provider,
+    minedNonceCount: 5n,
+    knowsOurs: false,
+    head: 110n,
+    consumedIn: { blockNumber: 100n, hash: '0xb0' },
+    ...overrides,
+  });
+  const judge = (...reads: NonceTakenRead[]) => judgeNonceTaken({ nonce: 4n, hashes: ours, reads });
+
+  it('takes two providers showing the same other transaction in the same block, at or past it', () => {
+    expect(judge(shows('first'), shows('last', { head: 100n }))).toEqual({ kind: 'taken', hash: '0xb0', blockNumber: 100n });
+  });
+
+  it("never takes one provider's word, however sure", () => {
+    expect(judge(shows('first'))).toMatchObject({ kind: 'unproven', reason: expect.stringMatching(/second RPC URL/) });
+    expect(judge(shows('first'), shows('first'))).toMatchObject({ kind: 'unproven' });
+    expect(judge()).toMatchObject({ kind: 'unproven' });
+  });
+
+  it('a provider whose block holds our own transaction lacks its history: nothing new is signed', () => {
+    expect(judge(shows('first', { consumedIn: { blockNumber: 100n, hash: '0xa2' } }), shows('last'))).toMatchObject({
+      kind: 'unproven',
+      reason: expect.stringMatching(/lacks that history/),
+    });
+    expect(judge(shows('first'), shows('last', { knowsOurs: true }))).toMatchObject({ kind: 'unproven' });
+  });
+
+  it('a provider behind the block that used the nonce, or not counting it used, proves nothing', () => {
+    expect(judge(shows('first'), shows('last', { head: 99n }))).toMatchObject({
+      kind: 'unproven',
+      reason: expect.stringMatching(/before block 100/),
+    });
+    expect(judge(shows('first'), shows('last', { minedNonceCount: 4n }))).toMatchObject({ kind: 'unproven' });
+    expect(judge(shows('first'), shows('last', { consumedIn: undefined }))).toMatchObject({ kind: 'unproven' });
+    expect(judge(shows('first'), shows('last', { consumedIn: { blockNumber: 100n, hash: undefined } }))).toMatchObject({
+      kind: 'unproven',
+    });
+  });
+
+  it('providers naming different transactions or blocks prove nothing', () => {
+    expect(judge(shows('first'), shows('last', { consumedIn: { blockNumber: 100n, hash: '0xb1' } }))).toMatchObject({ kind: 'unproven' });
+    expect(judge(shows('first'), shows('last', { consumedIn: { blockNumber: 101n, hash: '0xb0' } }))).toMatchObject({ kind: 'unproven' });
   });
 });
 

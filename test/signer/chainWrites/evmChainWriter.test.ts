@@ -1,12 +1,15 @@
 // Write-ahead EVM writes from a relayer on a real Hardhat node (signer/chainWrites/evmChainWriter.ts): one
 // transaction per nonce however often a pass runs or a process dies, a stuck transaction replaced with the same
-// nonce and higher fees, a nonce another transaction took replaced by a fresh one, a reorganised block sent again.
-import { encodeFunctionData, erc20Abi, type Address, type Hash, type HDAccount } from 'viem';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+// nonce and higher fees, a nonce another transaction took replaced by a fresh one once two providers show it, never
+// on the word of a node without the transaction in its history (docs/settlement.md#never-signed-twice-evm-nonces), a
+// reorganised block sent again.
+import { createPublicClient, encodeFunctionData, erc20Abi, http, type Address, type Hash, type HDAccount, type PublicClient } from 'viem';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEvmChainWriter, type EvmChainWriterDeps } from '../../../signer/chainWrites/evmChainWriter';
 import { findChainIntent } from '../../../db/repositories/chainIntents';
 import { createLocalChain, type LocalChain } from '../../../toolchain/localChain/localChain';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
+import { startRpcProxy, type JsonRpcRequest, type RpcProxy } from '../../support/evm/rpcProxy';
 
 let chain: LocalChain;
 let db: TestDatabase;
@@ -48,6 +51,24 @@ const transferCall = (amount: bigint, to: Address = chain.account(19).address) =
   data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
   value: '0',
 });
+
+let proxies: RpcProxy[] = [];
+afterEach(async () => {
+  await Promise.all(proxies.map((p) => p.close()));
+  proxies = [];
+});
+
+/**
+ * Another provider in front of the same chain; `answer` makes it reply to some requests as a node without that
+ * history, or one behind the others, would (undefined: pass the request on).
+ */
+async function anotherProvider(answer: (request: JsonRpcRequest) => { result: unknown } | undefined = () => undefined) {
+  const proxy = await startRpcProxy(chain.rpcUrl);
+  proxies.push(proxy);
+  proxy.setPolicy(() => ({ respond: (request) => answer(request) ?? { forward: true } }));
+  return createPublicClient({ transport: http(proxy.url) }) as PublicClient;
+}
+const withoutReceipts = (request: JsonRpcRequest) => (request.method === 'eth_getTransactionReceipt' ? { result: null } : undefined);
 
 const balanceOf = (owner: Address) =>
   chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
@@ -124,8 +145,8 @@ describe('EVM chain writer', () => {
     expect(deferred.intent.status).toBe('prepared');
   });
 
-  it('signs afresh with a new nonce once another transaction took the old one, keeping the old hash', async () => {
-    const w = writer();
+  it('signs afresh with a new nonce once two providers show another transaction took the old one, keeping the old hash', async () => {
+    const w = writer({ witness: await anotherProvider() });
     const id = nextId();
     await w.prepare(id, transferCall(3n));
     const signed = (await w.sign(id)).intent;
@@ -174,7 +195,7 @@ describe('EVM chain writer', () => {
   });
 
   it('signs afresh when a reorganisation drops its mined transaction and another takes the nonce', async () => {
-    const w = writer();
+    const w = writer({ witness: await anotherProvider() });
     const id = nextId();
     const snapshot = await chain.snapshot();
     await w.prepare(id, transferCall(5n));
@@ -188,5 +209,79 @@ describe('EVM chain writer', () => {
     expect(resigned.supersededSignatures).toEqual([mined.signature]);
     await chain.mine(3);
     expect((await w.advance(id)).intent).toMatchObject({ status: 'finalized', signature: resigned.signature });
+  });
+});
+
+describe('a nonce used by a transaction the node cannot find', () => {
+  /** Signs and sends a transfer to a payee of its own through `w`, mined at once; returns the payee's balance before. */
+  async function sendThrough(w: ReturnType<typeof writer>, id: string, payee: Address) {
+    const before = await balanceOf(payee);
+    await w.prepare(id, transferCall(11n, payee));
+    const sent = (await w.advance(id)).intent;
+    await chain.mine(3);
+    return { before, sent };
+  }
+
+  it('a node without the transaction in its history never makes it land twice: it waits', async () => {
+    const w = writer({ client: await anotherProvider(withoutReceipts) });
+    const id = nextId();
+    const payee = chain.account(18).address;
+    const { before, sent } = await sendThrough(w, id, payee);
+    const held = await w.advance(id);
+    await w.advance(id);
+    await chain.mine(3);
+    expect(await balanceOf(payee)).toBe(before + 11n);
+    expect(await findChainIntent(db.sql, id)).toMatchObject({ nonce: sent.nonce, signature: sent.signature, supersededSignatures: [] });
+    expect(held.deferred).toMatch(/no receipt for it: it lacks that history/);
+  });
+
+  it('two providers without that history: still nothing is signed again', async () => {
+    const w = writer({ client: await anotherProvider(withoutReceipts), witness: await anotherProvider(withoutReceipts) });
+    const id = nextId();
+    const payee = chain.account(17).address;
+    const { before, sent } = await sendThrough(w, id, payee);
+    await w.advance(id);
+    await w.advance(id);
+    await chain.mine(3);
+    expect(await balanceOf(payee)).toBe(before + 11n);
+    expect(await findChainIntent(db.sql, id)).toMatchObject({ nonce: sent.nonce, signature: sent.signature });
+  });
+
+  it('follows the transaction on the second provider when the first lacks its history', async () => {
+    const w = writer({ client: await anotherProvider(withoutReceipts), witness: await anotherProvider() });
+    const id = nextId();
+    const { sent } = await sendThrough(w, id, chain.account(16).address);
+    expect((await w.advance(id)).intent).toMatchObject({ status: 'finalized', signature: sent.signature, nonce: sent.nonce });
+  });
+
+  it('another transaction with the nonce, on one RPC URL: waits instead of signing a new nonce', async () => {
+    const w = writer();
+    const id = nextId();
+    await w.prepare(id, transferCall(3n));
+    const signed = (await w.sign(id)).intent;
+    await chain
+      .walletClientFor(relayerIndex - 1)
+      .sendTransaction({ to: chain.account(19).address, value: 1n, nonce: Number(signed.nonce) });
+    const held = await w.advance(id);
+    expect(held.deferred).toMatch(/needs a second RPC URL/);
+    expect(await findChainIntent(db.sql, id)).toMatchObject({ nonce: signed.nonce, signature: signed.signature, supersededSignatures: [] });
+  });
+
+  it('another transaction with the nonce, and a second provider behind the first: waits', async () => {
+    const w = writer({
+      witness: await anotherProvider((request) =>
+        // A pool member that has not seen the block with the nonce: its count stops before it.
+        request.method === 'eth_getTransactionCount' ? { result: '0x0' } : undefined,
+      ),
+    });
+    const id = nextId();
+    await w.prepare(id, transferCall(3n));
+    const signed = (await w.sign(id)).intent;
+    await chain
+      .walletClientFor(relayerIndex - 1)
+      .sendTransaction({ to: chain.account(19).address, value: 1n, nonce: Number(signed.nonce) });
+    const held = await w.advance(id);
+    expect(held.deferred).toMatch(/last RPC URL does not count nonce/);
+    expect(await findChainIntent(db.sql, id)).toMatchObject({ nonce: signed.nonce, signature: signed.signature });
   });
 });

@@ -325,3 +325,60 @@ describe('Tron relayer key', () => {
     }
   });
 });
+
+describe('an expired transaction a node cannot find', () => {
+  /** Sends a transfer through `w` and lets a block take it; then the chain moves past its expiration. */
+  async function landThenExpire(w: ReturnType<typeof writer>, id: string) {
+    await w.prepare(id, transferCall(13n));
+    const sent = (await w.advance(id)).intent;
+    node.mine(1);
+    node.mineEmpty(PAST_EXPIRATION);
+    expect(node.landed(sent.signature as string)).toBeDefined();
+    return sent;
+  }
+  const withoutHistory = (path: string) => (path.endsWith('/gettransactioninfobyid') ? { body: {} } : 'answer');
+
+  it('a node without the transaction in its history never makes it land twice: the solidified blocks show it', async () => {
+    const w = writer();
+    const id = nextId();
+    const sent = await landThenExpire(w, id);
+    node.setPolicy(withoutHistory);
+    const held = await w.advance(id);
+    node.mine(3);
+    await w.advance(id);
+    expect(node.landedCount()).toBe(1);
+    expect(await findChainIntent(db.sql, id)).toMatchObject({ signature: sent.signature, supersededSignatures: [] });
+    expect(held.deferred).toMatch(/lacks that history/);
+  });
+
+  it('a node whose solidified blocks stop before the expiration proves nothing: nothing is signed again', async () => {
+    const w = writer();
+    const id = nextId();
+    const sent = await landThenExpire(w, id);
+    // A pool member behind the others: its head is the pool's, its transaction index and blocks are not (it serves
+    // the reference block, then nothing after it).
+    let blockCalls = 0;
+    node.setPolicy((path) => (path === '/walletsolidity/getblockbylimitnext' && blockCalls++ > 0 ? { body: {} } : withoutHistory(path)));
+    const held = await w.advance(id);
+    node.mine(3);
+    await w.advance(id);
+    expect(node.landedCount()).toBe(1);
+    expect(await findChainIntent(db.sql, id)).toMatchObject({ signature: sent.signature, supersededSignatures: [] });
+    expect(held.deferred).toMatch(/do not reach past the expiration/);
+  });
+
+  it('looks every superseded txID up on every pass, and follows the one that landed', async () => {
+    const w = writer();
+    const id = nextId();
+    await w.prepare(id, transferCall(17n));
+    const first = (await w.advance(id)).intent;
+    // As a version that took one node's word would have left it: the first txID set aside, a second one signed.
+    await db.sql`update chain_intents set status = 'prepared', superseded_signatures = array[signature], signature = null,
+      wire_transaction = null, expires_at = null where id = ${id}`;
+    await w.sign(id);
+    node.mine(1);
+    node.mineEmpty(3);
+    expect(await findChainIntent(db.sql, id).then((intent) => intent?.supersededSignatures)).toEqual([first.signature]);
+    expect((await w.advance(id)).intent).toMatchObject({ status: 'finalized', signature: first.signature });
+  });
+});

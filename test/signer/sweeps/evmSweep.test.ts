@@ -2,7 +2,7 @@
 // forwarder addresses swept by one sweepMany into the collector, the ledger moved from deposits:<chain> to
 // collector:<chain> with the relayer's gas, a threshold holding a small total back, a clone swept twice, tokens with
 // no return value and a false one, and a relayer killed between steps that sends each sweep once.
-import { erc20Abi, type Address } from 'viem';
+import { createPublicClient, erc20Abi, http, type Address, type PublicClient } from 'viem';
 import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmChainWriter } from '../../../signer/chainWrites/evmChainWriter';
@@ -16,6 +16,7 @@ import * as depositFactory from '../../../contracts/artifacts/depositFactory';
 import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics';
 import { COLLECTOR, hasCode, OWNER, startDepositContractsChain, SWEEPER } from '../../contracts/depositContractsFixture';
 import { createTestDatabase } from '../../support/database';
+import { startRpcProxy } from '../../support/evm/rpcProxy';
 import {
   connectSigner,
   deposit,
@@ -130,6 +131,32 @@ describe('EVM forwarder sweep', () => {
     // Landed is landed: another pass and another plan move nothing and post nothing twice.
     expect(await sweeper('base').advance(ids[0]!)).toEqual(outcome);
     expect(await planIds(sweeper('base'), runKey())).toEqual([]);
+  });
+
+  it('a relayer whose node lacks the sweep in its history sends it once, and the pass says why it waits', async () => {
+    await depositTo('base', [1_000_000n]);
+    const before = await balanceOf(tokens.get('base')!, collector());
+    const nonce = await relayerNonce();
+    const historyless = await startRpcProxy(f.contracts.chain.rpcUrl);
+    try {
+      historyless.setPolicy(() => ({
+        respond: (request) => (request.method === 'eth_getTransactionReceipt' ? { result: null } : { forward: true }),
+      }));
+      const client = createPublicClient({ transport: http(historyless.url) }) as PublicClient;
+      const [id] = await planIds(sweeper('base'), runKey());
+      let outcome: EvmSweepOutcome | undefined;
+      for (let pass = 0; pass < 4; pass++) {
+        outcome = await sweeper('base', { client }).advance(id!);
+        await f.contracts.chain.mine(1);
+      }
+      expect(await relayerNonce()).toBe(nonce + 1);
+      expect(outcome).toMatchObject({ status: 'submitted', deferred: expect.stringMatching(/lacks that history/) });
+      expect(await balanceOf(tokens.get('base')!, collector())).toBe(before + 1_000_000n);
+      // A node with the history finds it: recorded once, the ledger moved once.
+      expect(await sweepToEnd(sweeper('base'), id!)).toMatchObject({ status: 'finalized', moved: '1000000' });
+    } finally {
+      await historyless.close();
+    }
   });
 
   it('deploys a clone once and sweeps it again when a later deposit arrives', async () => {

@@ -352,6 +352,17 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
     switch (path) {
       case '/walletsolidity/getnowblock':
         return blockJson(solidified());
+      case '/walletsolidity/getblockbylimitnext': {
+        const [from, to] = [BigInt(Number(body.startNum)), BigInt(Number(body.endNum))];
+        const held = blocks.filter((block) => block.number >= from && block.number < to && block.number <= solidified().number);
+        if (held.length === 0) return {};
+        return {
+          block: held.map((block) => ({
+            ...blockJson(block),
+            transactions: [...landed].filter(([, found]) => found.blockNumber === block.number).map(([txID]) => ({ txID, ret: [] })),
+          })),
+        };
+      }
       case '/wallet/broadcasthex':
         return broadcastHex(String(body.transaction));
       case '/wallet/gettransactioninfobyid':
