@@ -7,7 +7,7 @@ import { base58 } from '@scure/base';
 import { type NativeConnection, Worker } from '@temporalio/worker';
 import { createSignerActivities, type SignerDeps } from './activities';
 import { depositSeeds } from '../domain/addresses/depositSeed';
-import { createDepositBackingCheck, createSigningCheck } from './backing/depositBacking';
+import { createDepositBackingCheck, createSigningCheck, requireLiveRereadProviders } from './backing/depositBacking';
 import type { SolanaChainWriterDeps } from './chainWrites/solanaChainWriter';
 import type { TreasuryPayoutDeps } from './payouts/treasuryPayout';
 import { loadChainsConfig, type ChainsConfig } from '../config/chains';
@@ -113,6 +113,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
   for (const mode of modes) {
     const network = networkForMode(mode);
     const variable = `SOLANA_TREASURY_KEY_${mode.toUpperCase()}`;
+    if (mode === 'live') requireLiveRereadProviders(backing);
     const [rpcUrl] = registry.get('solana', network).rpcUrls;
     if (!rpcUrl)
       throw new ConfigError(
