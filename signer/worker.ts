@@ -8,6 +8,7 @@ import { type NativeConnection, Worker } from '@temporalio/worker';
 import { createSignerActivities, type SignerDeps } from './activities';
 import { depositSeeds } from '../domain/addresses/depositSeed';
 import { createDepositBackingCheck, createSigningCheck, requireLiveRereadProviders } from './backing/depositBacking';
+import { createDailyLimitCheck } from './backing/dailyLimit';
 import type { SolanaChainWriterDeps } from './chainWrites/solanaChainWriter';
 import type { TreasuryPayoutDeps } from './payouts/treasuryPayout';
 import { loadChainsConfig, type ChainsConfig } from '../config/chains';
@@ -52,6 +53,7 @@ type SignerConfig = Pick<
   | 'solanaTreasuryAddresses'
   | 'solanaPayoutMemo'
   | 'settlementRpcRecheckAboveUsdc'
+  | 'settlementDailyLimitUsdc'
   | 'settlementLiveRoutes'
   | 'databaseUrl'
   | 'evmSweeps'
@@ -109,6 +111,10 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
   };
   const verifyDepositBacking = createDepositBackingCheck(backing);
   const verifyAtSigning = createSigningCheck(backing);
+  const verifyDailyLimit = createDailyLimitCheck({
+    limitUsdcBaseUnits:
+      config.settlementDailyLimitUsdc === undefined ? undefined : BigInt(config.settlementDailyLimitUsdc) * USDC_BASE_UNITS,
+  });
   const treasuries: Partial<Record<Mode, TreasuryPayoutDeps>> = {};
   for (const mode of modes) {
     const network = networkForMode(mode);
@@ -139,6 +145,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
       memo: config.solanaPayoutMemo,
       verifyDepositBacking,
       verifyAtSigning,
+      verifyDailyLimit,
     };
   }
   return {

@@ -32,6 +32,7 @@ import { provisionPayoutNonces, takePayoutNonce } from './payoutNonces';
 import { landedTransaction, signPayoutTransaction } from './payoutTransaction';
 import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
 import { rpcDeadline } from '../../activities/http/rpcDeadline';
+import type { VerifyDailyLimit } from '../backing/dailyLimit';
 
 export interface TreasuryPayoutDeps extends SolanaChainWriterDeps {
   /** Fee payer and USDC authority: held by the signer worker alone. */
@@ -48,6 +49,8 @@ export interface TreasuryPayoutDeps extends SolanaChainWriterDeps {
   verifyDepositBacking: VerifyDepositBacking;
   /** Refuses to sign a row whose amount, merchant or mode the payment's record no longer bears out (depositBacking.ts). */
   verifyAtSigning: VerifyDepositBacking;
+  /** Holds a live payout past its merchant's daily limit until approved (dailyLimit.ts), in the transaction that writes it. */
+  verifyDailyLimit: VerifyDailyLimit;
 }
 
 export interface PayoutRequest {
@@ -104,6 +107,7 @@ async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest,
   if (!wallet || !isAddress(wallet)) throw refuse(`merchant ${request.merchantId} has no valid Solana settlement wallet`);
   const intentId = payoutIntentId(request.paymentId);
   return deps.sql.begin(async (tx) => {
+    await deps.verifyDailyLimit(tx, request, amount);
     await insertChainIntent(tx, intentId);
     const payout = await insertPayout(tx, {
       paymentId: request.paymentId,

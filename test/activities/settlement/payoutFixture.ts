@@ -17,6 +17,7 @@ import {
   type SolanaRpcApi,
 } from '@solana/kit';
 import { createDepositBackingCheck, createSigningCheck, type DepositBackingDeps } from '../../../signer/backing/depositBacking';
+import { createDailyLimitCheck } from '../../../signer/backing/dailyLimit';
 import { provisionPayoutNonces } from '../../../signer/payouts/payoutNonces';
 import { payoutNonceAddresses } from '../../../domain/settlement/payoutNonces';
 import {
@@ -77,7 +78,8 @@ export interface PayoutFixture {
    * A treasury from a 64-byte secret key, as the signer worker loads it, holding `usdc` base units and `sol` lamports,
    * re-reading deposits from the local chain (Tron's from `tronHttpApi`) for test payouts above `rereadAboveUsdcBaseUnits`
    * (default 1000 USDC) and every live one (mainnet is the local chain, at `mainnetRpcUrls`: by default rpcServer's then
-   * rereadServer's), its payout nonce accounts ready unless `nonceAccounts` is false.
+   * rereadServer's), holding a merchant's live payouts past `dailyLimitUsdcBaseUnits` a day (default: no limit), its
+   * payout nonce accounts ready unless `nonceAccounts` is false.
    */
   treasury(
     funds: { usdc: bigint; sol?: bigint },
@@ -86,6 +88,7 @@ export interface PayoutFixture {
       tronHttpApi?: DepositBackingDeps['tronHttpApi'];
       nonceAccounts?: boolean;
       mainnetRpcUrls?: string[];
+      dailyLimitUsdcBaseUnits?: bigint;
     },
   ): Promise<TreasuryPayoutDeps>;
   topUp(treasury: KeyPairSigner, usdc: bigint): Promise<void>;
@@ -217,6 +220,7 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
         memo: false,
         verifyDepositBacking: createDepositBackingCheck(backing),
         verifyAtSigning: createSigningCheck(backing),
+        verifyDailyLimit: createDailyLimitCheck({ limitUsdcBaseUnits: options.dailyLimitUsdcBaseUnits }),
       };
       if (options.nonceAccounts !== false) await provisionNonces(deps, funds.sol === 0n);
       return deps;
