@@ -4,15 +4,11 @@
 // approves its payment. It waits as a retryable PayoutAwaitingApproval, which the payout activity's retry policy
 // retries without limit, so the settlement waits (stage `reserving`) rather than fails.
 import { ApplicationFailure, log, metricMeter } from '@temporalio/activity';
-import type { Queryable } from '../../db/client';
 import { lockUntilCommit } from '../../db/repositories/locks';
 import { findPayoutApproval, livePayoutsInWindow } from '../../db/repositories/payoutApprovals';
 import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import { judgeDailyLimit } from '../../domain/settlement/dailyLimit';
-import type { PayoutRequest } from '../payouts/treasuryPayout';
-
-/** Throws a retryable PayoutAwaitingApproval unless the payout is within its merchant's daily limit, or approved. */
-export type VerifyDailyLimit = (tx: Queryable, request: PayoutRequest, amount: bigint) => Promise<void>;
+import type { VerifyDailyLimit } from '../payouts/treasuryPayout';
 
 /** `limitUsdcBaseUnits`: SETTLEMENT_DAILY_LIMIT_USDC in USDC base units; undefined: no limit. */
 export function createDailyLimitCheck(deps: { limitUsdcBaseUnits: bigint | undefined }): VerifyDailyLimit {

@@ -32,7 +32,6 @@ import { provisionPayoutNonces, takePayoutNonce } from './payoutNonces';
 import { landedTransaction, signPayoutTransaction } from './payoutTransaction';
 import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
 import { rpcDeadline } from '../../activities/http/rpcDeadline';
-import type { VerifyDailyLimit } from '../backing/dailyLimit';
 
 export interface TreasuryPayoutDeps extends SolanaChainWriterDeps {
   /** Fee payer and USDC authority: held by the signer worker alone. */
@@ -63,6 +62,9 @@ export interface PayoutRequest {
 
 /** Throws a PayoutRefused failure unless the indexer's facts (and, above the threshold, the chain) back the payout. */
 export type VerifyDepositBacking = (request: PayoutRequest, amount: bigint) => Promise<void>;
+
+/** Throws a retryable PayoutAwaitingApproval unless the payout is within its merchant's daily limit, or approved. */
+export type VerifyDailyLimit = (tx: Queryable, request: PayoutRequest, amount: bigint) => Promise<void>;
 
 export type PayoutOutcome =
   | { status: 'awaiting_liquidity'; usdcShortfall: string; lamportsShortfall: string }
