@@ -6,6 +6,7 @@ import type { TokenSymbol } from '../domain/chains/chains';
 import type { Mode } from '../domain/wire/session';
 import { DEFAULT_MINIMUM_DEPOSIT_CENTS } from '../domain/session/sessionLedger';
 import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, type LiveRoute } from '../domain/settlement/settlementRoute';
+import { DEFAULT_DAILY_LIMIT_USDC } from '../domain/settlement/dailyLimit';
 import { invalidIpRules } from '../domain/security/ipAllowlist';
 import { parseTotpEncryptionKey } from '../domain/security/totpSecretSealing';
 import { InvalidAccountXpubError, parseAccountXpub, type DepositXpubs } from '../domain/addresses/hdDerivation';
@@ -114,6 +115,14 @@ const EnvSchema = z
       ),
     CCTP_MAX_FEE_BPS: z.coerce.number().min(0).max(100).default(DEFAULT_CCTP_MAX_FEE_BPS),
     SETTLEMENT_RPC_RECHECK_ABOVE_USDC: z.coerce.number().int().min(0).max(1_000_000_000).default(1000),
+    SETTLEMENT_DAILY_LIMIT_USDC: z
+      .string()
+      .trim()
+      .default(String(DEFAULT_DAILY_LIMIT_USDC))
+      .refine(
+        (value) => value === 'none' || (/^\d{1,10}$/.test(value) && Number(value) <= 1_000_000_000),
+        'must be whole USDC, 0 to 1000000000 (0: every live payout waits for an operator), or `none` (no limit)',
+      ),
     SOLANA_TREASURY_ADDRESS_TEST: z.string().optional(),
     SOLANA_TREASURY_ADDRESS_LIVE: z.string().optional(),
     RECONCILIATION_INTERVAL_MINUTES: z.coerce
@@ -313,6 +322,11 @@ export type Config = {
    */
   settlementRpcRecheckAboveUsdc: number;
   /**
+   * Whole USDC of live payouts per merchant in a trailing 24 hours above which a payout waits for an operator's
+   * approval (docs/settlement.md#daily-limit); undefined (`none`): no limit.
+   */
+  settlementDailyLimitUsdc: number | undefined;
+  /**
    * The treasuries' public addresses, for the processes that reconcile the ledger with the chain without the key
    * (the worker, the admin CLI); the signer checks them against its keys.
    */
@@ -503,6 +517,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     cctpFastChains: listEntries(e.CCTP_FAST_CHAINS).filter(isCctpSourceChainName),
     cctpMaxFeeBps: e.CCTP_MAX_FEE_BPS,
     settlementRpcRecheckAboveUsdc: e.SETTLEMENT_RPC_RECHECK_ABOVE_USDC,
+    settlementDailyLimitUsdc: e.SETTLEMENT_DAILY_LIMIT_USDC === 'none' ? undefined : Number(e.SETTLEMENT_DAILY_LIMIT_USDC),
     solanaTreasuryAddresses: {
       test: e.SOLANA_TREASURY_ADDRESS_TEST?.trim() || undefined,
       live: e.SOLANA_TREASURY_ADDRESS_LIVE?.trim() || undefined,

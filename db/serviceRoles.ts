@@ -219,6 +219,9 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     collector_sweep_addresses: '*',
     collector_sweeps: '*',
     evm_nonces: '*',
+    // An operator's approval of a payout above the merchant's daily limit (signer/backing/dailyLimit.ts); the schema
+    // owner writes it (checkout-admin settlement approve).
+    payout_approvals: '*',
     payouts: '*',
     relayer_balances: '*',
     solana_deposit_address_pool: '*',

@@ -11,7 +11,8 @@ import { signerModeRefusal } from '../domain/security/signerModeRouting';
 import { WorkflowFailure } from '../domain/session/workflowFailures';
 import { createSignerActivities, type SignerDeps } from './activities';
 import { depositSeeds } from '../domain/addresses/depositSeed';
-import { createDepositBackingCheck, createSigningCheck } from './backing/depositBacking';
+import { createDepositBackingCheck, createSigningCheck, requireLiveRereadProviders } from './backing/depositBacking';
+import { createDailyLimitCheck } from './backing/dailyLimit';
 import type { SolanaChainWriterDeps } from './chainWrites/solanaChainWriter';
 import type { TreasuryPayoutDeps } from './payouts/treasuryPayout';
 import { loadChainsConfig, type ChainsConfig } from '../config/chains';
@@ -79,6 +80,7 @@ type SignerConfig = Pick<
   | 'solanaTreasuryAddresses'
   | 'solanaPayoutMemo'
   | 'settlementRpcRecheckAboveUsdc'
+  | 'settlementDailyLimitUsdc'
   | 'settlementLiveRoutes'
   | 'databaseUrl'
   | 'evmSweeps'
@@ -139,10 +141,15 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
   };
   const verifyDepositBacking = createDepositBackingCheck(backing);
   const verifyAtSigning = createSigningCheck(backing);
+  const verifyDailyLimit = createDailyLimitCheck({
+    limitUsdcBaseUnits:
+      config.settlementDailyLimitUsdc === undefined ? undefined : BigInt(config.settlementDailyLimitUsdc) * USDC_BASE_UNITS,
+  });
   const treasuries: Partial<Record<Mode, TreasuryPayoutDeps>> = {};
   for (const mode of modes) {
     const network = networkForMode(mode);
     const variable = `SOLANA_TREASURY_KEY_${mode.toUpperCase()}`;
+    if (mode === 'live') requireLiveRereadProviders(backing);
     const [rpcUrl] = registry.get('solana', network).rpcUrls;
     if (!rpcUrl)
       throw new ConfigError(
@@ -168,6 +175,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
       memo: config.solanaPayoutMemo,
       verifyDepositBacking,
       verifyAtSigning,
+      verifyDailyLimit,
     };
   }
   return {

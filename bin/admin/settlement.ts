@@ -1,5 +1,7 @@
 // `settlement list | show`: the treasury payouts (docs/settlement.md), what is stuck, and everything Postgres holds
-// about one payout: its chain intent, settlements row and ledger entries.
+// about one payout: its chain intent, settlements row and ledger entries. `settlement awaiting-approval | approve`: the
+// live payouts the signer holds above their merchant's daily limit, and an operator's approval of one
+// (docs/settlement.md#daily-limit).
 import {
   findIntentDetail,
   findPayoutListing,
@@ -14,6 +16,9 @@ import type { SettlementInput, settlePayment } from '../../workflows/settlePayme
 import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, integerOption, table, when, type CommandGroup } from './cli';
 import { repayPayment, resettlePayment } from './settlementRemedies';
+import { approvePayout, unwrittenLivePayouts } from '../../db/repositories/payoutApprovals';
+import { paymentTerms } from '../../db/repositories/payments';
+import { judgeDailyLimit } from '../../domain/settlement/dailyLimit';
 
 export const PaymentIdOption = z.string().regex(/^pay_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a payment id (pay_…)');
 
@@ -343,8 +348,80 @@ const repay = defineCommand({
   },
 });
 
+/** SETTLEMENT_DAILY_LIMIT_USDC of this process, in USDC base units: the signer's, where both are given the same. */
+const dailyLimitOf = (context: { config: { settlementDailyLimitUsdc: number | undefined } }) =>
+  context.config.settlementDailyLimitUsdc === undefined ? undefined : BigInt(context.config.settlementDailyLimitUsdc) * 1_000_000n;
+
+const awaitingApproval = defineCommand({
+  name: 'awaiting-approval',
+  summary: "live payouts held above their merchant's daily limit (SETTLEMENT_DAILY_LIMIT_USDC) until an operator approves",
+  options: {},
+  readOnly: true,
+  schema: z.object({}),
+  async run(context) {
+    const limit = dailyLimitOf(context);
+    const held =
+      limit === undefined
+        ? []
+        : (await unwrittenLivePayouts(context.sql())).filter(
+            (p) => judgeDailyLimit({ ...p, mode: 'live' }, { paidInWindow: p.paidInWindow, limit }).kind === 'awaiting_approval',
+          );
+    return {
+      json: {
+        daily_limit_usdc: limit === undefined ? null : usdcText(limit),
+        payouts: held.map((p) => ({
+          payment_id: p.paymentId,
+          session_id: p.sessionId,
+          merchant_id: p.merchantId,
+          amount_usdc: usdcText(p.amount),
+          paid_in_window_usdc: usdcText(p.paidInWindow),
+        })),
+      },
+      text:
+        limit === undefined
+          ? ['no daily limit (SETTLEMENT_DAILY_LIMIT_USDC=none): no payout waits for an approval']
+          : held.length === 0
+            ? [`no live payout waits for an approval (daily limit ${usdcText(limit)} USDC)`]
+            : table(
+                ['PAYMENT', 'SESSION', 'MERCHANT', 'AMOUNT USDC', 'PAID 24H USDC'],
+                held.map((p) => [p.paymentId, p.sessionId, p.merchantId, usdcText(p.amount), usdcText(p.paidInWindow)]),
+              ),
+    };
+  },
+});
+
+const approve = defineCommand({
+  name: 'approve',
+  summary: "approve a live payout held above its merchant's daily limit: the signer writes it at its next attempt; idempotent",
+  options: { payment: { value: '<pay_…>', description: 'the live payment whose payout to approve (required)' } },
+  schema: z.object({ payment: PaymentIdOption }),
+  async run(context, input) {
+    const sql = context.sql();
+    const payment = await paymentTerms(sql, input.payment);
+    if (!payment) throw new CliError(`payment ${input.payment} does not exist`);
+    if (payment.mode !== 'live')
+      throw new CliError(`payment ${input.payment} is a ${payment.mode} payment: only live payouts are held for an approval`);
+    const { approval, created } = await approvePayout(sql, input.payment, context.operator.name);
+    return {
+      json: {
+        payment_id: input.payment,
+        merchant_id: payment.merchantId,
+        operator: approval.operator,
+        approved_at: approval.approvedAt.toISOString(),
+        already_approved: !created,
+      },
+      text: [
+        created
+          ? `payout of ${input.payment} (merchant ${payment.merchantId}) approved by ${approval.operator}: the signer writes it at its next attempt, within a minute`
+          : `payout of ${input.payment} was already approved by ${approval.operator} at ${approval.approvedAt.toISOString()}: nothing changed`,
+      ],
+      targets: [input.payment],
+    };
+  },
+});
+
 export const settlementCommands: CommandGroup = {
   name: 'settlement',
   summary: 'treasury payouts to merchants',
-  commands: [list, show, retry, resettle, repay],
+  commands: [list, show, retry, resettle, repay, awaitingApproval, approve],
 };

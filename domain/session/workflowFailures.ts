@@ -16,6 +16,11 @@ export const WorkflowFailure = {
    * payout activity's retry policy waits on it; past the re-read's bound it becomes PayoutRefused.
    */
   DepositRereadPending: 'DepositRereadPending',
+  /**
+   * Retryable: the live payout would take its merchant's live payouts of the trailing 24 hours past the daily limit,
+   * and no operator approved its payment yet (docs/settlement.md#daily-limit): retried without limit until one does.
+   */
+  PayoutAwaitingApproval: 'PayoutAwaitingApproval',
   /** The payout transaction landed and failed on chain: nothing was paid; an operator decides what follows. */
   PayoutFailed: 'PayoutFailed',
   /** A payout written for a treasury whose key the signer does not hold must be signed again: retried until it does. */

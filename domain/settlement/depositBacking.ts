@@ -6,6 +6,7 @@
 import { CHAIN_FACTS, type Chain, type TokenSymbol } from '../chains/chains';
 import { toMicroUnits } from '../session/sessionLedger';
 import type { Network } from '../chains/tokenContracts';
+import type { Mode } from '../wire/session';
 
 /** One deposits row as the indexer wrote it. */
 export interface DepositFact {
@@ -65,9 +66,57 @@ export function judgeDepositBacking(terms: BackingTerms, facts: readonly Deposit
   };
 }
 
-/** Above the threshold a payout is worth asking the chain itself, not only the indexer's record of it. */
-export const needsChainReread = (payoutUsdcBaseUnits: bigint, rereadAboveUsdcBaseUnits: bigint): boolean =>
-  payoutUsdcBaseUnits > rereadAboveUsdcBaseUnits;
+/**
+ * Whether the payout asks the chain itself, not only the indexer's record of it: every live payout, whose money is
+ * real whatever its size; a test one above the threshold.
+ */
+export const needsChainReread = (mode: Mode, payoutUsdcBaseUnits: bigint, rereadAboveUsdcBaseUnits: bigint): boolean =>
+  mode === 'live' || payoutUsdcBaseUnits > rereadAboveUsdcBaseUnits;
+
+/** A URL as a provider is told apart: `https://node/` and `https://node` are the same endpoint. */
+function endpoint(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+}
+
+/** The distinct endpoints of a chain's RPC URLs, in their order; the first is the one the indexer asks first. */
+export const distinctRpcUrls = (rpcUrls: readonly string[]): string[] => [...new Set(rpcUrls.map(endpoint))];
+
+/**
+ * The RPC URL a payout's re-read asks: the last distinct one other than the indexer's first, so that a provider that
+ * lies to the indexer is not the one asked to confirm it. A live payout has no other (undefined) unless a second URL
+ * is configured; a test one falls back to the indexer's own, as a check of the row against its node.
+ */
+export function rereadRpcUrl(mode: Mode, rpcUrls: readonly string[]): string | undefined {
+  const [indexers, ...others] = distinctRpcUrls(rpcUrls);
+  return others.at(-1) ?? (mode === 'live' ? undefined : indexers);
+}
+
+/** A chain of the live routes whose deposits the signer could not re-read from a second provider, and what to set. */
+export interface LiveRereadGap {
+  chain: Chain;
+  variable: string;
+}
+
+/**
+ * The chains of SETTLEMENT_LIVE_ROUTES a live payout could not be re-read on from a provider other than the indexer's:
+ * an EVM or Solana chain with fewer than two distinct mainnet RPC URLs, Tron without its HTTP API (another interface
+ * than the JSON-RPC its indexer reads). Each chain once, in the routes' order.
+ */
+export function liveRereadGaps(
+  liveChains: readonly Chain[],
+  mainnet: { rpcUrls(chain: Chain): readonly string[]; tronHttpApi: boolean },
+): LiveRereadGap[] {
+  return [...new Set(liveChains)].flatMap((chain): LiveRereadGap[] => {
+    if (CHAIN_FACTS[chain].family === 'tron') return mainnet.tronHttpApi ? [] : [{ chain, variable: 'TRON_HTTP_API_URL_MAINNET' }];
+    return rereadRpcUrl('live', mainnet.rpcUrls(chain)) === undefined
+      ? [{ chain, variable: `RPC_URLS_${chain.toUpperCase()}_MAINNET` }]
+      : [];
+  });
+}
 
 /** What a node says one deposit's transaction credited the deposit address, independently of the indexer. */
 export type ChainReading =

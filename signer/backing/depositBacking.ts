@@ -4,8 +4,9 @@
 // (domain/settlement/payoutBinding.ts), and ask for exactly what the credited deposits owe at the quoted price. It runs in the signer, not in a main-worker activity before
 // it, because the signer is the process that moves money: a check in another process could be skipped by anyone who
 // can start the payout activity on the signer's queue, which is exactly who a forged signal comes from. The signer
-// reads the indexer's deposits rows (no workflow activity writes their facts, db/serviceRoles.ts) and, above a
-// configured amount, asks the chain's node itself. A node that has not yet seen a deposit, or not as deep, is waited on
+// reads the indexer's deposits rows (no workflow activity writes their facts, db/serviceRoles.ts) and asks the chain's
+// node itself: for every live payout, from a provider other than the indexer's, and for a test one above a configured
+// amount. A node that has not yet seen a deposit, or not as deep, is waited on
 // (a retryable DepositRereadPending the payout activity's retry policy retries) for REREAD_WAIT_MS from the
 // activity's first attempt; a node that contradicts the indexer refuses at once.
 import { activityInfo, ApplicationFailure, log, metricMeter } from '@temporalio/activity';
@@ -15,15 +16,19 @@ import { paymentTerms } from '../../db/repositories/payments';
 import {
   judgeChainReading,
   judgeDepositBacking,
+  liveRereadGaps,
   needsChainReread,
   REREAD_WAIT_MS,
+  rereadRpcUrl,
   type DepositReader,
 } from '../../domain/settlement/depositBacking';
 import { envSuffix } from '../../config/chains';
+import { ConfigError } from '../../config/env';
 import type { ChainRegistry } from '../../domain/chains/chainRegistry';
 import { CHAIN_FACTS, type Chain } from '../../domain/chains/chains';
 import type { Network } from '../../domain/chains/tokenContracts';
 import { networkForMode } from '../../domain/session/payablePairs';
+import type { Mode } from '../../domain/wire/session';
 import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import { judgePayoutAmount, judgePayoutBinding, payoutOwed } from '../../domain/settlement/payoutBinding';
 import { settlementRoute, type LiveRoute } from '../../domain/settlement/settlementRoute';
@@ -36,7 +41,7 @@ export interface DepositBackingDeps {
   sql: Sql;
   /** The chains as the indexer watches them: tokens, decimals, required depth, RPC endpoints. */
   registry: ChainRegistry;
-  /** SETTLEMENT_RPC_RECHECK_ABOVE_USDC in USDC base units: payouts above it are re-read from the chain. */
+  /** SETTLEMENT_RPC_RECHECK_ABOVE_USDC in USDC base units: test payouts above it are re-read from the chain (live ones all are). */
   rereadAboveUsdcBaseUnits: bigint;
   /** Tron's HTTP API per network (TRON_HTTP_API_URL_*), which Tron deposits are re-read from. */
   tronHttpApi?: Partial<Record<Network, { fullNodeUrl: string; solidityUrl: string }>>;
@@ -133,24 +138,25 @@ async function judgeRecord(deps: DepositBackingDeps, request: PayoutRequest, amo
 
 export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepositBacking {
   const readers = new Map<string, DepositReader>();
-  // The indexer asks the first of a chain's RPC URLs first; the re-read asks the last, another provider wherever several
-  // are configured. Tron's indexer reads JSON-RPC; its re-read asks the HTTP API's solidified view.
-  const createReader = (chain: Chain, network: Network): DepositReader | undefined => {
+  // The indexer asks the first of a chain's RPC URLs first; the re-read asks the last other one (rereadRpcUrl), which a
+  // live payout must have. Tron's indexer reads JSON-RPC; its re-read asks the HTTP API's solidified view.
+  const createReader = (chain: Chain, network: Network, mode: Mode): DepositReader | undefined => {
     const timeoutMs = deps.rpcTimeoutMs;
     if (CHAIN_FACTS[chain].family === 'tron') {
       const api = deps.tronHttpApi?.[network];
       return api && createTronDepositReader({ ...api, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
     }
-    const rpcUrl = deps.registry.get(chain, network).rpcUrls.at(-1);
+    const rpcUrl = rereadRpcUrl(mode, deps.registry.get(chain, network).rpcUrls);
     if (!rpcUrl) return undefined;
     return CHAIN_FACTS[chain].family === 'solana'
       ? createSolanaDepositReader(rpcUrl, timeoutMs)
       : createEvmDepositReader(rpcUrl, timeoutMs);
   };
-  const readerFor = (chain: Chain, network: Network): DepositReader | undefined => {
+  const readerFor = (chain: Chain, mode: Mode): DepositReader | undefined => {
+    const network = networkForMode(mode);
     const key = `${chain}:${network}`;
     if (!readers.has(key)) {
-      const reader = createReader(chain, network);
+      const reader = createReader(chain, network, mode);
       if (reader) readers.set(key, reader);
     }
     return readers.get(key);
@@ -158,14 +164,24 @@ export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepos
 
   return async function verifyDepositBacking(request, amount) {
     const { payment, chain, network, deployment, tokenDeployment, deposits } = await judgeRecord(deps, request, amount, 'writing');
-    if (!needsChainReread(amount, deps.rereadAboveUsdcBaseUnits)) return;
-    const reader = readerFor(chain, network);
+    if (!needsChainReread(payment.mode, amount, deps.rereadAboveUsdcBaseUnits)) return;
+    const reader = readerFor(chain, payment.mode);
     if (!reader) {
+      const why =
+        CHAIN_FACTS[chain].family === 'tron'
+          ? `TRON_HTTP_API_URL_${network.toUpperCase()} is not set`
+          : payment.mode === 'live'
+            ? `RPC_URLS_${envSuffix(chain, network)} has no URL besides the indexer's first`
+            : `RPC_URLS_${envSuffix(chain, network)} is not set`;
+      const which =
+        payment.mode === 'live'
+          ? "a live payout is re-read from a provider other than the indexer's"
+          : `a payout above ${deps.rereadAboveUsdcBaseUnits} USDC base units is re-read from the chain`;
       throw refuse(
         request,
         chain,
         'chain',
-        `payment ${request.paymentId}: a payout above ${deps.rereadAboveUsdcBaseUnits} USDC base units is re-read from the chain, and the signer cannot re-read ${chain} ${network} deposits (${CHAIN_FACTS[chain].family === 'tron' ? `TRON_HTTP_API_URL_${network.toUpperCase()}` : `RPC_URLS_${envSuffix(chain, network)}`} is not set); not paid`,
+        `payment ${request.paymentId}: ${which}, and the signer cannot re-read ${chain} ${network} deposits (${why}); not paid`,
       );
     }
     // The activity's first attempt, not this one: retries while a node catches up do not restart the bound.
@@ -203,4 +219,26 @@ export function createSigningCheck(deps: DepositBackingDeps): VerifyDepositBacki
   return async (request, amount) => {
     await judgeRecord(deps, request, amount, 'signing');
   };
+}
+
+/**
+ * Refuses to start a signer holding a live treasury key unless every chain of SETTLEMENT_LIVE_ROUTES can be re-read
+ * from a provider other than the indexer's (docs/settlement.md#paid-only-on-the-indexers-facts): otherwise each live
+ * payout on it would be refused at payout time, after the customer paid.
+ */
+export function requireLiveRereadProviders(deps: Pick<DepositBackingDeps, 'registry' | 'tronHttpApi' | 'liveRoutes'>): void {
+  const gaps = liveRereadGaps(
+    deps.liveRoutes.map((route) => route.chain),
+    { rpcUrls: (chain) => deps.registry.get(chain, 'mainnet').rpcUrls, tronHttpApi: deps.tronHttpApi?.mainnet !== undefined },
+  );
+  if (gaps.length === 0) return;
+  throw new ConfigError(
+    `invalid configuration: ${gaps
+      .map((gap) =>
+        gap.variable.startsWith('TRON_')
+          ? `${gap.variable}: is required by SOLANA_TREASURY_KEY_LIVE, as live payouts of ${gap.chain} deposits (SETTLEMENT_LIVE_ROUTES) re-read them from it`
+          : `${gap.variable}: needs a second, distinct URL (another provider than the indexer's first) for SOLANA_TREASURY_KEY_LIVE, as live payouts of ${gap.chain} deposits (SETTLEMENT_LIVE_ROUTES) re-read them from it`,
+      )
+      .join('; ')}`,
+  );
 }

@@ -48,6 +48,8 @@ export interface TreasuryPayoutDeps extends SolanaChainWriterDeps {
   verifyDepositBacking: VerifyDepositBacking;
   /** Refuses to sign a row whose amount, merchant or mode the payment's record no longer bears out (depositBacking.ts). */
   verifyAtSigning: VerifyDepositBacking;
+  /** Holds a live payout past its merchant's daily limit until approved (dailyLimit.ts), in the transaction that writes it. */
+  verifyDailyLimit: VerifyDailyLimit;
 }
 
 export interface PayoutRequest {
@@ -60,6 +62,9 @@ export interface PayoutRequest {
 
 /** Throws a PayoutRefused failure unless the indexer's facts (and, above the threshold, the chain) back the payout. */
 export type VerifyDepositBacking = (request: PayoutRequest, amount: bigint) => Promise<void>;
+
+/** Throws a retryable PayoutAwaitingApproval unless the payout is within its merchant's daily limit, or approved. */
+export type VerifyDailyLimit = (tx: Queryable, request: PayoutRequest, amount: bigint) => Promise<void>;
 
 export type PayoutOutcome =
   | { status: 'awaiting_liquidity'; usdcShortfall: string; lamportsShortfall: string }
@@ -104,6 +109,7 @@ async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest,
   if (!wallet || !isAddress(wallet)) throw refuse(`merchant ${request.merchantId} has no valid Solana settlement wallet`);
   const intentId = payoutIntentId(request.paymentId);
   return deps.sql.begin(async (tx) => {
+    await deps.verifyDailyLimit(tx, request, amount);
     await insertChainIntent(tx, intentId);
     const payout = await insertPayout(tx, {
       paymentId: request.paymentId,

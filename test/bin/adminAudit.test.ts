@@ -217,6 +217,16 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
       arguments: { payment: paidOut.paymentId, confirm: true },
       targets: () => [paidOut.paymentId, `payout:${paidOut.paymentId}`],
     });
+    const livePaid = await insertTestPayout(service.db.sql, merchant.merchant.id, {
+      status: 'confirmed',
+      amount: 1_000_000n,
+      mode: 'live',
+      settlement: 'settled',
+    });
+    await ok(['settlement', 'approve', '--payment', livePaid.paymentId], {
+      arguments: { payment: livePaid.paymentId },
+      targets: () => [livePaid.paymentId],
+    });
     const swept = await ok(['sweep', 'run', '--mode', 'test'], {
       arguments: { mode: 'test' },
       targets: (out) => [out.workflow_id as string],

@@ -1,4 +1,4 @@
-// `settlement list | show` and `treasury status` as operators run them (a real child process),
+// `settlement list | show | awaiting-approval | approve` and `treasury status` as operators run them (a real child process),
 // against payouts written by the payout code's own repositories: payout row, chain intent through its states,
 // ledger postings and the settlements row, as treasuryPayout.ts and treasurySettlement.ts write them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,11 @@ import { adminCli, expectOneLineError } from '../support/adminCli';
 import { createTestMerchant } from '../support/factories';
 import { insertTestPayout, TREASURY, type TestPayout } from '../support/payouts';
 import { startTestService, type TestService } from '../support/service';
+import { sessionRecord } from '../support/sessionRecords';
+import { insertSessionRecord } from '../../db/repositories/sessions';
+import { insertPendingSettlement } from '../../db/repositories/settlements';
+import { TREASURY_PROVIDER } from '../../domain/settlement/settlementRoute';
+import { paymentIdForSession } from '../../domain/wire/ids';
 
 let service: TestService;
 let merchantId: string;
@@ -276,5 +281,66 @@ describe('checkout-admin settlement resettle and repay', () => {
     );
     expect(await service.db.sql`select generation, status from payouts where payment_id = ${m.paymentId}`).toEqual(before);
     expect(await service.db.sql`select count(*)::int as n from failed_payouts`).toEqual([{ n: 0 }]);
+  });
+});
+
+describe('checkout-admin settlement awaiting-approval and approve', () => {
+  /** A live payment whose treasury settlement began and whose payout the signer has not written. */
+  async function unwritten(merchant: string, amount: bigint): Promise<string> {
+    const record = { ...sessionRecord(merchant, { createdAt: new Date(), lifetimeMinutes: 60 }), mode: 'live' as const };
+    await insertSessionRecord(service.db.sql, record, 'confirming');
+    const paymentId = paymentIdForSession(record.sessionId);
+    await service.db
+      .sql`insert into payments (id, session_id, token, chain, deposit_address, expected_base_units, received_base_units, decimals)
+      values (${paymentId}, ${record.sessionId}, 'USDC', 'solana', 'deposit', ${amount.toString()}, ${amount.toString()}, 6)`;
+    await insertPendingSettlement(service.db.sql, {
+      paymentId,
+      sessionId: record.sessionId,
+      provider: TREASURY_PROVIDER,
+      amountUsdcBaseUnits: amount.toString(),
+    });
+    return paymentId;
+  }
+
+  it("lists the live payouts past their merchant's daily limit; an approval, audited and idempotent, takes one off", async () => {
+    const merchant = (await createTestMerchant(service.db.sql)).merchant.id;
+    await insertTestPayout(service.db.sql, merchant, { status: 'confirmed', amount: 7_000_000n, mode: 'live', settlement: 'settled' });
+    const over = await unwritten(merchant, 4_000_000n);
+    const within = await unwritten((await createTestMerchant(service.db.sql)).merchant.id, 4_000_000n);
+    const limit = { SETTLEMENT_DAILY_LIMIT_USDC: '10' };
+    const listed = async () => {
+      const run = await cli.run(['settlement', 'awaiting-approval', '--json'], limit);
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout) as { daily_limit_usdc: string; payouts: Array<Record<string, string>> };
+    };
+    const before = await listed();
+    expect(before.daily_limit_usdc).toBe('10.000000');
+    expect(before.payouts.filter((p) => [over, within].includes(p.payment_id!))).toEqual([
+      { payment_id: over, session_id: expect.any(String), merchant_id: merchant, amount_usdc: '4.000000', paid_in_window_usdc: '7.000000' },
+    ]);
+
+    const approved = await cli.run(['settlement', 'approve', '--payment', over, '--operator', 'alice', '--json']);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(JSON.parse(approved.stdout)).toMatchObject({ payment_id: over, operator: 'alice', already_approved: false });
+    const again = await cli.run(['settlement', 'approve', '--payment', over, '--operator', 'bob', '--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ payment_id: over, operator: 'alice', already_approved: true });
+    expect(await service.db.sql`select operator from payout_approvals where payment_id = ${over}`).toEqual([{ operator: 'alice' }]);
+    expect((await listed()).payouts.map((p) => p.payment_id)).not.toContain(over);
+  });
+
+  it('refuses to approve an unknown payment or a test one', async () => {
+    expectOneLineError(
+      await cli.run(['settlement', 'approve', '--payment', 'pay_01HZZZZZZZZZZZZZZZZZZZZZZZ', '--operator', 'alice']),
+      1,
+      /payment pay_01HZZZZZZZZZZZZZZZZZZZZZZZ does not exist/,
+    );
+    expectOneLineError(
+      await cli.run(['settlement', 'approve', '--payment', made.fresh!.paymentId, '--operator', 'alice']),
+      1,
+      /is a test payment: only live payouts are held for an approval/,
+    );
+    expect(await service.db.sql`select count(*)::int as n from payout_approvals where payment_id = ${made.fresh!.paymentId}`).toEqual([
+      { n: 0 },
+    ]);
   });
 });

@@ -32,6 +32,18 @@ describe('configuration', () => {
     }
   });
 
+  it('reads the daily limit of live payouts in whole USDC, 10000 by default, 0 holding every live payout, none lifting it', () => {
+    expect(loadConfig({}, 'signer').settlementDailyLimitUsdc).toBe(10_000);
+    expect(loadConfig({ SETTLEMENT_DAILY_LIMIT_USDC: '0' }, 'signer').settlementDailyLimitUsdc).toBe(0);
+    expect(loadConfig({ SETTLEMENT_DAILY_LIMIT_USDC: ' 250000 ' }, 'signer').settlementDailyLimitUsdc).toBe(250_000);
+    expect(loadConfig({ SETTLEMENT_DAILY_LIMIT_USDC: 'none' }, 'signer').settlementDailyLimitUsdc).toBeUndefined();
+    for (const invalid of ['-1', '2.5', '', 'off', '1000000001']) {
+      expect(() => loadConfig({ SETTLEMENT_DAILY_LIMIT_USDC: invalid }, 'signer')).toThrow(
+        /invalid configuration: SETTLEMENT_DAILY_LIMIT_USDC: must be whole USDC/,
+      );
+    }
+  });
+
   it('refuses a live token price above 1 at load in every process and environment, naming the variable', () => {
     expect(loadConfig({ LIVE_TOKEN_PRICES_USD: 'USDC=1,USDT=0.9998' }, 'api').liveTokenPrices.USDT?.text).toBe('0.9998');
     for (const appEnv of ['production', 'development'])

@@ -9,7 +9,7 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { describe, expect, it } from 'vitest';
 import { accountXpubsFromSeed } from '../../domain/addresses/hdDerivation';
 import { DEVELOPMENT_ACCOUNT_XPUBS } from '../../domain/addresses/depositSeed';
-import { depositXpubVariables, loadConfig, type ProcessName } from '../../config/env';
+import { ConfigError, depositXpubVariables, loadConfig, type ProcessName } from '../../config/env';
 import { SIGNING_VARIABLES } from '../../config/signingMaterial';
 import { loadChainsConfig } from '../../config/chains';
 import { createPayTreasuryPayout } from '../../signer/payouts/treasuryPayouts';
@@ -132,6 +132,27 @@ describe('signing material', () => {
       /SOLANA_TREASURY_KEY_TEST: needs RPC_URLS_SOLANA_TESTNET/,
     );
     expect((await signerDepsFromConfig(loadConfig({ SIGNER_MODE: 'test' }, 'signer'))).treasuries).toBeUndefined();
+  });
+
+  it("a signer holding a live treasury key refuses to start unless each live route's chain has a provider besides the indexer's", async () => {
+    const env = {
+      SOLANA_TREASURY_KEY_LIVE: VALID.SOLANA_TREASURY_KEY_LIVE,
+      DATABASE_URL: 'postgres://checkout_worker@127.0.0.1:1/none',
+      RPC_URLS_SOLANA_MAINNET: 'https://rpc-a.example',
+      SETTLEMENT_LIVE_ROUTES: 'USDC:solana,USDT:tron',
+    };
+    const start = (more: Record<string, string>) =>
+      signerDepsFromConfig(loadConfig({ ...env, ...more }, 'signer'), loadChainsConfig({ ...env, ...more }));
+    await expect(start({})).rejects.toThrow(
+      /^invalid configuration: RPC_URLS_SOLANA_MAINNET: needs a second, distinct URL .*; TRON_HTTP_API_URL_MAINNET: is required by SOLANA_TREASURY_KEY_LIVE/,
+    );
+    await expect(start({ RPC_URLS_SOLANA_MAINNET: 'https://rpc-a.example,https://rpc-a.example/' })).rejects.toBeInstanceOf(ConfigError);
+    const deps = await start({
+      RPC_URLS_SOLANA_MAINNET: 'https://rpc-a.example,https://rpc-b.example',
+      TRON_HTTP_API_URL_MAINNET: 'https://tron.example',
+    });
+    expect(Object.keys(deps.treasuries ?? {})).toEqual(['live']);
+    await deps.treasuries?.live?.sql.end();
   });
 
   it("the signer prints its treasury addresses for the watchers, and refuses a published address that is not its key's", async () => {

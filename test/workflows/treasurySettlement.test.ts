@@ -56,7 +56,8 @@ beforeAll(async () => {
   const env = { ...solana.env, ...solana.signerEnv, SOLANA_PAYOUT_MEMO: 'false', DATABASE_URL: h.db.urlAs('checkout_signer') };
   signer = await signerDepsFromConfig(loadConfig(env, 'dev'), loadChainsConfig(env));
   const mainnet = {
-    RPC_URLS_SOLANA_MAINNET: solana.rpcUrl,
+    // A live payout's deposits are re-read from a second URL; the same local node under another path stands in for it.
+    RPC_URLS_SOLANA_MAINNET: `${solana.rpcUrl},${solana.rpcUrl}/reread`,
     TOKEN_USDC_SOLANA_MAINNET: `${solana.usdcMint}:${solana.usdcDecimals}`,
     ALLOW_MAINNET_TOKEN_OVERRIDES: 'true',
   };
@@ -121,6 +122,20 @@ async function payInUsdc(amountUsdCents: string, mode: Mode = 'test', chain: Cha
   return { record, state, paymentId: paymentIdForSession(record.sessionId) };
 }
 
+/** USDC minted to `owner` on the local chain, once landed: the transaction and token account the indexer would record. */
+async function landedDeposit(owner: Address, amount: bigint): Promise<{ txHash: string; logIndex: number }> {
+  const sent = await solana.mintUsdc(owner, amount);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const landed = await rpc()
+      .getTransaction(sent.signature as Signature, { encoding: 'base64', maxSupportedTransactionVersion: 0 })
+      .send();
+    const credited = landed?.meta?.postTokenBalances?.find((b) => b.owner === owner);
+    if (credited) return { txHash: sent.signature, logIndex: credited.accountIndex };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the deposit ${sent.signature} to ${owner} did not land`);
+}
+
 /** A session paid in full (and `extra` more), as the indexer reports it: the deposit detected, then confirmed. */
 async function startPaid(amountUsdCents: string, mode: Mode, chain: Chain, extra = 0n) {
   const record = await h.record({ amountUsdCents, mode, supportedTokens: { USDC: [chain] } });
@@ -128,6 +143,9 @@ async function startPaid(amountUsdCents: string, mode: Mode, chain: Chain, extra
   const instructions = await handle.executeUpdate(selectPaymentUpdate, { args: [{ token: 'USDC', chain }] });
   const amount = (BigInt(instructions.amount_base_units) + extra).toString();
   const paid = deposit({ chain, amount, toAddress: instructions.deposit_address });
+  // The signer re-reads every live payout's deposits from the chain: a live deposit really lands on it.
+  if (mode === 'live' && chain === 'solana')
+    Object.assign(paid, await landedDeposit(instructions.deposit_address as Address, BigInt(amount)));
   const confirmations = instructions.confirmations_required;
   await indexerRecords(h.db.sql, record.sessionId, paid, { mode });
   await handle.signal(depositDetectedSignal, paid);
@@ -229,9 +247,9 @@ describe('settlement through the Solana treasury', () => {
         // The deposit was posted to deposits:solana, pending for the merchant, when the workflow credited it; what the
         // merchant is owed when the signer accepted the payout, just before it reserved it.
         const [deposit] = await h.db.sql<
-          { tx_hash: string }[]
-        >`select tx_hash from deposits where session_id = (select session_id from payments where id = ${paymentId})`;
-        const credit = `deposit:solana:${deposit?.tx_hash}:0`;
+          { tx_hash: string; log_index: number }[]
+        >`select tx_hash, log_index from deposits where session_id = (select session_id from payments where id = ${paymentId})`;
+        const credit = `deposit:solana:${deposit?.tx_hash}:${deposit?.log_index}`;
         expect(
           await h.db
             .sql`select group_id, account, amount::text, id < (select min(id) from ledger_entries where reference = ${`payout:${paymentId}`}) as before_payout
@@ -288,11 +306,11 @@ describe('settlement through the Solana treasury', () => {
         expect(state.settlement).toMatchObject({ provider: 'solana-treasury', amountUsdc: '7000000' });
         expect(await usdcBalance(wallet)).toBe(7_000_000n);
         const [deposit] = await h.db.sql<
-          { tx_hash: string }[]
-        >`select tx_hash from deposits where session_id = (select session_id from payments where id = ${paymentId})`;
+          { tx_hash: string; log_index: number }[]
+        >`select tx_hash, log_index from deposits where session_id = (select session_id from payments where id = ${paymentId})`;
         expect(
           await h.db
-            .sql`select account, sum(amount)::text as amount from ledger_entries where reference = ${`deposit:solana:${deposit?.tx_hash}:0`}
+            .sql`select account, sum(amount)::text as amount from ledger_entries where reference = ${`deposit:solana:${deposit?.tx_hash}:${deposit?.log_index}`}
               group by account having sum(amount) <> 0 order by account`,
         ).toEqual([
           { account: 'deposits:solana', amount: '7368422' },

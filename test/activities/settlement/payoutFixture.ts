@@ -17,6 +17,7 @@ import {
   type SolanaRpcApi,
 } from '@solana/kit';
 import { createDepositBackingCheck, createSigningCheck, type DepositBackingDeps } from '../../../signer/backing/depositBacking';
+import { createDailyLimitCheck } from '../../../signer/backing/dailyLimit';
 import { provisionPayoutNonces } from '../../../signer/payouts/payoutNonces';
 import { payoutNonceAddresses } from '../../../domain/settlement/payoutNonces';
 import {
@@ -37,6 +38,7 @@ import { createChainRegistry } from '../../../domain/chains/chainRegistry';
 import { CHAIN_FACTS, type Chain } from '../../../domain/chains/chains';
 import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, TREASURY_PROVIDER } from '../../../domain/settlement/settlementRoute';
 import { paymentIdForSession } from '../../../domain/wire/ids';
+import type { Mode } from '../../../domain/wire/session';
 import { markConfirmed, upsertDeposits } from '../../../indexers/core/depositStore';
 import { createTestDatabase, type TestDatabase } from '../../support/database';
 import { createTestMerchant } from '../../support/factories';
@@ -68,27 +70,38 @@ export interface PayoutFixture {
   worker: Sql;
   chain: LocalSolanaChain;
   rpcServer: SolanaRpcServer;
+  /** Another endpoint of the same chain: the second of mainnet's RPC URLs, which live payouts' deposits are re-read from. */
+  rereadServer: SolanaRpcServer;
   rpc: Rpc<SolanaRpcApi>;
   usdc: TestMint;
   /**
    * A treasury from a 64-byte secret key, as the signer worker loads it, holding `usdc` base units and `sol` lamports,
-   * re-reading deposits from the local chain (Tron's from `tronHttpApi`) for payouts above `rereadAboveUsdcBaseUnits`
-   * (default 1000 USDC), its payout nonce accounts ready unless `nonceAccounts` is false.
+   * re-reading deposits from the local chain (Tron's from `tronHttpApi`) for test payouts above `rereadAboveUsdcBaseUnits`
+   * (default 1000 USDC) and every live one (mainnet is the local chain, at `mainnetRpcUrls`: by default rpcServer's then
+   * rereadServer's), holding a merchant's live payouts past `dailyLimitUsdcBaseUnits` a day (default: no limit), its
+   * payout nonce accounts ready unless `nonceAccounts` is false.
    */
   treasury(
     funds: { usdc: bigint; sol?: bigint },
-    options?: { rereadAboveUsdcBaseUnits?: bigint; tronHttpApi?: DepositBackingDeps['tronHttpApi']; nonceAccounts?: boolean },
+    options?: {
+      rereadAboveUsdcBaseUnits?: bigint;
+      tronHttpApi?: DepositBackingDeps['tronHttpApi'];
+      nonceAccounts?: boolean;
+      mainnetRpcUrls?: string[];
+      dailyLimitUsdcBaseUnits?: bigint;
+    },
   ): Promise<TreasuryPayoutDeps>;
   topUp(treasury: KeyPairSigner, usdc: bigint): Promise<void>;
   /**
    * A confirmed payment of a merchant with a fresh settlement wallet, in USDC on solana to a fresh deposit address,
    * quoted at 1 USDC per USD for a session of `amount` (in whole cents), backed by the indexer's deposits rows, credited
    * by the workflow (`deposits`; default: one of the whole amount), its treasury settlement begun, and the request to pay
-   * it out.
+   * it out; in `mode` (default test), of `merchantOf`'s merchant and wallet when given.
    */
   payment(
     amount: bigint,
     deposits?: (depositAddress: Address) => Promise<IndexerDeposit[]> | IndexerDeposit[],
+    options?: { mode?: Mode; merchantOf?: { request: PayoutRequest; wallet: Address } },
   ): Promise<{ request: PayoutRequest; wallet: Address; depositAddress: Address }>;
   /** A real USDC transfer of `amount` to `owner` on the local chain, in a produced block: the deposit the indexer would see. */
   onChainDeposit(owner: Address, amount: bigint): Promise<{ txHash: string; logIndex: number }>;
@@ -127,17 +140,22 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
   const signerSql = createSql(db.urlAs('checkout_signer'), { max: 4 });
   const worker = createSql(db.urlAs('checkout_worker'), { max: 4 });
   const chain = new LocalSolanaChain();
-  const rpcServer = await startSolanaRpcServer(chain);
+  const [rpcServer, rereadServer] = await Promise.all([startSolanaRpcServer(chain), startSolanaRpcServer(chain)]);
   const rpc = createSolanaRpc(rpcServer.url);
   const usdc = await createMint(chain, 6);
   chain.produce();
-  const registry = createChainRegistry(
-    loadChainsConfig({
-      RPC_URLS_SOLANA_TESTNET: rpcServer.url,
-      TOKEN_USDC_SOLANA_TESTNET: `${usdc.address}:6`,
-      TOKEN_USDT_TRON_TESTNET: `${TRON_TEST_USDT}:6`,
-    }),
-  );
+  const registryWith = (mainnetRpcUrls: string[]) =>
+    createChainRegistry(
+      loadChainsConfig({
+        RPC_URLS_SOLANA_TESTNET: rpcServer.url,
+        TOKEN_USDC_SOLANA_TESTNET: `${usdc.address}:6`,
+        TOKEN_USDT_TRON_TESTNET: `${TRON_TEST_USDT}:6`,
+        RPC_URLS_SOLANA_MAINNET: mainnetRpcUrls.join(','),
+        TOKEN_USDC_SOLANA_MAINNET: `${usdc.address}:6`,
+        ALLOW_MAINNET_TOKEN_OVERRIDES: 'true',
+      }),
+    );
+  const registry = registryWith([rpcServer.url, rereadServer.url]);
 
   const topUp = async (treasury: KeyPairSigner, amount: bigint) => {
     await mintTo(chain, usdc, treasury.address, amount);
@@ -177,6 +195,7 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
     worker,
     chain,
     rpcServer,
+    rereadServer,
     rpc,
     usdc,
     async treasury(funds, options = {}) {
@@ -188,7 +207,7 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
       // litesvm cannot execute the Memo program (TreasuryPayoutDeps.memo); payoutTransaction.test.ts covers the memo.
       const backing = {
         sql: signerSql,
-        registry,
+        registry: options.mainnetRpcUrls ? registryWith(options.mainnetRpcUrls) : registry,
         rereadAboveUsdcBaseUnits: options.rereadAboveUsdcBaseUnits ?? 1_000_000_000n,
         ...(options.tronHttpApi ? { tronHttpApi: options.tronHttpApi } : {}),
         liveRoutes: parseLiveRoutes(DEFAULT_LIVE_ROUTES),
@@ -201,34 +220,38 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
         memo: false,
         verifyDepositBacking: createDepositBackingCheck(backing),
         verifyAtSigning: createSigningCheck(backing),
+        verifyDailyLimit: createDailyLimitCheck({ limitUsdcBaseUnits: options.dailyLimitUsdcBaseUnits }),
       };
       if (options.nonceAccounts !== false) await provisionNonces(deps, funds.sol === 0n);
       return deps;
     },
     topUp,
-    async payment(amount, deposits = () => [{ amount }]) {
-      // A merchant per payment, each with a fresh wallet: every test reads balances nobody else touches.
-      const { merchant } = await createTestMerchant(db.sql);
-      const wallet = (await generateKeyPairSigner()).address;
+    async payment(amount, deposits = () => [{ amount }], options = {}) {
+      const mode = options.mode ?? 'test';
+      const network = mode === 'live' ? 'mainnet' : 'testnet';
+      // A merchant per payment, each with a fresh wallet, unless asked: every test reads balances nobody else touches.
+      const merchantId = options.merchantOf?.request.merchantId ?? (await createTestMerchant(db.sql)).merchant.id;
+      const wallet = options.merchantOf?.wallet ?? (await generateKeyPairSigner()).address;
       const depositAddress = (await generateKeyPairSigner()).address;
-      await setSettlementWallet(db.sql, merchant.id, wallet);
+      if (!options.merchantOf) await setSettlementWallet(db.sql, merchantId, wallet);
       const cents = amount / 10_000n;
       const record = {
-        ...sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 }),
+        ...sessionRecord(merchantId, { createdAt: new Date(), lifetimeMinutes: 60 }),
+        mode,
         amountUsdCents: (cents > 0n ? cents : 1n).toString(),
       };
       await insertSessionRecord(db.sql, record, 'confirming');
       const paymentId = paymentIdForSession(record.sessionId);
       await db.sql`
         insert into deposit_addresses (session_id, mode, derivation_index, evm_address, tron_address, solana_address)
-        values (${record.sessionId}, 'test', nextval('deposit_address_test_index_seq'), ${`0x${randomBytes(20).toString('hex')}`}, 'T', ${depositAddress})`;
+        values (${record.sessionId}, ${mode}, nextval(${mode === 'live' ? 'deposit_address_index_seq' : 'deposit_address_test_index_seq'}), ${`0x${randomBytes(20).toString('hex')}`}, 'T', ${depositAddress})`;
       await db.sql`
         insert into payments (id, session_id, token, chain, deposit_address, expected_base_units, received_base_units, decimals)
         values (${paymentId}, ${record.sessionId}, 'USDC', 'solana', ${depositAddress}, ${amount.toString()}, ${amount.toString()}, 6)`;
       for (const d of await deposits(depositAddress)) {
         const ref = { chain: d.chain ?? 'solana', txHash: d.txHash ?? randomBytes(32).toString('hex'), logIndex: d.logIndex ?? 1 };
         const blockHash = randomBytes(32).toString('hex');
-        await upsertDeposits(db.sql, { chain: ref.chain, network: 'testnet' }, [
+        await upsertDeposits(db.sql, { chain: ref.chain, network }, [
           {
             ...ref,
             sessionId: record.sessionId,
@@ -241,7 +264,7 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
           },
         ]);
         await markConfirmed(db.sql, ref, blockHash, d.confirmations ?? CHAIN_FACTS[ref.chain].confirmations);
-        if (d.credited ?? true) await setDepositVerdict(worker, record.sessionId, 'testnet', ref, { credited: true, late: false });
+        if (d.credited ?? true) await setDepositVerdict(worker, record.sessionId, network, ref, { credited: true, late: false });
       }
       await insertPendingSettlement(worker, {
         paymentId,
@@ -250,7 +273,7 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
         amountUsdcBaseUnits: amount.toString(),
       });
       return {
-        request: { paymentId, merchantId: merchant.id, mode: 'test', amountUsdcBaseUnits: amount.toString() },
+        request: { paymentId, merchantId, mode, amountUsdcBaseUnits: amount.toString() },
         wallet,
         depositAddress,
       };
@@ -289,7 +312,7 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
       throw new Error(`payout ${request.paymentId} not confirmed after 10 blocks`);
     },
     async stop() {
-      await rpcServer?.close();
+      await Promise.all([rpcServer?.close(), rereadServer?.close()]);
       await Promise.all([signerSql?.end({ timeout: 5 }), worker?.end({ timeout: 5 })]);
       await db?.drop();
     },

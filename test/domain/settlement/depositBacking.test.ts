@@ -5,8 +5,10 @@ import { describe, expect, it } from 'vitest';
 import {
   judgeChainReading,
   judgeDepositBacking,
+  liveRereadGaps,
   needsChainReread,
   REREAD_WAIT_MS,
+  rereadRpcUrl,
   type BackingTerms,
   type DepositFact,
 } from '../../../domain/settlement/depositBacking';
@@ -94,10 +96,32 @@ describe('deposit backing', () => {
     expect(judgeDepositBacking(bsc, [{ ...exactly, amount: exactly.amount - 1n }]).kind).toBe('refused');
   });
 
-  it('re-reads from the chain only strictly above the threshold', () => {
-    expect(needsChainReread(1_000_000_000n, 1_000_000_000n)).toBe(false);
-    expect(needsChainReread(1_000_000_001n, 1_000_000_000n)).toBe(true);
-    expect(needsChainReread(1n, 0n)).toBe(true);
+  it('re-reads a test payout from the chain only strictly above the threshold, and every live payout whatever its size', () => {
+    expect(needsChainReread('test', 1_000_000_000n, 1_000_000_000n)).toBe(false);
+    expect(needsChainReread('test', 1_000_000_001n, 1_000_000_000n)).toBe(true);
+    expect(needsChainReread('test', 1n, 0n)).toBe(true);
+    expect(needsChainReread('live', 1n, 1_000_000_000n)).toBe(true);
+  });
+
+  it("re-reads from the last URL other than the indexer's first; a live payout never from the indexer's own", () => {
+    expect(rereadRpcUrl('live', ['https://a.example', 'https://b.example', 'https://c.example'])).toBe('https://c.example/');
+    expect(rereadRpcUrl('live', ['https://a.example', 'https://b.example', 'https://a.example/'])).toBe('https://b.example/');
+    expect(rereadRpcUrl('live', ['https://a.example', 'https://a.example/'])).toBeUndefined();
+    expect(rereadRpcUrl('live', ['https://a.example'])).toBeUndefined();
+    expect(rereadRpcUrl('live', [])).toBeUndefined();
+    expect(rereadRpcUrl('test', ['https://a.example'])).toBe('https://a.example/');
+    expect(rereadRpcUrl('test', [])).toBeUndefined();
+  });
+
+  it('names each live chain without a second provider, once, and Tron only without its HTTP API', () => {
+    const urls: Partial<Record<string, string[]>> = { solana: ['https://a.example', 'https://b.example'], base: ['https://a.example'] };
+    const mainnet = { rpcUrls: (chain: string) => urls[chain] ?? [], tronHttpApi: false };
+    expect(liveRereadGaps(['solana', 'base', 'base', 'tron', 'polygon'], mainnet)).toEqual([
+      { chain: 'base', variable: 'RPC_URLS_BASE_MAINNET' },
+      { chain: 'tron', variable: 'TRON_HTTP_API_URL_MAINNET' },
+      { chain: 'polygon', variable: 'RPC_URLS_POLYGON_MAINNET' },
+    ]);
+    expect(liveRereadGaps(['solana', 'tron'], { ...mainnet, tronHttpApi: true })).toEqual([]);
   });
 
   it("accepts the chain's reading only when it shows the indexer's amount at the required depth", () => {

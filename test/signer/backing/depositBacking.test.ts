@@ -284,3 +284,52 @@ describe('above the threshold the payout re-reads each deposit from the chain', 
     expect(await nothingWritten(request.paymentId)).toEqual({ payouts: 0, intents: 0, entries: 0 });
   });
 });
+
+describe("every live payout re-reads its deposits from a provider other than the indexer's", () => {
+  /** A deposit that really arrived on chain, 32 slots deep, as the indexer recorded it. */
+  const landed = (amount: bigint) => async (depositAddress: Address) => {
+    const onChain = await f.onChainDeposit(depositAddress, amount);
+    f.chain.produce(31);
+    return [{ amount, ...onChain }];
+  };
+  const check = (deps: TreasuryPayoutDeps, request: PayoutRequest) =>
+    activity.run(deps.verifyDepositBacking, request, BigInt(request.amountUsdcBaseUnits));
+
+  it("re-reads a live payout far below the threshold from mainnet's second URL, not the indexer's first, and pays it", async () => {
+    const deps = await f.treasury({ usdc: 50_000_000n });
+    const { request, wallet } = await f.payment(2_000_000n, landed(2_000_000n), { mode: 'live' });
+    f.rpcServer.resetCalls();
+    f.rereadServer.resetCalls();
+    await check(deps, request);
+    expect(f.rereadServer.calls.get('getTransaction')).toBe(1);
+    expect(f.rpcServer.calls.get('getTransaction')).toBeUndefined();
+    await f.payUntilConfirmed(deps, request);
+    expect(await f.usdcBalance(wallet)).toBe(2_000_000n);
+  });
+
+  it('waits on a live deposit the second provider has no record of, whatever its size; a test one that size is not re-read', async () => {
+    const deps = await f.treasury({ usdc: 50_000_000n });
+    const live = await f.payment(1_000_000n, () => [{ amount: 1_000_000n }], { mode: 'live' });
+    await expect(payFirstAskedAt(Date.now(), deps, live.request)).rejects.toMatchObject(
+      waiting(/the node has no record of the transaction, though the indexer recorded 1000000; waiting$/),
+    );
+    expect(await nothingWritten(live.request.paymentId)).toEqual({ payouts: 0, intents: 0, entries: 0 });
+    const test = await f.payment(1_000_000n);
+    await f.payUntilConfirmed(deps, test.request);
+    expect(await f.usdcBalance(test.wallet)).toBe(1_000_000n);
+  });
+
+  it("refuses a live payout when mainnet's RPC URLs name no provider besides the indexer's", async () => {
+    for (const mainnetRpcUrls of [[f.rpcServer.url], [f.rpcServer.url, `${f.rpcServer.url}/`]]) {
+      const deps = await f.treasury({ usdc: 50_000_000n }, { mainnetRpcUrls, nonceAccounts: false });
+      const { request } = await f.payment(2_000_000n, landed(2_000_000n), { mode: 'live' });
+      await expect(payOnce(deps, request)).rejects.toMatchObject(
+        refusal(
+          /a live payout is re-read from a provider other than the indexer's, and the signer cannot re-read solana mainnet deposits \(RPC_URLS_SOLANA_MAINNET has no URL besides the indexer's first\); not paid$/,
+        ),
+      );
+      expect(await nothingWritten(request.paymentId)).toEqual({ payouts: 0, intents: 0, entries: 0 });
+    }
+    clear();
+  });
+});

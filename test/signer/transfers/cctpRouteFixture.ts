@@ -93,6 +93,7 @@ export async function startCctpRoute(options: { confirmationMs?: number } = {}):
     memo: false,
     verifyDepositBacking: () => Promise.reject(new Error('a transfer pays no merchant')),
     verifyAtSigning: () => Promise.reject(new Error('a transfer pays no merchant')),
+    verifyDailyLimit: () => Promise.reject(new Error('a transfer pays no merchant')),
   };
   const writer = () =>
     createEvmChainWriter({
