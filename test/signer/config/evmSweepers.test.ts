@@ -12,7 +12,7 @@ const RELAYER_KEY = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804c
 
 describe('the signer’s EVM sweepers from configuration', () => {
   it('gives a chain with two RPC URLs a witness on the last, and a chain with one none', () => {
-    const config = loadConfig({ EVM_RELAYER_KEY_TEST: RELAYER_KEY }, 'signer');
+    const config = loadConfig({ SIGNER_MODE: 'test', EVM_RELAYER_KEY_TEST: RELAYER_KEY }, 'signer');
     const chains = {
       RPC_URLS_BASE_TESTNET: 'http://127.0.0.1:1,http://127.0.0.1:2',
       RPC_URLS_POLYGON_TESTNET: 'http://127.0.0.1:3',
