@@ -84,6 +84,7 @@ type SignerConfig = Pick<
   | 'evmSweeps'
   | 'tronSweeps'
   | 'tronDepositCollectors'
+  | 'depositForwarders'
 > &
   CctpRouteConfig;
 
@@ -136,6 +137,8 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
     rereadAboveUsdcBaseUnits: BigInt(config.settlementRpcRecheckAboveUsdc) * USDC_BASE_UNITS,
     tronHttpApi: chainsConfig.tronHttpApi,
     liveRoutes: config.settlementLiveRoutes,
+    depositSeeds: seeds,
+    depositForwarders: config.depositForwarders,
   };
   const verifyDepositBacking = createDepositBackingCheck(backing);
   const verifyAtSigning = createSigningCheck(backing);

@@ -26,6 +26,9 @@ import {
   type TreasuryPayoutDeps,
 } from '../../../signer/payouts/treasuryPayout';
 import { loadChainsConfig } from '../../../config/chains';
+import { NO_DEPOSIT_FORWARDERS, type DepositForwarders } from '../../../domain/addresses/depositForwarder';
+import { depositSeed } from '../../../domain/addresses/depositSeed';
+import { deriveDepositAddresses, type DepositAddresses } from '../../../domain/addresses/hdDerivation';
 import { createSql, type Sql } from '../../../db/client';
 import { findChainIntent, type ChainIntent } from '../../../db/repositories/chainIntents';
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
@@ -77,19 +80,25 @@ export interface PayoutFixture {
    */
   treasury(
     funds: { usdc: bigint; sol?: bigint },
-    options?: { rereadAboveUsdcBaseUnits?: bigint; tronHttpApi?: DepositBackingDeps['tronHttpApi']; nonceAccounts?: boolean },
+    options?: {
+      rereadAboveUsdcBaseUnits?: bigint;
+      tronHttpApi?: DepositBackingDeps['tronHttpApi'];
+      nonceAccounts?: boolean;
+      /** The forwarder contracts the signer is configured with (default: none, every address HD). */
+      depositForwarders?: DepositForwarders;
+    },
   ): Promise<TreasuryPayoutDeps>;
   topUp(treasury: KeyPairSigner, usdc: bigint): Promise<void>;
   /**
    * A confirmed payment of a merchant with a fresh settlement wallet, in USDC on solana to a fresh deposit address,
    * quoted at 1 USDC per USD for a session of `amount` (in whole cents), backed by the indexer's deposits rows, credited
    * by the workflow (`deposits`; default: one of the whole amount), its treasury settlement begun, and the request to pay
-   * it out.
+   * it out. Its deposit addresses (`addresses`) are the HD addresses the test seed derives at the session's index.
    */
   payment(
     amount: bigint,
     deposits?: (depositAddress: Address) => Promise<IndexerDeposit[]> | IndexerDeposit[],
-  ): Promise<{ request: PayoutRequest; wallet: Address; depositAddress: Address }>;
+  ): Promise<{ request: PayoutRequest; wallet: Address; depositAddress: Address; addresses: DepositAddresses }>;
   /** A real USDC transfer of `amount` to `owner` on the local chain, in a produced block: the deposit the indexer would see. */
   onChainDeposit(owner: Address, amount: bigint): Promise<{ txHash: string; logIndex: number }>;
   usdcBalance(owner: Address): Promise<bigint | undefined>;
@@ -124,6 +133,8 @@ export function usePayoutFixture(use: (fixture: PayoutFixture) => void, afterEac
 
 export async function createPayoutFixture(): Promise<PayoutFixture> {
   const db = await createTestDatabase();
+  // The development mnemonic's, as the test signer holds it without DEPOSIT_MNEMONIC_TEST.
+  const testSeed = depositSeed({ mode: 'test' });
   const signerSql = createSql(db.urlAs('checkout_signer'), { max: 4 });
   const worker = createSql(db.urlAs('checkout_worker'), { max: 4 });
   const chain = new LocalSolanaChain();
@@ -192,6 +203,8 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
         rereadAboveUsdcBaseUnits: options.rereadAboveUsdcBaseUnits ?? 1_000_000_000n,
         ...(options.tronHttpApi ? { tronHttpApi: options.tronHttpApi } : {}),
         liveRoutes: parseLiveRoutes(DEFAULT_LIVE_ROUTES),
+        depositSeeds: { test: testSeed, live: undefined },
+        depositForwarders: options.depositForwarders ?? NO_DEPOSIT_FORWARDERS,
       };
       const deps = {
         sql: signerSql,
@@ -210,7 +223,6 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
       // A merchant per payment, each with a fresh wallet: every test reads balances nobody else touches.
       const { merchant } = await createTestMerchant(db.sql);
       const wallet = (await generateKeyPairSigner()).address;
-      const depositAddress = (await generateKeyPairSigner()).address;
       await setSettlementWallet(db.sql, merchant.id, wallet);
       const cents = amount / 10_000n;
       const record = {
@@ -219,9 +231,12 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
       };
       await insertSessionRecord(db.sql, record, 'confirming');
       const paymentId = paymentIdForSession(record.sessionId);
+      const [{ index }] = await db.sql<[{ index: number }]>`select nextval('deposit_address_test_index_seq')::int as index`;
+      const addresses = deriveDepositAddresses(testSeed, index);
+      const depositAddress = addresses.solana as Address;
       await db.sql`
         insert into deposit_addresses (session_id, mode, derivation_index, evm_address, tron_address, solana_address)
-        values (${record.sessionId}, 'test', nextval('deposit_address_test_index_seq'), ${`0x${randomBytes(20).toString('hex')}`}, 'T', ${depositAddress})`;
+        values (${record.sessionId}, 'test', ${index}, ${addresses.evm}, ${addresses.tron}, ${depositAddress})`;
       await db.sql`
         insert into payments (id, session_id, token, chain, deposit_address, expected_base_units, received_base_units, decimals)
         values (${paymentId}, ${record.sessionId}, 'USDC', 'solana', ${depositAddress}, ${amount.toString()}, ${amount.toString()}, 6)`;
@@ -253,6 +268,7 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
         request: { paymentId, merchantId: merchant.id, mode: 'test', amountUsdcBaseUnits: amount.toString() },
         wallet,
         depositAddress,
+        addresses,
       };
     },
     async onChainDeposit(owner, amount) {
