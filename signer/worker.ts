@@ -121,13 +121,17 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
   const chainsConfig = chains ?? loadChainsConfig();
   const registry = createChainRegistry(chainsConfig);
   const sql = createSql(config.databaseUrl, { max: 4 });
-  const evmSweepers = evmSweepersFromConfig(config.evmSweeps, registry, sql, { depositSeeds: seeds, collectors: config.depositCollectors });
+  const evmSweepers = evmSweepersFromConfig(config.evmSweeps, registry, sql, {
+    depositSeeds: seeds,
+    collectors: config.depositCollectors,
+    depositForwarders: config.depositForwarders,
+  });
   const tronSweepers = tronSweepersFromConfig(
     { tronSweeps: config.tronSweeps, batchSize: config.evmSweeps.batchSize, maxAddressFailures: config.evmSweeps.maxAddressFailures },
     chainsConfig,
     registry,
     sql,
-    { depositSeeds: seeds, collectors: config.tronDepositCollectors },
+    { depositSeeds: seeds, collectors: config.tronDepositCollectors, depositForwarders: config.depositForwarders },
   );
   const payoutFollowers = followersOf(keyless, registry, sql);
   if (modes.length === 0) return { depositSeeds: seeds, addressPool: sql, evmSweepers, tronSweepers, payoutFollowers };
