@@ -86,6 +86,7 @@ type SignerConfig = Pick<
   | 'evmSweeps'
   | 'tronSweeps'
   | 'tronDepositCollectors'
+  | 'depositForwarders'
 > &
   CctpRouteConfig;
 
@@ -122,13 +123,17 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
   const chainsConfig = chains ?? loadChainsConfig();
   const registry = createChainRegistry(chainsConfig);
   const sql = createSql(config.databaseUrl, { max: 4 });
-  const evmSweepers = evmSweepersFromConfig(config.evmSweeps, registry, sql, { depositSeeds: seeds, collectors: config.depositCollectors });
+  const evmSweepers = evmSweepersFromConfig(config.evmSweeps, registry, sql, {
+    depositSeeds: seeds,
+    collectors: config.depositCollectors,
+    depositForwarders: config.depositForwarders,
+  });
   const tronSweepers = tronSweepersFromConfig(
     { tronSweeps: config.tronSweeps, batchSize: config.evmSweeps.batchSize, maxAddressFailures: config.evmSweeps.maxAddressFailures },
     chainsConfig,
     registry,
     sql,
-    { depositSeeds: seeds, collectors: config.tronDepositCollectors },
+    { depositSeeds: seeds, collectors: config.tronDepositCollectors, depositForwarders: config.depositForwarders },
   );
   const payoutFollowers = followersOf(keyless, registry, sql);
   if (modes.length === 0) return { depositSeeds: seeds, addressPool: sql, evmSweepers, tronSweepers, payoutFollowers };
@@ -138,6 +143,8 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
     rereadAboveUsdcBaseUnits: BigInt(config.settlementRpcRecheckAboveUsdc) * USDC_BASE_UNITS,
     tronHttpApi: chainsConfig.tronHttpApi,
     liveRoutes: config.settlementLiveRoutes,
+    depositSeeds: seeds,
+    depositForwarders: config.depositForwarders,
   };
   const verifyDepositBacking = createDepositBackingCheck(backing);
   const verifyAtSigning = createSigningCheck(backing);

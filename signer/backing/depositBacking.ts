@@ -34,10 +34,11 @@ import { judgePayoutAmount, judgePayoutBinding, payoutOwed } from '../../domain/
 import { settlementRoute, type LiveRoute } from '../../domain/settlement/settlementRoute';
 import { createEvmDepositReader } from './evmDepositReader';
 import type { PayoutRequest, VerifyDepositBacking } from '../payouts/treasuryPayout';
+import { foreignDepositAddressReason, type OwnDepositAddressDeps } from './depositAddressCheck';
 import { createSolanaDepositReader } from './solanaDepositReader';
 import { createTronDepositReader } from './tronDepositReader';
 
-export interface DepositBackingDeps {
+export interface DepositBackingDeps extends OwnDepositAddressDeps {
   sql: Sql;
   /** The chains as the indexer watches them: tokens, decimals, required depth, RPC endpoints. */
   registry: ChainRegistry;
@@ -93,6 +94,8 @@ async function judgeRecord(deps: DepositBackingDeps, request: PayoutRequest, amo
   const route = settlementRoute({ mode: payment.mode, chain, token, backing: 'chain' }, deps.liveRoutes);
   const binding = judgePayoutBinding(request, { ...payment, paymentId: request.paymentId, route }, stage);
   if (binding.kind === 'refused') throw refuse(request, chain, 'binding', binding.reason);
+  const foreign = await foreignDepositAddressReason(deps, payment, CHAIN_FACTS[chain].family);
+  if (foreign) throw refuse(request, chain, 'binding', `payment ${request.paymentId}: ${foreign}; not paid`);
   const deployment = deps.registry.get(chain, network);
   const tokenDeployment = deps.registry.token(chain, network, token);
   if (!tokenDeployment)

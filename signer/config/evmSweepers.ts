@@ -5,6 +5,7 @@
 // with the mode's deposit seed into EVM_DEPOSIT_COLLECTOR_<MODE>, where one is set.
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import type { DepositForwarders } from '../../domain/addresses/depositForwarder';
 import type { DepositSeeds } from '../../domain/addresses/depositSeed';
 import type { EvmSweepDeps } from '../sweeps/evmSweep';
 import type { EvmSweeperKey } from '../sweeps/evmSweeps';
@@ -28,11 +29,16 @@ export interface HdSweepMaterial {
   collectors: Record<Mode, string | undefined>;
 }
 
+/** With the forwarder contracts the signer was configured with: the only factories its forwarder sweeps call. */
+export interface SweepMaterial extends HdSweepMaterial {
+  depositForwarders: DepositForwarders;
+}
+
 export function evmSweepersFromConfig(
   config: EvmSweepConfig,
   registry: ChainRegistry,
   sql: Sql,
-  hd: HdSweepMaterial,
+  hd: SweepMaterial,
 ): Partial<Record<EvmSweeperKey, EvmSweepDeps>> {
   const sweepers: Partial<Record<EvmSweeperKey, EvmSweepDeps>> = {};
   for (const mode of MODES) {
@@ -60,6 +66,7 @@ export function evmSweepersFromConfig(
         minimumWholeTokens: config.minimumWholeTokens[chain],
         batchSize: config.batchSize,
         maxAddressFailures: config.maxAddressFailures,
+        forwarders: hd.depositForwarders[mode],
         depositSeed: hd.depositSeeds[mode],
         collector: hd.collectors[mode],
       };

@@ -10,7 +10,7 @@ import type { ChainsConfig } from '../../config/chains';
 import { ConfigError } from '../../config/env';
 import type { TronSweepConfig } from '../../config/tronSweeps';
 import type { Sql } from '../../db/client';
-import type { DepositSeeds } from '../../domain/addresses/depositSeed';
+import type { SweepMaterial } from './evmSweepers';
 import type { ChainRegistry } from '../../domain/chains/chainRegistry';
 import { networkForMode } from '../../domain/session/payablePairs';
 import type { Mode } from '../../domain/wire/session';
@@ -29,7 +29,7 @@ export function tronSweepersFromConfig(
   chains: Pick<ChainsConfig, 'tronHttpApi'>,
   registry: ChainRegistry,
   sql: Sql,
-  hd: { depositSeeds: DepositSeeds; collectors: Record<Mode, string | undefined> },
+  hd: SweepMaterial,
 ): Partial<Record<Mode, TronSweepDeps>> {
   const sweepers: Partial<Record<Mode, TronSweepDeps>> = {};
   for (const mode of MODES) {
@@ -52,6 +52,7 @@ export function tronSweepersFromConfig(
       minimumWholeTokens: config.tronSweeps.minimumWholeTokens,
       batchSize: config.batchSize,
       maxAddressFailures: config.maxAddressFailures,
+      forwarders: hd.depositForwarders[mode],
       feeLimitSun: config.tronSweeps.feeLimitSun,
       hdFeeLimitSun: config.tronSweeps.hdFeeLimitSun,
       depositSeed: hd.depositSeeds[mode],

@@ -66,6 +66,14 @@ export function createEvmSweepActivities(deps: {
           { chain, token, mode, ...skipped },
         );
       }
+      for (const foreign of planned.foreign) {
+        log.error("sweep left out a deposit address that is not the service's own: its row names another factory, or not its clone", {
+          chain,
+          token,
+          mode,
+          ...foreign,
+        });
+      }
       return { status: 'planned', sweepIds: planned.sweepIds };
     },
     async advanceEvmSweep(request: { chain: ForwarderChain; mode: Mode; sweepId: string }): Promise<EvmSweepAnswer> {

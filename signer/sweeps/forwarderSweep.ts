@@ -21,7 +21,9 @@ import {
 import { postLedger } from '../../db/repositories/ledger';
 import { lockUntilCommit } from '../../db/repositories/locks';
 import { clearSweepAddressFailures, recordSweepAddressFailure } from '../../db/repositories/sweepAddressFailures';
+import type { ModeDepositForwarders } from '../../domain/addresses/depositForwarder';
 import { depositSalt } from '../../domain/addresses/depositSalt';
+import { judgeOwnDepositAddress } from '../../domain/addresses/ownDepositAddress';
 import type { TokenDeployment } from '../../domain/chains/chainRegistry';
 import type { TokenSymbol } from '../../domain/chains/chains';
 import {
@@ -46,6 +48,12 @@ export interface ForwarderSweepSettings {
   batchSize: number;
   /** Failed simulations after which an address is no longer planned until an operator clears it (SWEEP_MAX_ADDRESS_FAILURES). */
   maxAddressFailures: number;
+  /**
+   * The mode's factories and implementations as the signer itself was configured (EVM_DEPOSIT_FACTORY_<MODE>,
+   * TRON_DEPOSIT_FACTORY_<MODE>): the factory a sweep calls is the deposit_addresses row's, which the worker's role
+   * writes, so only a row of these contracts, its address their clone for the session's salt, is planned.
+   */
+  forwarders: ModeDepositForwarders;
 }
 
 /** What a landed sweep call tells, in the form sweep rows keep addresses in. */
@@ -107,6 +115,13 @@ export interface SkippedSweepAddress {
   excluded: boolean;
 }
 
+/** A forwarder row a plan left out because it is not the service's own: another factory, or not its clone for the session. */
+export interface ForeignSweepAddress {
+  address: string;
+  sessionId: string;
+  reason: string;
+}
+
 /** What a plan wrote: every sweep the run is to carry, and how many HD addresses wait for a collector or a seed. */
 export interface EvmSweepPlanned {
   sweepIds: string[];
@@ -114,6 +129,7 @@ export interface EvmSweepPlanned {
   hdSweeps: number;
   hdWaiting: number;
   skipped: SkippedSweepAddress[];
+  foreign: ForeignSweepAddress[];
 }
 
 /** Addresses one plan reads from the chain, in batches' worth: a bound on the plan's time, the rest wait for the next run. */
@@ -170,6 +186,22 @@ export function createForwarderSweep(settings: ForwarderSweepSettings, family: F
   const { chain } = family;
   const tokenOf = (token: TokenSymbol) => settings.tokens.find((t) => t.symbol === token);
 
+  /** The due rows whose address the signer's own forwarder contracts give, and the others with why not. */
+  function ownForwarderRows<R extends { address: string; factory: string; sessionId: string }>(due: readonly R[]) {
+    const own: R[] = [];
+    const foreign: ForeignSweepAddress[] = [];
+    for (const row of due) {
+      const verdict = judgeOwnDepositAddress(
+        { ...row, mode, family: chain === 'tron' ? 'tron' : 'evm', derivationIndex: 0, scheme: 'forwarder' },
+        mode,
+        { seed: undefined, forwarders: settings.forwarders },
+      );
+      if (verdict.kind === 'own') own.push(row);
+      else foreign.push({ address: row.address, sessionId: row.sessionId, reason: verdict.reason });
+    }
+    return { own, foreign };
+  }
+
   /**
    * The sweeps this run is to carry for `token`: those it planned before (a retry), those of earlier runs that have
    * not landed, then new batches of what the due forwarder addresses hold now and one sweep per due HD address. One
@@ -177,7 +209,14 @@ export function createForwarderSweep(settings: ForwarderSweepSettings, family: F
    * not have plans nothing.
    */
   async function plan(token: TokenSymbol, runKey: string): Promise<EvmSweepPlanned> {
-    const nothing = (sweepIds: string[]): EvmSweepPlanned => ({ sweepIds, forwarderSweeps: 0, hdSweeps: 0, hdWaiting: 0, skipped: [] });
+    const nothing = (sweepIds: string[]): EvmSweepPlanned => ({
+      sweepIds,
+      forwarderSweeps: 0,
+      hdSweeps: 0,
+      hdWaiting: 0,
+      skipped: [],
+      foreign: [],
+    });
     const deployment = tokenOf(token);
     if (!deployment) return nothing([]);
     const scope: CollectorSweepScope = { mode, chain, token };
@@ -187,9 +226,9 @@ export function createForwarderSweep(settings: ForwarderSweepSettings, family: F
       if (ofRun.length > 0) return nothing([...new Set([...ofRun, ...unlanded])]);
       const limit = settings.batchSize * PLAN_BATCHES;
       const minimum = minimumBaseUnits(settings.minimumWholeTokens, deployment.decimals);
-      const due = await collectorSweepDue(tx, scope, limit, settings.maxAddressFailures);
+      const { own, foreign } = ownForwarderRows(await collectorSweepDue(tx, scope, limit, settings.maxAddressFailures));
       const candidates = await Promise.all(
-        due.map(async (d) => ({ ...d, salt: depositSalt(d.sessionId), balance: await family.balanceOf(deployment.address, d.address) })),
+        own.map(async (d) => ({ ...d, salt: depositSalt(d.sessionId), balance: await family.balanceOf(deployment.address, d.address) })),
       );
       const { batches, skipped } = await isolatedBatches(tx, scope, deployment.address, candidates, minimum);
       const planned = await insertCollectorSweeps(tx, {
@@ -208,6 +247,7 @@ export function createForwarderSweep(settings: ForwarderSweepSettings, family: F
         hdSweeps: hdPlanned.sweepIds.length,
         hdWaiting: hdPlanned.waiting,
         skipped,
+        foreign,
       };
     });
   }

@@ -55,7 +55,15 @@ afterEach(async () => {
 const sweeper = () =>
   createTronSweep(
     standInSweepDeps(
-      { sql: signerSql, relayer: standIn!.relayer, feeLimitSun: 100n * FEE_LIMIT_SUN, hdFeeLimitSun: FEE_LIMIT_SUN, node, usdt: USDT },
+      {
+        sql: signerSql,
+        relayer: standIn!.relayer,
+        feeLimitSun: 100n * FEE_LIMIT_SUN,
+        hdFeeLimitSun: FEE_LIMIT_SUN,
+        node,
+        usdt: USDT,
+        contracts: CONTRACTS,
+      },
       { depositSeed: seed, collector: COLLECTOR },
     ),
   );

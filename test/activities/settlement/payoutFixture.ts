@@ -27,6 +27,11 @@ import {
   type TreasuryPayoutDeps,
 } from '../../../signer/payouts/treasuryPayout';
 import { loadChainsConfig } from '../../../config/chains';
+import { NO_DEPOSIT_FORWARDERS, type DepositForwarders } from '../../../domain/addresses/depositForwarder';
+import { depositSeed } from '../../../domain/addresses/depositSeed';
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { deriveDepositAddresses, type DepositAddresses } from '../../../domain/addresses/hdDerivation';
 import { createSql, type Sql } from '../../../db/client';
 import { findChainIntent, type ChainIntent } from '../../../db/repositories/chainIntents';
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
@@ -89,6 +94,8 @@ export interface PayoutFixture {
       nonceAccounts?: boolean;
       mainnetRpcUrls?: string[];
       dailyLimitUsdcBaseUnits?: bigint;
+      /** The forwarder contracts the signer is configured with (default: none, every address HD). */
+      depositForwarders?: DepositForwarders;
     },
   ): Promise<TreasuryPayoutDeps>;
   topUp(treasury: KeyPairSigner, usdc: bigint): Promise<void>;
@@ -96,13 +103,14 @@ export interface PayoutFixture {
    * A confirmed payment of a merchant with a fresh settlement wallet, in USDC on solana to a fresh deposit address,
    * quoted at 1 USDC per USD for a session of `amount` (in whole cents), backed by the indexer's deposits rows, credited
    * by the workflow (`deposits`; default: one of the whole amount), its treasury settlement begun, and the request to pay
-   * it out; in `mode` (default test), of `merchantOf`'s merchant and wallet when given.
+   * it out; in `mode` (default test), of `merchantOf`'s merchant and wallet when given. Its deposit addresses
+   * (`addresses`) are the HD addresses the signer's seed of that mode derives at the session's index.
    */
   payment(
     amount: bigint,
     deposits?: (depositAddress: Address) => Promise<IndexerDeposit[]> | IndexerDeposit[],
     options?: { mode?: Mode; merchantOf?: { request: PayoutRequest; wallet: Address } },
-  ): Promise<{ request: PayoutRequest; wallet: Address; depositAddress: Address }>;
+  ): Promise<{ request: PayoutRequest; wallet: Address; depositAddress: Address; addresses: DepositAddresses }>;
   /** A real USDC transfer of `amount` to `owner` on the local chain, in a produced block: the deposit the indexer would see. */
   onChainDeposit(owner: Address, amount: bigint): Promise<{ txHash: string; logIndex: number }>;
   usdcBalance(owner: Address): Promise<bigint | undefined>;
@@ -137,6 +145,9 @@ export function usePayoutFixture(use: (fixture: PayoutFixture) => void, afterEac
 
 export async function createPayoutFixture(): Promise<PayoutFixture> {
   const db = await createTestDatabase();
+  // The development mnemonic's, as the test signer holds it without DEPOSIT_MNEMONIC_TEST.
+  const testSeed = depositSeed({ mode: 'test' });
+  const liveSeed = depositSeed({ mode: 'live', mnemonic: generateMnemonic(wordlist) });
   const signerSql = createSql(db.urlAs('checkout_signer'), { max: 4 });
   const worker = createSql(db.urlAs('checkout_worker'), { max: 4 });
   const chain = new LocalSolanaChain();
@@ -211,6 +222,8 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
         rereadAboveUsdcBaseUnits: options.rereadAboveUsdcBaseUnits ?? 1_000_000_000n,
         ...(options.tronHttpApi ? { tronHttpApi: options.tronHttpApi } : {}),
         liveRoutes: parseLiveRoutes(DEFAULT_LIVE_ROUTES),
+        depositSeeds: { test: testSeed, live: liveSeed },
+        depositForwarders: options.depositForwarders ?? NO_DEPOSIT_FORWARDERS,
       };
       const deps = {
         sql: signerSql,
@@ -232,7 +245,6 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
       // A merchant per payment, each with a fresh wallet, unless asked: every test reads balances nobody else touches.
       const merchantId = options.merchantOf?.request.merchantId ?? (await createTestMerchant(db.sql)).merchant.id;
       const wallet = options.merchantOf?.wallet ?? (await generateKeyPairSigner()).address;
-      const depositAddress = (await generateKeyPairSigner()).address;
       if (!options.merchantOf) await setSettlementWallet(db.sql, merchantId, wallet);
       const cents = amount / 10_000n;
       const record = {
@@ -242,9 +254,13 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
       };
       await insertSessionRecord(db.sql, record, 'confirming');
       const paymentId = paymentIdForSession(record.sessionId);
+      const sequence = mode === 'live' ? 'deposit_address_index_seq' : 'deposit_address_test_index_seq';
+      const [{ index }] = await db.sql<[{ index: number }]>`select nextval(${sequence})::int as index`;
+      const addresses = deriveDepositAddresses(mode === 'live' ? liveSeed : testSeed, index);
+      const depositAddress = addresses.solana as Address;
       await db.sql`
         insert into deposit_addresses (session_id, mode, derivation_index, evm_address, tron_address, solana_address)
-        values (${record.sessionId}, ${mode}, nextval(${mode === 'live' ? 'deposit_address_index_seq' : 'deposit_address_test_index_seq'}), ${`0x${randomBytes(20).toString('hex')}`}, 'T', ${depositAddress})`;
+        values (${record.sessionId}, ${mode}, ${index}, ${addresses.evm}, ${addresses.tron}, ${depositAddress})`;
       await db.sql`
         insert into payments (id, session_id, token, chain, deposit_address, expected_base_units, received_base_units, decimals)
         values (${paymentId}, ${record.sessionId}, 'USDC', 'solana', ${depositAddress}, ${amount.toString()}, ${amount.toString()}, 6)`;
@@ -276,6 +292,7 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
         request: { paymentId, merchantId, mode, amountUsdcBaseUnits: amount.toString() },
         wallet,
         depositAddress,
+        addresses,
       };
     },
     async onChainDeposit(owner, amount) {

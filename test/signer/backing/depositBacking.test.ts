@@ -177,8 +177,8 @@ describe('above the threshold the payout re-reads each deposit from the chain', 
     try {
       const tronHttpApi = { testnet: { fullNodeUrl: node.url, solidityUrl: node.url } };
       const deps = await f.treasury({ usdc: 50_000_000n }, { ...threshold, tronHttpApi });
-      const { request, wallet } = await f.payment(2_000_000n, () => []);
-      const depositAddress = tronAddressFromEvmHex(`0x${randomBytes(20).toString('hex')}`);
+      const { request, wallet, addresses } = await f.payment(2_000_000n, () => []);
+      const depositAddress = addresses.tron;
       const txHash = node.deposit(
         TRON_TEST_USDT,
         tronAddressFromEvmHex(`0x${randomBytes(20).toString('hex')}`),
@@ -187,7 +187,6 @@ describe('above the threshold the payout re-reads each deposit from the chain', 
       );
       const [payment] = await f.db.sql<[{ sessionId: string }]>`
         update payments set chain = 'tron', token = 'USDT' where id = ${request.paymentId} returning session_id as "sessionId"`;
-      await f.db.sql`update deposit_addresses set tron_address = ${depositAddress} where session_id = ${payment.sessionId}`;
       const ref = { chain: 'tron' as const, txHash, logIndex: 0 };
       const blockHash = randomBytes(32).toString('hex');
       await upsertDeposits(f.db.sql, { chain: 'tron', network: 'testnet' }, [
@@ -225,13 +224,12 @@ describe('above the threshold the payout re-reads each deposit from the chain', 
     try {
       const tronHttpApi = { testnet: { fullNodeUrl: node.url, solidityUrl: node.url } };
       const deps = await f.treasury({ usdc: 50_000_000n }, { ...threshold, tronHttpApi });
-      const { request } = await f.payment(2_000_000n, () => []);
-      const depositAddress = tronAddressFromEvmHex(`0x${randomBytes(20).toString('hex')}`);
+      const { request, addresses } = await f.payment(2_000_000n, () => []);
+      const depositAddress = addresses.tron;
       const txHash = node.deposit(TRON_TEST_USDT, depositAddress, depositAddress, 2_000_000n, 'REVERT');
       node.mineEmpty(20);
       const [payment] = await f.db.sql<[{ sessionId: string }]>`
         update payments set chain = 'tron', token = 'USDT' where id = ${request.paymentId} returning session_id as "sessionId"`;
-      await f.db.sql`update deposit_addresses set tron_address = ${depositAddress} where session_id = ${payment.sessionId}`;
       const ref = { chain: 'tron' as const, txHash, logIndex: 0 };
       await upsertDeposits(f.db.sql, { chain: 'tron', network: 'testnet' }, [
         {

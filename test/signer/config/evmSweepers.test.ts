@@ -5,6 +5,7 @@ import { loadChainsConfig } from '../../../config/chains';
 import { loadConfig } from '../../../config/env';
 import type { Sql } from '../../../db/client';
 import { createChainRegistry } from '../../../domain/chains/chainRegistry';
+import { NO_DEPOSIT_FORWARDERS } from '../../../domain/addresses/depositForwarder';
 import { evmSweepersFromConfig } from '../../../signer/config/evmSweepers';
 
 // Hardhat's published account #2: a relayer key nobody uses for money.
@@ -20,6 +21,7 @@ describe('the signer’s EVM sweepers from configuration', () => {
     const sweepers = evmSweepersFromConfig(config.evmSweeps, createChainRegistry(loadChainsConfig(chains)), {} as Sql, {
       depositSeeds: { test: undefined, live: undefined },
       collectors: { test: undefined, live: undefined },
+      depositForwarders: NO_DEPOSIT_FORWARDERS,
     });
     expect(sweepers['base:test']?.witness?.transport.url).toBe('http://127.0.0.1:2');
     expect(sweepers['base:test']?.client.transport.url).toBe('http://127.0.0.1:1');

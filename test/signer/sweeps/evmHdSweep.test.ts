@@ -213,7 +213,7 @@ describe('HD deposit sweeps', () => {
   it('leaves HD addresses alone without a collector, and says how many wait', async () => {
     await hdDepositTo('arbitrum', [800_000n]);
     const planned = await sweeper('arbitrum', { collector: undefined }).plan('USDC', runKey());
-    expect(planned).toEqual({ sweepIds: [], forwarderSweeps: 0, hdSweeps: 0, hdWaiting: 1, skipped: [] });
+    expect(planned).toEqual({ sweepIds: [], forwarderSweeps: 0, hdSweeps: 0, hdWaiting: 1, skipped: [], foreign: [] });
     const [id] = await planIds(sweeper('arbitrum'), runKey());
     expect(await sweepToEnd('arbitrum', id!)).toMatchObject({ status: 'finalized', moved: '800000' });
   });

@@ -159,6 +159,33 @@ describe('EVM forwarder sweep', () => {
     }
   });
 
+  it("calls no factory but the signer's own: a row naming another factory, or not its clone, is planned by no sweep", async () => {
+    const [session] = await depositTo('base', [1_000_000n]);
+    // The same row seen by a signer configured with another factory: the row's factory is foreign to it.
+    const elsewhere = { evm: { factory: f.contracts.forwarder, implementation: f.contracts.factory }, tron: undefined };
+    const foreign = await sweeper('base', { forwarders: elsewhere }).plan('USDC', runKey());
+    expect(foreign).toMatchObject({ sweepIds: [], forwarderSweeps: 0 });
+    expect(foreign.foreign).toEqual([
+      {
+        address: session!.address.toLowerCase(),
+        sessionId: session!.sessionId,
+        reason: expect.stringMatching(/its evm row names factory 0x[0-9a-fA-F]{40}, not the signer's test evm deposit factory/),
+      },
+    ]);
+    // The signer's own factory, but another implementation: the row's address is not the clone the factory would sweep.
+    const otherClone = {
+      evm: { factory: f.contracts.factory, implementation: f.contracts.forwarder.replace(/.$/, '0') as Address },
+      tron: undefined,
+    };
+    expect((await sweeper('base', { forwarders: otherClone }).plan('USDC', runKey())).foreign).toHaveLength(1);
+    expect(
+      await f.db.sql`select count(*)::int as n from collector_sweep_addresses where address = ${session!.address.toLowerCase()}`,
+    ).toEqual([{ n: 0 }]);
+    // Its own signer sweeps it.
+    const [id] = await planIds(sweeper('base'), runKey());
+    expect(await sweepToEnd(sweeper('base'), id!)).toMatchObject({ status: 'finalized', moved: '1000000' });
+  });
+
   it('deploys a clone once and sweeps it again when a later deposit arrives', async () => {
     const [session] = await depositTo('base', [700_000n]);
     const [first] = await planIds(sweeper('base'), runKey());

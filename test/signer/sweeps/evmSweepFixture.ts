@@ -53,6 +53,7 @@ export function sweeperDeps(
     minimumWholeTokens: 0,
     batchSize: 50,
     maxAddressFailures: 3,
+    forwarders: { evm: { factory: f.contracts.factory, implementation: f.contracts.forwarder }, tron: undefined },
     ...overrides,
   };
 }

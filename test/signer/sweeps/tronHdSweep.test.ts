@@ -100,7 +100,7 @@ afterEach(async () => {
 
 const deps = (overrides: Partial<TronSweepDeps> = {}): TronSweepDeps =>
   standInSweepDeps(
-    { sql: signer, relayer, feeLimitSun: SWEEP_MANY_FEE_LIMIT_SUN, hdFeeLimitSun: FEE_LIMIT_SUN, node, usdt: USDT },
+    { sql: signer, relayer, feeLimitSun: SWEEP_MANY_FEE_LIMIT_SUN, hdFeeLimitSun: FEE_LIMIT_SUN, node, usdt: USDT, contracts: CONTRACTS },
     { depositSeed: seed, collector: COLLECTOR, ...overrides },
   );
 /** A fresh sweeper each time, as a restarted signer would make. */

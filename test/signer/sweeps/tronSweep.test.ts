@@ -73,7 +73,7 @@ afterEach(async () => {
 });
 
 const deps = (overrides: Partial<TronSweepDeps> = {}): TronSweepDeps =>
-  standInSweepDeps({ sql: signer, relayer, feeLimitSun: FEE_LIMIT_SUN, node, usdt: USDT }, overrides);
+  standInSweepDeps({ sql: signer, relayer, feeLimitSun: FEE_LIMIT_SUN, node, usdt: USDT, contracts: CONTRACTS }, overrides);
 /** A fresh sweeper each time, as a restarted signer would make. */
 const sweeper = (overrides: Partial<TronSweepDeps> = {}) => createTronSweep(deps(overrides));
 

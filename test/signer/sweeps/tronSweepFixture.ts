@@ -74,7 +74,7 @@ async function tronDeposit(
 /** A Tron sweeper's dependencies against the stand-in: USDT only, no threshold, batches of 50, the test's fee limits. */
 export function standInSweepDeps(
   base: Pick<TronSweepDeps, 'sql' | 'relayer' | 'feeLimitSun'> &
-    Partial<Pick<TronSweepDeps, 'hdFeeLimitSun'>> & { node: TronWalletNode; usdt: string },
+    Partial<Pick<TronSweepDeps, 'hdFeeLimitSun'>> & { node: TronWalletNode; usdt: string; contracts?: TronForwarderContracts },
   overrides: Partial<TronSweepDeps> = {},
 ): TronSweepDeps {
   return {
@@ -87,6 +87,7 @@ export function standInSweepDeps(
     minimumWholeTokens: 0,
     batchSize: 50,
     maxAddressFailures: 3,
+    forwarders: { evm: undefined, tron: base.contracts },
     feeLimitSun: base.feeLimitSun,
     hdFeeLimitSun: base.hdFeeLimitSun ?? base.feeLimitSun,
     ...overrides,
