@@ -33,12 +33,12 @@ describe('configuration', () => {
   });
 
   it('reads the daily limit of live payouts in whole USDC, 10000 by default, 0 holding every live payout, none lifting it', () => {
-    expect(loadConfig({}, 'signer').settlementDailyLimitUsdc).toBe(10_000);
-    expect(loadConfig({ SETTLEMENT_DAILY_LIMIT_USDC: '0' }, 'signer').settlementDailyLimitUsdc).toBe(0);
-    expect(loadConfig({ SETTLEMENT_DAILY_LIMIT_USDC: ' 250000 ' }, 'signer').settlementDailyLimitUsdc).toBe(250_000);
-    expect(loadConfig({ SETTLEMENT_DAILY_LIMIT_USDC: 'none' }, 'signer').settlementDailyLimitUsdc).toBeUndefined();
+    expect(loadConfig({ SIGNER_MODE: 'live' }, 'signer').settlementDailyLimitUsdc).toBe(10_000);
+    expect(loadConfig({ SIGNER_MODE: 'live', SETTLEMENT_DAILY_LIMIT_USDC: '0' }, 'signer').settlementDailyLimitUsdc).toBe(0);
+    expect(loadConfig({ SIGNER_MODE: 'live', SETTLEMENT_DAILY_LIMIT_USDC: ' 250000 ' }, 'signer').settlementDailyLimitUsdc).toBe(250_000);
+    expect(loadConfig({ SIGNER_MODE: 'live', SETTLEMENT_DAILY_LIMIT_USDC: 'none' }, 'signer').settlementDailyLimitUsdc).toBeUndefined();
     for (const invalid of ['-1', '2.5', '', 'off', '1000000001']) {
-      expect(() => loadConfig({ SETTLEMENT_DAILY_LIMIT_USDC: invalid }, 'signer')).toThrow(
+      expect(() => loadConfig({ SIGNER_MODE: 'live', SETTLEMENT_DAILY_LIMIT_USDC: invalid }, 'signer')).toThrow(
         /invalid configuration: SETTLEMENT_DAILY_LIMIT_USDC: must be whole USDC/,
       );
     }

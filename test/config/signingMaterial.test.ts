@@ -136,6 +136,7 @@ describe('signing material', () => {
 
   it("a signer holding a live treasury key refuses to start unless each live route's chain has a provider besides the indexer's", async () => {
     const env = {
+      SIGNER_MODE: 'live',
       SOLANA_TREASURY_KEY_LIVE: VALID.SOLANA_TREASURY_KEY_LIVE,
       DATABASE_URL: 'postgres://checkout_worker@127.0.0.1:1/none',
       RPC_URLS_SOLANA_MAINNET: 'https://rpc-a.example',
