@@ -7,6 +7,7 @@ import { toFunctionSelector } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTronSweep } from '../../../signer/sweeps/tronSweep';
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
+import { SweepCallRevertsError } from '../../../domain/sweeps/sweepFailures';
 import {
   standInSweepDeps,
   startTronSweepStandIn,
@@ -111,5 +112,15 @@ describe('Tron forwarder sweep with an address whose transfer reverts', () => {
     const planned = await sweeper().plan('USDT', runKey());
     expect(planned.skipped).toEqual([]);
     expect(await sweepToEnd(planned.sweepIds[0]!)).toMatchObject({ status: 'finalized', moved: '6000000' });
+  });
+
+  it('counts no address when the relayer cannot sweep at all: the plan fails for Temporal to retry', async () => {
+    const [owed] = await funded([7_000_000n]);
+    s.node.setSweeper(CONTRACTS.factory, s.relayer.address, false);
+    await expect(sweeper().plan('USDT', runKey())).rejects.toThrow(SweepCallRevertsError);
+    expect(await failuresOf(owed!)).toBeUndefined();
+    s.node.setSweeper(CONTRACTS.factory, s.relayer.address, true);
+    const planned = await sweeper().plan('USDT', runKey());
+    expect(await sweepToEnd(planned.sweepIds[0]!)).toMatchObject({ status: 'finalized', moved: '7000000' });
   });
 });

@@ -12,7 +12,9 @@
 // and logs the token's Transfer and Swept(salt, forwarder, token, amount) for every salt, as the contracts do, and which
 // answers the same sweepMany as a constant call (triggerconstantcontract) without moving anything; addresses a test
 // blacklists on a token (blacklist, as USDT's isBlackListed), whose transfers of it revert, so that a sweepMany holding
-// one with a balance reverts whole with the forwarder's TransferFailed(token), in a block and as a constant call; a
+// one with a balance reverts whole with the forwarder's TransferFailed(token), in a block and as a constant call (any
+// sender is the factory's sweeper unless a test takes the role away, setSweeper: then its sweepMany reverts with
+// NotSweeper(caller)); a
 // TRC-20 transfer(to, amount) sent by any account to a token a test gave balances of, which moves the sender's
 // balance and logs its Transfer, or reverts when the sender holds less (a call to any other contract changes nothing); and TRX balances (setTrx, getaccount): a
 // TransferContract moves its amount when a block takes it (the broadcast is refused, as java-tron's validation
@@ -51,6 +53,8 @@ const SWEEP_MANY = toFunctionSelector('sweepMany(bytes32[],address)').slice(2);
 const SWEPT = toEventSelector('Swept(bytes32,address,address,uint256)').slice(2);
 const TRANSFER = toEventSelector('Transfer(address,address,uint256)').slice(2);
 const TRC20_TRANSFER = toFunctionSelector('transfer(address,uint256)').slice(2);
+/** The factory's revert for a caller that is not its sweeper (contracts/SweeperRoles.sol). */
+const NOT_SWEEPER = toFunctionSelector('NotSweeper(address)').slice(2);
 /** The forwarder's revert when its token transfer fails (contracts/DepositForwarder.sol). */
 const TRANSFER_FAILED = toFunctionSelector('TransferFailed(address)').slice(2);
 /** Transaction.Contract.ContractType in java-tron's Tron.proto. */
@@ -137,6 +141,8 @@ export interface TronWalletNode {
   payTrx(from: string, to: string, sun: bigint): string;
   /** Stand-in behaviour: sweepMany calls to `factory` move balances and log Swept when a block takes them with SUCCESS. */
   deployFactory(factory: StandInFactory): void;
+  /** Stand-in behaviour: whether `account` may call `factory`'s sweepMany (base58); every account may unless a test says not. */
+  setSweeper(factory: string, account: string, allowed: boolean): void;
   /** How the next requests are met, by path, index since this call and the request's JSON body. */
   setPolicy(policy: (path: string, index: number, body: Record<string, unknown>) => WalletNodeAction): void;
   calls: Map<string, number>;
@@ -298,11 +304,16 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
   const trx = new Map<string, bigint>();
   const tokens = new Set<string>();
   const blacklisted = new Set<string>();
+  /** Per factory, the accounts a test took the sweeper role from. */
+  const notSweepers = new Map<string, Set<string>>();
 
   const constantCall = (body: Record<string, unknown>) => {
     const parameter = String(body.parameter ?? '');
     const factory = factories.get(String(body.contract_address).toLowerCase().slice(2));
     if (factory && body.function_selector === 'sweepMany(bytes32[],address)') {
+      const caller = String(body.owner_address).toLowerCase().slice(2);
+      if (notSweepers.get(tvm(factory.factory))?.has(caller))
+        return { ...constantRevert, constant_result: [`${NOT_SWEEPER}${word(caller)}`] };
       const failing = sweepFailure(factory, `${SWEEP_MANY}${parameter}`);
       // sweepMany returns nothing: a call that ran answers one empty result, as java-tron prints empty bytes.
       if (failing === undefined) return { ...constantBalanceOf, constant_result: [''] };
@@ -337,8 +348,8 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
   };
 
   /** What a sweepMany on a registered factory does in the block that takes it: each salt's balance to the collector. */
-  const sweepMany = (factory: StandInFactory, call: { contract: string; data: string }): TronLog[] | undefined => {
-    if (sweepFailure(factory, call.data) !== undefined) return undefined;
+  const sweepMany = (factory: StandInFactory, owner: string, call: { contract: string; data: string }): TronLog[] | undefined => {
+    if (notSweepers.get(call.contract)?.has(owner) || sweepFailure(factory, call.data) !== undefined) return undefined;
     const { salts, token } = sweepArguments(call.data);
     const collector = tvm(factory.collector);
     // The token's Transfer to the collector, then the factory's Swept, per salt: the order the contracts log them.
@@ -373,7 +384,7 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
       return [];
     }
     const factory = factories.get(write.contract);
-    if (factory && write.data.startsWith(SWEEP_MANY)) return sweepMany(factory, write);
+    if (factory && write.data.startsWith(SWEEP_MANY)) return sweepMany(factory, owner, write);
     if (tokens.has(write.contract) && write.data.startsWith(TRC20_TRANSFER)) return trc20Transfer(owner, write);
     return [];
   };
@@ -519,6 +530,12 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
       return txId;
     },
     deployFactory: (factory) => void factories.set(tvm(factory.factory), factory),
+    setSweeper(factory, account, allowed) {
+      const refused = notSweepers.get(tvm(factory)) ?? new Set<string>();
+      if (allowed) refused.delete(tvm(account));
+      else refused.add(tvm(account));
+      notSweepers.set(tvm(factory), refused);
+    },
     setPolicy(next) {
       policy = next;
       index = 0;
