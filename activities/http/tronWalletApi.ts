@@ -1,11 +1,11 @@
 // A thin client of java-tron's HTTP API: the calls the Tron relayer's writes and sweeps need. Shapes as the node
-// publishes them (developers.tron.network and tronprotocol/documentation-en: getnowblock, getblockbylimitnext, broadcasthex,
-// gettransactioninfobyid, gettransactioninfobyblocknum, gettransactionbyid, triggerconstantcontract (balanceOf, a
-// factory's addressOf), getaccount and their /walletsolidity twins; recordings in test/fixtures/tron/). The JSON-RPC
-// endpoint the indexer reads is not this API. A full node serves /wallet/* and /walletsolidity/* on separate ports
-// (8090 and 8091 by default); TronGrid serves both on one host.
+// publishes them (developers.tron.network and tronprotocol/documentation-en: getnowblock, getblockbylimitnext,
+// broadcasthex, gettransactioninfobyid, gettransactioninfobyblocknum, gettransactionbyid, triggerconstantcontract
+// (balanceOf, a factory's addressOf, a sweep's simulation), getaccount and their /walletsolidity twins; recordings in
+// test/fixtures/tron/). The JSON-RPC endpoint the indexer reads is not this API. A full node serves /wallet/* and
+// /walletsolidity/* on separate ports (8090 and 8091 by default); TronGrid serves both on one host.
 import { z } from 'zod';
-import type { Hex } from 'viem';
+import { decodeAbiParameters, type Hex } from 'viem';
 import { tronAddressFromHex, tronAddressToEvmHex, tronAddressToHex } from '../../domain/addresses/tron';
 import type { TronBlock, TronBroadcastAnswer, TronTransactionInfo } from '../../domain/chainWrites/tronChainIntent';
 import type { TronLog } from '../../domain/sweeps/tronSweptLogs';
@@ -116,10 +116,19 @@ const blockInfosSchema = z.array(z.object({ id: z.string(), log: z.array(logSche
 
 const constantSchema = z
   .object({
-    result: z.object({ result: z.boolean().optional(), code: z.string().optional() }).loose(),
+    result: z.object({ result: z.boolean().optional(), code: z.string().optional(), message: z.string().optional() }).loose(),
     constant_result: z.array(z.string()).optional(),
+    transaction: z.unknown().optional(),
   })
   .loose();
+
+/** The `transaction` a constant call answers, whose `ret[0].ret` is FAILED when the call reverted or threw. */
+const constantTransactionSchema = z
+  .object({ ret: z.array(z.object({ ret: z.string().optional(), contractRet: z.string().optional() }).loose()).optional() })
+  .loose();
+
+/** Error(string)'s selector: a `require(…, "reason")` or `revert("reason")`. */
+const ERROR_STRING = '08c379a0';
 
 /** An Account (Tron.proto): `{}` for an address the chain has never seen, and no `balance` when it holds no TRX. */
 const accountSchema = z.object({ balance: int.optional() }).loose();
@@ -132,6 +141,36 @@ const broadcastSchema = z
 function decodeHexText(hex: string | undefined): string | undefined {
   if (hex === undefined || hex === '') return undefined;
   return /^([0-9a-fA-F]{2})+$/.test(hex) ? Buffer.from(hex, 'hex').toString('utf8') : hex;
+}
+
+/** Revert data as a reason: Error(string)'s text, else the data as hex (a custom error's selector and arguments). */
+function revertData(hex: string): string | undefined {
+  if (hex === '') return undefined;
+  if (hex.toLowerCase().startsWith(ERROR_STRING)) {
+    try {
+      const [text] = decodeAbiParameters([{ type: 'string' }], `0x${hex.slice(8)}`);
+      return text;
+    } catch {
+      return `0x${hex}`;
+    }
+  }
+  return `0x${hex}`;
+}
+
+/**
+ * Why a constant call that ran reverted, or undefined when it succeeded. java-tron (Wallet.triggerConstantContract)
+ * answers a call that ran with `result.result` true whatever it did; a revert sets `result.message` (hex of "REVERT
+ * opcode executed") and marks `transaction.ret[0].ret` FAILED, and leaves the revert data in `constant_result[0]`.
+ */
+function constantCallRevert(answer: z.infer<typeof constantSchema>): string | undefined {
+  const transaction = constantTransactionSchema.safeParse(answer.transaction);
+  const [ret] = (transaction.success ? transaction.data.ret : undefined) ?? [];
+  const message = decodeHexText(answer.result.message);
+  const failed = ret?.ret === 'FAILED' || (ret?.contractRet !== undefined && ret.contractRet !== 'SUCCESS');
+  if (message === undefined && !failed) return undefined;
+  const data = revertData(answer.constant_result?.[0] ?? '');
+  const verdict = message ?? ret?.contractRet ?? 'FAILED';
+  return data === undefined ? verdict : `${verdict}: ${data}`;
 }
 
 export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFAULT_TRON_API_TIMEOUT_MS }: TronWalletApiOptions) {
@@ -154,9 +193,9 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
 
   const parse = <T>(endpoint: string, schema: z.ZodType<T>, body: unknown): T => parseAnswer(schema, body, failOn(endpoint));
 
-  /** The one 32-byte word a constant call of `signature` on `contract` returns, as hex without 0x. */
-  async function constantWord(caller: string, contract: string, signature: string, parameter: string, what: string): Promise<string> {
-    const answer = parse(
+  /** A constant call of `signature(parameter)` on `contract` as `caller`, as the node answers it. */
+  async function constantCall(caller: string, contract: string, signature: string, parameter: string) {
+    return parse(
       CONSTANT_ENDPOINT,
       constantSchema,
       await post('wallet', 'triggerconstantcontract', {
@@ -167,8 +206,18 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
         visible: false,
       }),
     );
+  }
+
+  /** The one 32-byte word a constant call of `signature` on `contract` returns, as hex without 0x. */
+  async function constantWord(caller: string, contract: string, signature: string, parameter: string, what: string): Promise<string> {
+    const answer = await constantCall(caller, contract, signature, parameter);
     const [word] = answer.constant_result ?? [];
-    if (answer.result.result !== true || word === undefined || !/^[0-9a-fA-F]{64}$/.test(word)) {
+    if (
+      answer.result.result !== true ||
+      constantCallRevert(answer) !== undefined ||
+      word === undefined ||
+      !/^[0-9a-fA-F]{64}$/.test(word)
+    ) {
       const name = signature.slice(0, signature.indexOf('('));
       throw new TronApiError(
         'malformed',
@@ -287,6 +336,21 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
       const word = await constantWord(factory, factory, 'addressOf(bytes32)', salt.slice(2).toLowerCase(), 'an address');
       if (!/^0{24}/.test(word)) throw new TronApiError('malformed', CONSTANT_ENDPOINT, 'addressOf did not return an address');
       return tronAddressFromHex(`41${word.slice(24).toLowerCase()}`);
+    },
+
+    /**
+     * What a TriggerSmartContract of `functionSelector(parameter)` on `contract` from `caller` would do on the latest
+     * state, run as a constant call and not sent: undefined when it would succeed, else why it reverts. A node that
+     * does not run the call (no answer, an error, `result.result` false: the contract or the caller is not as asked)
+     * throws: that is no verdict on the call.
+     */
+    async simulateCall(caller: string, contract: string, functionSelector: string, parameter: string): Promise<string | undefined> {
+      const answer = await constantCall(caller, contract, functionSelector, parameter);
+      if (answer.result.result !== true) {
+        const why = [answer.result.code, decodeHexText(answer.result.message)].filter((part) => part !== undefined).join(': ');
+        throw new TronApiError('refused', CONSTANT_ENDPOINT, `the node did not run the call${why ? ` (${why})` : ''}`);
+      }
+      return constantCallRevert(answer);
     },
 
     /** The TRX an account holds on the latest state, in sun. */

@@ -1,10 +1,13 @@
 // The Tron side of forwarder sweeps (forwarderSweep.ts): the TVM runs the same DepositFactory, so a sweep is the same
 // sweepMany(salts, token) call, written as a Tron chain intent and signed by the Tron chain writer (raw_data built
-// here, the relayer's key in this process). Balances are constant calls of balanceOf; what moved is read from the
-// Swept entries of the solidified TransactionInfo's `log`, and the fee is the sun the transaction burned for energy
-// and bandwidth, as the writer recorded it. Tron HD deposit addresses from before the forwarders are swept in the same
-// plan, one sweep each (tronHdSweep.ts).
+// here, the relayer's key in this process). Balances are constant calls of balanceOf; what moved is read from the Swept
+// entries of the solidified TransactionInfo's `log`, and the fee is the sun the transaction burned for energy and
+// bandwidth, as the writer recorded it. Before a batch is written the plan simulates its sweepMany as a constant call
+// from the relayer (/wallet/triggerconstantcontract), the same selector and parameter the intent will hold, so that a
+// forwarder whose transfer reverts is left out (forwarderSweep.ts). Tron HD deposit addresses from before the
+// forwarders are swept in the same plan, one sweep each (tronHdSweep.ts).
 import { encodeAbiParameters, type Hex } from 'viem';
+import type { EvmSweepBatch } from '../../domain/sweeps/evmSweepPlan';
 import { insertTronChainIntent } from '../../db/repositories/chainIntents';
 import { findCollectorSweep } from '../../db/repositories/collectorSweeps';
 import { tronForwarderSweepDifference } from '../../domain/chainWrites/tronIntentCall';
@@ -23,6 +26,16 @@ export interface TronSweepDeps extends TronChainWriterDeps, Omit<ForwarderSweepS
 
 const SWEEP_MANY = 'sweepMany(bytes32[],address)';
 
+/** The batch's sweepMany(salts, token) as a TriggerSmartContract carries it: what is simulated is what is signed. */
+const sweepManyCall = (token: string, batch: EvmSweepBatch) => ({
+  contract: batch.factory,
+  functionSelector: SWEEP_MANY,
+  parameter: encodeAbiParameters(
+    [{ type: 'bytes32[]' }, { type: 'address' }],
+    [batch.addresses.map((a) => a.salt as Hex), tronAddressToEvmHex(token)],
+  ).slice(2),
+});
+
 export function createTronSweep(deps: TronSweepDeps) {
   const writer = createTronChainWriter(deps);
   return createForwarderSweep(
@@ -35,17 +48,12 @@ export function createTronSweep(deps: TronSweepDeps) {
           id,
           mode: deps.mode,
           sender: deps.relayer.address,
-          call: {
-            contract: batch.factory,
-            functionSelector: SWEEP_MANY,
-            parameter: encodeAbiParameters(
-              [{ type: 'bytes32[]' }, { type: 'address' }],
-              [batch.addresses.map((a) => a.salt as Hex), tronAddressToEvmHex(token)],
-            ).slice(2),
-            feeLimit: deps.feeLimitSun.toString(),
-            callValue: '0',
-          },
+          call: { ...sweepManyCall(token, batch), feeLimit: deps.feeLimitSun.toString(), callValue: '0' },
         }),
+      simulate(token, batch) {
+        const call = sweepManyCall(token, batch);
+        return deps.api.simulateCall(deps.relayer.address, call.contract, call.functionSelector, call.parameter);
+      },
       async advance(id) {
         const sweep = await findCollectorSweep(deps.sql, id);
         if (!sweep?.factory) throw new Error(`no forwarder sweep ${id}`);

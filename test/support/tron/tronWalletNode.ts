@@ -9,7 +9,12 @@
 // (setBalance), answered to balanceOf by triggerconstantcontract; factories a test registers (deployFactory), which
 // answer addressOf(salt) with the offline Tron address, as the TVM build does (test/contracts/tvmDepositContracts.test.ts),
 // and whose sweepMany(salts, token), when a block takes it with SUCCESS, moves each salt's forwarder balance to the collector
-// and logs the token's Transfer and Swept(salt, forwarder, token, amount) for every salt, as the contracts do; a
+// and logs the token's Transfer and Swept(salt, forwarder, token, amount) for every salt, as the contracts do, and which
+// answers the same sweepMany as a constant call (triggerconstantcontract) without moving anything; addresses a test
+// blacklists on a token (blacklist, as USDT's isBlackListed), whose transfers of it revert, so that a sweepMany holding
+// one with a balance reverts whole with the forwarder's TransferFailed(token), in a block and as a constant call (any
+// sender is the factory's sweeper unless a test takes the role away, setSweeper: then its sweepMany reverts with
+// NotSweeper(caller)); a
 // TRC-20 transfer(to, amount) sent by any account to a token a test gave balances of, which moves the sender's
 // balance and logs its Transfer, or reverts when the sender holds less (a call to any other contract changes nothing); and TRX balances (setTrx, getaccount): a
 // TransferContract moves its amount when a block takes it (the broadcast is refused, as java-tron's validation
@@ -32,13 +37,26 @@ import type { TronLog } from '../../../domain/sweeps/tronSweptLogs';
 import { recorded } from '../../fixtures/tron';
 
 const BLOCK_TIME_MS = 3_000;
-const { nowBlock, broadcastSuccess, broadcastExpired, broadcastDup, infoSuccess, infoRevert, constantBalanceOf, transactionTransfer } =
-  recorded.http;
+const {
+  nowBlock,
+  broadcastSuccess,
+  broadcastExpired,
+  broadcastDup,
+  infoSuccess,
+  infoRevert,
+  constantBalanceOf,
+  constantRevert,
+  transactionTransfer,
+} = recorded.http;
 
 const SWEEP_MANY = toFunctionSelector('sweepMany(bytes32[],address)').slice(2);
 const SWEPT = toEventSelector('Swept(bytes32,address,address,uint256)').slice(2);
 const TRANSFER = toEventSelector('Transfer(address,address,uint256)').slice(2);
 const TRC20_TRANSFER = toFunctionSelector('transfer(address,uint256)').slice(2);
+/** The factory's revert for a caller that is not its sweeper (contracts/SweeperRoles.sol). */
+const NOT_SWEEPER = toFunctionSelector('NotSweeper(address)').slice(2);
+/** The forwarder's revert when its token transfer fails (contracts/DepositForwarder.sol). */
+const TRANSFER_FAILED = toFunctionSelector('TransferFailed(address)').slice(2);
 /** Transaction.Contract.ContractType in java-tron's Tron.proto. */
 const TRANSFER_CONTRACT_TYPE = 1;
 
@@ -108,6 +126,8 @@ export interface TronWalletNode {
   /** Stand-in behaviour: a TRC-20 balance (base58 addresses), as balanceOf answers it. */
   setBalance(token: string, owner: string, amount: bigint): void;
   balanceOf(token: string, owner: string): bigint;
+  /** Stand-in behaviour: `owner`'s transfers of `token` revert while listed (base58), as USDT's blacklist does. */
+  blacklist(token: string, owner: string, listed: boolean): void;
   /** Stand-in behaviour: an account's TRX in sun (base58), as getaccount answers it; from now on its payments and fees move it. */
   setTrx(owner: string, sun: bigint): void;
   /** The TRX of an account the stand-in keeps; undefined for one it does not. */
@@ -121,7 +141,10 @@ export interface TronWalletNode {
   payTrx(from: string, to: string, sun: bigint): string;
   /** Stand-in behaviour: sweepMany calls to `factory` move balances and log Swept when a block takes them with SUCCESS. */
   deployFactory(factory: StandInFactory): void;
-  setPolicy(policy: (path: string, index: number) => WalletNodeAction): void;
+  /** Stand-in behaviour: whether `account` may call `factory`'s sweepMany (base58); every account may unless a test says not. */
+  setSweeper(factory: string, account: string, allowed: boolean): void;
+  /** How the next requests are met, by path, index since this call and the request's JSON body. */
+  setPolicy(policy: (path: string, index: number, body: Record<string, unknown>) => WalletNodeAction): void;
   calls: Map<string, number>;
   close(): Promise<void>;
 }
@@ -280,10 +303,22 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
   const balanceOf = (token: string, owner: string) => balances.get(balanceKey(token, owner)) ?? 0n;
   const trx = new Map<string, bigint>();
   const tokens = new Set<string>();
+  const blacklisted = new Set<string>();
+  /** Per factory, the accounts a test took the sweeper role from. */
+  const notSweepers = new Map<string, Set<string>>();
 
   const constantCall = (body: Record<string, unknown>) => {
     const parameter = String(body.parameter ?? '');
     const factory = factories.get(String(body.contract_address).toLowerCase().slice(2));
+    if (factory && body.function_selector === 'sweepMany(bytes32[],address)') {
+      const caller = String(body.owner_address).toLowerCase().slice(2);
+      if (notSweepers.get(tvm(factory.factory))?.has(caller))
+        return { ...constantRevert, constant_result: [`${NOT_SWEEPER}${word(caller)}`] };
+      const failing = sweepFailure(factory, `${SWEEP_MANY}${parameter}`);
+      // sweepMany returns nothing: a call that ran answers one empty result, as java-tron prints empty bytes.
+      if (failing === undefined) return { ...constantBalanceOf, constant_result: [''] };
+      return { ...constantRevert, constant_result: [`${TRANSFER_FAILED}${word(failing)}`] };
+    }
     if (factory && body.function_selector === 'addressOf(bytes32)' && parameter.length === 64) {
       const forwarder = tvm(tronForwarderAddress(factory, `0x${parameter}`));
       return { ...constantBalanceOf, constant_result: [word(forwarder)] };
@@ -294,10 +329,28 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
     return { ...constantBalanceOf, constant_result: [word(balanceOf(token, parameter.slice(24).toLowerCase()))] };
   };
 
+  const sweepArguments = (data: string) => {
+    const [salts, tokenHex] = decodeAbiParameters([{ type: 'bytes32[]' }, { type: 'address' }], `0x${data.slice(8)}` as Hex);
+    return { salts, token: tokenHex.slice(2).toLowerCase() };
+  };
+
+  /**
+   * The token a sweepMany on `factory` fails on when a forwarder in it that holds some is blacklisted (the forwarder
+   * sends nothing, and so calls nothing, when it holds none); undefined when every transfer would go through.
+   */
+  const sweepFailure = (factory: StandInFactory, data: string): string | undefined => {
+    const { salts, token } = sweepArguments(data);
+    const fails = salts.some((salt) => {
+      const forwarder = tvm(tronForwarderAddress(factory, salt));
+      return blacklisted.has(balanceKey(token, forwarder)) && balanceOf(token, forwarder) > 0n;
+    });
+    return fails ? token : undefined;
+  };
+
   /** What a sweepMany on a registered factory does in the block that takes it: each salt's balance to the collector. */
-  const sweepMany = (factory: StandInFactory, call: { contract: string; data: string }): TronLog[] => {
-    const [salts, tokenHex] = decodeAbiParameters([{ type: 'bytes32[]' }, { type: 'address' }], `0x${call.data.slice(8)}` as Hex);
-    const token = tokenHex.slice(2).toLowerCase();
+  const sweepMany = (factory: StandInFactory, owner: string, call: { contract: string; data: string }): TronLog[] | undefined => {
+    if (notSweepers.get(call.contract)?.has(owner) || sweepFailure(factory, call.data) !== undefined) return undefined;
+    const { salts, token } = sweepArguments(call.data);
     const collector = tvm(factory.collector);
     // The token's Transfer to the collector, then the factory's Swept, per salt: the order the contracts log them.
     return salts.flatMap((salt) => {
@@ -316,7 +369,7 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
   const trc20Transfer = (owner: string, call: { contract: string; data: string }): TronLog[] | undefined => {
     const [toHex, amount] = decodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], `0x${call.data.slice(8)}` as Hex);
     const [token, to] = [call.contract, toHex.slice(2).toLowerCase()];
-    if (balanceOf(token, owner) < amount) return undefined;
+    if (balanceOf(token, owner) < amount || blacklisted.has(balanceKey(token, owner))) return undefined;
     balances.set(balanceKey(token, owner), balanceOf(token, owner) - amount);
     balances.set(balanceKey(token, to), balanceOf(token, to) + amount);
     return [{ address: token, topics: [TRANSFER, word(owner), word(to)], data: word(amount) }];
@@ -331,7 +384,7 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
       return [];
     }
     const factory = factories.get(write.contract);
-    if (factory && write.data.startsWith(SWEEP_MANY)) return sweepMany(factory, write);
+    if (factory && write.data.startsWith(SWEEP_MANY)) return sweepMany(factory, owner, write);
     if (tokens.has(write.contract) && write.data.startsWith(TRC20_TRANSFER)) return trc20Transfer(owner, write);
     return [];
   };
@@ -389,7 +442,7 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
   };
 
   const calls = new Map<string, number>();
-  let policy: (path: string, index: number) => WalletNodeAction = () => 'answer';
+  let policy: (path: string, index: number, body: Record<string, unknown>) => WalletNodeAction = () => 'answer';
   let index = 0;
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -397,14 +450,15 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
     request.on('end', () => {
       const path = new URL(request.url ?? '/', 'http://stand-in').pathname;
       calls.set(path, (calls.get(path) ?? 0) + 1);
-      const action = policy(path, index++);
+      const text = Buffer.concat(chunks).toString('utf8');
+      const sent = (text ? JSON.parse(text) : {}) as Record<string, unknown>;
+      const action = policy(path, index++, sent);
       if (action === 'hang') return;
       if (action !== 'answer' && 'status' in action) {
         response.writeHead(action.status, { 'content-type': 'text/plain' }).end('injected failure');
         return;
       }
-      const text = Buffer.concat(chunks).toString('utf8');
-      const body = action === 'answer' ? answer(path, (text ? JSON.parse(text) : {}) as Record<string, unknown>) : action.body;
+      const body = action === 'answer' ? answer(path, sent) : action.body;
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
   });
@@ -446,6 +500,11 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
       balances.set(balanceKey(tvm(token), tvm(owner)), amount);
     },
     balanceOf: (token, owner) => balanceOf(tvm(token), tvm(owner)),
+    blacklist(token, owner, listed) {
+      const key = balanceKey(tvm(token), tvm(owner));
+      if (listed) blacklisted.add(key);
+      else blacklisted.delete(key);
+    },
     setTrx: (owner, sun) => void trx.set(tvm(owner), sun),
     trxOf: (owner) => trx.get(tvm(owner)),
     deposit(token, from, to, amount, result = 'SUCCESS') {
@@ -471,6 +530,12 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
       return txId;
     },
     deployFactory: (factory) => void factories.set(tvm(factory.factory), factory),
+    setSweeper(factory, account, allowed) {
+      const refused = notSweepers.get(tvm(factory)) ?? new Set<string>();
+      if (allowed) refused.delete(tvm(account));
+      else refused.add(tvm(account));
+      notSweepers.set(tvm(factory), refused);
+    },
     setPolicy(next) {
       policy = next;
       index = 0;
