@@ -1,6 +1,6 @@
 // The signer worker process: `npm run signer` with TEMPORAL_ADDRESS, SIGNER_MODE (test or live: one process per
 // mode) and that mode's signing material (DEPOSIT_MNEMONIC_<MODE>, SOLANA_TREASURY_KEY_<MODE>, the relayer keys). It alone holds them
-// (docs/settlement.md#r4-keys-in-the-signer-alone); with a treasury key it also needs DATABASE_URL and the mode's
+// (docs/settlement.md#r4-keys-in-the-signer-alone). It needs DATABASE_URL, and with a treasury key the mode's
 // RPC_URLS_SOLANA_* (signer/worker.ts). `npm run signer -- --print-xpubs` prints the main worker's
 // DEPOSIT_XPUB_* variables for these mnemonics, and the SOLANA_TREASURY_ADDRESS_* of its treasury keys (for the
 // worker's reconciliation and the admin CLI), and exits.
@@ -8,7 +8,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { depositXpubsFromSeeds } from '../domain/addresses/hdDerivation';
 import { keepSolanaAddressPoolAhead } from '../signer/depositAddresses/solanaAddressPool';
 import type { SignerDeps } from '../signer/activities';
-import { depositXpubVariables, loadConfig } from '../config/env';
+import { depositXpubVariables, loadConfig, requireDatabaseUrl } from '../config/env';
 import { requireRoleRights } from '../db/serviceRoles';
 import { temporalConnectionOptions } from '../config/temporalTls';
 import { signerTaskQueue } from '../domain/taskQueues';
@@ -22,6 +22,9 @@ const config = loadConfig(process.env, 'signer');
 const logger = createLogger(config.logLevel, 'signer');
 const metricsBindAddress = config.metrics.workerPort ? `${config.metrics.host}:${config.metrics.workerPort}` : undefined;
 async function run(signer: SignerDeps, mode: Mode): Promise<void> {
+  // Every Solana deposit address it derives is recorded before it is answered (signer/depositAddresses/
+  // solanaDepositAddress.ts): without a database a signer would refuse each one, so it refuses to start instead.
+  requireDatabaseUrl(config);
   // What it signs from is written by its role alone (db/serviceRoles.ts); --print-xpubs needs no database.
   for (const sql of signerDatabasePools(signer)) await requireRoleRights(sql, 'checkout_signer');
   const publication = mode === 'live' ? await publishLiveSignerFingerprint(signer) : undefined;
