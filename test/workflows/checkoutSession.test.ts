@@ -927,7 +927,8 @@ describe('checkoutSession lifecycle', () => {
       const state = await waitForState(next, (s) => s.status === 'completed');
       expect(state.version).toBe(snapshot.version + 1);
       expect(state.transitions.map((t) => t.status)).toEqual(['pending', 'awaiting_payment', 'confirming', 'completed']);
-      expect(await readModel(record.sessionId)).toEqual({ status: 'completed', status_version: snapshot.version + 1 });
+      // The query answers from the workflow's state, which changes before the read model's activity has run.
+      await expect.poll(() => readModel(record.sessionId)).toEqual({ status: 'completed', status_version: snapshot.version + 1 });
       expect((await deliveredWebhooks(record.sessionId, 2)).map((w) => w.event)).toEqual(['payment.confirming', 'payment.completed']);
     });
   });
