@@ -32,7 +32,9 @@ afterAll(() => stopTronSweepStandIn(s));
 beforeEach(() => s.node.setPolicy(() => 'answer'));
 
 const sweeper = () =>
-  createTronSweep(standInSweepDeps({ sql: s.signer, relayer: s.relayer, feeLimitSun: 1_000_000_000n, node: s.node, usdt: USDT }));
+  createTronSweep(
+    standInSweepDeps({ sql: s.signer, relayer: s.relayer, feeLimitSun: 1_000_000_000n, node: s.node, usdt: USDT, contracts: CONTRACTS }),
+  );
 let runs = 0;
 const runKey = () => `sweep_tron_isolation-${runs++}`;
 const balanceOf = (owner: string) => s.node.balanceOf(USDT, owner);
