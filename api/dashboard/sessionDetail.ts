@@ -6,7 +6,13 @@ import type { Config } from '../../config/env';
 import { listBankReceipts } from '../../db/repositories/bankReceipts';
 import { findPayment } from '../../db/repositories/paymentProgress';
 import { findSession } from '../../db/repositories/sessions';
-import { findSettlement, findStatusReason, listSessionDeposits, listStatusChanges } from '../../db/repositories/sessionTimeline';
+import {
+  findSettlement,
+  findStatusReason,
+  listSessionDeposits,
+  listStatusChanges,
+  type DepositRecord,
+} from '../../db/repositories/sessionTimeline';
 import { listWebhookDeliveries } from '../../db/repositories/webhookHistory';
 import { transactionExplorerUrl } from '../../domain/chains/blockExplorers';
 import type { Chain, TokenSymbol } from '../../domain/chains/chains';
@@ -15,7 +21,7 @@ import { centsToUsd } from '../../domain/money/money';
 import { toSixDecimalString } from '../../domain/money/pricing';
 import type { Mode } from '../../domain/wire/session';
 import { CLOSED_STATUSES, type SessionStatus } from '../../domain/wire/status';
-import { depositVerdict, depositVerdictWords } from '../../domain/session/depositVerdict';
+import { depositVerdict, depositVerdictWords, owesCustomer } from '../../domain/session/depositVerdict';
 import { STATUS_REASONS } from '../../domain/session/statusReasons';
 import type { AppDeps } from '../context';
 import { sessionNotFound } from '../errors';
@@ -46,6 +52,10 @@ export async function sessionDetail(
     payment: payment ?? null,
     closedAt: changes.find((c) => CLOSED_STATUSES.has(c.to as SessionStatus))?.at,
     minimumDepositMicro: BigInt(deps.config.minimumDepositCents) * 10_000n,
+  };
+  const verdictOf = (d: DepositRecord) => {
+    const verdict = depositVerdict(d, terms);
+    return { verdict: depositVerdictWords(verdict), owes_customer: owesCustomer(verdict) };
   };
   const decimalsOf = (d: { chain: Chain; token: string; network: 'mainnet' | 'testnet' }) =>
     tokenContract(d.token as TokenSymbol, d.chain, d.network)?.decimals ?? payment?.decimals;
@@ -88,8 +98,8 @@ export async function sessionDetail(
       confirmations: d.confirmations,
       credited: d.credited,
       late: d.late,
-      verdict: depositVerdictWords(depositVerdict(d, terms)),
-      owed_back: amountOf(d.refundDueBaseUnits, decimalsOf(d)),
+      ...verdictOf(d),
+      owed_back: d.refundDueBaseUnits > 0n ? amountOf(d.refundDueBaseUnits, decimalsOf(d)) : null,
       seen_at: d.seenAt.toISOString(),
     })),
     // From the ledger's refund_due postings of the session's deposits, per token and chain.

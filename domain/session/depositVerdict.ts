@@ -57,6 +57,11 @@ function owedBackReason(d: DepositVerdictFacts, terms: SessionTermsForVerdict): 
   return 'late';
 }
 
+/** Whether the verdict leaves money owed back to the customer (all of the deposit, or its excess). */
+export function owesCustomer(v: DepositVerdict): boolean {
+  return v.kind === 'owed_back' || v.kind === 'credited_with_excess';
+}
+
 const REASON_WORDS: Record<OwedBackReason, string> = {
   late: 'arrived after the session closed',
   no_method: 'arrived before a payment method was chosen',

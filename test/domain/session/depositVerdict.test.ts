@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   depositVerdict,
   depositVerdictWords,
+  owesCustomer,
   type DepositVerdictFacts,
   type SessionTermsForVerdict,
 } from '../../../domain/session/depositVerdict';
@@ -60,5 +61,11 @@ describe('depositVerdict', () => {
     expect(words({ late: false, stage: 'confirmed' })).toBe('Confirmed: not judged yet');
     expect(words({ late: false, stage: 'reorged' })).toBe('Left the chain (reorganised): neither credited nor owed');
     expect(words({ late: true, stage: 'reorged' })).toBe('Left the chain (reorganised): neither credited nor owed');
+  });
+
+  it('owes the customer money for a kept deposit or a credited excess, nothing for a plain credit or a reorg', () => {
+    const owes = (over: Partial<DepositVerdictFacts>) => owesCustomer(depositVerdict(deposit(over), terms));
+    expect([owes({}), owes({ credited: true, late: false, refundDueBaseUnits: 1n })]).toEqual([true, true]);
+    expect([owes({ credited: true, late: false, refundDueBaseUnits: 0n }), owes({ stage: 'reorged' })]).toEqual([false, false]);
   });
 });
