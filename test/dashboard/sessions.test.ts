@@ -174,6 +174,12 @@ describe('dashboard: sessions', () => {
     expect(await page.locator(`tr.deposit[data-tx-hash="${late}"] a`).getAttribute('href')).toContain(late);
     expect(await page.locator('[data-owed-back]').textContent()).toBe('5.200000 USDC on base');
     await dashboardScreenshot(page, 'session-detail-owed-back');
+
+    await page.getByRole('link', { name: '← All sessions' }).click();
+    await waitForView(page, 'sessions');
+    const badges = page.locator('tr[data-session-id] .badge.owed');
+    await expect.poll(() => badges.count()).toBe(1);
+    expect(await page.locator(`tr[data-session-id="${sessionId}"] .badge.owed`).textContent()).toBe('owed back');
     expect(tab.problems).toEqual([]);
     await tab.close();
   });
