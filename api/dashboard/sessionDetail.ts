@@ -1,16 +1,27 @@
 // One session as the dashboard's detail page shows it: the session, its timeline of status changes with
-// their reasons, the deposits with block explorer links, the bank transfers marked received, the settlement, and every
-// webhook delivery.
+// their reasons, the deposits with block explorer links and what became of each (credited, or owed back to the
+// customer and why), what the session owes back in all, the bank transfers marked received, the settlement, and
+// every webhook delivery.
+import type { Config } from '../../config/env';
 import { listBankReceipts } from '../../db/repositories/bankReceipts';
 import { findPayment } from '../../db/repositories/paymentProgress';
 import { findSession } from '../../db/repositories/sessions';
-import { findSettlement, findStatusReason, listSessionDeposits, listStatusChanges } from '../../db/repositories/sessionTimeline';
+import {
+  findSettlement,
+  findStatusReason,
+  listSessionDeposits,
+  listStatusChanges,
+  type DepositRecord,
+} from '../../db/repositories/sessionTimeline';
 import { listWebhookDeliveries } from '../../db/repositories/webhookHistory';
 import { transactionExplorerUrl } from '../../domain/chains/blockExplorers';
+import type { Chain, TokenSymbol } from '../../domain/chains/chains';
+import { tokenContract } from '../../domain/chains/tokenContracts';
 import { centsToUsd } from '../../domain/money/money';
 import { toSixDecimalString } from '../../domain/money/pricing';
 import type { Mode } from '../../domain/wire/session';
-import type { SessionStatus } from '../../domain/wire/status';
+import { CLOSED_STATUSES, type SessionStatus } from '../../domain/wire/status';
+import { depositVerdict, depositVerdictWords, owesCustomer } from '../../domain/session/depositVerdict';
 import { STATUS_REASONS } from '../../domain/session/statusReasons';
 import type { AppDeps } from '../context';
 import { sessionNotFound } from '../errors';
@@ -20,7 +31,7 @@ import { webhookDeliveryJson } from '../webhookDeliveryJson';
 const USDC_DECIMALS = 6;
 
 export async function sessionDetail(
-  deps: Pick<AppDeps, 'sql' | 'registry' | 'offer'>,
+  deps: Pick<AppDeps, 'sql' | 'registry' | 'offer'> & { config: Pick<Config, 'minimumDepositCents'> },
   owner: { merchantId: string; mode: Mode },
   sessionId: string,
 ) {
@@ -36,6 +47,28 @@ export async function sessionDetail(
     findPayment(sql, sessionId),
     listWebhookDeliveries(sql, sessionId),
   ]);
+  // The session's own minimum is not kept after its workflow starts; the configured one is what new sessions use.
+  const terms = {
+    payment: payment ?? null,
+    closedAt: changes.find((c) => CLOSED_STATUSES.has(c.to as SessionStatus))?.at,
+    minimumDepositMicro: BigInt(deps.config.minimumDepositCents) * 10_000n,
+  };
+  const verdictOf = (d: DepositRecord) => {
+    const verdict = depositVerdict(d, terms);
+    return { verdict: depositVerdictWords(verdict), owes_customer: owesCustomer(verdict) };
+  };
+  const decimalsOf = (d: { chain: Chain; token: string; network: 'mainnet' | 'testnet' }) =>
+    tokenContract(d.token as TokenSymbol, d.chain, d.network)?.decimals ?? payment?.decimals;
+  const amountOf = (units: bigint, decimals: number | undefined) =>
+    decimals === undefined ? units.toString() : toSixDecimalString(units, decimals);
+  const owed = new Map<string, { chain: Chain; token: string; units: bigint; decimals: number | undefined }>();
+  for (const d of deposits) {
+    if (d.refundDueBaseUnits === 0n) continue;
+    const key = `${d.token} ${d.chain}`;
+    const sum = owed.get(key) ?? { chain: d.chain, token: d.token, units: 0n, decimals: decimalsOf(d) };
+    sum.units += d.refundDueBaseUnits;
+    owed.set(key, sum);
+  }
   return {
     session: presentSession(session, deps.registry, deps.offer),
     status_reason: reason ?? STATUS_REASONS[session.status as SessionStatus] ?? '',
@@ -58,15 +91,19 @@ export async function sessionDetail(
       tx_hash: d.txHash,
       explorer_url: transactionExplorerUrl(d.chain, d.network, d.txHash),
       token: d.token,
-      amount: payment ? toSixDecimalString(d.amountBaseUnits, payment.decimals) : d.amountBaseUnits.toString(),
+      amount: amountOf(d.amountBaseUnits, decimalsOf(d)),
       from_address: d.fromAddress,
       block_number: d.blockNumber.toString(),
       stage: d.stage,
       confirmations: d.confirmations,
       credited: d.credited,
       late: d.late,
+      ...verdictOf(d),
+      owed_back: d.refundDueBaseUnits > 0n ? amountOf(d.refundDueBaseUnits, decimalsOf(d)) : null,
       seen_at: d.seenAt.toISOString(),
     })),
+    // From the ledger's refund_due postings of the session's deposits, per token and chain.
+    owed_back: [...owed.values()].map((o) => ({ token: o.token, chain: o.chain, amount: amountOf(o.units, o.decimals) })),
     // A credited transfer counts toward the session; one that is not is owed back to the customer (refund due).
     bank_receipts: bankReceipts.map((r) => ({
       reference: r.reference,

@@ -1,7 +1,8 @@
 // What happened to one session, for the dashboard's detail page: its status changes, the deposits the
-// indexers saw for it, and its settlement.
+// indexers saw for it with what the ledger owes back from each, and its settlement.
 import type { Chain } from '../../domain/chains/chains';
 import type { Queryable } from '../client';
+import { refundDueOf } from './collectorSweeps';
 
 export interface StatusChange {
   from: string | null;
@@ -23,6 +24,8 @@ export interface DepositRecord {
   confirmations: number;
   credited: boolean;
   late: boolean;
+  /** What the ledger posts as owed back to the customer from this deposit (refund_due:<chain>); 0 until posted. */
+  refundDueBaseUnits: bigint;
   seenAt: Date;
 }
 
@@ -60,10 +63,12 @@ export async function listSessionDeposits(sql: Queryable, sessionId: string): Pr
       confirmations: number;
       credited: boolean;
       late: boolean;
+      refund_due: string;
       created_at: Date;
     }[]
-  >`select chain, network, tx_hash, token, amount_base_units::text, from_address, block_number::text, stage, confirmations, credited, late, created_at
-    from deposits where session_id = ${sessionId} order by created_at, tx_hash, log_index`;
+  >`select d.chain, d.network, d.tx_hash, d.token, d.amount_base_units::text, d.from_address, d.block_number::text, d.stage, d.confirmations,
+           d.credited, d.late, (${refundDueOf(sql)})::text as refund_due, d.created_at
+    from deposits d where d.session_id = ${sessionId} order by d.created_at, d.tx_hash, d.log_index`;
   return rows.map((r) => ({
     chain: r.chain,
     network: r.network,
@@ -76,6 +81,7 @@ export async function listSessionDeposits(sql: Queryable, sessionId: string): Pr
     confirmations: r.confirmations,
     credited: r.credited,
     late: r.late,
+    refundDueBaseUnits: BigInt(r.refund_due),
     seenAt: r.created_at,
   }));
 }

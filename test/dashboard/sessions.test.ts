@@ -1,11 +1,14 @@
 // The Sessions pages in real Chromium against the real API, worker and Temporal: the filtered list (newest
 // first) and its CSV export parsed back, the detail page's timeline and webhook log, Redeliver producing a
-// new attempt, and isolation: merchant A never sees merchant B's sessions, test never shows live data.
+// new attempt, each deposit's verdict and what is owed back to the customer, and isolation: merchant A never sees merchant B's sessions, test never shows live data.
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { listAuditEvents } from '../../db/repositories/auditEvents';
+import { postCreditedDeposits, postRefundOnlyDeposit } from '../../db/repositories/depositLedger';
+import { paymentIdForSession } from '../../domain/wire/ids';
 import { listWebhookDeliveries } from '../../db/repositories/webhookHistory';
 import { CSV_COLUMNS } from '../../api/dashboard/sessionsCsv';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
@@ -113,6 +116,70 @@ describe('dashboard: sessions', () => {
     expect(webhooks.received.map((w) => w.answeredWith)).toEqual([500, 200]);
     await dashboardScreenshot(page, 'session-detail');
     expect((await listAuditEvents(service.db.sql, shopA.merchant.id)).map((e) => e.action)).toContain('webhook.redeliver');
+    expect(tab.problems).toEqual([]);
+    await tab.close();
+  });
+
+  it('shows a deposit that arrived after the session closed as owed back to the customer, not as a payment', async () => {
+    const sessionId = await create(shopA, shopA.testKey, 'order-late', { amount_usd: 12.3 });
+    const simulated = await call(service.baseUrl, 'POST', `/checkout/sessions/${sessionId}/simulate`, {
+      apiKey: shopA.testKey,
+      body: { status: 'completed' },
+    });
+    expect(simulated.status).toBe(200);
+    // As the workflow and the indexer leave them: 12.5 USDC credited against a 12.3 price, then 5 USDC after the close.
+    const { sql } = service.db;
+    const paymentId = paymentIdForSession(sessionId);
+    // The simulation recorded a payment of record; make it the chosen pair the deposits pay.
+    await sql`update payments set token = 'USDC', chain = 'base', deposit_address = '0xdeposit', expected_base_units = 12300000,
+                received_base_units = 12500000, decimals = 6 where id = ${paymentId}`;
+    const deposit = async (amount: number, verdict: { credited: boolean; late: boolean }) => {
+      const txHash = `0x${randomBytes(32).toString('hex')}`;
+      await sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address,
+                  block_number, block_hash, stage, confirmations, credited, late, signalled_stage, signalled_confirmations)
+                values ('base', ${txHash}, 0, 'testnet', ${sessionId}, 'USDC', ${amount}, '0xpayer', '0xdeposit', 100, '0xbh',
+                  'confirmed', 12, ${verdict.credited}, ${verdict.late}, 'confirmed', 12)`;
+      return txHash;
+    };
+    const paid = await deposit(12_500_000, { credited: true, late: false });
+    await postCreditedDeposits(sql, paymentId);
+    const late = await deposit(5_000_000, { credited: false, late: true });
+    await postRefundOnlyDeposit(sql, sessionId, 'testnet', { chain: 'base', txHash: late, logIndex: 0 });
+
+    const tab = await openDashboardTab(browser);
+    const { page } = tab;
+    await signInThroughPage(page, service.baseUrl, 'a@example.com');
+    await waitForView(page, 'sessions');
+    await page.getByRole('link', { name: sessionId }).click();
+    await waitForView(page, 'session');
+    const row = (txHash: string) => page.locator(`tr.deposit[data-tx-hash="${txHash}"] td`);
+    await expect
+      .poll(() => row(late).allTextContents())
+      .toEqual([
+        '5.000000 USDC',
+        'base',
+        'confirmed, 12 confirmations, block 100',
+        late,
+        'Owed back to the customer: arrived after the session closed',
+        '5.000000 USDC',
+      ]);
+    expect(await row(paid).allTextContents()).toEqual([
+      '12.500000 USDC',
+      'base',
+      'confirmed, 12 confirmations, block 100',
+      paid,
+      'Credited to the payment; the excess over the price is owed back to the customer',
+      '0.200000 USDC',
+    ]);
+    expect(await page.locator(`tr.deposit[data-tx-hash="${late}"] a`).getAttribute('href')).toContain(late);
+    expect(await page.locator('[data-owed-back]').textContent()).toBe('5.200000 USDC on base');
+    await dashboardScreenshot(page, 'session-detail-owed-back');
+
+    await page.getByRole('link', { name: '← All sessions' }).click();
+    await waitForView(page, 'sessions');
+    const badges = page.locator('tr[data-session-id] .badge.owed');
+    await expect.poll(() => badges.count()).toBe(1);
+    expect(await page.locator(`tr[data-session-id="${sessionId}"] .badge.owed`).textContent()).toBe('owed back');
     expect(tab.problems).toEqual([]);
     await tab.close();
   });

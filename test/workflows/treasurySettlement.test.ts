@@ -92,7 +92,12 @@ const settlementStage = async (paymentId: string) =>
 /** The session's status and why, as the dashboard's detail page shows them from the read model. */
 async function readModel(sessionId: string) {
   const detail = await sessionDetail(
-    { sql: h.db.sql, registry: createChainRegistry(loadChainsConfig({})), offer: { liveRoutes: [], indexed: EVERY_CHAIN_INDEXED } },
+    {
+      sql: h.db.sql,
+      registry: createChainRegistry(loadChainsConfig({})),
+      offer: { liveRoutes: [], indexed: EVERY_CHAIN_INDEXED },
+      config: { minimumDepositCents: 1 },
+    },
     { merchantId: h.merchant.merchant.id, mode: 'test' },
     sessionId,
   );

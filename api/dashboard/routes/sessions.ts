@@ -23,6 +23,7 @@ const listItemJson = (s: SessionListItem) => ({
   amount_usd: centsToUsd(s.amountUsdCents),
   token: s.token,
   chain: s.chain,
+  owes_customer: s.owesCustomer,
   created_at: s.createdAt.toISOString(),
 });
 
@@ -33,7 +34,7 @@ export function registerSessionPages(router: Router<DashboardState>, deps: AppDe
   router.get(
     '/api/:mode/sessions',
     validated({ params: ModeParam, query: SessionListQuery }, async (ctx: DashboardContext, { params, query }) => {
-      ctx.body = { data: (await listSessions(sql, owner(ctx, params.mode), query)).map(listItemJson) };
+      ctx.body = { data: (await listSessions(sql, owner(ctx, params.mode), query, { owesCustomer: true })).map(listItemJson) };
     }),
   );
 

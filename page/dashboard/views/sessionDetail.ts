@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
-// One session: summary, timeline with reasons, deposits with block explorer links, bank transfers, settlement, and every
-// webhook delivery with its attempts and a Redeliver button (the list refreshes while a redelivery runs).
+// One session: summary with what is owed back to the customer, timeline with reasons, deposits with block explorer links
+// and each one's verdict (credited, or owed back and why), bank transfers, settlement, and every webhook delivery with its attempts and a Redeliver button (the list refreshes while a redelivery runs).
 import { h, replaceChildren, type Child } from '../../src/dom';
 import { api } from '../api';
 import { link } from '../navigation';
@@ -46,7 +46,15 @@ interface Detail {
     stage: string;
     confirmations: number;
     block_number: string;
+    /** Credited to the payment, or owed back to the customer and why, in words. */
+    verdict: string;
+    /** Whether the verdict owes the customer all of the deposit or its excess. */
+    owes_customer: boolean;
+    /** What the ledger owes back to the customer from this deposit, in the token's units; null while it owes nothing. */
+    owed_back: string | null;
   }[];
+  /** What the ledger owes back to the customer from the session's deposits, per token and chain. */
+  owed_back: { token: string; chain: string; amount: string }[];
   bank_receipts: { reference: string; amount_usd: number; received_by: string; credited: boolean; recorded_at: string }[];
   settlement: { provider: string; reference: string; amount_usdc: string; chain: string; settled_at: string } | null;
   webhook_deliveries: Delivery[];
@@ -148,6 +156,15 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
               'Payment',
               `${detail.payment.amount} ${detail.payment.token} on ${detail.payment.chain} to ${detail.payment.deposit_address}`,
             ),
+          detail.owed_back.length > 0 &&
+            pair(
+              'Owed back to the customer',
+              h(
+                'span',
+                { class: 'owed', 'data-owed-back': '' },
+                detail.owed_back.map((o) => `${o.amount} ${o.token} on ${o.chain}`).join(', '),
+              ),
+            ),
           pair('Created', s.created_at),
           pair('Expires', s.expires_at),
         ),
@@ -171,14 +188,32 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
         detail.deposits.length === 0
           ? h('p', {}, 'No deposit seen.')
           : h(
-              'ul',
+              'table',
               {},
-              ...detail.deposits.map((d) =>
+              h('caption', { class: 'visually-hidden' }, 'Deposits and their verdicts'),
+              h(
+                'thead',
+                {},
                 h(
-                  'li',
+                  'tr',
                   {},
-                  `${d.amount} ${d.token} on ${d.chain}, block ${d.block_number}, ${d.stage} (${d.confirmations} confirmations) `,
-                  h('a', { href: d.explorer_url, target: '_blank', rel: 'noopener noreferrer' }, 'View on block explorer'),
+                  ...['Amount', 'Chain', 'Status', 'Transaction', 'Verdict', 'Owed back'].map((t) => h('th', { scope: 'col' }, t)),
+                ),
+              ),
+              h(
+                'tbody',
+                {},
+                ...detail.deposits.map((d) =>
+                  h(
+                    'tr',
+                    { class: 'deposit', 'data-tx-hash': d.tx_hash },
+                    h('td', { class: 'number' }, `${d.amount} ${d.token}`),
+                    h('td', {}, d.chain),
+                    h('td', {}, `${d.stage}, ${d.confirmations} confirmations, block ${d.block_number}`),
+                    h('td', {}, h('a', { href: d.explorer_url, target: '_blank', rel: 'noopener noreferrer' }, h('code', {}, d.tx_hash))),
+                    h('td', { class: d.owes_customer ? 'verdict owed' : 'verdict' }, d.verdict),
+                    h('td', { class: 'number' }, d.owed_back === null ? '–' : `${d.owed_back} ${d.token}`),
+                  ),
                 ),
               ),
             ),

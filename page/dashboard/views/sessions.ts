@@ -19,6 +19,8 @@ interface SessionRow {
   amount_usd: number;
   token: string | null;
   chain: string | null;
+  /** The ledger owes the customer back some of the session's deposits (docs/dashboard.md#deposits-and-money-owed-back). */
+  owes_customer: boolean;
   created_at: string;
 }
 
@@ -101,7 +103,12 @@ function table(sessions: SessionRow[], mode: Mode): HTMLElement {
           { 'data-session-id': s.session_id },
           h('td', {}, link(`/dashboard/${mode}/sessions/${s.session_id}`, s.session_id)),
           h('td', {}, s.transaction_id),
-          h('td', {}, h('span', { class: `status status-${s.status}` }, s.status)),
+          h(
+            'td',
+            {},
+            h('span', { class: `status status-${s.status}` }, s.status),
+            s.owes_customer && h('span', { class: 'badge owed', title: 'Money is owed back to the customer' }, 'owed back'),
+          ),
           h('td', { class: 'number' }, s.amount_usd.toFixed(2)),
           h('td', {}, s.token ?? ''),
           h('td', {}, s.chain ?? ''),

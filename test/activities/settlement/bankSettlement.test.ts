@@ -73,7 +73,12 @@ describe('recordBankReceipt', () => {
     ]);
     // The dashboard's session page lists both, the one not credited as refund due.
     const detail = await sessionDetail(
-      { sql: db.sql, registry: createChainRegistry(loadChainsConfig({})), offer: { liveRoutes: [], indexed: EVERY_CHAIN_INDEXED } },
+      {
+        sql: db.sql,
+        registry: createChainRegistry(loadChainsConfig({})),
+        offer: { liveRoutes: [], indexed: EVERY_CHAIN_INDEXED },
+        config: { minimumDepositCents: 1 },
+      },
       owner,
       sessionId,
     );
