@@ -2,17 +2,20 @@
 // DATABASE_URL and TEMPORAL_ADDRESS like the other processes; without DATABASE_URL, those of the `npm start`
 // running here (bin/devState.ts). Errors are one line on stderr with a non-zero exit (2 for a malformed command
 // line); `--json` prints results for scripts.
-import { loadConfig } from '../config/env';
+//
+// Help and a malformed command line are answered from the manifest alone; the configuration, the connections
+// and the chosen group's implementation are imported only once a command runs, as most of the start-up is theirs.
 import { redactArguments, resolveOperator } from '../domain/security/adminAudit';
-import { runAudited } from './admin/auditTrail';
-import { adoptRunningDevStack } from './devState';
-import { CliError, commandHelp, createContext, errorLine, loginName, parseOptions, printResult, type CommandGroup } from './admin/cli';
-import { GROUPS } from './admin/commandGroups';
+import { COMMAND_MANIFEST } from './admin/commandManifest';
+import { CliError, commandHelp, errorLine, parseOptions, type GroupSpec } from './admin/commandLine';
+import { GROUP_LOADERS } from './admin/groupLoaders';
 
 const isHelp = (word: string | undefined) => word === undefined || word === '--help' || word === '-h' || word === 'help';
 
 function overview(): string {
-  const lines = GROUPS.flatMap((group) => group.commands.map((command) => [`${group.name} ${command.name}`, command.summary] as const));
+  const lines = COMMAND_MANIFEST.flatMap((group) =>
+    group.commands.map((command) => [`${group.name} ${command.name}`, command.summary] as const),
+  );
   const width = Math.max(...lines.map(([name]) => name.length));
   return [
     'usage: checkout-admin <group> <command> [options] [--json]',
@@ -25,13 +28,21 @@ function overview(): string {
   ].join('\n');
 }
 
-function groupHelp(group: CommandGroup): string {
+function groupHelp(group: GroupSpec): string {
   const width = Math.max(...group.commands.map((command) => command.name.length));
   return [
     `usage: checkout-admin ${group.name} <command> [options] [--json]`,
     '',
     ...group.commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
   ].join('\n');
+}
+
+async function loadCommand(groupName: string, commandName: string) {
+  const loader = GROUP_LOADERS[groupName];
+  const command = loader && (await loader()).commands.find((c) => c.name === commandName);
+  // The manifest is written from the groups (npm run admin-manifest); a stale one is a build error, not the operator's.
+  if (!command) throw new Error(`${groupName} ${commandName} is in the command manifest but not in its group; run npm run admin-manifest`);
+  return command;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -42,7 +53,7 @@ async function main(argv: string[]): Promise<number> {
       console.log(overview());
       return 0;
     }
-    const group = GROUPS.find((g) => g.name === groupName);
+    const group = COMMAND_MANIFEST.find((g) => g.name === groupName);
     if (!group) throw new CliError(`unknown command group ${groupName}; run with --help for the list`, 2);
     if (isHelp(commandName)) {
       console.log(groupHelp(group));
@@ -63,6 +74,14 @@ async function main(argv: string[]): Promise<number> {
       console.log(commandHelp(group, command));
       return 0;
     }
+    const [{ loadConfig }, { adoptRunningDevStack }, { createContext, loginName, printResult }, { runAudited }, implementation] =
+      await Promise.all([
+        import('../config/env'),
+        import('./devState'),
+        import('./admin/cli'),
+        import('./admin/auditTrail'),
+        loadCommand(group.name, command.name),
+      ]);
     const { operator, problem } = resolveOperator(options?.operator, process.env.CHECKOUT_OPERATOR, loginName);
     const config = adoptRunningDevStack(loadConfig(process.env, 'admin'), process.env, (line) => console.error(`note: ${line}`));
     const context = createContext(config, operator);
@@ -70,7 +89,7 @@ async function main(argv: string[]): Promise<number> {
       const execute = () => {
         if (!options) throw usageError;
         if (problem) throw new CliError(problem, 2);
-        return command.execute(context, options.values);
+        return implementation.execute(context, options.values);
       };
       const args = options ? redactArguments(options.values, (name) => command.options[name]?.secret === true) : {};
       const result = command.readOnly

@@ -1,7 +1,6 @@
-// The admin CLI's shared machinery: command definitions, option parsing and validation (node:util
-// parseArgs + zod), connections opened only by the commands that need them, and output as text or JSON.
+// The admin CLI's shared machinery for running commands: command definitions and their validation (zod),
+// connections opened only by the commands that need them, and output as text or JSON.
 import { userInfo } from 'node:os';
-import { parseArgs } from 'node:util';
 import type { Client, Connection } from '@temporalio/client';
 import type { Config } from '../../config/env';
 import { requireDatabaseUrl } from '../../config/env';
@@ -9,18 +8,10 @@ import { temporalConnectionOptions } from '../../config/temporalTls';
 import { createSql, type Sql } from '../../db/client';
 import type { Operator } from '../../domain/security/adminAudit';
 import { z } from '../../domain/wire/validationMessages';
+import { CliError, type CommandSpec, type GroupSpec, type OptionSpec, type PositionalSpec } from './commandLine';
 
-/** A refusal the operator can act on: printed as one line, never with a stack. */
-export class CliError extends Error {
-  override name = 'CliError';
-  constructor(
-    message: string,
-    /** 2 for a malformed command line, 1 for everything else. */
-    readonly exitCode: 1 | 2 = 1,
-  ) {
-    super(message);
-  }
-}
+// The groups' implementations take these from here, beside the rest of the machinery they use.
+export { CliError, errorLine } from './commandLine';
 
 export interface CommandResult {
   /** What `--json` prints. */
@@ -43,30 +34,7 @@ export interface AdminContext {
   temporal(): Promise<Client>;
 }
 
-interface OptionSpec {
-  /** Shown in --help, e.g. `<mer_…>`; absent for a flag. */
-  value?: string;
-  description: string;
-  /** A secret (a key, a password, a mnemonic): the audit trail stores `[redacted]` instead of its value. */
-  secret?: true;
-}
-
-/** A command's one word that is not an option, e.g. the session of `session cancel <cs_…>`. */
-interface PositionalSpec {
-  /** The key its value is handed to the schema under. */
-  name: string;
-  /** Shown in usage lines, e.g. `<cs_…>`. */
-  value: string;
-  description: string;
-}
-
-export interface Command {
-  name: string;
-  summary: string;
-  positional?: PositionalSpec;
-  options: Record<string, OptionSpec>;
-  /** Changes nothing, so it is not audited; every other command writes one audit row. */
-  readOnly?: true;
+export interface Command extends CommandSpec {
   /** Checks the option values and hands them to `run` typed. */
   execute(context: AdminContext, values: Record<string, string | boolean | undefined>): Promise<CommandResult>;
 }
@@ -102,62 +70,8 @@ export function defineCommand<S extends z.ZodType>(definition: {
   };
 }
 
-export interface CommandGroup {
-  name: string;
-  summary: string;
+export interface CommandGroup extends GroupSpec {
   commands: Command[];
-}
-
-/** Splits argv after the command words into option values (and the command's positional word, if it takes one); unknown options and stray words are usage errors. */
-export function parseOptions(
-  command: Command,
-  args: string[],
-): { values: Record<string, string | boolean | undefined>; help: boolean; json: boolean; operator: string | undefined } {
-  const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' }, json: { type: 'boolean' } };
-  if (!command.readOnly) options.operator = { type: 'string' };
-  for (const [name, spec] of Object.entries(command.options)) options[name] = { type: spec.value ? 'string' : 'boolean' };
-  try {
-    const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: command.positional !== undefined });
-    const { help, json, operator, ...rest } = values;
-    if (positionals.length > 1) throw new CliError(`unexpected argument ${positionals[1]}`, 2);
-    if (command.positional && positionals[0] !== undefined) rest[command.positional.name] = positionals[0];
-    return { values: rest, help: help === true, json: json === true, operator: typeof operator === 'string' ? operator : undefined };
-  } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw new CliError((error as Error).message.split('\n')[0] ?? 'invalid arguments', 2);
-  }
-}
-
-const OPERATOR_FLAG = '--operator <name>';
-
-export function commandHelp(group: CommandGroup, command: Command): string {
-  const width = Math.max(
-    ...Object.entries(command.options).map(([name, spec]) => `--${name}${spec.value ? ` ${spec.value}` : ''}`.length),
-    OPERATOR_FLAG.length,
-  );
-  const lines = Object.entries(command.options).map(([name, spec]) => {
-    const flag = `--${name}${spec.value ? ` ${spec.value}` : ''}`;
-    return `  ${flag.padEnd(width)}  ${spec.description}`;
-  });
-  const positional = command.positional;
-  return [
-    `checkout-admin ${group.name} ${command.name}: ${command.summary}`,
-    '',
-    ...(positional
-      ? [
-          `usage: checkout-admin ${group.name} ${command.name} ${positional.value} [options]`,
-          `  ${positional.value}  ${positional.description}`,
-          '',
-        ]
-      : []),
-    'Options:',
-    ...lines,
-    ...(command.readOnly
-      ? []
-      : [`  ${OPERATOR_FLAG.padEnd(width)}  who runs it, for the audit trail (default: CHECKOUT_OPERATOR, then the login name)`]),
-    `  ${'--json'.padEnd(width)}  print the result as JSON`,
-    `  ${'--help'.padEnd(width)}  show this help`,
-  ].join('\n');
 }
 
 /** Opens Postgres and Temporal only when a command first asks for them; close() releases what was opened. */
@@ -213,11 +127,6 @@ export function table(header: string[], rows: string[][]): string[] {
       .join('  ')
       .trimEnd();
   return [line(header), ...rows.map(line)];
-}
-
-/** An error as the operator reads it: its first line, never a stack. */
-export function errorLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'failed';
 }
 
 /** The OS login running the CLI, when the system can tell it (a container's arbitrary uid may have none). */

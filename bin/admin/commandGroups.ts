@@ -1,7 +1,10 @@
-// Every command the admin CLI has, in the order --help lists them.
+// Every command the admin CLI has, in the order --help lists them. The CLI itself reads their specs from
+// commandManifest.ts and loads one group through groupLoaders.ts; all of them are loaded here only for the
+// tests, the docs check and the manifest's writer.
 import { auditCommands } from './audit';
 import { bankCommands } from './bank';
 import type { CommandGroup } from './cli';
+import type { GroupSpec } from './commandLine';
 import { keyCommands } from './keys';
 import { ledgerCommands } from './ledger';
 import { merchantCommands } from './merchants';
@@ -31,3 +34,16 @@ export const GROUPS: CommandGroup[] = [
   retentionCommands,
   auditCommands,
 ];
+
+/** What the CLI needs to know of the groups before it runs one: everything but how each command runs. */
+export const GROUP_SPECS: GroupSpec[] = GROUPS.map((group) => ({
+  name: group.name,
+  summary: group.summary,
+  commands: group.commands.map(({ name, summary, positional, options, readOnly }) => ({
+    name,
+    summary,
+    ...(positional ? { positional } : {}),
+    options,
+    ...(readOnly ? { readOnly } : {}),
+  })),
+}));

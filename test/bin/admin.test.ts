@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newSessionId } from '../../domain/wire/ids';
 import { bankTransferReference } from '../../domain/session/bankTransfer';
 import { webhookTaskQueue } from '../../domain/taskQueues';
-import { commandHelp, parseOptions } from '../../bin/admin/cli';
+import { commandHelp, parseOptions } from '../../bin/admin/commandLine';
 import { GROUPS } from '../../bin/admin/commandGroups';
 import { adminCli, expectOneLineError } from '../support/adminCli';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';

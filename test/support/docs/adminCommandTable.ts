@@ -3,7 +3,7 @@
 // over its own command table). The docs check then knows what the parser accepts, with no copy here.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { commandHelp } from '../../../bin/admin/cli';
+import { commandHelp } from '../../../bin/admin/commandLine';
 import { GROUPS } from '../../../bin/admin/commandGroups';
 
 const run = promisify(execFile);
