@@ -52,6 +52,14 @@ const transferCall = (amount: bigint, to: Address = chain.account(19).address) =
   value: '0',
 });
 
+/** Intent `id` prepared and signed, then its nonce taken by the key used elsewhere, mined before our bytes were ever sent. */
+async function signedThenNonceTakenElsewhere(w: ReturnType<typeof writer>, id: string) {
+  await w.prepare(id, transferCall(3n));
+  const signed = (await w.sign(id)).intent;
+  await chain.walletClientFor(relayerIndex - 1).sendTransaction({ to: chain.account(19).address, value: 1n, nonce: Number(signed.nonce) });
+  return signed;
+}
+
 let proxies: RpcProxy[] = [];
 afterEach(async () => {
   await Promise.all(proxies.map((p) => p.close()));
@@ -148,12 +156,7 @@ describe('EVM chain writer', () => {
   it('signs afresh with a new nonce once two providers show another transaction took the old one, keeping the old hash', async () => {
     const w = writer({ witness: await anotherProvider() });
     const id = nextId();
-    await w.prepare(id, transferCall(3n));
-    const signed = (await w.sign(id)).intent;
-    // The key used elsewhere with the same nonce, mined before our bytes were ever sent.
-    await chain
-      .walletClientFor(relayerIndex - 1)
-      .sendTransaction({ to: chain.account(19).address, value: 1n, nonce: Number(signed.nonce) });
+    const signed = await signedThenNonceTakenElsewhere(w, id);
     const resigned = (await w.advance(id)).intent;
     expect(resigned.nonce).toBe((signed.nonce as bigint) + 1n);
     expect(resigned.supersededSignatures).toEqual([signed.signature]);
@@ -257,11 +260,7 @@ describe('a nonce used by a transaction the node cannot find', () => {
   it('another transaction with the nonce, on one RPC URL: waits instead of signing a new nonce', async () => {
     const w = writer();
     const id = nextId();
-    await w.prepare(id, transferCall(3n));
-    const signed = (await w.sign(id)).intent;
-    await chain
-      .walletClientFor(relayerIndex - 1)
-      .sendTransaction({ to: chain.account(19).address, value: 1n, nonce: Number(signed.nonce) });
+    const signed = await signedThenNonceTakenElsewhere(w, id);
     const held = await w.advance(id);
     expect(held.deferred).toMatch(/needs a second RPC URL/);
     expect(await findChainIntent(db.sql, id)).toMatchObject({ nonce: signed.nonce, signature: signed.signature, supersededSignatures: [] });
@@ -275,11 +274,7 @@ describe('a nonce used by a transaction the node cannot find', () => {
       ),
     });
     const id = nextId();
-    await w.prepare(id, transferCall(3n));
-    const signed = (await w.sign(id)).intent;
-    await chain
-      .walletClientFor(relayerIndex - 1)
-      .sendTransaction({ to: chain.account(19).address, value: 1n, nonce: Number(signed.nonce) });
+    const signed = await signedThenNonceTakenElsewhere(w, id);
     const held = await w.advance(id);
     expect(held.deferred).toMatch(/last RPC URL does not count nonce/);
     expect(await findChainIntent(db.sql, id)).toMatchObject({ nonce: signed.nonce, signature: signed.signature });

@@ -26,6 +26,7 @@ import {
   sweeperDeps,
   type EvmSweepFixture,
   type SessionDepositAddress,
+  sweepToEnd as sweepUntilLanded,
 } from './evmSweepFixture';
 
 let f: EvmSweepFixture;
@@ -81,15 +82,7 @@ async function depositTo(chain: EvmChain, amounts: bigint[]): Promise<SessionDep
   return made;
 }
 
-/** Passes until the sweep has landed, a block mined after each one that waits. */
-async function sweepToEnd(sweep: ReturnType<typeof sweeper>, id: string): Promise<EvmSweepOutcome> {
-  for (let pass = 0; pass < 20; pass++) {
-    const outcome = await sweep.advance(id);
-    if (outcome.status === 'finalized' || outcome.status === 'failed') return outcome;
-    await f.contracts.chain.mine(1);
-  }
-  throw new Error(`sweep ${id} did not land in 20 passes`);
-}
+const sweepToEnd = (sweep: ReturnType<typeof sweeper>, id: string) => sweepUntilLanded(f, sweep, id);
 
 const writer = () => createEvmChainWriter(sweeperDeps(f, 'base', []));
 

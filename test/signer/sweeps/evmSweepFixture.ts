@@ -5,6 +5,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Address } from 'viem';
 import type { EvmSweepDeps } from '../../../signer/sweeps/evmSweep';
+import type { EvmSweepOutcome } from '../../../signer/sweeps/forwarderSweep';
 import { createSql, type Sql } from '../../../db/client';
 import { postLedger } from '../../../db/repositories/ledger';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
@@ -155,4 +156,18 @@ export async function ledgerBalance(sql: Sql, account: string, asset: string): P
     { total: string }[]
   >`select coalesce(sum(amount), 0)::text as total from ledger_entries where account = ${account} and asset = ${asset}`;
   return BigInt(row!.total);
+}
+
+/** Passes until the sweep has landed, a block mined after each one that waits. */
+export async function sweepToEnd(
+  f: EvmSweepFixture,
+  sweep: { advance(id: string): Promise<EvmSweepOutcome> },
+  id: string,
+): Promise<EvmSweepOutcome> {
+  for (let pass = 0; pass < 20; pass++) {
+    const outcome = await sweep.advance(id);
+    if (outcome.status === 'finalized' || outcome.status === 'failed') return outcome;
+    await f.contracts.chain.mine(1);
+  }
+  throw new Error(`sweep ${id} did not land in 20 passes`);
 }

@@ -6,14 +6,21 @@ import { fileURLToPath } from 'node:url';
 import { toFunctionSelector, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmSweep } from '../../../signer/sweeps/evmSweep';
-import type { EvmSweepOutcome } from '../../../signer/sweeps/forwarderSweep';
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
 import { compileContract, type CompiledContract, type SolidityUnit } from '../../../toolchain/solidity/compileSolidity';
 import * as depositFactory from '../../../contracts/artifacts/depositFactory';
 import { SweepCallRevertsError } from '../../../domain/sweeps/sweepFailures';
 import { COLLECTOR, OWNER, startDepositContractsChain, SWEEPER } from '../../contracts/depositContractsFixture';
 import { createTestDatabase } from '../../support/database';
-import { connectSigner, deposit, forwarderSession, sweeperDeps, type EvmSweepFixture, type SessionDepositAddress } from './evmSweepFixture';
+import {
+  connectSigner,
+  deposit,
+  forwarderSession,
+  sweeperDeps,
+  type EvmSweepFixture,
+  type SessionDepositAddress,
+  sweepToEnd as sweepUntilLanded,
+} from './evmSweepFixture';
 
 const BLACKLIST_TOKEN: SolidityUnit = {
   name: 'BlacklistToken',
@@ -78,14 +85,7 @@ async function funded(amounts: bigint[]): Promise<SessionDepositAddress[]> {
   return made;
 }
 
-async function sweepToEnd(sweep: ReturnType<typeof sweeper>, id: string): Promise<EvmSweepOutcome> {
-  for (let pass = 0; pass < 20; pass++) {
-    const outcome = await sweep.advance(id);
-    if (outcome.status === 'finalized' || outcome.status === 'failed') return outcome;
-    await f.contracts.chain.mine(1);
-  }
-  throw new Error(`sweep ${id} did not land in 20 passes`);
-}
+const sweepToEnd = (sweep: ReturnType<typeof sweeper>, id: string) => sweepUntilLanded(f, sweep, id);
 
 const failuresOf = async (address: Address) =>
   (
