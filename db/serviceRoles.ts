@@ -32,6 +32,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     merchant_session_token_rate_limit_windows: ['insert', 'update'],
     quotes: ['insert'],
     rate_limit_windows: ['insert', 'update'],
+    // A merchant's refund, a customer's claim of where to send one, a cancellation (api/routes/refunds/).
+    refunds: ['insert', { update: ['status', 'status_reason', 'destination_chain', 'destination_token', 'destination_address', 'sender_proof', 'claimed_at', 'updated_at'] }],
     session_rate_limit_windows: ['insert', 'update'],
     sign_in_rate_limit_windows: ['insert', 'update'],
     sessions: ['insert', 'update'],
@@ -53,6 +55,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     ledger_entries: ['insert'],
     payments: ['insert', 'update'],
     quotes: ['insert', 'delete'],
+    // Refunds the service owes by itself, and each refund's progress (workflows/refund.ts).
+    refunds: ['insert', { update: ['status', 'status_reason', 'completed_at', 'updated_at'] }],
     // The scheduled reconciliation's reports (worker/reconciliationSweeper.ts).
     reconciliation_runs: ['insert'],
     // The workflow records a session's status, never whose or how much it is: the signer pays the merchant and prices the
@@ -85,6 +89,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
   checkout_signer: {
     payouts: ['insert', 'update'],
     chain_intents: ['insert', 'update'],
+    // A refund's payment, written ahead like a payout (signer/refunds/).
+    refund_payouts: ['insert', 'update'],
     // The relayers' nonces, taken as an EVM chain intent is signed (signer/chainWrites/evmChainWriter.ts).
     evm_nonces: ['insert', 'update'],
     collector_sweeps: ['insert', 'update'],
@@ -145,6 +151,8 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     sessions: '*',
     settlements: '*',
     sign_in_rate_limit_windows: '*',
+    refunds: '*',
+    refund_payouts: '*',
     transactions: '*',
     user_invites: '*',
     webhook_attempts: '*',
@@ -176,6 +184,8 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     payouts: ['payment_id'],
     quotes: '*',
     reconciliation_runs: '*',
+    refunds: '*',
+    refund_payouts: '*',
     // The reconciliation counts swept and gas balances (db/repositories/reconciliation.ts).
     collector_sweep_addresses: '*',
     collector_sweeps: '*',
@@ -225,6 +235,9 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     payouts: '*',
     relayer_balances: '*',
     solana_deposit_address_pool: '*',
+    // A refund is paid only as its row and the indexer's facts bear out (signer/refunds/).
+    refunds: '*',
+    refund_payouts: '*',
     solana_sweep_accounts: '*',
     sweep_address_failures: '*',
     solana_nonce_accounts: '*',

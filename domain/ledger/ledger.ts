@@ -7,6 +7,9 @@
 //   refund_due:<chain>         what the service owes customers, in the token and on the chain it arrived in: the excess
 //                              of a deposit beyond the session's price, and deposits never credited (late, another
 //                              token, dust), until a refund or an operator's decision moves it
+//   refunds_in_flight          owed to a customer and committed to a refund payment that has not landed yet (Solana USDC)
+//   merchant_receivable:<mer_id>  what a merchant owes the service for refunds of money it was already paid, netted from
+//                              its later payouts (docs/refunds.md#funding)
 //   operator_held:<chain>      what a deposit brought beyond the USDC the merchant is owed for it at the quoted price
 //                              (a rate other than 1): the operator's, negative when the rate is above 1
 //   payouts_in_flight          owed to a merchant and committed to a payout that has not landed yet
@@ -48,6 +51,8 @@ export function assetDecimals(asset: Asset): number {
 export const ACCOUNT = {
   merchantPayable: (merchantId: string) => `merchant_payable:${merchantId}`,
   refundDue: (chain: Chain) => `refund_due:${chain}`,
+  refundsInFlight: 'refunds_in_flight',
+  merchantReceivable: (merchantId: string) => `merchant_receivable:${merchantId}`,
   operatorHeld: (chain: Chain) => `operator_held:${chain}`,
   merchantPending: (chain: Chain) => `merchant_pending:${chain}`,
   payoutsInFlight: 'payouts_in_flight',

@@ -1,0 +1,204 @@
+// refunds (db/migrations/0009_refunds.sql): what is owed back to a customer and how far its return has come
+// (docs/refunds.md). The API writes merchants' refunds and customers' claims, the worker the refunds the service owes
+// by itself and each refund's progress; the signer only reads them and writes its own refund_payouts.
+import type { Chain, TokenSymbol } from '../../domain/chains/chains';
+import type { RefundSource } from '../../domain/refunds/refundSource';
+import { refundTransition, type RefundEvent, type RefundStatus } from '../../domain/refunds/refundStatus';
+import type { FeePolicy, RefundDestination } from '../../domain/wire/refund';
+import type { Mode } from '../../domain/wire/session';
+import type { Queryable } from '../client';
+
+export interface DepositKey {
+  chain: Chain;
+  txHash: string;
+  logIndex: number;
+}
+
+export interface Refund {
+  id: string;
+  mode: Mode;
+  merchantId: string;
+  sessionId: string;
+  source: RefundSource;
+  deposit: DepositKey | null;
+  token: TokenSymbol;
+  chain: Chain;
+  amountBaseUnits: bigint;
+  amountUsdMicros: bigint;
+  feePolicy: FeePolicy;
+  status: RefundStatus;
+  statusReason: string | null;
+  destination: RefundDestination | null;
+  requireSenderProof: boolean;
+  senderProof: unknown;
+  reason: string | null;
+  idempotencyKey: string | null;
+  expiresAt: Date;
+  claimedAt: Date | null;
+  completedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface RefundRow {
+  id: string;
+  mode: Mode;
+  merchant_id: string;
+  session_id: string;
+  source: RefundSource;
+  deposit_chain: Chain | null;
+  deposit_tx_hash: string | null;
+  deposit_log_index: number | null;
+  token: TokenSymbol;
+  chain: Chain;
+  amount_base_units: string;
+  amount_usd_micros: string;
+  fee_policy: FeePolicy;
+  status: RefundStatus;
+  status_reason: string | null;
+  destination_chain: Chain | null;
+  destination_token: TokenSymbol | null;
+  destination_address: string | null;
+  require_sender_proof: boolean;
+  sender_proof: unknown;
+  reason: string | null;
+  idempotency_key: string | null;
+  expires_at: Date;
+  claimed_at: Date | null;
+  completed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toRefund = (r: RefundRow): Refund => ({
+  id: r.id,
+  mode: r.mode,
+  merchantId: r.merchant_id,
+  sessionId: r.session_id,
+  source: r.source,
+  deposit:
+    r.deposit_chain && r.deposit_tx_hash !== null && r.deposit_log_index !== null
+      ? { chain: r.deposit_chain, txHash: r.deposit_tx_hash, logIndex: r.deposit_log_index }
+      : null,
+  token: r.token,
+  chain: r.chain,
+  amountBaseUnits: BigInt(r.amount_base_units),
+  amountUsdMicros: BigInt(r.amount_usd_micros),
+  feePolicy: r.fee_policy,
+  status: r.status,
+  statusReason: r.status_reason,
+  destination:
+    r.destination_chain && r.destination_token && r.destination_address
+      ? { chain: r.destination_chain, token: r.destination_token, address: r.destination_address }
+      : null,
+  requireSenderProof: r.require_sender_proof,
+  senderProof: r.sender_proof,
+  reason: r.reason,
+  idempotencyKey: r.idempotency_key,
+  expiresAt: r.expires_at,
+  claimedAt: r.claimed_at,
+  completedAt: r.completed_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const SELECT = 'select *, amount_base_units::text as amount_base_units, amount_usd_micros::text as amount_usd_micros from refunds';
+
+export type NewRefund = Pick<
+  Refund,
+  | 'id'
+  | 'mode'
+  | 'merchantId'
+  | 'sessionId'
+  | 'source'
+  | 'deposit'
+  | 'token'
+  | 'chain'
+  | 'amountBaseUnits'
+  | 'amountUsdMicros'
+  | 'feePolicy'
+  | 'requireSenderProof'
+  | 'reason'
+  | 'idempotencyKey'
+  | 'expiresAt'
+>;
+
+/**
+ * Inserts the refund unless one exists for its deposit (an automatic refund) or its merchant's Idempotency-Key; returns
+ * the refund that stands, and whether it is the one given.
+ */
+export async function insertRefund(sql: Queryable, refund: NewRefund): Promise<{ refund: Refund; created: boolean }> {
+  const inserted = await sql`
+    insert into refunds (id, mode, merchant_id, session_id, source, deposit_chain, deposit_tx_hash, deposit_log_index,
+                         token, chain, amount_base_units, amount_usd_micros, fee_policy, require_sender_proof, reason,
+                         idempotency_key, expires_at)
+    values (${refund.id}, ${refund.mode}, ${refund.merchantId}, ${refund.sessionId}, ${refund.source},
+            ${refund.deposit?.chain ?? null}, ${refund.deposit?.txHash ?? null}, ${refund.deposit?.logIndex ?? null},
+            ${refund.token}, ${refund.chain}, ${refund.amountBaseUnits.toString()}, ${refund.amountUsdMicros.toString()},
+            ${refund.feePolicy}, ${refund.requireSenderProof}, ${refund.reason}, ${refund.idempotencyKey}, ${refund.expiresAt})
+    on conflict do nothing`;
+  if (inserted.count === 1) return { refund: (await findRefund(sql, refund.id)) as Refund, created: true };
+  const [row] = refund.deposit
+    ? await sql<RefundRow[]>`${sql.unsafe(SELECT)} where deposit_chain = ${refund.deposit.chain}
+        and deposit_tx_hash = ${refund.deposit.txHash} and deposit_log_index = ${refund.deposit.logIndex} and source <> 'merchant'`
+    : await sql<RefundRow[]>`${sql.unsafe(SELECT)} where merchant_id = ${refund.merchantId} and idempotency_key = ${refund.idempotencyKey}`;
+  if (!row) throw new Error(`refund ${refund.id} was neither inserted nor found`);
+  return { refund: toRefund(row), created: false };
+}
+
+export async function findRefund(sql: Queryable, id: string): Promise<Refund | undefined> {
+  const [row] = await sql<RefundRow[]>`${sql.unsafe(SELECT)} where id = ${id}`;
+  return row && toRefund(row);
+}
+
+export async function sessionRefunds(sql: Queryable, sessionId: string): Promise<Refund[]> {
+  const rows = await sql<RefundRow[]>`${sql.unsafe(SELECT)} where session_id = ${sessionId} order by created_at, id`;
+  return rows.map(toRefund);
+}
+
+export type RefundChange =
+  | { ok: true; refund: Refund; changed: boolean }
+  | { ok: false; refund: Refund | undefined; message: string };
+
+export interface RefundMoveFields {
+  statusReason?: string | null;
+  /** With `claim`: where the money goes. */
+  destination?: RefundDestination;
+  senderProof?: unknown;
+}
+
+/**
+ * Moves a refund by `event` under its row's lock, in the caller's transaction, as refundStatus.ts allows. A refund
+ * already where the event leads (a retried activity, a double click) is answered ok, unchanged. Writes only the
+ * columns the move sets, as each role may update only its own (db/serviceRoles.ts).
+ */
+export async function moveRefund(tx: Queryable, id: string, event: RefundEvent, fields: RefundMoveFields = {}): Promise<RefundChange> {
+  const [row] = await tx<RefundRow[]>`${tx.unsafe(SELECT)} where id = ${id} for update`;
+  if (!row) return { ok: false, refund: undefined, message: `No refund ${id}` };
+  const refund = toRefund(row);
+  const move = refundTransition(refund.status, event);
+  if (!move.ok) return refund.status === STATUS_OF_EVENT[event] ? { ok: true, refund, changed: false } : { ok: false, refund, message: move.message };
+  const set: Record<string, unknown> = { status: move.status, updated_at: new Date() };
+  if (fields.statusReason !== undefined) set.status_reason = fields.statusReason;
+  if (fields.destination) {
+    set.destination_chain = fields.destination.chain;
+    set.destination_token = fields.destination.token;
+    set.destination_address = fields.destination.address;
+  }
+  if (fields.senderProof !== undefined) set.sender_proof = tx.json(fields.senderProof as never);
+  if (event === 'claim') set.claimed_at = new Date();
+  if (event === 'complete') set.completed_at = new Date();
+  const [updated] = await tx<RefundRow[]>`
+    update refunds set ${tx(set as Record<string, never>)} where id = ${id}
+    returning *, amount_base_units::text as amount_base_units, amount_usd_micros::text as amount_usd_micros`;
+  return { ok: true, refund: toRefund(updated as RefundRow), changed: true };
+}
+
+const STATUS_OF_EVENT: Record<RefundEvent, RefundStatus> = {
+  claim: 'claimed',
+  submit: 'submitted',
+  complete: 'completed',
+  fail: 'failed',
+  expire: 'expired',
+  cancel: 'cancelled',
+};
