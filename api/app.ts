@@ -15,6 +15,7 @@ import { registerDocsRoutes } from './openapi/routes';
 import { loadHostedPageAssets, registerHostedPageRoutes, unknownCheckoutPage } from './routes/hostedPage/routes';
 import { registerHealthRoutes } from './routes/health/routes';
 import { registerQuoteRoutes } from './routes/quotes/routes';
+import { registerRefundRoutes } from './routes/refunds/routes';
 import { constrainSessionIdParams } from './routes/sessionIdParam';
 import { registerListSessionsRoute } from './routes/sessions/listSessions';
 import { registerSessionRoutes } from './routes/sessions/routes';
@@ -49,6 +50,7 @@ export function createApp(
   registerSessionRoutes(router, deps);
   registerListSessionsRoute(router, deps);
   registerTransactionRoutes(router, deps);
+  registerRefundRoutes(router, deps);
   registerHostedPageRoutes(router, pageAssets);
   constrainSessionIdParams(router);
 

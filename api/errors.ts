@@ -75,3 +75,4 @@ export class NotConfiguredError extends ApiError {
 }
 
 export const sessionNotFound = () => new NotFoundError('Session not found');
+export const refundNotFound = () => new NotFoundError('Refund not found');

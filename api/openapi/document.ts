@@ -87,7 +87,11 @@ function operationObject(op: Operation): OpenApiOperation {
       ? { [success.contentType]: TEXT }
       : {
           'application/json': {
-            schema: success.data ? jsonSchema(z.object({ data: success.data }).strict(), 'output') : { type: 'object' },
+            schema: success.envelope
+              ? jsonSchema(success.envelope, 'output')
+              : success.data
+                ? jsonSchema(z.object({ data: success.data }).strict(), 'output')
+                : { type: 'object' },
           },
         };
   const responses: OpenApiOperation['responses'] = {

@@ -7,6 +7,14 @@ import { HostedCheckoutSession } from '../../domain/wire/hostedCheckout';
 import { PaymentInstructions, SelectPaymentRequest } from '../../domain/wire/payment';
 import { QuoteQuery, QuoteResponse } from '../../domain/wire/quote';
 import {
+  CancelRefundRequest,
+  CreateRefundRequest,
+  RefundIdParam,
+  RefundList,
+  RefundListQuery,
+  RefundObject,
+} from '../../domain/wire/refund';
+import {
   CheckoutSession,
   CreateSessionRequest,
   CreateSessionResponse,
@@ -29,7 +37,7 @@ export interface Operation {
   operationId: string;
   summary: string;
   description: string;
-  tag: 'Checkout' | 'Hosted checkout page' | 'Testing' | 'Service';
+  tag: 'Checkout' | 'Refunds' | 'Hosted checkout page' | 'Testing' | 'Service';
   auth: Auth[];
   params?: z.ZodObject;
   query?: z.ZodType;
@@ -38,6 +46,8 @@ export interface Operation {
     status: number;
     description: string;
     data?: z.ZodType;
+    /** The whole body in place of `{ data }`: a list that carries `has_more` beside its `data`. */
+    envelope?: z.ZodType;
     contentType?: 'application/json' | 'text/html' | 'text/javascript' | 'text/css' | 'text/plain';
   };
   /** Other non-error answers: with the success's content (a replay), or none (304). */
@@ -54,6 +64,8 @@ const NOT_MODIFIED = { status: 304, description: 'The If-None-Match ETag is curr
 // every refused credential against its address's budget of failed authentications (429 too).
 const KEY_ERRORS = [401, 403, 429];
 const TOKEN_ERRORS = [401, 403, 429];
+
+const REFUND_EXTENSION = 'An extension beyond the interface contract (docs/refunds.md#api).';
 
 export const OPERATIONS: Operation[] = [
   {
@@ -222,6 +234,63 @@ export const OPERATIONS: Operation[] = [
     query: TransactionLookup.pick({ by_ext_transaction_id: true }),
     success: { status: 200, description: 'The transaction.', data: Transaction },
     errors: [400, ...KEY_ERRORS, 404],
+  },
+  {
+    method: 'post',
+    path: '/checkout/sessions/:session_id/refunds',
+    operationId: 'createRefund',
+    summary: 'Refund all or part of what a customer paid',
+    description: `${REFUND_EXTENSION} Only a completed, overpaid or underpaid session; \`amount_usd\` at most what the customer paid less the session's refunds not failed, expired or cancelled (omitted: all of it). Paid in USDC on Solana. With \`destination\` the refund is claimed at once; without, the customer chooses where at \`claim_url\`. Requires \`Idempotency-Key\` (400 without): the same request again answers 200 with the same refund and \`Idempotent-Replayed: true\`; the same key with a different request answers 409. 400 for an amount above what is refundable, a destination that is not USDC on Solana, not an owner address, or a deposit address of this service; 404 for a session of another merchant or mode; 409 for a session with nothing to refund.`,
+    tag: 'Refunds',
+    auth: ['apiKey'],
+    params: SessionIdParam,
+    body: CreateRefundRequest,
+    success: { status: 201, description: 'The refund was created.', data: RefundObject },
+    alsoAnswers: [
+      {
+        status: 200,
+        description: 'The same request was made before with this Idempotency-Key: its refund, with `Idempotent-Replayed: true`.',
+        content: 'as success',
+      },
+    ],
+    errors: [400, ...KEY_ERRORS, 404, 409, 413, 415, 503],
+  },
+  {
+    method: 'get',
+    path: '/checkout/refunds',
+    operationId: 'listRefunds',
+    summary: 'List refunds',
+    description: `${REFUND_EXTENSION} The key's merchant's refunds in its mode, newest first, \`limit\` at a time; pass the last id of a page as \`starting_after\` for the next while \`has_more\`. Optional filters: session_id, status, source.`,
+    tag: 'Refunds',
+    auth: ['apiKey'],
+    query: RefundListQuery,
+    success: { status: 200, description: 'A page of refunds.', envelope: RefundList },
+    errors: [400, ...KEY_ERRORS],
+  },
+  {
+    method: 'get',
+    path: '/checkout/refunds/:refund_id',
+    operationId: 'getRefund',
+    summary: 'Read a refund',
+    description: `${REFUND_EXTENSION} Another merchant's refund, and one of the other mode, read as not found.`,
+    tag: 'Refunds',
+    auth: ['apiKey'],
+    params: RefundIdParam,
+    success: { status: 200, description: 'The refund.', data: RefundObject },
+    errors: [...KEY_ERRORS, 404],
+  },
+  {
+    method: 'post',
+    path: '/checkout/refunds/:refund_id/cancel',
+    operationId: 'cancelRefund',
+    summary: 'Cancel a refund',
+    description: `${REFUND_EXTENSION} Withdraws a refund that is pending_claim or claimed and whose payment has not begun; the optional \`reason\` becomes its status_reason. 409 once it is paying or ended (cancelling a cancelled refund answers it again).`,
+    tag: 'Refunds',
+    auth: ['apiKey'],
+    params: RefundIdParam,
+    body: CancelRefundRequest,
+    success: { status: 200, description: 'The cancelled refund.', data: RefundObject },
+    errors: [400, ...KEY_ERRORS, 404, 409, 413, 415, 503],
   },
   {
     method: 'get',

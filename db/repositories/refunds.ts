@@ -40,7 +40,7 @@ export interface Refund {
   updatedAt: Date;
 }
 
-interface RefundRow {
+export interface RefundRow {
   id: string;
   mode: Mode;
   merchant_id: string;
@@ -70,7 +70,7 @@ interface RefundRow {
   updated_at: Date;
 }
 
-const toRefund = (r: RefundRow): Refund => ({
+export const toRefund = (r: RefundRow): Refund => ({
   id: r.id,
   mode: r.mode,
   merchantId: r.merchant_id,

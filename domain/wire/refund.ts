@@ -34,6 +34,15 @@ export const CreateRefundRequest = z
   .strict();
 export type CreateRefundRequest = z.infer<typeof CreateRefundRequest>;
 
+export const RefundIdParam = z.object({ refund_id: z.string().regex(REFUND_ID_PATTERN, 'Must be a refund id of the form ref_<ULID>') });
+
+/** POST /checkout/refunds/{refund_id}/cancel: the merchant withdraws a refund not yet paid. */
+export const CancelRefundRequest = z
+  .object({ reason: z.string().trim().min(1).max(500).optional().meta({ description: "Why; kept as the refund's status_reason." }) })
+  .strict()
+  .optional();
+export type CancelRefundRequest = z.infer<typeof CancelRefundRequest>;
+
 export const RefundObject = z
   .object({
     id: z.string().regex(REFUND_ID_PATTERN),
@@ -79,6 +88,7 @@ export const RefundListQuery = z
 export type RefundListQuery = z.infer<typeof RefundListQuery>;
 
 export const RefundList = z.object({ data: z.array(RefundObject), has_more: z.boolean() }).strict();
+export type RefundList = z.infer<typeof RefundList>;
 
 /** What the customer sends from the claim page. */
 export const RefundClaimRequest = z
@@ -87,7 +97,10 @@ export const RefundClaimRequest = z
     /** The customer read the warning that an exchange's deposit address may not credit them. */
     acknowledged_exchange_warning: z.literal(true, 'Confirm that the address is a wallet you control'),
     /** A signature by the wallet that paid over the claim message (docs/refunds.md#proof-of-ownership). */
-    sender_proof: z.object({ signature: z.string().min(1).max(512) }).strict().optional(),
+    sender_proof: z
+      .object({ signature: z.string().min(1).max(512) })
+      .strict()
+      .optional(),
   })
   .strict();
 export type RefundClaimRequest = z.infer<typeof RefundClaimRequest>;
