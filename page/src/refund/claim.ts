@@ -66,7 +66,7 @@ function summary(state: RefundClaimState): HTMLElement {
     h(
       'h1',
       { id: 'summary-heading' },
-      h('span', { class: 'summary-label' }, 'Refund owed to you'),
+      h('span', { class: 'summary-label' }, state.status === 'pending_claim' ? 'Refund owed to you' : 'Your refund'),
       h('span', { class: 'amount' }, formatMoney(state.amount_usd, 'USD')),
     ),
     h('p', { class: 'muted' }, `Your payment arrived as ${state.token} on ${chainName(state.chain)}.`),

@@ -36,7 +36,7 @@ export function renderClaimForm(state: RefundClaimState, api: ClaimApi, done: (s
   const senderRoute = sender ? state.routes.find((r) => r.chain === sender.chain) : undefined;
   const sendBack =
     sender && senderRoute
-      ? h('button', { type: 'button', id: 'send-back', class: 'link' }, `Send back to the address that paid (${sender.address})`)
+      ? h('button', { type: 'button', id: 'send-back', class: 'link send-back' }, `Send back to the address that paid (${sender.address})`)
       : null;
 
   const message = h('pre', { id: 'claim-message', class: 'value' });
@@ -44,7 +44,7 @@ export function renderClaimForm(state: RefundClaimState, api: ClaimApi, done: (s
   const proof = state.require_sender_proof
     ? h(
         'fieldset',
-        { class: 'step' },
+        { class: 'proof' },
         h('legend', {}, 'Prove the payment was yours'),
         sender
           ? h(
