@@ -15,6 +15,7 @@ import { createTestMerchant, sessionRequest, type TestMerchant } from '../suppor
 import { call } from '../support/http';
 import { expectDocumentedResponse } from '../support/openApiCheck';
 import { creditedDeposit, pendingRefund, solanaWallet } from '../support/refundClaims';
+import { startOfFreshWindow } from '../support/rateLimitWindow';
 import { startTestService, type TestService } from '../support/service';
 
 let service: TestService;
@@ -22,9 +23,11 @@ let shop: TestMerchant;
 let secret: string;
 
 const WALLET = solanaWallet(7);
+// Above what any one test below spends on its own session.
+const SESSION_LIMIT = 10;
 
 beforeAll(async () => {
-  service = await startTestService({ worker: false });
+  service = await startTestService({ worker: false, env: { RATE_LIMIT_PER_SESSION_PER_MINUTE: String(SESSION_LIMIT) } });
   shop = await createTestMerchant(service.db.sql);
   secret = service.config.sessionTokenSecret as string;
 });
@@ -228,5 +231,20 @@ describe('POST /refunds/{token}/claim', () => {
       message,
       signature,
     });
+  });
+});
+
+describe('rate limiting', () => {
+  it("counts claim-link calls against the refund's checkout session", async () => {
+    await startOfFreshWindow(service.db.sql);
+    const { token } = await pendingRefund(service.db.sql, await newSession(), secret);
+    for (let i = 1; i <= SESSION_LIMIT; i += 1) {
+      const answer = await state(token);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('ratelimit-remaining')).toBe(String(SESSION_LIMIT - i));
+    }
+    const refused = await claim(token, claimBody(WALLET.address));
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ error: 'Rate limit exceeded' });
   });
 });
