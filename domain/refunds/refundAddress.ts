@@ -1,74 +1,60 @@
-// Whether an address can receive a refund on a chain (docs/refunds.md#where-a-refund-can-go): the API checks a claim
-// with it, the claim page checks as the customer types, and the messages are written for the customer. An owner
-// address only: money sent to a Solana token account (or any program-derived address) is out of the customer's
-// reach unless their wallet happens to own it, so those are refused. Pure; no Node built-ins, as the page bundles it.
+// Whether a refund may be sent where it is asked to go (docs/refunds.md#where-a-refund-can-go): a route the service pays
+// on, and an address only an owner's key controls on that chain, spelled canonically. Parsing is not enough: a Solana
+// token account or program-derived address decodes like a wallet, but the treasury's transfer goes to the associated
+// token account of the address given, and one of an address no key signs for strands the money. Pure; whether the
+// address is one of the service's own deposit addresses is asked of the database with the canonical spelling returned.
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { base58 } from '@scure/base';
-import { isSolanaAddress } from '../addresses/solana';
+import { getAddressEncoder, isAddress as isSolanaAddress } from '@solana/kit';
+import { getAddress, isAddress as isEvmAddress, zeroAddress } from 'viem';
 import { isTronAddress } from '../addresses/tron';
 import { CHAIN_FACTS, type Chain } from '../chains/chains';
-import { REFUND_ROUTES, isRefundRoute, type RefundRoute } from './refundDestinations';
+import type { RefundDestination } from '../wire/refund';
+import { isRefundRoute, REFUND_ROUTES } from './refundDestinations';
 
-export type RefundAddressCheck = { ok: true; address: string } | { ok: false; message: string };
+export type RefundAddressVerdict = { ok: true; destination: RefundDestination } | { ok: false; message: string };
 
-const EVM_HEX = /^0x[0-9a-fA-F]{40}$/;
-const EVM_ZERO = `0x${'0'.repeat(40)}`;
+const SOLANA_SYSTEM_PROGRAM = '11111111111111111111111111111111';
 
-/** EIP-55: each letter upper-case where the keccak256 of the lower-case hex has a nibble ≥ 8. */
-export function eip55(address: string): string {
-  const hex = address.slice(2).toLowerCase();
-  const hash = bytesToHex(keccak_256(utf8ToBytes(hex)));
-  let out = '0x';
-  for (let i = 0; i < hex.length; i++) out += parseInt(hash[i] as string, 16) >= 8 ? (hex[i] as string).toUpperCase() : hex[i];
-  return out;
-}
-
-function checkEvm(address: string): RefundAddressCheck {
-  if (!EVM_HEX.test(address)) return { ok: false, message: 'An address on this network is 0x followed by 40 hexadecimal characters' };
-  const checksummed = eip55(address);
-  // All-lowercase carries no checksum; mixed (or all-upper) case does, and one mistyped character breaks it.
-  if (address !== address.toLowerCase() && address !== checksummed)
-    return { ok: false, message: 'This address has a typo: its capital letters do not match its checksum' };
-  if (checksummed === EVM_ZERO) return { ok: false, message: 'That is the zero address; money sent there is lost' };
-  return { ok: true, address: checksummed };
-}
-
-function checkSolana(address: string): RefundAddressCheck {
-  if (!isSolanaAddress(address)) return { ok: false, message: 'A Solana address is 32 to 44 base58 characters' };
+/** An ed25519 point: a key pair can own it. Program-derived addresses (every associated token account) are off the curve. */
+function isOnCurve(address: string): boolean {
   try {
-    ed25519.Point.fromBytes(base58.decode(address));
+    ed25519.Point.fromBytes(
+      new Uint8Array(getAddressEncoder().encode(address as Parameters<ReturnType<typeof getAddressEncoder>['encode']>[0])),
+    );
+    return true;
   } catch {
-    // Off the curve: no private key exists for it, so it is a program-derived address such as a token account.
-    return { ok: false, message: 'That is a token account, give your wallet address' };
+    return false;
   }
-  return { ok: true, address };
 }
 
-function checkTron(address: string): RefundAddressCheck {
-  return isTronAddress(address) ? { ok: true, address } : { ok: false, message: 'A Tron address starts with T and has 34 characters' };
-}
-
-/** The address's canonical form (EIP-55 for EVM chains), or why it cannot receive money on `chain`. */
-export function checkRefundAddress(chain: Chain, address: string): RefundAddressCheck {
-  const trimmed = address.trim();
-  if (trimmed === '') return { ok: false, message: 'Enter the address of your wallet' };
+/** The owner address `address` on `chain`, canonically spelled, whether or not a refund can be paid there. */
+export function validateOwnerAddress(chain: Chain, address: string): { ok: true; address: string } | { ok: false; problem: string } {
+  const problem = (text: string) => ({ ok: false as const, problem: text });
   switch (CHAIN_FACTS[chain].family) {
     case 'evm':
-      return checkEvm(trimmed);
+      // Strict: a mixed-case address must carry a correct EIP-55 checksum, so one mistyped character is caught.
+      if (!isEvmAddress(address, { strict: true })) return problem(`is not an ${chain} address, or its EIP-55 checksum does not match`);
+      if (address.toLowerCase() === zeroAddress) return problem('is the zero address, which nobody owns');
+      return { ok: true, address: getAddress(address) };
     case 'solana':
-      return checkSolana(trimmed);
+      if (!isSolanaAddress(address)) return problem('is not a Solana address (32 bytes of base58)');
+      if (address === SOLANA_SYSTEM_PROGRAM) return problem('is the System Program, which nobody owns');
+      if (!isOnCurve(address)) {
+        return problem('is off the ed25519 curve: a token account or program address, not a wallet; give the wallet (owner) address');
+      }
+      return { ok: true, address };
     case 'tron':
-      return checkTron(trimmed);
+      if (!isTronAddress(address)) return problem('is not a Tron address (base58check T…) or its checksum does not match');
+      return { ok: true, address };
   }
 }
 
-/** As checkRefundAddress, and the route must be one the service pays refunds on. */
-export function checkRefundDestination(destination: RefundRoute & { address: string }): RefundAddressCheck {
+export function validateRefundAddress(destination: RefundDestination): RefundAddressVerdict {
   if (!isRefundRoute(destination)) {
     const routes = REFUND_ROUTES.map((r) => `${r.token} on ${r.chain}`).join(', ');
-    return { ok: false, message: `Refunds are paid only as ${routes}` };
+    return { ok: false, message: `destination: refunds are paid only as ${routes}, not ${destination.token} on ${destination.chain}` };
   }
-  return checkRefundAddress(destination.chain, destination.address);
+  const owner = validateOwnerAddress(destination.chain, destination.address);
+  if (!owner.ok) return { ok: false, message: `destination.address ${JSON.stringify(destination.address)} ${owner.problem}` };
+  return { ok: true, destination: { ...destination, address: owner.address } };
 }

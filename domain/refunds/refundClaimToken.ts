@@ -1,7 +1,7 @@
-// The customer's claim link credential: `<ref_id>.<HMAC-SHA256(secret, domain ‖ ref_id)>`, made with the API's session
-// token secret under its own domain string, so a checkout token can never pass for a claim token nor the other way.
-// Derived rather than stored, like the session token (../security/sessionToken.ts): the same refund always has the
-// same link, and the link names its refund. Expiry is the refund's own.
+// The claim link's credential: `<ref_id>.<HMAC-SHA256(secret, ref_id)>`, derived like the session token
+// (domain/security/sessionToken.ts) but under its own domain string, so a session token can never pass as a
+// claim token or the reverse. Derived, not stored: a replayed create returns the same claim_url, and the token
+// names its refund, so the claim page needs no other parameter. Validity ends with the refund's pending_claim.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { REFUND_ID_PATTERN } from '../wire/ids';
 
@@ -20,4 +20,9 @@ export function verifyRefundClaimToken(token: string, secret: string): string | 
   const given = Buffer.from(signature, 'base64url');
   const expected = mac(refundId, secret);
   return given.length === expected.length && timingSafeEqual(given, expected) ? refundId : undefined;
+}
+
+/** The hosted claim page of a refund (docs/refunds.md#api). */
+export function refundClaimUrl(publicBaseUrl: string, refundId: string, secret: string): string {
+  return `${publicBaseUrl}/refunds/${encodeURIComponent(issueRefundClaimToken(refundId, secret))}`;
 }

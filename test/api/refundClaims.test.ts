@@ -166,16 +166,18 @@ describe('POST /refunds/{token}/claim', () => {
       mint: address('4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU'),
       tokenProgram: TOKEN_PROGRAM_ADDRESS,
     });
-    expect(await expectRefused(refund.id, token, claimBody(ata), 400)).toContain('That is a token account, give your wallet address');
+    expect(await expectRefused(refund.id, token, claimBody(ata), 400)).toContain(
+      'is off the ed25519 curve: a token account or program address, not a wallet',
+    );
   });
 
   it('refuses a chain no refund route pays, a malformed address and a missing confirmation', async () => {
     const { refund, token } = await pendingRefund(service.db.sql, await newSession(), secret);
     const evm = { chain: 'base', token: 'USDC', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' };
     expect(await expectRefused(refund.id, token, { destination: evm, acknowledged_exchange_warning: true }, 400)).toContain(
-      'Refunds are paid only as USDC on solana',
+      'refunds are paid only as USDC on solana, not USDC on base',
     );
-    expect(await expectRefused(refund.id, token, claimBody('not an address'), 400)).toContain('A Solana address');
+    expect(await expectRefused(refund.id, token, claimBody('not an address'), 400)).toContain('is not a Solana address');
     expect(await expectRefused(refund.id, token, { destination: claimBody(WALLET.address).destination }, 400)).toContain(
       'Confirm that the address is a wallet you control',
     );

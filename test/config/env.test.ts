@@ -22,6 +22,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ MINIMUM_DEPOSIT_CENTS: '0.5' }, 'api')).toThrow('MINIMUM_DEPOSIT_CENTS');
   });
 
+  it('reads how long a refund waits for its claim in whole days, 30 by default', () => {
+    expect(loadConfig({}, 'api').refundClaimDays).toBe(30);
+    expect(loadConfig({ REFUND_CLAIM_DAYS: '7' }, 'api').refundClaimDays).toBe(7);
+    for (const invalid of ['0', '1.5', '366']) {
+      expect(() => loadConfig({ REFUND_CLAIM_DAYS: invalid }, 'api')).toThrow(/invalid configuration: REFUND_CLAIM_DAYS: /);
+    }
+  });
+
   it('reads the payout re-read threshold in whole USDC, 1000 by default, 0 re-reading every payout', () => {
     expect(loadConfig({ SIGNER_MODE: 'test' }, 'signer').settlementRpcRecheckAboveUsdc).toBe(1000);
     expect(loadConfig({ SIGNER_MODE: 'test', SETTLEMENT_RPC_RECHECK_ABOVE_USDC: '0' }, 'signer').settlementRpcRecheckAboveUsdc).toBe(0);

@@ -57,7 +57,7 @@ describe('refund claim page', () => {
     expect(await page.inputValue('#refund-address')).toBe('');
 
     await page.fill('#refund-address', 'not-a-wallet');
-    expect(await page.textContent('#refund-address-error')).toBe('A Solana address is 32 to 44 base58 characters');
+    expect(await page.textContent('#refund-address-error')).toBe('This address is not a Solana address (32 bytes of base58)');
     expect(await page.getAttribute('#refund-address', 'aria-invalid')).toBe('true');
     await page.check('#refund-acknowledge');
     await page.click('button[type=submit]');
@@ -71,7 +71,9 @@ describe('refund claim page', () => {
       tokenProgram: TOKEN_PROGRAM_ADDRESS,
     });
     await page.fill('#refund-address', ata);
-    expect(await page.textContent('#refund-address-error')).toBe('That is a token account, give your wallet address');
+    expect(await page.textContent('#refund-address-error')).toBe(
+      'This address is off the ed25519 curve: a token account or program address, not a wallet; give the wallet (owner) address',
+    );
     await page.click('button[type=submit]');
     expect(await page.getAttribute('main', 'data-step')).toBe('claim');
     expect(await findRefund(service.db.sql, refund.id)).toEqual(unchanged);

@@ -7,7 +7,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { isServiceDepositAddress, lockRefund, refundSender } from '../../../db/repositories/refundClaims';
 import { findRefund, moveRefund, type Refund } from '../../../db/repositories/refunds';
 import { refundClaimMessage } from '../../../domain/refunds/claimMessage';
-import { checkRefundDestination } from '../../../domain/refunds/refundAddress';
+import { validateRefundAddress } from '../../../domain/refunds/refundAddress';
 import { REFUND_SIGNALS, refundWorkflowId } from '../../../domain/refunds/refundPayment';
 import { verifySenderProof } from '../../../domain/refunds/senderProof';
 import type { RefundClaimRequest, RefundClaimState, RefundDestination } from '../../../domain/wire/refund';
@@ -50,9 +50,9 @@ export async function claimRefund(
 ): Promise<RefundClaimState> {
   const refund = await findRefund(deps.sql, refundId);
   if (!refund) throw refundNotFound();
-  const checked = checkRefundDestination(body.destination);
-  if (!checked.ok) throw new ValidationFailedError([`destination.address: ${checked.message}`]);
-  const destination: RefundDestination = { ...body.destination, address: checked.address };
+  const checked = validateRefundAddress(body.destination);
+  if (!checked.ok) throw new ValidationFailedError([checked.message]);
+  const { destination } = checked;
   const early = refusal(refund, destination, deps.now?.() ?? new Date());
   if (early) throw early;
   if (await isServiceDepositAddress(deps.sql, destination.address))

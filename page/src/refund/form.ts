@@ -3,7 +3,7 @@
 // (domain/refunds/refundAddress.ts), the warning about exchange deposit addresses with its required confirmation, the
 // explicit choice of the address that paid (never filled in by itself), and the proof of ownership when required.
 import { refundClaimMessage } from '../../../domain/refunds/claimMessage';
-import { checkRefundAddress } from '../../../domain/refunds/refundAddress';
+import { validateOwnerAddress } from '../../../domain/refunds/refundAddress';
 import type { RefundClaimState } from '../../../domain/wire/refund';
 import { h } from '../dom';
 import { chainName } from '../format';
@@ -67,8 +67,8 @@ export function renderClaimForm(state: RefundClaimState, api: ClaimApi, done: (s
     addressLabel.textContent = `Your wallet address on ${chainName(r.chain)}`;
     message.textContent = refundClaimMessage(state.refund_id, { ...r, address: address.value.trim() });
     const typed = address.value.trim();
-    const result = typed === '' ? undefined : checkRefundAddress(r.chain, typed);
-    addressError.textContent = result && !result.ok ? result.message : '';
+    const result = typed === '' ? undefined : validateOwnerAddress(r.chain, typed);
+    addressError.textContent = result && !result.ok ? `This address ${result.problem}` : '';
     address.setAttribute('aria-invalid', String(result !== undefined && !result.ok));
     return result;
   };
