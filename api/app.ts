@@ -16,6 +16,8 @@ import { loadHostedPageAssets, registerHostedPageRoutes, unknownCheckoutPage } f
 import { registerHealthRoutes } from './routes/health/routes';
 import { registerQuoteRoutes } from './routes/quotes/routes';
 import { registerRefundRoutes } from './routes/refunds/routes';
+import { loadRefundClaimPageAssets } from './routes/refundClaims/claimPage';
+import { registerRefundClaimRoutes } from './routes/refundClaims/routes';
 import { constrainSessionIdParams } from './routes/sessionIdParam';
 import { registerListSessionsRoute } from './routes/sessions/listSessions';
 import { registerSessionRoutes } from './routes/sessions/routes';
@@ -36,6 +38,7 @@ export function createApp(
   const app = new Koa<AppState>();
   app.silent = true;
   const pageAssets = loadHostedPageAssets(deps);
+  const claimPageAssets = loadRefundClaimPageAssets(deps);
   app.use(clientAddress(deps.config.trustedProxies));
   app.use(requestContext(deps.logger));
   app.use(httpMetrics(metrics.httpDuration));
@@ -52,6 +55,7 @@ export function createApp(
   registerTransactionRoutes(router, deps);
   registerRefundRoutes(router, deps);
   registerHostedPageRoutes(router, pageAssets);
+  registerRefundClaimRoutes(router, deps, claimPageAssets);
   constrainSessionIdParams(router);
 
   // Paths no route took because their session id is no session id; after the router, so order never matters.

@@ -104,3 +104,34 @@ export const RefundClaimRequest = z
   })
   .strict();
 export type RefundClaimRequest = z.infer<typeof RefundClaimRequest>;
+
+/** The claim link's path parameter: `<ref_id>.<mac>`; any other text reads as a link to no refund. */
+export const RefundClaimTokenParam = z.object({ token: z.string().min(1).max(200) }).strict();
+
+/** What the claim page shows (GET /refunds/{token}/state, and the answer to a claim). */
+export const RefundClaimState = z
+  .object({
+    refund_id: z.string().regex(REFUND_ID_PATTERN),
+    /** As stored, except a refund still waiting for a claim past expires_at, which reads as expired. */
+    status: z.enum(REFUND_STATUSES),
+    /** What the customer is owed, in USD, before fees. */
+    amount_usd: z.number(),
+    /** How the money arrived. */
+    token: z.enum(TOKENS),
+    chain: z.enum(CHAINS),
+    /** Where it can be sent: docs/refunds.md#where-a-refund-can-go. */
+    routes: z.array(z.object({ chain: z.enum(CHAINS), token: z.enum(TOKENS) }).strict()),
+    require_sender_proof: z.boolean(),
+    /** The address that paid, on its chain; null when no payment is on record (a bank transfer). */
+    sender: z
+      .object({ chain: z.enum(CHAINS), address: z.string() })
+      .strict()
+      .nullable(),
+    destination: RefundDestination.nullable(),
+    expires_at: Timestamp,
+    transaction_hash: z.string().nullable(),
+    /** The refund's transaction on a public block explorer, once sent. */
+    explorer_url: z.url().nullable(),
+  })
+  .strict();
+export type RefundClaimState = z.infer<typeof RefundClaimState>;
