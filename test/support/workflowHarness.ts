@@ -56,6 +56,8 @@ export interface WorkflowHarness {
   /** A session record on the test server's clock, its webhooks pointed at the receiver. */
   record(overrides?: Partial<SessionRecord> & { lifetimeMinutes?: number }): Promise<SessionRecord>;
   start(record: SessionRecord): Promise<WorkflowHandle<typeof checkoutSession>>;
+  /** The session worker's queue while `withWorker` runs: workflows started on it run there, and its signers' queues derive from it. */
+  readonly taskQueue: string;
   teardown(): Promise<void>;
 }
 
@@ -90,6 +92,9 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
   return {
     get env() {
       return current();
+    },
+    get taskQueue() {
+      return taskQueue;
     },
     async freshEnvironment() {
       await env?.teardown();
