@@ -216,7 +216,10 @@ export async function indexerRecords(
   if (options.confirmations !== undefined) await markConfirmed(sql, d, d.blockHash, options.confirmations);
 }
 
-/** Waits until `expected` deliveries exist and their delivery workflows finished, and returns them in order. */
+/**
+ * Waits until `expected` deliveries of the session's status exist (a refund's are counted apart: docs/refunds.md#webhooks)
+ * and their delivery workflows finished, and returns them in order.
+ */
 export async function finishedDeliveries(
   h: WorkflowHarness,
   sessionId: string,
@@ -228,7 +231,7 @@ export async function finishedDeliveries(
     if (Date.now() > deadline) throw new Error(`expected ${expected} webhook deliveries for ${sessionId}, found ${deliveries.length}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
     deliveries = await h.db.sql<Array<{ id: string; event: string }>>`
-      select id, event from webhook_deliveries where session_id = ${sessionId} order by status_version`;
+      select id, event from webhook_deliveries where session_id = ${sessionId} and refund_id is null order by status_version`;
   }
   const results = [];
   for (const delivery of deliveries) {
