@@ -166,6 +166,40 @@ describe('refund workflow', () => {
     expect(await statusOf(refund.id)).toMatchObject({ status: 'completed', completed_at: expect.any(Date) });
   });
 
+  it('waits out a short treasury in fresh runs (continue-as-new), announcing the claim once, and completes', async () => {
+    const record = await closedSession();
+    const refund = await merchantRefund(record);
+    await moveRefund(h.db.sql, refund.id, 'claim', { destination: DESTINATION });
+    const short = { status: 'awaiting_liquidity', usdcShortfall: '12500000', lamportsShortfall: '0' } as const;
+    const pay = signer([
+      ...Array.from({ length: 6 }, () => short),
+      {
+        status: 'confirmed',
+        signature: '5late',
+        confirmedAt: '2026-11-28T00:00:00.000Z',
+        amountBaseUnits: '12490000',
+        feeBaseUnits: '10000',
+      },
+    ]);
+    await h.withWorker(
+      () =>
+        pay.run(async () => {
+          const handle = await start(refund.id, { runHistoryLimit: 20 });
+          expect(await handle.result()).toBe('completed');
+          const latest = await h.env.client.workflow.getHandle(refundWorkflowId(refund.id)).describe();
+          expect(latest.runId).not.toBe(handle.firstExecutionRunId);
+          const webhooks = await webhooksOf(refund.id, 3);
+          expect([...webhooks.keys()].sort()).toEqual(['refund.claimed', 'refund.completed', 'refund.created']);
+        }),
+      {},
+      {},
+      false,
+    );
+    expect(pay.calls).toHaveLength(7);
+    const claimed = h.receiver.received.filter((r) => r.headers['x-service-event'] === 'refund.claimed' && r.rawBody.includes(refund.id));
+    expect(claimed).toHaveLength(1);
+  });
+
   it('reminds three days before the window closes, then expires an unclaimed deposit refund into operator_held', async () => {
     const record = await closedSession();
     const late = deposit({ amount: '4000000', toAddress: `0x${randomBytes(20).toString('hex')}` });
