@@ -7,7 +7,7 @@ import { refundAnnouncementFacts } from '../../db/repositories/refundAnnouncemen
 import { findRefund } from '../../db/repositories/refunds';
 import { insertRefundWebhookDelivery } from '../../db/repositories/webhookDeliveries';
 import { refundWebhookContent, unmatchedDepositWebhookContent } from '../../domain/webhooks/refundWebhookPayload';
-import { webhookBody, type RefundWebhookEvent, type UNMATCHED_DEPOSIT_EVENT } from '../../domain/webhooks/webhookPayload';
+import { UNMATCHED_DEPOSIT_EVENT, webhookBody, type RefundWebhookEvent } from '../../domain/webhooks/webhookPayload';
 import { newWebhookDeliveryId } from '../../domain/wire/ids';
 import { REFUND_MISSING } from './refundProgress';
 
@@ -21,13 +21,14 @@ export function createRefundWebhooks(deps: { sql: Sql; now?: () => Date }) {
       const [refund, facts] = await Promise.all([findRefund(deps.sql, refundId), refundAnnouncementFacts(deps.sql, refundId)]);
       if (!refund || !facts) throw ApplicationFailure.nonRetryable(`No refund ${refundId}`, REFUND_MISSING);
       const timestamp = now().toISOString();
-      let content;
-      if (event === 'payment.unmatched_deposit') {
-        if (!refund.deposit) throw ApplicationFailure.nonRetryable(`refund ${refundId} returns no deposit`, 'RefundHasNoDeposit');
-        content = unmatchedDepositWebhookContent(facts.session, { ...refund, deposit: refund.deposit }, timestamp);
-      } else {
-        content = refundWebhookContent(event, facts.session, refund, facts.payment, timestamp);
+      const { deposit } = refund;
+      if (event === UNMATCHED_DEPOSIT_EVENT && !deposit) {
+        throw ApplicationFailure.nonRetryable(`refund ${refundId} returns no deposit`, 'RefundHasNoDeposit');
       }
+      const content =
+        event === UNMATCHED_DEPOSIT_EVENT
+          ? unmatchedDepositWebhookContent(facts.session, { ...refund, deposit: deposit! }, timestamp)
+          : refundWebhookContent(event, facts.session, refund, facts.payment, timestamp);
       const id = newWebhookDeliveryId();
       return insertRefundWebhookDelivery(deps.sql, {
         id,
