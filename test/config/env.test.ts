@@ -69,6 +69,13 @@ describe('configuration', () => {
       expect(() => loadConfig({ SWEEP_INTERVAL_SECONDS: bad }, 'worker'), bad).toThrow('SWEEP_INTERVAL_SECONDS');
   });
 
+  it('reads how many days a refund may be claimed, 30 by default; zero or a fraction is refused', () => {
+    expect(loadConfig({}, 'worker').refundClaimDays).toBe(30);
+    expect(loadConfig({ REFUND_CLAIM_DAYS: '7' }, 'worker').refundClaimDays).toBe(7);
+    for (const bad of ['0', '-1', '1.5', '3651'])
+      expect(() => loadConfig({ REFUND_CLAIM_DAYS: bad }, 'worker'), bad).toThrow('REFUND_CLAIM_DAYS');
+  });
+
   it('reads the CCTP attestation service URL, Circle’s mainnet one by default; anything but an http(s) URL is refused', () => {
     expect(loadConfig({}, 'worker').cctpAttestationUrl).toBe('https://iris-api.circle.com');
     expect(loadConfig({ CCTP_ATTESTATION_URL: 'https://iris-api-sandbox.circle.com' }, 'worker').cctpAttestationUrl).toBe(
