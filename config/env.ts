@@ -171,7 +171,6 @@ const EnvSchema = z
       .max(24 * 365)
       .default(24),
     RETENTION_WEBHOOK_ATTEMPT_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
-    REFUND_CLAIM_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     SWEEP_INTERVAL_SECONDS: z.coerce
       .number()
       .int()
@@ -364,8 +363,6 @@ export type Config = {
   retention: { intervalMinutes: number; ages: RetentionAges };
   /** How often the schedules sweep_solana_usdc_<mode> sweep Solana deposit accounts (worker/sweepSchedules.ts); 0: paused. */
   sweepIntervalSeconds: number;
-  /** How many days a customer has to claim a refund before it expires (docs/refunds.md#expiry). */
-  refundClaimDays: number;
   /** The relayer and the forwarder sweeps (config/evmSweeps.ts). */
   evmSweeps: EvmSweepConfig;
   /** The Tron relayer's forwarder sweeps (config/tronSweeps.ts). */
@@ -550,7 +547,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
       },
     },
     sweepIntervalSeconds: e.SWEEP_INTERVAL_SECONDS,
-    refundClaimDays: e.REFUND_CLAIM_DAYS,
     evmSweeps: evmSweeps.config,
     tronSweeps: tronSweeps.config,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
