@@ -276,6 +276,27 @@ describe('cancel refund', () => {
     );
   });
 
+  it('refuses a claimed refund whose payment the signer already wrote, and shows that payment', async () => {
+    const sessionId = await paidSession();
+    const created = await refund(sessionId, { amount_usd: 3, destination: { chain: 'solana', token: 'USDC', address: WALLET } });
+    const id = created.body.data?.id as string;
+    // As the signer writes it, ahead of any signature (signer/refunds/).
+    await service.db.sql`insert into chain_intents (id, chain, mode) values (${`refund:${id}`}, 'solana', 'test')`;
+    await service.db.sql`
+      insert into refund_payouts (refund_id, mode, chain, token, destination_address, amount_base_units, fee_base_units, intent_id,
+                                  status, signature)
+      values (${id}, 'test', 'solana', 'USDC', ${WALLET}, 2990000, 10000, ${`refund:${id}`}, 'submitted', 'sig-of-the-payment')`;
+    expect(await cancel(id)).toEqual(
+      expect.objectContaining({ status: 409, body: { error: 'The refund cannot be cancelled: its payment is already under way' } }),
+    );
+    expect(await get(`/checkout/refunds/${id}`)).toMatchObject({
+      status: 200,
+      body: { data: { status: 'claimed', transaction_hash: 'sig-of-the-payment', fee_usd: null } },
+    });
+    await service.db.sql`update refund_payouts set status = 'confirmed' where refund_id = ${id}`;
+    expect(await get(`/checkout/refunds/${id}`)).toMatchObject({ body: { data: { fee_usd: 0.01 } } });
+  });
+
   it("answers another merchant's refund as not found, and leaves it", async () => {
     const sessionId = await paidSession();
     const id = (await refund(sessionId, {})).body.data?.id as string;
