@@ -1,6 +1,8 @@
 // The merchant refund API (docs/refunds.md#api) on the real stack: what a merchant may refund, where it may send it, the
 // Idempotency-Key that makes a retry safe, cancelling, and reading refunds back, only ever its own.
+import { ed25519 } from '@noble/curves/ed25519.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { solanaAddressFromPublicKey } from '../../domain/addresses/solana';
 import { verifyRefundClaimToken } from '../../domain/refunds/refundClaimToken';
 import { refundWorkflowId } from '../../domain/refunds/refundPayment';
 import { newRefundId } from '../../domain/wire/ids';
@@ -242,6 +244,18 @@ describe('create refund', () => {
           validation_errors: [`destination.address ${depositAddress} is a deposit address of this service; give the customer's own wallet`],
         },
       },
+    });
+    expect(await refundCount(sessionId)).toBe(0);
+  });
+
+  it('refuses a Solana deposit address the signer derived ahead of any session', async () => {
+    const pooled = solanaAddressFromPublicKey(ed25519.getPublicKey(ed25519.utils.randomSecretKey()));
+    await service.db.sql`insert into solana_deposit_address_pool (mode, derivation_index, address) values ('live', 999999, ${pooled})`;
+    const sessionId = await paidSession();
+    const response = await refund(sessionId, { destination: { chain: 'solana', token: 'USDC', address: pooled } });
+    expect(response).toMatchObject({
+      status: 400,
+      body: { details: { validation_errors: [expect.stringContaining('is a deposit address of this service')] } },
     });
     expect(await refundCount(sessionId)).toBe(0);
   });
