@@ -114,6 +114,23 @@ describe('create refund', () => {
     expect(await refundCount(sessionId)).toBe(2);
   });
 
+  it("counts what the session's credited deposits paid, at its payment's decimals, and not a deposit it did not credit", async () => {
+    const sessionId = await paidSession();
+    const [payment] = await service.db.sql<{ chain: string; token: string; decimals: number; address: string }[]>`
+      select chain, token, decimals, deposit_address as address from payments where session_id = ${sessionId}`;
+    if (!payment) throw new Error('simulate chose no payment');
+    const unit = 10n ** BigInt(payment.decimals);
+    const deposit = (logIndex: number, amount: bigint, credited: boolean) => service.db.sql`
+      insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address,
+                            block_number, block_hash, stage, confirmations, credited, late)
+      values (${payment.chain}, ${`0x${'ab'.repeat(32)}`}, ${logIndex}, 'testnet', ${sessionId}, ${payment.token}, ${amount.toString()},
+              'sender', ${payment.address}, 1, ${`0x${'cd'.repeat(32)}`}, 'confirmed', 100, ${credited}, ${!credited})`;
+    await deposit(0, 30n * unit + unit / 2n, true);
+    await deposit(1, 5n * unit, false);
+    // The credited deposit, not simulate's made-up $42.50, is what the customer paid.
+    expect(await refund(sessionId, {})).toMatchObject({ status: 201, body: { data: { amount_usd: 30.5 } } });
+  });
+
   it('frees what a cancelled refund held', async () => {
     const sessionId = await paidSession();
     const all = await refund(sessionId, {});
