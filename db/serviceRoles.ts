@@ -153,6 +153,8 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     sign_in_rate_limit_windows: '*',
     refunds: '*',
     refund_payouts: '*',
+    // A refund is never sent to a Solana deposit address, a session's or one derived ahead (api/routes/refunds/).
+    solana_deposit_address_pool: '*',
     transactions: '*',
     user_invites: '*',
     webhook_attempts: '*',

@@ -102,7 +102,7 @@ export async function refundableFacts(sql: Queryable, sessionId: string): Promis
   };
 }
 
-/** Whether `address` (canonically spelled) is a deposit address the service gave any session, in either mode. */
+/** Whether `address` (canonically spelled) is a deposit address of the service, given to a session or not yet, in either mode. */
 export async function isServiceDepositAddress(sql: Queryable, chain: Chain, address: string): Promise<boolean> {
   const family = CHAIN_FACTS[chain].family;
   const [row] =
@@ -110,6 +110,8 @@ export async function isServiceDepositAddress(sql: Queryable, chain: Chain, addr
       ? await sql`select 1 from deposit_addresses where lower(evm_address) = ${address.toLowerCase()} limit 1`
       : family === 'tron'
         ? await sql`select 1 from deposit_addresses where tron_address = ${address} limit 1`
-        : await sql`select 1 from deposit_addresses where solana_address = ${address} limit 1`;
+        : // Every Solana deposit address comes from the signer's pool, taken by a session or waiting for one.
+          await sql`select 1 from solana_deposit_address_pool where address = ${address}
+                    union all select 1 from deposit_addresses where solana_address = ${address} limit 1`;
   return row !== undefined;
 }
