@@ -33,7 +33,21 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     quotes: ['insert'],
     rate_limit_windows: ['insert', 'update'],
     // A merchant's refund, a customer's claim of where to send one, a cancellation (api/routes/refunds/).
-    refunds: ['insert', { update: ['status', 'status_reason', 'destination_chain', 'destination_token', 'destination_address', 'sender_proof', 'claimed_at', 'updated_at'] }],
+    refunds: [
+      'insert',
+      {
+        update: [
+          'status',
+          'status_reason',
+          'destination_chain',
+          'destination_token',
+          'destination_address',
+          'sender_proof',
+          'claimed_at',
+          'updated_at',
+        ],
+      },
+    ],
     session_rate_limit_windows: ['insert', 'update'],
     sign_in_rate_limit_windows: ['insert', 'update'],
     sessions: ['insert', 'update'],
