@@ -12,5 +12,5 @@ export function presentRefund(
 ): RefundObject {
   const claimUrl =
     refund.status === 'pending_claim' ? refundClaimUrl(config.publicBaseUrl, refund.id, requireSessionTokenSecret(config)) : null;
-  return refundJson(refund, payout, claimUrl);
+  return refundJson(refund, payout && { ...payout, confirmed: payout.status === 'confirmed' }, claimUrl);
 }

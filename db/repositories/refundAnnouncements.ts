@@ -22,10 +22,11 @@ export async function refundAnnouncementFacts(sql: Queryable, refundId: string):
       webhook_url: string;
       fee: string | null;
       signature: string | null;
+      payout_status: string | null;
     }>
   >`
     select s.id as session_id, t.ext_transaction_id, s.metadata, s.mode, s.webhook_url,
-           p.fee_base_units::text as fee, p.signature
+           p.fee_base_units::text as fee, p.signature, p.status as payout_status
     from refunds r join sessions s on s.id = r.session_id join transactions t on t.session_id = s.id
     left join refund_payouts p on p.refund_id = r.id
     where r.id = ${refundId}`;
@@ -34,6 +35,7 @@ export async function refundAnnouncementFacts(sql: Queryable, refundId: string):
     session: { sessionId: row.session_id, extTransactionId: row.ext_transaction_id, metadata: row.metadata },
     mode: row.mode,
     webhookUrl: row.webhook_url,
-    payment: row.fee === null ? null : { feeBaseUnits: BigInt(row.fee), signature: row.signature },
+    payment:
+      row.fee === null ? null : { feeBaseUnits: BigInt(row.fee), signature: row.signature, confirmed: row.payout_status === 'confirmed' },
   };
 }

@@ -32,6 +32,8 @@ export interface RefundFacts {
 export interface RefundPaymentFacts {
   /** Solana USDC base units: micro-dollars. */
   feeBaseUnits: bigint;
+  /** Whether it landed: the fee is the refund's only once it was taken. */
+  confirmed: boolean;
   signature: string | null;
 }
 
@@ -55,7 +57,7 @@ export function refundWebhookObject(refund: RefundFacts, payment: RefundPaymentF
     chain: refund.chain,
     amount_base_units: refund.amountBaseUnits.toString(),
     fee_policy: refund.feePolicy,
-    fee_usd: payment ? microsToUsd(payment.feeBaseUnits) : null,
+    fee_usd: payment?.confirmed ? microsToUsd(payment.feeBaseUnits) : null,
     destination: refund.destination,
     require_sender_proof: refund.requireSenderProof,
     transaction_hash: payment?.signature ?? null,

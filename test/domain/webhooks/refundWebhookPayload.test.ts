@@ -30,12 +30,23 @@ const session = { sessionId: refund.sessionId, extTransactionId: 'order-7', meta
 
 describe('refund webhooks', () => {
   it("carries the refund as the API shows it, with the payment's fee and transaction, and no claim link", () => {
-    const content = refundWebhookContent('refund.completed', session, refund, { feeBaseUnits: 10_000n, signature: '5sig' }, 't');
+    const content = refundWebhookContent(
+      'refund.completed',
+      session,
+      refund,
+      { feeBaseUnits: 10_000n, signature: '5sig', confirmed: true },
+      't',
+    );
     expect(content.refund).toMatchObject({ amount_usd: 2.5, fee_usd: 0.01, transaction_hash: '5sig', status: 'completed' });
     expect(content.refund).not.toHaveProperty('claim_url');
     expect(RefundObject.safeParse({ ...content.refund, claim_url: null }).success).toBe(true);
     const body = JSON.parse(webhookBody(content, 'wh_1', 'test'));
     expect(body).toMatchObject({ event: 'refund.completed', delivery_id: 'wh_1', livemode: false, transaction_id: 'order-7' });
+  });
+
+  it('shows no fee while the payment has not landed', () => {
+    const submitted = refundJson({ ...refund, status: 'submitted' }, { feeBaseUnits: 10_000n, signature: '5sig', confirmed: false }, null);
+    expect(submitted).toMatchObject({ fee_usd: null, transaction_hash: '5sig' });
   });
 
   it('gives the API its claim link only while the refund waits for a claim', () => {
