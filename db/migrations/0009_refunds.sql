@@ -67,5 +67,7 @@ create table refund_payouts (
   signature           text,
   failure_reason      text,
   created_at          timestamptz not null default now(),
-  updated_at          timestamptz not null default now()
+  updated_at          timestamptz not null default now(),
+  -- The treasury that pays it (fee payer and token authority): only its key signs it, and its in-flight USDC counts there.
+  treasury            text not null
 );
