@@ -58,10 +58,10 @@ export async function claimedRefund(
   row: RefundRow,
   options: { destination?: string; claimed?: boolean } = {},
 ): Promise<{ request: RefundPaymentRequest; destination: Address }> {
-  const id = newRefundId();
   const mode = row.mode ?? 'test';
-  await insertRefund(sql, {
-    id,
+  // One automatic refund per deposit: asked again, it is the one that stands.
+  const { refund } = await insertRefund(sql, {
+    id: newRefundId(),
     mode,
     merchantId: row.merchantId,
     sessionId: row.sessionId,
@@ -77,6 +77,7 @@ export async function claimedRefund(
     idempotencyKey: null,
     expiresAt: new Date(Date.now() + 86_400_000),
   });
+  const { id } = refund;
   const destination = (options.destination ?? (await generateKeyPairSigner()).address) as Address;
   if (options.claimed !== false)
     await sql.begin((tx) => moveRefund(tx, id, 'claim', { destination: { chain: 'solana', token: 'USDC', address: destination } }));
