@@ -123,3 +123,16 @@ export async function sessionRefunded(
       and (r.source = 'merchant') = ${kind === 'merchant'}`;
   return BigInt(row?.amount ?? '0');
 }
+
+/**
+ * What the automatic refunds of a session's deposits in `token` on `chain` return, in USD micro-units, counting those
+ * the signer wrote and has not seen fail: a payout of the session is backed by what is left.
+ */
+export async function sessionDepositsRefunded(sql: Queryable, sessionId: string, chain: string, token: string): Promise<bigint> {
+  const [row] = await sql<{ amount: string }[]>`
+    select coalesce(sum(r.amount_usd_micros), 0)::text as amount
+    from refunds r join refund_payouts p on p.refund_id = r.id
+    where r.session_id = ${sessionId} and r.source <> 'merchant' and r.deposit_chain = ${chain} and r.token = ${token}
+      and p.status <> 'failed'`;
+  return BigInt(row?.amount ?? '0');
+}

@@ -9,6 +9,7 @@ import { findChainIntent, type ChainIntent } from '../../../db/repositories/chai
 import { findRefundPayout } from '../../../db/repositories/refundPayouts';
 import { associatedUsdcAccount } from '../../../domain/addresses/solanaTokenAccount';
 import { ACCOUNT } from '../../../domain/ledger/ledger';
+import { WorkflowFailure } from '../../../domain/session/workflowFailures';
 import type { RefundPaymentRequest } from '../../../domain/refunds/refundPayment';
 import { createSolanaChainWriter } from '../../../signer/chainWrites/solanaChainWriter';
 import { createTreasuryPayout } from '../../../signer/payouts/treasuryPayout';
@@ -185,6 +186,30 @@ describe('paying a refund', () => {
     f.chain.produce();
     expect(await payRefundOnce(deps, request)).toMatchObject({ status: 'confirmed' });
     expect(await createTreasuryPayout(treasury)(payout.request)).toMatchObject({ status: 'awaiting_liquidity', usdcShortfall: '990000' });
+  });
+});
+
+describe('a refund and a payout of the same money', () => {
+  it("a deposit refunded and then credited to the session's payment does not back its payout", async () => {
+    const treasury = await f.treasury({ usdc: 50_000_000n });
+    const deps = refundPayerOf(f, treasury);
+    const txHash = randomBytes(32).toString('hex');
+    const paid = await f.payment(1_000_000n, () => [{ amount: 1_000_000n, txHash, credited: false }]);
+    const sessionId = await sessionOf(paid.request.paymentId);
+    const { request } = await claimedRefund(f.db.sql, {
+      sessionId,
+      merchantId: paid.request.merchantId,
+      source: 'late_deposit',
+      deposit: { chain: 'solana', txHash, logIndex: 1 },
+      amountBaseUnits: 1_000_000n,
+    });
+    expect(await payRefundUntilDone(f, deps, request)).toMatchObject({ status: 'confirmed' });
+    await f.db.sql`update deposits set credited = true where session_id = ${sessionId}`;
+    await expect(f.payUntilConfirmed(treasury, paid.request)).rejects.toMatchObject({
+      type: WorkflowFailure.PayoutRefused,
+      message: expect.stringMatching(/add up to 0 USDC base units once 1000000 refunded is taken off/),
+    });
+    expect(await f.usdcBalance(paid.wallet)).toBeUndefined();
   });
 });
 
