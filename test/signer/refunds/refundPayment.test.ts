@@ -285,6 +285,32 @@ describe('a process killed mid-refund resumes from the row and pays once', () =>
   });
 });
 
+describe('a refund written by a treasury whose key the signer no longer holds', () => {
+  it('signed by the old key, it is followed to its end without signing; written and never signed, it waits for that key', async () => {
+    const old = refundPayerOf(f, await f.treasury({ usdc: 50_000_000n }));
+    const rotated = refundPayerOf(f, await f.treasury({ usdc: 50_000_000n }));
+    const signedOne = await lateRefund(2_000_000n);
+    const recorded = await recordRefundPayment(old, signedOne.request);
+    if (recorded.kind !== 'written') throw new Error(recorded.reason);
+    await createSolanaChainWriter(old).sign(recorded.payout.intentId, refundSigner(old, recorded.payout));
+    const signed = await intentOf(signedOne.request);
+
+    expect(await payRefundUntilDone(f, rotated, signedOne.request)).toMatchObject({ status: 'confirmed', signature: signed.signature });
+    expect(await f.usdcBalance(signedOne.destination)).toBe(1_990_000n);
+    expect(await f.usdcBalance(old.treasury.address)).toBe(48_010_000n);
+    expect(await f.usdcBalance(rotated.treasury.address)).toBe(50_000_000n);
+    expect(f.landedSignatures(await intentOf(signedOne.request))).toBe(1);
+
+    const unsigned = await lateRefund(2_000_000n);
+    expect(await recordRefundPayment(old, unsigned.request)).toMatchObject({ kind: 'written' });
+    await expect(payRefundOnce(rotated, unsigned.request)).rejects.toMatchObject({
+      type: WorkflowFailure.PayoutKeyMissing,
+      nonRetryable: false,
+    });
+    expect(await intentOf(unsigned.request)).toMatchObject({ status: 'prepared', signature: null });
+  });
+});
+
 describe('a refund the facts do not back is refused, nothing written', () => {
   it('not claimed', async () => {
     const deps = refundPayerOf(f, await f.treasury({ usdc: 50_000_000n }));
