@@ -47,6 +47,23 @@ export function judgeRefundRow(refund: RefundToPay | undefined, request: { refun
   return BACKED;
 }
 
+/**
+ * The refund is of its session's merchant and mode, as the session records them (which no role but the schema owner
+ * changes): a refund naming another merchant would charge that merchant's receivable for this session's money.
+ */
+export function judgeRefundSession(
+  refund: Pick<RefundToPay, 'id' | 'mode'> & { merchantId: string; sessionId: string },
+  session: { merchantId: string; mode: Mode } | undefined,
+): RefundVerdict {
+  if (!session) return refused(`refund ${refund.id}: no session ${refund.sessionId}`);
+  if (session.merchantId !== refund.merchantId)
+    return refused(
+      `refund ${refund.id}: session ${refund.sessionId} belongs to merchant ${session.merchantId}, not to ${refund.merchantId}`,
+    );
+  if (session.mode !== refund.mode) return refused(`refund ${refund.id}: session ${refund.sessionId} is a ${session.mode} session`);
+  return BACKED;
+}
+
 function onCurve(bytes: Uint8Array): boolean {
   try {
     ed25519.Point.fromBytes(bytes);

@@ -17,6 +17,7 @@ import { ACCOUNT, assetDecimals, type Asset } from '../../domain/ledger/ledger';
 import {
   judgeAutomaticBacking,
   judgeMerchantBacking,
+  judgeRefundSession,
   judgeSolanaOwner,
   type RefundVerdict,
   type SessionMoney,
@@ -68,6 +69,10 @@ export async function judgeRefundBacking(
   merchantFee: bigint,
 ): Promise<RefundVerdict> {
   await lockUntilCommit(tx, `refund-backing:${refund.sessionId}`);
+  const [session] = await tx<{ merchantId: string; mode: Mode }[]>`
+    select merchant_id as "merchantId", mode from sessions where id = ${refund.sessionId}`;
+  const owner = judgeRefundSession(refund, session);
+  if (owner.kind === 'refused') return owner;
   if (refund.source !== 'merchant') return judgeAutomatic(deps, tx, refund);
   await lockUntilCommit(tx, `merchant-receivable:${refund.merchantId}`);
   const [paidOut, refundedBefore, receivable, limit] = await Promise.all([

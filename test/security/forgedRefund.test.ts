@@ -82,6 +82,30 @@ it('refuses forged refunds of a paid session: its price, money that never arrive
   expect(await f.db.sql`select count(*)::int as n from ledger_entries`).toEqual(before);
 });
 
+it("refuses a merchant's refund of one merchant's paid session charged to another merchant's receivable", async () => {
+  const treasury = await f.treasury({ usdc: 50_000_000n });
+  const deps = refundPayerOf(f, treasury, { merchantReceivableLimit: 100_000_000n });
+  const attackers = await f.payment(2_000_000n);
+  await f.payUntilConfirmed(treasury, attackers.request);
+  const victim = await f.payment(1_000_000n);
+  const [{ session_id: sessionId }] = await f.db.sql<
+    [{ session_id: string }]
+  >`select session_id from payments where id = ${attackers.request.paymentId}`;
+  const { request, destination } = await claimedRefund(api, {
+    sessionId,
+    merchantId: victim.request.merchantId,
+    source: 'merchant',
+    amountBaseUnits: 2_000_000n,
+  });
+  expect(await payRefundOnce(deps, request)).toEqual({
+    status: 'failed',
+    reason: expect.stringMatching(new RegExp(`belongs to merchant ${attackers.request.merchantId}, not to ${victim.request.merchantId}`)),
+  });
+  f.chain.produce();
+  expect(await f.usdcBalance(destination)).toBeUndefined();
+  expect(await f.db.sql`select count(*)::int as n from refund_payouts where refund_id = ${request.refundId}`).toEqual([{ n: 0 }]);
+});
+
 it('the worker and the API cannot write a refund payment themselves', async () => {
   for (const role of [f.worker, api])
     await expect(

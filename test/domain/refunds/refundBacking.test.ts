@@ -5,6 +5,7 @@ import {
   judgeAutomaticBacking,
   judgeMerchantBacking,
   judgeRefundRow,
+  judgeRefundSession,
   judgeSolanaOwner,
   type AutomaticBacking,
   type RefundToPay,
@@ -59,6 +60,16 @@ describe('judgeRefundRow', () => {
     expect(
       judgeRefundRow({ ...refund, destination: { chain: 'base', token: 'USDC', address: '0x' } }, { refundId: 'ref_1', mode: 'test' }),
     ).toEqual(reason(/USDC on base is not a refund route/));
+  });
+});
+
+describe('judgeRefundSession', () => {
+  const ofSession = { id: 'ref_1', mode: 'test', merchantId: 'mer_1', sessionId: 'ses_1' } as const;
+  it("pays a refund of its session's merchant and mode only", () => {
+    expect(judgeRefundSession(ofSession, { merchantId: 'mer_1', mode: 'test' })).toEqual({ kind: 'backed' });
+    expect(judgeRefundSession(ofSession, { merchantId: 'mer_2', mode: 'test' })).toEqual(reason(/belongs to merchant mer_2, not to mer_1/));
+    expect(judgeRefundSession(ofSession, { merchantId: 'mer_1', mode: 'live' })).toEqual(reason(/is a live session/));
+    expect(judgeRefundSession(ofSession, undefined)).toEqual(reason(/no session ses_1/));
   });
 });
 
