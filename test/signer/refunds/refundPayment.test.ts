@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { findChainIntent, type ChainIntent } from '../../../db/repositories/chainIntents';
 import { findRefundPayout } from '../../../db/repositories/refundPayouts';
 import { associatedUsdcAccount } from '../../../domain/addresses/solanaTokenAccount';
-import { ACCOUNT } from '../../../domain/ledger/ledger';
+import { ACCOUNT, depositCredited } from '../../../domain/ledger/ledger';
+import { postLedger } from '../../../db/repositories/ledger';
 import { WorkflowFailure } from '../../../domain/session/workflowFailures';
 import type { RefundPaymentRequest } from '../../../domain/refunds/refundPayment';
 import { createSolanaChainWriter } from '../../../signer/chainWrites/solanaChainWriter';
@@ -436,6 +437,39 @@ describe('a refund the facts do not back is refused, nothing written', () => {
       reason: expect.stringMatching(/paid the merchant 2000000 of which 1500000 was refunded already/),
     });
     expect(await written(second.request)).toEqual(NOTHING);
+  });
+
+  it('by default a merchant may owe what the service holds for its payouts to come: its credited deposits still pending', async () => {
+    const treasury = await f.treasury({ usdc: 50_000_000n });
+    const paid = await f.payment(2_000_000n);
+    await f.payUntilConfirmed(treasury, paid.request);
+    const pendingTx = randomBytes(32).toString('hex');
+    // Another session of the merchant, credited by its workflow and not yet paid out: 1 USDC pending for the merchant.
+    const next = await f.payment(1_000_000n, () => [{ amount: 1_000_000n, txHash: pendingTx }], { merchantOf: paid });
+    await postLedger(
+      f.db.sql,
+      depositCredited({
+        chain: 'solana',
+        token: 'USDC',
+        txHash: pendingTx,
+        logIndex: 1,
+        mode: 'test',
+        amount: 1_000_000n,
+        merchantUnits: 1_000_000n,
+      }),
+    );
+    const sessionId = await sessionOf(paid.request.paymentId);
+    const merchantRefund = (amount: bigint) =>
+      claimedRefund(f.db.sql, { sessionId, merchantId: paid.request.merchantId, source: 'merchant', amountBaseUnits: amount });
+    const deps = refundPayerOf(f, treasury);
+    const above = await merchantRefund(1_000_001n);
+    expect(await payRefundOnce(deps, above.request)).toEqual({
+      status: 'failed',
+      reason: expect.stringMatching(/above its limit of 1000000$/),
+    });
+    const within = await merchantRefund(1_000_000n);
+    expect(await payRefundUntilDone(f, deps, within.request)).toMatchObject({ status: 'confirmed', amountBaseUnits: '990000' });
+    expect(next.request.merchantId).toBe(paid.request.merchantId);
   });
 
   it('a refund the fee would swallow', async () => {
