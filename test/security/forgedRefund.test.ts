@@ -8,7 +8,7 @@ import { generateKeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createSql, type Sql } from '../../db/client';
 import { usePayoutFixture, type PayoutFixture } from '../activities/settlement/payoutFixture';
-import { claimedRefund, payRefundOnce, refundPayerOf } from '../support/refunds';
+import { claimedRefund, payRefundOnce, refundPayerOf } from '../support/refundPayments';
 import type { RefundSource } from '../../domain/refunds/refundSource';
 
 let f: PayoutFixture;

@@ -17,7 +17,7 @@ import { createTreasuryPayout } from '../../../signer/payouts/treasuryPayout';
 import { recordRefundPayment, refundSigner } from '../../../signer/refunds/refundPayment';
 import { transfer } from '../../../toolchain/localSolana/splToken';
 import { usePayoutFixture, type PayoutFixture } from '../../activities/settlement/payoutFixture';
-import { claimedRefund, payRefundOnce, payRefundUntilDone, refundPayerOf } from '../../support/refunds';
+import { claimedRefund, payRefundOnce, payRefundUntilDone, refundPayerOf } from '../../support/refundPayments';
 
 const FEE = 10_000n;
 const TOKEN_ACCOUNT_RENT = 2_039_280n;
