@@ -7,6 +7,7 @@ import type { Mode } from '../domain/wire/session';
 import { DEFAULT_MINIMUM_DEPOSIT_CENTS } from '../domain/session/sessionLedger';
 import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, type LiveRoute } from '../domain/settlement/settlementRoute';
 import { DEFAULT_DAILY_LIMIT_USDC } from '../domain/settlement/dailyLimit';
+import { DEFAULT_REFUND_NETWORK_FEE_USD, refundFeeMicros } from '../domain/refunds/refundFee';
 import { invalidIpRules } from '../domain/security/ipAllowlist';
 import { parseTotpEncryptionKey } from '../domain/security/totpSecretSealing';
 import { InvalidAccountXpubError, parseAccountXpub, type DepositXpubs } from '../domain/addresses/hdDerivation';
@@ -122,6 +123,26 @@ const EnvSchema = z
       .refine(
         (value) => value === 'none' || (/^\d{1,10}$/.test(value) && Number(value) <= 1_000_000_000),
         'must be whole USDC, 0 to 1000000000 (0: every live payout waits for an operator), or `none` (no limit)',
+      ),
+    REFUND_NETWORK_FEE_USD: z
+      .string()
+      .trim()
+      .default(DEFAULT_REFUND_NETWORK_FEE_USD)
+      .refine((value) => {
+        try {
+          refundFeeMicros(value);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be USD with at most 6 decimals, 0 to 100'),
+    REFUND_MERCHANT_RECEIVABLE_LIMIT_USDC: z
+      .string()
+      .trim()
+      .default('pending')
+      .refine(
+        (value) => value === 'pending' || (/^\d{1,10}$/.test(value) && Number(value) <= 1_000_000_000),
+        "must be whole USDC, 0 to 1000000000, or `pending` (what the service holds for the merchant's payouts to come)",
       ),
     SOLANA_TREASURY_ADDRESS_TEST: z.string().optional(),
     SOLANA_TREASURY_ADDRESS_LIVE: z.string().optional(),
@@ -327,6 +348,13 @@ export type Config = {
    * approval (docs/settlement.md#daily-limit); undefined (`none`): no limit.
    */
   settlementDailyLimitUsdc: number | undefined;
+  /** REFUND_NETWORK_FEE_USD in USD micro-units: the network fee of each refund (docs/refunds.md#fees). */
+  refundNetworkFeeUsdMicros: bigint;
+  /**
+   * Whole USDC a merchant may owe the service for refunds of money it was already paid (docs/refunds.md#funding);
+   * `pending`: what the service holds for that merchant's payouts to come.
+   */
+  refundMerchantReceivableLimitUsdc: number | 'pending';
   /**
    * The treasuries' public addresses, for the processes that reconcile the ledger with the chain without the key
    * (the worker, the admin CLI); the signer checks them against its keys.
@@ -521,6 +549,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     cctpMaxFeeBps: e.CCTP_MAX_FEE_BPS,
     settlementRpcRecheckAboveUsdc: e.SETTLEMENT_RPC_RECHECK_ABOVE_USDC,
     settlementDailyLimitUsdc: e.SETTLEMENT_DAILY_LIMIT_USDC === 'none' ? undefined : Number(e.SETTLEMENT_DAILY_LIMIT_USDC),
+    refundNetworkFeeUsdMicros: refundFeeMicros(e.REFUND_NETWORK_FEE_USD),
+    refundMerchantReceivableLimitUsdc:
+      e.REFUND_MERCHANT_RECEIVABLE_LIMIT_USDC === 'pending' ? 'pending' : Number(e.REFUND_MERCHANT_RECEIVABLE_LIMIT_USDC),
     solanaTreasuryAddresses: {
       test: e.SOLANA_TREASURY_ADDRESS_TEST?.trim() || undefined,
       live: e.SOLANA_TREASURY_ADDRESS_LIVE?.trim() || undefined,

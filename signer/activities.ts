@@ -8,6 +8,8 @@ import type { DepositSeeds } from '../domain/addresses/depositSeed';
 import type { SolanaChainWriterDeps } from './chainWrites/solanaChainWriter';
 import type { TreasuryPayoutDeps } from './payouts/treasuryPayout';
 import { createPayTreasuryPayout } from './payouts/treasuryPayouts';
+import type { RefundPayerDeps } from './refunds/refundPayment';
+import { createPayRefund } from './refunds/refundPayments';
 import { createSolanaSweepActivities } from './sweeps/solanaSweeps';
 import type { EvmSweepDeps } from './sweeps/evmSweep';
 import { createEvmSweepActivities, type EvmSweeperKey } from './sweeps/evmSweeps';
@@ -26,6 +28,8 @@ export interface SignerDeps {
   treasuries?: Partial<Record<Mode, TreasuryPayoutDeps>>;
   /** For each mode without a treasury key: its database and Solana node, to follow a payout written before the key went. */
   payoutFollowers?: Partial<Record<Mode, SolanaChainWriterDeps>>;
+  /** Each mode's refund payer: its treasury, with what the signer checks a refund against (signer/refunds/). */
+  refundPayers?: Partial<Record<Mode, RefundPayerDeps>>;
   /** The forwarder sweepers of each (EVM chain, mode) given EVM_RELAYER_KEY_<MODE> and an RPC endpoint. */
   evmSweepers?: Partial<Record<EvmSweeperKey, EvmSweepDeps>>;
   /** The Tron forwarder sweeper of each mode given TRON_RELAYER_KEY_<MODE> (and its network's HTTP API). */
@@ -38,13 +42,14 @@ export function createSignerActivities(deps: SignerDeps) {
   const sweeps = createSolanaSweepActivities({ depositSeeds: deps.depositSeeds, treasuries: deps.treasuries ?? {} });
   const evmSweeps = createEvmSweepActivities({ sweepers: deps.evmSweepers ?? {}, tronSweepers: deps.tronSweepers ?? {} });
   const transfers = createCctpTransferActivities(deps.cctpRoutes ?? {});
-  // Payout and sweep passes wait on RPC calls: they beat, so a dead signer's pass is retried within seconds.
+  // Payout, refund and sweep passes wait on RPC calls: they beat, so a dead signer's pass is retried within seconds.
   return {
     deriveSolanaDepositAddress: createDeriveSolanaDepositAddress({
       depositSeeds: deps.depositSeeds,
       ...(deps.addressPool ? { addressPool: deps.addressPool } : {}),
     }),
     payTreasuryPayout: heartbeating(createPayTreasuryPayout(deps.treasuries ?? {}, deps.payoutFollowers ?? {})),
+    payRefund: heartbeating(createPayRefund(deps.refundPayers ?? {}, deps.payoutFollowers ?? {})),
     planSolanaSweep: heartbeating(sweeps.planSolanaSweep),
     advanceSolanaSweep: heartbeating(sweeps.advanceSolanaSweep),
     planEvmSweep: heartbeating(evmSweeps.planEvmSweep),

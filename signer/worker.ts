@@ -15,6 +15,7 @@ import { createDepositBackingCheck, createSigningCheck, requireLiveRereadProvide
 import { createDailyLimitCheck } from './backing/dailyLimit';
 import type { SolanaChainWriterDeps } from './chainWrites/solanaChainWriter';
 import type { TreasuryPayoutDeps } from './payouts/treasuryPayout';
+import type { RefundPayerDeps } from './refunds/refundPayment';
 import { loadChainsConfig, type ChainsConfig } from '../config/chains';
 import { ConfigError, type Config } from '../config/env';
 import { createSql, type Sql } from '../db/client';
@@ -81,6 +82,8 @@ type SignerConfig = Pick<
   | 'solanaPayoutMemo'
   | 'settlementRpcRecheckAboveUsdc'
   | 'settlementDailyLimitUsdc'
+  | 'refundNetworkFeeUsdMicros'
+  | 'refundMerchantReceivableLimitUsdc'
   | 'settlementLiveRoutes'
   | 'databaseUrl'
   | 'evmSweeps'
@@ -153,6 +156,9 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
       config.settlementDailyLimitUsdc === undefined ? undefined : BigInt(config.settlementDailyLimitUsdc) * USDC_BASE_UNITS,
   });
   const treasuries: Partial<Record<Mode, TreasuryPayoutDeps>> = {};
+  const refundPayers: Partial<Record<Mode, RefundPayerDeps>> = {};
+  const merchantReceivableLimit =
+    config.refundMerchantReceivableLimitUsdc === 'pending' ? 'pending' : BigInt(config.refundMerchantReceivableLimitUsdc) * USDC_BASE_UNITS;
   for (const mode of modes) {
     const network = networkForMode(mode);
     const variable = `SOLANA_TREASURY_KEY_${mode.toUpperCase()}`;
@@ -174,9 +180,10 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
         `invalid configuration: SOLANA_TREASURY_ADDRESS_${mode.toUpperCase()}: is not the address of ${variable} (${treasury.address}); reconciliation would watch the wrong wallet`,
       );
     }
+    const rpc = createSolanaRpc(rpcUrl);
     treasuries[mode] = {
       sql,
-      rpc: createSolanaRpc(rpcUrl),
+      rpc,
       treasury,
       usdcMint: usdc.address as Address,
       memo: config.solanaPayoutMemo,
@@ -184,11 +191,25 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
       verifyAtSigning,
       verifyDailyLimit,
     };
+    // The mode's treasury pays its refunds too, checked against the same chains, seeds and forwarders as its payouts.
+    refundPayers[mode] = {
+      sql,
+      rpc,
+      treasury,
+      usdcMint: usdc.address as Address,
+      memo: config.solanaPayoutMemo,
+      registry,
+      depositSeeds: seeds,
+      depositForwarders: config.depositForwarders,
+      networkFeeUsdMicros: config.refundNetworkFeeUsdMicros,
+      merchantReceivableLimit,
+    };
   }
   return {
     depositSeeds: seeds,
     addressPool: sql,
     treasuries,
+    refundPayers,
     payoutFollowers,
     evmSweepers,
     tronSweepers,
@@ -213,6 +234,7 @@ function followersOf(modes: readonly Mode[], registry: ChainRegistry, sql: Sql):
 export function signerDatabasePools(signer: SignerDeps): Sql[] {
   const holders = [
     ...Object.values(signer.treasuries ?? {}),
+    ...Object.values(signer.refundPayers ?? {}),
     ...Object.values(signer.payoutFollowers ?? {}),
     ...Object.values(signer.evmSweepers ?? {}),
     ...Object.values(signer.tronSweepers ?? {}),

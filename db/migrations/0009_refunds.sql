@@ -67,7 +67,9 @@ create table refund_payouts (
   signature           text,
   failure_reason      text,
   created_at          timestamptz not null default now(),
-  updated_at          timestamptz not null default now()
+  updated_at          timestamptz not null default now(),
+  -- The treasury that pays it (fee payer and token authority): only its key signs it, and its in-flight USDC counts there.
+  treasury            text not null
 );
 
 -- A refund's webhooks are deliveries of its session's (docs/refunds.md#webhooks), one per refund and event however

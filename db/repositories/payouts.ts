@@ -107,14 +107,21 @@ export async function setPayoutBlockTime(sql: Queryable, paymentId: string, bloc
 }
 
 /**
- * Payouts from `treasury` whose transaction is signed and has not landed, other than `paymentId`'s: their USDC is
- * spoken for even though the treasury's balance still holds it.
+ * Payouts and refunds from `treasury` whose transaction is signed and has not landed, other than the intent
+ * `exceptIntentId`: their USDC is spoken for even though the treasury's balance still holds it.
  */
-export async function payoutsInFlight(sql: Queryable, treasury: string, paymentId: string): Promise<{ count: number; amount: bigint }> {
+export async function treasuryTransfersInFlight(
+  sql: Queryable,
+  treasury: string,
+  exceptIntentId: string,
+): Promise<{ count: number; amount: bigint }> {
   const [row] = await sql<{ count: number; amount: string }[]>`
-    select count(*)::int as count, coalesce(sum(p.amount_base_units), 0)::text as amount
-    from payouts p join chain_intents i on i.id = p.intent_id
-    where p.treasury = ${treasury} and p.payment_id <> ${paymentId} and i.status in ('signed', 'broadcast')`;
+    select count(*)::int as count, coalesce(sum(t.amount), 0)::text as amount from (
+      select p.amount_base_units as amount, p.intent_id from payouts p where p.treasury = ${treasury}
+      union all
+      select r.amount_base_units, r.intent_id from refund_payouts r where r.treasury = ${treasury}
+    ) t join chain_intents i on i.id = t.intent_id
+    where t.intent_id <> ${exceptIntentId} and i.status in ('signed', 'broadcast')`;
   return { count: row?.count ?? 0, amount: BigInt(row?.amount ?? '0') };
 }
 

@@ -177,7 +177,7 @@ export function nonceAccountsCreated(
 }
 
 /** The SOL a treasury transaction cost its wallet, as a fee and as rent; undefined when it cost nothing. */
-function treasurySolCosts(costs: { feeLamports: bigint; rentLamports: bigint }): LedgerEntry[] | undefined {
+export function treasurySolCosts(costs: { feeLamports: bigint; rentLamports: bigint }): LedgerEntry[] | undefined {
   if (costs.feeLamports < 0n || costs.rentLamports < 0n) throw new RangeError('chain costs cannot be negative');
   const total = costs.feeLamports + costs.rentLamports;
   if (total === 0n) return undefined;

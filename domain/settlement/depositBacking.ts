@@ -36,6 +36,11 @@ export interface BackingTerms {
   requiredConfirmations: number;
   /** USDC base units (6 decimals). */
   payoutUsdcBaseUnits: bigint;
+  /**
+   * USD micro-units the signer's refund payments return of the session's deposits in this token and chain
+   * (docs/refunds.md#payment): money that left by a refund does not back a payout.
+   */
+  refundedUsdMicros?: bigint;
 }
 
 export type BackingVerdict = { kind: 'backed'; deposits: DepositFact[] } | { kind: 'refused'; reason: string };
@@ -53,16 +58,17 @@ export function judgeDepositBacking(terms: BackingTerms, facts: readonly Deposit
     (f) => f.chain === chain && f.network === network && f.token === token && sameAddress(chain, f.toAddress, depositAddress),
   );
   const deposits = toSession.filter((f) => f.stage === 'confirmed' && f.confirmations >= requiredConfirmations);
-  const backed = toMicroUnits(
-    deposits.reduce((sum, f) => sum + f.amount, 0n),
-    terms.decimals,
-  );
+  const backed =
+    toMicroUnits(
+      deposits.reduce((sum, f) => sum + f.amount, 0n),
+      terms.decimals,
+    ) - (terms.refundedUsdMicros ?? 0n);
   if (backed >= payoutUsdcBaseUnits) return { kind: 'backed', deposits };
   const shallow = toSession.filter((f) => f.stage !== 'reorged' && !deposits.includes(f)).length;
   const waiting = shallow > 0 ? ` (${shallow} more not yet ${requiredConfirmations} confirmations deep)` : '';
   return {
     kind: 'refused',
-    reason: `payment ${paymentId}: the indexer's confirmed ${token} deposits to its ${chain} ${network} deposit address add up to ${backed} USDC base units${waiting}, less than the payout of ${payoutUsdcBaseUnits}; not paid`,
+    reason: `payment ${paymentId}: the indexer's confirmed ${token} deposits to its ${chain} ${network} deposit address add up to ${backed} USDC base units${waiting}${terms.refundedUsdMicros ? ` once ${terms.refundedUsdMicros} refunded is taken off` : ''}, less than the payout of ${payoutUsdcBaseUnits}; not paid`,
   };
 }
 

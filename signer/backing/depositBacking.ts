@@ -13,6 +13,7 @@ import { activityInfo, ApplicationFailure, log, metricMeter } from '@temporalio/
 import type { Sql } from '../../db/client';
 import { sessionDepositFacts } from '../../db/repositories/deposits';
 import { paymentTerms } from '../../db/repositories/payments';
+import { sessionDepositsRefunded } from '../../db/repositories/refundPayouts';
 import {
   judgeChainReading,
   judgeDepositBacking,
@@ -116,6 +117,7 @@ async function judgeRecord(deps: DepositBackingDeps, request: PayoutRequest, amo
       depositAddress: payment[CHAIN_FACTS[chain].family],
       requiredConfirmations: deployment.confirmations,
       payoutUsdcBaseUnits: amount,
+      refundedUsdMicros: await sessionDepositsRefunded(deps.sql, payment.sessionId, chain, token),
     },
     facts.map((f) => ({ ...f, amount: BigInt(f.amount) })),
   );

@@ -16,9 +16,9 @@ import {
   findPayout,
   insertPayout,
   paymentMerchantWallet,
-  payoutsInFlight,
   setPayoutBlockTime,
   setPayoutStatus,
+  treasuryTransfersInFlight,
   type Payout,
 } from '../../db/repositories/payouts';
 import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
@@ -130,19 +130,33 @@ async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest,
   });
 }
 
-/** Reads the treasury's USDC and SOL and what this payout and those in flight need of them. */
-async function treasuryLiquidity(deps: TreasuryPayoutDeps, payout: Payout, tx: Queryable): Promise<LiquidityVerdict> {
-  // One signer at a time per treasury: two payouts must not both count the same balance.
+/** A transfer of USDC from the treasury to a wallet's associated account, under its chain intent. */
+export interface TreasuryTransfer {
+  intentId: string;
+  wallet: Address;
+  amount: bigint;
+}
+
+/**
+ * Reads the treasury's USDC and SOL and what this transfer and the payouts and refunds in flight need of them. Call in
+ * the transaction that signs: it holds the treasury's lock until then.
+ */
+export async function treasuryLiquidity(
+  deps: Pick<TreasuryPayoutDeps, 'rpc' | 'rpcTimeoutMs' | 'treasury' | 'usdcMint'>,
+  transfer: TreasuryTransfer,
+  tx: Queryable,
+): Promise<LiquidityVerdict> {
+  // One signer at a time per treasury: two transfers must not both count the same balance.
   await lockUntilCommit(tx, `treasury:${deps.treasury.address}`);
-  const inFlight = await payoutsInFlight(tx, payout.treasury, payout.paymentId);
-  const [treasuryAccount, merchantAccount] = await Promise.all([
+  const inFlight = await treasuryTransfersInFlight(tx, deps.treasury.address, transfer.intentId);
+  const [treasuryAccount, walletAccount] = await Promise.all([
     associatedUsdcAccount(deps.treasury.address, deps.usdcMint),
-    associatedUsdcAccount(payout.merchantWallet as Address, deps.usdcMint),
+    associatedUsdcAccount(transfer.wallet, deps.usdcMint),
   ]);
   const read = { encoding: 'base64', commitment: 'confirmed' } as const;
-  const [treasuryUsdc, merchantUsdc, lamports, tokenAccountRent, walletRent] = await Promise.all([
+  const [treasuryUsdc, walletUsdc, lamports, tokenAccountRent, walletRent] = await Promise.all([
     deps.rpc.getAccountInfo(treasuryAccount, read).send(rpcDeadline(deps.rpcTimeoutMs)),
-    deps.rpc.getAccountInfo(merchantAccount, read).send(rpcDeadline(deps.rpcTimeoutMs)),
+    deps.rpc.getAccountInfo(walletAccount, read).send(rpcDeadline(deps.rpcTimeoutMs)),
     deps.rpc.getBalance(deps.treasury.address, { commitment: 'confirmed' }).send(rpcDeadline(deps.rpcTimeoutMs)),
     deps.rpc.getMinimumBalanceForRentExemption(TOKEN_ACCOUNT_SIZE).send(rpcDeadline(deps.rpcTimeoutMs)),
     deps.rpc.getMinimumBalanceForRentExemption(0n).send(rpcDeadline(deps.rpcTimeoutMs)),
@@ -151,10 +165,10 @@ async function treasuryLiquidity(deps: TreasuryPayoutDeps, payout: Payout, tx: Q
   return judgeLiquidity(
     { usdcBaseUnits, lamports: lamports.value },
     {
-      amount: payout.amount,
+      amount: transfer.amount,
       reservedUsdc: inFlight.amount,
       payoutsInFlight: inFlight.count,
-      merchantAccountExists: merchantUsdc.value !== null,
+      merchantAccountExists: walletUsdc.value !== null,
       tokenAccountRent,
       walletRent,
     },
@@ -190,7 +204,11 @@ export function payoutSigner(
       { paymentId: payout.paymentId, merchantId: payout.merchantId, mode: payout.mode, amountUsdcBaseUnits: payout.amount.toString() },
       payout.amount,
     );
-    const verdict = await treasuryLiquidity(deps, payout, tx);
+    const verdict = await treasuryLiquidity(
+      deps,
+      { intentId: payout.intentId, wallet: payout.merchantWallet as Address, amount: payout.amount },
+      tx,
+    );
     if (verdict.kind === 'short') {
       onShort(verdict);
       return {

@@ -52,6 +52,27 @@ describe('configuration', () => {
     }
   });
 
+  it('reads the refund network fee in USD to the micro-dollar, 0.01 by default, and refuses what is not such an amount', () => {
+    expect(loadConfig({ SIGNER_MODE: 'test' }, 'signer').refundNetworkFeeUsdMicros).toBe(10_000n);
+    expect(loadConfig({ SIGNER_MODE: 'test', REFUND_NETWORK_FEE_USD: ' 0.25 ' }, 'signer').refundNetworkFeeUsdMicros).toBe(250_000n);
+    expect(loadConfig({ SIGNER_MODE: 'test', REFUND_NETWORK_FEE_USD: '0' }, 'signer').refundNetworkFeeUsdMicros).toBe(0n);
+    for (const invalid of ['-0.01', '0.0000001', '', 'free', '101'])
+      expect(() => loadConfig({ SIGNER_MODE: 'test', REFUND_NETWORK_FEE_USD: invalid }, 'signer')).toThrow(
+        /invalid configuration: REFUND_NETWORK_FEE_USD: must be USD/,
+      );
+  });
+
+  it("reads a merchant's refund receivable limit in whole USDC, by default what the service holds for its payouts to come", () => {
+    expect(loadConfig({ SIGNER_MODE: 'test' }, 'signer').refundMerchantReceivableLimitUsdc).toBe('pending');
+    expect(
+      loadConfig({ SIGNER_MODE: 'test', REFUND_MERCHANT_RECEIVABLE_LIMIT_USDC: '500' }, 'signer').refundMerchantReceivableLimitUsdc,
+    ).toBe(500);
+    for (const invalid of ['-1', '2.5', '', 'none', '1000000001'])
+      expect(() => loadConfig({ SIGNER_MODE: 'test', REFUND_MERCHANT_RECEIVABLE_LIMIT_USDC: invalid }, 'signer')).toThrow(
+        /invalid configuration: REFUND_MERCHANT_RECEIVABLE_LIMIT_USDC: must be whole USDC/,
+      );
+  });
+
   it('refuses a live token price above 1 at load in every process and environment, naming the variable', () => {
     expect(loadConfig({ LIVE_TOKEN_PRICES_USD: 'USDC=1,USDT=0.9998' }, 'api').liveTokenPrices.USDT?.text).toBe('0.9998');
     for (const appEnv of ['production', 'development'])

@@ -123,6 +123,21 @@ describe('signing material', () => {
     expect(Object.keys(deps.treasuries ?? {})).toEqual(['test']);
     expect(treasury?.treasury.address).toBe(base58.encode(base58.decode(VALID.SOLANA_TREASURY_KEY_TEST!).subarray(32)));
     expect(treasury).toMatchObject({ usdcMint: MINT, memo: false });
+    // The same treasury pays the mode's refunds, with the refund fee and receivable limit as configured.
+    expect(Object.keys(deps.refundPayers ?? {})).toEqual(['test']);
+    expect(deps.refundPayers?.test).toMatchObject({
+      treasury: treasury?.treasury,
+      usdcMint: MINT,
+      memo: false,
+      networkFeeUsdMicros: 10_000n,
+      merchantReceivableLimit: 'pending',
+    });
+    const limited = await signerDepsFromConfig(
+      loadConfig({ ...env, REFUND_NETWORK_FEE_USD: '0.5', REFUND_MERCHANT_RECEIVABLE_LIMIT_USDC: '250' }, 'signer'),
+      loadChainsConfig(env),
+    );
+    expect(limited.refundPayers?.test).toMatchObject({ networkFeeUsdMicros: 500_000n, merchantReceivableLimit: 250_000_000n });
+    await limited.refundPayers?.test?.sql.end();
     await treasury?.sql.end();
 
     await expect(signerDepsFromConfig(loadConfig({ ...env, DATABASE_URL: '' }, 'signer'), loadChainsConfig(env))).rejects.toThrow(

@@ -28,7 +28,7 @@ import {
 } from '../../../signer/payouts/treasuryPayout';
 import { loadChainsConfig } from '../../../config/chains';
 import { NO_DEPOSIT_FORWARDERS, type DepositForwarders } from '../../../domain/addresses/depositForwarder';
-import { depositSeed } from '../../../domain/addresses/depositSeed';
+import { depositSeed, type DepositSeeds } from '../../../domain/addresses/depositSeed';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { deriveDepositAddresses, type DepositAddresses } from '../../../domain/addresses/hdDerivation';
@@ -39,7 +39,7 @@ import { setSettlementWallet } from '../../../db/repositories/merchants';
 import { setDepositVerdict } from '../../../db/repositories/deposits';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
 import { insertPendingSettlement } from '../../../db/repositories/settlements';
-import { createChainRegistry } from '../../../domain/chains/chainRegistry';
+import { createChainRegistry, type ChainRegistry } from '../../../domain/chains/chainRegistry';
 import { CHAIN_FACTS, type Chain } from '../../../domain/chains/chains';
 import { DEFAULT_LIVE_ROUTES, parseLiveRoutes, TREASURY_PROVIDER } from '../../../domain/settlement/settlementRoute';
 import { paymentIdForSession } from '../../../domain/wire/ids';
@@ -79,6 +79,10 @@ export interface PayoutFixture {
   rereadServer: SolanaRpcServer;
   rpc: Rpc<SolanaRpcApi>;
   usdc: TestMint;
+  /** The chains as the signer is configured with them here (mainnet's RPC URLs: rpcServer's then rereadServer's). */
+  registry: ChainRegistry;
+  /** The deposit seeds the signer holds: test's the development mnemonic's, live's a fresh one. */
+  depositSeeds: DepositSeeds;
   /**
    * A treasury from a 64-byte secret key, as the signer worker loads it, holding `usdc` base units and `sol` lamports,
    * re-reading deposits from the local chain (Tron's from `tronHttpApi`) for test payouts above `rereadAboveUsdcBaseUnits`
@@ -209,6 +213,8 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
     rereadServer,
     rpc,
     usdc,
+    registry,
+    depositSeeds: { test: testSeed, live: liveSeed },
     async treasury(funds, options = {}) {
       const seed = randomBytes(32);
       const signer = await createKeyPairSignerFromBytes(new Uint8Array([...seed, ...ed25519.getPublicKey(seed)]));

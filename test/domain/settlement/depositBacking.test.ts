@@ -44,6 +44,16 @@ describe('deposit backing', () => {
     expect(judgeDepositBacking(terms, parts)).toEqual({ kind: 'backed', deposits: parts });
   });
 
+  it('backs a payout only with what refunds left of the deposits', () => {
+    const deposits = [fact({ amount: 12_000_000n })];
+    expect(judgeDepositBacking({ ...terms, refundedUsdMicros: 2_000_000n }, deposits)).toMatchObject({ kind: 'backed' });
+    expect(judgeDepositBacking({ ...terms, refundedUsdMicros: 2_000_001n }, deposits)).toEqual({
+      kind: 'refused',
+      reason:
+        "payment pay_1: the indexer's confirmed USDC deposits to its base testnet deposit address add up to 9999999 USDC base units once 2000001 refunded is taken off, less than the payout of 10000000; not paid",
+    });
+  });
+
   it('refuses without any deposit: a forged confirmation backs nothing', () => {
     expect(judgeDepositBacking(terms, [])).toEqual({
       kind: 'refused',

@@ -1,0 +1,259 @@
+// Pays a claimed refund from the Solana USDC treasury (docs/refunds.md#payment), once per refund, ever. Before anything
+// is signed the signer judges the refund on its own reading of the facts (refundBacking.ts) and, in one transaction,
+// writes its payment (refund_payouts), its chain intent refund:<ref_id> and its ledger reservation; the chain intent
+// then carries the transfer through signing, broadcast and confirmation as a payout's does (treasuryPayout.ts). Each
+// call is one resumable pass: the refund workflow calls again until the outcome is confirmed or failed. A refusal
+// writes nothing and answers `failed` with its reason: the money stays where it was.
+import { ApplicationFailure, log } from '@temporalio/activity';
+import type { Address, KeyPairSigner } from '@solana/kit';
+import { insertChainIntent } from '../../db/repositories/chainIntents';
+import { postLedger } from '../../db/repositories/ledger';
+import { lockUntilCommit } from '../../db/repositories/locks';
+import { findRefund, type Refund } from '../../db/repositories/refunds';
+import { findRefundPayout, insertRefundPayout, setRefundPayoutStatus, type RefundPayout } from '../../db/repositories/refundPayouts';
+import {
+  refundChainCosts,
+  refundIntentId,
+  refundReleased,
+  refundReserved,
+  refundSent,
+  type RefundPaymentAmounts,
+} from '../../domain/ledger/refundPostings';
+import { judgeRefundRow } from '../../domain/refunds/refundBacking';
+import { refundCharge } from '../../domain/refunds/refundFee';
+import type { RefundPaymentOutcome, RefundPaymentRequest } from '../../domain/refunds/refundPayment';
+import type { LiquidityVerdict } from '../../domain/settlement/treasuryLiquidity';
+import { WorkflowFailure } from '../../domain/session/workflowFailures';
+import { createSolanaChainWriter, type SignIntent, type WriteProgress } from '../chainWrites/solanaChainWriter';
+import { provisionPayoutNonces, takePayoutNonce } from '../payouts/payoutNonces';
+import { landedTransaction } from '../payouts/payoutTransaction';
+import { treasuryLiquidity } from '../payouts/treasuryPayout';
+import { judgeDestination, judgeRefundBacking, type RefundBackingDeps } from './refundBacking';
+import { signRefundTransaction } from './refundTransaction';
+
+export interface RefundPayerDeps extends RefundBackingDeps {
+  /** Fee payer and USDC authority: the same treasury that pays the mode's merchants. */
+  treasury: KeyPairSigner;
+  usdcMint: Address;
+  /** Whether the transaction carries the ref_… memo (TreasuryPayoutDeps.memo says why it can be off). */
+  memo?: boolean;
+  /** REFUND_NETWORK_FEE_USD in USD micro-units. */
+  networkFeeUsdMicros: bigint;
+}
+
+type Written = { kind: 'written'; payout: RefundPayout } | { kind: 'refused'; reason: string };
+
+/** The postings' amounts: the refund's own (which no role but the schema owner changes) and the signer's copy of what it pays. */
+export const refundAmounts = (refund: Refund, payout: RefundPayout): RefundPaymentAmounts => ({
+  refundId: refund.id,
+  mode: refund.mode,
+  merchantId: refund.merchantId,
+  source: refund.source,
+  token: refund.token,
+  chain: refund.chain,
+  amountBaseUnits: refund.amountBaseUnits,
+  amountUsdMicros: refund.amountUsdMicros,
+  paid: payout.amountBaseUnits,
+  fee: payout.fee,
+  merchantFee: refund.feePolicy === 'merchant' ? payout.fee : 0n,
+});
+
+/** Writes the refund's payment, its chain intent and its reservation, or says why it must not be paid. */
+export async function recordRefundPayment(deps: RefundPayerDeps, request: RefundPaymentRequest): Promise<Written> {
+  const read = await findRefund(deps.sql, request.refundId);
+  const row = judgeRefundRow(read, request);
+  if (row.kind === 'refused' || !read) return { kind: 'refused', reason: row.kind === 'refused' ? row.reason : '' };
+  const charge = refundCharge(read.amountUsdMicros, read.feePolicy, deps.networkFeeUsdMicros);
+  if (charge.kind === 'refused') return { kind: 'refused', reason: `refund ${read.id}: ${charge.reason}` };
+  const destination = await judgeDestination(deps, read, deps.treasury.address);
+  if (destination.kind === 'refused') return destination;
+  return deps.sql.begin(async (tx): Promise<Written> => {
+    // One writer per refund: a second pass finds the first's row. The API takes the same lock to cancel a claimed
+    // refund, so a refund is never both cancelled and paid.
+    await lockUntilCommit(tx, refundIntentId(read.id));
+    const existing = await findRefundPayout(tx, read.id);
+    if (existing) return { kind: 'written', payout: existing };
+    const refund = await findRefund(tx, read.id);
+    const again = judgeRefundRow(refund, request);
+    if (again.kind === 'refused' || !refund) return { kind: 'refused', reason: again.kind === 'refused' ? again.reason : '' };
+    if (refund.destination?.address !== read.destination?.address)
+      return { kind: 'refused', reason: `refund ${refund.id}: its destination changed while it was checked` };
+    const backing = await judgeRefundBacking(deps, tx, refund, charge.merchantFee);
+    if (backing.kind === 'refused') return backing;
+    const intentId = refundIntentId(refund.id);
+    await insertChainIntent(tx, intentId);
+    const payout = await insertRefundPayout(tx, {
+      refundId: refund.id,
+      mode: refund.mode,
+      chain: 'solana',
+      token: 'USDC',
+      destinationAddress: refund.destination?.address as string,
+      amountBaseUnits: charge.paid,
+      fee: charge.fee,
+      intentId,
+      treasury: deps.treasury.address,
+    });
+    await postLedger(tx, refundReserved(refundAmounts(refund, payout)));
+    return { kind: 'written', payout };
+  });
+}
+
+/** Signs the refund's transfer against a free durable nonce of the treasury, when the treasury can pay it now. */
+export function refundSigner(
+  deps: RefundPayerDeps,
+  payout: RefundPayout,
+  onShort: (verdict: Extract<LiquidityVerdict, { kind: 'short' }>) => void = () => undefined,
+  onNoNonce: () => void = () => undefined,
+): SignIntent {
+  return async (_lifetime, tx) => {
+    const destination = payout.destinationAddress as Address;
+    const verdict = await treasuryLiquidity(deps, { intentId: payout.intentId, wallet: destination, amount: payout.amountBaseUnits }, tx);
+    if (verdict.kind === 'short') {
+      onShort(verdict);
+      return {
+        kind: 'deferred',
+        reason: `treasury short by ${verdict.usdcShortfall} USDC base units and ${verdict.lamportsShortfall} lamports`,
+      };
+    }
+    const nonce = await takePayoutNonce(deps, tx, payout.intentId);
+    if (!nonce) {
+      onNoNonce();
+      return { kind: 'deferred', reason: `no durable nonce account of treasury ${deps.treasury.address} is free` };
+    }
+    const transaction = await signRefundTransaction(
+      {
+        refundId: payout.refundId,
+        treasury: deps.treasury,
+        mint: deps.usdcMint,
+        destination,
+        amount: payout.amountBaseUnits,
+        memo: deps.memo ?? true,
+      },
+      nonce,
+    );
+    return { kind: 'signed', transaction, durableNonce: nonce };
+  };
+}
+
+async function recordOutcome(
+  deps: RefundPayerDeps,
+  payout: RefundPayout,
+  progress: WriteProgress,
+  short: LiquidityVerdict | undefined,
+): Promise<RefundPaymentOutcome> {
+  const { intent } = progress;
+  const signature = intent.signature ?? '';
+  switch (intent.status) {
+    case 'prepared':
+      if (progress.deferred === undefined || short?.kind !== 'short')
+        throw new Error(`refund ${payout.refundId} was neither signed nor deferred`);
+      return {
+        status: 'awaiting_liquidity',
+        usdcShortfall: short.usdcShortfall.toString(),
+        lamportsShortfall: short.lamportsShortfall.toString(),
+      };
+    case 'signed':
+    case 'broadcast':
+      await setRefundPayoutStatus(deps.sql, payout.refundId, 'submitted', { signature });
+      return { status: 'submitted', signature };
+    case 'confirmed':
+    case 'finalized': {
+      if (payout.status !== 'confirmed') {
+        const landed = await landedTransaction(deps, signature);
+        const refund = (await findRefund(deps.sql, payout.refundId)) as Refund;
+        await deps.sql.begin(async (tx) => {
+          await setRefundPayoutStatus(tx, payout.refundId, 'confirmed', { signature });
+          await postLedger(tx, refundSent(refundAmounts(refund, payout)));
+          const costs = refundChainCosts(refundAmounts(refund, payout), landed);
+          if (costs) await postLedger(tx, costs);
+        });
+      }
+      const paid = (await findRefundPayout(deps.sql, payout.refundId)) as RefundPayout;
+      return {
+        status: 'confirmed',
+        signature,
+        confirmedAt: paid.updatedAt.toISOString(),
+        amountBaseUnits: paid.amountBaseUnits.toString(),
+        feeBaseUnits: paid.fee.toString(),
+      };
+    }
+    case 'failed': {
+      const reason = `refund transaction ${signature} failed on chain: ${JSON.stringify(intent.error)}`;
+      if (payout.status !== 'failed') {
+        const costs = await landedTransaction(deps, signature);
+        const refund = (await findRefund(deps.sql, payout.refundId)) as Refund;
+        await deps.sql.begin(async (tx) => {
+          await setRefundPayoutStatus(tx, payout.refundId, 'failed', { signature, failureReason: reason });
+          await postLedger(tx, refundReleased(refundAmounts(refund, payout)));
+          const posting = refundChainCosts(refundAmounts(refund, payout), costs);
+          if (posting) await postLedger(tx, posting);
+        });
+      }
+      log.error('refund transaction landed and failed: nothing was paid, the reservation is released', {
+        refundId: payout.refundId,
+        signature,
+      });
+      return { status: 'failed', reason };
+    }
+  }
+}
+
+/**
+ * Follows a refund written for a treasury whose key this signer does not hold: re-sends its stored bytes and reads their
+ * fate, never signs, as one signed by another treasury could pay the customer twice.
+ */
+export async function followRefund(deps: RefundPayerDeps, payout: RefundPayout, why: string): Promise<RefundPaymentOutcome> {
+  const writer = createSolanaChainWriter(deps);
+  const { intent, verdict } = await writer.observe(payout.intentId);
+  if (intent.status === 'prepared')
+    throw ApplicationFailure.retryable(
+      `refund ${payout.refundId} is signed only by its treasury ${payout.treasury}, and ${why}: give the signer that key again to finish it`,
+      WorkflowFailure.PayoutKeyMissing,
+    );
+  return recordOutcome(deps, payout, { intent: verdict?.kind === 'unseen' ? await writer.broadcast(payout.intentId) : intent }, undefined);
+}
+
+export function createRefundPayer(deps: RefundPayerDeps) {
+  const writer = createSolanaChainWriter(deps);
+  return async function payRefund(request: RefundPaymentRequest): Promise<RefundPaymentOutcome> {
+    const existing = await findRefundPayout(deps.sql, request.refundId);
+    const written = existing ? ({ kind: 'written', payout: existing } as const) : await recordRefundPayment(deps, request);
+    if (written.kind === 'refused') {
+      log.warn('refund refused: nothing written, nothing sent', { refundId: request.refundId, mode: request.mode, reason: written.reason });
+      return { status: 'failed', reason: written.reason };
+    }
+    const { payout } = written;
+    if (payout.mode !== request.mode)
+      throw ApplicationFailure.nonRetryable(
+        `refund ${payout.refundId} is paid by the ${payout.mode} treasury`,
+        WorkflowFailure.SignerModeRefused,
+      );
+    if (payout.treasury !== deps.treasury.address)
+      return followRefund(deps, payout, `the signer now holds treasury ${deps.treasury.address}`);
+    let short: LiquidityVerdict | undefined;
+    let noNonce = false;
+    const pass = () => {
+      noNonce = false;
+      return writer.advance(
+        payout.intentId,
+        refundSigner(
+          deps,
+          payout,
+          (verdict) => (short = verdict),
+          () => (noNonce = true),
+        ),
+      );
+    };
+    let progress = await pass();
+    if (noNonce) {
+      await provisionPayoutNonces(deps, payout.mode);
+      progress = await pass();
+    }
+    if (noNonce)
+      throw ApplicationFailure.retryable(
+        `refund ${payout.refundId} waits for a durable nonce account of treasury ${deps.treasury.address}`,
+        WorkflowFailure.PayoutNonceWait,
+      );
+    return recordOutcome(deps, payout, progress, short);
+  };
+}
