@@ -14,6 +14,10 @@ import { createRecordBankReceipt } from './payments/recordBankReceipt';
 import { createRecordDeposit } from './payments/recordDeposit';
 import { createRecordSimulatedReceipt } from './payments/recordSimulatedReceipt';
 import { createReadModelActivities } from './readModel';
+import { createExpireRefund } from './refunds/expireRefund';
+import { createRefundPaymentRecords } from './refunds/refundPaymentRecords';
+import { createRefundProgress } from './refunds/refundProgress';
+import { createRefundWebhooks } from './refunds/refundWebhooks';
 import { createBankSettlement } from './settlement/bankSettlement';
 import { createLiquidityWaitActivities } from './settlement/liquidityWait';
 import { createSimulatedSettlement } from './settlement/simulatedSettlement';
@@ -34,7 +38,12 @@ export interface ActivityDeps {
   paymentNetwork: PaymentNetwork;
   /** The live pairs the treasury settles; SETTLEMENT_LIVE_ROUTES' default unless given. */
   settlementLiveRoutes?: readonly LiveRoute[];
+  /** REFUND_CLAIM_DAYS: how long a customer has to claim a refund the service opened; its default unless given. */
+  refundClaimDays?: number;
 }
+
+/** REFUND_CLAIM_DAYS' default (config/env.ts). */
+export const DEFAULT_REFUND_CLAIM_DAYS = 30;
 
 export function createActivities(deps: ActivityDeps) {
   const paymentDeps = {
@@ -48,7 +57,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createReadModelActivities({ sql: deps.sql }),
     choosePayment: createChoosePayment(paymentDeps),
-    recordDeposit: createRecordDeposit({ sql: deps.sql }),
+    recordDeposit: createRecordDeposit({ sql: deps.sql, refundClaimDays: deps.refundClaimDays ?? DEFAULT_REFUND_CLAIM_DAYS }),
     confirmedDepositFacts: createConfirmedDepositFacts({ sql: deps.sql }),
     recordedDepositFacts: createRecordedDepositFacts({ sql: deps.sql }),
     recordBankReceipt: createRecordBankReceipt({ sql: deps.sql }),
@@ -58,6 +67,10 @@ export function createActivities(deps: ActivityDeps) {
     ...createTreasurySettlementActivities({ sql: deps.sql, liveRoutes: deps.settlementLiveRoutes ?? parseLiveRoutes(DEFAULT_LIVE_ROUTES) }),
     ...createLiquidityWaitActivities({ sql: deps.sql }),
     ...createWebhookRecords({ sql: deps.sql }),
+    refundProgress: createRefundProgress({ sql: deps.sql }),
+    expireRefund: createExpireRefund({ sql: deps.sql }),
+    ...createRefundPaymentRecords({ sql: deps.sql }),
+    ...createRefundWebhooks({ sql: deps.sql }),
   };
 }
 

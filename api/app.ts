@@ -15,6 +15,9 @@ import { registerDocsRoutes } from './openapi/routes';
 import { loadHostedPageAssets, registerHostedPageRoutes, unknownCheckoutPage } from './routes/hostedPage/routes';
 import { registerHealthRoutes } from './routes/health/routes';
 import { registerQuoteRoutes } from './routes/quotes/routes';
+import { registerRefundRoutes } from './routes/refunds/routes';
+import { loadRefundClaimPageAssets } from './routes/refundClaims/claimPage';
+import { registerRefundClaimRoutes } from './routes/refundClaims/routes';
 import { constrainSessionIdParams } from './routes/sessionIdParam';
 import { registerListSessionsRoute } from './routes/sessions/listSessions';
 import { registerSessionRoutes } from './routes/sessions/routes';
@@ -35,6 +38,7 @@ export function createApp(
   const app = new Koa<AppState>();
   app.silent = true;
   const pageAssets = loadHostedPageAssets(deps);
+  const claimPageAssets = loadRefundClaimPageAssets(deps);
   app.use(clientAddress(deps.config.trustedProxies));
   app.use(requestContext(deps.logger));
   app.use(httpMetrics(metrics.httpDuration));
@@ -49,7 +53,9 @@ export function createApp(
   registerSessionRoutes(router, deps);
   registerListSessionsRoute(router, deps);
   registerTransactionRoutes(router, deps);
+  registerRefundRoutes(router, deps);
   registerHostedPageRoutes(router, pageAssets);
+  registerRefundClaimRoutes(router, deps, claimPageAssets);
   constrainSessionIdParams(router);
 
   // Paths no route took because their session id is no session id; after the router, so order never matters.

@@ -42,6 +42,12 @@ export class ConflictError extends ApiError {
   readonly status = 409;
 }
 
+/** The resource existed but its time is over, for good (a refund nobody claimed in time). */
+export class GoneError extends ApiError {
+  override name = 'GoneError';
+  readonly status = 410;
+}
+
 export class PayloadTooLargeError extends ApiError {
   override name = 'PayloadTooLargeError';
   readonly status = 413;
@@ -75,3 +81,4 @@ export class NotConfiguredError extends ApiError {
 }
 
 export const sessionNotFound = () => new NotFoundError('Session not found');
+export const refundNotFound = () => new NotFoundError('Refund not found');

@@ -171,6 +171,7 @@ const EnvSchema = z
       .max(24 * 90)
       .default(24 * 7),
     MINIMUM_DEPOSIT_CENTS: z.coerce.number().int().min(1).max(100_000).default(Number(DEFAULT_MINIMUM_DEPOSIT_CENTS)),
+    REFUND_CLAIM_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
     WEBHOOK_ALLOWED_PRIVATE_TARGETS: z.string().default(''),
     WEBHOOK_MAX_CONCURRENT_DELIVERIES: z.coerce.number().int().min(1).max(10_000).default(100),
@@ -372,6 +373,8 @@ export type Config = {
   lateDepositWatchHours: number;
   /** Deposits worth less are dust: kept for a refund, never credited. */
   minimumDepositCents: number;
+  /** How long a refund waits for the customer to say where it goes before it expires (docs/refunds.md#expiry). */
+  refundClaimDays: number;
   webhookTimeoutMs: number;
   /** Private addresses and ranges webhooks may reach even where only public targets are allowed (live, or production). */
   webhookAllowedPrivateTargets: string[];
@@ -558,6 +561,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     depositForwarders: depositForwardersFromEnv(e),
     lateDepositWatchHours: e.LATE_DEPOSIT_WATCH_HOURS,
     minimumDepositCents: e.MINIMUM_DEPOSIT_CENTS,
+    refundClaimDays: e.REFUND_CLAIM_DAYS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     webhookAllowedPrivateTargets: listEntries(e.WEBHOOK_ALLOWED_PRIVATE_TARGETS),
     webhookMaxConcurrentDeliveries: e.WEBHOOK_MAX_CONCURRENT_DELIVERIES,

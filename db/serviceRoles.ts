@@ -33,7 +33,21 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     quotes: ['insert'],
     rate_limit_windows: ['insert', 'update'],
     // A merchant's refund, a customer's claim of where to send one, a cancellation (api/routes/refunds/).
-    refunds: ['insert', { update: ['status', 'status_reason', 'destination_chain', 'destination_token', 'destination_address', 'sender_proof', 'claimed_at', 'updated_at'] }],
+    refunds: [
+      'insert',
+      {
+        update: [
+          'status',
+          'status_reason',
+          'destination_chain',
+          'destination_token',
+          'destination_address',
+          'sender_proof',
+          'claimed_at',
+          'updated_at',
+        ],
+      },
+    ],
     session_rate_limit_windows: ['insert', 'update'],
     sign_in_rate_limit_windows: ['insert', 'update'],
     sessions: ['insert', 'update'],
@@ -153,6 +167,8 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     sign_in_rate_limit_windows: '*',
     refunds: '*',
     refund_payouts: '*',
+    // A refund is never sent to a Solana deposit address, a session's or one derived ahead (api/routes/refunds/).
+    solana_deposit_address_pool: '*',
     transactions: '*',
     user_invites: '*',
     webhook_attempts: '*',

@@ -54,5 +54,6 @@ export function activityDepsFromConfig(config: Config, sql: Sql, env: NodeJS.Pro
     depositForwarders: config.depositForwarders,
     liveTokenPrices: config.liveTokenPrices,
     settlementLiveRoutes: config.settlementLiveRoutes,
+    refundClaimDays: config.refundClaimDays,
   };
 }

@@ -1,6 +1,7 @@
 // The workflow bundle's entry: every workflow type the worker registers.
 export { cctpTransfer, transferUsdc } from './cctpTransfer';
 export { checkoutSession } from './checkoutSession';
+export { refundWorkflow } from './refund';
 export { settlePayment } from './settlePayment';
 export { sweepEvmDeposits } from './sweepEvmDeposits';
 export { sweepSolanaUsdc } from './sweepSolanaUsdc';

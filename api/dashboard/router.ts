@@ -6,6 +6,7 @@ import { dashboardSession } from './middlewares/dashboardSession';
 import { registerDashboardPage } from './page';
 import { registerAuthRoutes } from './routes/auth';
 import { registerDeveloperRoutes } from './routes/developers';
+import { registerRefundRoutes } from './routes/refunds';
 import { registerSessionPages } from './routes/sessions';
 import { registerSettingsRoutes } from './routes/settings';
 import { registerUserRoutes } from './routes/users';
@@ -17,6 +18,7 @@ export function createDashboardRouter(deps: AppDeps): Router<DashboardState> {
   registerUserRoutes(router, deps);
   registerDeveloperRoutes(router, deps);
   registerSessionPages(router, deps);
+  registerRefundRoutes(router, deps);
   registerSettingsRoutes(router, deps);
   registerDashboardPage(router, deps);
   return router;

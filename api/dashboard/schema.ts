@@ -4,7 +4,9 @@ import { isSolanaAddress } from '../../domain/addresses/solana';
 import { AccountNumber, Iban, SortCode, SwiftBic } from '../../domain/session/bankAccountFields';
 import { CurrencyCode } from '../../domain/session/bankTransfer';
 import { CHAINS, TOKENS } from '../../domain/chains/chains';
+import { REFUND_STATUSES } from '../../domain/refunds/refundStatus';
 import { SESSION_ID_PATTERN } from '../../domain/wire/ids';
+import { UsdAmount } from '../../domain/wire/session';
 import { IpAllowlistText } from '../../domain/security/ipAllowlist';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/security/signInPolicy';
 import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS } from '../../domain/webhooks/webhookSecret';
@@ -43,6 +45,21 @@ export const AllowedIpsBody = z.object({ allowed_ips: AllowedIps });
 export const RotateSecretBody = z.object({ overlap_hours: z.number().int().min(0).max(MAX_OVERLAP_HOURS).default(DEFAULT_OVERLAP_HOURS) });
 
 export const SessionParams = ModeParam.extend({ session_id: z.string().regex(SESSION_ID_PATTERN, 'Must be a session id (cs_…)') });
+
+export const RefundsQuery = z.object({
+  status: z.union([z.literal('').transform(() => undefined), z.enum(REFUND_STATUSES)]).optional(),
+  session_id: z
+    .union([z.literal('').transform(() => undefined), z.string().regex(SESSION_ID_PATTERN, 'Must be a session id (cs_…)')])
+    .optional(),
+});
+
+/** A merchant's refund from a session's detail page: the amount in USD (cents at most), an optional reason. */
+export const CreateRefundBody = z.object({
+  amount_usd: UsdAmount,
+  reason: z.string().trim().min(1).max(500).optional(),
+  /** Made by the page once per form, so a retried submit finds the refund the first one made. */
+  idempotency_key: z.string().regex(/^[0-9a-f-]{36}$/, 'Must be a UUID'),
+});
 
 export const DeliveryParams = ModeParam.extend({
   delivery_id: z.string().regex(/^wh_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a webhook delivery id (wh_…)'),

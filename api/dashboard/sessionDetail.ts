@@ -1,10 +1,11 @@
 // One session as the dashboard's detail page shows it: the session, its timeline of status changes with
 // their reasons, the deposits with block explorer links and what became of each (credited, or owed back to the
-// customer and why), what the session owes back in all, the bank transfers marked received, the settlement, and
-// every webhook delivery.
+// customer and why, with the refund that returns it), what the session owes back in all, its refunds, the bank
+// transfers marked received, the settlement, and every webhook delivery.
 import type { Config } from '../../config/env';
 import { listBankReceipts } from '../../db/repositories/bankReceipts';
 import { findPayment } from '../../db/repositories/paymentProgress';
+import { listRefunds } from '../../db/repositories/refundListing';
 import { findSession } from '../../db/repositories/sessions';
 import {
   findSettlement,
@@ -25,6 +26,7 @@ import { depositVerdict, depositVerdictWords, owesCustomer } from '../../domain/
 import { STATUS_REASONS } from '../../domain/session/statusReasons';
 import type { AppDeps } from '../context';
 import { sessionNotFound } from '../errors';
+import { dashboardRefundJson } from './refundJson';
 import { presentSession } from '../routes/sessions/present';
 import { webhookDeliveryJson } from '../webhookDeliveryJson';
 
@@ -38,7 +40,7 @@ export async function sessionDetail(
   const { sql } = deps;
   const session = await findSession(sql, owner, sessionId);
   if (!session) throw sessionNotFound();
-  const [reason, changes, deposits, bankReceipts, settlement, payment, deliveries] = await Promise.all([
+  const [reason, changes, deposits, bankReceipts, settlement, payment, deliveries, refunds] = await Promise.all([
     findStatusReason(sql, sessionId),
     listStatusChanges(sql, sessionId),
     listSessionDeposits(sql, sessionId),
@@ -46,7 +48,11 @@ export async function sessionDetail(
     findSettlement(sql, sessionId),
     findPayment(sql, sessionId),
     listWebhookDeliveries(sql, sessionId),
+    listRefunds(sql, { ...owner, sessionId, limit: 1000 }),
   ]);
+  const depositKey = (d: { chain: string; txHash: string; logIndex: number }) => `${d.chain}:${d.txHash}:${d.logIndex}`;
+  // Each automatic refund returns one deposit (all of it, or its excess), and a deposit has at most one.
+  const refundOfDeposit = new Map(refunds.flatMap((r) => (r.deposit ? [[depositKey(r.deposit), r.id] as const] : [])));
   // The session's own minimum is not kept after its workflow starts; the configured one is what new sessions use.
   const terms = {
     payment: payment ?? null,
@@ -100,10 +106,13 @@ export async function sessionDetail(
       late: d.late,
       ...verdictOf(d),
       owed_back: d.refundDueBaseUnits > 0n ? amountOf(d.refundDueBaseUnits, decimalsOf(d)) : null,
+      refund_id: refundOfDeposit.get(depositKey(d)) ?? null,
       seen_at: d.seenAt.toISOString(),
     })),
     // From the ledger's refund_due postings of the session's deposits, per token and chain.
     owed_back: [...owed.values()].map((o) => ({ token: o.token, chain: o.chain, amount: amountOf(o.units, o.decimals) })),
+    // Oldest first, like the deposits.
+    refunds: refunds.map(dashboardRefundJson).reverse(),
     // A credited transfer counts toward the session; one that is not is owed back to the customer (refund due).
     bank_receipts: bankReceipts.map((r) => ({
       reference: r.reference,

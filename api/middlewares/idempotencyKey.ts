@@ -39,11 +39,15 @@ const storable = (status: number) =>
  * `Idempotent-Replayed: true`, to any repeat with the same method, path and body for 24 hours. A repeat
  * with a different request, or one arriving while the first still runs, is refused with 409 (Conflict
  * like every other idempotency clash of this API; Stripe answers 400). 5xx results, auth refusals and
- * rate limiting are not stored, so the client's retry runs the request again.
+ * rate limiting are not stored, so the client's retry runs the request again. `required` refuses a request without a
+ * key (400), for an endpoint with no natural key of its own to make a retry safe (create refund).
  */
-export function idempotencyKey(deps: Pick<AppDeps, 'sql'>): Koa.Middleware<AppState> {
+export function idempotencyKey(deps: Pick<AppDeps, 'sql'>, options: { required?: boolean } = {}): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
+    if (!key && options.required) {
+      throw new BadRequestError(`${IDEMPOTENCY_KEY_HEADER} is required: send a unique key, and the same key again to retry the request`);
+    }
     if (!key) return next();
     if (!KEY_PATTERN.test(key))
       throw new BadRequestError(`${IDEMPOTENCY_KEY_HEADER} must be 1 to 255 printable ASCII characters without spaces`);

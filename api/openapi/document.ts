@@ -39,7 +39,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'A credential or the x-service-user-type header is missing, or the session token is invalid or expired.',
   403: 'A credential is present but refused, or the operation is not allowed for it.',
   404: 'Not found (including resources of another merchant or of the other mode).',
-  409: 'Conflicts with the current state of the session.',
+  409: 'Conflicts with the current state of the session or refund.',
+  410: 'Gone for good: the refund was not claimed before it expired.',
   413: 'Request body too large.',
   415: 'Content-Type must be application/json.',
   429: 'Rate limit of the API key (or, for session-token calls, of the checkout session or of its merchant) exceeded, or too many failed authentications from the client address; Retry-After gives the seconds to wait.',
@@ -87,7 +88,11 @@ function operationObject(op: Operation): OpenApiOperation {
       ? { [success.contentType]: TEXT }
       : {
           'application/json': {
-            schema: success.data ? jsonSchema(z.object({ data: success.data }).strict(), 'output') : { type: 'object' },
+            schema: success.envelope
+              ? jsonSchema(success.envelope, 'output')
+              : success.data
+                ? jsonSchema(z.object({ data: success.data }).strict(), 'output')
+                : { type: 'object' },
           },
         };
   const responses: OpenApiOperation['responses'] = {

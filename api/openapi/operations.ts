@@ -6,6 +6,15 @@ import { CancelSessionRequest } from '../../domain/wire/cancel';
 import { HostedCheckoutSession } from '../../domain/wire/hostedCheckout';
 import { PaymentInstructions, SelectPaymentRequest } from '../../domain/wire/payment';
 import { QuoteQuery, QuoteResponse } from '../../domain/wire/quote';
+import { RefundClaimRequest, RefundClaimState, RefundClaimTokenParam } from '../../domain/wire/refund';
+import {
+  CancelRefundRequest,
+  CreateRefundRequest,
+  RefundIdParam,
+  RefundList,
+  RefundListQuery,
+  RefundObject,
+} from '../../domain/wire/refund';
 import {
   CheckoutSession,
   CreateSessionRequest,
@@ -29,7 +38,7 @@ export interface Operation {
   operationId: string;
   summary: string;
   description: string;
-  tag: 'Checkout' | 'Hosted checkout page' | 'Testing' | 'Service';
+  tag: 'Checkout' | 'Refunds' | 'Hosted checkout page' | 'Refund claim page' | 'Testing' | 'Service';
   auth: Auth[];
   params?: z.ZodObject;
   query?: z.ZodType;
@@ -38,6 +47,8 @@ export interface Operation {
     status: number;
     description: string;
     data?: z.ZodType;
+    /** The whole body in place of `{ data }`: a list that carries `has_more` beside its `data`. */
+    envelope?: z.ZodType;
     contentType?: 'application/json' | 'text/html' | 'text/javascript' | 'text/css' | 'text/plain';
   };
   /** Other non-error answers: with the success's content (a replay), or none (304). */
@@ -54,6 +65,10 @@ const NOT_MODIFIED = { status: 304, description: 'The If-None-Match ETag is curr
 // every refused credential against its address's budget of failed authentications (429 too).
 const KEY_ERRORS = [401, 403, 429];
 const TOKEN_ERRORS = [401, 403, 429];
+// A claim link's token is checked before anything else: a forged one reads as no refund (404), and spends its address's budget.
+const CLAIM_TOKEN_ERRORS = [404, 429];
+
+const REFUND_EXTENSION = 'An extension beyond the interface contract (docs/refunds.md#api).';
 
 export const OPERATIONS: Operation[] = [
   {
@@ -224,6 +239,63 @@ export const OPERATIONS: Operation[] = [
     errors: [400, ...KEY_ERRORS, 404],
   },
   {
+    method: 'post',
+    path: '/checkout/sessions/:session_id/refunds',
+    operationId: 'createRefund',
+    summary: 'Refund all or part of what a customer paid',
+    description: `${REFUND_EXTENSION} Only a completed, overpaid or underpaid session; \`amount_usd\` at most what the customer paid less the session's refunds not failed, expired or cancelled (omitted: all of it). Paid in USDC on Solana. With \`destination\` the refund is claimed at once; without, the customer chooses where at \`claim_url\`. Requires \`Idempotency-Key\` (400 without): the same request again answers 200 with the same refund and \`Idempotent-Replayed: true\`; the same key with a different request answers 409. 400 for an amount above what is refundable, a destination that is not USDC on Solana, not an owner address, or a deposit address of this service; 404 for a session of another merchant or mode; 409 for a session with nothing to refund.`,
+    tag: 'Refunds',
+    auth: ['apiKey'],
+    params: SessionIdParam,
+    body: CreateRefundRequest,
+    success: { status: 201, description: 'The refund was created.', data: RefundObject },
+    alsoAnswers: [
+      {
+        status: 200,
+        description: 'The same request was made before with this Idempotency-Key: its refund, with `Idempotent-Replayed: true`.',
+        content: 'as success',
+      },
+    ],
+    errors: [400, ...KEY_ERRORS, 404, 409, 413, 415, 503],
+  },
+  {
+    method: 'get',
+    path: '/checkout/refunds',
+    operationId: 'listRefunds',
+    summary: 'List refunds',
+    description: `${REFUND_EXTENSION} The key's merchant's refunds in its mode, newest first, \`limit\` at a time; pass the last id of a page as \`starting_after\` for the next while \`has_more\`. Optional filters: session_id, status, source.`,
+    tag: 'Refunds',
+    auth: ['apiKey'],
+    query: RefundListQuery,
+    success: { status: 200, description: 'A page of refunds.', envelope: RefundList },
+    errors: [400, ...KEY_ERRORS],
+  },
+  {
+    method: 'get',
+    path: '/checkout/refunds/:refund_id',
+    operationId: 'getRefund',
+    summary: 'Read a refund',
+    description: `${REFUND_EXTENSION} Another merchant's refund, and one of the other mode, read as not found.`,
+    tag: 'Refunds',
+    auth: ['apiKey'],
+    params: RefundIdParam,
+    success: { status: 200, description: 'The refund.', data: RefundObject },
+    errors: [...KEY_ERRORS, 404],
+  },
+  {
+    method: 'post',
+    path: '/checkout/refunds/:refund_id/cancel',
+    operationId: 'cancelRefund',
+    summary: 'Cancel a refund',
+    description: `${REFUND_EXTENSION} Withdraws a refund that is pending_claim or claimed and whose payment has not begun; the optional \`reason\` becomes its status_reason. 409 once it is paying or ended (cancelling a cancelled refund answers it again).`,
+    tag: 'Refunds',
+    auth: ['apiKey'],
+    params: RefundIdParam,
+    body: CancelRefundRequest,
+    success: { status: 200, description: 'The cancelled refund.', data: RefundObject },
+    errors: [400, ...KEY_ERRORS, 404, 409, 413, 415, 503],
+  },
+  {
     method: 'get',
     path: '/healthz',
     operationId: 'health',
@@ -305,6 +377,71 @@ export const OPERATIONS: Operation[] = [
     summary: "The hosted page's stylesheet",
     description: 'Bundled from page/styles.css at start-up; gzip when accepted; cacheable for good under its `?v=` content hash.',
     tag: 'Hosted checkout page',
+    auth: [],
+    success: { status: 200, description: 'CSS.', contentType: 'text/css' },
+    alsoAnswers: [NOT_MODIFIED],
+    errors: [503],
+  },
+  {
+    method: 'get',
+    path: '/refunds/:token',
+    operationId: 'refundClaimPage',
+    summary: 'The refund claim page',
+    description:
+      'The link a customer is sent to choose where a refund goes (docs/refunds.md#claim-flow). The token in the path is the credential; the HTML carries no refund data. A token this service did not issue answers 404 with a "not found" page.',
+    tag: 'Refund claim page',
+    auth: [],
+    params: RefundClaimTokenParam,
+    success: { status: 200, description: 'HTML, with a strict Content-Security-Policy.', contentType: 'text/html' },
+    errors: [404, 503],
+    htmlErrors: [404],
+  },
+  {
+    method: 'get',
+    path: '/refunds/:token/state',
+    operationId: 'getRefundClaimState',
+    summary: 'The refund of a claim link',
+    description:
+      "What the claim page shows: status (a refund past its claim expiry reads as `expired`), amount, how the money arrived, the routes it can be sent on, whether proof from the paying wallet is required, the address that paid, the destination once claimed and the transaction once sent. Counts against the rate limit of the refund's checkout session.",
+    tag: 'Refund claim page',
+    auth: [],
+    params: RefundClaimTokenParam,
+    success: { status: 200, description: 'The refund as the claim page shows it.', data: RefundClaimState },
+    errors: [400, ...CLAIM_TOKEN_ERRORS],
+  },
+  {
+    method: 'post',
+    path: '/refunds/:token/claim',
+    operationId: 'claimRefund',
+    summary: 'Claim a refund: say where it goes',
+    description:
+      "The destination must be on a refund route with an address valid for its chain (EIP-55 checksum when mixed case; a Solana wallet, never a token account; Tron base58check) and not a deposit address of this service; `acknowledged_exchange_warning` must be true; when the refund requires it, `sender_proof.signature` is the paying wallet's signature of the claim message (docs/refunds.md#proof-of-ownership). Claiming again with the same destination answers as the first claim did; 409 once claimed for another destination or cancelled, 410 once expired.",
+    tag: 'Refund claim page',
+    auth: [],
+    params: RefundClaimTokenParam,
+    body: RefundClaimRequest,
+    success: { status: 200, description: 'The claimed refund as the claim page shows it.', data: RefundClaimState },
+    errors: [400, ...CLAIM_TOKEN_ERRORS, 409, 410, 413, 415, 503],
+  },
+  {
+    method: 'get',
+    path: '/refunds/assets/refund.js',
+    operationId: 'refundClaimScript',
+    summary: "The refund claim page's script",
+    description: 'Bundled from page/src/refund at start-up; gzip when accepted; cacheable for good under its `?v=` content hash.',
+    tag: 'Refund claim page',
+    auth: [],
+    success: { status: 200, description: 'JavaScript.', contentType: 'text/javascript' },
+    alsoAnswers: [NOT_MODIFIED],
+    errors: [503],
+  },
+  {
+    method: 'get',
+    path: '/refunds/assets/refund.css',
+    operationId: 'refundClaimStyles',
+    summary: "The refund claim page's stylesheet",
+    description: "The hosted checkout page's stylesheet (page/styles.css), bundled with the claim page's script.",
+    tag: 'Refund claim page',
     auth: [],
     success: { status: 200, description: 'CSS.', contentType: 'text/css' },
     alsoAnswers: [NOT_MODIFIED],

@@ -8,6 +8,7 @@ import type { GroupSpec } from './commandLine';
 import { keyCommands } from './keys';
 import { ledgerCommands } from './ledger';
 import { merchantCommands } from './merchants';
+import { refundCommands } from './refunds';
 import { retentionCommands } from './retention';
 import { sessionCommands } from './sessions';
 import { settlementCommands } from './settlement';
@@ -26,6 +27,7 @@ export const GROUPS: CommandGroup[] = [
   webhookCommands,
   sessionCommands,
   settlementCommands,
+  refundCommands,
   sweepCommands,
   transferCommands,
   treasuryCommands,

@@ -223,6 +223,51 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
     ],
   },
   {
+    name: 'refund',
+    summary: 'refunds to customers: list, show, the stuck ones, and cancelling one not yet paid',
+    commands: [
+      {
+        name: 'list',
+        summary: 'list refunds newest first, by merchant, status or session',
+        options: {
+          merchant: { value: '<mer_…>', description: 'only this merchant' },
+          mode: { value: '<test|live>', description: 'only this mode' },
+          status: { value: '<pending_claim|claimed|submitted|completed|failed|expired|cancelled>', description: 'only this status' },
+          source: {
+            value: '<source>',
+            description:
+              'only this source (merchant, overpayment, late_deposit, wrong_token, wrong_chain, dust, underpaid_expired, settlement_failed)',
+          },
+          session: { value: '<cs_…>', description: 'only the refunds of this session' },
+          limit: { value: '<n>', description: 'at most this many (1 to 1000, default 50)' },
+        },
+        readOnly: true,
+      },
+      {
+        name: 'show',
+        summary: "one refund: its row, the signer's payment of it and its ledger postings, each group in words",
+        positional: { name: 'refund', value: '<ref_…>', description: 'the refund (required)' },
+        options: {},
+        readOnly: true,
+      },
+      {
+        name: 'stuck',
+        summary: 'refunds claimed over an hour ago (--older-than) whose payment has not landed, oldest first',
+        options: {
+          'older-than': { value: '<minutes>', description: 'how long after its claim a refund not paid counts as stuck (default 60)' },
+          limit: { value: '<n>', description: 'at most this many (1 to 1000, default 50)' },
+        },
+        readOnly: true,
+      },
+      {
+        name: 'cancel',
+        summary: 'cancel a refund the signer has not started paying, and tell its workflow',
+        positional: { name: 'refund', value: '<ref_…>', description: 'the refund to cancel (required)' },
+        options: { reason: { value: '<text>', description: 'why, kept as its status reason (1 to 500 characters)' } },
+      },
+    ],
+  },
+  {
     name: 'sweep',
     summary: 'deposit sweeps: Solana into the treasury, EVM and Tron forwarders into the collector',
     commands: [

@@ -11,6 +11,7 @@ export const GROUP_LOADERS: Readonly<Record<string, () => Promise<CommandGroup>>
   webhooks: async () => (await import('./webhooks')).webhookCommands,
   session: async () => (await import('./sessions')).sessionCommands,
   settlement: async () => (await import('./settlement')).settlementCommands,
+  refund: async () => (await import('./refunds')).refundCommands,
   sweep: async () => (await import('./sweeps')).sweepCommands,
   transfer: async () => (await import('./transfers')).transferCommands,
   treasury: async () => (await import('./treasury')).treasuryCommands,

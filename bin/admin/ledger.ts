@@ -9,7 +9,7 @@ import { lastReconciliationRuns, type ReconciliationRun } from '../../db/reposit
 import { findSessionById } from '../../db/repositories/sessions';
 import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import { assetDecimals, type Asset } from '../../domain/ledger/ledger';
-import { holdingsOf } from '../../domain/ledger/ledgerExplanation';
+import { groupMeaning, holdingsOf, type ExplainedEntry } from '../../domain/ledger/ledgerExplanation';
 import type { ReconciledBalance } from '../../domain/ledger/reconciliation';
 import { ID_PREFIX } from '../../domain/wire/ids';
 import { z } from '../../domain/wire/validationMessages';
@@ -98,6 +98,37 @@ const reconcile = defineCommand({
 
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 
+/** Each group the entries name, once, in posting order, with what it records in words (null: a kind this build does not know). */
+export const groupsJson = (entries: readonly ExplainedEntry[]) =>
+  [...new Set(entries.map((e) => e.groupId))].map((groupId) => ({ group_id: groupId, meaning: groupMeaning(groupId) ?? null }));
+
+export function groupsText(entries: readonly ExplainedEntry[]): string[] {
+  const groups = groupsJson(entries);
+  if (groups.length === 0) return [];
+  return [
+    'what each group records:',
+    ...table(
+      ['GROUP', 'MEANING'],
+      groups.map((g) => [g.group_id, g.meaning ?? '-']),
+    ).map((l) => `  ${l}`),
+  ];
+}
+
+export const ledgerEntryJson = (e: ExplainedEntry & { reference: string; createdAt: Date }) => ({
+  group_id: e.groupId,
+  reference: e.reference,
+  account: e.account,
+  asset: e.asset,
+  amount: e.amount.toString(),
+  created_at: e.createdAt.toISOString(),
+});
+
+export const ledgerEntriesText = (entries: readonly ExplainedEntry[]) =>
+  table(
+    ['GROUP', 'ACCOUNT', 'ASSET', 'AMOUNT'],
+    entries.map((e) => [e.groupId, e.account, e.asset, anyAssetText(e.asset, e.amount)]),
+  ).map((l) => `  ${l}`);
+
 const explain = defineCommand({
   name: 'explain',
   summary: 'every ledger posting of one payment (by its session or payment id) and, per asset, where its units are now',
@@ -122,14 +153,8 @@ const explain = defineCommand({
         session_id: sessionId,
         payment_id: paymentId,
         mode: session.mode,
-        postings: entries.map((e) => ({
-          group_id: e.groupId,
-          reference: e.reference,
-          account: e.account,
-          asset: e.asset,
-          amount: e.amount.toString(),
-          created_at: e.createdAt.toISOString(),
-        })),
+        postings: entries.map(ledgerEntryJson),
+        groups: groupsJson(entries),
         holdings: holdings.map((h) => ({ asset: h.asset, account: h.account, amount: h.amount.toString() })),
         sweeps: sweeps.map((w) => ({
           sweep_id: w.sweepId,
@@ -143,12 +168,8 @@ const explain = defineCommand({
       },
       text: [
         `${session.mode} payment ${paymentId} (session ${sessionId}, ${session.status}): ${entries.length} ledger entries in ${groups} group${groups === 1 ? '' : 's'}`,
-        ...(entries.length === 0
-          ? []
-          : table(
-              ['GROUP', 'ACCOUNT', 'ASSET', 'AMOUNT'],
-              entries.map((e) => [e.groupId, e.account, e.asset, anyAssetText(e.asset, e.amount)]),
-            ).map((l) => `  ${l}`)),
+        ...ledgerEntriesText(entries),
+        ...groupsText(entries),
         'where each unit is now (its postings netted per account; debits hold or are owed, credits are where they came from):',
         ...(holdings.length === 0
           ? ['  nothing: no posting names it, or they cancel out']

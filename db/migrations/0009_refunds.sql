@@ -71,3 +71,10 @@ create table refund_payouts (
   -- The treasury that pays it (fee payer and token authority): only its key signs it, and its in-flight USDC counts there.
   treasury            text not null
 );
+
+-- A refund's webhooks are deliveries of its session's (docs/refunds.md#webhooks), one per refund and event however
+-- often its workflow announces it; a session's own stay one per status change and event.
+alter table webhook_deliveries add column refund_id text references refunds (id);
+alter table webhook_deliveries drop constraint webhook_deliveries_session_id_status_version_event_key;
+create unique index webhook_deliveries_status_event on webhook_deliveries (session_id, status_version, event) where refund_id is null;
+create unique index webhook_deliveries_refund_event on webhook_deliveries (refund_id, event) where refund_id is not null;

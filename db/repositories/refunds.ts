@@ -40,7 +40,7 @@ export interface Refund {
   updatedAt: Date;
 }
 
-interface RefundRow {
+export interface RefundRow {
   id: string;
   mode: Mode;
   merchant_id: string;
@@ -70,7 +70,7 @@ interface RefundRow {
   updated_at: Date;
 }
 
-const toRefund = (r: RefundRow): Refund => ({
+export const toRefund = (r: RefundRow): Refund => ({
   id: r.id,
   mode: r.mode,
   merchantId: r.merchant_id,
@@ -156,9 +156,7 @@ export async function sessionRefunds(sql: Queryable, sessionId: string): Promise
   return rows.map(toRefund);
 }
 
-export type RefundChange =
-  | { ok: true; refund: Refund; changed: boolean }
-  | { ok: false; refund: Refund | undefined; message: string };
+export type RefundChange = { ok: true; refund: Refund; changed: boolean } | { ok: false; refund: Refund | undefined; message: string };
 
 export interface RefundMoveFields {
   statusReason?: string | null;
@@ -177,7 +175,8 @@ export async function moveRefund(tx: Queryable, id: string, event: RefundEvent, 
   if (!row) return { ok: false, refund: undefined, message: `No refund ${id}` };
   const refund = toRefund(row);
   const move = refundTransition(refund.status, event);
-  if (!move.ok) return refund.status === STATUS_OF_EVENT[event] ? { ok: true, refund, changed: false } : { ok: false, refund, message: move.message };
+  if (!move.ok)
+    return refund.status === STATUS_OF_EVENT[event] ? { ok: true, refund, changed: false } : { ok: false, refund, message: move.message };
   const set: Record<string, unknown> = { status: move.status, updated_at: new Date() };
   if (fields.statusReason !== undefined) set.status_reason = fields.statusReason;
   if (fields.destination) {

@@ -16,6 +16,7 @@ export interface DepositRecord {
   chain: Chain;
   network: 'mainnet' | 'testnet';
   txHash: string;
+  logIndex: number;
   token: string;
   amountBaseUnits: bigint;
   fromAddress: string;
@@ -55,6 +56,7 @@ export async function listSessionDeposits(sql: Queryable, sessionId: string): Pr
       chain: Chain;
       network: 'mainnet' | 'testnet';
       tx_hash: string;
+      log_index: number;
       token: string;
       amount_base_units: string;
       from_address: string;
@@ -66,13 +68,14 @@ export async function listSessionDeposits(sql: Queryable, sessionId: string): Pr
       refund_due: string;
       created_at: Date;
     }[]
-  >`select d.chain, d.network, d.tx_hash, d.token, d.amount_base_units::text, d.from_address, d.block_number::text, d.stage, d.confirmations,
+  >`select d.chain, d.network, d.tx_hash, d.log_index, d.token, d.amount_base_units::text, d.from_address, d.block_number::text, d.stage, d.confirmations,
            d.credited, d.late, (${refundDueOf(sql)})::text as refund_due, d.created_at
     from deposits d where d.session_id = ${sessionId} order by d.created_at, d.tx_hash, d.log_index`;
   return rows.map((r) => ({
     chain: r.chain,
     network: r.network,
     txHash: r.tx_hash,
+    logIndex: r.log_index,
     token: r.token,
     amountBaseUnits: BigInt(r.amount_base_units),
     fromAddress: r.from_address,

@@ -12,14 +12,39 @@ export async function insertWebhookDelivery(
     with inserted as (
       insert into webhook_deliveries (id, session_id, event, status_version, url, body)
       values (${delivery.id}, ${delivery.sessionId}, ${delivery.event}, ${delivery.statusVersion}, ${delivery.url}, ${delivery.body})
-      on conflict (session_id, status_version, event) do nothing
+      on conflict (session_id, status_version, event) where refund_id is null do nothing
       returning id)
     select id from inserted
     union all
     select id from webhook_deliveries
     where session_id = ${delivery.sessionId} and status_version = ${delivery.statusVersion} and event = ${delivery.event}
+      and refund_id is null
     limit 1`;
   return row!.id;
+}
+
+/**
+ * A refund's event, delivered as its session's (docs/refunds.md#webhooks). Idempotent on (refund, event): a second
+ * insert returns the first delivery's id. Its status_version is the session's at the time, which orders it among
+ * the session's own deliveries.
+ */
+export async function insertRefundWebhookDelivery(
+  sql: Queryable,
+  delivery: { id: string; refundId: string; event: string; url: string; body: string },
+): Promise<string> {
+  const [row] = await sql<{ id: string }[]>`
+    with inserted as (
+      insert into webhook_deliveries (id, session_id, refund_id, event, status_version, url, body)
+      select ${delivery.id}, s.id, r.id, ${delivery.event}, s.status_version, ${delivery.url}, ${delivery.body}
+      from refunds r join sessions s on s.id = r.session_id where r.id = ${delivery.refundId}
+      on conflict (refund_id, event) where refund_id is not null do nothing
+      returning id)
+    select id from inserted
+    union all
+    select id from webhook_deliveries where refund_id = ${delivery.refundId} and event = ${delivery.event}
+    limit 1`;
+  if (!row) throw new Error(`no refund ${delivery.refundId} to announce`);
+  return row.id;
 }
 
 /** Given up: a delivered one stays delivered. */

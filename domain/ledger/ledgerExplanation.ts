@@ -1,6 +1,7 @@
-// Where one payment's units are by the ledger (`checkout-admin ledger explain`): the postings that name the payment,
-// its session or its deposits, netted per asset and account. Generic over accounts and assets: whatever account a
-// posting names (merchant_payable, payouts_in_flight, deposits:<chain>, a refund or held account) is summed alike.
+// Where one payment's units are by the ledger (`checkout-admin ledger explain`, `checkout-admin refund show`): the
+// postings that name the payment, its session, its deposits or its refunds, netted per asset and account, and what
+// each group of postings records, in words. Generic over accounts and assets: whatever account a posting names
+// (merchant_payable, payouts_in_flight, deposits:<chain>, a refund or held account) is summed alike.
 
 /** One ledger entry as `ledger explain` lists it. */
 export interface ExplainedEntry {
@@ -33,4 +34,50 @@ export function holdingsOf(entries: readonly ExplainedEntry[]): Holding[] {
   return [...sums.values()]
     .filter((h) => h.amount !== 0n)
     .sort((a, b) => (a.asset === b.asset ? a.account.localeCompare(b.account) : a.asset.localeCompare(b.asset)));
+}
+
+/** What a refund's posting group records, by the group's last word (docs/refunds.md#ledger). */
+const REFUND_GROUPS: Record<string, string> = {
+  reserve:
+    "reserved for its payment: what the customer is owed (refund_due, or the merchant's receivable for a merchant refund) committed to refunds_in_flight",
+  sent: 'paid: the USDC left the treasury for the customer, and the network fee taken from it went to operator_held',
+  release: 'its payment failed: nothing left the treasury, and refunds_in_flight went back to where it was reserved from',
+  expired: 'expired unclaimed: what the customer was owed went back to whoever it came from',
+};
+
+const PAYOUT_GROUPS: Record<string, string> = {
+  reserve: 'reserved for its payout: what the merchant is owed (merchant_payable) committed to payouts_in_flight',
+  sent: 'paid: the USDC left the treasury for the merchant',
+  release: 'its payout failed on chain: nothing left the treasury, and the merchant is owed it again',
+};
+
+const CHAIN_COSTS = 'SOL the transaction cost the treasury (its fee, and rent when it created an account)';
+
+/**
+ * What a posting group records, in words, from its id alone (the ids derive from what happened: domain/ledger/ledger.ts
+ * and the refund postings); undefined for a group whose kind this build does not know, which is shown by its id only.
+ */
+export function groupMeaning(groupId: string): string | undefined {
+  const words = groupId.split(':');
+  const [kind] = words;
+  const last = words[words.length - 1] ?? '';
+  if (kind === 'refund' && words.length >= 3) {
+    const refundId = words[1];
+    if (words.includes('chain-costs')) return `refund ${refundId}: ${CHAIN_COSTS}`;
+    const meaning = REFUND_GROUPS[last];
+    return meaning && `refund ${refundId} ${meaning}`;
+  }
+  if (kind === 'payout' && words.length >= 3) {
+    const paymentId = words[1];
+    if (words.includes('chain-costs')) return `payout of ${paymentId}: ${CHAIN_COSTS}`;
+    const meaning = PAYOUT_GROUPS[last];
+    return meaning && `payout of ${paymentId} ${meaning}`;
+  }
+  if (kind === 'deposit' && words.length === 4)
+    return `deposit on ${words[1]} received at its deposit address: what pays the price pending for the merchant, any rest owed back to the customer (refund_due)`;
+  if (kind === 'deposit' && words.length === 5 && last === 'settled')
+    return `deposit on ${words[1]} settled: the part that pays the price became owed to the merchant in Solana USDC, any rest owed back to the customer`;
+  if (kind === 'treasury-funding') return "an operator's transaction into or out of the treasury";
+  if (kind === 'relayer-funding') return `an operator's payment of gas coin to the relayer on ${words[1]}`;
+  return undefined;
 }

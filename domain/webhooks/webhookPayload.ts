@@ -1,13 +1,15 @@
 // The payload of docs/webhooks.md#payload. The other events carry the same fields where they apply: no payment_id or
 // token amounts before a method was chosen, no settlement before funds were settled. Beyond the
-// five events, `payment.confirming` announces a deposit seen and `payment.cancelled` a cancel.
+// five events, `payment.confirming` announces a deposit seen and `payment.cancelled` a cancel; a refund's events and
+// `payment.unmatched_deposit` carry their own payloads (refundWebhookPayload.ts).
 import { centsToUsd } from '../money/money';
 import { toSixDecimalString } from '../money/pricing';
 import { BANK_PROVIDER } from '../settlement/settlementRoute';
 import type { Metadata, Mode } from '../wire/session';
 import type { SessionStatus } from '../wire/status';
 
-export const WEBHOOK_EVENTS = [
+/** The events of a session's status changes. */
+export const SESSION_WEBHOOK_EVENTS = [
   'payment.completed',
   'payment.expired',
   'payment.underpaid',
@@ -16,10 +18,28 @@ export const WEBHOOK_EVENTS = [
   'payment.confirming',
   'payment.cancelled',
 ] as const;
+export type SessionWebhookEvent = (typeof SESSION_WEBHOOK_EVENTS)[number];
+
+/** A refund's events (docs/refunds.md#webhooks), one delivery per refund and event. */
+export const REFUND_WEBHOOK_EVENTS = [
+  'refund.created',
+  'refund.claimed',
+  'refund.completed',
+  'refund.failed',
+  'refund.expired',
+  'refund.expiring',
+  'refund.cancelled',
+] as const;
+export type RefundWebhookEvent = (typeof REFUND_WEBHOOK_EVENTS)[number];
+
+/** Money arrived that no session could credit (late, another token or chain, dust): a refund was opened for it. */
+export const UNMATCHED_DEPOSIT_EVENT = 'payment.unmatched_deposit';
+
+export const WEBHOOK_EVENTS = [...SESSION_WEBHOOK_EVENTS, UNMATCHED_DEPOSIT_EVENT, ...REFUND_WEBHOOK_EVENTS] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** Statuses whose arrival is announced to the merchant; the others are visible by polling. */
-export const EVENT_FOR_STATUS: Partial<Record<SessionStatus, WebhookEvent>> = {
+export const EVENT_FOR_STATUS: Partial<Record<SessionStatus, SessionWebhookEvent>> = {
   completed: 'payment.completed',
   expired: 'payment.expired',
   underpaid: 'payment.underpaid',
@@ -30,7 +50,7 @@ export const EVENT_FOR_STATUS: Partial<Record<SessionStatus, WebhookEvent>> = {
 };
 
 export interface WebhookPayloadInput {
-  event: WebhookEvent;
+  event: SessionWebhookEvent;
   status: SessionStatus;
   sessionId: string;
   extTransactionId: string;
@@ -49,7 +69,7 @@ export interface WebhookPayloadInput {
 }
 
 export interface WebhookPayload {
-  event: WebhookEvent;
+  event: SessionWebhookEvent;
   /** The delivery's `wh_` id (the X-Service-Idempotency-Key), signed so a body cannot pass under another key. */
   delivery_id: string;
   /** Signed too, so a test-mode delivery can never pass as a live one (Stripe's `livemode`). */
@@ -114,8 +134,7 @@ export function buildWebhookPayload(input: WebhookPayloadInput): WebhookContent 
 }
 
 /** The exact bytes a delivery sends and signs: the content with the delivery's id and mode after the event name. */
-export function webhookBody(content: WebhookContent, deliveryId: string, mode: Mode): string {
+export function webhookBody(content: { event: WebhookEvent }, deliveryId: string, mode: Mode): string {
   const { event, ...rest } = content;
-  const payload: WebhookPayload = { event, delivery_id: deliveryId, livemode: mode === 'live', ...rest };
-  return JSON.stringify(payload);
+  return JSON.stringify({ event, delivery_id: deliveryId, livemode: mode === 'live', ...rest });
 }

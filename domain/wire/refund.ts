@@ -34,6 +34,15 @@ export const CreateRefundRequest = z
   .strict();
 export type CreateRefundRequest = z.infer<typeof CreateRefundRequest>;
 
+export const RefundIdParam = z.object({ refund_id: z.string().regex(REFUND_ID_PATTERN, 'Must be a refund id of the form ref_<ULID>') });
+
+/** POST /checkout/refunds/{refund_id}/cancel: the merchant withdraws a refund not yet paid. */
+export const CancelRefundRequest = z
+  .object({ reason: z.string().trim().min(1).max(500).optional().meta({ description: "Why; kept as the refund's status_reason." }) })
+  .strict()
+  .optional();
+export type CancelRefundRequest = z.infer<typeof CancelRefundRequest>;
+
 export const RefundObject = z
   .object({
     id: z.string().regex(REFUND_ID_PATTERN),
@@ -79,6 +88,7 @@ export const RefundListQuery = z
 export type RefundListQuery = z.infer<typeof RefundListQuery>;
 
 export const RefundList = z.object({ data: z.array(RefundObject), has_more: z.boolean() }).strict();
+export type RefundList = z.infer<typeof RefundList>;
 
 /** What the customer sends from the claim page. */
 export const RefundClaimRequest = z
@@ -87,7 +97,41 @@ export const RefundClaimRequest = z
     /** The customer read the warning that an exchange's deposit address may not credit them. */
     acknowledged_exchange_warning: z.literal(true, 'Confirm that the address is a wallet you control'),
     /** A signature by the wallet that paid over the claim message (docs/refunds.md#proof-of-ownership). */
-    sender_proof: z.object({ signature: z.string().min(1).max(512) }).strict().optional(),
+    sender_proof: z
+      .object({ signature: z.string().min(1).max(512) })
+      .strict()
+      .optional(),
   })
   .strict();
 export type RefundClaimRequest = z.infer<typeof RefundClaimRequest>;
+
+/** The claim link's path parameter: `<ref_id>.<mac>`; any other text reads as a link to no refund. */
+export const RefundClaimTokenParam = z.object({ token: z.string().min(1).max(200) }).strict();
+
+/** What the claim page shows (GET /refunds/{token}/state, and the answer to a claim). */
+export const RefundClaimState = z
+  .object({
+    refund_id: z.string().regex(REFUND_ID_PATTERN),
+    /** As stored, except a refund still waiting for a claim past expires_at, which reads as expired. */
+    status: z.enum(REFUND_STATUSES),
+    /** What the customer is owed, in USD, before fees. */
+    amount_usd: z.number(),
+    /** How the money arrived. */
+    token: z.enum(TOKENS),
+    chain: z.enum(CHAINS),
+    /** Where it can be sent: docs/refunds.md#where-a-refund-can-go. */
+    routes: z.array(z.object({ chain: z.enum(CHAINS), token: z.enum(TOKENS) }).strict()),
+    require_sender_proof: z.boolean(),
+    /** The address that paid, on its chain; null when no payment is on record (a bank transfer). */
+    sender: z
+      .object({ chain: z.enum(CHAINS), address: z.string() })
+      .strict()
+      .nullable(),
+    destination: RefundDestination.nullable(),
+    expires_at: Timestamp,
+    transaction_hash: z.string().nullable(),
+    /** The refund's transaction on a public block explorer, once sent. */
+    explorer_url: z.url().nullable(),
+  })
+  .strict();
+export type RefundClaimState = z.infer<typeof RefundClaimState>;

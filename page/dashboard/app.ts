@@ -7,6 +7,7 @@ import { link, navigate } from './navigation';
 import type { Mode, Me, View } from './types';
 import { acceptInviteView } from './views/acceptInvite';
 import { developersView } from './views/developers';
+import { refundsView } from './views/refunds';
 import { sessionDetailView } from './views/sessionDetail';
 import { sessionsView } from './views/sessions';
 import { settingsView } from './views/settings';
@@ -14,6 +15,7 @@ import { signInView } from './views/signIn';
 
 const SECTIONS = [
   ['sessions', 'Sessions'],
+  ['refunds', 'Refunds'],
   ['developers', 'Developers'],
   ['settings', 'Settings'],
 ] as const;
@@ -40,9 +42,11 @@ export async function render(): Promise<void> {
       ? developersView(mode)
       : section === 'settings'
         ? settingsView(me)
-        : id
-          ? sessionDetailView(mode, id)
-          : sessionsView(mode);
+        : section === 'refunds'
+          ? refundsView(mode)
+          : id
+            ? sessionDetailView(mode, id)
+            : sessionsView(mode);
   show(bar, main, view, { me, mode, section });
 }
 

@@ -7,6 +7,7 @@ import type { AppState } from '../../api/context';
 import { constrainSessionIdParams } from '../../api/routes/sessionIdParam';
 
 const SESSION = 'cs_01ARZ3NDEKTSV4RRFFQ69G5FAV';
+const REFUND = 'ref_01ARZ3NDEKTSV4RRFFQ69G5FAV';
 let baseUrl: string;
 let close: () => void;
 
@@ -21,6 +22,12 @@ beforeAll(async () => {
   });
   router.get('/checkout/sessions/current', (ctx) => {
     ctx.body = { route: 'current' };
+  });
+  router.get('/checkout/refunds/:refund_id', (ctx) => {
+    ctx.body = { route: 'refund', id: (ctx as unknown as { params: Record<string, string> }).params.refund_id };
+  });
+  router.get('/checkout/refunds/claim', (ctx) => {
+    ctx.body = { route: 'claim' };
   });
   constrainSessionIdParams(router);
   const app = new Koa<AppState>();
@@ -46,6 +53,12 @@ describe('constrainSessionIdParams', () => {
   it('still hands a session id to its route, with the parameter', async () => {
     expect(await get(`/checkout/sessions/${SESSION}`)).toEqual({ status: 200, body: { route: 'by id', id: SESSION } });
     expect(await get(`/checkout/sessions/${SESSION}/cancel`, 'POST')).toEqual({ status: 200, body: { route: 'cancel' } });
+  });
+
+  it('constrains :refund_id to refund ids the same way', async () => {
+    expect(await get('/checkout/refunds/claim')).toEqual({ status: 200, body: { route: 'claim' } });
+    expect(await get(`/checkout/refunds/${REFUND}`)).toEqual({ status: 200, body: { route: 'refund', id: REFUND } });
+    expect((await get(`/checkout/refunds/${SESSION}`)).status).toBe(404);
   });
 
   it('matches nothing for a segment that is no session id', async () => {

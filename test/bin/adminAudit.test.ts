@@ -17,6 +17,7 @@ import { adminCli, expectOneLineError, type CliRun } from '../support/adminCli';
 import { createBankAccount, createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { insertTestPayout } from '../support/payouts';
+import { insertTestRefund } from '../support/refunds';
 import { sessionRecord } from '../support/sessionRecords';
 import { startTestService, type TestService } from '../support/service';
 import { startTreasuryChain } from '../support/treasuryChain';
@@ -168,6 +169,12 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
       arguments: { session: cancelled, reason: 'audit test' },
       targets: () => [cancelled],
     });
+    // A refund with no workflow running: the row is cancelled, the missing workflow only warned about.
+    const refund = await insertTestRefund(service.db.sql, { merchantId: merchant.merchant.id, sessionId: paid });
+    await ok(['refund', 'cancel', refund.id, '--reason', 'audit test'], {
+      arguments: { refund: refund.id, reason: 'audit test' },
+      targets: () => [refund.id],
+    });
     // A session a failed create left without its workflow, written half an hour ago.
     const unstarted = sessionRecord(merchant.merchant.id, { createdAt: new Date(Date.now() - 30 * 60_000), lifetimeMinutes: 60 });
     expect(await insertSessionUnderCap(service.db.sql, unstarted, 1_000_000)).toBe(true);
@@ -295,6 +302,9 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
       ['key', 'list', '--merchant', merchantId],
       ['bank', 'list', '--merchant', merchantId],
       ['webhooks', 'list', '--session', paid],
+      ['refund', 'list', '--session', paid],
+      ['refund', 'show', refund.id],
+      ['refund', 'stuck'],
       ['audit', 'list'],
     ]) {
       const { run, rows } = await audited(args);

@@ -22,6 +22,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ MINIMUM_DEPOSIT_CENTS: '0.5' }, 'api')).toThrow('MINIMUM_DEPOSIT_CENTS');
   });
 
+  it('reads how long a refund waits for its claim in whole days, 30 by default', () => {
+    expect(loadConfig({}, 'api').refundClaimDays).toBe(30);
+    expect(loadConfig({ REFUND_CLAIM_DAYS: '7' }, 'api').refundClaimDays).toBe(7);
+    for (const invalid of ['0', '1.5', '366']) {
+      expect(() => loadConfig({ REFUND_CLAIM_DAYS: invalid }, 'api')).toThrow(/invalid configuration: REFUND_CLAIM_DAYS: /);
+    }
+  });
+
   it('reads the payout re-read threshold in whole USDC, 1000 by default, 0 re-reading every payout', () => {
     expect(loadConfig({ SIGNER_MODE: 'test' }, 'signer').settlementRpcRecheckAboveUsdc).toBe(1000);
     expect(loadConfig({ SIGNER_MODE: 'test', SETTLEMENT_RPC_RECHECK_ABOVE_USDC: '0' }, 'signer').settlementRpcRecheckAboveUsdc).toBe(0);
@@ -80,6 +88,13 @@ describe('configuration', () => {
     expect(loadConfig({ SWEEP_INTERVAL_SECONDS: '3600' }, 'worker').sweepIntervalSeconds).toBe(3600);
     for (const bad of ['5', '-1', '1.5', '604801'])
       expect(() => loadConfig({ SWEEP_INTERVAL_SECONDS: bad }, 'worker'), bad).toThrow('SWEEP_INTERVAL_SECONDS');
+  });
+
+  it('reads how many days a refund may be claimed, 30 by default; zero or a fraction is refused', () => {
+    expect(loadConfig({}, 'worker').refundClaimDays).toBe(30);
+    expect(loadConfig({ REFUND_CLAIM_DAYS: '7' }, 'worker').refundClaimDays).toBe(7);
+    for (const bad of ['0', '-1', '1.5', '3651'])
+      expect(() => loadConfig({ REFUND_CLAIM_DAYS: bad }, 'worker'), bad).toThrow('REFUND_CLAIM_DAYS');
   });
 
   it('reads the CCTP attestation service URL, Circle’s mainnet one by default; anything but an http(s) URL is refused', () => {

@@ -162,6 +162,7 @@ describe('dashboard: sessions', () => {
         late,
         'Owed back to the customer: arrived after the session closed',
         '5.000000 USDC',
+        '–',
       ]);
     expect(await row(paid).allTextContents()).toEqual([
       '12.500000 USDC',
@@ -170,6 +171,7 @@ describe('dashboard: sessions', () => {
       paid,
       'Credited to the payment; the excess over the price is owed back to the customer',
       '0.200000 USDC',
+      '–',
     ]);
     expect(await page.locator(`tr.deposit[data-tx-hash="${late}"] a`).getAttribute('href')).toContain(late);
     expect(await page.locator('[data-owed-back]').textContent()).toBe('5.200000 USDC on base');

@@ -63,6 +63,24 @@ async function indexed(
   };
 }
 
+/** The workflow's activity, with the refund workflows it starts kept instead of started. */
+function recorder() {
+  const started: string[] = [];
+  const recordDeposit = createRecordDeposit({
+    sql: worker,
+    refundClaimDays: 30,
+    startRefund: async (refund) => void started.push(refund.id),
+  });
+  return { recordDeposit, started };
+}
+
+async function refundsOf(sessionId: string) {
+  return db.sql<
+    { id: string; source: string; deposit_tx_hash: string; amount_base_units: string; amount_usd_micros: string; status: string }[]
+  >`
+    select id, source, deposit_tx_hash, amount_base_units::text, amount_usd_micros::text, status from refunds where session_id = ${sessionId}`;
+}
+
 async function balances(references: string[]) {
   const rows = await db.sql<{ account: string; asset: string; balance: string }[]>`
     select account, asset, sum(amount)::text as balance from ledger_entries where reference = any(${references})
@@ -73,7 +91,7 @@ async function balances(references: string[]) {
 describe('deposit postings', () => {
   it("owes the merchant its $100 for USDT at 0.95 and the customer the 10 USDT beyond the price, on the deposit's chain", async () => {
     const { merchantId, sessionId, paymentId } = await usdtSession();
-    const recordDeposit = createRecordDeposit({ sql: worker });
+    const { recordDeposit, started } = recorder();
     // In the order they arrived, whatever their hashes: the first pays most of the price, the second the rest and the excess.
     const first = await indexed(sessionId, 100_000_000n, {
       stage: 'confirmed',
@@ -98,6 +116,18 @@ describe('deposit postings', () => {
       'merchant_pending:tron usdt:tron': -105_263_158n,
       'refund_due:tron usdt:tron': -10_000_000n,
     });
+    // The excess is opened as one overpayment refund of the deposit that carried it, found again by every later verdict.
+    await recordDeposit(sessionId, 'test', second, '115263158');
+    const [refund, ...others] = await refundsOf(sessionId);
+    expect(others).toEqual([]);
+    expect(refund).toMatchObject({
+      source: 'overpayment',
+      deposit_tx_hash: second.txHash,
+      amount_base_units: '10000000',
+      amount_usd_micros: '10000000',
+      status: 'pending_claim',
+    });
+    expect(started).toEqual([refund!.id, refund!.id]);
     await postDepositsSettled(worker, paymentId);
     await postDepositsSettled(worker, paymentId);
     expect(await balances(references)).toEqual({
@@ -125,7 +155,7 @@ describe('deposit postings', () => {
 
   it('posts a confirmed deposit the workflow keeps for a refund as refund due, and nothing for one still confirming', async () => {
     const { sessionId } = await usdtSession();
-    const recordDeposit = createRecordDeposit({ sql: worker });
+    const { recordDeposit, started } = recorder();
     const late = await indexed(sessionId, 3_000_000n, { stage: 'confirmed', credited: false, late: false });
     const confirming = await indexed(sessionId, 4_000_000n, { stage: 'detected', credited: false, late: false });
     await recordDeposit(sessionId, 'test', { ...late, late: true }, '0');
@@ -135,6 +165,12 @@ describe('deposit postings', () => {
       'deposits:tron usdt:tron': 3_000_000n,
       'refund_due:tron usdt:tron': -3_000_000n,
     });
+    // The session had closed (overpaid): a late deposit, one refund for all of it, none for the one still confirming.
+    const refunds = await refundsOf(sessionId);
+    expect(refunds).toMatchObject([
+      { source: 'late_deposit', deposit_tx_hash: late.txHash, amount_base_units: '3000000', status: 'pending_claim' },
+    ]);
+    expect(started).toEqual([refunds[0]!.id, refunds[0]!.id]);
   });
 
   it('posts the deposits the indexer marked late after the workflow ended, once, and none still confirming or credited', async () => {

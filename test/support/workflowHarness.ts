@@ -56,6 +56,8 @@ export interface WorkflowHarness {
   /** A session record on the test server's clock, its webhooks pointed at the receiver. */
   record(overrides?: Partial<SessionRecord> & { lifetimeMinutes?: number }): Promise<SessionRecord>;
   start(record: SessionRecord): Promise<WorkflowHandle<typeof checkoutSession>>;
+  /** The session worker's queue while `withWorker` runs: workflows started on it run there, and its signers' queues derive from it. */
+  readonly taskQueue: string;
   teardown(): Promise<void>;
 }
 
@@ -90,6 +92,9 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
   return {
     get env() {
       return current();
+    },
+    get taskQueue() {
+      return taskQueue;
     },
     async freshEnvironment() {
       await env?.teardown();
@@ -211,7 +216,10 @@ export async function indexerRecords(
   if (options.confirmations !== undefined) await markConfirmed(sql, d, d.blockHash, options.confirmations);
 }
 
-/** Waits until `expected` deliveries exist and their delivery workflows finished, and returns them in order. */
+/**
+ * Waits until `expected` deliveries of the session's status exist (a refund's are counted apart: docs/refunds.md#webhooks)
+ * and their delivery workflows finished, and returns them in order.
+ */
 export async function finishedDeliveries(
   h: WorkflowHarness,
   sessionId: string,
@@ -223,7 +231,7 @@ export async function finishedDeliveries(
     if (Date.now() > deadline) throw new Error(`expected ${expected} webhook deliveries for ${sessionId}, found ${deliveries.length}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
     deliveries = await h.db.sql<Array<{ id: string; event: string }>>`
-      select id, event from webhook_deliveries where session_id = ${sessionId} order by status_version`;
+      select id, event from webhook_deliveries where session_id = ${sessionId} and refund_id is null order by status_version`;
   }
   const results = [];
   for (const delivery of deliveries) {

@@ -207,9 +207,47 @@ async function settlementsOf(sessionId: string) {
     select provider, amount_usdc_base_units::text as amount from settlements where session_id = ${sessionId} order by provider`;
 }
 
-/** The webhook events the merchant's endpoint received for the session, in order. */
+/** The webhook events the merchant's endpoint received for the session's status, in order. */
 function eventsOf(sessionId: string): Array<Record<string, unknown>> {
+  return allEventsOf(sessionId).filter((body) => 'status' in body);
+}
+
+/** Every webhook the endpoint received for the session: its status's, and its refunds' (docs/refunds.md#webhooks). */
+function allEventsOf(sessionId: string): Array<Record<string, unknown>> {
   return webhooks.received.map((w) => JSON.parse(w.rawBody) as Record<string, unknown>).filter((body) => body.session_id === sessionId);
+}
+
+/**
+ * The one refund the service opened by itself for what the session owes back (docs/refunds.md#sources): its row, the
+ * workflow's `refund.created`, and for money no session could credit `payment.unmatched_deposit` naming the deposit.
+ */
+async function expectOneAutomaticRefund(sessionId: string, owed: { source: string; txHash: string; chain: string; amount: bigint }) {
+  const refunds = await service.db.sql<{ id: string; source: string; deposit_tx_hash: string; amount: string; status: string }[]>`
+    select id, source, deposit_tx_hash, amount_base_units::text as amount, status from refunds where session_id = ${sessionId}`;
+  expect(refunds).toEqual([
+    { id: expect.any(String), source: owed.source, deposit_tx_hash: owed.txHash, amount: owed.amount.toString(), status: 'pending_claim' },
+  ]);
+  const refundId = refunds[0]!.id;
+  const unmatched = owed.source !== 'overpayment';
+  // Each event is its own delivery: they may arrive in either order.
+  const refundEvents = () =>
+    new Map(
+      allEventsOf(sessionId)
+        .filter((e) => !('status' in e))
+        .map((e) => [e.event as string, e]),
+    );
+  await eventually(() =>
+    expect([...refundEvents().keys()].sort()).toEqual(unmatched ? ['payment.unmatched_deposit', 'refund.created'] : ['refund.created']),
+  );
+  expect(refundEvents().get('refund.created')).toMatchObject({
+    refund: { id: refundId, status: 'pending_claim', source: owed.source, chain: owed.chain, amount_base_units: owed.amount.toString() },
+  });
+  if (unmatched) {
+    expect(refundEvents().get('payment.unmatched_deposit')).toMatchObject({
+      deposit: { chain: owed.chain, transaction_hash: owed.txHash, amount_base_units: owed.amount.toString() },
+      refund_id: refundId,
+    });
+  }
 }
 
 /**
@@ -220,7 +258,12 @@ function eventsOf(sessionId: string): Array<Record<string, unknown>> {
  * A session untouched by a deposit it cannot credit: still awaiting payment, no webhook, the deposit's units owed back
  * to the customer (`chainAsset`: `<chain> <asset>`), balanced and reconciled.
  */
-async function expectStillWaitingWithRefundDue(sessionId: string, chainAsset: string, amount: bigint): Promise<void> {
+async function expectStillWaitingWithRefundDue(
+  sessionId: string,
+  chainAsset: string,
+  amount: bigint,
+  refund: { source: string; txHash: string },
+): Promise<void> {
   expect(await reconciliationDifferences()).toEqual([]);
   expect(await status(shop, sessionId)).toBe('awaiting_payment');
   expect(eventsOf(sessionId)).toEqual([]);
@@ -228,6 +271,7 @@ async function expectStillWaitingWithRefundDue(sessionId: string, chainAsset: st
   expect(ledger.unbalanced).toEqual([]);
   expect(ledger.holdings).toEqual({ [`deposits:${chainAsset}`]: amount, [`refund_due:${chainAsset}`]: -amount });
   expect(ledger.owners).toEqual({ ...NOBODY, refundDue: amount });
+  await expectOneAutomaticRefund(sessionId, { ...refund, chain: chainAsset.split(' ')[0]!, amount });
 }
 
 async function eventually(check: () => unknown | Promise<unknown>, timeout = SOON.timeout): Promise<void> {
@@ -309,7 +353,7 @@ describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () =
     const wallet = await freshWallet(shop);
     const { sessionId, depositAddress, amount } = await openSession(shop, 20);
     const excess = USDC(5);
-    await pay(tokens.usdc, depositAddress, amount + excess);
+    const sent = await pay(tokens.usdc, depositAddress, amount + excess);
     await eventually(async () => expect(await status(shop, sessionId)).toBe('overpaid'));
 
     const event = await waitForEvent(sessionId, 'payment.overpaid');
@@ -326,6 +370,7 @@ describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () =
       'treasury:solana usdc:solana': -amount,
     });
     expect(await reconciliationDifferences()).toEqual([]);
+    await expectOneAutomaticRefund(sessionId, { source: 'overpayment', txHash: sent.hash, chain: 'base', amount: excess });
   });
 
   it('late deposit: a cancelled session keeps its status, what arrived after it closed is owed to the customer', async () => {
@@ -350,6 +395,7 @@ describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () =
     expect(ledger.unbalanced).toEqual([]);
     expect(ledger.owners).toEqual({ ...NOBODY, refundDue: late });
     expect(ledger.holdings).toEqual({ 'deposits:base usdc:base': late, 'refund_due:base usdc:base': -late });
+    await expectOneAutomaticRefund(sessionId, { source: 'late_deposit', txHash: sent.hash, chain: 'base', amount: late });
   });
 
   it('wrong token: USDT sent for a USDC payment is owed to the customer, the session still waits for its USDC', async () => {
@@ -361,7 +407,7 @@ describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () =
       ]),
     );
 
-    await expectStillWaitingWithRefundDue(sessionId, 'base usdt:base', USDC(20));
+    await expectStillWaitingWithRefundDue(sessionId, 'base usdt:base', USDC(20), { source: 'wrong_token', txHash: sent.hash });
   });
 
   it('wrong EVM chain: USDC sent on arbitrum to the base deposit address is owed to the customer', async () => {
@@ -373,7 +419,7 @@ describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () =
       ]),
     );
 
-    await expectStillWaitingWithRefundDue(sessionId, 'arbitrum usdc:arbitrum', USDC(20));
+    await expectStillWaitingWithRefundDue(sessionId, 'arbitrum usdc:arbitrum', USDC(20), { source: 'wrong_chain', txHash: sent.hash });
   });
 
   it('unrouted live pair: a live session never offers USDC on base, so no money can reach it there', async () => {

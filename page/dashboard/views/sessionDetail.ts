@@ -1,11 +1,14 @@
 /// <reference lib="dom" />
 // One session: summary with what is owed back to the customer, timeline with reasons, deposits with block explorer links
-// and each one's verdict (credited, or owed back and why), bank transfers, settlement, and every webhook delivery with its attempts and a Redeliver button (the list refreshes while a redelivery runs).
+// and each one's verdict (credited, or owed back and why, linked to the refund that returns it), its refunds and a
+// Refund button, bank transfers, settlement, and every webhook delivery with its attempts and a Redeliver button (the
+// list refreshes while a redelivery runs).
 import { h, replaceChildren, type Child } from '../../src/dom';
 import { api } from '../api';
 import { link } from '../navigation';
-import { showError } from '../forms';
-import type { Mode, View } from '../types';
+import { field, form, input, showError, text } from '../forms';
+import type { Mode, RefundRow, View } from '../types';
+import { refundAnchor, refundTable } from './refundTable';
 
 interface Attempt {
   attempt: number;
@@ -52,7 +55,11 @@ interface Detail {
     owes_customer: boolean;
     /** What the ledger owes back to the customer from this deposit, in the token's units; null while it owes nothing. */
     owed_back: string | null;
+    /** The refund that returns what it owes the customer, once one exists. */
+    refund_id: string | null;
   }[];
+  /** Oldest first. */
+  refunds: RefundRow[];
   /** What the ledger owes back to the customer from the session's deposits, per token and chain. */
   owed_back: { token: string; chain: string; amount: string }[];
   bank_receipts: { reference: string; amount_usd: number; received_by: string; credited: boolean; recorded_at: string }[];
@@ -61,6 +68,9 @@ interface Detail {
 }
 
 const REFRESHES_AFTER_REDELIVERY = 15;
+
+/** Statuses in which the customer paid, so the merchant may give money back. */
+const REFUNDABLE_STATUSES = new Set(['completed', 'overpaid', 'underpaid']);
 
 const pair = (label: string, value: Child) => h('div', { class: 'pair' }, h('dt', {}, label), h('dd', {}, value));
 
@@ -126,6 +136,54 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
       redeliver,
       note,
     );
+  }
+
+  /** Moves to the refund's row in this page's Refunds section, without leaving the page. */
+  function refundLink(refundId: string): HTMLAnchorElement {
+    const a = h('a', { href: `#${refundAnchor(refundId)}` }, h('code', {}, refundId));
+    a.addEventListener('click', (event) => {
+      event.preventDefault();
+      const row = document.getElementById(refundAnchor(refundId));
+      row?.scrollIntoView({ block: 'center' });
+      row?.focus();
+    });
+    return a;
+  }
+
+  function refundForm(): HTMLElement {
+    const open = h('button', { type: 'button', 'aria-expanded': 'false' }, 'Refund');
+    // One per refund the form makes: a submit retried after a lost answer finds the refund the first one made.
+    let idempotencyKey = crypto.randomUUID();
+    const refund = form({
+      label: 'Refund the customer',
+      submit: 'Create refund',
+      fields: [
+        field(
+          'Amount (USD)',
+          input({ name: 'amount_usd', type: 'number', min: '0.01', step: '0.01', required: true, inputmode: 'decimal' }),
+          'At most what the customer paid, less what was already refunded',
+        ),
+        field('Reason', input({ name: 'reason', maxlength: '500' }), 'Optional: why, kept with the refund'),
+      ],
+      async onSubmit(data) {
+        const reason = text(data, 'reason');
+        const made = await api<RefundRow>('POST', `/${mode}/sessions/${sessionId}/refunds`, {
+          amount_usd: Number(text(data, 'amount_usd')),
+          ...(reason ? { reason } : {}),
+          idempotency_key: idempotencyKey,
+        });
+        idempotencyKey = crypto.randomUUID();
+        render(await api<Detail>('GET', `/${mode}/sessions/${sessionId}`));
+        document.getElementById(refundAnchor(made.refund_id))?.focus();
+      },
+    });
+    refund.hidden = true;
+    open.addEventListener('click', () => {
+      refund.hidden = !refund.hidden;
+      open.setAttribute('aria-expanded', String(!refund.hidden));
+      if (!refund.hidden) refund.querySelector<HTMLInputElement>('input')?.focus();
+    });
+    return h('div', { class: 'refund-action' }, open, refund);
   }
 
   function render(detail: Detail): void {
@@ -197,7 +255,9 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
                 h(
                   'tr',
                   {},
-                  ...['Amount', 'Chain', 'Status', 'Transaction', 'Verdict', 'Owed back'].map((t) => h('th', { scope: 'col' }, t)),
+                  ...['Amount', 'Chain', 'Status', 'Transaction', 'Verdict', 'Owed back', 'Refund'].map((t) =>
+                    h('th', { scope: 'col' }, t),
+                  ),
                 ),
               ),
               h(
@@ -213,10 +273,20 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
                     h('td', {}, h('a', { href: d.explorer_url, target: '_blank', rel: 'noopener noreferrer' }, h('code', {}, d.tx_hash))),
                     h('td', { class: d.owes_customer ? 'verdict owed' : 'verdict' }, d.verdict),
                     h('td', { class: 'number' }, d.owed_back === null ? '–' : `${d.owed_back} ${d.token}`),
+                    h('td', {}, d.refund_id ? refundLink(d.refund_id) : '–'),
                   ),
                 ),
               ),
             ),
+      ),
+      h(
+        'section',
+        { class: 'card', 'aria-labelledby': 'refunds-h' },
+        h('h2', { id: 'refunds-h' }, 'Refunds'),
+        detail.refunds.length === 0
+          ? h('p', {}, 'No refund of this session.')
+          : refundTable(detail.refunds, mode, { caption: 'Refunds of this session, oldest first', session: false }),
+        REFUNDABLE_STATUSES.has(s.status) && refundForm(),
       ),
       detail.bank_receipts.length > 0 &&
         h(

@@ -1,6 +1,6 @@
 // Where a payment's units are by the ledger: its postings netted per asset and account, whatever accounts they name.
 import { describe, expect, it } from 'vitest';
-import { holdingsOf } from '../../../domain/ledger/ledgerExplanation';
+import { groupMeaning, holdingsOf } from '../../../domain/ledger/ledgerExplanation';
 
 describe('a payment explained', () => {
   it('nets the entries per asset and account, leaves out accounts back at zero, and keeps accounts it has never heard of', () => {
@@ -27,5 +27,38 @@ describe('a payment explained', () => {
 
   it('is empty without entries', () => {
     expect(holdingsOf([])).toEqual([]);
+  });
+});
+
+describe('a posting group in words', () => {
+  const ref = 'ref_01JZ8Y4K2Q3W5E6R7T8Y9U0I1O';
+
+  it("says what each of a refund's groups records", () => {
+    expect(groupMeaning(`refund:${ref}:reserve`)).toMatch(new RegExp(`^refund ${ref} reserved for its payment: .*refunds_in_flight$`));
+    expect(groupMeaning(`refund:${ref}:sent`)).toBe(
+      `refund ${ref} paid: the USDC left the treasury for the customer, and the network fee taken from it went to operator_held`,
+    );
+    expect(groupMeaning(`refund:${ref}:release`)).toMatch(new RegExp(`^refund ${ref} its payment failed: nothing left the treasury`));
+    expect(groupMeaning(`refund:${ref}:expired`)).toBe(
+      `refund ${ref} expired unclaimed: what the customer was owed went back to whoever it came from`,
+    );
+    expect(groupMeaning(`refund:${ref}:chain-costs`)).toMatch(new RegExp(`^refund ${ref}: SOL the transaction cost the treasury`));
+  });
+
+  it("says what a payout's, a deposit's and an operator's groups record, the payout's of any generation", () => {
+    expect(groupMeaning('payout:pay_1:reserve')).toMatch(/^payout of pay_1 reserved for its payout/);
+    expect(groupMeaning('payout:pay_1:2:sent')).toBe('payout of pay_1 paid: the USDC left the treasury for the merchant');
+    expect(groupMeaning('payout:pay_1:chain-costs')).toMatch(/^payout of pay_1: SOL the transaction cost/);
+    expect(groupMeaning('deposit:base:0xabc:3')).toMatch(/^deposit on base received at its deposit address/);
+    expect(groupMeaning('deposit:base:0xabc:3:settled')).toMatch(/^deposit on base settled/);
+    expect(groupMeaning('treasury-funding:5VER')).toBe("an operator's transaction into or out of the treasury");
+    expect(groupMeaning('relayer-funding:tron:abc')).toBe("an operator's payment of gas coin to the relayer on tron");
+  });
+
+  it('knows no meaning for a group of a kind or a step it has never heard of', () => {
+    expect(groupMeaning('refund-due:pay_1')).toBeUndefined();
+    expect(groupMeaning(`refund:${ref}:teleported`)).toBeUndefined();
+    expect(groupMeaning(`refund:${ref}`)).toBeUndefined();
+    expect(groupMeaning('sweep:solana:batch1:usdc')).toBeUndefined();
   });
 });

@@ -1,0 +1,133 @@
+// create refund (docs/refunds.md#api): the merchant returns all or part of what a customer paid on a session. The row is
+// committed first, claimed at once when the merchant gave the destination, then the workflow is started outside any
+// database transaction. Idempotent per the merchant's Idempotency-Key (required): a retry after a crash anywhere finds
+// the row by its key and starts the workflow it may not have got.
+import { lockUntilCommit } from '../../../db/repositories/locks';
+import {
+  findMerchantRefund,
+  findRefundByIdempotencyKey,
+  isServiceDepositAddress,
+  refundableFacts,
+  type MerchantRefund,
+} from '../../../db/repositories/merchantRefunds';
+import { insertRefund, moveRefund, type Refund } from '../../../db/repositories/refunds';
+import { findSession } from '../../../db/repositories/sessions';
+import { usdToCents } from '../../../domain/money/money';
+import { validateRefundAddress } from '../../../domain/refunds/refundAddress';
+import { decideRefundAmount, refundableAmount } from '../../../domain/refunds/refundableAmount';
+import { newRefundId } from '../../../domain/wire/ids';
+import type { CreateRefundRequest, RefundDestination } from '../../../domain/wire/refund';
+import type { AppDeps, MerchantAuth } from '../../context';
+import { BadRequestError, ConflictError, sessionNotFound, ValidationFailedError } from '../../errors';
+import { IDEMPOTENCY_KEY_HEADER } from '../../middlewares/idempotencyKey';
+import { pooledUlid } from '../../pooledUlid';
+import { startRefundWorkflow } from './refundWorkflow';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const MICROS_PER_CENT = 10_000n;
+
+export interface CreatedRefund {
+  refund: MerchantRefund;
+  /** True when an earlier request with the same Idempotency-Key had already made it. */
+  replayed: boolean;
+}
+
+export async function createRefund(
+  deps: AppDeps,
+  auth: MerchantAuth,
+  sessionId: string,
+  idempotencyKey: string,
+  body: CreateRefundRequest,
+): Promise<CreatedRefund> {
+  // A key of the other mode or session never reaches here as a replay: the Idempotency-Key middleware scopes keys by mode
+  // and compares the path, but the refund table holds one key per merchant, so those are told apart here.
+  const earlier = await findRefundByIdempotencyKey(deps.sql, auth.merchantId, idempotencyKey);
+  if (earlier) return resume(deps, auth, earlier, sessionId, idempotencyKey, body);
+
+  const session = await findSession(deps.sql, auth, sessionId);
+  if (!session) throw sessionNotFound();
+  const destination = body.destination && (await acceptedDestination(deps, body.destination));
+
+  const now = deps.now?.() ?? new Date();
+  const refundId = newRefundId(pooledUlid);
+  const refund = await deps.sql.begin(async (tx) => {
+    // Two refunds of one session at once must not both fit in what only one of them may take.
+    await lockUntilCommit(tx, `refund-session:${sessionId}`);
+    const refundable = refundableAmount({ sessionStatus: session.status, ...(await refundableFacts(tx, sessionId)) });
+    if (!refundable.ok) throw new ConflictError(refundable.message);
+    const requested = body.amount_usd === undefined ? undefined : usdToCents(body.amount_usd) * MICROS_PER_CENT;
+    const amount = decideRefundAmount(refundable.refundableUsdMicros, requested);
+    if (!amount.ok) {
+      throw refundable.refundableUsdMicros > 0n ? new BadRequestError(amount.message) : new ConflictError(amount.message);
+    }
+    const { refund: inserted } = await insertRefund(tx, {
+      id: refundId,
+      mode: auth.mode,
+      merchantId: auth.merchantId,
+      sessionId,
+      source: 'merchant',
+      deposit: null,
+      // The treasury pays every merchant refund in Solana USDC, one unit for one dollar (docs/refunds.md#funding).
+      token: 'USDC',
+      chain: 'solana',
+      amountBaseUnits: amount.amountUsdMicros,
+      amountUsdMicros: amount.amountUsdMicros,
+      feePolicy: body.fee_policy ?? 'deducted',
+      requireSenderProof: body.require_sender_proof ?? false,
+      reason: body.reason ?? null,
+      idempotencyKey,
+      expiresAt: new Date(now.getTime() + deps.config.refundClaimDays * DAY_MS),
+    });
+    if (inserted.id !== refundId) return inserted;
+    if (!destination) return inserted;
+    const claimed = await moveRefund(tx, refundId, 'claim', { destination, statusReason: 'destination given by the merchant' });
+    if (!claimed.ok) throw new Error(`refund ${refundId} could not be claimed as it was created: ${claimed.message}`);
+    return claimed.refund;
+  });
+  // A concurrent request with the same key won the insert: answer as its replay.
+  if (refund.id !== refundId) return resume(deps, auth, refund, sessionId, idempotencyKey, body);
+  await startRefundWorkflow(deps, refund);
+  return { refund: await present(deps, auth, refund.id), replayed: false };
+}
+
+/** The refund an earlier request with this key made: its workflow started if that request died first. */
+async function resume(
+  deps: AppDeps,
+  auth: MerchantAuth,
+  earlier: Refund,
+  sessionId: string,
+  key: string,
+  body: CreateRefundRequest,
+): Promise<CreatedRefund> {
+  // The middleware compares requests only while it keeps the key (24 hours); the refund keeps it for good.
+  const same =
+    earlier.mode === auth.mode &&
+    earlier.sessionId === sessionId &&
+    (body.amount_usd === undefined || usdToCents(body.amount_usd) * MICROS_PER_CENT === earlier.amountUsdMicros) &&
+    (body.reason ?? null) === earlier.reason &&
+    (body.fee_policy ?? 'deducted') === earlier.feePolicy &&
+    (body.require_sender_proof ?? false) === earlier.requireSenderProof;
+  if (!same) {
+    throw new ConflictError(`${IDEMPOTENCY_KEY_HEADER} ${key} was already used with a different request; use a new key for a new request`);
+  }
+  await startRefundWorkflow(deps, earlier);
+  return { refund: await present(deps, auth, earlier.id), replayed: true };
+}
+
+async function present(deps: AppDeps, auth: MerchantAuth, refundId: string): Promise<MerchantRefund> {
+  const found = await findMerchantRefund(deps.sql, auth, refundId);
+  if (!found) throw new Error(`refund ${refundId} vanished after it was written`);
+  return found;
+}
+
+/** The merchant's destination, canonically spelled, or a 400 saying why it cannot be paid there. */
+async function acceptedDestination(deps: AppDeps, given: RefundDestination): Promise<RefundDestination> {
+  const verdict = validateRefundAddress(given);
+  if (!verdict.ok) throw new ValidationFailedError([verdict.message]);
+  if (await isServiceDepositAddress(deps.sql, verdict.destination.chain, verdict.destination.address)) {
+    throw new ValidationFailedError([
+      `destination.address ${verdict.destination.address} is a deposit address of this service; give the customer's own wallet`,
+    ]);
+  }
+  return verdict.destination;
+}

@@ -1,0 +1,88 @@
+// What the refunds the service opens by itself are made from (docs/refunds.md#sources): a confirmed deposit of a session
+// kept for a refund, and the excess each credited deposit posted as owed back to the customer
+// (domain/ledger/ledger.ts depositCredited). Read in the transaction that records the deposit's verdict.
+import type { Chain, TokenSymbol } from '../../domain/chains/chains';
+import type { Network } from '../../domain/chains/tokenContracts';
+import type { DepositRef } from '../../domain/session/deposit';
+import type { SessionStatus } from '../../domain/wire/status';
+import type { Mode } from '../../domain/wire/session';
+import type { Queryable } from '../client';
+
+export interface OwedDeposit extends DepositRef {
+  token: TokenSymbol;
+  mode: Mode;
+  merchantId: string;
+  /** What is owed back: all of an uncredited deposit, the excess of a credited one. */
+  owedBaseUnits: bigint;
+}
+
+export interface UncreditedDeposit extends OwedDeposit {
+  session: { status: SessionStatus; expiresAt: Date; payment: { chain: Chain; token: TokenSymbol } | null };
+}
+
+/**
+ * A confirmed deposit of the session that was never credited, in a token a refund can be owed in; undefined while it
+ * is still confirming (it may yet leave the chain) or once credited, as postRefundOnlyDeposit posts it.
+ */
+export async function uncreditedDeposit(
+  sql: Queryable,
+  sessionId: string,
+  network: Network,
+  ref: DepositRef,
+): Promise<UncreditedDeposit | undefined> {
+  const [row] = await sql<
+    Array<{
+      token: TokenSymbol;
+      mode: Mode;
+      merchant_id: string;
+      amount: string;
+      status: SessionStatus;
+      expires_at: Date;
+      pay_chain: Chain | null;
+      pay_token: TokenSymbol | null;
+    }>
+  >`
+    select d.token, s.mode, s.merchant_id, d.amount_base_units::text as amount, s.status, s.expires_at,
+           p.chain as pay_chain, p.token as pay_token
+    from deposits d join sessions s on s.id = d.session_id left join payments p on p.session_id = s.id
+    where d.chain = ${ref.chain} and d.tx_hash = ${ref.txHash} and d.log_index = ${ref.logIndex} and d.network = ${network}
+      and d.session_id = ${sessionId} and d.stage = 'confirmed' and d.late and not d.credited and d.amount_base_units > 0
+      and d.token in ('USDC', 'USDT')`;
+  if (!row) return undefined;
+  return {
+    chain: ref.chain,
+    txHash: ref.txHash,
+    logIndex: ref.logIndex,
+    token: row.token,
+    mode: row.mode,
+    merchantId: row.merchant_id,
+    owedBaseUnits: BigInt(row.amount),
+    session: {
+      status: row.status,
+      expiresAt: row.expires_at,
+      payment: row.pay_chain && row.pay_token ? { chain: row.pay_chain, token: row.pay_token } : null,
+    },
+  };
+}
+
+/** The session's credited deposits whose credit posted an excess owed back to the customer, and that excess. */
+export async function creditedExcesses(sql: Queryable, sessionId: string): Promise<OwedDeposit[]> {
+  const rows = await sql<
+    Array<{ chain: Chain; tx_hash: string; log_index: number; token: TokenSymbol; mode: Mode; merchant_id: string; owed: string }>
+  >`
+    select d.chain, d.tx_hash, d.log_index, d.token, s.mode, s.merchant_id, (-l.amount)::text as owed
+    from deposits d join sessions s on s.id = d.session_id
+    join ledger_entries l on l.group_id = 'deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index
+      and l.account = 'refund_due:' || d.chain
+    where d.session_id = ${sessionId} and d.stage = 'confirmed' and d.credited and l.amount < 0
+    order by d.block_number, d.tx_hash, d.log_index`;
+  return rows.map((r) => ({
+    chain: r.chain,
+    txHash: r.tx_hash,
+    logIndex: r.log_index,
+    token: r.token,
+    mode: r.mode,
+    merchantId: r.merchant_id,
+    owedBaseUnits: BigInt(r.owed),
+  }));
+}

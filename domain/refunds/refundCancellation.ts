@@ -1,0 +1,14 @@
+// Whether a refund may still be withdrawn (docs/refunds.md#operator-commands-and-dashboard). The status machine allows a
+// claimed refund to be cancelled; once the signer wrote its payment (refund_payouts) the money may already be on its
+// way, so the payment is followed to its end instead. Pure.
+import { refundTransition, type RefundStatus } from './refundStatus';
+
+export type RefundCancellation = { cancel: true } | { cancel: false; alreadyCancelled: true } | { cancel: false; refusal: string };
+
+export function refundCancellation(status: RefundStatus, payoutWritten: boolean): RefundCancellation {
+  if (status === 'cancelled') return { cancel: false, alreadyCancelled: true };
+  if (payoutWritten)
+    return { cancel: false, refusal: 'the signer has written its payment, which is followed to its end (its failure releases it)' };
+  const move = refundTransition(status, 'cancel');
+  return move.ok ? { cancel: true } : { cancel: false, refusal: move.message };
+}
