@@ -67,36 +67,49 @@ export async function recordRefundPayment(deps: RefundPayerDeps, request: Refund
   if (charge.kind === 'refused') return { kind: 'refused', reason: `refund ${read.id}: ${charge.reason}` };
   const destination = await judgeDestination(deps, read, deps.treasury.address);
   if (destination.kind === 'refused') return destination;
-  return deps.sql.begin(async (tx): Promise<Written> => {
-    // One writer per refund: a second pass finds the first's row. The API takes the same lock to cancel a claimed
-    // refund, so a refund is never both cancelled and paid.
-    await lockUntilCommit(tx, refundIntentId(read.id));
-    const existing = await findRefundPayout(tx, read.id);
-    if (existing) return { kind: 'written', payout: existing };
-    const refund = await findRefund(tx, read.id);
-    const again = judgeRefundRow(refund, request);
-    if (again.kind === 'refused' || !refund) return { kind: 'refused', reason: again.kind === 'refused' ? again.reason : '' };
-    if (refund.destination?.address !== read.destination?.address)
-      return { kind: 'refused', reason: `refund ${refund.id}: its destination changed while it was checked` };
-    const backing = await judgeRefundBacking(deps, tx, refund, charge.merchantFee);
-    if (backing.kind === 'refused') return backing;
-    const intentId = refundIntentId(refund.id);
-    await insertChainIntent(tx, intentId);
-    const payout = await insertRefundPayout(tx, {
-      refundId: refund.id,
-      mode: refund.mode,
-      chain: 'solana',
-      token: 'USDC',
-      destinationAddress: refund.destination?.address as string,
-      amountBaseUnits: charge.paid,
-      fee: charge.fee,
-      intentId,
-      treasury: deps.treasury.address,
+  const outcome = await deps.sql
+    .begin(async (tx): Promise<Written> => {
+      // One writer per refund: a second pass finds the first's row.
+      await lockUntilCommit(tx, refundIntentId(read.id));
+      const existing = await findRefundPayout(tx, read.id);
+      if (existing) return { kind: 'written', payout: existing };
+      const refund = await findRefund(tx, read.id);
+      const again = judgeRefundRow(refund, request);
+      if (again.kind === 'refused' || !refund) return { kind: 'refused', reason: again.kind === 'refused' ? again.reason : '' };
+      if (refund.destination?.address !== read.destination?.address)
+        return { kind: 'refused', reason: `refund ${refund.id}: its destination changed while it was checked` };
+      const backing = await judgeRefundBacking(deps, tx, refund, charge.merchantFee);
+      if (backing.kind === 'refused') return backing;
+      const intentId = refundIntentId(refund.id);
+      await insertChainIntent(tx, intentId);
+      const payout = await insertRefundPayout(tx, {
+        refundId: refund.id,
+        mode: refund.mode,
+        chain: 'solana',
+        token: 'USDC',
+        destinationAddress: refund.destination?.address as string,
+        amountBaseUnits: charge.paid,
+        fee: charge.fee,
+        intentId,
+        treasury: deps.treasury.address,
+      });
+      await postLedger(tx, refundReserved(refundAmounts(refund, payout)));
+      // The row's insert waited for any cancel holding the refund's row (its foreign key's lock): read the status again
+      // now, and withdraw everything if the refund was cancelled meanwhile.
+      const after = await findRefund(tx, refund.id);
+      if (after?.status !== 'claimed')
+        throw new RefundMovedAway(`refund ${refund.id} became ${after?.status ?? 'missing'} while its payment was written`);
+      return { kind: 'written', payout };
+    })
+    .catch((error: unknown) => {
+      if (error instanceof RefundMovedAway) return { kind: 'refused', reason: error.message } as const;
+      throw error;
     });
-    await postLedger(tx, refundReserved(refundAmounts(refund, payout)));
-    return { kind: 'written', payout };
-  });
+  return outcome;
 }
+
+/** Rolls back a payment written for a refund that stopped being claimed before it committed. */
+class RefundMovedAway extends Error {}
 
 /** Signs the refund's transfer against a free durable nonce of the treasury, when the treasury can pay it now. */
 export function refundSigner(

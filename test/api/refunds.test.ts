@@ -315,8 +315,8 @@ describe('cancel refund', () => {
     await service.db.sql`insert into chain_intents (id, chain, mode) values (${`refund:${id}`}, 'solana', 'test')`;
     await service.db.sql`
       insert into refund_payouts (refund_id, mode, chain, token, destination_address, amount_base_units, fee_base_units, intent_id,
-                                  status, signature)
-      values (${id}, 'test', 'solana', 'USDC', ${WALLET}, 2990000, 10000, ${`refund:${id}`}, 'submitted', 'sig-of-the-payment')`;
+                                  status, signature, treasury)
+      values (${id}, 'test', 'solana', 'USDC', ${WALLET}, 2990000, 10000, ${`refund:${id}`}, 'submitted', 'sig-of-the-payment', 'TestTreasury1111111111111111111111111111111')`;
     expect(await cancel(id)).toEqual(
       expect.objectContaining({ status: 409, body: { error: 'The refund cannot be cancelled: its payment is already under way' } }),
     );

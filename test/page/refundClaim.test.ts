@@ -103,8 +103,8 @@ describe('refund claim page', () => {
     const signature = '5'.repeat(88);
     await service.db.sql`insert into chain_intents (id, chain, mode) values (${`refund:${refund.id}`}, 'solana', 'test')`;
     await service.db.sql`
-      insert into refund_payouts (refund_id, mode, chain, token, destination_address, amount_base_units, intent_id, status, signature)
-      values (${refund.id}, 'test', 'solana', 'USDC', ${wallet.address}, 12330000, ${`refund:${refund.id}`}, 'confirmed', ${signature})`;
+      insert into refund_payouts (refund_id, mode, chain, token, destination_address, amount_base_units, intent_id, status, signature, treasury)
+      values (${refund.id}, 'test', 'solana', 'USDC', ${wallet.address}, 12330000, ${`refund:${refund.id}`}, 'confirmed', ${signature}, 'TestTreasury1111111111111111111111111111111')`;
     await service.db.sql`update refunds set status = 'completed', completed_at = now() where id = ${refund.id}`;
     await waitForStep(page, 'status:completed', SOON.timeout);
     expect(await page.textContent('#transaction')).toBe(signature);

@@ -71,9 +71,9 @@ export async function insertTestRefund(
     await insertChainIntent(sql, intentId);
     const signature = options.payout === 'pending' ? null : randomBytes(32).toString('hex');
     await sql`insert into refund_payouts (refund_id, mode, chain, token, destination_address, amount_base_units, fee_base_units, intent_id,
-                status, signature)
+                status, signature, treasury)
               values (${id}, ${refund.mode}, 'solana', 'USDC', ${CUSTOMER_WALLET}, ${(usd - 10_000n).toString()}, 10000, ${intentId},
-                ${options.payout}, ${signature})`;
+                ${options.payout}, ${signature}, 'TestTreasury1111111111111111111111111111111')`;
   }
   if (options.ageMinutes !== undefined) {
     const at = new Date(Date.now() - options.ageMinutes * 60_000);

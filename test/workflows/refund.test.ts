@@ -85,8 +85,8 @@ async function signerWrotePayment(refundId: string, signature: string) {
   const intent = `refund:${refundId}`;
   await h.db.sql`insert into chain_intents (id, chain, mode) values (${intent}, 'solana', 'test') on conflict do nothing`;
   await h.db
-    .sql`insert into refund_payouts (refund_id, mode, chain, token, destination_address, amount_base_units, fee_base_units, intent_id, status, signature)
-                 values (${refundId}, 'test', 'solana', 'USDC', ${DESTINATION.address}, 12490000, 10000, ${intent}, 'confirmed', ${signature})
+    .sql`insert into refund_payouts (refund_id, mode, chain, token, destination_address, amount_base_units, fee_base_units, intent_id, status, signature, treasury)
+                 values (${refundId}, 'test', 'solana', 'USDC', ${DESTINATION.address}, 12490000, 10000, ${intent}, 'confirmed', ${signature}, 'TestTreasury1111111111111111111111111111111')
                  on conflict do nothing`;
 }
 

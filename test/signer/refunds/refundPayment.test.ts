@@ -7,6 +7,7 @@ import { generateKeyPairSigner, type Base64EncodedWireTransaction } from '@solan
 import { describe, expect, it } from 'vitest';
 import { findChainIntent, type ChainIntent } from '../../../db/repositories/chainIntents';
 import { findRefundPayout } from '../../../db/repositories/refundPayouts';
+import { moveRefund } from '../../../db/repositories/refunds';
 import { associatedUsdcAccount } from '../../../domain/addresses/solanaTokenAccount';
 import { ACCOUNT, depositCredited } from '../../../domain/ledger/ledger';
 import { postLedger } from '../../../db/repositories/ledger';
@@ -470,6 +471,20 @@ describe('a refund the facts do not back is refused, nothing written', () => {
     const within = await merchantRefund(1_000_000n);
     expect(await payRefundUntilDone(f, deps, within.request)).toMatchObject({ status: 'confirmed', amountBaseUnits: '990000' });
     expect(next.request.merchantId).toBe(paid.request.merchantId);
+  });
+
+  it('cancelled while its payment is written: the payment waits for the cancel and withdraws, nothing written', async () => {
+    const deps = refundPayerOf(f, await f.treasury({ usdc: 50_000_000n }));
+    const { request } = await lateRefund(2_000_000n);
+    let recording: ReturnType<typeof recordRefundPayment> | undefined;
+    await f.db.sql.begin(async (tx) => {
+      expect(await moveRefund(tx, request.refundId, 'cancel', { statusReason: 'cancelled by merchant' })).toMatchObject({ ok: true });
+      recording = recordRefundPayment(deps, request);
+      // The payment's insert waits on the refund's row, which this cancel holds until it commits.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    });
+    expect(await recording).toEqual({ kind: 'refused', reason: expect.stringMatching(/became cancelled while its payment was written/) });
+    expect(await written(request)).toEqual(NOTHING);
   });
 
   it('a refund the fee would swallow', async () => {
