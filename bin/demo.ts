@@ -7,6 +7,8 @@
 // merchant's and the treasury's USDC on the local Solana chain before and after, and how the session was settled.
 // On base the deposit address is a clone of the local deposit factory, and after the payout the demo follows the
 // inventory path that brings the deposit back to the treasury: sweep, burn, attestation, receive (demo/inventoryPath.ts).
+// `npm run demo -- --refund` overpays on Solana and follows the excess back to the customer: the refund the service
+// made for it, claimed by the customer to a wallet of their own, paid from the treasury (demo/refundPath.ts).
 //
 // It always runs its own stack, on free ports with a throw-away data directory, never a running `npm start`: a
 // payment needs that process's chain RPC URL, token, funded account, API key and webhook secret, and reaching
@@ -26,6 +28,7 @@ import { installWorkerRuntime } from '../observability/temporalRuntime';
 import { freePort } from '../toolchain/ports';
 import { getStateQuery } from '../workflows/messages';
 import { followInventoryPath } from './demo/inventoryPath';
+import { followRefundPath } from './demo/refundPath';
 import { followSession, type SessionProgress } from './demo/sessionProgress';
 import { payUsdc, usdcBalance } from './demo/solanaWallet';
 import { startDemoWebhookReceiver, type DemoWebhookReceiver } from './demo/webhookReceiver';
@@ -37,6 +40,8 @@ const SIGNATURE_TOLERANCE_SECONDS = 300;
 const STARTUP_NOTE_TIMEOUT_MS = 500;
 const DEMO_CHAINS = ['base', 'solana'] as const;
 const CUSTOMER_SOL = 1_000_000_000n;
+/** What `--refund` pays beyond the amount asked for: 4.5 USDC, well past the overpayment tolerance. */
+const OVERPAYMENT = 4_500_000n;
 
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
@@ -70,8 +75,11 @@ installWorkerRuntime({
 });
 
 try {
-  const payOn = demoChain(process.argv.slice(2));
-  console.log(`Stablecoin checkout demo: one test-mode USDC payment on a local chain (${payOn}), start to finish\n`);
+  const refund = process.argv.slice(2).includes('--refund');
+  const payOn = refund ? 'solana' : demoChain(process.argv.slice(2));
+  console.log(
+    `Stablecoin checkout demo: one test-mode USDC payment on a local chain (${payOn}), start to finish${refund ? ', overpaid and the excess refunded' : ''}\n`,
+  );
   await noteRunningService();
   stack = await startStack();
   const chain = stack.devChain;
@@ -143,21 +151,24 @@ try {
 
   if (payOn === 'solana') {
     const customer = await generateKeyPairSigner();
+    const sent = refund ? amount + OVERPAYMENT : amount;
     solana.airdrop(customer.address, CUSTOMER_SOL);
-    await solana.mintUsdc(customer.address, amount);
-    say(`customer wallet ${customer.address} funded: 1 SOL for fees, ${formatUsdc(amount)} USDC minted by the local mint`);
+    await solana.mintUsdc(customer.address, sent);
+    say(`customer wallet ${customer.address} funded: 1 SOL for fees, ${formatUsdc(sent)} USDC minted by the local mint`);
     const paid = await payUsdc({
       rpcUrl: solana.rpcUrl,
       from: customer,
       mint: solana.usdcMint,
       decimals: solana.usdcDecimals,
       to: solanaAddress(depositAddress),
-      amount,
+      amount: sent,
     });
-    say(`USDC transferChecked(${depositAddress}, ${amount}) from ${customer.address}: signature ${paid.signature} in slot #${paid.slot}`);
+    say(`USDC transferChecked(${depositAddress}, ${sent}) from ${customer.address}: signature ${paid.signature} in slot #${paid.slot}`);
+    if (refund) detail('overpaid by', `${formatUsdc(OVERPAYMENT)} USDC, owed back to the customer`);
     await progress.until((p) => p.confirmations !== undefined, 30_000, 'the indexer seeing the transfer');
     say(`the local chain seals a block every slot: ${required} confirmations take about ${(required * 0.4).toFixed(0)} s`);
-    await progress.until((p) => p.status === 'completed', 60_000, 'completion');
+    const outcome = refund ? 'overpaid' : 'completed';
+    await progress.until((p) => p.status === outcome, 60_000, outcome);
   } else {
     depositConfirmedAt = await payOnLocalEvm(depositAddress as Address, amount, required, progress);
   }
@@ -188,10 +199,24 @@ try {
     say(`treasury ${solana.treasury.address} holds ${await treasuryUsdc()} USDC after the inventory path`);
   }
 
-  // payment.confirming came when the deposit was seen; the outcome is payment.completed.
+  if (refund) {
+    say('the excess goes back: the service made a refund for it, and the customer claims it');
+    await followRefundPath({
+      api,
+      sessionId,
+      customerUsdc: (owner) => usdcBalance(solana.rpcUrl, owner, solana.usdcMint),
+      formatUsdc,
+      say,
+      detail,
+    });
+    say(`treasury ${solana.treasury.address} holds ${await treasuryUsdc()} USDC after the refund`);
+  }
+
+  // payment.confirming came when the deposit was seen; the outcome is payment.completed (payment.overpaid with --refund).
+  const outcomeEvent = refund ? 'payment.overpaid' : 'payment.completed';
   let delivery = await receiver.next(30_000);
   const eventOf = (d: typeof delivery) => String(d.headers[EVENT_HEADER.toLowerCase()] ?? '');
-  while (eventOf(delivery) !== 'payment.completed') {
+  while (eventOf(delivery) !== outcomeEvent) {
     say(`webhook received: ${eventOf(delivery)}`);
     delivery = await receiver.next(30_000);
   }
@@ -205,7 +230,19 @@ try {
     `verifyWebhookSignature(rawBody, ${SIGNATURE_HEADER}, test webhook secret, ${SIGNATURE_TOLERANCE_SECONDS}) → valid, signed at ${new Date(verified.timestamp * 1000).toISOString()}`,
   );
 
-  console.log(`\n✔ demo finished in ${elapsed()}: session ${sessionId} completed, webhook verified`);
+  if (refund) {
+    while (eventOf(delivery) !== 'refund.completed') delivery = await receiver.next(30_000);
+    const body = JSON.parse(delivery.rawBody) as { refund: Record<string, unknown> };
+    const signed = verifyWebhookSignature(delivery.rawBody, header(SIGNATURE_HEADER), stack.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
+    if (!signed.valid) throw new Error(`the refund webhook's signature was rejected: ${signed.reason}`);
+    say(`webhook received: refund.completed, signature valid`);
+    for (const field of ['id', 'source', 'amount_usd', 'fee_usd', 'destination', 'transaction_hash'])
+      detail(field, JSON.stringify(body.refund[field]));
+  }
+
+  console.log(
+    `\n✔ demo finished in ${elapsed()}: session ${sessionId} ${refund ? 'overpaid and its excess refunded' : 'completed'}, webhook verified`,
+  );
   await cleanUp();
   process.exit(0);
 } catch (error) {

@@ -1,7 +1,7 @@
 // `npm run demo` as a new user runs it: a real child process (`node --import tsx bin/demo.ts`) that starts its own
 // stack (embedded Postgres, Temporal dev server, local Hardhat chain, indexer, worker, API), pays one session with
-// a real ERC-20 transfer (or, with --chain solana, a real SPL transfer through the local Solana chain's JSON-RPC)
-// and checks the webhook's signature; on the local EVM chain it then follows the deposit back to the treasury
+// a real ERC-20 transfer (or, with --refund, an SPL transfer through the local Solana chain's JSON-RPC that overpays,
+// and the excess claimed back) and checks the webhook's signature; on the local EVM chain it then follows the deposit back to the treasury
 // (sweep, burn, attestation, receive). Nothing of the test run's own servers is shared.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -87,23 +87,30 @@ describe('npm run demo', () => {
   );
 
   it(
-    'with --chain solana, pays with an SPL transfer through the local Solana RPC and the indexer takes it to completed',
+    'with --refund, overpays with an SPL transfer on the local Solana chain and the customer claims the excess back from the treasury',
     { timeout: DEMO_TIMEOUT_MS + 20_000 },
     async () => {
-      const run = await runDemo(['--chain', 'solana']);
+      const run = await runDemo(['--refund']);
       expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
 
       const mint = /USDC mint ([1-9A-HJ-NP-Za-km-z]{32,44})/.exec(run.stdout)?.[1];
       expect(mint).toBeDefined();
       expect(run.stdout).toMatch(new RegExp(`token contract +${mint}\n`));
+      // 25.5 asked for, 30 sent: 4.5 beyond the price, past any tolerance.
       expect(run.stdout).toMatch(
-        /USDC transferChecked\([1-9A-HJ-NP-Za-km-z]{32,44}, 25500000\) from [1-9A-HJ-NP-Za-km-z]{32,44}: signature [1-9A-HJ-NP-Za-km-z]{64,88} in slot #\d+/,
+        /USDC transferChecked\([1-9A-HJ-NP-Za-km-z]{32,44}, 30000000\) from [1-9A-HJ-NP-Za-km-z]{32,44}: signature [1-9A-HJ-NP-Za-km-z]{64,88} in slot #\d+/,
       );
       expect(run.stdout).toMatch(/status confirming \d+\/32\n/);
-      expect(run.stdout).toMatch(/status completed 32\/32\n/);
-      expect(run.stdout).toMatch(/✔ demo finished in [\d.]+ s: session cs_\w+ completed, webhook verified/);
+      expect(run.stdout).toMatch(/status overpaid 32\/32\n/);
+      // The service made the refund by itself; the customer claimed it and received the excess less the 0.01 USD fee.
+      expect(run.stdout).toMatch(/refund ref_\w+ \(overpayment\), pending_claim/);
+      expect(run.stdout).toMatch(/claim link +http:\/\/127\.0\.0\.1:\d+\/refunds\/ref_\w+\.[\w-]+\n/);
+      expect(run.stdout).toMatch(/customer wallet received +4\.49 USDC \(fee 0\.01 USD\)/);
+      expect(run.stdout).toMatch(/webhook received: refund\.completed, signature valid/);
+      expect(run.stdout).toMatch(/✔ demo finished in [\d.]+ s: session cs_\w+ overpaid and its excess refunded, webhook verified/);
       expectMerchantSolanaLines(run.stdout);
-      expectTreasuryLines(run.stdout, ['1000000', '999974.5']);
+      // The payout of the price, then the refund of the excess less its fee: 25.5 + 4.49 left the treasury.
+      expectTreasuryLines(run.stdout, ['1000000', '999974.5', '999970.01']);
       // The indexer starts at the fresh chain's first slot, never asking for slots before its genesis.
       expect(run.stderr).not.toMatch(/cleaned up/);
     },
