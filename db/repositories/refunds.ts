@@ -3,9 +3,10 @@
 // by itself and each refund's progress; the signer only reads them and writes its own refund_payouts.
 import { CHAIN_FACTS, type Chain, type TokenSymbol } from '../../domain/chains/chains';
 import type { RefundableFacts } from '../../domain/refunds/refundableAmount';
+import type { RefundFacts } from '../../domain/refunds/refundJson';
 import { refundCancellation } from '../../domain/refunds/refundCancellation';
 import type { RefundSource } from '../../domain/refunds/refundSource';
-import { refundTransition, type RefundEvent, type RefundStatus } from '../../domain/refunds/refundStatus';
+import { REFUND_EVENT_STATUS, refundTransition, type RefundEvent, type RefundStatus } from '../../domain/refunds/refundStatus';
 import type { FeePolicy, RefundDestination } from '../../domain/wire/refund';
 import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
@@ -16,29 +17,12 @@ export interface DepositKey {
   logIndex: number;
 }
 
-export interface Refund {
-  id: string;
-  mode: Mode;
+/** The row: what its JSON says (domain/refunds/refundJson.ts), and what only the service reads. */
+export interface Refund extends RefundFacts {
   merchantId: string;
-  sessionId: string;
-  source: RefundSource;
   deposit: DepositKey | null;
-  token: TokenSymbol;
-  chain: Chain;
-  amountBaseUnits: bigint;
-  amountUsdMicros: bigint;
-  feePolicy: FeePolicy;
-  status: RefundStatus;
-  statusReason: string | null;
-  destination: RefundDestination | null;
-  requireSenderProof: boolean;
   senderProof: unknown;
-  reason: string | null;
   idempotencyKey: string | null;
-  expiresAt: Date;
-  claimedAt: Date | null;
-  completedAt: Date | null;
-  createdAt: Date;
   updatedAt: Date;
 }
 
@@ -184,7 +168,9 @@ export async function moveRefund(tx: Queryable, id: string, event: RefundEvent, 
   const refund = toRefund(row);
   const move = refundTransition(refund.status, event);
   if (!move.ok)
-    return refund.status === STATUS_OF_EVENT[event] ? { ok: true, refund, changed: false } : { ok: false, refund, message: move.message };
+    return refund.status === REFUND_EVENT_STATUS[event]
+      ? { ok: true, refund, changed: false }
+      : { ok: false, refund, message: move.message };
   const set: Record<string, unknown> = { status: move.status, updated_at: new Date() };
   if (fields.statusReason !== undefined) set.status_reason = fields.statusReason;
   if (fields.destination) {
@@ -223,15 +209,6 @@ export async function cancelRefund(tx: Queryable, id: string, statusReason: stri
   if (!moved.ok) throw new Error(`refund ${id} could not be cancelled under its lock: ${moved.message}`);
   return { ok: true, previous: row.status, changed: true };
 }
-
-const STATUS_OF_EVENT: Record<RefundEvent, RefundStatus> = {
-  claim: 'claimed',
-  submit: 'submitted',
-  complete: 'completed',
-  fail: 'failed',
-  expire: 'expired',
-  cancel: 'cancelled',
-};
 
 /**
  * What the session was paid and what its refunds hold, read in the caller's transaction. A simulated receipt is the
