@@ -9,12 +9,11 @@ import {
   stuckRefunds,
   type RefundListing,
 } from '../../db/repositories/refundListing';
-import { moveRefund } from '../../db/repositories/refunds';
+import { cancelRefund } from '../../db/repositories/refunds';
 import { holdingsOf } from '../../domain/ledger/ledgerExplanation';
-import { refundCancellation } from '../../domain/refunds/refundCancellation';
 import { REFUND_SIGNALS, refundWorkflowId } from '../../domain/refunds/refundPayment';
 import { REFUND_SOURCES } from '../../domain/refunds/refundSource';
-import { REFUND_STATUSES, type RefundStatus } from '../../domain/refunds/refundStatus';
+import { REFUND_STATUSES } from '../../domain/refunds/refundStatus';
 import { REFUND_ID_PATTERN } from '../../domain/wire/ids';
 import { z } from '../../domain/wire/validationMessages';
 import {
@@ -208,18 +207,9 @@ const cancel = defineCommand({
   schema: z.object({ refund: RefundIdOption, reason: z.string().trim().min(1).max(500).optional() }),
   async run(context, input) {
     const reason = input.reason ?? 'cancelled by the operator';
-    // Decided under the row's lock, with whether the signer wrote its payment read in the same transaction.
-    const outcome = await context.sql().begin(async (tx) => {
-      const [row] = await tx<{ status: RefundStatus; paid: boolean }[]>`
-        select status, exists (select 1 from refund_payouts p where p.refund_id = r.id) as paid from refunds r where id = ${input.refund} for update`;
-      if (!row) throw new CliError(`no refund ${input.refund}`);
-      const decision = refundCancellation(row.status, row.paid);
-      if ('refusal' in decision) throw new CliError(`refund ${input.refund} was not cancelled: ${decision.refusal}`);
-      if (!decision.cancel) return { previous: row.status, changed: false };
-      const moved = await moveRefund(tx, input.refund, 'cancel', { statusReason: reason });
-      if (!moved.ok) throw new CliError(`refund ${input.refund} was not cancelled: ${moved.message}`);
-      return { previous: row.status, changed: true };
-    });
+    const outcome = await context.sql().begin((tx) => cancelRefund(tx, input.refund, reason));
+    if (!outcome.ok)
+      throw new CliError(outcome.notFound ? `no refund ${input.refund}` : `refund ${input.refund} was not cancelled: ${outcome.refusal}`);
     const warnings: string[] = [];
     if (outcome.changed) {
       const temporal = await context.temporal();

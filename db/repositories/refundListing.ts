@@ -1,7 +1,9 @@
-// What operators and merchants read about refunds (bin/admin/refunds.ts, the dashboard's Refunds page): refund rows with
-// the signer's payment of each (refund_payouts), read-only.
+// What operators and merchants read about refunds (bin/admin/refunds.ts, the dashboard's Refunds page, the merchant API
+// under api/routes/refunds/): refund rows with the signer's payment of each (refund_payouts), read-only. A merchant's
+// reads are scoped to its own refunds in its key's mode.
 import type { RefundSource } from '../../domain/refunds/refundSource';
 import type { RefundStatus } from '../../domain/refunds/refundStatus';
+import type { RefundListQuery } from '../../domain/wire/refund';
 import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
 import { toRefund, type Refund, type RefundRow } from './refunds';
@@ -109,4 +111,38 @@ export async function stuckRefunds(sql: Queryable, options: { olderThanMinutes: 
     order by coalesce(r.claimed_at, r.updated_at), r.id
     limit ${options.limit}`;
   return rows.map(toListing);
+}
+
+export interface RefundOwner {
+  merchantId: string;
+  mode: Mode;
+}
+
+/** Another merchant's refund, and one of the other mode, are not found. */
+export async function findMerchantRefund(sql: Queryable, owner: RefundOwner, refundId: string): Promise<RefundListing | undefined> {
+  const [row] = await sql<ListingRow[]>`${sql.unsafe(SELECT)}
+    where r.id = ${refundId} and r.merchant_id = ${owner.merchantId} and r.mode = ${owner.mode}`;
+  return row && toListing(row);
+}
+
+export type RefundPage = { ok: true; refunds: RefundListing[]; hasMore: boolean } | { ok: false; unknownCursor: string };
+
+/** Newest first; `starting_after` continues after that refund, which must be the merchant's own in this mode. */
+export async function listMerchantRefunds(sql: Queryable, owner: RefundOwner, query: RefundListQuery): Promise<RefundPage> {
+  let after: { created_at: Date; id: string } | undefined;
+  if (query.starting_after) {
+    [after] = await sql<{ created_at: Date; id: string }[]>`
+      select created_at, id from refunds
+      where id = ${query.starting_after} and merchant_id = ${owner.merchantId} and mode = ${owner.mode}`;
+    if (!after) return { ok: false, unknownCursor: query.starting_after };
+  }
+  const rows = await sql<ListingRow[]>`${sql.unsafe(SELECT)}
+    where r.merchant_id = ${owner.merchantId} and r.mode = ${owner.mode}
+      ${query.session_id ? sql`and r.session_id = ${query.session_id}` : sql``}
+      ${query.status ? sql`and r.status = ${query.status}` : sql``}
+      ${query.source ? sql`and r.source = ${query.source}` : sql``}
+      ${after ? sql`and (r.created_at, r.id) < (${after.created_at}, ${after.id})` : sql``}
+    order by r.created_at desc, r.id desc
+    limit ${query.limit + 1}`;
+  return { ok: true, refunds: rows.slice(0, query.limit).map(toListing), hasMore: rows.length > query.limit };
 }

@@ -1,9 +1,12 @@
 // refunds (db/migrations/0009_refunds.sql): what is owed back to a customer and how far its return has come
 // (docs/refunds.md). The API writes merchants' refunds and customers' claims, the worker the refunds the service owes
 // by itself and each refund's progress; the signer only reads them and writes its own refund_payouts.
-import type { Chain, TokenSymbol } from '../../domain/chains/chains';
+import { CHAIN_FACTS, type Chain, type TokenSymbol } from '../../domain/chains/chains';
+import type { RefundableFacts } from '../../domain/refunds/refundableAmount';
+import type { RefundFacts } from '../../domain/refunds/refundJson';
+import { refundCancellation } from '../../domain/refunds/refundCancellation';
 import type { RefundSource } from '../../domain/refunds/refundSource';
-import { refundTransition, type RefundEvent, type RefundStatus } from '../../domain/refunds/refundStatus';
+import { REFUND_EVENT_STATUS, refundTransition, type RefundEvent, type RefundStatus } from '../../domain/refunds/refundStatus';
 import type { FeePolicy, RefundDestination } from '../../domain/wire/refund';
 import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
@@ -14,29 +17,12 @@ export interface DepositKey {
   logIndex: number;
 }
 
-export interface Refund {
-  id: string;
-  mode: Mode;
+/** The row: what its JSON says (domain/refunds/refundJson.ts), and what only the service reads. */
+export interface Refund extends RefundFacts {
   merchantId: string;
-  sessionId: string;
-  source: RefundSource;
   deposit: DepositKey | null;
-  token: TokenSymbol;
-  chain: Chain;
-  amountBaseUnits: bigint;
-  amountUsdMicros: bigint;
-  feePolicy: FeePolicy;
-  status: RefundStatus;
-  statusReason: string | null;
-  destination: RefundDestination | null;
-  requireSenderProof: boolean;
   senderProof: unknown;
-  reason: string | null;
   idempotencyKey: string | null;
-  expiresAt: Date;
-  claimedAt: Date | null;
-  completedAt: Date | null;
-  createdAt: Date;
   updatedAt: Date;
 }
 
@@ -151,6 +137,12 @@ export async function findRefund(sql: Queryable, id: string): Promise<Refund | u
   return row && toRefund(row);
 }
 
+/** The refund a merchant's Idempotency-Key made, whatever its mode and session. */
+export async function findRefundByIdempotencyKey(sql: Queryable, merchantId: string, key: string): Promise<Refund | undefined> {
+  const [row] = await sql<RefundRow[]>`${sql.unsafe(SELECT)} where merchant_id = ${merchantId} and idempotency_key = ${key}`;
+  return row && toRefund(row);
+}
+
 export async function sessionRefunds(sql: Queryable, sessionId: string): Promise<Refund[]> {
   const rows = await sql<RefundRow[]>`${sql.unsafe(SELECT)} where session_id = ${sessionId} order by created_at, id`;
   return rows.map(toRefund);
@@ -176,7 +168,9 @@ export async function moveRefund(tx: Queryable, id: string, event: RefundEvent, 
   const refund = toRefund(row);
   const move = refundTransition(refund.status, event);
   if (!move.ok)
-    return refund.status === STATUS_OF_EVENT[event] ? { ok: true, refund, changed: false } : { ok: false, refund, message: move.message };
+    return refund.status === REFUND_EVENT_STATUS[event]
+      ? { ok: true, refund, changed: false }
+      : { ok: false, refund, message: move.message };
   const set: Record<string, unknown> = { status: move.status, updated_at: new Date() };
   if (fields.statusReason !== undefined) set.status_reason = fields.statusReason;
   if (fields.destination) {
@@ -193,11 +187,62 @@ export async function moveRefund(tx: Queryable, id: string, event: RefundEvent, 
   return { ok: true, refund: toRefund(updated as RefundRow), changed: true };
 }
 
-const STATUS_OF_EVENT: Record<RefundEvent, RefundStatus> = {
-  claim: 'claimed',
-  submit: 'submitted',
-  complete: 'completed',
-  fail: 'failed',
-  expire: 'expired',
-  cancel: 'cancelled',
-};
+export type RefundCancel =
+  | { ok: true; previous: RefundStatus; changed: boolean }
+  | { ok: false; notFound: true }
+  | { ok: false; notFound: false; refusal: string; paymentWritten: boolean };
+
+/**
+ * Cancels the refund in the caller's transaction as refundCancellation.ts decides, reading whether the signer wrote its
+ * payment under the row's lock: a refund_payouts insert waits for that lock (its foreign key), so none slips in between
+ * the check and the move. One already cancelled
+ * is answered ok, unchanged.
+ */
+export async function cancelRefund(tx: Queryable, id: string, statusReason: string): Promise<RefundCancel> {
+  const [row] = await tx<{ status: RefundStatus; paid: boolean }[]>`
+    select status, exists (select 1 from refund_payouts p where p.refund_id = r.id) as paid from refunds r where id = ${id} for update`;
+  if (!row) return { ok: false, notFound: true };
+  const decision = refundCancellation(row.status, row.paid);
+  if ('refusal' in decision) return { ok: false, notFound: false, refusal: decision.refusal, paymentWritten: decision.paymentWritten };
+  if (!decision.cancel) return { ok: true, previous: row.status, changed: false };
+  const moved = await moveRefund(tx, id, 'cancel', { statusReason });
+  if (!moved.ok) throw new Error(`refund ${id} could not be cancelled under its lock: ${moved.message}`);
+  return { ok: true, previous: row.status, changed: true };
+}
+
+/**
+ * What the session was paid and what its refunds hold, read in the caller's transaction. A simulated receipt is the
+ * payment's received amount of a test session that recorded no deposit at all and was not paid by bank transfer.
+ */
+export async function refundableFacts(sql: Queryable, sessionId: string): Promise<Omit<RefundableFacts, 'sessionStatus'>> {
+  const deposits = await sql<{ amount: string; decimals: number }[]>`
+    select d.amount_base_units::text as amount, p.decimals
+    from deposits d join payments p on p.session_id = d.session_id
+    where d.session_id = ${sessionId} and d.credited and d.stage = 'confirmed'`;
+  const [simulated] = await sql<{ amount: string; decimals: number }[]>`
+    select p.received_base_units::text as amount, p.decimals
+    from payments p join sessions s on s.id = p.session_id
+    where p.session_id = ${sessionId} and s.mode = 'test' and p.received_base_units > 0 and p.chain <> 'bank'
+      and not exists (select from deposits d where d.session_id = p.session_id)`;
+  const refunds = await sql<{ source: Refund['source']; status: Refund['status']; amount: string }[]>`
+    select source, status, amount_usd_micros::text as amount from refunds where session_id = ${sessionId}`;
+  return {
+    creditedDeposits: deposits.map((d) => ({ amountBaseUnits: BigInt(d.amount), decimals: d.decimals })),
+    simulatedReceipt: simulated && { amountBaseUnits: BigInt(simulated.amount), decimals: simulated.decimals },
+    refunds: refunds.map((r) => ({ source: r.source, status: r.status, amountUsdMicros: BigInt(r.amount) })),
+  };
+}
+
+/** Whether `address` (canonically spelled) is a deposit address of the service, given to a session or not yet, in either mode. */
+export async function isServiceDepositAddress(sql: Queryable, chain: Chain, address: string): Promise<boolean> {
+  const family = CHAIN_FACTS[chain].family;
+  const [row] =
+    family === 'evm'
+      ? await sql`select 1 from deposit_addresses where lower(evm_address) = ${address.toLowerCase()} limit 1`
+      : family === 'tron'
+        ? await sql`select 1 from deposit_addresses where tron_address = ${address} limit 1`
+        : // Every Solana deposit address comes from the signer's pool, taken by a session or waiting for one.
+          await sql`select 1 from solana_deposit_address_pool where address = ${address}
+                    union all select 1 from deposit_addresses where solana_address = ${address} limit 1`;
+  return row !== undefined;
+}

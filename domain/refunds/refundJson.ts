@@ -6,7 +6,7 @@ import type { Mode } from '../wire/session';
 import type { RefundSource } from './refundSource';
 import type { RefundStatus } from './refundStatus';
 
-/** What the refunds row says (db/repositories/refunds.ts Refund has these and more). */
+/** What the refunds row says that its JSON shows (db/repositories/refunds.ts Refund adds the rest). */
 export interface RefundFacts {
   id: string;
   mode: Mode;

@@ -28,10 +28,11 @@ export type RefundTransition = { ok: true; status: RefundStatus } | { ok: false;
 export function refundTransition(status: RefundStatus, event: RefundEvent): RefundTransition {
   const next = TRANSITIONS[status][event];
   if (next) return { ok: true, status: next };
-  return { ok: false, message: `A refund that is ${status.replace('_', ' ')} cannot be ${PAST[event]}` };
+  return { ok: false, message: `A refund that is ${status.replace('_', ' ')} cannot be ${REFUND_EVENT_STATUS[event]}` };
 }
 
-const PAST: Record<RefundEvent, string> = {
+/** The status each event leads to, whatever the refund was in: a refund already there has nothing left to do. */
+export const REFUND_EVENT_STATUS: Record<RefundEvent, RefundStatus> = {
   claim: 'claimed',
   submit: 'submitted',
   complete: 'completed',

@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAuditEvents } from '../../db/repositories/auditEvents';
-import { findRefund } from '../../db/repositories/refunds';
+import { findRefund, type Refund } from '../../db/repositories/refunds';
 import { refundWorkflowId } from '../../domain/refunds/refundPayment';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
@@ -36,6 +36,27 @@ async function paidSession(m: TestMerchant, amountUsd: number): Promise<string> 
   });
   expect(simulated.status).toBe(200);
   return sessionId;
+}
+
+/** A deposit of `shopA`'s session that came after it closed, and the refund the service paid back for it. */
+async function lateDepositRefund(sessionId: string, amount: bigint): Promise<{ txHash: string; refund: Refund }> {
+  const txHash = `0x${randomBytes(32).toString('hex')}`;
+  await service.db.sql`
+    insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address,
+                          block_number, block_hash, stage, confirmations, credited, late, signalled_stage, signalled_confirmations)
+    values ('base', ${txHash}, 0, 'testnet', ${sessionId}, 'USDC', ${amount.toString()}, '0xpayer', '0xdeposit', 100, '0xbh',
+            'confirmed', 12, false, true, 'confirmed', 12)`;
+  const refund = await insertTestRefund(
+    service.db.sql,
+    { merchantId: shopA.merchant.id, sessionId },
+    {
+      amountUsdMicros: amount,
+      deposit: { chain: 'base', txHash, logIndex: 0, token: 'USDC', amountBaseUnits: amount },
+      status: 'completed',
+      payout: 'confirmed',
+    },
+  );
+  return { txHash, refund };
 }
 
 beforeAll(async () => {
@@ -137,22 +158,7 @@ describe('dashboard: refunds listed', () => {
   it("lists only this merchant's refunds in this mode, by status and session, and links each deposit owed back to its refund", async () => {
     const sessionId = await paidSession(shopA, 20);
     const { sql } = service.db;
-    // A deposit that came after the session closed, and the refund the service owes for it.
-    const txHash = `0x${randomBytes(32).toString('hex')}`;
-    await sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address,
-                block_number, block_hash, stage, confirmations, credited, late, signalled_stage, signalled_confirmations)
-              values ('base', ${txHash}, 0, 'testnet', ${sessionId}, 'USDC', 5000000, '0xpayer', '0xdeposit', 100, '0xbh',
-                'confirmed', 12, false, true, 'confirmed', 12)`;
-    const late = await insertTestRefund(
-      sql,
-      { merchantId: shopA.merchant.id, sessionId },
-      {
-        amountUsdMicros: 5_000_000n,
-        deposit: { chain: 'base', txHash, logIndex: 0, token: 'USDC', amountBaseUnits: 5_000_000n },
-        status: 'completed',
-        payout: 'confirmed',
-      },
-    );
+    const { txHash, refund: late } = await lateDepositRefund(sessionId, 5_000_000n);
     const other = await insertTestRefund(sql, { merchantId: shopB.merchant.id, sessionId: await paidSession(shopB, 3) });
 
     const a = new DashboardClient(service.baseUrl);
@@ -191,22 +197,7 @@ describe('dashboard: refunds listed', () => {
 describe('dashboard: refunds in Chromium', () => {
   it('shows the Refunds page, and a session’s Refund button creates one shown in its Refunds section', async () => {
     const sessionId = await paidSession(shopA, 8);
-    const { sql } = service.db;
-    const txHash = `0x${randomBytes(32).toString('hex')}`;
-    await sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address,
-                block_number, block_hash, stage, confirmations, credited, late, signalled_stage, signalled_confirmations)
-              values ('base', ${txHash}, 0, 'testnet', ${sessionId}, 'USDC', 3000000, '0xpayer', '0xdeposit', 100, '0xbh',
-                'confirmed', 12, false, true, 'confirmed', 12)`;
-    const late = await insertTestRefund(
-      sql,
-      { merchantId: shopA.merchant.id, sessionId },
-      {
-        amountUsdMicros: 3_000_000n,
-        deposit: { chain: 'base', txHash, logIndex: 0, token: 'USDC', amountBaseUnits: 3_000_000n },
-        status: 'completed',
-        payout: 'confirmed',
-      },
-    );
+    const { txHash, refund: late } = await lateDepositRefund(sessionId, 3_000_000n);
 
     const tab = await openDashboardTab(browser);
     const { page } = tab;

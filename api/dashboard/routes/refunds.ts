@@ -1,7 +1,7 @@
 // The Refunds page: the refunds of the signed-in user's merchant in the chosen mode, newest first, narrowed by status or
 // session; and a merchant's refund of one session, created from its detail page.
 import type Router from '@koa/router';
-import { findRefundListing, listRefunds } from '../../../db/repositories/refundListing';
+import { listRefunds } from '../../../db/repositories/refundListing';
 import type { AppDeps } from '../../context';
 import { createRefund } from '../../routes/refunds/createRefund';
 import { validated } from '../../middlewares/validated';
@@ -34,22 +34,21 @@ export function registerRefundRoutes(router: Router<DashboardState>, deps: AppDe
     '/api/:mode/sessions/:session_id/refunds',
     validated({ params: SessionParams, body: CreateRefundBody }, async (ctx: DashboardContext, { params, body }) => {
       const auth = signedInUser(ctx);
-      // The API's create, with its checks and its workflow start; it reads only the merchant and the mode of its caller,
-      // and a dashboard user acts without an API key.
-      const caller = { merchantId: auth.user.merchantId, mode: params.mode, keyId: `dashboard:${auth.user.id}` };
+      // The API's create, with its checks and its workflow start.
+      const caller = { merchantId: auth.user.merchantId, mode: params.mode };
       const { refund: made, replayed } = await createRefund(deps, caller, params.session_id, `dashboard:${body.idempotency_key}`, {
         amount_usd: body.amount_usd,
         ...(body.reason ? { reason: body.reason } : {}),
       });
       if (!replayed)
         await auditUserAction(deps, auth, params.mode, 'refund.create', {
-          refund_id: made.refund.id,
+          refund_id: made.id,
           session_id: params.session_id,
           amount_usd: body.amount_usd,
           reason: body.reason ?? null,
         });
       ctx.status = replayed ? 200 : 201;
-      ctx.body = { data: dashboardRefundJson((await findRefundListing(sql, made.refund.id))!) };
+      ctx.body = { data: dashboardRefundJson(made) };
     }),
   );
 }

@@ -3,6 +3,7 @@
 // the checkout page's own stylesheet, once per process.
 import type { Logger } from '../../../observability/logger';
 import { assetsWhenReady, bundleAssets, PAGE_DIR, type PageAssets } from '../hostedPage/pageAssets';
+import { escapeHtml, renderPageShell } from '../hostedPage/pageHtml';
 
 let bundled: Promise<PageAssets> | undefined;
 
@@ -11,27 +12,15 @@ export function loadRefundClaimPageAssets(deps: { logger: Logger }): () => Promi
   return assetsWhenReady(bundled, deps.logger, 'The refund page is unavailable');
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 export function renderClaimPageHtml(assets: PageAssets, known: boolean): string {
-  const main = known
-    ? '<p class="loading">Loading your refund…</p><noscript><p>This page needs JavaScript to show your refund.</p></noscript>'
-    : `<h1 tabindex="-1">Refund not found</h1><p>${escapeHtml('This link does not lead to a refund. Open the full link you were sent, or contact the merchant.')}</p>`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<link rel="icon" href="data:,">
-<title>Your refund</title>
-<link rel="stylesheet" href="/refunds/assets/refund.css?v=${assets.styles.version}">
-${known ? `<script defer src="/refunds/assets/refund.js?v=${assets.script.version}"></script>\n` : ''}</head>
-<body>
-<header class="bar"><span class="brand">Refund</span></header>
-<main id="main" tabindex="-1">${main}</main>
-<footer class="foot"><p>Refunds are paid in USDC. Nobody from this service will ever ask for your wallet's recovery phrase.</p></footer>
-</body>
-</html>
-`;
+  return renderPageShell({
+    title: 'Your refund',
+    brand: 'Refund',
+    stylesheet: `/refunds/assets/refund.css?v=${assets.styles.version}`,
+    script: known ? `/refunds/assets/refund.js?v=${assets.script.version}` : null,
+    main: known
+      ? '<p class="loading">Loading your refund…</p><noscript><p>This page needs JavaScript to show your refund.</p></noscript>'
+      : `<h1 tabindex="-1">Refund not found</h1><p>${escapeHtml('This link does not lead to a refund. Open the full link you were sent, or contact the merchant.')}</p>`,
+    footer: "Refunds are paid in USDC. Nobody from this service will ever ask for your wallet's recovery phrase.",
+  });
 }

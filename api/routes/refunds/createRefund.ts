@@ -3,14 +3,15 @@
 // database transaction. Idempotent per the merchant's Idempotency-Key (required): a retry after a crash anywhere finds
 // the row by its key and starts the workflow it may not have got.
 import { lockUntilCommit } from '../../../db/repositories/locks';
+import { findMerchantRefund, type RefundListing } from '../../../db/repositories/refundListing';
 import {
-  findMerchantRefund,
   findRefundByIdempotencyKey,
+  insertRefund,
   isServiceDepositAddress,
+  moveRefund,
   refundableFacts,
-  type MerchantRefund,
-} from '../../../db/repositories/merchantRefunds';
-import { insertRefund, moveRefund, type Refund } from '../../../db/repositories/refunds';
+  type Refund,
+} from '../../../db/repositories/refunds';
 import { findSession } from '../../../db/repositories/sessions';
 import { usdToCents } from '../../../domain/money/money';
 import { validateRefundAddress } from '../../../domain/refunds/refundAddress';
@@ -26,15 +27,18 @@ import { startRefundWorkflow } from './refundWorkflow';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MICROS_PER_CENT = 10_000n;
 
+/** Who asks for the refund: a merchant's API key, or a dashboard user acting for the merchant without one. */
+export type RefundCaller = Pick<MerchantAuth, 'merchantId' | 'mode'>;
+
 export interface CreatedRefund {
-  refund: MerchantRefund;
+  refund: RefundListing;
   /** True when an earlier request with the same Idempotency-Key had already made it. */
   replayed: boolean;
 }
 
 export async function createRefund(
   deps: AppDeps,
-  auth: MerchantAuth,
+  auth: RefundCaller,
   sessionId: string,
   idempotencyKey: string,
   body: CreateRefundRequest,
@@ -93,7 +97,7 @@ export async function createRefund(
 /** The refund an earlier request with this key made: its workflow started if that request died first. */
 async function resume(
   deps: AppDeps,
-  auth: MerchantAuth,
+  auth: RefundCaller,
   earlier: Refund,
   sessionId: string,
   key: string,
@@ -114,7 +118,7 @@ async function resume(
   return { refund: await present(deps, auth, earlier.id), replayed: true };
 }
 
-async function present(deps: AppDeps, auth: MerchantAuth, refundId: string): Promise<MerchantRefund> {
+async function present(deps: AppDeps, auth: RefundCaller, refundId: string): Promise<RefundListing> {
   const found = await findMerchantRefund(deps.sql, auth, refundId);
   if (!found) throw new Error(`refund ${refundId} vanished after it was written`);
   return found;

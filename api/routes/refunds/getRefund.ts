@@ -1,5 +1,5 @@
 // GET /checkout/refunds/{refund_id}: one refund of the key's merchant and mode; any other reads as not found.
-import { findMerchantRefund } from '../../../db/repositories/merchantRefunds';
+import { findMerchantRefund } from '../../../db/repositories/refundListing';
 import type { RefundObject } from '../../../domain/wire/refund';
 import { presentRefund } from '../../refundJson';
 import type { AppDeps, MerchantAuth } from '../../context';

@@ -1,6 +1,6 @@
 // GET /checkout/refunds: the key's merchant's refunds in its mode, newest first, a page at a time (`starting_after` the
 // last id of the previous page, `has_more` whether another follows), optionally of one session, status or source.
-import { listMerchantRefunds } from '../../../db/repositories/merchantRefunds';
+import { listMerchantRefunds } from '../../../db/repositories/refundListing';
 import type { RefundList, RefundListQuery } from '../../../domain/wire/refund';
 import { presentRefund } from '../../refundJson';
 import type { AppDeps, MerchantAuth } from '../../context';

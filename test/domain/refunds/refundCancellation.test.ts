@@ -12,14 +12,31 @@ describe('cancelling a refund', () => {
     expect(refundCancellation('claimed', true)).toEqual({
       cancel: false,
       refusal: expect.stringMatching(/^the signer has written its payment/),
+      paymentWritten: true,
     });
   });
 
   it('refuses a refund that was paid, is being paid or ended otherwise', () => {
-    expect(refundCancellation('submitted', false)).toEqual({ cancel: false, refusal: 'A refund that is submitted cannot be cancelled' });
-    expect(refundCancellation('completed', true)).toEqual({ cancel: false, refusal: expect.stringMatching(/signer has written/) });
-    expect(refundCancellation('expired', false)).toEqual({ cancel: false, refusal: 'A refund that is expired cannot be cancelled' });
-    expect(refundCancellation('failed', false)).toEqual({ cancel: false, refusal: 'A refund that is failed cannot be cancelled' });
+    expect(refundCancellation('submitted', false)).toEqual({
+      cancel: false,
+      refusal: 'A refund that is submitted cannot be cancelled',
+      paymentWritten: false,
+    });
+    expect(refundCancellation('completed', true)).toEqual({
+      cancel: false,
+      refusal: expect.stringMatching(/signer has written/),
+      paymentWritten: true,
+    });
+    expect(refundCancellation('expired', false)).toEqual({
+      cancel: false,
+      refusal: 'A refund that is expired cannot be cancelled',
+      paymentWritten: false,
+    });
+    expect(refundCancellation('failed', false)).toEqual({
+      cancel: false,
+      refusal: 'A refund that is failed cannot be cancelled',
+      paymentWritten: false,
+    });
   });
 
   it('answers a refund already cancelled as done', () => {

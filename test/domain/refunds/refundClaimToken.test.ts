@@ -15,6 +15,10 @@ describe('refund claim tokens', () => {
     expect(issueRefundClaimToken(REFUND_A, SECRET)).toBe(issueRefundClaimToken(REFUND_A, SECRET));
   });
 
+  it('keeps its derivation, so claim links already sent stay valid', () => {
+    expect(issueRefundClaimToken(REFUND_A, SECRET)).toBe(`${REFUND_A}.NErEsB6Cza0x9WQPkiGJbgPAQ7MnfyQKXV6C1tYkug4`);
+  });
+
   it("never grants another refund: a token's signature does not fit a different id", () => {
     const [, signature] = issueRefundClaimToken(REFUND_A, SECRET).split('.');
     expect(verifyRefundClaimToken(`${REFUND_B}.${signature}`, SECRET)).toBeUndefined();

@@ -14,6 +14,10 @@ describe('session tokens', () => {
     expect(issueSessionToken(SESSION_A, SECRET)).toBe(issueSessionToken(SESSION_A, SECRET));
   });
 
+  it('keeps its derivation, so links already handed out stay valid', () => {
+    expect(issueSessionToken(SESSION_A, SECRET)).toBe(`${SESSION_A}.5-QesKes0PQGtGyHs6WZW0Yrqi_nO-O7VUpJ2HMZzQQ`);
+  });
+
   it("never grants another session: a token's signature does not fit a different id", () => {
     const [, signature] = issueSessionToken(SESSION_A, SECRET).split('.');
     expect(verifySessionToken(`${SESSION_B}.${signature}`, SECRET)).toBeUndefined();
