@@ -20,6 +20,10 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
             value: '<pairs>',
             description: 'accepted pairs, e.g. "USDC:base,solana;USDT:tron" (default: every pair with a mainnet contract)',
           },
+          'underpaid-expiry': {
+            value: '<settle|refund>',
+            description: 'a session still underpaid at expiry settles what arrived, or refunds it to the customer (default settle)',
+          },
         },
       },
     ],

@@ -130,6 +130,23 @@ describe('session ledger', () => {
     expect(decideStatus(under, terms(500n), true)).toEqual({ status: 'underpaid', settle: true, close: true });
   });
 
+  it('refunds instead of settling an amount still underpaid at expiry when the merchant chose refund', () => {
+    const refunding: LedgerTerms = { ...terms(500n), underpaidExpiry: 'refund' };
+    const under = ledgerFor(5_000_000n);
+    pay(under, transfer(1_000_000n));
+    expect(decideStatus(under, refunding, false)).toEqual({ status: 'underpaid', settle: false, close: false });
+    expect(decideStatus(under, refunding, true)).toEqual({ status: 'expired', settle: false, close: true, refund: true });
+    expect(decideStatus(under, { ...refunding, underpaidExpiry: 'settle' }, true)).toEqual({
+      status: 'underpaid',
+      settle: true,
+      close: true,
+    });
+    expect(decideStatus(ledgerFor(5_000_000n), refunding, true)).toEqual({ status: 'expired', settle: false, close: true });
+    const paid = ledgerFor(5_000_000n);
+    pay(paid, transfer(5_000_000n));
+    expect(decideStatus(paid, refunding, true)).toEqual({ status: 'completed', settle: true, close: true });
+  });
+
   it('keeps a deposit seen before expiry confirming past it', () => {
     const ledger = ledgerFor(5_000_000n);
     observe(ledger, transfer(5_000_000n), open);
