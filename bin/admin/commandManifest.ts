@@ -214,6 +214,15 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
         },
       },
       {
+        name: 'refund',
+        summary:
+          'give a failed settlement with no payout back to the customer (--confirm): one settlement_failed refund per credited deposit',
+        positional: { name: 'payment', value: '<pay_…>', description: 'the failed payment whose deposits to refund (required)' },
+        options: {
+          confirm: { description: 'the operator has decided the merchant is not paid and the customer gets the money back (required)' },
+        },
+      },
+      {
         name: 'awaiting-approval',
         summary: "live payouts held above their merchant's daily limit (SETTLEMENT_DAILY_LIMIT_USDC) until an operator approves",
         options: {},
