@@ -269,10 +269,15 @@ export function creditedExcess(ledger: LedgerState): bigint {
   return excess > 0n ? excess : 0n;
 }
 
-/** Everything that reached the session and was not credited, and what was credited beyond the price: owed back. */
-export function refundsDue(ledger: LedgerState): Refund[] {
+/**
+ * Everything that reached the session and was not credited, and what was credited beyond the price: owed back. A
+ * session that expired with deposits credited did so by its merchant's choice `refund` (decideStatus): every credited
+ * deposit is then owed back whole.
+ */
+export function refundsDue(ledger: LedgerState & { status?: SessionStatus }): Refund[] {
+  const refundedCredit = ledger.status === 'expired' && BigInt(ledger.receivedBaseUnits) > 0n;
   const deposits: Refund[] = ledger.deposits
-    .filter((d) => d.late)
+    .filter((d) => d.late || (refundedCredit && d.stage === 'confirmed'))
     .map((d) => ({
       kind: 'deposit',
       chain: d.chain,
@@ -285,7 +290,7 @@ export function refundsDue(ledger: LedgerState): Refund[] {
   const bank: Refund[] = ledger.bankReceipts
     .filter((r) => !r.credited)
     .map((r) => ({ kind: 'bank', reference: r.reference, amountUsdCents: r.amountUsdCents }));
-  const excess = creditedExcess(ledger);
+  const excess = refundedCredit ? 0n : creditedExcess(ledger);
   const overpaid: Refund[] =
     ledger.selection && excess > 0n
       ? [{ kind: 'excess', chain: ledger.selection.chain, token: ledger.selection.token, amountBaseUnits: excess.toString() }]

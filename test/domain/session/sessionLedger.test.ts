@@ -142,6 +142,16 @@ describe('session ledger', () => {
       close: true,
     });
     expect(decideStatus(ledgerFor(5_000_000n), refunding, true)).toEqual({ status: 'expired', settle: false, close: true });
+    // Expired so, every credited deposit is owed back whole.
+    const second = transfer(500_000n);
+    pay(under, second);
+    expect(refundsDue({ ...under, status: 'underpaid' })).toEqual([]);
+    expect(refundsDue({ ...under, status: 'expired' }).map((r) => (r.kind === 'deposit' ? [r.txHash, r.amountBaseUnits] : r.kind))).toEqual(
+      [
+        [under.deposits[0]!.txHash, '1000000'],
+        [second.txHash, '500000'],
+      ],
+    );
     const paid = ledgerFor(5_000_000n);
     pay(paid, transfer(5_000_000n));
     expect(decideStatus(paid, refunding, true)).toEqual({ status: 'completed', settle: true, close: true });
