@@ -18,6 +18,7 @@ import { createExpireRefund } from './refunds/expireRefund';
 import { createRefundPaymentRecords } from './refunds/refundPaymentRecords';
 import { createRefundProgress } from './refunds/refundProgress';
 import { createRefundWebhooks } from './refunds/refundWebhooks';
+import { createRefundUnderpaidSession } from './refunds/underpaidExpiry';
 import { createBankSettlement } from './settlement/bankSettlement';
 import { createLiquidityWaitActivities } from './settlement/liquidityWait';
 import { createSimulatedSettlement } from './settlement/simulatedSettlement';
@@ -58,6 +59,10 @@ export function createActivities(deps: ActivityDeps) {
     ...createReadModelActivities({ sql: deps.sql }),
     choosePayment: createChoosePayment(paymentDeps),
     recordDeposit: createRecordDeposit({ sql: deps.sql, refundClaimDays: deps.refundClaimDays ?? DEFAULT_REFUND_CLAIM_DAYS }),
+    refundUnderpaidSession: createRefundUnderpaidSession({
+      sql: deps.sql,
+      refundClaimDays: deps.refundClaimDays ?? DEFAULT_REFUND_CLAIM_DAYS,
+    }),
     confirmedDepositFacts: createConfirmedDepositFacts({ sql: deps.sql }),
     recordedDepositFacts: createRecordedDepositFacts({ sql: deps.sql }),
     recordBankReceipt: createRecordBankReceipt({ sql: deps.sql }),

@@ -7,6 +7,7 @@ import {
   executeChild,
   log,
   ParentClosePolicy,
+  patched,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
@@ -92,6 +93,7 @@ export class SessionRun {
       tolerance: { bps: record.tolerance.bps, minCents: BigInt(record.tolerance.minCents) },
       bankAccepted: record.supportedMethods.bank,
       minimumDepositMicro: BigInt(record.minimumDepositCents ?? DEFAULT_MINIMUM_DEPOSIT_CENTS) * 10_000n,
+      underpaidExpiry: record.underpaidExpiry ?? 'settle',
     };
     this.expiryReached = carried?.expiryReached ?? false;
     this.closedAt = carried?.closedAt;
@@ -212,6 +214,11 @@ export class SessionRun {
   async reconcile(reason: string): Promise<void> {
     if (this.window().closed) return;
     const decision = decideStatus(this.state, this.terms, this.expiryReached);
+    // Only sessions created with the merchant's choice `refund` come here; the marker keeps their histories apart.
+    if (decision.refund && patched('underpaid-expiry-refund')) {
+      await records.refundUnderpaidSession(this.record.sessionId);
+      return this.moveTo(decision.status, `${reason}; underpaid: what arrived is refunded to the customer, as the merchant chose`, true);
+    }
     if (decision.settle && !(await this.settle())) return;
     if (this.state.status !== decision.status) return this.moveTo(decision.status, reason, decision.close);
     if (decision.close) return this.restate(`${reason}; ${this.state.status} amount settled, session closed`);

@@ -1,14 +1,24 @@
 // Opens the refunds the service owes by itself (docs/refunds.md#sources), in the transaction that records a deposit's
-// verdict: one per deposit, ever (refunds_one_per_deposit), so recording the verdict again finds the refund it opened.
+// verdict: one per deposit, ever (refunds_one_per_deposit), so recording the verdict again finds the refund it opened;
+// and, for a session whose merchant will never be paid, one more per credited deposit, of what it left pending.
 import type { Queryable } from '../../db/client';
-import { creditedExcesses, uncreditedDeposit, type OwedDeposit } from '../../db/repositories/automaticRefunds';
+import {
+  creditedExcesses,
+  pendingCreditedDeposits,
+  refundedPendingDeposits,
+  uncreditedDeposit,
+  type OwedDeposit,
+} from '../../db/repositories/automaticRefunds';
+import { postCreditedDeposits } from '../../db/repositories/depositLedger';
+import { postLedger } from '../../db/repositories/ledger';
 import { insertRefund, type Refund } from '../../db/repositories/refunds';
+import { pendingDepositRefunded } from '../../domain/ledger/pendingRefundPosting';
 import type { Network } from '../../domain/chains/tokenContracts';
 import { refundExpiresAt, refundUsdMicros, unmatchedDepositSource } from '../../domain/refunds/automaticRefund';
 import type { AutomaticRefundSource } from '../../domain/refunds/refundSource';
 import type { DepositRef } from '../../domain/session/deposit';
 import { CLOSED_STATUSES } from '../../domain/wire/status';
-import { newRefundId } from '../../domain/wire/ids';
+import { newRefundId, paymentIdForSession } from '../../domain/wire/ids';
 
 /** How long a customer has to claim a refund the service opened (REFUND_CLAIM_DAYS). */
 export interface AutomaticRefundTerms {
@@ -66,6 +76,29 @@ export async function openOverpaymentRefunds(tx: Queryable, sessionId: string, t
   const refunds: Refund[] = [];
   for (const owed of await creditedExcesses(tx, sessionId)) {
     const refund = await openRefund(tx, sessionId, owed, 'overpayment', terms);
+    if (refund) refunds.push(refund);
+  }
+  return refunds;
+}
+
+/**
+ * For a session whose merchant will never be paid (an underpaid session expired with `refund`, a failed settlement an
+ * operator gives back), each credited deposit's units still pending for the merchant become owed back to the customer
+ * and are refunded, one refund of `source` per deposit. Run again, it posts nothing new and finds the refunds it opened.
+ */
+export async function openPendingDepositRefunds(
+  tx: Queryable,
+  sessionId: string,
+  source: 'underpaid_expired' | 'settlement_failed',
+  terms: AutomaticRefundTerms,
+): Promise<Refund[]> {
+  await postCreditedDeposits(tx, paymentIdForSession(sessionId));
+  for (const deposit of await pendingCreditedDeposits(tx, sessionId)) {
+    if (deposit.owedBaseUnits > 0n) await postLedger(tx, pendingDepositRefunded({ ...deposit, pending: deposit.owedBaseUnits }));
+  }
+  const refunds: Refund[] = [];
+  for (const owed of await refundedPendingDeposits(tx, sessionId)) {
+    const refund = await openRefund(tx, sessionId, owed, source, terms);
     if (refund) refunds.push(refund);
   }
   return refunds;

@@ -6,7 +6,7 @@ import { CurrencyCode } from '../../domain/session/bankTransfer';
 import { CHAINS, TOKENS } from '../../domain/chains/chains';
 import { REFUND_STATUSES } from '../../domain/refunds/refundStatus';
 import { SESSION_ID_PATTERN } from '../../domain/wire/ids';
-import { UsdAmount } from '../../domain/wire/session';
+import { UNDERPAID_EXPIRY_CHOICES, UsdAmount } from '../../domain/wire/session';
 import { IpAllowlistText } from '../../domain/security/ipAllowlist';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/security/signInPolicy';
 import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS } from '../../domain/webhooks/webhookSecret';
@@ -78,6 +78,7 @@ export const SettingsBody = z.object({
   supported_tokens: z
     .record(z.enum(TOKENS), z.array(z.enum(CHAINS)))
     .refine((pairs) => Object.values(pairs).some((chains) => chains.length > 0), 'Must accept at least one token on one chain'),
+  underpaid_expiry: z.enum(UNDERPAID_EXPIRY_CHOICES).optional(),
 });
 
 export const SettlementWalletBody = z.object({

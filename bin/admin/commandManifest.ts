@@ -20,6 +20,10 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
             value: '<pairs>',
             description: 'accepted pairs, e.g. "USDC:base,solana;USDT:tron" (default: every pair with a mainnet contract)',
           },
+          'underpaid-expiry': {
+            value: '<settle|refund>',
+            description: 'a session still underpaid at expiry settles what arrived, or refunds it to the customer (default settle)',
+          },
         },
       },
     ],
@@ -207,6 +211,15 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
         positional: { name: 'payment', value: '<pay_…>', description: 'the payment whose failed payout to pay again (required)' },
         options: {
           confirm: { description: 'the operator has decided to pay it again from the treasury (required to start a generation)' },
+        },
+      },
+      {
+        name: 'refund',
+        summary:
+          'give a failed settlement with no payout back to the customer (--confirm): one settlement_failed refund per credited deposit',
+        positional: { name: 'payment', value: '<pay_…>', description: 'the failed payment whose deposits to refund (required)' },
+        options: {
+          confirm: { description: 'the operator has decided the merchant is not paid and the customer gets the money back (required)' },
         },
       },
       {

@@ -1,8 +1,10 @@
-// `merchant create`: a merchant with its settlement wallet, amount tolerance, session lifetime and tokens.
+// `merchant create`: a merchant with its settlement wallet, amount tolerance, session lifetime, tokens, and what its
+// sessions still underpaid at expiry do (docs/refunds.md#sources).
 import { insertMerchant } from '../../db/repositories/merchants';
 import { isSolanaAddress } from '../../domain/addresses/solana';
 import { CHAINS, TOKENS, type Chain, type TokenChainPairs, type TokenSymbol } from '../../domain/chains/chains';
 import { tokenContract } from '../../domain/chains/tokenContracts';
+import { UNDERPAID_EXPIRY_CHOICES } from '../../domain/wire/session';
 import { z } from '../../domain/wire/validationMessages';
 import { defineCommand, integerOption, type CommandGroup } from './cli';
 
@@ -64,6 +66,10 @@ const create = defineCommand({
       value: '<pairs>',
       description: 'accepted pairs, e.g. "USDC:base,solana;USDT:tron" (default: every pair with a mainnet contract)',
     },
+    'underpaid-expiry': {
+      value: '<settle|refund>',
+      description: 'a session still underpaid at expiry settles what arrived, or refunds it to the customer (default settle)',
+    },
   },
   schema: z.object({
     name: z.string().trim().min(1).max(200),
@@ -72,6 +78,7 @@ const create = defineCommand({
     'tolerance-min-cents': integerOption(0, 1_000_000).default(1),
     'session-lifetime-minutes': integerOption(1, 7 * 24 * 60).default(60),
     tokens: TokensOption.optional(),
+    'underpaid-expiry': z.enum(UNDERPAID_EXPIRY_CHOICES).default('settle'),
   }),
   async run(context, input) {
     const supportedTokens = input.tokens ?? pairsWithMainnetContract();
@@ -88,6 +95,7 @@ const create = defineCommand({
       toleranceMinCents: BigInt(input['tolerance-min-cents']),
       sessionLifetimeSeconds: input['session-lifetime-minutes'] * 60,
       supportedTokens,
+      underpaidExpiry: input['underpaid-expiry'],
     });
     const tokens = Object.entries(merchant.supportedTokens)
       .map(([token, chains]) => `${token}:${(chains ?? []).join(',')}`)
@@ -101,6 +109,7 @@ const create = defineCommand({
         tolerance_min_cents: Number(merchant.toleranceMinCents),
         session_lifetime_minutes: merchant.sessionLifetimeSeconds / 60,
         supported_tokens: merchant.supportedTokens,
+        underpaid_expiry: merchant.underpaidExpiry,
       },
       text: [
         `merchant ${merchant.id} created`,
@@ -109,6 +118,7 @@ const create = defineCommand({
         `  tolerance          ${merchant.toleranceBps} bps, at least ${merchant.toleranceMinCents} cent(s)`,
         `  session lifetime   ${merchant.sessionLifetimeSeconds / 60} minutes`,
         `  tokens             ${tokens}`,
+        `  underpaid expiry   ${merchant.underpaidExpiry}`,
         'next: `key create --merchant ' + merchant.id + ' --mode test`, and `webhook-secret rotate` to learn a signing secret',
       ],
       warnings,

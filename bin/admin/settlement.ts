@@ -1,7 +1,7 @@
 // `settlement list | show`: the treasury payouts (docs/settlement.md), what is stuck, and everything Postgres holds
 // about one payout: its chain intent, settlements row and ledger entries. `settlement awaiting-approval | approve`: the
 // live payouts the signer holds above their merchant's daily limit, and an operator's approval of one
-// (docs/settlement.md#daily-limit).
+// (docs/settlement.md#daily-limit). `settlement refund`: a failed settlement given back to the customer instead.
 import {
   findIntentDetail,
   findPayoutListing,
@@ -15,7 +15,7 @@ import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
 import type { SettlementInput, settlePayment } from '../../workflows/settlePayment';
 import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, integerOption, table, when, type CommandGroup } from './cli';
-import { repayPayment, resettlePayment } from './settlementRemedies';
+import { refundFailedSettlement, repayPayment, resettlePayment } from './settlementRemedies';
 import { approvePayout, unwrittenLivePayouts } from '../../db/repositories/payoutApprovals';
 import { paymentTerms } from '../../db/repositories/payments';
 import { judgeDailyLimit } from '../../domain/settlement/dailyLimit';
@@ -348,6 +348,53 @@ const repay = defineCommand({
   },
 });
 
+const refund = defineCommand({
+  name: 'refund',
+  summary: 'give a failed settlement with no payout back to the customer (--confirm): one settlement_failed refund per credited deposit',
+  positional: { name: 'payment', value: '<pay_…>', description: 'the failed payment whose deposits to refund (required)' },
+  options: {
+    confirm: { description: 'the operator has decided the merchant is not paid and the customer gets the money back (required)' },
+  },
+  schema: z.object({ payment: PaymentIdOption, confirm: z.boolean().optional() }),
+  async run(context, input) {
+    const { sessionId, refunds } = await refundFailedSettlement(
+      {
+        sql: context.sql(),
+        client: await context.temporal(),
+        taskQueue: context.config.temporal.taskQueue,
+        refundClaimDays: context.config.refundClaimDays,
+      },
+      input.payment,
+      input.confirm === true,
+    );
+    return {
+      json: {
+        payment_id: input.payment,
+        session_id: sessionId,
+        refunds: refunds.map((r) => ({
+          refund_id: r.id,
+          chain: r.chain,
+          token: r.token,
+          amount_base_units: r.amountBaseUnits.toString(),
+          deposit_tx_hash: r.deposit?.txHash ?? null,
+          status: r.status,
+        })),
+      },
+      text:
+        refunds.length === 0
+          ? [`payment ${input.payment} has no credited deposit worth a refund: nothing opened`]
+          : [
+              `session ${sessionId}: ${refunds.length} settlement_failed refund(s), each waiting for the customer's claim; the merchant is not paid`,
+              ...table(
+                ['REFUND', 'CHAIN', 'TOKEN', 'BASE UNITS', 'DEPOSIT', 'STATUS'],
+                refunds.map((r) => [r.id, r.chain, r.token, r.amountBaseUnits.toString(), r.deposit?.txHash ?? '-', r.status]),
+              ),
+            ],
+      targets: [input.payment, sessionId, ...refunds.map((r) => r.id)],
+    };
+  },
+});
+
 /** SETTLEMENT_DAILY_LIMIT_USDC of this process, in USDC base units: the signer's, where both are given the same. */
 const dailyLimitOf = (context: { config: { settlementDailyLimitUsdc: number | undefined } }) =>
   context.config.settlementDailyLimitUsdc === undefined ? undefined : BigInt(context.config.settlementDailyLimitUsdc) * 1_000_000n;
@@ -423,5 +470,5 @@ const approve = defineCommand({
 export const settlementCommands: CommandGroup = {
   name: 'settlement',
   summary: 'treasury payouts to merchants',
-  commands: [list, show, retry, resettle, repay, awaitingApproval, approve],
+  commands: [list, show, retry, resettle, repay, refund, awaitingApproval, approve],
 };

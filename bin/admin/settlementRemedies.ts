@@ -3,16 +3,24 @@
 // refused it, or a live signer held no key), once the cause is fixed; `settlement repay <pay_…> --confirm` pays a
 // payout that landed and failed again, under a new payout generation. Both start a new run of the session's workflow
 // from the state its last run ended with, which runs settle_<pay_id> again and, once settled, moves the session from
-// `failed` to its paid status with that status's webhook (docs/lifecycle.md#settlement-failures).
+// `failed` to its paid status with that status's webhook (docs/lifecycle.md#settlement-failures). Or the operator gives
+// the money back instead: `settlement refund <pay_…> --confirm` refunds each credited deposit to the customer.
 import type { Client } from '@temporalio/client';
 import type { Sql } from '../../db/client';
+import { openPendingDepositRefunds } from '../../activities/refunds/automaticRefunds';
+import { pendingCreditedDeposits } from '../../db/repositories/automaticRefunds';
+import { paymentTerms } from '../../db/repositories/payments';
 import { findSettlementRow } from '../../db/repositories/payoutListing';
+import { sessionRefunds, type Refund } from '../../db/repositories/refunds';
 import { findPayout, startNextPayoutGeneration, type Payout } from '../../db/repositories/payouts';
 import { findSessionById } from '../../db/repositories/sessions';
 import type { SessionState } from '../../domain/session/sessionState';
+import { refundWorkflowId } from '../../domain/refunds/refundPayment';
 import { judgeResettle } from '../../domain/settlement/resettlement';
+import { judgeSettlementRefund } from '../../domain/settlement/settlementRefund';
 import type { SessionRecord } from '../../domain/wire/session';
 import type { checkoutSession } from '../../workflows/checkoutSession';
+import type { RefundWorkflowInput } from '../../workflows/refundMessages';
 import { CliError } from './cli';
 
 export type ResettleOutcome =
@@ -36,8 +44,13 @@ export async function resettlePayment(deps: { sql: Sql; client: Client; operator
   const { sql, client } = deps;
   const [settlement, payout] = await Promise.all([findSettlementRow(sql, paymentId), findPayout(sql, paymentId)]);
   const sessionId = settlement?.sessionId ?? '';
-  const [session, sessionWorkflow, settlementWorkflow] = settlement
-    ? await Promise.all([findSessionById(sql, sessionId), workflowStatus(client, sessionId), workflowStatus(client, `settle_${paymentId}`)])
+  const [session, sessionWorkflow, settlementWorkflow, refunds] = settlement
+    ? await Promise.all([
+        findSessionById(sql, sessionId),
+        workflowStatus(client, sessionId),
+        workflowStatus(client, `settle_${paymentId}`),
+        sessionRefunds(sql, sessionId),
+      ])
     : [];
   const verdict = judgeResettle(paymentId, {
     ...(settlement ? { settlement } : {}),
@@ -45,6 +58,7 @@ export async function resettlePayment(deps: { sql: Sql; client: Client; operator
     ...(session ? { sessionStatus: session.status } : {}),
     ...(sessionWorkflow ? { sessionWorkflow } : {}),
     ...(settlementWorkflow ? { settlementWorkflow } : {}),
+    refunded: (refunds ?? []).some((r) => r.source === 'settlement_failed'),
   });
   switch (verdict.kind) {
     case 'refused':
@@ -113,4 +127,65 @@ export async function repayPayment(
   }
   const outcome = await resettlePayment(deps, paymentId);
   return { ...outcome, payout: current, newGeneration: current.generation !== payout.generation };
+}
+
+export interface SettlementRefundOutcome {
+  sessionId: string;
+  /** One per credited deposit, of what it left pending for the merchant; the same ones when run again. */
+  refunds: Refund[];
+}
+
+/**
+ * Gives back to the customer what a failed settlement left pending for the merchant, instead of settling it again:
+ * each credited deposit's pending units become refund due and one `settlement_failed` refund per deposit is opened
+ * (activities/refunds/automaticRefunds.ts), and its workflow started, which announces it (refund.created). Only with
+ * `confirmed`: the merchant is then never paid for the session. Again, it opens nothing new and starts what is not started.
+ */
+export async function refundFailedSettlement(
+  deps: { sql: Sql; client: Client; taskQueue: string; refundClaimDays: number },
+  paymentId: string,
+  confirmed: boolean,
+): Promise<SettlementRefundOutcome> {
+  const { sql, client } = deps;
+  const terms = await paymentTerms(sql, paymentId);
+  const sessionId = terms?.sessionId ?? '';
+  const [settlement, payout, sessionWorkflow, settlementWorkflow] = terms
+    ? await Promise.all([
+        findSettlementRow(sql, paymentId),
+        findPayout(sql, paymentId),
+        workflowStatus(client, sessionId),
+        workflowStatus(client, `settle_${paymentId}`),
+      ])
+    : [];
+  const verdict = judgeSettlementRefund(paymentId, {
+    ...(terms ? { sessionStatus: terms.status } : {}),
+    ...(settlement ? { settlement } : {}),
+    ...(payout ? { payoutStatus: payout.status } : {}),
+    ...(sessionWorkflow ? { sessionWorkflow } : {}),
+    ...(settlementWorkflow ? { settlementWorkflow } : {}),
+  });
+  if (verdict.kind === 'refused') throw new CliError(verdict.reason);
+  if (!confirmed) {
+    const pending = (await pendingCreditedDeposits(sql, sessionId)).filter((d) => d.owedBaseUnits > 0n);
+    const what = pending.map((d) => `${d.owedBaseUnits} ${d.token} base units on ${d.chain} (${d.txHash})`).join(', ');
+    throw new CliError(
+      `refunding ${paymentId} gives ${what || 'no pending deposit'} back to the customer, and its merchant is never paid for session ${sessionId}: add --confirm once you have decided to`,
+    );
+  }
+  const refunds = await sql.begin((tx) =>
+    openPendingDepositRefunds(tx, sessionId, 'settlement_failed', { claimDays: deps.refundClaimDays, now: new Date() }),
+  );
+  const { WorkflowExecutionAlreadyStartedError } = await import('@temporalio/client');
+  for (const refund of refunds) {
+    try {
+      await client.workflow.start('refundWorkflow', {
+        workflowId: refundWorkflowId(refund.id),
+        taskQueue: deps.taskQueue,
+        args: [{ refundId: refund.id, mode: refund.mode } satisfies RefundWorkflowInput],
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  }
+  return { sessionId, refunds };
 }

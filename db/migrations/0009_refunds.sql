@@ -43,8 +43,10 @@ create table refunds (
   check ((status in ('pending_claim', 'expired', 'cancelled')) or destination_address is not null),
   foreign key (deposit_chain, deposit_tx_hash, deposit_log_index) references deposits (chain, tx_hash, log_index)
 );
--- One automatic refund per deposit, ever: posting the deposit's refund again finds it.
-create unique index refunds_one_per_deposit on refunds (deposit_chain, deposit_tx_hash, deposit_log_index)
+-- One automatic refund per deposit, ever: posting the deposit's refund again finds it. A credited deposit may have a
+-- second, of what its merchant was not paid after all (underpaid_expired or settlement_failed), beside its excess.
+create unique index refunds_one_per_deposit on refunds
+  (deposit_chain, deposit_tx_hash, deposit_log_index, (source in ('underpaid_expired', 'settlement_failed')))
   where source <> 'merchant';
 -- A merchant's create-refund replayed with its Idempotency-Key finds the refund it made.
 create unique index refunds_idempotency on refunds (merchant_id, idempotency_key) where idempotency_key is not null;
@@ -78,3 +80,7 @@ alter table webhook_deliveries add column refund_id text references refunds (id)
 alter table webhook_deliveries drop constraint webhook_deliveries_session_id_status_version_event_key;
 create unique index webhook_deliveries_status_event on webhook_deliveries (session_id, status_version, event) where refund_id is null;
 create unique index webhook_deliveries_refund_event on webhook_deliveries (refund_id, event) where refund_id is not null;
+
+-- What an underpaid session does at its expiry (docs/refunds.md#sources): `settle` what arrived to the merchant, or
+-- `refund` it all to the customer. Copied into each session at creation, like the tolerance.
+alter table merchants add column underpaid_expiry text not null default 'settle' check (underpaid_expiry in ('settle', 'refund'));

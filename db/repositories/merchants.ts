@@ -1,6 +1,6 @@
 import type { TokenChainPairs } from '../../domain/chains/chains';
 import { newMerchantId } from '../../domain/wire/ids';
-import type { Mode } from '../../domain/wire/session';
+import type { Mode, UnderpaidExpiry } from '../../domain/wire/session';
 import type { Sql } from '../client';
 
 export interface Merchant {
@@ -11,6 +11,8 @@ export interface Merchant {
   toleranceMinCents: bigint;
   sessionLifetimeSeconds: number;
   supportedTokens: TokenChainPairs;
+  /** What a session still underpaid at expiry does: settle what arrived, or refund it to the customer. */
+  underpaidExpiry: UnderpaidExpiry;
 }
 
 export interface NewMerchant {
@@ -20,6 +22,7 @@ export interface NewMerchant {
   toleranceMinCents?: bigint;
   sessionLifetimeSeconds?: number;
   supportedTokens: TokenChainPairs;
+  underpaidExpiry?: UnderpaidExpiry;
 }
 
 interface MerchantRow {
@@ -30,6 +33,7 @@ interface MerchantRow {
   tolerance_min_cents: bigint;
   session_lifetime_seconds: number;
   supported_tokens: TokenChainPairs;
+  underpaid_expiry: UnderpaidExpiry;
 }
 
 const toMerchant = (r: MerchantRow): Merchant => ({
@@ -40,14 +44,16 @@ const toMerchant = (r: MerchantRow): Merchant => ({
   toleranceMinCents: r.tolerance_min_cents,
   sessionLifetimeSeconds: r.session_lifetime_seconds,
   supportedTokens: r.supported_tokens,
+  underpaidExpiry: r.underpaid_expiry,
 });
 
 export async function insertMerchant(sql: Sql, merchant: NewMerchant): Promise<Merchant> {
   const [row] = await sql<MerchantRow[]>`
-    insert into merchants (id, name, settlement_wallet, tolerance_bps, tolerance_min_cents, session_lifetime_seconds, supported_tokens)
+    insert into merchants (id, name, settlement_wallet, tolerance_bps, tolerance_min_cents, session_lifetime_seconds, supported_tokens,
+                           underpaid_expiry)
     values (${newMerchantId()}, ${merchant.name}, ${merchant.settlementWallet ?? null}, ${merchant.toleranceBps ?? 50},
             ${(merchant.toleranceMinCents ?? 1n).toString()}, ${merchant.sessionLifetimeSeconds ?? 3600},
-            ${sql.json(merchant.supportedTokens as Record<string, string[]>)})
+            ${sql.json(merchant.supportedTokens as Record<string, string[]>)}, ${merchant.underpaidExpiry ?? 'settle'})
     returning *`;
   return toMerchant(row!);
 }
@@ -142,13 +148,15 @@ export interface MerchantSettings {
   toleranceMinCents: bigint;
   sessionLifetimeSeconds: number;
   supportedTokens: TokenChainPairs;
+  underpaidExpiry: UnderpaidExpiry;
 }
 
 /** Applies to sessions created from now on; existing sessions keep what they were created with. */
 export async function updateMerchantSettings(sql: Sql, merchantId: string, settings: MerchantSettings): Promise<void> {
   await sql`
     update merchants set tolerance_bps = ${settings.toleranceBps}, tolerance_min_cents = ${settings.toleranceMinCents.toString()},
-      session_lifetime_seconds = ${settings.sessionLifetimeSeconds}, supported_tokens = ${sql.json(settings.supportedTokens as Record<string, string[]>)}
+      session_lifetime_seconds = ${settings.sessionLifetimeSeconds}, supported_tokens = ${sql.json(settings.supportedTokens as Record<string, string[]>)},
+      underpaid_expiry = ${settings.underpaidExpiry}
     where id = ${merchantId}`;
 }
 

@@ -5,7 +5,7 @@ import { CHAIN_FACTS, type Chain, type TokenSymbol } from '../../domain/chains/c
 import type { RefundableFacts } from '../../domain/refunds/refundableAmount';
 import type { RefundFacts } from '../../domain/refunds/refundJson';
 import { refundCancellation } from '../../domain/refunds/refundCancellation';
-import type { RefundSource } from '../../domain/refunds/refundSource';
+import { UNPAID_MERCHANT_SOURCES, type RefundSource } from '../../domain/refunds/refundSource';
 import { REFUND_EVENT_STATUS, refundTransition, type RefundEvent, type RefundStatus } from '../../domain/refunds/refundStatus';
 import type { FeePolicy, RefundDestination } from '../../domain/wire/refund';
 import type { Mode } from '../../domain/wire/session';
@@ -110,7 +110,7 @@ export type NewRefund = Pick<
 >;
 
 /**
- * Inserts the refund unless one exists for its deposit (an automatic refund) or its merchant's Idempotency-Key; returns
+ * Inserts the refund unless one exists for its deposit (an automatic refund; of what its merchant was not paid, a second) or its merchant's Idempotency-Key; returns
  * the refund that stands, and whether it is the one given.
  */
 export async function insertRefund(sql: Queryable, refund: NewRefund): Promise<{ refund: Refund; created: boolean }> {
@@ -126,7 +126,8 @@ export async function insertRefund(sql: Queryable, refund: NewRefund): Promise<{
   if (inserted.count === 1) return { refund: (await findRefund(sql, refund.id)) as Refund, created: true };
   const [row] = refund.deposit
     ? await sql<RefundRow[]>`${sql.unsafe(SELECT)} where deposit_chain = ${refund.deposit.chain}
-        and deposit_tx_hash = ${refund.deposit.txHash} and deposit_log_index = ${refund.deposit.logIndex} and source <> 'merchant'`
+        and deposit_tx_hash = ${refund.deposit.txHash} and deposit_log_index = ${refund.deposit.logIndex} and source <> 'merchant'
+        and (source in ('underpaid_expired', 'settlement_failed')) = ${UNPAID_MERCHANT_SOURCES.has(refund.source)}`
     : await sql<RefundRow[]>`${sql.unsafe(SELECT)} where merchant_id = ${refund.merchantId} and idempotency_key = ${refund.idempotencyKey}`;
   if (!row) throw new Error(`refund ${refund.id} was neither inserted nor found`);
   return { refund: toRefund(row), created: false };

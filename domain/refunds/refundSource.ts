@@ -15,3 +15,9 @@ export type RefundSource = (typeof REFUND_SOURCES)[number];
 
 /** Sources the service creates by itself, each for one deposit. */
 export type AutomaticRefundSource = Exclude<RefundSource, 'merchant'>;
+
+/**
+ * Sources that return a credited deposit's units its merchant was to be paid and never will be: a deposit may have one
+ * of them beside its overpayment refund (refunds_one_per_deposit).
+ */
+export const UNPAID_MERCHANT_SOURCES: ReadonlySet<RefundSource> = new Set<RefundSource>(['underpaid_expired', 'settlement_failed']);

@@ -16,6 +16,7 @@ import {
 } from './deposit';
 import type { BankTransferReceipt, LedgerState, Refund } from './sessionState';
 import type { SessionStatus } from '../wire/status';
+import type { UnderpaidExpiry } from '../wire/session';
 
 /** What the session asks for, fixed at creation. */
 export interface LedgerTerms {
@@ -24,6 +25,8 @@ export interface LedgerTerms {
   bankAccepted: boolean;
   /** Deposits worth less (in micro-units of the amount due) are dust: kept for a refund, never credited. */
   minimumDepositMicro: bigint;
+  /** What the merchant chose for a session still underpaid at expiry (absent: settle). */
+  underpaidExpiry?: UnderpaidExpiry;
 }
 
 /** One cent: a deposit worth less cannot pay for anything and is kept for a refund. */
@@ -58,6 +61,8 @@ export interface Decision {
   status: SessionStatus;
   settle: boolean;
   close: boolean;
+  /** Instead of settling, every credited deposit is owed back to the customer (docs/refunds.md#sources). */
+  refund?: true;
 }
 
 export function emptyLedger(): LedgerState {
@@ -210,8 +215,9 @@ export function amountDue(ledger: LedgerState, terms: LedgerTerms): bigint {
 
 /**
  * The status the money calls for. A deposit still confirming keeps the session `confirming`, also past
- * expiry (it was seen in time). At expiry an underpaid session settles what arrived and closes underpaid;
- * with nothing credited it expires.
+ * expiry (it was seen in time). At expiry an underpaid session settles what arrived and closes underpaid, or, when its
+ * merchant chose `refund`, settles nothing and expires, all it was paid owed back to the customer: no sale was made,
+ * as for a session that received nothing; with nothing credited it expires.
  */
 export function decideStatus(ledger: LedgerState, terms: LedgerTerms, expiryReached: boolean): Decision {
   if (ledger.deposits.some((d) => d.stage === 'detected' && !d.late)) return { status: 'confirming', settle: false, close: false };
@@ -220,6 +226,8 @@ export function decideStatus(ledger: LedgerState, terms: LedgerTerms, expiryReac
     if (expiryReached) return { status: 'expired', settle: false, close: true };
     return { status: ledger.selection ? 'awaiting_payment' : 'pending', settle: false, close: false };
   }
+  if (verdict === 'under' && expiryReached && terms.underpaidExpiry === 'refund')
+    return { status: 'expired', settle: false, close: true, refund: true };
   if (verdict === 'under') return { status: 'underpaid', settle: expiryReached, close: expiryReached };
   return { status: verdict === 'exact' ? 'completed' : 'overpaid', settle: true, close: true };
 }
@@ -261,10 +269,15 @@ export function creditedExcess(ledger: LedgerState): bigint {
   return excess > 0n ? excess : 0n;
 }
 
-/** Everything that reached the session and was not credited, and what was credited beyond the price: owed back. */
-export function refundsDue(ledger: LedgerState): Refund[] {
+/**
+ * Everything that reached the session and was not credited, and what was credited beyond the price: owed back. A
+ * session that expired with deposits credited did so by its merchant's choice `refund` (decideStatus): every credited
+ * deposit is then owed back whole.
+ */
+export function refundsDue(ledger: LedgerState & { status?: SessionStatus }): Refund[] {
+  const refundedCredit = ledger.status === 'expired' && BigInt(ledger.receivedBaseUnits) > 0n;
   const deposits: Refund[] = ledger.deposits
-    .filter((d) => d.late)
+    .filter((d) => d.late || (refundedCredit && d.stage === 'confirmed'))
     .map((d) => ({
       kind: 'deposit',
       chain: d.chain,
@@ -277,7 +290,7 @@ export function refundsDue(ledger: LedgerState): Refund[] {
   const bank: Refund[] = ledger.bankReceipts
     .filter((r) => !r.credited)
     .map((r) => ({ kind: 'bank', reference: r.reference, amountUsdCents: r.amountUsdCents }));
-  const excess = creditedExcess(ledger);
+  const excess = refundedCredit ? 0n : creditedExcess(ledger);
   const overpaid: Refund[] =
     ledger.selection && excess > 0n
       ? [{ kind: 'excess', chain: ledger.selection.chain, token: ledger.selection.token, amountBaseUnits: excess.toString() }]

@@ -17,6 +17,8 @@ export interface ResettleFacts {
   sessionWorkflow?: string;
   /** The same of settle_<pay_id>. */
   settlementWorkflow?: string;
+  /** An operator gave its credited deposits back to the customer instead (`settlement refund`). */
+  refunded?: boolean;
 }
 
 export type ResettleVerdict =
@@ -33,6 +35,11 @@ export function judgeResettle(paymentId: string, facts: ResettleFacts): Resettle
       reason: `payment ${paymentId} has no settlement: its session failed before a settlement began (no route for its pair), so there is nothing to settle again`,
     };
   if (settlement.status === 'settled') return { kind: 'already_settled', provider: settlement.provider, reference: settlement.reference };
+  if (facts.refunded)
+    return {
+      kind: 'refused',
+      reason: `payment ${paymentId} was given back to the customer (settlement refund): there is nothing left to settle`,
+    };
   if (payoutStatus === 'failed')
     return {
       kind: 'refused',

@@ -121,6 +121,10 @@ export const TransactionLookup = z.object({
 
 export type Mode = 'test' | 'live';
 
+/** What a merchant chose for a session still underpaid at its expiry: settle what arrived, or refund it all. */
+export const UNDERPAID_EXPIRY_CHOICES = ['settle', 'refund'] as const;
+export type UnderpaidExpiry = (typeof UNDERPAID_EXPIRY_CHOICES)[number];
+
 /**
  * Everything the read model holds about a session at creation. It is also the workflow's input, so the
  * workflow can write the read model itself should the API's own write be lost after the workflow started.
@@ -145,6 +149,8 @@ export interface SessionRecord {
   lateDepositWatchHours: number;
   /** Deposits worth less are dust, kept for a refund (default sessionLedger.ts DEFAULT_MINIMUM_DEPOSIT_CENTS; absent on older sessions). */
   minimumDepositCents?: string;
+  /** The merchant's choice for an underpaid session at expiry when the session was created (absent on older sessions: settle). */
+  underpaidExpiry?: UnderpaidExpiry;
   createdAt: string;
   expiresAt: string;
 }

@@ -139,6 +139,8 @@ describe('checkout-admin merchant create', () => {
       '30',
       '--tokens',
       'USDC:base,solana,tron;USDT:tron',
+      '--underpaid-expiry',
+      'refund',
       '--json',
     ]);
     expect(run.code, run.stderr).toBe(0);
@@ -151,13 +153,27 @@ describe('checkout-admin merchant create', () => {
       tolerance_min_cents: 5,
       session_lifetime_minutes: 30,
       supported_tokens: { USDC: ['base', 'solana', 'tron'], USDT: ['tron'] },
+      underpaid_expiry: 'refund',
     });
     expect(out.warnings).toHaveLength(1);
     const [row] = await service.db.sql<
-      { settlement_wallet: string; tolerance_bps: number; tolerance_min_cents: bigint; session_lifetime_seconds: number }[]
+      {
+        settlement_wallet: string;
+        tolerance_bps: number;
+        tolerance_min_cents: bigint;
+        session_lifetime_seconds: number;
+        underpaid_expiry: string;
+      }[]
     >`
-      select settlement_wallet, tolerance_bps, tolerance_min_cents, session_lifetime_seconds from merchants where id = ${out.merchant_id}`;
-    expect(row).toEqual({ settlement_wallet: WALLET, tolerance_bps: 25, tolerance_min_cents: 5n, session_lifetime_seconds: 1800 });
+      select settlement_wallet, tolerance_bps, tolerance_min_cents, session_lifetime_seconds, underpaid_expiry
+      from merchants where id = ${out.merchant_id}`;
+    expect(row).toEqual({
+      settlement_wallet: WALLET,
+      tolerance_bps: 25,
+      tolerance_min_cents: 5n,
+      session_lifetime_seconds: 1800,
+      underpaid_expiry: 'refund',
+    });
   });
 
   it('defaults to every pair with a mainnet contract and the standard tolerance and lifetime', async () => {
@@ -167,6 +183,7 @@ describe('checkout-admin merchant create', () => {
     expect(run.stdout).toMatch(/^merchant mer_[0-9A-Z]{26} created/);
     expect(run.stdout).toContain('50 bps, at least 1 cent(s)');
     expect(run.stdout).toContain('60 minutes');
+    expect(run.stdout).toMatch(/underpaid expiry +settle/);
     expect(run.stdout).toContain(
       'USDC:ethereum,polygon,arbitrum,optimism,base,bsc,solana;USDT:ethereum,polygon,arbitrum,optimism,base,bsc,solana,tron',
     );

@@ -14,6 +14,7 @@ import { bankTransferReference } from '../../domain/session/bankTransfer';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
 import { ensureSweepSchedules } from '../../worker/sweepSchedules';
 import { adminCli, expectOneLineError, type CliRun } from '../support/adminCli';
+import { insertFailedSettlement } from '../support/failedSettlements';
 import { createBankAccount, createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { insertTestPayout } from '../support/payouts';
@@ -224,6 +225,17 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
       arguments: { payment: paidOut.paymentId, confirm: true },
       targets: () => [paidOut.paymentId, `payout:${paidOut.paymentId}`],
     });
+    // A failed settlement with no payout, given back to the customer (adminSettlementRefund.test.ts covers its refusals).
+    const failedSettlement = await insertFailedSettlement(service.db.sql, merchant.merchant.id, [1_000_000n]);
+    const given = await ok(['settlement', 'refund', failedSettlement.paymentId, '--confirm'], {
+      arguments: { payment: failedSettlement.paymentId, confirm: true },
+      targets: (out) => [
+        failedSettlement.paymentId,
+        failedSettlement.sessionId,
+        ...(out.refunds as { refund_id: string }[]).map((r) => r.refund_id),
+      ],
+    });
+    expect(given.refunds).toHaveLength(1);
     const livePaid = await insertTestPayout(service.db.sql, merchant.merchant.id, {
       status: 'confirmed',
       amount: 1_000_000n,

@@ -63,16 +63,18 @@ describe('dashboard: settings', () => {
     await tab.close();
   });
 
-  it('saves tolerance, lifetime and accepted pairs, and adds and deactivates bank accounts with the CLI’s checks', async () => {
+  it('saves tolerance, lifetime, accepted pairs and what an underpaid session does at expiry, and adds and deactivates bank accounts with the CLI’s checks', async () => {
     const tab = await openSettings();
     const { page } = tab;
     await page.getByLabel('Tolerance (basis points)').fill('75');
     await page.getByLabel('Session lifetime (minutes)').fill('30');
     await page.getByRole('group', { name: 'USDT on' }).getByLabel('tron').uncheck();
+    expect(await page.getByLabel('Underpaid at expiry').inputValue()).toBe('settle');
+    await page.getByLabel('Underpaid at expiry').selectOption('refund');
     await page.getByRole('button', { name: 'Save payment settings' }).click();
     await expect.poll(() => page.getByText('Saved. New sessions use these settings.').count()).toBe(1);
     const saved = (await findMerchant(service.db.sql, merchant.merchant.id))!;
-    expect(saved).toMatchObject({ toleranceBps: 75, sessionLifetimeSeconds: 1800 });
+    expect(saved).toMatchObject({ toleranceBps: 75, sessionLifetimeSeconds: 1800, underpaidExpiry: 'refund' });
     expect(saved.supportedTokens.USDT).not.toContain('tron');
     expect(saved.supportedTokens.USDC).toContain('tron');
 

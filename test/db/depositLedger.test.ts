@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRecordDeposit } from '../../activities/payments/recordDeposit';
+import { createRefundUnderpaidSession } from '../../activities/refunds/underpaidExpiry';
 import { createSql, type Sql } from '../../db/client';
 import { postDepositsSettled, postRefundOnlyDeposits, postUnpostedCreditedDeposits } from '../../db/repositories/depositLedger';
 import { insertSessionRecord } from '../../db/repositories/sessions';
@@ -137,6 +138,40 @@ describe('deposit postings', () => {
       [`merchant_payable:${merchantId} usdc:solana`]: -100_000_000n,
       'refund_due:tron usdt:tron': -10_000_000n,
     });
+  });
+
+  it('refunds what credited deposits left pending for a merchant never paid, one refund per deposit beside its excess, once', async () => {
+    const { sessionId } = await usdtSession();
+    const { recordDeposit } = recorder();
+    const first = await indexed(sessionId, 100_000_000n, { stage: 'confirmed', credited: false, late: false, block: 10 });
+    const second = await indexed(sessionId, 15_263_158n, { stage: 'confirmed', credited: false, late: false, block: 11 });
+    const references = [first, second].map((d) => `deposit:tron:${d.txHash}:0`);
+    await recordDeposit(sessionId, 'test', first, '100000000');
+    await recordDeposit(sessionId, 'test', second, '115263158');
+    const started: string[] = [];
+    const refundUnpaid = createRefundUnderpaidSession({
+      sql: worker,
+      refundClaimDays: 30,
+      startRefund: async (r) => void started.push(r.id),
+    });
+    await refundUnpaid(sessionId);
+    await refundUnpaid(sessionId);
+    expect(await balances(references)).toEqual({ 'deposits:tron usdt:tron': 115_263_158n, 'refund_due:tron usdt:tron': -115_263_158n });
+    const refunds = await refundsOf(sessionId);
+    const bySource = (source: string) =>
+      refunds
+        .filter((r) => r.source === source)
+        .map((r) => [r.deposit_tx_hash, r.amount_base_units])
+        .sort();
+    expect(bySource('overpayment')).toEqual([[second.txHash, '10000000']]);
+    expect(bySource('underpaid_expired')).toEqual(
+      [
+        [first.txHash, '100000000'],
+        [second.txHash, '5263158'],
+      ].sort(),
+    );
+    const opened = refunds.filter((r) => r.source === 'underpaid_expired').map((r) => r.id);
+    expect(started.sort()).toEqual([...opened, ...opened].sort());
   });
 
   it('posts the credit of a deposit no workflow posted, once, before comparing or when its payout is accepted', async () => {

@@ -3,6 +3,7 @@ import { createApiKey } from '../../db/repositories/apiKeys';
 import { insertBankAccount, type BankAccount, type NewBankAccount } from '../../db/repositories/bankAccounts';
 import { insertMerchant, type Merchant } from '../../db/repositories/merchants';
 import { ALL_TOKEN_CHAIN_PAIRS, type TokenChainPairs } from '../../domain/chains/chains';
+import type { UnderpaidExpiry } from '../../domain/wire/session';
 
 export interface TestMerchant {
   merchant: Merchant;
@@ -12,12 +13,13 @@ export interface TestMerchant {
 
 export async function createTestMerchant(
   sql: Sql,
-  overrides: { name?: string; supportedTokens?: TokenChainPairs; sessionLifetimeSeconds?: number } = {},
+  overrides: { name?: string; supportedTokens?: TokenChainPairs; sessionLifetimeSeconds?: number; underpaidExpiry?: UnderpaidExpiry } = {},
 ): Promise<TestMerchant> {
   const merchant = await insertMerchant(sql, {
     name: overrides.name ?? 'Test merchant',
     supportedTokens: overrides.supportedTokens ?? ALL_TOKEN_CHAIN_PAIRS,
     ...(overrides.sessionLifetimeSeconds ? { sessionLifetimeSeconds: overrides.sessionLifetimeSeconds } : {}),
+    ...(overrides.underpaidExpiry ? { underpaidExpiry: overrides.underpaidExpiry } : {}),
   });
   const testKey = await createApiKey(sql, merchant.id, 'test');
   const liveKey = await createApiKey(sql, merchant.id, 'live');

@@ -52,6 +52,10 @@ let arbitrum: ChainIndexer;
  * in its own row: until expiry settles it, its deposit is credited and pending for the merchant (see the row).
  */
 let shortSession: Awaited<ReturnType<typeof openSession>>;
+/** A short-lived merchant that chose to refund, not settle, what an underpaid session received by its expiry. */
+let refunding: TestMerchant;
+/** Its session, opened early like shortSession. */
+let refundingSession: Awaited<ReturnType<typeof openSession>>;
 
 beforeAll(async () => {
   [chain, solana, webhooks] = await Promise.all([createLocalChain(), startLocalSolana({ port: 0 }), startWebhookReceiver()]);
@@ -83,6 +87,11 @@ beforeAll(async () => {
   banked = await createTestMerchant(service.db.sql, { supportedTokens: { USDC: ['base'] } });
   await createBankAccount(service.db.sql, banked.merchant.id, 'EUR');
   shortLived = await createTestMerchant(service.db.sql, { supportedTokens: { USDC: ['base'] }, sessionLifetimeSeconds: 60 });
+  refunding = await createTestMerchant(service.db.sql, {
+    supportedTokens: { USDC: ['base'] },
+    sessionLifetimeSeconds: 60,
+    underpaidExpiry: 'refund',
+  });
   // The indexers run without the LISTEN that tells them of a new watch at once: they reload their watches each second.
   const reload = { INDEXER_WATCH_RELOAD_MS: '1000' };
   base = baseTestnetIndexer(service, loadChainsConfig({ ...baseEnv, ...reload }));
@@ -90,6 +99,7 @@ beforeAll(async () => {
   // What the treasury held before the service's first posting, so that reconciliation compares its movements alone.
   await recordTreasuryOpening(treasuryView(), service.db.sql, 'local');
   shortSession = await openSession(shortLived, 10);
+  refundingSession = await openSession(refunding, 10);
 }, 120_000);
 
 afterAll(async () => {
@@ -604,6 +614,51 @@ describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () =
       'cross_chain_clearing usdc:solana': paid,
       'treasury:solana usdc:solana': -paid,
     });
+    expect(await reconciliationDifferences()).toEqual([]);
+  });
+
+  it('underpaid then expired, the merchant chose refund: expired, nothing settled, one refund per deposit', async () => {
+    const wallet = await freshWallet(refunding);
+    const opened = refundingSession.expiresAt - Date.now() > 20_000 ? refundingSession : await openSession(refunding, 10);
+    const { sessionId, depositAddress } = opened;
+    const first = await pay(tokens.usdc, depositAddress, USDC(3));
+    await waitForEvent(sessionId, 'payment.underpaid');
+    const second = await pay(tokens.usdc, depositAddress, USDC(2));
+    await eventually(async () =>
+      expect(await service.db.sql`select 1 from deposits where session_id = ${sessionId} and credited`).toHaveLength(2),
+    );
+
+    await eventually(async () => expect(await status(refunding, sessionId)).toBe('expired'), 90_000);
+    const expired = await waitForEvent(sessionId, 'payment.expired');
+    expect(expired).not.toHaveProperty('settlement');
+    const refunds = await service.db.sql<{ source: string; deposit_tx_hash: string; amount: string; status: string }[]>`
+      select source, deposit_tx_hash, amount_base_units::text as amount, status from refunds where session_id = ${sessionId}
+      order by amount_base_units desc`;
+    expect(refunds).toEqual([
+      { source: 'underpaid_expired', deposit_tx_hash: first.hash, amount: USDC(3).toString(), status: 'pending_claim' },
+      { source: 'underpaid_expired', deposit_tx_hash: second.hash, amount: USDC(2).toString(), status: 'pending_claim' },
+    ]);
+    await eventually(() =>
+      expect(
+        allEventsOf(sessionId)
+          .filter((e) => e.event === 'refund.created')
+          .map((e) => (e.refund as { source: string }).source),
+      ).toEqual(['underpaid_expired', 'underpaid_expired']),
+    );
+    expect(eventsOf(sessionId).map((e) => e.event)).toEqual([
+      'payment.confirming',
+      'payment.underpaid',
+      'payment.confirming',
+      'payment.underpaid',
+      'payment.expired',
+    ]);
+    expect(await settlementsOf(sessionId)).toEqual([]);
+    expect(await service.db.sql`select 1 from payouts where payment_id = ${paymentIdForSession(sessionId)}`).toEqual([]);
+    expect(await usdcOnSolana(wallet)).toBe(0n);
+    const ledger = await ledgerOf(sessionId);
+    expect(ledger.unbalanced).toEqual([]);
+    expect(ledger.owners).toEqual({ ...NOBODY, refundDue: USDC(5) });
+    expect(ledger.holdings).toEqual({ 'deposits:base usdc:base': USDC(5), 'refund_due:base usdc:base': -USDC(5) });
     expect(await reconciliationDifferences()).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
-// The Settings page (merchant-wide, the same in test and live): tolerance, session lifetime and accepted
-// pairs; the settlement wallet, whose change needs the password again; and bank accounts (add, deactivate).
+// The Settings page (merchant-wide, the same in test and live): tolerance, session lifetime, accepted pairs and what an
+// underpaid session does at expiry; the settlement wallet, whose change needs the password again; and bank accounts (add, deactivate).
 import type Router from '@koa/router';
 import { findBankAccount, listBankAccounts } from '../../../db/repositories/bankAccountListing';
 import { insertBankAccount, setBankAccountActive, type BankAccount } from '../../../db/repositories/bankAccounts';
@@ -22,6 +22,7 @@ const settingsJson = (m: Merchant) => ({
   tolerance_min_cents: Number(m.toleranceMinCents),
   session_lifetime_minutes: m.sessionLifetimeSeconds / 60,
   supported_tokens: m.supportedTokens,
+  underpaid_expiry: m.underpaidExpiry,
 });
 
 export function registerSettingsRoutes(router: Router<DashboardState>, deps: AppDeps): void {
@@ -49,6 +50,8 @@ export function registerSettingsRoutes(router: Router<DashboardState>, deps: App
         toleranceMinCents: BigInt(body.tolerance_min_cents),
         sessionLifetimeSeconds: body.session_lifetime_minutes * 60,
         supportedTokens,
+        // A client that predates the setting leaves it as it was.
+        underpaidExpiry: body.underpaid_expiry ?? before.underpaidExpiry,
       });
       const after = await merchantOf(ctx);
       await auditUserAction(deps, auth, null, 'merchant.settings', { from: settingsJson(before), to: settingsJson(after) });

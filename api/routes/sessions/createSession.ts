@@ -56,6 +56,7 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
     tolerance: { bps: merchant.toleranceBps, minCents: merchant.toleranceMinCents.toString() },
     lateDepositWatchHours: deps.config.lateDepositWatchHours,
     minimumDepositCents: String(deps.config.minimumDepositCents),
+    underpaidExpiry: merchant.underpaidExpiry,
     createdAt: now.toISOString(),
     expiresAt: expiresAt.toISOString(),
   };

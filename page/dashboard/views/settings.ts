@@ -26,6 +26,7 @@ interface Settings {
   tolerance_min_cents: number;
   session_lifetime_minutes: number;
   supported_tokens: Partial<Record<string, string[]>>;
+  underpaid_expiry: 'settle' | 'refund';
   bank_accounts: BankAccount[];
 }
 
@@ -95,6 +96,13 @@ function paymentSection(settings: Settings): HTMLElement {
       ),
     ),
   );
+  const underpaidExpiry = h(
+    'select',
+    { name: 'underpaid_expiry' },
+    h('option', { value: 'settle' }, 'Settle what arrived to me'),
+    h('option', { value: 'refund' }, 'Refund it all to the customer'),
+  );
+  underpaidExpiry.value = settings.underpaid_expiry;
   return card(
     'payments-h',
     'Payments',
@@ -121,6 +129,7 @@ function paymentSection(settings: Settings): HTMLElement {
             value: String(settings.session_lifetime_minutes),
           }),
         ),
+        field('Underpaid at expiry', underpaidExpiry, 'What a session that received less than its amount does when it expires'),
         ...pairs,
       ],
       async onSubmit(data) {
@@ -131,6 +140,7 @@ function paymentSection(settings: Settings): HTMLElement {
           tolerance_min_cents: Number(text(data, 'tolerance_min_cents')),
           session_lifetime_minutes: Number(text(data, 'session_lifetime_minutes')),
           supported_tokens: supported,
+          underpaid_expiry: text(data, 'underpaid_expiry'),
         });
         saved.textContent = 'Saved. New sessions use these settings.';
       },

@@ -130,6 +130,33 @@ describe('session ledger', () => {
     expect(decideStatus(under, terms(500n), true)).toEqual({ status: 'underpaid', settle: true, close: true });
   });
 
+  it('refunds instead of settling an amount still underpaid at expiry when the merchant chose refund', () => {
+    const refunding: LedgerTerms = { ...terms(500n), underpaidExpiry: 'refund' };
+    const under = ledgerFor(5_000_000n);
+    pay(under, transfer(1_000_000n));
+    expect(decideStatus(under, refunding, false)).toEqual({ status: 'underpaid', settle: false, close: false });
+    expect(decideStatus(under, refunding, true)).toEqual({ status: 'expired', settle: false, close: true, refund: true });
+    expect(decideStatus(under, { ...refunding, underpaidExpiry: 'settle' }, true)).toEqual({
+      status: 'underpaid',
+      settle: true,
+      close: true,
+    });
+    expect(decideStatus(ledgerFor(5_000_000n), refunding, true)).toEqual({ status: 'expired', settle: false, close: true });
+    // Expired so, every credited deposit is owed back whole.
+    const second = transfer(500_000n);
+    pay(under, second);
+    expect(refundsDue({ ...under, status: 'underpaid' })).toEqual([]);
+    expect(refundsDue({ ...under, status: 'expired' }).map((r) => (r.kind === 'deposit' ? [r.txHash, r.amountBaseUnits] : r.kind))).toEqual(
+      [
+        [under.deposits[0]!.txHash, '1000000'],
+        [second.txHash, '500000'],
+      ],
+    );
+    const paid = ledgerFor(5_000_000n);
+    pay(paid, transfer(5_000_000n));
+    expect(decideStatus(paid, refunding, true)).toEqual({ status: 'completed', settle: true, close: true });
+  });
+
   it('keeps a deposit seen before expiry confirming past it', () => {
     const ledger = ledgerFor(5_000_000n);
     observe(ledger, transfer(5_000_000n), open);

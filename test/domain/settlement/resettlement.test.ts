@@ -25,6 +25,13 @@ describe('judgeResettle', () => {
     expect(judgeResettle(PAY, { ...refused, settlementWorkflow: 'RUNNING' })).toMatchObject({ kind: 'in_progress' });
   });
 
+  it('never settles a payment whose deposits an operator gave back to the customer', () => {
+    expect(judgeResettle(PAY, { ...refused, refunded: true })).toEqual({
+      kind: 'refused',
+      reason: `payment ${PAY} was given back to the customer (settlement refund): there is nothing left to settle`,
+    });
+  });
+
   it('never settles a payout again: a failed one needs repay, any other is followed to its end', () => {
     expect(judgeResettle(PAY, { ...refused, payoutStatus: 'failed' })).toMatchObject({
       kind: 'refused',
