@@ -1,7 +1,8 @@
 // Whether the signer may pay a refund (docs/refunds.md#payment), judged on facts the signer reads itself before it
 // writes the refund's payment. The refund row is written by roles that talk to the internet (the API, the worker), so
 // it proves nothing on its own: an automatic refund is backed only by the indexer's record of the deposit it returns,
-// at the session's own deposit address, less what the merchant's price took of it and what other refunds returned; a
+// at the session's own deposit address, less what the merchant's price took of it (unless the price's share itself is
+// given back, which only a session without a payout can do) and what other refunds returned; a
 // merchant's refund only by what the session's payouts paid the merchant, less its other refunds, within what the
 // merchant may owe the service. Pure.
 import { ed25519 } from '@noble/curves/ed25519.js';
@@ -13,7 +14,7 @@ import { toMicroUnits } from '../session/sessionLedger';
 import type { Mode } from '../wire/session';
 import type { RefundDestination } from '../wire/refund';
 import { isRefundRoute } from './refundDestinations';
-import type { RefundSource } from './refundSource';
+import { UNPAID_MERCHANT_SOURCES, type RefundSource } from './refundSource';
 import type { RefundStatus } from './refundStatus';
 
 export type RefundVerdict = { kind: 'backed' } | { kind: 'refused'; reason: string };
@@ -109,6 +110,8 @@ export interface AutomaticBacking {
   merchantShare: bigint;
   /** Base units of the deposit other refunds return. */
   refundedBefore: bigint;
+  /** Whether the session has a payout row, whatever its status: the price's share then went, or may go, to the merchant. */
+  sessionHasPayout: boolean;
   session: SessionMoney;
 }
 
@@ -130,10 +133,15 @@ export function judgeAutomaticBacking(facts: AutomaticBacking): RefundVerdict {
   if (facts.decimals === undefined) return refused(`${name}: ${refund.token} is not watched on ${refund.chain}`);
   if (refund.amountUsdMicros !== toMicroUnits(refund.amountBaseUnits, facts.decimals))
     return refused(`${name}: ${refund.amountUsdMicros} USD micro-units is not the worth of ${refund.amountBaseUnits} base units`);
-  const refundable = deposit.amount - facts.merchantShare - facts.refundedBefore;
+  // An underpaid session refunded at expiry, or a failed settlement given back, returns the price's share too; only
+  // while no payout exists, since the payout is what pays that share to the merchant.
+  const givesBackPrice = UNPAID_MERCHANT_SOURCES.has(refund.source);
+  if (givesBackPrice && facts.sessionHasPayout)
+    return refused(`${name}: its session has a payout, so the share of the price is the merchant's, not the customer's`);
+  const refundable = deposit.amount - (givesBackPrice ? 0n : facts.merchantShare) - facts.refundedBefore;
   if (refund.amountBaseUnits > refundable)
     return refused(
-      `${name}: ${refund.amountBaseUnits} base units asked of a deposit of ${deposit.amount}, of which the price took ${facts.merchantShare} and other refunds ${facts.refundedBefore}`,
+      `${name}: ${refund.amountBaseUnits} base units asked of a deposit of ${deposit.amount}, of which the price took ${givesBackPrice ? 0n : facts.merchantShare} and other refunds ${facts.refundedBefore}`,
     );
   const { depositedUsdMicros, paidOutUsdMicros, refundedUsdMicros } = facts.session;
   // Whatever the rows say of who owns which deposit, no more leaves a session than arrived in it.

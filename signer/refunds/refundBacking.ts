@@ -121,8 +121,14 @@ async function judgeAutomatic(deps: RefundBackingDeps, tx: Queryable, refund: Re
     decimals: decimals(chain, refund.token),
     merchantShare: deposit?.credited ? await merchantShare(tx, refund.sessionId, deposit, (f) => toOwnAddress(f) && deepEnough(f)) : 0n,
     refundedBefore: await depositRefunded(tx, refund.deposit, refund.id),
+    sessionHasPayout: await sessionHasPayout(tx, refund.sessionId),
     session,
   });
+}
+
+async function sessionHasPayout(tx: Queryable, sessionId: string): Promise<boolean> {
+  const [row] = await tx`select 1 from payouts p join payments y on y.id = p.payment_id where y.session_id = ${sessionId} limit 1`;
+  return row !== undefined;
 }
 
 /** The session's deposit address of each chain family, as stored (foreignDepositAddressReason vouched for the refund's). */

@@ -43,6 +43,7 @@ const automatic: AutomaticBacking = {
   decimals: 6,
   merchantShare: 0n,
   refundedBefore: 0n,
+  sessionHasPayout: false,
   session: { depositedUsdMicros: 6_000_000n, paidOutUsdMicros: 1_000_000n, refundedUsdMicros: 0n },
 };
 const reason = (pattern: RegExp) => ({ kind: 'refused', reason: expect.stringMatching(pattern) });
@@ -90,6 +91,17 @@ describe('judgeAutomaticBacking', () => {
     expect(judgeAutomaticBacking({ ...automatic, session: { ...automatic.session, paidOutUsdMicros: 1_000_001n } })).toEqual(
       reason(/5000000 more is not there/),
     );
+  });
+
+  it("gives back the price's share of an underpaid session or a failed settlement, only while the session has no payout", () => {
+    for (const source of ['underpaid_expired', 'settlement_failed'] as const) {
+      const givenBack = { ...automatic, refund: { ...refund, source }, merchantShare: 5_000_000n };
+      expect(judgeAutomaticBacking(givenBack)).toEqual({ kind: 'backed' });
+      expect(judgeAutomaticBacking({ ...givenBack, refundedBefore: 1n })).toEqual(reason(/other refunds 1/));
+      expect(judgeAutomaticBacking({ ...givenBack, sessionHasPayout: true })).toEqual(reason(/its session has a payout/));
+    }
+    // Any other source leaves the price's share to the merchant, payout or not.
+    expect(judgeAutomaticBacking({ ...automatic, merchantShare: 5_000_000n })).toEqual(reason(/the price took 5000000/));
   });
 
   it('refuses a deposit that is missing, elsewhere, shallow, of another token, or not worth what the refund says', () => {
