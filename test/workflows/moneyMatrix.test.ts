@@ -3,36 +3,23 @@
 // session's final status, the webhook a loopback merchant endpoint received, who owns every unit by the session's
 // ledger postings (docs/settlement.md#who-owns-each-unit), that those postings balance, and that reconciliation finds
 // the chains agreeing with the ledger. One service and chain serve every row, in order.
-import { createSolanaRpc, generateKeyPairSigner, type Address as SolanaAddress } from '@solana/kit';
 import type { Address } from 'viem';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { reconcileLedger, type TreasuryView } from '../../activities/settlement/ledgerReconciliation';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resettlePayment } from '../../bin/admin/settlementRemedies';
 import { recordTreasuryOpening } from '../../activities/settlement/treasuryFunding';
 import { loadChainsConfig } from '../../config/chains';
-import { postRefundOnlyDeposits } from '../../db/repositories/depositLedger';
-import { paymentLedgerEntries } from '../../db/repositories/ledgerExplanation';
-import { setSettlementWallet } from '../../db/repositories/merchants';
-import { CHAIN_FACTS } from '../../domain/chains/chains';
-import { holdingsOf } from '../../domain/ledger/ledgerExplanation';
 import { bankTransferReference } from '../../domain/session/bankTransfer';
 import { paymentIdForSession } from '../../domain/wire/ids';
 import type { ChainIndexer } from '../../indexers/core/chainIndexer';
 import { createLocalChain, type LocalChain } from '../../toolchain/localChain/localChain';
 import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
-import { associatedTokenAccount } from '../../toolchain/localSolana/splToken';
 import { adminCli } from '../support/adminCli';
 import { createBankAccount, createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';
 import { baseTestnetIndexer, testnetIndexer } from '../support/serviceIndexer';
+import { moneyHelpers, NOBODY, PAYER, USDC } from '../support/moneyWorld';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
-
-// The service's test deposit addresses derive from the Hardhat mnemonic, one index per session from the first: the
-// payer is the node's last funded account, which the file's few sessions never reach.
-const PAYER = 19;
-const USDC = (whole: number) => BigInt(Math.round(whole * 1_000_000));
-const SOON = { timeout: 60_000, interval: 200 };
 
 let service: TestService;
 let chain: LocalChain;
@@ -42,6 +29,36 @@ let shop: TestMerchant;
 /** A merchant with a bank account: its sessions offer the bank method. */
 let banked: TestMerchant;
 const admin = adminCli(() => service);
+const {
+  treasuryView,
+  pay,
+  freshWallet,
+  openSession,
+  status,
+  allEventsOf,
+  eventsOf,
+  eventually,
+  waitForEvent,
+  usdcOnSolana,
+  ledgerOf,
+  reconciliationDifferences,
+} = moneyHelpers(() => ({
+  service,
+  chain,
+  solana,
+  webhooks,
+  indexers: [base, arbitrum],
+  evmTokens: [
+    {
+      chain: 'base',
+      tokens: [
+        { symbol: 'USDC', address: tokens.usdc },
+        { symbol: 'USDT', address: tokens.usdt },
+      ],
+    },
+    { chain: 'arbitrum', tokens: [{ symbol: 'USDC', address: tokens.arbitrumUsdc }] },
+  ],
+}));
 /** A merchant whose sessions last the shortest lifetime a merchant may set: the underpaid row's expiry. */
 let shortLived: TestMerchant;
 let tokens: { usdc: Address; usdt: Address; arbitrumUsdc: Address };
@@ -106,80 +123,6 @@ afterAll(async () => {
   await Promise.allSettled([chain?.stop(), solana?.stop(), webhooks?.close(), service?.stop()]);
 });
 
-function treasuryView(): TreasuryView {
-  return {
-    mode: 'test',
-    rpc: createSolanaRpc(solana.rpcUrl),
-    treasury: solana.treasury.address,
-    usdcMint: solana.usdcMint,
-    evmChains: [
-      {
-        chain: 'base',
-        client: chain.publicClient,
-        tokens: [
-          { symbol: 'USDC', address: tokens.usdc },
-          { symbol: 'USDT', address: tokens.usdt },
-        ],
-        confirmations: CHAIN_FACTS.base.confirmations,
-      },
-      {
-        chain: 'arbitrum',
-        client: chain.publicClient,
-        tokens: [{ symbol: 'USDC', address: tokens.arbitrumUsdc }],
-        confirmations: CHAIN_FACTS.arbitrum.confirmations,
-      },
-    ],
-  };
-}
-
-async function drain(): Promise<void> {
-  while (await base.tick());
-  while (await arbitrum.tick());
-}
-
-/** A transfer from the payer, mined to base's confirmation depth and seen by both indexers. */
-async function pay(token: Address, to: Address, amount: bigint) {
-  await drain();
-  const sent = await chain.transfer(token, PAYER, to, amount);
-  await chain.mine(Math.max(CHAIN_FACTS.base.confirmations, CHAIN_FACTS.arbitrum.confirmations) - 1);
-  await drain();
-  return sent;
-}
-
-async function freshWallet(merchant: TestMerchant): Promise<SolanaAddress> {
-  const wallet = (await generateKeyPairSigner()).address;
-  await setSettlementWallet(service.db.sql, merchant.merchant.id, wallet);
-  return wallet;
-}
-
-/** A test session of `amountUsd` created with the loopback webhook and USDC on base chosen. */
-async function openSession(merchant: TestMerchant, amountUsd: number, pair = { token: 'USDC', chain: 'base' }) {
-  const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
-    apiKey: merchant.testKey,
-    body: sessionRequest(merchant.merchant.id, { amount_usd: amountUsd, webhook_url: webhooks.url }),
-  });
-  expect(created.status).toBe(201);
-  const sessionId = created.body.data?.session_id as string;
-  const selected = await call(service.baseUrl, 'POST', '/checkout/sessions/select-payment', {
-    apiKey: merchant.testKey,
-    body: { session_id: sessionId, ...pair },
-  });
-  expect(selected.status).toBe(200);
-  return {
-    sessionId,
-    expiresAt: Date.parse(created.body.data?.expires_at as string),
-    depositAddress: selected.body.data?.deposit_address as Address,
-    amount: BigInt(selected.body.data?.amount_base_units as string),
-  };
-}
-
-async function status(merchant: TestMerchant, sessionId: string, mode: 'test' | 'live' = 'test'): Promise<string> {
-  const read = await call(service.baseUrl, 'GET', `/checkout/sessions/${sessionId}`, {
-    apiKey: mode === 'test' ? merchant.testKey : merchant.liveKey,
-  });
-  return read.body.data?.status as string;
-}
-
 /** A session of $20 of the bank merchant, under its test or live key. */
 async function bankSession(mode: 'test' | 'live', webhookUrl: string) {
   const created = await call(service.baseUrl, 'POST', '/checkout/sessions', {
@@ -217,16 +160,6 @@ async function settlementsOf(sessionId: string) {
     select provider, amount_usdc_base_units::text as amount from settlements where session_id = ${sessionId} order by provider`;
 }
 
-/** The webhook events the merchant's endpoint received for the session's status, in order. */
-function eventsOf(sessionId: string): Array<Record<string, unknown>> {
-  return allEventsOf(sessionId).filter((body) => 'status' in body);
-}
-
-/** Every webhook the endpoint received for the session: its status's, and its refunds' (docs/refunds.md#webhooks). */
-function allEventsOf(sessionId: string): Array<Record<string, unknown>> {
-  return webhooks.received.map((w) => JSON.parse(w.rawBody) as Record<string, unknown>).filter((body) => body.session_id === sessionId);
-}
-
 /**
  * The one refund the service opened by itself for what the session owes back (docs/refunds.md#sources): its row, the
  * workflow's `refund.created`, and for money no session could credit `payment.unmatched_deposit` naming the deposit.
@@ -261,10 +194,6 @@ async function expectOneAutomaticRefund(sessionId: string, owed: { source: strin
 }
 
 /**
- * Polls `check` until it passes, the indexers scanning on each round: a watch written just before a scan is backfilled
- * on the next one, as the indexer's own loop would.
- */
-/**
  * A session untouched by a deposit it cannot credit: still awaiting payment, no webhook, the deposit's units owed back
  * to the customer (`chainAsset`: `<chain> <asset>`), balanced and reconciled.
  */
@@ -283,59 +212,6 @@ async function expectStillWaitingWithRefundDue(
   expect(ledger.owners).toEqual({ ...NOBODY, refundDue: amount });
   await expectOneAutomaticRefund(sessionId, { ...refund, chain: chainAsset.split(' ')[0]!, amount });
 }
-
-async function eventually(check: () => unknown | Promise<unknown>, timeout = SOON.timeout): Promise<void> {
-  await vi.waitFor(
-    async () => {
-      await drain();
-      await check();
-    },
-    { timeout, interval: SOON.interval },
-  );
-}
-
-async function waitForEvent(sessionId: string, event: string): Promise<Record<string, unknown>> {
-  await eventually(() => expect(eventsOf(sessionId).map((e) => e.event)).toContain(event));
-  return eventsOf(sessionId).find((e) => e.event === event)!;
-}
-
-async function usdcOnSolana(owner: SolanaAddress): Promise<bigint> {
-  const rpc = createSolanaRpc(solana.rpcUrl);
-  const account = await associatedTokenAccount(owner, solana.usdcMint);
-  if (!(await rpc.getAccountInfo(account, { encoding: 'base64' }).send()).value) return 0n;
-  return BigInt((await rpc.getTokenAccountBalance(account).send()).value.amount);
-}
-
-/**
- * Who owns the session's units by its ledger postings: what each account holds of each token asset once they are
- * netted (credits negative), and the groups that do not sum to zero per asset (none, when the postings balance).
- */
-async function ledgerOf(sessionId: string) {
-  const entries = await paymentLedgerEntries(service.db.sql, sessionId, paymentIdForSession(sessionId));
-  const groups = new Map<string, bigint>();
-  for (const e of entries) groups.set(`${e.groupId} ${e.asset}`, (groups.get(`${e.groupId} ${e.asset}`) ?? 0n) + e.amount);
-  const holdings = holdingsOf(entries).filter((h) => !h.asset.startsWith('sol:'));
-  const sum = (prefix: string) => holdings.filter((h) => h.account.startsWith(prefix)).reduce((total, h) => total + h.amount, 0n);
-  return {
-    holdings: Object.fromEntries(holdings.map((h) => [`${h.account} ${h.asset}`, h.amount])),
-    unbalanced: [...groups].filter(([, total]) => total !== 0n).map(([group]) => group),
-    owners: {
-      pendingForMerchant: -sum('merchant_pending:'),
-      owedToMerchant: -sum('merchant_payable'),
-      refundDue: -sum('refund_due:'),
-      operatorHeld: -sum('operator_held:'),
-    },
-  };
-}
-
-/** The worker's reconciliation step as it runs on schedule: refund-only deposits posted, then every account compared. */
-async function reconciliationDifferences() {
-  await postRefundOnlyDeposits(service.db.sql, 'test');
-  const run = await reconcileLedger(treasuryView(), service.db.sql);
-  return run.differences.map((d) => ({ account: d.account, asset: d.asset, difference: d.difference }));
-}
-
-const NOBODY = { pendingForMerchant: 0n, owedToMerchant: 0n, refundDue: 0n, operatorHeld: 0n };
 
 describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () => {
   it('exact: completed, the merchant paid the session amount, nothing owed to anyone', async () => {

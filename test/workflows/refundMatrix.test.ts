@@ -1,0 +1,306 @@
+// The refund matrix: for each source of a refund (docs/refunds.md#sources) — an overpayment, a late deposit, a deposit
+// in the wrong token, and a merchant's refund of a completed session — the customer claims it on the claim page in
+// real Chromium, the signer pays it from the local Solana treasury, and the customer's wallet gains exactly the refund
+// less the network fee (docs/refunds.md#fees); one payment and one chain intent, the refund completed with its
+// webhook, the session's ledger balanced, and reconciliation clean once every refund has landed. One service, chain
+// and browser serve every case; the deposits are made one after another, the claims and payments run concurrently.
+import { generateKeyPairSigner, type Address as SolanaAddress } from '@solana/kit';
+import type { Browser } from 'playwright-core';
+import type { Address } from 'viem';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { recordTreasuryOpening } from '../../activities/settlement/treasuryFunding';
+import { loadChainsConfig } from '../../config/chains';
+import type { ChainIndexer } from '../../indexers/core/chainIndexer';
+import { createLocalChain, type LocalChain } from '../../toolchain/localChain/localChain';
+import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
+import { expectSelfContained, launchBrowser, openTab, waitForStep } from '../page/pageHarness';
+import { createTestMerchant, type TestMerchant } from '../support/factories';
+import { call } from '../support/http';
+import { moneyHelpers, NOBODY, PAYER, USDC } from '../support/moneyWorld';
+import { startTestService, type TestService } from '../support/service';
+import { baseTestnetIndexer } from '../support/serviceIndexer';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
+
+/** REFUND_NETWORK_FEE_USD's default in USD micro-units, deducted from what the customer gets (docs/refunds.md#fees). */
+const FEE = USDC(0.01);
+const PAID = { timeout: 60_000, interval: 250 };
+
+let service: TestService;
+let chain: LocalChain;
+let solana: LocalSolana;
+let webhooks: WebhookReceiver;
+let browser: Browser;
+let shop: TestMerchant;
+let tokens: { usdc: Address; usdt: Address };
+let base: ChainIndexer;
+const {
+  treasuryView,
+  pay,
+  freshWallet,
+  openSession,
+  status,
+  allEventsOf,
+  eventually,
+  waitForEvent,
+  usdcOnSolana,
+  ledgerOf,
+  reconciliationDifferences,
+} = moneyHelpers(() => ({
+  service,
+  chain,
+  solana,
+  webhooks,
+  indexers: [base],
+  evmTokens: [
+    {
+      chain: 'base',
+      tokens: [
+        { symbol: 'USDC', address: tokens.usdc },
+        { symbol: 'USDT', address: tokens.usdt },
+      ],
+    },
+  ],
+}));
+
+type Source = 'overpayment' | 'late_deposit' | 'wrong_token' | 'merchant';
+interface Case {
+  sessionId: string;
+  refundId: string;
+  /** The refund's `amount_base_units`, in its own token and chain. */
+  amount: bigint;
+  token: string;
+  chain: string;
+}
+const cases = new Map<Source, Case>();
+
+beforeAll(async () => {
+  [chain, solana, webhooks, browser] = await Promise.all([
+    createLocalChain(),
+    startLocalSolana({ port: 0 }),
+    startWebhookReceiver(),
+    launchBrowser(),
+  ]);
+  tokens = {
+    usdc: await chain.deployToken({ symbol: 'USDC', decimals: 6 }),
+    usdt: await chain.deployToken({ symbol: 'USDT', decimals: 6 }),
+  };
+  for (const token of Object.values(tokens)) await chain.mint(token, chain.account(PAYER).address, 10n ** 12n);
+  const baseEnv = {
+    RPC_URLS_BASE_TESTNET: chain.rpcUrl,
+    CHAIN_ID_BASE_TESTNET: String(chain.chainId),
+    TOKEN_USDC_BASE_TESTNET: `${tokens.usdc}:6`,
+    TOKEN_USDT_BASE_TESTNET: `${tokens.usdt}:6`,
+    INDEXER_START_BLOCK_BASE_TESTNET: ((await chain.blockNumber()) + 1n).toString(),
+  };
+  // REFUND_MERCHANT_RECEIVABLE_LIMIT_USDC keeps its default, `pending`: the merchant refund is backed by a session
+  // still underpaid, whose credited deposit is pending for the merchant (docs/refunds.md#funding).
+  service = await startTestService({
+    env: { ...solana.env, ...solana.signerEnv, ...baseEnv, SOLANA_PAYOUT_MEMO: 'false', SETTLEMENT_RPC_RECHECK_ABOVE_USDC: '0' },
+  });
+  shop = await createTestMerchant(service.db.sql, { supportedTokens: { USDC: ['base', 'solana'], USDT: ['base'] } });
+  await freshWallet(shop);
+  base = baseTestnetIndexer(service, loadChainsConfig({ ...baseEnv, INDEXER_WATCH_RELOAD_MS: '1000' }));
+  // What the treasury held before the service's first posting, so that reconciliation compares its movements alone.
+  await recordTreasuryOpening(treasuryView(), service.db.sql, 'local');
+
+  const [overpaid, late, wrongToken, completed, underpaid] = await Promise.all([
+    openSession(shop, 20),
+    openSession(shop, 20),
+    openSession(shop, 20),
+    openSession(shop, 20),
+    openSession(shop, 20),
+  ]);
+  const cancelled = await call(service.baseUrl, 'POST', `/checkout/sessions/${late.sessionId}/cancel`, { apiKey: shop.testKey, body: {} });
+  expect(cancelled.status).toBe(200);
+  await waitForEvent(late.sessionId, 'payment.cancelled');
+  await pay(tokens.usdc, overpaid.depositAddress, overpaid.amount + USDC(5));
+  await pay(tokens.usdc, late.depositAddress, USDC(20));
+  await pay(tokens.usdt, wrongToken.depositAddress, USDC(20));
+  await pay(tokens.usdc, completed.depositAddress, completed.amount);
+  await pay(tokens.usdc, underpaid.depositAddress, USDC(10));
+
+  await openedBySession('overpayment', overpaid.sessionId);
+  await openedBySession('late_deposit', late.sessionId);
+  await openedBySession('wrong_token', wrongToken.sessionId);
+  await eventually(async () => expect(await status(shop, underpaid.sessionId)).toBe('underpaid'));
+  await waitForEvent(completed.sessionId, 'payment.completed');
+  const created = await call(service.baseUrl, 'POST', `/checkout/sessions/${completed.sessionId}/refunds`, {
+    headers: { 'x-service-user-type': 'checkout', 'x-api-key': shop.testKey, 'Idempotency-Key': 'refund-matrix-merchant' },
+    body: { amount_usd: 7.5, reason: 'returned goods' },
+  });
+  expect(created.status).toBe(201);
+  expect(created.body.data).toMatchObject({ source: 'merchant', status: 'pending_claim', token: 'USDC', chain: 'solana' });
+  cases.set('merchant', {
+    sessionId: completed.sessionId,
+    refundId: created.body.data?.id as string,
+    amount: BigInt(created.body.data?.amount_base_units as string),
+    token: 'USDC',
+    chain: 'solana',
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.allSettled([browser?.close(), chain?.stop(), solana?.stop(), webhooks?.close(), service?.stop()]);
+});
+
+/** The one refund the service opened by itself for the session's deposit, recorded as that source's case. */
+async function openedBySession(source: Source, sessionId: string): Promise<void> {
+  let rows: Array<{ id: string; source: string; amount: string; token: string; chain: string }> = [];
+  await eventually(async () => {
+    rows = await service.db.sql`
+      select id, source, amount_base_units::text as amount, token, chain from refunds where session_id = ${sessionId}`;
+    expect(rows.map((r) => r.source)).toEqual([source]);
+  });
+  const [row] = rows;
+  cases.set(source, { sessionId, refundId: row!.id, amount: BigInt(row!.amount), token: row!.token, chain: row!.chain });
+}
+
+/** The refund as the merchant reads it. */
+async function refundOf(refundId: string) {
+  const read = await call(service.baseUrl, 'GET', `/checkout/refunds/${refundId}`, { apiKey: shop.testKey });
+  expect(read.status).toBe(200);
+  return read.body.data as Record<string, unknown>;
+}
+
+/** The customer opens the claim link, chooses USDC on Solana, names their wallet and confirms the warning. */
+async function claimInBrowser(claimUrl: string, wallet: SolanaAddress) {
+  const tab = await openTab(browser);
+  const { page } = tab;
+  // The link is on PUBLIC_BASE_URL; the test server answers it on loopback.
+  const link = new URL(claimUrl);
+  await page.goto(`${service.baseUrl}${link.pathname}${link.search}`);
+  await waitForStep(page, 'claim');
+  await page.check('input[name=route][value="USDC:solana"]');
+  await page.fill('#refund-address', wallet);
+  expect(await page.textContent('#refund-address-error')).toBe('');
+  await page.check('#refund-acknowledge');
+  await page.click('button[type=submit]');
+  await waitForStep(page, 'status:claimed');
+  return tab;
+}
+
+/**
+ * Each source's refund, and what its session's deposit brought (`asset`, as the ledger names it) and paid the
+ * merchant from the treasury: the holdings the session's ledger ends with.
+ */
+const SOURCES: Array<{
+  source: Source;
+  owed: bigint;
+  token: string;
+  chain: string;
+  deposit: { asset: string; amount: bigint };
+  merchantPaid: bigint;
+}> = [
+  {
+    source: 'overpayment',
+    owed: USDC(5),
+    token: 'USDC',
+    chain: 'base',
+    deposit: { asset: 'usdc:base', amount: USDC(25) },
+    merchantPaid: USDC(20),
+  },
+  {
+    source: 'late_deposit',
+    owed: USDC(20),
+    token: 'USDC',
+    chain: 'base',
+    deposit: { asset: 'usdc:base', amount: USDC(20) },
+    merchantPaid: 0n,
+  },
+  {
+    source: 'wrong_token',
+    owed: USDC(20),
+    token: 'USDT',
+    chain: 'base',
+    deposit: { asset: 'usdt:base', amount: USDC(20) },
+    merchantPaid: 0n,
+  },
+  {
+    source: 'merchant',
+    owed: USDC(7.5),
+    token: 'USDC',
+    chain: 'solana',
+    deposit: { asset: 'usdc:base', amount: USDC(20) },
+    merchantPaid: USDC(20),
+  },
+];
+
+describe.concurrent('each source: claimed in the browser, paid once by the signer, less the network fee', { timeout: 120_000 }, () => {
+  for (const { source, owed, token, chain: owedChain, deposit, merchantPaid } of SOURCES) {
+    it(source, async () => {
+      const { sessionId, refundId, amount, ...asset } = cases.get(source)!;
+      expect({ amount, ...asset }).toEqual({ amount: owed, token, chain: owedChain });
+      const opened = await refundOf(refundId);
+      expect(opened).toMatchObject({ status: 'pending_claim', source, amount_base_units: owed.toString(), fee_policy: 'deducted' });
+      const wallet = (await generateKeyPairSigner()).address;
+      expect(await usdcOnSolana(wallet)).toBe(0n);
+
+      const tab = await claimInBrowser(opened.claim_url as string, wallet);
+      await vi.waitFor(async () => expect((await refundOf(refundId)).status).toBe('completed'), PAID);
+      // The page follows the refund to its transaction without a reload (it polls every 5 s).
+      await waitForStep(tab.page, 'status:completed', 15_000);
+      expectSelfContained(tab);
+      await tab.close();
+
+      expect(await usdcOnSolana(wallet)).toBe(owed - FEE);
+      const payouts = await service.db.sql<Array<Record<string, unknown>>>`
+        select destination_address, amount_base_units::text as amount, fee_base_units::text as fee, intent_id, status, signature
+        from refund_payouts where refund_id = ${refundId}`;
+      expect(payouts).toEqual([
+        {
+          destination_address: wallet,
+          amount: (owed - FEE).toString(),
+          fee: FEE.toString(),
+          intent_id: `refund:${refundId}`,
+          status: 'confirmed',
+          signature: expect.any(String),
+        },
+      ]);
+      const signature = payouts[0]!.signature as string;
+      expect(
+        await service.db
+          .sql`select id, status, signature, superseded_signatures from chain_intents where id like ${`refund:${refundId}%`} or signature = ${signature}`,
+      ).toEqual([
+        { id: `refund:${refundId}`, status: expect.stringMatching(/^(confirmed|finalized)$/), signature, superseded_signatures: [] },
+      ]);
+      const paid = await refundOf(refundId);
+      expect(paid).toMatchObject({
+        status: 'completed',
+        transaction_hash: signature,
+        fee_usd: 0.01,
+        claim_url: null,
+        destination: { chain: 'solana', token: 'USDC', address: wallet },
+      });
+
+      await vi.waitFor(
+        () =>
+          expect(allEventsOf(sessionId).filter((e) => e.event === 'refund.completed')).toEqual([
+            expect.objectContaining({
+              refund: expect.objectContaining({ id: refundId, status: 'completed', transaction_hash: signature, fee_usd: 0.01 }),
+            }),
+          ]),
+        PAID,
+      );
+
+      const ledger = await ledgerOf(sessionId);
+      expect(ledger.unbalanced).toEqual([]);
+      // Nothing is owed back any more, nothing is in flight; the fee is the operator's, and a merchant refund is owed
+      // by the merchant (docs/refunds.md#ledger).
+      expect(ledger.owners).toEqual({ ...NOBODY, operatorHeld: FEE });
+      expect(ledger.holdings).toEqual({
+        [`deposits:base ${deposit.asset}`]: deposit.amount,
+        [`cross_chain_clearing ${deposit.asset}`]: -deposit.amount,
+        'cross_chain_clearing usdc:solana': deposit.amount,
+        'treasury:solana usdc:solana': -(merchantPaid + owed - FEE),
+        'operator_held:solana usdc:solana': -FEE,
+        ...(source === 'merchant' ? { [`merchant_receivable:${shop.merchant.id} usdc:solana`]: owed } : {}),
+      });
+    });
+  }
+});
+
+describe('once every refund landed', () => {
+  it('reconciliation finds the chains agreeing with the ledger', async () => {
+    expect(await reconciliationDifferences()).toEqual([]);
+  });
+});
