@@ -1,5 +1,6 @@
 // The refund matrix: for each source of a refund (docs/refunds.md#sources) — an overpayment, a late deposit, a deposit
-// in the wrong token, and a merchant's refund of a completed session — the customer claims it on the claim page in
+// in the wrong token, a merchant's refund of a completed session, and an underpaid session's deposit given back at its
+// expiry because its merchant chose so, and a failed settlement given back by the operator — the customer claims it on the claim page in
 // real Chromium, the signer pays it from the local Solana treasury, and the customer's wallet gains exactly the refund
 // less the network fee (docs/refunds.md#fees); one payment and one chain intent, the refund completed with its
 // webhook, the session's ledger balanced, and reconciliation clean once every refund has landed. One service, chain
@@ -10,10 +11,12 @@ import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { recordTreasuryOpening } from '../../activities/settlement/treasuryFunding';
 import { loadChainsConfig } from '../../config/chains';
+import { paymentIdForSession } from '../../domain/wire/ids';
 import type { ChainIndexer } from '../../indexers/core/chainIndexer';
 import { createLocalChain, type LocalChain } from '../../toolchain/localChain/localChain';
 import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
 import { expectSelfContained, launchBrowser, openTab, waitForStep } from '../page/pageHarness';
+import { adminCli } from '../support/adminCli';
 import { createTestMerchant, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { moneyHelpers, NOBODY, PAYER, USDC } from '../support/moneyWorld';
@@ -31,6 +34,11 @@ let solana: LocalSolana;
 let webhooks: WebhookReceiver;
 let browser: Browser;
 let shop: TestMerchant;
+/** A merchant whose sessions last a minute and are refunded, not settled, when they expire underpaid. */
+let refunding: TestMerchant;
+/** A merchant with no settlement wallet: its settlements fail, and the operator gives the money back. */
+let walletless: TestMerchant;
+const admin = adminCli(() => service);
 let tokens: { usdc: Address; usdt: Address };
 let base: ChainIndexer;
 const {
@@ -62,8 +70,9 @@ const {
   ],
 }));
 
-type Source = 'overpayment' | 'late_deposit' | 'wrong_token' | 'merchant';
+type Source = 'overpayment' | 'late_deposit' | 'wrong_token' | 'merchant' | 'underpaid_expired' | 'settlement_failed';
 interface Case {
+  merchant: TestMerchant;
   sessionId: string;
   refundId: string;
   /** The refund's `amount_base_units`, in its own token and chain. */
@@ -72,6 +81,10 @@ interface Case {
   chain: string;
 }
 const cases = new Map<Source, Case>();
+/** The underpaid session whose refund opens only at its expiry, a minute after it opened: its case waits for it. */
+let expiring: Awaited<ReturnType<typeof openSession>>;
+/** The session paid in full whose settlement fails; its case refunds it with the admin CLI. */
+let unsettled: Awaited<ReturnType<typeof openSession>>;
 
 beforeAll(async () => {
   [chain, solana, webhooks, browser] = await Promise.all([
@@ -99,10 +112,22 @@ beforeAll(async () => {
   });
   shop = await createTestMerchant(service.db.sql, { supportedTokens: { USDC: ['base', 'solana'], USDT: ['base'] } });
   await freshWallet(shop);
+  refunding = await createTestMerchant(service.db.sql, {
+    supportedTokens: { USDC: ['base', 'solana'] },
+    sessionLifetimeSeconds: 60,
+    underpaidExpiry: 'refund',
+  });
+  await freshWallet(refunding);
+  walletless = await createTestMerchant(service.db.sql, { supportedTokens: { USDC: ['base', 'solana'] } });
   base = baseTestnetIndexer(service, loadChainsConfig({ ...baseEnv, INDEXER_WATCH_RELOAD_MS: '1000' }));
   // What the treasury held before the service's first posting, so that reconciliation compares its movements alone.
   await recordTreasuryOpening(treasuryView(), service.db.sql, 'local');
 
+  // Opened and underpaid first, so that most of its minute runs while the other deposits are made.
+  expiring = await openSession(refunding, 20);
+  await pay(tokens.usdc, expiring.depositAddress, USDC(4));
+  unsettled = await openSession(walletless, 20);
+  await pay(tokens.usdc, unsettled.depositAddress, unsettled.amount);
   const [overpaid, late, wrongToken, completed, underpaid] = await Promise.all([
     openSession(shop, 20),
     openSession(shop, 20),
@@ -131,6 +156,7 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   expect(created.body.data).toMatchObject({ source: 'merchant', status: 'pending_claim', token: 'USDC', chain: 'solana' });
   cases.set('merchant', {
+    merchant: shop,
     sessionId: completed.sessionId,
     refundId: created.body.data?.id as string,
     amount: BigInt(created.body.data?.amount_base_units as string),
@@ -144,20 +170,20 @@ afterAll(async () => {
 });
 
 /** The one refund the service opened by itself for the session's deposit, recorded as that source's case. */
-async function openedBySession(source: Source, sessionId: string): Promise<void> {
+async function openedBySession(source: Source, sessionId: string, merchant = shop, wait = eventually): Promise<void> {
   let rows: Array<{ id: string; source: string; amount: string; token: string; chain: string }> = [];
-  await eventually(async () => {
+  await wait(async () => {
     rows = await service.db.sql`
       select id, source, amount_base_units::text as amount, token, chain from refunds where session_id = ${sessionId}`;
     expect(rows.map((r) => r.source)).toEqual([source]);
   });
   const [row] = rows;
-  cases.set(source, { sessionId, refundId: row!.id, amount: BigInt(row!.amount), token: row!.token, chain: row!.chain });
+  cases.set(source, { merchant, sessionId, refundId: row!.id, amount: BigInt(row!.amount), token: row!.token, chain: row!.chain });
 }
 
-/** The refund as the merchant reads it. */
-async function refundOf(refundId: string) {
-  const read = await call(service.baseUrl, 'GET', `/checkout/refunds/${refundId}`, { apiKey: shop.testKey });
+/** The refund as its merchant reads it. */
+async function refundOf(merchant: TestMerchant, refundId: string) {
+  const read = await call(service.baseUrl, 'GET', `/checkout/refunds/${refundId}`, { apiKey: merchant.testKey });
   expect(read.status).toBe(200);
   return read.body.data as Record<string, unknown>;
 }
@@ -223,20 +249,47 @@ const SOURCES: Array<{
     deposit: { asset: 'usdc:base', amount: USDC(20) },
     merchantPaid: USDC(20),
   },
+  {
+    // With no payout, the whole deposit is given back, the price's share too (docs/refunds.md#sources).
+    source: 'underpaid_expired',
+    owed: USDC(4),
+    token: 'USDC',
+    chain: 'base',
+    deposit: { asset: 'usdc:base', amount: USDC(4) },
+    merchantPaid: 0n,
+  },
+  {
+    source: 'settlement_failed',
+    owed: USDC(20),
+    token: 'USDC',
+    chain: 'base',
+    deposit: { asset: 'usdc:base', amount: USDC(20) },
+    merchantPaid: 0n,
+  },
 ];
 
 describe.concurrent('each source: claimed in the browser, paid once by the signer, less the network fee', { timeout: 120_000 }, () => {
   for (const { source, owed, token, chain: owedChain, deposit, merchantPaid } of SOURCES) {
     it(source, async () => {
-      const { sessionId, refundId, amount, ...asset } = cases.get(source)!;
+      // Expiry and settlement run on the session's workflow, not the indexers': these checks poll the service alone.
+      const waitLong = async (check: () => unknown) => {
+        await vi.waitFor(check, { timeout: 90_000, interval: 500 });
+      };
+      if (source === 'underpaid_expired') await openedBySession(source, expiring.sessionId, refunding, waitLong);
+      if (source === 'settlement_failed') {
+        await waitLong(async () => expect(await status(walletless, unsettled.sessionId)).toBe('failed'));
+        await admin.json(['settlement', 'refund', paymentIdForSession(unsettled.sessionId), '--confirm']);
+        await openedBySession(source, unsettled.sessionId, walletless, waitLong);
+      }
+      const { merchant, sessionId, refundId, amount, ...asset } = cases.get(source)!;
       expect({ amount, ...asset }).toEqual({ amount: owed, token, chain: owedChain });
-      const opened = await refundOf(refundId);
+      const opened = await refundOf(merchant, refundId);
       expect(opened).toMatchObject({ status: 'pending_claim', source, amount_base_units: owed.toString(), fee_policy: 'deducted' });
       const wallet = (await generateKeyPairSigner()).address;
       expect(await usdcOnSolana(wallet)).toBe(0n);
 
       const tab = await claimInBrowser(opened.claim_url as string, wallet);
-      await vi.waitFor(async () => expect((await refundOf(refundId)).status).toBe('completed'), PAID);
+      await vi.waitFor(async () => expect((await refundOf(merchant, refundId)).status).toBe('completed'), PAID);
       // The page follows the refund to its transaction without a reload (it polls every 5 s).
       await waitForStep(tab.page, 'status:completed', 15_000);
       expectSelfContained(tab);
@@ -263,7 +316,7 @@ describe.concurrent('each source: claimed in the browser, paid once by the signe
       ).toEqual([
         { id: `refund:${refundId}`, status: expect.stringMatching(/^(confirmed|finalized)$/), signature, superseded_signatures: [] },
       ]);
-      const paid = await refundOf(refundId);
+      const paid = await refundOf(merchant, refundId);
       expect(paid).toMatchObject({
         status: 'completed',
         transaction_hash: signature,
@@ -293,7 +346,7 @@ describe.concurrent('each source: claimed in the browser, paid once by the signe
         'cross_chain_clearing usdc:solana': deposit.amount,
         'treasury:solana usdc:solana': -(merchantPaid + owed - FEE),
         'operator_held:solana usdc:solana': -FEE,
-        ...(source === 'merchant' ? { [`merchant_receivable:${shop.merchant.id} usdc:solana`]: owed } : {}),
+        ...(source === 'merchant' ? { [`merchant_receivable:${merchant.merchant.id} usdc:solana`]: owed } : {}),
       });
     });
   }
