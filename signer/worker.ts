@@ -15,6 +15,7 @@ import { createDepositBackingCheck, createSigningCheck, requireLiveRereadProvide
 import { createDailyLimitCheck } from './backing/dailyLimit';
 import type { SolanaChainWriterDeps } from './chainWrites/solanaChainWriter';
 import type { TreasuryPayoutDeps } from './payouts/treasuryPayout';
+import type { TreasuryTransferDeps } from './payouts/treasuryTransfer';
 import type { RefundPayerDeps } from './refunds/refundPayment';
 import { loadChainsConfig, type ChainsConfig } from '../config/chains';
 import { ConfigError, type Config } from '../config/env';
@@ -180,24 +181,22 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
         `invalid configuration: SOLANA_TREASURY_ADDRESS_${mode.toUpperCase()}: is not the address of ${variable} (${treasury.address}); reconciliation would watch the wrong wallet`,
       );
     }
-    const rpc = createSolanaRpc(rpcUrl);
-    treasuries[mode] = {
+    const transfers: TreasuryTransferDeps = {
       sql,
-      rpc,
+      rpc: createSolanaRpc(rpcUrl),
       treasury,
       usdcMint: usdc.address as Address,
       memo: config.solanaPayoutMemo,
+    };
+    treasuries[mode] = {
+      ...transfers,
       verifyDepositBacking,
       verifyAtSigning,
       verifyDailyLimit,
     };
     // The mode's treasury pays its refunds too, checked against the same chains, seeds and forwarders as its payouts.
     refundPayers[mode] = {
-      sql,
-      rpc,
-      treasury,
-      usdcMint: usdc.address as Address,
-      memo: config.solanaPayoutMemo,
+      ...transfers,
       registry,
       depositSeeds: seeds,
       depositForwarders: config.depositForwarders,

@@ -65,37 +65,43 @@ export async function uncreditedDeposit(
   };
 }
 
-/** The session's credited deposits whose credit posted an excess owed back to the customer, and that excess. */
-export async function creditedExcesses(sql: Queryable, sessionId: string): Promise<OwedDeposit[]> {
-  const rows = await sql<
-    Array<{ chain: Chain; tx_hash: string; log_index: number; token: TokenSymbol; mode: Mode; merchant_id: string; owed: string }>
-  >`
+type OwedRow = { chain: Chain; tx_hash: string; log_index: number; token: TokenSymbol; mode: Mode; merchant_id: string; owed: string };
+
+const owedDeposit = (r: OwedRow): OwedDeposit => ({
+  chain: r.chain,
+  txHash: r.tx_hash,
+  logIndex: r.log_index,
+  token: r.token,
+  mode: r.mode,
+  merchantId: r.merchant_id,
+  owedBaseUnits: BigInt(r.owed),
+});
+
+/** The session's credited deposits whose ledger group deposit:<…><suffix> posted units owed back to the customer, and those units. */
+async function owedBack(sql: Queryable, sessionId: string, suffix: '' | ':refunded'): Promise<OwedDeposit[]> {
+  const rows = await sql<OwedRow[]>`
     select d.chain, d.tx_hash, d.log_index, d.token, s.mode, s.merchant_id, (-l.amount)::text as owed
     from deposits d join sessions s on s.id = d.session_id
-    join ledger_entries l on l.group_id = 'deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index
+    join ledger_entries l on l.group_id = 'deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index || ${suffix}::text
       and l.account = 'refund_due:' || d.chain
     where d.session_id = ${sessionId} and d.stage = 'confirmed' and d.credited and l.amount < 0
     order by d.block_number, d.tx_hash, d.log_index`;
-  return rows.map((r) => ({
-    chain: r.chain,
-    txHash: r.tx_hash,
-    logIndex: r.log_index,
-    token: r.token,
-    mode: r.mode,
-    merchantId: r.merchant_id,
-    owedBaseUnits: BigInt(r.owed),
-  }));
+  return rows.map(owedDeposit);
 }
+
+/** The session's credited deposits whose credit posted an excess owed back to the customer, and that excess. */
+export const creditedExcesses = (sql: Queryable, sessionId: string) => owedBack(sql, sessionId, '');
+
+/** The session's credited deposits whose pending units were made owed back to the customer (pendingDepositRefunded), and those units. */
+export const refundedPendingDeposits = (sql: Queryable, sessionId: string) => owedBack(sql, sessionId, ':refunded');
 
 /**
  * The session's credited deposits and what each still holds pending for the merchant: what its credit posted to
  * merchant_pending:<chain>, less what its settlement or its refund took (deposit:<…>, :settled, :refunded).
  */
 export async function pendingCreditedDeposits(sql: Queryable, sessionId: string): Promise<OwedDeposit[]> {
-  const rows = await sql<
-    Array<{ chain: Chain; tx_hash: string; log_index: number; token: TokenSymbol; mode: Mode; merchant_id: string; pending: string }>
-  >`
-    select d.chain, d.tx_hash, d.log_index, d.token, s.mode, s.merchant_id, (-coalesce(sum(l.amount), 0))::text as pending
+  const rows = await sql<OwedRow[]>`
+    select d.chain, d.tx_hash, d.log_index, d.token, s.mode, s.merchant_id, (-coalesce(sum(l.amount), 0))::text as owed
     from deposits d join sessions s on s.id = d.session_id
     left join ledger_entries l on l.account = 'merchant_pending:' || d.chain
       and l.group_id in ('deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index,
@@ -104,35 +110,5 @@ export async function pendingCreditedDeposits(sql: Queryable, sessionId: string)
     where d.session_id = ${sessionId} and d.stage = 'confirmed' and d.credited
     group by d.chain, d.tx_hash, d.log_index, d.token, s.mode, s.merchant_id, d.block_number
     order by d.block_number, d.tx_hash, d.log_index`;
-  return rows.map((r) => ({
-    chain: r.chain,
-    txHash: r.tx_hash,
-    logIndex: r.log_index,
-    token: r.token,
-    mode: r.mode,
-    merchantId: r.merchant_id,
-    owedBaseUnits: BigInt(r.pending),
-  }));
-}
-
-/** The session's credited deposits whose pending units were made owed back to the customer (pendingDepositRefunded), and those units. */
-export async function refundedPendingDeposits(sql: Queryable, sessionId: string): Promise<OwedDeposit[]> {
-  const rows = await sql<
-    Array<{ chain: Chain; tx_hash: string; log_index: number; token: TokenSymbol; mode: Mode; merchant_id: string; owed: string }>
-  >`
-    select d.chain, d.tx_hash, d.log_index, d.token, s.mode, s.merchant_id, (-l.amount)::text as owed
-    from deposits d join sessions s on s.id = d.session_id
-    join ledger_entries l on l.group_id = 'deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index || ':refunded'
-      and l.account = 'refund_due:' || d.chain
-    where d.session_id = ${sessionId} and d.stage = 'confirmed' and d.credited and l.amount < 0
-    order by d.block_number, d.tx_hash, d.log_index`;
-  return rows.map((r) => ({
-    chain: r.chain,
-    txHash: r.tx_hash,
-    logIndex: r.log_index,
-    token: r.token,
-    mode: r.mode,
-    merchantId: r.merchant_id,
-    owedBaseUnits: BigInt(r.owed),
-  }));
+  return rows.map(owedDeposit);
 }

@@ -1,10 +1,6 @@
-// The Solana payout transaction (docs/settlement.md#payouts): create the merchant's USDC account if it is missing
-// (owner = merchant wallet, paid by the treasury), transferChecked the amount from the treasury's USDC account,
-// and a memo with the pay_… id so a reconciler can match the transfer from chain data alone (left out only where
-// the chain cannot run the Memo program: TreasuryPayoutDeps.memo). The treasury is fee payer and token authority, and
-// the authority of the durable nonce the payout is signed against (its first instruction advances that nonce).
-import { getAddMemoInstruction } from '@solana-program/memo';
-import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
+// The treasury's Solana transactions (docs/settlement.md#payouts): the treasury is fee payer, and the authority of the
+// durable nonce a payout or refund is signed against (its first instruction advances that nonce). What a transfer
+// carries is treasuryTransfer.ts's.
 import {
   appendTransactionMessageInstructions,
   createTransactionMessage,
@@ -19,21 +15,11 @@ import {
   type Signature,
   type KeyPairSigner,
 } from '@solana/kit';
-import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
 import type { BlockhashLifetime, SolanaChainWriterDeps } from '../chainWrites/solanaChainWriter';
 import { rpcDeadline } from '../../activities/http/rpcDeadline';
 
 /** USDC's decimals on Solana; transferChecked refuses a mint with others. */
 export const USDC_DECIMALS = 6;
-
-export interface PayoutTransfer {
-  paymentId: string;
-  treasury: KeyPairSigner;
-  mint: Address;
-  merchantWallet: Address;
-  amount: bigint;
-  memo: boolean;
-}
 
 /** A treasury nonce account and the nonce it holds: a transaction signed against it lands at most once, ever. */
 export interface DurableNonce {
@@ -65,28 +51,6 @@ export function signTreasuryNonceTransaction(treasury: KeyPairSigner, nonce: Dur
     (message) => appendTransactionMessageInstructions(instructions, message),
     (message) => signTransactionMessageWithSigners(message),
   );
-}
-
-export async function signPayoutTransaction(payout: PayoutTransfer, nonce: DurableNonce) {
-  const source = await associatedUsdcAccount(payout.treasury.address, payout.mint);
-  const destination = await associatedUsdcAccount(payout.merchantWallet, payout.mint);
-  return signTreasuryNonceTransaction(payout.treasury, nonce, [
-    getCreateAssociatedTokenIdempotentInstruction({
-      payer: payout.treasury,
-      ata: destination,
-      owner: payout.merchantWallet,
-      mint: payout.mint,
-    }),
-    getTransferCheckedInstruction({
-      source,
-      mint: payout.mint,
-      destination,
-      authority: payout.treasury,
-      amount: payout.amount,
-      decimals: USDC_DECIMALS,
-    }),
-    ...(payout.memo ? [getAddMemoInstruction({ memo: payout.paymentId })] : []),
-  ]);
 }
 
 /**

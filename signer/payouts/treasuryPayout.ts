@@ -4,13 +4,11 @@
 // the caller (the settlement workflow) calls again until the outcome is confirmed, waiting while it is submitted or
 // awaiting liquidity. Short liquidity is an outcome to wait on, never a failure.
 import { ApplicationFailure, log } from '@temporalio/activity';
-import { getTokenDecoder } from '@solana-program/token';
-import { isAddress, type Address, type KeyPairSigner } from '@solana/kit';
+import { isAddress, type Address } from '@solana/kit';
 import type { Queryable } from '../../db/client';
 import { insertChainIntent } from '../../db/repositories/chainIntents';
 import { postDepositsSettled } from '../../db/repositories/depositLedger';
 import { postLedger } from '../../db/repositories/ledger';
-import { lockUntilCommit } from '../../db/repositories/locks';
 import { findMerchant } from '../../db/repositories/merchants';
 import {
   findPayout,
@@ -18,32 +16,26 @@ import {
   paymentMerchantWallet,
   setPayoutBlockTime,
   setPayoutStatus,
-  treasuryTransfersInFlight,
   type Payout,
 } from '../../db/repositories/payouts';
 import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
 import { payoutChainCosts, payoutConfirmed, payoutReleased, payoutReserved } from '../../domain/ledger/ledger';
 import type { Mode } from '../../domain/wire/session';
-import { judgeLiquidity, type LiquidityVerdict } from '../../domain/settlement/treasuryLiquidity';
 import { judgePayoutWallet } from '../../domain/settlement/payoutBinding';
 import { WorkflowFailure } from '../../domain/session/workflowFailures';
-import { createSolanaChainWriter, type SignIntent, type SolanaChainWriterDeps, type WriteProgress } from '../chainWrites/solanaChainWriter';
-import { provisionPayoutNonces, takePayoutNonce } from './payoutNonces';
-import { landedTransaction, signPayoutTransaction } from './payoutTransaction';
-import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
-import { rpcDeadline } from '../../activities/http/rpcDeadline';
+import { createSolanaChainWriter, type SignIntent, type SolanaChainWriterDeps } from '../chainWrites/solanaChainWriter';
+import { landedTransaction } from './payoutTransaction';
+import {
+  advanceTreasuryTransfer,
+  awaitingLiquidity,
+  followTreasuryTransfer,
+  signWhenPayable,
+  type TransferPass,
+  type TransferWaits,
+  type TreasuryTransferDeps,
+} from './treasuryTransfer';
 
-export interface TreasuryPayoutDeps extends SolanaChainWriterDeps {
-  /** Fee payer and USDC authority: held by the signer worker alone. */
-  treasury: KeyPairSigner;
-  /** The USDC mint of the network this treasury pays on. */
-  usdcMint: Address;
-  /**
-   * Whether the transaction carries the pay_… memo; default on, as every cluster runs the SPL Memo program. Off only
-   * for the local chain: litesvm 1.5 has an account at the Memo program's address whose execution fails with
-   * InvalidProgramForExecution, and @solana-program/memo ships no program binary to load in its place.
-   */
-  memo?: boolean;
+export interface TreasuryPayoutDeps extends TreasuryTransferDeps {
   /** Refuses a payout no confirmed deposit backs (depositBacking.ts), before its row exists. */
   verifyDepositBacking: VerifyDepositBacking;
   /** Refuses to sign a row whose amount, merchant or mode the payment's record no longer bears out (depositBacking.ts). */
@@ -71,9 +63,6 @@ export type PayoutOutcome =
   | { status: 'submitted'; signature: string }
   | { status: 'confirmed'; signature: string; confirmedAt: string; blockTime?: string }
   | { status: 'finalized'; signature: string; confirmedAt: string; finalizedAt: string; blockTime?: string };
-
-/** A 165-byte SPL token account, and a wallet without data: the two rent-exempt minimums a payout needs. */
-const TOKEN_ACCOUNT_SIZE = 165n;
 
 const refuse = (message: string) => ApplicationFailure.nonRetryable(message, WorkflowFailure.PayoutRefused);
 
@@ -130,61 +119,11 @@ async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest,
   });
 }
 
-/** A transfer of USDC from the treasury to a wallet's associated account, under its chain intent. */
-export interface TreasuryTransfer {
-  intentId: string;
-  wallet: Address;
-  amount: bigint;
-}
-
-/**
- * Reads the treasury's USDC and SOL and what this transfer and the payouts and refunds in flight need of them. Call in
- * the transaction that signs: it holds the treasury's lock until then.
- */
-export async function treasuryLiquidity(
-  deps: Pick<TreasuryPayoutDeps, 'rpc' | 'rpcTimeoutMs' | 'treasury' | 'usdcMint'>,
-  transfer: TreasuryTransfer,
-  tx: Queryable,
-): Promise<LiquidityVerdict> {
-  // One signer at a time per treasury: two transfers must not both count the same balance.
-  await lockUntilCommit(tx, `treasury:${deps.treasury.address}`);
-  const inFlight = await treasuryTransfersInFlight(tx, deps.treasury.address, transfer.intentId);
-  const [treasuryAccount, walletAccount] = await Promise.all([
-    associatedUsdcAccount(deps.treasury.address, deps.usdcMint),
-    associatedUsdcAccount(transfer.wallet, deps.usdcMint),
-  ]);
-  const read = { encoding: 'base64', commitment: 'confirmed' } as const;
-  const [treasuryUsdc, walletUsdc, lamports, tokenAccountRent, walletRent] = await Promise.all([
-    deps.rpc.getAccountInfo(treasuryAccount, read).send(rpcDeadline(deps.rpcTimeoutMs)),
-    deps.rpc.getAccountInfo(walletAccount, read).send(rpcDeadline(deps.rpcTimeoutMs)),
-    deps.rpc.getBalance(deps.treasury.address, { commitment: 'confirmed' }).send(rpcDeadline(deps.rpcTimeoutMs)),
-    deps.rpc.getMinimumBalanceForRentExemption(TOKEN_ACCOUNT_SIZE).send(rpcDeadline(deps.rpcTimeoutMs)),
-    deps.rpc.getMinimumBalanceForRentExemption(0n).send(rpcDeadline(deps.rpcTimeoutMs)),
-  ]);
-  const usdcBaseUnits = treasuryUsdc.value ? getTokenDecoder().decode(Buffer.from(treasuryUsdc.value.data[0], 'base64')).amount : 0n;
-  return judgeLiquidity(
-    { usdcBaseUnits, lamports: lamports.value },
-    {
-      amount: transfer.amount,
-      reservedUsdc: inFlight.amount,
-      payoutsInFlight: inFlight.count,
-      merchantAccountExists: walletUsdc.value !== null,
-      tokenAccountRent,
-      walletRent,
-    },
-  );
-}
-
 /**
  * The SignIntent of a payout: signs, against a durable nonce of the treasury, only when the treasury can pay and one
- * of its nonce accounts is free; `onShort` hears by how much it cannot pay, `onNoNonce` that no nonce account is free.
+ * of its nonce accounts is free; `waits` hears why it did not.
  */
-export function payoutSigner(
-  deps: TreasuryPayoutDeps,
-  payout: Payout,
-  onShort: (verdict: Extract<LiquidityVerdict, { kind: 'short' }>) => void = () => undefined,
-  onNoNonce: () => void = () => undefined,
-): SignIntent {
+export function payoutSigner(deps: TreasuryPayoutDeps, payout: Payout, waits: TransferWaits = {}): SignIntent {
   return async (_lifetime, tx) => {
     // Each signature, a re-signature after an expired blockhash too, pays the wallet the payment's merchant has now, the
     // amount its credited deposits owe: the row was written by a role that talks to the internet
@@ -204,56 +143,23 @@ export function payoutSigner(
       { paymentId: payout.paymentId, merchantId: payout.merchantId, mode: payout.mode, amountUsdcBaseUnits: payout.amount.toString() },
       payout.amount,
     );
-    const verdict = await treasuryLiquidity(
+    return signWhenPayable(
       deps,
-      { intentId: payout.intentId, wallet: payout.merchantWallet as Address, amount: payout.amount },
+      { intentId: payout.intentId, wallet: payout.merchantWallet as Address, amount: payout.amount, reference: payout.paymentId },
       tx,
+      waits,
     );
-    if (verdict.kind === 'short') {
-      onShort(verdict);
-      return {
-        kind: 'deferred',
-        reason: `treasury short by ${verdict.usdcShortfall} USDC base units and ${verdict.lamportsShortfall} lamports`,
-      };
-    }
-    const nonce = await takePayoutNonce(deps, tx, payout.intentId);
-    if (!nonce) {
-      onNoNonce();
-      return { kind: 'deferred', reason: `no durable nonce account of treasury ${deps.treasury.address} is free` };
-    }
-    const transaction = await signPayoutTransaction(
-      {
-        paymentId: payout.paymentId,
-        treasury: deps.treasury,
-        mint: deps.usdcMint,
-        merchantWallet: payout.merchantWallet as Address,
-        amount: payout.amount,
-        memo: deps.memo ?? true,
-      },
-      nonce,
-    );
-    return { kind: 'signed', transaction, durableNonce: nonce };
   };
 }
 
-async function recordOutcome(
-  deps: SolanaChainWriterDeps,
-  payout: Payout,
-  progress: WriteProgress,
-  short: LiquidityVerdict | undefined,
-): Promise<PayoutOutcome> {
-  const { intent } = progress;
+async function recordOutcome(deps: SolanaChainWriterDeps, payout: Payout, pass: TransferPass): Promise<PayoutOutcome> {
+  const { intent } = pass.progress;
   const signature = intent.signature ?? '';
   switch (intent.status) {
     case 'prepared': {
-      if (progress.deferred === undefined || short?.kind !== 'short')
-        throw new Error(`payout ${payout.paymentId} was neither signed nor deferred`);
+      const outcome = awaitingLiquidity(pass, `payout ${payout.paymentId}`);
       await setPayoutStatus(deps.sql, payout.paymentId, 'awaiting_liquidity', null);
-      return {
-        status: 'awaiting_liquidity',
-        usdcShortfall: short.usdcShortfall.toString(),
-        lamportsShortfall: short.lamportsShortfall.toString(),
-      };
+      return outcome;
     }
     case 'signed':
     case 'broadcast':
@@ -301,15 +207,12 @@ async function recordOutcome(
  * one signed by another treasury could pay the merchant twice (docs/settlement.md#payouts).
  */
 export async function followPayout(deps: SolanaChainWriterDeps, payout: Payout, why: string): Promise<PayoutOutcome> {
-  const writer = createSolanaChainWriter(deps);
-  const { intent, verdict } = await writer.observe(payout.intentId);
-  if (intent.status === 'prepared')
-    throw ApplicationFailure.retryable(
-      `payout of ${payout.paymentId} is signed only by its treasury ${payout.treasury}, and ${why}: give the signer that key again to finish it`,
-      WorkflowFailure.PayoutKeyMissing,
-    );
-  const progress = { intent: verdict?.kind === 'unseen' ? await writer.broadcast(payout.intentId) : intent };
-  return recordOutcome(deps, payout, progress, undefined);
+  const progress = await followTreasuryTransfer(
+    deps,
+    payout.intentId,
+    `payout of ${payout.paymentId} is signed only by its treasury ${payout.treasury}, and ${why}: give the signer that key again to finish it`,
+  );
+  return recordOutcome(deps, payout, { progress, short: undefined });
 }
 
 export function createTreasuryPayout(deps: TreasuryPayoutDeps) {
@@ -321,31 +224,14 @@ export function createTreasuryPayout(deps: TreasuryPayoutDeps) {
       return followPayout(deps, rotated, `the signer now holds treasury ${deps.treasury.address}`);
     }
     const payout = await recordPayout(deps, request);
-    let short: LiquidityVerdict | undefined;
-    let noNonce = false;
-    const pass = () => {
-      noNonce = false;
-      return writer.advance(
-        payout.intentId,
-        payoutSigner(
-          deps,
-          payout,
-          (verdict) => (short = verdict),
-          () => (noNonce = true),
-        ),
-      );
-    };
-    let progress = await pass();
-    // Only a payout the treasury can pay sets up its nonce accounts: a short one waits for liquidity first.
-    if (noNonce) {
-      await provisionPayoutNonces(deps, payout.mode);
-      progress = await pass();
-    }
-    if (noNonce)
-      throw ApplicationFailure.retryable(
-        `payout of ${payout.paymentId} waits for a durable nonce account of treasury ${deps.treasury.address}: each is held by a payout in flight, or still being created`,
-        WorkflowFailure.PayoutNonceWait,
-      );
-    return recordOutcome(deps, payout, progress, short);
+    const pass = await advanceTreasuryTransfer(
+      deps,
+      writer,
+      payout.mode,
+      payout.intentId,
+      (waits) => payoutSigner(deps, payout, waits),
+      `payout of ${payout.paymentId}`,
+    );
+    return recordOutcome(deps, payout, pass);
   };
 }

@@ -1,11 +1,11 @@
 // Pays a claimed refund from the Solana USDC treasury (docs/refunds.md#payment), once per refund, ever. Before anything
 // is signed the signer judges the refund on its own reading of the facts (refundBacking.ts) and, in one transaction,
 // writes its payment (refund_payouts), its chain intent refund:<ref_id> and its ledger reservation; the chain intent
-// then carries the transfer through signing, broadcast and confirmation as a payout's does (treasuryPayout.ts). Each
-// call is one resumable pass: the refund workflow calls again until the outcome is confirmed or failed. A refusal
-// writes nothing and answers `failed` with its reason: the money stays where it was.
+// then carries the transfer through signing, broadcast and confirmation as a payout's does
+// (signer/payouts/treasuryTransfer.ts). Each call is one resumable pass: the refund workflow calls again until the
+// outcome is confirmed or failed. A refusal writes nothing and answers `failed` with its reason: the money stays where it was.
 import { ApplicationFailure, log } from '@temporalio/activity';
-import type { Address, KeyPairSigner } from '@solana/kit';
+import type { Address } from '@solana/kit';
 import { insertChainIntent } from '../../db/repositories/chainIntents';
 import { postLedger } from '../../db/repositories/ledger';
 import { lockUntilCommit } from '../../db/repositories/locks';
@@ -22,21 +22,22 @@ import {
 import { judgeRefundRow } from '../../domain/refunds/refundBacking';
 import { refundCharge } from '../../domain/refunds/refundFee';
 import type { RefundPaymentOutcome, RefundPaymentRequest } from '../../domain/refunds/refundPayment';
-import type { LiquidityVerdict } from '../../domain/settlement/treasuryLiquidity';
 import { WorkflowFailure } from '../../domain/session/workflowFailures';
-import { createSolanaChainWriter, type SignIntent, type WriteProgress } from '../chainWrites/solanaChainWriter';
-import { provisionPayoutNonces, takePayoutNonce } from '../payouts/payoutNonces';
+import { createSolanaChainWriter, type SignIntent } from '../chainWrites/solanaChainWriter';
 import { landedTransaction } from '../payouts/payoutTransaction';
-import { treasuryLiquidity } from '../payouts/treasuryPayout';
+import {
+  advanceTreasuryTransfer,
+  awaitingLiquidity,
+  followTreasuryTransfer,
+  signWhenPayable,
+  type TransferPass,
+  type TransferWaits,
+  type TreasuryTransferDeps,
+} from '../payouts/treasuryTransfer';
 import { judgeDestination, judgeRefundBacking, type RefundBackingDeps } from './refundBacking';
-import { signRefundTransaction } from './refundTransaction';
 
-export interface RefundPayerDeps extends RefundBackingDeps {
-  /** Fee payer and USDC authority: the same treasury that pays the mode's merchants. */
-  treasury: KeyPairSigner;
-  usdcMint: Address;
-  /** Whether the transaction carries the ref_… memo (TreasuryPayoutDeps.memo says why it can be off). */
-  memo?: boolean;
+/** The treasury is the same that pays the mode's merchants. */
+export interface RefundPayerDeps extends RefundBackingDeps, TreasuryTransferDeps {
   /** REFUND_NETWORK_FEE_USD in USD micro-units. */
   networkFeeUsdMicros: bigint;
 }
@@ -112,59 +113,27 @@ export async function recordRefundPayment(deps: RefundPayerDeps, request: Refund
 class RefundMovedAway extends Error {}
 
 /** Signs the refund's transfer against a free durable nonce of the treasury, when the treasury can pay it now. */
-export function refundSigner(
-  deps: RefundPayerDeps,
-  payout: RefundPayout,
-  onShort: (verdict: Extract<LiquidityVerdict, { kind: 'short' }>) => void = () => undefined,
-  onNoNonce: () => void = () => undefined,
-): SignIntent {
-  return async (_lifetime, tx) => {
-    const destination = payout.destinationAddress as Address;
-    const verdict = await treasuryLiquidity(deps, { intentId: payout.intentId, wallet: destination, amount: payout.amountBaseUnits }, tx);
-    if (verdict.kind === 'short') {
-      onShort(verdict);
-      return {
-        kind: 'deferred',
-        reason: `treasury short by ${verdict.usdcShortfall} USDC base units and ${verdict.lamportsShortfall} lamports`,
-      };
-    }
-    const nonce = await takePayoutNonce(deps, tx, payout.intentId);
-    if (!nonce) {
-      onNoNonce();
-      return { kind: 'deferred', reason: `no durable nonce account of treasury ${deps.treasury.address} is free` };
-    }
-    const transaction = await signRefundTransaction(
+export function refundSigner(deps: RefundPayerDeps, payout: RefundPayout, waits: TransferWaits = {}): SignIntent {
+  return (_lifetime, tx) =>
+    signWhenPayable(
+      deps,
       {
-        refundId: payout.refundId,
-        treasury: deps.treasury,
-        mint: deps.usdcMint,
-        destination,
+        intentId: payout.intentId,
+        wallet: payout.destinationAddress as Address,
         amount: payout.amountBaseUnits,
-        memo: deps.memo ?? true,
+        reference: payout.refundId,
       },
-      nonce,
+      tx,
+      waits,
     );
-    return { kind: 'signed', transaction, durableNonce: nonce };
-  };
 }
 
-async function recordOutcome(
-  deps: RefundPayerDeps,
-  payout: RefundPayout,
-  progress: WriteProgress,
-  short: LiquidityVerdict | undefined,
-): Promise<RefundPaymentOutcome> {
-  const { intent } = progress;
+async function recordOutcome(deps: RefundPayerDeps, payout: RefundPayout, pass: TransferPass): Promise<RefundPaymentOutcome> {
+  const { intent } = pass.progress;
   const signature = intent.signature ?? '';
   switch (intent.status) {
     case 'prepared':
-      if (progress.deferred === undefined || short?.kind !== 'short')
-        throw new Error(`refund ${payout.refundId} was neither signed nor deferred`);
-      return {
-        status: 'awaiting_liquidity',
-        usdcShortfall: short.usdcShortfall.toString(),
-        lamportsShortfall: short.lamportsShortfall.toString(),
-      };
+      return awaitingLiquidity(pass, `refund ${payout.refundId}`);
     case 'signed':
     case 'broadcast':
       await setRefundPayoutStatus(deps.sql, payout.refundId, 'submitted', { signature });
@@ -216,14 +185,12 @@ async function recordOutcome(
  * fate, never signs, as one signed by another treasury could pay the customer twice.
  */
 export async function followRefund(deps: RefundPayerDeps, payout: RefundPayout, why: string): Promise<RefundPaymentOutcome> {
-  const writer = createSolanaChainWriter(deps);
-  const { intent, verdict } = await writer.observe(payout.intentId);
-  if (intent.status === 'prepared')
-    throw ApplicationFailure.retryable(
-      `refund ${payout.refundId} is signed only by its treasury ${payout.treasury}, and ${why}: give the signer that key again to finish it`,
-      WorkflowFailure.PayoutKeyMissing,
-    );
-  return recordOutcome(deps, payout, { intent: verdict?.kind === 'unseen' ? await writer.broadcast(payout.intentId) : intent }, undefined);
+  const progress = await followTreasuryTransfer(
+    deps,
+    payout.intentId,
+    `refund ${payout.refundId} is signed only by its treasury ${payout.treasury}, and ${why}: give the signer that key again to finish it`,
+  );
+  return recordOutcome(deps, payout, { progress, short: undefined });
 }
 
 export function createRefundPayer(deps: RefundPayerDeps) {
@@ -243,30 +210,14 @@ export function createRefundPayer(deps: RefundPayerDeps) {
       );
     if (payout.treasury !== deps.treasury.address)
       return followRefund(deps, payout, `the signer now holds treasury ${deps.treasury.address}`);
-    let short: LiquidityVerdict | undefined;
-    let noNonce = false;
-    const pass = () => {
-      noNonce = false;
-      return writer.advance(
-        payout.intentId,
-        refundSigner(
-          deps,
-          payout,
-          (verdict) => (short = verdict),
-          () => (noNonce = true),
-        ),
-      );
-    };
-    let progress = await pass();
-    if (noNonce) {
-      await provisionPayoutNonces(deps, payout.mode);
-      progress = await pass();
-    }
-    if (noNonce)
-      throw ApplicationFailure.retryable(
-        `refund ${payout.refundId} waits for a durable nonce account of treasury ${deps.treasury.address}`,
-        WorkflowFailure.PayoutNonceWait,
-      );
-    return recordOutcome(deps, payout, progress, short);
+    const pass = await advanceTreasuryTransfer(
+      deps,
+      writer,
+      payout.mode,
+      payout.intentId,
+      (waits) => refundSigner(deps, payout, waits),
+      `refund ${payout.refundId}`,
+    );
+    return recordOutcome(deps, payout, pass);
   };
 }

@@ -5,11 +5,10 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
-import type { TestMerchant } from '../support/factories';
-import { sessionRequest } from '../support/factories';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
-import type { TestService } from '../support/service';
+import { startTestService, type TestService } from '../support/service';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOT_DIR = join(process.cwd(), 'test-results', 'page');
@@ -109,4 +108,25 @@ export async function waitForStep(page: Page, step: string, timeout = 20_000): P
 export function expectSelfContained(tab: CheckoutTab): void {
   expect(tab.external, 'requests off loopback').toEqual([]);
   expect(tab.problems, 'console errors and page errors').toEqual([]);
+}
+
+/** A file's service without a worker (nothing it opens needs one), its Chromium, and a merchant of USDC on base and Solana. */
+export interface PageBench {
+  service: TestService;
+  browser: Browser;
+  shop: TestMerchant;
+}
+
+/** Starts the file's bench before its tests and stops it after them: read its fields inside the tests. */
+export function pageBenchWithoutWorker(): PageBench {
+  const bench = {} as PageBench;
+  beforeAll(async () => {
+    [bench.service, bench.browser] = await Promise.all([startTestService({ worker: false }), launchBrowser()]);
+    bench.shop = await createTestMerchant(bench.service.db.sql, { supportedTokens: { USDC: ['base', 'solana'] } });
+  });
+  afterAll(async () => {
+    await bench.browser?.close();
+    await bench.service?.stop();
+  });
+  return bench;
 }

@@ -2,30 +2,16 @@
 // session-token endpoint it reads, and how the page is delivered: headers, compression, caching, weight.
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '../../api/routes/hostedPage/pageHtml';
 import { HostedCheckoutSession } from '../../domain/wire/hostedCheckout';
-import { createTestMerchant, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
-import { startTestService, type TestService } from '../support/service';
-import { createCheckout, expectSelfContained, launchBrowser, openTab, screenshot, waitForStep } from './pageHarness';
+import { createCheckout, expectSelfContained, openTab, pageBenchWithoutWorker, screenshot, waitForStep } from './pageHarness';
 
 // No worker: nothing here needs the session workflow, and webhooks are never due.
 const WEBHOOK_URL = 'http://127.0.0.1:9/webhooks';
 
-let service: TestService;
-let browser: Browser;
-let shop: TestMerchant;
-
-beforeAll(async () => {
-  [service, browser] = await Promise.all([startTestService({ worker: false }), launchBrowser()]);
-  shop = await createTestMerchant(service.db.sql, { supportedTokens: { USDC: ['base', 'solana'] } });
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+const bench = pageBenchWithoutWorker();
 
 /** The bytes as sent: fetch() would decompress them. */
 function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
@@ -40,8 +26,8 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ headers
 
 describe('hosted checkout page, states without a checkout', () => {
   it('says the link is no longer valid for a forged token (the API answers 401)', async () => {
-    const session = await createCheckout(service, shop, WEBHOOK_URL);
-    const tab = await openTab(browser);
+    const session = await createCheckout(bench.service, bench.shop, WEBHOOK_URL);
+    const tab = await openTab(bench.browser);
     await tab.page.goto(session.url.replace(/token=[^&]+/, 'token=forged.token'));
     await waitForStep(tab.page, 'problem:invalid-token');
     expect(await tab.page.textContent('h2')).toBe('This payment link is no longer valid');
@@ -53,8 +39,8 @@ describe('hosted checkout page, states without a checkout', () => {
   });
 
   it('takes the token out of the address bar at once, and still works after a reload', async () => {
-    const session = await createCheckout(service, shop, WEBHOOK_URL);
-    const tab = await openTab(browser);
+    const session = await createCheckout(bench.service, bench.shop, WEBHOOK_URL);
+    const tab = await openTab(bench.browser);
     await tab.page.goto(session.url);
     await waitForStep(tab.page, 'choose');
     expect(tab.page.url()).toBe(session.url.split('?')[0]);
@@ -65,8 +51,8 @@ describe('hosted checkout page, states without a checkout', () => {
   });
 
   it('says the link is incomplete without a token', async () => {
-    const session = await createCheckout(service, shop, WEBHOOK_URL);
-    const tab = await openTab(browser);
+    const session = await createCheckout(bench.service, bench.shop, WEBHOOK_URL);
+    const tab = await openTab(bench.browser);
     await tab.page.goto(session.url.split('?')[0] as string);
     await waitForStep(tab.page, 'problem:missing-token');
     expect(await tab.page.textContent('h2')).toBe('This payment link is incomplete');
@@ -75,16 +61,16 @@ describe('hosted checkout page, states without a checkout', () => {
   });
 
   it('says the checkout is not found for a path that is no session, or a token of another session', async () => {
-    const tab = await openTab(browser);
-    const response = await tab.page.goto(`${service.baseUrl}/checkout/not-a-session?token=x`);
+    const tab = await openTab(bench.browser);
+    const response = await tab.page.goto(`${bench.service.baseUrl}/checkout/not-a-session?token=x`);
     expect(response?.status()).toBe(404);
     expect(await tab.page.textContent('h1')).toBe('Checkout not found');
     expect(await tab.page.$('script')).toBeNull();
     await screenshot(tab.page, '10-unknown-session');
 
-    const mine = await createCheckout(service, shop, WEBHOOK_URL);
-    const other = await createCheckout(service, shop, WEBHOOK_URL);
-    await tab.page.goto(`${service.baseUrl}/checkout/${other.sessionId}?token=${encodeURIComponent(mine.token)}`);
+    const mine = await createCheckout(bench.service, bench.shop, WEBHOOK_URL);
+    const other = await createCheckout(bench.service, bench.shop, WEBHOOK_URL);
+    await tab.page.goto(`${bench.service.baseUrl}/checkout/${other.sessionId}?token=${encodeURIComponent(mine.token)}`);
     await waitForStep(tab.page, 'problem:unknown-session');
     expect(await tab.page.textContent('h2')).toBe('Checkout not found');
     expectSelfContained(tab);
@@ -94,8 +80,12 @@ describe('hosted checkout page, states without a checkout', () => {
 
 describe('GET /checkout/sessions/current', () => {
   it('answers the session the token names, in the documented shape, to the token alone', async () => {
-    const session = await createCheckout(service, shop, WEBHOOK_URL, { amount_usd: 10, merchant_currency: 'GBP', merchant_amount: 8.5 });
-    const byBearer = await call(service.baseUrl, 'GET', '/checkout/sessions/current', {
+    const session = await createCheckout(bench.service, bench.shop, WEBHOOK_URL, {
+      amount_usd: 10,
+      merchant_currency: 'GBP',
+      merchant_amount: 8.5,
+    });
+    const byBearer = await call(bench.service.baseUrl, 'GET', '/checkout/sessions/current', {
       headers: { authorization: `Bearer ${session.token}`, 'x-service-user-type': 'checkout' },
     });
     expect(byBearer.status).toBe(200);
@@ -112,17 +102,17 @@ describe('GET /checkout/sessions/current', () => {
       payment: null,
       deposit: null,
     });
-    const byQuery = await call(service.baseUrl, 'GET', `/checkout/sessions/current?token=${encodeURIComponent(session.token)}`, {
+    const byQuery = await call(bench.service.baseUrl, 'GET', `/checkout/sessions/current?token=${encodeURIComponent(session.token)}`, {
       headers: { 'x-service-user-type': 'checkout' },
     });
     expect(byQuery.status).toBe(200);
   });
 
   it('refuses a missing or forged token and an API key', async () => {
-    expect((await call(service.baseUrl, 'GET', '/checkout/sessions/current', { apiKey: shop.testKey })).body).toEqual({
+    expect((await call(bench.service.baseUrl, 'GET', '/checkout/sessions/current', { apiKey: bench.shop.testKey })).body).toEqual({
       error: 'Missing session token',
     });
-    const forged = await call(service.baseUrl, 'GET', '/checkout/sessions/current?token=forged', {
+    const forged = await call(bench.service.baseUrl, 'GET', '/checkout/sessions/current?token=forged', {
       headers: { 'x-service-user-type': 'checkout' },
     });
     expect(forged.status).toBe(401);
@@ -132,7 +122,7 @@ describe('GET /checkout/sessions/current', () => {
 
 describe('delivery of the page', () => {
   it('sends a strict CSP and never caches the tokened HTML, which holds no session data', async () => {
-    const session = await createCheckout(service, shop, WEBHOOK_URL);
+    const session = await createCheckout(bench.service, bench.shop, WEBHOOK_URL);
     const response = await fetch(session.url);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-security-policy')).toBe(PAGE_CSP);
@@ -146,21 +136,23 @@ describe('delivery of the page', () => {
   });
 
   it('serves the bundle gzip-compressed, cacheable under its content hash, revalidating with 304', async () => {
-    const html = await (await fetch(`${service.baseUrl}/checkout/${(await createCheckout(service, shop, WEBHOOK_URL)).sessionId}`)).text();
+    const html = await (
+      await fetch(`${bench.service.baseUrl}/checkout/${(await createCheckout(bench.service, bench.shop, WEBHOOK_URL)).sessionId}`)
+    ).text();
     const scriptUrl = /src="([^"]+checkout\.js\?v=\w+)"/.exec(html)?.[1];
     expect(scriptUrl).toBeDefined();
-    const script = await rawGet(`${service.baseUrl}${scriptUrl}`, { 'accept-encoding': 'gzip' });
+    const script = await rawGet(`${bench.service.baseUrl}${scriptUrl}`, { 'accept-encoding': 'gzip' });
     expect(script.headers['content-encoding']).toBe('gzip');
     expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     const code = gunzipSync(script.body).toString('utf8');
     expect(code).not.toMatch(/session-token-secret|mk_test_|mk_live_|sourceMappingURL/);
-    const again = await fetch(`${service.baseUrl}${scriptUrl}`, { headers: { 'if-none-match': script.headers.etag as string } });
+    const again = await fetch(`${bench.service.baseUrl}${scriptUrl}`, { headers: { 'if-none-match': script.headers.etag as string } });
     expect(again.status).toBe(304);
   });
 
-  it('weighs little: HTML, script and stylesheet as transferred to a browser', async () => {
-    const session = await createCheckout(service, shop, WEBHOOK_URL);
-    const tab = await openTab(browser);
+  it('weighs little: HTML, script and stylesheet as transferred to a bench.browser', async () => {
+    const session = await createCheckout(bench.service, bench.shop, WEBHOOK_URL);
+    const tab = await openTab(bench.browser);
     await tab.page.goto(session.url);
     await waitForStep(tab.page, 'choose');
     const sizes = await tab.page.evaluate(() =>

@@ -6,48 +6,44 @@ import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { base58 } from '@scure/base';
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { address } from '@solana/kit';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findRefund } from '../../db/repositories/refunds';
+import { describe, expect, it } from 'vitest';
+import { findRefund, type NewRefund } from '../../db/repositories/refunds';
 import { refundClaimMessage } from '../../domain/refunds/claimMessage';
-import { createTestMerchant, type TestMerchant } from '../support/factories';
 import { creditedDeposit, pendingRefund, solanaWallet } from '../support/refundClaims';
-import { startTestService, type TestService } from '../support/service';
-import { createCheckout, expectSelfContained, launchBrowser, openTab, screenshot, waitForStep } from './pageHarness';
+import { createCheckout, expectSelfContained, openTab, pageBenchWithoutWorker, screenshot, waitForStep } from './pageHarness';
 
 const WEBHOOK_URL = 'http://127.0.0.1:9/webhooks';
 // The page polls every 5 s once claimed.
 const SOON = { timeout: 15_000 };
 
-let service: TestService;
-let browser: Browser;
-let shop: TestMerchant;
+const bench = pageBenchWithoutWorker();
 
-beforeAll(async () => {
-  [service, browser] = await Promise.all([startTestService({ worker: false }), launchBrowser()]);
-  shop = await createTestMerchant(service.db.sql, { supportedTokens: { USDC: ['base', 'solana'] } });
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+/**
+ * A session paid from a Solana wallet (seed `seed`) and its merchant's refund waiting for a claim, with the claim token and
+ * another wallet (seed `seed + 1`) to claim it to.
+ */
+async function claimableRefund(seed: number, overrides: Partial<NewRefund> = {}) {
+  const session = await createCheckout(bench.service, bench.shop, WEBHOOK_URL);
+  const payer = solanaWallet(seed);
+  const wallet = solanaWallet(seed + 1);
+  await creditedDeposit(bench.service.db.sql, session.sessionId, 'solana', payer.address, seed);
+  const { refund, token } = await pendingRefund(
+    bench.service.db.sql,
+    { sessionId: session.sessionId, merchantId: bench.shop.merchant.id },
+    bench.service.config.sessionTokenSecret as string,
+    overrides,
+  );
+  return { payer, wallet, refund, token };
+}
 
 describe('refund claim page', () => {
   it('refuses a bad address and a token account, then claims to a Solana wallet and shows the transaction', async () => {
-    const session = await createCheckout(service, shop, WEBHOOK_URL);
-    const payer = solanaWallet(21);
-    const wallet = solanaWallet(22);
-    await creditedDeposit(service.db.sql, session.sessionId, 'solana', payer.address, 1);
-    const { refund, token } = await pendingRefund(
-      service.db.sql,
-      { sessionId: session.sessionId, merchantId: shop.merchant.id },
-      service.config.sessionTokenSecret as string,
-    );
-    const unchanged = await findRefund(service.db.sql, refund.id);
+    const { payer, wallet, refund, token } = await claimableRefund(21);
+    const unchanged = await findRefund(bench.service.db.sql, refund.id);
 
-    const tab = await openTab(browser);
+    const tab = await openTab(bench.browser);
     const { page } = tab;
-    await page.goto(`${service.baseUrl}/refunds/${token}`);
+    await page.goto(`${bench.service.baseUrl}/refunds/${token}`);
     await waitForStep(page, 'claim');
     expect(await page.textContent('h1')).toContain('$12.34');
     expect(await page.textContent('.summary')).toContain('USDC on Solana');
@@ -63,7 +59,7 @@ describe('refund claim page', () => {
     await page.click('button[type=submit]');
     await screenshot(page, 'refund-01-invalid-address');
     expect(await page.getAttribute('main', 'data-step')).toBe('claim');
-    expect(await findRefund(service.db.sql, refund.id)).toEqual(unchanged);
+    expect(await findRefund(bench.service.db.sql, refund.id)).toEqual(unchanged);
 
     const [ata] = await findAssociatedTokenPda({
       owner: address(wallet.address),
@@ -76,7 +72,7 @@ describe('refund claim page', () => {
     );
     await page.click('button[type=submit]');
     expect(await page.getAttribute('main', 'data-step')).toBe('claim');
-    expect(await findRefund(service.db.sql, refund.id)).toEqual(unchanged);
+    expect(await findRefund(bench.service.db.sql, refund.id)).toEqual(unchanged);
 
     // The explicit choice fills the payer's address in; the customer then gives their own instead.
     await page.click('#send-back');
@@ -86,14 +82,14 @@ describe('refund claim page', () => {
     await page.uncheck('#refund-acknowledge');
     await page.click('button[type=submit]');
     expect(await page.textContent('#claim-error')).toBe('Confirm that the address is a wallet you control');
-    expect(await findRefund(service.db.sql, refund.id)).toEqual(unchanged);
+    expect(await findRefund(bench.service.db.sql, refund.id)).toEqual(unchanged);
 
     await page.check('#refund-acknowledge');
     await page.click('button[type=submit]');
     await waitForStep(page, 'status:claimed');
     expect(await page.textContent('h2')).toBe('Refund claimed');
     expect(await page.textContent('#destination')).toBe(wallet.address);
-    expect(await findRefund(service.db.sql, refund.id)).toMatchObject({
+    expect(await findRefund(bench.service.db.sql, refund.id)).toMatchObject({
       status: 'claimed',
       destination: { chain: 'solana', token: 'USDC', address: wallet.address },
     });
@@ -101,11 +97,11 @@ describe('refund claim page', () => {
 
     // As the signer and the workflow would record the payment: the page follows without a reload.
     const signature = '5'.repeat(88);
-    await service.db.sql`insert into chain_intents (id, chain, mode) values (${`refund:${refund.id}`}, 'solana', 'test')`;
-    await service.db.sql`
+    await bench.service.db.sql`insert into chain_intents (id, chain, mode) values (${`refund:${refund.id}`}, 'solana', 'test')`;
+    await bench.service.db.sql`
       insert into refund_payouts (refund_id, mode, chain, token, destination_address, amount_base_units, intent_id, status, signature, treasury)
       values (${refund.id}, 'test', 'solana', 'USDC', ${wallet.address}, 12330000, ${`refund:${refund.id}`}, 'confirmed', ${signature}, 'TestTreasury1111111111111111111111111111111')`;
-    await service.db.sql`update refunds set status = 'completed', completed_at = now() where id = ${refund.id}`;
+    await bench.service.db.sql`update refunds set status = 'completed', completed_at = now() where id = ${refund.id}`;
     await waitForStep(page, 'status:completed', SOON.timeout);
     expect(await page.textContent('#transaction')).toBe(signature);
     expect(await page.getAttribute('#transaction', 'href')).toBe(`https://explorer.solana.com/tx/${signature}?cluster=devnet`);
@@ -115,19 +111,10 @@ describe('refund claim page', () => {
   });
 
   it('shows the exact message to sign when the merchant asks for proof, and claims with the signature pasted', async () => {
-    const session = await createCheckout(service, shop, WEBHOOK_URL);
-    const payer = solanaWallet(23);
-    const wallet = solanaWallet(24);
-    await creditedDeposit(service.db.sql, session.sessionId, 'solana', payer.address, 2);
-    const { refund, token } = await pendingRefund(
-      service.db.sql,
-      { sessionId: session.sessionId, merchantId: shop.merchant.id },
-      service.config.sessionTokenSecret as string,
-      { requireSenderProof: true },
-    );
-    const tab = await openTab(browser);
+    const { payer, wallet, refund, token } = await claimableRefund(23, { requireSenderProof: true });
+    const tab = await openTab(bench.browser);
     const { page } = tab;
-    await page.goto(`${service.baseUrl}/refunds/${token}`);
+    await page.goto(`${bench.service.baseUrl}/refunds/${token}`);
     await waitForStep(page, 'claim');
     expect(await page.textContent('legend:has-text("Prove")')).toBe('Prove the payment was yours');
     await page.fill('#refund-address', wallet.address);
@@ -138,7 +125,7 @@ describe('refund claim page', () => {
     await screenshot(page, 'refund-04-proof');
     await page.click('button[type=submit]');
     await waitForStep(page, 'status:claimed');
-    expect(await findRefund(service.db.sql, refund.id)).toMatchObject({
+    expect(await findRefund(bench.service.db.sql, refund.id)).toMatchObject({
       status: 'claimed',
       senderProof: { address: payer.address, message },
     });
@@ -147,8 +134,8 @@ describe('refund claim page', () => {
   });
 
   it('says so when the link leads to no refund', async () => {
-    const tab = await openTab(browser);
-    await tab.page.goto(`${service.baseUrl}/refunds/nonsense`);
+    const tab = await openTab(bench.browser);
+    await tab.page.goto(`${bench.service.baseUrl}/refunds/nonsense`);
     expect(await tab.page.textContent('h1')).toBe('Refund not found');
     await tab.close();
   });

@@ -57,6 +57,15 @@ async function merchantRefund(record: SessionRecord, overrides: Partial<NewRefun
   return refund;
 }
 
+/** The signer's answer once the $12.50 refund landed: $12.49 to the customer, the 1¢ fee kept. */
+const paid = (signature: string): RefundPaymentOutcome => ({
+  status: 'confirmed',
+  signature,
+  confirmedAt: '2026-11-28T00:00:00.000Z',
+  amountBaseUnits: '12490000',
+  feeBaseUnits: '10000',
+});
+
 /** The signer's stand-in: answers each pass in turn (the last one from then on), writing its payment when confirmed. */
 function signer(answers: RefundPaymentOutcome[]) {
   const calls: RefundPaymentRequest[] = [];
@@ -126,13 +135,7 @@ describe('refund workflow', () => {
     const pay = signer([
       { status: 'awaiting_liquidity', usdcShortfall: '1', lamportsShortfall: '0' },
       { status: 'submitted', signature: '5sig' },
-      {
-        status: 'confirmed',
-        signature: '5sig',
-        confirmedAt: '2026-11-28T00:00:00.000Z',
-        amountBaseUnits: '12490000',
-        feeBaseUnits: '10000',
-      },
+      paid('5sig'),
     ]);
     await h.withWorker(
       () =>
@@ -171,16 +174,7 @@ describe('refund workflow', () => {
     const refund = await merchantRefund(record);
     await moveRefund(h.db.sql, refund.id, 'claim', { destination: DESTINATION });
     const short = { status: 'awaiting_liquidity', usdcShortfall: '12500000', lamportsShortfall: '0' } as const;
-    const pay = signer([
-      ...Array.from({ length: 6 }, () => short),
-      {
-        status: 'confirmed',
-        signature: '5late',
-        confirmedAt: '2026-11-28T00:00:00.000Z',
-        amountBaseUnits: '12490000',
-        feeBaseUnits: '10000',
-      },
-    ]);
+    const pay = signer([...Array.from({ length: 6 }, () => short), paid('5late')]);
     await h.withWorker(
       () =>
         pay.run(async () => {

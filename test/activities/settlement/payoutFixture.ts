@@ -123,6 +123,8 @@ export interface PayoutFixture {
   landedSignatures(intent: ChainIntent): number;
   /** Every ledger group, and the whole ledger, sums to zero per asset. */
   ledgerImbalances(): Promise<unknown[]>;
+  /** The SOL postings of a payout's or refund's reference (payout:<pay_…>, refund:<ref_…>): what its transaction cost. */
+  solEntries(reference: string): Promise<Array<{ account: string; amount: string }>>;
   /** Calls the payout, producing a block after each submitted pass, until it is confirmed. */
   payUntilConfirmed(deps: TreasuryPayoutDeps, request: PayoutRequest): Promise<PayoutOutcome>;
   stop(): Promise<void>;
@@ -318,6 +320,10 @@ export async function createPayoutFixture(): Promise<PayoutFixture> {
     intentOf: async (paymentId) => (await findChainIntent(db.sql, `payout:${paymentId}`)) as ChainIntent,
     landedSignatures: (intent) =>
       [intent.signature, ...intent.supersededSignatures].filter((s) => s !== null && chain.findTransaction(s)).length,
+    solEntries: (reference) =>
+      db.sql<
+        Array<{ account: string; amount: string }>
+      >`select account, amount::text from ledger_entries where reference = ${reference} and asset = 'sol:solana' order by id`,
     async ledgerImbalances() {
       const totals = await db.sql`select asset, sum(amount)::text as total from ledger_entries group by asset having sum(amount) <> 0`;
       return [...(await unbalancedLedgerGroups(db.sql)), ...totals];

@@ -14,7 +14,7 @@ import {
   type Instruction,
 } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
-import { signPayoutTransaction } from '../../../signer/payouts/payoutTransaction';
+import { signTreasuryTransfer } from '../../../signer/payouts/treasuryTransfer';
 import { associatedUsdcAccount } from '../../../domain/addresses/solanaTokenAccount';
 
 const nonce = { account: address('Nonce11111111111111111111111111111111111111'), value: '4uQeVj5tqViQh7yWWGStvkEG1Zmhx6uasJtWCJziofM' };
@@ -27,9 +27,12 @@ async function payout(memo: boolean) {
     mint: mint.address,
     merchantWallet: merchant.address,
     amount: 42_000_001n,
-    memo,
   };
-  const tx = await signPayoutTransaction(transfer, nonce);
+  const tx = await signTreasuryTransfer(
+    { treasury, usdcMint: mint.address, memo },
+    { wallet: merchant.address, amount: transfer.amount, reference: transfer.paymentId },
+    nonce,
+  );
   const message = decompileTransactionMessage(getCompiledTransactionMessageDecoder().decode(tx.messageBytes));
   const [advance, ...instructions] = message.instructions as readonly Instruction[];
   return { transfer, tx, feePayer: message.feePayer.address, advance, instructions, lifetime: message.lifetimeConstraint };

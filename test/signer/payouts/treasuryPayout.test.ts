@@ -143,10 +143,7 @@ describe('treasury payout', () => {
     f.chain.produce();
     await f.payUntilConfirmed(deps, request);
     expect(await f.usdcBalance(wallet)).toBe(1_000_007n);
-    expect(
-      await f.db
-        .sql`select account, amount::text from ledger_entries where reference = ${`payout:${request.paymentId}`} and asset = 'sol:solana' order by id`,
-    ).toEqual([
+    expect(await f.solEntries(`payout:${request.paymentId}`)).toEqual([
       { account: 'gas_expense:solana', amount: FEE.toString() },
       { account: 'treasury:solana', amount: (-FEE).toString() },
     ]);

@@ -157,10 +157,7 @@ describe('paying a refund', () => {
     f.chain.produce();
     expect(await payRefundUntilDone(f, deps, request)).toMatchObject({ status: 'confirmed' });
     expect(await f.usdcBalance(destination)).toBe(1_990_001n);
-    expect(
-      await f.db
-        .sql`select account, amount::text from ledger_entries where reference = ${`refund:${request.refundId}`} and asset = 'sol:solana' order by id`,
-    ).toEqual([
+    expect(await f.solEntries(`refund:${request.refundId}`)).toEqual([
       { account: 'gas_expense:solana', amount: LAMPORTS_FEE.toString() },
       { account: 'treasury:solana', amount: (-LAMPORTS_FEE).toString() },
     ]);
