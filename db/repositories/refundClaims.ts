@@ -24,16 +24,6 @@ export async function refundSender(sql: Queryable, refund: Refund): Promise<Refu
   return row && { chain: row.chain, address: row.from_address };
 }
 
-/** Whether any session of either mode was given `address` to pay into: money sent there would come back to the service. */
-export async function isServiceDepositAddress(sql: Queryable, address: string): Promise<boolean> {
-  const [row] = await sql<{ found: boolean }[]>`
-    select exists (
-      select 1 from deposit_addresses
-      where lower(evm_address) = lower(${address}) or tron_address = ${address} or solana_address = ${address}
-    ) as found`;
-  return row?.found ?? false;
-}
-
 /** The signature of the refund's payment once the signer sent it. */
 export async function refundTransactionHash(sql: Queryable, refundId: string): Promise<string | undefined> {
   const [row] = await sql<{ signature: string | null }[]>`select signature from refund_payouts where refund_id = ${refundId}`;

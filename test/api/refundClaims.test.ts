@@ -194,6 +194,13 @@ describe('POST /refunds/{token}/claim', () => {
     expect(await expectRefused(refund.id, token, claimBody(own), 400)).toContain('deposit address of this checkout');
   });
 
+  it('refuses a Solana deposit address the signer derived ahead, before any session was given it', async () => {
+    const pooled = solanaWallet(10).address;
+    await service.db.sql`insert into solana_deposit_address_pool (mode, derivation_index, address) values ('live', 999998, ${pooled})`;
+    const { refund, token } = await pendingRefund(service.db.sql, await newSession(), secret);
+    expect(await expectRefused(refund.id, token, claimBody(pooled), 400)).toContain('deposit address of this checkout');
+  });
+
   it('refuses an expired refund 410 and a cancelled one 409', async () => {
     const expired = await pendingRefund(service.db.sql, await newSession(), secret, { expiresAt: new Date(Date.now() - 1000) });
     expect(await expectRefused(expired.refund.id, expired.token, claimBody(WALLET.address), 410)).toContain('expired');

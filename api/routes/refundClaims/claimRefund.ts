@@ -4,8 +4,8 @@
 // claimed under its lock and the refund's workflow told. A repeated claim of the same destination (a double click, a
 // retry after a lost answer) answers as the first did and tells the workflow again; another destination is refused.
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { isServiceDepositAddress, lockRefund, refundSender } from '../../../db/repositories/refundClaims';
-import { findRefund, moveRefund, type Refund } from '../../../db/repositories/refunds';
+import { lockRefund, refundSender } from '../../../db/repositories/refundClaims';
+import { findRefund, isServiceDepositAddress, moveRefund, type Refund } from '../../../db/repositories/refunds';
 import { refundClaimMessage } from '../../../domain/refunds/claimMessage';
 import { validateRefundAddress } from '../../../domain/refunds/refundAddress';
 import { REFUND_SIGNALS, refundWorkflowId } from '../../../domain/refunds/refundPayment';
@@ -55,7 +55,7 @@ export async function claimRefund(
   const { destination } = checked;
   const early = refusal(refund, destination, deps.now?.() ?? new Date());
   if (early) throw early;
-  if (await isServiceDepositAddress(deps.sql, destination.address))
+  if (await isServiceDepositAddress(deps.sql, destination.chain, destination.address))
     throw new ValidationFailedError([
       'destination.address: That is a deposit address of this checkout; give the address of your own wallet',
     ]);
