@@ -22,8 +22,8 @@ export async function followRefundPath(deps: RefundPathDeps): Promise<string> {
   const { api, sessionId, say, detail, formatUsdc } = deps;
   const refund = await until(
     async () => {
-      const list = (await api('GET', `/checkout/refunds?session_id=${sessionId}`)) as unknown as Json[] | { data: Json[] };
-      const rows = Array.isArray(list) ? list : list.data;
+      // The list answers { data: [refunds], has_more }: the client's `data` is the array.
+      const rows = (await api('GET', `/checkout/refunds?session_id=${sessionId}`)) as unknown as Json[];
       return rows.find((r) => r.status === 'pending_claim');
     },
     30_000,
