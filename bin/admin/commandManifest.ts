@@ -237,7 +237,7 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
   },
   {
     name: 'refund',
-    summary: 'refunds to customers: list, show, the stuck ones, and cancelling one not yet paid',
+    summary: 'refunds to customers: list, show, the stuck ones, cancelling one not yet paid, reissuing one that ended unpaid',
     commands: [
       {
         name: 'list',
@@ -277,6 +277,12 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
         summary: 'cancel a refund the signer has not started paying, and tell its workflow',
         positional: { name: 'refund', value: '<ref_…>', description: 'the refund to cancel (required)' },
         options: { reason: { value: '<text>', description: 'why, kept as its status reason (1 to 500 characters)' } },
+      },
+      {
+        name: 'reissue',
+        summary: 'give an automatic refund that ended unpaid (failed, expired, cancelled) back to the customer as a new refund',
+        positional: { name: 'refund', value: '<ref_…>', description: 'the refund that ended unpaid (required)' },
+        options: {},
       },
     ],
   },

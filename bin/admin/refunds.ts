@@ -1,6 +1,7 @@
 // `refund list|show|stuck`: what operators read about refunds (docs/refunds.md#operator-commands-and-dashboard).
-// `refund cancel`: withdraws a refund nobody has been paid for yet, as the merchant can, and tells its workflow.
-import { WorkflowNotFoundError } from '@temporalio/client';
+// `refund cancel`: withdraws a refund nobody has been paid for yet, and tells its workflow.
+// `refund reissue`: gives an automatic refund that ended unpaid back to the customer, as a new refund with its workflow.
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { refundLedgerEntries } from '../../db/repositories/ledgerExplanation';
 import {
   findRefundListing,
@@ -9,7 +10,9 @@ import {
   stuckRefunds,
   type RefundListing,
 } from '../../db/repositories/refundListing';
+import { reissueRefund } from '../../db/repositories/refundReissue';
 import { cancelRefund } from '../../db/repositories/refunds';
+import { refundExpiresAt } from '../../domain/refunds/automaticRefund';
 import { holdingsOf } from '../../domain/ledger/ledgerExplanation';
 import { REFUND_SIGNALS, refundWorkflowId } from '../../domain/refunds/refundPayment';
 import { REFUND_SOURCES } from '../../domain/refunds/refundSource';
@@ -27,6 +30,7 @@ import {
   when,
   type CommandGroup,
 } from './cli';
+import type { RefundWorkflowInput } from '../../workflows/refundMessages';
 import { groupsJson, groupsText, ledgerEntriesText, ledgerEntryJson } from './ledger';
 import { ageText, decimalText } from './settlement';
 
@@ -207,7 +211,7 @@ const cancel = defineCommand({
   schema: z.object({ refund: RefundIdOption, reason: z.string().trim().min(1).max(500).optional() }),
   async run(context, input) {
     const reason = input.reason ?? 'cancelled by the operator';
-    const outcome = await context.sql().begin((tx) => cancelRefund(tx, input.refund, reason));
+    const outcome = await context.sql().begin((tx) => cancelRefund(tx, input.refund, reason, 'operator'));
     if (!outcome.ok)
       throw new CliError(outcome.notFound ? `no refund ${input.refund}` : `refund ${input.refund} was not cancelled: ${outcome.refusal}`);
     const warnings: string[] = [];
@@ -240,8 +244,52 @@ const cancel = defineCommand({
   },
 });
 
+const reissue = defineCommand({
+  name: 'reissue',
+  summary: 'give an automatic refund that ended unpaid (failed, expired, cancelled) back to the customer as a new refund',
+  positional: { name: 'refund', value: '<ref_…>', description: 'the refund that ended unpaid (required)' },
+  options: {},
+  schema: z.object({ refund: RefundIdOption }),
+  async run(context, input) {
+    const expiresAt = refundExpiresAt(new Date(), context.config.refundClaimDays);
+    const outcome = await context.sql().begin((tx) => reissueRefund(tx, input.refund, expiresAt));
+    if (!outcome.ok) throw new CliError(outcome.refusal);
+    const { refund } = outcome;
+    const temporal = await context.temporal();
+    try {
+      await temporal.workflow.start('refundWorkflow', {
+        workflowId: refundWorkflowId(refund.id),
+        taskQueue: context.config.temporal.taskQueue,
+        args: [{ refundId: refund.id, mode: refund.mode } satisfies RefundWorkflowInput],
+      });
+    } catch (error) {
+      // Run again, the reissue stands and its workflow is already under way.
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+    return {
+      json: {
+        refund_id: input.refund,
+        reissued_as: refund.id,
+        already_reissued: !outcome.created,
+        status: refund.status,
+        amount_base_units: refund.amountBaseUnits.toString(),
+        token: refund.token,
+        chain: refund.chain,
+        expires_at: refund.expiresAt.toISOString(),
+      },
+      text: [
+        outcome.created
+          ? `refund ${input.refund} reissued as ${refund.id}: ${refund.amountBaseUnits} ${refund.token} base units on ${refund.chain}, waiting for the customer's claim until ${when(refund.expiresAt)}`
+          : `refund ${input.refund} was already reissued as ${refund.id} (${refund.status}); nothing changed`,
+        ...(outcome.created ? [`the merchant reads its claim link with GET /checkout/refunds/${refund.id}`] : []),
+      ],
+      targets: outcome.created ? [input.refund, refund.id] : [],
+    };
+  },
+});
+
 export const refundCommands: CommandGroup = {
   name: 'refund',
-  summary: 'refunds to customers: list, show, the stuck ones, and cancelling one not yet paid',
-  commands: [list, show, stuck, cancel],
+  summary: 'refunds to customers: list, show, the stuck ones, cancelling one not yet paid, reissuing one that ended unpaid',
+  commands: [list, show, stuck, cancel, reissue],
 };

@@ -4,12 +4,13 @@
 import { CHAIN_FACTS, type Chain, type TokenSymbol } from '../../domain/chains/chains';
 import type { RefundableFacts } from '../../domain/refunds/refundableAmount';
 import type { RefundFacts } from '../../domain/refunds/refundJson';
-import { refundCancellation } from '../../domain/refunds/refundCancellation';
+import { refundCancellation, type RefundWithdrawer } from '../../domain/refunds/refundCancellation';
 import { UNPAID_MERCHANT_SOURCES, type RefundSource } from '../../domain/refunds/refundSource';
 import { REFUND_EVENT_STATUS, refundTransition, type RefundEvent, type RefundStatus } from '../../domain/refunds/refundStatus';
 import type { FeePolicy, RefundDestination } from '../../domain/wire/refund';
 import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
+import { handOverUnpaidRefund } from './refundHandover';
 
 export interface DepositKey {
   chain: Chain;
@@ -23,6 +24,9 @@ export interface Refund extends RefundFacts {
   deposit: DepositKey | null;
   senderProof: unknown;
   idempotencyKey: string | null;
+  /** 1, or one more than the refund it reissues (`reissueOf`): db/repositories/refundHandover.ts. */
+  generation: number;
+  reissueOf: string | null;
   updatedAt: Date;
 }
 
@@ -49,6 +53,8 @@ export interface RefundRow {
   sender_proof: unknown;
   reason: string | null;
   idempotency_key: string | null;
+  generation: number;
+  reissue_of: string | null;
   expires_at: Date;
   claimed_at: Date | null;
   completed_at: Date | null;
@@ -81,6 +87,8 @@ export const toRefund = (r: RefundRow): Refund => ({
   senderProof: r.sender_proof,
   reason: r.reason,
   idempotencyKey: r.idempotency_key,
+  generation: r.generation,
+  reissueOf: r.reissue_of,
   expiresAt: r.expires_at,
   claimedAt: r.claimed_at,
   completedAt: r.completed_at,
@@ -107,7 +115,8 @@ export type NewRefund = Pick<
   | 'reason'
   | 'idempotencyKey'
   | 'expiresAt'
->;
+> &
+  Partial<Pick<Refund, 'generation' | 'reissueOf'>>;
 
 /**
  * Inserts the refund unless one exists for its deposit (an automatic refund; of what its merchant was not paid, a second) or its merchant's Idempotency-Key; returns
@@ -117,17 +126,19 @@ export async function insertRefund(sql: Queryable, refund: NewRefund): Promise<{
   const inserted = await sql`
     insert into refunds (id, mode, merchant_id, session_id, source, deposit_chain, deposit_tx_hash, deposit_log_index,
                          token, chain, amount_base_units, amount_usd_micros, fee_policy, require_sender_proof, reason,
-                         idempotency_key, expires_at)
+                         idempotency_key, expires_at, generation, reissue_of)
     values (${refund.id}, ${refund.mode}, ${refund.merchantId}, ${refund.sessionId}, ${refund.source},
             ${refund.deposit?.chain ?? null}, ${refund.deposit?.txHash ?? null}, ${refund.deposit?.logIndex ?? null},
             ${refund.token}, ${refund.chain}, ${refund.amountBaseUnits.toString()}, ${refund.amountUsdMicros.toString()},
-            ${refund.feePolicy}, ${refund.requireSenderProof}, ${refund.reason}, ${refund.idempotencyKey}, ${refund.expiresAt})
+            ${refund.feePolicy}, ${refund.requireSenderProof}, ${refund.reason}, ${refund.idempotencyKey}, ${refund.expiresAt},
+            ${refund.generation ?? 1}, ${refund.reissueOf ?? null})
     on conflict do nothing`;
   if (inserted.count === 1) return { refund: (await findRefund(sql, refund.id)) as Refund, created: true };
   const [row] = refund.deposit
     ? await sql<RefundRow[]>`${sql.unsafe(SELECT)} where deposit_chain = ${refund.deposit.chain}
         and deposit_tx_hash = ${refund.deposit.txHash} and deposit_log_index = ${refund.deposit.logIndex} and source <> 'merchant'
-        and (source in ('underpaid_expired', 'settlement_failed')) = ${UNPAID_MERCHANT_SOURCES.has(refund.source)}`
+        and (source in ('underpaid_expired', 'settlement_failed')) = ${UNPAID_MERCHANT_SOURCES.has(refund.source)}
+        and generation = ${refund.generation ?? 1}`
     : await sql<RefundRow[]>`${sql.unsafe(SELECT)} where merchant_id = ${refund.merchantId} and idempotency_key = ${refund.idempotencyKey}`;
   if (!row) throw new Error(`refund ${refund.id} was neither inserted nor found`);
   return { refund: toRefund(row), created: false };
@@ -199,15 +210,16 @@ export type RefundCancel =
  * the check and the move. One already cancelled
  * is answered ok, unchanged.
  */
-export async function cancelRefund(tx: Queryable, id: string, statusReason: string): Promise<RefundCancel> {
-  const [row] = await tx<{ status: RefundStatus; paid: boolean }[]>`
-    select status, exists (select 1 from refund_payouts p where p.refund_id = r.id) as paid from refunds r where id = ${id} for update`;
+export async function cancelRefund(tx: Queryable, id: string, statusReason: string, by: RefundWithdrawer): Promise<RefundCancel> {
+  const [row] = await tx<{ status: RefundStatus; source: RefundSource; paid: boolean }[]>`
+    select status, source, exists (select 1 from refund_payouts p where p.refund_id = r.id) as paid from refunds r where id = ${id} for update`;
   if (!row) return { ok: false, notFound: true };
-  const decision = refundCancellation(row.status, row.paid);
+  const decision = refundCancellation(row, row.paid, by);
   if ('refusal' in decision) return { ok: false, notFound: false, refusal: decision.refusal, paymentWritten: decision.paymentWritten };
   if (!decision.cancel) return { ok: true, previous: row.status, changed: false };
   const moved = await moveRefund(tx, id, 'cancel', { statusReason });
   if (!moved.ok) throw new Error(`refund ${id} could not be cancelled under its lock: ${moved.message}`);
+  await handOverUnpaidRefund(tx, moved.refund, 'cancelled');
   return { ok: true, previous: row.status, changed: true };
 }
 

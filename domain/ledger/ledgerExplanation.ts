@@ -42,7 +42,10 @@ const REFUND_GROUPS: Record<string, string> = {
     "reserved for its payment: what the customer is owed (refund_due, or the merchant's receivable for a merchant refund) committed to refunds_in_flight",
   sent: 'paid: the USDC left the treasury for the customer, and the network fee taken from it went to operator_held',
   release: 'its payment failed: nothing left the treasury, and refunds_in_flight went back to where it was reserved from',
-  expired: 'expired unclaimed: what the customer was owed went back to whoever it came from',
+  expired: 'expired unclaimed: what the customer was owed (refund_due) went to operator_held, for the operator to decide on',
+  failed: 'could not be paid: what the customer was owed (refund_due) went to operator_held, until an operator reissues it',
+  cancelled: 'was withdrawn by an operator: what the customer was owed (refund_due) went to operator_held',
+  reissued: 'reissues a refund that ended unpaid: what operator_held kept for it is owed to the customer again (refund_due)',
 };
 
 const PAYOUT_GROUPS: Record<string, string> = {

@@ -9,6 +9,7 @@ import { newRefundId } from '../../domain/wire/ids';
 import { RefundObject } from '../../domain/wire/refund';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
+import { insertLateDeposit, insertTestRefund } from '../support/refunds';
 import { startTestService, type TestService } from '../support/service';
 
 let service: TestService;
@@ -326,6 +327,19 @@ describe('cancel refund', () => {
     });
     await service.db.sql`update refund_payouts set status = 'confirmed' where refund_id = ${id}`;
     expect(await get(`/checkout/refunds/${id}`)).toMatchObject({ body: { data: { fee_usd: 0.01 } } });
+  });
+
+  it("refuses an automatic refund, the customer's own money, and leaves it", async () => {
+    const sessionId = await paidSession();
+    const deposit = await insertLateDeposit(service.db.sql, sessionId, 2_000_000n);
+    const late = await insertTestRefund(service.db.sql, { merchantId: alice.merchant.id, sessionId }, { deposit });
+    expect(await cancel(late.id)).toEqual(
+      expect.objectContaining({
+        status: 409,
+        body: { error: "An automatic refund returns the customer's own money: only an operator can cancel it" },
+      }),
+    );
+    expect(await get(`/checkout/refunds/${late.id}`)).toMatchObject({ status: 200, body: { data: { status: 'pending_claim' } } });
   });
 
   it("answers another merchant's refund as not found, and leaves it", async () => {

@@ -18,7 +18,7 @@ import { insertFailedSettlement } from '../support/failedSettlements';
 import { createBankAccount, createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { insertTestPayout } from '../support/payouts';
-import { insertTestRefund } from '../support/refunds';
+import { insertLateDeposit, insertTestRefund } from '../support/refunds';
 import { sessionRecord } from '../support/sessionRecords';
 import { startTestService, type TestService } from '../support/service';
 import { startTreasuryChain } from '../support/treasuryChain';
@@ -176,6 +176,17 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
       arguments: { refund: refund.id, reason: 'audit test' },
       targets: () => [refund.id],
     });
+    // An automatic refund that ended unpaid, given back to its customer as a new one (its workflow sits on no worker).
+    const ended = await insertTestRefund(
+      service.db.sql,
+      { merchantId: merchant.merchant.id, sessionId: paid },
+      { deposit: await insertLateDeposit(service.db.sql, paid, 1_000_000n), status: 'expired' },
+    );
+    const reissued = await ok(['refund', 'reissue', ended.id], {
+      arguments: { refund: ended.id },
+      targets: (out) => [ended.id, out.reissued_as as string],
+    });
+    await service.temporal.workflow.getHandle(`refund_${reissued.reissued_as as string}`).terminate('test over');
     // A session a failed create left without its workflow, written half an hour ago.
     const unstarted = sessionRecord(merchant.merchant.id, { createdAt: new Date(Date.now() - 30 * 60_000), lifetimeMinutes: 60 });
     expect(await insertSessionUnderCap(service.db.sql, unstarted, 1_000_000)).toBe(true);

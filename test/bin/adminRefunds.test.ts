@@ -1,7 +1,8 @@
 // checkout-admin refund (real CLI processes): the list and its filters, one refund with its payment and its ledger
 // postings in words, the stuck ones (claimed over an hour ago, payment not landed), and cancel, which moves the row
 // and signals the refund's workflow, and refuses once the signer wrote its payment. ledger explain of a session shows
-// its refunds' postings, which name neither the session nor its payment.
+// its refunds' postings, which name neither the session nor its payment. An automatic refund the operator cancels hands
+// its money to operator_held, and reissue gives it back to the customer as a new refund, once.
 import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import { ACCOUNT, ASSET } from '../../domain/ledger/ledger';
 import { refundWorkflowId } from '../../domain/refunds/refundPayment';
 import { adminCli, expectOneLineError } from '../support/adminCli';
 import { createTestMerchant } from '../support/factories';
-import { CUSTOMER_WALLET, insertTestRefund } from '../support/refunds';
+import { CUSTOMER_WALLET, insertLateDeposit, insertTestRefund } from '../support/refunds';
 import { startTestService, type TestService } from '../support/service';
 import { sessionRecord } from '../support/sessionRecords';
 
@@ -206,5 +207,95 @@ describe('checkout-admin refund cancel', { timeout: 120_000 }, () => {
     const rows = await service.db.sql<{ outcome: string; error: string }[]>`
       select outcome, error from admin_audit_events where action = 'refund.cancel' and arguments->>'refund' = ${writing.id}`;
     expect(rows).toEqual([{ outcome: 'refused', error: expect.stringMatching(/the signer has written its payment/) }]);
+  });
+});
+
+/** A late deposit of the session, owed back to its customer (refund_due), and its automatic refund. */
+async function lateDepositRefund(status?: 'failed' | 'cancelled' | 'expired') {
+  const deposit = await insertLateDeposit(service.db.sql, shop.sessionId, 2_000_000n);
+  const { txHash } = deposit;
+  await postLedger(service.db.sql, {
+    groupId: `deposit:base:${txHash}:0`,
+    mode: 'test',
+    reference: `deposit:base:${txHash}:0`,
+    entries: [
+      { account: 'deposits:base', asset: 'usdc:base', amount: 2_000_000n },
+      { account: ACCOUNT.refundDue('base'), asset: 'usdc:base', amount: -2_000_000n },
+    ],
+  });
+  return insertTestRefund(service.db.sql, shop, {
+    deposit,
+    amountUsdMicros: 2_000_000n,
+    ...(status ? { status } : {}),
+  });
+}
+
+const postedBy = (reference: string) => service.db.sql<{ group_id: string; account: string; amount: string }[]>`
+  select group_id, account, amount::text from ledger_entries where reference = ${reference} order by group_id, account`;
+
+describe('checkout-admin refund cancel and reissue of an automatic refund', { timeout: 120_000 }, () => {
+  it("hands a cancelled automatic refund's money to the operator, and reissues it to the customer once", async () => {
+    const refund = await lateDepositRefund();
+    expect(await cli.json(['refund', 'cancel', refund.id, '--reason', 'customer asked to wait'])).toMatchObject({ status: 'cancelled' });
+    expect(await postedBy(`refund:${refund.id}`)).toEqual([
+      { group_id: `refund:${refund.id}:cancelled`, account: 'operator_held:base', amount: '-2000000' },
+      { group_id: `refund:${refund.id}:cancelled`, account: 'refund_due:base', amount: '2000000' },
+    ]);
+
+    const out = await cli.json(['refund', 'reissue', refund.id]);
+    const reissuedAs = out.reissued_as as string;
+    try {
+      expect(out).toMatchObject({ refund_id: refund.id, already_reissued: false, status: 'pending_claim', amount_base_units: '2000000' });
+      expect(await findRefund(service.db.sql, reissuedAs)).toMatchObject({
+        status: 'pending_claim',
+        source: 'late_deposit',
+        deposit: refund.deposit,
+        generation: 2,
+        reissueOf: refund.id,
+        reason: `reissue of ${refund.id}`,
+      });
+      expect(await postedBy(`refund:${reissuedAs}`)).toEqual([
+        { group_id: `refund:${reissuedAs}:reissued`, account: 'operator_held:base', amount: '2000000' },
+        { group_id: `refund:${reissuedAs}:reissued`, account: 'refund_due:base', amount: '-2000000' },
+      ]);
+      expect((await service.temporal.workflow.getHandle(refundWorkflowId(reissuedAs)).describe()).status.name).toBe('RUNNING');
+
+      // Again: the reissue stands, nothing new is opened or posted.
+      expect(await cli.json(['refund', 'reissue', refund.id])).toMatchObject({ reissued_as: reissuedAs, already_reissued: true });
+      const [count] = await service.db.sql<{ n: number }[]>`select count(*)::int as n from refunds where reissue_of = ${refund.id}`;
+      expect(count?.n).toBe(1);
+    } finally {
+      await service.temporal.workflow.getHandle(refundWorkflowId(reissuedAs)).terminate('test over');
+    }
+  });
+
+  it('hands over a failed refund that ended before its money was handed over, then reissues it', async () => {
+    const refund = await lateDepositRefund('failed');
+    const reissuedAs = (await cli.json(['refund', 'reissue', refund.id])).reissued_as as string;
+    await service.temporal.workflow.getHandle(refundWorkflowId(reissuedAs)).terminate('test over');
+    expect((await postedBy(`refund:${refund.id}`)).map((e) => e.group_id)).toEqual([
+      `refund:${refund.id}:failed`,
+      `refund:${refund.id}:failed`,
+    ]);
+    const [due] = await service.db.sql<{ amount: string }[]>`
+      select coalesce(sum(amount), 0)::text as amount from ledger_entries
+      where account = 'refund_due:base' and reference in (${`refund:${refund.id}`}, ${`refund:${reissuedAs}`})`;
+    expect(due?.amount).toBe('0');
+  });
+
+  it("refuses a refund still under way, a merchant's refund and an unknown one, changing nothing", async () => {
+    const open = await lateDepositRefund();
+    expectOneLineError(await cli.run(['refund', 'reissue', open.id]), 1, /is pending claim: only one that ended unpaid/);
+    const merchants = await insertTestRefund(service.db.sql, shop, { status: 'failed' });
+    expectOneLineError(await cli.run(['refund', 'reissue', merchants.id]), 1, /is a merchant's: the merchant creates another/);
+    expectOneLineError(
+      await cli.run(['refund', 'reissue', 'ref_01HZZZZZZZZZZZZZZZZZZZZZZZ']),
+      1,
+      /no refund ref_01HZZZZZZZZZZZZZZZZZZZZZZZ/,
+    );
+    const [count] = await service.db.sql<{ n: number }[]>`
+      select count(*)::int as n from refunds where reissue_of in (${open.id}, ${merchants.id})`;
+    expect(count?.n).toBe(0);
+    expect(await postedBy(`refund:${open.id}`)).toEqual([]);
   });
 });

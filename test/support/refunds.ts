@@ -82,3 +82,18 @@ export async function insertTestRefund(
   }
   return refund;
 }
+
+/** A confirmed Base USDC deposit of the session that arrived late: what an automatic refund (`deposit` option) returns. */
+export async function insertLateDeposit(
+  sql: Sql,
+  sessionId: string,
+  amountBaseUnits: bigint,
+): Promise<NonNullable<TestRefundOptions['deposit']>> {
+  const txHash = `0x${randomBytes(32).toString('hex')}`;
+  await sql`
+    insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address,
+                          block_number, block_hash, stage, confirmations, credited, late)
+    values ('base', ${txHash}, 0, 'testnet', ${sessionId}, 'USDC', ${amountBaseUnits.toString()}, 'sender', 'to', 1, 'block', 'confirmed',
+            64, false, true)`;
+  return { chain: 'base', txHash, logIndex: 0, token: 'USDC', amountBaseUnits };
+}

@@ -280,4 +280,37 @@ describe('refund workflow', () => {
       status_reason: 'the destination is a deposit address of this service',
     });
   });
+
+  it("hands a failed deposit refund's money to the operator, for a reissue, as it fails", async () => {
+    const record = await closedSession();
+    const late = deposit({ amount: '3000000', toAddress: `0x${randomBytes(20).toString('hex')}` });
+    await indexerRecords(h.db.sql, record.sessionId, late, { confirmations: 64 });
+    const refund = await merchantRefund(record, {
+      source: 'wrong_chain',
+      deposit: { chain: late.chain, txHash: late.txHash, logIndex: late.logIndex },
+      token: 'USDC',
+      chain: 'base',
+      amountBaseUnits: 3_000_000n,
+      amountUsdMicros: 3_000_000n,
+      reason: null,
+    });
+    await moveRefund(h.db.sql, refund.id, 'claim', { destination: DESTINATION });
+    const pay = signer([{ status: 'failed', reason: 'the destination is an account of another program' }]);
+    await h.withWorker(() => pay.run(async () => expect(await (await start(refund.id)).result()).toBe('failed')), {}, {}, false);
+    const entries = await h.db.sql<{ account: string; amount: string }[]>`
+      select account, amount::text from ledger_entries where group_id = ${`refund:${refund.id}:failed`} order by account`;
+    expect(entries).toEqual([
+      { account: 'operator_held:base', amount: '-3000000' },
+      { account: 'refund_due:base', amount: '3000000' },
+    ]);
+  });
+
+  it("posts nothing when a merchant's refund fails: it posted nothing before its payment", async () => {
+    const record = await closedSession();
+    const refund = await merchantRefund(record);
+    await moveRefund(h.db.sql, refund.id, 'claim', { destination: DESTINATION });
+    const pay = signer([{ status: 'failed', reason: 'the treasury key is missing' }]);
+    await h.withWorker(() => pay.run(async () => expect(await (await start(refund.id)).result()).toBe('failed')), {}, {}, false);
+    expect(await h.db.sql`select 1 from ledger_entries where reference = ${`refund:${refund.id}`}`).toHaveLength(0);
+  });
 });

@@ -40,8 +40,11 @@ describe('a posting group in words', () => {
     );
     expect(groupMeaning(`refund:${ref}:release`)).toMatch(new RegExp(`^refund ${ref} its payment failed: nothing left the treasury`));
     expect(groupMeaning(`refund:${ref}:expired`)).toBe(
-      `refund ${ref} expired unclaimed: what the customer was owed went back to whoever it came from`,
+      `refund ${ref} expired unclaimed: what the customer was owed (refund_due) went to operator_held, for the operator to decide on`,
     );
+    expect(groupMeaning(`refund:${ref}:failed`)).toMatch(new RegExp(`^refund ${ref} could not be paid: .*operator_held`));
+    expect(groupMeaning(`refund:${ref}:cancelled`)).toMatch(new RegExp(`^refund ${ref} was withdrawn by an operator`));
+    expect(groupMeaning(`refund:${ref}:reissued`)).toMatch(new RegExp(`^refund ${ref} reissues a refund that ended unpaid`));
     expect(groupMeaning(`refund:${ref}:chain-costs`)).toMatch(new RegExp(`^refund ${ref}: SOL the transaction cost the treasury`));
   });
 
