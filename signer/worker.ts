@@ -202,6 +202,8 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
       depositForwarders: config.depositForwarders,
       networkFeeUsdMicros: config.refundNetworkFeeUsdMicros,
       merchantReceivableLimit,
+      rereadAboveUsdcBaseUnits: backing.rereadAboveUsdcBaseUnits,
+      tronHttpApi: backing.tronHttpApi,
     };
   }
   return {

@@ -20,34 +20,24 @@ import {
   liveRereadGaps,
   needsChainReread,
   REREAD_WAIT_MS,
-  rereadRpcUrl,
-  type DepositReader,
 } from '../../domain/settlement/depositBacking';
-import { envSuffix } from '../../config/chains';
 import { ConfigError } from '../../config/env';
 import type { ChainRegistry } from '../../domain/chains/chainRegistry';
-import { CHAIN_FACTS, type Chain } from '../../domain/chains/chains';
-import type { Network } from '../../domain/chains/tokenContracts';
+import { CHAIN_FACTS } from '../../domain/chains/chains';
 import { networkForMode } from '../../domain/session/payablePairs';
-import type { Mode } from '../../domain/wire/session';
 import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import { judgePayoutAmount, judgePayoutBinding, payoutOwed } from '../../domain/settlement/payoutBinding';
 import { settlementRoute, type LiveRoute } from '../../domain/settlement/settlementRoute';
-import { createEvmDepositReader } from './evmDepositReader';
 import type { PayoutRequest, VerifyDepositBacking } from '../payouts/treasuryPayout';
 import { foreignDepositAddressReason, type OwnDepositAddressDeps } from './depositAddressCheck';
-import { createSolanaDepositReader } from './solanaDepositReader';
-import { createTronDepositReader } from './tronDepositReader';
+import { createDepositRereaders, type DepositRereaderDeps } from './depositRereaders';
 
-export interface DepositBackingDeps extends OwnDepositAddressDeps {
+export interface DepositBackingDeps extends OwnDepositAddressDeps, DepositRereaderDeps {
   sql: Sql;
   /** The chains as the indexer watches them: tokens, decimals, required depth, RPC endpoints. */
   registry: ChainRegistry;
   /** SETTLEMENT_RPC_RECHECK_ABOVE_USDC in USDC base units: test payouts above it are re-read from the chain (live ones all are). */
   rereadAboveUsdcBaseUnits: bigint;
-  /** Tron's HTTP API per network (TRON_HTTP_API_URL_*), which Tron deposits are re-read from. */
-  tronHttpApi?: Partial<Record<Network, { fullNodeUrl: string; solidityUrl: string }>>;
-  rpcTimeoutMs?: number;
   /** SETTLEMENT_LIVE_ROUTES: the pairs the live treasury pays out, as the signer itself was configured. */
   liveRoutes: readonly LiveRoute[];
 }
@@ -142,42 +132,12 @@ async function judgeRecord(deps: DepositBackingDeps, request: PayoutRequest, amo
 }
 
 export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepositBacking {
-  const readers = new Map<string, DepositReader>();
-  // The indexer asks the first of a chain's RPC URLs first; the re-read asks the last other one (rereadRpcUrl), which a
-  // live payout must have. Tron's indexer reads JSON-RPC; its re-read asks the HTTP API's solidified view.
-  const createReader = (chain: Chain, network: Network, mode: Mode): DepositReader | undefined => {
-    const timeoutMs = deps.rpcTimeoutMs;
-    if (CHAIN_FACTS[chain].family === 'tron') {
-      const api = deps.tronHttpApi?.[network];
-      return api && createTronDepositReader({ ...api, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
-    }
-    const rpcUrl = rereadRpcUrl(mode, deps.registry.get(chain, network).rpcUrls);
-    if (!rpcUrl) return undefined;
-    return CHAIN_FACTS[chain].family === 'solana'
-      ? createSolanaDepositReader(rpcUrl, timeoutMs)
-      : createEvmDepositReader(rpcUrl, timeoutMs);
-  };
-  const readerFor = (chain: Chain, mode: Mode): DepositReader | undefined => {
-    const network = networkForMode(mode);
-    const key = `${chain}:${network}`;
-    if (!readers.has(key)) {
-      const reader = createReader(chain, network, mode);
-      if (reader) readers.set(key, reader);
-    }
-    return readers.get(key);
-  };
-
+  const rereaders = createDepositRereaders(deps);
   return async function verifyDepositBacking(request, amount) {
     const { payment, chain, network, deployment, tokenDeployment, deposits } = await judgeRecord(deps, request, amount, 'writing');
     if (!needsChainReread(payment.mode, amount, deps.rereadAboveUsdcBaseUnits)) return;
-    const reader = readerFor(chain, payment.mode);
+    const reader = rereaders.readerFor(chain, payment.mode);
     if (!reader) {
-      const why =
-        CHAIN_FACTS[chain].family === 'tron'
-          ? `TRON_HTTP_API_URL_${network.toUpperCase()} is not set`
-          : payment.mode === 'live'
-            ? `RPC_URLS_${envSuffix(chain, network)} has no URL besides the indexer's first`
-            : `RPC_URLS_${envSuffix(chain, network)} is not set`;
       const which =
         payment.mode === 'live'
           ? "a live payout is re-read from a provider other than the indexer's"
@@ -186,7 +146,7 @@ export function createDepositBackingCheck(deps: DepositBackingDeps): VerifyDepos
         request,
         chain,
         'chain',
-        `payment ${request.paymentId}: ${which}, and the signer cannot re-read ${chain} ${network} deposits (${why}); not paid`,
+        `payment ${request.paymentId}: ${which}, and the signer cannot re-read ${chain} ${network} deposits (${rereaders.missing(chain, payment.mode)}); not paid`,
       );
     }
     // The activity's first attempt, not this one: retries while a node catches up do not restart the bound.

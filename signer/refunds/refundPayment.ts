@@ -35,9 +35,10 @@ import {
   type TreasuryTransferDeps,
 } from '../payouts/treasuryTransfer';
 import { judgeDestination, judgeRefundBacking, type RefundBackingDeps } from './refundBacking';
+import { createRefundDepositReread, type RefundRereadDeps } from './refundDepositReread';
 
-/** The treasury is the same that pays the mode's merchants. */
-export interface RefundPayerDeps extends RefundBackingDeps, TreasuryTransferDeps {
+/** The treasury is the same that pays the mode's merchants; deposits are re-read from their chains as its payouts' are. */
+export interface RefundPayerDeps extends RefundBackingDeps, TreasuryTransferDeps, Omit<RefundRereadDeps, 'sql' | 'registry'> {
   /** REFUND_NETWORK_FEE_USD in USD micro-units. */
   networkFeeUsdMicros: bigint;
 }
@@ -68,6 +69,9 @@ export async function recordRefundPayment(deps: RefundPayerDeps, request: Refund
   if (charge.kind === 'refused') return { kind: 'refused', reason: `refund ${read.id}: ${charge.reason}` };
   const destination = await judgeDestination(deps, read, deps.treasury.address);
   if (destination.kind === 'refused') return destination;
+  // Before the transaction, as it may wait on a node: the indexer's deposit row against the chain's own record.
+  const onChain = await createRefundDepositReread(deps)(read);
+  if (onChain.kind === 'refused') return onChain;
   const outcome = await deps.sql
     .begin(async (tx): Promise<Written> => {
       // One writer per refund: a second pass finds the first's row.

@@ -16,11 +16,14 @@ import type { TreasuryPayoutDeps } from '../../signer/payouts/treasuryPayout';
 import { createRefundPayer, type RefundPayerDeps } from '../../signer/refunds/refundPayment';
 import type { PayoutFixture } from '../activities/settlement/payoutFixture';
 
-/** The refund payer of `treasury`: a fee of 0.01 USD and, unless given, the `pending` receivable limit. */
+/**
+ * The refund payer of `treasury`: a fee of 0.01 USD and, unless given, the `pending` receivable limit; deposits are
+ * re-read from the local chain for test refunds above `rereadAboveUsdcBaseUnits` (default 1000 USDC) and every live one.
+ */
 export function refundPayerOf(
   f: PayoutFixture,
   treasury: TreasuryPayoutDeps,
-  options: { merchantReceivableLimit?: bigint | 'pending'; networkFeeUsdMicros?: bigint } = {},
+  options: { merchantReceivableLimit?: bigint | 'pending'; networkFeeUsdMicros?: bigint; rereadAboveUsdcBaseUnits?: bigint } = {},
 ): RefundPayerDeps {
   return {
     sql: treasury.sql,
@@ -33,6 +36,7 @@ export function refundPayerOf(
     depositForwarders: NO_DEPOSIT_FORWARDERS,
     networkFeeUsdMicros: options.networkFeeUsdMicros ?? 10_000n,
     merchantReceivableLimit: options.merchantReceivableLimit ?? 'pending',
+    rereadAboveUsdcBaseUnits: options.rereadAboveUsdcBaseUnits ?? 1_000_000_000n,
   };
 }
 

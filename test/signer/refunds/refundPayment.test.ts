@@ -494,3 +494,57 @@ describe('a refund the facts do not back is refused, nothing written', () => {
     expect(await written(request)).toEqual(NOTHING);
   });
 });
+
+describe('above the threshold, or live, the refund re-reads its deposit from the chain', () => {
+  /** A $1 session paid in full, then a late deposit that sent `sent` on the local chain, 32 slots deep, recorded as `recorded`. */
+  async function onChainLateRefund(sent: bigint, recorded: bigint) {
+    const price = 1_000_000n;
+    let late = { txHash: '', logIndex: 0 };
+    const paid = await f.payment(price, async (depositAddress) => {
+      late = await f.onChainDeposit(depositAddress, sent);
+      return [{ amount: price }, { amount: recorded, ...late, credited: false }];
+    });
+    f.chain.produce(31);
+    const sessionId = await sessionOf(paid.request.paymentId);
+    return claimedRefund(f.db.sql, {
+      sessionId,
+      merchantId: paid.request.merchantId,
+      source: 'late_deposit',
+      deposit: { chain: 'solana', ...late },
+      amountBaseUnits: recorded,
+    });
+  }
+
+  it('pays a deposit the chain shows as the indexer recorded it, having asked the chain', async () => {
+    const treasury = await f.treasury({ usdc: 50_000_000n });
+    const deps = refundPayerOf(f, treasury, { rereadAboveUsdcBaseUnits: 1_000_000n });
+    const { request, destination } = await onChainLateRefund(3_000_000n, 3_000_000n);
+    f.rpcServer.resetCalls();
+    expect(await payRefundUntilDone(f, deps, request)).toMatchObject({ status: 'confirmed', amountBaseUnits: '2990000' });
+    expect(f.rpcServer.calls.get('getTransaction')).toBeGreaterThan(0);
+    expect(await f.usdcBalance(destination)).toBe(2_990_000n);
+  });
+
+  it('refuses an indexer row whose amount the chain does not show, writing nothing', async () => {
+    const treasury = await f.treasury({ usdc: 50_000_000n });
+    const deps = refundPayerOf(f, treasury, { rereadAboveUsdcBaseUnits: 1_000_000n });
+    const { request, destination } = await onChainLateRefund(2_000_000n, 3_000_000n);
+    expect(await payRefundOnce(deps, request)).toEqual({
+      status: 'failed',
+      reason: expect.stringMatching(/: the node shows 2000000 base units credited, the indexer recorded 3000000$/),
+    });
+    expect(await written(request)).toEqual(NOTHING);
+    expect(await f.usdcBalance(destination)).toBeUndefined();
+  });
+
+  it('below the threshold a test refund is judged on the indexer alone', async () => {
+    const treasury = await f.treasury({ usdc: 50_000_000n });
+    const deps = refundPayerOf(f, treasury);
+    const { request } = await onChainLateRefund(2_000_000n, 3_000_000n);
+    f.rpcServer.resetCalls();
+    // The first pass writes and sends the payment; only a landed transaction is read back, for its costs.
+    expect(await payRefundOnce(deps, request)).toMatchObject({ status: 'submitted' });
+    expect(f.rpcServer.calls.get('getTransaction') ?? 0).toBe(0);
+    expect(await written(request)).toMatchObject({ payouts: 1 });
+  });
+});
