@@ -5,7 +5,9 @@
 // take one lock, so neither counts what the other is writing.
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
-import { findPayout } from '../../../db/repositories/payouts';
+import type { Base64EncodedWireTransaction } from '@solana/kit';
+import { findPayout, startNextPayoutGeneration } from '../../../db/repositories/payouts';
+import { transfer } from '../../../toolchain/localSolana/splToken';
 import { lockMerchantReceivable } from '../../../db/repositories/merchantReceivable';
 import { ACCOUNT } from '../../../domain/ledger/ledger';
 import { WorkflowFailure } from '../../../domain/session/workflowFailures';
@@ -165,6 +167,52 @@ describe('a payout nets what its merchant owes', () => {
     await f.db.sql`insert into ledger_entries (group_id, account, asset, amount, reference, mode) values
       ('test-landed-refund:paid', 'refunds_in_flight', 'usdc:solana', 4000000, 'test-landed-refund', 'test'),
       ('test-landed-refund:paid', 'treasury:solana', 'usdc:solana', -4000000, 'test-landed-refund', 'test')`;
+  });
+});
+
+describe('a netted payout whose transaction lands and fails', () => {
+  it('releases only its transfer, the netting stands; paid again under a new generation, it sends the transfer once', async () => {
+    const treasury = await f.treasury({ usdc: 100_000_000n });
+    const owing = await merchantOwing(treasury, 2_000_000n);
+    const before = (await f.usdcBalance(owing.wallet)) as bigint;
+    const next = await f.payment(10_000_000n, undefined, { merchantOf: owing });
+    const payout = await recordPayout(treasury, next.request);
+    await createSolanaChainWriter(treasury).sign(payout.intentId as string, payoutSigner(treasury, payout));
+    const signed = await f.intentOf(next.request.paymentId);
+    // The treasury is emptied after signing, and the stored bytes reach a leader without preflight: they execute and fail.
+    const elsewhere = await f.treasury({ usdc: 0n });
+    const held = (await f.usdcBalance(treasury.treasury.address)) as bigint;
+    await transfer(f.chain, f.usdc, treasury.treasury, [{ to: elsewhere.treasury.address, amount: held }]);
+    await treasury.rpc
+      .sendTransaction(signed.wireTransaction as Base64EncodedWireTransaction, { encoding: 'base64', skipPreflight: true })
+      .send();
+    f.chain.produce();
+    await expect(createTreasuryPayout(treasury)(next.request)).rejects.toMatchObject({ type: WorkflowFailure.PayoutFailed });
+
+    const payable = ACCOUNT.merchantPayable(owing.request.merchantId);
+    const owed = async () =>
+      (await f.db.sql<[{ owed: string }]>`select coalesce(sum(amount), 0)::text as owed from ledger_entries where account = ${payable}`)[0]
+        .owed;
+    // Owed the transfer again; the debt stays repaid.
+    expect(await owed()).toBe('-8000000');
+    expect(await receivableOf(owing.request.merchantId)).toBe(0n);
+
+    const again = await startNextPayoutGeneration(f.db.sql, next.request.paymentId, 'operator');
+    expect(again).toMatchObject({ generation: 2, amount: 10_000_000n, netted: 2_000_000n, status: 'pending' });
+    await f.topUp(treasury.treasury, 20_000_000n);
+    await f.payUntilConfirmed(treasury, next.request);
+    expect(await f.usdcBalance(owing.wallet)).toBe(before + 8_000_000n);
+    expect(await owed()).toBe('0');
+    expect(await receivableOf(owing.request.merchantId)).toBe(0n);
+    expect(
+      await f.db
+        .sql`select group_id, amount::text from ledger_entries where account = ${payable} and reference like ${`payout:${next.request.paymentId}%`} order by id`,
+    ).toEqual([
+      { group_id: `payout:${next.request.paymentId}:netted`, amount: '2000000' },
+      { group_id: `payout:${next.request.paymentId}:reserve`, amount: '8000000' },
+      { group_id: `payout:${next.request.paymentId}:release`, amount: '-8000000' },
+      { group_id: `payout:${next.request.paymentId}:2:reserve`, amount: '8000000' },
+    ]);
   });
 });
 
