@@ -1,7 +1,6 @@
-// merchant_receivable:<mer_id> as the signer reads it, from rows only the signer writes (ledger_entries,
-// refund_payouts): what a merchant owes for refunds of money already paid out (docs/refunds.md#funding). A merchant's
-// refunds and payouts take one lock, so a refund judged against the receivable and a payout netting it never both
-// count what the other is writing.
+// merchant_receivable:<mer_id> as the signer reads it: what a merchant owes for refunds of money already paid out
+// (docs/refunds.md#funding). A merchant's refunds and payouts take one lock, so a refund judged against the
+// receivable and a payout netting it never both count what the other is writing.
 import { ACCOUNT } from '../../domain/ledger/ledger';
 import { payoutNettedGroup } from '../../domain/ledger/payoutNettingPosting';
 import type { Mode } from '../../domain/wire/session';
@@ -20,14 +19,21 @@ export async function merchantReceivable(tx: Queryable, merchantId: string, mode
 }
 
 /**
- * What a payout may collect: the receivable less what refunds not yet landed reserved on it, since a refund that lands
- * and fails takes its reservation back and the merchant would have repaid a debt it no longer has.
+ * What a payout may collect: the receivable's entries in the groups the signer's own rows account for, the
+ * reservation and any release of a merchant refund's payment that landed (refund_payouts confirmed or failed) and the
+ * nettings of the merchant's payouts. A refund not yet landed is left out, as one that lands and fails takes its
+ * reservation back and the merchant would have repaid a debt it no longer has; so is any group no signer row accounts
+ * for, as the worker too may post to the ledger.
  */
 export async function outstandingReceivable(tx: Queryable, merchantId: string, mode: Mode): Promise<bigint> {
   const [row] = await tx<{ amount: string }[]>`
     select coalesce(sum(le.amount), 0)::text as amount from ledger_entries le
     where le.account = ${ACCOUNT.merchantReceivable(merchantId)} and le.asset = 'usdc:solana' and le.mode = ${mode}
-      and not exists (select 1 from refund_payouts rp where rp.intent_id = le.reference and rp.status in ('pending', 'submitted'))`;
+      and (exists (select 1 from refund_payouts rp join refunds r on r.id = rp.refund_id
+                   where r.merchant_id = ${merchantId} and rp.status in ('confirmed', 'failed')
+                     and le.group_id in (rp.intent_id || ':reserve', rp.intent_id || ':release'))
+           or exists (select 1 from payouts p
+                      where p.merchant_id = ${merchantId} and p.netted_base_units > 0 and le.group_id = 'payout:' || p.payment_id || ':netted'))`;
   return BigInt(row?.amount ?? '0');
 }
 

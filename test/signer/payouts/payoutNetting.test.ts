@@ -141,32 +141,46 @@ describe('a payout nets what its merchant owes', () => {
     expect(await receivableOf(owing.request.merchantId)).toBe(2_000_000n);
   });
 
-  it("waits for the refund side's lock: what a refund committed under it is netted, never counted twice", async () => {
+  it("waits for the refund side's lock: two payouts of the merchant net what it owes once, never twice", async () => {
     const treasury = await f.treasury({ usdc: 100_000_000n });
     const owing = await merchantOwing(treasury, 1_000_000n);
+    // A second refund, written under the lock and landing while the payouts wait for it.
+    const pending = await claimedRefund(f.db.sql, {
+      sessionId: await sessionOf(owing.request.paymentId),
+      merchantId: owing.request.merchantId,
+      source: 'merchant',
+      amountBaseUnits: 4_000_000n,
+    });
+    const payer = refundPayerOf(f, treasury, { merchantReceivableLimit: 100_000_000n });
+    expect(await recordRefundPayment(payer, pending.request)).toMatchObject({ kind: 'written' });
     const next = await f.payment(10_000_000n, undefined, { merchantOf: owing });
     const other = await f.payment(10_000_000n, undefined, { merchantOf: owing });
     let written: Promise<unknown> | undefined;
-    // A refund's writer holds the merchant's lock while it adds to the receivable: a payout started meanwhile waits.
     await f.db.sql.begin(async (tx) => {
       await lockMerchantReceivable(tx, owing.request.merchantId);
       written = Promise.all([createTreasuryPayout(treasury)(next.request), createTreasuryPayout(treasury)(other.request)]);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(await findPayout(f.db.sql, next.request.paymentId)).toBeUndefined();
-      await tx`insert into ledger_entries (group_id, account, asset, amount, reference, mode) values
-        ('test-landed-refund', ${ACCOUNT.merchantReceivable(owing.request.merchantId)}, 'usdc:solana', 4000000, 'test-landed-refund', 'test'),
-        ('test-landed-refund', 'refunds_in_flight', 'usdc:solana', -4000000, 'test-landed-refund', 'test')`;
+      expect(await payRefundUntilDone(f, payer, pending.request)).toMatchObject({ status: 'confirmed' });
     });
     await written;
     const [a, b] = await Promise.all([findPayout(f.db.sql, next.request.paymentId), findPayout(f.db.sql, other.request.paymentId)]);
-    // Two payouts of the merchant at once: one nets the whole 5, the other nothing; the receivable is repaid once.
+    // One nets the whole 5 the merchant owes once the refund landed, the other nothing: the receivable is repaid once.
     expect([a?.netted, b?.netted].sort()).toEqual([0n, 5_000_000n]);
     expect(await receivableOf(owing.request.merchantId)).toBe(0n);
     await f.payUntilConfirmed(treasury, next.request);
     await f.payUntilConfirmed(treasury, other.request);
-    await f.db.sql`insert into ledger_entries (group_id, account, asset, amount, reference, mode) values
-      ('test-landed-refund:paid', 'refunds_in_flight', 'usdc:solana', 4000000, 'test-landed-refund', 'test'),
-      ('test-landed-refund:paid', 'treasury:solana', 'usdc:solana', -4000000, 'test-landed-refund', 'test')`;
+  });
+
+  it("nets only the groups the signer's rows account for: a posting of the worker's to the receivable is not collected", async () => {
+    const treasury = await f.treasury({ usdc: 100_000_000n });
+    const owing = await merchantOwing(treasury, 1_000_000n);
+    await f.worker`insert into ledger_entries (group_id, account, asset, amount, reference, mode) values
+      ('made-up', ${ACCOUNT.merchantReceivable(owing.request.merchantId)}, 'usdc:solana', 6000000, 'made-up', 'test'),
+      ('made-up', 'operator_held:solana', 'usdc:solana', -6000000, 'made-up', 'test')`;
+    const next = await f.payment(10_000_000n, undefined, { merchantOf: owing });
+    await f.payUntilConfirmed(treasury, next.request);
+    expect(await findPayout(f.db.sql, next.request.paymentId)).toMatchObject({ netted: 1_000_000n });
   });
 });
 
