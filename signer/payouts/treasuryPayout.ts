@@ -105,8 +105,8 @@ async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest,
   if (!wallet || !isAddress(wallet)) throw refuse(`merchant ${request.merchantId} has no valid Solana settlement wallet`);
   return deps.sql.begin(async (tx) => {
     await deps.verifyDailyLimit(tx, request, amount);
-    // The lock a refund of the merchant takes to judge it against the receivable (signer/refunds/refundBacking.ts):
-    // a payout never nets what a refund being written has not yet added, nor counts it twice.
+    // The lock a refund of the merchant takes to judge it against the receivable (signer/refunds/refundBacking.ts): two
+    // payouts of the merchant never net one debt twice, and a refund is judged on the receivable as payouts left it.
     await lockMerchantReceivable(tx, request.merchantId);
     const existing = await findPayout(tx, request.paymentId);
     if (existing) return existing;
