@@ -196,8 +196,9 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     in_progress_session_counts: '*',
     ledger_entries: '*',
     payments: '*',
-    // A settlement is handed to another provider only while no payout exists (db/repositories/settlements.ts).
-    payouts: ['payment_id'],
+    // A settlement is handed to another provider only while no payout exists, and says what its payout netted from the
+    // merchant's receivable (db/repositories/settlements.ts).
+    payouts: ['payment_id', 'netted_base_units'],
     quotes: '*',
     reconciliation_runs: '*',
     refunds: '*',

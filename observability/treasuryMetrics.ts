@@ -82,11 +82,11 @@ export function registerTreasuryMetrics(registry: Registry, sql: Sql): void {
   });
   scrapedGauge(registry, {
     name: 'checkout_treasury_reserved_base_units',
-    help: 'USDC base units of payouts not yet confirmed (pending, awaiting_liquidity, submitted): promised, not yet paid',
+    help: 'USDC base units the transactions of payouts not yet confirmed (pending, awaiting_liquidity, submitted) move: promised, not yet paid',
     labelNames: ['mode'],
     async read() {
       const rows = await sql<{ mode: string; amount: string }[]>`
-        select mode, sum(amount_base_units)::text as amount from payouts where status in ('pending', 'awaiting_liquidity', 'submitted') group by mode`;
+        select mode, sum(amount_base_units - netted_base_units)::text as amount from payouts where status in ('pending', 'awaiting_liquidity', 'submitted') group by mode`;
       return MODES.map((mode) => [{ mode }, Number(rows.find((r) => r.mode === mode)?.amount ?? 0)] as const);
     },
   });

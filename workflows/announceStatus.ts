@@ -40,6 +40,7 @@ export async function announceStatus(record: SessionRecord, state: SessionState,
             settledAt: state.settlement.settledAt,
             reference: state.settlement.reference,
             provider: state.settlement.provider,
+            ...(state.settlement.nettedUsdc ? { nettedUsdcBaseUnits: state.settlement.nettedUsdc } : {}),
           },
         }
       : {}),

@@ -1,10 +1,10 @@
 // Settles one payment, as a child of its session (id settle_<pay_id>: one per payment, ever), by the route its session
 // chose (domain/settlement/settlementRoute.ts). The simulated route writes the settled row at once. The treasury route writes the
 // settlements row pending first, then asks the signer for the payout pass after pass until the chain confirms it; the
-// confirmed payout completes the row. A treasury short of funds is waited on, never failed: the merchant is owed the
-// money and the operator is told to top up. A wait of days goes on in fresh runs (continue-as-new), so its history
+// confirmed payout completes the row, as does a payout the merchant's receivable took whole. A treasury short of funds
+// is waited on, never failed: the merchant is owed the money and the operator is told to top up. A wait of days goes on in fresh runs (continue-as-new), so its history
 // never grows past what Temporal allows.
-import { ApplicationFailure, continueAsNew, log, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, continueAsNew, log, patched, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Mode } from '../domain/wire/session';
 import type { SettlementRoute } from '../domain/settlement/settlementRoute';
 import type { SettlementState } from '../domain/session/sessionState';
@@ -104,6 +104,20 @@ export async function settlePayment(input: SettlementInput): Promise<SettlementS
         const settledAt = answer.blockTime ?? answer.confirmedAt;
         return records.completeTreasurySettlement({ paymentId, reference: answer.signature, amountUsdcBaseUnits, settledAt });
       }
+      // The merchant's receivable took the whole payout: nothing was sent, the netting settles the payment at its gross
+      // (docs/refunds.md#funding). The signer answers this only since netting began; the marker keeps those histories apart.
+      case 'netted':
+        if (patched('payout-netted')) {
+          await waitFor(false);
+          enter('confirmed');
+          return records.completeTreasurySettlement({
+            paymentId,
+            reference: answer.reference,
+            amountUsdcBaseUnits,
+            settledAt: answer.confirmedAt,
+          });
+        }
+        break;
     }
   }
 }

@@ -27,7 +27,7 @@ export interface BeginTreasurySettlement {
 
 export interface CompleteTreasurySettlement {
   paymentId: string;
-  /** The payout transaction's signature. */
+  /** The payout transaction's signature, or the netting's reference of a payout netted whole (domain/settlement/payoutNetting.ts). */
   reference: string;
   amountUsdcBaseUnits: string;
   settledAt: string;
@@ -35,7 +35,13 @@ export interface CompleteTreasurySettlement {
 
 export const settlementOf = (row: SettlementRow): SettlementState | undefined =>
   row.status === 'settled' && row.reference !== null && row.settled_at !== null
-    ? { provider: row.provider, reference: row.reference, amountUsdc: row.amount_usdc_base_units, settledAt: row.settled_at.toISOString() }
+    ? {
+        provider: row.provider,
+        reference: row.reference,
+        amountUsdc: row.amount_usdc_base_units,
+        settledAt: row.settled_at.toISOString(),
+        ...(BigInt(row.netted_usdc_base_units) > 0n ? { nettedUsdc: row.netted_usdc_base_units } : {}),
+      }
     : undefined;
 
 export function createTreasurySettlementActivities(deps: TreasurySettlementDeps) {

@@ -126,6 +126,10 @@ export async function sessionDetail(
           provider: settlement.provider,
           reference: settlement.reference,
           amount_usdc: toSixDecimalString(settlement.amountUsdcBaseUnits, USDC_DECIMALS),
+          // An optional extension: the part of the gross that repaid the merchant's receivable (docs/refunds.md#funding).
+          ...(settlement.nettedUsdcBaseUnits > 0n
+            ? { netted_usdc: toSixDecimalString(settlement.nettedUsdcBaseUnits, USDC_DECIMALS) }
+            : {}),
           chain: settlement.chain,
           settled_at: settlement.settledAt.toISOString(),
         }

@@ -12,6 +12,7 @@ import {
   type PayoutListing,
 } from '../../db/repositories/payoutListing';
 import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
+import { payoutTransfer } from '../../domain/ledger/ledger';
 import type { SettlementInput, settlePayment } from '../../workflows/settlePayment';
 import { z } from '../../domain/wire/validationMessages';
 import { CliError, defineCommand, integerOption, table, when, type CommandGroup } from './cli';
@@ -332,7 +333,7 @@ const repay = defineCommand({
       started: outcome.kind === 'started',
     };
     const generation = outcome.newGeneration
-      ? `payout generation ${payout.generation} (${payout.intentId}) of ${usdcText(payout.amount)} USDC written; the failed one is kept in failed_payouts`
+      ? `payout generation ${payout.generation} (${payout.intentId}) of ${usdcText(payoutTransfer(payout))} USDC written${payout.netted > 0n ? ` (${usdcText(payout.amount)} less ${usdcText(payout.netted)} netted from the merchant's receivable, which stands)` : ''}; the failed one is kept in failed_payouts`
       : `payout generation ${payout.generation} (${payout.intentId}) is ${payout.status}: no new generation`;
     const next =
       outcome.kind === 'started'
@@ -343,7 +344,7 @@ const repay = defineCommand({
     return {
       json,
       text: [generation, next],
-      targets: [input.payment, payout.intentId, ...(outcome.kind === 'started' ? [outcome.sessionId] : [])],
+      targets: [input.payment, ...(payout.intentId ? [payout.intentId] : []), ...(outcome.kind === 'started' ? [outcome.sessionId] : [])],
     };
   },
 });

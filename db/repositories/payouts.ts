@@ -1,6 +1,7 @@
 // payouts: one row per payment (db/migrations/0001_baseline.sql), its current generation: the first, or the one an
 // operator started after a payout landed and failed (0002_payout_generations.sql; earlier ones are in failed_payouts).
 // The row fixes amount, mint and wallet before any transaction is signed; its status follows the payout's chain intent.
+// A payout the merchant's receivable took whole (0010_payout_netting.sql) is `netted`: no chain intent, nothing signed.
 import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
 import { payoutReserved } from '../../domain/ledger/ledger';
 import type { Mode } from '../../domain/wire/session';
@@ -8,17 +9,21 @@ import type { Queryable, Sql } from '../client';
 import { insertChainIntent } from './chainIntents';
 import { postLedger } from './ledger';
 
-export type PayoutStatus = 'pending' | 'awaiting_liquidity' | 'submitted' | 'confirmed' | 'finalized' | 'failed';
+export type PayoutStatus = 'pending' | 'awaiting_liquidity' | 'submitted' | 'confirmed' | 'finalized' | 'failed' | 'netted';
 
 export interface Payout {
   paymentId: string;
   merchantId: string;
   mode: Mode;
+  /** What the payment's deposits owe the merchant: the payout's gross. */
   amount: bigint;
+  /** The part of `amount` that repaid the merchant's receivable; the transaction moves the rest (docs/refunds.md#funding). */
+  netted: bigint;
   mint: string;
   treasury: string;
   merchantWallet: string;
-  intentId: string;
+  /** Null for a payout netted whole, which has no transaction. */
+  intentId: string | null;
   /** 1, or more once an operator paid a failed payout again. */
   generation: number;
   status: PayoutStatus;
@@ -34,10 +39,11 @@ interface PayoutRow {
   merchant_id: string;
   mode: Mode;
   amount_base_units: string;
+  netted_base_units: string;
   mint: string;
   treasury: string;
   merchant_wallet: string;
-  intent_id: string;
+  intent_id: string | null;
   generation: number;
   status: PayoutStatus;
   signature: string | null;
@@ -51,6 +57,7 @@ const toPayout = (r: PayoutRow): Payout => ({
   merchantId: r.merchant_id,
   mode: r.mode,
   amount: BigInt(r.amount_base_units),
+  netted: BigInt(r.netted_base_units),
   mint: r.mint,
   treasury: r.treasury,
   merchantWallet: r.merchant_wallet,
@@ -63,19 +70,30 @@ const toPayout = (r: PayoutRow): Payout => ({
   blockTime: r.block_time,
 });
 
-export type NewPayout = Pick<Payout, 'paymentId' | 'merchantId' | 'mode' | 'amount' | 'mint' | 'treasury' | 'merchantWallet' | 'intentId'>;
+export type NewPayout = Pick<
+  Payout,
+  'paymentId' | 'merchantId' | 'mode' | 'amount' | 'netted' | 'mint' | 'treasury' | 'merchantWallet' | 'intentId'
+>;
 
-/** Inserts the payout unless the payment has one; either way returns the one row the payment has. */
+/**
+ * Inserts the payout unless the payment has one; either way returns the one row the payment has. One without a chain
+ * intent is netted whole: it is written complete.
+ */
 export async function insertPayout(sql: Queryable, payout: NewPayout): Promise<Payout> {
+  const netted = payout.intentId === null;
   await sql`
-    insert into payouts (payment_id, merchant_id, mode, amount_base_units, mint, treasury, merchant_wallet, intent_id)
-    values (${payout.paymentId}, ${payout.merchantId}, ${payout.mode}, ${payout.amount.toString()}, ${payout.mint}, ${payout.treasury}, ${payout.merchantWallet}, ${payout.intentId})
+    insert into payouts (payment_id, merchant_id, mode, amount_base_units, netted_base_units, mint, treasury, merchant_wallet, intent_id,
+                         status, confirmed_at)
+    values (${payout.paymentId}, ${payout.merchantId}, ${payout.mode}, ${payout.amount.toString()}, ${payout.netted.toString()}, ${payout.mint},
+            ${payout.treasury}, ${payout.merchantWallet}, ${payout.intentId}, ${netted ? 'netted' : 'pending'}, case when ${netted} then now() end)
     on conflict (payment_id) do nothing`;
   return (await findPayout(sql, payout.paymentId)) as Payout;
 }
 
 export async function findPayout(sql: Queryable, paymentId: string): Promise<Payout | undefined> {
-  const [row] = await sql<PayoutRow[]>`select *, amount_base_units::text as amount_base_units from payouts where payment_id = ${paymentId}`;
+  const [row] = await sql<
+    PayoutRow[]
+  >`select *, amount_base_units::text as amount_base_units, netted_base_units::text as netted_base_units from payouts where payment_id = ${paymentId}`;
   return row && toPayout(row);
 }
 
@@ -99,7 +117,7 @@ export async function setPayoutStatus(sql: Queryable, paymentId: string, status:
     update payouts set status = ${status}, signature = ${signature},
       confirmed_at = case when ${status} in ('confirmed', 'finalized') then coalesce(confirmed_at, now()) end,
       finalized_at = case when ${status} = 'finalized' then coalesce(finalized_at, now()) end, updated_at = now()
-    where payment_id = ${paymentId} and status not in ('finalized', 'failed')`;
+    where payment_id = ${paymentId} and status not in ('finalized', 'failed', 'netted')`;
 }
 
 export async function setPayoutBlockTime(sql: Queryable, paymentId: string, blockTime: Date): Promise<void> {
@@ -117,7 +135,7 @@ export async function treasuryTransfersInFlight(
 ): Promise<{ count: number; amount: bigint }> {
   const [row] = await sql<{ count: number; amount: string }[]>`
     select count(*)::int as count, coalesce(sum(t.amount), 0)::text as amount from (
-      select p.amount_base_units as amount, p.intent_id from payouts p where p.treasury = ${treasury}
+      select p.amount_base_units - p.netted_base_units as amount, p.intent_id from payouts p where p.treasury = ${treasury}
       union all
       select r.amount_base_units, r.intent_id from refund_payouts r where r.treasury = ${treasury}
     ) t join chain_intents i on i.id = t.intent_id
@@ -127,20 +145,23 @@ export async function treasuryTransfersInFlight(
 
 /**
  * An operator's decision to pay a payout that landed and failed again: in one transaction the failed generation is
- * kept in failed_payouts, the payment's row becomes the next generation (pending, same amount, wallet and treasury,
- * its own chain intent), and that generation reserves what the merchant is owed, which the failed one's release
- * returned. Undefined, changing nothing, unless the payment's payout is failed.
+ * kept in failed_payouts, the payment's row becomes the next generation (pending, same amount, netting, wallet and
+ * treasury, its own chain intent), and that generation reserves what its transfer pays, which the failed one's release
+ * returned: the netting stood. Undefined, changing nothing, unless the payment's payout is failed.
  */
 export async function startNextPayoutGeneration(sql: Sql, paymentId: string, repaidBy: string): Promise<Payout | undefined> {
   return sql.begin(async (tx) => {
     const [failed] = await tx<PayoutRow[]>`
-      select *, amount_base_units::text as amount_base_units from payouts where payment_id = ${paymentId} and status = 'failed' for update`;
+      select *, amount_base_units::text as amount_base_units, netted_base_units::text as netted_base_units
+      from payouts where payment_id = ${paymentId} and status = 'failed' for update`;
     if (!failed) return undefined;
     const generation = failed.generation + 1;
     const intentId = payoutIntentId(paymentId, generation);
     await tx`
-      insert into failed_payouts (payment_id, generation, merchant_id, mode, amount_base_units, mint, treasury, merchant_wallet, intent_id, signature, repaid_by)
-      select payment_id, generation, merchant_id, mode, amount_base_units, mint, treasury, merchant_wallet, intent_id, signature, ${repaidBy}
+      insert into failed_payouts (payment_id, generation, merchant_id, mode, amount_base_units, netted_base_units, mint, treasury, merchant_wallet,
+                                  intent_id, signature, repaid_by)
+      select payment_id, generation, merchant_id, mode, amount_base_units, netted_base_units, mint, treasury, merchant_wallet,
+             intent_id, signature, ${repaidBy}
       from payouts where payment_id = ${paymentId}`;
     await insertChainIntent(tx, intentId);
     await tx`

@@ -33,7 +33,10 @@ export interface DepositRecord {
 export interface SettlementRecord {
   provider: string;
   reference: string;
+  /** The payout's gross. */
   amountUsdcBaseUnits: bigint;
+  /** What the payout netted from the merchant's receivable (docs/refunds.md#funding); zero for none. */
+  nettedUsdcBaseUnits: bigint;
   chain: string;
   settledAt: Date;
 }
@@ -91,14 +94,20 @@ export async function listSessionDeposits(sql: Queryable, sessionId: string): Pr
 
 /** The payout, or a session paid by bank transfer alone its bank part. */
 export async function findSettlement(sql: Queryable, sessionId: string): Promise<SettlementRecord | undefined> {
-  const [row] = await sql<{ provider: string; reference: string; amount_usdc_base_units: string; chain: string; settled_at: Date }[]>`
-    select provider, reference, amount_usdc_base_units::text, chain, settled_at from settlements where session_id = ${sessionId} and status = 'settled'
-    order by part = 'payout' desc limit 1`;
+  const [row] = await sql<
+    { provider: string; reference: string; amount_usdc_base_units: string; netted: string; chain: string; settled_at: Date }[]
+  >`
+    select s.provider, s.reference, s.amount_usdc_base_units::text, s.chain, s.settled_at,
+           coalesce(case when s.part = 'payout' then p.netted_base_units end, 0)::text as netted
+    from settlements s left join payouts p on p.payment_id = s.payment_id
+    where s.session_id = ${sessionId} and s.status = 'settled'
+    order by s.part = 'payout' desc limit 1`;
   return (
     row && {
       provider: row.provider,
       reference: row.reference,
       amountUsdcBaseUnits: BigInt(row.amount_usdc_base_units),
+      nettedUsdcBaseUnits: BigInt(row.netted),
       chain: row.chain,
       settledAt: row.settled_at,
     }

@@ -9,12 +9,16 @@ export interface SettlementRow {
   reference: string | null;
   amount_usdc_base_units: string;
   settled_at: Date | null;
+  /** What the payment's payout netted from its merchant's receivable, as the signer wrote it; '0' without a payout. */
+  netted_usdc_base_units: string;
 }
 
 export async function findSettlement(sql: Queryable, paymentId: string): Promise<SettlementRow | undefined> {
-  const [row] = await sql<
-    SettlementRow[]
-  >`select status, provider, reference, amount_usdc_base_units, settled_at from settlements where payment_id = ${paymentId} and part = 'payout'`;
+  const [row] = await sql<SettlementRow[]>`
+    select s.status, s.provider, s.reference, s.amount_usdc_base_units, s.settled_at,
+           coalesce(p.netted_base_units, 0)::text as netted_usdc_base_units
+    from settlements s left join payouts p on p.payment_id = s.payment_id
+    where s.payment_id = ${paymentId} and s.part = 'payout'`;
   return row;
 }
 
@@ -65,6 +69,7 @@ export async function insertBankSettlement(
             ${row.settledAt}, 'settled')
     on conflict (payment_id, part) do nothing`;
   const [settled] = await sql<SettlementRow[]>`
-    select status, provider, reference, amount_usdc_base_units, settled_at from settlements where payment_id = ${row.paymentId} and part = 'bank'`;
+    select status, provider, reference, amount_usdc_base_units, settled_at, '0' as netted_usdc_base_units
+    from settlements where payment_id = ${row.paymentId} and part = 'bank'`;
   return settled!;
 }

@@ -9,7 +9,7 @@
 //                              token, dust), until a refund or an operator's decision moves it
 //   refunds_in_flight          owed to a customer and committed to a refund payment that has not landed yet (Solana USDC)
 //   merchant_receivable:<mer_id>  what a merchant owes the service for refunds of money it was already paid, netted from
-//                              its later payouts (docs/refunds.md#funding)
+//                              its later payouts (payout:<pay_id>:netted, docs/refunds.md#funding)
 //   operator_held:<chain>      what a deposit brought beyond the USDC the merchant is owed for it at the quoted price
 //                              (a rate other than 1): the operator's, negative when the rate is above 1
 //   payouts_in_flight          owed to a merchant and committed to a payout that has not landed yet
@@ -92,7 +92,10 @@ export interface PayoutAmount {
   paymentId: string;
   mode: Mode;
   merchantId: string;
+  /** What the payment's deposits owe the merchant: the payout's gross. */
   amount: bigint;
+  /** The part of `amount` that repaid the merchant's receivable (payoutNetting.ts); none when absent. */
+  netted?: bigint;
   /** The payout generation (1 unless an operator paid a failed payout again): each posts under its own intent id. */
   generation?: number;
 }
@@ -110,9 +113,16 @@ const transfer = (debit: string, credit: string, asset: Asset, amount: bigint): 
   { account: credit, asset, amount: -amount },
 ];
 
-/** The payout row is written: what the merchant is owed is now committed to the payout. */
+/** What a payout's transaction moves: its gross less what repaid the merchant's receivable. */
+export function payoutTransfer(payout: Pick<PayoutAmount, 'amount' | 'netted'>): bigint {
+  const netted = payout.netted ?? 0n;
+  if (netted < 0n || netted > payout.amount) throw new RangeError(`a payout nets between 0 and its amount ${payout.amount}, got ${netted}`);
+  return payout.amount - netted;
+}
+
+/** The payout row is written: what its transaction pays the merchant is now committed to it. */
 export function payoutReserved(payout: PayoutAmount): LedgerPosting {
-  const amount = positive(payout.amount, 'a payout amount');
+  const amount = positive(payoutTransfer(payout), 'a payout transfer');
   return {
     groupId: `${payoutReference(payout)}:reserve`,
     mode: payout.mode,
@@ -123,7 +133,7 @@ export function payoutReserved(payout: PayoutAmount): LedgerPosting {
 
 /** The payout transaction is confirmed: the USDC left the treasury. */
 export function payoutConfirmed(payout: PayoutAmount): LedgerPosting {
-  const amount = positive(payout.amount, 'a payout amount');
+  const amount = positive(payoutTransfer(payout), 'a payout transfer');
   return {
     groupId: `${payoutReference(payout)}:sent`,
     mode: payout.mode,
@@ -132,9 +142,9 @@ export function payoutConfirmed(payout: PayoutAmount): LedgerPosting {
   };
 }
 
-/** The payout transaction landed and failed: nothing left the treasury, the merchant is owed again. */
+/** The payout transaction landed and failed: nothing left the treasury, the merchant is owed its transfer again. */
 export function payoutReleased(payout: PayoutAmount): LedgerPosting {
-  const amount = positive(payout.amount, 'a payout amount');
+  const amount = positive(payoutTransfer(payout), 'a payout transfer');
   return {
     groupId: `${payoutReference(payout)}:release`,
     mode: payout.mode,

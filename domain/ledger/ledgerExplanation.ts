@@ -52,6 +52,8 @@ const PAYOUT_GROUPS: Record<string, string> = {
   reserve: 'reserved for its payout: what the merchant is owed (merchant_payable) committed to payouts_in_flight',
   sent: 'paid: the USDC left the treasury for the merchant',
   release: 'its payout failed on chain: nothing left the treasury, and the merchant is owed it again',
+  netted:
+    "netted from the merchant's receivable: the part of what the merchant is owed (merchant_payable) that repaid what it owes for refunds (merchant_receivable), moving no money",
 };
 
 const CHAIN_COSTS = 'SOL the transaction cost the treasury (its fee, and rent when it created an account)';

@@ -24,9 +24,12 @@ export interface BankReceipt extends BankTransferReceipt {
 
 export interface SettlementState {
   reference: string;
+  /** The payout's gross: what the payment's deposits owed the merchant. */
   amountUsdc: string;
   settledAt: string;
   provider: string;
+  /** The part of the gross that repaid the merchant's receivable instead of being sent (docs/refunds.md#funding); only when some was. */
+  nettedUsdc?: string;
 }
 
 /** The money a session holds: what was chosen, what arrived, what was credited. */

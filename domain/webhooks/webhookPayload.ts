@@ -64,7 +64,14 @@ export interface WebhookPayloadInput {
     receivedBaseUnits: string;
     decimals: number;
   };
-  settlement?: { amountUsdcBaseUnits: string; settledAt: string; reference: string; provider: string };
+  settlement?: {
+    amountUsdcBaseUnits: string;
+    settledAt: string;
+    reference: string;
+    provider: string;
+    /** The part of the gross the payout netted from the merchant's receivable; only when some was. */
+    nettedUsdcBaseUnits?: string;
+  };
   timestamp: string;
 }
 
@@ -88,9 +95,18 @@ export interface WebhookPayload {
   /**
    * Beyond the three of docs/webhooks.md#payload: `reference` finds the settlement on chain (the payout's transaction signature),
    * and `provider` says how it settled — `simulated` when no treasury paid anything (test mode without one), `bank` (with
-   * `chain` `bank`) when the merchant's own account received it by bank transfer.
+   * `chain` `bank`) when the merchant's own account received it by bank transfer. `amount_usdc` is the payout's gross;
+   * `netted_usdc`, an optional extension present only when non-zero, is the part of it that repaid what the merchant owed
+   * for refunds instead of being sent (docs/refunds.md#funding); `reference` is then `netted:<pay_id>` when all of it was.
    */
-  settlement?: { amount_usdc: string; chain: 'solana' | 'bank'; settled_at: string; reference: string; provider: string };
+  settlement?: {
+    amount_usdc: string;
+    chain: 'solana' | 'bank';
+    settled_at: string;
+    reference: string;
+    provider: string;
+    netted_usdc?: string;
+  };
   metadata: Metadata;
   timestamp: string;
 }
@@ -125,6 +141,9 @@ export function buildWebhookPayload(input: WebhookPayloadInput): WebhookContent 
             settled_at: input.settlement.settledAt,
             reference: input.settlement.reference,
             provider: input.settlement.provider,
+            ...(input.settlement.nettedUsdcBaseUnits && BigInt(input.settlement.nettedUsdcBaseUnits) > 0n
+              ? { netted_usdc: toSixDecimalString(BigInt(input.settlement.nettedUsdcBaseUnits), 6) }
+              : {}),
           },
         }
       : {}),

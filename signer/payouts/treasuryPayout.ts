@@ -2,7 +2,9 @@
 // ever. The payout row (amount, wallet, intent) and its ledger reservation are written before anything is signed; the
 // chain intent carries the transaction through signing, broadcast and confirmation. Each call is one resumable pass:
 // the caller (the settlement workflow) calls again until the outcome is confirmed, waiting while it is submitted or
-// awaiting liquidity. Short liquidity is an outcome to wait on, never a failure.
+// awaiting liquidity. Short liquidity is an outcome to wait on, never a failure. What the merchant owes for refunds of
+// money already paid out is netted from the payout as its row is written (docs/refunds.md#funding): the transaction
+// moves the rest, and a payout netted whole moves nothing and answers `netted`.
 import { ApplicationFailure, log } from '@temporalio/activity';
 import { isAddress, type Address } from '@solana/kit';
 import type { Queryable } from '../../db/client';
@@ -10,6 +12,7 @@ import { insertChainIntent } from '../../db/repositories/chainIntents';
 import { postDepositsSettled } from '../../db/repositories/depositLedger';
 import { postLedger } from '../../db/repositories/ledger';
 import { findMerchant } from '../../db/repositories/merchants';
+import { lockMerchantReceivable, outstandingReceivable, postedNetting } from '../../db/repositories/merchantReceivable';
 import {
   findPayout,
   insertPayout,
@@ -20,6 +23,8 @@ import {
 } from '../../db/repositories/payouts';
 import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
 import { payoutChainCosts, payoutConfirmed, payoutReleased, payoutReserved } from '../../domain/ledger/ledger';
+import { payoutNetted } from '../../domain/ledger/payoutNettingPosting';
+import { judgeNettedTransfer, nettedFromPayout, nettedSettlementReference } from '../../domain/settlement/payoutNetting';
 import type { Mode } from '../../domain/wire/session';
 import { judgePayoutWallet } from '../../domain/settlement/payoutBinding';
 import { WorkflowFailure } from '../../domain/session/workflowFailures';
@@ -62,7 +67,9 @@ export type PayoutOutcome =
   | { status: 'awaiting_liquidity'; usdcShortfall: string; lamportsShortfall: string }
   | { status: 'submitted'; signature: string }
   | { status: 'confirmed'; signature: string; confirmedAt: string; blockTime?: string }
-  | { status: 'finalized'; signature: string; confirmedAt: string; finalizedAt: string; blockTime?: string };
+  | { status: 'finalized'; signature: string; confirmedAt: string; finalizedAt: string; blockTime?: string }
+  /** The merchant's receivable took the whole payout: no transaction; `reference` names the netting. */
+  | { status: 'netted'; reference: string; confirmedAt: string };
 
 const refuse = (message: string) => ApplicationFailure.nonRetryable(message, WorkflowFailure.PayoutRefused);
 
@@ -96,15 +103,22 @@ async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest,
   await deps.verifyDepositBacking(request, amount);
   const wallet = (await findMerchant(deps.sql, request.merchantId))?.settlementWallet;
   if (!wallet || !isAddress(wallet)) throw refuse(`merchant ${request.merchantId} has no valid Solana settlement wallet`);
-  const intentId = payoutIntentId(request.paymentId);
   return deps.sql.begin(async (tx) => {
     await deps.verifyDailyLimit(tx, request, amount);
-    await insertChainIntent(tx, intentId);
+    // The lock a refund of the merchant takes to judge it against the receivable (signer/refunds/refundBacking.ts): two
+    // payouts of the merchant never net one debt twice, and a refund is judged on the receivable as payouts left it.
+    await lockMerchantReceivable(tx, request.merchantId);
+    const existing = await findPayout(tx, request.paymentId);
+    if (existing) return existing;
+    const netted = nettedFromPayout(await outstandingReceivable(tx, request.merchantId, request.mode), amount);
+    const intentId = netted === amount ? null : payoutIntentId(request.paymentId);
+    if (intentId) await insertChainIntent(tx, intentId);
     const payout = await insertPayout(tx, {
       paymentId: request.paymentId,
       merchantId: request.merchantId,
       mode: request.mode,
       amount,
+      netted,
       mint: deps.usdcMint,
       treasury: deps.treasury.address,
       merchantWallet: wallet,
@@ -114,7 +128,9 @@ async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest,
     // transaction that reserves it: a refused payout leaves the deposits pending for the merchant, no payable
     // behind (docs/settlement.md#ledger).
     await postDepositsSettled(tx, request.paymentId);
-    await postLedger(tx, payoutReserved(payout));
+    const netting = payoutNetted(payout);
+    if (netting) await postLedger(tx, netting);
+    if (intentId) await postLedger(tx, payoutReserved(payout));
     return payout;
   });
 }
@@ -143,12 +159,41 @@ export function payoutSigner(deps: TreasuryPayoutDeps, payout: Payout, waits: Tr
       { paymentId: payout.paymentId, merchantId: payout.merchantId, mode: payout.mode, amountUsdcBaseUnits: payout.amount.toString() },
       payout.amount,
     );
+    // The deposits back the gross; the transaction moves the gross less the netting the ledger records, never more.
+    const transfer = judgeNettedTransfer({
+      paymentId: payout.paymentId,
+      amount: payout.amount,
+      netted: payout.netted,
+      posted: await postedNetting(tx, payout.paymentId, payout.merchantId),
+    });
+    if (transfer.kind === 'refused') {
+      log.error('payout refused at signing: its netting is not what the ledger records', {
+        paymentId: payout.paymentId,
+        reason: transfer.reason,
+      });
+      throw refuse(transfer.reason);
+    }
     return signWhenPayable(
       deps,
-      { intentId: payout.intentId, wallet: payout.merchantWallet as Address, amount: payout.amount, reference: payout.paymentId },
+      { intentId: transferIntent(payout), wallet: payout.merchantWallet as Address, amount: transfer.amount, reference: payout.paymentId },
       tx,
       waits,
     );
+  };
+}
+
+/** The chain intent of a payout with a transaction: one netted whole has none, and is never signed. */
+function transferIntent(payout: Payout): string {
+  if (payout.intentId === null) throw refuse(`payout of ${payout.paymentId} was netted whole: it has no transaction`);
+  return payout.intentId;
+}
+
+/** A payout the merchant's receivable took whole: complete as written. */
+function nettedOutcome(payout: Payout): PayoutOutcome {
+  return {
+    status: 'netted',
+    reference: nettedSettlementReference(payout.paymentId),
+    confirmedAt: (payout.confirmedAt as Date).toISOString(),
   };
 }
 
@@ -207,9 +252,10 @@ async function recordOutcome(deps: SolanaChainWriterDeps, payout: Payout, pass: 
  * one signed by another treasury could pay the merchant twice (docs/settlement.md#payouts).
  */
 export async function followPayout(deps: SolanaChainWriterDeps, payout: Payout, why: string): Promise<PayoutOutcome> {
+  if (payout.status === 'netted') return nettedOutcome(payout);
   const progress = await followTreasuryTransfer(
     deps,
-    payout.intentId,
+    transferIntent(payout),
     `payout of ${payout.paymentId} is signed only by its treasury ${payout.treasury}, and ${why}: give the signer that key again to finish it`,
   );
   return recordOutcome(deps, payout, { progress, short: undefined });
@@ -224,11 +270,12 @@ export function createTreasuryPayout(deps: TreasuryPayoutDeps) {
       return followPayout(deps, rotated, `the signer now holds treasury ${deps.treasury.address}`);
     }
     const payout = await recordPayout(deps, request);
+    if (payout.status === 'netted') return nettedOutcome(payout);
     const pass = await advanceTreasuryTransfer(
       deps,
       writer,
       payout.mode,
-      payout.intentId,
+      transferIntent(payout),
       (waits) => payoutSigner(deps, payout, waits),
       `payout of ${payout.paymentId}`,
     );

@@ -9,6 +9,7 @@ import type { Queryable } from '../../db/client';
 import { depositRefunded, sessionRefunded } from '../../db/repositories/refundPayouts';
 import { paymentTerms } from '../../db/repositories/payments';
 import { lockUntilCommit } from '../../db/repositories/locks';
+import { lockMerchantReceivable, merchantReceivable } from '../../db/repositories/merchantReceivable';
 import type { Refund } from '../../db/repositories/refunds';
 import type { ChainRegistry } from '../../domain/chains/chainRegistry';
 import { CHAIN_FACTS, type Chain, type TokenSymbol } from '../../domain/chains/chains';
@@ -74,11 +75,12 @@ export async function judgeRefundBacking(
   const owner = judgeRefundSession(refund, session);
   if (owner.kind === 'refused') return owner;
   if (refund.source !== 'merchant') return judgeAutomatic(deps, tx, refund);
-  await lockUntilCommit(tx, `merchant-receivable:${refund.merchantId}`);
+  // Under the lock a payout of the merchant takes to net the receivable (signer/payouts/treasuryPayout.ts).
+  await lockMerchantReceivable(tx, refund.merchantId);
   const [paidOut, refundedBefore, receivable, limit] = await Promise.all([
-    sessionPaidOut(tx, refund.sessionId, ['confirmed', 'finalized']),
+    sessionPaidOut(tx, refund.sessionId, LANDED_PAYOUTS),
     sessionRefunded(tx, refund.sessionId, 'merchant', refund.id),
-    accountBalance(tx, ACCOUNT.merchantReceivable(refund.merchantId), refund.mode),
+    merchantReceivable(tx, refund.merchantId, refund.mode),
     deps.merchantReceivableLimit === 'pending' ? heldForMerchant(tx, refund.merchantId, refund.mode) : deps.merchantReceivableLimit,
   ]);
   return judgeMerchantBacking({ refund, paidOut, refundedBefore, receivable, merchantFee, limit });
@@ -109,7 +111,7 @@ async function judgeAutomatic(deps: RefundBackingDeps, tx: Queryable, refund: Re
     }, 0n);
   const session: SessionMoney = {
     depositedUsdMicros,
-    paidOutUsdMicros: await sessionPaidOut(tx, refund.sessionId, ['pending', 'awaiting_liquidity', 'submitted', 'confirmed', 'finalized']),
+    paidOutUsdMicros: await sessionPaidOut(tx, refund.sessionId, ['pending', 'awaiting_liquidity', 'submitted', ...LANDED_PAYOUTS]),
     refundedUsdMicros: await sessionRefunded(tx, refund.sessionId, 'automatic', refund.id),
   };
   return judgeAutomaticBacking({
@@ -180,7 +182,13 @@ async function merchantShare(
   return shares[index]?.merchantBaseUnits ?? deposit.amount;
 }
 
-/** USDC base units the session's payouts in `statuses` pay its merchant. */
+/**
+ * Payouts that paid their merchant: landed, or netted whole from what it owed. Their gross counts, the part netted
+ * from the merchant's receivable too, as it was the merchant's money (docs/refunds.md#funding).
+ */
+const LANDED_PAYOUTS = ['confirmed', 'finalized', 'netted'];
+
+/** USDC base units the session's payouts in `statuses` pay its merchant, at their gross. */
 async function sessionPaidOut(tx: Queryable, sessionId: string, statuses: string[]): Promise<bigint> {
   const [row] = await tx<{ amount: string }[]>`
     select coalesce(sum(po.amount_base_units), 0)::text as amount

@@ -46,6 +46,7 @@ export async function insertTestPayout(
     merchantId,
     mode,
     amount: options.amount,
+    netted: 0n,
     mint: 'Mint1111',
     treasury: TREASURY[mode],
     merchantWallet: WALLET,

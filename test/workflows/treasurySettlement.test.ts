@@ -205,6 +205,67 @@ describe('settlement through the Solana treasury', () => {
     );
   });
 
+  it('nets what the merchant owes for refunds: a payout it takes whole sends nothing and settles netted, the next sends the rest', async () => {
+    const wallet = await freshWallet();
+    const merchantId = h.merchant.merchant.id;
+    // The merchant owes 30 USDC for a refund the treasury paid (as its landed refund leaves the ledger).
+    await h.db.sql`insert into ledger_entries (group_id, account, asset, amount, reference, mode) values
+      ('test-refund-owed', ${`merchant_receivable:${merchantId}`}, 'usdc:solana', 30000000, 'test-refund-owed', 'test'),
+      ('test-refund-owed', 'treasury:solana', 'usdc:solana', -30000000, 'test-refund-owed', 'test')`;
+    // The payment.completed delivery, once the session's announcement wrote it.
+    const settlementOf = async (sessionId: string) => {
+      const delivered = () => h.db.sql<{ body: string }[]>`
+        select body from webhook_deliveries where session_id = ${sessionId} and event = 'payment.completed'`;
+      await expect.poll(async () => (await delivered()).length, { timeout: 10_000 }).toBe(1);
+      return JSON.parse((await delivered())[0]!.body).settlement;
+    };
+    const detailOf = (sessionId: string) =>
+      sessionDetail(
+        {
+          sql: h.db.sql,
+          registry: createChainRegistry(loadChainsConfig({})),
+          offer: { liveRoutes: [], indexed: EVERY_CHAIN_INDEXED },
+          config: { minimumDepositCents: 1 },
+        },
+        { merchantId, mode: 'test' },
+        sessionId,
+      );
+    await h.withWorker(
+      async () => {
+        const whole = await payInUsdc('2550');
+        expect(whole.state.status).toBe('completed');
+        expect(whole.state.settlement).toMatchObject({
+          provider: 'solana-treasury',
+          reference: `netted:${whole.paymentId}`,
+          amountUsdc: '25500000',
+          nettedUsdc: '25500000',
+        });
+        expect(await usdcBalance(wallet)).toBe(0n);
+        expect(await h.db.sql`select status, signature, intent_id from payouts where payment_id = ${whole.paymentId}`).toEqual([
+          { status: 'netted', signature: null, intent_id: null },
+        ]);
+        expect(await settlementOf(whole.record.sessionId)).toMatchObject({
+          amount_usdc: '25.500000',
+          netted_usdc: '25.500000',
+          reference: `netted:${whole.paymentId}`,
+        });
+        expect((await detailOf(whole.record.sessionId)).settlement).toMatchObject({ amount_usdc: '25.500000', netted_usdc: '25.500000' });
+
+        const rest = await payInUsdc('1000');
+        expect(rest.state.status).toBe('completed');
+        expect(await usdcBalance(wallet)).toBe(5_500_000n);
+        expect(await settlementOf(rest.record.sessionId)).toMatchObject({ amount_usdc: '10.000000', netted_usdc: '4.500000' });
+        expect(
+          await h.db
+            .sql`select coalesce(sum(amount), 0)::text as owed from ledger_entries where account = ${`merchant_receivable:${merchantId}`}`,
+        ).toEqual([{ owed: '0' }]);
+      },
+      {},
+      {},
+      signer,
+    );
+  });
+
   it('never pays a simulated receipt from the treasury, even with a treasury at hand', async () => {
     const wallet = await freshWallet();
     await h.withWorker(

@@ -63,7 +63,8 @@ interface Detail {
   /** What the ledger owes back to the customer from the session's deposits, per token and chain. */
   owed_back: { token: string; chain: string; amount: string }[];
   bank_receipts: { reference: string; amount_usd: number; received_by: string; credited: boolean; recorded_at: string }[];
-  settlement: { provider: string; reference: string; amount_usdc: string; chain: string; settled_at: string } | null;
+  /** `netted_usdc`: the part of the gross that repaid what the merchant owed for refunds, only when some did. */
+  settlement: { provider: string; reference: string; amount_usdc: string; netted_usdc?: string; chain: string; settled_at: string } | null;
   webhook_deliveries: Delivery[];
 }
 
@@ -316,6 +317,9 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
               'dl',
               { class: 'pairs' },
               pair('Amount', `${detail.settlement.amount_usdc} USDC on ${detail.settlement.chain}`),
+              ...(detail.settlement.netted_usdc
+                ? [pair('Netted', `${detail.settlement.netted_usdc} USDC repaid what the merchant owed for refunds; the rest was sent`)]
+                : []),
               pair('Reference', h('code', {}, detail.settlement.reference)),
               pair('Provider', detail.settlement.provider),
               pair('Settled', detail.settlement.settled_at),

@@ -79,6 +79,7 @@ describe('settleSimulated', () => {
       merchantId: paying.merchantId,
       mode: 'test',
       amount: 19_990_000n,
+      netted: 0n,
       mint: 'mint',
       treasury: 'treasury',
       merchantWallet: 'wallet',

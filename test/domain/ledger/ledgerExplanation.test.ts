@@ -52,6 +52,7 @@ describe('a posting group in words', () => {
     expect(groupMeaning('payout:pay_1:reserve')).toMatch(/^payout of pay_1 reserved for its payout/);
     expect(groupMeaning('payout:pay_1:2:sent')).toBe('payout of pay_1 paid: the USDC left the treasury for the merchant');
     expect(groupMeaning('payout:pay_1:chain-costs')).toMatch(/^payout of pay_1: SOL the transaction cost/);
+    expect(groupMeaning('payout:pay_1:netted')).toMatch(/^payout of pay_1 netted from the merchant's receivable/);
     expect(groupMeaning('deposit:base:0xabc:3')).toMatch(/^deposit on base received at its deposit address/);
     expect(groupMeaning('deposit:base:0xabc:3:settled')).toMatch(/^deposit on base settled/);
     expect(groupMeaning('treasury-funding:5VER')).toBe("an operator's transaction into or out of the treasury");

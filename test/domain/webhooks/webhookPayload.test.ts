@@ -30,4 +30,13 @@ describe('webhook payload settlement', () => {
       provider: 'bank',
     });
   });
+
+  it('keeps the gross and adds netted_usdc, only when the payout netted something from what the merchant owed', () => {
+    const netted = (nettedUsdcBaseUnits: string) => {
+      const base = input('solana-treasury', 'netted:pay_1');
+      return buildWebhookPayload({ ...base, settlement: { ...base.settlement!, nettedUsdcBaseUnits } }).settlement;
+    };
+    expect(netted('1500000')).toMatchObject({ amount_usdc: '40.000000', netted_usdc: '1.500000', reference: 'netted:pay_1' });
+    expect(netted('0')).not.toHaveProperty('netted_usdc');
+  });
 });

@@ -20,8 +20,8 @@ async function signedAndSent(old: TreasuryPayoutDeps, amount: bigint, send = tru
   const { request, wallet } = await f.payment(amount);
   const payout = await recordPayout(old, request);
   const writer = createSolanaChainWriter(old);
-  await writer.sign(payout.intentId, payoutSigner(old, payout));
-  if (send) await writer.broadcast(payout.intentId);
+  await writer.sign(payout.intentId as string, payoutSigner(old, payout));
+  if (send) await writer.broadcast(payout.intentId as string);
   return { request, wallet, signed: await f.intentOf(request.paymentId) };
 }
 
@@ -69,7 +69,7 @@ describe('a payout under way when the treasury key changes', () => {
     const rotated = await f.treasury({ usdc: 20_000_000n });
     const { request, wallet } = await f.payment(3_000_000n);
     const payout = await recordPayout(old, request);
-    await createSolanaChainWriter(old).sign(payout.intentId, payoutSigner(old, payout));
+    await createSolanaChainWriter(old).sign(payout.intentId as string, payoutSigner(old, payout));
     const stale = await f.intentOf(request.paymentId);
     f.chain.produce(MAX_PROCESSING_AGE + FINALITY_DEPTH + 1);
 

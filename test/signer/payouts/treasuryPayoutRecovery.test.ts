@@ -37,7 +37,7 @@ describe('a process killed mid-payout resumes from the row and pays once', () =>
     const deps = await f.treasury({ usdc: 50_000_000n });
     const { request, wallet } = await f.payment(4_000_000n);
     const payout = await recordPayout(deps, request);
-    await createSolanaChainWriter(deps).sign(payout.intentId, payoutSigner(deps, payout));
+    await createSolanaChainWriter(deps).sign(payout.intentId as string, payoutSigner(deps, payout));
     const signed = await f.intentOf(request.paymentId);
     expect(signed).toMatchObject({
       status: 'signed',
@@ -60,9 +60,9 @@ describe('a process killed mid-payout resumes from the row and pays once', () =>
       const { request, wallet } = await f.payment(5_000_000n);
       const payout = await recordPayout(deps, request);
       const writer = createSolanaChainWriter(deps);
-      await writer.sign(payout.intentId, payoutSigner(deps, payout));
+      await writer.sign(payout.intentId as string, payoutSigner(deps, payout));
       const signed = await f.intentOf(request.paymentId);
-      if (recorded) await writer.broadcast(payout.intentId);
+      if (recorded) await writer.broadcast(payout.intentId as string);
       else await deps.rpc.sendTransaction(signed.wireTransaction as Base64EncodedWireTransaction, { encoding: 'base64' }).send();
       expect((await f.intentOf(request.paymentId)).status).toBe(recorded ? 'broadcast' : 'signed');
 
@@ -82,10 +82,10 @@ describe('a process killed mid-payout resumes from the row and pays once', () =>
     const { request, wallet } = await f.payment(6_000_000n);
     const payout = await recordPayout(deps, request);
     const writer = createSolanaChainWriter(deps);
-    await writer.sign(payout.intentId, payoutSigner(deps, payout));
-    await writer.broadcast(payout.intentId);
+    await writer.sign(payout.intentId as string, payoutSigner(deps, payout));
+    await writer.broadcast(payout.intentId as string);
     f.rpcServer.resetCalls();
-    await expect(writer.broadcast(payout.intentId)).resolves.toMatchObject({ status: 'broadcast' });
+    await expect(writer.broadcast(payout.intentId as string)).resolves.toMatchObject({ status: 'broadcast' });
     expect(f.rpcServer.calls.get('sendTransaction')).toBe(1);
     f.chain.produce();
     await f.payUntilConfirmed(deps, request);
@@ -117,7 +117,7 @@ describe('a transaction that outlives any blockhash', () => {
     const deps = await f.treasury({ usdc: 50_000_000n });
     const { request, wallet } = await f.payment(8_000_000n);
     const payout = await recordPayout(deps, request);
-    await createSolanaChainWriter(deps).sign(payout.intentId, payoutSigner(deps, payout));
+    await createSolanaChainWriter(deps).sign(payout.intentId as string, payoutSigner(deps, payout));
     const stale = await f.intentOf(request.paymentId);
     f.chain.produce(MAX_PROCESSING_AGE + FINALITY_DEPTH + 1);
 
@@ -182,7 +182,7 @@ describe('a payout transaction that lands and fails', () => {
     const deps = await f.treasury({ usdc: 9_000_000n });
     const { request, wallet } = await f.payment(9_000_000n);
     const payout = await recordPayout(deps, request);
-    await createSolanaChainWriter(deps).sign(payout.intentId, payoutSigner(deps, payout));
+    await createSolanaChainWriter(deps).sign(payout.intentId as string, payoutSigner(deps, payout));
     const signed = await f.intentOf(request.paymentId);
     // The treasury is emptied after signing, and the stored bytes reach a leader without preflight: they execute and fail.
     const elsewhere = await f.treasury({ usdc: 0n });
