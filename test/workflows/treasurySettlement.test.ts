@@ -16,7 +16,9 @@ import { chainRegistryPaymentNetwork } from '../../activities/payments/paymentNe
 import type { SignerDeps } from '../../signer/activities';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig } from '../../config/env';
+import { postLedger } from '../../db/repositories/ledger';
 import { setSettlementWallet } from '../../db/repositories/merchants';
+import { insertSessionRecord } from '../../db/repositories/sessions';
 import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import type { Chain } from '../../domain/chains/chains';
 import { paymentIdForSession } from '../../domain/wire/ids';
@@ -37,6 +39,7 @@ import type { checkoutSession } from '../../workflows/checkoutSession';
 import type { settlePayment } from '../../workflows/settlePayment';
 import { signerDepsFromConfig } from '../../signer/worker';
 import { createWorkflowHarness, deposit, indexerRecords, waitForState, type WorkflowHarness } from '../support/workflowHarness';
+import { insertTestRefund } from '../support/refunds';
 import { EVERY_CHAIN_INDEXED } from '../support/service';
 
 let h: WorkflowHarness;
@@ -208,10 +211,20 @@ describe('settlement through the Solana treasury', () => {
   it('nets what the merchant owes for refunds: a payout it takes whole sends nothing and settles netted, the next sends the rest', async () => {
     const wallet = await freshWallet();
     const merchantId = h.merchant.merchant.id;
-    // The merchant owes 30 USDC for a refund the treasury paid (as its landed refund leaves the ledger).
-    await h.db.sql`insert into ledger_entries (group_id, account, asset, amount, reference, mode) values
-      ('test-refund-owed', ${`merchant_receivable:${merchantId}`}, 'usdc:solana', 30000000, 'test-refund-owed', 'test'),
-      ('test-refund-owed', 'treasury:solana', 'usdc:solana', -30000000, 'test-refund-owed', 'test')`;
+    // The merchant owes 30 USDC for a refund the treasury paid, as its landed payment leaves the ledger: the signer's
+    // refund_payouts row, and its reservation charged to the merchant's receivable.
+    const refunded = await h.record();
+    await insertSessionRecord(h.db.sql, refunded, 'completed');
+    const refund = await insertTestRefund(h.db.sql, refunded, { status: 'completed', payout: 'confirmed', amountUsdMicros: 30_000_000n });
+    await postLedger(h.db.sql, {
+      groupId: `refund:${refund.id}:reserve`,
+      mode: 'test',
+      reference: `refund:${refund.id}`,
+      entries: [
+        { account: `merchant_receivable:${merchantId}`, asset: 'usdc:solana', amount: 30_000_000n },
+        { account: 'refunds_in_flight', asset: 'usdc:solana', amount: -30_000_000n },
+      ],
+    });
     // The payment.completed delivery, once the session's announcement wrote it.
     const settlementOf = async (sessionId: string) => {
       const delivered = () => h.db.sql<{ body: string }[]>`
