@@ -49,6 +49,7 @@ export async function checkoutSession(record: SessionRecord, carried?: Carried, 
   setHandler(messages.cancelUpdate, (request) => withLock(() => run.cancel(request.reason, request.by)), {
     validator: (_request: messages.CancelRequest) => run.refuseCancel(),
   });
+  setHandler(messages.creditDepositUpdate, (request) => withLock(() => run.creditDeposit(request)));
   setHandler(
     messages.simulateUpdate,
     ({ status }) =>
