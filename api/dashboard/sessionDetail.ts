@@ -113,7 +113,11 @@ export async function sessionDetail(
       seen_at: d.seenAt.toISOString(),
     })),
     // Deposits in another token or chain, with their refunds and whether the merchant may credit them instead.
-    unmatched_deposits: unmatchedDepositsJson(session, deposits, refunds, terms.minimumDepositMicro, new Date()),
+    unmatched_deposits: unmatchedDepositsJson(session, deposits, refunds, {
+      registry: deps.registry,
+      minimumDepositMicro: terms.minimumDepositMicro,
+      now: new Date(),
+    }),
     // From the ledger's refund_due postings of the session's deposits, per token and chain.
     owed_back: [...owed.values()].map((o) => ({ token: o.token, chain: o.chain, amount: amountOf(o.units, o.decimals) })),
     // Oldest first, like the deposits.
