@@ -52,7 +52,9 @@ export type InboxEvent =
   | { kind: 'detected'; deposit: DepositObservation }
   | { kind: 'confirmed'; deposit: ConfirmedDeposit }
   | { kind: 'reorged'; ref: DepositRef }
-  | { kind: 'bank'; receipt: BankTransferReceipt };
+  | { kind: 'bank'; receipt: BankTransferReceipt }
+  /** A deposit the merchant credited (creditDeposit): the session's status follows in the main loop, not in the update. */
+  | { kind: 'credited'; reason: string };
 
 /** What a run hands to the next after continue-as-new (long-lived sessions keep their history bounded). */
 export interface Carried {
@@ -262,6 +264,8 @@ export class SessionRun {
         return this.applyDeposit(reorgDeposit(state, event.ref), (tx) => `deposit ${tx} left the canonical chain`);
       case 'bank':
         return this.creditBankTransfer(event.receipt);
+      case 'credited':
+        return this.reconcile(event.reason);
     }
   }
 
@@ -390,9 +394,10 @@ export class SessionRun {
    * The merchant credits an unmatched deposit (docs/refunds.md#crediting-an-unmatched-deposit): judged on the indexer's
    * row and its refund (domain/refunds/depositCredit.ts), the payment switched to its pair as a customer's choice
    * would, then the credit written with its refund's cancellation in one activity, which refuses a refund claimed
-   * meanwhile. From there the session goes on as for any credited deposit.
+   * meanwhile. From there the session goes on as for any credited deposit: the answer is the reason of the move it
+   * calls for, which the main loop makes, so the merchant does not wait on a settlement.
    */
-  async creditDeposit(request: CreditDepositRequest): Promise<SessionState> {
+  async creditDeposit(request: CreditDepositRequest): Promise<string> {
     patched('credit-unmatched-deposit');
     const { state, record } = this;
     const ref = { chain: request.chain, txHash: request.txHash, logIndex: request.logIndex };
@@ -426,10 +431,9 @@ export class SessionRun {
     });
     if (!credit.credited) throw refuse(WorkflowFailure.DepositCreditRefused, credit.refusal);
     creditKeptDeposit(state, deposit);
-    await this.reconcile(
-      `deposit ${ref.txHash} (${pair.token} on ${pair.chain}) credited by ${request.by}; its refund ${credit.refundId} cancelled`,
-    );
-    return state;
+    const reason = `deposit ${ref.txHash} (${pair.token} on ${pair.chain}) credited by ${request.by}; its refund ${credit.refundId} cancelled`;
+    this.note(reason);
+    return reason;
   }
 
   refuseCancel(): void {

@@ -3,6 +3,7 @@
 // a refund, the merchant credits it, and the session switches to USDT, completes and pays the merchant, its refund
 // cancelled and announced so, nothing owed back any more; a second credit, and the credit of a deposit whose refund
 // was claimed, are refused and change nothing.
+import type { Browser } from 'playwright-core';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordTreasuryOpening } from '../../activities/settlement/treasuryFunding';
@@ -13,6 +14,8 @@ import type { ChainIndexer } from '../../indexers/core/chainIndexer';
 import { createLocalChain, type LocalChain } from '../../toolchain/localChain/localChain';
 import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
 import { createDashboardUser, DashboardClient } from '../dashboard/dashboardClient';
+import { openDashboardTab, signInThroughPage, waitForView } from '../dashboard/dashboardBrowser';
+import { launchBrowser } from '../page/pageHarness';
 import { createTestMerchant, type TestMerchant } from '../support/factories';
 import { CUSTOMER_WALLET } from '../support/refunds';
 import { moneyHelpers, NOBODY, PAYER, USDC } from '../support/moneyWorld';
@@ -24,6 +27,7 @@ let service: TestService;
 let chain: LocalChain;
 let solana: LocalSolana;
 let webhooks: WebhookReceiver;
+let browser: Browser;
 let shop: TestMerchant;
 let tokens: { usdc: Address; usdt: Address };
 let base: ChainIndexer;
@@ -48,7 +52,12 @@ const { treasuryView, pay, freshWallet, openSession, status, allEventsOf, eventu
 );
 
 beforeAll(async () => {
-  [chain, solana, webhooks] = await Promise.all([createLocalChain(), startLocalSolana({ port: 0 }), startWebhookReceiver()]);
+  [chain, solana, webhooks, browser] = await Promise.all([
+    createLocalChain(),
+    startLocalSolana({ port: 0 }),
+    startWebhookReceiver(),
+    launchBrowser(),
+  ]);
   tokens = {
     usdc: await chain.deployToken({ symbol: 'USDC', decimals: 6 }),
     usdt: await chain.deployToken({ symbol: 'USDT', decimals: 6 }),
@@ -71,7 +80,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.allSettled([chain?.stop(), solana?.stop(), webhooks?.close(), service?.stop()]);
+  await Promise.allSettled([browser?.close(), chain?.stop(), solana?.stop(), webhooks?.close(), service?.stop()]);
 });
 
 /** A USDC-on-base session of 20 USD paid in USDT on base: the deposit kept for a refund, and that refund. */
@@ -175,5 +184,24 @@ describe('crediting an unmatched deposit from the dashboard', { timeout: 150_000
     expect(refused.body.error).toBe('Its refund is claimed, no longer waiting for a claim');
     expect(await snapshot(sessionId, refundId)).toEqual(before);
     expect(before.status).toBe('awaiting_payment');
+  });
+
+  it('in Chromium: the session page shows the unmatched deposit with its refund, and Credit to this session credits it', async () => {
+    await freshWallet(shop);
+    const { sessionId, refundId, deposit } = await paidInTheWrongToken();
+    const tab = await openDashboardTab(browser);
+    const { page } = tab;
+    await signInThroughPage(page, service.baseUrl, 'credit@example.com');
+    await waitForView(page, 'sessions');
+    await page.goto(`${service.baseUrl}/dashboard/test/sessions/${sessionId}`);
+    await waitForView(page, 'session');
+    const item = page.locator(`li.unmatched-deposit[data-tx-hash="${deposit.tx_hash}"]`);
+    await expect.poll(() => item.textContent()).toContain(`refund ${refundId} (wrong_token, pending_claim)`);
+    await item.getByRole('button', { name: 'Credit to this session' }).click();
+    await expect.poll(() => item.textContent(), { timeout: 15_000 }).toContain('(wrong_token, cancelled) Credited to this session');
+    expect(await page.getByRole('button', { name: 'Credit to this session' }).count()).toBe(0);
+    expect(await page.locator('.card dl .pair dd').first().textContent()).toMatch(/^(completed|awaiting_payment|confirming)/);
+    await waitForEvent(sessionId, 'payment.completed');
+    await tab.close();
   });
 });

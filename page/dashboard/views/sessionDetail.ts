@@ -206,11 +206,7 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
     const note = h('div', { role: 'alert' });
     let action: Child = h('span', { class: 'hint' }, d.credited ? 'Credited to this session' : (d.credit_refusal ?? ''));
     if (d.creditable) {
-      const credit = h(
-        'button',
-        { type: 'button', 'aria-label': `Credit ${d.token} on ${d.chain} (${d.tx_hash}) to this session` },
-        'Credit to this session',
-      );
+      const credit = h('button', { type: 'button' }, 'Credit to this session');
       credit.addEventListener('click', () => {
         credit.disabled = true;
         api<Detail>('POST', `/${mode}/sessions/${sessionId}/deposit-credits`, {
