@@ -9,6 +9,7 @@ import { findSession, type SessionView } from '../../db/repositories/sessions';
 import type { Chain, TokenSymbol } from '../../domain/chains/chains';
 import type { ChainRegistry } from '../../domain/chains/chainRegistry';
 import { CREDITABLE_SOURCES, depositCreditRefusal, type CreditRefusal } from '../../domain/refunds/depositCredit';
+import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import type { Mode } from '../../domain/wire/session';
 import { CLOSED_STATUSES } from '../../domain/wire/status';
 import { creditDepositUpdate } from '../../workflows/messages';
@@ -111,7 +112,7 @@ export async function creditDeposit(
     session,
     creditDepositUpdate,
     { chain: ref.chain, txHash: ref.txHash, logIndex: ref.logIndex, by },
-    (failure) => failure.type === 'DepositCreditRefused' || failure.type === 'SelectionRefused',
+    (failure) => failure.type === WorkflowFailure.DepositCreditRefused || failure.type === WorkflowFailure.SelectionRefused,
   );
   return { refundId: refund.id };
 }
