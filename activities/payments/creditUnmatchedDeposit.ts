@@ -38,7 +38,15 @@ export interface DepositCreditRequest {
 
 export type DepositCreditOutcome = { credited: true; refundId: string } | { credited: false; refusal: string };
 
-export function createUnmatchedDepositCredit(deps: { sql: Sql; network: PaymentNetwork }) {
+export interface UnmatchedDepositCreditDeps {
+  sql: Sql;
+  network: PaymentNetwork;
+  /** Wakes the cancelled refund's workflow; through the worker's Temporal client unless given. */
+  tellRefund?: (refundId: string) => Promise<void>;
+}
+
+export function createUnmatchedDepositCredit(deps: UnmatchedDepositCreditDeps) {
+  const tellRefund = deps.tellRefund ?? tellRefundWorkflow;
   return {
     /** The confirmed deposit as the indexer recorded it for the session, and the automatic refund opened for it. */
     async unmatchedDepositFacts(sessionId: string, mode: Mode, ref: DepositRef): Promise<UnmatchedDepositFacts | null> {
@@ -83,7 +91,7 @@ export function createUnmatchedDepositCredit(deps: { sql: Sql; network: PaymentN
         await setPaymentReceived(tx, paymentId, request.creditedTotalBaseUnits);
         return { credited: true, refundId: refund.id };
       });
-      if (outcome.credited) await tellRefundWorkflow(outcome.refundId);
+      if (outcome.credited) await tellRefund(outcome.refundId);
       return outcome;
     },
   };

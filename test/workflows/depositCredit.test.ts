@@ -3,6 +3,7 @@
 // a refund, the merchant credits it, and the session switches to USDT, completes and pays the merchant, its refund
 // cancelled and announced so, nothing owed back any more; a second credit, and the credit of a deposit whose refund
 // was claimed, are refused and change nothing.
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Browser } from 'playwright-core';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,7 @@ import { moneyHelpers, NOBODY, PAYER, USDC } from '../support/moneyWorld';
 import { startTestService, type TestService } from '../support/service';
 import { baseTestnetIndexer } from '../support/serviceIndexer';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
+import { creditDepositUpdate } from '../../workflows/messages';
 
 let service: TestService;
 let chain: LocalChain;
@@ -184,6 +186,19 @@ describe('crediting an unmatched deposit from the dashboard', { timeout: 150_000
     expect(refused.body.error).toBe('Its refund is claimed, no longer waiting for a claim');
     expect(await snapshot(sessionId, refundId)).toEqual(before);
     expect(before.status).toBe('awaiting_payment');
+
+    // The workflow decides on its own, whatever asks it: the same update sent past the dashboard's check is refused too.
+    const direct = service.temporal.workflow
+      .getHandle(sessionId)
+      .executeUpdate(creditDepositUpdate, {
+        args: [{ chain: 'base', txHash: deposit.tx_hash, logIndex: deposit.log_index, by: 'a test' }],
+      });
+    await expect(direct).rejects.toThrow(WorkflowUpdateFailedError);
+    await expect(direct.catch((error: WorkflowUpdateFailedError) => error.cause)).resolves.toMatchObject({
+      type: 'DepositCreditRefused',
+      message: 'Its refund is claimed, no longer waiting for a claim',
+    });
+    expect(await snapshot(sessionId, refundId)).toEqual(before);
   });
 
   it('in Chromium: the session page shows the unmatched deposit with its refund, and Credit to this session credits it', async () => {
