@@ -398,6 +398,7 @@ export class SessionRun {
    * calls for, which the main loop makes, so the merchant does not wait on a settlement.
    */
   async creditDeposit(request: CreditDepositRequest): Promise<string> {
+    // Its commands are new to a session's history: the marker keeps histories recorded before it replayable.
     patched('credit-unmatched-deposit');
     const { state, record } = this;
     const ref = { chain: request.chain, txHash: request.txHash, logIndex: request.logIndex };
@@ -415,13 +416,8 @@ export class SessionRun {
     );
     if (refusal) throw refuse(WorkflowFailure.DepositCreditRefused, refusal.message);
     const pair = { token: deposit.token, chain: deposit.chain };
-    if (state.selection?.chain !== pair.chain || state.selection.token !== pair.token) {
-      try {
-        await this.choosePayment(pair, `${pair.token} on ${pair.chain} selected by ${request.by} to credit deposit ${ref.txHash}`);
-      } catch (error) {
-        throw refusedSelection(error);
-      }
-    }
+    if (state.selection?.chain !== pair.chain || state.selection.token !== pair.token)
+      await this.choosePayment(pair, `${pair.token} on ${pair.chain} selected by ${request.by} to credit deposit ${ref.txHash}`);
     const credit = await records.creditUnmatchedDeposit({
       sessionId: record.sessionId,
       mode: record.mode,
