@@ -9,6 +9,7 @@ import type { DepositXpubs } from '../domain/addresses/hdDerivation';
 import type { PaymentNetwork } from './payments/paymentNetwork';
 import { createChoosePayment } from './payments/choosePayment';
 import { createConfirmedDepositFacts } from './payments/confirmedDepositFacts';
+import { createUnmatchedDepositCredit } from './payments/creditUnmatchedDeposit';
 import { createRecordedDepositFacts } from './payments/recordedDepositFacts';
 import { createRecordBankReceipt } from './payments/recordBankReceipt';
 import { createRecordDeposit } from './payments/recordDeposit';
@@ -65,6 +66,7 @@ export function createActivities(deps: ActivityDeps) {
     }),
     confirmedDepositFacts: createConfirmedDepositFacts({ sql: deps.sql }),
     recordedDepositFacts: createRecordedDepositFacts({ sql: deps.sql }),
+    ...createUnmatchedDepositCredit({ sql: deps.sql, network: deps.paymentNetwork }),
     recordBankReceipt: createRecordBankReceipt({ sql: deps.sql }),
     recordSimulatedReceipt: createRecordSimulatedReceipt({ sql: deps.sql }),
     settleSimulated: createSimulatedSettlement({ sql: deps.sql }),

@@ -49,6 +49,12 @@ export async function checkoutSession(record: SessionRecord, carried?: Carried, 
   setHandler(messages.cancelUpdate, (request) => withLock(() => run.cancel(request.reason, request.by)), {
     validator: (_request: messages.CancelRequest) => run.refuseCancel(),
   });
+  setHandler(messages.creditDepositUpdate, (request) =>
+    withLock(async () => {
+      inbox.push({ kind: 'credited', reason: await run.creditDeposit(request) });
+      return { session_id: record.sessionId, status: state.status };
+    }),
+  );
   setHandler(
     messages.simulateUpdate,
     ({ status }) =>

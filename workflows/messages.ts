@@ -26,6 +26,18 @@ export interface CancelRequest {
 /** Refused (type `CancelRefused`) once anything has arrived or the session is closed. */
 export const cancelUpdate = defineUpdate<SessionState, [CancelRequest]>('cancel');
 
+export interface CreditDepositRequest extends DepositRef {
+  /** Who credits it (the dashboard user), for the timeline and the refund's status reason. */
+  by: string;
+}
+/**
+ * The merchant credits an unmatched deposit (another token or chain) to the session, switching its payment to the
+ * deposit's pair and cancelling the deposit's refund (docs/refunds.md#crediting-an-unmatched-deposit). Refused (type
+ * `DepositCreditRefused`) when domain/refunds/depositCredit.ts says it cannot be, or its refund was claimed meanwhile.
+ * Answers once the credit is written; the status it calls for follows in the workflow's main loop.
+ */
+export const creditDepositUpdate = defineUpdate<{ session_id: string; status: SessionStatus }, [CreditDepositRequest]>('creditDeposit');
+
 /** Non-production only: forces a status through the same path (read model, webhooks) as a natural change. */
 export const simulateUpdate = defineUpdate<{ session_id: string; status: SessionStatus }, [{ status: SessionStatus }]>('simulate');
 

@@ -11,12 +11,15 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import type { Chain, TokenSymbol } from '../domain/chains/chains';
+import { depositCreditRefusal } from '../domain/refunds/depositCredit';
 import { asRecorded, type ConfirmedDeposit, type DepositObservation, type DepositRef } from '../domain/session/deposit';
 import type { PaymentInstructions, PaymentSelection } from '../domain/wire/payment';
 import { selectionLimitRefusal } from '../domain/wire/paymentSelectionLimit';
 import type { SessionRecord, SessionStatusChange } from '../domain/wire/session';
 import {
   confirmDeposit,
+  creditKeptDeposit,
   DEFAULT_MINIMUM_DEPOSIT_CENTS,
   decideStatus,
   emptyLedger,
@@ -39,6 +42,7 @@ import { WorkflowFailure } from '../domain/session/workflowFailures';
 import { activityFailureOfType } from './activityFailures';
 import { announceStatus } from './announceStatus';
 import { ChainAttribute, SessionStatusAttribute, TokenAttribute } from './searchAttributes';
+import type { CreditDepositRequest } from './messages';
 import { issuePaymentInstructions } from './paymentPreparation';
 import { records } from './sessionActivities';
 import { settlePayment, type SettlementInput } from './settlePayment';
@@ -48,7 +52,9 @@ export type InboxEvent =
   | { kind: 'detected'; deposit: DepositObservation }
   | { kind: 'confirmed'; deposit: ConfirmedDeposit }
   | { kind: 'reorged'; ref: DepositRef }
-  | { kind: 'bank'; receipt: BankTransferReceipt };
+  | { kind: 'bank'; receipt: BankTransferReceipt }
+  /** A deposit the merchant credited (creditDeposit): the session's status follows in the main loop, not in the update. */
+  | { kind: 'credited'; reason: string };
 
 /** What a run hands to the next after continue-as-new (long-lived sessions keep their history bounded). */
 export interface Carried {
@@ -258,6 +264,8 @@ export class SessionRun {
         return this.applyDeposit(reorgDeposit(state, event.ref), (tx) => `deposit ${tx} left the canonical chain`);
       case 'bank':
         return this.creditBankTransfer(event.receipt);
+      case 'credited':
+        return this.reconcile(event.reason);
     }
   }
 
@@ -341,9 +349,13 @@ export class SessionRun {
 
   async selectPayment(selection: PaymentSelection): Promise<PaymentInstructions> {
     this.refuseSelection(selection);
+    return this.choosePayment(selection, selectedReason(selection));
+  }
+
+  private async choosePayment(selection: PaymentSelection, reason: string): Promise<PaymentInstructions> {
     // The choice and the move to awaiting_payment are written together. The lock (checkoutSession.ts) keeps every
     // other change of the session out while they are, so the state takes them as written.
-    const change = this.nextChange('awaiting_payment', selectedReason(selection));
+    const change = this.nextChange('awaiting_payment', reason);
     let instructions;
     try {
       instructions = await issuePaymentInstructions(this.record, selection, change);
@@ -368,6 +380,56 @@ export class SessionRun {
       { key: ChainAttribute, value: instructions.chain },
       { key: TokenAttribute, value: instructions.token },
     ];
+  }
+
+  /** The pairs of what counts toward the session already: deposits credited or confirming, a credited amount. */
+  private countedPairs(): Array<{ chain: Chain; token: TokenSymbol }> {
+    const { state } = this;
+    const pairs = state.deposits.filter((d) => !d.late && d.stage !== 'reorged').map(({ chain, token }) => ({ chain, token }));
+    if (state.selection && BigInt(state.receivedBaseUnits) > 0n) pairs.push({ chain: state.selection.chain, token: state.selection.token });
+    return pairs;
+  }
+
+  /**
+   * The merchant credits an unmatched deposit (docs/refunds.md#crediting-an-unmatched-deposit): judged on the indexer's
+   * row and its refund (domain/refunds/depositCredit.ts), the payment switched to its pair as a customer's choice
+   * would, then the credit written with its refund's cancellation in one activity, which refuses a refund claimed
+   * meanwhile. From there the session goes on as for any credited deposit: the answer is the reason of the move it
+   * calls for, which the main loop makes, so the merchant does not wait on a settlement.
+   */
+  async creditDeposit(request: CreditDepositRequest): Promise<string> {
+    // Its commands are new to a session's history: the marker keeps histories recorded before it replayable.
+    patched('credit-unmatched-deposit');
+    const { state, record } = this;
+    const ref = { chain: request.chain, txHash: request.txHash, logIndex: request.logIndex };
+    const facts = await records.unmatchedDepositFacts(record.sessionId, record.mode, ref);
+    if (!facts) throw refuse(WorkflowFailure.DepositCreditRefused, `No confirmed deposit ${ref.txHash} on ${ref.chain} for this session`);
+    const { deposit, decimals } = facts;
+    const refusal = depositCreditRefusal(
+      { chain: deposit.chain, token: deposit.token, amountBaseUnits: BigInt(deposit.amount), decimals, refund: facts.refund },
+      {
+        open: !this.window().closed && !this.expiryReached,
+        supportedTokens: record.supportedTokens,
+        countedPairs: this.countedPairs(),
+        minimumDepositMicro: this.terms.minimumDepositMicro,
+      },
+    );
+    if (refusal) throw refuse(WorkflowFailure.DepositCreditRefused, refusal.message);
+    const pair = { token: deposit.token, chain: deposit.chain };
+    if (state.selection?.chain !== pair.chain || state.selection.token !== pair.token)
+      await this.choosePayment(pair, `${pair.token} on ${pair.chain} selected by ${request.by} to credit deposit ${ref.txHash}`);
+    const credit = await records.creditUnmatchedDeposit({
+      sessionId: record.sessionId,
+      mode: record.mode,
+      deposit: ref,
+      creditedTotalBaseUnits: (BigInt(state.receivedBaseUnits) + BigInt(deposit.amount)).toString(),
+      by: request.by,
+    });
+    if (!credit.credited) throw refuse(WorkflowFailure.DepositCreditRefused, credit.refusal);
+    creditKeptDeposit(state, deposit);
+    const reason = `deposit ${ref.txHash} (${pair.token} on ${pair.chain}) credited by ${request.by}; its refund ${credit.refundId} cancelled`;
+    this.note(reason);
+    return reason;
   }
 
   refuseCancel(): void {

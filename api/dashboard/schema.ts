@@ -61,6 +61,13 @@ export const CreateRefundBody = z.object({
   idempotency_key: z.string().regex(/^[0-9a-f-]{36}$/, 'Must be a UUID'),
 });
 
+/** The deposit to credit to the session: its chain, transaction and log (or instruction) index, as the detail lists it. */
+export const CreditDepositBody = z.object({
+  chain: z.enum(CHAINS),
+  tx_hash: z.string().min(1).max(200),
+  log_index: z.number().int().min(0),
+});
+
 export const DeliveryParams = ModeParam.extend({
   delivery_id: z.string().regex(/^wh_[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a webhook delivery id (wh_…)'),
 });

@@ -1,7 +1,8 @@
 // One session as the dashboard's detail page shows it: the session, its timeline of status changes with
 // their reasons, the deposits with block explorer links and what became of each (credited, or owed back to the
 // customer and why, with the refund that returns it), what the session owes back in all, its refunds, the bank
-// transfers marked received, the settlement, and every webhook delivery.
+// transfers marked received, the settlement, and every webhook delivery; and the unmatched deposits the merchant may
+// credit to the session instead of refunding them (depositCredits.ts).
 import type { Config } from '../../config/env';
 import { listBankReceipts } from '../../db/repositories/bankReceipts';
 import { findPayment } from '../../db/repositories/paymentProgress';
@@ -26,6 +27,7 @@ import { depositVerdict, depositVerdictWords, owesCustomer } from '../../domain/
 import { STATUS_REASONS } from '../../domain/session/statusReasons';
 import type { AppDeps } from '../context';
 import { sessionNotFound } from '../errors';
+import { unmatchedDepositsJson } from './depositCredits';
 import { dashboardRefundJson } from './refundJson';
 import { presentSession } from '../routes/sessions/present';
 import { webhookDeliveryJson } from '../webhookDeliveryJson';
@@ -95,6 +97,7 @@ export async function sessionDetail(
     deposits: deposits.map((d) => ({
       chain: d.chain,
       tx_hash: d.txHash,
+      log_index: d.logIndex,
       explorer_url: transactionExplorerUrl(d.chain, d.network, d.txHash),
       token: d.token,
       amount: amountOf(d.amountBaseUnits, decimalsOf(d)),
@@ -109,6 +112,12 @@ export async function sessionDetail(
       refund_id: refundOfDeposit.get(depositKey(d)) ?? null,
       seen_at: d.seenAt.toISOString(),
     })),
+    // Deposits in another token or chain, with their refunds and whether the merchant may credit them instead.
+    unmatched_deposits: unmatchedDepositsJson(session, deposits, refunds, {
+      registry: deps.registry,
+      minimumDepositMicro: terms.minimumDepositMicro,
+      now: new Date(),
+    }),
     // From the ledger's refund_due postings of the session's deposits, per token and chain.
     owed_back: [...owed.values()].map((o) => ({ token: o.token, chain: o.chain, amount: amountOf(o.units, o.decimals) })),
     // Oldest first, like the deposits.

@@ -77,7 +77,15 @@ const owedDeposit = (r: OwedRow): OwedDeposit => ({
   owedBaseUnits: BigInt(r.owed),
 });
 
-/** The session's credited deposits whose ledger group deposit:<…><suffix> posted units owed back to the customer, and those units. */
+const creditedAfterRefund = (sql: Queryable) => sql`
+  and not exists (select 1 from refunds r where r.deposit_chain = d.chain and r.deposit_tx_hash = d.tx_hash
+                    and r.deposit_log_index = d.log_index and r.source in ('wrong_token', 'wrong_chain'))`;
+
+/**
+ * The session's credited deposits whose ledger group deposit:<…><suffix> posted units owed back to the customer, and
+ * those units. Of the excess (no suffix), a deposit kept for a refund and credited since is not one: its group posted
+ * all of it as owed back, and its refund (cancelled when it was credited) holds the place of the deposit's excess.
+ */
 async function owedBack(sql: Queryable, sessionId: string, suffix: '' | ':refunded'): Promise<OwedDeposit[]> {
   const rows = await sql<OwedRow[]>`
     select d.chain, d.tx_hash, d.log_index, d.token, s.mode, s.merchant_id, (-l.amount)::text as owed
@@ -85,6 +93,7 @@ async function owedBack(sql: Queryable, sessionId: string, suffix: '' | ':refund
     join ledger_entries l on l.group_id = 'deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index || ${suffix}::text
       and l.account = 'refund_due:' || d.chain
     where d.session_id = ${sessionId} and d.stage = 'confirmed' and d.credited and l.amount < 0
+      ${suffix === '' ? creditedAfterRefund(sql) : sql``}
     order by d.block_number, d.tx_hash, d.log_index`;
   return rows.map(owedDeposit);
 }
@@ -97,7 +106,8 @@ export const refundedPendingDeposits = (sql: Queryable, sessionId: string) => ow
 
 /**
  * The session's credited deposits and what each still holds pending for the merchant: what its credit posted to
- * merchant_pending:<chain>, less what its settlement or its refund took (deposit:<…>, :settled, :refunded).
+ * merchant_pending:<chain> (deposit:<…>, or :credited for one kept for a refund first), less what its settlement or its
+ * refund took (:settled, :refunded).
  */
 export async function pendingCreditedDeposits(sql: Queryable, sessionId: string): Promise<OwedDeposit[]> {
   const rows = await sql<OwedRow[]>`
@@ -105,6 +115,7 @@ export async function pendingCreditedDeposits(sql: Queryable, sessionId: string)
     from deposits d join sessions s on s.id = d.session_id
     left join ledger_entries l on l.account = 'merchant_pending:' || d.chain
       and l.group_id in ('deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index,
+                         'deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index || ':credited',
                          'deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index || ':settled',
                          'deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index || ':refunded')
     where d.session_id = ${sessionId} and d.stage = 'confirmed' and d.credited

@@ -5,8 +5,9 @@
 import type { Chain, TokenSymbol } from '../../domain/chains/chains';
 import type { Network } from '../../domain/chains/tokenContracts';
 import { creditPostings, settlementPostings, type PaymentDeposit } from '../../domain/ledger/depositPostings';
+import { depositCreditedGroup, unmatchedDepositCredited } from '../../domain/ledger/creditedUnmatchedPosting';
 import { depositReference, refundOnlyDepositReceived } from '../../domain/ledger/ledger';
-import type { QuotedPrice } from '../../domain/settlement/unitOwnership';
+import { depositShares, type QuotedPrice } from '../../domain/settlement/unitOwnership';
 import type { DepositRef } from '../../domain/session/deposit';
 import { networkForMode } from '../../domain/session/payablePairs';
 import type { Mode } from '../../domain/wire/session';
@@ -71,8 +72,35 @@ export async function postCreditedDeposits(sql: Queryable, paymentId: string): P
   if (credited) await postCredits(sql, credited);
 }
 
+/**
+ * A deposit whose group is posted already is skipped whole: one kept for a refund and credited afterwards has its
+ * group as it was kept, and the credit in a group of its own (postCreditedUnmatchedDeposit).
+ */
 async function postCredits(sql: Queryable, credited: { deposits: PaymentDeposit[]; price: QuotedPrice }): Promise<void> {
-  for (const posting of creditPostings(credited.deposits, credited.price)) await postLedger(sql, posting);
+  const postings = creditPostings(credited.deposits, credited.price);
+  const posted = await sql<Array<{ group_id: string }>>`
+    select distinct group_id from ledger_entries where group_id = any(${postings.map((p) => p.groupId)})`;
+  const known = new Set(posted.map((r) => r.group_id));
+  for (const posting of postings) if (!known.has(posting.groupId)) await postLedger(sql, posting);
+}
+
+/**
+ * Posts the credit of a deposit first kept for a refund and credited to the payment since
+ * (docs/refunds.md#crediting-an-unmatched-deposit): its share of the price as the payment's credited deposits split it
+ * in the order they arrived, moved from refund_due to pending for the merchant. The deposit must be marked credited
+ * first; posting again is a no-op.
+ */
+export async function postCreditedUnmatchedDeposit(sql: Queryable, paymentId: string, ref: DepositRef): Promise<void> {
+  const credited = await creditedDeposits(sql, paymentId);
+  const index = credited?.deposits.findIndex((d) => depositReference(d) === depositReference(ref)) ?? -1;
+  if (!credited || index < 0) throw new Error(`deposit ${depositReference(ref)} is not credited to payment ${paymentId}`);
+  const shares = depositShares(
+    credited.deposits.map((d) => d.amount),
+    credited.price,
+  );
+  const deposit = credited.deposits[index]!;
+  const posting = unmatchedDepositCredited({ ...deposit, merchantUnits: shares[index]!.merchantBaseUnits });
+  if (posting) await postLedger(sql, posting);
 }
 
 /**
@@ -84,11 +112,13 @@ export async function postDepositsSettled(sql: Queryable, paymentId: string): Pr
   const credited = await creditedDeposits(sql, paymentId);
   if (!credited) return;
   await postCredits(sql, credited);
-  const pending = await sql<Array<{ group_id: string; pending: string }>>`
-    select group_id, (-sum(amount))::text as pending from ledger_entries
-    where group_id = any(${credited.deposits.map(depositReference)}) and account like 'merchant_pending:%'
-    group by group_id`;
-  const byGroup = new Map(pending.map((r) => [r.group_id, BigInt(r.pending)]));
+  // What each credit left pending: on arrival in deposit:<…>, for a deposit kept for a refund first in :credited.
+  const references = credited.deposits.map(depositReference);
+  const pending = await sql<Array<{ reference: string; pending: string }>>`
+    select reference, (-sum(amount))::text as pending from ledger_entries
+    where group_id = any(${[...references, ...credited.deposits.map(depositCreditedGroup)]}) and account like 'merchant_pending:%'
+    group by reference`;
+  const byGroup = new Map(pending.map((r) => [r.reference, BigInt(r.pending)]));
   const postings = settlementPostings(
     credited.deposits,
     credited.price,

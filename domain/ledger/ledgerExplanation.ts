@@ -82,6 +82,8 @@ export function groupMeaning(groupId: string): string | undefined {
     return `deposit on ${words[1]} received at its deposit address: what pays the price pending for the merchant, any rest owed back to the customer (refund_due)`;
   if (kind === 'deposit' && words.length === 5 && last === 'settled')
     return `deposit on ${words[1]} settled: the part that pays the price became owed to the merchant in Solana USDC, any rest owed back to the customer`;
+  if (kind === 'deposit' && words.length === 5 && last === 'credited')
+    return `deposit on ${words[1]} kept for a refund, then credited to its session by its merchant: the part that pays the price moved from refund_due to pending for the merchant`;
   if (kind === 'treasury-funding') return "an operator's transaction into or out of the treasury";
   if (kind === 'relayer-funding') return `an operator's payment of gas coin to the relayer on ${words[1]}`;
   return undefined;

@@ -136,6 +136,19 @@ export function confirmDeposit(ledger: LedgerState, confirmed: ConfirmedDeposit,
   return { kind: 'credited', deposit };
 }
 
+/**
+ * The merchant credited a deposit kept for a refund, once the selection is the deposit's pair
+ * (docs/refunds.md#crediting-an-unmatched-deposit): it counts as a deposit credited on arrival. One the state no longer
+ * held (MAX_REFUND_DEPOSITS_IN_STATE) comes back.
+ */
+export function creditKeptDeposit(ledger: LedgerState, confirmed: ConfirmedDeposit): DepositState {
+  const { deposit } = findOrAdd(ledger, confirmed);
+  Object.assign(deposit, depositFacts(confirmed), { stage: 'confirmed', late: false });
+  deposit.confirmations = Math.max(deposit.confirmations, confirmed.confirmations);
+  ledger.receivedBaseUnits = (BigInt(ledger.receivedBaseUnits) + BigInt(deposit.amount)).toString();
+  return deposit;
+}
+
 /** Only a deposit still counting confirmations can leave the chain; a confirmed one is final. */
 export function reorgDeposit(ledger: LedgerState, ref: DepositRef): DepositOutcome {
   const deposit = findDeposit(ledger, ref);

@@ -5,6 +5,11 @@ export const WorkflowFailure = {
   SelectionRefused: 'SelectionRefused',
   /** cancel refused: a deposit exists or the session is closed. */
   CancelRefused: 'CancelRefused',
+  /**
+   * creditDeposit refused: the deposit cannot be credited to the session (domain/refunds/depositCredit.ts), or its
+   * refund was claimed meanwhile; nothing was credited.
+   */
+  DepositCreditRefused: 'DepositCreditRefused',
   /** simulate refused: live sessions cannot be simulated. */
   SimulateRefused: 'SimulateRefused',
   /** No settlement route for the payment: it fails loudly, funds stay where they are. */

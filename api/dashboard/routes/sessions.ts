@@ -1,5 +1,5 @@
-// The Sessions pages: the filtered list (and its CSV export), one session's detail, and redelivering one
-// of its webhooks. Everything is scoped to the signed-in user's merchant and the chosen mode.
+// The Sessions pages: the filtered list (and its CSV export), one session's detail, crediting one of its unmatched
+// deposits to it, and redelivering one of its webhooks. Everything is scoped to the signed-in user's merchant and the chosen mode.
 import type Router from '@koa/router';
 import { listSessions, type SessionListItem } from '../../../db/repositories/sessionList';
 import { findSession } from '../../../db/repositories/sessions';
@@ -12,7 +12,8 @@ import { validated } from '../../middlewares/validated';
 import { startRedelivery } from '../../webhookRedelivery';
 import { auditUserAction } from '../audit';
 import { signedInUser, type DashboardContext, type DashboardState } from '../context';
-import { DeliveryParams, ModeParam, SessionParams } from '../schema';
+import { creditDeposit } from '../depositCredits';
+import { CreditDepositBody, DeliveryParams, ModeParam, SessionParams } from '../schema';
 import { sessionDetail } from '../sessionDetail';
 import { sessionsCsv } from '../sessionsCsv';
 
@@ -52,6 +53,23 @@ export function registerSessionPages(router: Router<DashboardState>, deps: AppDe
   router.get(
     '/api/:mode/sessions/:session_id',
     validated({ params: SessionParams }, async (ctx: DashboardContext, { params }) => {
+      ctx.body = { data: await sessionDetail(deps, owner(ctx, params.mode), params.session_id) };
+    }),
+  );
+
+  router.post(
+    '/api/:mode/sessions/:session_id/deposit-credits',
+    validated({ params: SessionParams, body: CreditDepositBody }, async (ctx: DashboardContext, { params, body }) => {
+      const auth = signedInUser(ctx);
+      const ref = { chain: body.chain, txHash: body.tx_hash, logIndex: body.log_index };
+      const credited = await creditDeposit(deps, owner(ctx, params.mode), params.session_id, ref, `dashboard user ${auth.user.email}`);
+      await auditUserAction(deps, auth, params.mode, 'deposit.credit', {
+        session_id: params.session_id,
+        chain: body.chain,
+        tx_hash: body.tx_hash,
+        log_index: body.log_index,
+        refund_id: credited.refundId,
+      });
       ctx.body = { data: await sessionDetail(deps, owner(ctx, params.mode), params.session_id) };
     }),
   );

@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 // One session: summary with what is owed back to the customer, timeline with reasons, deposits with block explorer links
-// and each one's verdict (credited, or owed back and why, linked to the refund that returns it), its refunds and a
-// Refund button, bank transfers, settlement, and every webhook delivery with its attempts and a Redeliver button (the
-// list refreshes while a redelivery runs).
+// and each one's verdict (credited, or owed back and why, linked to the refund that returns it), the unmatched deposits
+// with a Credit to this session button where the session may take one, its refunds and a Refund button, bank transfers,
+// settlement, and every webhook delivery with its attempts and a Redeliver button (the list refreshes while a
+// redelivery runs).
 import { h, replaceChildren, type Child } from '../../src/dom';
 import { api } from '../api';
 import { link } from '../navigation';
@@ -58,6 +59,8 @@ interface Detail {
     /** The refund that returns what it owes the customer, once one exists. */
     refund_id: string | null;
   }[];
+  /** Deposits in another token or chain, with their refund, and whether the merchant may credit them instead. */
+  unmatched_deposits: UnmatchedDeposit[];
   /** Oldest first. */
   refunds: RefundRow[];
   /** What the ledger owes back to the customer from the session's deposits, per token and chain. */
@@ -66,6 +69,18 @@ interface Detail {
   /** `netted_usdc`: the part of the gross that repaid what the merchant owed for refunds, only when some did. */
   settlement: { provider: string; reference: string; amount_usdc: string; netted_usdc?: string; chain: string; settled_at: string } | null;
   webhook_deliveries: Delivery[];
+}
+
+interface UnmatchedDeposit {
+  chain: string;
+  tx_hash: string;
+  log_index: number;
+  token: string;
+  credited: boolean;
+  refund: { refund_id: string; status: string; source: string };
+  creditable: boolean;
+  /** Why it cannot be credited; null when it can. */
+  credit_refusal: string | null;
 }
 
 const REFRESHES_AFTER_REDELIVERY = 15;
@@ -187,6 +202,38 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
     return h('div', { class: 'refund-action' }, open, refund);
   }
 
+  /** One unmatched deposit: its refund, and the Credit to this session button when the session may take it. */
+  function unmatchedDeposit(d: UnmatchedDeposit): HTMLElement {
+    const note = h('div', { role: 'alert' });
+    let action: Child = h('span', { class: 'hint' }, d.credited ? 'Credited to this session' : (d.credit_refusal ?? ''));
+    if (d.creditable) {
+      const credit = h('button', { type: 'button' }, 'Credit to this session');
+      credit.addEventListener('click', () => {
+        credit.disabled = true;
+        api<Detail>('POST', `/${mode}/sessions/${sessionId}/deposit-credits`, {
+          chain: d.chain,
+          tx_hash: d.tx_hash,
+          log_index: d.log_index,
+        }).then(render, (error: unknown) => {
+          credit.disabled = false;
+          showError(note, error);
+        });
+      });
+      action = credit;
+    }
+    return h(
+      'li',
+      { class: 'unmatched-deposit', 'data-tx-hash': d.tx_hash },
+      `${d.token} on ${d.chain}, `,
+      h('code', {}, d.tx_hash),
+      ': refund ',
+      refundLink(d.refund.refund_id),
+      ` (${d.refund.source}, ${d.refund.status}) `,
+      action,
+      note,
+    );
+  }
+
   function render(detail: Detail): void {
     const s = detail.session;
     replaceChildren(
@@ -280,6 +327,18 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
               ),
             ),
       ),
+      detail.unmatched_deposits.length > 0 &&
+        h(
+          'section',
+          { class: 'card', 'aria-labelledby': 'unmatched-h' },
+          h('h2', { id: 'unmatched-h' }, 'Unmatched deposits'),
+          h(
+            'p',
+            { class: 'hint' },
+            'Sent in another token or chain than the one chosen: refunded to the customer, or credited to this session while it is open and accepts that token.',
+          ),
+          h('ul', {}, ...detail.unmatched_deposits.map(unmatchedDeposit)),
+        ),
       h(
         'section',
         { class: 'card', 'aria-labelledby': 'refunds-h' },

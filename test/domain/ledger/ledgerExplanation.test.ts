@@ -55,6 +55,7 @@ describe('a posting group in words', () => {
     expect(groupMeaning('payout:pay_1:netted')).toMatch(/^payout of pay_1 netted from the merchant's receivable/);
     expect(groupMeaning('deposit:base:0xabc:3')).toMatch(/^deposit on base received at its deposit address/);
     expect(groupMeaning('deposit:base:0xabc:3:settled')).toMatch(/^deposit on base settled/);
+    expect(groupMeaning('deposit:polygon:0xabc:3:credited')).toMatch(/^deposit on polygon kept for a refund, then credited/);
     expect(groupMeaning('treasury-funding:5VER')).toBe("an operator's transaction into or out of the treasury");
     expect(groupMeaning('relayer-funding:tron:abc')).toBe("an operator's payment of gas coin to the relayer on tron");
   });

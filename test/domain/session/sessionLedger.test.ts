@@ -10,6 +10,7 @@ import {
   confirmDeposit,
   countConfirmations,
   creditedTotal,
+  creditKeptDeposit,
   decideStatus,
   emptyLedger,
   hasCreditableDeposit,
@@ -301,6 +302,24 @@ describe('session ledger', () => {
     expect(pay(ledger, transfer(4_990_000n)).kind).toBe('credited');
     expect(hasPaymentUnderWay(ledger)).toBe(true);
     expect(decideStatus(ledger, terms(500n), false).status).toBe('completed');
+  });
+
+  it('credits a kept deposit the merchant credited once the selection is its pair, also one the state no longer held', () => {
+    const ledger = ledgerFor(5_000_000n);
+    const wrongToken = { ...transfer(5_000_000n, { token: 'USDT' }), confirmations: 64 };
+    pay(ledger, wrongToken);
+    expect(refundsDue(ledger)).toHaveLength(1);
+    ledger.selection = selection(5_000_000n, 'base', 'USDT');
+    expect(creditKeptDeposit(ledger, wrongToken)).toMatchObject({ stage: 'confirmed', late: false, confirmations: 64 });
+    expect(ledger.deposits).toHaveLength(1);
+    expect(ledger.receivedBaseUnits).toBe('5000000');
+    expect(refundsDue(ledger)).toEqual([]);
+    expect(decideStatus(ledger, terms(500n), false).status).toBe('completed');
+
+    const forgotten = ledgerFor(5_000_000n, 'polygon');
+    creditKeptDeposit(forgotten, { ...transfer(2_000_000n, { chain: 'polygon' }), confirmations: 30 });
+    expect(forgotten.deposits).toEqual([expect.objectContaining({ chain: 'polygon', stage: 'confirmed', late: false })]);
+    expect(decideStatus(forgotten, terms(500n), false).status).toBe('underpaid');
   });
 
   it("credits what the confirmation (the indexer's row) says arrived, whatever the detection said", () => {
