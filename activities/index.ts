@@ -66,7 +66,11 @@ export function createActivities(deps: ActivityDeps) {
     }),
     confirmedDepositFacts: createConfirmedDepositFacts({ sql: deps.sql }),
     recordedDepositFacts: createRecordedDepositFacts({ sql: deps.sql }),
-    ...createUnmatchedDepositCredit({ sql: deps.sql, network: deps.paymentNetwork }),
+    ...createUnmatchedDepositCredit({
+      sql: deps.sql,
+      network: deps.paymentNetwork,
+      refundClaimDays: deps.refundClaimDays ?? DEFAULT_REFUND_CLAIM_DAYS,
+    }),
     recordBankReceipt: createRecordBankReceipt({ sql: deps.sql }),
     recordSimulatedReceipt: createRecordSimulatedReceipt({ sql: deps.sql }),
     settleSimulated: createSimulatedSettlement({ sql: deps.sql }),

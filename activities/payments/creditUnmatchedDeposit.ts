@@ -3,14 +3,18 @@
 // refund (unmatchedDepositFacts) and judges them (domain/refunds/depositCredit.ts); once it switched the session's
 // payment to the deposit's pair, creditUnmatchedDeposit writes the credit in one transaction, under the refund's row
 // lock: the refund cancelled, the deposit marked credited, its ledger moved from owed back to pending for the merchant.
-// A refund claimed meanwhile refuses it and nothing is written. The refund's workflow is told once it is committed.
+// A refund claimed meanwhile refuses it and nothing is written. The refund's workflow is told once it is committed. A
+// deposit that brings more than the price is refunded its excess as any credited deposit is (overpayment), under the
+// next generation of its refunds.
 import { Context, log } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Sql } from '../../db/client';
 import { postCreditedUnmatchedDeposit } from '../../db/repositories/depositLedger';
 import { findConfirmedDeposit, setDepositVerdict } from '../../db/repositories/deposits';
 import { setPaymentReceived } from '../../db/repositories/payments';
-import { moveRefund, type RefundRow } from '../../db/repositories/refunds';
+import { moveRefund, type Refund, type RefundRow } from '../../db/repositories/refunds';
+import { openOverpaymentRefunds } from '../refunds/automaticRefunds';
+import { startRefundWorkflow, type RefundStarter } from '../refunds/startRefundWorkflow';
 import { REFUND_SIGNALS, refundWorkflowId } from '../../domain/refunds/refundPayment';
 import type { RefundSource } from '../../domain/refunds/refundSource';
 import type { RefundStatus } from '../../domain/refunds/refundStatus';
@@ -38,15 +42,23 @@ export interface DepositCreditRequest {
 
 export type DepositCreditOutcome = { credited: true; refundId: string } | { credited: false; refusal: string };
 
+type CreditWritten = { credited: true; refundId: string; opened: Refund[] } | { credited: false; refusal: string };
+
 export interface UnmatchedDepositCreditDeps {
   sql: Sql;
   network: PaymentNetwork;
   /** Wakes the cancelled refund's workflow; through the worker's Temporal client unless given. */
   tellRefund?: (refundId: string) => Promise<void>;
+  /** REFUND_CLAIM_DAYS, for the overpayment refund a credited deposit may open. */
+  refundClaimDays: number;
+  startRefund?: RefundStarter;
+  now?: () => Date;
 }
 
 export function createUnmatchedDepositCredit(deps: UnmatchedDepositCreditDeps) {
   const tellRefund = deps.tellRefund ?? tellRefundWorkflow;
+  const startRefund = deps.startRefund ?? startRefundWorkflow;
+  const now = deps.now ?? (() => new Date());
   return {
     /** The confirmed deposit as the indexer recorded it for the session, and the automatic refund opened for it. */
     async unmatchedDepositFacts(sessionId: string, mode: Mode, ref: DepositRef): Promise<UnmatchedDepositFacts | null> {
@@ -70,7 +82,7 @@ export function createUnmatchedDepositCredit(deps: UnmatchedDepositCreditDeps) {
       const { sessionId, deposit } = request;
       const network = networkForMode(request.mode);
       const paymentId = paymentIdForSession(sessionId);
-      const outcome = await deps.sql.begin(async (tx): Promise<DepositCreditOutcome> => {
+      const written = await deps.sql.begin(async (tx): Promise<CreditWritten> => {
         const [refund] = await tx<Array<{ id: string; status: RefundStatus }>>`
           select id, status from refunds
           where deposit_chain = ${deposit.chain} and deposit_tx_hash = ${deposit.txHash} and deposit_log_index = ${deposit.logIndex}
@@ -81,7 +93,7 @@ export function createUnmatchedDepositCredit(deps: UnmatchedDepositCreditDeps) {
           select credited from deposits where chain = ${deposit.chain} and tx_hash = ${deposit.txHash}
             and log_index = ${deposit.logIndex} and network = ${network} and session_id = ${sessionId}`;
         // A retried attempt whose transaction committed finds its own work done.
-        if (refund.status === 'cancelled' && row?.credited) return { credited: true, refundId: refund.id };
+        if (refund.status === 'cancelled' && row?.credited) return { credited: true, refundId: refund.id, opened: [] };
         if (refund.status !== 'pending_claim')
           return { credited: false, refusal: `Its refund is ${refund.status}, no longer waiting for a claim` };
         const moved = await moveRefund(tx, refund.id, 'cancel', { statusReason: `credited to the session by ${request.by}` });
@@ -89,10 +101,13 @@ export function createUnmatchedDepositCredit(deps: UnmatchedDepositCreditDeps) {
         await setDepositVerdict(tx, sessionId, network, deposit, { credited: true, late: false });
         await postCreditedUnmatchedDeposit(tx, paymentId, deposit);
         await setPaymentReceived(tx, paymentId, request.creditedTotalBaseUnits);
-        return { credited: true, refundId: refund.id };
+        const opened = await openOverpaymentRefunds(tx, sessionId, { claimDays: deps.refundClaimDays, now: now() });
+        return { credited: true, refundId: refund.id, opened };
       });
-      if (outcome.credited) await tellRefund(outcome.refundId);
-      return outcome;
+      if (!written.credited) return written;
+      await tellRefund(written.refundId);
+      for (const opened of written.opened) await startRefund(opened);
+      return { credited: true, refundId: written.refundId };
     },
   };
 }

@@ -11,11 +11,11 @@ import {
 } from '../../db/repositories/automaticRefunds';
 import { postCreditedDeposits } from '../../db/repositories/depositLedger';
 import { postLedger } from '../../db/repositories/ledger';
-import { insertRefund, type Refund } from '../../db/repositories/refunds';
+import { depositRefunds, insertRefund, type Refund } from '../../db/repositories/refunds';
 import { pendingDepositRefunded } from '../../domain/ledger/pendingRefundPosting';
 import type { Network } from '../../domain/chains/tokenContracts';
 import { refundExpiresAt, refundUsdMicros, unmatchedDepositSource } from '../../domain/refunds/automaticRefund';
-import type { AutomaticRefundSource } from '../../domain/refunds/refundSource';
+import { UNPAID_MERCHANT_SOURCES, type AutomaticRefundSource } from '../../domain/refunds/refundSource';
 import type { DepositRef } from '../../domain/session/deposit';
 import { CLOSED_STATUSES } from '../../domain/wire/status';
 import { newRefundId, paymentIdForSession } from '../../domain/wire/ids';
@@ -36,13 +36,20 @@ async function openRefund(
   const amountUsdMicros = refundUsdMicros(owed.owedBaseUnits, owed.token, owed.chain);
   // Less than a micro-dollar (18-decimal dust) cannot be paid in Solana USDC: it stays owed in the ledger, for the operator.
   if (amountUsdMicros <= 0n) return undefined;
+  const deposit = { chain: owed.chain, txHash: owed.txHash, logIndex: owed.logIndex };
+  // Opened again, the refund of this source stands. A deposit whose earlier refund ended another way (kept in another
+  // token, then credited to its session, and now overpaying it) gets the next generation, naming the one it follows.
+  const earlier = await depositRefunds(tx, deposit, UNPAID_MERCHANT_SOURCES.has(source));
+  const same = earlier.find((r) => r.source === source);
+  if (same) return same;
+  const latest = earlier.at(-1);
   const { refund } = await insertRefund(tx, {
     id: newRefundId(),
     mode: owed.mode,
     merchantId: owed.merchantId,
     sessionId,
     source,
-    deposit: { chain: owed.chain, txHash: owed.txHash, logIndex: owed.logIndex },
+    deposit,
     token: owed.token,
     chain: owed.chain,
     amountBaseUnits: owed.owedBaseUnits,
@@ -52,6 +59,7 @@ async function openRefund(
     reason: null,
     idempotencyKey: null,
     expiresAt: refundExpiresAt(terms.now, terms.claimDays),
+    ...(latest ? { generation: latest.generation + 1, reissueOf: latest.id } : {}),
   });
   return refund;
 }

@@ -261,6 +261,7 @@ const reissue = defineCommand({
         workflowId: refundWorkflowId(refund.id),
         taskQueue: context.config.temporal.taskQueue,
         args: [{ refundId: refund.id, mode: refund.mode } satisfies RefundWorkflowInput],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
       });
     } catch (error) {
       // Run again, the reissue stands and its workflow is already under way.

@@ -182,6 +182,7 @@ export async function refundFailedSettlement(
         workflowId: refundWorkflowId(refund.id),
         taskQueue: deps.taskQueue,
         args: [{ refundId: refund.id, mode: refund.mode } satisfies RefundWorkflowInput],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
       });
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

@@ -77,32 +77,29 @@ const owedDeposit = (r: OwedRow): OwedDeposit => ({
   owedBaseUnits: BigInt(r.owed),
 });
 
-const creditedAfterRefund = (sql: Queryable) => sql`
-  and not exists (select 1 from refunds r where r.deposit_chain = d.chain and r.deposit_tx_hash = d.tx_hash
-                    and r.deposit_log_index = d.log_index and r.source in ('wrong_token', 'wrong_chain'))`;
-
 /**
- * The session's credited deposits whose ledger group deposit:<…><suffix> posted units owed back to the customer, and
- * those units. Of the excess (no suffix), a deposit kept for a refund and credited since is not one: its group posted
- * all of it as owed back, and its refund (cancelled when it was credited) holds the place of the deposit's excess.
+ * The session's credited deposits whose ledger groups deposit:<…><suffixes> left units owed back to the customer, and
+ * those units. Of the excess (no suffix): a deposit kept for a refund and credited since posted all of it as owed back
+ * on arrival, and its :credited group took back the share that pays the price; what is left is its excess.
  */
-async function owedBack(sql: Queryable, sessionId: string, suffix: '' | ':refunded'): Promise<OwedDeposit[]> {
+async function owedBack(sql: Queryable, sessionId: string, suffixes: readonly string[]): Promise<OwedDeposit[]> {
   const rows = await sql<OwedRow[]>`
-    select d.chain, d.tx_hash, d.log_index, d.token, s.mode, s.merchant_id, (-l.amount)::text as owed
+    select d.chain, d.tx_hash, d.log_index, d.token, s.mode, s.merchant_id, (-sum(l.amount))::text as owed
     from deposits d join sessions s on s.id = d.session_id
-    join ledger_entries l on l.group_id = 'deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index || ${suffix}::text
-      and l.account = 'refund_due:' || d.chain
-    where d.session_id = ${sessionId} and d.stage = 'confirmed' and d.credited and l.amount < 0
-      ${suffix === '' ? creditedAfterRefund(sql) : sql``}
+    join ledger_entries l on l.account = 'refund_due:' || d.chain
+      and l.group_id in (select 'deposit:' || d.chain || ':' || d.tx_hash || ':' || d.log_index || suffix from unnest(${suffixes as string[]}::text[]) suffix)
+    where d.session_id = ${sessionId} and d.stage = 'confirmed' and d.credited
+    group by d.chain, d.tx_hash, d.log_index, d.token, s.mode, s.merchant_id, d.block_number
+    having sum(l.amount) < 0
     order by d.block_number, d.tx_hash, d.log_index`;
   return rows.map(owedDeposit);
 }
 
 /** The session's credited deposits whose credit posted an excess owed back to the customer, and that excess. */
-export const creditedExcesses = (sql: Queryable, sessionId: string) => owedBack(sql, sessionId, '');
+export const creditedExcesses = (sql: Queryable, sessionId: string) => owedBack(sql, sessionId, ['', ':credited']);
 
 /** The session's credited deposits whose pending units were made owed back to the customer (pendingDepositRefunded), and those units. */
-export const refundedPendingDeposits = (sql: Queryable, sessionId: string) => owedBack(sql, sessionId, ':refunded');
+export const refundedPendingDeposits = (sql: Queryable, sessionId: string) => owedBack(sql, sessionId, [':refunded']);
 
 /**
  * The session's credited deposits and what each still holds pending for the merchant: what its credit posted to

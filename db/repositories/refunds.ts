@@ -144,6 +144,17 @@ export async function insertRefund(sql: Queryable, refund: NewRefund): Promise<{
   return { refund: toRefund(row), created: false };
 }
 
+/**
+ * The automatic refunds of a deposit, oldest generation first: of what its merchant was not paid (underpaid_expired,
+ * settlement_failed) when `unpaidMerchant`, of its uncredited units or excess otherwise.
+ */
+export async function depositRefunds(sql: Queryable, deposit: DepositKey, unpaidMerchant: boolean): Promise<Refund[]> {
+  const rows = await sql<RefundRow[]>`${sql.unsafe(SELECT)} where deposit_chain = ${deposit.chain}
+    and deposit_tx_hash = ${deposit.txHash} and deposit_log_index = ${deposit.logIndex} and source <> 'merchant'
+    and (source in ('underpaid_expired', 'settlement_failed')) = ${unpaidMerchant} order by generation`;
+  return rows.map(toRefund);
+}
+
 export async function findRefund(sql: Queryable, id: string): Promise<Refund | undefined> {
   const [row] = await sql<RefundRow[]>`${sql.unsafe(SELECT)} where id = ${id}`;
   return row && toRefund(row);

@@ -2,6 +2,7 @@
 // unpaid, whose money the operator holds since. A merchant's refund posted nothing when it ended; the merchant makes
 // another through the API. Pure.
 import type { UnpaidRefundEnding } from '../ledger/refundHandover';
+import { UNMATCHED_DEPOSIT_SOURCES } from './automaticRefund';
 import type { RefundSource } from './refundSource';
 import type { RefundStatus } from './refundStatus';
 
@@ -9,7 +10,11 @@ export type RefundReissueVerdict = { ok: true; ending: UnpaidRefundEnding } | { 
 
 const UNPAID_ENDINGS: ReadonlySet<RefundStatus> = new Set<UnpaidRefundEnding>(['expired', 'failed', 'cancelled']);
 
-export function judgeRefundReissue(refund: { id: string; source: RefundSource; status: RefundStatus }): RefundReissueVerdict {
+/** `depositCredited`: the refund's deposit counts toward its session now (its merchant is paid for it). */
+export function judgeRefundReissue(
+  refund: { id: string; source: RefundSource; status: RefundStatus },
+  depositCredited: boolean,
+): RefundReissueVerdict {
   if (refund.source === 'merchant')
     return { ok: false, refusal: `refund ${refund.id} is a merchant's: the merchant creates another through the API instead` };
   if (!UNPAID_ENDINGS.has(refund.status))
@@ -17,5 +22,8 @@ export function judgeRefundReissue(refund: { id: string; source: RefundSource; s
       ok: false,
       refusal: `refund ${refund.id} is ${refund.status.replace('_', ' ')}: only one that ended unpaid (failed, expired or cancelled) is reissued`,
     };
+  // A deposit kept for a refund and then credited to its session moved its money to the merchant; nothing was handed over.
+  if (depositCredited && UNMATCHED_DEPOSIT_SOURCES.has(refund.source))
+    return { ok: false, refusal: `refund ${refund.id}: its deposit was credited to the session since, so its money is the merchant's` };
   return { ok: true, ending: refund.status as UnpaidRefundEnding };
 }

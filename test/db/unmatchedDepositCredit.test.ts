@@ -22,6 +22,7 @@ import { sessionRecord } from '../support/sessionRecords';
 let db: TestDatabase;
 let worker: Sql;
 const told: string[] = [];
+const started: string[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -37,10 +38,12 @@ const credit = () =>
     sql: worker,
     network: chainRegistryPaymentNetwork(createChainRegistry(loadChainsConfig({}))),
     tellRefund: async (id) => void told.push(id),
+    refundClaimDays: 30,
+    startRefund: async (refund) => void started.push(refund.id),
   });
 
-/** A $10 session that chose USDT on tron and received 10 USDC on tron: kept for a refund, its refund opened. */
-async function paidInTheWrongToken() {
+/** A $10 session that chose USDT on tron and received `amount` USDC on tron (10 by default): kept for a refund, its refund opened. */
+async function paidInTheWrongToken(amount = '10000000') {
   const { merchant } = await createTestMerchant(db.sql);
   const record = { ...sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 }), amountUsdCents: '1000' };
   await insertSessionRecord(db.sql, record, 'awaiting_payment');
@@ -49,13 +52,13 @@ async function paidInTheWrongToken() {
                values (${paymentId}, ${record.sessionId}, 'USDT', 'tron', 'TDeposit', '10000000', '0', 6)`;
   const txHash = randomBytes(32).toString('hex');
   await db.sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, credited, late)
-               values ('tron', ${txHash}, 0, 'testnet', ${record.sessionId}, 'USDC', '10000000', 'TPayer', 'TDeposit', 10, 'bh', 'confirmed', 19, false, true)`;
+               values ('tron', ${txHash}, 0, 'testnet', ${record.sessionId}, 'USDC', ${amount}, 'TPayer', 'TDeposit', 10, 'bh', 'confirmed', 19, false, true)`;
   const deposit: DepositState = {
     chain: 'tron',
     txHash,
     logIndex: 0,
     token: 'USDC',
-    amount: '10000000',
+    amount,
     toAddress: 'TDeposit',
     fromAddress: 'TPayer',
     blockNumber: '10',
@@ -128,5 +131,29 @@ describe('creditUnmatchedDeposit', () => {
     expect(told).toEqual([refundId]);
     expect(await activity.creditUnmatchedDeposit(request)).toEqual({ credited: true, refundId });
     expect(await state(sessionId, paymentId, refundId)).toEqual(after);
+  });
+
+  it('refunds the excess of a credited deposit that overpays, as the next generation of its refunds', async () => {
+    const { sessionId, paymentId, ref, refundId } = await paidInTheWrongToken('12000000');
+    await db.sql`update payments set token = 'USDC' where id = ${paymentId}`;
+    const request = { sessionId, mode: 'test' as const, deposit: ref, creditedTotalBaseUnits: '12000000', by: 'a test' };
+    expect(await credit().creditUnmatchedDeposit(request)).toEqual({ credited: true, refundId });
+    const refunds = await db.sql<
+      { id: string; source: string; status: string; amount: string; generation: number; reissue_of: string | null }[]
+    >`
+      select id, source, status, amount_base_units::text as amount, generation, reissue_of from refunds
+      where session_id = ${sessionId} order by generation`;
+    expect(refunds).toEqual([
+      { id: refundId, source: 'wrong_token', status: 'cancelled', amount: '12000000', generation: 1, reissue_of: null },
+      { id: expect.any(String), source: 'overpayment', status: 'pending_claim', amount: '2000000', generation: 2, reissue_of: refundId },
+    ]);
+    expect(started).toContain(refunds[1]!.id);
+    const [owed] = await db.sql<{ amount: string }[]>`
+      select sum(amount)::text as amount from ledger_entries where account = 'refund_due:tron' and reference = ${`deposit:tron:${ref.txHash}:0`}`;
+    expect(owed?.amount).toBe('-2000000');
+    // Again: the credit is done, and the excess keeps its one refund.
+    expect(await credit().creditUnmatchedDeposit(request)).toEqual({ credited: true, refundId });
+    const [count] = await db.sql<{ n: number }[]>`select count(*)::int as n from refunds where session_id = ${sessionId}`;
+    expect(count?.n).toBe(2);
   });
 });
