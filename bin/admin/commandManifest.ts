@@ -237,7 +237,7 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
   },
   {
     name: 'refund',
-    summary: 'refunds to customers: list, show, the stuck ones, and cancelling one not yet paid',
+    summary: 'refunds to customers: list, show, the stuck ones, cancelling one not yet paid, and opening the missing ones',
     commands: [
       {
         name: 'list',
@@ -277,6 +277,14 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
         summary: 'cancel a refund the signer has not started paying, and tell its workflow',
         positional: { name: 'refund', value: '<ref_…>', description: 'the refund to cancel (required)' },
         options: { reason: { value: '<text>', description: 'why, kept as its status reason (1 to 500 characters)' } },
+      },
+      {
+        name: 'open-missing',
+        summary: 'open the refunds of deposits kept for a refund that have none (late after the workflow ended), and start them',
+        options: {
+          mode: { value: '<test|live>', description: 'only this mode (default both)' },
+          'dry-run': { description: 'list the deposits, change nothing' },
+        },
       },
     ],
   },
