@@ -1,7 +1,7 @@
 // The refunds no workflow opened (docs/refunds.md#sources), run as the worker's role against the service's Temporal: a
 // deposit the indexer marks late after its session's workflow ended gets one refund, waiting for its claim, whose
-// workflow runs and announces it as payment.unmatched_deposit; a second run, or two at once, open none more, and a
-// deposit whose refund the workflow's verdict opened is left to it.
+// workflow runs and announces it as payment.unmatched_deposit; a second run, or two at once, open none more; a run
+// after one whose workflow start was lost starts it; and a deposit whose refund the workflow's verdict opened is left to it.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openMissingDepositRefunds, type MissingDepositRefundsDeps } from '../../../activities/refunds/missingDepositRefunds';
@@ -132,6 +132,21 @@ describe('opening the refunds no workflow opened', { timeout: 120_000 }, () => {
     } finally {
       await other.end({ timeout: 5 });
     }
+  });
+
+  it('starts on the next run a workflow whose start was lost after its refund was committed', async () => {
+    const sessionId = await endedSession();
+    const deposit = await lateDeposit(sessionId, 1_500_000n);
+    const unreachable = () => Promise.reject(new Error('Temporal unreachable'));
+    await expect(openMissingDepositRefunds({ ...deps, startRefund: unreachable }, 'test')).rejects.toThrow('Temporal unreachable');
+    const [refund] = await refundsOf(deposit.txHash);
+    expect(refund).toMatchObject({ source: 'late_deposit', status: 'pending_claim' });
+    const handle = service.temporal.workflow.getHandle(refundWorkflowId(refund!.id));
+    await expect(handle.describe()).rejects.toThrow();
+
+    expect(await openMissingDepositRefunds(deps, 'test')).toEqual([]);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    expect(await refundsOf(deposit.txHash)).toEqual([refund]);
   });
 
   it('leaves a deposit whose refund the workflow opened with its verdict', async () => {
