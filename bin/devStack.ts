@@ -41,6 +41,8 @@ import { signerDatabasePools, signerDepsFromConfig } from '../signer/worker';
 import { webhookDeliveryDepsFromConfig } from '../worker/createWebhookWorker';
 import { startInProcessWorkers } from '../worker/inProcessWorkers';
 import { checkTronFactories } from '../worker/tronFactoryChecks';
+import { openMissingDepositRefunds } from '../activities/refunds/missingDepositRefunds';
+import { refundStarter } from '../activities/refunds/startRefundWorkflow';
 import { startReconciliationSweeper } from '../worker/reconciliationSweeper';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
 import { treasuryViewsFromConfig } from '../worker/treasuryViews';
@@ -245,7 +247,16 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     );
     const localTreasury = localSolana && treasuryViews.find((view) => view.mode === 'test');
     if (localTreasury) await recordTreasuryOpening(localTreasury, sql, `local-solana:${new Date().toISOString()}`);
-    const reconciliation = startReconciliationSweeper(sql, treasuryViews, config.reconciliationIntervalMinutes, logger);
+    // Closed after the reconciliation stopped: it starts the refund workflows of what it opened.
+    const connection = await Connection.connect({ address: temporalAddress });
+    stops.unshift(() => connection.close());
+    const temporal = new Client({ connection, namespace: config.temporal.namespace });
+    const reconciliation = startReconciliationSweeper(sql, treasuryViews, config.reconciliationIntervalMinutes, logger, (mode) =>
+      openMissingDepositRefunds(
+        { sql, refundClaimDays: config.refundClaimDays, startRefund: refundStarter(temporal, config.temporal.taskQueue) },
+        mode,
+      ),
+    );
     stops.unshift(async () => {
       await workers.stop();
       await sweeper?.stop();
@@ -253,9 +264,6 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       await nativeConnection.close();
     });
 
-    const connection = await Connection.connect({ address: temporalAddress });
-    stops.unshift(() => connection.close());
-    const temporal = new Client({ connection, namespace: config.temporal.namespace });
     await ensureSweepSchedules(temporal, {
       taskQueue: config.temporal.taskQueue,
       intervalSeconds: config.sweepIntervalSeconds,

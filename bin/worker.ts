@@ -11,6 +11,8 @@ import { createChainRegistry } from '../domain/chains/chainRegistry';
 import { createLogger, errorFields } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
 import { activityDepsFromConfig, createWorker } from '../worker/createWorker';
+import { openMissingDepositRefunds } from '../activities/refunds/missingDepositRefunds';
+import { refundStarter } from '../activities/refunds/startRefundWorkflow';
 import { startReconciliationSweeper } from '../worker/reconciliationSweeper';
 import { startRetentionSweeper } from '../worker/retentionSweeper';
 import { checkTronFactories } from '../worker/tronFactoryChecks';
@@ -52,13 +54,17 @@ try {
     evmScopes: evmSweepScopes(config, registry),
   });
   await ensureTransferSchedules(temporal, { taskQueue: config.temporal.taskQueue, intervalSeconds: config.transferIntervalSeconds });
-  await clientConnection.close();
   const sweeper = startRetentionSweeper(sql, config.retention, logger);
   const reconciliation = startReconciliationSweeper(
     sql,
     treasuryViewsFromConfig(config, registry, chains.tronHttpApi),
     config.reconciliationIntervalMinutes,
     logger,
+    (mode) =>
+      openMissingDepositRefunds(
+        { sql, refundClaimDays: config.refundClaimDays, startRefund: refundStarter(temporal, config.temporal.taskQueue) },
+        mode,
+      ),
   );
   logger.info(
     {
@@ -73,6 +79,7 @@ try {
   await worker.run();
   await sweeper?.stop();
   await reconciliation?.stop();
+  await clientConnection.close();
   await connection.close();
   await sql.end({ timeout: 5 });
   logger.info('worker stopped');

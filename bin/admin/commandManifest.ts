@@ -237,7 +237,8 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
   },
   {
     name: 'refund',
-    summary: 'refunds to customers: list, show, the stuck ones, cancelling one not yet paid, reissuing one that ended unpaid',
+    summary:
+      'refunds to customers: list, show, the stuck ones, cancelling one not yet paid, reissuing one that ended unpaid, opening the missing ones',
     commands: [
       {
         name: 'list',
@@ -283,6 +284,14 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
         summary: 'give an automatic refund that ended unpaid (failed, expired, cancelled) back to the customer as a new refund',
         positional: { name: 'refund', value: '<ref_…>', description: 'the refund that ended unpaid (required)' },
         options: {},
+      },
+      {
+        name: 'open-missing',
+        summary: 'open the refunds of deposits kept for a refund that have none (late after the workflow ended), and start them',
+        options: {
+          mode: { value: '<test|live>', description: 'only this mode (default both)' },
+          'dry-run': { description: 'list the deposits, change nothing' },
+        },
       },
     ],
   },

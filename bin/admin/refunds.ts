@@ -1,7 +1,11 @@
 // `refund list|show|stuck`: what operators read about refunds (docs/refunds.md#operator-commands-and-dashboard).
 // `refund cancel`: withdraws a refund nobody has been paid for yet, and tells its workflow.
 // `refund reissue`: gives an automatic refund that ended unpaid back to the customer, as a new refund with its workflow.
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+// `refund open-missing`: the reconciliation sweep's opening of the deposit refunds no workflow opened, run now.
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { MISSING_REFUND_BATCH, openMissingDepositRefunds } from '../../activities/refunds/missingDepositRefunds';
+import { refundStarter } from '../../activities/refunds/startRefundWorkflow';
+import { depositsWithoutRefund } from '../../db/repositories/automaticRefunds';
 import { refundLedgerEntries } from '../../db/repositories/ledgerExplanation';
 import {
   findRefundListing,
@@ -11,13 +15,14 @@ import {
   type RefundListing,
 } from '../../db/repositories/refundListing';
 import { reissueRefund } from '../../db/repositories/refundReissue';
-import { cancelRefund } from '../../db/repositories/refunds';
+import { cancelRefund, type Refund } from '../../db/repositories/refunds';
 import { refundExpiresAt } from '../../domain/refunds/automaticRefund';
 import { holdingsOf } from '../../domain/ledger/ledgerExplanation';
 import { REFUND_SIGNALS, refundWorkflowId } from '../../domain/refunds/refundPayment';
 import { REFUND_SOURCES } from '../../domain/refunds/refundSource';
 import { REFUND_STATUSES } from '../../domain/refunds/refundStatus';
 import { REFUND_ID_PATTERN } from '../../domain/wire/ids';
+import type { Mode } from '../../domain/wire/session';
 import { z } from '../../domain/wire/validationMessages';
 import {
   CliError,
@@ -30,7 +35,6 @@ import {
   when,
   type CommandGroup,
 } from './cli';
-import type { RefundWorkflowInput } from '../../workflows/refundMessages';
 import { groupsJson, groupsText, ledgerEntriesText, ledgerEntryJson } from './ledger';
 import { ageText, decimalText } from './settlement';
 
@@ -255,18 +259,7 @@ const reissue = defineCommand({
     const outcome = await context.sql().begin((tx) => reissueRefund(tx, input.refund, expiresAt));
     if (!outcome.ok) throw new CliError(outcome.refusal);
     const { refund } = outcome;
-    const temporal = await context.temporal();
-    try {
-      await temporal.workflow.start('refundWorkflow', {
-        workflowId: refundWorkflowId(refund.id),
-        taskQueue: context.config.temporal.taskQueue,
-        args: [{ refundId: refund.id, mode: refund.mode } satisfies RefundWorkflowInput],
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      });
-    } catch (error) {
-      // Run again, the reissue stands and its workflow is already under way.
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    }
+    await refundStarter(await context.temporal(), context.config.temporal.taskQueue)(refund);
     return {
       json: {
         refund_id: input.refund,
@@ -289,8 +282,103 @@ const reissue = defineCommand({
   },
 });
 
+/**
+ * What the reconciliation sweep does every RECONCILIATION_INTERVAL_MINUTES, now: opens the refund of each confirmed
+ * deposit kept for a refund that has none (activities/refunds/missingDepositRefunds.ts), as the session's workflow
+ * would have, and starts its workflow; safe beside running workers, and again.
+ */
+const openMissing = defineCommand({
+  name: 'open-missing',
+  summary: 'open the refunds of deposits kept for a refund that have none (late after the workflow ended), and start them',
+  options: {
+    mode: { value: '<test|live>', description: 'only this mode (default both)' },
+    'dry-run': { description: 'list the deposits, change nothing' },
+  },
+  schema: z.object({ mode: ModeOption.optional(), 'dry-run': z.boolean().default(false) }),
+  async run(context, input) {
+    const sql = context.sql();
+    const modes: readonly Mode[] = input.mode ? [input.mode] : ModeOption.options;
+    if (input['dry-run']) {
+      const deposits = (
+        await Promise.all(
+          modes.map(async (mode) => (await depositsWithoutRefund(sql, mode, MISSING_REFUND_BATCH)).map((d) => ({ mode, ...d }))),
+        )
+      ).flat();
+      return {
+        json: {
+          dry_run: true,
+          deposits: deposits.map((d) => ({
+            mode: d.mode,
+            session_id: d.sessionId,
+            chain: d.chain,
+            tx_hash: d.txHash,
+            log_index: d.logIndex,
+            token: d.token,
+            amount_base_units: d.amountBaseUnits.toString(),
+          })),
+        },
+        text: [
+          deposits.length === 0
+            ? 'every deposit kept for a refund has one'
+            : `${deposits.length} deposit${deposits.length === 1 ? '' : 's'} kept for a refund without one (dry run: nothing changed)`,
+          ...(deposits.length > 0
+            ? table(
+                ['MODE', 'SESSION', 'DEPOSIT', 'AMOUNT'],
+                deposits.map((d) => [
+                  d.mode,
+                  d.sessionId,
+                  `${d.txHash}:${d.logIndex} on ${d.chain}`,
+                  `${d.amountBaseUnits} ${d.token} base units`,
+                ]),
+              )
+            : []),
+        ],
+      };
+    }
+    const startRefund = refundStarter(await context.temporal(), context.config.temporal.taskQueue);
+    const opened: Refund[] = [];
+    for (const mode of modes)
+      opened.push(...(await openMissingDepositRefunds({ sql, refundClaimDays: context.config.refundClaimDays, startRefund }, mode)));
+    return {
+      json: {
+        dry_run: false,
+        refunds: opened.map((r) => ({
+          refund_id: r.id,
+          mode: r.mode,
+          session_id: r.sessionId,
+          source: r.source,
+          deposit: r.deposit && { chain: r.deposit.chain, tx_hash: r.deposit.txHash, log_index: r.deposit.logIndex },
+          amount_usd: usdText(r.amountUsdMicros),
+          workflow_id: refundWorkflowId(r.id),
+        })),
+      },
+      text: [
+        opened.length === 0
+          ? 'no refund was missing'
+          : `${opened.length} refund${opened.length === 1 ? '' : 's'} opened, each workflow started`,
+        ...(opened.length > 0
+          ? table(
+              ['REFUND', 'MODE', 'SESSION', 'SOURCE', 'DEPOSIT', 'USD'],
+              opened.map((r) => [
+                r.id,
+                r.mode,
+                r.sessionId,
+                r.source,
+                r.deposit ? `${r.deposit.txHash}:${r.deposit.logIndex} on ${r.deposit.chain}` : '-',
+                usdText(r.amountUsdMicros),
+              ]),
+            )
+          : []),
+        ...(opened.length >= MISSING_REFUND_BATCH ? [`at most ${MISSING_REFUND_BATCH} per mode at a time: run it again for the rest`] : []),
+      ],
+      targets: opened.map((r) => r.id),
+    };
+  },
+});
+
 export const refundCommands: CommandGroup = {
   name: 'refund',
-  summary: 'refunds to customers: list, show, the stuck ones, cancelling one not yet paid, reissuing one that ended unpaid',
-  commands: [list, show, stuck, cancel, reissue],
+  summary:
+    'refunds to customers: list, show, the stuck ones, cancelling one not yet paid, reissuing one that ended unpaid, opening the missing ones',
+  commands: [list, show, stuck, cancel, reissue, openMissing],
 };

@@ -4,6 +4,8 @@
 import type { Chain, TokenSymbol } from '../../domain/chains/chains';
 import type { Network } from '../../domain/chains/tokenContracts';
 import type { DepositRef } from '../../domain/session/deposit';
+import { SMALLEST_REFUNDABLE_DEPOSITS, UNMATCHED_DEPOSIT_SOURCES } from '../../domain/refunds/automaticRefund';
+import { networkForMode } from '../../domain/session/payablePairs';
 import type { SessionStatus } from '../../domain/wire/status';
 import type { Mode } from '../../domain/wire/session';
 import type { Queryable } from '../client';
@@ -63,6 +65,51 @@ export async function uncreditedDeposit(
       payment: row.pay_chain && row.pay_token ? { chain: row.pay_chain, token: row.pay_token } : null,
     },
   };
+}
+
+export interface DepositWithoutRefund extends DepositRef {
+  sessionId: string;
+  token: TokenSymbol;
+  amountBaseUnits: bigint;
+}
+
+/**
+ * Confirmed deposits of `mode` kept for a refund (those uncreditedDeposit finds) that no automatic refund returns yet,
+ * oldest first: the indexer marked them late after their session's workflow ended, or they were kept before refunds
+ * were opened with the verdict. One worth less than a micro-dollar is passed over: no refund can return it.
+ */
+export async function depositsWithoutRefund(sql: Queryable, mode: Mode, limit: number): Promise<DepositWithoutRefund[]> {
+  const rows = await sql<
+    Array<{ session_id: string; chain: Chain; tx_hash: string; log_index: number; token: TokenSymbol; amount: string }>
+  >`
+    select d.session_id, d.chain, d.tx_hash, d.log_index, d.token, d.amount_base_units::text as amount
+    from deposits d join sessions s on s.id = d.session_id
+    join unnest(${SMALLEST_REFUNDABLE_DEPOSITS.map((m) => m.chain)}::text[], ${SMALLEST_REFUNDABLE_DEPOSITS.map((m) => m.token)}::text[],
+                ${SMALLEST_REFUNDABLE_DEPOSITS.map((m) => m.baseUnits.toString())}::numeric[]) as m (chain, token, smallest)
+      on m.chain = d.chain and m.token = d.token
+    where s.mode = ${mode} and d.network = ${networkForMode(mode)} and d.stage = 'confirmed' and d.late and not d.credited
+      and d.amount_base_units >= m.smallest
+      and not exists (select 1 from refunds r
+                      where r.deposit_chain = d.chain and r.deposit_tx_hash = d.tx_hash and r.deposit_log_index = d.log_index
+                        and r.source not in ('merchant', 'underpaid_expired', 'settlement_failed'))
+    order by d.block_number, d.tx_hash, d.log_index
+    limit ${limit}`;
+  return rows.map((r) => ({
+    sessionId: r.session_id,
+    chain: r.chain,
+    txHash: r.tx_hash,
+    logIndex: r.log_index,
+    token: r.token,
+    amountBaseUnits: BigInt(r.amount),
+  }));
+}
+
+/** `mode`'s refunds of deposits kept for a refund still waiting for the customer's claim. */
+export async function unclaimedDepositRefunds(sql: Queryable, mode: Mode): Promise<Array<{ id: string; mode: Mode }>> {
+  return sql<Array<{ id: string; mode: Mode }>>`
+    select id, mode from refunds
+    where mode = ${mode} and status = 'pending_claim' and source = any(${[...UNMATCHED_DEPOSIT_SOURCES]}::text[])
+    order by created_at, id`;
 }
 
 type OwedRow = { chain: Chain; tx_hash: string; log_index: number; token: TokenSymbol; mode: Mode; merchant_id: string; owed: string };

@@ -1,6 +1,6 @@
 // The refunds the service opens by itself (docs/refunds.md#sources): for a deposit no session could credit, all of it,
 // under the reason it was kept; for a credited deposit, what it brought beyond the session's price. Pure.
-import type { Chain, TokenSymbol } from '../chains/chains';
+import { CHAINS, TOKENS, type Chain, type TokenSymbol } from '../chains/chains';
 import { assetDecimals, tokenAsset } from '../ledger/ledger';
 import { toMicroUnits } from '../session/sessionLedger';
 import type { AutomaticRefundSource, RefundSource } from './refundSource';
@@ -32,6 +32,19 @@ export function unmatchedDepositSource(
 /** A token amount's USD worth in micro-units: one stablecoin unit for one dollar, what is below a micro-unit dropped. */
 export const refundUsdMicros = (amountBaseUnits: bigint, token: TokenSymbol, chain: Chain): bigint =>
   toMicroUnits(amountBaseUnits, assetDecimals(tokenAsset(token, chain)));
+
+/**
+ * The smallest deposit of each token and chain a refund can return, a micro-dollar: what is below it stays owed in
+ * the ledger, for the operator, so a sweep looking for deposits to refund passes over it rather than finding it again
+ * every time.
+ */
+export const SMALLEST_REFUNDABLE_DEPOSITS: ReadonlyArray<{ chain: Chain; token: TokenSymbol; baseUnits: bigint }> = CHAINS.flatMap(
+  (chain) =>
+    TOKENS.map((token) => {
+      const decimals = assetDecimals(tokenAsset(token, chain));
+      return { chain, token, baseUnits: decimals > 6 ? 10n ** BigInt(decimals - 6) : 1n };
+    }),
+);
 
 /** When an automatic refund's claim window closes. */
 export const refundExpiresAt = (now: Date, claimDays: number): Date => new Date(now.getTime() + claimDays * 24 * 60 * 60 * 1000);

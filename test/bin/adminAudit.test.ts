@@ -8,7 +8,7 @@ import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUPS } from '../../bin/admin/commandGroups';
 import { insertDashboardSession } from '../../db/repositories/dashboardSessions';
-import { insertSessionUnderCap } from '../../db/repositories/sessions';
+import { insertSessionRecord, insertSessionUnderCap } from '../../db/repositories/sessions';
 import { tronAddressFromEvmHex } from '../../domain/addresses/tron';
 import { bankTransferReference } from '../../domain/session/bankTransfer';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
@@ -84,6 +84,7 @@ afterAll(() => service?.stop());
 
 // Each command is a CLI process of its own (a few seconds each on a loaded machine): these tests are long by nature.
 describe('the admin audit trail', { timeout: 180_000 }, () => {
+  // Some thirty processes one after another: more than the others' time on a loaded machine.
   it('writes exactly one row per state-changing command, with the operator, its arguments and what it touched; read-only commands write none', async () => {
     const as = ['--operator', 'alice'];
     const ok = async (
@@ -187,6 +188,19 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
       targets: (out) => [ended.id, out.reissued_as as string],
     });
     await service.temporal.workflow.getHandle(`refund_${reissued.reissued_as as string}`).terminate('test over');
+    // A deposit the indexer marked late after its session's workflow ended: its refund is opened and its workflow started.
+    const closed = sessionRecord(merchant.merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
+    await insertSessionRecord(service.db.sql, closed, 'expired');
+    await service.db.sql`
+      insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address,
+                            block_number, block_hash, stage, confirmations, credited, late)
+      values ('base', ${`0x${randomBytes(32).toString('hex')}`}, 0, 'testnet', ${closed.sessionId}, 'USDC', 1000000, '0xpayer',
+              '0xdeposit', 10, '0xbh', 'confirmed', 64, false, true)`;
+    const openedMissing = await ok(['refund', 'open-missing', '--mode', 'test'], {
+      arguments: { mode: 'test' },
+      targets: (out) => (out.refunds as { refund_id: string }[]).map((r) => r.refund_id),
+    });
+    expect(openedMissing.refunds).toHaveLength(1);
     // A session a failed create left without its workflow, written half an hour ago.
     const unstarted = sessionRecord(merchant.merchant.id, { createdAt: new Date(Date.now() - 30 * 60_000), lifetimeMinutes: 60 });
     expect(await insertSessionUnderCap(service.db.sql, unstarted, 1_000_000)).toBe(true);
@@ -353,7 +367,7 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
       expect(printed.length).toBeGreaterThan(20);
       expect(trail).not.toContain(printed);
     }
-  });
+  }, 360_000);
 
   it('writes no row for the settlement, treasury and sweep read commands', async () => {
     const paidOut = await insertTestPayout(service.db.sql, merchant.merchant.id, {

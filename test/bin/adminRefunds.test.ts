@@ -299,3 +299,51 @@ describe('checkout-admin refund cancel and reissue of an automatic refund', { ti
     expect(await postedBy(`refund:${open.id}`)).toEqual([]);
   });
 });
+
+describe('checkout-admin refund open-missing', { timeout: 120_000 }, () => {
+  it('opens the refund of a deposit marked late after its workflow ended and starts its workflow, once; --dry-run only lists it', async () => {
+    const record = sessionRecord(shop.merchantId, { createdAt: new Date(), lifetimeMinutes: 60 });
+    await insertSessionRecord(service.db.sql, record, 'expired');
+    const txHash = `0x${randomBytes(32).toString('hex')}`;
+    await service.db.sql`
+      insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address,
+                            block_number, block_hash, stage, confirmations, credited, late)
+      values ('base', ${txHash}, 0, 'testnet', ${record.sessionId}, 'USDC', 4000000, '0xpayer', '0xdeposit', 10, '0xbh', 'confirmed', 64,
+              false, true)`;
+    const refundsOfDeposit = () => service.db.sql`select id, source, status from refunds where deposit_tx_hash = ${txHash}`;
+
+    const dry = await cli.json(['refund', 'open-missing', '--mode', 'test', '--dry-run']);
+    expect(dry).toEqual({
+      dry_run: true,
+      deposits: [
+        {
+          mode: 'test',
+          session_id: record.sessionId,
+          chain: 'base',
+          tx_hash: txHash,
+          log_index: 0,
+          token: 'USDC',
+          amount_base_units: '4000000',
+        },
+      ],
+    });
+    expect(await refundsOfDeposit()).toEqual([]);
+
+    const run = await cli.run(['refund', 'open-missing']);
+    expect(run.code, run.stderr).toBe(0);
+    const [refund] = await refundsOfDeposit();
+    expect(refund).toEqual({ id: expect.stringMatching(/^ref_/), source: 'late_deposit', status: 'pending_claim' });
+    expect(run.stdout).toMatch(/^1 refund opened, each workflow started\n/);
+    expect(run.stdout).toMatch(
+      new RegExp(`^${refund!.id}\\s+test\\s+${record.sessionId}\\s+late_deposit\\s+${txHash}:0 on base\\s+4\\.000000`, 'm'),
+    );
+    const handle = service.temporal.workflow.getHandle(refundWorkflowId(refund!.id as string));
+    try {
+      expect((await handle.describe()).status.name).toBe('RUNNING');
+      expect(await cli.json(['refund', 'open-missing', '--mode', 'test'])).toEqual({ dry_run: false, refunds: [] });
+      expect(await refundsOfDeposit()).toHaveLength(1);
+    } finally {
+      await handle.terminate('test over');
+    }
+  });
+});

@@ -1,6 +1,11 @@
 // Why the service owes a deposit back, in depositMismatch's order, and what it is worth in USD micro-units.
 import { describe, expect, it } from 'vitest';
-import { refundExpiresAt, refundUsdMicros, unmatchedDepositSource } from '../../../domain/refunds/automaticRefund';
+import {
+  refundExpiresAt,
+  refundUsdMicros,
+  SMALLEST_REFUNDABLE_DEPOSITS,
+  unmatchedDepositSource,
+} from '../../../domain/refunds/automaticRefund';
 
 const usdcBase = { chain: 'base', token: 'USDC' } as const;
 
@@ -25,6 +30,18 @@ describe('refundUsdMicros', () => {
     expect(refundUsdMicros(1_234_567n, 'USDC', 'base')).toBe(1_234_567n);
     expect(refundUsdMicros(1_234_567_999_999_999_999n, 'USDT', 'bsc')).toBe(1_234_567n);
     expect(refundUsdMicros(999_999_999_999n, 'USDT', 'bsc')).toBe(0n);
+  });
+});
+
+describe('SMALLEST_REFUNDABLE_DEPOSITS', () => {
+  it('is, for every token and chain, the smallest amount worth a micro-dollar', () => {
+    expect(SMALLEST_REFUNDABLE_DEPOSITS).toHaveLength(16);
+    for (const { chain, token, baseUnits } of SMALLEST_REFUNDABLE_DEPOSITS) {
+      expect(refundUsdMicros(baseUnits, token, chain)).toBe(1n);
+      expect(refundUsdMicros(baseUnits - 1n, token, chain)).toBe(0n);
+    }
+    expect(SMALLEST_REFUNDABLE_DEPOSITS).toContainEqual({ chain: 'bsc', token: 'USDT', baseUnits: 1_000_000_000_000n });
+    expect(SMALLEST_REFUNDABLE_DEPOSITS).toContainEqual({ chain: 'tron', token: 'USDT', baseUnits: 1n });
   });
 });
 
