@@ -48,6 +48,7 @@ export interface RefundRow {
   require_sender_proof: boolean;
   sender_proof: unknown;
   reason: string | null;
+  customer_email: string | null;
   idempotency_key: string | null;
   expires_at: Date;
   claimed_at: Date | null;
@@ -80,6 +81,7 @@ export const toRefund = (r: RefundRow): Refund => ({
   requireSenderProof: r.require_sender_proof,
   senderProof: r.sender_proof,
   reason: r.reason,
+  customerEmail: r.customer_email,
   idempotencyKey: r.idempotency_key,
   expiresAt: r.expires_at,
   claimedAt: r.claimed_at,
@@ -107,7 +109,10 @@ export type NewRefund = Pick<
   | 'reason'
   | 'idempotencyKey'
   | 'expiresAt'
->;
+> & {
+  /** A merchant's refund only (docs/refunds.md#e-mail-to-the-customer): the customer's address and the claim link to e-mail. */
+  customerEmail?: { address: string; claimUrl: string };
+};
 
 /**
  * Inserts the refund unless one exists for its deposit (an automatic refund; of what its merchant was not paid, a second) or its merchant's Idempotency-Key; returns
@@ -117,11 +122,12 @@ export async function insertRefund(sql: Queryable, refund: NewRefund): Promise<{
   const inserted = await sql`
     insert into refunds (id, mode, merchant_id, session_id, source, deposit_chain, deposit_tx_hash, deposit_log_index,
                          token, chain, amount_base_units, amount_usd_micros, fee_policy, require_sender_proof, reason,
-                         idempotency_key, expires_at)
+                         idempotency_key, expires_at, customer_email, customer_claim_url)
     values (${refund.id}, ${refund.mode}, ${refund.merchantId}, ${refund.sessionId}, ${refund.source},
             ${refund.deposit?.chain ?? null}, ${refund.deposit?.txHash ?? null}, ${refund.deposit?.logIndex ?? null},
             ${refund.token}, ${refund.chain}, ${refund.amountBaseUnits.toString()}, ${refund.amountUsdMicros.toString()},
-            ${refund.feePolicy}, ${refund.requireSenderProof}, ${refund.reason}, ${refund.idempotencyKey}, ${refund.expiresAt})
+            ${refund.feePolicy}, ${refund.requireSenderProof}, ${refund.reason}, ${refund.idempotencyKey}, ${refund.expiresAt},
+            ${refund.customerEmail?.address ?? null}, ${refund.customerEmail?.claimUrl ?? null})
     on conflict do nothing`;
   if (inserted.count === 1) return { refund: (await findRefund(sql, refund.id)) as Refund, created: true };
   const [row] = refund.deposit

@@ -2,6 +2,7 @@
 // committed first, claimed at once when the merchant gave the destination, then the workflow is started outside any
 // database transaction. Idempotent per the merchant's Idempotency-Key (required): a retry after a crash anywhere finds
 // the row by its key and starts the workflow it may not have got.
+import { requireSessionTokenSecret } from '../../../config/env';
 import { lockUntilCommit } from '../../../db/repositories/locks';
 import { findMerchantRefund, type RefundListing } from '../../../db/repositories/refundListing';
 import {
@@ -15,6 +16,7 @@ import {
 import { findSession } from '../../../db/repositories/sessions';
 import { usdToCents } from '../../../domain/money/money';
 import { validateRefundAddress } from '../../../domain/refunds/refundAddress';
+import { refundClaimUrl } from '../../../domain/refunds/refundClaimToken';
 import { decideRefundAmount, refundableAmount } from '../../../domain/refunds/refundableAmount';
 import { newRefundId } from '../../../domain/wire/ids';
 import type { CreateRefundRequest, RefundDestination } from '../../../domain/wire/refund';
@@ -81,6 +83,14 @@ export async function createRefund(
       reason: body.reason ?? null,
       idempotencyKey,
       expiresAt: new Date(now.getTime() + deps.config.refundClaimDays * DAY_MS),
+      // The worker e-mails the link but may not make one: only the API holds the secret it is signed with.
+      customerEmail:
+        body.customer_email === undefined
+          ? undefined
+          : {
+              address: body.customer_email,
+              claimUrl: refundClaimUrl(deps.config.publicBaseUrl, refundId, requireSessionTokenSecret(deps.config)),
+            },
     });
     if (inserted.id !== refundId) return inserted;
     if (!destination) return inserted;
@@ -110,7 +120,8 @@ async function resume(
     (body.amount_usd === undefined || usdToCents(body.amount_usd) * MICROS_PER_CENT === earlier.amountUsdMicros) &&
     (body.reason ?? null) === earlier.reason &&
     (body.fee_policy ?? 'deducted') === earlier.feePolicy &&
-    (body.require_sender_proof ?? false) === earlier.requireSenderProof;
+    (body.require_sender_proof ?? false) === earlier.requireSenderProof &&
+    (body.customer_email ?? null) === earlier.customerEmail;
   if (!same) {
     throw new ConflictError(`${IDEMPOTENCY_KEY_HEADER} ${key} was already used with a different request; use a new key for a new request`);
   }
