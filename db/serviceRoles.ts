@@ -69,8 +69,9 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     ledger_entries: ['insert'],
     payments: ['insert', 'update'],
     quotes: ['insert', 'delete'],
-    // Refunds the service owes by itself, and each refund's progress (workflows/refund.ts).
-    refunds: ['insert', { update: ['status', 'status_reason', 'completed_at', 'updated_at'] }],
+    // Refunds the service owes by itself, each refund's progress (workflows/refund.ts), and when its customer was
+    // e-mailed (activities/refunds/refundEmails.ts).
+    refunds: ['insert', { update: ['status', 'status_reason', 'completed_at', 'updated_at', 'claim_emailed_at', 'reminder_emailed_at'] }],
     // The scheduled reconciliation's reports (worker/reconciliationSweeper.ts).
     reconciliation_runs: ['insert'],
     // The workflow records a session's status, never whose or how much it is: the signer pays the merchant and prices the
