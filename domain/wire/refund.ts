@@ -73,8 +73,10 @@ export const RefundObject = z
     require_sender_proof: z.boolean(),
     /** The customer's link to claim it, while it waits for a claim. */
     claim_url: z.url().nullable(),
-    /** Extension: the address the merchant gave for the customer's e-mails; the merchant's API and dashboard only. */
-    customer_email: z.string().nullable(),
+    customer_email: z.string().nullable().meta({
+      description:
+        "Extension: the address the merchant gave for the customer's e-mails (docs/refunds.md#e-mail-to-the-customer); shown to the merchant only, never in a webhook or on the claim page.",
+    }),
     transaction_hash: z.string().nullable(),
     reason: z.string().nullable(),
     expires_at: Timestamp,
