@@ -1,5 +1,6 @@
-// Plain-text e-mail over SMTP (SMTP_URL, EMAIL_FROM: docs/configuration.md), through nodemailer. Short timeouts: a
-// refund's e-mail is sent inside a database transaction that holds its lock (activities/refunds/refundEmails.ts).
+// Plain-text e-mail over SMTP (SMTP_URL, EMAIL_FROM: docs/configuration.md), through nodemailer. One send has a
+// deadline well inside its activity's 10 s (workflows/sessionActivities.ts RECORDS_OPTIONS): an attempt that outlived
+// it would run on beside its retry, and the refund's webhook would wait on a silent server for as long as it is silent.
 import { createTransport } from 'nodemailer';
 import type { RefundEmailMessage } from '../../domain/refunds/refundEmail';
 
@@ -7,16 +8,33 @@ export interface Mailer {
   send(message: RefundEmailMessage): Promise<void>;
 }
 
-export function smtpMailer(config: { smtpUrl: string; from: string }): Mailer {
-  const transport = createTransport({ url: config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+export const SMTP_SEND_DEADLINE_MS = 6_000;
+
+export function smtpMailer(config: { smtpUrl: string; from: string; deadlineMs?: number }): Mailer {
+  const deadlineMs = config.deadlineMs ?? SMTP_SEND_DEADLINE_MS;
+  const transport = createTransport({
+    url: config.smtpUrl,
+    connectionTimeout: deadlineMs,
+    greetingTimeout: deadlineMs,
+    socketTimeout: deadlineMs,
+  });
   return {
     async send(message) {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(Object.assign(new Error('timed out'), { code: 'DEADLINE' })), deadlineMs);
+      });
       try {
-        await transport.sendMail({ from: config.from, to: message.to, subject: message.subject, text: message.text });
+        await Promise.race([
+          transport.sendMail({ from: config.from, to: message.to, subject: message.subject, text: message.text }),
+          deadline,
+        ]);
       } catch (error) {
         // The server's answer may quote the recipient: only its codes travel on, into logs and workflow histories.
         const { code, responseCode } = error as { code?: unknown; responseCode?: unknown };
         throw new Error(`SMTP delivery failed (${[code, responseCode].filter((part) => part !== undefined).join(' ') || 'no code'})`);
+      } finally {
+        clearTimeout(timer);
       }
     },
   };

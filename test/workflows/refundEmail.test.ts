@@ -1,6 +1,7 @@
 // The customer's refund e-mails (docs/refunds.md#e-mail-to-the-customer) through a real SMTP server: the claim link
 // with refund.created and a reminder with refund.expiring, sent by the refund workflow's activities on the
 // time-skipping test server, once each, and nothing without SMTP. A thirty-day claim window passes in seconds.
+import { createServer, type AddressInfo } from 'node:net';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { smtpMailer, type Mailer } from '../../activities/email/smtpMailer';
@@ -149,6 +150,17 @@ describe('refund e-mails', () => {
     const { createRefundWebhookDelivery } = createRefundWebhooks({ sql: workerSql, mailer });
     await new MockActivityEnvironment().run(createRefundWebhookDelivery, refund.id, CREATED);
     expect(smtp.received).toEqual([]);
+  });
+
+  it('gives a silent SMTP server a deadline, so its webhook does not wait on it', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => silent.close(() => resolve())));
+    const { port } = silent.address() as AddressInfo;
+    const slow = smtpMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'refunds@pay.example', deadlineMs: 300 });
+    const started = Date.now();
+    await expect(slow.send({ to: CUSTOMER, subject: 's', text: 't' })).rejects.toThrow(/^SMTP delivery failed \(/);
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('retries a refused e-mail on the next attempts without naming the address, then lets the webhook go without it', async () => {
