@@ -1,30 +1,31 @@
 // A refund's webhook (docs/refunds.md#webhooks): a delivery of its session's, to the session's webhook_url, signed and
 // sent by the webhook worker as any other (activities/webhooks/webhookActivities.ts). One per refund and event: the
-// workflow announcing it again (a retry, a run continued as new) finds the first. The customer's e-mail of the same
-// moment goes out here too (docs/refunds.md#e-mail-to-the-customer), after the delivery is written.
+// workflow announcing it again (a retry, a run continued as new) finds the first. The customer's reminder goes out
+// with refund.expiring here too (docs/refunds.md#e-mail-to-the-customer), after the delivery is written.
 import { ApplicationFailure, Context, log } from '@temporalio/activity';
 import type { Sql } from '../../db/client';
 import { refundAnnouncementFacts } from '../../db/repositories/refundAnnouncements';
 import { findRefund } from '../../db/repositories/refunds';
 import { insertRefundWebhookDelivery } from '../../db/repositories/webhookDeliveries';
-import { giveUpRefundEmail, REFUND_EMAIL_FOR_EVENT, type RefundEmailKind } from '../../domain/refunds/refundEmail';
+import { giveUpRefundEmail, REFUND_EMAIL_FOR_EVENT } from '../../domain/refunds/refundEmail';
 import { refundWebhookContent, unmatchedDepositWebhookContent } from '../../domain/webhooks/refundWebhookPayload';
 import { UNMATCHED_DEPOSIT_EVENT, webhookBody, type RefundWebhookEvent } from '../../domain/webhooks/webhookPayload';
 import { newWebhookDeliveryId } from '../../domain/wire/ids';
 import type { Mailer } from '../email/smtpMailer';
-import { createRefundEmails } from './refundEmails';
+import { emailRefundCustomer } from './refundEmails';
 import { REFUND_MISSING } from './refundProgress';
 
 export type RefundAnnouncement = RefundWebhookEvent | typeof UNMATCHED_DEPOSIT_EVENT;
 
 export function createRefundWebhooks(deps: { sql: Sql; mailer?: Mailer; now?: () => Date }) {
   const now = deps.now ?? (() => new Date());
-  const emails = createRefundEmails({ sql: deps.sql, mailer: deps.mailer });
 
-  /** The webhook waits for its e-mail a few attempts at most, then goes out without it. */
-  async function emailCustomer(refundId: string, kind: RefundEmailKind): Promise<void> {
+  /** The webhook waits for its e-mail a few attempts at most, then goes out without it. No mailer (no SMTP_URL): none is sent. */
+  async function emailCustomer(refundId: string, kind: 'reminder'): Promise<void> {
+    const { mailer } = deps;
+    if (!mailer) return;
     try {
-      if (await emails.emailRefundCustomer(refundId, kind)) log.info('refund e-mail sent', { refundId, kind });
+      if (await emailRefundCustomer({ sql: deps.sql, mailer }, refundId, { kind })) log.info('refund e-mail sent', { refundId, kind });
     } catch (error) {
       const reason = (error as Error).message;
       if (!giveUpRefundEmail(Context.current().info.attempt)) {

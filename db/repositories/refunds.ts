@@ -110,8 +110,8 @@ export type NewRefund = Pick<
   | 'idempotencyKey'
   | 'expiresAt'
 > & {
-  /** A merchant's refund only (docs/refunds.md#e-mail-to-the-customer): the customer's address and the claim link to e-mail. */
-  customerEmail?: { address: string; claimUrl: string };
+  /** A merchant's refund only (docs/refunds.md#e-mail-to-the-customer): where the customer's e-mails go. */
+  customerEmail?: string;
 };
 
 /**
@@ -122,12 +122,12 @@ export async function insertRefund(sql: Queryable, refund: NewRefund): Promise<{
   const inserted = await sql`
     insert into refunds (id, mode, merchant_id, session_id, source, deposit_chain, deposit_tx_hash, deposit_log_index,
                          token, chain, amount_base_units, amount_usd_micros, fee_policy, require_sender_proof, reason,
-                         idempotency_key, expires_at, customer_email, customer_claim_url)
+                         idempotency_key, expires_at, customer_email)
     values (${refund.id}, ${refund.mode}, ${refund.merchantId}, ${refund.sessionId}, ${refund.source},
             ${refund.deposit?.chain ?? null}, ${refund.deposit?.txHash ?? null}, ${refund.deposit?.logIndex ?? null},
             ${refund.token}, ${refund.chain}, ${refund.amountBaseUnits.toString()}, ${refund.amountUsdMicros.toString()},
             ${refund.feePolicy}, ${refund.requireSenderProof}, ${refund.reason}, ${refund.idempotencyKey}, ${refund.expiresAt},
-            ${refund.customerEmail?.address ?? null}, ${refund.customerEmail?.claimUrl ?? null})
+            ${refund.customerEmail ?? null})
     on conflict do nothing`;
   if (inserted.count === 1) return { refund: (await findRefund(sql, refund.id)) as Refund, created: true };
   const [row] = refund.deposit

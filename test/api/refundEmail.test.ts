@@ -1,5 +1,6 @@
-// A merchant's refund with the customer's e-mail address on the real stack configured with SMTP_URL: the worker
-// e-mails the customer the refund's own claim link, the one the API answered, through a real SMTP server.
+// A merchant's refund with the customer's e-mail address on the real stack configured with SMTP_URL: the API itself
+// e-mails the customer the refund's claim link, the one it answered, through a real SMTP server, before it answers;
+// a replay sends nothing more, and a refusing server fails nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RefundObject } from '../../domain/wire/refund';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
@@ -7,12 +8,14 @@ import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtpServer';
 
+const REFUSED = 'refused@example.com';
+
 let service: TestService;
 let smtp: TestSmtpServer;
 let merchant: TestMerchant;
 
 beforeAll(async () => {
-  smtp = await startSmtpServer();
+  smtp = await startSmtpServer({ refuseRecipients: (address) => address === REFUSED });
   service = await startTestService({ env: { SMTP_URL: smtp.url, EMAIL_FROM: 'Refunds <refunds@checkout.test>' } });
   merchant = await createTestMerchant(service.db.sql, { name: 'Alice' });
 });
@@ -35,38 +38,67 @@ async function paidSession(): Promise<string> {
   return sessionId;
 }
 
-const createRefund = (sessionId: string, body: unknown) =>
+const newKey = () => `email-${Date.now()}-${Math.random()}`;
+
+const createRefund = (sessionId: string, body: unknown, key = newKey()) =>
   call(service.baseUrl, 'POST', `/checkout/sessions/${sessionId}/refunds`, {
-    headers: {
-      'x-service-user-type': 'checkout',
-      'x-api-key': merchant.testKey,
-      'Idempotency-Key': `email-${Date.now()}-${Math.random()}`,
-    },
+    headers: { 'x-service-user-type': 'checkout', 'x-api-key': merchant.testKey, 'Idempotency-Key': key },
     body,
   });
 
-async function until(what: string, done: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+async function claimEmailed(refundId: string): Promise<boolean> {
+  const [row] = await service.db.sql<{ emailed: boolean }[]>`
+    select claim_emailed_at is not null as emailed from refunds where id = ${refundId}`;
+  return row!.emailed;
 }
 
 describe('refund e-mail through the API', () => {
-  it("e-mails the customer the refund's claim link once", async () => {
-    const response = await createRefund(await paidSession(), { amount_usd: 12.5, customer_email: 'Customer@Example.com' });
+  it("e-mails the customer the refund's claim link once, as it creates the refund, and not again on a replay", async () => {
+    const sessionId = await paidSession();
+    const key = newKey();
+    const body = { amount_usd: 12.5, customer_email: 'Customer@Example.com' };
+    const response = await createRefund(sessionId, body, key);
     expect(response.status).toBe(201);
     const refund = RefundObject.parse(response.body.data);
-    // Stamped once the server took it, in the transaction that sent it.
-    await until('the claim e-mail', async () => {
-      const [row] = await service.db.sql<{ emailed: boolean }[]>`
-        select claim_emailed_at is not null as emailed from refunds where id = ${refund.id}`;
-      return row?.emailed === true;
-    });
-    expect(smtp.received).toHaveLength(1);
-    expect(smtp.received[0]).toMatchObject({ from: 'refunds@checkout.test', to: ['customer@example.com'] });
-    expect(smtp.received[0]!.headers).toContain('Subject: A refund of $12.50 is waiting for you');
-    expect(smtp.received[0]!.text).toContain(refund.claim_url);
+    const sent = smtp.received.filter((m) => m.to.includes('customer@example.com'));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ from: 'refunds@checkout.test', to: ['customer@example.com'] });
+    expect(sent[0]!.headers).toContain('Subject: A refund of $12.50 is waiting for you');
+    expect(sent[0]!.text).toContain(refund.claim_url);
+    expect(sent[0]!.text).toContain('from Alice');
+    // Stamped in the transaction that sent it, before the API answered.
+    expect(await claimEmailed(refund.id)).toBe(true);
+
+    const replay = await createRefund(sessionId, body, key);
+    expect(replay).toMatchObject({ status: 201, body: { data: { id: refund.id } } });
+    // The stored response forgotten, the refund's own key finds it: still nothing more is sent.
+    await service.db.sql`delete from idempotency_keys where idempotency_key = ${key}`;
+    const resumed = await createRefund(sessionId, body, key);
+    expect(resumed).toMatchObject({ status: 200, body: { data: { id: refund.id } } });
+    expect(smtp.received.filter((m) => m.to.includes('customer@example.com'))).toHaveLength(1);
+  });
+
+  it('sends the claim e-mail on the retry of a create that died before it', async () => {
+    const sessionId = await paidSession();
+    const key = newKey();
+    const first = RefundObject.parse((await createRefund(sessionId, { amount_usd: 2, customer_email: 'late@example.com' }, key)).body.data);
+    // As if the first request had died after its commit, before the e-mail and its stored response.
+    await service.db.sql`update refunds set claim_emailed_at = null where id = ${first.id}`;
+    await service.db.sql`delete from idempotency_keys where idempotency_key = ${key}`;
+    smtp.received.length = 0;
+    const retry = await createRefund(sessionId, { amount_usd: 2, customer_email: 'late@example.com' }, key);
+    expect(retry.status).toBe(200);
+    expect(smtp.received.map((m) => m.to)).toEqual([['late@example.com']]);
+    expect(smtp.received[0]!.text).toContain(first.claim_url);
+    expect(await claimEmailed(first.id)).toBe(true);
+  });
+
+  it('answers 201 with the claim link when the SMTP server refuses the address, and leaves the e-mail unsent', async () => {
+    const response = await createRefund(await paidSession(), { amount_usd: 3, customer_email: REFUSED });
+    expect(response.status).toBe(201);
+    const refund = RefundObject.parse(response.body.data);
+    expect(refund).toMatchObject({ status: 'pending_claim', customer_email: REFUSED, claim_url: expect.stringContaining('/refunds/') });
+    expect(smtp.received.filter((m) => m.to.includes(REFUSED))).toEqual([]);
+    expect(await claimEmailed(refund.id)).toBe(false);
   });
 });

@@ -18,15 +18,18 @@ export interface TestSmtpServer {
   close(): Promise<void>;
 }
 
-/** `refuseRecipients`: every recipient is answered 550, naming the address, as a real server does. */
-export async function startSmtpServer(options: { refuseRecipients?: boolean } = {}): Promise<TestSmtpServer> {
+/** `refuseRecipients`: every recipient (or those it picks) is answered 550, naming the address, as a real server does. */
+export async function startSmtpServer(
+  options: { refuseRecipients?: boolean | ((address: string) => boolean) } = {},
+): Promise<TestSmtpServer> {
   const received: ReceivedEmail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
     onRcptTo(address, _session, callback) {
-      if (!options.refuseRecipients) return callback();
+      const { refuseRecipients } = options;
+      if (typeof refuseRecipients === 'function' ? !refuseRecipients(address.address) : !refuseRecipients) return callback();
       callback(Object.assign(new Error(`mailbox ${address.address} unavailable`), { responseCode: 550 }));
     },
     onData(stream, session, callback) {

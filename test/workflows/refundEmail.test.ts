@@ -1,6 +1,7 @@
-// The customer's refund e-mails (docs/refunds.md#e-mail-to-the-customer) through a real SMTP server: the claim link
-// with refund.created and a reminder with refund.expiring, sent by the refund workflow's activities on the
-// time-skipping test server, once each, and nothing without SMTP. A thirty-day claim window passes in seconds.
+// The worker's refund e-mail (docs/refunds.md#e-mail-to-the-customer) through a real SMTP server: a reminder with
+// refund.expiring, with no claim link, sent by the refund workflow's activity on the time-skipping test server, once,
+// and nothing with refund.created (the API sends the claim link) or without SMTP. A thirty-day claim window passes in
+// seconds.
 import { createServer, type AddressInfo } from 'node:net';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -39,6 +40,7 @@ afterAll(async () => {
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CUSTOMER = 'customer@example.com';
 const CREATED = 'refund.created' as const;
+const EXPIRING = 'refund.expiring' as const;
 
 async function closedSession(): Promise<SessionRecord> {
   const record = await h.record();
@@ -49,7 +51,6 @@ async function closedSession(): Promise<SessionRecord> {
 /** A merchant's refund of $12.50 for a customer with an e-mail address, open for thirty days of the server's clock. */
 async function refundWithEmail(record: SessionRecord, email: string | null = CUSTOMER) {
   const id = newRefundId();
-  const claimUrl = `https://pay.example/refunds/${id}.mac`;
   const now = await h.env.currentTimeMs();
   await insertRefund(h.db.sql, {
     id,
@@ -67,9 +68,9 @@ async function refundWithEmail(record: SessionRecord, email: string | null = CUS
     reason: null,
     idempotencyKey: `key-${id}`,
     expiresAt: new Date(now + 30 * DAY_MS),
-    customerEmail: email === null ? undefined : { address: email, claimUrl },
+    customerEmail: email ?? undefined,
   });
-  return { id, claimUrl };
+  return { id };
 }
 
 function start(refundId: string) {
@@ -95,8 +96,10 @@ async function webhookOf(refundId: string, event: string): Promise<void> {
 }
 
 describe('refund e-mails', () => {
-  it('e-mails the customer the claim link as the refund is opened, and a reminder with refund.expiring, once each', async () => {
-    const refund = await refundWithEmail(await closedSession());
+  it('reminds the customer with refund.expiring, once, naming the merchant and no link; refund.created e-mails nothing', async () => {
+    const record = await closedSession();
+    const refund = await refundWithEmail(record);
+    const [{ name: merchantName }] = await h.db.sql<[{ name: string }]>`select name from merchants where id = ${record.merchantId}`;
     await h.withWorker(
       async () => {
         expect(await (await start(refund.id)).result()).toBe('expired');
@@ -106,16 +109,12 @@ describe('refund e-mails', () => {
       {},
       false,
     );
-    expect(smtp.received.map((m) => ({ from: m.from, to: m.to }))).toEqual([
-      { from: 'refunds@pay.example', to: [CUSTOMER] },
-      { from: 'refunds@pay.example', to: [CUSTOMER] },
-    ]);
-    const [claim, reminder] = smtp.received;
-    expect(claim!.headers).toContain('Subject: A refund of $12.50 is waiting for you');
-    expect(claim!.text).toContain(refund.claimUrl);
+    expect(smtp.received.map((m) => ({ from: m.from, to: m.to }))).toEqual([{ from: 'refunds@pay.example', to: [CUSTOMER] }]);
+    const [reminder] = smtp.received;
     expect(reminder!.headers).toMatch(/Subject: Reminder: your refund of \$12\.50 expires on \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
-    expect(reminder!.text).toContain(refund.claimUrl);
-    expect(await stamps(refund.id)).toEqual({ claim_emailed_at: expect.any(Date), reminder_emailed_at: expect.any(Date) });
+    expect(reminder!.text).toContain(`Your refund of $12.50 from ${merchantName} has not been claimed yet.`);
+    expect(reminder!.text).not.toMatch(/https?:|\/refunds\//);
+    expect(await stamps(refund.id)).toEqual({ claim_emailed_at: null, reminder_emailed_at: expect.any(Date) });
   });
 
   it('sends nothing without SMTP, and the refund runs as ever', async () => {
@@ -136,19 +135,27 @@ describe('refund e-mails', () => {
     expect(await stamps(refund.id)).toEqual({ claim_emailed_at: null, reminder_emailed_at: null });
   });
 
-  it('sends the e-mail once however often its webhook is announced', async () => {
+  it('sends the reminder once however often its webhook is announced', async () => {
     const refund = await refundWithEmail(await closedSession());
     const { createRefundWebhookDelivery } = createRefundWebhooks({ sql: workerSql, mailer });
-    const first = await new MockActivityEnvironment().run(createRefundWebhookDelivery, refund.id, CREATED);
-    const again = await new MockActivityEnvironment({ attempt: 2 }).run(createRefundWebhookDelivery, refund.id, CREATED);
+    const first = await new MockActivityEnvironment().run(createRefundWebhookDelivery, refund.id, EXPIRING);
+    const again = await new MockActivityEnvironment({ attempt: 2 }).run(createRefundWebhookDelivery, refund.id, EXPIRING);
     expect(again).toBe(first);
     expect(smtp.received).toHaveLength(1);
+  });
+
+  it("e-mails nothing with refund.created: the claim link is the API's to send", async () => {
+    const refund = await refundWithEmail(await closedSession());
+    const { createRefundWebhookDelivery } = createRefundWebhooks({ sql: workerSql, mailer });
+    await new MockActivityEnvironment().run(createRefundWebhookDelivery, refund.id, CREATED);
+    expect(smtp.received).toEqual([]);
+    expect(await stamps(refund.id)).toEqual({ claim_emailed_at: null, reminder_emailed_at: null });
   });
 
   it('e-mails nobody for a refund without an address', async () => {
     const refund = await refundWithEmail(await closedSession(), null);
     const { createRefundWebhookDelivery } = createRefundWebhooks({ sql: workerSql, mailer });
-    await new MockActivityEnvironment().run(createRefundWebhookDelivery, refund.id, CREATED);
+    await new MockActivityEnvironment().run(createRefundWebhookDelivery, refund.id, EXPIRING);
     expect(smtp.received).toEqual([]);
   });
 
@@ -163,19 +170,21 @@ describe('refund e-mails', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
-  it('retries a refused e-mail on the next attempts without naming the address, then lets the webhook go without it', async () => {
+  it('retries a refused reminder on the next attempts without naming the address, then lets the webhook go without it', async () => {
     const refund = await refundWithEmail(await closedSession());
     const refusingServer = await startSmtpServer({ refuseRecipients: true });
     onTestFinished(() => refusingServer.close());
     const refusing = smtpMailer({ smtpUrl: refusingServer.url, from: 'refunds@pay.example' });
     const { createRefundWebhookDelivery } = createRefundWebhooks({ sql: workerSql, mailer: refusing });
-    const failure = await new MockActivityEnvironment({ attempt: 1 }).run(createRefundWebhookDelivery, refund.id, CREATED).then(
+    const failure = await new MockActivityEnvironment({ attempt: 1 }).run(createRefundWebhookDelivery, refund.id, EXPIRING).then(
       () => undefined,
       (error: unknown) => error as Error & { type?: string },
     );
     expect(failure).toMatchObject({ type: 'RefundEmailNotSent', message: expect.stringContaining('SMTP delivery failed (EENVELOPE 550)') });
     expect(failure!.message).not.toContain(CUSTOMER);
-    await expect(new MockActivityEnvironment({ attempt: 3 }).run(createRefundWebhookDelivery, refund.id, CREATED)).resolves.toMatch(/^wh_/);
+    await expect(new MockActivityEnvironment({ attempt: 3 }).run(createRefundWebhookDelivery, refund.id, EXPIRING)).resolves.toMatch(
+      /^wh_/,
+    );
     expect(await stamps(refund.id)).toEqual({ claim_emailed_at: null, reminder_emailed_at: null });
   });
 });
