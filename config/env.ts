@@ -428,7 +428,8 @@ export type Config = {
   /** Circle's CCTP attestation service (Iris); its sandbox serves the testnets, the local stand-in `npm start`. */
   cctpAttestationUrl: string;
   /**
-   * Where the worker sends refunds' customer e-mails (docs/refunds.md#e-mail-to-the-customer); undefined: none is sent.
+   * Where refunds' customer e-mails go (docs/refunds.md#e-mail-to-the-customer): the API sends the claim link, the
+   * worker the reminder; undefined: none is sent.
    * The URL may hold the server's credentials: it is never logged.
    */
   email: { smtpUrl: string; from: string } | undefined;

@@ -1,6 +1,7 @@
-// Plain-text e-mail over SMTP (SMTP_URL, EMAIL_FROM: docs/configuration.md), through nodemailer. One send has a
-// deadline well inside its activity's 10 s (workflows/sessionActivities.ts RECORDS_OPTIONS): an attempt that outlived
-// it would run on beside its retry, and the refund's webhook would wait on a silent server for as long as it is silent.
+// Plain-text e-mail over SMTP (SMTP_URL, EMAIL_FROM: docs/configuration.md), through nodemailer, from the API (a
+// refund's claim link) and the worker (its reminder). One send has a deadline: well inside the worker's activity's 10 s
+// (workflows/sessionActivities.ts RECORDS_OPTIONS), where an attempt that outlived it would run on beside its retry, and
+// short enough that a silent server holds a refund's create answer, or its webhook, for seconds at most.
 import { createTransport } from 'nodemailer';
 import type { RefundEmailMessage } from '../../domain/refunds/refundEmail';
 
