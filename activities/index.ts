@@ -6,6 +6,7 @@ import type { Rate } from '../domain/money/pricing';
 import type { TokenSymbol } from '../domain/chains/chains';
 import { NO_DEPOSIT_FORWARDERS, type DepositForwarders } from '../domain/addresses/depositForwarder';
 import type { DepositXpubs } from '../domain/addresses/hdDerivation';
+import type { Mailer } from './email/smtpMailer';
 import type { PaymentNetwork } from './payments/paymentNetwork';
 import { createChoosePayment } from './payments/choosePayment';
 import { createConfirmedDepositFacts } from './payments/confirmedDepositFacts';
@@ -42,6 +43,8 @@ export interface ActivityDeps {
   settlementLiveRoutes?: readonly LiveRoute[];
   /** REFUND_CLAIM_DAYS: how long a customer has to claim a refund the service opened; its default unless given. */
   refundClaimDays?: number;
+  /** Sends refunds' customer e-mails (SMTP_URL); none: no e-mail is sent. */
+  mailer?: Mailer;
 }
 
 /** REFUND_CLAIM_DAYS' default (config/env.ts). */
@@ -81,7 +84,7 @@ export function createActivities(deps: ActivityDeps) {
     refundProgress: createRefundProgress({ sql: deps.sql }),
     expireRefund: createExpireRefund({ sql: deps.sql }),
     ...createRefundPaymentRecords({ sql: deps.sql }),
-    ...createRefundWebhooks({ sql: deps.sql }),
+    ...createRefundWebhooks({ sql: deps.sql, mailer: deps.mailer }),
   };
 }
 

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import Koa from 'koa';
+import { smtpMailer } from '../activities/email/smtpMailer';
 import { AuthFailureMemory } from '../domain/security/authFailureMemory';
 import { RequestLeases } from '../domain/security/requestLeases';
 import { createApiKeyCache, type ApiKeyCache } from './apiKeyCache';
@@ -34,7 +35,13 @@ export function createApp(
   metrics: ApiMetrics = createApiMetrics(apiDeps.sql),
   apiKeys: ApiKeyCache = createApiKeyCache(apiDeps.sql),
 ): Koa<AppState> {
-  const deps: AppDeps = { ...apiDeps, authFailures: new AuthFailureMemory(), apiKeys, rateLimitLeases: new RequestLeases() };
+  const deps: AppDeps = {
+    ...apiDeps,
+    authFailures: new AuthFailureMemory(),
+    apiKeys,
+    rateLimitLeases: new RequestLeases(),
+    mailer: apiDeps.config.email && smtpMailer(apiDeps.config.email),
+  };
   const app = new Koa<AppState>();
   app.silent = true;
   const pageAssets = loadHostedPageAssets(deps);

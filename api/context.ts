@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type Koa from 'koa';
+import type { Mailer } from '../activities/email/smtpMailer';
 import type { Config } from '../config/env';
 import type { Sql } from '../db/client';
 import type { ApiKeyCache } from './apiKeyCache';
@@ -29,10 +30,12 @@ export interface AppDeps {
   apiKeys: ApiKeyCache;
   /** Made once per app like authFailures: one lease of an API key's rate-limit budget per replica, whatever the route. */
   rateLimitLeases: RequestLeases;
+  /** Made by createApp from SMTP_URL: sends a refund's claim link to its customer; none, no e-mail is sent. */
+  mailer?: Mailer;
 }
 
 /** What a process hands the API; the app makes the rest itself. */
-export type ApiDeps = Omit<AppDeps, 'authFailures' | 'apiKeys' | 'rateLimitLeases'>;
+export type ApiDeps = Omit<AppDeps, 'authFailures' | 'apiKeys' | 'rateLimitLeases' | 'mailer'>;
 
 /** Who an API-key request speaks for: one merchant, in one mode. */
 export interface MerchantAuth {

@@ -213,6 +213,13 @@ const EnvSchema = z
     LOCAL_CHAIN_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
     LOCAL_SOLANA_PORT: z.coerce.number().int().min(0).max(65535).default(8899),
     CCTP_ATTESTATION_URL: z.url({ protocol: /^https?$/ }).default('https://iris-api.circle.com'),
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+    EMAIL_FROM: z
+      .string()
+      .trim()
+      .max(320)
+      .refine((value) => z.email().safeParse(senderAddress(value)).success, 'must be an address, or a name and <address>')
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if (/^(true|false|yes|no|1|0)$/i.test(env.TRUST_PROXY.trim())) {
@@ -228,6 +235,9 @@ const EnvSchema = z
         path: ['TRUST_PROXY'],
         message: `not an address or CIDR range: ${invalidIpRules(listEntries(env.TRUST_PROXY)).join(', ')}`,
       });
+    }
+    if (env.SMTP_URL && !env.EMAIL_FROM) {
+      ctx.addIssue({ code: 'custom', path: ['EMAIL_FROM'], message: 'is required with SMTP_URL: the address customers are e-mailed from' });
     }
     for (const issue of depositXpubIssues(env)) ctx.addIssue({ code: 'custom', ...issue });
     for (const issue of depositForwarderIssues(env)) ctx.addIssue({ code: 'custom', ...issue });
@@ -417,6 +427,12 @@ export type Config = {
   localSolanaPort: number;
   /** Circle's CCTP attestation service (Iris); its sandbox serves the testnets, the local stand-in `npm start`. */
   cctpAttestationUrl: string;
+  /**
+   * Where refunds' customer e-mails go (docs/refunds.md#e-mail-to-the-customer): the API sends the claim link, the
+   * worker the reminder; undefined: none is sent.
+   * The URL may hold the server's credentials: it is never logged.
+   */
+  email: { smtpUrl: string; from: string } | undefined;
 };
 
 type XpubEnv = Partial<Record<`DEPOSIT_XPUB_${'EVM' | 'TRON'}_${'TEST' | 'LIVE'}`, string>>;
@@ -479,6 +495,11 @@ function isSolanaAddress(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The address of `Name <address>`, or the whole text. */
+function senderAddress(text: string): string {
+  return /<([^<>]*)>\s*$/.exec(text)?.[1] ?? text;
 }
 
 /** A comma-separated list, blanks dropped. */
@@ -591,6 +612,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     localChainPort: e.LOCAL_CHAIN_PORT,
     localSolanaPort: e.LOCAL_SOLANA_PORT,
     cctpAttestationUrl: e.CCTP_ATTESTATION_URL,
+    email: e.SMTP_URL && e.EMAIL_FROM ? { smtpUrl: e.SMTP_URL, from: e.EMAIL_FROM } : undefined,
   };
 }
 

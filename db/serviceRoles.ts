@@ -45,6 +45,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
           'sender_proof',
           'claimed_at',
           'updated_at',
+          // The claim e-mail, which only the API can write: the link in it is signed with its secret (api/routes/refunds/).
+          'claim_emailed_at',
         ],
       },
     ],
@@ -69,8 +71,9 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     ledger_entries: ['insert'],
     payments: ['insert', 'update'],
     quotes: ['insert', 'delete'],
-    // Refunds the service owes by itself, and each refund's progress (workflows/refund.ts).
-    refunds: ['insert', { update: ['status', 'status_reason', 'completed_at', 'updated_at'] }],
+    // Refunds the service owes by itself, each refund's progress (workflows/refund.ts), and when its customer was
+    // reminded (activities/refunds/refundEmails.ts).
+    refunds: ['insert', { update: ['status', 'status_reason', 'completed_at', 'updated_at', 'reminder_emailed_at'] }],
     // The scheduled reconciliation's reports (worker/reconciliationSweeper.ts).
     reconciliation_runs: ['insert'],
     // The workflow records a session's status, never whose or how much it is: the signer pays the merchant and prices the
@@ -203,6 +206,8 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     reconciliation_runs: '*',
     refunds: '*',
     refund_payouts: '*',
+    // Who refunds, named in the customer's reminder (activities/refunds/refundEmails.ts); not the merchant's secrets.
+    merchants: ['id', 'name'],
     // The reconciliation counts swept and gas balances (db/repositories/reconciliation.ts).
     collector_sweep_addresses: '*',
     collector_sweeps: '*',

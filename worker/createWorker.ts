@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { type NativeConnection, Worker, type WorkerOptions, type WorkflowBundle } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { smtpMailer } from '../activities/email/smtpMailer';
 import { chainRegistryPaymentNetwork } from '../activities/payments/paymentNetwork';
 import { loadChainsConfig } from '../config/chains';
 import type { Config } from '../config/env';
@@ -55,5 +56,6 @@ export function activityDepsFromConfig(config: Config, sql: Sql, env: NodeJS.Pro
     liveTokenPrices: config.liveTokenPrices,
     settlementLiveRoutes: config.settlementLiveRoutes,
     refundClaimDays: config.refundClaimDays,
+    mailer: config.email && smtpMailer(config.email),
   };
 }

@@ -20,6 +20,8 @@ export const dashboardRefundJson = (r: RefundListing) => {
     deposit: r.deposit && { chain: r.deposit.chain, tx_hash: r.deposit.txHash, log_index: r.deposit.logIndex },
     destination: r.destination,
     reason: r.reason,
+    /** The merchant's own: the address it gave for the customer's e-mails (docs/refunds.md#e-mail-to-the-customer). */
+    customer_email: r.customerEmail,
     // Every refund is paid in USDC from the Solana treasury (docs/refunds.md#payment).
     transaction_hash: signature,
     explorer_url: signature && transactionExplorerUrl('solana', networkForMode(r.mode), signature),

@@ -52,6 +52,7 @@ export interface RefundRow {
   require_sender_proof: boolean;
   sender_proof: unknown;
   reason: string | null;
+  customer_email: string | null;
   idempotency_key: string | null;
   generation: number;
   reissue_of: string | null;
@@ -86,6 +87,7 @@ export const toRefund = (r: RefundRow): Refund => ({
   requireSenderProof: r.require_sender_proof,
   senderProof: r.sender_proof,
   reason: r.reason,
+  customerEmail: r.customer_email,
   idempotencyKey: r.idempotency_key,
   generation: r.generation,
   reissueOf: r.reissue_of,
@@ -116,7 +118,10 @@ export type NewRefund = Pick<
   | 'idempotencyKey'
   | 'expiresAt'
 > &
-  Partial<Pick<Refund, 'generation' | 'reissueOf'>>;
+  Partial<Pick<Refund, 'generation' | 'reissueOf'>> & {
+    /** A merchant's refund only (docs/refunds.md#e-mail-to-the-customer): where the customer's e-mails go. */
+    customerEmail?: string;
+  };
 
 /**
  * Inserts the refund unless one exists for its deposit (an automatic refund; of what its merchant was not paid, a second) or its merchant's Idempotency-Key; returns
@@ -126,12 +131,12 @@ export async function insertRefund(sql: Queryable, refund: NewRefund): Promise<{
   const inserted = await sql`
     insert into refunds (id, mode, merchant_id, session_id, source, deposit_chain, deposit_tx_hash, deposit_log_index,
                          token, chain, amount_base_units, amount_usd_micros, fee_policy, require_sender_proof, reason,
-                         idempotency_key, expires_at, generation, reissue_of)
+                         idempotency_key, expires_at, generation, reissue_of, customer_email)
     values (${refund.id}, ${refund.mode}, ${refund.merchantId}, ${refund.sessionId}, ${refund.source},
             ${refund.deposit?.chain ?? null}, ${refund.deposit?.txHash ?? null}, ${refund.deposit?.logIndex ?? null},
             ${refund.token}, ${refund.chain}, ${refund.amountBaseUnits.toString()}, ${refund.amountUsdMicros.toString()},
             ${refund.feePolicy}, ${refund.requireSenderProof}, ${refund.reason}, ${refund.idempotencyKey}, ${refund.expiresAt},
-            ${refund.generation ?? 1}, ${refund.reissueOf ?? null})
+            ${refund.generation ?? 1}, ${refund.reissueOf ?? null}, ${refund.customerEmail ?? null})
     on conflict do nothing`;
   if (inserted.count === 1) return { refund: (await findRefund(sql, refund.id)) as Refund, created: true };
   const [row] = refund.deposit

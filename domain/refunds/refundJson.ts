@@ -22,6 +22,8 @@ export interface RefundFacts {
   destination: RefundDestination | null;
   requireSenderProof: boolean;
   reason: string | null;
+  /** Where the customer's e-mails go (docs/refunds.md#e-mail-to-the-customer): shown to the merchant, never in a webhook. */
+  customerEmail: string | null;
   expiresAt: Date;
   createdAt: Date;
   claimedAt: Date | null;
@@ -40,9 +42,12 @@ export interface RefundPaymentFacts {
 /** USD micro-units as the number the JSON carries (six decimals at most). */
 const microsToUsd = (micros: bigint): number => Number(micros) / 1_000_000;
 
-export type RefundWebhookObject = Omit<RefundObject, 'claim_url'>;
+export type RefundWebhookObject = Omit<RefundObject, 'claim_url' | 'customer_email'>;
 
-/** The refund without its claim link: what a webhook carries, since the link is the customer's, not the merchant's. */
+/**
+ * The refund without its claim link: what a webhook carries, since the link is the customer's, not the merchant's; nor
+ * the customer's e-mail address, which stays out of the stored delivery bodies.
+ */
 export function refundWebhookObject(refund: RefundFacts, payment: RefundPaymentFacts | null): RefundWebhookObject {
   return {
     id: refund.id,
@@ -71,5 +76,9 @@ export function refundWebhookObject(refund: RefundFacts, payment: RefundPaymentF
 
 /** The refund as the API answers it; `claimUrl` only while it waits for a claim. */
 export function refundJson(refund: RefundFacts, payment: RefundPaymentFacts | null, claimUrl: string | null): RefundObject {
-  return { ...refundWebhookObject(refund, payment), claim_url: refund.status === 'pending_claim' ? claimUrl : null };
+  return {
+    ...refundWebhookObject(refund, payment),
+    claim_url: refund.status === 'pending_claim' ? claimUrl : null,
+    customer_email: refund.customerEmail,
+  };
 }

@@ -20,6 +20,13 @@ export const RefundDestination = z
   .strict();
 export type RefundDestination = z.infer<typeof RefundDestination>;
 
+/** Trimmed and lower-cased before it is checked, so one address is always spelled one way. */
+export const CustomerEmail = z.string().trim().toLowerCase().max(254).pipe(z.email()).meta({
+  format: 'email',
+  description:
+    "Extension: the customer's e-mail address. When e-mail is configured, the customer is sent the claim link now and a reminder three days before the refund expires (docs/refunds.md#e-mail-to-the-customer). Shown to the merchant only.",
+});
+
 export const CreateRefundRequest = z
   .object({
     /** Omitted: everything still refundable. */
@@ -30,6 +37,7 @@ export const CreateRefundRequest = z
     /** Pay only once the customer signed, with the wallet that paid, that the destination is theirs. */
     require_sender_proof: z.boolean().optional(),
     fee_policy: z.enum(FEE_POLICIES).optional(),
+    customer_email: CustomerEmail.optional(),
   })
   .strict();
 export type CreateRefundRequest = z.infer<typeof CreateRefundRequest>;
@@ -65,6 +73,10 @@ export const RefundObject = z
     require_sender_proof: z.boolean(),
     /** The customer's link to claim it, while it waits for a claim. */
     claim_url: z.url().nullable(),
+    customer_email: z.string().nullable().meta({
+      description:
+        "Extension: the address the merchant gave for the customer's e-mails (docs/refunds.md#e-mail-to-the-customer); shown to the merchant only, never in a webhook or on the claim page.",
+    }),
     transaction_hash: z.string().nullable(),
     reason: z.string().nullable(),
     expires_at: Timestamp,

@@ -279,6 +279,49 @@ describe('create refund', () => {
   });
 });
 
+describe("create refund: the customer's e-mail address (extension)", () => {
+  it('keeps the address trimmed and lower-cased and never the claim link, shows it to the merchant only', async () => {
+    const sessionId = await paidSession();
+    const key = newKey();
+    const response = await refund(sessionId, { amount_usd: 5, customer_email: '  Customer@Example.COM ' }, { key });
+    expect(response.status).toBe(201);
+    const data = RefundObject.parse(response.body.data);
+    expect(data.customer_email).toBe('customer@example.com');
+    expect((await get(`/checkout/refunds/${data.id}`)).body.data).toMatchObject({ customer_email: 'customer@example.com' });
+    const token = (data.claim_url ?? '').split('/refunds/')[1] ?? '';
+    // The link is a bearer credential: no column of the row may hold it, or its MAC, for another reader to claim with.
+    const mac = decodeURIComponent(token).split('.').pop() ?? '';
+    expect(mac.length).toBeGreaterThan(20);
+    const [row] = await service.db.sql<{ customer_email: string; whole: string }[]>`
+      select customer_email, to_jsonb(r)::text as whole from refunds r where id = ${data.id}`;
+    expect(row!.customer_email).toBe('customer@example.com');
+    expect(row!.whole).not.toContain(mac);
+    const claimPage = await call(service.baseUrl, 'GET', `/refunds/${token}/state`, { headers: {} });
+    expect(claimPage.status).toBe(200);
+    expect(JSON.stringify(claimPage.body)).not.toContain('customer@example.com');
+    const changed = await refund(sessionId, { amount_usd: 5, customer_email: 'other@example.com' }, { key });
+    expect(changed.status).toBe(409);
+  });
+
+  it('shows no address when none was given', async () => {
+    const response = await refund(await paidSession(), { amount_usd: 5 });
+    expect(RefundObject.parse(response.body.data).customer_email).toBeNull();
+  });
+
+  it('refuses a malformed or overlong address, and writes nothing', async () => {
+    const sessionId = await paidSession();
+    for (const customer_email of ['not an address', 'customer@', `${'a'.repeat(250)}@example.com`, 42]) {
+      const response = await refund(sessionId, { customer_email });
+      expect(response).toMatchObject({
+        status: 400,
+        body: { error: 'Validation failed', details: { validation_errors: [expect.stringMatching(/^customer_email: /)] } },
+      });
+      expect(JSON.stringify(response.body)).not.toContain('a'.repeat(250));
+    }
+    expect(await refundCount(sessionId)).toBe(0);
+  });
+});
+
 describe('cancel refund', () => {
   it('cancels a refund waiting for its claim, with the reason, and answers the same again', async () => {
     const sessionId = await paidSession();

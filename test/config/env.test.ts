@@ -30,6 +30,29 @@ describe('configuration', () => {
     }
   });
 
+  it.each(['api', 'worker'] as const)(
+    'the %s sends no e-mail by default; an SMTP server needs its sender, and only an SMTP URL and an address are taken',
+    (process) => {
+      expect(loadConfig({}, process).email).toBeUndefined();
+      expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example:465', EMAIL_FROM: 'Refunds <refunds@pay.example>' }, process).email).toEqual({
+        smtpUrl: 'smtps://u:p@mail.example:465',
+        from: 'Refunds <refunds@pay.example>',
+      });
+      expect(loadConfig({ SMTP_URL: 'smtp://mail.example', EMAIL_FROM: 'refunds@pay.example' }, process).email?.from).toBe(
+        'refunds@pay.example',
+      );
+      expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example' }, process)).toThrow(/EMAIL_FROM: is required with SMTP_URL/);
+      expect(() => loadConfig({ SMTP_URL: 'https://mail.example', EMAIL_FROM: 'refunds@pay.example' }, process)).toThrow(
+        /SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/,
+      );
+      for (const from of ['refunds', 'Refunds <refunds>', 'Refunds <>']) {
+        expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example', EMAIL_FROM: from }, process), from).toThrow(
+          /EMAIL_FROM: must be an address/,
+        );
+      }
+    },
+  );
+
   it('reads the payout re-read threshold in whole USDC, 1000 by default, 0 re-reading every payout', () => {
     expect(loadConfig({ SIGNER_MODE: 'test' }, 'signer').settlementRpcRecheckAboveUsdc).toBe(1000);
     expect(loadConfig({ SIGNER_MODE: 'test', SETTLEMENT_RPC_RECHECK_ABOVE_USDC: '0' }, 'signer').settlementRpcRecheckAboveUsdc).toBe(0);

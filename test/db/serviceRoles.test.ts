@@ -83,6 +83,11 @@ describe('service roles', () => {
     await denied(indexer`update merchants set name = 'taken'`);
     await denied(worker`update api_keys set revoked_at = now()`);
     await denied(worker`update merchants set settlement_wallet = 'attacker'`);
+    // The worker names the merchant in a refund's reminder, and reads nothing else of it.
+    await worker`select id, name from merchants`;
+    await denied(worker`select webhook_secret_test from merchants`);
+    await denied(worker`update refunds set claim_emailed_at = now()`);
+    await api`update refunds set claim_emailed_at = now() where false`;
     await denied(worker`create table stolen (x int)`);
     // The operators' trail is the admin CLI's (the owner's) alone: no service can forge or erase a row.
     for (const role of [api, worker, indexer, signer, webhooks]) {
@@ -190,7 +195,7 @@ describe('service roles', () => {
     await requireRoleRights(worker, 'checkout_worker');
     // A webhook worker or a signer still given the worker's URL after an upgrade.
     await expect(requireRoleRights(worker, 'checkout_webhooks')).rejects.toThrow(
-      /logs in as checkout_webhooks, whose rights its user lacks: insert on webhook_attempts, update \(state, delivered_at\) on webhook_deliveries, select \(id, webhook_secret_test, /,
+      /logs in as checkout_webhooks, whose rights its user lacks: insert on webhook_attempts, update \(state, delivered_at\) on webhook_deliveries, select \(webhook_secret_test, /,
     );
     await expect(requireRoleRights(worker, 'checkout_signer')).rejects.toThrow(
       /lacks: insert on payouts, update on payouts, insert on chain_intents, .*, and \d+ more/,

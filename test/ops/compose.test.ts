@@ -269,6 +269,10 @@ describe('docker-compose.yml', () => {
     const holders = (variable: string) => built.filter(([, service]) => variable in (service.environment ?? {})).map(([name]) => name);
     expect(holders('SESSION_TOKEN_SECRET')).toEqual(['api']);
     expect(holders('TOTP_ENCRYPTION_KEY')).toEqual(['api']);
+    // The SMTP credentials go to the two processes that e-mail a refund's customer: the API the claim link, the worker
+    // the reminder (docs/refunds.md#e-mail-to-the-customer).
+    expect(holders('SMTP_URL')).toEqual(['api', 'worker']);
+    expect(holders('EMAIL_FROM')).toEqual(['api', 'worker']);
     // Signing material goes to the signers alone, each mode's to its own; the worker gets the xpubs. The signers write
     // their payouts ahead through their own role and reach the Solana RPC they are sent through.
     expect(holders('DEPOSIT_MNEMONIC_LIVE')).toEqual(['signer-live']);

@@ -1,7 +1,10 @@
 // create refund (docs/refunds.md#api): the merchant returns all or part of what a customer paid on a session. The row is
 // committed first, claimed at once when the merchant gave the destination, then the workflow is started outside any
 // database transaction. Idempotent per the merchant's Idempotency-Key (required): a retry after a crash anywhere finds
-// the row by its key and starts the workflow it may not have got.
+// the row by its key and starts the workflow it may not have got. The customer's claim e-mail goes out last
+// (docs/refunds.md#e-mail-to-the-customer): the link in it is signed with the API's secret, so no other process sends it.
+import { emailRefundCustomer } from '../../../activities/refunds/refundEmails';
+import { requireSessionTokenSecret } from '../../../config/env';
 import { lockUntilCommit } from '../../../db/repositories/locks';
 import { findMerchantRefund, type RefundListing } from '../../../db/repositories/refundListing';
 import {
@@ -15,6 +18,8 @@ import {
 import { findSession } from '../../../db/repositories/sessions';
 import { usdToCents } from '../../../domain/money/money';
 import { validateRefundAddress } from '../../../domain/refunds/refundAddress';
+import { refundClaimUrl } from '../../../domain/refunds/refundClaimToken';
+import { errorFields } from '../../../observability/logger';
 import { decideRefundAmount, refundableAmount } from '../../../domain/refunds/refundableAmount';
 import { newRefundId } from '../../../domain/wire/ids';
 import type { CreateRefundRequest, RefundDestination } from '../../../domain/wire/refund';
@@ -81,6 +86,7 @@ export async function createRefund(
       reason: body.reason ?? null,
       idempotencyKey,
       expiresAt: new Date(now.getTime() + deps.config.refundClaimDays * DAY_MS),
+      customerEmail: body.customer_email,
     });
     if (inserted.id !== refundId) return inserted;
     if (!destination) return inserted;
@@ -91,6 +97,7 @@ export async function createRefund(
   // A concurrent request with the same key won the insert: answer as its replay.
   if (refund.id !== refundId) return resume(deps, auth, refund, sessionId, idempotencyKey, body);
   await startRefundWorkflow(deps, refund);
+  await emailClaimLink(deps, refund.id);
   return { refund: await present(deps, auth, refund.id), replayed: false };
 }
 
@@ -110,12 +117,30 @@ async function resume(
     (body.amount_usd === undefined || usdToCents(body.amount_usd) * MICROS_PER_CENT === earlier.amountUsdMicros) &&
     (body.reason ?? null) === earlier.reason &&
     (body.fee_policy ?? 'deducted') === earlier.feePolicy &&
-    (body.require_sender_proof ?? false) === earlier.requireSenderProof;
+    (body.require_sender_proof ?? false) === earlier.requireSenderProof &&
+    (body.customer_email ?? null) === earlier.customerEmail;
   if (!same) {
     throw new ConflictError(`${IDEMPOTENCY_KEY_HEADER} ${key} was already used with a different request; use a new key for a new request`);
   }
   await startRefundWorkflow(deps, earlier);
+  await emailClaimLink(deps, earlier.id);
   return { refund: await present(deps, auth, earlier.id), replayed: true };
+}
+
+/**
+ * The claim e-mail, if the refund has an address and it has not gone out: a replay sends only what its first request
+ * did not. The refund exists and the merchant has its claim_url whatever the SMTP server says, so a failure is logged,
+ * without the address, and the refund is answered as ever.
+ */
+async function emailClaimLink(deps: AppDeps, refundId: string): Promise<void> {
+  const { mailer } = deps;
+  if (!mailer) return;
+  const claimUrl = refundClaimUrl(deps.config.publicBaseUrl, refundId, requireSessionTokenSecret(deps.config));
+  try {
+    await emailRefundCustomer({ sql: deps.sql, mailer }, refundId, { kind: 'claim', claimUrl });
+  } catch (error) {
+    deps.logger.warn({ err: errorFields(error), refundId }, 'refund claim e-mail not sent');
+  }
 }
 
 async function present(deps: AppDeps, auth: RefundCaller, refundId: string): Promise<RefundListing> {

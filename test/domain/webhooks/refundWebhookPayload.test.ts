@@ -1,4 +1,4 @@
-// A refund's webhooks carry the refund without its claim link, and payment.unmatched_deposit the deposit it returns.
+// A refund's webhooks carry the refund without its claim link or its customer's e-mail address, and payment.unmatched_deposit the deposit it returns.
 import { describe, expect, it } from 'vitest';
 import type { RefundFacts } from '../../../domain/refunds/refundJson';
 import { refundJson } from '../../../domain/refunds/refundJson';
@@ -21,6 +21,7 @@ const refund: RefundFacts = {
   destination: { chain: 'solana', token: 'USDC', address: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' },
   requireSenderProof: false,
   reason: null,
+  customerEmail: 'customer@example.com',
   expiresAt: new Date('2026-12-27T00:00:00Z'),
   createdAt: new Date('2026-11-27T00:00:00Z'),
   claimedAt: new Date('2026-11-28T00:00:00Z'),
@@ -29,7 +30,7 @@ const refund: RefundFacts = {
 const session = { sessionId: refund.sessionId, extTransactionId: 'order-7', metadata: { cart: 'c-1' } };
 
 describe('refund webhooks', () => {
-  it("carries the refund as the API shows it, with the payment's fee and transaction, and no claim link", () => {
+  it("carries the refund as the API shows it, with the payment's fee and transaction, and no claim link nor e-mail address", () => {
     const content = refundWebhookContent(
       'refund.completed',
       session,
@@ -39,7 +40,8 @@ describe('refund webhooks', () => {
     );
     expect(content.refund).toMatchObject({ amount_usd: 2.5, fee_usd: 0.01, transaction_hash: '5sig', status: 'completed' });
     expect(content.refund).not.toHaveProperty('claim_url');
-    expect(RefundObject.safeParse({ ...content.refund, claim_url: null }).success).toBe(true);
+    expect(content.refund).not.toHaveProperty('customer_email');
+    expect(RefundObject.safeParse({ ...content.refund, claim_url: null, customer_email: null }).success).toBe(true);
     const body = JSON.parse(webhookBody(content, 'wh_1', 'test'));
     expect(body).toMatchObject({ event: 'refund.completed', delivery_id: 'wh_1', livemode: false, transaction_id: 'order-7' });
   });
@@ -47,6 +49,10 @@ describe('refund webhooks', () => {
   it('shows no fee while the payment has not landed', () => {
     const submitted = refundJson({ ...refund, status: 'submitted' }, { feeBaseUnits: 10_000n, signature: '5sig', confirmed: false }, null);
     expect(submitted).toMatchObject({ fee_usd: null, transaction_hash: '5sig' });
+  });
+
+  it("gives the merchant's API the customer's e-mail address", () => {
+    expect(refundJson(refund, null, null).customer_email).toBe('customer@example.com');
   });
 
   it('gives the API its claim link only while the refund waits for a claim', () => {
