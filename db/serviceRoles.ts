@@ -18,8 +18,11 @@ export type ServiceRole = (typeof SERVICE_ROLES)[number];
 
 type Write = 'insert' | 'update' | 'delete';
 
-/** Per role, the tables it writes and how; an array of columns limits `update` to those columns. */
-export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write | { update: readonly string[] }>>> = {
+/** Columns that limit an `insert` or an `update` to them: a column left out of an insert takes its default. */
+type ColumnWrite = { insert: readonly string[] } | { update: readonly string[] };
+
+/** Per role, the tables it writes and how; an array of columns limits `insert` or `update` to those columns. */
+export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write | ColumnWrite>>> = {
   checkout_api: {
     api_keys: ['insert', 'update'],
     auth_failure_windows: ['insert', 'update'],
@@ -73,7 +76,35 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     quotes: ['insert', 'delete'],
     // Refunds the service owes by itself, each refund's progress (workflows/refund.ts), and when its customer was
     // reminded (activities/refunds/refundEmails.ts).
-    refunds: ['insert', { update: ['status', 'status_reason', 'completed_at', 'updated_at', 'reminder_emailed_at'] }],
+    // Never where a refund goes: those columns are the claim's, which only the API writes, so a refund the worker
+    // inserts waits for a claim (the status defaults to pending_claim, and any later one needs a destination).
+    refunds: [
+      {
+        insert: [
+          'id',
+          'mode',
+          'merchant_id',
+          'session_id',
+          'source',
+          'deposit_chain',
+          'deposit_tx_hash',
+          'deposit_log_index',
+          'token',
+          'chain',
+          'amount_base_units',
+          'amount_usd_micros',
+          'fee_policy',
+          'require_sender_proof',
+          'reason',
+          'idempotency_key',
+          'expires_at',
+          'generation',
+          'reissue_of',
+          'customer_email',
+        ],
+      },
+      { update: ['status', 'status_reason', 'completed_at', 'updated_at', 'reminder_emailed_at'] },
+    ],
     // The scheduled reconciliation's reports (worker/reconciliationSweeper.ts).
     reconciliation_runs: ['insert'],
     // The workflow records a session's status, never whose or how much it is: the signer pays the merchant and prices the
@@ -307,7 +338,9 @@ export function grantStatements(role: ServiceRole): string[] {
       statements.push(
         typeof write === 'string'
           ? `grant ${write} on ${quoteIdent(table)} to ${r}`
-          : `grant update (${write.update.map(quoteIdent).join(', ')}) on ${quoteIdent(table)} to ${r}`,
+          : 'insert' in write
+            ? `grant insert (${write.insert.map(quoteIdent).join(', ')}) on ${quoteIdent(table)} to ${r}`
+            : `grant update (${write.update.map(quoteIdent).join(', ')}) on ${quoteIdent(table)} to ${r}`,
       );
     }
   }
@@ -336,6 +369,7 @@ export async function missingRoleRights(sql: Queryable, role: ServiceRole): Prom
   for (const [table, writes] of Object.entries(ROLE_WRITES[role])) {
     for (const write of writes) {
       if (typeof write === 'string') checks.push({ table, column: null, privilege: write });
+      else if ('insert' in write) for (const column of write.insert) checks.push({ table, column, privilege: 'insert' });
       else for (const column of write.update) checks.push({ table, column, privilege: 'update' });
     }
   }

@@ -113,3 +113,27 @@ it('the worker and the API cannot write a refund payment themselves', async () =
            values ('ref_00000000000000000000000000', 'test', 'solana', 'USDC', 'x', 1, 'refund:x', 'x')`,
     ).rejects.toMatchObject({ code: '42501' });
 });
+
+it('the worker cannot insert a refund that already names where it goes, nor claim one it inserted', async () => {
+  const { request: paid } = await f.payment(1_000_000n);
+  const [session] = await f.db.sql<{ session_id: string }[]>`select session_id from payments where id = ${paid.paymentId}`;
+  const attacker = (await generateKeyPairSigner()).address;
+  const base = `insert into refunds (id, mode, merchant_id, session_id, source, token, chain, amount_base_units, amount_usd_micros,
+                                     expires_at`;
+  const values = `values ('ref_${randomBytes(13).toString('hex').toUpperCase()}', 'test', '${paid.merchantId}', '${session!.session_id}',
+                          'merchant', 'USDC', 'solana', 1000000, 1000000, now() + interval '1 day'`;
+  await expect(
+    f.worker.unsafe(`${base}, status, destination_chain, destination_token, destination_address)
+                     ${values}, 'claimed', 'solana', 'USDC', '${attacker}')`),
+  ).rejects.toMatchObject({ code: '42501' });
+  // What it may insert waits for a claim, and a claimed status needs the destination only the API writes.
+  await expect(f.worker.unsafe(`${base}, status) ${values}, 'claimed')`)).rejects.toMatchObject({ code: '42501' });
+  const [inserted] = await f.worker.unsafe<{ id: string; status: string }[]>(`${base}) ${values}) returning id, status`);
+  expect(inserted?.status).toBe('pending_claim');
+  await expect(f.worker.unsafe(`update refunds set status = 'claimed' where id = '${inserted!.id}'`)).rejects.toMatchObject({
+    code: '23514',
+  });
+  await expect(
+    f.worker.unsafe(`update refunds set destination_address = '${attacker}' where id = '${inserted!.id}'`),
+  ).rejects.toMatchObject({ code: '42501' });
+});
