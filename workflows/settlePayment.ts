@@ -2,8 +2,8 @@
 // chose (domain/settlement/settlementRoute.ts). The simulated route writes the settled row at once. The treasury route writes the
 // settlements row pending first, then asks the signer for the payout pass after pass until the chain confirms it; the
 // confirmed payout completes the row, as does a payout the merchant's receivable took whole. A treasury short of funds
-// is waited on, never failed: the merchant is owed the money and the operator is told to top up. A wait of days goes on in fresh runs (continue-as-new), so its history
-// never grows past what Temporal allows.
+// is waited on, never failed: the merchant is owed the money and the operator is told to top up. A wait of days goes
+// on in fresh runs (continue-as-new), so its history never grows past what Temporal allows.
 import { ApplicationFailure, continueAsNew, log, patched, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Mode } from '../domain/wire/session';
 import type { SettlementRoute } from '../domain/settlement/settlementRoute';
