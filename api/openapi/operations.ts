@@ -287,7 +287,7 @@ export const OPERATIONS: Operation[] = [
     path: '/checkout/refunds/:refund_id/cancel',
     operationId: 'cancelRefund',
     summary: 'Cancel a refund',
-    description: `${REFUND_EXTENSION} Withdraws a refund that is pending_claim or claimed and whose payment has not begun; the optional \`reason\` becomes its status_reason. 409 once it is paying or ended (cancelling a cancelled refund answers it again).`,
+    description: `${REFUND_EXTENSION} Withdraws a merchant refund that is pending_claim or claimed and whose payment has not begun; the optional \`reason\` becomes its status_reason. 409 once it is paying or ended, and for an automatic refund, the customer's own money, which only an operator can withdraw (cancelling a cancelled refund answers it again).`,
     tag: 'Refunds',
     auth: ['apiKey'],
     params: RefundIdParam,
