@@ -188,11 +188,9 @@ describe('crediting an unmatched deposit from the dashboard', { timeout: 150_000
     expect(before.status).toBe('awaiting_payment');
 
     // The workflow decides on its own, whatever asks it: the same update sent past the dashboard's check is refused too.
-    const direct = service.temporal.workflow
-      .getHandle(sessionId)
-      .executeUpdate(creditDepositUpdate, {
-        args: [{ chain: 'base', txHash: deposit.tx_hash, logIndex: deposit.log_index, by: 'a test' }],
-      });
+    const direct = service.temporal.workflow.getHandle(sessionId).executeUpdate(creditDepositUpdate, {
+      args: [{ chain: 'base', txHash: deposit.tx_hash, logIndex: deposit.log_index, by: 'a test' }],
+    });
     await expect(direct).rejects.toThrow(WorkflowUpdateFailedError);
     await expect(direct.catch((error: WorkflowUpdateFailedError) => error.cause)).resolves.toMatchObject({
       type: 'DepositCreditRefused',
