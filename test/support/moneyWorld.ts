@@ -1,5 +1,5 @@
 // What the tests that drive money through the real service share (test/workflows/moneyMatrix.test.ts,
-// test/workflows/refundMatrix.test.ts): payments from a funded account on the local Hardhat chain, seen by the
+// test/workflows/refundMatrix.test.ts, test/workflows/depositCredit.test.ts): the local chains they run on; payments from a funded account on the local Hardhat chain, seen by the
 // service's indexers; sessions opened through the API with the loopback webhook; who owns every unit by a session's
 // ledger postings (docs/settlement.md#who-owns-each-unit); and reconciliation of the chains against the ledger.
 import { createSolanaRpc, generateKeyPairSigner, type Address as SolanaAddress } from '@solana/kit';
@@ -13,13 +13,15 @@ import { CHAIN_FACTS } from '../../domain/chains/chains';
 import { holdingsOf } from '../../domain/ledger/ledgerExplanation';
 import { paymentIdForSession } from '../../domain/wire/ids';
 import type { ChainIndexer } from '../../indexers/core/chainIndexer';
-import type { LocalChain } from '../../toolchain/localChain/localChain';
-import type { LocalSolana } from '../../toolchain/localSolana/localSolana';
+import type { Browser } from 'playwright-core';
+import { createLocalChain, type LocalChain } from '../../toolchain/localChain/localChain';
+import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
 import { associatedTokenAccount } from '../../toolchain/localSolana/splToken';
 import { sessionRequest, type TestMerchant } from './factories';
 import { call } from './http';
 import type { TestService } from './service';
-import type { WebhookReceiver } from './webhookReceiver';
+import { launchBrowser } from '../page/pageHarness';
+import { startWebhookReceiver, type WebhookReceiver } from './webhookReceiver';
 
 // The service's test deposit addresses derive from the Hardhat mnemonic, one index per session from the first: the
 // payer is the node's last funded account, which a file's few sessions never reach.
@@ -39,6 +41,40 @@ export interface MoneyWorld {
   indexers: ChainIndexer[];
   /** The tokens each EVM chain's indexer watches: reconciliation compares each. */
   evmTokens: Array<{ chain: EvmChain; tokens: Array<{ symbol: 'USDC' | 'USDT'; address: Address }> }>;
+}
+
+/** The local chains a refund test runs on, with Chromium for the pages, before the service that watches them. */
+export interface BaseWorld {
+  chain: LocalChain;
+  solana: LocalSolana;
+  webhooks: WebhookReceiver;
+  browser: Browser;
+  tokens: { usdc: Address; usdt: Address };
+  /** What points the service's Base test network at the local chain and its two tokens, indexed from now on. */
+  baseEnv: Record<string, string>;
+}
+
+/** Hardhat with USDC and USDT (6 decimals) funded for the payer, litesvm's Solana, the webhook receiver and Chromium. */
+export async function startBaseWorld(): Promise<BaseWorld> {
+  const [chain, solana, webhooks, browser] = await Promise.all([
+    createLocalChain(),
+    startLocalSolana({ port: 0 }),
+    startWebhookReceiver(),
+    launchBrowser(),
+  ]);
+  const tokens = {
+    usdc: await chain.deployToken({ symbol: 'USDC', decimals: 6 }),
+    usdt: await chain.deployToken({ symbol: 'USDT', decimals: 6 }),
+  };
+  for (const token of Object.values(tokens)) await chain.mint(token, chain.account(PAYER).address, 10n ** 12n);
+  const baseEnv = {
+    RPC_URLS_BASE_TESTNET: chain.rpcUrl,
+    CHAIN_ID_BASE_TESTNET: String(chain.chainId),
+    TOKEN_USDC_BASE_TESTNET: `${tokens.usdc}:6`,
+    TOKEN_USDT_BASE_TESTNET: `${tokens.usdt}:6`,
+    INDEXER_START_BLOCK_BASE_TESTNET: ((await chain.blockNumber()) + 1n).toString(),
+  };
+  return { chain, solana, webhooks, browser, tokens, baseEnv };
 }
 
 /** The helpers over a world its file's `beforeAll` builds: read through `world` when called, never before. */

@@ -12,17 +12,16 @@ import { loadChainsConfig } from '../../config/chains';
 import { listAuditEvents } from '../../db/repositories/auditEvents';
 import { moveRefund } from '../../db/repositories/refunds';
 import type { ChainIndexer } from '../../indexers/core/chainIndexer';
-import { createLocalChain, type LocalChain } from '../../toolchain/localChain/localChain';
-import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
+import type { LocalChain } from '../../toolchain/localChain/localChain';
+import type { LocalSolana } from '../../toolchain/localSolana/localSolana';
 import { createDashboardUser, DashboardClient } from '../dashboard/dashboardClient';
 import { openDashboardTab, signInThroughPage, waitForView } from '../dashboard/dashboardBrowser';
-import { launchBrowser } from '../page/pageHarness';
 import { createTestMerchant, type TestMerchant } from '../support/factories';
 import { CUSTOMER_WALLET } from '../support/refunds';
-import { moneyHelpers, NOBODY, PAYER, USDC } from '../support/moneyWorld';
+import { moneyHelpers, NOBODY, startBaseWorld, USDC } from '../support/moneyWorld';
 import { startTestService, type TestService } from '../support/service';
 import { baseTestnetIndexer } from '../support/serviceIndexer';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
+import type { WebhookReceiver } from '../support/webhookReceiver';
 import { creditDepositUpdate } from '../../workflows/messages';
 
 let service: TestService;
@@ -54,24 +53,8 @@ const { treasuryView, pay, freshWallet, openSession, status, allEventsOf, eventu
 );
 
 beforeAll(async () => {
-  [chain, solana, webhooks, browser] = await Promise.all([
-    createLocalChain(),
-    startLocalSolana({ port: 0 }),
-    startWebhookReceiver(),
-    launchBrowser(),
-  ]);
-  tokens = {
-    usdc: await chain.deployToken({ symbol: 'USDC', decimals: 6 }),
-    usdt: await chain.deployToken({ symbol: 'USDT', decimals: 6 }),
-  };
-  for (const token of Object.values(tokens)) await chain.mint(token, chain.account(PAYER).address, 10n ** 12n);
-  const baseEnv = {
-    RPC_URLS_BASE_TESTNET: chain.rpcUrl,
-    CHAIN_ID_BASE_TESTNET: String(chain.chainId),
-    TOKEN_USDC_BASE_TESTNET: `${tokens.usdc}:6`,
-    TOKEN_USDT_BASE_TESTNET: `${tokens.usdt}:6`,
-    INDEXER_START_BLOCK_BASE_TESTNET: ((await chain.blockNumber()) + 1n).toString(),
-  };
+  let baseEnv: Record<string, string>;
+  ({ chain, solana, webhooks, browser, tokens, baseEnv } = await startBaseWorld());
   service = await startTestService({
     env: { ...solana.env, ...solana.signerEnv, ...baseEnv, SOLANA_PAYOUT_MEMO: 'false', SETTLEMENT_RPC_RECHECK_ABOVE_USDC: '0' },
   });

@@ -13,16 +13,16 @@ import { recordTreasuryOpening } from '../../activities/settlement/treasuryFundi
 import { loadChainsConfig } from '../../config/chains';
 import { paymentIdForSession } from '../../domain/wire/ids';
 import type { ChainIndexer } from '../../indexers/core/chainIndexer';
-import { createLocalChain, type LocalChain } from '../../toolchain/localChain/localChain';
-import { startLocalSolana, type LocalSolana } from '../../toolchain/localSolana/localSolana';
-import { expectSelfContained, launchBrowser, openTab, waitForStep } from '../page/pageHarness';
+import type { LocalChain } from '../../toolchain/localChain/localChain';
+import type { LocalSolana } from '../../toolchain/localSolana/localSolana';
+import { expectSelfContained, openTab, waitForStep } from '../page/pageHarness';
 import { adminCli } from '../support/adminCli';
 import { createTestMerchant, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
-import { moneyHelpers, NOBODY, PAYER, USDC } from '../support/moneyWorld';
+import { moneyHelpers, NOBODY, startBaseWorld, USDC } from '../support/moneyWorld';
 import { startTestService, type TestService } from '../support/service';
 import { baseTestnetIndexer } from '../support/serviceIndexer';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
+import type { WebhookReceiver } from '../support/webhookReceiver';
 
 /** REFUND_NETWORK_FEE_USD's default in USD micro-units, deducted from what the customer gets (docs/refunds.md#fees). */
 const FEE = USDC(0.01);
@@ -87,24 +87,8 @@ let expiring: Awaited<ReturnType<typeof openSession>>;
 let unsettled: Awaited<ReturnType<typeof openSession>>;
 
 beforeAll(async () => {
-  [chain, solana, webhooks, browser] = await Promise.all([
-    createLocalChain(),
-    startLocalSolana({ port: 0 }),
-    startWebhookReceiver(),
-    launchBrowser(),
-  ]);
-  tokens = {
-    usdc: await chain.deployToken({ symbol: 'USDC', decimals: 6 }),
-    usdt: await chain.deployToken({ symbol: 'USDT', decimals: 6 }),
-  };
-  for (const token of Object.values(tokens)) await chain.mint(token, chain.account(PAYER).address, 10n ** 12n);
-  const baseEnv = {
-    RPC_URLS_BASE_TESTNET: chain.rpcUrl,
-    CHAIN_ID_BASE_TESTNET: String(chain.chainId),
-    TOKEN_USDC_BASE_TESTNET: `${tokens.usdc}:6`,
-    TOKEN_USDT_BASE_TESTNET: `${tokens.usdt}:6`,
-    INDEXER_START_BLOCK_BASE_TESTNET: ((await chain.blockNumber()) + 1n).toString(),
-  };
+  let baseEnv: Record<string, string>;
+  ({ chain, solana, webhooks, browser, tokens, baseEnv } = await startBaseWorld());
   // REFUND_MERCHANT_RECEIVABLE_LIMIT_USDC keeps its default, `pending`: the merchant refund is backed by a session
   // still underpaid, whose credited deposit is pending for the merchant (docs/refunds.md#funding).
   service = await startTestService({
