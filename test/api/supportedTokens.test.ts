@@ -95,7 +95,14 @@ describe('pairs on chains no indexer watches', () => {
     partial = await startTestService({
       worker: false,
       indexed: { testnet: ['base'], mainnet: ['base'] },
-      env: { SETTLEMENT_LIVE_ROUTES: 'USDC:solana,USDC:base' },
+      env: {
+        SETTLEMENT_LIVE_ROUTES: 'USDC:solana,USDC:base',
+        // USDC:base's CCTP route: two RPC providers, the collector and the deposit contracts (never called here).
+        RPC_URLS_BASE_MAINNET: 'https://base-one.example,https://base-two.example',
+        EVM_DEPOSIT_COLLECTOR_LIVE: '0x00000000000000000000000000000000000000c0',
+        EVM_DEPOSIT_FACTORY_LIVE: '0x00000000000000000000000000000000000000f0',
+        EVM_DEPOSIT_FORWARDER_LIVE: '0x00000000000000000000000000000000000000f1',
+      },
     });
     shop = await createTestMerchant(partial.db.sql, { supportedTokens: ALL_TOKEN_CHAIN_PAIRS });
   });
