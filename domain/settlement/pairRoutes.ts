@@ -4,6 +4,7 @@
 import { CHAIN_FACTS, CHAINS, TOKENS, type Chain, type TokenSymbol } from '../chains/chains';
 import type { Mode } from '../wire/session';
 import { rereadRpcUrl } from './depositBacking';
+import type { LiveRoute } from './settlementRoute';
 
 /**
  * `treasury`: the treasury's own USDC. `cctp`: swept into the chain's DepositCollector and burned to the treasury by
@@ -125,4 +126,28 @@ export function routeGaps(mode: Mode, token: TokenSymbol, chain: Chain, facts: P
     }
   }
   return gaps;
+}
+
+/** One pair as `checkout-admin routes` shows it: ready (offered and brought back to the treasury), or why not. */
+export interface PairRouteStatus {
+  token: TokenSymbol;
+  chain: Chain;
+  route: PairRouteKind | null;
+  ready: boolean;
+  /** Live: whether SETTLEMENT_LIVE_ROUTES lists the pair (test mode settles every pair it can see). */
+  listed: boolean;
+  gaps: RouteGap[];
+}
+
+/** Every pair in `mode`: live pairs must be listed in `liveRoutes` and lack nothing; test pairs lack nothing. */
+export function pairRouteStatuses(
+  mode: Mode,
+  liveRoutes: readonly LiveRoute[],
+  factsOf: (token: TokenSymbol, chain: Chain) => PairRouteFacts,
+): PairRouteStatus[] {
+  return ALL_PAIRS.map(({ token, chain }) => {
+    const listed = mode === 'test' || liveRoutes.some((route) => route.token === token && route.chain === chain);
+    const gaps = routeGaps(mode, token, chain, factsOf(token, chain));
+    return { token, chain, route: pairRoute(token, chain), ready: listed && gaps.length === 0, listed, gaps };
+  });
 }

@@ -1,7 +1,8 @@
 // Every pair's route back to the Solana USDC treasury, and what each route lacks until its pieces are configured.
 import { describe, expect, it } from 'vitest';
 import type { Chain, TokenSymbol } from '../../../domain/chains/chains';
-import { ALL_PAIRS, pairRoute, routeGaps, type PairRouteFacts } from '../../../domain/settlement/pairRoutes';
+import { ALL_PAIRS, pairRoute, pairRouteStatuses, routeGaps, type PairRouteFacts } from '../../../domain/settlement/pairRoutes';
+import { parseLiveRoutes } from '../../../domain/settlement/settlementRoute';
 
 const NOTHING: PairRouteFacts = {
   contract: false,
@@ -130,5 +131,25 @@ describe('what a route lacks', () => {
       { lacks: 'no swap router on base', set: 'SWAP_ROUTER_BASE_TESTNET' },
       { lacks: 'no swap quoter on base', set: 'SWAP_QUOTER_BASE_TESTNET' },
     ]);
+  });
+});
+
+describe('the status of every pair', () => {
+  it('is ready in live mode only when listed in SETTLEMENT_LIVE_ROUTES and lacking nothing', () => {
+    const statuses = pairRouteStatuses('live', parseLiveRoutes('USDC:solana,USDC:base,USDC:tron'), (token, chain) =>
+      chain === 'solana' ? EVERYTHING : { ...EVERYTHING, collector: undefined },
+    );
+    expect(statuses).toHaveLength(16);
+    const of = (pair: string) => statuses.find(({ token, chain }) => `${token}:${chain}` === pair);
+    expect(of('USDC:solana')).toMatchObject({ route: 'treasury', ready: true, listed: true, gaps: [] });
+    expect(of('USDT:solana')).toMatchObject({ route: 'hold', ready: false, listed: false, gaps: [] });
+    expect(of('USDC:base')).toMatchObject({ route: 'cctp', ready: false, listed: true, gaps: [{ set: 'EVM_DEPOSIT_COLLECTOR_LIVE' }] });
+    expect(of('USDC:tron')).toMatchObject({ route: null, ready: false, listed: true });
+  });
+
+  it('in test mode needs no listing', () => {
+    const statuses = pairRouteStatuses('test', [], () => EVERYTHING);
+    expect(statuses.filter((status) => status.ready).map(({ token, chain }) => `${token}:${chain}`)).not.toContain('USDC:tron');
+    expect(statuses.filter((status) => status.ready)).toHaveLength(15);
   });
 });
