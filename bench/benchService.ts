@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { startApiServer } from '../api/server';
 import { loadChainsConfig } from '../config/chains';
 import { loadConfig, type Config } from '../config/env';
-import { paymentOfferFromConfig } from '../config/paymentOffer';
+import { paymentOfferFromConfig, paymentOfferOf } from '../config/paymentOffer';
 import type { PaymentOffer } from '../domain/session/payablePairs';
 import { createApiKey } from '../db/repositories/apiKeys';
 import { insertMerchant, type Merchant, type NewMerchant } from '../db/repositories/merchants';
@@ -96,8 +96,7 @@ export async function startBenchService(env: BenchEnvironment, db: BenchDatabase
   const connection = await Connection.connect({ address: env.temporalAddress });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const registry = createChainRegistry(loadChainsConfig(options.chainEnv));
-  const configured = paymentOfferFromConfig(config, registry);
-  const offer = options.indexed ? { ...configured, indexed: options.indexed } : configured;
+  const offer = options.indexed ? paymentOfferOf(config, registry, options.indexed) : paymentOfferFromConfig(config, registry);
   const api = await startApiServer({ config, sql: db.sql, temporal, logger: pino({ level: 'silent' }), registry, offer }, '127.0.0.1', 0);
   const merchant = await insertMerchant(db.sql, { name: `Bench merchant (${options.name})`, ...options.merchant });
   const key = await createApiKey(db.sql, merchant.id, 'test');

@@ -55,17 +55,19 @@ async function main(argv: string[]): Promise<number> {
     }
     const group = COMMAND_MANIFEST.find((g) => g.name === groupName);
     if (!group) throw new CliError(`unknown command group ${groupName}; run with --help for the list`, 2);
-    if (isHelp(commandName)) {
+    // A group of one command runs it unnamed: `checkout-admin routes --mode test` is `routes show --mode test`.
+    const sole = group.commands.length === 1 && (commandName === undefined || commandName.startsWith('-')) ? group.commands[0] : undefined;
+    if (!sole && isHelp(commandName)) {
       console.log(groupHelp(group));
       return 0;
     }
-    const command = group.commands.find((c) => c.name === commandName);
+    const command = sole ?? group.commands.find((c) => c.name === commandName);
     if (!command) throw new CliError(`unknown command ${group.name} ${commandName}; run \`${group.name} --help\` for the list`, 2);
     // A malformed command line is refused inside the audited run, so the refusal is on the trail too.
     let options: ReturnType<typeof parseOptions> | undefined;
     let usageError: unknown;
     try {
-      options = parseOptions(command, rest);
+      options = parseOptions(command, sole ? argv.slice(1) : rest);
     } catch (error) {
       if (command.readOnly) throw error;
       usageError = error;

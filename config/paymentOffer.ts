@@ -1,37 +1,56 @@
 // The facts besides the chain registry that decide which pairs are offered (domain/session/payablePairs.ts), from the
-// configuration validated at start: SETTLEMENT_LIVE_ROUTES and the chains with RPC_URLS_<CHAIN>_<NETWORK> (those an
-// indexer watches). In production a live route the deployment cannot honour refuses the start, naming the variable
-// to set; elsewhere (npm start, tests, which have no mainnet endpoints) the pair is simply not offered.
+// configuration validated at start: SETTLEMENT_LIVE_ROUTES, the chains with RPC_URLS_<CHAIN>_<NETWORK> (those an
+// indexer watches) and what each listed pair's route needs (domain/settlement/pairRoutes.ts). In production a live
+// route the deployment cannot run refuses the start, naming each missing piece and the variable to set; elsewhere
+// (npm start, tests, which have no mainnet endpoints) the pair is simply not offered.
 import type { ChainDeployment, ChainRegistry } from '../domain/chains/chainRegistry';
 import { indexedChains } from '../domain/chains/indexedChains';
 import type { PaymentOffer } from '../domain/session/payablePairs';
-import { uncoveredLiveRoutes, type UncoveredLiveRoute } from '../domain/settlement/liveRouteCoverage';
-import { envSuffix } from './chains';
+import { pairRoute, routeGaps, type RouteGap } from '../domain/settlement/pairRoutes';
+import type { LiveRoute } from '../domain/settlement/settlementRoute';
 import { ConfigError, type Config } from './env';
+import { pairRouteFactsFromConfig, type RouteConfig, type SwapAndInventory } from './pairRouteFacts';
 
-function problem({ route, missing }: UncoveredLiveRoute): string {
+function problem(route: LiveRoute, gaps: readonly RouteGap[]): string {
   const pair = `${route.token}:${route.chain}`;
-  const suffix = envSuffix(route.chain, 'mainnet');
-  const remedy =
-    missing === 'indexer'
-      ? `no indexer watches ${route.chain} on mainnet: set RPC_URLS_${suffix}`
-      : `${route.token} has no mainnet contract on ${route.chain}: set TOKEN_${route.token}_${suffix} (with ALLOW_MAINNET_TOKEN_OVERRIDES=true)`;
-  return `SETTLEMENT_LIVE_ROUTES: lists ${pair}, but ${remedy}, or remove ${pair} from SETTLEMENT_LIVE_ROUTES`;
+  if (pairRoute(route.token, route.chain) === null) {
+    return `SETTLEMENT_LIVE_ROUTES: lists ${pair}, but ${route.token} on ${route.chain} has no route to the Solana USDC treasury (docs/settlement.md#routes): remove ${pair} from SETTLEMENT_LIVE_ROUTES`;
+  }
+  const missing = gaps.map((gap) => `${gap.lacks}: set ${gap.set}`).join(', ');
+  return `SETTLEMENT_LIVE_ROUTES: lists ${pair}, but ${missing}, or remove ${pair} from SETTLEMENT_LIVE_ROUTES`;
 }
 
 /**
  * The offer of a process that reads `registry`; `deployments` are those indexed for it (every deployment of the
  * registry with an RPC URL, unless the process runs only some families' indexers itself, as npm start does).
+ * `extras` are the live swap and inventory settings the routes needing them read.
  */
 export function paymentOfferFromConfig(
-  config: Pick<Config, 'appEnv' | 'settlementLiveRoutes'>,
+  config: OfferConfig,
   registry: ChainRegistry,
   deployments: readonly ChainDeployment[] = registry.all(),
+  extras: SwapAndInventory = {},
 ): PaymentOffer {
-  const indexed = indexedChains(deployments);
-  const uncovered = uncoveredLiveRoutes(registry, indexed.mainnet, config.settlementLiveRoutes);
-  if (config.appEnv === 'production' && uncovered.length > 0) {
-    throw new ConfigError(`invalid configuration: ${uncovered.map(problem).join('; ')}`);
+  return paymentOfferOf(config, registry, indexedChains(deployments), extras);
+}
+
+export type OfferConfig = Pick<Config, 'appEnv' | 'settlementLiveRoutes'> & RouteConfig;
+
+/** The offer with the chains an indexer watches given (tests, which stand in for the indexers, say which). */
+export function paymentOfferOf(
+  config: OfferConfig,
+  registry: ChainRegistry,
+  indexed: PaymentOffer['indexed'],
+  extras: SwapAndInventory = {},
+): PaymentOffer {
+  const factsOf = pairRouteFactsFromConfig(config, registry, indexed, 'live', extras);
+  const judged = config.settlementLiveRoutes.map((route) => ({
+    route,
+    gaps: routeGaps('live', route.token, route.chain, factsOf(route.token, route.chain)),
+  }));
+  const incomplete = judged.filter(({ gaps }) => gaps.length > 0);
+  if (config.appEnv === 'production' && incomplete.length > 0) {
+    throw new ConfigError(`invalid configuration: ${incomplete.map(({ route, gaps }) => problem(route, gaps)).join('; ')}`);
   }
-  return { liveRoutes: config.settlementLiveRoutes, indexed };
+  return { liveRoutes: judged.filter(({ gaps }) => gaps.length === 0).map(({ route }) => route), indexed };
 }

@@ -10,6 +10,7 @@ import { ledgerCommands } from './ledger';
 import { merchantCommands } from './merchants';
 import { refundCommands } from './refunds';
 import { retentionCommands } from './retention';
+import { routeCommands } from './routes';
 import { sessionCommands } from './sessions';
 import { settlementCommands } from './settlement';
 import { sweepCommands } from './sweeps';
@@ -31,6 +32,7 @@ export const GROUPS: CommandGroup[] = [
   sweepCommands,
   transferCommands,
   treasuryCommands,
+  routeCommands,
   ledgerCommands,
   userCommands,
   retentionCommands,

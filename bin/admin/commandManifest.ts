@@ -403,6 +403,18 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
     ],
   },
   {
+    name: 'routes',
+    summary: "each pair's route back to the treasury and what it lacks",
+    commands: [
+      {
+        name: 'show',
+        summary: "each pair's route back to the treasury, ✓ when offered and brought back, ✗ with what it lacks (checkout-admin routes)",
+        options: { mode: { value: '<test|live>', description: 'the mode to judge (default live)' } },
+        readOnly: true,
+      },
+    ],
+  },
+  {
     name: 'ledger',
     summary: "the double-entry ledger: its reconciliation with the chain, and where one payment's units are",
     commands: [

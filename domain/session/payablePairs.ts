@@ -12,7 +12,7 @@ export const networkForMode = (mode: Mode): Network => (mode === 'live' ? 'mainn
 
 /** What decides the pairs offered besides the registry's contracts, read from the configuration at start. */
 export interface PaymentOffer {
-  /** SETTLEMENT_LIVE_ROUTES: the live pairs the treasury settles. */
+  /** The live pairs the treasury settles: those of SETTLEMENT_LIVE_ROUTES whose route lacks nothing (config/paymentOffer.ts). */
   liveRoutes: readonly LiveRoute[];
   /** Per network, the chains an indexer watches (an RPC URL configured): a deposit elsewhere is never detected. */
   indexed: Record<Network, readonly Chain[]>;

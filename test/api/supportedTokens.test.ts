@@ -1,8 +1,14 @@
 // supported_tokens lists only pairs the key's network can take (the test networks for a test key, mainnet
 // for a live key) on a chain an indexer watches, and for a live key with a settlement route; the rest go to
 // unsupported_tokens, and the hosted page, select-payment and /checkout/tokens agree with it.
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_TOKEN_CHAIN_PAIRS, type Chain, type TokenChainSet, type TokenSymbol } from '../../domain/chains/chains';
+import { startApiServer, type RunningApi } from '../../api/server';
+import { paymentOfferOf } from '../../config/paymentOffer';
+import { createSql, type Sql } from '../../db/client';
+import { NO_DEPOSIT_FORWARDERS } from '../../domain/addresses/depositForwarder';
+import { ALL_TOKEN_CHAIN_PAIRS, CHAINS, type Chain, type TokenChainSet, type TokenSymbol } from '../../domain/chains/chains';
+import { ALL_PAIRS, pairRoute } from '../../domain/settlement/pairRoutes';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';
@@ -95,7 +101,14 @@ describe('pairs on chains no indexer watches', () => {
     partial = await startTestService({
       worker: false,
       indexed: { testnet: ['base'], mainnet: ['base'] },
-      env: { SETTLEMENT_LIVE_ROUTES: 'USDC:solana,USDC:base' },
+      env: {
+        SETTLEMENT_LIVE_ROUTES: 'USDC:solana,USDC:base',
+        // USDC:base's CCTP route: two RPC providers, the collector and the deposit contracts (never called here).
+        RPC_URLS_BASE_MAINNET: 'https://base-one.example,https://base-two.example',
+        EVM_DEPOSIT_COLLECTOR_LIVE: '0x00000000000000000000000000000000000000c0',
+        EVM_DEPOSIT_FACTORY_LIVE: '0x00000000000000000000000000000000000000f0',
+        EVM_DEPOSIT_FORWARDER_LIVE: '0x00000000000000000000000000000000000000f1',
+      },
     });
     shop = await createTestMerchant(partial.db.sql, { supportedTokens: ALL_TOKEN_CHAIN_PAIRS });
   });
@@ -131,5 +144,100 @@ describe('pairs on chains no indexer watches', () => {
       solana: { live: false, test: false },
       tron: { live: false, test: false },
     });
+  });
+});
+
+describe('live pairs by their route back to the treasury', () => {
+  // One world whose configuration gives every route what it needs, and a second API over it given none of the route
+  // pieces (and no indexer on solana, the treasury route's one need): the same 16 pairs, offered by the first only.
+  let routed: TestService;
+  let bare: RunningApi;
+  let bareSql: Sql;
+  let shop: TestMerchant;
+  const evm = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
+
+  beforeAll(async () => {
+    routed = await startTestService({
+      worker: false,
+      env: {
+        SETTLEMENT_LIVE_ROUTES: ALL_PAIRS.map(({ token, chain }) => `${token}:${chain}`).join(','),
+        // Two providers on every chain (never called here): the live signer re-reads deposits from the second.
+        ...Object.fromEntries(
+          CHAINS.map((chain) => [`RPC_URLS_${chain.toUpperCase()}_MAINNET`, `https://${chain}-one.example,https://${chain}-two.example`]),
+        ),
+        EVM_DEPOSIT_COLLECTOR_LIVE: evm(0xc0),
+        EVM_DEPOSIT_FACTORY_LIVE: evm(0xf0),
+        EVM_DEPOSIT_FORWARDER_LIVE: evm(0xf1),
+        TRON_DEPOSIT_COLLECTOR_LIVE: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
+        TRON_DEPOSIT_FACTORY_LIVE: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+        TRON_DEPOSIT_FORWARDER_LIVE: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
+      },
+      routeExtras: {
+        swap: Object.fromEntries(
+          (['ethereum', 'optimism', 'arbitrum', 'base', 'polygon'] as const).map((chain) => [
+            chain,
+            { router: evm(0xa1), quoter: evm(0xa2) },
+          ]),
+        ),
+        inventoryCaps: { 'USDC:bsc': 10_000, 'USDT:bsc': 10_000, 'USDT:tron': 10_000, 'USDT:solana': 10_000 },
+        rebalanceAddresses: {
+          bsc: evm(0xb1),
+          tron: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
+          solana: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV',
+        },
+      },
+    });
+    shop = await createTestMerchant(routed.db.sql, { supportedTokens: ALL_TOKEN_CHAIN_PAIRS });
+    const unrouted = {
+      ...routed.config,
+      depositCollectors: { test: undefined, live: undefined },
+      tronDepositCollectors: { test: undefined, live: undefined },
+      depositForwarders: NO_DEPOSIT_FORWARDERS,
+    };
+    const offer = paymentOfferOf(unrouted, routed.registry, { testnet: CHAINS, mainnet: CHAINS.filter((chain) => chain !== 'solana') });
+    bareSql = createSql(routed.db.urlAs('checkout_api'), { max: 2 });
+    bare = await startApiServer(
+      {
+        config: { ...unrouted, internal: { ...unrouted.internal, port: undefined } },
+        sql: bareSql,
+        temporal: routed.temporal,
+        logger: pino({ level: 'silent' }),
+        registry: routed.registry,
+        offer,
+      },
+      '127.0.0.1',
+      0,
+    );
+  });
+  afterAll(async () => {
+    await bare?.close();
+    await bareSql?.end({ timeout: 5 });
+    await routed?.stop();
+  });
+
+  /** Per pair, whether the API at `baseUrl` offers it live: GET /checkout/tokens' payable.live, and a live session's supported_tokens. */
+  async function liveOffer(baseUrl: string): Promise<Record<string, { payable: boolean; supported: boolean }>> {
+    const created = await call(baseUrl, 'POST', '/checkout/sessions', { apiKey: shop.liveKey, body: sessionRequest(shop.merchant.id) });
+    expect(created.status).toBe(201);
+    const session = await call(baseUrl, 'GET', `/checkout/sessions/${created.body.data?.session_id as string}`, { apiKey: shop.liveKey });
+    const supported = pairsOf(session.body.data?.supported_tokens as TokenChainSet).map(([token, chain]) => `${token}:${chain}`);
+    const offered: Record<string, { payable: boolean; supported: boolean }> = {};
+    for (const token of ['USDC', 'USDT'] as const) {
+      const tokens = await call(baseUrl, 'GET', `/checkout/tokens?token=${token}`, { apiKey: shop.liveKey });
+      for (const entry of tokens.body.data?.tokens as Array<{ chain: string; payable: { live: boolean } }>) {
+        offered[`${token}:${entry.chain}`] = { payable: entry.payable.live, supported: supported.includes(`${token}:${entry.chain}`) };
+      }
+    }
+    return offered;
+  }
+
+  it('offers each of the 16 pairs once its route is configured (USDC:tron, which has none, never), and none without', async () => {
+    const [configured, unconfigured] = [await liveOffer(routed.baseUrl), await liveOffer(bare.url)];
+    for (const { token, chain } of ALL_PAIRS) {
+      const pair = `${token}:${chain}`;
+      const routedPair = pairRoute(token, chain) !== null;
+      expect(configured[pair], `${pair} with its route configured`).toEqual({ payable: routedPair, supported: routedPair });
+      expect(unconfigured[pair], `${pair} without`).toEqual({ payable: false, supported: false });
+    }
   });
 });

@@ -343,11 +343,19 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
       ['refund', 'show', refund.id],
       ['refund', 'stuck'],
       ['audit', 'list'],
+      ['routes', '--mode', 'test'],
     ]) {
       const { run, rows } = await audited(args);
       expect(run.code, run.stderr).toBe(0);
       expect(rows).toEqual([]);
     }
+    // `routes` judges the 16 live pairs: the listed default USDC:solana is ready once an indexer watches solana.
+    const routes = await audited(['routes', 'show', '--json'], { RPC_URLS_SOLANA_MAINNET: 'https://solana.example' });
+    expect(routes.run.code, routes.run.stderr).toBe(0);
+    expect(routes.rows).toEqual([]);
+    const pairs = (JSON.parse(routes.run.stdout) as { pairs: { pair: string; ready: boolean }[] }).pairs;
+    expect(pairs).toHaveLength(16);
+    expect(pairs.filter((pair) => pair.ready).map((pair) => pair.pair)).toEqual(['USDC:solana']);
 
     // Every command that is not read-only was run above: a new one must join this test.
     const auditedActions = GROUPS.flatMap((group) =>

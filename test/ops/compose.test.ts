@@ -213,7 +213,7 @@ describe('docker-compose.yml', () => {
       expect(compose.services[name]?.init, name).toBe(true);
   });
 
-  test('the api and the worker pass their start-up check of SETTLEMENT_LIVE_ROUTES once the operator sets the mainnet RPC URLs', () => {
+  test('the api and the worker pass their start-up check of SETTLEMENT_LIVE_ROUTES once the operator sets what each route needs', () => {
     const offer = (name: 'api' | 'worker', operator: Record<string, string>) => {
       const env = resolvedEnv(compose.services[name]!, operator);
       return () => paymentOfferFromConfig(loadConfig(env, PROCESS_OF[name]!), createChainRegistry(loadChainsConfig(env)));
@@ -224,7 +224,17 @@ describe('docker-compose.yml', () => {
       expect(offer(name, { RPC_URLS_SOLANA_MAINNET: 'https://solana.example' }), name).not.toThrow();
       const base = { SETTLEMENT_LIVE_ROUTES: 'USDC:solana,USDC:base', RPC_URLS_SOLANA_MAINNET: 'https://solana.example' };
       expect(offer(name, base), name).toThrow('set RPC_URLS_BASE_MAINNET');
-      expect(offer(name, { ...base, RPC_URLS_BASE_MAINNET: 'https://base.example' }), name).not.toThrow();
+      // USDC:base's route is CCTP: two RPC providers, the collector its deposits are swept into, the deposit contracts.
+      const cctp = {
+        ...base,
+        RPC_URLS_BASE_MAINNET: 'https://base-one.example,https://base-two.example',
+        EVM_DEPOSIT_COLLECTOR_LIVE: '0x00000000000000000000000000000000000000c0',
+        EVM_DEPOSIT_FACTORY_LIVE: '0x00000000000000000000000000000000000000f0',
+        EVM_DEPOSIT_FORWARDER_LIVE: '0x00000000000000000000000000000000000000f1',
+      };
+      const { EVM_DEPOSIT_COLLECTOR_LIVE: _collector, ...withoutCollector } = cctp;
+      expect(offer(name, withoutCollector), name).toThrow('no DepositCollector on base: set EVM_DEPOSIT_COLLECTOR_LIVE');
+      expect(offer(name, cctp), name).not.toThrow();
     }
   });
 

@@ -10,6 +10,8 @@ import { startApiServer } from '../../api/server';
 import { ApiTemporalConnection } from '../../api/temporalConnection';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig, type Config } from '../../config/env';
+import type { SwapAndInventory } from '../../config/pairRouteFacts';
+import { paymentOfferOf } from '../../config/paymentOffer';
 import { createSql } from '../../db/client';
 import { createChainRegistry, type ChainRegistry } from '../../domain/chains/chainRegistry';
 import { CHAINS } from '../../domain/chains/chains';
@@ -30,7 +32,10 @@ export interface TestService {
   temporal: Client;
   /** From the same `env` the worker reads. */
   registry: ChainRegistry;
-  /** What the API offers with the registry: SETTLEMENT_LIVE_ROUTES and the chains the test says are indexed. */
+  /**
+   * What the API offers with the registry: the chains the test says are indexed, and the SETTLEMENT_LIVE_ROUTES pairs
+   * whose routes lack nothing (config/paymentOffer.ts).
+   */
   offer: PaymentOffer;
   /**
    * Stops the in-process workers and starts them again, the signer from the service's variables with `changes`
@@ -49,10 +54,10 @@ export const EVERY_CHAIN_INDEXED: PaymentOffer['indexed'] = { testnet: CHAINS, m
 
 /**
  * `env` overrides configuration variables, e.g. `{ RATE_LIMIT_PER_MINUTE: '3' }`; `indexed` the chains the API takes
- * to be watched by an indexer (EVERY_CHAIN_INDEXED).
+ * to be watched by an indexer (EVERY_CHAIN_INDEXED); `routeExtras` the live swap and inventory settings of the routes.
  */
 export async function startTestService(
-  options: { worker?: boolean; env?: Record<string, string>; indexed?: PaymentOffer['indexed'] } = {},
+  options: { worker?: boolean; env?: Record<string, string>; indexed?: PaymentOffer['indexed']; routeExtras?: SwapAndInventory } = {},
 ): Promise<TestService> {
   const db = await createTestDatabase();
   const address = inject('temporalAddress');
@@ -106,7 +111,7 @@ export async function startTestService(
   }
 
   const registry = createChainRegistry(loadChainsConfig(options.env ?? {}));
-  const offer: PaymentOffer = { liveRoutes: config.settlementLiveRoutes, indexed: options.indexed ?? EVERY_CHAIN_INDEXED };
+  const offer = paymentOfferOf(config, registry, options.indexed ?? EVERY_CHAIN_INDEXED, options.routeExtras);
   const api = await startApiServer({ config, sql: apiSql, temporal, logger: pino({ level: 'silent' }), registry, offer }, '127.0.0.1', 0);
   return {
     baseUrl: api.url,

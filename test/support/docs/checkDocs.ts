@@ -66,14 +66,16 @@ function programProblems(project: DocsProject, words: string[]): string[] {
 function adminProblems(project: DocsProject, args: string[]): string[] {
   const [group, command] = args;
   if (group === undefined || group.startsWith('-')) return [];
-  const name = `${group} ${command ?? ''}`.trim();
+  // A group of one command runs it unnamed (bin/admin.ts): `checkout-admin routes --mode test`.
+  const inGroup = [...project.adminCommands.keys()].filter((known) => known.startsWith(`${group} `));
+  const sole = inGroup.length === 1 && (command === undefined || command.startsWith('-')) ? inGroup[0] : undefined;
+  const name = sole ?? `${group} ${command ?? ''}`.trim();
   const options = project.adminCommands.get(name);
   if (!options) {
-    const groupKnown = [...project.adminCommands.keys()].some((known) => known.startsWith(`${group} `));
-    return command === undefined && groupKnown ? [] : [`the admin CLI has no command "${name}"`];
+    return command === undefined && inGroup.length > 0 ? [] : [`the admin CLI has no command "${name}"`];
   }
   return args
-    .slice(2)
+    .slice(sole ? 1 : 2)
     .filter((arg) => arg.startsWith('--'))
     .map((arg) => arg.slice(2).split('=')[0] ?? '')
     .filter((option) => !options.has(option))
