@@ -15,6 +15,7 @@ import { settlementCommands } from './settlement';
 import { sweepCommands } from './sweeps';
 import { transferCommands } from './transfers';
 import { treasuryCommands } from './treasury';
+import { tronCommands } from './tron';
 import { userCommands } from './users';
 import { webhookSecretCommands } from './webhookSecrets';
 import { webhookCommands } from './webhooks';
@@ -31,6 +32,7 @@ export const GROUPS: CommandGroup[] = [
   sweepCommands,
   transferCommands,
   treasuryCommands,
+  tronCommands,
   ledgerCommands,
   userCommands,
   retentionCommands,
