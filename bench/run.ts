@@ -6,7 +6,8 @@
 // mid-settlement and mid-delivery and times the recovery (bench/workerRecovery.ts), printed, not written.
 // BENCH_ONLY=scale runs the scale benchmark alone (bench/scaleSessions.ts, last in the full run), printed, not written;
 // BENCH_SCALE_SESSIONS sets how many sessions it opens (10,000 unless set). BENCH_ONLY=admin-cli times the admin CLI's
-// start-up (bench/adminCliStart.ts), printed, not written.
+// start-up (bench/adminCliStart.ts), printed, not written. BENCH_ONLY=tron-energy measures the energy of Tron sweeps
+// (bench/tronSweepEnergy.ts), printed, not written.
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
@@ -21,6 +22,7 @@ import { benchScale, scaleSessionCount } from './scaleSessions';
 import { machine, progress, table, writeResults, type Row } from './report';
 import { benchSelectPayment } from './selectPaymentLatency';
 import { benchWebhookLatency } from './webhookLatency';
+import { benchTronSweepEnergy } from './tronSweepEnergy';
 import { benchWorkerRecovery } from './workerRecovery';
 
 const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
@@ -31,6 +33,7 @@ const ALONE: Record<string, (env: BenchEnvironment) => Promise<Row[]>> = {
   'select-payment': benchSelectPayment,
   recovery: benchWorkerRecovery,
   'admin-cli': benchAdminCliStart,
+  'tron-energy': benchTronSweepEnergy,
 };
 const only = process.env.BENCH_ONLY;
 if (only !== undefined && only !== 'scale' && !Object.hasOwn(ALONE, only)) {
@@ -74,6 +77,7 @@ try {
     rows.push(...(await benchPayoutLatency(env, payouts)));
     rows.push(...(await benchWorkerRecovery(env)));
     rows.push(...(await benchAdminCliStart(env)));
+    rows.push(...(await benchTronSweepEnergy()));
     rows.push(...(await benchScale(env, chain, tokens, scaleSessions)));
   }
 } finally {

@@ -1,13 +1,15 @@
 // A thin client of java-tron's HTTP API: the calls the Tron relayer's writes and sweeps need. Shapes as the node
 // publishes them (developers.tron.network and tronprotocol/documentation-en: getnowblock, getblockbylimitnext,
 // broadcasthex, gettransactioninfobyid, gettransactioninfobyblocknum, gettransactionbyid, triggerconstantcontract
-// (balanceOf, a factory's addressOf, a sweep's simulation), getaccount and their /walletsolidity twins; recordings in
+// (balanceOf, a factory's addressOf, a sweep's simulation and its energy), getaccount, getaccountresource,
+// getchainparameters and their /walletsolidity twins; recordings in
 // test/fixtures/tron/). The JSON-RPC endpoint the indexer reads is not this API. A full node serves /wallet/* and
 // /walletsolidity/* on separate ports (8090 and 8091 by default); TronGrid serves both on one host.
 import { z } from 'zod';
 import { decodeAbiParameters, type Hex } from 'viem';
 import { tronAddressFromHex, tronAddressToEvmHex, tronAddressToHex } from '../../domain/addresses/tron';
 import type { TronBlock, TronBroadcastAnswer, TronTransactionInfo } from '../../domain/chainWrites/tronChainIntent';
+import type { TronChainPrices } from '../../domain/chains/tronEnergy';
 import type { TronLog } from '../../domain/sweeps/tronSweptLogs';
 import { fetchJson, parseAnswer, RemoteApiError, type RemoteApiErrorKind } from './jsonApi';
 
@@ -66,7 +68,18 @@ const infoSchema = z
     id: z.string(),
     blockNumber: int,
     fee: int.optional(),
-    receipt: z.object({ result: z.string().optional() }).loose().optional(),
+    receipt: z
+      .object({
+        result: z.string().optional(),
+        energy_usage: int.optional(),
+        energy_fee: int.optional(),
+        origin_energy_usage: int.optional(),
+        energy_usage_total: int.optional(),
+        net_usage: int.optional(),
+        net_fee: int.optional(),
+      })
+      .loose()
+      .optional(),
     result: z.string().optional(),
     resMessage: z.string().optional(),
   })
@@ -130,8 +143,44 @@ const constantTransactionSchema = z
 /** Error(string)'s selector: a `require(…, "reason")` or `revert("reason")`. */
 const ERROR_STRING = '08c379a0';
 
-/** An Account (Tron.proto): `{}` for an address the chain has never seen, and no `balance` when it holds no TRX. */
-const accountSchema = z.object({ balance: int.optional() }).loose();
+/**
+ * An Account (Tron.proto): `{}` for an address the chain has never seen, and no `balance` when it holds no TRX.
+ * `frozenV2` lists what it staked (Stake 2.0) per resource, the bandwidth entry without `type` (BANDWIDTH is 0).
+ */
+const accountSchema = z
+  .object({
+    balance: int.optional(),
+    frozenV2: z.array(z.object({ type: z.string().optional(), amount: int.optional() }).loose()).optional(),
+  })
+  .loose();
+
+/** AccountResourceMessage: every field left out when zero, `{}` for an unknown account. */
+const accountResourceSchema = z
+  .object({
+    EnergyLimit: int.optional(),
+    EnergyUsed: int.optional(),
+    freeNetLimit: int.optional(),
+    freeNetUsed: int.optional(),
+    NetLimit: int.optional(),
+    NetUsed: int.optional(),
+  })
+  .loose();
+
+const left = (limit: bigint | undefined, used: bigint | undefined) => ((limit ?? 0n) > (used ?? 0n) ? (limit ?? 0n) - (used ?? 0n) : 0n);
+
+/** An account's TRX and resources as accountResources reads them; sun, energy, bytes. */
+export interface TronAccountResources {
+  trxBalanceSun: bigint;
+  stakedForEnergySun: bigint;
+  energyLimit: bigint;
+  energyUsed: bigint;
+  bandwidthAvailable: bigint;
+}
+
+/** ChainParameters: a zero-valued parameter has no `value`. */
+const chainParametersSchema = z.object({
+  chainParameter: z.array(z.object({ key: z.string(), value: int.optional() }).loose()),
+});
 
 const broadcastSchema = z
   .object({ result: z.boolean().optional(), code: z.string().optional(), message: z.string().optional(), txid: z.string().optional() })
@@ -272,6 +321,12 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
       return {
         blockNumber: info.blockNumber,
         fee: info.fee ?? 0n,
+        energy: {
+          total: info.receipt?.energy_usage_total ?? 0n,
+          fromResources: (info.receipt?.energy_usage ?? 0n) + (info.receipt?.origin_energy_usage ?? 0n),
+          burnedSun: info.receipt?.energy_fee ?? 0n,
+        },
+        bandwidthBurnedSun: info.receipt?.net_fee ?? 0n,
         receiptResult: info.receipt?.result,
         failed: info.result === 'FAILED',
         message: decodeHexText(info.resMessage),
@@ -351,6 +406,60 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
         throw new TronApiError('refused', CONSTANT_ENDPOINT, `the node did not run the call${why ? ` (${why})` : ''}`);
       }
       return constantCallRevert(answer);
+    },
+
+    /**
+     * The energy a call would use on the latest state (the constant call's `energy_used`, the token's dynamic energy
+     * included), made as `caller`. Throws when the node did not run the call or the call reverts: no estimate.
+     */
+    async callEnergy(caller: string, contract: string, functionSelector: string, parameter: string): Promise<bigint> {
+      const answer = await constantCall(caller, contract, functionSelector, parameter);
+      const reverted = answer.result.result === true ? constantCallRevert(answer) : 'the node did not run the call';
+      if (reverted !== undefined) throw new TronApiError('refused', CONSTANT_ENDPOINT, `no energy estimate: ${reverted}`);
+      const energy = z.object({ energy_used: int.optional() }).loose().safeParse(answer);
+      if (!energy.success) throw new TronApiError('malformed', CONSTANT_ENDPOINT, 'energy_used is not a whole number');
+      return energy.data.energy_used ?? 0n;
+    },
+
+    /** The network's energy and bandwidth prices and its dynamic-energy ceiling (getchainparameters). */
+    async chainPrices(): Promise<TronChainPrices> {
+      const endpoint = '/wallet/getchainparameters';
+      const { chainParameter } = parse(endpoint, chainParametersSchema, await post('wallet', 'getchainparameters', {}));
+      const value = (key: string) => chainParameter.find((parameter) => parameter.key === key);
+      const required = (key: string) => {
+        const found = value(key);
+        if (!found) throw new TronApiError('malformed', endpoint, `the node lists no ${key}`);
+        return found.value ?? 0n;
+      };
+      const energyFeeSun = required('getEnergyFee');
+      if (energyFeeSun === 0n) throw new TronApiError('malformed', endpoint, 'getEnergyFee is 0');
+      return {
+        energyFeeSun,
+        bandwidthFeeSun: required('getTransactionFee'),
+        dynamicEnergyMaxFactor:
+          (value('getAllowDynamicEnergy')?.value ?? 0n) === 0n ? 0n : (value('getDynamicEnergyMaxFactor')?.value ?? 0n),
+      };
+    },
+
+    /**
+     * What an account holds to pay with on the latest state: its TRX, the TRX it staked for energy (frozenV2), the
+     * energy it may spend (getaccountresource's EnergyLimit: staked and delegated to it, less EnergyUsed), and the
+     * bandwidth one transaction may take from its staked or its free daily allowance (a transaction takes all its
+     * bytes from one of them, else burns TRX for all of them).
+     */
+    async accountResources(address: string): Promise<TronAccountResources> {
+      const body = { address: tronAddressToHex(address), visible: false };
+      const account = parse('/wallet/getaccount', accountSchema, await post('wallet', 'getaccount', body));
+      const resource = parse('/wallet/getaccountresource', accountResourceSchema, await post('wallet', 'getaccountresource', body));
+      const staked = left(resource.NetLimit, resource.NetUsed);
+      const free = left(resource.freeNetLimit, resource.freeNetUsed);
+      return {
+        trxBalanceSun: account.balance ?? 0n,
+        stakedForEnergySun: (account.frozenV2 ?? []).filter((f) => f.type === 'ENERGY').reduce((sum, f) => sum + (f.amount ?? 0n), 0n),
+        energyLimit: resource.EnergyLimit ?? 0n,
+        energyUsed: resource.EnergyUsed ?? 0n,
+        bandwidthAvailable: staked > free ? staked : free,
+      };
     },
 
     /** The TRX an account holds on the latest state, in sun. */

@@ -16,6 +16,7 @@ import { settlementCommands } from './settlement';
 import { sweepCommands } from './sweeps';
 import { transferCommands } from './transfers';
 import { treasuryCommands } from './treasury';
+import { tronCommands } from './tron';
 import { userCommands } from './users';
 import { webhookSecretCommands } from './webhookSecrets';
 import { webhookCommands } from './webhooks';
@@ -33,6 +34,7 @@ export const GROUPS: CommandGroup[] = [
   transferCommands,
   treasuryCommands,
   routeCommands,
+  tronCommands,
   ledgerCommands,
   userCommands,
   retentionCommands,

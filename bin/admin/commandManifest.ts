@@ -415,6 +415,18 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
     ],
   },
   {
+    name: 'tron',
+    summary: "the Tron relayer's energy and TRX",
+    commands: [
+      {
+        name: 'resources',
+        summary: "the mode's Tron relayer: energy available and used, TRX staked for energy, TRX balance, and the energy a sweep needs",
+        options: { mode: { value: '<test|live>', description: "the relayer's mode (required)" } },
+        readOnly: true,
+      },
+    ],
+  },
+  {
     name: 'ledger',
     summary: "the double-entry ledger: its reconciliation with the chain, and where one payment's units are",
     commands: [

@@ -16,6 +16,7 @@ export const GROUP_LOADERS: Readonly<Record<string, () => Promise<CommandGroup>>
   transfer: async () => (await import('./transfers')).transferCommands,
   treasury: async () => (await import('./treasury')).treasuryCommands,
   routes: async () => (await import('./routes')).routeCommands,
+  tron: async () => (await import('./tron')).tronCommands,
   ledger: async () => (await import('./ledger')).ledgerCommands,
   user: async () => (await import('./users')).userCommands,
   retention: async () => (await import('./retention')).retentionCommands,

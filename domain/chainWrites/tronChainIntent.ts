@@ -10,6 +10,13 @@ export interface TronTransactionInfo {
   blockNumber: bigint;
   /** Every sun the transaction burned (energy, bandwidth and other fees); 0 when it was paid from staked resources. */
   fee: bigint;
+  /**
+   * `receipt.energy_usage_total`, what of it the sender's (and the contract owner's) staked or delegated energy paid
+   * (`energy_usage` + `origin_energy_usage`), and the sun burned for the rest (`energy_fee`, part of `fee`).
+   */
+  energy: { total: bigint; fromResources: bigint; burnedSun: bigint };
+  /** `receipt.net_fee`: sun burned for bandwidth the sender did not hold, part of `fee`. */
+  bandwidthBurnedSun: bigint;
   /** The TVM's outcome, `receipt.result`: SUCCESS, REVERT, OUT_OF_ENERGY, OUT_OF_TIME, … */
   receiptResult: string | undefined;
   /** `FAILED` when the node marks it failed (the field is left out on success); `resMessage`, decoded. */

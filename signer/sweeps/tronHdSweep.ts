@@ -2,8 +2,9 @@
 // into the collector, on the signer, as evmHdSweep.ts does on the EVM chains: it alone holds the deposit seed the
 // address's key derives from (m/44'/195'/0'/0/<index>) and the relayer key that pays. The plan writes one sweep per
 // address, its TRC-20 transfer(collector, amount) fixed as the Tron chain intent sweep-hd:tron:<id> with the address
-// as sender and TRON_HD_SWEEP_FEE_LIMIT_TRX as its fee limit. Each advance is one resumable step: the relayer's TRX
-// payment topup:tron:<id> of the fee limit less what the address holds (none when it holds enough; the fee limit is
+// as sender and as its fee limit the transfer's energy (domain/chains/tronEnergy.ts: the measured estimate or the
+// node's run of it) at the network's price with a margin, at most TRON_HD_SWEEP_FEE_LIMIT_TRX. Each advance is one
+// resumable step: the relayer's TRX payment topup:tron:<id> of the fee limit less what the address holds (none when it holds enough; the fee limit is
 // fixed in the call, so a re-signed transfer needs no more); then the transfer, signed by the address's key through
 // the same Tron chain writer; then, once solidified, what the token's Transfer logs moved and the sun it burned.
 import { bytesToHex } from '@noble/hashes/utils.js';
@@ -25,6 +26,7 @@ import { refuseAlteredCall } from '../chainWrites/intentCallCheck';
 import { createTronChainWriter, type TronChainWriter, type TronChainWriterDeps } from '../chainWrites/tronChainWriter';
 import { tronRelayer, type TronRelayer } from '../chainWrites/tronRelayer';
 import { deriveTronPrivateKey } from '../../domain/addresses/hdDerivation';
+import { hdTransferEnergy, tronFeeLimitSun } from '../../domain/chains/tronEnergy';
 import { topUpIntentId } from './evmHdSweep';
 import { progressOutcome, recordedOutcome, type EvmSweepOutcome, type HdSweeps } from './forwarderSweep';
 import { planHdSweeps, recordHdTopUp, recordHdTransfer } from './hdSweep';
@@ -33,7 +35,7 @@ const TRANSFER = 'transfer(address,uint256)';
 
 /** What HD sweeps need of the Tron sweep's settings. */
 export interface TronHdSweepDeps extends TronChainWriterDeps {
-  /** An HD address's transfer's fee limit, which its top-up pays it (TRON_HD_SWEEP_FEE_LIMIT_TRX). */
+  /** The most an HD address's transfer's fee limit may be, which its top-up pays it (TRON_HD_SWEEP_FEE_LIMIT_TRX). */
   hdFeeLimitSun: bigint;
   /** The mode's deposit seed (DEPOSIT_MNEMONIC_<MODE>): an HD address's key derives from it and the session's index. */
   depositSeed?: Uint8Array | undefined;
@@ -44,25 +46,31 @@ export interface TronHdSweepDeps extends TronChainWriterDeps {
 export function createTronHdSweep(deps: TronHdSweepDeps, relayer: TronChainWriter): HdSweeps {
   const { sql, api } = deps;
 
-  const transferCall = (token: string, collector: string, amount: bigint): TronCall => ({
-    contract: token,
-    functionSelector: TRANSFER,
-    parameter: encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [tronAddressToEvmHex(collector), amount]).slice(2),
-    feeLimit: deps.hdFeeLimitSun.toString(),
-    callValue: '0',
-  });
+  /** The address's transfer, its fee limit the energy it needs as the node prices it now. */
+  async function transferCall(from: string, token: string, collector: string, amount: bigint): Promise<TronCall> {
+    const parameter = encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [tronAddressToEvmHex(collector), amount]).slice(2);
+    const prices = await api.chainPrices();
+    const energy = hdTransferEnergy(prices, await api.callEnergy(from, token, TRANSFER, parameter));
+    return {
+      contract: token,
+      functionSelector: TRANSFER,
+      parameter,
+      feeLimit: tronFeeLimitSun(energy, prices, deps.hdFeeLimitSun).toString(),
+      callValue: '0',
+    };
+  }
 
   const plan: HdSweeps['plan'] = (tx, scope) =>
     planHdSweeps(tx, scope, {
       collector: deps.collector,
       depositSeed: deps.depositSeed,
       balanceOf: (token, owner) => api.tokenBalance(token, owner, deps.relayer.address),
-      insertIntent: (q, id, hd, collector) =>
+      insertIntent: async (q, id, hd, collector) =>
         insertTronChainIntent(q, {
           id,
           mode: deps.mode,
           sender: hd.address,
-          call: transferCall(scope.deployment.address, collector, hd.balance),
+          call: await transferCall(hd.address, scope.deployment.address, collector, hd.balance),
         }),
     });
 
@@ -88,12 +96,12 @@ export function createTronHdSweep(deps: TronHdSweepDeps, relayer: TronChainWrite
    * until solidified, record it. Answers the pass's outcome while it runs (or once it failed); nothing once the
    * transfer may be signed.
    */
-  async function topUp(sweep: CollectorSweep, address: string): Promise<EvmSweepOutcome | undefined> {
+  async function topUp(sweep: CollectorSweep, address: string, feeLimitSun: bigint): Promise<EvmSweepOutcome | undefined> {
     const round = sweep.topupRounds + 1;
     const id = topUpIntentId(sweep, round);
     const intent = await findChainIntent(sql, id);
     if (!intent) {
-      const sent = tronHdSweepTopUp(deps.hdFeeLimitSun, await api.trxBalance(address));
+      const sent = tronHdSweepTopUp(feeLimitSun, await api.trxBalance(address));
       if (sent === 0n) return undefined;
       await relayer.prepare(id, { kind: 'transfer', to: address, amount: sent.toString() });
       return { status: 'pending' };
@@ -136,7 +144,8 @@ export function createTronHdSweep(deps: TronHdSweepDeps, relayer: TronChainWrite
     const transfer = await findChainIntent(sql, sweep.id);
     if (!transfer) throw new Error(`HD sweep ${sweep.id} has no chain intent`);
     if (transfer.status === 'prepared') {
-      const waiting = await topUp(sweep, signer.address);
+      const feeLimit = transfer.tronCall && !isTronTransfer(transfer.tronCall) ? BigInt(transfer.tronCall.feeLimit) : deps.hdFeeLimitSun;
+      const waiting = await topUp(sweep, signer.address, feeLimit);
       if (waiting) return waiting;
     }
     const writer = createTronChainWriter({ ...deps, relayer: signer });

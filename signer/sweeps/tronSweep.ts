@@ -4,7 +4,10 @@
 // entries of the solidified TransactionInfo's `log`, and the fee is the sun the transaction burned for energy and
 // bandwidth, as the writer recorded it. Before a batch is written the plan simulates its sweepMany as a constant call
 // from the relayer (/wallet/triggerconstantcontract), the same selector and parameter the intent will hold, so that a
-// forwarder whose transfer reverts is left out (forwarderSweep.ts). Tron HD deposit addresses from before the
+// forwarder whose transfer reverts is left out (forwarderSweep.ts). Its fee limit is the energy it needs (the measured
+// estimate or the node's run of it, domain/chains/tronEnergy.ts) at the network's price, with a margin, at most
+// TRON_SWEEP_FEE_LIMIT_TRX; before it is first signed, a relayer whose energy and TRX cannot cover that leaves it
+// waiting (tronRelayerResources.ts) rather than running out of energy on chain. Tron HD deposit addresses from before the
 // forwarders are swept in the same plan, one sweep each (tronHdSweep.ts).
 import { encodeAbiParameters, type Hex } from 'viem';
 import type { EvmSweepBatch } from '../../domain/sweeps/evmSweepPlan';
@@ -18,6 +21,8 @@ import { tronSweptLogs } from '../../domain/sweeps/tronSweptLogs';
 import { createTronChainWriter, type TronChainWriterDeps } from '../chainWrites/tronChainWriter';
 import { createForwarderSweep, type ForwarderSweepSettings } from './forwarderSweep';
 import { createTronHdSweep, type TronHdSweepDeps } from './tronHdSweep';
+import { forwarderSweepEnergy, tronFeeLimitSun } from '../../domain/chains/tronEnergy';
+import { holdSweepForResources } from './tronRelayerResources';
 
 export interface TronSweepDeps extends TronChainWriterDeps, Omit<ForwarderSweepSettings, 'sql' | 'mode'>, TronHdSweepDeps {
   /** Most sun one sweepMany may burn (TRON_SWEEP_FEE_LIMIT_TRX): past it the call runs out of energy and reverts. */
@@ -43,13 +48,18 @@ export function createTronSweep(deps: TronSweepDeps) {
     {
       chain: 'tron',
       balanceOf: (token, owner) => deps.api.tokenBalance(token, owner, deps.relayer.address),
-      insertIntent: (sql, id, token, batch) =>
-        insertTronChainIntent(sql, {
+      async insertIntent(sql, id, token, batch) {
+        const call = sweepManyCall(token, batch);
+        const prices = await deps.api.chainPrices();
+        const simulated = await deps.api.callEnergy(deps.relayer.address, call.contract, call.functionSelector, call.parameter);
+        const energy = forwarderSweepEnergy(batch.addresses.length, prices, simulated);
+        await insertTronChainIntent(sql, {
           id,
           mode: deps.mode,
           sender: deps.relayer.address,
-          call: { ...sweepManyCall(token, batch), feeLimit: deps.feeLimitSun.toString(), callValue: '0' },
-        }),
+          call: { ...call, feeLimit: tronFeeLimitSun(energy, prices, deps.feeLimitSun).toString(), callValue: '0' },
+        });
+      },
       simulate(token, batch) {
         const call = sweepManyCall(token, batch);
         return deps.api.simulateCall(deps.relayer.address, call.contract, call.functionSelector, call.parameter);
@@ -66,7 +76,8 @@ export function createTronSweep(deps: TronSweepDeps) {
         await refuseAlteredCall(deps.sql, id, { kind: 'forwarder-sweep', chain: 'tron', mode: deps.mode }, ({ tronCall }) =>
           tronForwarderSweepDifference(tronCall, planned),
         );
-        return writer.advance(id);
+        const held = await holdSweepForResources(deps, id);
+        return held ?? writer.advance(id);
       },
       async landed(sweep, intent) {
         const blockNumber = intent.blockNumber ?? 0n;

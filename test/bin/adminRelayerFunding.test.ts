@@ -1,12 +1,14 @@
 // `treasury record-relayer-funding` as operators run it (a real CLI process): an operator's payment to the relayer
 // on a local Hardhat chain (as base testnet) and on the stand-in Tron node is recorded from the chain's own record once
 // final, after which `ledger reconcile` finds relayer:<chain> agreeing; recording it again changes nothing, and a
-// transaction that does not pay the relayer is refused with one line and posts nothing.
+// transaction that does not pay the relayer is refused with one line and posts nothing. `tron resources` reads the
+// recorded Tron relayer's energy and TRX from the same stand-in.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Address, Hash } from 'viem';
 import { tronAddressFromEvmHex } from '../../domain/addresses/tron';
+import { forwarderSweepEnergy } from '../../domain/chains/tronEnergy';
 import { createLocalChain, type LocalChain } from '../../toolchain/localChain/localChain';
 import { adminCli, expectOneLineError } from '../support/adminCli';
 import { startTestService, type TestService } from '../support/service';
@@ -19,6 +21,8 @@ let evm: LocalChain;
 let tron: TronWalletNode;
 let env: Record<string, string>;
 const cli = adminCli(() => service);
+/** The recorded getchainparameters the stand-in serves. */
+const RECORDED_PRICES = { energyFeeSun: 210n, bandwidthFeeSun: 1_000n, dynamicEnergyMaxFactor: 34_000n };
 
 beforeAll(async () => {
   [service, solana, evm, tron] = await Promise.all([
@@ -165,5 +169,34 @@ describe('checkout-admin treasury record-relayer-funding', { timeout: 180_000 },
       new RegExp(`^error: transaction ${'ef'.repeat(32)} is not on tron testnet$`),
     );
     expectOneLineError(await record('tron', `0x${stray}`), 1, /is not a tron transaction hash \(64 hex digits\)$/);
+  });
+});
+
+describe('checkout-admin tron resources', { timeout: 180_000 }, () => {
+  it("shows the recorded Tron relayer's energy available and used, TRX staked for energy and held, and a sweep's estimate", async () => {
+    const relayer = tronAddressFromEvmHex(`0x${randomBytes(20).toString('hex')}`);
+    await service.db.sql`
+      insert into relayer_balances (chain, mode, address, balance_wei, observed_at) values ('tron', 'test', ${relayer}, 0, now())
+      on conflict (chain, mode) do update set address = excluded.address`;
+    tron.setTrx(relayer, 12_500_000n);
+    tron.setEnergy(relayer, { limit: 650_000n, stakedSun: 3_000_000_000n });
+
+    const json = await cli.run(['tron', 'resources', '--mode', 'test', '--json'], env);
+    expect(json.code, json.stderr).toBe(0);
+    const out = JSON.parse(json.stdout) as Record<string, unknown>;
+    expect(out).toMatchObject({
+      relayer,
+      energy_limit: '650000',
+      energy_used: '0',
+      energy_available: '650000',
+      staked_for_energy_trx: '3000.000000',
+      trx_balance: '12.500000',
+      energy_fee_sun: '210',
+      estimate: { first_sweep_energy: String(forwarderSweepEnergy(1, RECORDED_PRICES)) },
+    });
+    const text = await cli.run(['tron', 'resources', '--mode', 'test'], env);
+    expect(text.stdout).toMatch(/energy available\s+650000 of 650000 \(0 used\)/);
+
+    expectOneLineError(await cli.run(['tron', 'resources', '--mode', 'live'], env), 1, /set TRON_HTTP_API_URL_MAINNET$/);
   });
 });

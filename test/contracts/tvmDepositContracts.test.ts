@@ -29,6 +29,12 @@ import * as tvmDepositForwarder from '../../contracts/artifacts/tvm/depositForwa
 import { depositSalt } from '../../domain/addresses/depositSalt';
 import { tronForwarderAddress } from '../../domain/addresses/depositForwarder';
 import { tronAddressFromEvmHex, tronAddressToEvmHex } from '../../domain/addresses/tron';
+import {
+  SWEEP_FIRST_ADDRESS_ENERGY,
+  SWEEP_LATER_ADDRESS_ENERGY,
+  SWEEP_MANY_BASE_ENERGY,
+  TOKEN_TRANSFER_ENERGY,
+} from '../../domain/chains/tronEnergy';
 import { compileContract, type SolidityUnit } from '../../toolchain/solidity/compileSolidity';
 import { createTvmRulesEvm, type TvmCallResult, type TvmRulesEvm } from '../support/tron/tvmRulesEvm';
 
@@ -187,6 +193,43 @@ describe('DepositFactory built for the TVM', () => {
       encodeFunctionData({ abi: tvmDepositForwarder.abi, functionName: 'sweep', args: [salt, token.address, STRANGER] }),
     );
     expect(revertName(direct, tvmDepositForwarder.abi)).toBe('NotFactory');
+  });
+});
+
+describe('the energy a Tron sweep burns (domain/chains/tronEnergy.ts), measured on the committed bytecode', () => {
+  /** Salts of fresh sessions, each forwarder holding the token, the collector holding some already as it does once live. */
+  const sessions = (prefix: string, count: number) =>
+    Array.from({ length: count }, (_, i) => `cs_01JTVMENERGY${prefix}${String(i).padStart(13, '0')}`);
+  async function funded(sessionIds: string[]): Promise<Hex[]> {
+    for (const sessionId of sessionIds) await mint(offlineTronAddress(tvm, sessionId), 1_000_000n);
+    return sessionIds.map(depositSalt);
+  }
+
+  test('sweepMany: a base, and per address one figure for the first sweep (deploying the clone) and one for later sweeps', async () => {
+    await mint(collector, 1n);
+    const [one, two] = [sessions('A', 1), sessions('B', 2)];
+    const firstOne = succeeded(await sweepMany(tvm, await funded(one))).gasUsed;
+    const firstTwo = succeeded(await sweepMany(tvm, await funded(two))).gasUsed;
+    const laterOne = succeeded(await sweepMany(tvm, await funded(one))).gasUsed;
+    const laterTwo = succeeded(await sweepMany(tvm, await funded(two))).gasUsed;
+
+    expect({
+      base: firstOne - (firstTwo - firstOne),
+      first: firstTwo - firstOne,
+      later: laterTwo - laterOne,
+    }).toEqual({ base: SWEEP_MANY_BASE_ENERGY, first: SWEEP_FIRST_ADDRESS_ENERGY, later: SWEEP_LATER_ADDRESS_ENERGY });
+    // Memory grows with the salts by a little more than linearly: the base of later sweeps is within a few gas.
+    expect(laterOne - SWEEP_LATER_ADDRESS_ENERGY).toBeLessThanOrEqual(SWEEP_MANY_BASE_ENERGY);
+  });
+
+  test("an HD address's transfer to the collector", async () => {
+    const holder = getAddress('0x00000000000000000000000000000000000e4e61');
+    await mint(holder, 1_000_000n);
+    await mint(collector, 1n);
+    const result = succeeded(
+      await vm.call(holder, token.address, encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [collector, 1_000_000n] })),
+    );
+    expect(result.gasUsed).toBe(TOKEN_TRANSFER_ENERGY);
   });
 });
 

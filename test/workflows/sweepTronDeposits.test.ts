@@ -15,6 +15,7 @@ import { ACCOUNT, nativeAsset, tokenAsset } from '../../domain/ledger/ledger';
 import { evmSweepScheduleId } from '../../domain/taskQueues';
 import { ensureSweepSchedules, evmSweepScopes } from '../../worker/sweepSchedules';
 import { ledgerBalance } from '../signer/sweeps/evmSweepFixture';
+import { tronAddressOfKey } from '../../signer/chainWrites/tronRelayer';
 import { tronAddress, tronForwarderDeposit, type TronSweepFixture } from '../signer/sweeps/tronSweepFixture';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { startSweepWorkers, type SweepWorkers } from '../support/sweepWorkers';
@@ -37,6 +38,9 @@ beforeAll(async () => {
   [db, node] = await Promise.all([createTestDatabase(), startTronWalletNode()]);
   worker = createSql(db.urlAs('checkout_worker'), { max: 4 });
   node.deployFactory({ ...CONTRACTS, collector: COLLECTOR });
+  const relayerKey = randomBytes(32).toString('hex');
+  // Energy delegated to the relayer, as a rented supply would: a sweep is signed only when its energy is covered.
+  node.setEnergy(tronAddressOfKey(relayerKey), { limit: 1_000_000_000n });
   f = { sql: db.sql, node, contracts: CONTRACTS, token: { symbol: 'USDT', address: USDT } };
   env = {
     // The indexer's endpoint: a network without one has no deposits to sweep. Nothing here calls it.
@@ -44,7 +48,7 @@ beforeAll(async () => {
     TOKEN_USDT_TRON_TESTNET: `${USDT}:6`,
     TRON_DEPOSIT_FACTORY_TEST: CONTRACTS.factory,
     TRON_DEPOSIT_FORWARDER_TEST: CONTRACTS.implementation,
-    TRON_RELAYER_KEY_TEST: randomBytes(32).toString('hex'),
+    TRON_RELAYER_KEY_TEST: relayerKey,
     TRON_HTTP_API_URL_TESTNET: node.url,
     SWEEP_MIN_AMOUNT_TRON: '0',
     DATABASE_URL: db.urlAs('checkout_signer'),

@@ -80,3 +80,63 @@ describe('simulateCall', () => {
     expect(node.balanceOf(USDT, tronForwarderAddress(FACTORY, held))).toBe(1_000_000n);
   });
 });
+
+describe('energy and resources', () => {
+  it('reads the recorded getchainparameters: the energy and bandwidth prices, and the dynamic-energy ceiling only when it is on', async () => {
+    node.setPolicy(() => ({ body: recorded.http.chainParameters }));
+    expect(await api().chainPrices()).toEqual({ energyFeeSun: 210n, bandwidthFeeSun: 1_000n, dynamicEnergyMaxFactor: 34_000n });
+
+    // A parameter at 0 has no value: dynamic energy off leaves the ceiling out.
+    const off = recorded.http.chainParameters.chainParameter.map((p) => (p.key === 'getAllowDynamicEnergy' ? { key: p.key } : p));
+    node.setPolicy(() => ({ body: { chainParameter: off } }));
+    expect((await api().chainPrices()).dynamicEnergyMaxFactor).toBe(0n);
+
+    const noPrice = recorded.http.chainParameters.chainParameter.filter((p) => p.key !== 'getEnergyFee');
+    node.setPolicy(() => ({ body: { chainParameter: noPrice } }));
+    await expect(api().chainPrices()).rejects.toMatchObject({ kind: 'malformed', message: expect.stringMatching(/no getEnergyFee/) });
+  });
+
+  it('reads the recorded getaccountresource of an account without energy as none, its free bandwidth as available', async () => {
+    node.setPolicy((path) => ({ body: path === '/wallet/getaccount' ? {} : recorded.http.accountResource }));
+    expect(await api().accountResources(RELAYER)).toEqual({
+      trxBalanceSun: 0n,
+      stakedForEnergySun: 0n,
+      energyLimit: 0n,
+      energyUsed: 0n,
+      bandwidthAvailable: 600n - 441n,
+    });
+  });
+
+  it('reads energy staked or delegated to an account, what of it is used, and the TRX it staked for energy', async () => {
+    const owner = tronAddress();
+    node.setTrx(owner, 7_000_000n);
+    node.setEnergy(owner, { limit: 65_000n, stakedSun: 1_000_000_000n });
+    expect(await api().accountResources(owner)).toEqual({
+      trxBalanceSun: 7_000_000n,
+      stakedForEnergySun: 1_000_000_000n,
+      energyLimit: 65_000n,
+      energyUsed: 0n,
+      bandwidthAvailable: 600n,
+    });
+  });
+
+  it("answers a constant call's energy_used, and no estimate for a call that reverts", async () => {
+    node.setPolicy(() => ({ body: recorded.http.constantBalanceOf }));
+    expect(await api().callEnergy(RELAYER, FACTORY.factory, SWEEP_MANY, sweepParameter([]))).toBe(935n);
+    node.setPolicy(() => ({ body: recorded.http.constantRevert }));
+    await expect(api().callEnergy(RELAYER, FACTORY.factory, SWEEP_MANY, sweepParameter([]))).rejects.toMatchObject({
+      kind: 'refused',
+      message: expect.stringMatching(/no energy estimate: REVERT opcode executed/),
+    });
+  });
+
+  it('reads the energy and bandwidth a landed call paid from its receipt, as the recorded TransactionInfo carries them', async () => {
+    const { id } = recorded.http.infoSuccess;
+    node.setPolicy(() => ({ body: recorded.http.infoSuccess }));
+    expect(await api().transactionInfo('latest', id)).toMatchObject({
+      fee: 13_845_500n,
+      energy: { total: 130_005n, fromResources: 0n, burnedSun: 13_500_500n },
+      bandwidthBurnedSun: 345_000n,
+    });
+  });
+});

@@ -18,6 +18,8 @@ const before = new Date(expiration.getTime() - 3_000);
 const info = (overrides: Partial<TronTransactionInfo> = {}): TronTransactionInfo => ({
   blockNumber: 100n,
   fee: 345_000n,
+  energy: { total: 0n, fromResources: 0n, burnedSun: 0n },
+  bandwidthBurnedSun: 345_000n,
   receiptResult: 'SUCCESS',
   failed: false,
   message: undefined,

@@ -25,6 +25,7 @@ import { findChainIntent } from '../../../db/repositories/chainIntents';
 import { findCollectorSweep } from '../../../db/repositories/collectorSweeps';
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
 import { ACCOUNT, nativeAsset, tokenAsset } from '../../../domain/ledger/ledger';
+import { TOKEN_TRANSFER_ENERGY } from '../../../domain/chains/tronEnergy';
 import { loadChainsConfig } from '../../../config/chains';
 import { loadConfig } from '../../../config/env';
 import { createChainRegistry } from '../../../domain/chains/chainRegistry';
@@ -182,6 +183,23 @@ describe('Tron HD deposit sweeps', () => {
     // Landed is landed: another pass and another plan move nothing and post nothing twice.
     expect(await sweeper().advance(ids[0]!)).toMatchObject({ status: 'finalized', moved: '2500000' });
     expect(await planIds(sweeper(), runKey(), 'USDT')).toEqual([]);
+  });
+
+  it("makes the transfer's fee limit from its energy when that is below TRON_HD_SWEEP_FEE_LIMIT_TRX, and tops up only that", async () => {
+    // Dynamic energy off: the measured transfer at the recorded 210 sun an energy, plus 50%.
+    node.setChainParameter('getAllowDynamicEnergy', 0n);
+    try {
+      const hd = await hdDepositTo(900_000n);
+      const [id] = await planIds(sweeper(), runKey(), 'USDT');
+      const feeLimit = (TOKEN_TRANSFER_ENERGY * 210n * 15_000n + 9_999n) / 10_000n;
+      expect(feeLimit).toBeLessThan(FEE_LIMIT_SUN);
+      expect((await findChainIntent(db.sql, id!))?.tronCall).toMatchObject({ feeLimit: feeLimit.toString() });
+      expect(await sweepToEnd(id!)).toMatchObject({ status: 'finalized', moved: '900000' });
+      expect((await findCollectorSweep(db.sql, id!))!).toMatchObject({ topupRounds: 1, topupWei: feeLimit });
+      expect(node.trxOf(hd)).toBe(feeLimit - FEE_SUN);
+    } finally {
+      node.setChainParameter('getAllowDynamicEnergy', 1n);
+    }
   });
 
   it('sends no top-up to an address that holds the fee limit already', async () => {

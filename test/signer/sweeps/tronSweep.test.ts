@@ -3,7 +3,8 @@
 // sweepMany over balances the test sets) and a real Postgres: deposits at two forwarder addresses swept by one
 // sweepMany, the ledger moved from deposits:tron to collector:tron by the Swept logs with the burned sun as the
 // relayer's gas, a relayer killed after signing that sends once, a reverted sweep whose addresses the next run takes,
-// and the signer refusing to start with a relayer key and no HTTP API.
+// the fee limit made from the sweep's energy, a sweep waiting while the relayer cannot pay its energy, the burned sun
+// posted exactly when delegated energy pays part, and the signer refusing to start with a relayer key and no HTTP API.
 import { randomBytes } from 'node:crypto';
 import { Registry } from 'prom-client';
 import { utils as tronUtils } from 'tronweb';
@@ -24,6 +25,8 @@ import { signerDepsFromConfig } from '../../../signer/worker';
 import { registerEvmSweepMetrics } from '../../../observability/evmSweepMetrics';
 import { evmSweepScopes } from '../../../worker/sweepSchedules';
 import type { TronOutcome, TronWalletNode } from '../../support/tron/tronWalletNode';
+import { recordingActivity } from '../../support/recordingActivity';
+import { SWEEP_FIRST_ADDRESS_ENERGY, SWEEP_MANY_BASE_ENERGY, TOKEN_TRANSFER_ENERGY } from '../../../domain/chains/tronEnergy';
 import { ledgerBalance, planIds } from './evmSweepFixture';
 import {
   tronAddress,
@@ -42,6 +45,12 @@ const CONTRACTS = { factory: tronAddress(), implementation: tronAddress() };
 const COLLECTOR = tronAddress();
 const FEE_LIMIT_SUN = 1_000_000_000n;
 const REVERT: TronOutcome = { result: 'REVERT', fee: 2_873_400n };
+/** The recorded getchainparameters: getEnergyFee 210 sun, dynamic energy on with getDynamicEnergyMaxFactor 34000. */
+const ENERGY_FEE_SUN = 210n;
+/** A sweepMany of `n` first sweeps, the token's share at the dynamic-energy ceiling, burned at 210 sun with the 50% margin. */
+const sweepFeeLimit = (n: bigint) =>
+  ((SWEEP_MANY_BASE_ENERGY + n * SWEEP_FIRST_ADDRESS_ENERGY + (n * TOKEN_TRANSFER_ENERGY * 34_000n) / 10_000n) * ENERGY_FEE_SUN * 15_000n) /
+  10_000n;
 
 let db: TestDatabase;
 let signer: Sql;
@@ -108,17 +117,17 @@ describe('Tron forwarder sweep', () => {
         [b, 2_250_000n],
       ].sort((x, y) => (String(x[0]) < String(y[0]) ? -1 : 1)),
     );
-    // The relayer signed a sweepMany of both salts on the factory, with the configured fee limit.
+    // The relayer signed a sweepMany of both salts on the factory, its fee limit the energy of two first sweeps.
     const raw = tronUtils.deserializeTx.deserializeTransaction(
       'TriggerSmartContract',
       Buffer.from(node.rawData(sweep!.txHash!) as Uint8Array).toString('hex'),
     );
-    expect(raw).toMatchObject({ fee_limit: Number(FEE_LIMIT_SUN) });
+    expect(raw).toMatchObject({ fee_limit: Number(sweepFeeLimit(2n)) });
     const intent = await findChainIntent(db.sql, ids[0]!);
     expect(intent?.tronCall).toMatchObject({
       contract: CONTRACTS.factory,
       functionSelector: 'sweepMany(bytes32[],address)',
-      feeLimit: FEE_LIMIT_SUN.toString(),
+      feeLimit: sweepFeeLimit(2n).toString(),
     });
     expect(await ledgerBalance(db.sql, ACCOUNT.relayer('tron'), nativeAsset('tron'))).toBe(-345_000n);
     // Landed is landed: another pass and another plan move nothing and post nothing twice.
@@ -210,6 +219,84 @@ describe('Tron forwarder sweep', () => {
     expect(await planIds(sweeper({ minimumWholeTokens: 100 }), runKey(), 'USDT')).toEqual([]);
     const [id] = await planIds(sweeper(), runKey(), 'USDT');
     await sweepToEnd(id!);
+  });
+});
+
+describe('Tron sweep energy', () => {
+  it("takes the node's run of the sweepMany for its fee limit when it used more energy than the estimate, never above the cap", async () => {
+    await depositTo(1_000n);
+    node.setCallEnergy(400_000n);
+    try {
+      const [id] = await planIds(sweeper(), runKey(), 'USDT');
+      expect((await findChainIntent(db.sql, id!))?.tronCall).toMatchObject({
+        feeLimit: ((400_000n * ENERGY_FEE_SUN * 15n) / 10n).toString(),
+      });
+      expect(await sweepToEnd(id!)).toMatchObject({ status: 'finalized' });
+
+      await depositTo(1_000n);
+      const [capped] = await planIds(sweeper({ feeLimitSun: 50_000_000n }), runKey(), 'USDT');
+      expect((await findChainIntent(db.sql, capped!))?.tronCall).toMatchObject({ feeLimit: '50000000' });
+      expect(await sweepToEnd(capped!)).toMatchObject({ status: 'finalized' });
+    } finally {
+      node.setCallEnergy(undefined);
+    }
+  });
+
+  it("waits, signing nothing, while the relayer's energy and TRX cannot cover the sweep, and is signed once energy is delegated to it", async () => {
+    await depositTo(5_000n);
+    const [id] = await planIds(sweeper(), runKey(), 'USDT');
+    const used = node.energyUsedOf(relayer.address);
+    node.setEnergy(relayer.address, { limit: used });
+    const { environment, counted } = recordingActivity();
+    try {
+      const sent = node.broadcasts.size;
+      for (let pass = 0; pass < 2; pass++) {
+        const outcome = await environment.run(() => sweeper().advance(id!));
+        expect(outcome).toEqual({
+          status: 'pending',
+          deferred: expect.stringMatching(
+            /^the relayer holds 0 energy and 0 sun; the sweep needs \d+ energy, so \d+ sun to burn: stake or rent energy, or send it TRX$/,
+          ),
+        });
+        node.mine(1);
+      }
+      expect(node.broadcasts.size).toBe(sent);
+      expect((await findChainIntent(db.sql, id!))?.status).toBe('prepared');
+      expect(counted).toEqual([
+        { name: 'checkout_tron_sweeps_awaiting_energy', value: 1, tags: expect.objectContaining({ mode: 'test' }) },
+        { name: 'checkout_tron_sweeps_awaiting_energy', value: 1, tags: expect.objectContaining({ mode: 'test' }) },
+      ]);
+    } finally {
+      node.setEnergy(relayer.address, { limit: used + 1_000_000_000n });
+    }
+    expect(await sweepToEnd(id!)).toMatchObject({ status: 'finalized', moved: '5000' });
+  });
+
+  it('posts exactly the sun burned: energy the relayer holds burns nothing, the rest at getEnergyFee, bandwidth as net_fee', async () => {
+    node.setTrx(relayer.address, 500_000_000n);
+    const relayerBefore = await ledgerBalance(db.sql, ACCOUNT.relayer('tron'), nativeAsset('tron'));
+    const spend = { result: 'SUCCESS', fee: 268_000n, energy: 170_000n } as const;
+
+    // 100,000 energy left of what is delegated: the sweep's other 70,000 are burned at 210 sun, and its bandwidth.
+    node.setEnergy(relayer.address, { limit: node.energyUsedOf(relayer.address) + 100_000n });
+    await depositTo(7_000n);
+    const [partly] = await planIds(sweeper(), runKey(), 'USDT');
+    expect(await sweepToEnd(partly!, () => spend)).toMatchObject({
+      status: 'finalized',
+      gasWei: String(268_000n + 70_000n * ENERGY_FEE_SUN),
+    });
+    expect(node.trxOf(relayer.address)).toBe(500_000_000n - 268_000n - 70_000n * ENERGY_FEE_SUN);
+
+    // Covered whole by delegated energy: only the bandwidth is burned, and that is what is posted.
+    node.setEnergy(relayer.address, { limit: node.energyUsedOf(relayer.address) + 1_000_000_000n });
+    await depositTo(8_000n);
+    const [covered] = await planIds(sweeper(), runKey(), 'USDT');
+    expect(await sweepToEnd(covered!, () => spend)).toMatchObject({ status: 'finalized', gasWei: '268000' });
+
+    // relayer:tron moved by what the relayer's TRX did on chain, to the sun.
+    expect(await ledgerBalance(db.sql, ACCOUNT.relayer('tron'), nativeAsset('tron'))).toBe(
+      relayerBefore - (500_000_000n - (node.trxOf(relayer.address) ?? 0n)),
+    );
   });
 });
 

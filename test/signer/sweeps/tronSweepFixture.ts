@@ -126,7 +126,10 @@ export async function startTronSweepStandIn(factory: StandInFactory): Promise<Tr
   const db = await createTestDatabase();
   const node = await startTronWalletNode();
   node.deployFactory(factory);
-  return { db, signer: connectSigner(db), node, relayer: tronRelayer(randomBytes(32).toString('hex')) };
+  const relayer = tronRelayer(randomBytes(32).toString('hex'));
+  // Energy delegated to the relayer, more than every sweep of a file needs: a sweep is signed only when it is covered.
+  node.setEnergy(relayer.address, { limit: 1_000_000_000n });
+  return { db, signer: connectSigner(db), node, relayer };
 }
 
 export async function stopTronSweepStandIn(standIn: TronSweepStandIn | undefined): Promise<void> {

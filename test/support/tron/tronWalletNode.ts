@@ -24,7 +24,11 @@
 // taken to hold plenty. A contract call whose kept sender holds less than the fee it would burn runs out of energy,
 // burning what it holds. The logs are served in TransactionInfo's `log` (gettransactioninfobyid,
 // gettransactioninfobyblocknum) in the node's shape, and a landed transaction's contract by gettransactionbyid; an
-// operator's TRX payment (`payTrx`) lands, like a deposit, without a signed transaction. A reorg does not undo what a
+// operator's TRX payment (`payTrx`) lands, like a deposit, without a signed transaction. Energy (setEnergy: staked or
+// delegated to an account, served by getaccountresource; prices by getchainparameters): an outcome naming the energy
+// a call uses spends the sender's energy first and burns the rest at getEnergyFee, and its TransactionInfo's receipt
+// says so (energy_usage, energy_fee, energy_usage_total, net_fee) as java-tron's does; a constant sweepMany or
+// transfer answers the energy a test set (setCallEnergy). A reorg does not undo what a
 // dropped transaction moved: the tests that reorganise move nothing.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -47,6 +51,8 @@ const {
   constantBalanceOf,
   constantRevert,
   transactionTransfer,
+  chainParameters,
+  accountResource,
 } = recorded.http;
 
 const SWEEP_MANY = toFunctionSelector('sweepMany(bytes32[],address)').slice(2);
@@ -63,8 +69,18 @@ const TRANSFER_CONTRACT_TYPE = 1;
 /** What the TVM makes of a transaction when it is put in a block. */
 export interface TronOutcome {
   result: 'SUCCESS' | 'REVERT' | 'OUT_OF_ENERGY' | 'OUT_OF_TIME';
-  /** Sun burned. */
+  /** Sun burned; with `energy`, for bandwidth alone. */
   fee: bigint;
+  /** The energy a call uses: paid from its sender's energy first (setEnergy), the rest burned at getEnergyFee on top of `fee`. */
+  energy?: bigint;
+}
+
+/** How a landed transaction was paid, as its receipt tells. */
+interface Billing {
+  energyUsage: bigint;
+  energyFee: bigint;
+  energyTotal: bigint;
+  netFee: bigint;
 }
 
 interface Block {
@@ -76,6 +92,7 @@ interface Block {
 interface Landed {
   blockNumber: bigint;
   outcome: TronOutcome;
+  billing?: Billing;
   logs: TronLog[];
   /** What gettransactionbyid shows of it; a deposit's lands without one. */
   sent?: { owner: string; write: Write };
@@ -130,6 +147,14 @@ export interface TronWalletNode {
   blacklist(token: string, owner: string, listed: boolean): void;
   /** Stand-in behaviour: an account's TRX in sun (base58), as getaccount answers it; from now on its payments and fees move it. */
   setTrx(owner: string, sun: bigint): void;
+  /** Stand-in behaviour: the energy `owner` holds (staked by it or delegated to it) and the TRX it staked for it, as getaccountresource and getaccount answer them. */
+  setEnergy(owner: string, energy: { limit: bigint; stakedSun?: bigint }): void;
+  /** EnergyUsed of an account: what landed calls spent of its energy. */
+  energyUsedOf(owner: string): bigint;
+  /** A chain parameter getchainparameters answers (getEnergyFee, getDynamicEnergyMaxFactor, …); 0 leaves `value` out. */
+  setChainParameter(key: string, value: bigint): void;
+  /** The energy_used a constant sweepMany or TRC-20 transfer answers; undefined: the recorded answer's. */
+  setCallEnergy(energy: bigint | undefined): void;
   /** The TRX of an account the stand-in keeps; undefined for one it does not. */
   trxOf(owner: string): bigint | undefined;
   /**
@@ -257,9 +282,20 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
     if (!found || found.blockNumber > upTo) return {};
     const block = blocks.find((b) => b.number === found.blockNumber) as Block;
     const landedInfo = { id: txId, fee: Number(found.outcome.fee), blockNumber: Number(block.number), blockTimeStamp: block.timestamp };
-    if (found.outcome.result !== 'SUCCESS')
-      return { ...infoRevert, ...landedInfo, receipt: { ...infoRevert.receipt, result: found.outcome.result } };
-    return { ...infoSuccess, ...landedInfo, log: found.logs };
+    // The receipt's fields as java-tron prints them: each left out when zero.
+    const billing = found.billing ?? { energyUsage: 0n, energyFee: 0n, energyTotal: 0n, netFee: found.outcome.fee };
+    const receipt = Object.fromEntries(
+      Object.entries({
+        energy_usage: billing.energyUsage,
+        energy_fee: billing.energyFee,
+        energy_usage_total: billing.energyTotal,
+        net_fee: billing.netFee,
+      })
+        .filter(([, value]) => value > 0n)
+        .map(([key, value]) => [key, Number(value)]),
+    );
+    if (found.outcome.result !== 'SUCCESS') return { ...infoRevert, ...landedInfo, receipt: { ...receipt, result: found.outcome.result } };
+    return { ...infoSuccess, ...landedInfo, receipt: { ...receipt, result: 'SUCCESS' }, log: found.logs };
   };
 
   /** gettransactionbyid: the landed transaction's one contract, as the recorded TransferContract's shape carries it. */
@@ -302,6 +338,11 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
   const balanceKey = (token: string, owner: string) => `${token}:${owner}`;
   const balanceOf = (token: string, owner: string) => balances.get(balanceKey(token, owner)) ?? 0n;
   const trx = new Map<string, bigint>();
+  const energy = new Map<string, { limit: bigint; used: bigint; stakedSun: bigint }>();
+  const parameters = new Map<string, bigint>(chainParameters.chainParameter.map((p) => [p.key, BigInt(p.value ?? 0)]));
+  let callEnergy: bigint | undefined;
+  const withCallEnergy = <T extends object>(answer: T) =>
+    callEnergy === undefined ? answer : { ...answer, energy_used: Number(callEnergy) };
   const tokens = new Set<string>();
   const blacklisted = new Set<string>();
   /** Per factory, the accounts a test took the sweeper role from. */
@@ -316,12 +357,20 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
         return { ...constantRevert, constant_result: [`${NOT_SWEEPER}${word(caller)}`] };
       const failing = sweepFailure(factory, `${SWEEP_MANY}${parameter}`);
       // sweepMany returns nothing: a call that ran answers one empty result, as java-tron prints empty bytes.
-      if (failing === undefined) return { ...constantBalanceOf, constant_result: [''] };
+      if (failing === undefined) return withCallEnergy({ ...constantBalanceOf, constant_result: [''] });
       return { ...constantRevert, constant_result: [`${TRANSFER_FAILED}${word(failing)}`] };
     }
     if (factory && body.function_selector === 'addressOf(bytes32)' && parameter.length === 64) {
       const forwarder = tvm(tronForwarderAddress(factory, `0x${parameter}`));
       return { ...constantBalanceOf, constant_result: [word(forwarder)] };
+    }
+    const contract = String(body.contract_address).toLowerCase().slice(2);
+    if (tokens.has(contract) && body.function_selector === 'transfer(address,uint256)') {
+      const [, amount] = decodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], `0x${parameter}` as Hex);
+      const caller = String(body.owner_address).toLowerCase().slice(2);
+      if (balanceOf(contract, caller) < amount || blacklisted.has(balanceKey(contract, caller)))
+        return { ...constantRevert, constant_result: [''] };
+      return withCallEnergy({ ...constantBalanceOf, constant_result: [word(1n)] });
     }
     if (body.function_selector !== 'balanceOf(address)' || parameter.length !== 64)
       return { ...constantBalanceOf, result: { code: 'CONTRACT_EXE_ERROR', message: '' }, constant_result: [''] };
@@ -392,13 +441,36 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
   /** The block's verdict on a pooled transaction: the test's outcome, out of energy when its kept sender cannot burn the fee. */
   const land = (pooled: Pooled, chosen: TronOutcome): Omit<Landed, 'blockNumber'> => {
     const held = trx.get(pooled.owner);
-    let outcome = chosen;
-    if (held !== undefined && pooled.write.kind === 'call' && held < chosen.fee) outcome = { result: 'OUT_OF_ENERGY', fee: held };
+    const billing = bill(pooled, chosen);
+    let outcome: TronOutcome = { result: chosen.result, fee: billing.energyFee + billing.netFee };
+    if (held !== undefined && pooled.write.kind === 'call' && held < outcome.fee) {
+      outcome = { result: 'OUT_OF_ENERGY', fee: held };
+      billing.energyFee = held > billing.netFee ? held - billing.netFee : 0n;
+      billing.netFee = held - billing.energyFee;
+    }
+    const account = energy.get(pooled.owner);
+    if (account) account.used += billing.energyUsage;
     const logs = outcome.result === 'SUCCESS' ? execute(pooled) : [];
     if (logs === undefined) outcome = { ...outcome, result: 'REVERT' };
     const after = trx.get(pooled.owner);
     if (after !== undefined) trx.set(pooled.owner, after - outcome.fee);
-    return { outcome, logs: logs ?? [] };
+    return { outcome, billing, logs: logs ?? [] };
+  };
+
+  /**
+   * How a transaction pays: with `energy`, the sender's energy first and the rest burned at getEnergyFee, `fee` for
+   * bandwidth; without, a call's `fee` is taken as burned for energy, a payment's for bandwidth.
+   */
+  const bill = (pooled: Pooled, chosen: TronOutcome): Billing => {
+    const price = parameters.get('getEnergyFee') ?? 0n;
+    if (chosen.energy === undefined) {
+      if (pooled.write.kind === 'transfer' || price === 0n) return { energyUsage: 0n, energyFee: 0n, energyTotal: 0n, netFee: chosen.fee };
+      return { energyUsage: 0n, energyFee: chosen.fee, energyTotal: chosen.fee / price, netFee: 0n };
+    }
+    const account = energy.get(pooled.owner);
+    const available = account && account.limit > account.used ? account.limit - account.used : 0n;
+    const covered = available < chosen.energy ? available : chosen.energy;
+    return { energyUsage: covered, energyFee: (chosen.energy - covered) * price, energyTotal: chosen.energy, netFee: chosen.fee };
   };
 
   const answer = (path: string, body: Record<string, unknown>): unknown => {
@@ -433,9 +505,35 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
       case '/wallet/triggerconstantcontract':
         return constantCall(body);
       case '/wallet/getaccount': {
-        const held = trx.get(String(body.address).toLowerCase().slice(2)) ?? 0n;
-        return held > 0n ? { address: String(body.address), balance: Number(held) } : {};
+        const owner = String(body.address).toLowerCase().slice(2);
+        const held = trx.get(owner) ?? 0n;
+        const staked = energy.get(owner)?.stakedSun ?? 0n;
+        if (held === 0n && staked === 0n) return {};
+        return {
+          address: String(body.address),
+          ...(held > 0n ? { balance: Number(held) } : {}),
+          ...(staked > 0n ? { frozenV2: [{}, { type: 'ENERGY', amount: Number(staked) }, { type: 'TRON_POWER' }] } : {}),
+        };
       }
+      case '/wallet/getaccountresource': {
+        const owner = String(body.address).toLowerCase().slice(2);
+        const account = energy.get(owner);
+        if (!account && !trx.has(owner)) return {};
+        const { freeNetLimit, TotalNetLimit, TotalNetWeight, TotalEnergyLimit, TotalEnergyWeight } = accountResource;
+        return {
+          freeNetLimit,
+          TotalNetLimit,
+          TotalNetWeight,
+          TotalEnergyLimit,
+          TotalEnergyWeight,
+          ...(account && account.used > 0n ? { EnergyUsed: Number(account.used) } : {}),
+          ...(account && account.limit > 0n ? { EnergyLimit: Number(account.limit) } : {}),
+        };
+      }
+      case '/wallet/getchainparameters':
+        return {
+          chainParameter: [...parameters].map(([key, value]) => (value === 0n ? { key } : { key, value: Number(value) })),
+        };
       default:
         return { Error: `class java.lang.IllegalArgumentException : no such servlet ${path}` };
     }
@@ -506,6 +604,14 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
       else blacklisted.delete(key);
     },
     setTrx: (owner, sun) => void trx.set(tvm(owner), sun),
+    setEnergy(owner, { limit, stakedSun = 0n }) {
+      energy.set(tvm(owner), { limit, used: energy.get(tvm(owner))?.used ?? 0n, stakedSun });
+    },
+    energyUsedOf: (owner) => energy.get(tvm(owner))?.used ?? 0n,
+    setChainParameter: (key, value) => void parameters.set(key, value),
+    setCallEnergy(value) {
+      callEnergy = value;
+    },
     trxOf: (owner) => trx.get(tvm(owner)),
     deposit(token, from, to, amount, result = 'SUCCESS') {
       append();

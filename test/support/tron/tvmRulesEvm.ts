@@ -5,7 +5,8 @@
 // here rather than imported from domain/addresses, so the contracts and the offline formula are both checked
 // against it. The CREATE2 opcode's handler defers the address to the EVM's `_generateAddress`, the one place that
 // decides where a CREATE2 lands (its gas under Prague never computes the address), so that is what is replaced:
-// a custom 0xf5 handler could only call the same interpreter code. Energy is not modelled; gas is the EVM's.
+// a custom 0xf5 handler could only call the same interpreter code. Energy is not modelled; gas is the EVM's, which
+// domain/chains/tronEnergy.ts takes as the energy estimate of a sweep.
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { createEVM, Message, type EVM, type EVMResult } from '@ethereumjs/evm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -34,6 +35,8 @@ export interface TvmCallResult {
   reverted: Hex | undefined;
   returnValue: Hex;
   logs: TvmLog[];
+  /** The gas the call's execution used under Prague's schedule, before refunds; no intrinsic (per-transaction) gas. */
+  gasUsed: bigint;
 }
 
 export interface TvmRulesEvm {
@@ -52,8 +55,9 @@ export async function createTvmRulesEvm(): Promise<TvmRulesEvm> {
   };
 
   const outcome = (result: EVMResult): TvmCallResult => {
-    const { exceptionError, returnValue, logs = [] } = result.execResult;
+    const { exceptionError, returnValue, logs = [], executionGasUsed } = result.execResult;
     return {
+      gasUsed: executionGasUsed,
       reverted: exceptionError ? bytesToHex(returnValue) : undefined,
       returnValue: bytesToHex(returnValue),
       logs: logs.map(([address, topics, data]) => ({
@@ -64,15 +68,22 @@ export async function createTvmRulesEvm(): Promise<TvmRulesEvm> {
     };
   };
 
+  // Each call starts as a transaction does, every account and slot cold: the EVM keeps its warm set from one runCall to
+  // the next otherwise, and a sweep right after the test minted to its forwarders would be measured warm.
+  const run = async (options: Parameters<EVM['runCall']>[0]) => {
+    await evm.journal.cleanup();
+    return evm.runCall(options);
+  };
+
   return {
     async deploy(from, initCode) {
-      const result = await evm.runCall({ caller: vmAddress(from), data: hexToBytes(initCode), gasLimit: 30_000_000n });
+      const result = await run({ caller: vmAddress(from), data: hexToBytes(initCode), gasLimit: 30_000_000n });
       const { reverted } = outcome(result);
       if (reverted !== undefined || !result.createdAddress) throw new Error(`deployment from ${from} failed: ${reverted ?? 'no address'}`);
       return getAddress(result.createdAddress.toString());
     },
     async call(from, to, data) {
-      return outcome(await evm.runCall({ caller: vmAddress(from), to: vmAddress(to), data: hexToBytes(data), gasLimit: 30_000_000n }));
+      return outcome(await run({ caller: vmAddress(from), to: vmAddress(to), data: hexToBytes(data), gasLimit: 30_000_000n }));
     },
     async code(address) {
       return bytesToHex(await evm.stateManager.getCode(vmAddress(address)));
