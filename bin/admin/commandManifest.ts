@@ -26,6 +26,15 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
           },
         },
       },
+      {
+        name: 'set-fee',
+        summary: "set what the operator keeps of each of the merchant's treasury payouts from now on; written payouts keep theirs",
+        positional: { name: 'merchant', value: '<mer_…>', description: 'the merchant' },
+        options: {
+          bps: { value: '<n>', description: "basis points of each payout's gross, 0 to 10000, rounded down to a base unit (required)" },
+          'fixed-cents': { value: '<n>', description: 'US cents on top of it per payout (required; 0 for none)' },
+        },
+      },
     ],
   },
   {
