@@ -251,8 +251,8 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     ledger_entries: '*',
     payments: '*',
     // A settlement is handed to another provider only while no payout exists, and says what its payout netted from the
-    // merchant's receivable (db/repositories/settlements.ts).
-    payouts: ['payment_id', 'netted_base_units'],
+    // merchant's receivable and the operator's fee it deducted (db/repositories/settlements.ts).
+    payouts: ['payment_id', 'netted_base_units', 'fee_base_units'],
     quotes: '*',
     reconciliation_runs: '*',
     refunds: '*',
