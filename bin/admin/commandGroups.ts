@@ -9,6 +9,7 @@ import { keyCommands } from './keys';
 import { ledgerCommands } from './ledger';
 import { merchantCommands } from './merchants';
 import { refundCommands } from './refunds';
+import { reportCommands } from './reports';
 import { retentionCommands } from './retention';
 import { sessionCommands } from './sessions';
 import { settlementCommands } from './settlement';
@@ -32,6 +33,7 @@ export const GROUPS: CommandGroup[] = [
   transferCommands,
   treasuryCommands,
   ledgerCommands,
+  reportCommands,
   userCommands,
   retentionCommands,
   auditCommands,

@@ -432,6 +432,29 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
     ],
   },
   {
+    name: 'report',
+    summary: 'statements and reports',
+    commands: [
+      {
+        name: 'statement',
+        summary: "a merchant's monthly statement from the ledger: received, fees, netting, paid out, refunds, held",
+        positional: { name: 'merchant', value: '<mer_…>', description: 'the merchant' },
+        options: {
+          month: { value: '<YYYY-MM>', description: 'the calendar month, UTC (required)' },
+          mode: { value: 'test|live', description: 'whose books (default live)' },
+          csv: { description: 'print CSV (merchant_id,mode,month,line,amount_usdc) instead of a table' },
+        },
+        readOnly: true,
+      },
+      {
+        name: 'assets',
+        summary: 'per asset by the ledger: treasury, collector and deposit balances, in flight, gas spent, revenue',
+        options: { mode: { value: 'test|live', description: 'whose books (default live)' } },
+        readOnly: true,
+      },
+    ],
+  },
+  {
     name: 'user',
     summary: 'merchant dashboard users',
     commands: [

@@ -16,6 +16,7 @@ export const GROUP_LOADERS: Readonly<Record<string, () => Promise<CommandGroup>>
   transfer: async () => (await import('./transfers')).transferCommands,
   treasury: async () => (await import('./treasury')).treasuryCommands,
   ledger: async () => (await import('./ledger')).ledgerCommands,
+  report: async () => (await import('./reports')).reportCommands,
   user: async () => (await import('./users')).userCommands,
   retention: async () => (await import('./retention')).retentionCommands,
   audit: async () => (await import('./audit')).auditCommands,
