@@ -31,7 +31,27 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     dashboard_sessions: ['insert', 'update', 'delete'],
     idempotency_keys: ['insert', 'update', 'delete'],
     merchant_users: ['insert', 'update'],
-    merchants: ['insert', 'update'],
+    // A merchant's own settings and webhook secrets (api/dashboard/routes/); never its fee, which only the operator sets
+    // (checkout-admin merchant set-fee, docs/settlement.md#fees).
+    merchants: [
+      'insert',
+      {
+        update: [
+          'tolerance_bps',
+          'tolerance_min_cents',
+          'session_lifetime_seconds',
+          'supported_tokens',
+          'underpaid_expiry',
+          'settlement_wallet',
+          'webhook_secret_test',
+          'webhook_secret_live',
+          'webhook_secret_test_previous',
+          'webhook_secret_test_previous_until',
+          'webhook_secret_live_previous',
+          'webhook_secret_live_previous_until',
+        ],
+      },
+    ],
     merchant_session_token_rate_limit_windows: ['insert', 'update'],
     quotes: ['insert'],
     rate_limit_windows: ['insert', 'update'],
@@ -231,8 +251,8 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     ledger_entries: '*',
     payments: '*',
     // A settlement is handed to another provider only while no payout exists, and says what its payout netted from the
-    // merchant's receivable (db/repositories/settlements.ts).
-    payouts: ['payment_id', 'netted_base_units'],
+    // merchant's receivable and the operator's fee it deducted (db/repositories/settlements.ts).
+    payouts: ['payment_id', 'netted_base_units', 'fee_base_units'],
     quotes: '*',
     reconciliation_runs: '*',
     refunds: '*',

@@ -86,7 +86,7 @@ export function registerTreasuryMetrics(registry: Registry, sql: Sql): void {
     labelNames: ['mode'],
     async read() {
       const rows = await sql<{ mode: string; amount: string }[]>`
-        select mode, sum(amount_base_units - netted_base_units)::text as amount from payouts where status in ('pending', 'awaiting_liquidity', 'submitted') group by mode`;
+        select mode, sum(amount_base_units - netted_base_units - fee_base_units)::text as amount from payouts where status in ('pending', 'awaiting_liquidity', 'submitted') group by mode`;
       return MODES.map((mode) => [{ mode }, Number(rows.find((r) => r.mode === mode)?.amount ?? 0)] as const);
     },
   });

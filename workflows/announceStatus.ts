@@ -41,6 +41,7 @@ export async function announceStatus(record: SessionRecord, state: SessionState,
             reference: state.settlement.reference,
             provider: state.settlement.provider,
             ...(state.settlement.nettedUsdc ? { nettedUsdcBaseUnits: state.settlement.nettedUsdc } : {}),
+            ...(state.settlement.feeUsdc ? { feeUsdcBaseUnits: state.settlement.feeUsdc } : {}),
           },
         }
       : {}),

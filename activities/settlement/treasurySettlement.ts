@@ -41,6 +41,7 @@ export const settlementOf = (row: SettlementRow): SettlementState | undefined =>
         amountUsdc: row.amount_usdc_base_units,
         settledAt: row.settled_at.toISOString(),
         ...(BigInt(row.netted_usdc_base_units) > 0n ? { nettedUsdc: row.netted_usdc_base_units } : {}),
+        ...(BigInt(row.fee_usdc_base_units) > 0n ? { feeUsdc: row.fee_usdc_base_units } : {}),
       }
     : undefined;
 

@@ -9,6 +9,7 @@ import { registerDeveloperRoutes } from './routes/developers';
 import { registerRefundRoutes } from './routes/refunds';
 import { registerSessionPages } from './routes/sessions';
 import { registerSettingsRoutes } from './routes/settings';
+import { registerStatementRoutes } from './routes/statements';
 import { registerUserRoutes } from './routes/users';
 
 export function createDashboardRouter(deps: AppDeps): Router<DashboardState> {
@@ -19,6 +20,7 @@ export function createDashboardRouter(deps: AppDeps): Router<DashboardState> {
   registerDeveloperRoutes(router, deps);
   registerSessionPages(router, deps);
   registerRefundRoutes(router, deps);
+  registerStatementRoutes(router, deps);
   registerSettingsRoutes(router, deps);
   registerDashboardPage(router, deps);
   return router;

@@ -139,6 +139,8 @@ export async function sessionDetail(
           ...(settlement.nettedUsdcBaseUnits > 0n
             ? { netted_usdc: toSixDecimalString(settlement.nettedUsdcBaseUnits, USDC_DECIMALS) }
             : {}),
+          // An optional extension: the operator's fee kept of the gross (docs/settlement.md#fees).
+          ...(settlement.feeUsdcBaseUnits > 0n ? { fee_usdc: toSixDecimalString(settlement.feeUsdcBaseUnits, USDC_DECIMALS) } : {}),
           chain: settlement.chain,
           settled_at: settlement.settledAt.toISOString(),
         }

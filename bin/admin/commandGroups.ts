@@ -9,6 +9,7 @@ import { keyCommands } from './keys';
 import { ledgerCommands } from './ledger';
 import { merchantCommands } from './merchants';
 import { refundCommands } from './refunds';
+import { reportCommands } from './reports';
 import { retentionCommands } from './retention';
 import { routeCommands } from './routes';
 import { sessionCommands } from './sessions';
@@ -36,6 +37,7 @@ export const GROUPS: CommandGroup[] = [
   routeCommands,
   tronCommands,
   ledgerCommands,
+  reportCommands,
   userCommands,
   retentionCommands,
   auditCommands,

@@ -26,6 +26,15 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
           },
         },
       },
+      {
+        name: 'set-fee',
+        summary: "set what the operator keeps of each of the merchant's treasury payouts from now on; written payouts keep theirs",
+        positional: { name: 'merchant', value: '<mer_…>', description: 'the merchant' },
+        options: {
+          bps: { value: '<n>', description: "basis points of each payout's gross, 0 to 10000, rounded down to a base unit (required)" },
+          'fixed-cents': { value: '<n>', description: 'US cents on top of it per payout (required; 0 for none)' },
+        },
+      },
     ],
   },
   {
@@ -442,6 +451,29 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
         summary: 'every ledger posting of one payment (by its session or payment id) and, per asset, where its units are now',
         positional: { name: 'id', value: '<cs_…|pay_…>', description: 'the session or its payment (required)' },
         options: {},
+        readOnly: true,
+      },
+    ],
+  },
+  {
+    name: 'report',
+    summary: 'statements and reports',
+    commands: [
+      {
+        name: 'statement',
+        summary: "a merchant's monthly statement from the ledger: received, fees, netting, paid out, refunds, held",
+        positional: { name: 'merchant', value: '<mer_…>', description: 'the merchant' },
+        options: {
+          month: { value: '<YYYY-MM>', description: 'the calendar month, UTC (required)' },
+          mode: { value: 'test|live', description: 'whose books (default live)' },
+          csv: { description: 'print CSV (merchant_id,mode,month,line,amount_usdc) instead of a table' },
+        },
+        readOnly: true,
+      },
+      {
+        name: 'assets',
+        summary: 'per asset by the ledger: treasury, collector and deposit balances, in flight, gas spent, revenue',
+        options: { mode: { value: 'test|live', description: 'whose books (default live)' } },
         readOnly: true,
       },
     ],

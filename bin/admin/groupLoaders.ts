@@ -18,6 +18,7 @@ export const GROUP_LOADERS: Readonly<Record<string, () => Promise<CommandGroup>>
   routes: async () => (await import('./routes')).routeCommands,
   tron: async () => (await import('./tron')).tronCommands,
   ledger: async () => (await import('./ledger')).ledgerCommands,
+  report: async () => (await import('./reports')).reportCommands,
   user: async () => (await import('./users')).userCommands,
   retention: async () => (await import('./retention')).retentionCommands,
   audit: async () => (await import('./audit')).auditCommands,

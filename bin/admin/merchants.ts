@@ -1,12 +1,14 @@
 // `merchant create`: a merchant with its settlement wallet, amount tolerance, session lifetime, tokens, and what its
-// sessions still underpaid at expiry do (docs/refunds.md#sources).
-import { insertMerchant } from '../../db/repositories/merchants';
+// sessions still underpaid at expiry do (docs/refunds.md#sources). `merchant set-fee`: what the operator keeps of the
+// merchant's payouts from now on (docs/settlement.md#fees).
+import { insertMerchant, setMerchantFee } from '../../db/repositories/merchants';
+import { MAX_FEE_BPS, type MerchantFee } from '../../domain/settlement/merchantFee';
 import { isSolanaAddress } from '../../domain/addresses/solana';
 import { CHAINS, TOKENS, type Chain, type TokenChainPairs, type TokenSymbol } from '../../domain/chains/chains';
 import { tokenContract } from '../../domain/chains/tokenContracts';
 import { UNDERPAID_EXPIRY_CHOICES } from '../../domain/wire/session';
 import { z } from '../../domain/wire/validationMessages';
-import { defineCommand, integerOption, type CommandGroup } from './cli';
+import { CliError, defineCommand, integerOption, MerchantIdOption, type CommandGroup } from './cli';
 
 /** Every pair a live session can actually be paid with: the default when --tokens is not given. */
 function pairsWithMainnetContract(): TokenChainPairs {
@@ -127,4 +129,39 @@ const create = defineCommand({
   },
 });
 
-export const merchantCommands: CommandGroup = { name: 'merchant', summary: 'merchants', commands: [create] };
+const feeText = (fee: MerchantFee) => `${fee.bps} bps + ${fee.fixedCents} cent(s)`;
+
+const setFee = defineCommand({
+  name: 'set-fee',
+  summary: "set what the operator keeps of each of the merchant's treasury payouts from now on; written payouts keep theirs",
+  positional: { name: 'merchant', value: '<mer_…>', description: 'the merchant' },
+  options: {
+    bps: { value: '<n>', description: `basis points of each payout's gross, 0 to ${MAX_FEE_BPS}, rounded down to a base unit (required)` },
+    'fixed-cents': { value: '<n>', description: 'US cents on top of it per payout (required; 0 for none)' },
+  },
+  schema: z.object({
+    merchant: MerchantIdOption,
+    bps: integerOption(0, MAX_FEE_BPS),
+    'fixed-cents': integerOption(0, 100_000_000),
+  }),
+  async run(context, input) {
+    const fee: MerchantFee = { bps: input.bps, fixedCents: BigInt(input['fixed-cents']) };
+    const changed = await setMerchantFee(context.sql(), input.merchant, fee);
+    if (!changed) throw new CliError(`no merchant ${input.merchant}`);
+    return {
+      json: {
+        merchant_id: input.merchant,
+        fee_bps: fee.bps,
+        fee_fixed_cents: Number(fee.fixedCents),
+        previous: { fee_bps: changed.before.bps, fee_fixed_cents: Number(changed.before.fixedCents) },
+      },
+      text: [
+        `merchant ${input.merchant}: fee ${feeText(fee)} per payout (was ${feeText(changed.before)})`,
+        'payouts written from now on deduct it; those already written keep the fee they were written with',
+      ],
+      targets: [input.merchant],
+    };
+  },
+});
+
+export const merchantCommands: CommandGroup = { name: 'merchant', summary: 'merchants', commands: [create, setFee] };

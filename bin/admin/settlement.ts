@@ -333,7 +333,7 @@ const repay = defineCommand({
       started: outcome.kind === 'started',
     };
     const generation = outcome.newGeneration
-      ? `payout generation ${payout.generation} (${payout.intentId}) of ${usdcText(payoutTransfer(payout))} USDC written${payout.netted > 0n ? ` (${usdcText(payout.amount)} less ${usdcText(payout.netted)} netted from the merchant's receivable, which stands)` : ''}; the failed one is kept in failed_payouts`
+      ? `payout generation ${payout.generation} (${payout.intentId}) of ${usdcText(payoutTransfer(payout))} USDC written${payout.netted + payout.fee > 0n ? ` (${usdcText(payout.amount)} less ${usdcText(payout.netted)} netted from the merchant's receivable and a fee of ${usdcText(payout.fee)}, which stand)` : ''}; the failed one is kept in failed_payouts`
       : `payout generation ${payout.generation} (${payout.intentId}) is ${payout.status}: no new generation`;
     const next =
       outcome.kind === 'started'

@@ -1,4 +1,5 @@
 import type { TokenChainPairs } from '../../domain/chains/chains';
+import type { MerchantFee } from '../../domain/settlement/merchantFee';
 import { newMerchantId } from '../../domain/wire/ids';
 import type { Mode, UnderpaidExpiry } from '../../domain/wire/session';
 import type { Sql } from '../client';
@@ -13,6 +14,8 @@ export interface Merchant {
   supportedTokens: TokenChainPairs;
   /** What a session still underpaid at expiry does: settle what arrived, or refund it to the customer. */
   underpaidExpiry: UnderpaidExpiry;
+  /** What the operator keeps of each treasury payout (domain/settlement/merchantFee.ts); set by the operator alone. */
+  fee: MerchantFee;
 }
 
 export interface NewMerchant {
@@ -34,6 +37,8 @@ interface MerchantRow {
   session_lifetime_seconds: number;
   supported_tokens: TokenChainPairs;
   underpaid_expiry: UnderpaidExpiry;
+  fee_bps: number;
+  fee_fixed_cents: bigint;
 }
 
 const toMerchant = (r: MerchantRow): Merchant => ({
@@ -45,6 +50,7 @@ const toMerchant = (r: MerchantRow): Merchant => ({
   sessionLifetimeSeconds: r.session_lifetime_seconds,
   supportedTokens: r.supported_tokens,
   underpaidExpiry: r.underpaid_expiry,
+  fee: { bps: r.fee_bps, fixedCents: r.fee_fixed_cents },
 });
 
 export async function insertMerchant(sql: Sql, merchant: NewMerchant): Promise<Merchant> {
@@ -162,4 +168,17 @@ export async function updateMerchantSettings(sql: Sql, merchantId: string, setti
 
 export async function setSettlementWallet(sql: Sql, merchantId: string, wallet: string): Promise<void> {
   await sql`update merchants set settlement_wallet = ${wallet} where id = ${merchantId}`;
+}
+
+/**
+ * The operator's fee of the merchant's payouts from now on; payouts already written keep the fee they were written
+ * with. Undefined when there is no such merchant, else the fee it had before.
+ */
+export async function setMerchantFee(sql: Sql, merchantId: string, fee: MerchantFee): Promise<{ before: MerchantFee } | undefined> {
+  const [row] = await sql<{ fee_bps: number; fee_fixed_cents: bigint }[]>`
+    update merchants m set fee_bps = ${fee.bps}, fee_fixed_cents = ${fee.fixedCents.toString()}
+    from (select id, fee_bps, fee_fixed_cents from merchants where id = ${merchantId} for update) old
+    where m.id = old.id
+    returning old.fee_bps, old.fee_fixed_cents`;
+  return row && { before: { bps: row.fee_bps, fixedCents: row.fee_fixed_cents } };
 }

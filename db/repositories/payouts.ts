@@ -19,6 +19,8 @@ export interface Payout {
   amount: bigint;
   /** The part of `amount` that repaid the merchant's receivable; the transaction moves the rest (docs/refunds.md#funding). */
   netted: bigint;
+  /** The operator's fee deducted from `amount`, fixed as the row was written (docs/settlement.md#fees). */
+  fee: bigint;
   mint: string;
   treasury: string;
   merchantWallet: string;
@@ -40,6 +42,7 @@ interface PayoutRow {
   mode: Mode;
   amount_base_units: string;
   netted_base_units: string;
+  fee_base_units: string;
   mint: string;
   treasury: string;
   merchant_wallet: string;
@@ -58,6 +61,7 @@ const toPayout = (r: PayoutRow): Payout => ({
   mode: r.mode,
   amount: BigInt(r.amount_base_units),
   netted: BigInt(r.netted_base_units),
+  fee: BigInt(r.fee_base_units),
   mint: r.mint,
   treasury: r.treasury,
   merchantWallet: r.merchant_wallet,
@@ -72,19 +76,20 @@ const toPayout = (r: PayoutRow): Payout => ({
 
 export type NewPayout = Pick<
   Payout,
-  'paymentId' | 'merchantId' | 'mode' | 'amount' | 'netted' | 'mint' | 'treasury' | 'merchantWallet' | 'intentId'
+  'paymentId' | 'merchantId' | 'mode' | 'amount' | 'netted' | 'fee' | 'mint' | 'treasury' | 'merchantWallet' | 'intentId'
 >;
 
 /**
  * Inserts the payout unless the payment has one; either way returns the one row the payment has. One without a chain
- * intent is netted whole: it is written complete.
+ * intent is netted whole (its fee and netting took all of it): it is written complete.
  */
 export async function insertPayout(sql: Queryable, payout: NewPayout): Promise<Payout> {
   const netted = payout.intentId === null;
   await sql`
-    insert into payouts (payment_id, merchant_id, mode, amount_base_units, netted_base_units, mint, treasury, merchant_wallet, intent_id,
-                         status, confirmed_at)
-    values (${payout.paymentId}, ${payout.merchantId}, ${payout.mode}, ${payout.amount.toString()}, ${payout.netted.toString()}, ${payout.mint},
+    insert into payouts (payment_id, merchant_id, mode, amount_base_units, netted_base_units, fee_base_units, mint, treasury, merchant_wallet,
+                         intent_id, status, confirmed_at)
+    values (${payout.paymentId}, ${payout.merchantId}, ${payout.mode}, ${payout.amount.toString()}, ${payout.netted.toString()},
+            ${payout.fee.toString()}, ${payout.mint},
             ${payout.treasury}, ${payout.merchantWallet}, ${payout.intentId}, ${netted ? 'netted' : 'pending'}, case when ${netted} then now() end)
     on conflict (payment_id) do nothing`;
   return (await findPayout(sql, payout.paymentId)) as Payout;
@@ -93,7 +98,8 @@ export async function insertPayout(sql: Queryable, payout: NewPayout): Promise<P
 export async function findPayout(sql: Queryable, paymentId: string): Promise<Payout | undefined> {
   const [row] = await sql<
     PayoutRow[]
-  >`select *, amount_base_units::text as amount_base_units, netted_base_units::text as netted_base_units from payouts where payment_id = ${paymentId}`;
+  >`select *, amount_base_units::text as amount_base_units, netted_base_units::text as netted_base_units, fee_base_units::text as fee_base_units
+    from payouts where payment_id = ${paymentId}`;
   return row && toPayout(row);
 }
 
@@ -135,7 +141,7 @@ export async function treasuryTransfersInFlight(
 ): Promise<{ count: number; amount: bigint }> {
   const [row] = await sql<{ count: number; amount: string }[]>`
     select count(*)::int as count, coalesce(sum(t.amount), 0)::text as amount from (
-      select p.amount_base_units - p.netted_base_units as amount, p.intent_id from payouts p where p.treasury = ${treasury}
+      select p.amount_base_units - p.netted_base_units - p.fee_base_units as amount, p.intent_id from payouts p where p.treasury = ${treasury}
       union all
       select r.amount_base_units, r.intent_id from refund_payouts r where r.treasury = ${treasury}
     ) t join chain_intents i on i.id = t.intent_id
@@ -145,22 +151,22 @@ export async function treasuryTransfersInFlight(
 
 /**
  * An operator's decision to pay a payout that landed and failed again: in one transaction the failed generation is
- * kept in failed_payouts, the payment's row becomes the next generation (pending, same amount, netting, wallet and
- * treasury, its own chain intent), and that generation reserves what its transfer pays, which the failed one's release
- * returned: the netting stood. Undefined, changing nothing, unless the payment's payout is failed.
+ * kept in failed_payouts, the payment's row becomes the next generation (pending, same amount, netting, fee, wallet
+ * and treasury, its own chain intent), and that generation reserves what its transfer pays, which the failed one's
+ * release returned: the netting and the fee stood. Undefined, changing nothing, unless the payment's payout is failed.
  */
 export async function startNextPayoutGeneration(sql: Sql, paymentId: string, repaidBy: string): Promise<Payout | undefined> {
   return sql.begin(async (tx) => {
     const [failed] = await tx<PayoutRow[]>`
-      select *, amount_base_units::text as amount_base_units, netted_base_units::text as netted_base_units
+      select *, amount_base_units::text as amount_base_units, netted_base_units::text as netted_base_units, fee_base_units::text as fee_base_units
       from payouts where payment_id = ${paymentId} and status = 'failed' for update`;
     if (!failed) return undefined;
     const generation = failed.generation + 1;
     const intentId = payoutIntentId(paymentId, generation);
     await tx`
-      insert into failed_payouts (payment_id, generation, merchant_id, mode, amount_base_units, netted_base_units, mint, treasury, merchant_wallet,
-                                  intent_id, signature, repaid_by)
-      select payment_id, generation, merchant_id, mode, amount_base_units, netted_base_units, mint, treasury, merchant_wallet,
+      insert into failed_payouts (payment_id, generation, merchant_id, mode, amount_base_units, netted_base_units, fee_base_units, mint, treasury,
+                                  merchant_wallet, intent_id, signature, repaid_by)
+      select payment_id, generation, merchant_id, mode, amount_base_units, netted_base_units, fee_base_units, mint, treasury, merchant_wallet,
              intent_id, signature, ${repaidBy}
       from payouts where payment_id = ${paymentId}`;
     await insertChainIntent(tx, intentId);

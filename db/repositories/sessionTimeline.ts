@@ -37,6 +37,8 @@ export interface SettlementRecord {
   amountUsdcBaseUnits: bigint;
   /** What the payout netted from the merchant's receivable (docs/refunds.md#funding); zero for none. */
   nettedUsdcBaseUnits: bigint;
+  /** The operator's fee the payout deducted (docs/settlement.md#fees); zero for none. */
+  feeUsdcBaseUnits: bigint;
   chain: string;
   settledAt: Date;
 }
@@ -95,10 +97,11 @@ export async function listSessionDeposits(sql: Queryable, sessionId: string): Pr
 /** The payout, or a session paid by bank transfer alone its bank part. */
 export async function findSettlement(sql: Queryable, sessionId: string): Promise<SettlementRecord | undefined> {
   const [row] = await sql<
-    { provider: string; reference: string; amount_usdc_base_units: string; netted: string; chain: string; settled_at: Date }[]
+    { provider: string; reference: string; amount_usdc_base_units: string; netted: string; fee: string; chain: string; settled_at: Date }[]
   >`
     select s.provider, s.reference, s.amount_usdc_base_units::text, s.chain, s.settled_at,
-           coalesce(case when s.part = 'payout' then p.netted_base_units end, 0)::text as netted
+           coalesce(case when s.part = 'payout' then p.netted_base_units end, 0)::text as netted,
+           coalesce(case when s.part = 'payout' then p.fee_base_units end, 0)::text as fee
     from settlements s left join payouts p on p.payment_id = s.payment_id
     where s.session_id = ${sessionId} and s.status = 'settled'
     order by s.part = 'payout' desc limit 1`;
@@ -108,6 +111,7 @@ export async function findSettlement(sql: Queryable, sessionId: string): Promise
       reference: row.reference,
       amountUsdcBaseUnits: BigInt(row.amount_usdc_base_units),
       nettedUsdcBaseUnits: BigInt(row.netted),
+      feeUsdcBaseUnits: BigInt(row.fee),
       chain: row.chain,
       settledAt: row.settled_at,
     }

@@ -11,12 +11,14 @@ export interface SettlementRow {
   settled_at: Date | null;
   /** What the payment's payout netted from its merchant's receivable, as the signer wrote it; '0' without a payout. */
   netted_usdc_base_units: string;
+  /** The operator's fee the payment's payout deducted, as the signer wrote it (docs/settlement.md#fees); '0' without a payout. */
+  fee_usdc_base_units: string;
 }
 
 export async function findSettlement(sql: Queryable, paymentId: string): Promise<SettlementRow | undefined> {
   const [row] = await sql<SettlementRow[]>`
     select s.status, s.provider, s.reference, s.amount_usdc_base_units, s.settled_at,
-           coalesce(p.netted_base_units, 0)::text as netted_usdc_base_units
+           coalesce(p.netted_base_units, 0)::text as netted_usdc_base_units, coalesce(p.fee_base_units, 0)::text as fee_usdc_base_units
     from settlements s left join payouts p on p.payment_id = s.payment_id
     where s.payment_id = ${paymentId} and s.part = 'payout'`;
   return row;
@@ -69,7 +71,7 @@ export async function insertBankSettlement(
             ${row.settledAt}, 'settled')
     on conflict (payment_id, part) do nothing`;
   const [settled] = await sql<SettlementRow[]>`
-    select status, provider, reference, amount_usdc_base_units, settled_at, '0' as netted_usdc_base_units
+    select status, provider, reference, amount_usdc_base_units, settled_at, '0' as netted_usdc_base_units, '0' as fee_usdc_base_units
     from settlements where payment_id = ${row.paymentId} and part = 'bank'`;
   return settled!;
 }

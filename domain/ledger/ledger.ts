@@ -13,6 +13,8 @@
 //   operator_held:<chain>      what a deposit brought beyond the USDC the merchant is owed for it at the quoted price
 //                              (a rate other than 1): the operator's, negative when the rate is above 1
 //   payouts_in_flight          owed to a merchant and committed to a payout that has not landed yet
+//   operator_revenue           the operator's fee of merchants' payouts (payout:<pay_id>:fee, docs/settlement.md#fees),
+//                              kept in the treasury: credited as the payout is written, from what the merchant is owed
 //   treasury:solana            the Solana treasury wallet's holdings, one balance per asset
 //   gas_expense:<chain>        transaction fees the service paid on a chain (the treasury on Solana, relayers elsewhere)
 //   account_rent:solana        rent the treasury deposited to create accounts (a merchant's USDC account, its own
@@ -56,6 +58,7 @@ export const ACCOUNT = {
   operatorHeld: (chain: Chain) => `operator_held:${chain}`,
   merchantPending: (chain: Chain) => `merchant_pending:${chain}`,
   payoutsInFlight: 'payouts_in_flight',
+  operatorRevenue: 'operator_revenue',
   treasury: 'treasury:solana',
   gasExpense: 'gas_expense:solana',
   gasExpenseOn: (chain: Chain) => `gas_expense:${chain}`,
@@ -96,6 +99,8 @@ export interface PayoutAmount {
   amount: bigint;
   /** The part of `amount` that repaid the merchant's receivable (payoutNetting.ts); none when absent. */
   netted?: bigint;
+  /** The operator's fee deducted from `amount` (merchantFee.ts); none when absent. */
+  fee?: bigint;
   /** The payout generation (1 unless an operator paid a failed payout again): each posts under its own intent id. */
   generation?: number;
 }
@@ -113,11 +118,13 @@ const transfer = (debit: string, credit: string, asset: Asset, amount: bigint): 
   { account: credit, asset, amount: -amount },
 ];
 
-/** What a payout's transaction moves: its gross less what repaid the merchant's receivable. */
-export function payoutTransfer(payout: Pick<PayoutAmount, 'amount' | 'netted'>): bigint {
+/** What a payout's transaction moves: its gross less the operator's fee and what repaid the merchant's receivable. */
+export function payoutTransfer(payout: Pick<PayoutAmount, 'amount' | 'netted' | 'fee'>): bigint {
   const netted = payout.netted ?? 0n;
-  if (netted < 0n || netted > payout.amount) throw new RangeError(`a payout nets between 0 and its amount ${payout.amount}, got ${netted}`);
-  return payout.amount - netted;
+  const fee = payout.fee ?? 0n;
+  if (netted < 0n || fee < 0n || netted + fee > payout.amount)
+    throw new RangeError(`a payout deducts between 0 and its amount ${payout.amount}, got ${netted} netted and a fee of ${fee}`);
+  return payout.amount - netted - fee;
 }
 
 /** The payout row is written: what its transaction pays the merchant is now committed to it. */

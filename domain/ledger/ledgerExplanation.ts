@@ -54,6 +54,7 @@ const PAYOUT_GROUPS: Record<string, string> = {
   release: 'its payout failed on chain: nothing left the treasury, and the merchant is owed it again',
   netted:
     "netted from the merchant's receivable: the part of what the merchant is owed (merchant_payable) that repaid what it owes for refunds (merchant_receivable), moving no money",
+  fee: "charged the operator's fee: the part of what the merchant is owed (merchant_payable) the operator keeps (operator_revenue), staying in the treasury",
 };
 
 const CHAIN_COSTS = 'SOL the transaction cost the treasury (its fee, and rent when it created an account)';

@@ -30,6 +30,8 @@ export interface SettlementState {
   provider: string;
   /** The part of the gross that repaid the merchant's receivable instead of being sent (docs/refunds.md#funding); only when some was. */
   nettedUsdc?: string;
+  /** The operator's fee deducted from the gross (docs/settlement.md#fees); only when there was one. */
+  feeUsdc?: string;
 }
 
 /** The money a session holds: what was chosen, what arrived, what was credited. */

@@ -71,6 +71,8 @@ export interface WebhookPayloadInput {
     provider: string;
     /** The part of the gross the payout netted from the merchant's receivable; only when some was. */
     nettedUsdcBaseUnits?: string;
+    /** The operator's fee deducted from the gross; only when there was one. */
+    feeUsdcBaseUnits?: string;
   };
   timestamp: string;
 }
@@ -97,7 +99,9 @@ export interface WebhookPayload {
    * and `provider` says how it settled — `simulated` when no treasury paid anything (test mode without one), `bank` (with
    * `chain` `bank`) when the merchant's own account received it by bank transfer. `amount_usdc` is the payout's gross;
    * `netted_usdc`, an optional extension present only when non-zero, is the part of it that repaid what the merchant owed
-   * for refunds instead of being sent (docs/refunds.md#funding); `reference` is then `netted:<pay_id>` when all of it was.
+   * for refunds instead of being sent (docs/refunds.md#funding); `fee_usdc`, an optional extension present only when
+   * non-zero, is the operator's fee kept of it (docs/settlement.md#fees); `reference` is then `netted:<pay_id>` when the
+   * two took all of it.
    */
   settlement?: {
     amount_usdc: string;
@@ -106,6 +110,7 @@ export interface WebhookPayload {
     reference: string;
     provider: string;
     netted_usdc?: string;
+    fee_usdc?: string;
   };
   metadata: Metadata;
   timestamp: string;
@@ -143,6 +148,9 @@ export function buildWebhookPayload(input: WebhookPayloadInput): WebhookContent 
             provider: input.settlement.provider,
             ...(input.settlement.nettedUsdcBaseUnits && BigInt(input.settlement.nettedUsdcBaseUnits) > 0n
               ? { netted_usdc: toSixDecimalString(BigInt(input.settlement.nettedUsdcBaseUnits), 6) }
+              : {}),
+            ...(input.settlement.feeUsdcBaseUnits && BigInt(input.settlement.feeUsdcBaseUnits) > 0n
+              ? { fee_usdc: toSixDecimalString(BigInt(input.settlement.feeUsdcBaseUnits), 6) }
               : {}),
           },
         }

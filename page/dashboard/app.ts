@@ -11,11 +11,13 @@ import { refundsView } from './views/refunds';
 import { sessionDetailView } from './views/sessionDetail';
 import { sessionsView } from './views/sessions';
 import { settingsView } from './views/settings';
+import { statementsView } from './views/statements';
 import { signInView } from './views/signIn';
 
 const SECTIONS = [
   ['sessions', 'Sessions'],
   ['refunds', 'Refunds'],
+  ['statements', 'Statements'],
   ['developers', 'Developers'],
   ['settings', 'Settings'],
 ] as const;
@@ -44,9 +46,11 @@ export async function render(): Promise<void> {
         ? settingsView(me)
         : section === 'refunds'
           ? refundsView(mode)
-          : id
-            ? sessionDetailView(mode, id)
-            : sessionsView(mode);
+          : section === 'statements'
+            ? statementsView(mode)
+            : id
+              ? sessionDetailView(mode, id)
+              : sessionsView(mode);
   show(bar, main, view, { me, mode, section });
 }
 

@@ -3,8 +3,9 @@
 // chain intent carries the transaction through signing, broadcast and confirmation. Each call is one resumable pass:
 // the caller (the settlement workflow) calls again until the outcome is confirmed, waiting while it is submitted or
 // awaiting liquidity. Short liquidity is an outcome to wait on, never a failure. What the merchant owes for refunds of
-// money already paid out is netted from the payout as its row is written (docs/refunds.md#funding): the transaction
-// moves the rest, and a payout netted whole moves nothing and answers `netted`.
+// money already paid out is netted from the payout as its row is written (docs/refunds.md#funding), after the
+// operator's fee of the merchant (docs/settlement.md#fees), fixed then too: the transaction moves the rest, and a
+// payout they take whole moves nothing and answers `netted`.
 import { ApplicationFailure, log } from '@temporalio/activity';
 import { isAddress, type Address } from '@solana/kit';
 import type { Queryable } from '../../db/client';
@@ -24,6 +25,9 @@ import {
 import { payoutIntentId } from '../../domain/chainWrites/solanaChainIntent';
 import { payoutChainCosts, payoutConfirmed, payoutReleased, payoutReserved } from '../../domain/ledger/ledger';
 import { payoutNetted } from '../../domain/ledger/payoutNettingPosting';
+import { payoutFeeCharged } from '../../domain/ledger/payoutFeePosting';
+import { payoutFee } from '../../domain/settlement/merchantFee';
+import { postedFee } from '../../db/repositories/payoutFees';
 import { judgeNettedTransfer, nettedFromPayout, nettedSettlementReference } from '../../domain/settlement/payoutNetting';
 import type { Mode } from '../../domain/wire/session';
 import { judgePayoutWallet } from '../../domain/settlement/payoutBinding';
@@ -101,8 +105,10 @@ export async function recordPayout(deps: TreasuryPayoutDeps, request: PayoutRequ
 async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest, amount: bigint): Promise<Payout> {
   if (amount <= 0n) throw refuse(`payout amount must be positive, got ${amount}`);
   await deps.verifyDepositBacking(request, amount);
-  const wallet = (await findMerchant(deps.sql, request.merchantId))?.settlementWallet;
-  if (!wallet || !isAddress(wallet)) throw refuse(`merchant ${request.merchantId} has no valid Solana settlement wallet`);
+  const merchant = await findMerchant(deps.sql, request.merchantId);
+  const wallet = merchant?.settlementWallet;
+  if (!merchant || !wallet || !isAddress(wallet)) throw refuse(`merchant ${request.merchantId} has no valid Solana settlement wallet`);
+  const fee = payoutFee(amount, merchant.fee);
   return deps.sql.begin(async (tx) => {
     await deps.verifyDailyLimit(tx, request, amount);
     // The lock a refund of the merchant takes to judge it against the receivable (signer/refunds/refundBacking.ts): two
@@ -110,8 +116,8 @@ async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest,
     await lockMerchantReceivable(tx, request.merchantId);
     const existing = await findPayout(tx, request.paymentId);
     if (existing) return existing;
-    const netted = nettedFromPayout(await outstandingReceivable(tx, request.merchantId, request.mode), amount);
-    const intentId = netted === amount ? null : payoutIntentId(request.paymentId);
+    const netted = nettedFromPayout(await outstandingReceivable(tx, request.merchantId, request.mode), amount, fee);
+    const intentId = netted + fee === amount ? null : payoutIntentId(request.paymentId);
     if (intentId) await insertChainIntent(tx, intentId);
     const payout = await insertPayout(tx, {
       paymentId: request.paymentId,
@@ -119,6 +125,7 @@ async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest,
       mode: request.mode,
       amount,
       netted,
+      fee,
       mint: deps.usdcMint,
       treasury: deps.treasury.address,
       merchantWallet: wallet,
@@ -128,6 +135,8 @@ async function insertNewPayout(deps: TreasuryPayoutDeps, request: PayoutRequest,
     // transaction that reserves it: a refused payout leaves the deposits pending for the merchant, no payable
     // behind (docs/settlement.md#ledger).
     await postDepositsSettled(tx, request.paymentId);
+    const charged = payoutFeeCharged(payout);
+    if (charged) await postLedger(tx, charged);
     const netting = payoutNetted(payout);
     if (netting) await postLedger(tx, netting);
     if (intentId) await postLedger(tx, payoutReserved(payout));
@@ -159,15 +168,17 @@ export function payoutSigner(deps: TreasuryPayoutDeps, payout: Payout, waits: Tr
       { paymentId: payout.paymentId, merchantId: payout.merchantId, mode: payout.mode, amountUsdcBaseUnits: payout.amount.toString() },
       payout.amount,
     );
-    // The deposits back the gross; the transaction moves the gross less the netting the ledger records, never more.
+    // The deposits back the gross; the transaction moves the gross less the fee and netting the ledger records, never more.
     const transfer = judgeNettedTransfer({
       paymentId: payout.paymentId,
       amount: payout.amount,
       netted: payout.netted,
       posted: await postedNetting(tx, payout.paymentId, payout.merchantId),
+      fee: payout.fee,
+      postedFee: await postedFee(tx, payout.paymentId),
     });
     if (transfer.kind === 'refused') {
-      log.error('payout refused at signing: its netting is not what the ledger records', {
+      log.error('payout refused at signing: its netting or fee is not what the ledger records', {
         paymentId: payout.paymentId,
         reason: transfer.reason,
       });

@@ -114,6 +114,14 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
       targets: (out) => [out.merchant_id as string],
     });
     const merchantId = created.merchant_id as string;
+    const fee = await ok(['merchant', 'set-fee', merchantId, '--bps', '150', '--fixed-cents', '30'], {
+      arguments: { merchant: merchantId, bps: '150', 'fixed-cents': '30' },
+      targets: () => [merchantId],
+    });
+    expect(fee).toMatchObject({ fee_bps: 150, fee_fixed_cents: 30, previous: { fee_bps: 0, fee_fixed_cents: 0 } });
+    expect(await service.db.sql`select fee_bps, fee_fixed_cents::int as fee_fixed_cents from merchants where id = ${merchantId}`).toEqual([
+      { fee_bps: 150, fee_fixed_cents: 30 },
+    ]);
     const key = await ok(['key', 'create', '--merchant', merchantId, '--mode', 'test', '--label', 'web'], {
       arguments: { merchant: merchantId, mode: 'test', label: 'web' },
       targets: (out) => [out.key_id as string],
@@ -421,6 +429,25 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
         error: '--settlement-wallet: Must be a Solana address (base58 of 32 bytes)',
       },
     ]);
+
+    const feeBefore = await service.db.sql`select fee_bps, fee_fixed_cents from merchants where id = ${merchant.merchant.id}`;
+    const badFee = await audited([
+      'merchant',
+      'set-fee',
+      merchant.merchant.id,
+      '--bps',
+      '10001',
+      '--fixed-cents',
+      '0',
+      '--operator',
+      'erin',
+    ]);
+    expectOneLineError(badFee.run, 2, /--bps: /);
+    expect(badFee.rows).toMatchObject([{ action: 'merchant.set-fee', outcome: 'refused' }]);
+    const noMerchant = `mer_${ulid()}`;
+    const unknownFee = await audited(['merchant', 'set-fee', noMerchant, '--bps', '10', '--fixed-cents', '0', '--operator', 'erin']);
+    expectOneLineError(unknownFee.run, 1, new RegExp(`no merchant ${noMerchant}`));
+    expect(await service.db.sql`select fee_bps, fee_fixed_cents from merchants where id = ${merchant.merchant.id}`).toEqual(feeBefore);
 
     const missing = `key_${ulid()}`;
     const unknown = await audited(['key', 'revoke', '--key', missing, '--operator', 'erin']);

@@ -4,6 +4,7 @@
 // run; the API's internal /metrics carries the treasury's gauges.
 import type { Address } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postLedger } from '../../db/repositories/ledger';
 import { adminCli, expectOneLineError } from '../support/adminCli';
 import { createTestMerchant } from '../support/factories';
 import { insertTestPayout } from '../support/payouts';
@@ -105,5 +106,52 @@ describe('checkout-admin ledger reconcile and treasury record-funding', { timeou
     expect(text).toMatch(/^checkout_payouts_waiting\{mode="test",status="awaiting_liquidity",older_than_seconds="3600"\} 0$/m);
     expect(text).toMatch(/^checkout_chain_intents_unconfirmed\{status="prepared",older_than_seconds="0"\} 1$/m);
     expect(text).toMatch(/^checkout_chain_intents_unconfirmed\{status="signed",older_than_seconds="0"\} 0$/m);
+  });
+});
+
+describe('checkout-admin report', { timeout: 120_000 }, () => {
+  it("prints a merchant's monthly statement (text, CSV) and the mode's assets, from the ledger; refuses a malformed month", async () => {
+    const { merchant } = await createTestMerchant(service.db.sql);
+    const month = new Date().toISOString().slice(0, 7);
+    const payable = `merchant_payable:${merchant.id}`;
+    const pay = `payout:pay_${merchant.id.slice(4)}`;
+    const post = (groupId: string, debit: string, credit: string, amount: bigint) =>
+      postLedger(service.db.sql, {
+        groupId,
+        mode: 'live',
+        reference: pay,
+        entries: [
+          { account: debit, asset: 'usdc:solana', amount },
+          { account: credit, asset: 'usdc:solana', amount: -amount },
+        ],
+      });
+    await post(`deposit:solana:${merchant.id}:0:settled`, 'merchant_pending:solana', payable, 20_000_000n);
+    await post(`${pay}:fee`, payable, 'operator_revenue', 500_000n);
+    await post(`${pay}:reserve`, payable, 'payouts_in_flight', 19_500_000n);
+
+    const csv = await cli.run(['report', 'statement', merchant.id, '--month', month, '--mode', 'live', '--csv']);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout.trim().split('\n')).toEqual([
+      'merchant_id,mode,month,line,amount_usdc',
+      `${merchant.id},live,${month},held_at_start,0.000000`,
+      `${merchant.id},live,${month},received,20.000000`,
+      `${merchant.id},live,${month},fees,0.500000`,
+      `${merchant.id},live,${month},netted_for_refunds,0.000000`,
+      `${merchant.id},live,${month},paid_out,19.500000`,
+      `${merchant.id},live,${month},other,0.000000`,
+      `${merchant.id},live,${month},held_at_end,0.000000`,
+      `${merchant.id},live,${month},refunds_charged,0.000000`,
+    ]);
+    const text = await cli.run(['report', 'statement', merchant.id, '--month', month]);
+    expect(text.stdout).toMatch(/^ {2}fees +0\.500000$/m);
+    expectOneLineError(await cli.run(['report', 'statement', merchant.id, '--month', '2026-13']), 2, /--month: Must be a month as YYYY-MM/);
+
+    const assets = await cli.run(['report', 'assets', '--mode', 'live', '--json']);
+    expect(assets.code, assets.stderr).toBe(0);
+    const usdc = (JSON.parse(assets.stdout) as { assets: Record<string, string>[] }).assets.find((a) => a.asset === 'usdc:solana');
+    expect(usdc).toMatchObject({ in_flight: '19500000', revenue: '500000' });
+    expect((await cli.run(['report', 'assets', '--mode', 'live'])).stdout).toMatch(
+      /^ {2}usdc:solana +0\.000000 .* 19\.500000 .* 0\.500000 /m,
+    );
   });
 });

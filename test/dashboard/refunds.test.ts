@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAuditEvents } from '../../db/repositories/auditEvents';
+import { postLedger } from '../../db/repositories/ledger';
 import { findRefund, type Refund } from '../../db/repositories/refunds';
 import { refundWorkflowId } from '../../domain/refunds/refundPayment';
 import { createTestMerchant, sessionRequest, type TestMerchant } from '../support/factories';
@@ -191,6 +192,59 @@ describe('dashboard: refunds listed', () => {
     };
     expect(detail.deposits).toEqual([expect.objectContaining({ tx_hash: txHash, refund_id: late.id })]);
     expect(detail.refunds.map((r) => r.refund_id)).toEqual([late.id]);
+  });
+});
+
+describe('dashboard: statements', () => {
+  it("shows this merchant's month from its ledger, downloads it as CSV, and shows the Statements page in Chromium", async () => {
+    const month = new Date().toISOString().slice(0, 7);
+    const payable = `merchant_payable:${shopA.merchant.id}`;
+    const pay = `payout:pay_${randomUUID()}`;
+    const post = (groupId: string, debit: string, credit: string, amount: bigint) =>
+      postLedger(service.db.sql, {
+        groupId,
+        mode: 'test',
+        reference: pay,
+        entries: [
+          { account: debit, asset: 'usdc:solana', amount },
+          { account: credit, asset: 'usdc:solana', amount: -amount },
+        ],
+      });
+    await post(`deposit:solana:${randomUUID()}:0:settled`, 'merchant_pending:solana', payable, 10_000_000n);
+    await post(`${pay}:fee`, payable, 'operator_revenue', 250_000n);
+    await post(`${pay}:reserve`, payable, 'payouts_in_flight', 9_750_000n);
+
+    const a = new DashboardClient(service.baseUrl);
+    await a.signIn('a@example.com');
+    const shown = (await a.request('GET', `/api/test/statements/${month}`)).body.data as { lines: { line: string; amount_usdc: string }[] };
+    const line = (name: string) => shown.lines.find((l) => l.line === name)?.amount_usdc;
+    expect([line('received'), line('fees'), line('paid_out')]).toEqual(['10.000000', '0.250000', '9.750000']);
+    const csv = await a.request('GET', `/api/test/statements/${month}.csv`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.text).toContain(`${shopA.merchant.id},test,${month},fees,0.250000\r\n`);
+    expect((await a.request('GET', '/api/test/statements/2026-13')).status).toBe(400);
+    expect((await a.request('GET', `/api/live/statements/${month}`)).body.data).toMatchObject({
+      lines: expect.arrayContaining([{ line: 'received', amount_usdc: '0.000000' }]),
+    });
+    const b = new DashboardClient(service.baseUrl);
+    await b.signIn('b@example.com');
+    expect((await b.request('GET', `/api/test/statements/${month}.csv`)).text).toContain(
+      `${shopB.merchant.id},test,${month},fees,0.000000`,
+    );
+
+    const tab = await openDashboardTab(browser);
+    const { page } = tab;
+    await signInThroughPage(page, service.baseUrl, 'a@example.com');
+    await waitForView(page, 'sessions');
+    await page.getByRole('link', { name: 'Statements' }).click();
+    await waitForView(page, 'statements');
+    const fees = page.locator('tr[data-line="fees"] td');
+    await expect.poll(() => fees.textContent()).toBe('0.250000');
+    expect(await page.locator('tr[data-line="received"] td').textContent()).toBe('10.000000');
+    expect(await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toBe(`/dashboard/api/test/statements/${month}.csv`);
+    await dashboardScreenshot(page, 'statements');
+    await tab.close();
   });
 });
 

@@ -83,6 +83,10 @@ describe('service roles', () => {
     await denied(indexer`update merchants set name = 'taken'`);
     await denied(worker`update api_keys set revoked_at = now()`);
     await denied(worker`update merchants set settlement_wallet = 'attacker'`);
+    // A merchant's fee is the operator's to set: the API, which merchants drive, may change the merchant's own settings only.
+    await denied(api`update merchants set fee_bps = 0 where false`);
+    await denied(api`update merchants set fee_fixed_cents = 0 where false`);
+    await api`update merchants set tolerance_bps = tolerance_bps, settlement_wallet = settlement_wallet where false`;
     // The worker names the merchant in a refund's reminder, and reads nothing else of it.
     await worker`select id, name from merchants`;
     await denied(worker`select webhook_secret_test from merchants`);

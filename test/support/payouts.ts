@@ -47,6 +47,7 @@ export async function insertTestPayout(
     mode,
     amount: options.amount,
     netted: 0n,
+    fee: 0n,
     mint: 'Mint1111',
     treasury: TREASURY[mode],
     merchantWallet: WALLET,

@@ -17,7 +17,8 @@ import type { SignerDeps } from '../../signer/activities';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig } from '../../config/env';
 import { postLedger } from '../../db/repositories/ledger';
-import { setSettlementWallet } from '../../db/repositories/merchants';
+import { setMerchantFee, setSettlementWallet } from '../../db/repositories/merchants';
+import { NO_FEE } from '../../domain/settlement/merchantFee';
 import { insertSessionRecord } from '../../db/repositories/sessions';
 import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import type { Chain } from '../../domain/chains/chains';
@@ -208,7 +209,7 @@ describe('settlement through the Solana treasury', () => {
     );
   });
 
-  it('nets what the merchant owes for refunds: a payout it takes whole sends nothing and settles netted, the next sends the rest', async () => {
+  it("nets what the merchant owes for refunds: a payout it takes whole sends nothing and settles netted, the next sends the rest less the operator's fee", async () => {
     const wallet = await freshWallet();
     const merchantId = h.merchant.merchant.id;
     // The merchant owes 30 USDC for a refund the treasury paid, as its landed payment leaves the ledger: the signer's
@@ -264,10 +265,19 @@ describe('settlement through the Solana treasury', () => {
         });
         expect((await detailOf(whole.record.sessionId)).settlement).toMatchObject({ amount_usdc: '25.500000', netted_usdc: '25.500000' });
 
-        const rest = await payInUsdc('1000');
+        // 1 % and 5 cents of the next 10 USDC are the operator's, taken before the netting: 5.35 sent.
+        await setMerchantFee(h.db.sql, merchantId, { bps: 100, fixedCents: 5n });
+        const rest = await payInUsdc('1000').finally(() => setMerchantFee(h.db.sql, merchantId, NO_FEE));
         expect(rest.state.status).toBe('completed');
-        expect(await usdcBalance(wallet)).toBe(5_500_000n);
-        expect(await settlementOf(rest.record.sessionId)).toMatchObject({ amount_usdc: '10.000000', netted_usdc: '4.500000' });
+        expect(await usdcBalance(wallet)).toBe(5_350_000n);
+        expect(rest.state.settlement).toMatchObject({ amountUsdc: '10000000', nettedUsdc: '4500000', feeUsdc: '150000' });
+        expect(await settlementOf(rest.record.sessionId)).toMatchObject({
+          amount_usdc: '10.000000',
+          netted_usdc: '4.500000',
+          fee_usdc: '0.150000',
+        });
+        expect((await detailOf(rest.record.sessionId)).settlement).toMatchObject({ netted_usdc: '4.500000', fee_usdc: '0.150000' });
+        expect(await settlementOf(whole.record.sessionId)).not.toHaveProperty('fee_usdc');
         expect(
           await h.db
             .sql`select coalesce(sum(amount), 0)::text as owed from ledger_entries where account = ${`merchant_receivable:${merchantId}`}`,

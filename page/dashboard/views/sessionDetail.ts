@@ -66,8 +66,19 @@ interface Detail {
   /** What the ledger owes back to the customer from the session's deposits, per token and chain. */
   owed_back: { token: string; chain: string; amount: string }[];
   bank_receipts: { reference: string; amount_usd: number; received_by: string; credited: boolean; recorded_at: string }[];
-  /** `netted_usdc`: the part of the gross that repaid what the merchant owed for refunds, only when some did. */
-  settlement: { provider: string; reference: string; amount_usdc: string; netted_usdc?: string; chain: string; settled_at: string } | null;
+  /**
+   * `netted_usdc`: the part of the gross that repaid what the merchant owed for refunds, only when some did; `fee_usdc`:
+   * the operator's fee kept of it, only when there was one.
+   */
+  settlement: {
+    provider: string;
+    reference: string;
+    amount_usdc: string;
+    netted_usdc?: string;
+    fee_usdc?: string;
+    chain: string;
+    settled_at: string;
+  } | null;
   webhook_deliveries: Delivery[];
 }
 
@@ -379,6 +390,7 @@ export function sessionDetailView(mode: Mode, sessionId: string): View {
               ...(detail.settlement.netted_usdc
                 ? [pair('Netted', `${detail.settlement.netted_usdc} USDC repaid what the merchant owed for refunds; the rest was sent`)]
                 : []),
+              ...(detail.settlement.fee_usdc ? [pair('Fee', `${detail.settlement.fee_usdc} USDC kept by the operator of the amount`)] : []),
               pair('Reference', h('code', {}, detail.settlement.reference)),
               pair('Provider', detail.settlement.provider),
               pair('Settled', detail.settlement.settled_at),

@@ -8,6 +8,7 @@ import { reconcileLedger, type TreasuryView } from '../../../activities/settleme
 import { FundingRefused, recordTreasuryFunding, recordTreasuryOpening } from '../../../activities/settlement/treasuryFunding';
 import type { TreasuryPayoutDeps } from '../../../signer/payouts/treasuryPayout';
 import { postLedger } from '../../../db/repositories/ledger';
+import { setMerchantFee } from '../../../db/repositories/merchants';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
 import { ACCOUNT, ASSET } from '../../../domain/ledger/ledger';
 import { createTestMerchant } from '../../support/factories';
@@ -54,6 +55,24 @@ describe('ledger reconciliation', () => {
       observed: 46_000_000n,
     });
     expect(run.balances.find((b) => b.account === ACCOUNT.treasury && b.asset === ASSET.solSolana)!.observed).toBeLessThan(1_000_000_000n);
+  });
+
+  it("stays at no difference through a payout with the operator's fee: the fee stays in the treasury as operator_revenue", async () => {
+    const { request } = await f.payment(4_000_000n, async (owner) => [
+      { amount: 4_000_000n, ...(await f.onChainDeposit(owner, 4_000_000n)) },
+    ]);
+    await setMerchantFee(f.db.sql, request.merchantId, { bps: 250, fixedCents: 0n });
+    const treasuryUsdc = async () =>
+      (await reconcileLedger(view, f.worker)).balances.find((b) => b.account === ACCOUNT.treasury && b.asset === ASSET.usdcSolana)!;
+    const before = await treasuryUsdc();
+    await f.payUntilConfirmed(treasury, request);
+    expect(await differencesNow()).toEqual([]);
+    // 2.5 % of 4 USDC kept: the treasury is out 3.9 USDC, on chain as in the ledger.
+    expect(await treasuryUsdc()).toMatchObject({ ledger: before.ledger - 3_900_000n, observed: before.observed - 3_900_000n });
+    expect(
+      await f.db.sql`select coalesce(sum(amount), 0)::text as revenue from ledger_entries
+        where account = ${ACCOUNT.operatorRevenue} and group_id = ${`payout:${request.paymentId}:fee`}`,
+    ).toEqual([{ revenue: '-100000' }]);
   });
 
   it('reports USDC sent to the treasury without a funding record, and none once the transaction is recorded', async () => {

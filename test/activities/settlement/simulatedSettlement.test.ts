@@ -80,6 +80,7 @@ describe('settleSimulated', () => {
       mode: 'test',
       amount: 19_990_000n,
       netted: 0n,
+      fee: 0n,
       mint: 'mint',
       treasury: 'treasury',
       merchantWallet: 'wallet',

@@ -30,4 +30,22 @@ describe('payout netting', () => {
   it("names a payout netted whole by its payment's netting", () => {
     expect(nettedSettlementReference('pay_1')).toBe('netted:pay_1');
   });
+
+  it('nets out of what the fee leaves: the fee comes off the gross first', () => {
+    expect(nettedFromPayout(3_000_000n, 10_000_000n, 250_000n)).toBe(3_000_000n);
+    expect(nettedFromPayout(25_000_000n, 10_000_000n, 250_000n)).toBe(9_750_000n);
+    expect(nettedFromPayout(25_000_000n, 10_000_000n, 10_000_000n)).toBe(0n);
+    expect(() => nettedFromPayout(1n, 10n, 11n)).toThrow(RangeError);
+  });
+
+  it('transfers the gross less the fee and netting the ledger records, and never more than the gross', () => {
+    const row = { paymentId: 'pay_1', amount: 10_000_000n, netted: 3_000_000n, posted: 3_000_000n, fee: 250_000n, postedFee: 250_000n };
+    expect(judgeNettedTransfer(row)).toEqual({ kind: 'transfer', amount: 6_750_000n });
+    // A fee the ledger does not hold: a row rewritten to charge less, or more, than was posted.
+    expect(judgeNettedTransfer({ ...row, fee: 0n })).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/fee of 0.*250000/) });
+    expect(judgeNettedTransfer({ ...row, postedFee: 0n })).toMatchObject({ kind: 'refused' });
+    // Fee and netting taking it all: nothing to sign.
+    expect(judgeNettedTransfer({ ...row, fee: 7_000_000n, postedFee: 7_000_000n })).toMatchObject({ kind: 'refused' });
+    expect(judgeNettedTransfer({ ...row, fee: -1n, postedFee: -1n })).toMatchObject({ kind: 'refused' });
+  });
 });

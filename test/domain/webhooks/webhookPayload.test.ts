@@ -38,5 +38,10 @@ describe('webhook payload settlement', () => {
     };
     expect(netted('1500000')).toMatchObject({ amount_usdc: '40.000000', netted_usdc: '1.500000', reference: 'netted:pay_1' });
     expect(netted('0')).not.toHaveProperty('netted_usdc');
+    const base = input('solana-treasury', 'sig');
+    const charged = (feeUsdcBaseUnits: string) =>
+      buildWebhookPayload({ ...base, settlement: { ...base.settlement!, nettedUsdcBaseUnits: '1500000', feeUsdcBaseUnits } }).settlement;
+    expect(charged('250000')).toMatchObject({ amount_usdc: '40.000000', netted_usdc: '1.500000', fee_usdc: '0.250000' });
+    expect(charged('0')).not.toHaveProperty('fee_usdc');
   });
 });

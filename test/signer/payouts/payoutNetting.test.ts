@@ -9,6 +9,7 @@ import type { Base64EncodedWireTransaction } from '@solana/kit';
 import { findPayout, startNextPayoutGeneration } from '../../../db/repositories/payouts';
 import { transfer } from '../../../toolchain/localSolana/splToken';
 import { lockMerchantReceivable } from '../../../db/repositories/merchantReceivable';
+import { setMerchantFee } from '../../../db/repositories/merchants';
 import { ACCOUNT } from '../../../domain/ledger/ledger';
 import { WorkflowFailure } from '../../../domain/session/workflowFailures';
 import { createSolanaChainWriter } from '../../../signer/chainWrites/solanaChainWriter';
@@ -257,6 +258,65 @@ describe("a merchant's refund of a netted payout's session", () => {
       reason: expect.stringMatching(/paid the merchant 4000000 of which 4000000 was refunded already/),
     });
     expect(await receivableOf(owing.request.merchantId)).toBe(5_500_000n);
+  });
+});
+
+describe("the operator's fee of a payout (docs/settlement.md#fees)", () => {
+  it('comes off the gross before the netting, as the row was written: a later fee change alters nothing written', async () => {
+    const treasury = await f.treasury({ usdc: 100_000_000n });
+    const owing = await merchantOwing(treasury, 2_000_000n);
+    const merchantId = owing.request.merchantId;
+    await setMerchantFee(f.db.sql, merchantId, { bps: 150, fixedCents: 10n });
+    const before = (await f.usdcBalance(owing.wallet)) as bigint;
+    const next = await f.payment(10_000_000n, undefined, { merchantOf: owing });
+
+    // 1.5 % of 10 USDC and 10 cents: 0.25 USDC, fixed as the row is written.
+    expect(await recordPayout(treasury, next.request)).toMatchObject({ amount: 10_000_000n, fee: 250_000n, netted: 2_000_000n });
+    await setMerchantFee(f.db.sql, merchantId, { bps: 5_000, fixedCents: 0n });
+    expect(await f.payUntilConfirmed(treasury, next.request)).toMatchObject({ status: 'confirmed' });
+    expect((await f.usdcBalance(owing.wallet)) as bigint).toBe(before + 7_750_000n);
+    const reference = `payout:${next.request.paymentId}`;
+    expect(
+      await f.db.sql`select group_id, account, amount::text from ledger_entries
+        where reference = ${reference} and asset = 'usdc:solana' and group_id like '%:fee' order by id`,
+    ).toEqual([
+      { group_id: `${reference}:fee`, account: ACCOUNT.merchantPayable(merchantId), amount: '250000' },
+      { group_id: `${reference}:fee`, account: ACCOUNT.operatorRevenue, amount: '-250000' },
+    ]);
+    expect(
+      await f.db
+        .sql`select coalesce(sum(amount), 0)::text as owed from ledger_entries where account = ${ACCOUNT.merchantPayable(merchantId)}`,
+    ).toEqual([{ owed: '0' }]);
+
+    // The fee now set (50 %) and a receivable of nothing: the next payout sends half.
+    const third = await f.payment(4_000_000n, undefined, { merchantOf: owing });
+    await f.payUntilConfirmed(treasury, third.request);
+    expect((await f.usdcBalance(owing.wallet)) as bigint).toBe(before + 9_750_000n);
+  });
+
+  it('a fee as large as the payout takes it whole: nothing signed or sent, the payout completes netted', async () => {
+    const treasury = await f.treasury({ usdc: 100_000_000n });
+    const paid = await f.payment(50_000n);
+    await setMerchantFee(f.db.sql, paid.request.merchantId, { bps: 0, fixedCents: 5n });
+    const sent = sends();
+    expect(await createTreasuryPayout(treasury)(paid.request)).toMatchObject({ status: 'netted' });
+    expect(sends()).toBe(sent);
+    expect(await findPayout(f.db.sql, paid.request.paymentId)).toMatchObject({ amount: 50_000n, fee: 50_000n, netted: 0n, intentId: null });
+  });
+
+  it('refuses at signing a row whose fee the ledger does not record: never more than the gross less the posted fee', async () => {
+    const treasury = await f.treasury({ usdc: 100_000_000n });
+    const paid = await f.payment(10_000_000n);
+    await setMerchantFee(f.db.sql, paid.request.merchantId, { bps: 100, fixedCents: 0n });
+    const payout = await recordPayout(treasury, paid.request);
+    await f.db.sql`update payouts set fee_base_units = 0 where payment_id = ${paid.request.paymentId}`;
+    const rewritten = (await findPayout(f.db.sql, paid.request.paymentId))!;
+    const sign = () => createSolanaChainWriter(treasury).sign(payout.intentId as string, payoutSigner(treasury, rewritten));
+    await expect(new MockActivityEnvironment().run(sign)).rejects.toMatchObject({ type: WorkflowFailure.PayoutRefused });
+    expect(await f.intentOf(paid.request.paymentId)).toMatchObject({ status: 'prepared', signature: null });
+    await f.db.sql`update payouts set fee_base_units = 100000 where payment_id = ${paid.request.paymentId}`;
+    await f.payUntilConfirmed(treasury, paid.request);
+    expect(await f.usdcBalance(paid.wallet)).toBe(9_900_000n);
   });
 });
 
