@@ -1,5 +1,15 @@
+import { fileURLToPath } from 'node:url';
 import { address as solanaAddress } from '@solana/kit';
-import { BaseError, ContractFunctionRevertedError, erc20Abi, getAddress, parseEventLogs, type Address } from 'viem';
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  erc20Abi,
+  getAddress,
+  parseEventLogs,
+  zeroAddress,
+  type Address,
+  type ContractFunctionName,
+} from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as depositCollector from '../../contracts/artifacts/depositCollector';
 import { deployDepositCollector } from '../../contracts/deployer';
@@ -8,14 +18,19 @@ import { solanaAddressBytes32 } from '../../domain/cctp/depositForBurn';
 import { FINALITY_THRESHOLD_STANDARD } from '../../domain/cctp/finality';
 import { addressToBytes32, decodeBurnMessageV2, decodeMessageV2, EMPTY_BYTES32 } from '../../domain/cctp/messageV2';
 import { depositCollectorAddress, type DepositCollectorParams } from '../../domain/chains/depositContracts';
+import { quoterV2Abi } from '../../domain/swaps/uniswapV3Abi';
 import { deployCctpStandIn, type CctpStandIn } from '../../toolchain/cctp/cctpStandIn';
 import { createLocalChain, type LocalChain } from '../../toolchain/localChain/localChain';
+import { compileContract } from '../../toolchain/solidity/compileSolidity';
+import { deployUniswapV3, seedPool, type UniswapV3 } from '../../toolchain/uniswap/uniswapV3';
 
 const OWNER = 1;
 const SWEEPER = 2;
 const STRANGER = 3;
 const treasuryTokenAccount = solanaAddressBytes32(solanaAddress('9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM'));
 const rotatedTokenAccount = solanaAddressBytes32(solanaAddress('7YttLkHDoNj9wyDur5pM1ejNaAvT9X4eqaYcHQqtj2G5'));
+const POOL_FEE = 100;
+const FAKE_ROUTER = { name: 'FakeSwapRouter', files: [fileURLToPath(new URL('./FakeSwapRouter.sol', import.meta.url))] };
 
 describe('DepositCollector on Hardhat, burning through the TokenMessengerV2 stand-in', () => {
   let chain: LocalChain;
@@ -23,10 +38,16 @@ describe('DepositCollector on Hardhat, burning through the TokenMessengerV2 stan
   let standIn: CctpStandIn;
   let params: DepositCollectorParams;
   let collector: Address;
+  let usdt: Address;
+  let uniswap: UniswapV3;
 
   beforeAll(async () => {
     chain = await createLocalChain();
     usdc = getAddress(await chain.deployToken({ symbol: 'USDC', decimals: 6 }));
+    // Ethereum USDT's approve and transfer return nothing: the collector's low-level calls must take that.
+    usdt = getAddress(await chain.deployToken({ symbol: 'USDT', decimals: 6, kind: 'noReturn' }));
+    uniswap = await deployUniswapV3(chain);
+    await seedPool(chain, uniswap, { tokenA: usdt, tokenB: usdc, fee: POOL_FEE, wholeTokens: 10_000_000n });
     standIn = await deployCctpStandIn(chain, { burnToken: usdc, minFee: 1_000n });
     params = {
       tokenMessenger: standIn.tokenMessenger,
@@ -42,14 +63,10 @@ describe('DepositCollector on Hardhat, burning through the TokenMessengerV2 stan
     await chain?.stop();
   });
 
-  const balanceOf = (owner: Address) =>
-    chain.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
+  const balanceOf = (owner: Address, token: Address = usdc) =>
+    chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
 
-  async function call(
-    as: number,
-    functionName: 'burn' | 'withdraw' | 'setMintRecipient' | 'setSweeper' | 'transferOwnership' | 'acceptOwnership',
-    args: readonly unknown[],
-  ) {
+  async function call(as: number, functionName: ContractFunctionName<typeof depositCollector.abi, 'nonpayable'>, args: readonly unknown[]) {
     const hash = await chain
       .walletClientFor(as)
       .writeContract({ address: collector, abi: depositCollector.abi, functionName, args } as never);
@@ -191,6 +208,132 @@ describe('DepositCollector on Hardhat, burning through the TokenMessengerV2 stan
     });
     expect((await chain.publicClient.waitForTransactionReceipt({ hash })).status).toBe('success');
     expect(await balanceOf(bscCollector)).toBe(0n);
+  });
+
+  test('only the owner sets the swap router, the token out, the deviation and the rebalance address', async () => {
+    const setters = [
+      ['setSwapRouter', uniswap.swapRouter, 'SwapRouterSet', 'swapRouter'],
+      ['setSwapTokenOut', usdc, 'SwapTokenOutSet', 'swapTokenOut'],
+      ['setMaxSwapDeviationBps', 50, 'MaxSwapDeviationBpsSet', 'maxSwapDeviationBps'],
+      ['setRebalanceAddress', chain.account(STRANGER).address, 'RebalanceAddressSet', 'rebalanceAddress'],
+    ] as const;
+    for (const [setter, value] of setters) {
+      for (const who of [SWEEPER, STRANGER]) expect(await revertName(who, setter, [value]), setter).toBe('NotOwner');
+    }
+    expect(await revertName(OWNER, 'setMaxSwapDeviationBps', [10_001])).toBe('DeviationTooLarge');
+    for (const [setter, value, eventName, getter] of setters) {
+      const receipt = await call(OWNER, setter, [value]);
+      const [event] = parseEventLogs({ abi: depositCollector.abi, eventName, logs: receipt.logs });
+      expect(Object.values(event!.args), setter).toEqual([value]);
+      expect(await chain.publicClient.readContract({ address: collector, abi: depositCollector.abi, functionName: getter })).toBe(value);
+    }
+  });
+
+  test('a sweeper swaps USDT to USDC through the real pool at the quoted amount, judged by balance, nothing left approved', async () => {
+    await chain.mint(usdt, collector, 1_000_000_000n);
+    const [usdtBefore, usdcBefore] = [await balanceOf(collector, usdt), await balanceOf(collector)];
+    const { result } = await chain.publicClient.simulateContract({
+      address: uniswap.quoter,
+      abi: quoterV2Abi,
+      functionName: 'quoteExactInputSingle',
+      args: [{ tokenIn: usdt, tokenOut: usdc, amountIn: 1_000_000_000n, fee: POOL_FEE, sqrtPriceLimitX96: 0n }],
+    });
+    const [quoted] = result;
+    // 1000 USDT through the 0.01% pool: the fee and a sliver of slippage, well inside 50 bps.
+    expect(quoted).toBeLessThan(1_000_000_000n);
+    expect(quoted).toBeGreaterThan(999_000_000n);
+
+    const receipt = await call(SWEEPER, 'swap', [usdt, POOL_FEE, 1_000_000_000n, quoted]);
+    expect(parseEventLogs({ abi: depositCollector.abi, eventName: 'Swapped', logs: receipt.logs }).map((log) => log.args)).toEqual([
+      { tokenIn: usdt, amountIn: 1_000_000_000n, amountOut: quoted },
+    ]);
+    expect(await balanceOf(collector, usdt)).toBe(usdtBefore - 1_000_000_000n);
+    expect(await balanceOf(collector)).toBe(usdcBefore + quoted);
+    const allowance = await chain.publicClient.readContract({
+      address: usdt,
+      abi: erc20Abi,
+      functionName: 'allowance',
+      args: [collector, uniswap.swapRouter],
+    });
+    expect(allowance).toBe(0n);
+  });
+
+  test('a swap is refused below the on-chain floor, for a non-sweeper, unconfigured, to itself, of nothing, or short of the minimum', async () => {
+    await chain.mint(usdt, collector, 100_000_000n);
+    // 50 bps under 1:1: 100 USDT may go for no less than 99.5 USDC, whatever the sweeper asks.
+    expect(await revertName(SWEEPER, 'swap', [usdt, POOL_FEE, 100_000_000n, 99_499_999n])).toBe('MinimumOutBelowFloor');
+    expect(await revertName(SWEEPER, 'swap', [usdt, POOL_FEE, 100_000_000n, 0n])).toBe('MinimumOutBelowFloor');
+    for (const who of [OWNER, STRANGER])
+      expect(await revertName(who, 'swap', [usdt, POOL_FEE, 100_000_000n, 100_000_000n])).toBe('NotSweeper');
+    expect(await revertName(SWEEPER, 'swap', [usdc, POOL_FEE, 100_000_000n, 100_000_000n])).toBe('SwapSameToken');
+    expect(await revertName(SWEEPER, 'swap', [usdt, POOL_FEE, 0n, 0n])).toBe('ZeroAmount');
+    // At the floor the pool's own minimum check still holds: it cannot give 99.999 USDC for 100 USDT at 0.01%.
+    expect(await revertName(SWEEPER, 'swap', [usdt, POOL_FEE, 100_000_000n, 99_999_999n])).toBe('Too little received');
+
+    await call(OWNER, 'setSwapRouter', [zeroAddress]);
+    expect(await revertName(SWEEPER, 'swap', [usdt, POOL_FEE, 100_000_000n, 100_000_000n])).toBe('SwapNotConfigured');
+    await call(OWNER, 'setSwapRouter', [uniswap.swapRouter]);
+  });
+
+  test('the floor converts by both decimals', async () => {
+    const eighteen = getAddress(await chain.deployToken({ symbol: 'BUSDT', decimals: 18 }));
+    const floor = (tokenIn: Address, tokenOut: Address, amount: bigint) =>
+      chain.publicClient.readContract({
+        address: collector,
+        abi: depositCollector.abi,
+        functionName: 'swapFloor',
+        args: [tokenIn, tokenOut, amount],
+      });
+    expect(await floor(eighteen, usdc, 10n ** 18n)).toBe(995_000n);
+    expect(await floor(usdt, eighteen, 1_000_000n)).toBe(995n * 10n ** 15n);
+  });
+
+  test("a router that pulls less keeps no approval; one that delivers less than the minimum is refused by the collector's balance", async () => {
+    const { abi, bytecode } = await compileContract(FAKE_ROUTER, 'FakeSwapRouter');
+    const deployRouter = async (deliver: boolean) => {
+      const hash = await chain.walletClient.deployContract({ abi, bytecode, args: [deliver] });
+      return getAddress((await chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress!);
+    };
+    const [delivering, withholding] = [await deployRouter(true), await deployRouter(false)];
+    await chain.mint(usdc, delivering, 10_000_000n);
+    await chain.mint(usdt, collector, 10_000_000n);
+
+    await call(OWNER, 'setSwapRouter', [delivering]);
+    const usdtBefore = await balanceOf(collector, usdt);
+    const receipt = await call(SWEEPER, 'swap', [usdt, POOL_FEE, 10_000_000n, 9_950_000n]);
+    expect(parseEventLogs({ abi: depositCollector.abi, eventName: 'Swapped', logs: receipt.logs }).map((log) => log.args)).toEqual([
+      { tokenIn: usdt, amountIn: 10_000_000n, amountOut: 9_950_000n },
+    ]);
+    expect(await balanceOf(collector, usdt)).toBe(usdtBefore - 5_000_000n);
+    const allowance = await chain.publicClient.readContract({
+      address: usdt,
+      abi: erc20Abi,
+      functionName: 'allowance',
+      args: [collector, delivering],
+    });
+    expect(allowance).toBe(0n);
+
+    await call(OWNER, 'setSwapRouter', [withholding]);
+    expect(await revertName(SWEEPER, 'swap', [usdt, POOL_FEE, 10_000_000n, 9_950_000n])).toBe('SwapShortfall');
+    await call(OWNER, 'setSwapRouter', [uniswap.swapRouter]);
+  });
+
+  test('a sweeper rebalances only to the rebalance address, judged by balance; nobody else may', async () => {
+    const to = chain.account(STRANGER).address;
+    await chain.mint(usdt, collector, 3_000_000n);
+    const [held, received] = [await balanceOf(collector, usdt), await balanceOf(to, usdt)];
+    for (const who of [OWNER, STRANGER]) expect(await revertName(who, 'rebalance', [usdt, 1n])).toBe('NotSweeper');
+    expect(await revertName(SWEEPER, 'rebalance', [usdt, held + 1n])).toBe('TransferFailed');
+
+    const receipt = await call(SWEEPER, 'rebalance', [usdt, 3_000_000n]);
+    expect(parseEventLogs({ abi: depositCollector.abi, eventName: 'Rebalanced', logs: receipt.logs }).map((log) => log.args)).toEqual([
+      { token: usdt, to, amount: 3_000_000n },
+    ]);
+    expect(await balanceOf(collector, usdt)).toBe(held - 3_000_000n);
+    expect(await balanceOf(to, usdt)).toBe(received + 3_000_000n);
+
+    await call(OWNER, 'setRebalanceAddress', [zeroAddress]);
+    expect(await revertName(SWEEPER, 'rebalance', [usdt, 1n])).toBe('NoRebalanceAddress');
   });
 
   test('ownership moves in two steps, and only to who accepts', async () => {

@@ -224,3 +224,40 @@ describe('DepositCollector.withdraw', () => {
     expect(revertName(await withdraw(zeroAddress, 1n), depositCollector.abi)).toBe('ZeroAddress');
   });
 });
+
+describe('DepositCollector.rebalance', () => {
+  const rebalance = (amount: bigint, as: Address = SWEEPER) =>
+    vm.call(as, collector, encodeFunctionData({ abi: depositCollector.abi, functionName: 'rebalance', args: [token.address, amount] }));
+  const rebalanceTo = getAddress('0x000000000000000000000000000000000000ba1a');
+
+  test('moves Tron USDT (transfer returns false) only to the owner-set rebalance address, judged by what left', async () => {
+    await mint(collector, 4_000_000n);
+    expect(revertName(await rebalance(1n), depositCollector.abi)).toBe('NoRebalanceAddress');
+    succeeded(
+      await vm.call(
+        OWNER,
+        collector,
+        encodeFunctionData({ abi: depositCollector.abi, functionName: 'setRebalanceAddress', args: [rebalanceTo] }),
+      ),
+    );
+    const held = await balanceOf(collector);
+    expect(revertName(await rebalance(1n, STRANGER), depositCollector.abi)).toBe('NotSweeper');
+    expect(revertName(await rebalance(held + 1n), depositCollector.abi)).toBe('TransferFailed');
+
+    const result = succeeded(await rebalance(4_000_000n));
+
+    expect(await balanceOf(rebalanceTo)).toBe(4_000_000n);
+    expect(await balanceOf(collector)).toBe(held - 4_000_000n);
+    const [rebalanced] = parseEventLogs({ abi: depositCollector.abi, eventName: 'Rebalanced', logs: result.logs as unknown as Log[] });
+    expect(rebalanced?.args).toEqual({ token: token.address, to: rebalanceTo, amount: 4_000_000n });
+  });
+
+  test('swaps revert where no router is set (Tron has no Uniswap route)', async () => {
+    const swap = encodeFunctionData({
+      abi: depositCollector.abi,
+      functionName: 'swap',
+      args: [token.address, 100, 1_000_000n, 1_000_000n],
+    });
+    expect(revertName(await vm.call(SWEEPER, collector, swap), depositCollector.abi)).toBe('SwapNotConfigured');
+  });
+});
