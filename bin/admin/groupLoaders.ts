@@ -15,6 +15,7 @@ export const GROUP_LOADERS: Readonly<Record<string, () => Promise<CommandGroup>>
   sweep: async () => (await import('./sweeps')).sweepCommands,
   transfer: async () => (await import('./transfers')).transferCommands,
   treasury: async () => (await import('./treasury')).treasuryCommands,
+  inventory: async () => (await import('./inventory')).inventoryCommands,
   ledger: async () => (await import('./ledger')).ledgerCommands,
   user: async () => (await import('./users')).userCommands,
   retention: async () => (await import('./retention')).retentionCommands,
