@@ -19,7 +19,9 @@ create table inventory_withdrawals (
   requested_by  text not null,
   created_at    timestamptz not null default now(),
   updated_at    timestamptz not null default now(),
-  check ((status = 'requested') = (intent_id is null)),
+  -- A refused request fails with no intent: nothing was written ahead, nothing signed.
+  check (status <> 'requested' or intent_id is null),
+  check (status not in ('submitted', 'sent') or intent_id is not null),
   check (status <> 'sent' or tx_hash is not null)
 );
 
