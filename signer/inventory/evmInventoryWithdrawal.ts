@@ -41,9 +41,7 @@ export interface EvmInventoryWithdrawalDeps {
 }
 
 export type WithdrawalAnswer =
-  | { status: 'pending'; deferred?: string }
-  | { status: 'sent'; txHash: string }
-  | { status: 'failed'; reason: string };
+  { status: 'pending'; deferred?: string } | { status: 'sent'; txHash: string } | { status: 'failed'; reason: string };
 
 const refuse = (message: string) => ApplicationFailure.nonRetryable(message, WorkflowFailure.TransferRefused);
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -66,7 +64,11 @@ export function createEvmInventoryWithdrawal(deps: EvmInventoryWithdrawalDeps) {
     if (!deps.rebalanceAddress) return `the signer has no ${variable}`;
     if (!same(withdrawal.toAddress, deps.rebalanceAddress))
       return `it names ${withdrawal.toAddress}, but the signer's ${variable} is ${deps.rebalanceAddress}`;
-    const onContract = await deps.client.readContract({ address: deps.collector, abi: depositCollector.abi, functionName: 'rebalanceAddress' });
+    const onContract = await deps.client.readContract({
+      address: deps.collector,
+      abi: depositCollector.abi,
+      functionName: 'rebalanceAddress',
+    });
     if (!same(onContract, deps.rebalanceAddress))
       return `the collector's rebalanceAddress is ${onContract}, not ${variable} ${deps.rebalanceAddress}: its owner sets it with setRebalanceAddress`;
     // Only what the collector held at the chain's depth is withdrawn: a sweep a reorganisation can still drop is not.
@@ -79,7 +81,8 @@ export function createEvmInventoryWithdrawal(deps: EvmInventoryWithdrawalDeps) {
       args: [deps.collector],
       blockNumber: settled,
     });
-    if (held < withdrawal.amount) return `the collector holds ${held} base units of ${withdrawal.token} at depth, less than ${withdrawal.amount}`;
+    if (held < withdrawal.amount)
+      return `the collector holds ${held} base units of ${withdrawal.token} at depth, less than ${withdrawal.amount}`;
     return undefined;
   }
 
@@ -102,7 +105,8 @@ export function createEvmInventoryWithdrawal(deps: EvmInventoryWithdrawalDeps) {
       evmCallDifference(intent.call, call),
     );
     const { intent, deferred } = await deps.writer.advance(intentId);
-    if (intent.status !== 'failed' && intent.status !== 'finalized') return deferred === undefined ? { status: 'pending' } : { status: 'pending', deferred };
+    if (intent.status !== 'failed' && intent.status !== 'finalized')
+      return deferred === undefined ? { status: 'pending' } : { status: 'pending', deferred };
     const hash = intent.signature as Hex;
     const receipt = await deps.client.getTransactionReceipt({ hash });
     const gas = relayerGasPaid(intentId, deps.mode, deps.chain, gasPaidWei(receipt));
