@@ -4,6 +4,7 @@ import { smtpMailer } from '../activities/email/smtpMailer';
 import { AuthFailureMemory } from '../domain/security/authFailureMemory';
 import { RequestLeases } from '../domain/security/requestLeases';
 import { createApiKeyCache, type ApiKeyCache } from './apiKeyCache';
+import { createInventoryCapGate } from './inventoryCapGate';
 import type { ApiDeps, AppDeps, AppState } from './context';
 import { createDashboardRouter } from './dashboard/router';
 import { createApiMetrics, type ApiMetrics } from '../observability/apiMetrics';
@@ -32,7 +33,7 @@ import { registerTransactionRoutes } from './routes/transactions/routes';
  */
 export function createApp(
   apiDeps: ApiDeps,
-  metrics: ApiMetrics = createApiMetrics(apiDeps.sql),
+  metrics: ApiMetrics = createApiMetrics(apiDeps.sql, apiDeps.config.inventory.caps),
   apiKeys: ApiKeyCache = createApiKeyCache(apiDeps.sql),
 ): Koa<AppState> {
   const deps: AppDeps = {
@@ -41,6 +42,7 @@ export function createApp(
     apiKeys,
     rateLimitLeases: new RequestLeases(),
     mailer: apiDeps.config.email && smtpMailer(apiDeps.config.email),
+    inventoryCaps: createInventoryCapGate(apiDeps.config, apiDeps.sql, apiDeps.logger),
   };
   const app = new Koa<AppState>();
   app.silent = true;

@@ -4,6 +4,7 @@ import type { Mailer } from '../activities/email/smtpMailer';
 import type { Config } from '../config/env';
 import type { Sql } from '../db/client';
 import type { ApiKeyCache } from './apiKeyCache';
+import type { InventoryCapGate } from './inventoryCapGate';
 import type { AuthFailureMemory } from '../domain/security/authFailureMemory';
 import type { RequestLeases } from '../domain/security/requestLeases';
 import type { ChainRegistry } from '../domain/chains/chainRegistry';
@@ -32,10 +33,12 @@ export interface AppDeps {
   rateLimitLeases: RequestLeases;
   /** Made by createApp from SMTP_URL: sends a refund's claim link to its customer; none, no e-mail is sent. */
   mailer?: Mailer;
+  /** Made once per app from INVENTORY_CAPS, so a cap's crossing is logged once: which held pairs a new session is not offered. */
+  inventoryCaps: InventoryCapGate;
 }
 
 /** What a process hands the API; the app makes the rest itself. */
-export type ApiDeps = Omit<AppDeps, 'authFailures' | 'apiKeys' | 'rateLimitLeases' | 'mailer'>;
+export type ApiDeps = Omit<AppDeps, 'authFailures' | 'apiKeys' | 'rateLimitLeases' | 'mailer' | 'inventoryCaps'>;
 
 /** Who an API-key request speaks for: one merchant, in one mode. */
 export interface MerchantAuth {

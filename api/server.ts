@@ -41,7 +41,7 @@ async function startInternalServer(app: Koa<AppState>, host: string, port: numbe
  */
 export async function startApiServer(deps: ApiDeps, host: string, port: number): Promise<RunningApi> {
   let draining = false;
-  const metrics = createApiMetrics(deps.sql);
+  const metrics = createApiMetrics(deps.sql, deps.config.inventory.caps);
   const apiKeys = createApiKeyCache(deps.sql);
   // Not awaited: an API whose database is down still starts, answers /readyz 503, and caches keys once it listens.
   void apiKeys.listen();

@@ -17,6 +17,7 @@ import { temporalProductionIssues, temporalTlsFromEnv, type TemporalConnectionSe
 import { depositForwarderIssues, depositForwardersFromEnv } from './depositForwarders';
 import { evmSweepConfigFromEnv, type EvmSweepConfig } from './evmSweeps';
 import { tronSweepConfigFromEnv, type TronSweepConfig } from './tronSweeps';
+import { inventoryConfigFromEnv, type InventoryConfig } from './inventory';
 import type { DepositForwarders } from '../domain/addresses/depositForwarder';
 import { isEvmAddress } from '../domain/addresses/evm';
 import { isTronAddress } from '../domain/addresses/tron';
@@ -405,6 +406,8 @@ export type Config = {
   evmSweeps: EvmSweepConfig;
   /** The Tron relayer's forwarder sweeps (config/tronSweeps.ts). */
   tronSweeps: TronSweepConfig;
+  /** Held inventory's exposure caps and rebalancing addresses (config/inventory.ts). */
+  inventory: InventoryConfig;
   /** Requests per API key per minute, counted in Postgres so every API replica shares one budget. */
   rateLimitPerMinute: number;
   /** Session-token requests (the hosted page) per checkout session per minute; the page polls 30 times a minute. */
@@ -519,6 +522,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
   const parsed = EnvSchema.safeParse(env);
   const evmSweeps = evmSweepConfigFromEnv(env);
   const tronSweeps = tronSweepConfigFromEnv(env);
+  const inventory = inventoryConfigFromEnv(env);
   const temporalTls = temporalTlsFromEnv(env);
   const problems = [
     ...signingMaterialIssues(env, processName).map((issue) => `${issue.path}: ${issue.message}`),
@@ -526,9 +530,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
     ...evmSweeps.issues,
     ...tronSweeps.issues,
+    ...inventory.issues,
     ...[...temporalTls.issues, ...temporalProductionIssues(env, processName)].map((issue) => `${issue.path.join('.')}: ${issue.message}`),
   ];
-  if (!parsed.success || !evmSweeps.config || !tronSweeps.config || problems.length > 0)
+  if (!parsed.success || !evmSweeps.config || !tronSweeps.config || !inventory.config || problems.length > 0)
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   const e = parsed.data;
   return {
@@ -601,6 +606,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     sweepIntervalSeconds: e.SWEEP_INTERVAL_SECONDS,
     evmSweeps: evmSweeps.config,
     tronSweeps: tronSweeps.config,
+    inventory: inventory.config,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     rateLimitPerSessionPerMinute: e.RATE_LIMIT_PER_SESSION_PER_MINUTE,
     rateLimitSessionTokensPerMerchantPerMinute: e.RATE_LIMIT_SESSION_TOKENS_PER_MERCHANT_PER_MINUTE,

@@ -171,6 +171,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     solana_nonce_accounts: ['insert', 'update'],
     // CCTP transfers (signer/transfers/).
     transfers: ['insert', 'update'],
+    // Held inventory withdrawals an operator asked for: the signer writes their intent and outcome (signer/inventory/).
+    inventory_withdrawals: [{ update: ['status', 'intent_id', 'tx_hash', 'failure', 'updated_at'] }],
     // The relayers' gas balances, read at each sweep run (signer/sweeps/relayerBalance.ts).
     relayer_balances: ['insert', 'update'],
     // Solana deposit addresses derived ahead (signer/depositAddresses/solanaAddressPool.ts).
@@ -317,6 +319,7 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     solana_sweeps: '*',
     signer_fingerprints: '*',
     transfers: '*',
+    inventory_withdrawals: '*',
   },
   checkout_webhooks: {
     webhook_deliveries: '*',

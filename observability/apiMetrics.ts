@@ -5,7 +5,9 @@
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { Sql } from '../db/client';
 import { SESSION_STATUSES } from '../domain/wire/status';
+import type { InventoryCaps } from '../domain/inventory/inventoryCaps';
 import { registerEvmSweepMetrics } from './evmSweepMetrics';
+import { registerInventoryMetrics } from './inventoryMetrics';
 import { scrapedGauge } from './scrapedGauge';
 import { registerTransferMetrics } from './transferMetrics';
 import { registerTreasuryMetrics } from './treasuryMetrics';
@@ -17,7 +19,8 @@ export interface ApiMetrics {
 
 const MODES = ['test', 'live'] as const;
 
-export function createApiMetrics(sql: Sql): ApiMetrics {
+/** `caps` (INVENTORY_CAPS) decide checkout_inventory_at_cap. */
+export function createApiMetrics(sql: Sql, caps: InventoryCaps = new Map()): ApiMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const httpDuration = new Histogram({
@@ -43,5 +46,6 @@ export function createApiMetrics(sql: Sql): ApiMetrics {
   registerTreasuryMetrics(registry, sql);
   registerEvmSweepMetrics(registry, sql);
   registerTransferMetrics(registry, sql);
+  registerInventoryMetrics(registry, sql, caps);
   return { registry, httpDuration };
 }

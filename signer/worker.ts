@@ -25,6 +25,7 @@ import { networkForMode } from '../domain/session/payablePairs';
 import type { Mode } from '../domain/wire/session';
 import { signerTaskQueue } from '../domain/taskQueues';
 import { cctpRoutesFromConfig, type CctpRouteConfig } from './config/cctpRoutes';
+import { inventoryWithdrawersFromConfig } from './config/inventoryWithdrawers';
 import { evmSweepersFromConfig } from './config/evmSweepers';
 import { RECOVERY_OPTIONS } from '../worker/recoveryOptions';
 import { tronSweepersFromConfig } from './config/tronSweepers';
@@ -91,6 +92,7 @@ type SignerConfig = Pick<
   | 'tronSweeps'
   | 'tronDepositCollectors'
   | 'depositForwarders'
+  | 'inventory'
 > &
   CctpRouteConfig;
 
@@ -215,6 +217,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
     evmSweepers,
     tronSweepers,
     cctpRoutes: cctpRoutesFromConfig(config, registry, treasuries),
+    inventoryWithdrawers: inventoryWithdrawersFromConfig(config, evmSweepers),
   };
 }
 

@@ -29,7 +29,7 @@ const usdcOf = (view: TreasuryView, balances: readonly TokenBalance[] | null | u
     .reduce((sum, b) => sum + BigInt(b.uiTokenAmount.amount), 0n);
 
 /** By how much a landed transaction changed the treasury's USDC and SOL, from the node's record of it. */
-async function treasuryChangeOf(view: TreasuryView, signature: string): Promise<TreasuryChange> {
+export async function treasuryChangeOf(view: TreasuryView, signature: string): Promise<TreasuryChange> {
   const landed = await view.rpc
     .getTransaction(signature as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 })
     .send(rpcDeadline(view.rpcTimeoutMs));

@@ -5,6 +5,7 @@ import { auditCommands } from './audit';
 import { bankCommands } from './bank';
 import type { CommandGroup } from './cli';
 import type { GroupSpec } from './commandLine';
+import { inventoryCommands } from './inventory';
 import { keyCommands } from './keys';
 import { ledgerCommands } from './ledger';
 import { merchantCommands } from './merchants';
@@ -36,6 +37,7 @@ export const GROUPS: CommandGroup[] = [
   treasuryCommands,
   routeCommands,
   tronCommands,
+  inventoryCommands,
   ledgerCommands,
   reportCommands,
   userCommands,

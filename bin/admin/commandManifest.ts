@@ -436,6 +436,40 @@ export const COMMAND_MANIFEST: GroupSpec[] = [
     ],
   },
   {
+    name: 'inventory',
+    summary: 'held inventory (bsc, Tron and Solana USDT): exposure, withdrawals to the rebalancing address, USDC back in the treasury',
+    commands: [
+      {
+        name: 'status',
+        summary:
+          'per held pair: held in the collector (ledger, and on chain at the last reconciliation), exposure and its cap, in flight to the rebalancing address, recent withdrawals',
+        options: { mode: { value: '<test|live>', description: 'one mode (default both)' } },
+        readOnly: true,
+      },
+      {
+        name: 'withdraw',
+        summary:
+          "move a held pair's tokens from the chain's collector to INVENTORY_REBALANCE_ADDRESS_<CHAIN>_<MODE> through the signer (written ahead, posted once final)",
+        positional: { name: 'pair', value: '<TOKEN:chain>', description: 'the held pair: USDC:bsc, USDT:bsc or USDT:tron (required)' },
+        options: {
+          amount: { value: '<amount|all>', description: 'tokens, e.g. 2500.5, or all the ledger holds in the collector (required)' },
+          mode: { value: '<test|live>', description: 'whose collector (required)' },
+        },
+      },
+      {
+        name: 'record-rebalanced',
+        summary:
+          'record the USDC a rebalancing brought back to the treasury, as the Solana transaction shows it: rebalancing:<chain> closes, the exchange difference is posted',
+        positional: { name: 'chain', value: '<bsc|tron|solana>', description: 'whose rebalancing it closes (required)' },
+        options: {
+          usdc: { value: '<amount>', description: "the USDC the treasury received, e.g. 9985.2; must be the transaction's (required)" },
+          signature: { value: '<signature>', description: 'the Solana transaction that paid the treasury (required)' },
+          mode: { value: '<test|live>', description: 'whose treasury (required)' },
+        },
+      },
+    ],
+  },
+  {
     name: 'ledger',
     summary: "the double-entry ledger: its reconciliation with the chain, and where one payment's units are",
     commands: [

@@ -17,6 +17,7 @@ export const GROUP_LOADERS: Readonly<Record<string, () => Promise<CommandGroup>>
   treasury: async () => (await import('./treasury')).treasuryCommands,
   routes: async () => (await import('./routes')).routeCommands,
   tron: async () => (await import('./tron')).tronCommands,
+  inventory: async () => (await import('./inventory')).inventoryCommands,
   ledger: async () => (await import('./ledger')).ledgerCommands,
   report: async () => (await import('./reports')).reportCommands,
   user: async () => (await import('./users')).userCommands,

@@ -16,19 +16,25 @@ export interface PaymentOffer {
   liveRoutes: readonly LiveRoute[];
   /** Per network, the chains an indexer watches (an RPC URL configured): a deposit elsewhere is never detected. */
   indexed: Record<Network, readonly Chain[]>;
+  /**
+   * Per mode, the held pairs at their inventory cap when the offer is made (api/inventoryCapGate.ts): offered to no new
+   * session. Only a new session's offer and GET /checkout/tokens carry it, so a session offered a pair keeps it.
+   */
+  atCap?: Partial<Record<Mode, readonly LiveRoute[]>>;
 }
 
 /**
  * Whether `mode`'s sessions can be paid in `token` on `chain`: the network has its contract, an indexer watches the
  * chain on that network, and a chain deposit of the pair has a settlement route (every pair in test mode, the
- * SETTLEMENT_LIVE_ROUTES pairs in live mode).
+ * SETTLEMENT_LIVE_ROUTES pairs in live mode), and it is not at its inventory cap (offer.atCap).
  */
 export function isPayable(registry: ChainRegistry, offer: PaymentOffer, mode: Mode, token: TokenSymbol, chain: Chain): boolean {
   const network = networkForMode(mode);
   return (
     registry.token(chain, network, token) !== undefined &&
     offer.indexed[network].includes(chain) &&
-    settlementRoute({ mode, chain, token, backing: 'chain' }, offer.liveRoutes) !== 'unavailable'
+    settlementRoute({ mode, chain, token, backing: 'chain' }, offer.liveRoutes) !== 'unavailable' &&
+    !(offer.atCap?.[mode] ?? []).some((capped) => capped.token === token && capped.chain === chain)
   );
 }
 

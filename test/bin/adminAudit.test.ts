@@ -8,6 +8,7 @@ import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUPS } from '../../bin/admin/commandGroups';
 import { insertDashboardSession } from '../../db/repositories/dashboardSessions';
+import { postLedger } from '../../db/repositories/ledger';
 import { insertSessionRecord, insertSessionUnderCap } from '../../db/repositories/sessions';
 import { tronAddressFromEvmHex } from '../../domain/addresses/tron';
 import { bankTransferReference } from '../../domain/session/bankTransfer';
@@ -316,6 +317,36 @@ describe('the admin audit trail', { timeout: 180_000 }, () => {
       );
     } finally {
       await solana.stop();
+    }
+    // Held inventory: a withdrawal of what the ledger holds in the bsc collector, and USDC a rebalancing brought back.
+    await postLedger(service.db.sql, {
+      groupId: 'audit-test:held-inventory',
+      mode: 'test',
+      reference: 'audit-test:held-inventory',
+      entries: [
+        { account: 'collector:bsc', asset: 'usdt:bsc', amount: 5n * 10n ** 18n },
+        { account: 'cross_chain_clearing', asset: 'usdt:bsc', amount: -5n * 10n ** 18n },
+        { account: 'rebalancing:tron', asset: 'usdt:tron', amount: 2_000_000n },
+        { account: 'cross_chain_clearing', asset: 'usdt:tron', amount: -2_000_000n },
+      ],
+    });
+    await ok(
+      ['inventory', 'withdraw', 'USDT:bsc', '--amount', 'all', '--mode', 'test'],
+      { arguments: { pair: 'USDT:bsc', amount: 'all', mode: 'test' }, targets: (out) => [out.id as string] },
+      { INVENTORY_REBALANCE_ADDRESS_BSC_TEST: '0x00000000000000000000000000000000000000b2' },
+    );
+    const rebalanced = await startTreasuryChain(1_990_000n);
+    try {
+      await ok(
+        ['inventory', 'record-rebalanced', 'tron', '--usdc', '1.99', '--signature', rebalanced.topUp, '--mode', 'test'],
+        {
+          arguments: { chain: 'tron', usdc: '1.99', signature: rebalanced.topUp, mode: 'test' },
+          targets: () => [`inventory-rebalanced:tron:${rebalanced.topUp}`],
+        },
+        rebalanced.env,
+      );
+    } finally {
+      await rebalanced.stop();
     }
     // A forwarder address whose sweep reverted, taken back into sweeps by an operator.
     const blocked = '0x00000000000000000000000000000000000000a1';

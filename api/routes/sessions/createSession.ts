@@ -52,7 +52,12 @@ export async function createSession(deps: AppDeps, auth: MerchantAuth, body: Cre
     webhookUrl: body.webhook_url,
     metadata: body.metadata ?? {},
     supportedMethods: { crypto: true, bank },
-    supportedTokens: payablePairs(deps.registry, deps.offer, auth.mode, merchant.supportedTokens),
+    supportedTokens: payablePairs(
+      deps.registry,
+      { ...deps.offer, atCap: { [auth.mode]: await deps.inventoryCaps.atCap(auth.mode) } },
+      auth.mode,
+      merchant.supportedTokens,
+    ),
     tolerance: { bps: merchant.toleranceBps, minCents: merchant.toleranceMinCents.toString() },
     lateDepositWatchHours: deps.config.lateDepositWatchHours,
     minimumDepositCents: String(deps.config.minimumDepositCents),

@@ -9,7 +9,8 @@ export function registerTokenRoutes(router: Router<AppState>, deps: AppDeps): vo
     '/checkout/tokens',
     apiKeyAuth(deps),
     validated({ query: TokenListQuery }, async (ctx, { query }) => {
-      ctx.body = { data: { tokens: tokenCatalog(deps.registry, deps.offer, query) } };
+      const [test, live] = await Promise.all([deps.inventoryCaps.atCap('test'), deps.inventoryCaps.atCap('live')]);
+      ctx.body = { data: { tokens: tokenCatalog(deps.registry, { ...deps.offer, atCap: { test, live } }, query) } };
     }),
   );
 }

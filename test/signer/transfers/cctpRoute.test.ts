@@ -12,6 +12,9 @@ import type { CctpRoute } from '../../../signer/transfers/cctpTransfer';
 import { findChainIntent } from '../../../db/repositories/chainIntents';
 import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
 import { findTransfer } from '../../../db/repositories/transfers';
+import { insertInventoryWithdrawal } from '../../../db/repositories/inventoryWithdrawals';
+import * as depositCollector from '../../../contracts/artifacts/depositCollector';
+import { createEvmInventoryWithdrawal } from '../../../signer/inventory/evmInventoryWithdrawal';
 import { receiveIntentId } from '../../../domain/cctp/transfer';
 import { collectorBurns, startCctpRoute, type CctpRouteFixture } from './cctpRouteFixture';
 
@@ -261,3 +264,68 @@ describe('CCTP route ethereum → Solana treasury on the stand-ins', () => {
 async function waitForCredit(before: bigint): Promise<void> {
   while ((await f.treasuryUsdcBalance()) === before) await pause(20);
 }
+
+describe('a held-inventory withdrawal from the same collector (the Hardhat chain playing bsc)', () => {
+  test('is refused until the owner sets the collector’s address, never above what it holds, then sent once and posted', async () => {
+    const usdt = await f.evm.deployToken({ symbol: 'USDT', decimals: 18 });
+    const rebalanceTo = f.evm.account(5).address;
+    await f.evm.mint(usdt, f.collector, 7n * 10n ** 18n);
+    // A fresh withdrawer per pass, as a signer restarted between any two passes builds it.
+    const advance = (id: string) =>
+      createEvmInventoryWithdrawal({
+        sql: f.signerSql,
+        mode: 'test',
+        chain: 'bsc',
+        client: f.evm.publicClient,
+        writer: f.writer(),
+        collector: f.collector,
+        tokens: [{ symbol: 'USDT', address: usdt, decimals: 18 }],
+        confirmations: 1,
+        rebalanceAddress: rebalanceTo,
+      }).advance(id);
+    const requested = (id: string, amount: bigint) =>
+      insertInventoryWithdrawal(f.db.sql, {
+        id,
+        mode: 'test',
+        chain: 'bsc',
+        token: 'USDT',
+        amount,
+        toAddress: rebalanceTo,
+        requestedBy: 'alice',
+      });
+
+    await requested('inw_unset', 5n * 10n ** 18n);
+    expect(await advance('inw_unset')).toEqual({
+      status: 'failed',
+      reason: expect.stringContaining("refused: the collector's rebalanceAddress is 0x0000000000000000000000000000000000000000"),
+    });
+    expect(await findChainIntent(f.db.sql, 'rebalance:bsc:inw_unset')).toBeUndefined();
+
+    const owner = f.evm.walletClientFor(1);
+    const set = await owner.writeContract({
+      address: f.collector,
+      abi: depositCollector.abi,
+      functionName: 'setRebalanceAddress',
+      args: [rebalanceTo],
+    });
+    await f.evm.publicClient.waitForTransactionReceipt({ hash: set });
+    await requested('inw_more', 8n * 10n ** 18n);
+    expect(await advance('inw_more')).toMatchObject({ status: 'failed', reason: expect.stringContaining('less than 8000000000000000000') });
+
+    await requested('inw_ok', 5n * 10n ** 18n);
+    let answer = await advance('inw_ok');
+    while (answer.status === 'pending') answer = await advance('inw_ok');
+    expect(answer).toMatchObject({ status: 'sent' });
+    expect(await advance('inw_ok')).toEqual(answer);
+    expect(await f.evm.tokenBalance(usdt, rebalanceTo)).toBe(5n * 10n ** 18n);
+    expect(await f.evm.tokenBalance(usdt, f.collector)).toBe(2n * 10n ** 18n);
+    const entries = await f.db.sql<{ group_id: string; account: string; asset: string; amount: string }[]>`
+      select group_id, account, asset, amount::text from ledger_entries where reference = 'rebalance:bsc:inw_ok' order by group_id, account`;
+    expect(entries.filter((e) => e.group_id === 'rebalance:bsc:inw_ok:sent')).toEqual([
+      { group_id: 'rebalance:bsc:inw_ok:sent', account: 'collector:bsc', asset: 'usdt:bsc', amount: '-5000000000000000000' },
+      { group_id: 'rebalance:bsc:inw_ok:sent', account: 'rebalancing:bsc', asset: 'usdt:bsc', amount: '5000000000000000000' },
+    ]);
+    expect(entries.some((e) => e.group_id === 'rebalance:bsc:inw_ok:gas')).toBe(true);
+    expect(await unbalancedLedgerGroups(f.db.sql)).toEqual([]);
+  });
+});
