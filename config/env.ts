@@ -16,6 +16,7 @@ import { signerModeIssues, signingMaterialIssues, type ProcessName } from './sig
 import { temporalProductionIssues, temporalTlsFromEnv, type TemporalConnectionSettings } from './temporalTls';
 import { depositForwarderIssues, depositForwardersFromEnv } from './depositForwarders';
 import { evmSweepConfigFromEnv, type EvmSweepConfig } from './evmSweeps';
+import { swapConfigFromEnv, type SwapConfig } from './swaps';
 import { tronSweepConfigFromEnv, type TronSweepConfig } from './tronSweeps';
 import type { DepositForwarders } from '../domain/addresses/depositForwarder';
 import { isEvmAddress } from '../domain/addresses/evm';
@@ -405,6 +406,8 @@ export type Config = {
   evmSweeps: EvmSweepConfig;
   /** The Tron relayer's forwarder sweeps (config/tronSweeps.ts). */
   tronSweeps: TronSweepConfig;
+  /** USDT→USDC swaps in the CCTP chains' collectors (config/swaps.ts). */
+  swaps: SwapConfig;
   /** Requests per API key per minute, counted in Postgres so every API replica shares one budget. */
   rateLimitPerMinute: number;
   /** Session-token requests (the hosted page) per checkout session per minute; the page polls 30 times a minute. */
@@ -519,6 +522,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
   const parsed = EnvSchema.safeParse(env);
   const evmSweeps = evmSweepConfigFromEnv(env);
   const tronSweeps = tronSweepConfigFromEnv(env);
+  const swaps = swapConfigFromEnv(env);
   const temporalTls = temporalTlsFromEnv(env);
   const problems = [
     ...signingMaterialIssues(env, processName).map((issue) => `${issue.path}: ${issue.message}`),
@@ -526,9 +530,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
     ...evmSweeps.issues,
     ...tronSweeps.issues,
+    ...swaps.issues,
     ...[...temporalTls.issues, ...temporalProductionIssues(env, processName)].map((issue) => `${issue.path.join('.')}: ${issue.message}`),
   ];
-  if (!parsed.success || !evmSweeps.config || !tronSweeps.config || problems.length > 0)
+  if (!parsed.success || !evmSweeps.config || !tronSweeps.config || !swaps.config || problems.length > 0)
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   const e = parsed.data;
   return {
@@ -601,6 +606,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     sweepIntervalSeconds: e.SWEEP_INTERVAL_SECONDS,
     evmSweeps: evmSweeps.config,
     tronSweeps: tronSweeps.config,
+    swaps: swaps.config,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     rateLimitPerSessionPerMinute: e.RATE_LIMIT_PER_SESSION_PER_MINUTE,
     rateLimitSessionTokensPerMerchantPerMinute: e.RATE_LIMIT_SESSION_TOKENS_PER_MERCHANT_PER_MINUTE,

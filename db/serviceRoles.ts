@@ -151,6 +151,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     solana_nonce_accounts: ['insert', 'update'],
     // CCTP transfers (signer/transfers/).
     transfers: ['insert', 'update'],
+    // USDT swaps to USDC in a collector (signer/swaps/).
+    swaps: ['insert', 'update'],
     // The relayers' gas balances, read at each sweep run (signer/sweeps/relayerBalance.ts).
     relayer_balances: ['insert', 'update'],
     // Solana deposit addresses derived ahead (signer/depositAddresses/solanaAddressPool.ts).
@@ -297,6 +299,7 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     solana_sweeps: '*',
     signer_fingerprints: '*',
     transfers: '*',
+    swaps: '*',
   },
   checkout_webhooks: {
     webhook_deliveries: '*',
