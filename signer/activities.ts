@@ -15,6 +15,7 @@ import type { EvmSweepDeps } from './sweeps/evmSweep';
 import { createEvmSweepActivities, type EvmSweeperKey } from './sweeps/evmSweeps';
 import type { TronSweepDeps } from './sweeps/tronSweep';
 import { createCctpTransferActivities, type CctpRoutes } from './transfers/cctpTransfers';
+import { createUsdtSwapActivities, type UsdtSwapRoutes } from './swaps/usdtSwaps';
 
 export interface SignerDeps {
   /** Made once at start from DEPOSIT_MNEMONIC_TEST / DEPOSIT_MNEMONIC_LIVE (seed.ts `depositSeeds`). */
@@ -36,12 +37,15 @@ export interface SignerDeps {
   tronSweepers?: Partial<Record<Mode, TronSweepDeps>>;
   /** CCTP routes from each mode's EVM collectors to its treasury, where the relayer key and the chains are configured. */
   cctpRoutes?: CctpRoutes;
+  /** USDT→USDC swap routes in the collectors of the CCTP routes whose chains have a router and a quoter configured. */
+  swapRoutes?: UsdtSwapRoutes;
 }
 
 export function createSignerActivities(deps: SignerDeps) {
   const sweeps = createSolanaSweepActivities({ depositSeeds: deps.depositSeeds, treasuries: deps.treasuries ?? {} });
   const evmSweeps = createEvmSweepActivities({ sweepers: deps.evmSweepers ?? {}, tronSweepers: deps.tronSweepers ?? {} });
   const transfers = createCctpTransferActivities(deps.cctpRoutes ?? {});
+  const swaps = createUsdtSwapActivities(deps.swapRoutes ?? {});
   // Payout, refund and sweep passes wait on RPC calls: they beat, so a dead signer's pass is retried within seconds.
   return {
     deriveSolanaDepositAddress: createDeriveSolanaDepositAddress({
@@ -58,6 +62,8 @@ export function createSignerActivities(deps: SignerDeps) {
     burnCctpTransfer: heartbeating(transfers.burnCctpTransfer),
     pollCctpAttestation: heartbeating(transfers.pollCctpAttestation),
     receiveCctpTransfer: heartbeating(transfers.receiveCctpTransfer),
+    startUsdtSwap: heartbeating(swaps.startUsdtSwap),
+    advanceUsdtSwap: heartbeating(swaps.advanceUsdtSwap),
   };
 }
 

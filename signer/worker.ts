@@ -25,6 +25,7 @@ import { networkForMode } from '../domain/session/payablePairs';
 import type { Mode } from '../domain/wire/session';
 import { signerTaskQueue } from '../domain/taskQueues';
 import { cctpRoutesFromConfig, type CctpRouteConfig } from './config/cctpRoutes';
+import { swapRoutesFromConfig } from './config/swapRoutes';
 import { evmSweepersFromConfig } from './config/evmSweepers';
 import { RECOVERY_OPTIONS } from '../worker/recoveryOptions';
 import { tronSweepersFromConfig } from './config/tronSweepers';
@@ -77,6 +78,7 @@ const USDC_BASE_UNITS = 1_000_000n;
 type SignerConfig = Pick<
   Config,
   | 'depositMnemonics'
+  | 'swaps'
   | 'signerMode'
   | 'solanaTreasuryKeys'
   | 'solanaTreasuryAddresses'
@@ -206,6 +208,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
       tronHttpApi: backing.tronHttpApi,
     };
   }
+  const cctpRoutes = cctpRoutesFromConfig(config, registry, treasuries);
   return {
     depositSeeds: seeds,
     addressPool: sql,
@@ -214,7 +217,8 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
     payoutFollowers,
     evmSweepers,
     tronSweepers,
-    cctpRoutes: cctpRoutesFromConfig(config, registry, treasuries),
+    cctpRoutes,
+    swapRoutes: swapRoutesFromConfig(config, registry, cctpRoutes),
   };
 }
 

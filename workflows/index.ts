@@ -1,5 +1,6 @@
 // The workflow bundle's entry: every workflow type the worker registers.
 export { cctpTransfer, transferUsdc } from './cctpTransfer';
+export { swapUsdt } from './usdtSwap';
 export { checkoutSession } from './checkoutSession';
 export { refundWorkflow } from './refund';
 export { settlePayment } from './settlePayment';
