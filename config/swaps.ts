@@ -7,7 +7,10 @@ import { isEvmAddress } from '../domain/addresses/evm';
 import { CCTP_SOURCE_DOMAINS, type CctpSourceChain } from '../domain/cctp/domains';
 import type { Network } from '../domain/chains/tokenContracts';
 import { DEFAULT_SWAP_MAX_DEVIATION_BPS, DEFAULT_SWAP_POOL_FEE, SWAP_POOL_FEES } from '../domain/swaps/swap';
-import { envSuffix, NETWORKS } from './chains';
+
+// Spelled as config/chains.ts spells RPC_URLS_<CHAIN>_<NETWORK>, not imported: that module imports config/env.ts.
+const NETWORKS = ['testnet', 'mainnet'] as const satisfies readonly Network[];
+const envSuffix = (chain: CctpSourceChain, network: Network) => `${chain.toUpperCase()}_${network.toUpperCase()}`;
 
 export interface SwapContracts {
   router: `0x${string}`;
