@@ -132,7 +132,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       );
     if (useLocalChain)
       progress(
-        `starting a local Hardhat chain on ${config.localChainPort ? `127.0.0.1:${config.localChainPort}` : 'a free loopback port'} with a USDC test token, the deposit contracts and a CCTP stand-in`,
+        `starting a local Hardhat chain on ${config.localChainPort ? `127.0.0.1:${config.localChainPort}` : 'a free loopback port'} with USDC and USDT test tokens, the deposit contracts, a CCTP stand-in and a Uniswap V3 USDT/USDC pool`,
       );
     if (useLocalSolana)
       progress(
@@ -172,6 +172,14 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
           },
           ...(localSolana ? { depositCollectors: { ...config.depositCollectors, test: devChain.depositContracts.collector } } : {}),
           ...(attestation ? { cctpAttestationUrl: attestation.url } : {}),
+          // The collector swaps its USDT through the local pool before its USDC goes on by CCTP.
+          swaps: {
+            ...config.swaps,
+            contracts: {
+              ...config.swaps.contracts,
+              testnet: { ...config.swaps.contracts.testnet, [devChain.chain]: devChain.swapContracts },
+            },
+          },
         }
       : config;
 

@@ -16,6 +16,7 @@ import { signerModeIssues, signingMaterialIssues, type ProcessName } from './sig
 import { temporalProductionIssues, temporalTlsFromEnv, type TemporalConnectionSettings } from './temporalTls';
 import { depositForwarderIssues, depositForwardersFromEnv } from './depositForwarders';
 import { evmSweepConfigFromEnv, type EvmSweepConfig } from './evmSweeps';
+import { swapConfigFromEnv, type SwapConfig } from './swaps';
 import { tronSweepConfigFromEnv, type TronSweepConfig } from './tronSweeps';
 import { inventoryConfigFromEnv, type InventoryConfig } from './inventory';
 import type { DepositForwarders } from '../domain/addresses/depositForwarder';
@@ -408,6 +409,8 @@ export type Config = {
   tronSweeps: TronSweepConfig;
   /** Held inventory's exposure caps and rebalancing addresses (config/inventory.ts). */
   inventory: InventoryConfig;
+  /** USDT→USDC swaps in the CCTP chains' collectors (config/swaps.ts). */
+  swaps: SwapConfig;
   /** Requests per API key per minute, counted in Postgres so every API replica shares one budget. */
   rateLimitPerMinute: number;
   /** Session-token requests (the hosted page) per checkout session per minute; the page polls 30 times a minute. */
@@ -523,6 +526,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
   const evmSweeps = evmSweepConfigFromEnv(env);
   const tronSweeps = tronSweepConfigFromEnv(env);
   const inventory = inventoryConfigFromEnv(env);
+  const swaps = swapConfigFromEnv(env);
   const temporalTls = temporalTlsFromEnv(env);
   const problems = [
     ...signingMaterialIssues(env, processName).map((issue) => `${issue.path}: ${issue.message}`),
@@ -531,9 +535,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     ...evmSweeps.issues,
     ...tronSweeps.issues,
     ...inventory.issues,
+    ...swaps.issues,
     ...[...temporalTls.issues, ...temporalProductionIssues(env, processName)].map((issue) => `${issue.path.join('.')}: ${issue.message}`),
   ];
-  if (!parsed.success || !evmSweeps.config || !tronSweeps.config || !inventory.config || problems.length > 0)
+  if (!parsed.success || !evmSweeps.config || !tronSweeps.config || !inventory.config || !swaps.config || problems.length > 0)
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   const e = parsed.data;
   return {
@@ -607,6 +612,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, processName: ProcessName): Co
     evmSweeps: evmSweeps.config,
     tronSweeps: tronSweeps.config,
     inventory: inventory.config,
+    swaps: swaps.config,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     rateLimitPerSessionPerMinute: e.RATE_LIMIT_PER_SESSION_PER_MINUTE,
     rateLimitSessionTokensPerMerchantPerMinute: e.RATE_LIMIT_SESSION_TOKENS_PER_MERCHANT_PER_MINUTE,

@@ -173,6 +173,8 @@ export const ROLE_WRITES: Record<ServiceRole, Record<string, ReadonlyArray<Write
     transfers: ['insert', 'update'],
     // Held inventory withdrawals an operator asked for: the signer writes their intent and outcome (signer/inventory/).
     inventory_withdrawals: [{ update: ['status', 'intent_id', 'tx_hash', 'failure', 'updated_at'] }],
+    // USDT swaps to USDC in a collector (signer/swaps/).
+    swaps: ['insert', 'update'],
     // The relayers' gas balances, read at each sweep run (signer/sweeps/relayerBalance.ts).
     relayer_balances: ['insert', 'update'],
     // Solana deposit addresses derived ahead (signer/depositAddresses/solanaAddressPool.ts).
@@ -320,6 +322,7 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     signer_fingerprints: '*',
     transfers: '*',
     inventory_withdrawals: '*',
+    swaps: '*',
   },
   checkout_webhooks: {
     webhook_deliveries: '*',

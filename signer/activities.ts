@@ -16,6 +16,7 @@ import { createEvmSweepActivities, type EvmSweeperKey } from './sweeps/evmSweeps
 import type { TronSweepDeps } from './sweeps/tronSweep';
 import { createCctpTransferActivities, type CctpRoutes } from './transfers/cctpTransfers';
 import { createInventoryWithdrawalActivities, type InventoryWithdrawers } from './inventory/inventoryWithdrawals';
+import { createUsdtSwapActivities, type UsdtSwapRoutes } from './swaps/usdtSwaps';
 
 export interface SignerDeps {
   /** Made once at start from DEPOSIT_MNEMONIC_TEST / DEPOSIT_MNEMONIC_LIVE (seed.ts `depositSeeds`). */
@@ -39,6 +40,8 @@ export interface SignerDeps {
   cctpRoutes?: CctpRoutes;
   /** Held-inventory withdrawals from each mode's collector on the EVM chains of held inventory (signer/inventory/). */
   inventoryWithdrawers?: InventoryWithdrawers;
+  /** USDT→USDC swap routes in the collectors of the CCTP routes whose chains have a router and a quoter configured. */
+  swapRoutes?: UsdtSwapRoutes;
 }
 
 export function createSignerActivities(deps: SignerDeps) {
@@ -46,6 +49,7 @@ export function createSignerActivities(deps: SignerDeps) {
   const evmSweeps = createEvmSweepActivities({ sweepers: deps.evmSweepers ?? {}, tronSweepers: deps.tronSweepers ?? {} });
   const transfers = createCctpTransferActivities(deps.cctpRoutes ?? {});
   const inventory = createInventoryWithdrawalActivities(deps.inventoryWithdrawers ?? {});
+  const swaps = createUsdtSwapActivities(deps.swapRoutes ?? {});
   // Payout, refund and sweep passes wait on RPC calls: they beat, so a dead signer's pass is retried within seconds.
   return {
     deriveSolanaDepositAddress: createDeriveSolanaDepositAddress({
@@ -63,6 +67,8 @@ export function createSignerActivities(deps: SignerDeps) {
     pollCctpAttestation: heartbeating(transfers.pollCctpAttestation),
     receiveCctpTransfer: heartbeating(transfers.receiveCctpTransfer),
     advanceInventoryWithdrawal: heartbeating(inventory.advanceInventoryWithdrawal),
+    startUsdtSwap: heartbeating(swaps.startUsdtSwap),
+    advanceUsdtSwap: heartbeating(swaps.advanceUsdtSwap),
   };
 }
 

@@ -26,6 +26,7 @@ import type { Mode } from '../domain/wire/session';
 import { signerTaskQueue } from '../domain/taskQueues';
 import { cctpRoutesFromConfig, type CctpRouteConfig } from './config/cctpRoutes';
 import { inventoryWithdrawersFromConfig } from './config/inventoryWithdrawers';
+import { swapRoutesFromConfig } from './config/swapRoutes';
 import { evmSweepersFromConfig } from './config/evmSweepers';
 import { RECOVERY_OPTIONS } from '../worker/recoveryOptions';
 import { tronSweepersFromConfig } from './config/tronSweepers';
@@ -78,6 +79,7 @@ const USDC_BASE_UNITS = 1_000_000n;
 type SignerConfig = Pick<
   Config,
   | 'depositMnemonics'
+  | 'swaps'
   | 'signerMode'
   | 'solanaTreasuryKeys'
   | 'solanaTreasuryAddresses'
@@ -208,6 +210,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
       tronHttpApi: backing.tronHttpApi,
     };
   }
+  const cctpRoutes = cctpRoutesFromConfig(config, registry, treasuries);
   return {
     depositSeeds: seeds,
     addressPool: sql,
@@ -216,7 +219,8 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
     payoutFollowers,
     evmSweepers,
     tronSweepers,
-    cctpRoutes: cctpRoutesFromConfig(config, registry, treasuries),
+    cctpRoutes,
+    swapRoutes: swapRoutesFromConfig(config, registry, cctpRoutes),
     inventoryWithdrawers: inventoryWithdrawersFromConfig(config, evmSweepers),
   };
 }

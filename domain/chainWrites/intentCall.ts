@@ -4,7 +4,8 @@
 // deposit address sign whatever it says. So before each pass the call is compared with what its sweep or transfer
 // row implies: a forwarder sweep calls its factory's sweepMany with its addresses' salts and its token, an HD sweep
 // sends its planned amount of its token to its collector, an HD top-up sends the relayer's coin to the swept address
-// alone, a CCTP burn burns the transfer's amount under its max fee and speed on the configured collector.
+// alone, a CCTP burn burns the transfer's amount under its max fee and speed on the configured collector, a swap sells
+// its amount of its token in its pool for at least its minimum on the configured collector.
 import { decodeFunctionData, encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
 import * as depositCollector from '../../contracts/artifacts/depositCollector';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';
@@ -95,6 +96,19 @@ export function cctpBurnCall(burn: { collector: string; usdc: string; amount: bi
       abi: depositCollector.abi,
       functionName: 'burn',
       args: [burn.usdc as Address, burn.amount, burn.maxFee, finalityThreshold(burn.speed)],
+    }),
+    value: '0',
+  };
+}
+
+/** A USDT swap: the swap's amount of its token sold on the configured collector in its pool, for at least its minimum out. */
+export function usdtSwapCall(swap: { collector: string; tokenIn: string; poolFee: number; amountIn: bigint; minOut: bigint }): EvmCall {
+  return {
+    to: swap.collector,
+    data: encodeFunctionData({
+      abi: depositCollector.abi,
+      functionName: 'swap',
+      args: [swap.tokenIn as Address, swap.poolFee, swap.amountIn, swap.minOut],
     }),
     value: '0',
   };

@@ -28,6 +28,9 @@
 //                              sweeps' gas, until that gas is spent
 //   transfers_in_flight        USDC burned on an EVM chain by CCTP and not yet minted to the treasury on Solana
 //   bridge_fees                what a bridge kept of a transfer (CCTP's executed fee)
+//   swap_costs:<chain>         what swapping a collector's USDT to USDC on a chain cost against 1:1 (the pool's fee and
+//                              slippage; negative when a pool paid above par), in Solana USDC, the value the treasury
+//                              will not receive for the deposits the merchants were paid
 //   cross_chain_clearing       where value changes chain or token: a deposit on one chain paid out of the Solana
 //                              treasury leaves it short the deposit's token and long treasury USDC until the
 //                              transfer that carries the deposit to the treasury lands
@@ -74,6 +77,7 @@ export const ACCOUNT = {
   transfersInFlight: 'transfers_in_flight',
   bridgeFees: 'bridge_fees',
   crossChainClearing: 'cross_chain_clearing',
+  swapCosts: (chain: Chain) => `swap_costs:${chain}`,
 } as const;
 
 export interface LedgerEntry {
@@ -444,6 +448,34 @@ export function hdSweepGasPaid(intentId: string, mode: Mode, chain: Chain, gasWe
     mode,
     reference: intentId,
     entries: transfer(ACCOUNT.gasExpenseOn(chain), ACCOUNT.depositGasOn(chain), nativeAsset(chain), gasWei),
+  };
+}
+
+/**
+ * A swap of the collector's USDT to USDC landed (`swapId`: sw_<id>): the USDT leaves the collector and the USDC
+ * enters it, each through the clearing account, which the deposits' settlement left short the USDT and the next
+ * transfer pays back in USDC. What the swap got short of 1:1 (`par`: `amountIn` in USDC base units) is the
+ * operator's cost: it moves from the clearing account's Solana USDC to `swap_costs:<chain>`, so the clearing
+ * account ends at zero once the transfer lands, as it does for USDC deposits.
+ */
+export function swapLanded(
+  swapId: string,
+  mode: Mode,
+  chain: Chain,
+  amounts: { amountIn: bigint; par: bigint; amountOut: bigint },
+): LedgerPosting {
+  const amountIn = positive(amounts.amountIn, 'a swapped amount');
+  const amountOut = positive(amounts.amountOut, 'the proceeds of a swap');
+  const cost = amounts.par - amountOut;
+  return {
+    groupId: `${swapId}:swapped`,
+    mode,
+    reference: swapId,
+    entries: [
+      ...transfer(ACCOUNT.crossChainClearing, ACCOUNT.collector(chain), tokenAsset('USDT', chain), amountIn),
+      ...transfer(ACCOUNT.collector(chain), ACCOUNT.crossChainClearing, tokenAsset('USDC', chain), amountOut),
+      ...(cost === 0n ? [] : transfer(ACCOUNT.swapCosts(chain), ACCOUNT.crossChainClearing, ASSET.usdcSolana, cost)),
+    ],
   };
 }
 

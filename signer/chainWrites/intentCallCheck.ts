@@ -8,7 +8,7 @@ import { WorkflowFailure } from '../../domain/session/workflowFailures';
 
 /** What the intent is, for the log and the metric. */
 export interface IntentScope {
-  kind: 'forwarder-sweep' | 'hd-sweep' | 'hd-top-up' | 'cctp-burn' | 'inventory-rebalance';
+  kind: 'forwarder-sweep' | 'hd-sweep' | 'hd-top-up' | 'cctp-burn' | 'inventory-rebalance' | 'usdt-swap';
   chain: string;
   mode: string;
 }

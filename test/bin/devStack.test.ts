@@ -11,6 +11,7 @@ import { loadConfig } from '../../config/env';
 import * as depositCollector from '../../contracts/artifacts/depositCollector';
 import * as depositFactory from '../../contracts/artifacts/depositFactory';
 import { SOLANA_CCTP_DOMAIN } from '../../domain/cctp/domains';
+import { quoterV2Abi } from '../../domain/swaps/uniswapV3Abi';
 import { depositCollectorAddress, depositContractAddresses } from '../../domain/chains/depositContracts';
 import { solanaAddressBytes32 } from '../../domain/cctp/depositForBurn';
 import { associatedUsdcAccount } from '../../domain/addresses/solanaTokenAccount';
@@ -94,7 +95,11 @@ describe('the dev stack', () => {
   });
 
   it("schedules the inventory path: the local chain's forwarder sweep and its CCTP transfers", async () => {
-    const scheduled = { sweep_evm_base_usdc_test: 'sweepEvmDeposits', transfer_usdc_base_test: 'transferUsdc' };
+    const scheduled = {
+      sweep_evm_base_usdc_test: 'sweepEvmDeposits',
+      transfer_usdc_base_test: 'transferUsdc',
+      swap_usdt_base_test: 'swapUsdt',
+    };
     for (const [scheduleId, workflowType] of Object.entries(scheduled)) {
       const { action } = await stack.temporal.schedule.getHandle(scheduleId).describe();
       expect(action).toMatchObject({ type: 'startWorkflow', workflowType });
@@ -109,5 +114,25 @@ describe('the dev stack', () => {
     const iris = createAttestationClient({ baseUrl: stack.attestationUrl!, timeoutMs: 5_000 });
     expect((await iris.fees(chain.cctp.localDomain, SOLANA_CCTP_DOMAIN)).length).toBeGreaterThan(0);
     expect(await iris.messages(chain.cctp.localDomain, `0x${'ab'.repeat(32)}`)).toEqual({ state: 'not-seen' });
+  });
+
+  it('deploys Uniswap V3 with a USDT/USDC pool at 1:1 and sets the collector to swap its USDT there', async () => {
+    const chain = stack.devChain!;
+    const { collector } = chain.depositContracts;
+    const read = (functionName: 'swapRouter' | 'swapTokenOut' | 'maxSwapDeviationBps') =>
+      chain.local.publicClient.readContract({ address: collector, abi: depositCollector.abi, functionName });
+    expect([await read('swapRouter'), await read('swapTokenOut'), await read('maxSwapDeviationBps')]).toEqual([
+      chain.swapContracts.router,
+      chain.usdc,
+      50,
+    ]);
+    const { result } = await chain.local.publicClient.simulateContract({
+      address: chain.swapContracts.quoter,
+      abi: quoterV2Abi,
+      functionName: 'quoteExactInputSingle',
+      args: [{ tokenIn: chain.usdt, tokenOut: chain.usdc, amountIn: 100_000_000n, fee: 100, sqrtPriceLimitX96: 0n }],
+    });
+    expect(result[0]).toBeGreaterThan(99_980_000n);
+    expect(result[0]).toBeLessThan(100_000_000n);
   });
 });

@@ -4,7 +4,9 @@
 // chain id the indexer watches. The chain carries the inventory path's contracts too: the TokenMessengerV2 stand-in
 // burning the test USDC, whose burns the loopback attestation stand-in (startDevAttestation) attests for the local
 // Solana chain, and the deposit contracts (devDepositContracts.ts): test sessions get forwarder addresses, whose
-// sweeps land in a collector that burns to the local Solana treasury's USDC account.
+// sweeps land in a collector that burns to the local Solana treasury's USDC account. A USDT test token too, and Uniswap
+// V3 from its npm artifacts with a USDT/USDC pool at 1:1 that the collector swaps its USDT through (the signer's
+// SWAP_ROUTER_/SWAP_QUOTER_BASE_TESTNET, in `swapContracts`).
 import { getAddress, parseEther, toHex, type Address, type HDAccount, type Hex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { envSuffix } from '../../config/chains';
@@ -14,7 +16,9 @@ import { CHAIN_FACTS, type Chain } from '../../domain/chains/chains';
 import { startAttestationServer, type AttestationServer } from '../cctp/attestationServer';
 import { deployCctpStandIn, type CctpStandIn } from '../cctp/cctpStandIn';
 import { localSolanaTreasuryUsdcAccount } from '../localSolana/localSolana';
-import { deployDevDepositContracts, type DevDepositContracts } from './devDepositContracts';
+import { DEFAULT_SWAP_MAX_DEVIATION_BPS, DEFAULT_SWAP_POOL_FEE } from '../../domain/swaps/swap';
+import { deployUniswapV3, seedPool } from '../uniswap/uniswapV3';
+import { configureDevCollectorSwaps, deployDevDepositContracts, type DevDepositContracts } from './devDepositContracts';
 import { createLocalChain, HARDHAT_MNEMONIC, type LocalChain } from './localChain';
 
 /** The chain whose test network the local node replaces: test-mode sessions paying on it are paid locally. */
@@ -33,6 +37,10 @@ export interface DevChain {
   local: LocalChain;
   chain: Chain;
   usdc: Address;
+  /** Ethereum USDT's kind: approve and transfer return nothing. */
+  usdt: Address;
+  /** SwapRouter02 and QuoterV2 over the USDT/USDC pool: SWAP_ROUTER_ and SWAP_QUOTER_BASE_TESTNET. */
+  swapContracts: { router: Address; quoter: Address };
   payer: HDAccount;
   /** Development only: derived from Hardhat's public mnemonic. */
   payerPrivateKey: Hex;
@@ -49,12 +57,23 @@ export async function startDevChain(options: { port: number }): Promise<DevChain
   const local = await createLocalChain({ port: options.port });
   try {
     const usdc = getAddress(await local.deployToken({ symbol: 'USDC', name: 'USD Coin (local test token)', decimals: DEV_USDC_DECIMALS }));
+    const usdt = getAddress(
+      await local.deployToken({ symbol: 'USDT', name: 'Tether USD (local test token)', decimals: DEV_USDC_DECIMALS, kind: 'noReturn' }),
+    );
     const payer = mnemonicToAccount(HARDHAT_MNEMONIC, { path: DEV_PAYER_PATH });
     const payerKey = payer.getHdKey().privateKey;
     if (!payerKey) throw new Error(`no private key at ${DEV_PAYER_PATH}`);
     await local.fund(payer.address, PAYER_ETH);
     await local.mint(usdc, payer.address, PAYER_USDC);
+    await local.mint(usdt, payer.address, PAYER_USDC);
     const { cctp, depositContracts } = await deployInventoryContracts(local, usdc);
+    const uniswap = await deployUniswapV3(local);
+    await seedPool(local, uniswap, { tokenA: usdt, tokenB: usdc, fee: DEFAULT_SWAP_POOL_FEE, wholeTokens: 10_000_000n });
+    await configureDevCollectorSwaps(local, depositContracts.collector, {
+      swapRouter: uniswap.swapRouter,
+      usdc,
+      maxDeviationBps: DEFAULT_SWAP_MAX_DEVIATION_BPS,
+    });
     // What the service reads "settled" (the confirmation depth below the head: the CCTP transfer's collector
     // balance) must be a block where the contracts exist, as on a real chain long past their deployment: a fresh
     // node's head is still within that depth of its genesis, where balanceOf answers no data at all.
@@ -64,6 +83,8 @@ export async function startDevChain(options: { port: number }): Promise<DevChain
       local,
       chain: DEV_CHAIN,
       usdc,
+      usdt,
+      swapContracts: { router: uniswap.swapRouter, quoter: uniswap.quoter },
       payer,
       payerPrivateKey: toHex(payerKey),
       payerUsdc: PAYER_USDC,
@@ -75,6 +96,7 @@ export async function startDevChain(options: { port: number }): Promise<DevChain
         [`WS_URLS_${suffix}`]: local.rpcUrl.replace(/^http/, 'ws'),
         [`CHAIN_ID_${suffix}`]: String(local.chainId),
         [`TOKEN_USDC_${suffix}`]: `${usdc}:${DEV_USDC_DECIMALS}`,
+        [`TOKEN_USDT_${suffix}`]: `${usdt}:${DEV_USDC_DECIMALS}`,
       },
       stop: local.stop,
     };

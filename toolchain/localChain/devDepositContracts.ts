@@ -6,7 +6,8 @@
 // addresses, nor the payer's 1'): development only.
 import { parseEther, toHex, type Address, type Hex } from 'viem';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { HDKey, hdKeyToAccount } from 'viem/accounts';
+import { HDKey, hdKeyToAccount, privateKeyToAccount } from 'viem/accounts';
+import * as depositCollector from '../../contracts/artifacts/depositCollector';
 import { deployDepositCollector, deployDepositContracts } from '../../contracts/deployer';
 import {
   depositCollectorAddress,
@@ -85,4 +86,34 @@ export async function deployDevDepositContracts(local: LocalChain, target: DevCo
     },
     signerEnv: { EVM_RELAYER_KEY_TEST: relayer.privateKey },
   };
+}
+
+/**
+ * The owner sets the collector to swap through `swapRouter` into `usdc`, no further below 1:1 than `maxDeviationBps`
+ * (the signer's SWAP_MAX_DEVIATION_BPS), as an operator does once after deploying on a chain with a swap route.
+ */
+export async function configureDevCollectorSwaps(
+  local: LocalChain,
+  collector: Address,
+  swaps: { swapRouter: Address; usdc: Address; maxDeviationBps: number },
+): Promise<void> {
+  const owner = devAccount(DEV_OWNER_PATH);
+  await local.fund(owner.address, parseEther('1'));
+  const wallet = local.walletClientFor(0);
+  const ownerAccount = privateKeyToAccount(owner.privateKey);
+  for (const [functionName, args] of [
+    ['setSwapRouter', [swaps.swapRouter]],
+    ['setSwapTokenOut', [swaps.usdc]],
+    ['setMaxSwapDeviationBps', [swaps.maxDeviationBps]],
+  ] as const) {
+    const hash = await wallet.writeContract({
+      account: ownerAccount,
+      address: collector,
+      abi: depositCollector.abi,
+      functionName,
+      args,
+    } as never);
+    const receipt = await local.publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new Error(`${functionName} on the collector reverted in ${hash}`);
+  }
 }

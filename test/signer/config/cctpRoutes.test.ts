@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from '../../../config/env';
 import type { Sql } from '../../../db/client';
 import { createChainRegistry } from '../../../domain/chains/chainRegistry';
 import { cctpRoutesFromConfig } from '../../../signer/config/cctpRoutes';
+import { swapRoutesFromConfig } from '../../../signer/config/swapRoutes';
 
 // Hardhat's published account #2: a relayer key nobody uses for money.
 const RELAYER_KEY = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
@@ -35,6 +36,42 @@ describe('the signer’s CCTP routes from configuration', () => {
     expect(routes.test?.polygon?.speed).toBe('standard');
     expect(routes.live).toBeUndefined();
     expect(cctpRoutesFromConfig(config, createChainRegistry(loadChainsConfig(chains)), {})).toEqual({});
+  });
+
+  it('makes a swap route where a CCTP route’s chain has USDT and a router and quoter, with the transfer minimum in USDT', async () => {
+    const router = '0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45';
+    const quoter = '0x61ffe014ba17989e743c5f6cb21bf9697530b21e';
+    const env = {
+      SIGNER_MODE: 'test',
+      EVM_RELAYER_KEY_TEST: RELAYER_KEY,
+      EVM_DEPOSIT_COLLECTOR_TEST: COLLECTOR,
+      TRANSFER_MINIMUM_USDC: '250',
+      SWAP_ROUTER_BASE_TESTNET: router,
+      SWAP_QUOTER_BASE_TESTNET: quoter,
+      SWAP_MAX_DEVIATION_BPS: '30',
+    };
+    const chains = {
+      RPC_URLS_BASE_TESTNET: 'http://127.0.0.1:1',
+      RPC_URLS_POLYGON_TESTNET: 'http://127.0.0.1:2',
+      TOKEN_USDT_BASE_TESTNET: '0x1111111111111111111111111111111111111111:6',
+    };
+    const config = loadConfig(env, 'signer');
+    const treasury = { sql: {} as Sql } as TreasuryPayoutDeps;
+    const registry = createChainRegistry(loadChainsConfig(chains));
+    const cctp = cctpRoutesFromConfig(config, registry, { test: treasury });
+    const routes = swapRoutesFromConfig(config, registry, cctp);
+    expect(Object.keys(routes.test ?? {})).toEqual(['base']);
+    expect(routes.test?.base).toMatchObject({
+      router,
+      quoter,
+      poolFee: 100,
+      maxDeviationBps: 30,
+      minimum: 250_000_000n,
+      collector: COLLECTOR,
+      usdt: { address: '0x1111111111111111111111111111111111111111', decimals: 6 },
+    });
+    expect(routes.test?.base?.writer).toBe(cctp.test?.base?.writer);
+    expect(swapRoutesFromConfig(config, registry, {})).toEqual({});
   });
 
   it('refuses a Fast chain CCTP does not carry, and a collector that is not an address', () => {

@@ -1,7 +1,8 @@
 // The whole CCTP route on the stand-ins: a Hardhat chain playing ethereum (domain 0) with a test USDC, the
 // TokenMessengerV2 stand-in and the production DepositCollector minting to the local Solana treasury's USDC
 // account; the loopback attestation server signing with the local attester; the local Solana chain with its
-// receive stand-in; a real Postgres, written through the signer's (worker's) database role.
+// receive stand-in; a real Postgres, written through the signer's (worker's) database role. With `swaps`, Uniswap V3
+// from its npm artifacts too, a USDT/USDC pool seeded at 1:1 and the collector set to swap through it.
 import { createKeyPairSignerFromBytes, createSolanaRpc, getBase58Encoder } from '@solana/kit';
 import { erc20Abi, parseEventLogs, type Address, type Hash } from 'viem';
 import { createAttestationClient } from '../../../signer/cctp/attestationClient';
@@ -9,6 +10,8 @@ import { createEvmChainWriter, type EvmChainWriter } from '../../../signer/chain
 import { associatedUsdcAccount } from '../../../domain/addresses/solanaTokenAccount';
 import type { TreasuryPayoutDeps } from '../../../signer/payouts/treasuryPayout';
 import { createCctpRoute, type CctpRouteDeps } from '../../../signer/transfers/cctpTransfer';
+import type { UsdtSwapRouteDeps } from '../../../signer/swaps/usdtSwap';
+import { deployUniswapV3, seedPool, type UniswapV3 } from '../../../toolchain/uniswap/uniswapV3';
 import * as depositCollector from '../../../contracts/artifacts/depositCollector';
 import { deployDepositCollector } from '../../../contracts/deployer';
 import { createSql, type Sql } from '../../../db/client';
@@ -24,6 +27,7 @@ import { createTestDatabase, type TestDatabase } from '../../support/database';
 const OWNER = 1;
 export const RELAYER = 2;
 const SLOT_MS = 20;
+export const SWAP_POOL_FEE = 100;
 
 export interface CctpRouteFixture {
   db: TestDatabase;
@@ -44,6 +48,10 @@ export interface CctpRouteFixture {
   routeDeps(overrides?: Partial<CctpRouteDeps>): CctpRouteDeps;
   /** A route as a freshly started signer builds it: the same database and chains, nothing in memory. */
   route(overrides?: Partial<CctpRouteDeps>): ReturnType<typeof createCctpRoute>;
+  /** With `swaps`: the USDT (Ethereum's kind: approve and transfer return nothing) and Uniswap V3. */
+  swaps?: { usdt: Address; uniswap: UniswapV3; pool: Address };
+  /** What the signer is given for the swap route (needs `swaps`): a fresh writer on the same relayer. */
+  swapRouteDeps(overrides?: Partial<UsdtSwapRouteDeps>): UsdtSwapRouteDeps;
   treasuryUsdcBalance(): Promise<bigint>;
   collectorBalance(): Promise<bigint>;
   /** DepositForBurn events the messenger emitted so far, whoever burned. */
@@ -51,7 +59,7 @@ export interface CctpRouteFixture {
   stop(): Promise<void>;
 }
 
-export async function startCctpRoute(options: { confirmationMs?: number } = {}): Promise<CctpRouteFixture> {
+export async function startCctpRoute(options: { confirmationMs?: number; swaps?: boolean } = {}): Promise<CctpRouteFixture> {
   const [db, evm, solana] = await Promise.all([
     createTestDatabase(),
     createLocalChain(),
@@ -71,6 +79,7 @@ export async function startCctpRoute(options: { confirmationMs?: number } = {}):
   };
   const steps = await deployDepositCollector({ publicClient: evm.publicClient, walletClient: evm.walletClient }, params);
   const collector = steps.find((step) => step.contract === 'DepositCollector')!.address;
+  const swaps = options.swaps ? await deploySwaps(evm, usdc, collector) : undefined;
   let clockOffset = 0;
   const attestationServer = await startAttestationServer({
     publicClient: evm.publicClient,
@@ -124,6 +133,26 @@ export async function startCctpRoute(options: { confirmationMs?: number } = {}):
     ...overrides,
   });
   const route = (overrides: Partial<CctpRouteDeps> = {}) => createCctpRoute(routeDeps(overrides));
+  const swapRouteDeps = (overrides: Partial<UsdtSwapRouteDeps> = {}): UsdtSwapRouteDeps => {
+    if (!swaps) throw new Error('startCctpRoute({ swaps: true }) deploys the swap contracts');
+    return {
+      sql: signerSql,
+      mode: 'test',
+      chain: 'ethereum',
+      client: evm.publicClient,
+      writer: writer(),
+      collector,
+      usdt: { address: swaps.usdt, decimals: 6 },
+      usdc: { address: usdc, decimals: 6 },
+      router: swaps.uniswap.swapRouter,
+      quoter: swaps.uniswap.quoter,
+      poolFee: SWAP_POOL_FEE,
+      maxDeviationBps: 50,
+      minimum: 1_000_000n,
+      confirmations: 1,
+      ...overrides,
+    };
+  };
   return {
     db,
     signerSql,
@@ -138,6 +167,8 @@ export async function startCctpRoute(options: { confirmationMs?: number } = {}):
     writer,
     routeDeps,
     route,
+    ...(swaps ? { swaps } : {}),
+    swapRouteDeps,
     treasuryUsdcBalance: async () => BigInt((await solanaRpc.getTokenAccountBalance(treasuryUsdc).send()).value.amount),
     collectorBalance: () => evm.publicClient.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [collector] }),
     async burnsOnChain() {
@@ -149,6 +180,23 @@ export async function startCctpRoute(options: { confirmationMs?: number } = {}):
       await db.drop();
     },
   };
+}
+
+/** Uniswap V3, a USDT/USDC pool at 1:1 in the 0.01% tier, and the collector set by its owner to swap there. */
+async function deploySwaps(evm: LocalChain, usdc: Address, collector: Address) {
+  const usdt = await evm.deployToken({ symbol: 'USDT', decimals: 6, kind: 'noReturn' });
+  const uniswap = await deployUniswapV3(evm);
+  const pool = await seedPool(evm, uniswap, { tokenA: usdt, tokenB: usdc, fee: SWAP_POOL_FEE, wholeTokens: 10_000_000n });
+  const owner = evm.walletClientFor(OWNER);
+  for (const [functionName, args] of [
+    ['setSwapRouter', [uniswap.swapRouter]],
+    ['setSwapTokenOut', [usdc]],
+    ['setMaxSwapDeviationBps', [50]],
+  ] as const) {
+    const hash = await owner.writeContract({ address: collector, abi: depositCollector.abi, functionName, args } as never);
+    await evm.publicClient.waitForTransactionReceipt({ hash });
+  }
+  return { usdt, uniswap, pool };
 }
 
 /** The collector's Burned events: what the relayer's burns asked for. */
