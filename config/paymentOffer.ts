@@ -9,7 +9,7 @@ import type { PaymentOffer } from '../domain/session/payablePairs';
 import { pairRoute, routeGaps, type RouteGap } from '../domain/settlement/pairRoutes';
 import type { LiveRoute } from '../domain/settlement/settlementRoute';
 import { ConfigError, type Config } from './env';
-import { pairRouteFactsFromConfig, type RouteConfig, type SwapAndInventory } from './pairRouteFacts';
+import { pairRouteFactsFromConfig, type RouteConfig } from './pairRouteFacts';
 
 function problem(route: LiveRoute, gaps: readonly RouteGap[]): string {
   const pair = `${route.token}:${route.chain}`;
@@ -23,27 +23,20 @@ function problem(route: LiveRoute, gaps: readonly RouteGap[]): string {
 /**
  * The offer of a process that reads `registry`; `deployments` are those indexed for it (every deployment of the
  * registry with an RPC URL, unless the process runs only some families' indexers itself, as npm start does).
- * `extras` are the live swap and inventory settings the routes needing them read.
  */
 export function paymentOfferFromConfig(
   config: OfferConfig,
   registry: ChainRegistry,
   deployments: readonly ChainDeployment[] = registry.all(),
-  extras: SwapAndInventory = {},
 ): PaymentOffer {
-  return paymentOfferOf(config, registry, indexedChains(deployments), extras);
+  return paymentOfferOf(config, registry, indexedChains(deployments));
 }
 
 export type OfferConfig = Pick<Config, 'appEnv' | 'settlementLiveRoutes'> & RouteConfig;
 
 /** The offer with the chains an indexer watches given (tests, which stand in for the indexers, say which). */
-export function paymentOfferOf(
-  config: OfferConfig,
-  registry: ChainRegistry,
-  indexed: PaymentOffer['indexed'],
-  extras: SwapAndInventory = {},
-): PaymentOffer {
-  const factsOf = pairRouteFactsFromConfig(config, registry, indexed, 'live', extras);
+export function paymentOfferOf(config: OfferConfig, registry: ChainRegistry, indexed: PaymentOffer['indexed']): PaymentOffer {
+  const factsOf = pairRouteFactsFromConfig(config, registry, indexed, 'live');
   const judged = config.settlementLiveRoutes.map((route) => ({
     route,
     gaps: routeGaps('live', route.token, route.chain, factsOf(route.token, route.chain)),

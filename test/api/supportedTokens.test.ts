@@ -171,20 +171,16 @@ describe('live pairs by their route back to the treasury', () => {
         TRON_DEPOSIT_COLLECTOR_LIVE: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
         TRON_DEPOSIT_FACTORY_LIVE: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
         TRON_DEPOSIT_FORWARDER_LIVE: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
-      },
-      routeExtras: {
-        swap: Object.fromEntries(
-          (['ethereum', 'optimism', 'arbitrum', 'base', 'polygon'] as const).map((chain) => [
-            chain,
-            { router: evm(0xa1), quoter: evm(0xa2) },
+        ...Object.fromEntries(
+          (['ETHEREUM', 'OPTIMISM', 'ARBITRUM', 'BASE', 'POLYGON'] as const).flatMap((chain) => [
+            [`SWAP_ROUTER_${chain}_MAINNET`, evm(0xa1)],
+            [`SWAP_QUOTER_${chain}_MAINNET`, evm(0xa2)],
           ]),
         ),
-        inventoryCaps: { 'USDC:bsc': 10_000, 'USDT:bsc': 10_000, 'USDT:tron': 10_000, 'USDT:solana': 10_000 },
-        rebalanceAddresses: {
-          bsc: evm(0xb1),
-          tron: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
-          solana: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV',
-        },
+        INVENTORY_CAPS: 'USDC:bsc=10000,USDT:bsc=10000,USDT:tron=10000,USDT:solana=10000',
+        INVENTORY_REBALANCE_ADDRESS_BSC_LIVE: evm(0xb1),
+        INVENTORY_REBALANCE_ADDRESS_TRON_LIVE: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
+        INVENTORY_REBALANCE_ADDRESS_SOLANA_LIVE: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV',
       },
     });
     shop = await createTestMerchant(routed.db.sql, { supportedTokens: ALL_TOKEN_CHAIN_PAIRS });
@@ -193,6 +189,8 @@ describe('live pairs by their route back to the treasury', () => {
       depositCollectors: { test: undefined, live: undefined },
       tronDepositCollectors: { test: undefined, live: undefined },
       depositForwarders: NO_DEPOSIT_FORWARDERS,
+      swaps: { ...routed.config.swaps, contracts: { mainnet: {}, testnet: {} } },
+      inventory: { caps: new Map(), rebalanceAddresses: { test: {}, live: {} } },
     };
     const offer = paymentOfferOf(unrouted, routed.registry, { testnet: CHAINS, mainnet: CHAINS.filter((chain) => chain !== 'solana') });
     bareSql = createSql(routed.db.urlAs('checkout_api'), { max: 2 });

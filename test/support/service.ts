@@ -10,7 +10,6 @@ import { startApiServer } from '../../api/server';
 import { ApiTemporalConnection } from '../../api/temporalConnection';
 import { loadChainsConfig } from '../../config/chains';
 import { loadConfig, type Config } from '../../config/env';
-import type { SwapAndInventory } from '../../config/pairRouteFacts';
 import { paymentOfferOf } from '../../config/paymentOffer';
 import { createSql } from '../../db/client';
 import { createChainRegistry, type ChainRegistry } from '../../domain/chains/chainRegistry';
@@ -54,10 +53,10 @@ export const EVERY_CHAIN_INDEXED: PaymentOffer['indexed'] = { testnet: CHAINS, m
 
 /**
  * `env` overrides configuration variables, e.g. `{ RATE_LIMIT_PER_MINUTE: '3' }`; `indexed` the chains the API takes
- * to be watched by an indexer (EVERY_CHAIN_INDEXED); `routeExtras` the live swap and inventory settings of the routes.
+ * to be watched by an indexer (EVERY_CHAIN_INDEXED).
  */
 export async function startTestService(
-  options: { worker?: boolean; env?: Record<string, string>; indexed?: PaymentOffer['indexed']; routeExtras?: SwapAndInventory } = {},
+  options: { worker?: boolean; env?: Record<string, string>; indexed?: PaymentOffer['indexed'] } = {},
 ): Promise<TestService> {
   const db = await createTestDatabase();
   const address = inject('temporalAddress');
@@ -111,7 +110,7 @@ export async function startTestService(
   }
 
   const registry = createChainRegistry(loadChainsConfig(options.env ?? {}));
-  const offer = paymentOfferOf(config, registry, options.indexed ?? EVERY_CHAIN_INDEXED, options.routeExtras);
+  const offer = paymentOfferOf(config, registry, options.indexed ?? EVERY_CHAIN_INDEXED);
   const api = await startApiServer({ config, sql: apiSql, temporal, logger: pino({ level: 'silent' }), registry, offer }, '127.0.0.1', 0);
   return {
     baseUrl: api.url,
