@@ -1,18 +1,10 @@
 // The Temporal Schedules that run deposit sweeps: sweep_solana_usdc_<mode> (workflows/sweepSolanaUsdc.ts), one per
 // mode, and sweep_evm_<chain>_<token>_<mode> / sweep_tron_<token>_<mode> (workflows/sweepEvmDeposits.ts), one per
 // EVM chain or Tron, token and mode with forwarder deposit addresses or, on EVM chains, a collector for HD ones
-// (evmSweepScopes), every SWEEP_INTERVAL_SECONDS, never two runs at once (overlap SKIP). Every worker replica ensures
-// them at start: the first creates them, the others (and later starts) update them to the configured interval, so a
-// restart with a new interval takes effect; 0 pauses them. A mode whose signer holds no treasury (or no relayer) runs
+// (evmSweepScopes), every SWEEP_INTERVAL_SECONDS (worker/intervalSchedule.ts: never two runs at once, ensured by
+// every worker replica at start, 0 pauses them). A mode whose signer holds no treasury (or no relayer) runs
 // and returns at once.
-import {
-  ScheduleAlreadyRunning,
-  ScheduleOverlapPolicy,
-  type Client,
-  type ScheduleOptionsStartWorkflowAction,
-  type ScheduleSpec,
-  type Workflow,
-} from '@temporalio/client';
+import type { ScheduleOptionsStartWorkflowAction, Client } from '@temporalio/client';
 import type { Config } from '../config/env';
 import type { ChainRegistry } from '../domain/chains/chainRegistry';
 import { FORWARDER_CHAINS, type ForwarderChain } from '../domain/sweeps/evmSweepPlan';
@@ -21,11 +13,9 @@ import type { Mode } from '../domain/wire/session';
 import { evmSweepScheduleId, sweepScheduleId } from '../domain/taskQueues';
 import type { SweepEvmDepositsInput, sweepEvmDeposits } from '../workflows/sweepEvmDeposits';
 import type { sweepSolanaUsdc } from '../workflows/sweepSolanaUsdc';
+import { ensureIntervalSchedule } from './intervalSchedule';
 
 const MODES: readonly Mode[] = ['test', 'live'];
-
-/** Ten seconds when paused: a schedule needs a spec, and a paused one takes no action. */
-const spec = (intervalSeconds: number): ScheduleSpec => ({ intervals: [{ every: `${intervalSeconds || 10}s` }] });
 
 // The schedule appends the action's time to the workflow id, so each run has its own id: the plan's key.
 const solanaAction = (mode: Mode, taskQueue: string): ScheduleOptionsStartWorkflowAction<typeof sweepSolanaUsdc> => ({
@@ -66,43 +56,12 @@ export function evmSweepScopes(
   );
 }
 
-async function ensureSchedule<W extends Workflow>(
-  client: Client,
-  scheduleId: string,
-  action: ScheduleOptionsStartWorkflowAction<W>,
-  intervalSeconds: number,
-): Promise<void> {
-  const paused = intervalSeconds === 0;
-  const note = paused ? 'SWEEP_INTERVAL_SECONDS=0' : `every ${intervalSeconds} s`;
-  try {
-    await client.schedule.create({
-      scheduleId,
-      spec: spec(intervalSeconds),
-      action,
-      policies: { overlap: ScheduleOverlapPolicy.SKIP },
-      state: { paused, note },
-    });
-  } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-    const handle = client.schedule.getHandle(scheduleId);
-    await handle.update((previous) => ({
-      ...previous,
-      spec: spec(intervalSeconds),
-      action,
-      policies: { ...previous.policies, overlap: ScheduleOverlapPolicy.SKIP },
-    }));
-    const { state } = await handle.describe();
-    if (paused && !state.paused) await handle.pause(note);
-    if (!paused && state.paused) await handle.unpause(note);
-  }
-}
-
 export async function ensureSweepSchedules(
   client: Client,
   options: { taskQueue: string; intervalSeconds: number; evmScopes?: readonly SweepEvmDepositsInput[] },
 ): Promise<void> {
-  for (const mode of MODES)
-    await ensureSchedule(client, sweepScheduleId(mode), solanaAction(mode, options.taskQueue), options.intervalSeconds);
+  const interval = { seconds: options.intervalSeconds, variable: 'SWEEP_INTERVAL_SECONDS' };
+  for (const mode of MODES) await ensureIntervalSchedule(client, sweepScheduleId(mode), solanaAction(mode, options.taskQueue), interval);
   for (const scope of options.evmScopes ?? [])
-    await ensureSchedule(client, evmSweepScheduleId(scope), evmAction(scope, options.taskQueue), options.intervalSeconds);
+    await ensureIntervalSchedule(client, evmSweepScheduleId(scope), evmAction(scope, options.taskQueue), interval);
 }

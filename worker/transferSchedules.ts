@@ -5,26 +5,18 @@
 // schedules (worker/sweepSchedules.ts); 0 pauses them. A pair the signer has no route for runs and returns at once.
 // Beside each, swap_usdt_<chain>_<mode> on the same interval swaps the collector's USDT to USDC (workflows/usdtSwap.ts),
 // which the next transfer then carries.
-import {
-  ScheduleAlreadyRunning,
-  ScheduleOverlapPolicy,
-  type Client,
-  type ScheduleOptionsStartWorkflowAction,
-  type ScheduleSpec,
-} from '@temporalio/client';
+import type { Client, ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import { CCTP_SOURCE_DOMAINS, type CctpSourceChain } from '../domain/cctp/domains';
 import { transferScheduleId } from '../domain/cctp/transferWorkflowIds';
 import type { Mode } from '../domain/wire/session';
 import { swapScheduleId } from '../domain/swaps/swapWorkflowIds';
+import { ensureIntervalSchedule } from './intervalSchedule';
 
 /** Both schedules' runs take the chain and mode alone. */
 type RunAction = ScheduleOptionsStartWorkflowAction<(input: { mode: Mode; chain: CctpSourceChain }) => Promise<unknown>>;
 
 const MODES: readonly Mode[] = ['test', 'live'];
 const CHAINS = Object.keys(CCTP_SOURCE_DOMAINS) as CctpSourceChain[];
-
-/** Ten seconds when paused: a schedule needs a spec, and a paused one takes no action. */
-const spec = (intervalSeconds: number): ScheduleSpec => ({ intervals: [{ every: `${intervalSeconds || 10}s` }] });
 
 const transferAction = (chain: CctpSourceChain, mode: Mode, taskQueue: string): RunAction => ({
   type: 'startWorkflow',
@@ -44,36 +36,11 @@ const swapAction = (chain: CctpSourceChain, mode: Mode, taskQueue: string): RunA
 });
 
 export async function ensureTransferSchedules(client: Client, options: { taskQueue: string; intervalSeconds: number }): Promise<void> {
-  const paused = options.intervalSeconds === 0;
-  const note = paused ? 'TRANSFER_INTERVAL_SECONDS=0' : `every ${options.intervalSeconds} s`;
+  const interval = { seconds: options.intervalSeconds, variable: 'TRANSFER_INTERVAL_SECONDS' };
   for (const mode of MODES) {
     for (const chain of CHAINS) {
-      const schedules = [
-        [transferScheduleId(chain, mode), transferAction(chain, mode, options.taskQueue)],
-        [swapScheduleId(chain, mode), swapAction(chain, mode, options.taskQueue)],
-      ] as const;
-      for (const [scheduleId, scheduled] of schedules) {
-        const wanted = { spec: spec(options.intervalSeconds), action: scheduled };
-        try {
-          await client.schedule.create({
-            scheduleId,
-            ...wanted,
-            policies: { overlap: ScheduleOverlapPolicy.SKIP },
-            state: { paused, note },
-          });
-        } catch (error) {
-          if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-          const handle = client.schedule.getHandle(scheduleId);
-          await handle.update((previous) => ({
-            ...previous,
-            ...wanted,
-            policies: { ...previous.policies, overlap: ScheduleOverlapPolicy.SKIP },
-          }));
-          const { state } = await handle.describe();
-          if (paused && !state.paused) await handle.pause(note);
-          if (!paused && state.paused) await handle.unpause(note);
-        }
-      }
+      await ensureIntervalSchedule(client, transferScheduleId(chain, mode), transferAction(chain, mode, options.taskQueue), interval);
+      await ensureIntervalSchedule(client, swapScheduleId(chain, mode), swapAction(chain, mode, options.taskQueue), interval);
     }
   }
 }
