@@ -2,16 +2,8 @@
 // gross less the fee and any netting, and every life of such a payout leaves the merchant's payable at zero, the fee
 // in the treasury as the operator's.
 import { describe, expect, it } from 'vitest';
-import {
-  ACCOUNT,
-  isBalanced,
-  payoutConfirmed,
-  payoutReleased,
-  payoutReserved,
-  payoutTransfer,
-  type LedgerEntry,
-  type LedgerPosting,
-} from '../../../domain/ledger/ledger';
+import { ACCOUNT, isBalanced, payoutConfirmed, payoutReleased, payoutReserved, payoutTransfer } from '../../../domain/ledger/ledger';
+import { accountBalances } from '../../support/accountBalances';
 import { groupMeaning } from '../../../domain/ledger/ledgerExplanation';
 import { payoutFeeCharged } from '../../../domain/ledger/payoutFeePosting';
 import { payoutNetted } from '../../../domain/ledger/payoutNettingPosting';
@@ -26,12 +18,6 @@ const payout = {
 };
 const payable = ACCOUNT.merchantPayable(payout.merchantId);
 const receivable = ACCOUNT.merchantReceivable(payout.merchantId);
-
-function balances(postings: (LedgerPosting | undefined)[]): Record<string, bigint> {
-  const out: Record<string, bigint> = {};
-  for (const e of postings.flatMap((p) => p?.entries ?? ([] as LedgerEntry[]))) out[e.account] = (out[e.account] ?? 0n) + e.amount;
-  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== 0n));
-}
 
 describe('payout fee postings', () => {
   it("charges under the payment's own group: payable debit, operator_revenue credit, in Solana USDC", () => {
@@ -67,7 +53,7 @@ describe('payout fee postings', () => {
   });
 
   it('paid: the payable settled whole, the fee the operator’s and still in the treasury, which is out by the transfer alone', () => {
-    expect(balances([payoutFeeCharged(payout), payoutNetted(payout), payoutReserved(payout), payoutConfirmed(payout)])).toEqual({
+    expect(accountBalances([payoutFeeCharged(payout), payoutNetted(payout), payoutReserved(payout), payoutConfirmed(payout)])).toEqual({
       [payable]: 10_000_000n,
       [receivable]: -3_000_000n,
       operator_revenue: -250_000n,
@@ -79,8 +65,8 @@ describe('payout fee postings', () => {
     const again = { ...payout, generation: 2 };
     const fee = payoutFeeCharged(payout);
     const lives = [fee, payoutNetted(payout), payoutReserved(payout), payoutReleased(payout)];
-    expect(balances(lives)).toEqual({ [payable]: 3_250_000n, [receivable]: -3_000_000n, operator_revenue: -250_000n });
-    expect(balances([...lives, payoutReserved(again), payoutConfirmed(again)])).toEqual({
+    expect(accountBalances(lives)).toEqual({ [payable]: 3_250_000n, [receivable]: -3_000_000n, operator_revenue: -250_000n });
+    expect(accountBalances([...lives, payoutReserved(again), payoutConfirmed(again)])).toEqual({
       [payable]: 10_000_000n,
       [receivable]: -3_000_000n,
       operator_revenue: -250_000n,

@@ -2,16 +2,8 @@
 // reservation, the sending and a failed transaction's release move only the transfer, and every life of such a payout
 // leaves the merchant's payable at zero, its receivable less by the netting, nothing in flight.
 import { describe, expect, it } from 'vitest';
-import {
-  ACCOUNT,
-  isBalanced,
-  payoutConfirmed,
-  payoutReleased,
-  payoutReserved,
-  payoutTransfer,
-  type LedgerEntry,
-  type LedgerPosting,
-} from '../../../domain/ledger/ledger';
+import { ACCOUNT, isBalanced, payoutConfirmed, payoutReleased, payoutReserved, payoutTransfer } from '../../../domain/ledger/ledger';
+import { accountBalances } from '../../support/accountBalances';
 import { payoutNetted } from '../../../domain/ledger/payoutNettingPosting';
 
 const payout = {
@@ -23,12 +15,6 @@ const payout = {
 };
 const payable = ACCOUNT.merchantPayable(payout.merchantId);
 const receivable = ACCOUNT.merchantReceivable(payout.merchantId);
-
-function balances(postings: (LedgerPosting | undefined)[]): Record<string, bigint> {
-  const out: Record<string, bigint> = {};
-  for (const e of postings.flatMap((p) => p?.entries ?? ([] as LedgerEntry[]))) out[e.account] = (out[e.account] ?? 0n) + e.amount;
-  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== 0n));
-}
 
 describe('payout netting postings', () => {
   it("nets under the payment's own group: payable debit, receivable credit, in Solana USDC", () => {
@@ -66,7 +52,7 @@ describe('payout netting postings', () => {
   });
 
   it('paid: the payable its deposits credited is settled whole, the receivable less by the netting, the treasury out by the transfer', () => {
-    expect(balances([payoutNetted(payout), payoutReserved(payout), payoutConfirmed(payout)])).toEqual({
+    expect(accountBalances([payoutNetted(payout), payoutReserved(payout), payoutConfirmed(payout)])).toEqual({
       [payable]: 10_000_000n,
       [receivable]: -3_000_000n,
       'treasury:solana': -7_000_000n,
@@ -74,12 +60,18 @@ describe('payout netting postings', () => {
   });
 
   it('its transaction failed: the netting stands, the merchant is owed the transfer again, nothing in flight', () => {
-    const after = balances([payoutNetted(payout), payoutReserved(payout), payoutReleased(payout)]);
+    const after = accountBalances([payoutNetted(payout), payoutReserved(payout), payoutReleased(payout)]);
     expect(after).toEqual({ [payable]: 3_000_000n, [receivable]: -3_000_000n });
     // Paid again under generation 2: the same netting (posted once), the transfer reserved and sent.
     const again = { ...payout, generation: 2 };
     expect(
-      balances([payoutNetted(payout), payoutReserved(payout), payoutReleased(payout), payoutReserved(again), payoutConfirmed(again)]),
+      accountBalances([
+        payoutNetted(payout),
+        payoutReserved(payout),
+        payoutReleased(payout),
+        payoutReserved(again),
+        payoutConfirmed(again),
+      ]),
     ).toEqual({
       [payable]: 10_000_000n,
       [receivable]: -3_000_000n,
