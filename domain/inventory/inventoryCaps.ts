@@ -3,19 +3,15 @@
 // paid out against such a pair and has not got back is the operator's exposure to it; INVENTORY_CAPS bounds it per
 // pair, in whole USD, and a pair at its cap is offered to no new session.
 import { CHAINS, TOKENS, type Chain, type TokenSymbol } from '../chains/chains';
+import { ALL_PAIRS, pairRoute } from '../settlement/pairRoutes';
 
 export interface InventoryPair {
   token: TokenSymbol;
   chain: Chain;
 }
 
-/** The pairs held as inventory: bsc's Binance-Peg USDC and USDT, Tron's USDT and Solana's USDT. */
-export const HELD_INVENTORY_PAIRS: readonly InventoryPair[] = [
-  { token: 'USDC', chain: 'bsc' },
-  { token: 'USDT', chain: 'bsc' },
-  { token: 'USDT', chain: 'tron' },
-  { token: 'USDT', chain: 'solana' },
-];
+/** The pairs held as inventory, those whose route is `hold`: bsc's Binance-Peg USDC and USDT, Solana's and Tron's USDT. */
+export const HELD_INVENTORY_PAIRS: readonly InventoryPair[] = ALL_PAIRS.filter(({ token, chain }) => pairRoute(token, chain) === 'hold');
 
 /** The chains held inventory is on, each with its own rebalancing address (INVENTORY_REBALANCE_ADDRESS_<CHAIN>_<MODE>). */
 export const HELD_INVENTORY_CHAINS = ['bsc', 'tron', 'solana'] as const satisfies readonly Chain[];
