@@ -12,7 +12,7 @@ import { createChainRegistry } from '../domain/chains/chainRegistry';
 
 const sql = createSql(process.env.DATABASE_URL ?? '', { max: 10 });
 // As the API builds it: the presentation asks the registry which pairs the session can be paid in.
-const registry = createChainRegistry(loadChainsConfig());
+const registry = createChainRegistry(loadChainsConfig(process.env));
 const offer = paymentOfferFromConfig(loadConfig(process.env, 'api'), registry);
 const owner = { merchantId: process.env.BENCH_MERCHANT_ID ?? '', mode: 'test' as const };
 const app = new Koa();

@@ -13,7 +13,7 @@ import type { SignalSender } from '../indexers/core/signalSender';
 import { buildEvmIndexer } from '../indexers/evm/startEvmIndexers';
 
 const sql = createSql(process.env.DATABASE_URL ?? '', { max: 4 });
-const config = loadChainsConfig();
+const config = loadChainsConfig(process.env);
 // The sessions are read-model rows only: signals are accepted and dropped.
 const sender: SignalSender = { send: async () => 'delivered' };
 const metrics = new IndexerMetrics();

@@ -16,7 +16,7 @@ import { onShutdown } from './shutdown';
 
 const loaded = loadConfig(process.env, 'api');
 // Read once at start-up with the rest: the tokens and quote endpoints show what select-payment will use.
-const registry = createChainRegistry(loadChainsConfig());
+const registry = createChainRegistry(loadChainsConfig(process.env));
 const logger = createLogger(loaded.logLevel, 'api');
 try {
   // The indexer process runs for every chain with an RPC URL: the API reads the same variables to offer only those.

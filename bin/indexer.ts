@@ -21,7 +21,7 @@ const METRICS_LOG_MS = 60_000;
 const config = loadConfig(process.env, 'indexer');
 const logger = createLogger(config.logLevel, 'indexer');
 try {
-  const chains = loadChainsConfig();
+  const chains = loadChainsConfig(process.env);
   const registry = createChainRegistry(chains);
   const deployments = [...indexedEvmDeployments(registry), ...indexedSolanaDeployments(registry), ...indexedTronDeployments(registry)];
   if (deployments.length === 0)

@@ -27,7 +27,7 @@ const metricsBindAddress = config.metrics.workerPort ? `${config.metrics.host}:$
 try {
   // Before any connection or worker: SDK and activity log lines become JSON, Core serves Prometheus metrics.
   installWorkerRuntime({ logger, metricsBindAddress });
-  const chains = loadChainsConfig();
+  const chains = loadChainsConfig(process.env);
   const registry = createChainRegistry(chains);
   // The worker settles by SETTLEMENT_LIVE_ROUTES as the API offers by them: a route the API refuses at start is
   // refused here too, whichever process a deployment starts or restarts first.

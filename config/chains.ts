@@ -146,7 +146,7 @@ function buildSchema() {
   });
 }
 
-export function loadChainsConfig(env: NodeJS.ProcessEnv = process.env): ChainsConfig {
+export function loadChainsConfig(env: NodeJS.ProcessEnv): ChainsConfig {
   const parsed = buildSchema().safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);

@@ -119,7 +119,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
   if (modes.length === 0 && relayers.length === 0 && tronRelayers.length === 0) {
     if (!config.databaseUrl) return { depositSeeds: seeds };
     const pool = createSql(config.databaseUrl, { max: 2 });
-    const payoutFollowers = followersOf(keyless, createChainRegistry(chains ?? loadChainsConfig()), pool);
+    const payoutFollowers = followersOf(keyless, createChainRegistry(chains ?? loadChainsConfig(process.env)), pool);
     return { depositSeeds: seeds, addressPool: pool, payoutFollowers };
   }
   if (!config.databaseUrl) {
@@ -128,7 +128,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
       `invalid configuration: DATABASE_URL: is required by the signer when ${given} is set (payouts and sweeps are recorded before they are signed)`,
     );
   }
-  const chainsConfig = chains ?? loadChainsConfig();
+  const chainsConfig = chains ?? loadChainsConfig(process.env);
   const registry = createChainRegistry(chainsConfig);
   const sql = createSql(config.databaseUrl, { max: 4 });
   const evmSweepers = evmSweepersFromConfig(config.evmSweeps, registry, sql, {

@@ -2,6 +2,7 @@
 // connections opened only by the commands that need them, and output as text or JSON.
 import { userInfo } from 'node:os';
 import type { Client, Connection } from '@temporalio/client';
+import { loadChainsConfig, type ChainsConfig } from '../../config/chains';
 import type { Config } from '../../config/env';
 import { requireDatabaseUrl } from '../../config/env';
 import { temporalConnectionOptions } from '../../config/temporalTls';
@@ -26,10 +27,18 @@ export interface CommandResult {
   exitCode?: number;
 }
 
+/** Where a run writes: the process's stdout and stderr, or a test's buffers. Each call is one line or more. */
+export interface AdminIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
 export interface AdminContext {
   config: Config;
   /** Who runs the command, as the audit trail records it. */
   operator: Operator;
+  /** The chains' RPC URLs, ids and tokens, read from the run's environment once a command first asks. */
+  chains(): ChainsConfig;
   sql(): Sql;
   temporal(): Promise<Client>;
 }
@@ -75,12 +84,17 @@ export interface CommandGroup extends GroupSpec {
 }
 
 /** Opens Postgres and Temporal only when a command first asks for them; close() releases what was opened. */
-export function createContext(config: Config, operator: Operator): AdminContext & { close(): Promise<void> } {
+export function createContext(config: Config, operator: Operator, env: NodeJS.ProcessEnv): AdminContext & { close(): Promise<void> } {
+  let chains: ChainsConfig | undefined;
   let sql: Sql | undefined;
   let connection: Connection | undefined;
   return {
     config,
     operator,
+    chains() {
+      chains ??= loadChainsConfig(env);
+      return chains;
+    },
     sql() {
       sql ??= createSql(requireDatabaseUrl(config), { max: 2 });
       return sql;
@@ -97,13 +111,13 @@ export function createContext(config: Config, operator: Operator): AdminContext 
   };
 }
 
-export function printResult(result: CommandResult, json: boolean): void {
-  for (const warning of result.warnings ?? []) console.error(`warning: ${warning}`);
+export function printResult(result: CommandResult, json: boolean, io: AdminIo): void {
+  for (const warning of result.warnings ?? []) io.err(`warning: ${warning}`);
   if (json) {
     const body = result.warnings?.length ? { ...(result.json as object), warnings: result.warnings } : result.json;
-    console.log(JSON.stringify(body, null, 2));
+    io.out(JSON.stringify(body, null, 2));
   } else {
-    console.log(result.text.join('\n'));
+    io.out(result.text.join('\n'));
   }
 }
 

@@ -3,7 +3,6 @@
 // stored run instead, without touching the chain. Needs SOLANA_TREASURY_ADDRESS_* and RPC_URLS_SOLANA_*, not a key.
 // `ledger explain <cs_…|pay_…>`: every posting of one payment and, per asset, where its units are now by the ledger.
 import { reconcileLedger, type TreasuryView } from '../../activities/settlement/ledgerReconciliation';
-import { loadChainsConfig } from '../../config/chains';
 import { paymentLedgerEntries, sessionDepositSweeps } from '../../db/repositories/ledgerExplanation';
 import { lastReconciliationRuns, type ReconciliationRun } from '../../db/repositories/reconciliation';
 import { findSessionById } from '../../db/repositories/sessions';
@@ -27,7 +26,7 @@ const anyAssetText = (asset: string, baseUnits: bigint) =>
 
 /** The treasuries this CLI can read on chain; none configured is an error the operator can fix. */
 export function configuredTreasuryViews(context: AdminContext): TreasuryView[] {
-  const chains = loadChainsConfig();
+  const chains = context.chains();
   const views = treasuryViewsFromConfig(context.config, createChainRegistry(chains), chains.tronHttpApi);
   if (views.length === 0) {
     throw new CliError(

@@ -1,7 +1,6 @@
 // `routes show` (or just `routes`): the 16 TOKEN:chain pairs of a mode with the route that brings their money back to
 // the Solana USDC treasury, each ✓ (offered and brought back) or ✗ with what it lacks and the variable to set, judged
 // by the rule the API's and the worker's start-up check use (domain/settlement/pairRoutes.ts) on this configuration.
-import { loadChainsConfig } from '../../config/chains';
 import { pairRouteFactsFromConfig } from '../../config/pairRouteFacts';
 import { createChainRegistry } from '../../domain/chains/chainRegistry';
 import { indexedChains } from '../../domain/chains/indexedChains';
@@ -21,7 +20,7 @@ const show = defineCommand({
   readOnly: true,
   schema: z.object({ mode: ModeOption.default('live') }),
   async run(context, input) {
-    const registry = createChainRegistry(loadChainsConfig());
+    const registry = createChainRegistry(context.chains());
     const factsOf = pairRouteFactsFromConfig(context.config, registry, indexedChains(registry.all()), input.mode);
     const statuses = pairRouteStatuses(input.mode, context.config.settlementLiveRoutes, factsOf);
     // A listed live pair that is not ready is what a production start refuses: scripts see it in the exit code.

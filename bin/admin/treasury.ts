@@ -13,7 +13,7 @@ import {
   type PaymentSource,
 } from '../../activities/settlement/relayerFunding';
 import { FundingRefused, recordTreasuryFunding } from '../../activities/settlement/treasuryFunding';
-import { envSuffix, loadChainsConfig } from '../../config/chains';
+import { envSuffix } from '../../config/chains';
 import { treasuryStatus } from '../../db/repositories/payoutListing';
 import { lastReconciliationRuns } from '../../db/repositories/reconciliation';
 import { createChainRegistry } from '../../domain/chains/chainRegistry';
@@ -22,7 +22,7 @@ import { ACCOUNT } from '../../domain/ledger/ledger';
 import { networkForMode } from '../../domain/session/payablePairs';
 import type { Mode } from '../../domain/wire/session';
 import { z } from '../../domain/wire/validationMessages';
-import { CliError, defineCommand, ModeOption, table, type CommandGroup } from './cli';
+import { CliError, defineCommand, ModeOption, table, type AdminContext, type CommandGroup } from './cli';
 import { ForwarderChainOption } from './evmSweeps';
 import { assetText, configuredTreasuryViews } from './ledger';
 import { ageText, usdcText } from './settlement';
@@ -126,8 +126,8 @@ const recordFunding = defineCommand({
 const RPC_TIMEOUT_MS = 10_000;
 
 /** Where the mode's network shows `chain`'s transactions: its first RPC URL, or Tron's HTTP API. */
-function paymentSource(mode: Mode, chain: Chain): PaymentSource {
-  const chains = loadChainsConfig();
+function paymentSource(context: AdminContext, mode: Mode, chain: Chain): PaymentSource {
+  const chains = context.chains();
   const network = networkForMode(mode);
   const name = `${chain} ${network}`;
   if (chain === 'tron') {
@@ -166,7 +166,7 @@ const recordRelayerFundingCommand = defineCommand({
       const { posting, relayer, alreadyRecorded } = await recordRelayerFunding(
         context.sql(),
         input.mode,
-        paymentSource(input.mode, chain),
+        paymentSource(context, input.mode, chain),
         input.tx,
       );
       const [entry] = posting.entries.filter((e) => e.account === ACCOUNT.relayer(chain));

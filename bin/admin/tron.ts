@@ -5,7 +5,6 @@
 // (docs/settlement.md#tron-energy). The relayer's address is the one the signer recorded at its first Tron sweep run:
 // only the signer holds its key.
 import { createTronWalletApi } from '../../activities/http/tronWalletApi';
-import { loadChainsConfig } from '../../config/chains';
 import { relayerBalances } from '../../db/repositories/relayerBalances';
 import {
   SWEEP_LATER_ADDRESS_ENERGY,
@@ -31,7 +30,7 @@ const resources = defineCommand({
   schema: z.object({ mode: ModeOption }),
   async run(context, input) {
     const network = networkForMode(input.mode);
-    const apiConfig = loadChainsConfig().tronHttpApi[network];
+    const apiConfig = context.chains().tronHttpApi[network];
     if (!apiConfig) throw new CliError(`no Tron HTTP API to read: set TRON_HTTP_API_URL_${network.toUpperCase()}`);
     const relayer = (await relayerBalances(context.sql())).find((r) => r.chain === 'tron' && r.mode === input.mode);
     if (!relayer)

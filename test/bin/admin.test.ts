@@ -1,6 +1,7 @@
-// The admin CLI as operators run it: a real child process (`node --import tsx bin/admin.ts …`) against
-// this file's database and the run's Temporal server; effects are checked in Postgres, in Temporal and
-// through the API.
+// The admin CLI against this file's database and the run's Temporal server; effects are checked in Postgres, in
+// Temporal and through the API. The overview, a refusal in JSON and a missing database are checked on the binary as
+// operators run it, a real child process (`node --import tsx bin/admin.ts …`), for its exit code and output streams;
+// the other commands run in process (test/support/adminCli.ts).
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ let service: TestService;
 let merchant: TestMerchant;
 
 const cli = adminCli(() => service);
+const binary = adminCli(() => service, { process: true });
 const admin = cli.run;
 const adminJson = cli.json;
 
@@ -51,7 +53,7 @@ describe('checkout-admin retention purge', () => {
 
 describe('checkout-admin: help and errors', () => {
   it('prints help for the tool, a group and every command', async () => {
-    const overview = await admin(['--help']);
+    const overview = await binary.run(['--help']);
     expect(overview.code).toBe(0);
     for (const line of [
       'merchant create',
@@ -106,7 +108,7 @@ describe('checkout-admin: help and errors', () => {
       2,
       /^error: --merchant: Must be a merchant id .*; --mode: Invalid enum value/,
     );
-    const asJson = await admin(['key', 'create', '--mode', 'test', '--json']);
+    const asJson = await binary.run(['key', 'create', '--mode', 'test', '--json']);
     expect(asJson.code).toBe(2);
     expect(JSON.parse(asJson.stderr)).toEqual({ error: '--merchant: Required' });
   });
@@ -115,7 +117,7 @@ describe('checkout-admin: help and errors', () => {
     // A DATA_DIR where no npm start runs: one running in this checkout would be found instead (bin/devState.ts).
     const dataDir = join(tmpdir(), `no-npm-start-${ulid()}`);
     expectOneLineError(
-      await admin(['key', 'list', '--merchant', merchant.merchant.id], { DATABASE_URL: '', DATA_DIR: dataDir }),
+      await binary.run(['key', 'list', '--merchant', merchant.merchant.id], { DATABASE_URL: '', DATA_DIR: dataDir }),
       1,
       /DATABASE_URL: Required/,
     );

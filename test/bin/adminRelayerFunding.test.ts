@@ -1,4 +1,4 @@
-// `treasury record-relayer-funding` as operators run it (a real CLI process): an operator's payment to the relayer
+// `treasury record-relayer-funding` as operators run it (test/support/adminCli.ts): an operator's payment to the relayer
 // on a local Hardhat chain (as base testnet) and on the stand-in Tron node is recorded from the chain's own record once
 // final, after which `ledger reconcile` finds relayer:<chain> agreeing; recording it again changes nothing, and a
 // transaction that does not pay the relayer is refused with one line and posts nothing. `tron resources` reads the

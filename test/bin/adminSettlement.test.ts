@@ -1,4 +1,4 @@
-// `settlement list | show | awaiting-approval | approve` and `treasury status` as operators run them (a real child process),
+// `settlement list | show | awaiting-approval | approve` and `treasury status` as operators run them (test/support/adminCli.ts),
 // against payouts written by the payout code's own repositories: payout row, chain intent through its states,
 // ledger postings and the settlements row, as treasuryPayout.ts and treasurySettlement.ts write them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// `settlement refund <pay_…> --confirm` as operators run it (a real child process): a failed settlement with no payout
+// `settlement refund <pay_…> --confirm` as operators run it (test/support/adminCli.ts): a failed settlement with no payout
 // given back to the customer, one settlement_failed refund per credited deposit with its workflow started, the pending
 // units owed back in the ledger; refused without --confirm, with a payout, or for a session that did not fail; and the
 // payment never settled again afterwards.

@@ -1,4 +1,4 @@
-// `sweep list | run` as operators run them (a real child process). list prints the sweeps the
+// `sweep list | run` as operators run them (test/support/adminCli.ts). list prints the sweeps the
 // sweep code's repositories wrote, with what each moved; run starts sweepSolanaUsdc for one mode on the session
 // queue, named after its schedule, and refuses a mode that is not one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

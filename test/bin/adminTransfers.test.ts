@@ -1,4 +1,4 @@
-// `transfer list [--stuck] | show` as operators run them (a real child process), over transfers the
+// `transfer list [--stuck] | show` as operators run them (test/support/adminCli.ts), over transfers the
 // route's repositories wrote, and the in-flight gauges the API's registry serves.
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
