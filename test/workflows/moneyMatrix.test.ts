@@ -3,6 +3,7 @@
 // session's final status, the webhook a loopback merchant endpoint received, who owns every unit by the session's
 // ledger postings (docs/settlement.md#who-owns-each-unit), that those postings balance, and that reconciliation finds
 // the chains agreeing with the ledger. One service and chain serve every row, in order.
+import type { Address as SolanaAddress } from '@solana/kit';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resettlePayment } from '../../bin/admin/settlementRemedies';
@@ -65,14 +66,14 @@ let tokens: { usdc: Address; usdt: Address; arbitrumUsdc: Address };
 let base: ChainIndexer;
 let arbitrum: ChainIndexer;
 /**
- * The underpaid row's session, opened before the other rows so that most of its minute runs while they do. It is paid
- * in its own row: until expiry settles it, its deposit is credited and pending for the merchant (see the row).
+ * The two expiry rows wait out a session's minute each. Their sessions are opened and underpaid before any row, and
+ * their rows run first, so the two minutes run together: the underpaid row's session and wallet, and its deposit.
  */
-let shortSession: Awaited<ReturnType<typeof openSession>>;
+let shortSession: Awaited<ReturnType<typeof openSession>> & { wallet: SolanaAddress; paid: bigint };
 /** A short-lived merchant that chose to refund, not settle, what an underpaid session received by its expiry. */
 let refunding: TestMerchant;
-/** Its session, opened early like shortSession. */
-let refundingSession: Awaited<ReturnType<typeof openSession>>;
+/** Its session and wallet, and its two deposits, the second sent once the first made the session underpaid. */
+let refundingSession: Awaited<ReturnType<typeof openSession>> & { wallet: SolanaAddress; deposits: [{ hash: string }, { hash: string }] };
 
 beforeAll(async () => {
   [chain, solana, webhooks] = await Promise.all([createLocalChain(), startLocalSolana({ port: 0 }), startWebhookReceiver()]);
@@ -115,8 +116,18 @@ beforeAll(async () => {
   arbitrum = testnetIndexer(service, loadChainsConfig({ ...arbitrumEnv, ...reload }), 'arbitrum');
   // What the treasury held before the service's first posting, so that reconciliation compares its movements alone.
   await recordTreasuryOpening(treasuryView(), service.db.sql, 'local');
-  shortSession = await openSession(shortLived, 10);
-  refundingSession = await openSession(refunding, 10);
+  const [shortWallet, refundingWallet] = [await freshWallet(shortLived), await freshWallet(refunding)];
+  const [short, refund] = [await openSession(shortLived, 10), await openSession(refunding, 10)];
+  await pay(tokens.usdc, short.depositAddress, USDC(4));
+  const first = await pay(tokens.usdc, refund.depositAddress, USDC(3));
+  await waitForEvent(refund.sessionId, 'payment.underpaid');
+  const second = await pay(tokens.usdc, refund.depositAddress, USDC(2));
+  // Both deposits are in the ledger before any row asks reconciliation whether the chain agrees with it.
+  await eventually(async () =>
+    expect(await service.db.sql`select 1 from deposits where session_id = ${refund.sessionId} and credited`).toHaveLength(2),
+  );
+  shortSession = { ...short, wallet: shortWallet, paid: USDC(4) };
+  refundingSession = { ...refund, wallet: refundingWallet, deposits: [first, second] };
 }, 120_000);
 
 afterAll(async () => {
@@ -214,6 +225,73 @@ async function expectStillWaitingWithRefundDue(
 }
 
 describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () => {
+  it('underpaid then expired: stays underpaid, and at expiry the merchant is paid what arrived', async () => {
+    const { sessionId, wallet, paid } = shortSession;
+    const event = await waitForEvent(sessionId, 'payment.underpaid');
+    expect(event).toMatchObject({ status: 'underpaid', amount: { token_expected: '10.000000', token_received: '4.000000' } });
+    expect(event).not.toHaveProperty('settlement');
+    // Until expiry settles it, what arrived is pending for the merchant, and the chain agrees with the ledger.
+    if (!eventsOf(sessionId).some((e) => e.settlement)) {
+      const waiting = await ledgerOf(sessionId);
+      expect(waiting.owners).toEqual({ ...NOBODY, pendingForMerchant: paid });
+      expect(await reconciliationDifferences()).toEqual([]);
+    }
+
+    await eventually(async () => expect(await usdcOnSolana(wallet)).toBe(paid), 90_000);
+    await eventually(() => expect(eventsOf(sessionId).filter((e) => e.event === 'payment.underpaid' && e.settlement)).toHaveLength(1));
+    expect(eventsOf(sessionId).at(-1)).toMatchObject({ status: 'underpaid', settlement: { amount_usdc: '4.000000' } });
+    expect(await status(shortLived, sessionId)).toBe('underpaid');
+    const ledger = await ledgerOf(sessionId);
+    expect(ledger.unbalanced).toEqual([]);
+    expect(ledger.owners).toEqual(NOBODY);
+    expect(ledger.holdings).toEqual({
+      'deposits:base usdc:base': paid,
+      'cross_chain_clearing usdc:base': -paid,
+      'cross_chain_clearing usdc:solana': paid,
+      'treasury:solana usdc:solana': -paid,
+    });
+    expect(await reconciliationDifferences()).toEqual([]);
+  });
+
+  it('underpaid then expired, the merchant chose refund: expired, nothing settled, one refund per deposit', async () => {
+    const {
+      sessionId,
+      wallet,
+      deposits: [first, second],
+    } = refundingSession;
+    await eventually(async () => expect(await status(refunding, sessionId)).toBe('expired'), 90_000);
+    const expired = await waitForEvent(sessionId, 'payment.expired');
+    expect(expired).not.toHaveProperty('settlement');
+    const refunds = await service.db.sql<{ source: string; deposit_tx_hash: string; amount: string; status: string }[]>`
+      select source, deposit_tx_hash, amount_base_units::text as amount, status from refunds where session_id = ${sessionId}
+      order by amount_base_units desc`;
+    expect(refunds).toEqual([
+      { source: 'underpaid_expired', deposit_tx_hash: first.hash, amount: USDC(3).toString(), status: 'pending_claim' },
+      { source: 'underpaid_expired', deposit_tx_hash: second.hash, amount: USDC(2).toString(), status: 'pending_claim' },
+    ]);
+    await eventually(() =>
+      expect(
+        allEventsOf(sessionId)
+          .filter((e) => e.event === 'refund.created')
+          .map((e) => (e.refund as { source: string }).source),
+      ).toEqual(['underpaid_expired', 'underpaid_expired']),
+    );
+    expect(eventsOf(sessionId).map((e) => e.event)).toEqual([
+      'payment.confirming',
+      'payment.underpaid',
+      'payment.confirming',
+      'payment.underpaid',
+      'payment.expired',
+    ]);
+    expect(await settlementsOf(sessionId)).toEqual([]);
+    expect(await service.db.sql`select 1 from payouts where payment_id = ${paymentIdForSession(sessionId)}`).toEqual([]);
+    expect(await usdcOnSolana(wallet)).toBe(0n);
+    const ledger = await ledgerOf(sessionId);
+    expect(ledger.unbalanced).toEqual([]);
+    expect(ledger.owners).toEqual({ ...NOBODY, refundDue: USDC(5) });
+    expect(ledger.holdings).toEqual({ 'deposits:base usdc:base': USDC(5), 'refund_due:base usdc:base': -USDC(5) });
+    expect(await reconciliationDifferences()).toEqual([]);
+  });
   it('exact: completed, the merchant paid the session amount, nothing owed to anyone', async () => {
     const wallet = await freshWallet(shop);
     const { sessionId, depositAddress, amount } = await openSession(shop, 20);
@@ -457,84 +535,6 @@ describe('the money matrix: every unit has an owner', { timeout: 120_000 }, () =
     expect(eventsOf(sessionId).map((e) => e.event)).toEqual(['payment.cancelled']);
     expect(await settlementsOf(sessionId)).toEqual([]);
     expect((await ledgerOf(sessionId)).holdings).toEqual({});
-    expect(await reconciliationDifferences()).toEqual([]);
-  });
-
-  it('underpaid then expired: stays underpaid, and at expiry the merchant is paid what arrived', async () => {
-    const wallet = await freshWallet(shortLived);
-    // The underpayment must land well before expiry; should the rows above have used up the minute, a fresh one.
-    const opened = shortSession.expiresAt - Date.now() > 20_000 ? shortSession : await openSession(shortLived, 10);
-    const { sessionId, depositAddress } = opened;
-    const paid = USDC(4);
-    await pay(tokens.usdc, depositAddress, paid);
-    const event = await waitForEvent(sessionId, 'payment.underpaid');
-    expect(event).toMatchObject({ status: 'underpaid', amount: { token_expected: '10.000000', token_received: '4.000000' } });
-    expect(event).not.toHaveProperty('settlement');
-    // Until expiry settles it, what arrived is pending for the merchant, and the chain agrees with the ledger.
-    if (!eventsOf(sessionId).some((e) => e.settlement)) {
-      const waiting = await ledgerOf(sessionId);
-      expect(waiting.owners).toEqual({ ...NOBODY, pendingForMerchant: paid });
-      expect(await reconciliationDifferences()).toEqual([]);
-    }
-
-    await eventually(async () => expect(await usdcOnSolana(wallet)).toBe(paid), 90_000);
-    await eventually(() => expect(eventsOf(sessionId).filter((e) => e.event === 'payment.underpaid' && e.settlement)).toHaveLength(1));
-    expect(eventsOf(sessionId).at(-1)).toMatchObject({ status: 'underpaid', settlement: { amount_usdc: '4.000000' } });
-    expect(await status(shortLived, sessionId)).toBe('underpaid');
-    const ledger = await ledgerOf(sessionId);
-    expect(ledger.unbalanced).toEqual([]);
-    expect(ledger.owners).toEqual(NOBODY);
-    expect(ledger.holdings).toEqual({
-      'deposits:base usdc:base': paid,
-      'cross_chain_clearing usdc:base': -paid,
-      'cross_chain_clearing usdc:solana': paid,
-      'treasury:solana usdc:solana': -paid,
-    });
-    expect(await reconciliationDifferences()).toEqual([]);
-  });
-
-  it('underpaid then expired, the merchant chose refund: expired, nothing settled, one refund per deposit', async () => {
-    const wallet = await freshWallet(refunding);
-    const opened = refundingSession.expiresAt - Date.now() > 20_000 ? refundingSession : await openSession(refunding, 10);
-    const { sessionId, depositAddress } = opened;
-    const first = await pay(tokens.usdc, depositAddress, USDC(3));
-    await waitForEvent(sessionId, 'payment.underpaid');
-    const second = await pay(tokens.usdc, depositAddress, USDC(2));
-    await eventually(async () =>
-      expect(await service.db.sql`select 1 from deposits where session_id = ${sessionId} and credited`).toHaveLength(2),
-    );
-
-    await eventually(async () => expect(await status(refunding, sessionId)).toBe('expired'), 90_000);
-    const expired = await waitForEvent(sessionId, 'payment.expired');
-    expect(expired).not.toHaveProperty('settlement');
-    const refunds = await service.db.sql<{ source: string; deposit_tx_hash: string; amount: string; status: string }[]>`
-      select source, deposit_tx_hash, amount_base_units::text as amount, status from refunds where session_id = ${sessionId}
-      order by amount_base_units desc`;
-    expect(refunds).toEqual([
-      { source: 'underpaid_expired', deposit_tx_hash: first.hash, amount: USDC(3).toString(), status: 'pending_claim' },
-      { source: 'underpaid_expired', deposit_tx_hash: second.hash, amount: USDC(2).toString(), status: 'pending_claim' },
-    ]);
-    await eventually(() =>
-      expect(
-        allEventsOf(sessionId)
-          .filter((e) => e.event === 'refund.created')
-          .map((e) => (e.refund as { source: string }).source),
-      ).toEqual(['underpaid_expired', 'underpaid_expired']),
-    );
-    expect(eventsOf(sessionId).map((e) => e.event)).toEqual([
-      'payment.confirming',
-      'payment.underpaid',
-      'payment.confirming',
-      'payment.underpaid',
-      'payment.expired',
-    ]);
-    expect(await settlementsOf(sessionId)).toEqual([]);
-    expect(await service.db.sql`select 1 from payouts where payment_id = ${paymentIdForSession(sessionId)}`).toEqual([]);
-    expect(await usdcOnSolana(wallet)).toBe(0n);
-    const ledger = await ledgerOf(sessionId);
-    expect(ledger.unbalanced).toEqual([]);
-    expect(ledger.owners).toEqual({ ...NOBODY, refundDue: USDC(5) });
-    expect(ledger.holdings).toEqual({ 'deposits:base usdc:base': USDC(5), 'refund_due:base usdc:base': -USDC(5) });
     expect(await reconciliationDifferences()).toEqual([]);
   });
 });
