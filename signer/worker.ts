@@ -221,7 +221,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
     tronSweepers,
     cctpRoutes,
     swapRoutes: swapRoutesFromConfig(config, registry, cctpRoutes),
-    inventoryWithdrawers: inventoryWithdrawersFromConfig(config, evmSweepers),
+    inventoryWithdrawers: inventoryWithdrawersFromConfig(config, evmSweepers, tronSweepers),
   };
 }
 
