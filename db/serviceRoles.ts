@@ -263,10 +263,14 @@ export const ROLE_READS: Record<ServiceRole, Record<string, Read>> = {
     refund_payouts: '*',
     // Who refunds, named in the customer's reminder (activities/refunds/refundEmails.ts); not the merchant's secrets.
     merchants: ['id', 'name'],
-    // The reconciliation counts swept and gas balances (db/repositories/reconciliation.ts).
+    // The reconciliation counts swept and gas balances (db/repositories/reconciliation.ts), and held-inventory
+    // withdrawals that left a collector and are not posted yet (db/repositories/inventoryWithdrawals.ts): their
+    // amounts and their chain intents' status, not what was signed.
     collector_sweep_addresses: '*',
     collector_sweeps: '*',
     relayer_balances: '*',
+    inventory_withdrawals: ['mode', 'chain', 'token', 'amount', 'status', 'intent_id'],
+    chain_intents: ['id', 'status'],
     session_status_changes: '*',
     sessions: '*',
     settlements: '*',

@@ -144,7 +144,10 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
     { depositSeeds: seeds, collectors: config.tronDepositCollectors, depositForwarders: config.depositForwarders },
   );
   const payoutFollowers = followersOf(keyless, registry, sql);
-  if (modes.length === 0) return { depositSeeds: seeds, addressPool: sql, evmSweepers, tronSweepers, payoutFollowers };
+  // Withdrawing held inventory needs the relayers alone, not a treasury key.
+  const inventoryWithdrawers = inventoryWithdrawersFromConfig(config, evmSweepers, tronSweepers);
+  if (modes.length === 0)
+    return { depositSeeds: seeds, addressPool: sql, evmSweepers, tronSweepers, payoutFollowers, inventoryWithdrawers };
   const backing = {
     sql,
     registry,
@@ -221,7 +224,7 @@ export async function signerDepsFromConfig(config: SignerConfig, chains?: Chains
     tronSweepers,
     cctpRoutes,
     swapRoutes: swapRoutesFromConfig(config, registry, cctpRoutes),
-    inventoryWithdrawers: inventoryWithdrawersFromConfig(config, evmSweepers),
+    inventoryWithdrawers,
   };
 }
 

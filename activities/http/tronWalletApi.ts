@@ -393,6 +393,13 @@ export function createTronWalletApi({ fullNodeUrl, solidityUrl, timeoutMs = DEFA
       return tronAddressFromHex(`41${word.slice(24).toLowerCase()}`);
     },
 
+    /** What a view of `contract` without arguments returning one address (`rebalanceAddress()`) answers on the latest state (`T…`). */
+    async addressView(contract: string, signature: string): Promise<string> {
+      const word = await constantWord(contract, contract, signature, '', 'an address');
+      if (!/^0{24}/.test(word)) throw new TronApiError('malformed', CONSTANT_ENDPOINT, `${signature} did not return an address`);
+      return tronAddressFromHex(`41${word.slice(24).toLowerCase()}`);
+    },
+
     /**
      * What a TriggerSmartContract of `functionSelector(parameter)` on `contract` from `caller` would do on the latest
      * state, run as a constant call and not sent: undefined when it would succeed, else why it reverts. A node that

@@ -7,6 +7,8 @@ import { getTokenDecoder } from '@solana-program/token';
 import type { Address, Rpc, SolanaRpcApi } from '@solana/kit';
 import { erc20Abi, type Address as EvmAddress, type PublicClient } from 'viem';
 import type { Queryable } from '../../db/client';
+import { submittedWithdrawals } from '../../db/repositories/inventoryWithdrawals';
+import { expectedAfterWithdrawals, withdrawnNotPosted } from '../../domain/inventory/withdrawalsInFlight';
 import { insertReconciliationRun, ledgerBalances, solanaDepositOwners, type ReconciliationRun } from '../../db/repositories/reconciliation';
 import type { Chain, TokenSymbol } from '../../domain/chains/chains';
 import { ACCOUNT, ASSET, tokenAsset } from '../../domain/ledger/ledger';
@@ -125,7 +127,9 @@ export async function reconcileLedger(view: TreasuryView, sql: Queryable): Promi
     ...(view.tron ? [tronAccounts(view.tron, view.mode, sql)] : []),
   ]);
   const accounts = [...reconciledAccounts(view), ...chains.flatMap((c) => c.accounts)];
-  const ledger = await ledgerBalances(sql, view.mode, accounts);
+  // A withdrawal of held inventory that left the collector where it is read but is not posted yet is no difference.
+  const [posted, submitted] = await Promise.all([ledgerBalances(sql, view.mode, accounts), submittedWithdrawals(sql, view.mode)]);
+  const ledger = expectedAfterWithdrawals(posted, withdrawnNotPosted(submitted));
   const observed = [
     ...(await observedBalances(view, sql, reconciledAccounts(view))),
     ...(await Promise.all(chains.map((c) => c.read()))).flat(),

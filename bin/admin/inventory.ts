@@ -145,8 +145,10 @@ const withdraw = defineCommand({
   async run(context, input) {
     const { pair, mode } = input;
     const chain = pair.chain as HeldInventoryChain;
-    if (chain === 'solana' || chain === 'tron')
-      throw new CliError(`${pairText(pair)}: withdrawals are built for bsc's collector only so far; see docs/settlement.md#held-inventory`);
+    if (chain === 'solana')
+      throw new CliError(
+        `${pairText(pair)}: withdrawals are built for the bsc and Tron collectors only so far; see docs/settlement.md#held-inventory`,
+      );
     const to = context.config.inventory.rebalanceAddresses[mode][chain];
     if (!to) throw new CliError(`no rebalancing address: set ${rebalanceAddressVariable(chain, mode)}`);
     const sql = context.sql();

@@ -98,3 +98,15 @@ export async function setWithdrawalFailed(sql: Queryable, id: string, failure: s
   await sql`update inventory_withdrawals set status = 'failed', failure = ${failure}, tx_hash = ${txHash ?? null}, updated_at = now()
     where id = ${id} and status in ('requested', 'submitted')`;
 }
+
+/** The mode's withdrawals written ahead and not yet posted, with their chain intents' status (reconciliation). */
+export async function submittedWithdrawals(
+  sql: Queryable,
+  mode: Mode,
+): Promise<Array<{ chain: Chain; token: TokenSymbol; amount: bigint; intentStatus: string }>> {
+  const rows = await sql<{ chain: Chain; token: TokenSymbol; amount: string; intent_status: string }[]>`
+    select w.chain, w.token, w.amount::text, ci.status as intent_status
+    from inventory_withdrawals w join chain_intents ci on ci.id = w.intent_id
+    where w.mode = ${mode} and w.status = 'submitted'`;
+  return rows.map((r) => ({ chain: r.chain, token: r.token, amount: BigInt(r.amount), intentStatus: r.intent_status }));
+}

@@ -110,3 +110,23 @@ export function tronTopUpDifference(stored: TronCallShape | TronTransferShape | 
   if (sun(stored.amount) === undefined) differences.push(`its amount ${stored.amount} is not an amount of sun`);
   return verdict(differences);
 }
+
+/** A held-inventory withdrawal on Tron: rebalance(token, amount) on the configured collector, the row's token and amount. */
+export function tronRebalanceDifference(
+  stored: TronCallShape | TronTransferShape | null,
+  withdrawal: { collector: string; tokenAddress: string; amount: bigint; maxFeeLimitSun: bigint },
+): string | undefined {
+  const { differences, call } = callDifferences(stored, {
+    contract: withdrawal.collector,
+    functionSelector: 'rebalance(address,uint256)',
+    maxFeeLimitSun: withdrawal.maxFeeLimitSun,
+  });
+  if (!call) return verdict(differences);
+  const args = decoded(call.parameter, [{ type: 'address' }, { type: 'uint256' }]);
+  if (!args) return verdict([...differences, 'its parameters are not rebalance(address,uint256)']);
+  const [token, amount] = args as [string, bigint];
+  if (token.toLowerCase() !== tronAddressToEvmHex(withdrawal.tokenAddress).toLowerCase())
+    differences.push(`it rebalances another token than the withdrawal's ${withdrawal.tokenAddress}`);
+  if (amount !== withdrawal.amount) differences.push(`it rebalances ${amount}, not the withdrawal's ${withdrawal.amount}`);
+  return verdict(differences);
+}

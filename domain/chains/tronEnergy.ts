@@ -54,6 +54,14 @@ export function hdTransferEnergy(prices: TronChainPrices, simulated = 0n): bigin
   return larger(withTokenFactor(TOKEN_TRANSFER_ENERGY, 1n, prices), simulated);
 }
 
+/**
+ * A collector's rebalance(token, amount): its one token transfer at least, or the node's run of the call when that
+ * used more, which it does, the collector reading its balance before and after: the node's run is what prices it.
+ */
+export function collectorRebalanceEnergy(prices: TronChainPrices, simulated = 0n): bigint {
+  return larger(withTokenFactor(TOKEN_TRANSFER_ENERGY, 1n, prices), simulated);
+}
+
 const withMargin = (value: bigint) => (value * (10_000n + TRON_ENERGY_MARGIN_BPS) + 9_999n) / 10_000n;
 
 /** The fee limit of a call needing `energy`: all of it burned at the network's price, with the margin, never above the signer's cap. */

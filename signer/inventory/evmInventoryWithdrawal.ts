@@ -2,12 +2,11 @@
 // collector's sweeper, calls DepositCollector.rebalance(token, amount), which pays only the owner-set
 // rebalanceAddress. Each advance is one resumable pass over the inventory_withdrawals row and its chain intent
 // rebalance:<chain>:<id>, written ahead: what is on chain or in the row decides what the next pass does.
-import { ApplicationFailure } from '@temporalio/activity';
 import { erc20Abi, type Address, type Hex, type PublicClient } from 'viem';
 import * as depositCollector from '../../contracts/artifacts/depositCollector';
 import type { Sql } from '../../db/client';
+import { heldInventoryBalances } from '../../db/repositories/heldInventory';
 import {
-  findInventoryWithdrawal,
   setWithdrawalFailed,
   setWithdrawalSent,
   setWithdrawalSubmitted,
@@ -19,12 +18,13 @@ import type { Chain } from '../../domain/chains/chains';
 import { gasPaidWei } from '../../domain/chains/gasPaid';
 import { evmCallDifference } from '../../domain/chainWrites/intentCall';
 import { collectorRebalanceCall } from '../../domain/chainWrites/rebalanceCall';
+import { withdrawalShortfall } from '../../domain/inventory/withdrawableAmount';
 import { inventoryWithdrawalIntentId, inventoryWithdrawn } from '../../domain/ledger/inventoryPostings';
 import { relayerGasPaid } from '../../domain/ledger/ledger';
-import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import type { Mode } from '../../domain/wire/session';
 import type { EvmChainWriter } from '../chainWrites/evmChainWriter';
 import { refuseAlteredCall } from '../chainWrites/intentCallCheck';
+import { loadWithdrawal, type WithdrawalAnswer } from './withdrawalRow';
 
 export interface EvmInventoryWithdrawalDeps {
   sql: Sql;
@@ -40,23 +40,10 @@ export interface EvmInventoryWithdrawalDeps {
   rebalanceAddress: string | undefined;
 }
 
-export type WithdrawalAnswer =
-  { status: 'pending'; deferred?: string } | { status: 'sent'; txHash: string } | { status: 'failed'; reason: string };
-
-const refuse = (message: string) => ApplicationFailure.nonRetryable(message, WorkflowFailure.TransferRefused);
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export function createEvmInventoryWithdrawal(deps: EvmInventoryWithdrawalDeps) {
   const { sql } = deps;
-
-  async function load(id: string): Promise<{ withdrawal: InventoryWithdrawal; token: TokenDeployment }> {
-    const withdrawal = await findInventoryWithdrawal(sql, id);
-    if (!withdrawal || withdrawal.mode !== deps.mode || withdrawal.chain !== deps.chain)
-      throw refuse(`no ${deps.mode} inventory withdrawal ${id} on ${deps.chain}`);
-    const token = deps.tokens.find((t) => t.symbol === withdrawal.token);
-    if (!token) throw refuse(`${withdrawal.token} has no contract on ${deps.chain} for ${deps.mode} mode`);
-    return { withdrawal, token };
-  }
 
   /** Why the withdrawal may not be written, judged before anything is signed; undefined when it may. */
   async function refusal(withdrawal: InventoryWithdrawal, token: TokenDeployment): Promise<string | undefined> {
@@ -81,13 +68,14 @@ export function createEvmInventoryWithdrawal(deps: EvmInventoryWithdrawalDeps) {
       args: [deps.collector],
       blockNumber: settled,
     });
-    if (held < withdrawal.amount)
-      return `the collector holds ${held} base units of ${withdrawal.token} at depth, less than ${withdrawal.amount}`;
-    return undefined;
+    const ledger = (await heldInventoryBalances(sql, deps.mode)).find(
+      (b) => b.pair.chain === deps.chain && b.pair.token === withdrawal.token,
+    );
+    return withdrawalShortfall(withdrawal, { ledger: ledger?.collector ?? 0n, chain: held });
   }
 
   async function advance(id: string): Promise<WithdrawalAnswer> {
-    const { withdrawal, token } = await load(id);
+    const { withdrawal, token } = await loadWithdrawal(sql, deps, id);
     if (withdrawal.status === 'sent') return { status: 'sent', txHash: withdrawal.txHash ?? '' };
     if (withdrawal.status === 'failed') return { status: 'failed', reason: withdrawal.failure ?? 'failed' };
     const intentId = inventoryWithdrawalIntentId(deps.chain, withdrawal.id);

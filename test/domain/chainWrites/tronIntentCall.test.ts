@@ -1,7 +1,12 @@
 import { encodeAbiParameters, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { tronAddressFromEvmHex, tronAddressToEvmHex } from '../../../domain/addresses/tron';
-import { tronForwarderSweepDifference, tronHdTransferDifference, tronTopUpDifference } from '../../../domain/chainWrites/tronIntentCall';
+import {
+  tronForwarderSweepDifference,
+  tronHdTransferDifference,
+  tronRebalanceDifference,
+  tronTopUpDifference,
+} from '../../../domain/chainWrites/tronIntentCall';
 
 const tron = (byte: string) => tronAddressFromEvmHex(`0x${byte.repeat(20)}`);
 const TOKEN = tron('11');
@@ -59,6 +64,21 @@ describe('tronHdTransferDifference', () => {
       `it transfers to another address than the sweep's collector ${COLLECTOR}; it transfers 2500001, not the planned 2500000`,
     );
     expect(tronHdTransferDifference(null, sweep)).toBe('it holds no call');
+  });
+});
+
+describe('tronRebalanceDifference', () => {
+  const withdrawal = { collector: COLLECTOR, tokenAddress: TOKEN, amount: 5_000_000n, maxFeeLimitSun: FEE_LIMIT };
+  const REBALANCE = 'rebalance(address,uint256)';
+
+  it("accepts the collector's rebalance of the row's token and amount, and refuses a token transfer, another token or amount", () => {
+    expect(tronRebalanceDifference(call(COLLECTOR, REBALANCE, transfer(TOKEN, 5_000_000n)), withdrawal)).toBeUndefined();
+    expect(tronRebalanceDifference(call(TOKEN, 'transfer(address,uint256)', transfer(ATTACKER, 5_000_000n)), withdrawal)).toBe(
+      `it calls ${TOKEN}, not ${COLLECTOR}; it calls transfer(address,uint256), not ${REBALANCE}; it rebalances another token than the withdrawal's ${TOKEN}`,
+    );
+    expect(tronRebalanceDifference(call(COLLECTOR, REBALANCE, transfer(ATTACKER, 5_000_001n)), withdrawal)).toBe(
+      `it rebalances another token than the withdrawal's ${TOKEN}; it rebalances 5000001, not the withdrawal's 5000000`,
+    );
   });
 });
 

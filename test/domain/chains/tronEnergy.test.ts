@@ -8,6 +8,7 @@ import {
   callBandwidthBytes,
   energyOfFeeLimit,
   forwarderSweepEnergy,
+  collectorRebalanceEnergy,
   hdTransferEnergy,
   judgeTronResources,
   tronFeeLimitSun,
@@ -30,6 +31,8 @@ describe('a Tron sweep’s energy', () => {
     expect(forwarderSweepEnergy(1, prices, 5_000_000n)).toBe(5_000_000n);
     expect(forwarderSweepEnergy(1, prices, 1n)).toBe(forwarderSweepEnergy(1, prices));
     expect(hdTransferEnergy(prices, 130_000n)).toBe(130_000n);
+    expect(collectorRebalanceEnergy(prices, 140_000n)).toBe(140_000n);
+    expect(collectorRebalanceEnergy(flat, 1n)).toBe(TOKEN_TRANSFER_ENERGY);
   });
 });
 

@@ -4,6 +4,7 @@
 // forwarders), the stand-in's balance of the token there (its named stand-in behaviour), the indexer's confirmed
 // deposit credited to it and posted to the ledger as the settlement posts it.
 import { randomBytes, randomInt } from 'node:crypto';
+import { generateKeyPairSigner } from '@solana/kit';
 import type { Sql } from '../../../db/client';
 import { postLedger } from '../../../db/repositories/ledger';
 import { insertSessionRecord } from '../../../db/repositories/sessions';
@@ -12,6 +13,8 @@ import { depositSalt } from '../../../domain/addresses/depositSalt';
 import { tronAddressFromEvmHex } from '../../../domain/addresses/tron';
 import { deriveTronAddress } from '../../../domain/addresses/hdDerivation';
 import type { TokenSymbol } from '../../../domain/chains/chains';
+import { networkForMode } from '../../../domain/session/payablePairs';
+import type { Mode } from '../../../domain/wire/session';
 import { creditedAndSettled } from '../../support/depositPostings';
 import { createTestMerchant } from '../../support/factories';
 import { sessionRecord } from '../../support/sessionRecords';
@@ -36,39 +39,56 @@ export interface TronSweepFixture {
 
 /** A test-mode session with a Tron forwarder deposit address and `amount` of the token there, confirmed, credited and posted; its address. */
 export async function tronForwarderDeposit(f: TronSweepFixture, amount: bigint): Promise<string> {
-  return tronDeposit(f, amount, (sessionId) => ({
-    index: randomInt(1_000_000, 2 ** 31 - 1),
-    address: tronForwarderAddress(f.contracts, depositSalt(sessionId)),
-    forwarder: true,
-  }));
+  return (await tronForwarderPayment(f, amount, 'test')).address;
+}
+
+/** A session of `mode` paid `amount` of the token at its Tron forwarder address, confirmed, credited, settled by the treasury and posted. */
+export async function tronForwarderPayment(f: TronSweepFixture, amount: bigint, mode: Mode): Promise<TronPayment> {
+  return tronDeposit(
+    f,
+    amount,
+    (sessionId) => ({
+      index: randomInt(1_000_000, 2 ** 31 - 1),
+      address: tronForwarderAddress(f.contracts, depositSalt(sessionId)),
+      forwarder: true,
+    }),
+    mode,
+  );
+}
+
+export interface TronPayment {
+  address: string;
+  sessionId: string;
+  merchantId: string;
 }
 
 /** A test-mode session whose Tron deposit address is the HD address of `seed` at `index`, with `amount` of the token there, confirmed, credited and posted; its address. */
 export async function tronHdDeposit(f: TronSweepFixture, seed: Uint8Array, index: number, amount: bigint): Promise<string> {
-  return tronDeposit(f, amount, () => ({ index, address: deriveTronAddress({ seed }, index), forwarder: false }));
+  return (await tronDeposit(f, amount, () => ({ index, address: deriveTronAddress({ seed }, index), forwarder: false }))).address;
 }
 
 async function tronDeposit(
   f: TronSweepFixture,
   amount: bigint,
   addressOf: (sessionId: string) => { index: number; address: string; forwarder: boolean },
-): Promise<string> {
+  mode: Mode = 'test',
+): Promise<TronPayment> {
   const { merchant } = await createTestMerchant(f.sql);
-  const record = sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 });
+  const record = { ...sessionRecord(merchant.id, { createdAt: new Date(), lifetimeMinutes: 60 }), mode };
   await insertSessionRecord(f.sql, record, 'completed');
   const { index, address, forwarder } = addressOf(record.sessionId);
   await f.sql`insert into deposit_addresses (session_id, derivation_index, evm_address, tron_address, solana_address, mode, tron_scheme, tron_factory)
-            values (${record.sessionId}, ${index}, ${'0x' + randomBytes(20).toString('hex')}, ${address}, ${'S' + randomBytes(16).toString('hex')}, 'test',
+            values (${record.sessionId}, ${index}, ${'0x' + randomBytes(20).toString('hex')}, ${address}, ${(await generateKeyPairSigner()).address}, ${mode},
                     ${forwarder ? 'forwarder' : 'hd'}, ${forwarder ? f.contracts.factory : null})`;
   f.node.setBalance(f.token.address, address, f.node.balanceOf(f.token.address, address) + amount);
   const txHash = randomBytes(32).toString('hex');
   await f.sql`insert into deposits (chain, tx_hash, log_index, network, session_id, token, amount_base_units, from_address, to_address, block_number, block_hash, stage, confirmations, credited)
-            values ('tron', ${txHash}, 0, 'testnet', ${record.sessionId}, ${f.token.symbol}, ${amount.toString()}, ${tronAddress()}, ${address},
+            values ('tron', ${txHash}, 0, ${networkForMode(mode)}, ${record.sessionId}, ${f.token.symbol}, ${amount.toString()}, ${tronAddress()}, ${address},
                     ${f.node.head().toString()}, ${randomBytes(32).toString('hex')}, 'confirmed', 19, true)`;
   await paidOutByTreasury(f.sql, record.sessionId, 'tron', f.token.symbol, address);
-  const deposit = { chain: 'tron', token: f.token.symbol, txHash, logIndex: 0, mode: 'test', amount } as const;
+  const deposit = { chain: 'tron', token: f.token.symbol, txHash, logIndex: 0, mode, amount } as const;
   for (const posting of creditedAndSettled({ ...deposit, merchantId: merchant.id })) await postLedger(f.sql, posting);
-  return address;
+  return { address, sessionId: record.sessionId, merchantId: merchant.id };
 }
 
 /** A Tron sweeper's dependencies against the stand-in: USDT only, no threshold, batches of 50, the test's fee limits. */

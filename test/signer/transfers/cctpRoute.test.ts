@@ -10,7 +10,7 @@ import { feeRecipientTokenAccount, receiveMessageInstruction } from '../../../si
 import { signTreasuryTransaction } from '../../../signer/payouts/payoutTransaction';
 import type { CctpRoute } from '../../../signer/transfers/cctpTransfer';
 import { findChainIntent } from '../../../db/repositories/chainIntents';
-import { unbalancedLedgerGroups } from '../../../db/repositories/ledger';
+import { postLedger, unbalancedLedgerGroups } from '../../../db/repositories/ledger';
 import { findTransfer } from '../../../db/repositories/transfers';
 import { insertInventoryWithdrawal } from '../../../db/repositories/inventoryWithdrawals';
 import * as depositCollector from '../../../contracts/artifacts/depositCollector';
@@ -270,6 +270,16 @@ describe('a held-inventory withdrawal from the same collector (the Hardhat chain
     const usdt = await f.evm.deployToken({ symbol: 'USDT', decimals: 18 });
     const rebalanceTo = f.evm.account(5).address;
     await f.evm.mint(usdt, f.collector, 7n * 10n ** 18n);
+    // As a landed sweep posts it: the signer withdraws no more than the ledger holds in the collector either.
+    await postLedger(f.db.sql, {
+      groupId: 'sweep:bsc:fixture:usdt:bsc',
+      mode: 'test',
+      reference: 'sweep:bsc:fixture',
+      entries: [
+        { account: 'collector:bsc', asset: 'usdt:bsc', amount: 7n * 10n ** 18n },
+        { account: 'deposits:bsc', asset: 'usdt:bsc', amount: -7n * 10n ** 18n },
+      ],
+    });
     // A fresh withdrawer per pass, as a signer restarted between any two passes builds it.
     const advance = (id: string) =>
       createEvmInventoryWithdrawal({

@@ -28,7 +28,11 @@
 // delegated to an account, served by getaccountresource; prices by getchainparameters): an outcome naming the energy
 // a call uses spends the sender's energy first and burns the rest at getEnergyFee, and its TransactionInfo's receipt
 // says so (energy_usage, energy_fee, energy_usage_total, net_fee) as java-tron's does; a constant sweepMany or
-// transfer answers the energy a test set (setCallEnergy). A reorg does not undo what a
+// transfer answers the energy a test set (setCallEnergy). Collectors a test registers (deployCollector) answer
+// rebalanceAddress() with the address their owner set (setRebalanceAddress), and their rebalance(token, amount), when a
+// block takes it with SUCCESS, moves that much of the collector's balance there, logging the token's Transfer and
+// Rebalanced(token, to, amount) as DepositCollector does, or reverts (NoRebalanceAddress, or a balance short of the
+// amount); as a constant call it moves nothing and answers the energy a test set. A reorg does not undo what a
 // dropped transaction moved: the tests that reorganise move nothing.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -59,6 +63,10 @@ const SWEEP_MANY = toFunctionSelector('sweepMany(bytes32[],address)').slice(2);
 const SWEPT = toEventSelector('Swept(bytes32,address,address,uint256)').slice(2);
 const TRANSFER = toEventSelector('Transfer(address,address,uint256)').slice(2);
 const TRC20_TRANSFER = toFunctionSelector('transfer(address,uint256)').slice(2);
+const REBALANCE = toFunctionSelector('rebalance(address,uint256)').slice(2);
+const REBALANCED = toEventSelector('Rebalanced(address,address,uint256)').slice(2);
+/** The collector's revert while its owner has set no rebalancing address (contracts/DepositCollector.sol). */
+const NO_REBALANCE_ADDRESS = toFunctionSelector('NoRebalanceAddress()').slice(2);
 /** The factory's revert for a caller that is not its sweeper (contracts/SweeperRoles.sol). */
 const NOT_SWEEPER = toFunctionSelector('NotSweeper(address)').slice(2);
 /** The forwarder's revert when its token transfer fails (contracts/DepositForwarder.sol). */
@@ -166,6 +174,10 @@ export interface TronWalletNode {
   payTrx(from: string, to: string, sun: bigint): string;
   /** Stand-in behaviour: sweepMany calls to `factory` move balances and log Swept when a block takes them with SUCCESS. */
   deployFactory(factory: StandInFactory): void;
+  /** Stand-in behaviour: a DepositCollector at `collector` (base58) answering rebalanceAddress() and rebalance(token, amount). */
+  deployCollector(collector: string): void;
+  /** Stand-in behaviour: what the collector's owner set with setRebalanceAddress (base58). */
+  setRebalanceAddress(collector: string, to: string): void;
   /** Stand-in behaviour: whether `account` may call `factory`'s sweepMany (base58); every account may unless a test says not. */
   setSweeper(factory: string, account: string, allowed: boolean): void;
   /** How the next requests are met, by path, index since this call and the request's JSON body. */
@@ -348,8 +360,19 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
   /** Per factory, the accounts a test took the sweeper role from. */
   const notSweepers = new Map<string, Set<string>>();
 
+  /** Per registered collector, the rebalancing address its owner set (20-byte hex; empty: none). */
+  const collectors = new Map<string, string>();
+
   const constantCall = (body: Record<string, unknown>) => {
     const parameter = String(body.parameter ?? '');
+    const collector = String(body.contract_address).toLowerCase().slice(2);
+    if (collectors.has(collector) && body.function_selector === 'rebalanceAddress()')
+      return { ...constantBalanceOf, constant_result: [word(collectors.get(collector) || '0')] };
+    if (collectors.has(collector) && body.function_selector === 'rebalance(address,uint256)') {
+      const failing = rebalanceFailure(collector, `${REBALANCE}${parameter}`);
+      if (failing === undefined) return withCallEnergy({ ...constantBalanceOf, constant_result: [''] });
+      return { ...constantRevert, constant_result: [failing] };
+    }
     const factory = factories.get(String(body.contract_address).toLowerCase().slice(2));
     if (factory && body.function_selector === 'sweepMany(bytes32[],address)') {
       const caller = String(body.owner_address).toLowerCase().slice(2);
@@ -414,6 +437,31 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
     });
   };
 
+  const rebalanceArguments = (data: string) => {
+    const [tokenHex, amount] = decodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], `0x${data.slice(8)}` as Hex);
+    return { token: tokenHex.slice(2).toLowerCase(), amount };
+  };
+
+  /** The revert data of a collector's rebalance, or undefined when it would pay (a short balance reverts with the token's empty data). */
+  const rebalanceFailure = (collector: string, data: string): string | undefined => {
+    const { token, amount } = rebalanceArguments(data);
+    if (!collectors.get(collector)) return NO_REBALANCE_ADDRESS;
+    return balanceOf(token, collector) < amount ? '' : undefined;
+  };
+
+  /** What a collector's rebalance does in the block that takes it: `amount` of the token to its rebalancing address. */
+  const rebalance = (collector: string, call: { contract: string; data: string }): TronLog[] | undefined => {
+    if (rebalanceFailure(collector, call.data) !== undefined) return undefined;
+    const { token, amount } = rebalanceArguments(call.data);
+    const to = collectors.get(collector) as string;
+    balances.set(balanceKey(token, collector), balanceOf(token, collector) - amount);
+    balances.set(balanceKey(token, to), balanceOf(token, to) + amount);
+    return [
+      { address: token, topics: [TRANSFER, word(collector), word(to)], data: word(amount) },
+      { address: collector, topics: [REBALANCED, word(token), word(to)], data: word(amount) },
+    ];
+  };
+
   /** A TRC-20 transfer(to, amount) from `owner`: its Transfer log, or undefined (a revert) when the owner holds less. */
   const trc20Transfer = (owner: string, call: { contract: string; data: string }): TronLog[] | undefined => {
     const [toHex, amount] = decodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], `0x${call.data.slice(8)}` as Hex);
@@ -435,6 +483,7 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
     const factory = factories.get(write.contract);
     if (factory && write.data.startsWith(SWEEP_MANY)) return sweepMany(factory, owner, write);
     if (tokens.has(write.contract) && write.data.startsWith(TRC20_TRANSFER)) return trc20Transfer(owner, write);
+    if (collectors.has(write.contract) && write.data.startsWith(REBALANCE)) return rebalance(write.contract, write);
     return [];
   };
 
@@ -636,6 +685,8 @@ export async function startTronWalletNode(options: TronWalletNodeOptions = {}): 
       return txId;
     },
     deployFactory: (factory) => void factories.set(tvm(factory.factory), factory),
+    deployCollector: (collector) => void collectors.set(tvm(collector), collectors.get(tvm(collector)) ?? ''),
+    setRebalanceAddress: (collector, to) => void collectors.set(tvm(collector), tvm(to)),
     setSweeper(factory, account, allowed) {
       const refused = notSweepers.get(tvm(factory)) ?? new Set<string>();
       if (allowed) refused.delete(tvm(account));
