@@ -27,16 +27,16 @@ import { depositSalt } from '../domain/addresses/depositSalt';
 import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, verifyWebhookSignature } from '../domain/webhooks/webhookSignature';
 import { createLogger } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
-import { freePort } from '../toolchain/ports';
 import { getStateQuery } from '../workflows/messages';
 import { DemoUsageError, demoOptions, type DemoOptions } from './demo/demoOptions';
+import { startDemoStack } from './demo/demoStack';
 import { followInventoryPath } from './demo/inventoryPath';
 import { showLedgerPosition } from './demo/ledgerPosition';
 import { followRefundPath } from './demo/refundPath';
 import { followSession, type SessionProgress } from './demo/sessionProgress';
 import { payUsdc, usdcBalance } from './demo/solanaWallet';
 import { startDemoWebhookReceiver, type DemoWebhookReceiver } from './demo/webhookReceiver';
-import { startDevStack, type DevStack } from './devStack';
+import type { DevStack } from './devStack';
 
 const AMOUNT_USD = 25.5;
 const MINING_STEPS = 3;
@@ -84,7 +84,8 @@ try {
     `Stablecoin checkout demo: one test-mode ${token} payment on a local chain (${payOn}), start to finish${refund ? ', overpaid and the excess refunded' : ''}\n`,
   );
   await noteRunningService();
-  stack = await startStack();
+  say(`starting the service on free ports with a throw-away data directory (${dataDir})`);
+  stack = await startDemoStack({ dataDir, logLevel, keyLabel: 'npm run demo', progress: say });
   const chain = stack.devChain;
   const solana = stack.localSolana;
   if (!chain || !solana) throw new Error('the stack started without its local chains');
@@ -325,38 +326,6 @@ async function noteRunningService(): Promise<void> {
     () => false,
   );
   if (answered) say(`a service already answers on ${userConfig.host}:${userConfig.port}; the demo leaves it alone and runs its own`);
-}
-
-async function startStack(): Promise<DevStack> {
-  const [apiPort, postgresPort, temporalPort] = await Promise.all([freePort(), freePort(), freePort()]);
-  say(`starting the service on free ports with a throw-away data directory (${dataDir})`);
-  // Only what makes this stack its own is set; everything else is the embedded default.
-  const config = loadConfig(
-    {
-      HOST: '127.0.0.1',
-      PORT: String(apiPort),
-      DATA_DIR: dataDir,
-      EMBEDDED_POSTGRES_PORT: String(postgresPort),
-      TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
-      LOCAL_CHAIN_PORT: '0',
-      LOCAL_SOLANA_PORT: '0',
-      WORKER_METRICS_PORT: '0',
-      INDEXER_METRICS_PORT: '0',
-      LOG_LEVEL: logLevel,
-      // The demo's one payment is below the default minimum a transfer waits for.
-      TRANSFER_MINIMUM_USDC: '1',
-    },
-    'dev',
-  );
-  return startDevStack({
-    config,
-    chainEnv: {},
-    startTemporal: true,
-    persistent: false,
-    keyLabel: 'npm run demo',
-    progress: say,
-    logger: createLogger(config.logLevel, 'demo', config.logFormat),
-  });
 }
 
 type Json = Record<string, unknown>;

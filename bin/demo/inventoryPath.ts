@@ -46,7 +46,13 @@ export interface InventoryContext {
   detail(label: string, value: string): void;
 }
 
-export async function followInventoryPath(context: InventoryContext): Promise<void> {
+/** When the treasury showed the refill, and the gas the collector's swap used (a USDT path only). */
+export interface InventoryPathResult {
+  refilledAt: number;
+  swapGas: bigint | undefined;
+}
+
+export async function followInventoryPath(context: InventoryContext): Promise<InventoryPathResult> {
   const { devChain, say, detail, formatUsdc } = context;
   const treasuryBefore = await context.treasuryUsdc();
   await showBalances(context, 'balances before');
@@ -54,24 +60,26 @@ export async function followInventoryPath(context: InventoryContext): Promise<vo
   try {
     const sweptAt = await sweep(context);
     await showBalances(context, 'balances after');
-    const swappedAt = context.token === 'USDT' ? await swap(context, sweptAt) : sweptAt;
-    if (context.token === 'USDT') await showBalances(context, 'balances after');
-    const burnTx = await burn(context, swappedAt);
+    const swapped = context.token === 'USDT' ? await swap(context, sweptAt) : undefined;
+    if (swapped) await showBalances(context, 'balances after');
+    const burnTx = await burn(context, swapped?.block ?? sweptAt);
     await showBalances(context, 'balances after');
     await attestation(context, burnTx);
     const treasuryAfter = await waitFor(async () => {
       const balance = await context.treasuryUsdc();
       return balance > treasuryBefore ? balance : undefined;
     }, 'receive_message to mint on the local Solana chain');
+    const refilledAt = Date.now();
     say(`refill: receive_message on the local Solana chain minted ${formatUsdc(treasuryAfter - treasuryBefore)} USDC to the treasury`);
     detail('treasury before', `${formatUsdc(treasuryBefore)} USDC`);
     detail('treasury after', `${formatUsdc(treasuryAfter)} USDC`);
     detail(
       'deposit confirmed → refill',
-      `${((Date.now() - context.depositConfirmedAt) / 1000).toFixed(1)} s (schedules triggered at once, blocks mined in the background)`,
+      `${((refilledAt - context.depositConfirmedAt) / 1000).toFixed(1)} s (schedules triggered at once, blocks mined in the background)`,
     );
     await showBalances(context, 'balances after');
     await runsFinished(context);
+    return { refilledAt, swapGas: swapped?.gas };
   } finally {
     await miner.stop();
   }
@@ -108,7 +116,7 @@ async function sweep(context: InventoryContext): Promise<bigint> {
  * Triggers the chain's swap schedule until the collector swaps: the signer swaps only what the collector held at the
  * chain's confirmation depth, so a run before the sweep is that deep finds nothing to swap and ends idle.
  */
-async function swap(context: InventoryContext, fromBlock: bigint): Promise<bigint> {
+async function swap(context: InventoryContext, fromBlock: bigint): Promise<{ block: bigint; gas: bigint }> {
   const { devChain, say, detail, formatUsdc } = context;
   const scheduleId = swapScheduleId(devChain.chain as CctpSourceChain, 'test');
   await settled(context, fromBlock);
@@ -138,7 +146,7 @@ async function swap(context: InventoryContext, fromBlock: bigint): Promise<bigin
     'swapped',
     `${formatUsdc(amountIn)} USDT for ${formatUsdc(amountOut)} USDC in the local USDT/USDC pool (1:1 less ${formatUsdc(amountIn - amountOut)}: its fee tier and price impact)`,
   );
-  return swapped.blockNumber;
+  return { block: swapped.blockNumber, gas: receipt.gasUsed };
 }
 
 /**
