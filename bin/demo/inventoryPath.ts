@@ -113,8 +113,8 @@ async function sweep(context: InventoryContext): Promise<bigint> {
 }
 
 /**
- * Triggers the chain's swap schedule until the collector swaps: the signer swaps only what the collector held at the
- * chain's confirmation depth, so a run before the sweep is that deep finds nothing to swap and ends idle.
+ * Once the sweep is at the chain's confirmation depth, where the signer reads the collector's USDT, triggers the
+ * chain's swap schedule until the collector swaps.
  */
 async function swap(context: InventoryContext, fromBlock: bigint): Promise<{ block: bigint; gas: bigint }> {
   const { devChain, say, detail, formatUsdc } = context;
@@ -150,8 +150,8 @@ async function swap(context: InventoryContext, fromBlock: bigint): Promise<{ blo
 }
 
 /**
- * Triggers the chain's transfer schedule until the collector burns: a run that comes before the sweep has landed
- * finds the collector short of TRANSFER_MINIMUM_USDC and does nothing.
+ * Once what the collector received (the sweep, or the swap) is at the chain's confirmation depth, where the transfer
+ * reads the collector's USDC, triggers the chain's transfer schedule until the collector burns.
  */
 async function burn(context: InventoryContext, fromBlock: bigint): Promise<Hash> {
   const { devChain, say, detail } = context;
