@@ -7,7 +7,8 @@
 // BENCH_ONLY=scale runs the scale benchmark alone (bench/scaleSessions.ts, last in the full run), printed, not written;
 // BENCH_SCALE_SESSIONS sets how many sessions it opens (10,000 unless set). BENCH_ONLY=admin-cli times the admin CLI's
 // start-up (bench/adminCliStart.ts), printed, not written. BENCH_ONLY=tron-energy measures the energy of Tron sweeps
-// (bench/tronSweepEnergy.ts), printed, not written.
+// (bench/tronSweepEnergy.ts), printed, not written. BENCH_ONLY=inventory-routes times payout → treasury refilled per
+// route and the gas of USDT swaps on the dev stack (bench/inventoryRoutes.ts), printed, not written.
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
@@ -17,6 +18,7 @@ import { benchAdminCliStart } from './adminCliStart';
 import { startBenchEnvironment, type BenchEnvironment } from './environment';
 import { benchHttp } from './httpThroughput';
 import { benchIndexer } from './indexerCost';
+import { benchInventoryRoutes } from './inventoryRoutes';
 import { benchPayoutLatency, payoutCount } from './payoutLatency';
 import { benchScale, scaleSessionCount } from './scaleSessions';
 import { machine, progress, table, writeResults, type Row } from './report';
@@ -34,6 +36,7 @@ const ALONE: Record<string, (env: BenchEnvironment) => Promise<Row[]>> = {
   recovery: benchWorkerRecovery,
   'admin-cli': benchAdminCliStart,
   'tron-energy': benchTronSweepEnergy,
+  'inventory-routes': benchInventoryRoutes,
 };
 const only = process.env.BENCH_ONLY;
 if (only !== undefined && only !== 'scale' && !Object.hasOwn(ALONE, only)) {
@@ -78,6 +81,7 @@ try {
     rows.push(...(await benchWorkerRecovery(env)));
     rows.push(...(await benchAdminCliStart(env)));
     rows.push(...(await benchTronSweepEnergy()));
+    rows.push(...(await benchInventoryRoutes()));
     rows.push(...(await benchScale(env, chain, tokens, scaleSessions)));
   }
 } finally {
@@ -97,6 +101,7 @@ const notes = [
   "select-payment: one run after a warm-up of one session per pair; the workers, the signer and the API share one process and the machine's cores with Postgres and the Temporal dev server.",
   'Payout latency: one run; every step is real (API, indexer, workflows, signer, chain), the chain is local: its slots come every 400 ms and an RPC call answers in a millisecond, so a cluster adds its own RPC round trips and confirmation time.',
   'Payout latency floor: the payout lands within a slot of its broadcast, but settle_<pay_id> learns it only on the signer pass after its 2 s CONFIRMATION_POLL sleep, so broadcast → confirmed is that sleep plus one pass, and most of the whole.',
+  "Inventory routes: the dev stack's own Postgres, Temporal dev server and local chains beside the bench's; 3 payments per route, one after another; the swap's gas is deterministic on a fresh pool.",
   "Admin CLI start-up: each process spawned by the bench and timed to its exit, one after another; the ratio's floor is Node.js with tsx's loader and nothing imported.",
   `Scale: one run with ${scaleSessions.toLocaleString('en')} sessions; the worker and the indexer are processes of their own, the API, the signer and the bench's clients share this one; the worker's cache holds the SDK's default number of workflows (from its heap limit).`,
   `Load average (1 min) ${loadAtStart.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end, on ${cpus().length} cores: the figures are as loaded as that.`,

@@ -7,6 +7,8 @@
 // merchant's and the treasury's USDC on the local Solana chain before and after, and how the session was settled.
 // On base the deposit address is a clone of the local deposit factory, and after the payout the demo follows the
 // inventory path that brings the deposit back to the treasury: sweep, burn, attestation, receive (demo/inventoryPath.ts).
+// `npm run demo -- --token USDT` pays USDT on base: its path swaps it to USDC in the collector through the local
+// Uniswap V3 pool before the burn. Either path ends with the ledger's closing position (demo/ledgerPosition.ts).
 // `npm run demo -- --refund` overpays on Solana and follows the excess back to the customer: the refund the service
 // made for it, claimed by the customer to a wallet of their own, paid from the treasury (demo/refundPath.ts).
 //
@@ -25,20 +27,21 @@ import { depositSalt } from '../domain/addresses/depositSalt';
 import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, verifyWebhookSignature } from '../domain/webhooks/webhookSignature';
 import { createLogger } from '../observability/logger';
 import { installWorkerRuntime } from '../observability/temporalRuntime';
-import { freePort } from '../toolchain/ports';
 import { getStateQuery } from '../workflows/messages';
+import { DemoUsageError, demoOptions, type DemoOptions } from './demo/demoOptions';
+import { startDemoStack } from './demo/demoStack';
 import { followInventoryPath } from './demo/inventoryPath';
+import { showLedgerPosition } from './demo/ledgerPosition';
 import { followRefundPath } from './demo/refundPath';
 import { followSession, type SessionProgress } from './demo/sessionProgress';
 import { payUsdc, usdcBalance } from './demo/solanaWallet';
 import { startDemoWebhookReceiver, type DemoWebhookReceiver } from './demo/webhookReceiver';
-import { startDevStack, type DevStack } from './devStack';
+import type { DevStack } from './devStack';
 
 const AMOUNT_USD = 25.5;
 const MINING_STEPS = 3;
 const SIGNATURE_TOLERANCE_SECONDS = 300;
 const STARTUP_NOTE_TIMEOUT_MS = 500;
-const DEMO_CHAINS = ['base', 'solana'] as const;
 const CUSTOMER_SOL = 1_000_000_000n;
 /** What `--refund` pays beyond the amount asked for: 4.5 USDC, well past the overpayment tolerance. */
 const OVERPAYMENT = 4_500_000n;
@@ -48,6 +51,7 @@ const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 const say = (line: string) => console.log(`▸ ${line}`);
 const detail = (label: string, value: string) => console.log(`    ${label.padEnd(27)}${value}`);
 
+const options = demoArguments(process.argv.slice(2));
 const userConfig = loadConfig(process.env, 'dev');
 // Progress lines are the demo's output; the service's own log lines only when something goes wrong.
 const logLevel = process.env.LOG_LEVEL ? userConfig.logLevel : 'warn';
@@ -75,17 +79,19 @@ installWorkerRuntime({
 });
 
 try {
-  const refund = process.argv.slice(2).includes('--refund');
-  const payOn = refund ? 'solana' : demoChain(process.argv.slice(2));
+  const { refund, token, chain: payOn } = options;
   console.log(
-    `Stablecoin checkout demo: one test-mode USDC payment on a local chain (${payOn}), start to finish${refund ? ', overpaid and the excess refunded' : ''}\n`,
+    `Stablecoin checkout demo: one test-mode ${token} payment on a local chain (${payOn}), start to finish${refund ? ', overpaid and the excess refunded' : ''}\n`,
   );
   await noteRunningService();
-  stack = await startStack();
+  say(`starting the service on free ports with a throw-away data directory (${dataDir})`);
+  stack = await startDemoStack({ dataDir, logLevel, keyLabel: 'npm run demo', progress: say });
   const chain = stack.devChain;
   const solana = stack.localSolana;
   if (!chain || !solana) throw new Error('the stack started without its local chains');
-  say(`service up after ${elapsed()}: API ${stack.apiUrl}, local chain ${chain.local.rpcUrl}, USDC test token ${chain.usdc}`);
+  say(
+    `service up after ${elapsed()}: API ${stack.apiUrl}, local chain ${chain.local.rpcUrl}, USDC test token ${chain.usdc}, USDT test token ${chain.usdt}`,
+  );
   say(`local Solana ${solana.rpcUrl}, USDC mint ${solana.usdcMint}, treasury ${solana.treasury.address}`);
   const merchantWallet = stack.merchant.settlementWallet;
   if (!merchantWallet) throw new Error(`the demo merchant ${stack.merchant.id} has no settlement wallet`);
@@ -110,17 +116,17 @@ try {
 
   const selected = await api('POST', '/checkout/sessions/select-payment', {
     session_id: sessionId,
-    token: 'USDC',
+    token,
     chain: payOn === 'solana' ? 'solana' : chain.chain,
   });
   const depositAddress = text(selected, 'deposit_address');
   const tokenAddress = text(selected, 'token_address');
   const amount = BigInt(text(selected, 'amount_base_units'));
   const required = Number(selected.confirmations_required);
-  say(`POST /checkout/sessions/select-payment USDC on ${payOn === 'solana' ? 'solana' : chain.chain}`);
+  say(`POST /checkout/sessions/select-payment ${token} on ${payOn === 'solana' ? 'solana' : chain.chain}`);
   detail('deposit address', depositAddress);
   detail('token contract', tokenAddress);
-  detail('amount', `${text(selected, 'amount')} USDC (${amount} base units)`);
+  detail('amount', `${text(selected, 'amount')} ${token} (${amount} base units)`);
   detail('payment URI', text(selected, 'payment_uri'));
   detail('confirmations required', String(required));
   if (payOn === 'base') {
@@ -132,10 +138,10 @@ try {
     }
     detail('deposit address is', `deposit factory ${factory}'s clone for the session, computed offline (no code until its first sweep)`);
   }
-  const localUsdc = payOn === 'solana' ? solana.usdcMint : chain.usdc;
-  if (tokenAddress.toLowerCase() !== localUsdc.toLowerCase()) {
+  const localToken = payOn === 'solana' ? solana.usdcMint : token === 'USDT' ? chain.usdt : chain.usdc;
+  if (tokenAddress.toLowerCase() !== localToken.toLowerCase()) {
     throw new Error(
-      `select-payment quoted token ${tokenAddress}, not the local chain's USDC ${localUsdc}: the worker's chain registry missed the local chain`,
+      `select-payment quoted token ${tokenAddress}, not the local chain's ${token} ${localToken}: the worker's chain registry missed the local chain`,
     );
   }
 
@@ -170,7 +176,13 @@ try {
     const outcome = refund ? 'overpaid' : 'completed';
     await progress.until((p) => p.status === outcome, 60_000, outcome);
   } else {
-    depositConfirmedAt = await payOnLocalEvm(depositAddress as Address, amount, required, progress);
+    depositConfirmedAt = await payOnLocalEvm(
+      token === 'USDT' ? chain.usdt : chain.usdc,
+      depositAddress as Address,
+      amount,
+      required,
+      progress,
+    );
   }
   const { settlement } = await stack.temporal.workflow.getHandle(sessionId).query(getStateQuery);
   say(
@@ -183,20 +195,27 @@ try {
   say(`merchant's settlement wallet ${merchantWallet} holds ${await merchantUsdc()} USDC on the local Solana chain`);
   say(`treasury ${solana.treasury.address} holds ${await treasuryUsdc()} USDC on the local Solana chain`);
   if (payOn === 'base' && depositConfirmedAt !== undefined) {
-    say("the inventory path: the deposit's USDC travels back to the treasury");
+    say(
+      token === 'USDT'
+        ? "the inventory path: the deposit's USDT becomes USDC in the collector and travels back to the treasury"
+        : "the inventory path: the deposit's USDC travels back to the treasury",
+    );
     await followInventoryPath({
       temporal: stack.temporal,
       devChain: chain,
       attestationUrl: stack.attestationUrl ?? '',
+      token,
       sessionId,
       depositAddress: depositAddress as Address,
       depositConfirmedAt,
       treasuryUsdc: () => usdcBalance(solana.rpcUrl, solana.treasury.address, solana.usdcMint),
+      merchantUsdc: () => usdcBalance(solana.rpcUrl, solanaAddress(merchantWallet), solana.usdcMint),
       formatUsdc,
       say,
       detail,
     });
     say(`treasury ${solana.treasury.address} holds ${await treasuryUsdc()} USDC after the inventory path`);
+    await showLedgerPosition({ databaseUrl: stack.databaseUrl, devChain: chain, solana, say, detail });
   }
 
   if (refund) {
@@ -252,11 +271,17 @@ try {
 }
 
 /** Pays, mines to the required depth and waits for completion; answers when the deposit reached its depth. */
-async function payOnLocalEvm(depositAddress: Address, amount: bigint, required: number, progress: SessionProgress): Promise<number> {
+async function payOnLocalEvm(
+  tokenAddress: Address,
+  depositAddress: Address,
+  amount: bigint,
+  required: number,
+  progress: SessionProgress,
+): Promise<number> {
   const chain = stack?.devChain;
   if (!chain) throw new Error('the stack started without its local chain');
-  const paid = await chain.local.transfer(chain.usdc, chain.payer, depositAddress, amount);
-  say(`USDC transfer(${depositAddress}, ${amount}) from ${chain.payer.address}: tx ${paid.hash} in block #${paid.blockNumber}`);
+  const paid = await chain.local.transfer(tokenAddress, chain.payer, depositAddress, amount);
+  say(`${options.token} transfer(${depositAddress}, ${amount}) from ${chain.payer.address}: tx ${paid.hash} in block #${paid.blockNumber}`);
   await progress.until((p) => p.confirmations !== undefined, 30_000, 'the indexer seeing the transfer');
 
   // The transfer's own block is its first confirmation; the others are mined in a few steps to show them arrive.
@@ -276,12 +301,15 @@ async function payOnLocalEvm(depositAddress: Address, amount: bigint, required: 
   return confirmedAt;
 }
 
-function demoChain(args: string[]): (typeof DEMO_CHAINS)[number] {
-  const at = args.indexOf('--chain');
-  if (at === -1) return 'base';
-  const chosen = DEMO_CHAINS.find((name) => name === args[at + 1]);
-  if (!chosen) throw new Error(`--chain takes ${DEMO_CHAINS.join(' or ')}, not ${args[at + 1] ?? 'nothing'}`);
-  return chosen;
+/** The demo's arguments; wrong ones end it before anything starts, with exit code 2 as a usage error. */
+function demoArguments(args: string[]): DemoOptions {
+  try {
+    return demoOptions(args);
+  } catch (error) {
+    if (!(error instanceof DemoUsageError)) throw error;
+    console.error(`✖ ${error.message}`);
+    process.exit(2);
+  }
 }
 
 /** 6-decimal base units as the USDC amount, without trailing zeros. */
@@ -298,38 +326,6 @@ async function noteRunningService(): Promise<void> {
     () => false,
   );
   if (answered) say(`a service already answers on ${userConfig.host}:${userConfig.port}; the demo leaves it alone and runs its own`);
-}
-
-async function startStack(): Promise<DevStack> {
-  const [apiPort, postgresPort, temporalPort] = await Promise.all([freePort(), freePort(), freePort()]);
-  say(`starting the service on free ports with a throw-away data directory (${dataDir})`);
-  // Only what makes this stack its own is set; everything else is the embedded default.
-  const config = loadConfig(
-    {
-      HOST: '127.0.0.1',
-      PORT: String(apiPort),
-      DATA_DIR: dataDir,
-      EMBEDDED_POSTGRES_PORT: String(postgresPort),
-      TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
-      LOCAL_CHAIN_PORT: '0',
-      LOCAL_SOLANA_PORT: '0',
-      WORKER_METRICS_PORT: '0',
-      INDEXER_METRICS_PORT: '0',
-      LOG_LEVEL: logLevel,
-      // The demo's one payment is below the default minimum a transfer waits for.
-      TRANSFER_MINIMUM_USDC: '1',
-    },
-    'dev',
-  );
-  return startDevStack({
-    config,
-    chainEnv: {},
-    startTemporal: true,
-    persistent: false,
-    keyLabel: 'npm run demo',
-    progress: say,
-    logger: createLogger(config.logLevel, 'demo', config.logFormat),
-  });
 }
 
 type Json = Record<string, unknown>;

@@ -1,8 +1,10 @@
 // `npm run demo` as a new user runs it: a real child process (`node --import tsx bin/demo.ts`) that starts its own
 // stack (embedded Postgres, Temporal dev server, local Hardhat chain, indexer, worker, API), pays one session with
 // a real ERC-20 transfer (or, with --refund, an SPL transfer through the local Solana chain's JSON-RPC that overpays,
-// and the excess claimed back) and checks the webhook's signature; on the local EVM chain it then follows the deposit back to the treasury
-// (sweep, burn, attestation, receive). Nothing of the test run's own servers is shared.
+// and the excess claimed back) and checks the webhook's signature; on the local EVM chain it then follows the deposit
+// back to the treasury (sweep, swap, burn, attestation, receive) and shows the ledger's closing position. The USDT run
+// covers the USDC one (bin/demo.ts takes the same steps bar the swap), so it alone runs: each run costs its own stack.
+// The demo's arguments are checked in demoOptions.test.ts. Nothing of the test run's own servers is shared.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -40,44 +42,83 @@ function runDemo(args: string[] = []): Promise<Run> {
 
 describe('npm run demo', () => {
   it(
-    'pays a session on the local chain, follows it to completed and verifies the webhook',
+    'pays a session in USDT on the local chain, follows it to completed, verifies the webhook and swaps the deposit to USDC on its way back to the treasury',
     { timeout: DEMO_TIMEOUT_MS + 20_000 },
     async () => {
-      const run = await runDemo();
+      const run = await runDemo(['--chain', 'base', '--token', 'USDT']);
       const output = `${run.stdout}\n${run.stderr}`;
       expect(run.code, output).toBe(0);
 
+      expect(run.stdout).toMatch(/one test-mode USDT payment on a local chain \(base\)/);
       expect(run.stdout).toMatch(/status awaiting_payment\n/);
-      expect(run.stdout).toMatch(/USDC transfer\(0x[0-9a-fA-F]{40}, 25500000\) from 0x[0-9a-fA-F]{40}: tx 0x[0-9a-f]{64} in block #\d+/);
+      const usdt = /USDT test token (0x[0-9a-fA-F]{40})/.exec(run.stdout)?.[1];
+      expect(run.stdout).toMatch(new RegExp(`token contract +${usdt}\n`));
+      expect(run.stdout).toMatch(/USDT transfer\(0x[0-9a-fA-F]{40}, 25500000\) from 0x[0-9a-fA-F]{40}: tx 0x[0-9a-f]{64} in block #\d+/);
       expect(run.stdout).toMatch(/status confirming \d+\/64\n/);
       expect(run.stdout).toMatch(/mined 63 blocks after the transfer's own: 64 confirmations, 64 required/);
       expect(run.stdout).toMatch(/status completed 64\/64\n/);
       expect(run.stdout).toMatch(/X-Service-Event +payment\.completed/);
       expect(run.stdout).toMatch(/"status": "completed"/);
+      expect(run.stdout).toMatch(/"token_symbol": "USDT"/);
       expect(run.stdout).toMatch(/verifyWebhookSignature\(rawBody, X-Service-Signature, test webhook secret, 300\) → valid/);
       expect(run.stdout).toMatch(/✔ demo finished in [\d.]+ s: session cs_\w+ completed, webhook verified/);
       expectMerchantSolanaLines(run.stdout);
-      // The inventory path refills the treasury with the deposit's 25.5 USDC (the stand-in charges no CCTP fee).
-      expectTreasuryLines(run.stdout, ['1000000', '999974.5', '1000000']);
       // The deposit address is the local deposit factory's clone for the session, and the payout's signature is shown.
       expect(run.stdout).toMatch(/deposit address is +deposit factory 0x[0-9a-fA-F]{40}'s clone for the session, computed offline/);
       expect(run.stdout).toMatch(/payout signature +[1-9A-HJ-NP-Za-km-z]{64,88} \(treasury → merchant on the local Solana chain\)/);
-      // The inventory path's steps, in order, after the payout.
-      expect([...run.stdout.matchAll(/▸ (sweep|burn|attestation|refill): /g)].map((match) => match[1])).toEqual([
+
+      // The inventory path's steps, in order, after the payout: the USDT is swapped to USDC before the burn.
+      expect([...run.stdout.matchAll(/▸ (sweep|swap|burn|attestation|refill): /g)].map((match) => match[1])).toEqual([
         'sweep',
+        'swap',
         'burn',
         'attestation',
         'refill',
       ]);
       expect(run.stdout).toMatch(/sweep tx +0x[0-9a-f]{64} in block #\d+: sweepMany by the relayer 0x[0-9a-fA-F]{40}/);
       expect(run.stdout).toMatch(
-        /swept +25\.5 USDC from 0x[0-9a-fA-F]{40} \(clone deployed in the same call\) to the collector 0x[0-9a-fA-F]{40}/,
+        /swept +25\.5 USDT from 0x[0-9a-fA-F]{40} \(clone deployed in the same call\) to the collector 0x[0-9a-fA-F]{40}/,
       );
+      expect(run.stdout).toMatch(
+        /swap tx +0x[0-9a-f]{64} in block #\d+: DepositCollector\.swap → SwapRouter02 0x[0-9a-fA-F]{40} exactInputSingle, gas used \d+/,
+      );
+      // Through the real pool at 1:1: its 0.01% fee and price impact, within SWAP_MAX_DEVIATION_BPS (0.5%) of par.
+      const out = units(/swapped +25\.5 USDT for ([\d.]+) USDC in the local USDT\/USDC pool/.exec(run.stdout)?.[1]);
+      expect(out).toBeLessThan(25_500_000n);
+      expect(out).toBeGreaterThanOrEqual((25_500_000n * 9_950n) / 10_000n);
       expect(run.stdout).toMatch(/burn tx +0x[0-9a-f]{64} in block #\d+: DepositCollector\.burn/);
-      expect(run.stdout).toMatch(/burned +25\.5 USDC to domain 5 \(Solana\)/);
+      expect(run.stdout).toMatch(new RegExp(`burned +${literal(usdc(out))} USDC to domain 5 \\(Solana\\)`));
       expect(run.stdout).toMatch(/nonce +0x[0-9a-f]{64}\n/);
-      expect(run.stdout).toMatch(/refill: receive_message on the local Solana chain minted 25\.5 USDC to the treasury/);
-      expect(run.stdout).toMatch(/treasury before +999974\.5 USDC\n +treasury after +1000000 USDC\n +deposit confirmed → refill +[\d.]+ s/);
+      expect(run.stdout).toMatch(
+        new RegExp(`refill: receive_message on the local Solana chain minted ${literal(usdc(out))} USDC to the treasury`),
+      );
+      const refilled = usdc(999_974_500_000n + out);
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `treasury before +999974\\.5 USDC\n +treasury after +${literal(refilled)} USDC\n +deposit confirmed → refill +[\\d.]+ s`,
+        ),
+      );
+      // The balances after each step: the collector's USDT becomes USDC, leaves by the burn and refills the treasury.
+      expect([...run.stdout.matchAll(/balances (?:before|after) +(.+)\n/g)].map((match) => match[1])).toEqual([
+        'collector USDT 0, collector USDC 0, treasury USDC 999974.5, merchant USDC 25.5',
+        'collector USDT 25.5, collector USDC 0, treasury USDC 999974.5, merchant USDC 25.5',
+        `collector USDT 0, collector USDC ${usdc(out)}, treasury USDC 999974.5, merchant USDC 25.5`,
+        'collector USDT 0, collector USDC 0, treasury USDC 999974.5, merchant USDC 25.5',
+        `collector USDT 0, collector USDC 0, treasury USDC ${refilled}, merchant USDC 25.5`,
+      ]);
+      expectTreasuryLines(run.stdout, ['1000000', '999974.5', refilled]);
+
+      // The ledger's closing position once the path's workflows posted: the collector and the treasury's USDC agree
+      // with the chains, and what the swap cost against 1:1 is the swap's.
+      expect(run.stdout).toMatch(/posted: the path's workflows under way \(.*transfer_tr_\w+.*\) ended/);
+      for (const [account, asset] of [
+        ['treasury:solana', 'usdc:solana'],
+        ['collector:base', 'usdc:base'],
+        ['collector:base', 'usdt:base'],
+      ])
+        expect(run.stdout).toMatch(new RegExp(`${account} +${asset} +ledger [\\d.]+, on chain [\\d.]+: agree\n`));
+      expect(run.stdout).toMatch(new RegExp(`swap_costs:base +usdc:solana +ledger ${literal(usdc(25_500_000n - out))}\n`));
+      expect(run.stdout).not.toMatch(/transfers_in_flight|cross_chain_clearing/);
 
       // The throw-away data directory is gone once the demo exits.
       const dataDir = /throw-away data directory \((.+)\)/.exec(run.stdout)?.[1];
@@ -128,6 +169,22 @@ function expectMerchantSolanaLines(stdout: string): void {
     /settlement: solana-treasury \(reference [1-9A-HJ-NP-Za-km-z]{64,88}, 25\.5 USDC\): paid from the treasury on the local Solana chain/,
   );
 }
+
+/** USDC (6 decimals) as the demo prints it, without trailing zeros, as base units. */
+function units(text: string | undefined): bigint {
+  expect(text).toMatch(/^\d+(\.\d{1,6})?$/);
+  const [whole = '0', fraction = ''] = text!.split('.');
+  return BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, '0'));
+}
+
+/** Base units as the demo prints USDC. */
+function usdc(baseUnits: bigint): string {
+  const fraction = (baseUnits % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
+  return `${baseUnits / 1_000_000n}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** An amount as it appears in a RegExp. */
+const literal = (amount: string) => amount.replace('.', '\\.');
 
 /** The treasury's USDC on the local Solana chain: before the payment, after the payout and (on base) after the inventory path. */
 function expectTreasuryLines(stdout: string, expected: string[]): void {
