@@ -36,7 +36,8 @@ export interface WorkflowHarness {
   readonly env: TestWorkflowEnvironment;
   /**
    * Replaces the time-skipping server. Call before each test: a server shared across tests lets one
-   * test's open timers and pending child starts hold back another test's clock.
+   * test's open timers and pending child starts hold back another test's clock. The next test's server starts
+   * while this one's test runs, so a test waits for no server's start but the file's first.
    */
   freshEnvironment(): Promise<void>;
   db: TestDatabase;
@@ -63,6 +64,7 @@ export interface WorkflowHarness {
 
 export async function createWorkflowHarness(): Promise<WorkflowHarness> {
   let env: TestWorkflowEnvironment | undefined;
+  let next: Promise<TestWorkflowEnvironment> | undefined;
   const [db, receiver] = await Promise.all([createTestDatabase(), startWebhookReceiver()]);
   const current = (): TestWorkflowEnvironment => {
     if (!env) throw new Error('call freshEnvironment() first');
@@ -98,7 +100,10 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
     },
     async freshEnvironment() {
       await env?.teardown();
-      env = await createTimeSkippingEnvironment();
+      env = await (next ?? createTimeSkippingEnvironment());
+      next = createTimeSkippingEnvironment();
+      // A start that fails is the next test's failure, when it awaits it; until then it is nobody's.
+      next.catch(() => undefined);
     },
     db,
     merchant,
@@ -165,7 +170,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
     },
     async teardown() {
       await receiver.close();
-      await env?.teardown();
+      await Promise.allSettled([env?.teardown(), next?.then((unused) => unused.teardown())]);
       await Promise.all([workerSql.end({ timeout: 5 }), webhooksSql.end({ timeout: 5 }), signerSql.end({ timeout: 5 })]);
       await db.drop();
     },
