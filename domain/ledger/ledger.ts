@@ -517,6 +517,19 @@ export function transferReceived(
   };
 }
 
+/**
+ * The SOL the service's own landed receive cost the treasury, its fee payer: the fee, and the rent of the used_nonce
+ * account MessageTransmitterV2 creates. Undefined when it cost nothing; a receive by anyone else costs it nothing.
+ */
+export function transferChainCosts(
+  transferId: string,
+  mode: Mode,
+  costs: { feeLamports: bigint; rentLamports: bigint },
+): LedgerPosting | undefined {
+  const entries = treasurySolCosts(costs);
+  return entries && { groupId: `${transferId}:chain-costs`, mode, reference: transferId, entries };
+}
+
 /** An operator's top-up of a relayer's gas, keyed on its transaction so recording it twice changes nothing. */
 export function relayerFunded(mode: Mode, chain: Chain, txHash: string, wei: bigint): LedgerPosting {
   const amount = positive(wei, 'a top-up');

@@ -59,6 +59,13 @@ const PAYOUT_GROUPS: Record<string, string> = {
 
 const CHAIN_COSTS = 'SOL the transaction cost the treasury (its fee, and rent when it created an account)';
 
+/** What a CCTP transfer's posting group records, by its last word (docs/settlement.md#ledger). */
+const TRANSFER_GROUPS: Record<string, string> = {
+  burned: 'burned on its source chain: the USDC left the collector, in flight (transfers_in_flight)',
+  received: "minted to the treasury on Solana: what arrived is the treasury's, CCTP's fee went to bridge_fees",
+  'chain-costs': 'received by the treasury: SOL the receive cost it (its fee, and the rent of the used_nonce account it created)',
+};
+
 /**
  * What a posting group records, in words, from its id alone (the ids derive from what happened: domain/ledger/ledger.ts
  * and the refund postings); undefined for a group whose kind this build does not know, which is shown by its id only.
@@ -78,6 +85,10 @@ export function groupMeaning(groupId: string): string | undefined {
     if (words.includes('chain-costs')) return `payout of ${paymentId}: ${CHAIN_COSTS}`;
     const meaning = PAYOUT_GROUPS[last];
     return meaning && `payout of ${paymentId} ${meaning}`;
+  }
+  if (kind !== undefined && /^tr_[0-9a-f]+$/.test(kind) && words.length === 2) {
+    const meaning = TRANSFER_GROUPS[last];
+    return meaning && `CCTP transfer ${kind} ${meaning}`;
   }
   if (kind === 'deposit' && words.length === 4)
     return `deposit on ${words[1]} received at its deposit address: what pays the price pending for the merchant, any rest owed back to the customer (refund_due)`;

@@ -35,7 +35,7 @@ import {
   TransferMessageError,
   type AttestedTransfer,
 } from '../../domain/cctp/transfer';
-import { relayerGasPaid, transferBurned, transferReceived } from '../../domain/ledger/ledger';
+import { relayerGasPaid, transferBurned, transferChainCosts, transferReceived } from '../../domain/ledger/ledger';
 import type { Mode } from '../../domain/wire/session';
 import { WorkflowFailure } from '../../domain/session/workflowFailures';
 import { AttestationApiError, type AttestationClient } from '../cctp/attestationClient';
@@ -84,6 +84,13 @@ export type StartAnswer =
 export type BurnAnswer =
   { status: 'pending'; deferred?: string } | { status: 'burned'; txHash: string } | { status: 'failed'; reason: string };
 export type AttestationAnswer = { status: 'pending'; reason: string } | { status: 'attested'; nonce: string };
+/** Our landed receive: `usdc` is what the treasury's USDC account gained, `costs` what the treasury paid in SOL. */
+interface LandedReceive {
+  succeeded: boolean;
+  usdc: bigint;
+  costs: { feeLamports: bigint; rentLamports: bigint };
+}
+
 export type ReceiveAnswer = { status: 'submitted' } | { status: 'reattesting' } | { status: 'received'; received: string };
 
 const refuse = (message: string) => ApplicationFailure.nonRetryable(message, WorkflowFailure.TransferRefused);
@@ -244,26 +251,45 @@ export function createCctpRoute(deps: CctpRouteDeps) {
       };
     };
 
-  /** The treasury USDC account's gain in a landed receive, from its token balances. */
-  async function landedDelta(signature: string): Promise<bigint> {
+  /**
+   * Our receive as the node records it, undefined before it has landed: whether it succeeded, the treasury USDC
+   * account's gain from its token balances, and what it cost the treasury in SOL.
+   */
+  async function landedReceive(signature: string): Promise<LandedReceive | undefined> {
     const landed = await deps.treasury.rpc
       .getTransaction(signature as Signature, { encoding: 'base64', commitment: 'confirmed', maxSupportedTransactionVersion: 0 })
       .send(rpcDeadline(deps.treasury.rpcTimeoutMs));
-    if (!landed?.meta) throw new Error(`the node has no record of landed receive ${signature} yet`);
+    if (!landed?.meta) return undefined;
+    const { meta } = landed;
     const owner = deps.treasury.treasury.address;
-    const held = (balances: typeof landed.meta.preTokenBalances) =>
+    const held = (balances: typeof meta.preTokenBalances) =>
       (balances ?? [])
         .filter((b) => b.owner === owner && b.mint === deps.treasury.usdcMint)
         .reduce((sum, b) => sum + BigInt(b.uiTokenAmount.amount), 0n);
-    return held(landed.meta.postTokenBalances) - held(landed.meta.preTokenBalances);
+    // The treasury signs our receive as its fee payer, the first account: its balance drop is the fee, and the rest
+    // the rent of the used_nonce account the receive creates.
+    const spent = (meta.preBalances[0] ?? 0n) - (meta.postBalances[0] ?? 0n);
+    return {
+      succeeded: meta.err === null,
+      usdc: held(meta.postTokenBalances) - held(meta.preTokenBalances),
+      costs: { feeLamports: meta.fee, rentLamports: spent - meta.fee },
+    };
   }
 
-  async function recordReceived(transfer: Transfer, credited: bigint): Promise<ReceiveAnswer> {
+  async function recordReceived(transfer: Transfer, credited: bigint, landed?: LandedReceive): Promise<ReceiveAnswer> {
+    const costs = landed && transferChainCosts(transfer.id, deps.mode, landed.costs);
     await sql.begin(async (tx) => {
       await setTransferReceived(tx, transfer.id, credited);
       await postLedger(tx, transferReceived(transfer.id, deps.mode, deps.chain, { burned: transfer.amount, received: credited }));
+      if (costs) await postLedger(tx, costs);
     });
     return { status: 'received', received: credited.toString() };
+  }
+
+  async function recordOurReceive(transfer: Transfer, attested: AttestedTransfer, signature: string): Promise<ReceiveAnswer> {
+    const landed = await landedReceive(signature);
+    if (!landed) throw new Error(`the node has no record of landed receive ${signature} yet`);
+    return recordReceived(transfer, creditedAmount(attested, landed.usdc), landed);
   }
 
   /**
@@ -280,10 +306,14 @@ export function createCctpRoute(deps: CctpRouteDeps) {
     const intentId = receiveIntentId(attested.nonce);
     const ours = transfer.receiveIntentId ? (await solanaWriter.observe(intentId)).intent : undefined;
     if (ours && (ours.status === 'confirmed' || ours.status === 'finalized') && ours.signature) {
-      return recordReceived(transfer, creditedAmount(attested, await landedDelta(ours.signature)));
+      return recordOurReceive(transfer, attested, ours.signature);
     }
-    if (await isNonceUsed(deps.treasury.rpc, hexToBytes(attested.nonce)))
-      return recordReceived(transfer, creditedAmount(attested, undefined));
+    if (await isNonceUsed(deps.treasury.rpc, hexToBytes(attested.nonce))) {
+      // Our receive may have landed before the writer saw it, or failed behind another party's: either way the
+      // treasury paid for it.
+      const landed = ours?.signature ? await landedReceive(ours.signature) : undefined;
+      return recordReceived(transfer, creditedAmount(attested, landed?.succeeded ? landed.usdc : undefined), landed);
+    }
     if (ours?.status === 'failed')
       throw refuse(
         `the receive ${ours.signature ?? intentId} failed on Solana and the nonce is unused: see checkout-admin transfer show ${transferId}`,
@@ -309,7 +339,7 @@ export function createCctpRoute(deps: CctpRouteDeps) {
     }
     const { intent } = await solanaWriter.advance(intentId, receiveSigner(transfer));
     if ((intent.status === 'confirmed' || intent.status === 'finalized') && intent.signature) {
-      return recordReceived(transfer, creditedAmount(attested, await landedDelta(intent.signature)));
+      return recordOurReceive(transfer, attested, intent.signature);
     }
     return { status: 'submitted' };
   }

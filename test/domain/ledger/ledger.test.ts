@@ -23,6 +23,7 @@ import {
   sweepLanded,
   transferBurned,
   transferReceived,
+  transferChainCosts,
   type LedgerEntry,
 } from '../../../domain/ledger/ledger';
 
@@ -284,6 +285,23 @@ describe('cross-chain postings: a deposit on base paid from the treasury, swept,
     ]);
     expect(assetDecimals('usdc:base')).toBe(6);
     expect(assetDecimals('native:base')).toBe(18);
+  });
+
+  it("posts what the treasury's own receive cost it in SOL: the fee and the used_nonce account's rent", () => {
+    const costs = transferChainCosts('tr_1', 'live', { feeLamports: 5_000n, rentLamports: 953_520n });
+    expect(costs).toEqual({
+      groupId: 'tr_1:chain-costs',
+      mode: 'live',
+      reference: 'tr_1',
+      entries: [
+        { account: ACCOUNT.gasExpense, asset: ASSET.solSolana, amount: 5_000n },
+        { account: ACCOUNT.accountRent, asset: ASSET.solSolana, amount: 953_520n },
+        { account: ACCOUNT.treasury, asset: ASSET.solSolana, amount: -958_520n },
+      ],
+    });
+    expect(isBalanced(costs!)).toBe(true);
+    expect(transferChainCosts('tr_1', 'live', { feeLamports: 0n, rentLamports: 0n })).toBeUndefined();
+    expect(() => transferChainCosts('tr_1', 'live', { feeLamports: 5_000n, rentLamports: -1n })).toThrow(RangeError);
   });
 
   it('refuses what cannot happen: a transfer delivering more than it burned, negative sweeps', () => {

@@ -60,6 +60,13 @@ describe('a posting group in words', () => {
     expect(groupMeaning('relayer-funding:tron:abc')).toBe("an operator's payment of gas coin to the relayer on tron");
   });
 
+  it("says what a CCTP transfer's groups record, its receive's SOL costs among them", () => {
+    expect(groupMeaning('tr_0a1b2c:burned')).toMatch(/^CCTP transfer tr_0a1b2c burned on its source chain/);
+    expect(groupMeaning('tr_0a1b2c:received')).toMatch(/^CCTP transfer tr_0a1b2c minted to the treasury on Solana/);
+    expect(groupMeaning('tr_0a1b2c:chain-costs')).toMatch(/^CCTP transfer tr_0a1b2c received by the treasury: SOL the receive cost it/);
+    expect(groupMeaning('tr_0a1b2c:teleported')).toBeUndefined();
+  });
+
   it('knows no meaning for a group of a kind or a step it has never heard of', () => {
     expect(groupMeaning('refund-due:pay_1')).toBeUndefined();
     expect(groupMeaning(`refund:${ref}:teleported`)).toBeUndefined();

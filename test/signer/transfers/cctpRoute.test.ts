@@ -4,7 +4,7 @@
 // the same database and chains) credits the treasury once from one burn.
 import { generateKeyPairSigner, getBase64EncodedWireTransaction } from '@solana/kit';
 import { hexToBytes, type Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { AttestationApiError } from '../../../signer/cctp/attestationClient';
 import { feeRecipientTokenAccount, receiveMessageInstruction } from '../../../signer/cctp/receiveMessageInstruction';
 import { signTreasuryTransaction } from '../../../signer/payouts/payoutTransaction';
@@ -16,15 +16,42 @@ import { insertInventoryWithdrawal } from '../../../db/repositories/inventoryWit
 import * as depositCollector from '../../../contracts/artifacts/depositCollector';
 import { createEvmInventoryWithdrawal } from '../../../signer/inventory/evmInventoryWithdrawal';
 import { receiveIntentId } from '../../../domain/cctp/transfer';
+import { ACCOUNT, ASSET } from '../../../domain/ledger/ledger';
 import { collectorBurns, startCctpRoute, type CctpRouteFixture } from './cctpRouteFixture';
 
 let f: CctpRouteFixture;
 let runs = 0;
 
+/** Lamports the treasury held on chain as the test started. */
+let solAtStart: bigint;
+/** What reconciliation of the treasury's SOL finds beyond the ledger: its starting SOL, never recorded here. */
+let solUnrecorded: bigint;
+
 beforeAll(async () => {
   f = await startCctpRoute({ confirmationMs: 60_000 });
+  solUnrecorded = await treasurySolDifference();
 }, 120_000);
+beforeEach(async () => {
+  solAtStart = await treasuryLamports();
+});
 afterAll(async () => f?.stop());
+
+async function treasuryLamports(): Promise<bigint> {
+  const { value } = await f.solanaRpc.getBalance(f.solana.treasury.address, { commitment: 'confirmed' }).send();
+  return value;
+}
+
+async function ledgerSum(filter: { account: string; asset: string; groupId?: string }): Promise<bigint> {
+  const [row] = await f.db.sql<{ sum: string | null }[]>`
+    select sum(amount) from ledger_entries
+    where account = ${filter.account} and asset = ${filter.asset} ${filter.groupId ? f.db.sql`and group_id = ${filter.groupId}` : f.db.sql``}`;
+  return BigInt(row?.sum ?? '0');
+}
+
+/** Reconciliation's difference for the treasury's SOL: what the chain holds less what the ledger says it holds. */
+async function treasurySolDifference(): Promise<bigint> {
+  return (await treasuryLamports()) - (await ledgerSum({ account: ACCOUNT.treasury, asset: ASSET.solSolana }));
+}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -75,7 +102,16 @@ async function expectSettled(transferId: string, credited: bigint) {
   const groups = await f.db.sql<
     { group_id: string }[]
   >`select distinct group_id from ledger_entries where reference in (${transferId}, ${transfer!.burnIntentId}) order by group_id`;
-  expect(groups.map((g) => g.group_id)).toEqual([`${transfer!.burnIntentId}:gas`, `${transferId}:burned`, `${transferId}:received`].sort());
+  // Our own receive cost the treasury SOL, posted from the landed transaction; another party's cost it nothing.
+  const ours = transfer!.receiveIntentId !== null;
+  const chainCosts = ours ? [`${transferId}:chain-costs`] : [];
+  expect(groups.map((g) => g.group_id)).toEqual(
+    [`${transfer!.burnIntentId}:gas`, `${transferId}:burned`, `${transferId}:received`, ...chainCosts].sort(),
+  );
+  const solSpent = solAtStart - (await treasuryLamports());
+  expect(solSpent > 0n).toBe(ours);
+  expect(-(await ledgerSum({ account: ACCOUNT.treasury, asset: ASSET.solSolana, groupId: `${transferId}:chain-costs` }))).toBe(solSpent);
+  expect(await treasurySolDifference()).toBe(solUnrecorded);
 }
 
 describe('CCTP route ethereum → Solana treasury on the stand-ins', () => {
@@ -94,8 +130,13 @@ describe('CCTP route ethereum → Solana treasury on the stand-ins', () => {
     expect(credited).toBe(50_000_000n - 5_000n);
     expect(await f.treasuryUsdcBalance()).toBe(treasuryBefore + credited);
     await expectSettled(transferId, credited);
+    // One signature's fee and the rent of the used_nonce account the receive created.
+    const costs = (account: string) => ledgerSum({ account, asset: ASSET.solSolana, groupId: `${transferId}:chain-costs` });
+    expect(await costs(ACCOUNT.gasExpense)).toBe(5_000n);
+    expect(await costs(ACCOUNT.accountRent)).toBe(953_520n);
     // Nothing more to do, however often a pass runs again.
     expect(await route.receive(transferId)).toEqual({ status: 'received', received: credited.toString() });
+    await expectSettled(transferId, credited);
   });
 
   test('below the minimum, or with a transfer in flight, nothing starts', async () => {
