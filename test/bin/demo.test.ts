@@ -108,8 +108,9 @@ describe('npm run demo', () => {
       ]);
       expectTreasuryLines(run.stdout, ['1000000', '999974.5', refilled]);
 
-      // The ledger's closing position once the path's workflows posted: the collector and the treasury's USDC agree
-      // with the chains, and what the swap cost against 1:1 is the swap's.
+      // The ledger's closing position once the path's workflows posted: the collector and the treasury agree with the
+      // chains (the treasury's SOL too: the receive's fee and rent are posted), and what the swap cost against 1:1 is
+      // the swap's.
       expect(run.stdout).toMatch(/posted: the path's workflows under way \(.*transfer_tr_\w+.*\) ended/);
       for (const [account, asset] of [
         ['treasury:solana', 'usdc:solana'],
@@ -119,6 +120,7 @@ describe('npm run demo', () => {
         expect(run.stdout).toMatch(new RegExp(`${account} +${asset} +ledger [\\d.]+, on chain [\\d.]+: agree\n`));
       expect(run.stdout).toMatch(new RegExp(`swap_costs:base +usdc:solana +ledger ${literal(usdc(25_500_000n - out))}\n`));
       expect(run.stdout).not.toMatch(/transfers_in_flight|cross_chain_clearing/);
+      expect(run.stdout).toMatch(/reconciliation: no differences/);
 
       // The throw-away data directory is gone once the demo exits.
       const dataDir = /throw-away data directory \((.+)\)/.exec(run.stdout)?.[1];
