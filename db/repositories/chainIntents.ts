@@ -195,6 +195,11 @@ export async function takeEvmNonce(
   key: { chain: string; mode: Mode; sender: string },
   next: (stored: bigint | undefined) => bigint,
 ): Promise<bigint> {
+  // The row must exist to be locked: two first signings of a sender on a chain would otherwise both read none and
+  // take the same nonce. A stored 0 is the same as none (nextNonce).
+  await tx`
+    insert into evm_nonces (chain, mode, sender, next_nonce) values (${key.chain}, ${key.mode}, ${key.sender}, 0)
+    on conflict (chain, mode, sender) do nothing`;
   const [row] = await tx<{ next_nonce: bigint }[]>`
     select next_nonce from evm_nonces where chain = ${key.chain} and mode = ${key.mode} and sender = ${key.sender} for update`;
   const nonce = next(row?.next_nonce);
