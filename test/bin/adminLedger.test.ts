@@ -1,4 +1,4 @@
-// Reconciliation and the treasury's figures as operators see them: `ledger reconcile` (a real CLI process) reads the
+// Reconciliation and the treasury's figures as operators see them: `ledger reconcile` (test/support/adminCli.ts) reads the
 // local Solana chain and reports a treasury funded outside the service, exiting 3; `treasury record-funding` records
 // the top-up from its landed transaction, after which it reports none; `--last` and `treasury status` show the stored
 // run; the API's internal /metrics carries the treasury's gauges.

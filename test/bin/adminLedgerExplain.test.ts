@@ -1,4 +1,4 @@
-// `checkout-admin ledger explain` (a real CLI process): every ledger posting of one payment, found by its session or
+// `checkout-admin ledger explain` (test/support/adminCli.ts): every ledger posting of one payment, found by its session or
 // its payment id (its deposits' postings, its payout's, and any posting that names it, whatever its accounts), where
 // its units are now, and the sweeps of its deposit address; postings of other payments are not shown.
 import { randomBytes } from 'node:crypto';

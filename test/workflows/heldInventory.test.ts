@@ -4,7 +4,7 @@
 // the rebalancing address through the inventory_withdrawal_<id> workflow and the signer's Tron relayer, and
 // `inventory record-rebalanced` reading the Solana transaction that refilled the treasury; then the ledger holds
 // nothing open and reconciliation of the treasury and Tron is clean. Real Postgres, Temporal, the local Solana chain,
-// the signer as it starts from its environment, the admin CLI as a process; Tron is the loopback stand-in of
+// the signer as it starts from its environment, the admin CLI (test/support/adminCli.ts); Tron is the loopback stand-in of
 // java-tron's HTTP API producing a block every 200 ms. The payment's session, deposit and settlement rows are written as
 // the API, indexer and settlement write them (test/signer/sweeps/tronSweepFixture.ts), the payout as the signer posts
 // it: the service's Tron indexer reads JSON-RPC, which the settlement tests cover.
