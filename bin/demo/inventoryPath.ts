@@ -112,29 +112,10 @@ async function sweep(context: InventoryContext): Promise<bigint> {
   return swept.blockNumber;
 }
 
-/**
- * Once the sweep is at the chain's confirmation depth, where the signer reads the collector's USDT, triggers the
- * chain's swap schedule until the collector swaps.
- */
+/** The collector's swap of the swept USDT to USDC, with its gas. */
 async function swap(context: InventoryContext, fromBlock: bigint): Promise<{ block: bigint; gas: bigint }> {
-  const { devChain, say, detail, formatUsdc } = context;
-  const scheduleId = swapScheduleId(devChain.chain as CctpSourceChain, 'test');
-  await settled(context, fromBlock);
-  say(`swap: ${scheduleId} triggered`);
-  const swapped = await retriggering(
-    context,
-    scheduleId,
-    async () => {
-      const [event] = await devChain.local.publicClient.getContractEvents({
-        address: devChain.depositContracts.collector,
-        abi: depositCollector.abi,
-        eventName: 'Swapped',
-        fromBlock,
-      });
-      return event;
-    },
-    "the collector's swap",
-  );
+  const { devChain, detail, formatUsdc } = context;
+  const swapped = await collectorEvent(context, 'swap', 'Swapped', fromBlock);
   const receipt = await devChain.local.publicClient.getTransactionReceipt({ hash: swapped.transactionHash });
   detail(
     'swap tx',
@@ -149,29 +130,10 @@ async function swap(context: InventoryContext, fromBlock: bigint): Promise<{ blo
   return { block: swapped.blockNumber, gas: receipt.gasUsed };
 }
 
-/**
- * Once what the collector received (the sweep, or the swap) is at the chain's confirmation depth, where the transfer
- * reads the collector's USDC, triggers the chain's transfer schedule until the collector burns.
- */
+/** The collector's burn of its USDC through the TokenMessengerV2 stand-in. */
 async function burn(context: InventoryContext, fromBlock: bigint): Promise<Hash> {
-  const { devChain, say, detail } = context;
-  const scheduleId = transferScheduleId(devChain.chain as CctpSourceChain, 'test');
-  await settled(context, fromBlock);
-  say(`burn: ${scheduleId} triggered`);
-  const burned = await retriggering(
-    context,
-    scheduleId,
-    async () => {
-      const [event] = await devChain.local.publicClient.getContractEvents({
-        address: devChain.depositContracts.collector,
-        abi: depositCollector.abi,
-        eventName: 'Burned',
-        fromBlock,
-      });
-      return event;
-    },
-    "the collector's burn",
-  );
+  const { detail } = context;
+  const burned = await collectorEvent(context, 'burn', 'Burned', fromBlock);
   detail(
     'burn tx',
     `${burned.transactionHash} in block #${burned.blockNumber}: DepositCollector.burn → TokenMessengerV2 (stand-in) depositForBurn`,
@@ -181,6 +143,38 @@ async function burn(context: InventoryContext, fromBlock: bigint): Promise<Hash>
     `${context.formatUsdc(burned.args.amount ?? 0n)} USDC to domain 5 (Solana), mint recipient ${burned.args.mintRecipient}, max fee ${burned.args.maxFee}`,
   );
   return burned.transactionHash;
+}
+
+/**
+ * Once what the collector received (the sweep, or the swap) is at the chain's confirmation depth, where the signer
+ * reads the collector's balance, triggers the step's schedule (the swap's or the transfer's) until the collector emits
+ * the step's event.
+ */
+async function collectorEvent<E extends 'Swapped' | 'Burned'>(
+  context: InventoryContext,
+  step: 'swap' | 'burn',
+  eventName: E,
+  fromBlock: bigint,
+) {
+  const { devChain, say } = context;
+  const chain = devChain.chain as CctpSourceChain;
+  const scheduleId = step === 'swap' ? swapScheduleId(chain, 'test') : transferScheduleId(chain, 'test');
+  await settled(context, fromBlock);
+  say(`${step}: ${scheduleId} triggered`);
+  return retriggering(
+    context,
+    scheduleId,
+    async () => {
+      const [event] = await devChain.local.publicClient.getContractEvents({
+        address: devChain.depositContracts.collector,
+        abi: depositCollector.abi,
+        eventName,
+        fromBlock,
+      });
+      return event;
+    },
+    `the collector's ${step}`,
+  );
 }
 
 async function attestation(context: InventoryContext, burnTx: Hash): Promise<void> {
