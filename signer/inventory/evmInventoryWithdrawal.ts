@@ -6,25 +6,19 @@ import { erc20Abi, type Address, type Hex, type PublicClient } from 'viem';
 import * as depositCollector from '../../contracts/artifacts/depositCollector';
 import type { Sql } from '../../db/client';
 import { heldInventoryBalances } from '../../db/repositories/heldInventory';
-import {
-  setWithdrawalFailed,
-  setWithdrawalSent,
-  setWithdrawalSubmitted,
-  type InventoryWithdrawal,
-} from '../../db/repositories/inventoryWithdrawals';
-import { postLedger } from '../../db/repositories/ledger';
+import { setWithdrawalFailed, setWithdrawalSubmitted, type InventoryWithdrawal } from '../../db/repositories/inventoryWithdrawals';
 import type { TokenDeployment } from '../../domain/chains/chainRegistry';
 import type { Chain } from '../../domain/chains/chains';
 import { gasPaidWei } from '../../domain/chains/gasPaid';
 import { evmCallDifference } from '../../domain/chainWrites/intentCall';
 import { collectorRebalanceCall } from '../../domain/chainWrites/rebalanceCall';
 import { withdrawalShortfall } from '../../domain/inventory/withdrawableAmount';
-import { inventoryWithdrawalIntentId, inventoryWithdrawn } from '../../domain/ledger/inventoryPostings';
+import { inventoryWithdrawalIntentId } from '../../domain/ledger/inventoryPostings';
 import { relayerGasPaid } from '../../domain/ledger/ledger';
 import type { Mode } from '../../domain/wire/session';
 import type { EvmChainWriter } from '../chainWrites/evmChainWriter';
 import { refuseAlteredCall } from '../chainWrites/intentCallCheck';
-import { loadWithdrawal, type WithdrawalAnswer } from './withdrawalRow';
+import { loadWithdrawal, recordWithdrawalOutcome, type WithdrawalAnswer } from './withdrawalRow';
 
 export interface EvmInventoryWithdrawalDeps {
   sql: Sql;
@@ -99,15 +93,7 @@ export function createEvmInventoryWithdrawal(deps: EvmInventoryWithdrawalDeps) {
     const receipt = await deps.client.getTransactionReceipt({ hash });
     const gas = relayerGasPaid(intentId, deps.mode, deps.chain, gasPaidWei(receipt));
     const reverted = `the rebalance ${hash} reverted`;
-    await sql.begin(async (tx) => {
-      if (intent.status === 'failed') await setWithdrawalFailed(tx, withdrawal.id, reverted, hash);
-      else {
-        await setWithdrawalSent(tx, withdrawal.id, hash);
-        await postLedger(tx, inventoryWithdrawn({ withdrawalId: withdrawal.id, mode: deps.mode, pair: withdrawal }, withdrawal.amount));
-      }
-      if (gas) await postLedger(tx, gas);
-    });
-    return intent.status === 'failed' ? { status: 'failed', reason: reverted } : { status: 'sent', txHash: hash };
+    return recordWithdrawalOutcome(sql, withdrawal, { landed: intent.status === 'finalized', txId: hash, failure: reverted, gas });
   }
 
   return { advance };

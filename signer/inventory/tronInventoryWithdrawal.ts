@@ -6,24 +6,18 @@ import { encodeAbiParameters } from 'viem';
 import type { TronWalletApi } from '../../activities/http/tronWalletApi';
 import { findChainIntent, insertTronChainIntent, type TronCall } from '../../db/repositories/chainIntents';
 import { heldInventoryBalances } from '../../db/repositories/heldInventory';
-import {
-  setWithdrawalFailed,
-  setWithdrawalSent,
-  setWithdrawalSubmitted,
-  type InventoryWithdrawal,
-} from '../../db/repositories/inventoryWithdrawals';
-import { postLedger } from '../../db/repositories/ledger';
+import { setWithdrawalFailed, setWithdrawalSubmitted, type InventoryWithdrawal } from '../../db/repositories/inventoryWithdrawals';
 import { tronAddressToEvmHex } from '../../domain/addresses/tron';
 import type { TokenDeployment } from '../../domain/chains/chainRegistry';
 import { collectorRebalanceEnergy, tronFeeLimitSun } from '../../domain/chains/tronEnergy';
 import { tronRebalanceDifference } from '../../domain/chainWrites/tronIntentCall';
 import { withdrawalShortfall } from '../../domain/inventory/withdrawableAmount';
-import { inventoryWithdrawalIntentId, inventoryWithdrawn } from '../../domain/ledger/inventoryPostings';
+import { inventoryWithdrawalIntentId } from '../../domain/ledger/inventoryPostings';
 import { relayerGasPaid } from '../../domain/ledger/ledger';
 import { refuseAlteredCall } from '../chainWrites/intentCallCheck';
 import { createTronChainWriter, type TronChainWriterDeps } from '../chainWrites/tronChainWriter';
 import { holdSweepForResources } from '../sweeps/tronRelayerResources';
-import { loadWithdrawal, type WithdrawalAnswer } from './withdrawalRow';
+import { loadWithdrawal, recordWithdrawalOutcome, type WithdrawalAnswer } from './withdrawalRow';
 
 const REBALANCE = 'rebalance(address,uint256)';
 
@@ -110,15 +104,7 @@ export function createTronInventoryWithdrawal(deps: TronInventoryWithdrawalDeps)
     const txId = intent.signature ?? '';
     const gas = relayerGasPaid(intentId, deps.mode, 'tron', intent.feePaid ?? 0n);
     const reverted = `the rebalance ${txId} failed on chain`;
-    await sql.begin(async (tx) => {
-      if (intent.status === 'failed') await setWithdrawalFailed(tx, withdrawal.id, reverted, txId);
-      else {
-        await setWithdrawalSent(tx, withdrawal.id, txId);
-        await postLedger(tx, inventoryWithdrawn({ withdrawalId: withdrawal.id, mode: deps.mode, pair: withdrawal }, withdrawal.amount));
-      }
-      if (gas) await postLedger(tx, gas);
-    });
-    return intent.status === 'failed' ? { status: 'failed', reason: reverted } : { status: 'sent', txHash: txId };
+    return recordWithdrawalOutcome(sql, withdrawal, { landed: intent.status === 'finalized', txId: txId, failure: reverted, gas });
   }
 
   return { advance };
